@@ -1,0 +1,35 @@
+# Every dependency is a Debian package found through its own CMake config (scripts/setup.sh installs them).
+find_package(Boost 1.81 REQUIRED CONFIG COMPONENTS context)
+find_package(fmt REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(nlohmann_json 3.11 REQUIRED)
+find_package(Threads REQUIRED)
+
+# Clang/LLVM 19, pinned by path: an unpinned find_package(Clang) picks clang-14's config.
+set(TILEKIT_LLVM_MAJOR 19 CACHE STRING "LLVM/Clang major version used for clang-format and LibTooling")
+find_package(LLVM REQUIRED CONFIG PATHS /usr/lib/llvm-${TILEKIT_LLVM_MAJOR}/lib/cmake/llvm NO_DEFAULT_PATH)
+find_package(Clang REQUIRED CONFIG PATHS /usr/lib/llvm-${TILEKIT_LLVM_MAJOR}/lib/cmake/clang NO_DEFAULT_PATH)
+if(NOT LLVM_VERSION_MAJOR EQUAL TILEKIT_LLVM_MAJOR)
+  message(FATAL_ERROR "TileKit wants LLVM ${TILEKIT_LLVM_MAJOR}, found ${LLVM_PACKAGE_VERSION}")
+endif()
+set(TILEKIT_CLANG_RESOURCE_DIR "${LLVM_LIBRARY_DIR}/clang/${LLVM_VERSION_MAJOR}")
+
+if(NOT TARGET tk_llvm_clang)
+  add_library(tk_llvm_clang INTERFACE)
+  target_include_directories(tk_llvm_clang SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS} ${CLANG_INCLUDE_DIRS})
+  separate_arguments(_tk_llvm_defs NATIVE_COMMAND "${LLVM_DEFINITIONS}")
+  target_compile_definitions(tk_llvm_clang INTERFACE ${_tk_llvm_defs})
+  # Both: the clang-cpp imported target does not carry libLLVM.
+  target_link_libraries(tk_llvm_clang INTERFACE clang-cpp LLVM)
+endif()
+
+if(TILEKIT_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+endif()
+if(TILEKIT_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+  set(BLA_VENDOR OpenBLAS)
+  find_package(BLAS REQUIRED)
+endif()

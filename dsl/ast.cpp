@@ -1,0 +1,61 @@
+#include "dsl/ast.hpp"
+
+namespace tk::dsl {
+
+std::string_view to_string(DType t) { return t == DType::bf16 ? "bf16" : "f32"; }
+
+std::optional<DType> dtype_from_string(std::string_view s) {
+  if (s == "bf16")
+    return DType::bf16;
+  if (s == "f32")
+    return DType::f32;
+  return std::nullopt;
+}
+
+namespace {
+struct BuiltinInfo {
+  std::string_view name;
+  int arity;
+};
+constexpr BuiltinInfo kBuiltins[] = {
+#define TK_X(e, s, n) {s, n},
+    TK_DSL_BUILTINS(TK_X)
+#undef TK_X
+};
+}  // namespace
+
+std::string_view to_string(Builtin b) {
+  return b == Builtin::unknown ? "<unknown>" : kBuiltins[static_cast<int>(b)].name;
+}
+int arity(Builtin b) { return b == Builtin::unknown ? -1 : kBuiltins[static_cast<int>(b)].arity; }
+
+Builtin builtin_from_string(std::string_view s) {
+  for (int i = 0; i < static_cast<int>(Builtin::unknown); ++i)
+    if (kBuiltins[i].name == s)
+      return static_cast<Builtin>(i);
+  return Builtin::unknown;
+}
+
+std::string_view to_string(Type t) {
+  switch (t) {
+  case Type::index: return "index";
+  case Type::scalar: return "scalar";
+  case Type::tile: return "tile";
+  case Type::unknown: break;
+  }
+  return "unknown";
+}
+
+std::string_view to_string(BinOp op) {
+  switch (op) {
+  case BinOp::add: return "+";
+  case BinOp::sub: return "-";
+  case BinOp::mul: return "*";
+  case BinOp::matmul: return "@";
+  }
+  return "?";
+}
+
+int precedence(BinOp op) { return op == BinOp::add || op == BinOp::sub ? 1 : 2; }
+
+}  // namespace tk::dsl

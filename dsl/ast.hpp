@@ -1,0 +1,249 @@
+// The AST of the tile language (.tk), as parsed: plain structs and std::variant, no Spirit.
+// Every node records where it came from; the checker (dsl/check.hpp) fills in the semantic
+// fields marked "set by check". See docs/language.md for the language itself.
+#pragma once
+
+#include "support/box.hpp"
+#include "support/source.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace tk::dsl {
+
+/// Where a node came from. Locations never take part in AST equality: a module printed and
+/// parsed again equals the original although every offset moved.
+struct Loc {
+  SourceRange range;
+  friend bool operator==(const Loc&, const Loc&) { return true; }
+};
+
+struct Ident {
+  std::string name;
+  Loc loc;
+  friend bool operator==(const Ident&, const Ident&) = default;
+};
+
+enum class DType : std::uint8_t { bf16, f32 };
+std::string_view to_string(DType);
+std::optional<DType> dtype_from_string(std::string_view);
+
+// ---- builtin functions ---------------------------------------------------------------------------
+// X(enumerator, spelling, arity). The checker resolves Call::callee to one of these.
+#define TK_DSL_BUILTINS(X)                                                                         \
+  X(exp, "exp", 1)                                                                                 \
+  X(log, "log", 1)                                                                                 \
+  X(sqrt, "sqrt", 1)                                                                               \
+  X(rsqrt, "rsqrt", 1)                                                                             \
+  X(recip, "recip", 1)                                                                             \
+  X(relu, "relu", 1)                                                                               \
+  X(gelu, "gelu", 1)                                                                               \
+  X(sigmoid, "sigmoid", 1)                                                                         \
+  X(tanh, "tanh", 1)                                                                               \
+  X(abs, "abs", 1)                                                                                 \
+  X(neg, "neg", 1)                                                                                 \
+  X(square, "square", 1)                                                                           \
+  X(max, "max", 2)                                                                                 \
+  X(min, "min", 2)                                                                                 \
+  X(rowsum, "rowsum", 1)                                                                           \
+  X(rowmax, "rowmax", 1)                                                                           \
+  X(colsum, "colsum", 1)                                                                           \
+  X(colmax, "colmax", 1)                                                                           \
+  X(bcast_col, "bcast_col", 1)                                                                     \
+  X(bcast_row, "bcast_row", 1)                                                                     \
+  X(zeros, "zeros", 0)                                                                             \
+  X(fill, "fill", 1)
+
+enum class Builtin : std::uint8_t {
+#define TK_X(e, s, n) e,
+  TK_DSL_BUILTINS(TK_X)
+#undef TK_X
+      unknown
+};
+std::string_view to_string(Builtin);
+int arity(Builtin);
+Builtin builtin_from_string(std::string_view);  // Builtin::unknown if none
+
+// ---- expressions ---------------------------------------------------------------------------------
+/// What an expression denotes; set by check.
+enum class Type : std::uint8_t { unknown, index, scalar, tile };
+std::string_view to_string(Type);
+
+/// One index of a tensor access: a loop index, an integer literal, or `index + literal` /
+/// `index - literal` (offset negative).
+struct TensorIndex {
+  std::optional<Ident> var;
+  std::int64_t offset = 0;
+  Loc loc;
+  friend bool operator==(const TensorIndex&, const TensorIndex&) = default;
+};
+
+struct Expr;
+
+/// A numeric literal: `32`, `0.5`, `1e-5`, `inf`, `-inf`, `-2`.
+struct Number {
+  double value = 0;
+  bool is_integer = false;  // written without '.', exponent or inf
+  friend bool operator==(const Number&, const Number&) = default;
+};
+
+/// A bare name: a tile value bound by `=`, a scalar parameter, or a loop index.
+struct Name {
+  Ident id;
+  friend bool operator==(const Name&, const Name&) = default;
+};
+
+/// `T[i, j]`: one tile of a tensor.
+struct Access {
+  Ident tensor;
+  std::vector<TensorIndex> indices;
+  friend bool operator==(const Access&, const Access&) = default;
+};
+
+struct Call {
+  Ident callee;
+  std::vector<Expr> args;
+  Builtin fn = Builtin::unknown;  // set by check
+  friend bool operator==(const Call&, const Call&) = default;
+};
+
+enum class BinOp : std::uint8_t { add, sub, mul, matmul };
+std::string_view to_string(BinOp);  // "+", "-", "*", "@"
+int precedence(BinOp);              // @ and * bind tighter (2) than + and - (1)
+
+struct Binary {
+  BinOp op = BinOp::add;
+  Box<Expr> lhs;
+  Box<Expr> rhs;
+  friend bool operator==(const Binary&, const Binary&) = default;
+};
+
+struct Expr {
+  std::variant<Number, Name, Access, Call, Binary> node;
+  Loc loc;
+  Type type = Type::unknown;  // set by check
+  friend bool operator==(const Expr&, const Expr&) = default;
+};
+
+// ---- statements ----------------------------------------------------------------------------------
+/// A range bound: an integer literal or `tiles(D)`.
+struct Bound {
+  std::optional<Ident> tiles_of;  // `tiles(D)`: D / 32
+  std::int64_t value = 0;         // the literal, when tiles_of is empty
+  Loc loc;
+  friend bool operator==(const Bound&, const Bound&) = default;
+};
+
+/// `tiles(D)` (lo empty: 0 .. D/32) or `lo .. hi`.
+struct Range {
+  std::optional<Bound> lo;
+  Bound hi;
+  Loc loc;
+  friend bool operator==(const Range&, const Range&) = default;
+};
+
+struct LoopVar {
+  Ident var;
+  Range range;
+  friend bool operator==(const LoopVar&, const LoopVar&) = default;
+};
+
+struct Stmt;
+
+/// `x = EXPR`
+struct Assign {
+  Ident name;
+  Expr value;
+  friend bool operator==(const Assign&, const Assign&) = default;
+};
+
+/// `x += EXPR`
+struct Accumulate {
+  Ident name;
+  Expr value;
+  friend bool operator==(const Accumulate&, const Accumulate&) = default;
+};
+
+/// `T[i, j] = EXPR`
+struct Store {
+  Access target;
+  Loc target_loc;
+  Expr value;
+  friend bool operator==(const Store&, const Store&) = default;
+};
+
+/// `for k in R { ... }`
+struct For {
+  LoopVar loop;
+  std::vector<Stmt> body;
+  friend bool operator==(const For&, const For&) = default;
+};
+
+/// `parallel i in R1, j in R2 { ... }`
+struct Parallel {
+  std::vector<LoopVar> loops;
+  std::vector<Stmt> body;
+  friend bool operator==(const Parallel&, const Parallel&) = default;
+};
+
+struct Stmt {
+  std::variant<Assign, Accumulate, Store, For, Parallel> node;
+  Loc loc;
+  friend bool operator==(const Stmt&, const Stmt&) = default;
+};
+
+// ---- declarations --------------------------------------------------------------------------------
+/// A tensor dimension: a name bound at run time, or an integer literal (1 for a broadcast vector).
+struct Dim {
+  std::optional<Ident> name;
+  std::int64_t size = 0;  // the literal, when name is empty
+  Loc loc;
+  friend bool operator==(const Dim&, const Dim&) = default;
+};
+
+/// `NAME: DTYPE[D0, D1]` (tensor) or `NAME: f32` (scalar; dims empty).
+struct Param {
+  Ident name;
+  DType dtype = DType::bf16;
+  Loc dtype_loc;
+  bool is_tensor = false;
+  std::vector<Dim> dims;
+  Loc loc;
+  friend bool operator==(const Param&, const Param&) = default;
+};
+
+/// `8x8`
+struct GridValue {
+  std::int64_t x = 0;
+  std::int64_t y = 0;
+  friend bool operator==(const GridValue&, const GridValue&) = default;
+};
+
+/// One `key = value` of `@options(...)`. A bare word (`HiFi4`) is kept as a string.
+struct Option {
+  Ident key;
+  std::variant<std::int64_t, bool, std::string, GridValue> value;
+  Loc value_loc;
+  friend bool operator==(const Option&, const Option&) = default;
+};
+
+struct Kernel {
+  std::vector<Option> options;  // from `@options(...)` before `kernel`
+  Ident name;
+  std::vector<Param> inputs;
+  std::vector<Param> outputs;
+  std::vector<Stmt> body;
+  Loc loc;
+  friend bool operator==(const Kernel&, const Kernel&) = default;
+};
+
+struct Module {
+  std::vector<Kernel> kernels;
+  friend bool operator==(const Module&, const Module&) = default;
+};
+
+}  // namespace tk::dsl
