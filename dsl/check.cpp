@@ -1,0 +1,383 @@
+// The checker's statement part: the one top-level `parallel`, scopes of loop bodies, bindings,
+// stores, and the rule that every output tile is stored exactly once (docs/language.md).
+#include "dsl/check.hpp"
+
+#include "dsl/check_internal.hpp"
+
+#include <algorithm>
+
+namespace tk::dsl {
+namespace detail {
+
+SourceRange keyword_range(const Stmt& s, std::uint32_t len) {
+  return {s.loc.range.begin, s.loc.range.begin + len};
+}
+
+Binding* Checker::lookup(const std::string& name) {
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+    if (auto f = it->find(name); f != it->end())
+      return &f->second;
+  return nullptr;
+}
+
+std::vector<std::string> Checker::visible_names(bool loops_only) const {
+  std::vector<std::string> r;
+  for (const auto& s : scopes_)
+    for (const auto& [n, b] : s)
+      if (!loops_only || b.kind == Binding::Kind::loop)
+        r.push_back(n);
+  return r;
+}
+
+void Checker::unknown_name(const Ident& id, const std::vector<std::string>& candidates,
+                           const std::string& what) {
+  if (!reported_unknown_.insert(id.name).second)
+    return;  // one report per name: later uses are the same mistake
+  if (auto it = expired_.find(id.name); it != expired_.end()) {
+    error(id.loc.range, "'" + id.name + "' is not visible here; it was bound inside a loop body, "
+                        "which ends its scope")
+        .note(it->second, "bind '" + id.name + "' before the loop to use it after it");
+    return;
+  }
+  std::string hint = closest(id.name, candidates);
+  error(id.loc.range, "unknown " + what + " '" + id.name + "'" +
+                          (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+}
+
+bool Checker::check_bound(const Bound& b, SymBound& out) {
+  if (!b.tiles_of) {
+    out = {"", b.value};
+    if (b.value >= 0)
+      return true;
+    error(b.loc.range, "a range bound cannot be negative");
+    return false;
+  }
+  const std::string& n = b.tiles_of->name;
+  if (dims_.count(n)) {
+    out = {n, 0};
+    return true;
+  }
+  SourceRange at = b.tiles_of->loc.range;
+  auto p = params_.find(n);
+  if (p != params_.end() && p->second->is_tensor && p->second->dims.size() == 2) {
+    std::string alts;
+    for (const Dim& d : p->second->dims)
+      if (d.name)
+        alts += (alts.empty() ? "" : " or ") + ("tiles(" + d.name->name + ")");
+    error(at, "'" + n + "' is a tensor, not a dimension; tiles() takes a dimension name" +
+                  (alts.empty() ? std::string() : ", e.g. " + alts))
+        .note(decl_of(*p->second), "'" + n + "' is declared here");
+  } else if (p != params_.end()) {
+    error(at, "'" + n + "' is a scalar, not a dimension; tiles() takes a dimension name")
+        .note(decl_of(*p->second), "'" + n + "' is declared here");
+  } else {
+    std::vector<std::string> dims;
+    std::string all;
+    for (const auto& [d, r] : dims_) {
+      dims.push_back(d);
+      all += (all.empty() ? "" : ", ") + d;
+    }
+    std::string hint = closest(n, dims);
+    error(at, "unknown dimension '" + n + "' in tiles(" + n + "); " +
+                  (!hint.empty()  ? "did you mean '" + hint + "'?"
+                   : all.empty() ? std::string("this kernel has no named dimensions")
+                                 : "the dimensions of this kernel are " + all));
+  }
+  return false;
+}
+
+LoopInfo* Checker::check_loop_var(const LoopVar& lv, bool parallel, SourceRange keyword) {
+  LoopInfo& L = loops_.emplace_back();
+  L.lv = &lv;
+  L.parallel = parallel;
+  L.keyword = keyword;
+  const std::string& n = lv.var.name;
+  if (Binding* b = lookup(n)) {
+    std::string what = b->kind == Binding::Kind::loop     ? "the loop index"
+                       : b->kind == Binding::Kind::local  ? "the local name"
+                       : b->kind == Binding::Kind::tensor ? "the tensor"
+                                                          : "the scalar";
+    error(lv.var.loc.range, "loop variable '" + n + "' shadows " + what + " '" + n +
+                                "'; give the loop its own name, e.g. '" + n + "2'")
+        .note(b->kind == Binding::Kind::loop ? b->loop->lv->var.loc.range : b->where,
+              "'" + n + "' is defined here");
+  }
+  bool ok = true;
+  if (lv.range.lo) {
+    if (lv.range.lo->tiles_of) {
+      error(lv.range.lo->loc.range, "a range starts at an integer literal, e.g. 1 .. " +
+                                        (lv.range.hi.tiles_of ? "tiles(" +
+                                                                    lv.range.hi.tiles_of->name + ")"
+                                                              : std::string("4")));
+      ok = false;
+    } else {
+      ok = check_bound(*lv.range.lo, L.lo);
+    }
+  }
+  ok = check_bound(lv.range.hi, L.hi) && ok;
+  if (ok && L.hi.dim.empty() && L.lo.value >= L.hi.value) {
+    error(lv.range.loc.range, "the range " + L.range_str() + " is empty; the upper bound is "
+                              "exclusive, so " + L.lo.str() + " .. " +
+                              std::to_string(L.lo.value + 1) + " has one iteration");
+    ok = false;
+  }
+  L.valid = ok;
+  Binding b;
+  b.kind = Binding::Kind::loop;
+  b.loop = &L;
+  b.where = lv.var.loc.range;
+  bind(n, b);
+  return &L;
+}
+
+void Checker::check_block(std::vector<Stmt>& body) {
+  for (Stmt& s : body)
+    check_stmt(s);
+}
+
+void Checker::check_stmt(Stmt& s) {
+  if (auto* a = std::get_if<Assign>(&s.node)) {
+    Shape sh = check_expr(a->value);
+    const std::string& n = a->name.name;
+    SourceRange at = a->name.loc.range;
+    Binding* b = lookup(n);
+    if (b && b->kind == Binding::Kind::tensor) {
+      error(at, "cannot assign to tensor '" + n + "'; " +
+                    (b->is_output ? "store one tile of it: " + n + "[i, j] = ..."
+                                  : "it is an input, and inputs are read-only"))
+          .note(b->where, "'" + n + "' is declared here");
+    } else if (b && b->kind == Binding::Kind::scalar) {
+      error(at, "cannot assign to scalar parameter '" + n + "'; bind the result to a new name")
+          .note(b->where, "'" + n + "' is declared here");
+    } else if (b && b->kind == Binding::Kind::loop) {
+      error(at, "cannot assign to loop index '" + n + "'; bind the value to a new name")
+          .note(b->where, "'" + n + "' is defined here");
+    } else {
+      if (a->value.type == Type::scalar)
+        error(a->value.loc.range, "'" + n + "' would hold a scalar, but names hold tiles; for a "
+                                  "constant tile, write " + n + " = fill(" +
+                                  expr_str(a->value) + ")");
+      if (b) {
+        b->shape = {merge(b->shape.rows, sh.rows), merge(b->shape.cols, sh.cols)};
+      } else {
+        Binding nb;
+        nb.where = at;
+        nb.shape = sh;
+        bind(n, nb);
+      }
+    }
+  } else if (auto* acc = std::get_if<Accumulate>(&s.node)) {
+    Shape sh = check_expr(acc->value);
+    const std::string& n = acc->name.name;
+    SourceRange at = acc->name.loc.range;
+    Binding* b = lookup(n);
+    if (!b) {
+      if (reported_unknown_.insert(n).second) {
+        Diagnostic& d = error(at, "'+=' on unbound name '" + n + "'; bind it first, e.g. '" + n +
+                                      " = zeros()' before the loop");
+        if (auto it = expired_.find(n); it != expired_.end())
+          d.note(it->second, "this '" + n + "' is local to its loop body");
+      }
+      Binding nb;  // bind it so that later uses are not reported again
+      nb.where = at;
+      bind(n, nb);
+    } else if (b->kind == Binding::Kind::tensor) {
+      error(at, "cannot accumulate into tensor '" + n + "'; accumulate into a local name and "
+                "store that: acc += ...; " + n + "[i, j] = acc")
+          .note(b->where, "'" + n + "' is declared here");
+    } else if (b->kind != Binding::Kind::local) {
+      error(at, "cannot accumulate into " +
+                    std::string(b->kind == Binding::Kind::loop ? "loop index '" : "scalar '") +
+                    n + "'; '+=' updates a tile bound by '='")
+          .note(b->where, "'" + n + "' is declared here");
+    } else {
+      b->shape = {merge(b->shape.rows, sh.rows), merge(b->shape.cols, sh.cols)};
+    }
+  } else if (auto* st = std::get_if<Store>(&s.node)) {
+    check_store(*st);
+  } else if (auto* f = std::get_if<For>(&s.node)) {
+    scopes_.emplace_back();
+    enclosing_.push_back(check_loop_var(f->loop, false, keyword_range(s, 3)));
+    check_block(f->body);
+    enclosing_.pop_back();
+    for (const auto& [n, b] : scopes_.back())
+      if (b.kind == Binding::Kind::local)
+        expired_[n] = b.where;
+    scopes_.pop_back();
+  } else {
+    auto& p = std::get<Parallel>(s.node);
+    error(keyword_range(s, 8), "nested 'parallel'; a kernel has one 'parallel', at its top, and "
+                               "uses 'for' for loops inside it")
+        .note(keyword_range(*parallel_, 8), "the kernel's 'parallel' is here");
+    // Check the body as if it were a 'for' nest, so that the mistakes inside still show.
+    scopes_.emplace_back();
+    std::size_t depth = enclosing_.size();
+    for (const LoopVar& lv : p.loops)
+      enclosing_.push_back(check_loop_var(lv, false, keyword_range(s, 8)));
+    check_block(p.body);
+    enclosing_.resize(depth);
+    scopes_.pop_back();
+  }
+}
+
+void Checker::check_store(Store& st) {
+  check_expr(st.value);
+  const Binding* b = resolve_tensor(st.target.tensor);
+  if (!b) {
+    coverage_ok_ = false;  // the store was probably meant for an output; don't add "never stored"
+    return;
+  }
+  const Param& p = *b->param;
+  const std::string& n = p.name.name;
+  if (!b->is_output) {
+    std::string outs;
+    for (const Param& o : k_.outputs)
+      outs += (outs.empty() ? "" : ", ") + o.name.name;
+    error(st.target.tensor.loc.range, "storing to input '" + n + "'; inputs are read-only" +
+                                          (outs.empty() ? "" : ", store to an output (" + outs + ")"))
+        .note(b->where, "'" + n + "' is declared as an input here");
+    coverage_ok_ = false;
+    return;
+  }
+  std::vector<LoopInfo*> vars;
+  bool indices_ok = check_indices(st.target, st.target_loc.range, p, vars);
+  if (st.value.type == Type::scalar)
+    error(st.value.loc.range, "a store needs a tile, but '" + expr_str(st.value) +
+                                  "' is a scalar; for a constant tile, write fill(" +
+                                  expr_str(st.value) + ")");
+  if (!indices_ok) {
+    stores_.emplace(n, StoreSite{st.target_loc.range});
+    return;
+  }
+  check_coverage(st, p, vars);
+}
+
+void Checker::check_coverage(const Store& st, const Param& out, const std::vector<LoopInfo*>& vars) {
+  const std::string& n = out.name.name;
+  SourceRange at = st.target_loc.range;
+  if (auto it = stores_.find(n); it != stores_.end()) {
+    error(at, "output '" + n + "' is stored twice; each output is stored by exactly one "
+              "statement, which writes every tile once")
+        .note(it->second.where, "first store to '" + n + "' is here");
+    return;
+  }
+  stores_.emplace(n, StoreSite{at});
+  std::string shown = access_str(st.target);
+  for (std::size_t d = 0; d < vars.size(); ++d) {
+    const TensorIndex& ix = st.target.indices[d];
+    const Dim& dim = out.dims[d];
+    std::string dn = dim.name ? dim.name->name : std::to_string(dim.size);
+    if (!ix.var) {
+      if (!dim.name && (dim.size == 1 || dim.size == 32))
+        continue;  // the one tile of this dimension
+      error(ix.loc.range, "'" + shown + "' stores only tile " + std::to_string(ix.offset) +
+                              " of dimension " + std::to_string(d) + " (" + dn + "); index it "
+                              "with a loop variable over " +
+                              (dim.name ? "tiles(" + dn + ")" : "0 .. " +
+                                                                    std::to_string(dim.size / 32)) +
+                              " so that every tile is written");
+      return;
+    }
+    const LoopInfo& L = *vars[d];
+    SourceRange loop_at{L.lv->var.loc.range.begin, L.lv->range.loc.range.end};
+    if (ix.offset != 0) {
+      error(ix.loc.range, "store index '" + index_str(ix) + "' is offset; store with a plain "
+                          "loop variable so that every tile of '" + n + "' is written once");
+      return;
+    }
+    bool full = L.lo.value == 0 && (dim.name || L.hi.value == dim.size / 32);
+    if (!full) {
+      error(ix.loc.range, "'" + ix.var->name + "' ranges over " + L.range_str() +
+                              ", so '" + shown + "' misses tiles of dimension " + dn +
+                              "; loop over " +
+                              (dim.name ? "tiles(" + dn + ")" : "0 .. " +
+                                                                    std::to_string(dim.size / 32)))
+          .note(loop_at, "'" + ix.var->name + "' is defined here");
+      return;
+    }
+    if (d > 0 && vars[0] == vars[d]) {
+      error(at, "both indices of '" + shown + "' are '" + ix.var->name + "', so only the "
+                "diagonal tiles would be written; use one loop index per dimension");
+      return;
+    }
+  }
+  for (LoopInfo* L : enclosing_) {
+    if (std::find(vars.begin(), vars.end(), L) != vars.end())
+      continue;
+    const std::string& v = L->lv->var.name;
+    Diagnostic& e =
+        L->parallel
+            ? error(at, "'" + shown + "' does not use the parallel index '" + v +
+                            "', so every '" + v + "' iteration writes the same tiles; index '" +
+                            n + "' with '" + v + "' or drop '" + v + "' from 'parallel'")
+            : error(at, "'" + shown + "' is stored inside 'for " + v + "' but does not use '" + v +
+                            "', so each tile is written once per iteration; move the store after "
+                            "the loop");
+    e.note(L->keyword, "the loop over '" + v + "' is here");
+    return;
+  }
+}
+
+void Checker::run() {
+  scopes_.emplace_back();
+  check_options();
+  check_params();
+  for (Stmt& s : k_.body)
+    if (std::holds_alternative<Parallel>(s.node) && !parallel_)
+      parallel_ = &s;
+  if (!parallel_) {
+    SourceRange at = k_.body.empty() ? k_.name.loc.range : k_.body.front().loc.range;
+    if (!k_.body.empty())
+      at.end = at.begin;  // the statement may span lines; point at its start
+    error(at, "kernel '" + k_.name.name + "' has no 'parallel' block; put its statements in "
+              "one, e.g. parallel i in tiles(M), j in tiles(N) { ... }");
+    return;  // nothing to check the statements against without their iteration space
+  }
+  for (Stmt& s : k_.body) {
+    if (&s == parallel_) {
+      auto& p = std::get<Parallel>(s.node);
+      scopes_.emplace_back();
+      for (const LoopVar& lv : p.loops)
+        enclosing_.push_back(check_loop_var(lv, true, keyword_range(s, 8)));
+      check_block(p.body);
+      enclosing_.clear();
+      scopes_.pop_back();
+    } else if (std::holds_alternative<Parallel>(s.node)) {
+      error(keyword_range(s, 8), "second 'parallel' block; a kernel has exactly one, at its top "
+                                 "(write another kernel for a second iteration space)")
+          .note(keyword_range(*parallel_, 8), "the first 'parallel' is here");
+      coverage_ok_ = false;
+    } else {
+      SourceRange at{s.loc.range.begin, s.loc.range.begin};
+      error(at, "statement outside 'parallel'; every statement of a kernel goes inside its "
+                "'parallel' block")
+          .note(keyword_range(*parallel_, 8), "the 'parallel' block is here");
+      if (std::holds_alternative<Store>(s.node))
+        coverage_ok_ = false;
+    }
+  }
+  if (!coverage_ok_)
+    return;
+  for (const Param& o : k_.outputs)
+    if (o.is_tensor && !bad_params_.count(o.name.name) && !stores_.count(o.name.name) &&
+        params_[o.name.name] == &o)
+      error(o.name.loc.range, "output '" + o.name.name + "' is never stored; store each of its "
+                              "tiles once inside 'parallel', e.g. " + o.name.name +
+                              "[i, j] = ...");
+}
+
+}  // namespace detail
+
+bool check(Module& m, Diagnostics& diags) {
+  std::size_t before = diags.error_count();
+  std::map<std::string, const Kernel*> names;
+  for (Kernel& k : m.kernels) {
+    if (auto [it, fresh] = names.emplace(k.name.name, &k); !fresh)
+      diags.error(k.name.loc.range, "kernel '" + k.name.name + "' is defined twice")
+          .note(it->second->name.loc.range, "first defined here");
+    detail::Checker(k, diags).run();
+  }
+  return diags.error_count() == before;
+}
+
+}  // namespace tk::dsl

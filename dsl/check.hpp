@@ -1,0 +1,28 @@
+// The semantic checker of the tile language: resolves names, types every expression, ties every
+// tensor index to a dimension, and reports user errors with locations (docs/language.md lists them).
+#pragma once
+
+#include "dsl/ast.hpp"
+#include "support/diagnostics.hpp"
+
+namespace tk::dsl {
+
+/// Checks every kernel of `m`. On return every Expr::type is set (Type::unknown only where an error
+/// was reported), every Call::fn is resolved, and the kernel obeys the rules of docs/language.md
+/// unless an error was reported. Reports independent mistakes in one run (up to the limit of
+/// `diags`) and never reports one mistake twice. Returns false iff it reported an error.
+bool check(Module& m, Diagnostics& diags);
+
+/// The effective value of the kernel options after `@options(...)` and the defaults.
+struct KernelOptions {
+  std::int64_t grid_x = 8;
+  std::int64_t grid_y = 8;
+  std::int64_t cb_depth = 2;
+  bool fp32_acc = false;
+  std::string math_fidelity = "HiFi4";  // LoFi, HiFi2, HiFi3 or HiFi4
+};
+
+/// Reads the options of a kernel that passed check() (invalid entries are ignored).
+KernelOptions options_of(const Kernel& k);
+
+}  // namespace tk::dsl

@@ -1,0 +1,252 @@
+// The checker's declaration part: `@options(...)`, parameters and their dimensions, and the small
+// helpers (suggestions, shape keys) the other checker files share.
+#include "dsl/check_internal.hpp"
+
+#include <algorithm>
+#include <array>
+#include <numeric>
+
+namespace tk::dsl::detail {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i)
+    d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+std::string closest(const std::string& name, const std::vector<std::string>& candidates) {
+  // One edit for short names, two for longer ones; never suggest a name that shares nothing.
+  std::size_t limit = name.size() <= 3 ? 1 : 2;
+  std::string best;
+  std::size_t best_d = limit + 1;
+  for (const std::string& c : candidates) {
+    std::size_t dist = edit_distance(name, c);
+    if (dist < best_d && dist < std::max(name.size(), c.size())) {
+      best = c;
+      best_d = dist;
+    }
+  }
+  return best;
+}
+
+std::string DimKey::str() const {
+  switch (kind) {
+  case Kind::named: return name;
+  case Kind::literal: return std::to_string(size);
+  case Kind::unknown: break;
+  }
+  return "?";
+}
+
+DimKey DimKey::of(const Dim& d, const std::string& tensor) {
+  DimKey k;
+  k.where = d.loc.range;
+  k.tensor = tensor;
+  if (d.name) {
+    k.kind = Kind::named;
+    k.name = d.name->name;
+  } else if (d.size == 1 || (d.size > 0 && d.size % 32 == 0)) {
+    k.kind = Kind::literal;
+    k.size = d.size;
+  }
+  return k;
+}
+
+bool provably_differ(const DimKey& a, const DimKey& b) {
+  if (!a.known() || !b.known())
+    return false;
+  if (a.kind == b.kind)
+    return a.kind == DimKey::Kind::named ? a.name != b.name : a.size != b.size;
+  // A named dimension against a literal: only a vector (1) is certainly different.
+  return a.is_vector() || b.is_vector();
+}
+
+DimKey merge(const DimKey& a, const DimKey& b) {
+  if (!a.known())
+    return b;
+  if (!b.known() || a == b)
+    return a;
+  return {};
+}
+
+std::string SymBound::str() const { return dim.empty() ? std::to_string(value) : "tiles(" + dim + ")"; }
+
+std::string LoopInfo::range_str() const {
+  if (lo == SymBound{} && !hi.dim.empty())
+    return hi.str();
+  return lo.str() + " .. " + hi.str();
+}
+
+namespace {
+
+constexpr std::array<const char*, 4> kOptionKeys = {"grid", "cb_depth", "fp32_acc",
+                                                    "math_fidelity"};
+constexpr std::array<const char*, 4> kFidelities = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
+constexpr std::int64_t kMaxGridSide = 8;
+constexpr std::int64_t kMaxCbDepth = 8;
+
+std::string kind_of(const Option& o) {
+  switch (o.value.index()) {
+  case 0: return "an integer";
+  case 1: return "a boolean";
+  case 2: return "the word '" + std::get<std::string>(o.value) + "'";
+  default: return "a grid";
+  }
+}
+
+}  // namespace
+
+void Checker::check_options() {
+  std::map<std::string, SourceRange> seen;
+  for (const Option& o : k_.options) {
+    const std::string& key = o.key.name;
+    SourceRange kr = o.key.loc.range, vr = o.value_loc.range;
+    if (std::find(kOptionKeys.begin(), kOptionKeys.end(), key) == kOptionKeys.end()) {
+      std::string hint = closest(key, {kOptionKeys.begin(), kOptionKeys.end()});
+      error(kr, "unknown option '" + key + "'; " +
+                    (hint.empty() ? "the options are grid, cb_depth, fp32_acc and math_fidelity"
+                                  : "did you mean '" + hint + "'?"));
+      continue;
+    }
+    if (auto [it, fresh] = seen.emplace(key, kr); !fresh) {
+      error(kr, "option '" + key + "' is given twice").note(it->second, "first given here");
+      continue;
+    }
+    if (key == "grid") {
+      const auto* g = std::get_if<GridValue>(&o.value);
+      if (!g) {
+        error(vr, "option 'grid' takes a core grid such as 8x8, not " + kind_of(o));
+      } else if (g->x < 1 || g->y < 1 || g->x > kMaxGridSide || g->y > kMaxGridSide) {
+        error(vr, "grid " + std::to_string(g->x) + "x" + std::to_string(g->y) +
+                      " is out of range; each side must be 1 to 8 (the default is 8x8)");
+      }
+    } else if (key == "cb_depth") {
+      const auto* v = std::get_if<std::int64_t>(&o.value);
+      if (!v)
+        error(vr, "option 'cb_depth' takes an integer (tiles per circular buffer), not " +
+                      kind_of(o));
+      else if (*v < 1)
+        error(vr, "cb_depth must be at least 1 (2, the default, double-buffers)");
+      else if (*v > kMaxCbDepth)
+        error(vr, "cb_depth " + std::to_string(*v) + " is too deep; the limit is 8 tiles");
+    } else if (key == "fp32_acc") {
+      if (!std::holds_alternative<bool>(o.value))
+        error(vr, "option 'fp32_acc' takes true or false, not " + kind_of(o));
+    } else {  // math_fidelity
+      const auto* s = std::get_if<std::string>(&o.value);
+      if (!s) {
+        error(vr, "option 'math_fidelity' takes LoFi, HiFi2, HiFi3 or HiFi4, not " + kind_of(o));
+      } else if (std::find(kFidelities.begin(), kFidelities.end(), *s) == kFidelities.end()) {
+        std::string hint = closest(*s, {kFidelities.begin(), kFidelities.end()});
+        error(vr, "unknown math_fidelity '" + *s + "'; " +
+                      (hint.empty() ? "use LoFi, HiFi2, HiFi3 or HiFi4"
+                                    : "did you mean '" + hint + "'? (LoFi, HiFi2, HiFi3, HiFi4)"));
+      }
+    }
+  }
+}
+
+void Checker::check_params() {
+  auto one = [&](const Param& p, bool output) {
+    const std::string& n = p.name.name;
+    if (auto it = params_.find(n); it != params_.end()) {
+      error(p.name.loc.range, "duplicate parameter '" + n + "'; give each parameter its own name")
+          .note(decl_of(*it->second), "'" + n + "' is first declared here");
+      return;
+    }
+    params_[n] = &p;
+    Binding b;
+    b.param = &p;
+    b.where = decl_of(p);
+    b.is_output = output;
+    if (!p.is_tensor) {
+      b.kind = Binding::Kind::scalar;
+      scopes_.front()[n] = b;
+      if (output) {
+        error(p.loc.range, "output '" + n + "' is a scalar; outputs are tensors, e.g. '" + n +
+                               ": " + std::string(to_string(p.dtype)) + "[M, N]'");
+        bad_params_[n] = true;
+      } else if (p.dtype != DType::f32) {
+        error(p.dtype_loc.range,
+              "scalar parameter '" + n + "' must be f32; scalars are passed as 32-bit floats");
+      }
+      return;
+    }
+    b.kind = Binding::Kind::tensor;
+    scopes_.front()[n] = b;
+    if (p.dims.size() != 2) {
+      error(p.loc.range, "tensor '" + n + "' has " + std::to_string(p.dims.size()) +
+                             " dimension" + (p.dims.size() == 1 ? "" : "s") +
+                             "; tensors have exactly 2, e.g. '" + n + ": " +
+                             std::string(to_string(p.dtype)) + "[M, N]'");
+      bad_params_[n] = true;
+      return;
+    }
+    bool all_one = true;
+    for (const Dim& d : p.dims) {
+      if (d.name) {
+        dims_.emplace(d.name->name, d.name->loc.range);
+        all_one = false;
+        continue;
+      }
+      all_one = all_one && d.size == 1;
+      if (d.size == 1 || (d.size > 0 && d.size % 32 == 0))
+        continue;
+      std::int64_t lo = d.size / 32 * 32, hi = lo + 32;
+      std::string fix = lo > 0 ? std::to_string(lo) + " or " + std::to_string(hi) : "32";
+      error(d.loc.range, "dimension " + std::to_string(d.size) + " of '" + n +
+                             "' is not a multiple of 32; tiles are 32x32, so use " + fix +
+                             " (or exactly 1 for a vector)");
+      bad_params_[n] = true;
+    }
+    if (all_one) {
+      error(p.loc.range, "tensor '" + n + "' is a single element; pass it as a scalar: '" + n +
+                             ": f32'");
+      bad_params_[n] = true;
+    }
+  };
+  for (const Param& p : k_.inputs)
+    one(p, false);
+  for (const Param& p : k_.outputs)
+    one(p, true);
+  if (k_.outputs.empty())
+    error(k_.name.loc.range, "kernel '" + k_.name.name +
+                                 "' has no outputs; declare at least one: -> (C: bf16[M, N])");
+}
+
+}  // namespace tk::dsl::detail
+
+namespace tk::dsl {
+
+KernelOptions options_of(const Kernel& k) {
+  KernelOptions r;
+  for (const Option& o : k.options) {
+    if (o.key.name == "grid")
+      if (const auto* g = std::get_if<GridValue>(&o.value)) {
+        r.grid_x = g->x;
+        r.grid_y = g->y;
+      }
+    if (o.key.name == "cb_depth")
+      if (const auto* v = std::get_if<std::int64_t>(&o.value))
+        r.cb_depth = *v;
+    if (o.key.name == "fp32_acc")
+      if (const auto* v = std::get_if<bool>(&o.value))
+        r.fp32_acc = *v;
+    if (o.key.name == "math_fidelity")
+      if (const auto* v = std::get_if<std::string>(&o.value))
+        r.math_fidelity = *v;
+  }
+  return r;
+}
+
+}  // namespace tk::dsl

@@ -1,0 +1,400 @@
+// The checker's expression part: types (index, scalar, tile), builtin calls, tensor accesses and
+// the rule that every tensor index provably stays inside the dimension it indexes.
+#include "dsl/check_internal.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace tk::dsl::detail {
+
+std::string index_str(const TensorIndex& ix) {
+  if (!ix.var)
+    return std::to_string(ix.offset);
+  if (ix.offset == 0)
+    return ix.var->name;
+  return ix.var->name + (ix.offset > 0 ? " + " : " - ") + std::to_string(std::abs(ix.offset));
+}
+
+std::string access_str(const Access& a) {
+  std::string s = a.tensor.name + "[";
+  for (std::size_t i = 0; i < a.indices.size(); ++i)
+    s += (i ? ", " : "") + index_str(a.indices[i]);
+  return s + "]";
+}
+
+std::string expr_str(const Expr& e) {
+  if (const auto* n = std::get_if<Number>(&e.node)) {
+    if (std::isinf(n->value))
+      return n->value > 0 ? "inf" : "-inf";
+    std::ostringstream os;
+    os << n->value;
+    std::string s = os.str();
+    if (!n->is_integer && s.find_first_of(".e") == std::string::npos)
+      s += ".0";
+    return s;
+  }
+  if (const auto* n = std::get_if<Name>(&e.node))
+    return n->id.name;
+  if (const auto* a = std::get_if<Access>(&e.node))
+    return access_str(*a);
+  if (const auto* c = std::get_if<Call>(&e.node)) {
+    std::string s = c->callee.name + "(";
+    for (std::size_t i = 0; i < c->args.size(); ++i)
+      s += (i ? ", " : "") + expr_str(c->args[i]);
+    return s + ")";
+  }
+  const auto& b = std::get<Binary>(e.node);
+  auto side = [&](const Expr& x, bool right) {
+    const auto* xb = std::get_if<Binary>(&x.node);
+    int p = xb ? precedence(xb->op) : 3, me = precedence(b.op);
+    bool paren = p < me || (right && p == me);
+    return paren ? "(" + expr_str(x) + ")" : expr_str(x);
+  };
+  return side(*b.lhs, false) + " " + std::string(to_string(b.op)) + " " + side(*b.rhs, true);
+}
+
+namespace {
+
+std::string dim_desc(const Param& t, std::size_t dim) {
+  const Dim& d = t.dims[dim];
+  return "dimension " + std::to_string(dim) + " of '" + t.name.name + "' (" +
+         (d.name ? d.name->name : std::to_string(d.size)) + ")";
+}
+
+std::int64_t tile_count(std::int64_t size) { return size == 1 ? 1 : size / 32; }
+
+bool is_unary_elementwise(Builtin f) {
+  switch (f) {
+  case Builtin::exp: case Builtin::log: case Builtin::sqrt: case Builtin::rsqrt:
+  case Builtin::recip: case Builtin::relu: case Builtin::gelu: case Builtin::sigmoid:
+  case Builtin::tanh: case Builtin::abs: case Builtin::neg: case Builtin::square:
+    return true;
+  default:
+    return false;
+  }
+}
+
+}  // namespace
+
+const Binding* Checker::resolve_tensor(const Ident& id) {
+  Binding* b = lookup(id.name);
+  if (!b) {
+    std::vector<std::string> tensors;
+    for (const auto& [n, p] : params_)
+      if (p->is_tensor)
+        tensors.push_back(n);
+    unknown_name(id, tensors, "tensor");
+    return nullptr;
+  }
+  switch (b->kind) {
+  case Binding::Kind::tensor: return b;
+  case Binding::Kind::scalar:
+    error(id.loc.range, "'" + id.name + "' is a scalar and cannot be indexed; use it as is, e.g. "
+                        "x[i, j] * " + id.name)
+        .note(b->where, "'" + id.name + "' is declared here");
+    break;
+  case Binding::Kind::loop:
+    error(id.loc.range, "'" + id.name + "' is a loop index, not a tensor")
+        .note(b->loop->lv->var.loc.range, "'" + id.name + "' is defined here");
+    break;
+  case Binding::Kind::local:
+    error(id.loc.range, "'" + id.name + "' is a tile value, not a tensor; use it without indices")
+        .note(b->where, "'" + id.name + "' is bound here");
+    break;
+  }
+  return nullptr;
+}
+
+bool Checker::check_indices(const Access& a, SourceRange where, const Param& t,
+                            std::vector<LoopInfo*>& vars) {
+  if (bad_params_.count(t.name.name))
+    return false;
+  if (a.indices.size() != t.dims.size()) {
+    error(where, "'" + t.name.name + "' has 2 dimensions but is indexed with " +
+                     std::to_string(a.indices.size()) + " ind" +
+                     (a.indices.size() == 1 ? "ex" : "ices") + "; write " + t.name.name +
+                     "[row, column], e.g. " + t.name.name + "[i, j]")
+        .note(decl_of(t), "'" + t.name.name + "' is declared here");
+    return false;
+  }
+  bool ok = true;
+  vars.assign(a.indices.size(), nullptr);
+  for (std::size_t i = 0; i < a.indices.size(); ++i)
+    ok = check_index(a, i, t, vars[i]) && ok;
+  return ok;
+}
+
+bool Checker::check_index(const Access& a, std::size_t dim, const Param& t, LoopInfo*& var) {
+  const TensorIndex& ix = a.indices[dim];
+  const std::string& tn = t.name.name;
+  DimKey dk = DimKey::of(t.dims[dim], tn);
+  SourceRange at = ix.loc.range;
+  if (dk.is_vector() && !(!ix.var && ix.offset == 0)) {
+    Access fixed = a;
+    fixed.indices[dim] = TensorIndex{};
+    error(at, dim_desc(t, dim) + " has size 1 (" + tn + " is a " + (dim == 0 ? "row" : "column") +
+                  " vector); index it with 0: " + access_str(fixed))
+        .note(t.dims[dim].loc.range, "the size-1 dimension is declared here");
+    return false;
+  }
+  if (!ix.var) {
+    std::int64_t v = ix.offset;
+    if (!dk.known() || dk.is_vector() || v == 0)
+      return true;
+    if (dk.kind == DimKey::Kind::named)
+      error(at, "index " + std::to_string(v) + " may be outside '" + tn + "': dimension " +
+                    dk.name + " is only known at run time and can be a single tile; only 0 is "
+                    "always inside");
+    else if (v < 0 || v >= tile_count(dk.size))
+      error(at, "index " + std::to_string(v) + " is outside '" + tn + "': " + dim_desc(t, dim) +
+                    " has " + std::to_string(tile_count(dk.size)) + " tile(s), 0 .. " +
+                    std::to_string(tile_count(dk.size) - 1));
+    else
+      return true;
+    return false;
+  }
+  const Ident& vid = *ix.var;
+  Binding* b = lookup(vid.name);
+  if (!b) {
+    unknown_name(vid, visible_names(true), "loop index");
+    return false;
+  }
+  if (b->kind != Binding::Kind::loop) {
+    error(vid.loc.range, "'" + vid.name + "' is not a loop index; a tensor index is a loop "
+                         "index, an integer, or a loop index plus or minus an integer")
+        .note(b->where, "'" + vid.name + "' is declared here");
+    return false;
+  }
+  LoopInfo& L = *b->loop;
+  var = &L;
+  if (!L.valid || !dk.known())
+    return false;  // the range or the dimension was already reported
+  const std::string& vn = vid.name;
+  SourceRange loop_at{L.lv->var.loc.range.begin, L.lv->range.loc.range.end};
+  auto mismatch = [&](const std::string& why) {
+    error(at, "index '" + vn + "' ranges over " + L.range_str() + ", but it indexes " +
+                  dim_desc(t, dim) + why)
+        .note(loop_at, "'" + vn + "' is defined here");
+    return false;
+  };
+  std::int64_t hi_limit = 0;  // the index must stay below tiles(dim) (named) or this (literal)
+  if (dk.kind == DimKey::Kind::named) {
+    if (L.hi.dim != dk.name)
+      return mismatch(L.hi.dim.empty()
+                          ? "; " + dk.name + " is only known at run time, so loop over tiles(" +
+                                dk.name + ")"
+                          : "; loop over tiles(" + dk.name + ") or index another tensor");
+  } else {
+    hi_limit = tile_count(dk.size);
+    if (!L.hi.dim.empty())
+      return mismatch(", which has " + std::to_string(hi_limit) + " tile(s); loop over 0 .. " +
+                      std::to_string(hi_limit));
+  }
+  std::string shown = index_str(ix);
+  if (L.lo.value + ix.offset < 0) {
+    error(at, "index '" + shown + "' can leave '" + tn + "': it is " +
+                  std::to_string(L.lo.value + ix.offset) + " when '" + vn + "' is " +
+                  std::to_string(L.lo.value) + "; start the loop at " +
+                  std::to_string(-ix.offset) + ": " + std::to_string(-ix.offset) + " .. " +
+                  L.hi.str())
+        .note(loop_at, "'" + vn + "' is defined here");
+    return false;
+  }
+  bool over = dk.kind == DimKey::Kind::named ? ix.offset > 0 : L.hi.value + ix.offset > hi_limit;
+  if (over) {
+    std::string end = dk.kind == DimKey::Kind::named ? "tiles(" + dk.name + ")"
+                                                      : std::to_string(hi_limit);
+    error(at, "index '" + shown + "' can leave '" + tn + "': '" + vn + "' ranges over " +
+                  L.range_str() + ", so " + shown + " reaches " +
+                  (dk.kind == DimKey::Kind::named
+                       ? end + " + " + std::to_string(ix.offset - 1)
+                       : std::to_string(L.hi.value + ix.offset - 1)) +
+                  ", past the last tile of " + dim_desc(t, dim))
+        .note(loop_at, "'" + vn + "' is defined here");
+    return false;
+  }
+  return true;
+}
+
+void Checker::check_agree(const Shape& a, const Expr& ea, const Shape& b, const Expr& eb,
+                          SourceRange where, const std::string& what) {
+  auto one = [&](const DimKey& x, const DimKey& y, const char* axis, const char* bcast) {
+    if (!provably_differ(x, y))
+      return false;
+    const Expr& vec = x.is_vector() ? ea : eb;
+    if (x.is_vector() || y.is_vector()) {
+      std::string kind = std::string(axis) == "rows" ? "row" : "column";
+      error(vec.loc.range, "'" + expr_str(vec) + "' is a " + kind + " vector (its " + axis +
+                               " come from a size-1 dimension) but the other operand of " + what +
+                               " is a full tile; broadcast it: " + bcast + "(" + expr_str(vec) +
+                               ")");
+      return true;
+    }
+    Diagnostic& d = error(where, "operands of " + what + " do not agree: the " + axis + " of '" +
+                                     expr_str(ea) + "' come from " + x.str() + ", the " + axis +
+                                     " of '" + expr_str(eb) + "' from " + y.str());
+    d.note(x.where, x.str() + " is declared here, in '" + x.tensor + "'");
+    d.note(y.where, y.str() + " is declared here, in '" + y.tensor + "'");
+    return true;
+  };
+  if (!one(a.rows, b.rows, "rows", "bcast_row"))
+    one(a.cols, b.cols, "columns", "bcast_col");
+}
+
+Shape Checker::check_expr(Expr& e) {
+  Shape sh;
+  Type t = Type::unknown;
+  if (std::holds_alternative<Number>(e.node)) {
+    t = Type::scalar;
+  } else if (auto* n = std::get_if<Name>(&e.node)) {
+    const std::string& nm = n->id.name;
+    SourceRange at = n->id.loc.range;
+    Binding* b = lookup(nm);
+    if (!b) {
+      if (builtin_from_string(nm) != Builtin::unknown && reported_unknown_.insert(nm).second)
+        error(at, "'" + nm + "' is a function; call it, e.g. " + nm +
+                      (arity(builtin_from_string(nm)) == 0 ? "()" : "(x[i, j])"));
+      else if (dims_.count(nm) && reported_unknown_.insert(nm).second)
+        error(at, "'" + nm + "' is a dimension, not a value; dimensions appear only in tensor "
+                  "shapes and in tiles(" + nm + ")")
+            .note(dims_[nm], "'" + nm + "' is declared here");
+      else
+        unknown_name(n->id, visible_names(false), "name");
+    } else if (b->kind == Binding::Kind::tensor) {
+      error(at, "tensor '" + nm + "' is used without indices; a tensor is read one tile at a "
+                "time: " + nm + "[i, j]")
+          .note(b->where, "'" + nm + "' is declared here");
+    } else if (b->kind == Binding::Kind::loop) {
+      t = Type::index;
+      error(at, "loop index '" + nm + "' is used as a value; an index only selects a tile, e.g. "
+                "x[i, " + nm + "]")
+          .note(b->loop->lv->var.loc.range, "'" + nm + "' is defined here");
+    } else if (b->kind == Binding::Kind::scalar) {
+      t = Type::scalar;
+    } else {
+      t = Type::tile;
+      sh = b->shape;
+    }
+  } else if (auto* a = std::get_if<Access>(&e.node)) {
+    if (const Binding* b = resolve_tensor(a->tensor)) {
+      t = Type::tile;
+      const Param& p = *b->param;
+      if (b->is_output)
+        error(a->tensor.loc.range, "reading output '" + p.name.name + "'; outputs are write-"
+                                   "only, so keep the value in a local name and use that")
+            .note(b->where, "'" + p.name.name + "' is declared as an output here");
+      std::vector<LoopInfo*> vars;
+      if (check_indices(*a, e.loc.range, p, vars)) {
+        sh.rows = DimKey::of(p.dims[0], p.name.name);
+        sh.cols = DimKey::of(p.dims[1], p.name.name);
+      }
+    }
+  } else if (auto* c = std::get_if<Call>(&e.node)) {
+    std::vector<Shape> args;
+    for (Expr& x : c->args)
+      args.push_back(check_expr(x));
+    c->fn = builtin_from_string(c->callee.name);
+    const std::string& fname = c->callee.name;
+    if (c->fn == Builtin::unknown) {
+      if (Binding* b = lookup(fname)) {
+        error(c->callee.loc.range, "'" + fname + "' is not a function")
+            .note(b->where, "'" + fname + "' is declared here");
+      } else {
+        std::vector<std::string> all;
+        for (int i = 0; i < static_cast<int>(Builtin::unknown); ++i)
+          all.emplace_back(to_string(static_cast<Builtin>(i)));
+        std::string hint = closest(fname, all);
+        error(c->callee.loc.range,
+              "unknown function '" + fname + "'; " +
+                  (hint.empty() ? "the functions are listed in docs/language.md (exp, relu, "
+                                  "max, rowsum, bcast_col, zeros, fill, ...)"
+                                : "did you mean '" + hint + "'?"));
+      }
+    } else if (static_cast<int>(c->args.size()) != arity(c->fn)) {
+      int want = arity(c->fn);
+      error(e.loc.range, "'" + fname + "' takes " + std::to_string(want) + " argument" +
+                             (want == 1 ? "" : "s") + ", but " + std::to_string(c->args.size()) +
+                             (c->args.size() == 1 ? " was" : " were") + " given");
+      t = Type::tile;  // the result is a tile whatever the arguments; do not cascade
+    } else {
+      t = Type::tile;
+      Builtin f = c->fn;
+      if (f == Builtin::fill) {
+        if (c->args[0].type == Type::tile)
+          error(c->args[0].loc.range, "'fill' takes a scalar (a number or a scalar parameter), "
+                                      "not a tile, e.g. fill(0.5)");
+      } else if (f == Builtin::max || f == Builtin::min) {
+        bool ok = true;
+        for (const Expr& x : c->args)
+          if (x.type == Type::scalar) {
+            error(x.loc.range, "'" + fname + "' takes two tiles, but '" + expr_str(x) +
+                                   "' is a scalar; make a constant tile: " + fname + "(..., fill(" +
+                                   expr_str(x) + "))");
+            ok = false;
+          }
+        if (ok && c->args[0].type == Type::tile && c->args[1].type == Type::tile) {
+          check_agree(args[0], c->args[0], args[1], c->args[1], e.loc.range, "'" + fname + "'");
+          sh = {merge(args[0].rows, args[1].rows), merge(args[0].cols, args[1].cols)};
+        }
+      } else if (f != Builtin::zeros) {
+        const Expr& x = c->args[0];
+        if (x.type == Type::scalar)
+          error(x.loc.range, "'" + fname + "' applies to a tile, but '" + expr_str(x) +
+                                 "' is a scalar; for a constant tile, write " + fname + "(fill(" +
+                                 expr_str(x) + "))");
+        const Shape& a0 = args[0];
+        if (is_unary_elementwise(f))
+          sh = a0;
+        else if (f == Builtin::rowsum || f == Builtin::rowmax)
+          sh = {a0.rows, DimKey{DimKey::Kind::literal, "", 1, {}, {}}};
+        else if (f == Builtin::colsum || f == Builtin::colmax)
+          sh = {DimKey{DimKey::Kind::literal, "", 1, {}, {}}, a0.cols};
+        else if (f == Builtin::bcast_col)
+          sh = {a0.rows, {}};
+        else if (f == Builtin::bcast_row)
+          sh = {{}, a0.cols};
+      }
+    }
+  } else {
+    auto& b = std::get<Binary>(e.node);
+    Shape ls = check_expr(*b.lhs), rs = check_expr(*b.rhs);
+    Type lt = b.lhs->type, rt = b.rhs->type;
+    std::string op = "'" + std::string(to_string(b.op)) + "'";
+    if (lt == Type::unknown || rt == Type::unknown || lt == Type::index || rt == Type::index) {
+      // An operand already has an error; assume the tile the user meant.
+      t = Type::tile;
+    } else if (b.op == BinOp::matmul) {
+      t = Type::tile;
+      for (const Expr* x : {&*b.lhs, &*b.rhs})
+        if (x->type == Type::scalar)
+          error(x->loc.range, "'@' multiplies two tiles, but '" + expr_str(*x) +
+                                  "' is a scalar; to scale a tile, use '*'");
+      if (lt == Type::tile && rt == Type::tile) {
+        if (provably_differ(ls.cols, rs.rows)) {
+          error(e.loc.range, "inner dimensions of '@' do not agree: the columns of '" +
+                                 expr_str(*b.lhs) + "' come from " + ls.cols.str() +
+                                 ", the rows of '" + expr_str(*b.rhs) + "' from " + rs.rows.str())
+              .note(ls.cols.where, ls.cols.str() + " is declared here, in '" + ls.cols.tensor + "'")
+              .note(rs.rows.where, rs.rows.str() + " is declared here, in '" + rs.rows.tensor + "'");
+        }
+        sh = {ls.rows, rs.cols};
+      }
+    } else if (lt == Type::scalar && rt == Type::scalar) {
+      error(e.loc.range, "'" + expr_str(e) + "' is scalar-only arithmetic; every '+', '-' and "
+                         "'*' needs a tile operand (scalars scale or shift tiles, e.g. x[i, j] * "
+                         "alpha)");
+    } else {
+      t = Type::tile;
+      if (lt == Type::tile && rt == Type::tile) {
+        check_agree(ls, *b.lhs, rs, *b.rhs, e.loc.range, op);
+        sh = {merge(ls.rows, rs.rows), merge(ls.cols, rs.cols)};
+      } else {
+        sh = lt == Type::tile ? ls : rs;
+      }
+    }
+  }
+  e.type = t;
+  return sh;
+}
+
+}  // namespace tk::dsl::detail

@@ -1,0 +1,137 @@
+// Shared state of the semantic checker, split over check.cpp (kernels, statements, write
+// coverage), check_expr.cpp (expressions, tensor indices) and check_decl.cpp (options, parameters).
+#pragma once
+
+#include "dsl/ast.hpp"
+#include "dsl/check.hpp"
+#include "support/diagnostics.hpp"
+
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tk::dsl::detail {
+
+/// Where the rows or the columns of a tile come from: a named tensor dimension, a literal one
+/// (1 for a vector), or unknown (constants, broadcasts, after an error).
+struct DimKey {
+  enum class Kind { unknown, named, literal } kind = Kind::unknown;
+  std::string name;
+  std::int64_t size = 0;
+  SourceRange where;  // the dimension in its tensor's declaration, for notes; not compared
+  std::string tensor; // the tensor declaring it, for notes
+
+  bool known() const { return kind != Kind::unknown; }
+  bool is_vector() const { return kind == Kind::literal && size == 1; }
+  std::string str() const;  // "K", "64", "1"
+  static DimKey of(const Dim& d, const std::string& tensor);
+  friend bool operator==(const DimKey& a, const DimKey& b) {
+    return a.kind == b.kind && a.name == b.name && a.size == b.size;
+  }
+};
+
+/// Two keys provably name different extents: different names, different literals, or a vector
+/// against a named dimension (a named dimension is a multiple of 32).
+bool provably_differ(const DimKey& a, const DimKey& b);
+DimKey merge(const DimKey& a, const DimKey& b);
+
+struct Shape {
+  DimKey rows, cols;
+};
+
+/// A loop bound: `tiles(dim)` when dim is set, else the literal `value`.
+struct SymBound {
+  std::string dim;
+  std::int64_t value = 0;
+  std::string str() const;
+  friend bool operator==(const SymBound&, const SymBound&) = default;
+};
+
+struct LoopInfo {
+  const LoopVar* lv = nullptr;
+  bool parallel = false;
+  bool valid = false;  // range checked clean; lo and hi meaningful
+  SymBound lo, hi;
+  SourceRange keyword;  // `parallel` or `for`, for notes
+  std::string range_str() const;  // "tiles(N)" or "1 .. tiles(N)"
+};
+
+struct Binding {
+  enum class Kind { tensor, scalar, loop, local } kind = Kind::local;
+  const Param* param = nullptr;  // tensor, scalar
+  bool is_output = false;        // tensor
+  LoopInfo* loop = nullptr;      // loop
+  SourceRange where;             // declaration or first binding
+  Shape shape;                   // local
+};
+
+struct StoreSite {
+  SourceRange where;
+};
+
+class Checker {
+public:
+  Checker(Kernel& k, Diagnostics& d) : k_(k), d_(d) {}
+  void run();
+
+  // check_decl.cpp
+  void check_options();
+  void check_params();
+
+  // check_expr.cpp
+  Shape check_expr(Expr& e);
+  /// Checks the indices of `a` against its tensor; false if any index was wrong or unresolved.
+  bool check_indices(const Access& a, SourceRange where, const Param& t,
+                     std::vector<LoopInfo*>& vars);
+  bool check_index(const Access& a, std::size_t dim, const Param& t, LoopInfo*& var);
+  /// Reports operands whose rows or columns provably differ; `what` names the operation.
+  void check_agree(const Shape& a, const Expr& ea, const Shape& b, const Expr& eb,
+                   SourceRange where, const std::string& what);
+  /// Resolves the tensor of an access; reports what the name is otherwise. Null on error.
+  const Binding* resolve_tensor(const Ident& id);
+
+  // check.cpp
+  void check_block(std::vector<Stmt>& body);
+  void check_stmt(Stmt& s);
+  void check_store(Store& st);
+  void check_coverage(const Store& st, const Param& out, const std::vector<LoopInfo*>& vars);
+  LoopInfo* check_loop_var(const LoopVar& lv, bool parallel, SourceRange keyword);
+  bool check_bound(const Bound& b, SymBound& out);
+
+  Binding* lookup(const std::string& name);
+  void bind(const std::string& name, Binding b) { scopes_.back()[name] = std::move(b); }
+  /// Reports an unknown name once per kernel, with the closest known name as a suggestion.
+  void unknown_name(const Ident& id, const std::vector<std::string>& candidates,
+                    const std::string& what);
+  std::vector<std::string> visible_names(bool loops_only) const;
+
+  Diagnostic& error(SourceRange r, std::string msg) { return d_.error(r, std::move(msg)); }
+  SourceRange decl_of(const Param& p) const { return p.name.loc.range; }
+
+  Kernel& k_;
+  Diagnostics& d_;
+  std::map<std::string, const Param*> params_;
+  std::map<std::string, SourceRange> dims_;  // dimension names, first occurrence
+  std::map<std::string, bool> bad_params_;   // params whose declaration had an error
+  std::vector<std::map<std::string, Binding>> scopes_;
+  std::deque<LoopInfo> loops_;
+  std::vector<LoopInfo*> enclosing_;  // loops around the current statement, outermost first
+  std::set<std::string> reported_unknown_;
+  std::map<std::string, SourceRange> expired_;  // locals whose loop body ended
+  std::map<std::string, StoreSite> stores_;     // output name -> first store
+  const Stmt* parallel_ = nullptr;              // the top-level parallel
+  bool coverage_ok_ = true;  // false once a store was skipped, so "never stored" would lie
+};
+
+/// Levenshtein distance with transpositions; used for "did you mean" suggestions.
+std::size_t edit_distance(const std::string& a, const std::string& b);
+/// The closest candidate within a small distance, or "".
+std::string closest(const std::string& name, const std::vector<std::string>& candidates);
+SourceRange keyword_range(const Stmt& s, std::uint32_t len);
+std::string index_str(const TensorIndex& ix);
+std::string access_str(const Access& a);
+std::string expr_str(const Expr& e);
+
+}  // namespace tk::dsl::detail
