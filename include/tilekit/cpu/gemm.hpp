@@ -1,0 +1,68 @@
+// The CPU matmul for generated code: pack A and B once into fp32 panels, then compute whole 32x32
+// output tiles (fp32 accumulation over all of K) with a register-blocked micro-kernel, so that a
+// tile-parallel loop over (i, j) can apply its fused epilogue to each tile while it is in cache.
+//
+//   auto pa = tk::cpu::pack_a(A); auto pb = tk::cpu::pack_b(B);
+//   tk::cpu::parallel_for(mt * nt, [&](std::int64_t b, std::int64_t e) {
+//     for (auto w = b; w < e; ++w) { tk::cpu::Tile acc; gemm_tile(pa, pb, w / nt, w % nt, acc); ... }
+//   });
+#pragma once
+
+#include <tilekit/cpu/thread_pool.hpp>
+#include <tilekit/cpu/tile.hpp>
+#include <tilekit/runtime.hpp>
+
+#include <cstdint>
+#include <memory>
+
+namespace tk::cpu {
+
+/// 64-byte aligned fp32 storage owned by the packed operands.
+struct AlignedFree {
+  void operator()(float* p) const;
+};
+using AlignedFloats = std::unique_ptr<float[], AlignedFree>;
+
+/// A (M x K) widened to fp32 and zero-padded to whole tiles. Tile row ti is one contiguous panel
+/// of 32 x Kp floats, made of four 8-row micro-panels stored k-major (8 consecutive floats per k),
+/// which is the order the micro-kernel broadcasts them in.
+struct PackedA {
+  AlignedFloats data;
+  std::int64_t m_tiles = 0, k_tiles = 0;
+  const float* panel(std::int64_t ti) const { return data.get() + ti * kTile * k_tiles * kTile; }
+};
+
+/// B (K x N) widened to fp32 and zero-padded to whole tiles. Tile column tj is one contiguous
+/// panel of Kp x 32 floats, k-major (one 32-float row of B per k), read as two vector registers.
+struct PackedB {
+  AlignedFloats data;
+  std::int64_t k_tiles = 0, n_tiles = 0;
+  const float* panel(std::int64_t tj) const { return data.get() + tj * k_tiles * kTile * kTile; }
+};
+
+/// Packs on `pool` (nullptr: default_pool()); run serially when called from inside a job. A
+/// dimension that is not a multiple of 32 (a vector's 1) is padded with zeros.
+PackedA pack_a(MatrixView<const float> a, ThreadPool* pool = nullptr);
+PackedA pack_a(MatrixView<const bf16> a, ThreadPool* pool = nullptr);
+PackedB pack_b(MatrixView<const float> b, ThreadPool* pool = nullptr);
+PackedB pack_b(MatrixView<const bf16> b, ThreadPool* pool = nullptr);
+
+/// acc = A[ti, :] @ B[:, tj] over K tiles [kt_begin, kt_end), or acc += that when `accumulate`.
+/// fp32 products and fp32 accumulation in k order per element. Requires a.k_tiles == b.k_tiles.
+void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::int64_t tj,
+               std::int64_t kt_begin, std::int64_t kt_end, Tile& acc, bool accumulate = false);
+
+/// The whole K range.
+inline void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::int64_t tj,
+                      Tile& acc, bool accumulate = false) {
+  gemm_tile(a, b, ti, tj, 0, a.k_tiles, acc, accumulate);
+}
+
+/// The micro-kernels compiled into this build, best first ("avx512", "avx2", "portable"), and
+/// the one gemm_tile uses. select_gemm_kernel switches it (for tests and benchmarks; not while a
+/// gemm runs) and returns false for a name that is not compiled in.
+const char* const* gemm_kernels(); // nullptr-terminated
+const char* gemm_kernel();
+bool select_gemm_kernel(const char* name);
+
+} // namespace tk::cpu

@@ -1,0 +1,60 @@
+// The persistent thread pool that generated CPU code spreads its parallel space over: one static,
+// contiguous range of work items per thread, the calling thread taking the first range.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+namespace tk::cpu {
+
+/// A non-owning reference to a callable `void(std::int64_t begin, std::int64_t end)`; cheaper
+/// than std::function (no allocation) and keeps <functional> out of generated code.
+class RangeFn {
+public:
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, RangeFn>)
+  RangeFn(F&& f) // NOLINT: implicit, so a lambda can be passed directly
+      : obj_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
+        call_([](void* o, std::int64_t b, std::int64_t e) {
+          (*static_cast<std::remove_reference_t<F>*>(o))(b, e);
+        }) {}
+  void operator()(std::int64_t begin, std::int64_t end) const { call_(obj_, begin, end); }
+
+private:
+  void* obj_;
+  void (*call_)(void*, std::int64_t, std::int64_t);
+};
+
+class ThreadPool {
+public:
+  /// `num_threads` counts the calling thread: a pool of 1 runs everything inline.
+  explicit ThreadPool(int num_threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int num_threads() const { return num_threads_; }
+
+  /// Calls fn(begin, end) on disjoint ranges that together cover [0, count) exactly once, and
+  /// returns when all have finished. Ranges are contiguous and as even as possible (sizes differ
+  /// by at most one); at most num_threads() of them, none empty. The first exception thrown by fn
+  /// is rethrown here after every range has finished. Called from inside fn (nested) or while
+  /// another thread is using the pool, it runs serially or waits its turn: never deadlocks.
+  void parallel_for(std::int64_t count, RangeFn fn);
+
+private:
+  struct State;
+  int num_threads_;
+  std::unique_ptr<State> state_;
+};
+
+/// The process-wide pool: TILEKIT_NUM_THREADS threads if set to a positive number, else
+/// std::thread::hardware_concurrency(). Created on first use.
+ThreadPool& default_pool();
+
+/// parallel_for on default_pool().
+inline void parallel_for(std::int64_t count, RangeFn fn) { default_pool().parallel_for(count, fn); }
+
+} // namespace tk::cpu

@@ -1,0 +1,229 @@
+// Packing and the per-tile matmul of <tilekit/cpu/gemm.hpp>. A 32x32 output tile is computed as
+// four 8x32 micro-tiles; each keeps its 8x32 fp32 accumulators in registers for all of K (16
+// zmm with AVX-512), streaming an 8-wide slice of packed A and the 32-wide packed B panel.
+#include <tilekit/cpu/gemm.hpp>
+
+#include <algorithm>
+#include <cassert>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#include <immintrin.h>
+#endif
+
+namespace tk::cpu {
+
+void AlignedFree::operator()(float* p) const { std::free(p); }
+
+namespace {
+
+constexpr int kMr = 8;  // rows of a micro-tile (one packed-A micro-panel)
+constexpr int kNr = 32; // columns of a micro-tile: the whole tile width
+
+AlignedFloats alloc_floats(std::int64_t n) {
+  const std::size_t bytes = (static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * 4 + 63) & ~std::size_t{63};
+  auto* p = static_cast<float*>(std::aligned_alloc(64, bytes));
+  if (!p)
+    throw std::bad_alloc();
+  return AlignedFloats(p);
+}
+
+std::int64_t tiles_of(std::int64_t n) { return (n + kTile - 1) / kTile; }
+
+inline float widen(float x) { return x; }
+inline float widen(bf16 x) { return static_cast<float>(x); }
+
+ThreadPool& pool_or_default(ThreadPool* p) { return p ? *p : default_pool(); }
+
+// Micro-panel layout: dst[k * 8 + r] = A[row0 + r, k]; rows beyond A and k beyond K are zero.
+template <class T>
+PackedA pack_a_impl(MatrixView<const T> a, ThreadPool* pool) {
+  PackedA p;
+  p.m_tiles = tiles_of(a.rows);
+  p.k_tiles = tiles_of(a.cols);
+  const std::int64_t kp = p.k_tiles * kTile;
+  p.data = alloc_floats(p.m_tiles * kTile * kp);
+  float* base = p.data.get();
+  pool_or_default(pool).parallel_for(p.m_tiles * (kTile / kMr), [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t mp = b; mp < e; ++mp) { // one 8-row micro-panel
+      float* dst = base + mp * kMr * kp;
+      const std::int64_t row0 = mp * kMr;
+      const int rows = static_cast<int>(std::clamp<std::int64_t>(a.rows - row0, 0, kMr));
+      if (rows < kMr || a.cols < kp)
+        std::memset(dst, 0, sizeof(float) * kMr * kp);
+      for (int r = 0; r < rows; ++r) {
+        const T* src = a.data + (row0 + r) * a.cols;
+        for (std::int64_t k = 0; k < a.cols; ++k)
+          dst[k * kMr + r] = widen(src[k]);
+      }
+    }
+  });
+  return p;
+}
+
+// Panel layout: dst[k * 32 + c] = B[k, tj * 32 + c]; padding is zero.
+template <class T>
+PackedB pack_b_impl(MatrixView<const T> b, ThreadPool* pool) {
+  PackedB p;
+  p.k_tiles = tiles_of(b.rows);
+  p.n_tiles = tiles_of(b.cols);
+  const std::int64_t kp = p.k_tiles * kTile;
+  p.data = alloc_floats(p.n_tiles * kp * kTile);
+  float* base = p.data.get();
+  // Split over (panel, k tile) so that a single wide panel still uses every thread.
+  pool_or_default(pool).parallel_for(p.n_tiles * p.k_tiles, [&](std::int64_t b0, std::int64_t e0) {
+    for (std::int64_t w = b0; w < e0; ++w) {
+      const std::int64_t tj = w / p.k_tiles, kt = w % p.k_tiles;
+      float* dst = base + (tj * kp + kt * kTile) * kTile;
+      const std::int64_t col0 = tj * kTile;
+      const int cols = static_cast<int>(std::min<std::int64_t>(b.cols - col0, kTile));
+      const int ks = static_cast<int>(std::clamp<std::int64_t>(b.rows - kt * kTile, 0, kTile));
+      if (cols < kTile || ks < kTile)
+        std::memset(dst, 0, sizeof(float) * kTile * kTile);
+      for (int k = 0; k < ks; ++k) {
+        const T* src = b.data + (kt * kTile + k) * b.cols + col0;
+        for (int c = 0; c < cols; ++c)
+          dst[k * kTile + c] = widen(src[c]);
+      }
+    }
+  });
+  return p;
+}
+
+// c[8 x 32] (row stride 32) = or += sum over k < kc of a[k * 8 + r] * b[k * 32 + c].
+using MicroKernel = void (*)(std::int64_t kc, const float* a, const float* b, float* c,
+                             bool accumulate);
+
+void micro_portable(std::int64_t kc, const float* a, const float* b, float* c, bool accumulate) {
+  float acc[kMr][kNr];
+  for (int r = 0; r < kMr; ++r)
+    for (int j = 0; j < kNr; ++j)
+      acc[r][j] = accumulate ? c[r * kTile + j] : 0.0f;
+  for (std::int64_t k = 0; k < kc; ++k)
+    for (int r = 0; r < kMr; ++r) {
+      const float ar = a[k * kMr + r];
+      for (int j = 0; j < kNr; ++j)
+        acc[r][j] += ar * b[k * kNr + j];
+    }
+  for (int r = 0; r < kMr; ++r)
+    std::memcpy(c + r * kTile, acc[r], sizeof acc[r]);
+}
+
+#if defined(__AVX2__) && defined(__FMA__)
+// 16 ymm registers: the 8x32 micro-tile is done as four 4x16 blocks (8 accumulators each).
+void micro_avx2(std::int64_t kc, const float* a, const float* b, float* c, bool accumulate) {
+  for (int r0 = 0; r0 < kMr; r0 += 4)
+    for (int j0 = 0; j0 < kNr; j0 += 16) {
+      __m256 acc[4][2];
+      for (int r = 0; r < 4; ++r)
+        for (int h = 0; h < 2; ++h)
+          acc[r][h] = accumulate ? _mm256_load_ps(c + (r0 + r) * kTile + j0 + 8 * h)
+                                 : _mm256_setzero_ps();
+      for (std::int64_t k = 0; k < kc; ++k) {
+        const __m256 b0 = _mm256_load_ps(b + k * kNr + j0);
+        const __m256 b1 = _mm256_load_ps(b + k * kNr + j0 + 8);
+        for (int r = 0; r < 4; ++r) {
+          const __m256 ar = _mm256_broadcast_ss(a + k * kMr + r0 + r);
+          acc[r][0] = _mm256_fmadd_ps(ar, b0, acc[r][0]);
+          acc[r][1] = _mm256_fmadd_ps(ar, b1, acc[r][1]);
+        }
+      }
+      for (int r = 0; r < 4; ++r)
+        for (int h = 0; h < 2; ++h)
+          _mm256_store_ps(c + (r0 + r) * kTile + j0 + 8 * h, acc[r][h]);
+    }
+}
+#endif
+
+#if defined(__AVX512F__)
+// 32 zmm registers: 16 accumulators (8 rows x 2 vectors), 2 for the B row, 1 for the broadcast.
+// Unrolled by 4 in k so the loop overhead hides behind 64 FMAs.
+void micro_avx512(std::int64_t kc, const float* a, const float* b, float* c, bool accumulate) {
+  __m512 acc[kMr][2];
+  for (int r = 0; r < kMr; ++r)
+    for (int h = 0; h < 2; ++h)
+      acc[r][h] = accumulate ? _mm512_load_ps(c + r * kTile + 16 * h) : _mm512_setzero_ps();
+  assert(kc % 4 == 0);
+  for (std::int64_t k = 0; k < kc; k += 4) {
+    if (k + 16 < kc) { // B is streamed from L2 once per micro-tile: ask for it early
+      _mm_prefetch(reinterpret_cast<const char*>(b + (k + 16) * kNr), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(b + (k + 16) * kNr + 16), _MM_HINT_T0);
+    }
+#pragma GCC unroll 4
+    for (int u = 0; u < 4; ++u) {
+      const __m512 b0 = _mm512_load_ps(b + (k + u) * kNr);
+      const __m512 b1 = _mm512_load_ps(b + (k + u) * kNr + 16);
+#pragma GCC unroll 8
+      for (int r = 0; r < kMr; ++r) {
+        const __m512 ar = _mm512_set1_ps(a[(k + u) * kMr + r]);
+        acc[r][0] = _mm512_fmadd_ps(ar, b0, acc[r][0]);
+        acc[r][1] = _mm512_fmadd_ps(ar, b1, acc[r][1]);
+      }
+    }
+  }
+  for (int r = 0; r < kMr; ++r)
+    for (int h = 0; h < 2; ++h)
+      _mm512_store_ps(c + r * kTile + 16 * h, acc[r][h]);
+}
+#endif
+
+struct KernelEntry {
+  const char* name;
+  MicroKernel fn;
+};
+
+constexpr KernelEntry kKernels[] = {
+#if defined(__AVX512F__)
+    {"avx512", micro_avx512},
+#endif
+#if defined(__AVX2__) && defined(__FMA__)
+    {"avx2", micro_avx2},
+#endif
+    {"portable", micro_portable},
+};
+
+constexpr const char* kKernelNames[] = {
+#if defined(__AVX512F__)
+    "avx512",
+#endif
+#if defined(__AVX2__) && defined(__FMA__)
+    "avx2",
+#endif
+    "portable", nullptr};
+
+const KernelEntry* g_kernel = &kKernels[0];
+
+} // namespace
+
+PackedA pack_a(MatrixView<const float> a, ThreadPool* pool) { return pack_a_impl(a, pool); }
+PackedA pack_a(MatrixView<const bf16> a, ThreadPool* pool) { return pack_a_impl(a, pool); }
+PackedB pack_b(MatrixView<const float> b, ThreadPool* pool) { return pack_b_impl(b, pool); }
+PackedB pack_b(MatrixView<const bf16> b, ThreadPool* pool) { return pack_b_impl(b, pool); }
+
+void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::int64_t tj,
+               std::int64_t kt_begin, std::int64_t kt_end, Tile& acc, bool accumulate) {
+  assert(a.k_tiles == b.k_tiles && 0 <= ti && ti < a.m_tiles && 0 <= tj && tj < b.n_tiles);
+  assert(0 <= kt_begin && kt_begin <= kt_end && kt_end <= a.k_tiles);
+  const std::int64_t kp = a.k_tiles * kTile, k0 = kt_begin * kTile;
+  const std::int64_t kc = (kt_end - kt_begin) * kTile;
+  const float* ap = a.panel(ti);
+  const float* bp = b.panel(tj) + k0 * kNr;
+  for (int mp = 0; mp < kTile / kMr; ++mp)
+    g_kernel->fn(kc, ap + (mp * kp + k0) * kMr, bp, acc.data + mp * kMr * kTile, accumulate);
+}
+
+const char* const* gemm_kernels() { return kKernelNames; }
+const char* gemm_kernel() { return g_kernel->name; }
+
+bool select_gemm_kernel(const char* name) {
+  for (const KernelEntry& k : kKernels)
+    if (std::strcmp(k.name, name) == 0) {
+      g_kernel = &k;
+      return true;
+    }
+  return false;
+}
+
+} // namespace tk::cpu

@@ -1,0 +1,52 @@
+// The shape checks of <tilekit/runtime.hpp>: out of line so that the header every generated file
+// includes stays free of string formatting.
+#include <tilekit/runtime.hpp>
+
+#include <string>
+
+namespace tk {
+namespace {
+
+std::string where(const char* kernel, const char* param, const char* axis, std::int64_t value) {
+  return std::string(kernel) + ": " + param + "." + axis + " = " + std::to_string(value);
+}
+
+} // namespace
+
+void check_tile_multiple(const char* kernel, const char* param, const char* axis,
+                         std::int64_t value) {
+  if (value < 0)
+    throw Error(where(kernel, param, axis, value) + " is negative");
+  if (value % kTileSize != 0)
+    throw Error(where(kernel, param, axis, value) + " is not a multiple of " +
+                std::to_string(kTileSize));
+}
+
+void check_dim_equals(const char* kernel, const char* param, const char* axis, std::int64_t value,
+                      std::int64_t expected) {
+  if (value == expected)
+    return;
+  std::string msg = where(kernel, param, axis, value) + " but must be exactly " +
+                    std::to_string(expected);
+  if (expected == 1)
+    msg += std::string(axis) == "rows" ? " (a row vector)" : " (a column vector)";
+  throw Error(msg);
+}
+
+void check_same_dim(const char* kernel, const char* dim, const char* param_a, const char* axis_a,
+                    std::int64_t a, const char* param_b, const char* axis_b, std::int64_t b) {
+  if (a == b)
+    return;
+  throw Error(std::string(kernel) + ": dimension " + dim + " mismatch: " + param_a + "." + axis_a +
+              " = " + std::to_string(a) + " but " + param_b + "." + axis_b + " = " +
+              std::to_string(b));
+}
+
+void check_data(const char* kernel, const char* param, const void* data, std::int64_t rows,
+                std::int64_t cols) {
+  if (data == nullptr && rows > 0 && cols > 0)
+    throw Error(std::string(kernel) + ": " + param + ".data is null but " + param + " is " +
+                std::to_string(rows) + "x" + std::to_string(cols));
+}
+
+} // namespace tk

@@ -1,0 +1,133 @@
+// The persistent thread pool: workers sleep on a condition variable between jobs, a job is one
+// (count, fn) pair split statically, and the caller works on range 0 while the workers do the rest.
+#include <tilekit/cpu/thread_pool.hpp>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tk::cpu {
+namespace {
+
+// Set while a thread runs a range, so that a nested parallel_for runs inline instead of waiting
+// for workers that are busy running its parent.
+thread_local bool t_inside_job = false;
+
+} // namespace
+
+struct ThreadPool::State {
+  std::mutex submit; // one job at a time
+  std::mutex m;
+  std::condition_variable wake, done;
+  std::vector<std::thread> workers;
+  std::uint64_t generation = 0; // bumped per job; workers run when it changes
+  bool stop = false;
+  // The current job.
+  const RangeFn* fn = nullptr;
+  std::int64_t count = 0;
+  int parts = 0;
+  int pending = 0;
+  std::exception_ptr error;
+
+  // Range `p` of `parts` over [0, count): the first count % parts ranges get one item more.
+  void range(int p, std::int64_t& begin, std::int64_t& end) const {
+    const std::int64_t base = count / parts, extra = count % parts;
+    begin = p * base + std::min<std::int64_t>(p, extra);
+    end = begin + base + (p < extra ? 1 : 0);
+  }
+
+  void run_part(int p) {
+    std::int64_t b = 0, e = 0;
+    range(p, b, e);
+    t_inside_job = true;
+    try {
+      (*fn)(b, e);
+    } catch (...) {
+      std::lock_guard lock(m);
+      if (!error)
+        error = std::current_exception();
+    }
+    t_inside_job = false;
+  }
+
+  void worker_loop(int index) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock lock(m);
+        wake.wait(lock, [&] { return stop || generation != seen; });
+        if (stop)
+          return;
+        seen = generation;
+        if (index >= parts) // this job has fewer ranges than threads
+          continue;
+      }
+      run_part(index);
+      std::lock_guard lock(m);
+      if (--pending == 0)
+        done.notify_one();
+    }
+  }
+};
+
+ThreadPool::ThreadPool(int num_threads)
+    : num_threads_(std::max(1, num_threads)), state_(std::make_unique<State>()) {
+  for (int i = 1; i < num_threads_; ++i)
+    state_->workers.emplace_back([s = state_.get(), i] { s->worker_loop(i); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard lock(state_->m);
+    state_->stop = true;
+  }
+  state_->wake.notify_all();
+  for (auto& t : state_->workers)
+    t.join();
+}
+
+void ThreadPool::parallel_for(std::int64_t count, RangeFn fn) {
+  if (count <= 0)
+    return;
+  if (num_threads_ == 1 || count == 1 || t_inside_job) {
+    fn(0, count);
+    return;
+  }
+  State& s = *state_;
+  std::lock_guard submit(s.submit);
+  {
+    std::lock_guard lock(s.m);
+    s.fn = &fn;
+    s.count = count;
+    s.parts = static_cast<int>(std::min<std::int64_t>(count, num_threads_));
+    s.pending = s.parts - 1;
+    s.error = nullptr;
+    ++s.generation;
+  }
+  s.wake.notify_all();
+  s.run_part(0);
+  std::unique_lock lock(s.m);
+  s.done.wait(lock, [&] { return s.pending == 0; });
+  s.fn = nullptr;
+  if (s.error)
+    std::rethrow_exception(std::exchange(s.error, nullptr));
+}
+
+ThreadPool& default_pool() {
+  static ThreadPool pool([] {
+    if (const char* env = std::getenv("TILEKIT_NUM_THREADS")) {
+      char* end = nullptr;
+      const long n = std::strtol(env, &end, 10);
+      if (end != env && *end == '\0' && n > 0)
+        return static_cast<int>(std::min(n, 1024L));
+    }
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }());
+  return pool;
+}
+
+} // namespace tk::cpu
