@@ -29,14 +29,18 @@ std::string closest(const std::string& name, const std::vector<std::string>& can
   std::size_t limit = name.size() <= 3 ? 1 : 2;
   std::string best;
   std::size_t best_d = limit + 1;
+  bool ambiguous = false;
   for (const std::string& c : candidates) {
     std::size_t dist = edit_distance(name, c);
+    if (dist == best_d)
+      ambiguous = true;
     if (dist < best_d && dist < std::max(name.size(), c.size())) {
       best = c;
       best_d = dist;
+      ambiguous = false;
     }
   }
-  return best;
+  return ambiguous ? std::string() : best;  // a coin toss between two names helps nobody
 }
 
 std::string DimKey::str() const {

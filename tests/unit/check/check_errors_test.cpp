@@ -1,0 +1,179 @@
+// The checker's errors on kernels built in C++: exact messages, one report per mistake, several
+// independent mistakes in one run. (Locations and carets are covered by the golden suite in
+// tests/golden/diagnostics.)
+#include "dsl/check.hpp"
+
+#include "ast_builder.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tk::dsl {
+namespace {
+using namespace build;
+
+struct Result {
+  bool ok;
+  std::vector<std::string> errors;
+  std::vector<std::size_t> notes;  // note count per error
+};
+
+Result run(Kernel k) {
+  Module m{{std::move(k)}};
+  Diagnostics d;
+  Result r{check(m, d), {}, {}};
+  for (const Diagnostic& x : d.all()) {
+    r.errors.push_back(x.message);
+    r.notes.push_back(x.notes.size());
+  }
+  return r;
+}
+
+Kernel ab_kernel(std::vector<Stmt> body, std::vector<Param> extra_in = {}) {
+  std::vector<Param> in = {tensor("A", {"M", "K"}), tensor("B", {"K", "N"})};
+  for (auto& p : extra_in)
+    in.push_back(p);
+  return kernel("k", in, {tensor("C", {"M", "N"})},
+                {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")}, std::move(body))});
+}
+
+TEST(CheckErrors, UnknownNameSuggestsCloseNameOnce) {
+  auto r = run(ab_kernel({assign("acc", call("zeros")),
+                          store("C", {"i", "j"}, add(name("ac"), name("ac")))}));
+  EXPECT_FALSE(r.ok);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0], "unknown name 'ac'; did you mean 'acc'?");
+}
+
+TEST(CheckErrors, IndexRangeMismatchNotesTheLoop) {
+  auto r = run(ab_kernel({assign("acc", call("zeros")),
+                          for_("k", "tiles(N)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"k", "j"})))}),
+                          store("C", {"i", "j"}, name("acc"))}));
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_EQ(r.errors[0], "index 'k' ranges over tiles(N), but it indexes dimension 1 of 'A' (K); "
+                         "loop over tiles(K) or index another tensor");
+  EXPECT_EQ(r.notes[0], 1u);
+  EXPECT_EQ(r.errors[1], "index 'k' ranges over tiles(N), but it indexes dimension 0 of 'B' (K); "
+                         "loop over tiles(K) or index another tensor");
+}
+
+TEST(CheckErrors, MatmulInnerDimensionsDisagree) {
+  Kernel k = kernel("k", {tensor("A", {"M", "K"}), tensor("B", {"N", "K"})}, {tensor("C", {"M", "N"})},
+                    {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+                         {assign("acc", call("zeros")),
+                          for_("k", "tiles(K)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"j", "k"})))}),
+                          store("C", {"i", "j"}, name("acc"))})});
+  auto r = run(k);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0], "inner dimensions of '@' do not agree: the columns of 'A[i, k]' come "
+                         "from K, the rows of 'B[j, k]' from N");
+  EXPECT_EQ(r.notes[0], 2u);
+}
+
+TEST(CheckErrors, ScalarWhereTileNeeded) {
+  auto r = run(ab_kernel({store("C", {"i", "j"}, call("relu", {name("alpha")}))}, {scalar("alpha")}));
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0], "'relu' applies to a tile, but 'alpha' is a scalar; for a constant tile, "
+                         "write relu(fill(alpha))");
+}
+
+TEST(CheckErrors, ScalarOnlyArithmeticIsOneErrorNotTwo) {
+  auto r = run(ab_kernel({store("C", {"i", "j"}, mul(name("alpha"), name("beta")))},
+                         {scalar("alpha"), scalar("beta")}));
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0], "'alpha * beta' is scalar-only arithmetic; every '+', '-' and '*' needs "
+                         "a tile operand (scalars scale or shift tiles, e.g. x[i, j] * alpha)");
+}
+
+TEST(CheckErrors, StoreInsideLoopThatItDoesNotUse) {
+  auto r = run(ab_kernel({assign("acc", call("zeros")),
+                          for_("k", "tiles(K)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"k", "j"}))),
+                                                 store("C", {"i", "j"}, name("acc"))})}));
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0], "'C[i, j]' is stored inside 'for k' but does not use 'k', so each tile "
+                         "is written once per iteration; move the store after the loop");
+}
+
+TEST(CheckErrors, OutputNeverStoredAndStoredTwice) {
+  auto never = run(ab_kernel({assign("t", at("A", {"i", "j"}))}));
+  ASSERT_EQ(never.errors.size(), 2u);  // A[i, j] with j over tiles(N) is wrong too
+  EXPECT_EQ(never.errors[1], "output 'C' is never stored; store each of its tiles once inside "
+                             "'parallel', e.g. C[i, j] = ...");
+  auto twice = run(ab_kernel({store("C", {"i", "j"}, call("zeros")), store("C", {"i", "j"}, call("zeros"))}));
+  ASSERT_EQ(twice.errors.size(), 1u);
+  EXPECT_EQ(twice.errors[0], "output 'C' is stored twice; each output is stored by exactly one "
+                             "statement, which writes every tile once");
+}
+
+TEST(CheckErrors, AccumulateOnUnboundNameThenNoCascade) {
+  auto r = run(ab_kernel({for_("k", "tiles(K)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"k", "j"})))}),
+                          store("C", {"i", "j"}, name("acc"))}));
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0], "'+=' on unbound name 'acc'; bind it first, e.g. 'acc = zeros()' before "
+                         "the loop");
+}
+
+TEST(CheckErrors, LocalOfLoopBodyIsNotVisibleAfterIt) {
+  auto r = run(ab_kernel({for_("k", "tiles(K)", {assign("t", mm(at("A", {"i", "k"}), at("B", {"k", "j"})))}),
+                          store("C", {"i", "j"}, name("t"))}));
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0], "'t' is not visible here; it was bound inside a loop body, which ends "
+                         "its scope");
+}
+
+TEST(CheckErrors, SeveralIndependentErrorsInOneRun) {
+  Kernel k = ab_kernel({store("C", {"i", "j"}, add(call("relux", {at("A", {"i", "j", "0"})}), name("q")))},
+                       {scalar("alpha")});
+  k.options = {opt("cb_depth", std::int64_t{0}), opt("math_fidelity", std::string("HiFi5"))};
+  auto r = run(k);
+  ASSERT_EQ(r.errors.size(), 5u);
+  EXPECT_EQ(r.errors[0], "cb_depth must be at least 1 (2, the default, double-buffers)");
+  EXPECT_EQ(r.errors[1], "unknown math_fidelity 'HiFi5'; use LoFi, HiFi2, HiFi3 or HiFi4");
+  EXPECT_EQ(r.errors[2], "'A' has 2 dimensions but is indexed with 3 indices; write A[row, "
+                         "column], e.g. A[i, j]");
+  EXPECT_EQ(r.errors[3], "unknown function 'relux'; did you mean 'relu'?");
+  EXPECT_EQ(r.errors[4], "unknown name 'q'");
+}
+
+TEST(CheckErrors, SecondParallelAndStatementsOutside) {
+  Kernel k = ab_kernel({store("C", {"i", "j"}, call("zeros"))});
+  k.body.insert(k.body.begin(), assign("t", call("zeros")));
+  k.body.push_back(par({lv("i", "tiles(M)")}, {}));
+  auto r = run(k);
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_EQ(r.errors[0], "statement outside 'parallel'; every statement of a kernel goes inside "
+                         "its 'parallel' block");
+  EXPECT_EQ(r.errors[1], "second 'parallel' block; a kernel has exactly one, at its top (write "
+                         "another kernel for a second iteration space)");
+}
+
+TEST(CheckErrors, LiteralDimensionsAndVectors) {
+  Kernel k = kernel("k", {tensor("x", {"48", "N"}), tensor("z", {"M", "N"}), tensor("bias", {"1", "N"})},
+                    {tensor("y", {"M", "N"})},
+                    {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+                         {assign("t", at("bias", {"i", "j"})),
+                          store("y", {"i", "j"}, add(at("z", {"i", "j"}), at("bias", {"0", "j"})))})});
+  auto r = run(k);
+  ASSERT_EQ(r.errors.size(), 3u);
+  EXPECT_EQ(r.errors[0], "dimension 48 of 'x' is not a multiple of 32; tiles are 32x32, so use 32 "
+                         "or 64 (or exactly 1 for a vector)");
+  EXPECT_EQ(r.errors[1], "dimension 0 of 'bias' (1) has size 1 (bias is a row vector); index it "
+                         "with 0: bias[0, j]");
+  EXPECT_EQ(r.errors[2], "'bias[0, j]' is a row vector (its rows come from a size-1 dimension) but "
+                         "the other operand of '+' is a full tile; broadcast it: bcast_row(bias[0, "
+                         "j])");
+}
+
+TEST(CheckErrors, LimitOfTwentyIsRespected) {
+  std::vector<Stmt> body;
+  for (int n = 0; n < 25; ++n)
+    body.push_back(assign("t" + std::to_string(n), name("u" + std::to_string(n))));
+  body.push_back(store("C", {"i", "j"}, call("zeros")));
+  Module m{{ab_kernel(std::move(body))}};
+  Diagnostics d;
+  EXPECT_FALSE(check(m, d));
+  EXPECT_EQ(d.error_count(), 25u);
+  EXPECT_EQ(d.all().size(), 20u);
+}
+
+}  // namespace
+}  // namespace tk::dsl
