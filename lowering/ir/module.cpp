@@ -1,0 +1,44 @@
+#include "lowering/ir/module.hpp"
+
+namespace tk::ir {
+
+const Tensor* Program::find_tensor(std::string_view n) const {
+  for (const Tensor& t : tensors)
+    if (t.name == n)
+      return &t;
+  return nullptr;
+}
+
+const CircularBuffer* Program::find_cb(std::string_view n) const {
+  for (const CircularBuffer& c : cbs)
+    if (c.name == n)
+      return &c;
+  return nullptr;
+}
+
+namespace {
+bool same_function(const Function& a, const Function& b) {
+  return a.name == b.name && a.kind == b.kind && a.params == b.params && a.attrs == b.attrs &&
+         a.body == b.body;
+}
+bool same_program(const Program& a, const Program& b) {
+  if (a.name != b.name || a.attrs != b.attrs || a.tensors != b.tensors || a.cbs != b.cbs ||
+      a.functions.size() != b.functions.size())
+    return false;
+  for (std::size_t i = 0; i < a.functions.size(); ++i)
+    if (!same_function(a.functions[i], b.functions[i]))
+      return false;
+  return true;
+}
+}  // namespace
+
+bool identical(const Module& a, const Module& b) {
+  if (a.attrs != b.attrs || a.programs.size() != b.programs.size())
+    return false;
+  for (std::size_t i = 0; i < a.programs.size(); ++i)
+    if (!same_program(a.programs[i], b.programs[i]))
+      return false;
+  return true;
+}
+
+}  // namespace tk::ir

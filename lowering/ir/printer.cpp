@@ -1,0 +1,306 @@
+#include "lowering/ir/printer.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace tk::ir {
+
+std::string format_float(double v) {
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v < 0 ? "-inf" : "inf";
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".e") == std::string::npos)
+    s += ".0";
+  return s;
+}
+
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + '"';
+}
+
+class Printer {
+public:
+  std::ostringstream os;
+
+  void expr(const Expr& e, int parent_prec = 0) {
+    switch (e->kind) {
+#define TK_X(n)                                                                                    \
+  case ExprKind::n: print_node(static_cast<const n&>(*e), parent_prec); return;
+      TK_IR_EXPR_NODES(TK_X)
+#undef TK_X
+    }
+  }
+
+  void stmt(const Stmt& s, int indent) {
+    switch (s->kind) {
+#define TK_X(n)                                                                                    \
+  case StmtKind::n: print_node(static_cast<const n&>(*s), indent); return;
+      TK_IR_STMT_NODES(TK_X)
+#undef TK_X
+    }
+  }
+
+  void list(const std::vector<Expr>& xs) {
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      if (i)
+        os << ", ";
+      expr(xs[i]);
+    }
+  }
+
+  void print_node(const IntImm& n, int) {
+    os << n.value;
+    if (n.type.kind == Type::Kind::u32)
+      os << 'u';
+  }
+  void print_node(const FloatImm& n, int) { os << format_float(n.value); }
+  void print_node(const EnumImm& n, int) { os << to_string(n.value); }
+  void print_node(const Var& n, int) { os << n.name; }
+  void print_node(const Ref& n, int) { os << n.name; }
+  void print_node(const Binary& n, int parent_prec) {
+    int p = precedence(n.op);
+    if (p == 0) {
+      os << to_string(n.op) << '(';
+      expr(n.a);
+      os << ", ";
+      expr(n.b);
+      os << ')';
+      return;
+    }
+    // Left-associative: the right operand needs a strictly tighter binding to go unparenthesised.
+    bool paren = p < parent_prec;
+    if (paren)
+      os << '(';
+    expr(n.a, p);
+    os << ' ' << to_string(n.op) << ' ';
+    expr(n.b, p + 1);
+    if (paren)
+      os << ')';
+  }
+  void print_node(const Load& n, int) {
+    os << "load " << n.tensor << '[';
+    list(n.indices);
+    os << ']';
+  }
+  void print_node(const Call& n, int) {
+    os << to_string(n.fn) << '(';
+    list(n.args);
+    os << ')';
+  }
+
+  void line(int indent) { os << std::string(static_cast<std::size_t>(indent), ' '); }
+  void body(const Stmt& s, int indent) {
+    os << " {\n";
+    if (s)
+      stmt(s, indent + 2);
+    line(indent);
+    os << '}';
+  }
+
+  void print_node(const Block& n, int indent) {
+    for (const Stmt& s : n.stmts)
+      stmt(s, indent);
+  }
+  void print_node(const Decl& n, int indent) {
+    line(indent);
+    os << "let " << n.name << ": " << to_string(n.type) << " = ";
+    expr(n.value);
+    os << '\n';
+  }
+  void print_node(const Assign& n, int indent) {
+    line(indent);
+    os << n.name << " = ";
+    expr(n.value);
+    os << '\n';
+  }
+  void print_node(const Store& n, int indent) {
+    line(indent);
+    os << "store " << n.tensor << '[';
+    list(n.indices);
+    os << "] = ";
+    expr(n.value);
+    os << '\n';
+  }
+  void print_node(const Evaluate& n, int indent) {
+    line(indent);
+    expr(n.call);
+    os << '\n';
+  }
+  void print_node(const For& n, int indent) {
+    line(indent);
+    os << "for " << n.var << " in ";
+    const IntImm* zero = as<IntImm>(n.min);
+    if (zero && zero->value == 0 && zero->type == Type::i32()) {
+      os << "0 .. ";
+    } else {
+      expr(n.min);
+      os << " .. +";
+    }
+    expr(n.extent);
+    os << ' ' << to_string(n.role);
+    body(n.body, indent);
+    os << '\n';
+  }
+  void print_node(const IfThenElse& n, int indent) {
+    line(indent);
+    os << "if ";
+    expr(n.cond);
+    body(n.then_case, indent);
+    if (n.else_case) {
+      os << " else";
+      body(n.else_case, indent);
+    }
+    os << '\n';
+  }
+
+  void attr(const AttrValue& v) {
+    std::visit(
+        [&](const auto& x) {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, std::int64_t>)
+            os << x;
+          else if constexpr (std::is_same_v<T, bool>)
+            os << (x ? "true" : "false");
+          else if constexpr (std::is_same_v<T, std::string>)
+            os << quote(x);
+          else if constexpr (std::is_same_v<T, Grid>)
+            os << x.x << 'x' << x.y;
+          else {
+            os << '[';
+            for (std::size_t i = 0; i < x.size(); ++i) {
+              if (i)
+                os << ", ";
+              attr(x[i]);
+            }
+            os << ']';
+          }
+        },
+        v.value);
+  }
+  void attrs(const Attrs& a) {
+    os << '{';
+    bool first = true;
+    for (const auto& [k, v] : a) {
+      if (!first)
+        os << ", ";
+      first = false;
+      os << k << " = ";
+      attr(v);
+    }
+    os << '}';
+  }
+  void attrs_clause(const Attrs& a) {
+    if (a.empty())
+      return;
+    os << " attributes ";
+    attrs(a);
+  }
+
+  void tensor(const Tensor& t) {
+    os << "  tensor " << t.name << ": " << to_string(t.dtype) << '[';
+    for (std::size_t i = 0; i < t.dims.size(); ++i) {
+      if (i)
+        os << ", ";
+      if (t.dims[i].name.empty())
+        os << t.dims[i].size;
+      else
+        os << t.dims[i].name;
+    }
+    os << "] " << to_string(t.role);
+    if (t.layout)
+      os << " layout " << to_string(t.layout->memory) << ' ' << to_string(t.layout->kind)
+         << " tile " << t.layout->tile_h << 'x' << t.layout->tile_w << " page "
+         << t.layout->page_size;
+    os << '\n';
+  }
+  void cb(const CircularBuffer& c) {
+    os << "  cb " << c.name << " index " << c.index << " format " << to_string(c.format)
+       << " page " << c.page_size << " depth " << c.depth << " role " << to_string(c.role);
+    if (!c.tensor.empty())
+      os << " tensor " << c.tensor;
+    os << '\n';
+  }
+  void function(const Function& f) {
+    os << "  func " << to_string(f.kind) << ' ' << f.name << '(';
+    for (std::size_t i = 0; i < f.params.size(); ++i) {
+      if (i)
+        os << ", ";
+      os << f.params[i].name << ": " << to_string(f.params[i].type);
+    }
+    os << ')';
+    attrs_clause(f.attrs);
+    body(f.body, 2);
+    os << '\n';
+  }
+  void module(const Module& m) {
+    if (!m.attrs.empty()) {
+      os << "module";
+      attrs_clause(m.attrs);
+      os << "\n\n";
+    }
+    for (std::size_t i = 0; i < m.programs.size(); ++i) {
+      const Program& p = m.programs[i];
+      if (i)
+        os << '\n';
+      os << "program " << p.name;
+      attrs_clause(p.attrs);
+      os << " {\n";
+      for (const Tensor& t : p.tensors)
+        tensor(t);
+      for (const CircularBuffer& c : p.cbs)
+        cb(c);
+      for (const Function& f : p.functions) {
+        os << '\n';
+        function(f);
+      }
+      os << "}\n";
+    }
+  }
+};
+
+}  // namespace
+
+std::string print(const Module& m) {
+  Printer p;
+  p.module(m);
+  return p.os.str();
+}
+std::string print(const Expr& e) {
+  Printer p;
+  p.expr(e);
+  return p.os.str();
+}
+std::string print(const Stmt& s, int indent) {
+  Printer p;
+  p.stmt(s, indent);
+  return p.os.str();
+}
+std::string print(const AttrValue& v) {
+  Printer p;
+  p.attr(v);
+  return p.os.str();
+}
+std::string print(const Attrs& a) {
+  Printer p;
+  p.attrs(a);
+  return p.os.str();
+}
+
+}  // namespace tk::ir

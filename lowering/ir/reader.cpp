@@ -1,0 +1,501 @@
+#include "lowering/ir/reader.hpp"
+
+#include "lowering/ir/lexer.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace tk::ir {
+
+namespace {
+
+struct ParseError {};  // unwinds to read_module after the diagnostic is reported
+
+class Reader {
+public:
+  Reader(const SourceFile& f, Diagnostics& d) : toks_(lex(f.text())), diags_(d) {}
+
+  Module module() {
+    Module m;
+    if (accept_word("module") && accept_word("attributes"))
+      m.attrs = attrs();
+    while (!at(Token::Kind::end))
+      m.programs.push_back(program());
+    return m;
+  }
+
+private:
+  std::vector<Token> toks_;
+  std::size_t pos_ = 0;
+  Diagnostics& diags_;
+  const Program* prog_ = nullptr;
+  std::vector<std::map<std::string, Type, std::less<>>> scopes_;
+
+  // ---- tokens ----
+  const Token& peek(std::size_t ahead = 0) const {
+    return toks_[std::min(pos_ + ahead, toks_.size() - 1)];
+  }
+  bool at(Token::Kind k) const { return peek().kind == k; }
+  bool at_punct(std::string_view p, std::size_t ahead = 0) const {
+    return peek(ahead).kind == Token::Kind::punct && peek(ahead).text == p;
+  }
+  bool at_word(std::string_view w) const { return at(Token::Kind::ident) && peek().text == w; }
+  const Token& next() {
+    const Token& t = peek();
+    if (pos_ < toks_.size() - 1)
+      ++pos_;
+    return t;
+  }
+  [[noreturn]] void fail(SourceRange r, std::string msg) {
+    diags_.error(r, std::move(msg));
+    throw ParseError{};
+  }
+  [[noreturn]] void fail_expected(std::string what) {
+    const Token& t = peek();
+    std::string got = t.kind == Token::Kind::end ? "end of file" : "'" + std::string(t.text) + "'";
+    fail(t.range, "expected " + what + ", got " + got);
+  }
+  void expect(std::string_view p) {
+    if (!at_punct(p))
+      fail_expected("'" + std::string(p) + "'");
+    next();
+  }
+  bool accept(std::string_view p) {
+    if (!at_punct(p))
+      return false;
+    next();
+    return true;
+  }
+  void expect_word(std::string_view w) {
+    if (!at_word(w))
+      fail_expected("'" + std::string(w) + "'");
+    next();
+  }
+  bool accept_word(std::string_view w) {
+    if (!at_word(w))
+      return false;
+    next();
+    return true;
+  }
+  std::string ident(std::string_view what) {
+    if (!at(Token::Kind::ident))
+      fail_expected(std::string(what));
+    return std::string(next().text);
+  }
+  std::int64_t integer(std::string_view what) {
+    bool neg = accept("-");
+    if (!at(Token::Kind::integer))
+      fail_expected(std::string(what));
+    const Token& t = next();
+    std::int64_t v = 0;
+    auto r = std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
+    if (r.ec != std::errc())
+      fail(t.range, "integer out of range");
+    return neg ? -v : v;
+  }
+  template <class E>
+  E word_of(std::optional<E> (*from)(std::string_view), std::string_view what) {
+    if (!at(Token::Kind::ident))
+      fail_expected(std::string(what));
+    const Token& t = next();
+    auto v = from(t.text);
+    if (!v)
+      fail(t.range, "unknown " + std::string(what) + " '" + std::string(t.text) + "'");
+    return *v;
+  }
+  Grid grid() {
+    if (!at(Token::Kind::grid))
+      fail_expected("a grid like 8x8");
+    std::string_view s = next().text;
+    std::size_t x = s.find('x');
+    Grid g;
+    std::from_chars(s.data(), s.data() + x, g.x);
+    std::from_chars(s.data() + x + 1, s.data() + s.size(), g.y);
+    return g;
+  }
+
+  // ---- attributes ----
+  AttrValue attr_value() {
+    if (at(Token::Kind::grid))
+      return {grid()};
+    if (accept_word("true"))
+      return {true};
+    if (accept_word("false"))
+      return {false};
+    if (at(Token::Kind::string)) {
+      std::string_view s = next().text;
+      std::string out;
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\\' && i + 1 < s.size()) {
+          ++i;
+          out += s[i] == 'n' ? '\n' : s[i];
+        } else {
+          out += s[i];
+        }
+      }
+      return {out};
+    }
+    if (accept("[")) {
+      std::vector<AttrValue> list;
+      if (!accept("]")) {
+        do
+          list.push_back(attr_value());
+        while (accept(","));
+        expect("]");
+      }
+      return {list};
+    }
+    if (at(Token::Kind::integer) || at_punct("-"))
+      return {integer("an attribute value")};
+    fail_expected("an attribute value");
+  }
+  Attrs attrs() {
+    Attrs a;
+    expect("{");
+    if (accept("}"))
+      return a;
+    do {
+      const Token& key = peek();
+      std::string k = ident("an attribute name");
+      expect("=");
+      if (!a.emplace(k, attr_value()).second)
+        fail(key.range, "duplicate attribute '" + k + "'");
+    } while (accept(","));
+    expect("}");
+    return a;
+  }
+
+  // ---- declarations ----
+  Program program() {
+    Program p;
+    expect_word("program");
+    p.name = ident("a program name");
+    if (accept_word("attributes"))
+      p.attrs = attrs();
+    expect("{");
+    prog_ = &p;
+    while (!accept("}")) {
+      if (at_word("tensor"))
+        p.tensors.push_back(tensor());
+      else if (at_word("cb"))
+        p.cbs.push_back(circular_buffer());
+      else if (at_word("func"))
+        p.functions.push_back(function());
+      else
+        fail_expected("'tensor', 'cb', 'func' or '}'");
+    }
+    prog_ = nullptr;
+    return p;
+  }
+  Tensor tensor() {
+    Tensor t;
+    expect_word("tensor");
+    t.name = ident("a tensor name");
+    expect(":");
+    t.dtype = word_of(dtype_from_string, "dtype");
+    expect("[");
+    do {
+      Dim d;
+      if (at(Token::Kind::ident))
+        d.name = ident("a dimension");
+      else
+        d.size = integer("a dimension");
+      t.dims.push_back(d);
+    } while (accept(","));
+    expect("]");
+    t.role = word_of(tensor_role_from_string, "tensor role");
+    if (accept_word("layout")) {
+      Layout l;
+      l.memory = word_of(memory_kind_from_string, "memory kind");
+      l.kind = word_of(layout_kind_from_string, "layout kind");
+      expect_word("tile");
+      Grid g = grid();
+      l.tile_h = g.x;
+      l.tile_w = g.y;
+      expect_word("page");
+      l.page_size = integer("a page size");
+      t.layout = l;
+    }
+    return t;
+  }
+  CircularBuffer circular_buffer() {
+    CircularBuffer c;
+    expect_word("cb");
+    c.name = ident("a circular buffer name");
+    expect_word("index");
+    c.index = integer("a CB index");
+    expect_word("format");
+    c.format = word_of(data_format_from_string, "data format");
+    expect_word("page");
+    c.page_size = integer("a page size");
+    expect_word("depth");
+    c.depth = integer("a depth");
+    expect_word("role");
+    c.role = word_of(cb_role_from_string, "CB role");
+    if (accept_word("tensor"))
+      c.tensor = ident("a tensor name");
+    return c;
+  }
+  Type type() {
+    const Token& t = peek();
+    std::string s = ident("a type");
+    if (s == "tile") {
+      expect("<");
+      s += "<" + ident("a dtype");
+      expect(">");
+      s += ">";
+    }
+    auto ty = type_from_string(s);
+    if (!ty)
+      fail(t.range, "unknown type '" + s + "'");
+    return *ty;
+  }
+  Function function() {
+    Function f;
+    expect_word("func");
+    f.kind = word_of(func_kind_from_string, "function kind");
+    f.name = ident("a function name");
+    scopes_.assign(1, {});
+    expect("(");
+    if (!accept(")")) {
+      do {
+        Param p;
+        p.name = ident("a parameter name");
+        expect(":");
+        p.type = type();
+        scopes_.back()[p.name] = p.type;
+        f.params.push_back(p);
+      } while (accept(","));
+      expect(")");
+    }
+    if (accept_word("attributes"))
+      f.attrs = attrs();
+    f.body = body();
+    return f;
+  }
+
+  // ---- statements ----
+  Stmt body() {
+    expect("{");
+    scopes_.emplace_back();
+    std::vector<Stmt> stmts;
+    while (!accept("}")) {
+      if (at(Token::Kind::end))
+        fail_expected("'}'");
+      stmts.push_back(statement());
+    }
+    scopes_.pop_back();
+    return block(std::move(stmts));
+  }
+  const Type* lookup(std::string_view name) const {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      if (auto f = it->find(name); f != it->end())
+        return &f->second;
+    return nullptr;
+  }
+  Stmt statement() {
+    const Token& first = peek();
+    if (accept_word("let")) {
+      std::string name = ident("a variable name");
+      expect(":");
+      Type t = type();
+      expect("=");
+      Expr v = expr();
+      scopes_.back()[name] = t;
+      return decl(name, t, v, first.range);
+    }
+    if (accept_word("store")) {
+      std::string t = ident("a tensor name");
+      if (!prog_->find_tensor(t))
+        fail(first.range, "store to unknown tensor '" + t + "'");
+      std::vector<Expr> idx = indices();
+      expect("=");
+      return store(t, std::move(idx), expr(), first.range);
+    }
+    if (accept_word("for")) {
+      std::string v = ident("a loop variable");
+      expect_word("in");
+      Expr lo = expr();
+      expect("..");
+      bool explicit_min = accept("+");
+      const IntImm* zero = as<IntImm>(lo);
+      if (!explicit_min && !(zero && zero->value == 0 && zero->type == Type::i32()))
+        fail(first.range, "a loop that does not start at 0 is written 'min .. +extent'");
+      Expr extent = expr();
+      ForRole role = word_of(for_role_from_string, "loop role");
+      scopes_.push_back({{v, Type::i32()}});
+      Stmt b = body();
+      scopes_.pop_back();
+      return for_loop(v, lo, extent, role, b, first.range);
+    }
+    if (accept_word("if")) {
+      Expr c = expr();
+      Stmt t = body();
+      Stmt e = accept_word("else") ? body() : nullptr;
+      return if_then_else(c, t, e, first.range);
+    }
+    if (at(Token::Kind::ident) && at_punct("=", 1)) {
+      std::string name(next().text);
+      next();
+      if (!lookup(name))
+        fail(first.range, "assignment to undeclared variable '" + name + "'");
+      return assign(name, expr(), first.range);
+    }
+    Expr e = expr();
+    if (!as<Call>(e))
+      fail(first.range, "expected a statement");
+    return evaluate(e, first.range);
+  }
+
+  // ---- expressions ----
+  std::vector<Expr> indices() {
+    expect("[");
+    std::vector<Expr> idx;
+    do
+      idx.push_back(expr());
+    while (accept(","));
+    expect("]");
+    return idx;
+  }
+  std::optional<BinaryOp> infix_op() const {
+    if (peek().kind != Token::Kind::punct)
+      return std::nullopt;
+#define TK_X(e, s, p)                                                                              \
+  if (p > 0 && peek().text == s)                                                                   \
+    return BinaryOp::e;
+    TK_IR_BINARY_OPS(TK_X)
+#undef TK_X
+    return std::nullopt;
+  }
+  Expr expr(int min_prec = 1) {
+    Expr lhs = primary();
+    while (auto op = infix_op()) {
+      int p = precedence(*op);
+      if (p < min_prec)
+        break;
+      next();
+      lhs = binary(*op, lhs, expr(p + 1));
+    }
+    return lhs;
+  }
+  Expr number(bool neg) {
+    const Token& t = next();
+    if (t.kind == Token::Kind::integer) {
+      std::int64_t v = 0;
+      auto r = std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
+      if (r.ec != std::errc())
+        fail(t.range, "integer out of range");
+      return int_imm(neg ? -v : v, t.unsigned_suffix ? Type::u32() : Type::i32());
+    }
+    double v = 0;
+    std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
+    return float_imm(neg ? -v : v);
+  }
+  std::vector<Expr> call_args() {
+    expect("(");
+    std::vector<Expr> args;
+    if (accept(")"))
+      return args;
+    do
+      args.push_back(expr());
+    while (accept(","));
+    expect(")");
+    return args;
+  }
+  Expr primary() {
+    const Token& t = peek();
+    if (at(Token::Kind::integer) || at(Token::Kind::floating))
+      return number(false);
+    if (at_punct("-")) {
+      next();
+      if (at(Token::Kind::integer) || at(Token::Kind::floating))
+        return number(true);
+      if (accept_word("inf"))
+        return float_imm(-std::numeric_limits<double>::infinity());
+      fail_expected("a number after '-'");
+    }
+    if (accept("(")) {
+      Expr e = expr();
+      expect(")");
+      return e;
+    }
+    if (!at(Token::Kind::ident))
+      fail_expected("an expression");
+    std::string name(next().text);
+    if (name == "inf")
+      return float_imm(std::numeric_limits<double>::infinity());
+    if (name == "nan")
+      return float_imm(std::numeric_limits<double>::quiet_NaN());
+    if (name == "load") {
+      std::string tn = ident("a tensor name");
+      const Tensor* tensor = prog_->find_tensor(tn);
+      if (!tensor)
+        fail(t.range, "load from unknown tensor '" + tn + "'");
+      return load(tn, tensor->dtype, indices());
+    }
+    if ((name == "min" || name == "max") && at_punct("(")) {
+      std::vector<Expr> args = call_args();
+      if (args.size() != 2)
+        fail(t.range, "'" + name + "' takes 2 operands");
+      return binary(name == "min" ? BinaryOp::min : BinaryOp::max, args[0], args[1]);
+    }
+    if (accept("::")) {
+      name += "::" + ident("an enumerator");
+      auto e = enum_const_from_string(name);
+      if (!e)
+        fail(t.range, "unknown constant '" + name + "'");
+      return enum_imm(*e);
+    }
+    if (at_punct("(")) {
+      auto fn = intrinsic_from_string(name);
+      if (!fn)
+        fail(t.range, "unknown intrinsic '" + name + "'");
+      return call(*fn, call_args(), t.range);
+    }
+    if (const Type* ty = lookup(name)) {
+      // Tensor parameters are references, like tensors named directly.
+      if (ty->kind == Type::Kind::tensor)
+        return tensor_ref(name);
+      if (ty->kind == Type::Kind::cb)
+        return cb_ref(name);
+      return var(name, *ty);
+    }
+    if (prog_->find_cb(name))
+      return cb_ref(name);
+    if (prog_->find_tensor(name))
+      return tensor_ref(name);
+    fail(t.range, "unknown name '" + name + "'");
+  }
+};
+
+}  // namespace
+
+std::optional<Module> read_module(const SourceFile& file, Diagnostics& diags) {
+  const SourceFile* saved = diags.file();
+  diags.set_file(&file);
+  std::optional<Module> result;
+  try {
+    Reader r(file, diags);
+    result = r.module();
+  } catch (const ParseError&) {
+  }
+  diags.set_file(saved);
+  return result;
+}
+
+std::optional<std::string> read_stage_header(std::string_view text) {
+  std::string_view line = text.substr(0, text.find('\n'));
+  constexpr std::string_view prefix = "// after ";
+  if (line.substr(0, prefix.size()) != prefix)
+    return std::nullopt;
+  line.remove_prefix(prefix.size());
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\r'))
+    line.remove_suffix(1);
+  if (line.empty())
+    return std::nullopt;
+  return std::string(line);
+}
+
+}  // namespace tk::ir
