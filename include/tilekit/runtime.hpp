@@ -65,8 +65,7 @@ struct MatrixView {
   constexpr std::int64_t size() const { return rows * cols; }
 
   template <class U = T>
-    requires(!std::is_const_v<U>)
-  constexpr operator MatrixView<const U>() const {
+  requires(!std::is_const_v<U>) constexpr operator MatrixView<const U>() const {
     return {data, rows, cols};
   }
 };

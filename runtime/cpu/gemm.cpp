@@ -15,7 +15,9 @@
 
 namespace tk::cpu {
 
-void AlignedFree::operator()(float* p) const { std::free(p); }
+void AlignedFree::operator()(float* p) const {
+  std::free(p);
+}
 
 namespace {
 
@@ -23,19 +25,28 @@ constexpr int kMr = 8;  // rows of a micro-tile (one packed-A micro-panel)
 constexpr int kNr = 32; // columns of a micro-tile: the whole tile width
 
 AlignedFloats alloc_floats(std::int64_t n) {
-  const std::size_t bytes = (static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * 4 + 63) & ~std::size_t{63};
+  const std::size_t bytes =
+      (static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * 4 + 63) & ~std::size_t{63};
   auto* p = static_cast<float*>(std::aligned_alloc(64, bytes));
   if (!p)
     throw std::bad_alloc();
   return AlignedFloats(p);
 }
 
-std::int64_t tiles_of(std::int64_t n) { return (n + kTile - 1) / kTile; }
+std::int64_t tiles_of(std::int64_t n) {
+  return (n + kTile - 1) / kTile;
+}
 
-inline float widen(float x) { return x; }
-inline float widen(bf16 x) { return static_cast<float>(x); }
+inline float widen(float x) {
+  return x;
+}
+inline float widen(bf16 x) {
+  return static_cast<float>(x);
+}
 
-ThreadPool& pool_or_default(ThreadPool* p) { return p ? *p : default_pool(); }
+ThreadPool& pool_or_default(ThreadPool* p) {
+  return p ? *p : default_pool();
+}
 
 // Micro-panel layout: dst[k * 8 + r] = A[row0 + r, k]; rows beyond A and k beyond K are zero.
 template <class T>
@@ -46,20 +57,21 @@ PackedA pack_a_impl(MatrixView<const T> a, ThreadPool* pool) {
   const std::int64_t kp = p.k_tiles * kTile;
   p.data = alloc_floats(p.m_tiles * kTile * kp);
   float* base = p.data.get();
-  pool_or_default(pool).parallel_for(p.m_tiles * (kTile / kMr), [&](std::int64_t b, std::int64_t e) {
-    for (std::int64_t mp = b; mp < e; ++mp) { // one 8-row micro-panel
-      float* dst = base + mp * kMr * kp;
-      const std::int64_t row0 = mp * kMr;
-      const int rows = static_cast<int>(std::clamp<std::int64_t>(a.rows - row0, 0, kMr));
-      if (rows < kMr || a.cols < kp)
-        std::memset(dst, 0, sizeof(float) * kMr * kp);
-      for (int r = 0; r < rows; ++r) {
-        const T* src = a.data + (row0 + r) * a.cols;
-        for (std::int64_t k = 0; k < a.cols; ++k)
-          dst[k * kMr + r] = widen(src[k]);
-      }
-    }
-  });
+  pool_or_default(pool).parallel_for(
+      p.m_tiles * (kTile / kMr), [&](std::int64_t b, std::int64_t e) {
+        for (std::int64_t mp = b; mp < e; ++mp) { // one 8-row micro-panel
+          float* dst = base + mp * kMr * kp;
+          const std::int64_t row0 = mp * kMr;
+          const int rows = static_cast<int>(std::clamp<std::int64_t>(a.rows - row0, 0, kMr));
+          if (rows < kMr || a.cols < kp)
+            std::memset(dst, 0, sizeof(float) * kMr * kp);
+          for (int r = 0; r < rows; ++r) {
+            const T* src = a.data + (row0 + r) * a.cols;
+            for (std::int64_t k = 0; k < a.cols; ++k)
+              dst[k * kMr + r] = widen(src[k]);
+          }
+        }
+      });
   return p;
 }
 
@@ -119,8 +131,8 @@ void micro_avx2(std::int64_t kc, const float* a, const float* b, float* c, bool 
       __m256 acc[4][2];
       for (int r = 0; r < 4; ++r)
         for (int h = 0; h < 2; ++h)
-          acc[r][h] = accumulate ? _mm256_load_ps(c + (r0 + r) * kTile + j0 + 8 * h)
-                                 : _mm256_setzero_ps();
+          acc[r][h] =
+              accumulate ? _mm256_load_ps(c + (r0 + r) * kTile + j0 + 8 * h) : _mm256_setzero_ps();
       for (std::int64_t k = 0; k < kc; ++k) {
         const __m256 b0 = _mm256_load_ps(b + k * kNr + j0);
         const __m256 b1 = _mm256_load_ps(b + k * kNr + j0 + 8);
@@ -197,10 +209,18 @@ const KernelEntry* g_kernel = &kKernels[0];
 
 } // namespace
 
-PackedA pack_a(MatrixView<const float> a, ThreadPool* pool) { return pack_a_impl(a, pool); }
-PackedA pack_a(MatrixView<const bf16> a, ThreadPool* pool) { return pack_a_impl(a, pool); }
-PackedB pack_b(MatrixView<const float> b, ThreadPool* pool) { return pack_b_impl(b, pool); }
-PackedB pack_b(MatrixView<const bf16> b, ThreadPool* pool) { return pack_b_impl(b, pool); }
+PackedA pack_a(MatrixView<const float> a, ThreadPool* pool) {
+  return pack_a_impl(a, pool);
+}
+PackedA pack_a(MatrixView<const bf16> a, ThreadPool* pool) {
+  return pack_a_impl(a, pool);
+}
+PackedB pack_b(MatrixView<const float> b, ThreadPool* pool) {
+  return pack_b_impl(b, pool);
+}
+PackedB pack_b(MatrixView<const bf16> b, ThreadPool* pool) {
+  return pack_b_impl(b, pool);
+}
 
 void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::int64_t tj,
                std::int64_t kt_begin, std::int64_t kt_end, Tile& acc, bool accumulate) {
@@ -214,8 +234,12 @@ void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::int64_t
     g_kernel->fn(kc, ap + (mp * kp + k0) * kMr, bp, acc.data + mp * kMr * kTile, accumulate);
 }
 
-const char* const* gemm_kernels() { return kKernelNames; }
-const char* gemm_kernel() { return g_kernel->name; }
+const char* const* gemm_kernels() {
+  return kKernelNames;
+}
+const char* gemm_kernel() {
+  return g_kernel->name;
+}
 
 bool select_gemm_kernel(const char* name) {
   for (const KernelEntry& k : kKernels)

@@ -26,8 +26,8 @@ void check_dim_equals(const char* kernel, const char* param, const char* axis, s
                       std::int64_t expected) {
   if (value == expected)
     return;
-  std::string msg = where(kernel, param, axis, value) + " but must be exactly " +
-                    std::to_string(expected);
+  std::string msg =
+      where(kernel, param, axis, value) + " but must be exactly " + std::to_string(expected);
   if (expected == 1)
     msg += std::string(axis) == "rows" ? " (a row vector)" : " (a column vector)";
   throw Error(msg);

@@ -10,8 +10,12 @@
 namespace tk::cpu {
 namespace {
 
-inline float widen(float x) { return x; }
-inline float widen(bf16 x) { return static_cast<float>(x); }
+inline float widen(float x) {
+  return x;
+}
+inline float widen(bf16 x) {
+  return static_cast<float>(x);
+}
 
 // The part of a tile that a view covers: 32 along a tiled dimension, 1 along a vector one.
 struct Extent {
@@ -75,9 +79,13 @@ void reduce_cols(const Tile& in, Tile& out, float init, Op op) {
   std::copy(acc, acc + kTile, out.data);
 }
 
-inline float add(float a, float b) { return a + b; }
+inline float add(float a, float b) {
+  return a + b;
+}
 // std::max would drop a NaN in its second argument; a reduction should propagate it.
-inline float max_nan(float a, float b) { return (a != a || a > b) ? a : b; }
+inline float max_nan(float a, float b) {
+  return (a != a || a > b) ? a : b;
+}
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
@@ -96,10 +104,18 @@ void store_tile(const Tile& src, MatrixView<bf16> dst, std::int64_t ti, std::int
   store_impl(src, dst, ti, tj);
 }
 
-void rowsum(const Tile& in, Tile& out) { reduce_rows(in, out, 0.0f, add); }
-void rowmax(const Tile& in, Tile& out) { reduce_rows(in, out, kNegInf, max_nan); }
-void colsum(const Tile& in, Tile& out) { reduce_cols(in, out, 0.0f, add); }
-void colmax(const Tile& in, Tile& out) { reduce_cols(in, out, kNegInf, max_nan); }
+void rowsum(const Tile& in, Tile& out) {
+  reduce_rows(in, out, 0.0f, add);
+}
+void rowmax(const Tile& in, Tile& out) {
+  reduce_rows(in, out, kNegInf, max_nan);
+}
+void colsum(const Tile& in, Tile& out) {
+  reduce_cols(in, out, 0.0f, add);
+}
+void colmax(const Tile& in, Tile& out) {
+  reduce_cols(in, out, kNegInf, max_nan);
+}
 
 void bcast_row(const Tile& in, Tile& out) {
   float row[kTile];
@@ -116,6 +132,8 @@ void bcast_col(const Tile& in, Tile& out) {
     std::fill(out.data + r * kTile, out.data + (r + 1) * kTile, col[r]);
 }
 
-void fill(Tile& t, float value) { std::fill(t.data, t.data + kTileElems, value); }
+void fill(Tile& t, float value) {
+  std::fill(t.data, t.data + kTileElems, value);
+}
 
 } // namespace tk::cpu

@@ -4,7 +4,8 @@
 //
 //   auto pa = tk::cpu::pack_a(A); auto pb = tk::cpu::pack_b(B);
 //   tk::cpu::parallel_for(mt * nt, [&](std::int64_t b, std::int64_t e) {
-//     for (auto w = b; w < e; ++w) { tk::cpu::Tile acc; gemm_tile(pa, pb, w / nt, w % nt, acc); ... }
+//     for (auto w = b; w < e; ++w) { tk::cpu::Tile acc; gemm_tile(pa, pb, w / nt, w % nt, acc); ...
+//     }
 //   });
 #pragma once
 

@@ -1,0 +1,184 @@
+// CPU matmul through TileKit's tile API (pack, tile-parallel gemm_tile, store) against OpenBLAS
+// cblas_sgemm on the same shapes and thread counts, in one run; prints GFLOPS and the ratio.
+#include <tilekit/cpu.hpp>
+
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Shape {
+  std::int64_t m, k, n;
+};
+// Square sizes plus one non-square shape whose tile counts do not split evenly over 2 threads.
+const Shape kShapes[] = {{256, 256, 256}, {512, 512, 512}, {1024, 1024, 1024}, {352, 800, 1536}};
+const int kThreads[] = {1, 2};
+
+std::vector<float> random_floats(std::int64_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (float& x : v)
+    x = dist(gen);
+  return v;
+}
+
+tk::cpu::ThreadPool& pool(int threads) {
+  static std::map<int, std::unique_ptr<tk::cpu::ThreadPool>> pools;
+  auto& p = pools[threads];
+  if (!p)
+    p = std::make_unique<tk::cpu::ThreadPool>(threads);
+  return *p;
+}
+
+// What generated code for `C[i, j] = acc` does: pack once, then one gemm_tile per output tile.
+template <class T>
+void tk_matmul(tk::MatrixView<const T> a, tk::MatrixView<const T> b, tk::MatrixView<T> c,
+               tk::cpu::ThreadPool& p) {
+  const auto pa = tk::cpu::pack_a(a, &p);
+  const auto pb = tk::cpu::pack_b(b, &p);
+  const std::int64_t nt = pb.n_tiles;
+  p.parallel_for(pa.m_tiles * nt, [&](std::int64_t begin, std::int64_t end) {
+    tk::cpu::Tile acc;
+    for (std::int64_t w = begin; w < end; ++w) {
+      tk::cpu::gemm_tile(pa, pb, w / nt, w % nt, acc);
+      tk::cpu::store_tile(acc, c, w / nt, w % nt);
+    }
+  });
+}
+
+void set_flops(benchmark::State& state, const Shape& s) {
+  state.counters["GFLOPS"] = benchmark::Counter(2.0 * s.m * s.n * s.k * 1e-9,
+                                                benchmark::Counter::kIsIterationInvariantRate);
+}
+
+template <class T>
+void bm_tilekit(benchmark::State& state, Shape s, int threads) {
+  const auto af = random_floats(s.m * s.k, 1), bf = random_floats(s.k * s.n, 2);
+  const std::vector<T> a(af.begin(), af.end()), b(bf.begin(), bf.end());
+  std::vector<T> c(static_cast<std::size_t>(s.m * s.n));
+  auto& p = pool(threads);
+  for (auto _ : state) {
+    tk_matmul<T>({a.data(), s.m, s.k}, {b.data(), s.k, s.n}, {c.data(), s.m, s.n}, p);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_flops(state, s);
+}
+
+void bm_openblas(benchmark::State& state, Shape s, int threads) {
+  const auto a = random_floats(s.m * s.k, 1), b = random_floats(s.k * s.n, 2);
+  std::vector<float> c(static_cast<std::size_t>(s.m * s.n));
+  openblas_set_num_threads(threads);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(s.m),
+                static_cast<int>(s.n), static_cast<int>(s.k), 1.0f, a.data(), static_cast<int>(s.k),
+                b.data(), static_cast<int>(s.n), 0.0f, c.data(), static_cast<int>(s.n));
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_flops(state, s);
+}
+
+std::string shape_name(const Shape& s, int threads) {
+  return std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n) +
+         "/threads:" + std::to_string(threads);
+}
+
+// Before timing anything: our f32 result must agree with OpenBLAS on every shape.
+bool check_against_openblas() {
+  bool ok = true;
+  for (const Shape& s : kShapes) {
+    const auto a = random_floats(s.m * s.k, 1), b = random_floats(s.k * s.n, 2);
+    std::vector<float> ours(static_cast<std::size_t>(s.m * s.n)), ref(ours.size());
+    tk_matmul<float>({a.data(), s.m, s.k}, {b.data(), s.k, s.n}, {ours.data(), s.m, s.n}, pool(2));
+    openblas_set_num_threads(1);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(s.m),
+                static_cast<int>(s.n), static_cast<int>(s.k), 1.0f, a.data(), static_cast<int>(s.k),
+                b.data(), static_cast<int>(s.n), 0.0f, ref.data(), static_cast<int>(s.n));
+    double worst = 0;
+    for (std::size_t i = 0; i < ours.size(); ++i)
+      worst = std::max(worst, static_cast<double>(std::fabs(ours[i] - ref[i])));
+    std::printf(
+        "check %-14s max |tilekit - openblas| = %.3g\n",
+        (std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n)).c_str(),
+        worst);
+    ok = ok && worst < 1e-3 * static_cast<double>(s.k);
+  }
+  return ok;
+}
+
+// Passes everything to the console and keeps the GFLOPS of each case for the ratio table: the
+// median when run with --benchmark_repetitions (the machine is shared, medians are steadier).
+class RatioReporter : public benchmark::ConsoleReporter {
+public:
+  std::map<std::string, double> gflops;
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
+      const bool single = r.run_type == Run::RT_Iteration && r.repetitions <= 1;
+      if (r.error_occurred || !(median || single))
+        continue;
+      if (auto it = r.counters.find("GFLOPS"); it != r.counters.end())
+        gflops[r.run_name.function_name] = it->second.value;
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::printf("OpenBLAS core: %s (set OPENBLAS_CORETYPE before start; bench/run.sh does)\n",
+              openblas_get_corename());
+  std::printf("TileKit micro-kernel: %s\n", tk::cpu::gemm_kernel());
+  if (!check_against_openblas()) {
+    std::fprintf(stderr, "error: TileKit matmul disagrees with OpenBLAS\n");
+    return 1;
+  }
+  for (const Shape& s : kShapes)
+    for (int t : kThreads) {
+      const std::string n = shape_name(s, t);
+      benchmark::RegisterBenchmark(("tilekit_f32/" + n).c_str(), bm_tilekit<float>, s, t)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("tilekit_bf16/" + n).c_str(), bm_tilekit<tk::bf16>, s, t)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("openblas_sgemm/" + n).c_str(), bm_openblas, s, t)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+
+  std::printf("\n%-24s %10s %10s %10s %9s %9s\n", "shape (MxKxN)/threads", "openblas", "tk_f32",
+              "tk_bf16", "f32/obl", "bf16/obl");
+  for (const Shape& s : kShapes)
+    for (int t : kThreads) {
+      const std::string n = shape_name(s, t);
+      auto get = [&](const std::string& impl) {
+        auto it = reporter.gflops.find(impl + "/" + n);
+        return it == reporter.gflops.end() ? 0.0 : it->second;
+      };
+      const double obl = get("openblas_sgemm"), f32 = get("tilekit_f32"), b16 = get("tilekit_bf16");
+      if (obl <= 0)
+        continue;
+      std::printf("%-24s %10.1f %10.1f %10.1f %9.2f %9.2f\n", n.c_str(), obl, f32, b16, f32 / obl,
+                  b16 / obl);
+    }
+  std::printf("(GFLOPS; ratio = TileKit / OpenBLAS measured in this run)\n");
+  return 0;
+}

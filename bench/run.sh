@@ -1,0 +1,17 @@
+#!/bin/sh
+# Runs the CPU matmul benchmark against OpenBLAS. OpenBLAS 0.3.21 does not know Zen 5 and would
+# pick its AVX2 (Haswell) kernels; the core type is read when the library loads, so it must be in
+# the environment before the benchmark starts (toolchain.md section 7).
+#   bench/run.sh [build-dir] [benchmark flags...]    (build dir default: build/bench)
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build/bench}
+[ $# -gt 0 ] && shift
+# Forced: this machine's environment presets OPENBLAS_CORETYPE=Haswell. TK_OPENBLAS_CORETYPE
+# overrides it for an experiment.
+export OPENBLAS_CORETYPE=${TK_OPENBLAS_CORETYPE:-SkylakeX}
+# The benchmark sets 1 or 2 threads per case with openblas_set_num_threads; this is the maximum.
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-2}
+echo "OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS" \
+  "OPENBLAS_L2_SIZE=${OPENBLAS_L2_SIZE:-unset}"
+exec "$build/bench/tk_cpu_matmul_bench" "$@"
