@@ -1,0 +1,83 @@
+// The X3 grammar of the tile language, declared here, defined in grammar_def.hpp and instantiated
+// once in grammar.cpp (the layout of Spirit's own examples). Only parser/ includes this file.
+#pragma once
+
+#include "dsl/ast.hpp"
+#include "support/diagnostics.hpp"
+
+#include <boost/spirit/home/x3.hpp>
+
+#include <cstdint>
+
+namespace tk::parser {
+
+namespace x3 = boost::spirit::x3;
+using Iterator = const char*;
+
+/// Deepest nesting of '(' and '{' the parser accepts: bounds the parser's recursion, so a file
+/// of a million '(' is an error, not a stack overflow.
+inline constexpr int kMaxNesting = 256;
+/// Most binary operators in one statement: a left-associative chain builds a tree as deep as it
+/// is long, and every later pass recurses over it.
+inline constexpr int kMaxOperators = 1024;
+
+/// Per-parse state, reachable from every rule through the context (x3::with<state_tag>).
+struct State {
+  const SourceFile* file = nullptr;
+  Diagnostics* diags = nullptr;
+  Iterator base = nullptr;        // text().data(): node offsets are relative to it
+  Iterator end = nullptr;
+  Iterator item_begin = nullptr;  // where the kernel being parsed starts (for bracket notes)
+  int depth = 0;                  // current nesting of '(' and '{'
+  int operators = 0;              // binary operators in the current statement
+  int free_lines = 0;             // > 0 inside '(' and '[': newlines are blanks there
+};
+struct state_tag;
+
+/// A message that is not "expected ..." travels as an expectation_failure whose `which` starts
+/// with this marker, so the one error handler on the top rule reports every syntax error.
+inline constexpr char kFullMessage = '\x01';
+
+/// Reports a syntax error at `where` (skipping to the next token on the same line).
+void report_syntax_error(State& st, Iterator where, const std::string& which);
+
+/// Skips blanks and `//` comments, and newlines too while the parser is inside '(' or '['
+/// (State::free_lines > 0). One skipper type with a run-time switch: an x3::skip[] directive in
+/// the recursive expression rules would nest context types without bound.
+struct Skipper : x3::parser<Skipper> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  const State* state;
+  explicit Skipper(const State* s) : state(s) {}
+
+  template <class It, class Ctx, class RCtx, class Attr>
+  bool parse(It& first, const It& last, const Ctx&, RCtx&, Attr&) const {
+    bool newlines = state->free_lines > 0;
+    It start = first;
+    while (first != last) {
+      char c = *first;
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || (newlines && c == '\n')) {
+        ++first;
+      } else if (c == '/' && first + 1 != last && first[1] == '/') {
+        while (first != last && *first != '\n')
+          ++first;
+      } else {
+        break;
+      }
+    }
+    return first != start;
+  }
+};
+
+using context_type =
+    x3::context<state_tag, State, x3::phrase_parse_context<Skipper>::type>;
+
+namespace grammar {
+/// One kernel, with the `@options(...)` before it. The error handler sits on this rule only.
+using kernel_item_type = x3::rule<class kernel_item_class, dsl::Kernel>;
+BOOST_SPIRIT_DECLARE(kernel_item_type)
+}  // namespace grammar
+
+const grammar::kernel_item_type& kernel_item();
+
+}  // namespace tk::parser
