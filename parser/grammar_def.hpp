@@ -111,6 +111,51 @@ struct FreeLinesGen {
 };
 inline constexpr FreeLinesGen free_lines{};
 
+}  // namespace grammar
+}  // namespace tk::parser
+
+// Expectation failures name what was expected through x3::what(); these wrappers are named after
+// what they wrap (X3's default would be a mangled type name).
+namespace boost::spirit::x3 {
+template <class Subject, class Action>
+struct get_info<action<Subject, Action>> {
+  using result_type = std::string;
+  std::string operator()(const action<Subject, Action>& p) const { return what(p.subject); }
+};
+template <class Subject>
+struct get_info<expect_directive<Subject>> {
+  using result_type = std::string;
+  std::string operator()(const expect_directive<Subject>& p) const { return what(p.subject); }
+};
+template <class Subject>
+struct get_info<lexeme_directive<Subject>> {
+  using result_type = std::string;
+  std::string operator()(const lexeme_directive<Subject>& p) const { return what(p.subject); }
+};
+template <class Left, class Right>
+struct get_info<sequence<Left, Right>> {  // a sequence is expected by its first element
+  using result_type = std::string;
+  std::string operator()(const sequence<Left, Right>& p) const { return what(p.left); }
+};
+template <class Subject>
+struct get_info<tk::parser::grammar::NestDirective<Subject>> {
+  using result_type = std::string;
+  std::string operator()(const tk::parser::grammar::NestDirective<Subject>& p) const {
+    return what(p.subject);
+  }
+};
+template <class Subject>
+struct get_info<tk::parser::grammar::FreeLinesDirective<Subject>> {
+  using result_type = std::string;
+  std::string operator()(const tk::parser::grammar::FreeLinesDirective<Subject>& p) const {
+    return what(p.subject);
+  }
+};
+}  // namespace boost::spirit::x3
+
+namespace tk::parser {
+namespace grammar {
+
 // ---- lexical ------------------------------------------------------------------------------------
 inline bool is_keyword(std::string_view s) {
   for (std::string_view k : {"kernel", "parallel", "for", "in", "tiles", "zeros", "fill", "inf"})

@@ -117,16 +117,23 @@ void report_syntax_error(State& st, Iterator where, const std::string& which) {
       ++w;
     std::string_view word(at, static_cast<std::size_t>(w - at));
     if (is_reserved(word) && !(word[0] >= '0' && word[0] <= '9')) {
-      if (what.ends_with(" name")) {
-        bool vowel = std::string_view("aeiou").find(what[0]) != std::string_view::npos;
+      std::string as;  // what the word was meant to be
+      if (what[0] != '\'' && what.ends_with(" name"))
+        as = what;
+      else if (what == "parameter" || what == "loop variable" || what == "option")
+        as = what + " name";
+      if (!as.empty()) {
+        bool vowel = std::string_view("aeiou").find(as[0]) != std::string_view::npos;
         message = "'" + std::string(word) + "' is a reserved word and cannot be used as " +
-                  (vowel ? "an " : "a ") + what;
+                  (vowel ? "an " : "a ") + as;
         range.end = off(w);
       } else if (what == "statement" || what == "expression") {
         message += ", found reserved word '" + std::string(word) + "'";
         range.end = off(w);
       }
     }
+    if (what == "expression" && at != st.end && *at == '-' && message == "expected expression")
+      message += " (a '-' sign belongs to a number literal; write neg(x) to negate a tile)";
     if (what.size() >= 3 && what[0] == '\'' && what[2] == '\'' &&
         std::string_view(")]}").find(what[1]) != std::string_view::npos) {
       closer_expected = true;
