@@ -92,6 +92,7 @@ LoopInfo* Checker::check_loop_var(const LoopVar& lv, bool parallel, SourceRange 
   L.parallel = parallel;
   L.keyword = keyword;
   const std::string& n = lv.var.name;
+  bool shadows = false;  // then uses of the name are ambiguous: check none of them
   if (Binding* b = lookup(n)) {
     std::string what = b->kind == Binding::Kind::loop     ? "the loop index"
                        : b->kind == Binding::Kind::local  ? "the local name"
@@ -101,6 +102,7 @@ LoopInfo* Checker::check_loop_var(const LoopVar& lv, bool parallel, SourceRange 
                                 "'; give the loop its own name, e.g. '" + n + "2'")
         .note(b->kind == Binding::Kind::loop ? b->loop->lv->var.loc.range : b->where,
               "'" + n + "' is defined here");
+    shadows = true;
   }
   bool ok = true;
   if (lv.range.lo) {
@@ -121,7 +123,7 @@ LoopInfo* Checker::check_loop_var(const LoopVar& lv, bool parallel, SourceRange 
                               std::to_string(L.lo.value + 1) + " has one iteration");
     ok = false;
   }
-  L.valid = ok;
+  L.valid = ok && !shadows;
   Binding b;
   b.kind = Binding::Kind::loop;
   b.loop = &L;
@@ -229,6 +231,10 @@ void Checker::check_store(Store& st) {
   }
   const Param& p = *b->param;
   const std::string& n = p.name.name;
+  if (bad_params_.count(n)) {  // its declaration is wrong; nothing to check the store against
+    stores_.emplace(n, StoreSite{st.target_loc.range});
+    return;
+  }
   if (!b->is_output) {
     std::string outs;
     for (const Param& o : k_.outputs)

@@ -166,6 +166,7 @@ void Checker::check_params() {
     if (auto it = params_.find(n); it != params_.end()) {
       error(p.name.loc.range, "duplicate parameter '" + n + "'; give each parameter its own name")
           .note(decl_of(*it->second), "'" + n + "' is first declared here");
+      bad_params_[n] = true;  // uses of the name are ambiguous; check none of them
       return;
     }
     params_[n] = &p;

@@ -207,7 +207,7 @@ bool Checker::check_index(const Access& a, std::size_t dim, const Param& t, Loop
     error(at, "index '" + shown + "' can leave '" + tn + "': '" + vn + "' ranges over " +
                   L.range_str() + ", so " + shown + " reaches " +
                   (dk.kind == DimKey::Kind::named
-                       ? end + " + " + std::to_string(ix.offset - 1)
+                       ? (ix.offset == 1 ? end : end + " + " + std::to_string(ix.offset - 1))
                        : std::to_string(L.hi.value + ix.offset - 1)) +
                   ", past the last tile of " + dim_desc(t, dim))
         .note(loop_at, "'" + vn + "' is defined here");
@@ -279,7 +279,7 @@ Shape Checker::check_expr(Expr& e) {
     if (const Binding* b = resolve_tensor(a->tensor)) {
       t = Type::tile;
       const Param& p = *b->param;
-      if (b->is_output)
+      if (b->is_output && !bad_params_.count(p.name.name))
         error(a->tensor.loc.range, "reading output '" + p.name.name + "'; outputs are write-"
                                    "only, so keep the value in a local name and use that")
             .note(b->where, "'" + p.name.name + "' is declared as an output here");

@@ -175,5 +175,20 @@ TEST(CheckErrors, LimitOfTwentyIsRespected) {
   EXPECT_EQ(d.all().size(), 20u);
 }
 
+TEST(CheckErrors, DeclarationShapesAndRanges) {
+  Kernel k = kernel("k", {tensor("x", {"M", "N", "K"}), tensor("w", {"N", "N"}), tensor("v", {"M", "N"})}, {},
+                    {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+                         {assign("t", add(at("v", {"i", "j"}), at("w", {"j", "j"}))),
+                          for_("q", "tiles(M)..tiles(N)", {})})});
+  auto r = run(k);
+  ASSERT_EQ(r.errors.size(), 4u);
+  EXPECT_EQ(r.errors[0], "tensor 'x' has 3 dimensions; tensors have exactly 2, e.g. 'x: bf16[M, N]'");
+  EXPECT_EQ(r.errors[1], "kernel 'k' has no outputs; declare at least one: -> (C: bf16[M, N])");
+  EXPECT_EQ(r.errors[2], "operands of '+' do not agree: the rows of 'v[i, j]' come from M, the "
+                         "rows of 'w[j, j]' from N");
+  EXPECT_EQ(r.notes[2], 2u);
+  EXPECT_EQ(r.errors[3], "a range starts at an integer literal, e.g. 1 .. tiles(N)");
+}
+
 }  // namespace
 }  // namespace tk::dsl
