@@ -64,8 +64,11 @@ struct MatrixView {
   constexpr T& operator()(std::int64_t r, std::int64_t c) const { return data[r * cols + c]; }
   constexpr std::int64_t size() const { return rows * cols; }
 
+  // A template only so that the requires-clause can drop it for const T. U must be T: a
+  // conversion template deduces U from the target type, which would accept any MatrixView.
   template <class U = T>
-  requires(!std::is_const_v<U>) constexpr operator MatrixView<const U>() const {
+  requires(std::is_same_v<U, T> && !std::is_const_v<U>) constexpr
+  operator MatrixView<const U>() const {
     return {data, rows, cols};
   }
 };

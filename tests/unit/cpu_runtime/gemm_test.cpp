@@ -1,0 +1,214 @@
+// gemm_tile vs a double-precision reference, for every micro-kernel compiled into this build.
+#include <tilekit/cpu/gemm.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using tk::cpu::Tile;
+
+struct Shape {
+  std::int64_t m, k, n;
+};
+
+std::vector<float> random_floats(std::int64_t n, unsigned seed, float lo = -1.0f, float hi = 1.0f) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (float& x : v)
+    x = dist(gen);
+  return v;
+}
+
+// C = A @ B computed tile by tile through the API generated code uses, on `pool`.
+template <class T>
+std::vector<float> tile_matmul(const std::vector<T>& a, const std::vector<T>& b, Shape s,
+                               tk::cpu::ThreadPool* pool = nullptr) {
+  const auto pa = tk::cpu::pack_a(tk::MatrixView<const T>{a.data(), s.m, s.k}, pool);
+  const auto pb = tk::cpu::pack_b(tk::MatrixView<const T>{b.data(), s.k, s.n}, pool);
+  EXPECT_EQ(pa.k_tiles, pb.k_tiles);
+  std::vector<float> c(static_cast<std::size_t>(s.m * s.n));
+  tk::MatrixView<float> cv{c.data(), s.m, s.n};
+  const std::int64_t nt = pb.n_tiles;
+  auto body = [&](std::int64_t begin, std::int64_t end) {
+    Tile acc;
+    for (std::int64_t w = begin; w < end; ++w) {
+      tk::cpu::gemm_tile(pa, pb, w / nt, w % nt, acc);
+      tk::cpu::store_tile(acc, cv, w / nt, w % nt);
+    }
+  };
+  if (pool)
+    pool->parallel_for(pa.m_tiles * nt, body);
+  else
+    body(0, pa.m_tiles * nt);
+  return c;
+}
+
+// Checks every element against a double reference: |c - ref| <= rtol * sum_k |a_ik| |b_kj|.
+void expect_close(const std::vector<float>& c, const std::vector<float>& a,
+                  const std::vector<float>& b, Shape s, double rtol) {
+  int bad = 0;
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.n; ++j) {
+      double ref = 0, mag = 0;
+      for (std::int64_t k = 0; k < s.k; ++k) {
+        const double p = static_cast<double>(a[static_cast<std::size_t>(i * s.k + k)]) *
+                         b[static_cast<std::size_t>(k * s.n + j)];
+        ref += p;
+        mag += std::fabs(p);
+      }
+      const double got = c[static_cast<std::size_t>(i * s.n + j)];
+      if (std::fabs(got - ref) > rtol * mag && ++bad <= 5)
+        ADD_FAILURE() << "C(" << i << ", " << j << ") = " << got << ", reference " << ref
+                      << ", bound " << rtol * mag;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+class GemmTest : public ::testing::TestWithParam<std::string> {
+protected:
+  void SetUp() override {
+    previous_ = tk::cpu::gemm_kernel();
+    ASSERT_TRUE(tk::cpu::select_gemm_kernel(GetParam().c_str()));
+  }
+  void TearDown() override { tk::cpu::select_gemm_kernel(previous_.c_str()); }
+  std::string previous_;
+};
+
+const Shape kShapes[] = {{32, 32, 32}, {64, 64, 64}, {32, 544, 64}, {96, 544, 160}, {160, 96, 64}};
+
+TEST_P(GemmTest, F32MatchesDoubleReference) {
+  for (const Shape& s : kShapes) {
+    SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n));
+    const auto a = random_floats(s.m * s.k, 11), b = random_floats(s.k * s.n, 12);
+    expect_close(tile_matmul(a, b, s), a, b, s, 1e-5);
+  }
+}
+
+TEST_P(GemmTest, Bf16ProductsAreExact) {
+  for (const Shape& s : kShapes) {
+    SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n));
+    const auto af = random_floats(s.m * s.k, 21), bf = random_floats(s.k * s.n, 22);
+    const std::vector<tk::bf16> a(af.begin(), af.end()), b(bf.begin(), bf.end());
+    // The reference uses the bf16 values widened (exactly), so only fp32 summation differs.
+    std::vector<float> aw(a.size()), bw(b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      aw[i] = static_cast<float>(a[i]);
+    for (std::size_t i = 0; i < b.size(); ++i)
+      bw[i] = static_cast<float>(b[i]);
+    expect_close(tile_matmul(a, b, s), aw, bw, s, 1e-5);
+  }
+}
+
+TEST_P(GemmTest, SmallIntegersAreExact) {
+  // Products and sums of small integers are exact in fp32: the result must be bit-exact.
+  const Shape s{64, 544, 96};
+  std::mt19937 gen(5);
+  std::uniform_int_distribution<int> dist(-8, 8);
+  std::vector<tk::bf16> a(static_cast<std::size_t>(s.m * s.k)),
+      b(static_cast<std::size_t>(s.k * s.n));
+  for (auto& x : a)
+    x = tk::bf16(static_cast<float>(dist(gen)));
+  for (auto& x : b)
+    x = tk::bf16(static_cast<float>(dist(gen)));
+  const auto c = tile_matmul(a, b, s);
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.n; ++j) {
+      float ref = 0;
+      for (std::int64_t k = 0; k < s.k; ++k)
+        ref += static_cast<float>(a[static_cast<std::size_t>(i * s.k + k)]) *
+               static_cast<float>(b[static_cast<std::size_t>(k * s.n + j)]);
+      ASSERT_EQ(c[static_cast<std::size_t>(i * s.n + j)], ref) << i << "," << j;
+    }
+}
+
+TEST_P(GemmTest, KRangesAccumulate) {
+  const Shape s{32, 160, 32}; // 5 K tiles
+  const auto a = random_floats(s.m * s.k, 31), b = random_floats(s.k * s.n, 32);
+  const auto pa = tk::cpu::pack_a(tk::MatrixView<const float>{a.data(), s.m, s.k});
+  const auto pb = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), s.k, s.n});
+  Tile acc;
+  tk::cpu::gemm_tile(pa, pb, 0, 0, 2, 5, acc);       // k tiles 2..4
+  tk::cpu::gemm_tile(pa, pb, 0, 0, 0, 2, acc, true); // += k tiles 0..1
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      double ref = 0, mag = 0;
+      for (int k = 0; k < s.k; ++k) {
+        const double p = static_cast<double>(a[static_cast<std::size_t>(i * s.k + k)]) *
+                         b[static_cast<std::size_t>(k * s.n + j)];
+        ref += p;
+        mag += std::fabs(p);
+      }
+      ASSERT_NEAR(acc(i, j), ref, 1e-5 * mag) << i << "," << j;
+    }
+  // An empty K range gives zeros, or leaves the accumulator alone.
+  tk::cpu::gemm_tile(pa, pb, 0, 0, 3, 3, acc, true);
+  EXPECT_NE(acc(0, 0), 0.0f);
+  tk::cpu::gemm_tile(pa, pb, 0, 0, 3, 3, acc);
+  EXPECT_EQ(acc(31, 31), 0.0f);
+}
+
+TEST_P(GemmTest, VectorOperandsArePaddedWithZeros) {
+  // A row vector [1, K] @ B [K, N]: row 0 of the tile is the product, the other rows are 0.
+  const std::int64_t k = 64, n = 32;
+  const auto v = random_floats(k, 41), b = random_floats(k * n, 42);
+  const auto pa = tk::cpu::pack_a(tk::MatrixView<const float>{v.data(), 1, k});
+  const auto pb = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), k, n});
+  EXPECT_EQ(pa.m_tiles, 1);
+  Tile acc;
+  tk::cpu::gemm_tile(pa, pb, 0, 0, acc);
+  for (int j = 0; j < 32; ++j) {
+    double ref = 0, mag = 0;
+    for (int kk = 0; kk < k; ++kk) {
+      ref += static_cast<double>(v[static_cast<std::size_t>(kk)]) *
+             b[static_cast<std::size_t>(kk * n + j)];
+      mag += std::fabs(static_cast<double>(v[static_cast<std::size_t>(kk)]) *
+                       b[static_cast<std::size_t>(kk * n + j)]);
+    }
+    EXPECT_NEAR(acc(0, j), ref, 1e-5 * mag) << j;
+    for (int i = 1; i < 32; ++i)
+      ASSERT_EQ(acc(i, j), 0.0f);
+  }
+  // An outer product: column vector [M, 1] @ row vector [1, N]; K = 1 is padded to one tile.
+  const auto x = random_floats(32, 43), y = random_floats(32, 44);
+  const auto px = tk::cpu::pack_a(tk::MatrixView<const float>{x.data(), 32, 1});
+  const auto py = tk::cpu::pack_b(tk::MatrixView<const float>{y.data(), 1, 32});
+  tk::cpu::gemm_tile(px, py, 0, 0, acc);
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j)
+      ASSERT_EQ(acc(i, j), x[static_cast<std::size_t>(i)] * y[static_cast<std::size_t>(j)]);
+}
+
+TEST_P(GemmTest, ParallelEqualsSerialBitForBit) {
+  const Shape s{96, 544, 160};
+  const auto a = random_floats(s.m * s.k, 51), b = random_floats(s.k * s.n, 52);
+  tk::cpu::ThreadPool pool(3);
+  EXPECT_EQ(tile_matmul(a, b, s, &pool), tile_matmul(a, b, s));
+}
+
+std::vector<std::string> compiled_kernels() {
+  std::vector<std::string> names;
+  for (const char* const* k = tk::cpu::gemm_kernels(); *k; ++k)
+    names.emplace_back(*k);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, GemmTest, ::testing::ValuesIn(compiled_kernels()),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+TEST(Gemm, KernelSelection) {
+  EXPECT_STREQ(tk::cpu::gemm_kernel(), tk::cpu::gemm_kernels()[0]); // best one by default
+  EXPECT_FALSE(tk::cpu::select_gemm_kernel("sse1"));
+  EXPECT_STREQ(tk::cpu::gemm_kernel(), tk::cpu::gemm_kernels()[0]);
+#if defined(__x86_64__)
+  // This project's CI machine is Zen 5 and the runtime is built with -march=native by default.
+  EXPECT_STREQ(tk::cpu::gemm_kernels()[0], "avx512");
+#endif
+}
+
+} // namespace
