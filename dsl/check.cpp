@@ -332,9 +332,8 @@ void Checker::run() {
     if (std::holds_alternative<Parallel>(s.node) && !parallel_)
       parallel_ = &s;
   if (!parallel_) {
+    // A statement spanning lines is underlined to the end of its first line.
     SourceRange at = k_.body.empty() ? k_.name.loc.range : k_.body.front().loc.range;
-    if (!k_.body.empty())
-      at.end = at.begin;  // the statement may span lines; point at its start
     error(at, "kernel '" + k_.name.name + "' has no 'parallel' block; put its statements in "
               "one, e.g. parallel i in tiles(M), j in tiles(N) { ... }");
     return;  // nothing to check the statements against without their iteration space
@@ -354,8 +353,7 @@ void Checker::run() {
           .note(keyword_range(*parallel_, 8), "the first 'parallel' is here");
       coverage_ok_ = false;
     } else {
-      SourceRange at{s.loc.range.begin, s.loc.range.begin};
-      error(at, "statement outside 'parallel'; every statement of a kernel goes inside its "
+      error(s.loc.range, "statement outside 'parallel'; every statement of a kernel goes inside its "
                 "'parallel' block")
           .note(keyword_range(*parallel_, 8), "the 'parallel' block is here");
       if (std::holds_alternative<Store>(s.node))
