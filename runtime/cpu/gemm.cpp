@@ -4,10 +4,13 @@
 #include <tilekit/cpu/gemm.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
+#include <utility>
 
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 #include <immintrin.h>
@@ -15,8 +18,64 @@
 
 namespace tk::cpu {
 
+namespace {
+
+// Packed operands are large (8 MB for two 1024x1024 f32 matrices) and live for one kernel call.
+// Fresh pages cost a page fault each, about as much as the packing itself, so, like a BLAS with
+// its persistent pack buffers, the runtime keeps a few freed blocks for the next call. A block
+// is 64-byte aligned, with its capacity stored in the 64 bytes before the data.
+constexpr std::size_t kHeader = 64;
+constexpr std::size_t kMaxCachedBytes = std::size_t{256} << 20;
+
+struct BlockCache {
+  std::mutex m;
+  std::array<void*, 4> slots{};
+};
+// Never destroyed: packed operands in static storage may be freed after it would have been.
+BlockCache& block_cache() {
+  static auto* c = new BlockCache;
+  return *c;
+}
+std::size_t& capacity_of(void* block) {
+  return *static_cast<std::size_t*>(block);
+}
+
+void* take_block(std::size_t bytes) {
+  BlockCache& c = block_cache();
+  {
+    std::lock_guard lock(c.m);
+    void** best = nullptr;
+    for (void*& s : c.slots)
+      if (s && capacity_of(s) >= bytes && (!best || capacity_of(s) < capacity_of(*best)))
+        best = &s;
+    if (best)
+      return std::exchange(*best, nullptr);
+  }
+  void* block = std::aligned_alloc(64, bytes + kHeader);
+  if (!block)
+    throw std::bad_alloc();
+  capacity_of(block) = bytes;
+  return block;
+}
+
+void give_block(void* block) {
+  BlockCache& c = block_cache();
+  if (capacity_of(block) <= kMaxCachedBytes) {
+    std::lock_guard lock(c.m);
+    void** smallest = nullptr;
+    for (void*& s : c.slots)
+      if (!s || !smallest || (*smallest && capacity_of(s) < capacity_of(*smallest)))
+        smallest = &s;
+    if (!*smallest || capacity_of(*smallest) < capacity_of(block))
+      block = std::exchange(*smallest, block); // keep the larger; free what it replaces
+  }
+  std::free(block);
+}
+
+} // namespace
+
 void AlignedFree::operator()(float* p) const {
-  std::free(p);
+  give_block(reinterpret_cast<char*>(p) - kHeader);
 }
 
 namespace {
@@ -27,10 +86,7 @@ constexpr int kNr = 32; // columns of a micro-tile: the whole tile width
 AlignedFloats alloc_floats(std::int64_t n) {
   const std::size_t bytes =
       (static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * 4 + 63) & ~std::size_t{63};
-  auto* p = static_cast<float*>(std::aligned_alloc(64, bytes));
-  if (!p)
-    throw std::bad_alloc();
-  return AlignedFloats(p);
+  return AlignedFloats(reinterpret_cast<float*>(static_cast<char*>(take_block(bytes)) + kHeader));
 }
 
 std::int64_t tiles_of(std::int64_t n) {
@@ -65,10 +121,15 @@ PackedA pack_a_impl(MatrixView<const T> a, ThreadPool* pool) {
           const int rows = static_cast<int>(std::clamp<std::int64_t>(a.rows - row0, 0, kMr));
           if (rows < kMr || a.cols < kp)
             std::memset(dst, 0, sizeof(float) * kMr * kp);
-          for (int r = 0; r < rows; ++r) {
-            const T* src = a.data + (row0 + r) * a.cols;
+          if (rows == kMr) { // the common case: write each k's 8 floats contiguously
+            const T* src = a.data + row0 * a.cols;
             for (std::int64_t k = 0; k < a.cols; ++k)
-              dst[k * kMr + r] = widen(src[k]);
+              for (int r = 0; r < kMr; ++r)
+                dst[k * kMr + r] = widen(src[r * a.cols + k]);
+          } else {
+            for (int r = 0; r < rows; ++r)
+              for (std::int64_t k = 0; k < a.cols; ++k)
+                dst[k * kMr + r] = widen(a.data[(row0 + r) * a.cols + k]);
           }
         }
       });

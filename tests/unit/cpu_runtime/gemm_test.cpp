@@ -212,3 +212,25 @@ TEST(Gemm, KernelSelection) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Gemm, FreedPackBuffersAreReused) {
+  // Repeated kernel calls must not pay page faults for fresh pack buffers every time.
+  const std::vector<float> a(64 * 64, 1.0f);
+  const float* first = nullptr;
+  {
+    const auto pa = tk::cpu::pack_a(tk::MatrixView<const float>{a.data(), 64, 64});
+    first = pa.panel(0);
+  }
+  const auto again = tk::cpu::pack_a(tk::MatrixView<const float>{a.data(), 64, 64});
+  EXPECT_EQ(again.panel(0), first);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(again.panel(0)) % 64, 0u);
+  // A smaller request may reuse a larger block; the contents are fully rewritten.
+  const std::vector<float> small(32 * 32, 2.0f);
+  const auto pb = tk::cpu::pack_b(tk::MatrixView<const float>{small.data(), 32, 32});
+  EXPECT_EQ(pb.panel(0)[0], 2.0f);
+  EXPECT_EQ(pb.panel(0)[32 * 32 - 1], 2.0f);
+}
+
+} // namespace
