@@ -1,0 +1,68 @@
+// The emulator's device-side entry points, called by the SDK-shaped kernel headers (api/...). Each call
+// acts on the core and kernel that the scheduler made current. Not part of the SDK: kernels never call these.
+#pragma once
+#include <cstdint>
+
+namespace tk::rt::emu {
+// Runtime args of the current kernel on the current core.
+std::uint32_t runtime_arg(int index);
+std::uint32_t common_runtime_arg(int index);
+
+// Circular buffers (shared by data-movement and compute kernels).
+void cb_reserve_back(std::int32_t cb, std::int32_t pages);
+void cb_push_back(std::int32_t cb, std::int32_t pages);
+void cb_wait_front(std::int32_t cb, std::int32_t pages);
+void cb_pop_front(std::int32_t cb, std::int32_t pages);
+bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages);
+bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages);
+std::uint32_t cb_write_ptr(std::uint32_t cb);
+std::uint32_t cb_read_ptr(std::uint32_t cb);
+std::uint32_t cb_page_size(std::uint32_t cb);
+
+// NoC. Local L1 addresses are real pointers into the current core's L1 window (below 4 GiB); NoC
+// addresses carry (x, y) and a core-relative offset.
+void noc_read(std::uint64_t src_noc_addr, std::uint32_t dst_local_addr, std::uint32_t size);
+void noc_write(std::uint32_t src_local_addr, std::uint64_t dst_noc_addr, std::uint32_t size);
+void noc_write_multicast(std::uint32_t src_local_addr, std::uint64_t dst_mcast_addr, std::uint32_t size,
+                         std::uint32_t num_dests, bool include_self);
+void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr);
+void semaphore_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_least);
+std::uint64_t noc_xy_addr(std::uint32_t noc_x, std::uint32_t noc_y, std::uint32_t addr);
+std::uint64_t noc_local_addr(std::uint32_t addr);
+std::uint64_t noc_multicast_addr(std::uint32_t x0, std::uint32_t y0, std::uint32_t x1, std::uint32_t y1,
+                                 std::uint32_t addr);
+std::uint64_t interleaved_page_addr(bool dram, std::uint32_t base, std::uint32_t aligned_page_size,
+                                    std::uint32_t page_id, std::uint32_t offset);
+std::uint32_t semaphore_addr(std::uint32_t id);
+std::uint8_t* my_noc_x();
+std::uint8_t* my_noc_y();
+
+// Compute: DST register protocol.
+void tile_regs_acquire();
+void tile_regs_commit();
+void tile_regs_wait();
+void tile_regs_release();
+void acquire_dst();
+void release_dst();
+
+enum class Binary : std::uint8_t { Add, Sub, Mul };
+enum class Bcast : std::uint8_t { None, Row, Col, Scalar };
+enum class Unary : std::uint8_t {
+    Exp, Relu, ReluMax, ReluMin, LeakyRelu, Gelu, Recip, Sqrt, Rsqrt, Log, Sigmoid, Tanh, Abs, Neg, Square,
+    AddScalar, SubScalar, MulScalar, DivScalar, RsubScalar, Fill
+};
+enum class DstBinary : std::uint8_t { Max, Min };
+
+void binary_init(bool acc_to_dest);
+void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst);
+void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
+                  std::uint32_t tile1, std::uint32_t dst);
+void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1, std::uint32_t dst,
+                  bool transpose);
+void unary_tile(Unary op, std::uint32_t dst, float param);
+void dst_binary_tile(DstBinary op, std::uint32_t dst0, std::uint32_t dst1, std::uint32_t odst);
+// pool: 0 SUM, 1 AVG, 2 MAX, 3 MIN; dim: 0 ROW, 1 COL, 2 SCALAR.
+void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, std::uint32_t tile,
+                 std::uint32_t tile_scaler, std::uint32_t dst);
+void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order);
+}  // namespace tk::rt::emu
