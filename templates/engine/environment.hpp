@@ -44,6 +44,8 @@ public:
   /// The parsed template `name`, loaded and parsed on first use. Throws TemplateError when it
   /// cannot be read or does not parse.
   std::shared_ptr<const Template> load(const std::string& name) const;
+  /// Like load(), but nullptr when the file does not exist.
+  std::shared_ptr<const Template> find(const std::string& name) const;
   /// Parses `source` (not cached).
   std::shared_ptr<const Template> parse(std::string_view source, std::string name) const;
 

@@ -6,6 +6,7 @@
 #include "templates/engine/expr_grammar.hpp"
 
 #include "templates/engine/error.hpp"
+#include "templates/engine/filters.hpp"
 
 #include <boost/spirit/home/x3.hpp>
 
@@ -549,6 +550,13 @@ std::optional<std::string> Cursor::name() {
   return std::nullopt;
 }
 
+std::optional<std::string> Cursor::word() {
+  std::string out;
+  if (x3::phrase_parse(first_, last_, x3::with<base_tag>(base_)[any_ident], x3::space, out))
+    return out;
+  return std::nullopt;
+}
+
 std::string Cursor::expect_name(const char* what) {
   if (auto n = name())
     return *n;
@@ -576,6 +584,18 @@ void Cursor::expect_end(const std::string& what) {
 
 namespace {
 
+// jinja2 rejects unknown filters and tests when it compiles a template, not when it runs it.
+void check_names(const Template& t, const Expr& e) {
+  if (e.kind == ExprKind::filter && !is_filter(e.name))
+    fail(t, e.pos, "no filter named '" + e.name + "'");
+  if (e.kind == ExprKind::test && !is_test(e.name))
+    fail(t, e.pos, "no test named '" + e.name + "'");
+  for (const auto& op : e.operands)
+    check_names(t, *op);
+  for (const auto& kv : e.kwargs)
+    check_names(t, *kv.second);
+}
+
 template <class Rule>
 ExprPtr parse_with(const Template& t, const char* base, const char*& first, const char* last,
                    const Rule& rule) {
@@ -589,6 +609,7 @@ ExprPtr parse_with(const Template& t, const char* base, const char*& first, cons
     fail(t, static_cast<std::uint32_t>(where - base),
          "expected " + e.which() + (where == last ? " before the end of the tag" : ""));
   }
+  check_names(t, *out);
   return out;
 }
 

@@ -21,6 +21,8 @@ public:
   /// Consumes a name that is not a reserved word (and, or, not, in, is, if, else).
   std::optional<std::string> name();
   std::string expect_name(const char* what);
+  /// Consumes any word, reserved or not (a tag's keyword).
+  std::optional<std::string> word();
   /// Consumes `c` if it comes next.
   bool punct(char c);
   void expect(char c);

@@ -12,6 +12,12 @@
 
 namespace tk::tmpl {
 
+namespace {
+Value integer(std::int64_t i) { return Value::integer(i); }
+Value boolean(bool b) { return Value::boolean(b); }
+Value string(std::string s) { return Value::string(std::move(s)); }
+}  // namespace
+
 Value Value::undefined(std::string message, const Template* t, std::uint32_t offset) {
   return boxed(Kind::undefined, Undefined{std::move(message), t, offset});
 }
@@ -265,6 +271,66 @@ bool equal(const Value& a, const Value& b) {
   case K::macro: return a.as_macro().def == b.as_macro().def;
   default: return false;
   }
+}
+
+std::string object_type_repr(const Value& v) {
+  if (v.kind() == Value::Kind::none)
+    return "None";
+  return std::string(v.type_name()) + " object";
+}
+
+Value get_attr(const Value& obj, std::string_view name) {
+  if (const Value* e = obj.find(name))
+    return *e;
+  if (obj.kind() == Value::Kind::loop) {
+    const LoopInfo& l = obj.as_loop();
+    if (name == "index")
+      return integer(l.index0 + 1);
+    if (name == "index0")
+      return integer(l.index0);
+    if (name == "revindex")
+      return integer(l.length - l.index0);
+    if (name == "revindex0")
+      return integer(l.length - l.index0 - 1);
+    if (name == "first")
+      return boolean(l.index0 == 0);
+    if (name == "last")
+      return boolean(l.index0 + 1 == l.length);
+    if (name == "length")
+      return integer(l.length);
+    if (name == "depth")
+      return integer(l.depth0 + 1);
+    if (name == "depth0")
+      return integer(l.depth0);
+  }
+  return Value::undefined("'" + object_type_repr(obj) + "' has no attribute '" +
+                              std::string(name) + "'",
+                          nullptr, 0);
+}
+
+Value get_item(const Value& obj, const Value& key) {
+  bool int_key = key.kind() == Value::Kind::integer || key.kind() == Value::Kind::boolean;
+  if (int_key && (obj.kind() == Value::Kind::list || obj.kind() == Value::Kind::string)) {
+    std::int64_t i = key.as_int();
+    if (obj.kind() == Value::Kind::list) {
+      auto n = static_cast<std::int64_t>(obj.as_list().size());
+      if (i < 0)
+        i += n;
+      if (i >= 0 && i < n)
+        return obj.as_list()[static_cast<std::size_t>(i)];
+    } else {
+      auto chars = utf8_chars(obj.as_string());
+      auto n = static_cast<std::int64_t>(chars.size());
+      if (i < 0)
+        i += n;
+      if (i >= 0 && i < n)
+        return string(chars[static_cast<std::size_t>(i)]);
+    }
+  }
+  if (key.kind() == Value::Kind::string)
+    return get_attr(obj, key.as_string());
+  return Value::undefined("'" + object_type_repr(obj) + "' has no element " + to_repr(key),
+                          nullptr, 0);
 }
 
 std::size_t utf8_length(std::string_view s) {

@@ -119,6 +119,14 @@ bool truthy(const Value& v);
 /// Python's ==.
 bool equal(const Value& a, const Value& b);
 
+/// jinja2's getattr for `obj.name`: a dict entry or a loop attribute; otherwise an undefined
+/// value (without location) saying what was missing.
+Value get_attr(const Value& obj, std::string_view name);
+/// jinja2's getitem for `obj[key]`: list/tuple/str index (negative from the end), dict key.
+Value get_item(const Value& obj, const Value& key);
+/// jinja2's spelling of a value's type in messages: "dict object", "None".
+std::string object_type_repr(const Value& v);
+
 /// Number of code points in a UTF-8 string, and the string split into code points.
 std::size_t utf8_length(std::string_view s);
 std::vector<std::string> utf8_chars(std::string_view s);

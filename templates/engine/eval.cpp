@@ -1,0 +1,113 @@
+// Expression evaluation: jinja2's semantics on Values, with located errors.
+#include "templates/engine/error.hpp"
+#include "templates/engine/operators.hpp"
+#include "templates/engine/render_state.hpp"
+
+#include <algorithm>
+
+namespace tk::tmpl {
+
+Value Renderer::eval(const Expr& e, Scope& scope) {
+  try {
+    switch (e.kind) {
+    case ExprKind::literal: return e.literal;
+    case ExprKind::name:
+      if (const Value* v = scope.lookup(e.name))
+        return *v;
+      return Value::undefined("'" + e.name + "' is undefined", tmpl_, e.pos);
+    case ExprKind::list:
+    case ExprKind::tuple: {
+      List items;
+      for (const auto& op : e.operands)
+        items.push_back(need(eval(*op, scope)));
+      return Value::list(std::move(items), e.kind == ExprKind::tuple);
+    }
+    case ExprKind::dict: {
+      Dict items;
+      for (std::size_t i = 0; i + 1 < e.operands.size(); i += 2) {
+        Value k = need(eval(*e.operands[i], scope));
+        if (k.kind() != Value::Kind::string)
+          error(e.operands[i]->pos, "dict keys must be strings in TileKit templates");
+        Value v = need(eval(*e.operands[i + 1], scope));
+        auto it = std::find_if(items.begin(), items.end(),
+                               [&](const auto& kv) { return kv.first == k.as_string(); });
+        if (it != items.end())
+          it->second = std::move(v);
+        else
+          items.emplace_back(k.as_string(), std::move(v));
+      }
+      return Value::dict(std::move(items));
+    }
+    case ExprKind::attr:
+      return locate(get_attr(need(eval(*e.operands[0], scope)), e.name), e.pos);
+    case ExprKind::item: {
+      Value obj = need(eval(*e.operands[0], scope));
+      return locate(get_item(obj, need(eval(*e.operands[1], scope))), e.pos);
+    }
+    case ExprKind::call: return call(e, scope);
+    case ExprKind::filter: {
+      Value subject = eval(*e.operands[0], scope);
+      if (e.name != "default" && e.name != "d")
+        need(subject);
+      return locate(apply_filter(e.name, subject, arguments(e, scope)), e.pos);
+    }
+    case ExprKind::test: {
+      Value subject = eval(*e.operands[0], scope);
+      bool r;
+      if (e.name == "defined" || e.name == "undefined")
+        r = subject.is_undefined() == (e.name == "undefined");
+      else
+        r = apply_test(e.name, need(subject), arguments(e, scope));
+      return Value::boolean(r != e.negated);
+    }
+    case ExprKind::neg: return negate(need(eval(*e.operands[0], scope)));
+    case ExprKind::pos: return unary_plus(need(eval(*e.operands[0], scope)));
+    case ExprKind::binary: {
+      Value a = need(eval(*e.operands[0], scope));
+      return binary_op(e.bin_op, a, need(eval(*e.operands[1], scope)));
+    }
+    case ExprKind::compare: return eval_compare(e, scope);
+    case ExprKind::concat: {
+      std::string out;
+      for (const auto& op : e.operands)
+        out += to_str(need(eval(*op, scope)));
+      return Value::string(std::move(out));
+    }
+    case ExprKind::cond:
+      if (truthy(need(eval(*e.operands[1], scope))))
+        return eval(*e.operands[0], scope);
+      if (e.operands.size() == 3)
+        return eval(*e.operands[2], scope);
+      return Value::undefined("the inline if-expression on line " +
+                                  std::to_string(tmpl_->file.line_col(e.pos).line) +
+                                  " evaluated to false and no else section was defined.",
+                              tmpl_, e.pos);
+    case ExprKind::and_op: {
+      Value a = eval(*e.operands[0], scope);
+      return truthy(need(a)) ? eval(*e.operands[1], scope) : a;
+    }
+    case ExprKind::or_op: {
+      Value a = eval(*e.operands[0], scope);
+      return truthy(need(a)) ? a : eval(*e.operands[1], scope);
+    }
+    case ExprKind::not_op: return Value::boolean(!truthy(need(eval(*e.operands[0], scope))));
+    }
+  } catch (const OpError& err) {
+    error(e.pos, err.what());
+  }
+  error(e.pos, "internal error: unknown expression kind");
+}
+
+// a < b < c means a < b and b < c, each operand evaluated once, stopping at the first false.
+Value Renderer::eval_compare(const Expr& e, Scope& scope) {
+  Value left = need(eval(*e.operands[0], scope));
+  for (std::size_t i = 0; i < e.cmp_ops.size(); ++i) {
+    Value right = need(eval(*e.operands[i + 1], scope));
+    if (!compare_op(e.cmp_ops[i], left, right))
+      return Value::boolean(false);
+    left = std::move(right);
+  }
+  return Value::boolean(true);
+}
+
+}  // namespace tk::tmpl

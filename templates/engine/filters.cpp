@@ -1,0 +1,346 @@
+// jinja2 3.1's built-in filters, for the subset TileKit supports. Each follows the Python
+// source's behaviour (argument names, str() conversion of the subject, empty-sequence results).
+#include "templates/engine/filters.hpp"
+
+#include "templates/engine/operators.hpp"
+#include "templates/engine/string_util.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <initializer_list>
+
+namespace tk::tmpl {
+
+namespace {
+
+using K = Value::Kind;
+
+// Binds positional and keyword arguments to a filter's parameter names, like a Python call.
+class Params {
+public:
+  Params(std::string_view filter, const CallArgs& a, std::initializer_list<const char*> names)
+      : names_(names), slots_(names.size(), nullptr) {
+    if (a.positional.size() > names_.size())
+      throw OpError("filter '" + std::string(filter) + "' takes at most " +
+                    std::to_string(names_.size()) + " argument(s)");
+    for (std::size_t i = 0; i < a.positional.size(); ++i)
+      slots_[i] = &a.positional[i];
+    for (const auto& [k, v] : a.keyword) {
+      auto it = std::find(names_.begin(), names_.end(), k);
+      if (it == names_.end())
+        throw OpError("filter '" + std::string(filter) + "' got an unexpected keyword argument '" +
+                      k + "'");
+      slots_[static_cast<std::size_t>(it - names_.begin())] = &v;
+    }
+  }
+  const Value* get(std::size_t i) const { return slots_[i]; }
+  Value get_or(std::size_t i, Value d) const { return slots_[i] ? *slots_[i] : std::move(d); }
+  bool flag(std::size_t i) const { return slots_[i] && truthy(*slots_[i]); }
+
+private:
+  std::vector<const char*> names_;
+  std::vector<const Value*> slots_;
+};
+
+// The items a Python for loop would see: list items, dict keys, string characters.
+List iterate(const Value& v) {
+  switch (v.kind()) {
+  case K::list: return v.as_list();
+  case K::dict: {
+    List keys;
+    for (const auto& kv : v.as_dict())
+      keys.push_back(Value::string(kv.first));
+    return keys;
+  }
+  case K::string: {
+    List chars;
+    for (auto& c : utf8_chars(v.as_string()))
+      chars.push_back(Value::string(std::move(c)));
+    return chars;
+  }
+  default: throw OpError(std::string("'") + v.type_name() + "' object is not iterable");
+  }
+}
+
+// jinja2's make_attrgetter: "a.b.0" walks dict keys and list indices.
+Value attr_path(const Value& v, const std::string& path, const Value* fallback = nullptr) {
+  Value cur = v;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t dot = path.find('.', start);
+    std::string part = path.substr(start, dot == std::string::npos ? dot : dot - start);
+    bool digits = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
+      return c >= '0' && c <= '9';
+    });
+    cur = get_item(cur, digits ? Value::integer(std::atoll(part.c_str())) : Value::string(part));
+    if (cur.is_undefined()) {
+      if (fallback)
+        return *fallback;
+      throw OpError(cur.as_undefined().message);
+    }
+    if (dot == std::string::npos)
+      return cur;
+    start = dot + 1;
+  }
+}
+
+std::string attribute_arg(const Value* v) {
+  if (!v)
+    return {};
+  return v->kind() == K::integer ? std::to_string(v->as_int()) : to_str(*v);
+}
+
+Value do_indent(const Value& s, const Params& p) {
+  if (s.kind() != K::string)
+    throw OpError(std::string("unsupported operand type(s) for +=: '") + s.type_name() +
+                  "' and 'str'");
+  Value width = p.get_or(0, Value::integer(4));
+  std::string indention = width.kind() == K::string
+                              ? width.as_string()
+                              : std::string(static_cast<std::size_t>(std::max<std::int64_t>(
+                                                0, width.as_int())),
+                                            ' ');
+  auto lines = split_lines(s.as_string() + "\n");
+  std::string rv;
+  if (p.flag(2)) {  // blank: indent every line, empty ones too
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      rv += (i ? "\n" + indention : "") + lines[i];
+  } else {
+    rv = lines.front();
+    for (std::size_t i = 1; i < lines.size(); ++i)
+      rv += "\n" + (lines[i].empty() ? "" : indention + lines[i]);
+  }
+  return Value::string(p.flag(1) ? indention + rv : rv);
+}
+
+Value do_int(const Value& v, const Params& p) {
+  Value fallback = p.get_or(0, Value::integer(0));
+  if (v.kind() == K::integer || v.kind() == K::boolean)
+    return Value::integer(v.as_int());
+  if (v.kind() == K::floating) {
+    double d = v.as_float();
+    if (std::isnan(d) || std::isinf(d))
+      throw OpError("cannot convert float " + float_repr(d) + " to integer");
+    return Value::integer(static_cast<std::int64_t>(d));
+  }
+  if (v.kind() == K::string) {
+    std::string s = strip(v.as_string());
+    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+    char* end = nullptr;
+    errno = 0;
+    long long i = std::strtoll(s.c_str(), &end, 10);
+    if (!s.empty() && end == s.c_str() + s.size() && errno == 0)
+      return Value::integer(i);
+    double d = std::strtod(s.c_str(), &end);
+    if (!s.empty() && end == s.c_str() + s.size() && std::isfinite(d))
+      return Value::integer(static_cast<std::int64_t>(d));
+  }
+  return fallback;
+}
+
+Value do_float(const Value& v, const Params& p) {
+  Value fallback = p.get_or(0, Value::floating(0.0));
+  if (v.is_number())
+    return Value::floating(v.as_float());
+  if (v.kind() == K::string) {
+    std::string s = strip(v.as_string());
+    char* end = nullptr;
+    double d = std::strtod(s.c_str(), &end);
+    if (!s.empty() && end == s.c_str() + s.size())
+      return Value::floating(d);
+  }
+  return fallback;
+}
+
+Value do_sort(const Value& v, const Params& p) {
+  List items = iterate(v);
+  bool case_sensitive = p.flag(1);
+  std::string attr = attribute_arg(p.get(2));
+  auto key = [&](const Value& x) {
+    Value k = attr.empty() ? x : attr_path(x, attr);
+    return (!case_sensitive && k.kind() == K::string) ? Value::string(ascii_lower(k.as_string()))
+                                                      : k;
+  };
+  std::vector<std::pair<Value, Value>> keyed;
+  for (auto& x : items)
+    keyed.emplace_back(key(x), x);
+  bool reverse = p.flag(0);
+  std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+    return reverse ? less_than(b.first, a.first) : less_than(a.first, b.first);
+  });
+  List out;
+  for (auto& kv : keyed)
+    out.push_back(kv.second);
+  return Value::list(std::move(out));
+}
+
+// select/reject/selectattr/rejectattr: args are [attr,] test, test args...
+Value do_select(std::string_view name, const Value& v, const CallArgs& a) {
+  bool by_attr = name.ends_with("attr");
+  bool keep = name.starts_with("select");
+  std::size_t first_test_arg = by_attr ? 1 : 0;
+  if (by_attr && a.positional.empty())
+    throw OpError("filter '" + std::string(name) + "' needs an attribute name");
+  std::string attr = by_attr ? attribute_arg(&a.positional[0]) : "";
+  CallArgs test_args;
+  std::string test;
+  if (a.positional.size() > first_test_arg) {
+    test = to_str(a.positional[first_test_arg]);
+    test_args.positional.assign(a.positional.begin() + static_cast<long>(first_test_arg) + 1,
+                                a.positional.end());
+    if (!is_test(test))
+      throw OpError("no test named '" + test + "'");
+  }
+  List out;
+  for (const auto& x : iterate(v)) {
+    Value subject = by_attr ? attr_path(x, attr) : x;
+    bool ok = test.empty() ? truthy(subject) : apply_test(test, subject, test_args);
+    if (ok == keep)
+      out.push_back(x);
+  }
+  return Value::list(std::move(out));
+}
+
+Value do_map(const Value& v, const CallArgs& a) {
+  List out;
+  for (const auto& [k, val] : a.keyword)
+    if (k != "attribute" && k != "default" && a.positional.empty())
+      throw OpError("filter 'map' got an unexpected keyword argument '" + k + "'");
+  if (a.positional.empty()) {
+    const Value* attr = nullptr;
+    const Value* fallback = nullptr;
+    for (const auto& [k, val] : a.keyword)
+      (k == "attribute" ? attr : fallback) = &val;
+    if (!attr)
+      throw OpError("filter 'map' needs a filter name or attribute=");
+    for (const auto& x : iterate(v))
+      out.push_back(attr_path(x, attribute_arg(attr), fallback));
+    return Value::list(std::move(out));
+  }
+  std::string filter = to_str(a.positional[0]);
+  if (!is_filter(filter))
+    throw OpError("no filter named '" + filter + "'");
+  CallArgs rest{{a.positional.begin() + 1, a.positional.end()}, a.keyword};
+  for (const auto& x : iterate(v))
+    out.push_back(apply_filter(filter, x, rest));
+  return Value::list(std::move(out));
+}
+
+const char* const filter_names[] = {
+    "abs",   "capitalize", "count", "d",    "default", "first",   "float",  "indent",
+    "int",   "join",       "last",  "length", "list",  "lower",   "map",    "reject",
+    "rejectattr", "replace", "reverse", "select", "selectattr", "sort", "string", "sum",
+    "trim",  "upper"};
+
+}  // namespace
+
+bool is_filter(std::string_view name) {
+  return std::find(std::begin(filter_names), std::end(filter_names), name) !=
+         std::end(filter_names);
+}
+
+Value apply_filter(std::string_view name, const Value& v, const CallArgs& a) {
+  if (name == "default" || name == "d") {
+    Params p(name, a, {"default_value", "boolean"});
+    bool use = v.is_undefined() || (p.flag(1) && !truthy(v));
+    return use ? p.get_or(0, Value::string("")) : v;
+  }
+  if (name == "indent")
+    return do_indent(v, Params(name, a, {"width", "first", "blank"}));
+  if (name == "int")
+    return do_int(v, Params(name, a, {"default", "base"}));
+  if (name == "float")
+    return do_float(v, Params(name, a, {"default"}));
+  if (name == "sort")
+    return do_sort(v, Params(name, a, {"reverse", "case_sensitive", "attribute"}));
+  if (name == "map")
+    return do_map(v, a);
+  if (name == "select" || name == "reject" || name == "selectattr" || name == "rejectattr")
+    return do_select(name, v, a);
+  if (name == "join") {
+    Params p(name, a, {"d", "attribute"});
+    std::string sep = to_str(p.get_or(0, Value::string(""))), attr = attribute_arg(p.get(1)), out;
+    bool first = true;
+    for (const auto& x : iterate(v)) {
+      out += (first ? "" : sep) + to_str(attr.empty() ? x : attr_path(x, attr));
+      first = false;
+    }
+    return Value::string(std::move(out));
+  }
+  if (name == "replace") {
+    Params p(name, a, {"old", "new", "count"});
+    if (!p.get(0) || !p.get(1))
+      throw OpError("filter 'replace' needs the old and new strings");
+    std::int64_t count = p.get(2) && p.get(2)->kind() != K::none ? p.get(2)->as_int() : -1;
+    return Value::string(replace_all(to_str(v), to_str(*p.get(0)), to_str(*p.get(1)), count));
+  }
+  if (name == "sum") {
+    Params p(name, a, {"attribute", "start"});
+    std::string attr = attribute_arg(p.get(0));
+    Value total = p.get_or(1, Value::integer(0));
+    for (const auto& x : iterate(v))
+      total = binary_op(BinOp::add, total, attr.empty() ? x : attr_path(x, attr));
+    return total;
+  }
+  if (name == "trim") {
+    Params p(name, a, {"chars"});
+    const Value* chars = p.get(0);
+    return Value::string(chars && chars->kind() != K::none ? strip(to_str(v), to_str(*chars))
+                                                           : strip(to_str(v)));
+  }
+  Params none(name, a, {});
+  if (name == "length" || name == "count") {
+    if (v.kind() == K::string)
+      return Value::integer(static_cast<std::int64_t>(utf8_length(v.as_string())));
+    if (v.kind() == K::list)
+      return Value::integer(static_cast<std::int64_t>(v.as_list().size()));
+    if (v.kind() == K::dict)
+      return Value::integer(static_cast<std::int64_t>(v.as_dict().size()));
+    throw OpError(std::string("object of type '") + v.type_name() + "' has no len()");
+  }
+  if (name == "first" || name == "last") {
+    List items = iterate(v);
+    if (items.empty())
+      return Value::undefined(std::string("No ") + std::string(name) +
+                                  " item, sequence was empty.",
+                              nullptr, 0);
+    return name == "first" ? items.front() : items.back();
+  }
+  if (name == "upper")
+    return Value::string(ascii_upper(to_str(v)));
+  if (name == "lower")
+    return Value::string(ascii_lower(to_str(v)));
+  if (name == "capitalize") {
+    auto chars = utf8_chars(to_str(v));
+    std::string out;
+    for (std::size_t i = 0; i < chars.size(); ++i)
+      out += i == 0 ? ascii_upper(chars[i]) : ascii_lower(chars[i]);
+    return Value::string(std::move(out));
+  }
+  if (name == "string")
+    return Value::string(to_str(v));
+  if (name == "list")
+    return Value::list(iterate(v));
+  if (name == "abs") {
+    if (v.kind() == K::floating)
+      return Value::floating(std::fabs(v.as_float()));
+    if (v.is_number())
+      return v.as_int() < 0 ? negate(v) : Value::integer(v.as_int());
+    throw OpError(std::string("bad operand type for abs(): '") + v.type_name() + "'");
+  }
+  if (name == "reverse") {
+    List items = iterate(v);
+    std::reverse(items.begin(), items.end());
+    if (v.kind() != K::string)
+      return Value::list(std::move(items));
+    std::string out;
+    for (const auto& c : items)
+      out += c.as_string();
+    return Value::string(std::move(out));
+  }
+  throw OpError("no filter named '" + std::string(name) + "'");
+}
+
+}  // namespace tk::tmpl
