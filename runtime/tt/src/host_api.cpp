@@ -2,6 +2,7 @@
 // L1, JIT-loads the kernels and runs every core's kernels as fibers.
 #include <algorithm>
 #include <cstring>
+#include <future>
 
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
@@ -223,6 +224,43 @@ void assign_cb_addresses(tt::tt_metal::detail::ProgramImpl& prog, const DeviceSt
     }
 }
 
+bool same_cbs(const CoreState& a, const CoreState& b) {
+    for (std::uint32_t i = 0; i < kNumCircularBuffers; ++i) {
+        const CbState &x = a.cbs[i], &y = b.cbs[i];
+        if (x.configured != y.configured || x.page_size != y.page_size || x.format != y.format) return false;
+    }
+    return true;
+}
+
+// Compiles (or loads) each distinct kernel build once, the distinct ones in parallel like the SDK's JIT;
+// cores whose CB formats match share a build.
+void load_entries(std::vector<std::unique_ptr<Fiber>>& fibers) {
+    std::vector<Fiber*> firsts;
+    std::vector<Fiber*> owner(fibers.size(), nullptr);
+    for (std::size_t i = 0; i < fibers.size(); ++i) {
+        Fiber* f = fibers[i].get();
+        for (Fiber* g : firsts) {
+            if (g->kernel == f->kernel && same_cbs(*g->core, *f->core)) owner[i] = g;
+        }
+        if (owner[i] == nullptr) {
+            firsts.push_back(f);
+            owner[i] = f;
+        }
+    }
+    std::vector<std::future<EntryFn>> jobs;
+    for (Fiber* f : firsts) jobs.push_back(std::async(std::launch::async, [f] { return load_kernel(*f->kernel, *f->core); }));
+    std::string errors;
+    for (std::size_t i = 0; i < firsts.size(); ++i) {
+        try {
+            firsts[i]->entry = jobs[i].get();
+        } catch (const std::exception& e) {
+            if (errors.find(e.what()) == std::string::npos) errors += (errors.empty() ? "" : "\n") + std::string(e.what());
+        }
+    }
+    if (!errors.empty()) throw EmulatorError(errors);
+    for (std::size_t i = 0; i < fibers.size(); ++i) fibers[i]->entry = owner[i]->entry;
+}
+
 void run_program(DeviceState& dev, tt::tt_metal::Program& program) {
     auto& prog = program.impl();
     assign_cb_addresses(prog, dev);
@@ -267,7 +305,7 @@ void run_program(DeviceState& dev, tt::tt_metal::Program& program) {
             fibers.push_back(std::move(f));
         }
     }
-    for (auto& f : fibers) f->entry = load_kernel(*f->kernel, *f->core);
+    load_entries(fibers);
     dev.launch_cores.assign(dev.num_cores(), nullptr);
     for (CoreState* core : order) dev.launch_cores[core->index] = core;
     struct Clear {
