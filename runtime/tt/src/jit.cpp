@@ -152,8 +152,16 @@ std::pair<int, std::string> run_compiler(const std::vector<std::string>& argv, c
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    // Plain ASCII diagnostics, independent of the user's locale.
+    std::vector<std::string> env_store = {"LC_ALL=C"};
+    for (char** e = environ; *e != nullptr; ++e) {
+        if (std::strncmp(*e, "LC_ALL=", 7) != 0) env_store.emplace_back(*e);
+    }
+    std::vector<char*> env;
+    for (auto& e : env_store) env.push_back(e.data());
+    env.push_back(nullptr);
     pid_t pid = 0;
-    const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), env.data());
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) return {-1, "cannot run " + argv[0] + ": " + std::strerror(rc)};
     int status = 0;
