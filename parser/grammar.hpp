@@ -31,6 +31,9 @@ struct State {
   int depth = 0;                  // current nesting of '(' and '{'
   int operators = 0;              // binary operators in the current statement
   int free_lines = 0;             // > 0 inside '(' and '[': newlines are blanks there
+  bool failed_in_free_lines = false;  // the syntax error was raised inside '(' or '['
+  Iterator free_lines_failed_at = nullptr;  // where the last '(' or '[' content failed
+  Iterator error_end = nullptr;  // end of the range of a fail_with() error
 };
 struct state_tag;
 

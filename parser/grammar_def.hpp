@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,11 +36,16 @@ template <class Ctx>
 std::uint32_t offset(const Ctx& ctx, Iterator p) {
   return static_cast<std::uint32_t>(p - state(ctx).base);
 }
-[[noreturn]] inline void fail_with(Iterator where, const std::string& message) {
+/// Reports `message` at [where, end) (end null: a point) through the top rule's error handler.
+[[noreturn]] inline void fail_with(State& st, Iterator where, const std::string& message,
+                                   Iterator end = nullptr) {
+  st.error_end = end;
   throw x3::expectation_failure<Iterator>(where, kFullMessage + message);
 }
 
 /// Sets `loc` of the rule's node to the matched text (X3 has skipped leading blanks already).
+/// X3 hands on_success the node only when the rule's own definition has no semantic action, so
+/// a rule that builds its node in an action is split: `X_def = X_body` annotates, X_body builds.
 struct annotate {
   template <class Attr, class Ctx>
   void on_success(const Iterator& first, const Iterator& last, Attr& node, const Ctx& ctx) const {
@@ -65,7 +71,7 @@ struct NestDirective : x3::unary_parser<Subject, NestDirective<Subject>> {
   bool parse(It& first, const It& last, const Ctx& ctx, RCtx& rctx, Attr& attr) const {
     State& st = state(ctx);
     if (st.depth >= kMaxNesting)
-      fail_with(first, "nesting is too deep (the limit is " + std::to_string(kMaxNesting) +
+      fail_with(st, first, "nesting is too deep (the limit is " + std::to_string(kMaxNesting) +
                            " levels of parentheses and blocks)");
     ++st.depth;
     struct Leave {
@@ -99,7 +105,17 @@ struct FreeLinesDirective : x3::unary_parser<Subject, FreeLinesDirective<Subject
       int& n;
       ~Leave() { --n; }
     } leave{st.free_lines};
-    return this->subject.parse(first, last, ctx, rctx, attr);
+    // A syntax error inside '(' or '[' is reported at the next token even on a later line.
+    It start = first;
+    try {
+      if (this->subject.parse(first, last, ctx, rctx, attr))
+        return true;
+      st.free_lines_failed_at = start;  // an expectation point may throw right here
+      return false;
+    } catch (const x3::expectation_failure<It>&) {
+      st.failed_in_free_lines = true;
+      throw;
+    }
   }
 };
 struct FreeLinesGen {
@@ -177,6 +193,7 @@ x3::rule<class loop_var_name_class, dsl::Ident> const loop_var_name = "loop vari
 x3::rule<class dim_name_class, dsl::Ident> const dim_name = "dimension name";
 x3::rule<class option_name_class, dsl::Ident> const option_name = "option name";
 x3::rule<class callee_class, dsl::Ident> const callee = "function name";
+x3::rule<class callee_body_class, dsl::Ident> const callee_body = "function name";
 
 auto const make_ident = [](auto& ctx) {
   auto r = _attr(ctx);
@@ -194,7 +211,8 @@ auto const dim_name_def = ident;
 auto const option_name_def = ident;
 // `zeros` and `fill` are reserved words that are also called like functions.
 auto const assign_val = [](auto& ctx) { _val(ctx) = std::move(_attr(ctx)); };
-auto const callee_def = ident[assign_val] | raw[kw("zeros") | kw("fill")][([](auto& ctx) {
+auto const callee_def = callee_body;
+auto const callee_body_def = ident[assign_val] | raw[kw("zeros") | kw("fill")][([](auto& ctx) {
                           auto r = _attr(ctx);
                           _val(ctx).name.assign(r.begin(), r.end());
                         })];
@@ -241,13 +259,15 @@ x3::rule<class primary_class, dsl::Expr> const primary = "expression";
 x3::rule<class number_class, dsl::Expr> const number = "number";
 x3::rule<class call_class, dsl::Expr> const call = "call";
 x3::rule<class access_class, dsl::Expr> const access = "tensor access";
+x3::rule<class access_body_class, dsl::Expr> const access_body = "tensor access";
 x3::rule<class name_ref_class, dsl::Expr> const name_ref = "name";
 x3::rule<class paren_class, dsl::Expr> const paren = "parenthesized expression";
 x3::rule<class args_class, std::vector<dsl::Expr>> const args = "arguments";
 x3::rule<class tensor_index_class, dsl::TensorIndex> const tensor_index = "tensor index";
+x3::rule<class tensor_index_body_class, dsl::TensorIndex> const tensor_index_body = "tensor index";
 x3::rule<class indices_class, std::vector<dsl::TensorIndex>> const indices = "tensor indices";
 
-inline dsl::Number to_number(std::string_view text, Iterator where) {
+inline std::optional<dsl::Number> to_number(std::string_view text) {
   dsl::Number n;
   bool negative = !text.empty() && text[0] == '-';
   std::string_view body = text.substr(negative ? 1 : 0);
@@ -257,7 +277,7 @@ inline dsl::Number to_number(std::string_view text, Iterator where) {
     n.is_integer = body.find_first_of(".eE") == std::string_view::npos;
     auto [ptr, ec] = std::from_chars(body.data(), body.data() + body.size(), n.value);
     if (ec != std::errc() || ptr != body.data() + body.size() || !std::isfinite(n.value))
-      fail_with(where, "number '" + std::string(text) + "' is out of range");
+      return std::nullopt;
   }
   if (negative)
     n.value = -n.value;
@@ -272,10 +292,14 @@ auto const make_number = [](auto& ctx) {
   if (e != st.end && (std::isalnum(static_cast<unsigned char>(*e)) || *e == '_' || *e == '.')) {
     while (e != st.end && (std::isalnum(static_cast<unsigned char>(*e)) || *e == '_' || *e == '.'))
       ++e;
-    fail_with(r.begin(), "invalid number '" + std::string(r.begin(), e) + "'");
+    fail_with(state(ctx), r.begin(), "invalid number '" + std::string(r.begin(), e) + "'", e);
   }
   dsl::Expr x;
-  x.node = to_number(std::string_view(r.begin(), r.size()), r.begin());
+  auto n = to_number(std::string_view(r.begin(), r.size()));
+  if (!n)
+    fail_with(state(ctx), r.begin(),
+              "number '" + std::string(r.begin(), r.end()) + "' is out of range", r.end());
+  x.node = *n;
   _val(ctx) = std::move(x);
 };
 auto const digits = +x3::digit;
@@ -296,7 +320,8 @@ auto const call_def = (callee >> &lit('(') > args)[([](auto& ctx) {
   _val(ctx) = std::move(x);
 })];
 
-auto const tensor_index_def =
+auto const tensor_index_def = tensor_index_body;
+auto const tensor_index_body_def =
     (ident >> -((x3::char_("+-") > index_offset)))[([](auto& ctx) {
       auto& a = _attr(ctx);
       dsl::TensorIndex t;
@@ -309,7 +334,8 @@ auto const tensor_index_def =
 auto const indices_def = free_lines[tensor_index[push_back] > *(',' > tensor_index[push_back]) >
                                     close_indices];
 
-auto const access_def = (ident >> '[' > indices)[([](auto& ctx) {
+auto const access_def = access_body;
+auto const access_body_def = (ident >> '[' > indices)[([](auto& ctx) {
   auto& a = _attr(ctx);
   dsl::Expr x;
   x.node = dsl::Access{std::move(at_c<0>(a)), std::move(at_c<1>(a))};
@@ -328,11 +354,11 @@ auto const primary_def = number | call | access | name_ref | paren;
 
 auto const fold = [](auto& ctx) {
   State& st = state(ctx);
-  if (++st.operators > kMaxOperators)
-    fail_with(x3::_where(ctx).begin(), "too many operators in one statement (the limit is " +
-                                           std::to_string(kMaxOperators) + ")");
   auto& a = _attr(ctx);
   dsl::Expr& lhs = _val(ctx);
+  if (++st.operators > kMaxOperators)  // reported at the operator, the first token after lhs
+    fail_with(st, st.base + lhs.loc.range.end, "too many operators in one statement (the limit is " +
+                                               std::to_string(kMaxOperators) + ")");
   dsl::Expr& rhs = at_c<1>(a);
   dsl::Expr x;
   x.loc.range = {lhs.loc.range.begin, rhs.loc.range.end};
@@ -352,9 +378,10 @@ auto const sum_op = SumOps{} >> !lit('=');
 auto const product_def = primary[assign_val] >> *((ProductOps{} > primary)[fold]);
 auto const expr_def = product[assign_val] >> *((sum_op > product)[fold]);
 
-BOOST_SPIRIT_DEFINE(ident, kernel_name, param_name, loop_var_name, dim_name, option_name, callee)
+BOOST_SPIRIT_DEFINE(ident, kernel_name, param_name, loop_var_name, dim_name, option_name, callee,
+                    callee_body)
 BOOST_SPIRIT_DEFINE(expr, product, primary, number, call, access, name_ref, paren, args,
-                    tensor_index, indices)
+                    tensor_index, indices, access_body, tensor_index_body)
 
 // ---- statements ---------------------------------------------------------------------------------
 x3::rule<class stmt_class, dsl::Stmt> const stmt = "statement";
@@ -365,9 +392,12 @@ x3::rule<class store_class, dsl::Stmt> const store_stmt = "store";
 x3::rule<class name_stmt_class, dsl::Stmt> const name_stmt = "assignment";
 x3::rule<class loop_var_class, dsl::LoopVar> const loop_var = "loop variable";
 x3::rule<class range_class, dsl::Range> const range = "range such as 'tiles(N)' or '0 .. 4'";
+x3::rule<class range_body_class, dsl::Range> const range_body = "range such as 'tiles(N)' or '0 .. 4'";
 x3::rule<class bound_class, dsl::Bound> const bound = "range bound (an integer or 'tiles(N)')";
 x3::rule<class int_bound_class, dsl::Bound> const int_bound = "integer";
+x3::rule<class int_bound_body_class, dsl::Bound> const int_bound_body = "integer";
 x3::rule<class tiles_bound_class, dsl::Bound> const tiles_bound = "'tiles(N)'";
+x3::rule<class tiles_bound_body_class, dsl::Bound> const tiles_bound_body = "'tiles(N)'";
 
 template <class Node>
 dsl::Stmt make_stmt(Node&& n) {
@@ -376,14 +406,17 @@ dsl::Stmt make_stmt(Node&& n) {
   return s;
 }
 
-auto const int_bound_def =
+auto const int_bound_def = int_bound_body;
+auto const int_bound_body_def =
     uint64[([](auto& ctx) { _val(ctx) = dsl::Bound{std::nullopt, _attr(ctx), {}}; })];
-auto const tiles_bound_def =
+auto const tiles_bound_def = tiles_bound_body;
+auto const tiles_bound_body_def =
     (kw("tiles") > nest[lit('(') > free_lines[dim_name > ')']])[([](auto& ctx) {
       _val(ctx) = dsl::Bound{std::move(_attr(ctx)), 0, {}};
     })];
 auto const bound_def = int_bound | tiles_bound;
-auto const range_def = (int_bound > dotdot > bound)[([](auto& ctx) {
+auto const range_def = range_body;
+auto const range_body_def = (int_bound > dotdot > bound)[([](auto& ctx) {
                          auto& a = _attr(ctx);
                          _val(ctx) = dsl::Range{std::move(at_c<0>(a)), std::move(at_c<1>(a)), {}};
                        })] |
@@ -441,35 +474,45 @@ auto const name_stmt_def = (ident >> lit("+=") > expr)[([](auto& ctx) {
                            })];
 
 BOOST_SPIRIT_DEFINE(stmt, block, parallel_stmt, for_stmt, store_stmt, name_stmt, loop_var,
-                    loop_vars, range, bound, int_bound, tiles_bound)
+                    loop_vars, range, bound, int_bound, tiles_bound, range_body, int_bound_body,
+                    tiles_bound_body)
 
 // ---- declarations -------------------------------------------------------------------------------
 x3::rule<class dim_class, dsl::Dim> const dim = "dimension (a name or an integer)";
+x3::rule<class dim_body_class, dsl::Dim> const dim_body = "dimension (a name or an integer)";
 x3::rule<class dims_class, std::vector<dsl::Dim>> const dims = "dimensions";
 x3::rule<class dtype_class, Located<dsl::DType>> const dtype = "element type (bf16 or f32)";
+x3::rule<class dtype_body_class, Located<dsl::DType>> const dtype_body = "element type (bf16 or f32)";
 x3::rule<class param_class, dsl::Param> const param = "parameter";
+x3::rule<class param_body_class, dsl::Param> const param_body = "parameter";
 x3::rule<class params_class, std::vector<dsl::Param>> const params = "'('";
 x3::rule<class option_class, dsl::Option> const option = "option";
 x3::rule<class option_value_class, Located<decltype(dsl::Option::value)>> const option_value =
     "option value";
+x3::rule<class option_value_body_class, Located<decltype(dsl::Option::value)>> const option_value_body = "option value";
 x3::rule<class options_class, std::vector<dsl::Option>> const options = "'@options'";
 x3::rule<class kernel_class, dsl::Kernel> const kernel = "'kernel'";
+x3::rule<class kernel_body_class, dsl::Kernel> const kernel_body = "'kernel'";
 kernel_item_type const kernel_item = "kernel";
 
-auto const dim_def =
+auto const dim_def = dim_body;
+auto const dim_body_def =
     uint64[([](auto& ctx) { _val(ctx) = dsl::Dim{std::nullopt, _attr(ctx), {}}; })] |
     ident[([](auto& ctx) { _val(ctx) = dsl::Dim{std::move(_attr(ctx)), 0, {}}; })];
 auto const dims_def =
     nest[lit('[') > free_lines[dim[push_back] > *(',' > dim[push_back]) > close_dims]];
-auto const dtype_def = raw[lexeme[(x3::alpha | '_') >> *ident_char]][([](auto& ctx) {
+auto const dtype_def = dtype_body;
+auto const dtype_body_def = raw[lexeme[(x3::alpha | '_') >> *ident_char]][([](auto& ctx) {
   auto r = _attr(ctx);
   std::string s(r.begin(), r.end());
   auto t = dsl::dtype_from_string(s);
   if (!t)
-    fail_with(r.begin(), "unknown element type '" + s + "' (expected bf16 or f32)");
+    fail_with(state(ctx), r.begin(), "unknown element type '" + s + "' (expected bf16 or f32)",
+              r.end());
   _val(ctx).value = *t;
 })];
-auto const param_def = (param_name > colon > dtype > -dims)[([](auto& ctx) {
+auto const param_def = param_body;
+auto const param_body_def = (param_name > colon > dtype > -dims)[([](auto& ctx) {
   auto& a = _attr(ctx);
   dsl::Param p;
   p.name = std::move(at_c<0>(a));
@@ -485,7 +528,8 @@ auto const params_def =
                                lit(')')]];
 
 auto const set_value = [](auto& ctx) { _val(ctx).value = _attr(ctx); };
-auto const option_value_def =
+auto const option_value_def = option_value_body;
+auto const option_value_body_def =
     lexeme[uint64 >> 'x' >> uint64][([](auto& ctx) {
       _val(ctx).value = dsl::GridValue{at_c<0>(_attr(ctx)), at_c<1>(_attr(ctx))};
     })] |
@@ -502,7 +546,8 @@ auto const options_def =
          free_lines[-(not_close_paren > option[push_back] > *(',' > option[push_back])) >
                     lit(')')]];
 
-auto const kernel_def = (kw("kernel") > kernel_name > params > arrow > params > block)[([](auto&
+auto const kernel_def = kernel_body;
+auto const kernel_body_def = (kw("kernel") > kernel_name > params > arrow > params > block)[([](auto&
                                                                                              ctx) {
   auto& a = _attr(ctx);
   dsl::Kernel k;
@@ -522,7 +567,7 @@ auto const kernel_item_def = (-(options >> *eol) > kernel)[([](auto& ctx) {
 })];
 
 BOOST_SPIRIT_DEFINE(dim, dims, dtype, param, params, option_value, option, options, kernel,
-                    kernel_item)
+                    kernel_item, dim_body, dtype_body, param_body, option_value_body, kernel_body)
 
 }  // namespace grammar
 

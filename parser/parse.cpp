@@ -97,12 +97,15 @@ void report_syntax_error(State& st, Iterator where, const std::string& which) {
   if (where < st.base || where > st.end)
     where = st.end;
   std::string message;
-  Iterator at = skip_space(where, st.end, false);
+  Iterator at =
+      skip_space(where, st.end, st.failed_in_free_lines || where == st.free_lines_failed_at);
   SourceRange range{off(at), off(at)};
   bool closer_expected = false;
   char closer = 0;
   if (!which.empty() && which[0] == kFullMessage) {
     message = which.substr(1);
+    if (st.error_end > at && st.error_end <= st.end)
+      range.end = off(st.error_end);
   } else if (at != st.end && is_invalid_char(static_cast<unsigned char>(*at))) {
     message = describe_invalid_char(static_cast<unsigned char>(*at));
     range.end = range.begin + 1;
@@ -172,6 +175,10 @@ std::optional<dsl::Module> parse(const SourceFile& file, Diagnostics& diags) {
     st.item_begin = p;
     st.depth = 0;
     st.operators = 0;
+    st.free_lines = 0;
+    st.failed_in_free_lines = false;
+    st.free_lines_failed_at = nullptr;
+    st.error_end = nullptr;
     dsl::Kernel kernel;
     std::size_t errors_before = diags.error_count();
     Iterator first = p;
