@@ -174,8 +174,7 @@ DeviceState* g_device = nullptr;
 std::string core_str(const CoreCoord& c) { return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")"; }
 
 // Places the program's CBs and semaphores in the L1 of every core that uses them.
-void layout_core(DeviceState& dev, const tt::tt_metal::detail::ProgramImpl& prog, CoreState& core,
-                 std::map<std::uint32_t, std::uint32_t>& cb_top) {
+void layout_core(DeviceState& dev, const tt::tt_metal::detail::ProgramImpl& prog, CoreState& core) {
     for (const auto& rec : prog.cbs) {
         if (!rec.cores.contains(core.logical)) continue;
         for (const auto& [index, format] : rec.formats) {
@@ -198,7 +197,6 @@ void layout_core(DeviceState& dev, const tt::tt_metal::detail::ProgramImpl& prog
             }
         }
     }
-    (void)cb_top;
     for (std::size_t i = 0; i < prog.semaphores.size(); ++i) {
         if (!prog.semaphores[i].cores.contains(core.logical)) continue;
         const std::uint32_t v = prog.semaphores[i].initial;
@@ -283,8 +281,7 @@ void run_program(DeviceState& dev, tt::tt_metal::Program& program) {
                 cores.emplace(c, std::move(core));
             }
     }
-    std::map<std::uint32_t, std::uint32_t> unused;
-    for (auto& [c, core] : cores) layout_core(dev, prog, *core, unused);
+    for (auto& [c, core] : cores) layout_core(dev, prog, *core);
 
     // Row-major core order (y, then x), kernels in creation order.
     std::vector<CoreState*> order;
