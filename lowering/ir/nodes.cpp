@@ -155,13 +155,15 @@ Stmt for_loop(std::string v, Expr min, Expr extent, ForRole role, Stmt body, Sou
   n->min = std::move(min);
   n->extent = std::move(extent);
   n->role = role;
-  n->body = std::move(body);
+  n->body = as<Block>(body) ? std::move(body) : block({std::move(body)});
   return n;
 }
 Stmt if_then_else(Expr cond, Stmt then_case, Stmt else_case, SourceRange loc) {
   auto n = make_stmt<IfThenElse>(loc);
   n->cond = std::move(cond);
-  n->then_case = std::move(then_case);
+  n->then_case = as<Block>(then_case) ? std::move(then_case) : block({std::move(then_case)});
+  if (else_case && !as<Block>(else_case))
+    else_case = block({std::move(else_case)});
   n->else_case = std::move(else_case);
   return n;
 }

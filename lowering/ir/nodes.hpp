@@ -126,7 +126,8 @@ struct Store : StmtNode {
 struct Evaluate : StmtNode {
   Expr call;
 };
-/// `for var in min .. min+extent role { body }`; the loop variable is an i32.
+/// `for var in min .. min+extent role { body }`; the loop variable is an i32. The factory wraps
+/// a body that is not a Block into one (so does if_then_else), matching what the reader builds.
 struct For : StmtNode {
   std::string var;
   Expr min, extent;

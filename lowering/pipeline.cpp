@@ -1,0 +1,171 @@
+#include "lowering/pipeline.hpp"
+
+#include "lowering/infer_layout.hpp"
+#include "lowering/ir/printer.hpp"
+#include "lowering/ir/reader.hpp"
+#include "lowering/ir/verifier.hpp"
+#include "lowering/to_tile_ir.hpp"
+
+#include <array>
+#include <ostream>
+
+namespace tk::lower {
+
+namespace {
+
+// ---- the tables of contents ---------------------------------------------------------------------
+// Stages not written yet are not listed; each lands as one row here.
+constexpr Stage kFront[] = {
+    {"to-tile-ir", "the checked AST as tile IR: one kernel function, parallel and sequential "
+                   "loops, tile loads, tile ops, tile stores",
+     nullptr},
+    {"infer-layout", "every tensor in DRAM, interleaved, 32x32 tiles, one tile per page",
+     infer_layout},
+};
+
+// To come, in this order: plan-buffers, attach-accessors, partition-work, to-core-loop,
+// assign-cbs, select-tile-ops, build-dataflow, split-kernels, bind-runtime-args,
+// insert-cb-protocol, insert-compute-init, insert-dst-management, finalize-signature, verify.
+constexpr std::array<Stage, 0> kTT{};
+
+// To come, in this order: partition-threads, lower-cpu.
+constexpr std::array<Stage, 0> kCPU{};
+
+std::span<const Stage> target_table(Target t) {
+  return t == Target::tt ? std::span<const Stage>(kTT) : std::span<const Stage>(kCPU);
+}
+
+const Stage* find_stage(const std::vector<Stage>& chain, std::string_view name) {
+  for (const Stage& s : chain)
+    if (s.name == name)
+      return &s;
+  return nullptr;
+}
+
+bool wants_dump(const PipelineOptions& o, std::string_view stage) {
+  return o.print_after_all || o.print_after.count(std::string(stage));
+}
+
+void dump(const PipelineOptions& o, std::string_view stage, const ir::Module& m, bool unchanged) {
+  if (!o.dump || !wants_dump(o, stage))
+    return;
+  *o.dump << "// after " << stage << '\n';
+  if (unchanged)
+    *o.dump << "(unchanged)\n";
+  else
+    *o.dump << ir::print(m);
+}
+
+void set_attr(ir::Module& m, const char* key, ir::AttrValue v) {
+  for (ir::Program& p : m.programs)
+    p.attrs[key] = v;
+}
+
+}  // namespace
+
+std::string_view to_string(Target t) { return t == Target::tt ? "tt" : "cpu"; }
+
+std::vector<Stage> stages(Target t) {
+  std::vector<Stage> out(std::begin(kFront), std::end(kFront));
+  for (const Stage& s : target_table(t))
+    out.push_back(s);
+  return out;
+}
+
+void apply_overrides(ir::Module& m, const OptionOverrides& o) {
+  if (o.grid)
+    set_attr(m, "grid", {*o.grid});
+  if (o.cb_depth)
+    set_attr(m, "cb_depth", {*o.cb_depth});
+  if (o.fp32_acc)
+    set_attr(m, "fp32_acc", {*o.fp32_acc});
+  if (o.math_fidelity)
+    set_attr(m, "math_fidelity", {*o.math_fidelity});
+}
+
+bool check_stage_names(const PipelineOptions& opts, Target t, Diagnostics& diags) {
+  std::vector<Stage> chain = stages(t);
+  bool ok = true;
+  auto check = [&](const std::string& n, const char* flag) {
+    if (find_stage(chain, n))
+      return;
+    diags.error("unknown stage '" + n + "' in " + flag + " for target " +
+                std::string(to_string(t)) + "; see --list-stages");
+    ok = false;
+  };
+  if (opts.stop_after)
+    check(*opts.stop_after, "--stop-after");
+  for (const std::string& n : opts.print_after)
+    check(n, "--print-after");
+  return ok;
+}
+
+std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_stage, Target t,
+                                          const PipelineOptions& opts, Diagnostics& diags) {
+  if (!check_stage_names(opts, t, diags))
+    return std::nullopt;
+  std::vector<Stage> chain = stages(t);
+  std::size_t i = 0;
+  while (i < chain.size() && chain[i].name != after_stage)
+    ++i;
+  if (i == chain.size())
+    throw InternalError("internal error: resume after unknown stage '" + std::string(after_stage) +
+                        "'");
+  if (opts.stop_after && *opts.stop_after == after_stage)
+    return m;
+  for (++i; i < chain.size(); ++i) {
+    const Stage& s = chain[i];
+    ir::Module next = s.run(m, diags);
+    if (diags.has_errors())
+      return std::nullopt;
+    if (opts.verify_each)
+      ir::verify(next, s.name);
+    dump(opts, s.name, next, ir::identical(m, next));
+    m = std::move(next);
+    if (opts.stop_after && *opts.stop_after == s.name)
+      break;
+  }
+  return m;
+}
+
+std::optional<ir::Module> run_pipeline(const dsl::Module& ast, Target t,
+                                       const PipelineOptions& opts, Diagnostics& diags) {
+  if (!check_stage_names(opts, t, diags))
+    return std::nullopt;
+  ir::Module m = to_tile_ir(ast, diags);
+  if (diags.has_errors())
+    return std::nullopt;
+  apply_overrides(m, opts.overrides);
+  if (opts.verify_each)
+    ir::verify(m, "to-tile-ir");
+  dump(opts, "to-tile-ir", m, false);
+  return resume_pipeline(std::move(m), "to-tile-ir", t, opts, diags);
+}
+
+std::optional<ir::Module> run_pipeline_from_dump(const SourceFile& file, Target t,
+                                                 const PipelineOptions& opts, Diagnostics& diags) {
+  if (!check_stage_names(opts, t, diags))
+    return std::nullopt;
+  std::optional<std::string> after = ir::read_stage_header(file.text());
+  const SourceFile* saved = diags.file();
+  diags.set_file(&file);
+  SourceRange first_line{0, static_cast<std::uint32_t>(file.line(1).size())};
+  if (!after) {
+    diags.error(first_line, "an IR dump must start with '// after <stage>'");
+  } else if (!find_stage(stages(t), *after)) {
+    diags.error(first_line, "unknown stage '" + *after + "' for target " +
+                                std::string(to_string(t)) + "; see --list-stages");
+  }
+  diags.set_file(saved);
+  if (diags.has_errors())
+    return std::nullopt;
+  std::optional<ir::Module> m = ir::read_module(file, diags);
+  if (!m)
+    return std::nullopt;
+  apply_overrides(*m, opts.overrides);
+  if (opts.verify_each)
+    ir::verify(*m, *after);
+  return resume_pipeline(std::move(*m), *after, t, opts, diags);
+}
+
+}  // namespace tk::lower

@@ -1,0 +1,81 @@
+// The lowering pipeline: the ordered stage tables of each target (pipeline.cpp is the table of
+// contents) and the driver ttgen calls to run them, print stage dumps and resume from a dump.
+#pragma once
+
+#include "dsl/ast.hpp"
+#include "lowering/ir/module.hpp"
+#include "support/diagnostics.hpp"
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tk::lower {
+
+using StageFn = ir::Module (*)(const ir::Module&, Diagnostics&);
+
+/// One row of a stage table. to-tile-ir (AST -> IR) is listed with run == nullptr: it is the
+/// entry point, not an IR -> IR stage.
+struct Stage {
+  std::string_view name;     // kebab-case, as in --print-after
+  std::string_view summary;  // one line, for --list-stages
+  StageFn run;
+};
+
+enum class Target : std::uint8_t { tt, cpu };
+std::string_view to_string(Target);
+
+/// The whole chain of a target in order: to-tile-ir, the front stages, then the target's stages.
+std::vector<Stage> stages(Target t);
+
+/// Kernel options given on the command line; each overrides the kernel's @options value.
+struct OptionOverrides {
+  std::optional<ir::Grid> grid;
+  std::optional<std::int64_t> cb_depth;
+  std::optional<bool> fp32_acc;
+  std::optional<std::string> math_fidelity;
+};
+
+struct PipelineOptions {
+  std::optional<std::string> stop_after;  // a stage name; nullopt runs the whole chain
+  std::set<std::string> print_after;      // stage names whose result is dumped
+  bool print_after_all = false;
+  /// Run ir::verify after every stage (throws tk::InternalError on a broken invariant).
+#ifdef NDEBUG
+  bool verify_each = false;
+#else
+  bool verify_each = true;
+#endif
+  std::ostream* dump = nullptr;  // where dumps go; required when anything is printed
+  OptionOverrides overrides;
+};
+
+/// Sets the overridden options as attributes of every program (after to-tile-ir, or on a module
+/// read from a dump).
+void apply_overrides(ir::Module& m, const OptionOverrides& o);
+
+/// Reports every name in stop_after/print_after that is not a stage of `t` as a user error
+/// ("unknown stage 'x'; see --list-stages"). Returns false if it reported any.
+bool check_stage_names(const PipelineOptions& opts, Target t, Diagnostics& diags);
+
+/// Lowers a checked DSL module through the chain of `t` (or up to opts.stop_after). Each dump
+/// is `// after <stage>` then the printed module, or `(unchanged)` when the stage returned the
+/// module untouched. Returns nullopt when a stage or an option reported a user error.
+std::optional<ir::Module> run_pipeline(const dsl::Module& m, Target t, const PipelineOptions& opts,
+                                       Diagnostics& diags);
+
+/// Resumes the chain of `t` after the stage `after_stage` on an IR module.
+std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_stage, Target t,
+                                          const PipelineOptions& opts, Diagnostics& diags);
+
+/// Reads a printed IR dump (first line `// after <stage>`) and resumes the chain after that
+/// stage. A missing header, an unknown stage or a syntax error is a located user error.
+std::optional<ir::Module> run_pipeline_from_dump(const SourceFile& dump, Target t,
+                                                 const PipelineOptions& opts, Diagnostics& diags);
+
+}  // namespace tk::lower

@@ -1,0 +1,20 @@
+// to-tile-ir: a checked DSL module becomes the tile IR. Afterwards: one Program per kernel with
+// its tensors (role from the signature, no layout yet) and the kernel options as attributes
+// (grid, cb_depth, fp32_acc, math_fidelity); one `kernel` function whose parameters are the
+// kernel's tensors and scalars then its named dimensions (i32, in elements); `let Dt = D / 32`
+// for every named dimension; the parallel space as nested `parallel` loops; sequential loops
+// marked `reduction` when they rebind a value declared outside them, else `serial`; tile values
+// as `tile<f32>` locals; every DSL operator and builtin as a `tile.*` intrinsic; `+=` as
+// `tile.add` or, for `@`, `tile.matmul_acc`. DSL locations are kept on statements and calls.
+#pragma once
+
+#include "dsl/ast.hpp"
+#include "lowering/ir/module.hpp"
+#include "support/diagnostics.hpp"
+
+namespace tk::lower {
+
+/// `m` must have passed dsl::check.
+ir::Module to_tile_ir(const dsl::Module& m, Diagnostics& diags);
+
+}  // namespace tk::lower

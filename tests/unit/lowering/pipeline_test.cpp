@@ -1,0 +1,149 @@
+// The driver: stage lists, dumps (`// after <stage>`, `(unchanged)`), stop-after, unknown stage
+// names as user errors, option overrides, resuming from a printed dump, verification.
+#include "ast_builder.hpp"
+
+#include "lowering/infer_layout.hpp"
+#include "lowering/ir/printer.hpp"
+#include "lowering/pipeline.hpp"
+#include "lowering/to_tile_ir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace tk::lower {
+namespace {
+
+std::vector<std::string> names(Target t) {
+  std::vector<std::string> out;
+  for (const Stage& s : stages(t))
+    out.emplace_back(s.name);
+  return out;
+}
+
+TEST(Pipeline, StageTables) {
+  EXPECT_EQ(names(Target::tt), (std::vector<std::string>{"to-tile-ir", "infer-layout"}));
+  EXPECT_EQ(names(Target::cpu), (std::vector<std::string>{"to-tile-ir", "infer-layout"}));
+  for (const Stage& s : stages(Target::tt))
+    EXPECT_FALSE(s.summary.empty()) << s.name;
+}
+
+TEST(Pipeline, PrintAfterAllDumpsEveryStage) {
+  Diagnostics d;
+  std::ostringstream os;
+  PipelineOptions o;
+  o.print_after_all = true;
+  o.verify_each = true;
+  o.dump = &os;
+  auto m = run_pipeline(test::matmul_ast(), Target::tt, o, d);
+  ASSERT_TRUE(m) << d.str();
+  Diagnostics d2;
+  ir::Module tile = to_tile_ir(test::matmul_ast(), d2);
+  ir::Module laid = infer_layout(tile, d2);
+  EXPECT_EQ(os.str(), "// after to-tile-ir\n" + ir::print(tile) + "// after infer-layout\n" +
+                          ir::print(laid));
+  EXPECT_EQ(ir::print(*m), ir::print(laid));
+}
+
+TEST(Pipeline, StopAfterAndPrintAfterOne) {
+  Diagnostics d;
+  std::ostringstream os;
+  PipelineOptions o;
+  o.stop_after = "to-tile-ir";
+  o.print_after = {"infer-layout"};
+  o.dump = &os;
+  auto m = run_pipeline(test::matmul_ast(), Target::cpu, o, d);
+  ASSERT_TRUE(m);
+  EXPECT_FALSE(m->programs[0].tensors[0].layout.has_value());
+  EXPECT_EQ(os.str(), "");
+}
+
+TEST(Pipeline, UnchangedStagePrintsUnchanged) {
+  Diagnostics d;
+  ir::Module laid = infer_layout(to_tile_ir(test::matmul_ast(), d), d);
+  std::ostringstream os;
+  PipelineOptions o;
+  o.print_after = {"infer-layout"};
+  o.dump = &os;
+  auto m = resume_pipeline(laid, "to-tile-ir", Target::tt, o, d);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(os.str(), "// after infer-layout\n(unchanged)\n");
+}
+
+TEST(Pipeline, UnknownStageNamesAreUserErrors) {
+  Diagnostics d;
+  PipelineOptions o;
+  o.stop_after = "split-kernel";
+  o.print_after = {"infer-layouts"};
+  EXPECT_FALSE(run_pipeline(test::matmul_ast(), Target::tt, o, d));
+  EXPECT_EQ(d.str(),
+            "ttgen: error: unknown stage 'split-kernel' in --stop-after for target tt; see "
+            "--list-stages\n"
+            "ttgen: error: unknown stage 'infer-layouts' in --print-after for target tt; see "
+            "--list-stages\n"
+            "2 errors generated.\n");
+}
+
+TEST(Pipeline, OverridesBecomeProgramAttributes) {
+  Diagnostics d;
+  PipelineOptions o;
+  o.overrides.grid = ir::Grid{2, 4};
+  o.overrides.cb_depth = 3;
+  o.overrides.fp32_acc = true;
+  o.overrides.math_fidelity = "LoFi";
+  auto m = run_pipeline(test::matmul_ast(), Target::tt, o, d);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(ir::print(m->programs[0].attrs),
+            R"({cb_depth = 3, fp32_acc = true, grid = 2x4, math_fidelity = "LoFi"})");
+}
+
+TEST(Pipeline, ResumesFromADump) {
+  Diagnostics d;
+  ir::Module tile = to_tile_ir(test::matmul_ast(), d);
+  SourceFile dump("matmul.ir", "// after to-tile-ir\n" + ir::print(tile));
+  std::ostringstream os;
+  PipelineOptions o;
+  o.print_after_all = true;
+  o.dump = &os;
+  o.overrides.cb_depth = 4;
+  auto m = run_pipeline_from_dump(dump, Target::tt, o, d);
+  ASSERT_TRUE(m) << d.str();
+  ir::Module expected = infer_layout(tile, d);
+  apply_overrides(expected, o.overrides);
+  EXPECT_EQ(os.str(), "// after infer-layout\n" + ir::print(expected));
+}
+
+TEST(Pipeline, DumpHeaderErrorsAreLocated) {
+  Diagnostics d;
+  PipelineOptions o;
+  SourceFile no_header("x.ir", "program p {\n}\n");
+  EXPECT_FALSE(run_pipeline_from_dump(no_header, Target::tt, o, d));
+  SourceFile bad_stage("y.ir", "// after lower-everything\nprogram p {\n}\n");
+  EXPECT_FALSE(run_pipeline_from_dump(bad_stage, Target::cpu, o, d));
+  EXPECT_EQ(d.str(), "x.ir:1:1: error: an IR dump must start with '// after <stage>'\n"
+                     "   1 | program p {\n"
+                     "     | ^~~~~~~~~~~\n"
+                     "y.ir:1:1: error: unknown stage 'lower-everything' for target cpu; see "
+                     "--list-stages\n"
+                     "   1 | // after lower-everything\n"
+                     "     | ^~~~~~~~~~~~~~~~~~~~~~~~~\n"
+                     "2 errors generated.\n");
+}
+
+TEST(Pipeline, VerifierRejectsABrokenDump) {
+  Diagnostics d;
+  PipelineOptions o;
+  o.verify_each = true;
+  SourceFile dump("z.ir", "// after to-tile-ir\nprogram p {\n  tensor A: bf16[32, 32] input\n"
+                          "  func kernel p(A: tensor) {\n    store A[0, 0] = tile.zeros()\n  }\n}\n");
+  try {
+    run_pipeline_from_dump(dump, Target::tt, o, d);
+    FAIL() << "no internal error";
+  } catch (const InternalError& e) {
+    EXPECT_STREQ(e.what(), "internal error: IR invalid after to-tile-ir: in function 'p': store "
+                           "to input tensor 'A'");
+  }
+}
+
+}  // namespace
+}  // namespace tk::lower
