@@ -7,13 +7,28 @@
 
 namespace tk::tmpl {
 
+namespace {
+
+bool is_dict_method(std::string_view n) {
+  for (const char* m : {"clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem",
+                        "setdefault", "update", "values"})
+    if (n == m)
+      return true;
+  return false;
+}
+
+}  // namespace
+
 Value Renderer::eval(const Expr& e, Scope& scope) {
   try {
     switch (e.kind) {
     case ExprKind::literal: return e.literal;
     case ExprKind::name:
-      if (const Value* v = scope.lookup(e.name))
+      if (const Value* v = scope.lookup(e.name)) {
+        if (v->is_undefined() && !v->as_undefined().tmpl)  // hidden, see Renderer::include
+          return Value::undefined(v->as_undefined().message, tmpl_, e.pos);
         return *v;
+      }
       return Value::undefined("'" + e.name + "' is undefined", tmpl_, e.pos);
     case ExprKind::list:
     case ExprKind::tuple: {
@@ -38,8 +53,15 @@ Value Renderer::eval(const Expr& e, Scope& scope) {
       }
       return Value::dict(std::move(items));
     }
-    case ExprKind::attr:
-      return locate(get_attr(need(eval(*e.operands[0], scope)), e.name), e.pos);
+    case ExprKind::attr: {
+      Value obj = need(eval(*e.operands[0], scope));
+      // jinja2 looks up Python attributes before keys: `d.items` is the dict method even when
+      // d has a key "items". Refuse instead of silently rendering something else.
+      if (obj.kind() == Value::Kind::dict && is_dict_method(e.name))
+        error(e.pos, "'" + e.name + "' is a dict method in jinja2; write ['" + e.name +
+                         "'] to read the key");
+      return locate(get_attr(obj, e.name), e.pos);
+    }
     case ExprKind::item: {
       Value obj = need(eval(*e.operands[0], scope));
       return locate(get_item(obj, need(eval(*e.operands[1], scope))), e.pos);
@@ -78,10 +100,8 @@ Value Renderer::eval(const Expr& e, Scope& scope) {
         return eval(*e.operands[0], scope);
       if (e.operands.size() == 3)
         return eval(*e.operands[2], scope);
-      return Value::undefined("the inline if-expression on line " +
-                                  std::to_string(tmpl_->file.line_col(e.pos).line) +
-                                  " evaluated to false and no else section was defined.",
-                              tmpl_, e.pos);
+      // jinja2 yields its lenient Undefined here even under StrictUndefined: it prints as "".
+      return Value::string("");
     case ExprKind::and_op: {
       Value a = eval(*e.operands[0], scope);
       return truthy(need(a)) ? eval(*e.operands[1], scope) : a;

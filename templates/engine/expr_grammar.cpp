@@ -205,7 +205,8 @@ struct Step {
 };
 
 ExprPtr apply(ExprPtr left, Step& s) {
-  auto n = node(s.kind, s.pos);
+  // A call is reported at its callee ("m" of m(1)), everything else at its own token.
+  auto n = node(s.kind, s.kind == ExprKind::call ? left->pos : s.pos);
   n->operands.push_back(std::move(left));
   n->name = std::move(s.name);
   n->negated = s.negated;
@@ -485,8 +486,8 @@ auto const args_def =
     x3::lit('(') >>
     -((((any_ident >> '=' >> !x3::lit('=')) > expr)[push_kwarg] | expr[push_arg]) % ',') >>
     -x3::lit(',') > ')';
-auto const postfix_step_def = (pos >> '.' >> any_ident)[make_attr_step] |
-                              (pos >> '.' >> number)[make_index_attr_step] |
+auto const postfix_step_def = ('.' >> pos >> any_ident)[make_attr_step] |
+                              ('.' >> pos >> number)[make_index_attr_step] |
                               (pos >> '[' > expr > ']')[make_item_step] | (pos >> args)[make_call_step];
 auto const filter_step_def =
     ((pos >> '|' > name) >> -args)[make_step<ExprKind::filter>] |

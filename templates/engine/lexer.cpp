@@ -98,14 +98,14 @@ private:
 
   std::size_t tag(std::size_t open, std::size_t p, char kind) {
     const char* closer = kind == '{' ? "}}" : "%}";
-    int depth = 0;
+    std::string open_brackets;  // like jinja2, a closer only counts outside brackets
     for (std::size_t i = p; i < src_.size(); ++i) {
       char c = src_[i];
       if (c == '\'' || c == '"') {
         i = skip_string(i);
         continue;
       }
-      if (depth == 0) {
+      if (open_brackets.empty()) {
         char sign = 0;
         std::size_t at = i;
         if ((c == '-' || (c == '+' && kind == '%')) && src_.compare(i + 1, 2, closer) == 0)
@@ -117,10 +117,14 @@ private:
           return kind == '%' && is_raw(p, i) ? raw(next) : next;
         }
       }
-      if (c == '(' || c == '[' || c == '{')
-        ++depth;
-      else if ((c == ')' || c == ']' || c == '}') && depth > 0)
-        --depth;
+      if (c == '(' || c == '[' || c == '{') {
+        open_brackets += c == '(' ? ')' : c == '[' ? ']' : '}';
+      } else if ((c == ')' || c == ']' || c == '}') && !open_brackets.empty()) {
+        if (c != open_brackets.back())
+          fail(t_, u32(i), std::string("unexpected '") + c + "', expected '" +
+                               open_brackets.back() + "'");
+        open_brackets.pop_back();
+      }
     }
     fail(t_, u32(open), std::string("unclosed tag; expected '") + closer + "'");
   }

@@ -18,11 +18,26 @@ bool is_int(const Value& v) { return v.kind() == K::integer || v.kind() == K::bo
                 "' and '" + b.type_name() + "'");
 }
 
-std::int64_t checked(bool overflow, std::int64_t r) {
-  if (overflow)
-    throw OpError("integer overflow (TileKit's template integers are 64-bit)");
-  return r;
+[[noreturn]] void overflow() {
+  throw OpError("integer overflow (TileKit's template integers are 64-bit)");
 }
+
+template <class F>
+Value checked(F op, std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (op(a, b, &r))
+    overflow();
+  return Value::integer(r);
+}
+auto const add = [](std::int64_t a, std::int64_t b, std::int64_t* r) {
+  return __builtin_add_overflow(a, b, r);
+};
+auto const sub = [](std::int64_t a, std::int64_t b, std::int64_t* r) {
+  return __builtin_sub_overflow(a, b, r);
+};
+auto const mul = [](std::int64_t a, std::int64_t b, std::int64_t* r) {
+  return __builtin_mul_overflow(a, b, r);
+};
 
 Value repeat(const Value& seq, std::int64_t n) {
   if (seq.kind() == K::string) {
@@ -65,7 +80,8 @@ Value power(const Value& a, const Value& b) {
   if (is_int(a) && is_int(b) && b.as_int() >= 0) {
     std::int64_t base = a.as_int(), exp = b.as_int(), r = 1;
     while (exp-- > 0)
-      r = checked(__builtin_mul_overflow(r, base, &r), r);
+      if (__builtin_mul_overflow(r, base, &r))
+        overflow();
     return Value::integer(r);
   }
   double x = a.as_float(), y = b.as_float();
@@ -81,11 +97,10 @@ Value power(const Value& a, const Value& b) {
 Value binary_op(BinOp op, const Value& a, const Value& b) {
   bool nums = a.is_number() && b.is_number();
   bool ints = is_int(a) && is_int(b);
-  std::int64_t r = 0;
   switch (op) {
   case BinOp::add:
     if (ints)
-      return Value::integer(checked(__builtin_add_overflow(a.as_int(), b.as_int(), &r), r));
+      return checked(add, a.as_int(), b.as_int());
     if (nums)
       return Value::floating(a.as_float() + b.as_float());
     if (a.kind() == K::string && b.kind() == K::string)
@@ -100,13 +115,13 @@ Value binary_op(BinOp op, const Value& a, const Value& b) {
     unsupported("+", a, b);
   case BinOp::sub:
     if (ints)
-      return Value::integer(checked(__builtin_sub_overflow(a.as_int(), b.as_int(), &r), r));
+      return checked(sub, a.as_int(), b.as_int());
     if (nums)
       return Value::floating(a.as_float() - b.as_float());
     unsupported("-", a, b);
   case BinOp::mul:
     if (ints)
-      return Value::integer(checked(__builtin_mul_overflow(a.as_int(), b.as_int(), &r), r));
+      return checked(mul, a.as_int(), b.as_int());
     if (nums)
       return Value::floating(a.as_float() * b.as_float());
     if ((a.kind() == K::string || a.kind() == K::list) && is_int(b))
@@ -130,7 +145,7 @@ Value binary_op(BinOp op, const Value& a, const Value& b) {
       if (y == 0)
         throw OpError("integer division or modulo by zero");
       if (x == INT64_MIN && y == -1)
-        checked(true, 0);
+        overflow();
       std::int64_t q = x / y, m = x % y;
       if (m != 0 && ((m < 0) != (y < 0))) {
         q -= 1;
@@ -155,7 +170,7 @@ Value binary_op(BinOp op, const Value& a, const Value& b) {
 Value negate(const Value& v) {
   if (is_int(v)) {
     if (v.as_int() == INT64_MIN)
-      checked(true, 0);
+      overflow();
     return Value::integer(-v.as_int());
   }
   if (v.kind() == K::floating)

@@ -167,6 +167,9 @@ void Renderer::include(const Stmt& s, Scope& scope, std::string& out) {
     error(s.pos, "maximum recursion depth exceeded");
   included_.push_back(t);
   Scope inner(&scope);
+  // jinja2 passes the includer's variables to the included template, but not its `loop`.
+  if (scope.lookup("loop"))
+    inner.set("loop", Value::undefined("'loop' is undefined", nullptr, 0));
   run(*t, inner, out);
   --depth_;
 }
