@@ -187,6 +187,7 @@ auto const not_close_paren = !(lit(')') | eoi);
 auto const not_block_end = !(lit('}') | eoi | kw("kernel"));
 
 x3::rule<class ident_class, dsl::Ident> const ident = "name";
+x3::rule<class ident_body_class, dsl::Ident> const ident_body = "name";
 x3::rule<class kernel_name_class, dsl::Ident> const kernel_name = "kernel name";
 x3::rule<class param_name_class, dsl::Ident> const param_name = "parameter name";
 x3::rule<class loop_var_name_class, dsl::Ident> const loop_var_name = "loop variable name";
@@ -203,7 +204,8 @@ auto const make_ident = [](auto& ctx) {
   else
     _val(ctx).name = std::move(s);
 };
-auto const ident_def = raw[lexeme[(x3::alpha | '_') >> *ident_char]][make_ident];
+auto const ident_def = ident_body;
+auto const ident_body_def = raw[lexeme[(x3::alpha | '_') >> *ident_char]][make_ident];
 auto const kernel_name_def = ident;
 auto const param_name_def = ident;
 auto const loop_var_name_def = ident;
@@ -378,7 +380,7 @@ auto const sum_op = SumOps{} >> !lit('=');
 auto const product_def = primary[assign_val] >> *((ProductOps{} > primary)[fold]);
 auto const expr_def = product[assign_val] >> *((sum_op > product)[fold]);
 
-BOOST_SPIRIT_DEFINE(ident, kernel_name, param_name, loop_var_name, dim_name, option_name, callee,
+BOOST_SPIRIT_DEFINE(ident, ident_body, kernel_name, param_name, loop_var_name, dim_name, option_name, callee,
                     callee_body)
 BOOST_SPIRIT_DEFINE(expr, product, primary, number, call, access, name_ref, paren, args,
                     tensor_index, indices, access_body, tensor_index_body)

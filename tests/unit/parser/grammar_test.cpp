@@ -262,6 +262,27 @@ TEST(Grammar, Locations) {
   const auto& call = std::get<Call>(sum.lhs->node);
   EXPECT_EQ(text_at(text, call.callee.loc.range), "exp");
   EXPECT_EQ(text_at(text, call.args[0].loc.range), "A[i, 0]");
+  EXPECT_EQ(text_at(text, st.target.tensor.loc.range), "C");
+  EXPECT_EQ(text_at(text, st.target.indices[0].var->loc.range), "i");
+  EXPECT_EQ(text_at(text, std::get<Access>(sum.rhs->node).tensor.loc.range), "A");
+}
+
+TEST(Grammar, LocationsOfEveryName) {
+  std::string text = in_kernel("        acc = s\n        acc += A[j + 1, i]\n        C[i, j] = acc");
+  Module m = parse_ok(text);
+  const auto& body = std::get<Parallel>(m.kernels[0].body[0].node).body;
+  const auto& assign = std::get<Assign>(body[0].node);
+  EXPECT_EQ(text_at(text, assign.name.loc.range), "acc");
+  EXPECT_EQ(text_at(text, std::get<Name>(assign.value.node).id.loc.range), "s");
+  EXPECT_EQ(text_at(text, assign.value.loc.range), "s");
+  const auto& acc = std::get<Accumulate>(body[1].node);
+  EXPECT_EQ(text_at(text, acc.name.loc.range), "acc");
+  const auto& index = std::get<Access>(acc.value.node).indices[0];
+  EXPECT_EQ(text_at(text, index.loc.range), "j + 1");
+  EXPECT_EQ(text_at(text, index.var->loc.range), "j");
+  EXPECT_EQ(text_at(text, body[1].loc.range), "acc += A[j + 1, i]");
+  EXPECT_EQ(text_at(text, m.kernels[0].inputs[0].dims[0].name->loc.range), "M");
+  EXPECT_EQ(text_at(text, m.kernels[0].inputs[0].name.loc.range), "A");
 }
 
 TEST(Grammar, ParenthesizedExpressionLocationIncludesParentheses) {

@@ -1,0 +1,216 @@
+// The ttgen command line, run as a separate process: what it prints, where, and its exit code.
+#include "dsl/print.hpp"
+#include "parser/parse.hpp"
+#include "tests/support/golden.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+
+namespace tk::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+fs::path scratch_dir() {
+  fs::path dir = fs::temp_directory_path() / ("tk_ttgen_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// Runs `ttgen ARGS` in `cwd` with `stdin_text` on standard input.
+Result ttgen(const std::string& args, const std::string& stdin_text = "",
+             const fs::path& cwd = scratch_dir()) {
+  fs::path dir = scratch_dir();
+  std::ofstream(dir / "stdin.txt", std::ios::binary) << stdin_text;
+  std::string cmd = "cd " + quote(cwd.string()) + " && " + quote(TTGEN_PATH) + " " + args + " < " +
+                    quote((dir / "stdin.txt").string()) + " > " +
+                    quote((dir / "stdout.txt").string()) + " 2> " +
+                    quote((dir / "stderr.txt").string());
+  int status = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(dir / "stdout.txt");
+  r.err = read_file(dir / "stderr.txt");
+  return r;
+}
+
+const char* kAxpby = "// comment\n"
+                     "kernel axpby(x: bf16[M, N], y: bf16[M, N], alpha: f32, beta: f32) -> "
+                     "(z: bf16[M, N]) {\n"
+                     "  parallel i in tiles(M), j in tiles(N) { z[i, j] = (x[i, j] * alpha) + "
+                     "y[i, j] * beta }\n"
+                     "}\n";
+const char* kAxpbyCanonical =
+    "kernel axpby(x: bf16[M, N], y: bf16[M, N], alpha: f32, beta: f32) -> (z: bf16[M, N]) {\n"
+    "    parallel i in tiles(M), j in tiles(N) {\n"
+    "        z[i, j] = x[i, j] * alpha + y[i, j] * beta\n"
+    "    }\n"
+    "}\n";
+
+TEST(TtgenCli, Version) {
+  Result r = ttgen("--version");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out, std::string("ttgen ") + TK_PROJECT_VERSION + "\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(TtgenCli, HelpNamesOnlyRealOptions) {
+  Result r = ttgen("--help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.err, "");
+  std::set<std::string> flags;
+  std::regex flag(R"((^|[\s,])(--?[A-Za-z][A-Za-z0-9-]*))");
+  for (std::sregex_iterator it(r.out.begin(), r.out.end(), flag), end; it != end; ++it)
+    flags.insert((*it)[2]);
+  EXPECT_EQ(flags, (std::set<std::string>{"-h", "--help", "--version", "--emit", "-o", "--output"}))
+      << r.out;
+  EXPECT_NE(r.out.find("KIND:{ast}"), std::string::npos) << r.out;  // the one --emit mode today
+}
+
+TEST(TtgenCli, EmitAstFromFilePrintsCanonicalText) {
+  fs::path in = scratch_dir() / "axpby.tk";
+  std::ofstream(in, std::ios::binary) << kAxpby;
+  Result r = ttgen("--emit=ast " + quote(in.string()));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, kAxpbyCanonical);
+  EXPECT_EQ(r.err, "");
+  Result again = ttgen("--emit ast -", r.out);  // the output is a fixed point
+  EXPECT_EQ(again.out, kAxpbyCanonical);
+}
+
+TEST(TtgenCli, StdinInput) {
+  Result r = ttgen("-", kAxpby);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, kAxpbyCanonical);
+}
+
+TEST(TtgenCli, OutputFile) {
+  fs::path out = scratch_dir() / "out.tk";
+  fs::remove(out);
+  Result r = ttgen("-o " + quote(out.string()) + " -", kAxpby);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(read_file(out), kAxpbyCanonical);
+}
+
+TEST(TtgenCli, NoOutputFileOnError) {
+  fs::path out = scratch_dir() / "not_written.tk";
+  fs::remove(out);
+  Result r = ttgen("-o " + quote(out.string()) + " -", "kernel f(\n");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(TtgenCli, SyntaxErrorExitsOneWithExactDiagnostics) {
+  Result r = ttgen("-", "kernel f(A: bf16[M, K]) -> (C: bf16[M, N]) {\n"
+                        "    parallel i in tiles(M) {\n"
+                        "        C[i, 0] = exp(A[i, 0]\n"
+                        "    }\n"
+                        "}\n");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "<stdin>:4:5: error: expected ')'\n"
+                   "   4 |     }\n"
+                   "     |     ^\n"
+                   "<stdin>:3:22: note: to match this '('\n"
+                   "   3 |         C[i, 0] = exp(A[i, 0]\n"
+                   "     |                      ^\n");
+}
+
+TEST(TtgenCli, SyntaxErrorNamesTheFileAsGiven) {
+  fs::path dir = scratch_dir();
+  std::ofstream(dir / "bad.tk", std::ios::binary) << "kernel f() (C: bf16[M, N]) {}\n";
+  Result r = ttgen("bad.tk", "", dir);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "bad.tk:1:12: error: expected '->'\n"
+                   "   1 | kernel f() (C: bf16[M, N]) {}\n"
+                   "     |            ^\n");
+}
+
+TEST(TtgenCli, SemanticErrorExitsOne) {
+  Result r = ttgen("-", "kernel f(A: bf16[M, K]) -> (C: bf16[M, K]) {\n"
+                        "    parallel i in tiles(M), j in tiles(K) {\n"
+                        "        C[i, j] = nowhere\n"
+                        "    }\n"
+                        "}\n");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("<stdin>:3:19: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("nowhere"), std::string::npos) << r.err;
+}
+
+TEST(TtgenCli, UsageErrorsExitTwo) {
+  Result missing = ttgen("does_not_exist.tk");
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_EQ(missing.err, "ttgen: error: cannot open 'does_not_exist.tk': No such file or directory\n");
+  EXPECT_EQ(missing.out, "");
+
+  Result dir = ttgen(quote(scratch_dir().string()));
+  EXPECT_EQ(dir.code, 2);
+  EXPECT_EQ(dir.err, "ttgen: error: cannot read '" + scratch_dir().string() + "': is a directory\n");
+
+  Result flag = ttgen("--bogus x.tk");
+  EXPECT_EQ(flag.code, 2);
+  EXPECT_EQ(flag.err, "ttgen: error: The following argument was not expected: --bogus\n"
+                      "run 'ttgen --help' for usage\n");
+
+  Result emit = ttgen("--emit=ir -", kAxpby);
+  EXPECT_EQ(emit.code, 2);
+  EXPECT_EQ(emit.err, "ttgen: error: --emit: ir not in {ast}\nrun 'ttgen --help' for usage\n");
+
+  Result none = ttgen("");
+  EXPECT_EQ(none.code, 2);
+  EXPECT_EQ(none.err, "ttgen: error: input is required\nrun 'ttgen --help' for usage\n");
+
+  Result unwritable = ttgen("-o " + quote((scratch_dir() / "no/such/dir/out.tk").string()) + " -",
+                            kAxpby);
+  EXPECT_EQ(unwritable.code, 2);
+  EXPECT_EQ(unwritable.err, "ttgen: error: cannot write '" +
+                                (scratch_dir() / "no/such/dir/out.tk").string() +
+                                "': No such file or directory\n");
+}
+
+TEST(TtgenCli, EveryExampleRoundTrips) {
+  fs::path dir = source_dir() / "examples";
+  if (!fs::exists(dir))
+    GTEST_SKIP() << "no examples/ folder";
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".tk")
+      continue;
+    SCOPED_TRACE(e.path().string());
+    Result r = ttgen(quote(e.path().string()));
+    ASSERT_EQ(r.code, 0) << r.err;
+    SourceFile original(e.path().string(), read_file(e.path()));
+    SourceFile printed("printed.tk", r.out);
+    Diagnostics diags;
+    auto a = parser::parse(original, diags);
+    auto b = parser::parse(printed, diags);
+    ASSERT_TRUE(a && b) << diags.str();
+    EXPECT_TRUE(*a == *b);
+    EXPECT_EQ(dsl::print(*a), r.out);
+  }
+}
+
+}  // namespace
+}  // namespace tk::test
