@@ -27,9 +27,12 @@ private:
   void (*call_)(void*, std::int64_t, std::int64_t);
 };
 
+inline constexpr int kMaxThreads = 1024;
+
 class ThreadPool {
 public:
-  /// `num_threads` counts the calling thread: a pool of 1 runs everything inline.
+  /// `num_threads` counts the calling thread: a pool of 1 runs everything inline. Clamped to
+  /// [1, kMaxThreads].
   explicit ThreadPool(int num_threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
