@@ -1,6 +1,6 @@
 // Packing and the per-tile matmul of <tilekit/cpu/gemm.hpp>. A 32x32 output tile is computed as
-// four 8x32 micro-tiles; each keeps its 8x32 fp32 accumulators in registers for all of K (16
-// zmm with AVX-512), streaming an 8-wide slice of packed A and the 32-wide packed B panel.
+// four 8x32 micro-tiles; each keeps its 8x32 fp32 accumulators in registers (16 zmm with
+// AVX-512) over a 256-deep K chunk, streaming an 8-wide slice of packed A and a 32-wide B block.
 #include <tilekit/cpu/gemm.hpp>
 
 #include <algorithm>
@@ -146,7 +146,7 @@ PackedB pack_b_impl(MatrixView<const T> b, ThreadPool* pool) {
   const std::int64_t kp = p.k_tiles * kTile;
   p.data = alloc_floats(p.n_tiles * kp * kTile);
   float* base = p.data.get();
-  // Split over (panel, k tile) so that a single wide panel still uses every thread.
+  // Split over (panel, k tile) so that a single tall panel (N = 32, large K) uses every thread.
   pool_or_default(pool).parallel_for(p.n_tiles * p.k_tiles, [&](std::int64_t b0, std::int64_t e0) {
     for (std::int64_t w = b0; w < e0; ++w) {
       const std::int64_t tj = w / p.k_tiles, kt = w % p.k_tiles;
