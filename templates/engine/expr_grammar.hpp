@@ -45,7 +45,4 @@ private:
   const char* last_;
 };
 
-/// Python/jinja2 string-literal escapes (\n, \t, \xNN, \uNNNN, ...) decoded to UTF-8.
-std::string decode_string_literal(std::string_view body);
-
 }  // namespace tk::tmpl

@@ -142,4 +142,81 @@ std::string ascii_lower(std::string s) {
   return s;
 }
 
+std::string decode_string_literal(std::string_view body) {
+  std::string out;
+  auto put_utf8 = [&out](std::uint32_t cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  };
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c != '\\' || i + 1 == body.size()) {
+      out += c;
+      continue;
+    }
+    char e = body[++i];
+    auto hex = [&](std::size_t n) -> bool {
+      std::uint32_t cp = 0;
+      for (std::size_t k = 1; k <= n; ++k) {
+        if (i + k >= body.size() || !std::isxdigit(static_cast<unsigned char>(body[i + k])))
+          return false;
+        char d = static_cast<char>(std::tolower(static_cast<unsigned char>(body[i + k])));
+        cp = cp * 16 + static_cast<std::uint32_t>(d <= '9' ? d - '0' : d - 'a' + 10);
+      }
+      put_utf8(cp);
+      i += n;
+      return true;
+    };
+    switch (e) {
+    case 'n': out += '\n'; break;
+    case 't': out += '\t'; break;
+    case 'r': out += '\r'; break;
+    case '\\': out += '\\'; break;
+    case '\'': out += '\''; break;
+    case '"': out += '"'; break;
+    case 'a': out += '\a'; break;
+    case 'b': out += '\b'; break;
+    case 'f': out += '\f'; break;
+    case 'v': out += '\v'; break;
+    case '\n': break;  // a backslash-newline continues the line
+    case 'x':
+      if (!hex(2))
+        out += "\\x";
+      break;
+    case 'u':
+      if (!hex(4))
+        out += "\\u";
+      break;
+    case 'U':
+      if (!hex(8))
+        out += "\\U";
+      break;
+    default:
+      if (e >= '0' && e <= '7') {  // octal, up to three digits
+        std::uint32_t cp = static_cast<std::uint32_t>(e - '0');
+        for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7'; ++k)
+          cp = cp * 8 + static_cast<std::uint32_t>(body[++i] - '0');
+        put_utf8(cp);
+      } else {
+        out += '\\';  // unknown escapes stay as written, as in Python
+        out += e;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace tk::tmpl

@@ -23,6 +23,8 @@ std::string replace_all(std::string_view s, std::string_view old_s, std::string_
 std::vector<std::string> split(std::string_view s);
 std::vector<std::string> split(std::string_view s, std::string_view sep);
 std::string ascii_upper(std::string s);
+/// Python/jinja2 string-literal escapes (\n, \t, \xNN, \uNNNN, ...) decoded to UTF-8.
+std::string decode_string_literal(std::string_view body);
 std::string ascii_lower(std::string s);
 
 }  // namespace tk::tmpl
