@@ -2,9 +2,12 @@
 // output tiles (fp32 accumulation over all of K) with a register-blocked micro-kernel, so that a
 // tile-parallel loop over (i, j) can apply its fused epilogue to each tile while it is in cache.
 //
-//   auto pa = tk::cpu::pack_a(A); auto pb = tk::cpu::pack_b(B);
+//   const auto pa = tk::cpu::pack_a(A);
+//   const auto pb = tk::cpu::pack_b(B);
 //   tk::cpu::parallel_for(mt * nt, [&](std::int64_t b, std::int64_t e) {
-//     for (auto w = b; w < e; ++w) { tk::cpu::Tile acc; gemm_tile(pa, pb, w / nt, w % nt, acc); ...
+//     tk::cpu::Tile acc;
+//     for (auto w = b; w < e; ++w) {
+//       tk::cpu::gemm_tile(pa, pb, w / nt, w % nt, acc);  // then the epilogue and store_tile
 //     }
 //   });
 #pragma once
