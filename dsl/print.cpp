@@ -18,7 +18,7 @@ std::string number_text(const Number& n) {
   if (std::isinf(n.value))
     return n.value < 0 ? "-inf" : "inf";
   if (std::isnan(n.value))
-    return "nan";  // no literal denotes NaN; a parsed module never holds one
+    return "nan"; // no literal denotes NaN; a parsed module never holds one
   char buf[64];
   if (n.is_integer && std::trunc(n.value) == n.value) {
     if (std::fabs(n.value) < 9.2e18)
@@ -29,7 +29,7 @@ std::string number_text(const Number& n) {
   auto res = std::to_chars(buf, buf + sizeof buf, n.value);
   std::string s(buf, res.ptr);
   auto e = s.find('e');
-  if (e != std::string::npos) {  // "1e-05" -> "1e-5", "1e+20" -> "1e20"
+  if (e != std::string::npos) { // "1e-05" -> "1e-5", "1e+20" -> "1e20"
     std::string mant = s.substr(0, e), exp = s.substr(e + 1);
     bool neg = !exp.empty() && exp[0] == '-';
     if (!exp.empty() && (exp[0] == '-' || exp[0] == '+'))
@@ -68,7 +68,7 @@ void print_access(std::string& out, const Access& a) {
 int expr_precedence(const Expr& e) {
   if (auto* b = std::get_if<Binary>(&e.node))
     return precedence(b->op);
-  return 3;  // atoms and calls bind tightest
+  return 3; // atoms and calls bind tightest
 }
 
 void print_expr(std::string& out, const Expr& e);
@@ -212,7 +212,7 @@ void print_option(std::string& out, const Option& o) {
       o.value);
 }
 
-}  // namespace
+} // namespace
 
 std::string print(const Expr& expr) {
   std::string out;
@@ -244,4 +244,4 @@ std::string print(const Module& module) {
   return out;
 }
 
-}  // namespace tk::dsl
+} // namespace tk::dsl

@@ -18,4 +18,4 @@ std::string print(const Module& module);
 /// One expression in canonical form (for diagnostics and tests).
 std::string print(const Expr& expr);
 
-}  // namespace tk::dsl
+} // namespace tk::dsl

@@ -4,8 +4,10 @@
 namespace tk::parser {
 namespace grammar {
 BOOST_SPIRIT_INSTANTIATE(kernel_item_type, Iterator, context_type)
-}  // namespace grammar
+} // namespace grammar
 
-const grammar::kernel_item_type& kernel_item() { return grammar::kernel_item; }
+const grammar::kernel_item_type& kernel_item() {
+  return grammar::kernel_item;
+}
 
-}  // namespace tk::parser
+} // namespace tk::parser

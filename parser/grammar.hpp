@@ -25,15 +25,15 @@ inline constexpr int kMaxOperators = 1024;
 struct State {
   const SourceFile* file = nullptr;
   Diagnostics* diags = nullptr;
-  Iterator base = nullptr;        // text().data(): node offsets are relative to it
+  Iterator base = nullptr; // text().data(): node offsets are relative to it
   Iterator end = nullptr;
-  Iterator item_begin = nullptr;  // where the kernel being parsed starts (for bracket notes)
-  int depth = 0;                  // current nesting of '(' and '{'
-  int operators = 0;              // binary operators in the current statement
-  int free_lines = 0;             // > 0 inside '(' and '[': newlines are blanks there
-  bool failed_in_free_lines = false;  // the syntax error was raised inside '(' or '['
-  Iterator free_lines_failed_at = nullptr;  // where the last '(' or '[' content failed
-  Iterator error_end = nullptr;  // end of the range of a fail_with() error
+  Iterator item_begin = nullptr;     // where the kernel being parsed starts (for bracket notes)
+  int depth = 0;                     // current nesting of '(' and '{'
+  int operators = 0;                 // binary operators in the current statement
+  int free_lines = 0;                // > 0 inside '(' and '[': newlines are blanks there
+  bool failed_in_free_lines = false; // the syntax error was raised inside '(' or '['
+  Iterator free_lines_failed_at = nullptr; // where the last '(' or '[' content failed
+  Iterator error_end = nullptr;            // end of the range of a fail_with() error
 };
 struct state_tag;
 
@@ -72,15 +72,14 @@ struct Skipper : x3::parser<Skipper> {
   }
 };
 
-using context_type =
-    x3::context<state_tag, State, x3::phrase_parse_context<Skipper>::type>;
+using context_type = x3::context<state_tag, State, x3::phrase_parse_context<Skipper>::type>;
 
 namespace grammar {
 /// One kernel, with the `@options(...)` before it. The error handler sits on this rule only.
 using kernel_item_type = x3::rule<class kernel_item_class, dsl::Kernel>;
 BOOST_SPIRIT_DECLARE(kernel_item_type)
-}  // namespace grammar
+} // namespace grammar
 
 const grammar::kernel_item_type& kernel_item();
 
-}  // namespace tk::parser
+} // namespace tk::parser

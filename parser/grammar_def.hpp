@@ -71,8 +71,9 @@ struct NestDirective : x3::unary_parser<Subject, NestDirective<Subject>> {
   bool parse(It& first, const It& last, const Ctx& ctx, RCtx& rctx, Attr& attr) const {
     State& st = state(ctx);
     if (st.depth >= kMaxNesting)
-      fail_with(st, first, "nesting is too deep (the limit is " + std::to_string(kMaxNesting) +
-                           " levels of parentheses and blocks)");
+      fail_with(st, first,
+                "nesting is too deep (the limit is " + std::to_string(kMaxNesting) +
+                    " levels of parentheses and blocks)");
     ++st.depth;
     struct Leave {
       int& d;
@@ -90,7 +91,8 @@ struct NestGen {
 };
 inline constexpr NestGen nest{};
 
-// ---- newlines are blanks inside '(' and '[' -------------------------------------------------------
+// ---- newlines are blanks inside '(' and '['
+// -------------------------------------------------------
 template <class Subject>
 struct FreeLinesDirective : x3::unary_parser<Subject, FreeLinesDirective<Subject>> {
   using base_type = x3::unary_parser<Subject, FreeLinesDirective<Subject>>;
@@ -110,7 +112,7 @@ struct FreeLinesDirective : x3::unary_parser<Subject, FreeLinesDirective<Subject
     try {
       if (this->subject.parse(first, last, ctx, rctx, attr))
         return true;
-      st.free_lines_failed_at = start;  // an expectation point may throw right here
+      st.free_lines_failed_at = start; // an expectation point may throw right here
       return false;
     } catch (const x3::expectation_failure<It>&) {
       st.failed_in_free_lines = true;
@@ -127,8 +129,8 @@ struct FreeLinesGen {
 };
 inline constexpr FreeLinesGen free_lines{};
 
-}  // namespace grammar
-}  // namespace tk::parser
+} // namespace grammar
+} // namespace tk::parser
 
 // Expectation failures name what was expected through x3::what(); these wrappers are named after
 // what they wrap (X3's default would be a mangled type name).
@@ -149,7 +151,7 @@ struct get_info<lexeme_directive<Subject>> {
   std::string operator()(const lexeme_directive<Subject>& p) const { return what(p.subject); }
 };
 template <class Left, class Right>
-struct get_info<sequence<Left, Right>> {  // a sequence is expected by its first element
+struct get_info<sequence<Left, Right>> { // a sequence is expected by its first element
   using result_type = std::string;
   std::string operator()(const sequence<Left, Right>& p) const { return what(p.left); }
 };
@@ -167,7 +169,7 @@ struct get_info<tk::parser::grammar::FreeLinesDirective<Subject>> {
     return what(p.subject);
   }
 };
-}  // namespace boost::spirit::x3
+} // namespace boost::spirit::x3
 
 namespace tk::parser {
 namespace grammar {
@@ -181,7 +183,9 @@ inline bool is_keyword(std::string_view s) {
 }
 
 auto const ident_char = x3::alnum | '_';
-inline auto kw(const char* word) { return lexeme[lit(word) >> !ident_char]; }
+inline auto kw(const char* word) {
+  return lexeme[lit(word) >> !ident_char];
+}
 auto const uint64 = x3::uint_parser<std::int64_t>{};
 auto const not_close_paren = !(lit(')') | eoi);
 auto const not_block_end = !(lit('}') | eoi | kw("kernel"));
@@ -215,9 +219,9 @@ auto const option_name_def = ident;
 auto const assign_val = [](auto& ctx) { _val(ctx) = std::move(_attr(ctx)); };
 auto const callee_def = callee_body;
 auto const callee_body_def = ident[assign_val] | raw[kw("zeros") | kw("fill")][([](auto& ctx) {
-                          auto r = _attr(ctx);
-                          _val(ctx).name.assign(r.begin(), r.end());
-                        })];
+                               auto r = _attr(ctx);
+                               _val(ctx).name.assign(r.begin(), r.end());
+                             })];
 
 // ---- tokens with friendly names ----------------------------------------------------------------
 #define TK_TOKEN(id, name, p)                                                                      \
@@ -306,14 +310,14 @@ auto const make_number = [](auto& ctx) {
 };
 auto const digits = +x3::digit;
 auto const number_def =
-    raw[lexeme[-lit('-') >> ((digits >> -('.' >> digits) >>
-                              -(x3::char_("eE") >> -x3::char_("+-") >> digits)) |
-                             (lit("inf") >> !ident_char))]][make_number];
+    raw[lexeme[-lit('-') >>
+               ((digits >> -('.' >> digits) >> -(x3::char_("eE") >> -x3::char_("+-") >> digits)) |
+                (lit("inf") >> !ident_char))]][make_number];
 
 auto const push_back = [](auto& ctx) { _val(ctx).push_back(std::move(_attr(ctx))); };
 auto const args_def =
-    nest[lit('(') > free_lines[-(not_close_paren > expr[push_back] > *(',' > expr[push_back])) >
-                               lit(')')]];
+    nest[lit('(') >
+         free_lines[-(not_close_paren > expr[push_back] > *(',' > expr[push_back])) > lit(')')]];
 
 auto const call_def = (callee >> &lit('(') > args)[([](auto& ctx) {
   auto& a = _attr(ctx);
@@ -323,18 +327,20 @@ auto const call_def = (callee >> &lit('(') > args)[([](auto& ctx) {
 })];
 
 auto const tensor_index_def = tensor_index_body;
-auto const tensor_index_body_def =
-    (ident >> -((x3::char_("+-") > index_offset)))[([](auto& ctx) {
-      auto& a = _attr(ctx);
-      dsl::TensorIndex t;
-      t.var = std::move(at_c<0>(a));
-      if (auto& off = at_c<1>(a))
-        t.offset = at_c<0>(*off) == '-' ? -at_c<1>(*off) : at_c<1>(*off);
-      _val(ctx) = std::move(t);
-    })] |
-    uint64[([](auto& ctx) { _val(ctx) = dsl::TensorIndex{std::nullopt, _attr(ctx), {}}; })];
-auto const indices_def = free_lines[tensor_index[push_back] > *(',' > tensor_index[push_back]) >
-                                    close_indices];
+auto const tensor_index_body_def = (ident >> -((x3::char_("+-") > index_offset)))[([](auto& ctx) {
+                                     auto& a = _attr(ctx);
+                                     dsl::TensorIndex t;
+                                     t.var = std::move(at_c<0>(a));
+                                     if (auto& off = at_c<1>(a))
+                                       t.offset =
+                                           at_c<0>(*off) == '-' ? -at_c<1>(*off) : at_c<1>(*off);
+                                     _val(ctx) = std::move(t);
+                                   })] |
+                                   uint64[([](auto& ctx) {
+                                     _val(ctx) = dsl::TensorIndex{std::nullopt, _attr(ctx), {}};
+                                   })];
+auto const indices_def =
+    free_lines[tensor_index[push_back] > *(',' > tensor_index[push_back]) > close_indices];
 
 auto const access_def = access_body;
 auto const access_body_def = (ident >> '[' > indices)[([](auto& ctx) {
@@ -358,9 +364,10 @@ auto const fold = [](auto& ctx) {
   State& st = state(ctx);
   auto& a = _attr(ctx);
   dsl::Expr& lhs = _val(ctx);
-  if (++st.operators > kMaxOperators)  // reported at the operator, the first token after lhs
-    fail_with(st, st.base + lhs.loc.range.end, "too many operators in one statement (the limit is " +
-                                               std::to_string(kMaxOperators) + ")");
+  if (++st.operators > kMaxOperators) // reported at the operator, the first token after lhs
+    fail_with(st, st.base + lhs.loc.range.end,
+              "too many operators in one statement (the limit is " + std::to_string(kMaxOperators) +
+                  ")");
   dsl::Expr& rhs = at_c<1>(a);
   dsl::Expr x;
   x.loc.range = {lhs.loc.range.begin, rhs.loc.range.end};
@@ -380,8 +387,8 @@ auto const sum_op = SumOps{} >> !lit('=');
 auto const product_def = primary[assign_val] >> *((ProductOps{} > primary)[fold]);
 auto const expr_def = product[assign_val] >> *((sum_op > product)[fold]);
 
-BOOST_SPIRIT_DEFINE(ident, ident_body, kernel_name, param_name, loop_var_name, dim_name, option_name, callee,
-                    callee_body)
+BOOST_SPIRIT_DEFINE(ident, ident_body, kernel_name, param_name, loop_var_name, dim_name,
+                    option_name, callee, callee_body)
 BOOST_SPIRIT_DEFINE(expr, product, primary, number, call, access, name_ref, paren, args,
                     tensor_index, indices, access_body, tensor_index_body)
 
@@ -394,7 +401,8 @@ x3::rule<class store_class, dsl::Stmt> const store_stmt = "store";
 x3::rule<class name_stmt_class, dsl::Stmt> const name_stmt = "assignment";
 x3::rule<class loop_var_class, dsl::LoopVar> const loop_var = "loop variable";
 x3::rule<class range_class, dsl::Range> const range = "range such as 'tiles(N)' or '0 .. 4'";
-x3::rule<class range_body_class, dsl::Range> const range_body = "range such as 'tiles(N)' or '0 .. 4'";
+x3::rule<class range_body_class, dsl::Range> const range_body =
+    "range such as 'tiles(N)' or '0 .. 4'";
 x3::rule<class bound_class, dsl::Bound> const bound = "range bound (an integer or 'tiles(N)')";
 x3::rule<class int_bound_class, dsl::Bound> const int_bound = "integer";
 x3::rule<class int_bound_body_class, dsl::Bound> const int_bound_body = "integer";
@@ -409,8 +417,9 @@ dsl::Stmt make_stmt(Node&& n) {
 }
 
 auto const int_bound_def = int_bound_body;
-auto const int_bound_body_def =
-    uint64[([](auto& ctx) { _val(ctx) = dsl::Bound{std::nullopt, _attr(ctx), {}}; })];
+auto const int_bound_body_def = uint64[([](auto& ctx) {
+  _val(ctx) = dsl::Bound{std::nullopt, _attr(ctx), {}};
+})];
 auto const tiles_bound_def = tiles_bound_body;
 auto const tiles_bound_body_def =
     (kw("tiles") > nest[lit('(') > free_lines[dim_name > ')']])[([](auto& ctx) {
@@ -418,21 +427,22 @@ auto const tiles_bound_body_def =
     })];
 auto const bound_def = int_bound | tiles_bound;
 auto const range_def = range_body;
-auto const range_body_def = (int_bound > dotdot > bound)[([](auto& ctx) {
-                         auto& a = _attr(ctx);
-                         _val(ctx) = dsl::Range{std::move(at_c<0>(a)), std::move(at_c<1>(a)), {}};
-                       })] |
-                       (tiles_bound >> -(dotdot > bound))[([](auto& ctx) {
-                         auto& a = _attr(ctx);
-                         dsl::Range r;
-                         if (at_c<1>(a)) {
-                           r.lo = std::move(at_c<0>(a));
-                           r.hi = std::move(*at_c<1>(a));
-                         } else {
-                           r.hi = std::move(at_c<0>(a));
-                         }
-                         _val(ctx) = std::move(r);
-                       })];
+auto const range_body_def =
+    (int_bound > dotdot > bound)[([](auto& ctx) {
+      auto& a = _attr(ctx);
+      _val(ctx) = dsl::Range{std::move(at_c<0>(a)), std::move(at_c<1>(a)), {}};
+    })] |
+    (tiles_bound >> -(dotdot > bound))[([](auto& ctx) {
+      auto& a = _attr(ctx);
+      dsl::Range r;
+      if (at_c<1>(a)) {
+        r.lo = std::move(at_c<0>(a));
+        r.hi = std::move(*at_c<1>(a));
+      } else {
+        r.hi = std::move(at_c<0>(a));
+      }
+      _val(ctx) = std::move(r);
+    })];
 auto const loop_var_def = (loop_var_name > in_kw > range)[([](auto& ctx) {
   auto& a = _attr(ctx);
   _val(ctx) = dsl::LoopVar{std::move(at_c<0>(a)), std::move(at_c<1>(a))};
@@ -443,8 +453,7 @@ auto const stmt_def = ResetOperators{} >> (parallel_stmt | for_stmt | store_stmt
 // A block may open on the next line; it ends before the next `kernel` at the latest, so a
 // missing '}' is reported there rather than as a misplaced keyword.
 auto const block_def =
-    *eol >> nest[lit('{') > *eol >
-                 *(not_block_end > stmt[push_back] > stmt_end) > lit('}')];
+    *eol >> nest[lit('{') > *eol > *(not_block_end > stmt[push_back] > stmt_end) > lit('}')];
 
 x3::rule<class loop_vars_class, std::vector<dsl::LoopVar>> const loop_vars = "loop variable";
 auto const loop_vars_def = loop_var[push_back] > *(',' > loop_var[push_back]);
@@ -461,19 +470,18 @@ auto const store_stmt_def = (access > store_eq > expr)[([](auto& ctx) {
   auto& a = _attr(ctx);
   dsl::Expr& target = at_c<0>(a);
   dsl::Loc target_loc = target.loc;
-  _val(ctx) = make_stmt(dsl::Store{std::move(std::get<dsl::Access>(target.node)), target_loc,
-                                   std::move(at_c<1>(a))});
+  _val(ctx) = make_stmt(
+      dsl::Store{std::move(std::get<dsl::Access>(target.node)), target_loc, std::move(at_c<1>(a))});
 })];
-auto const name_stmt_def = (ident >> lit("+=") > expr)[([](auto& ctx) {
-                             auto& a = _attr(ctx);
-                             _val(ctx) = make_stmt(
-                                 dsl::Accumulate{std::move(at_c<0>(a)), std::move(at_c<1>(a))});
-                           })] |
-                           (ident > name_eq > expr)[([](auto& ctx) {
-                             auto& a = _attr(ctx);
-                             _val(ctx) = make_stmt(
-                                 dsl::Assign{std::move(at_c<0>(a)), std::move(at_c<1>(a))});
-                           })];
+auto const name_stmt_def =
+    (ident >> lit("+=") > expr)[([](auto& ctx) {
+      auto& a = _attr(ctx);
+      _val(ctx) = make_stmt(dsl::Accumulate{std::move(at_c<0>(a)), std::move(at_c<1>(a))});
+    })] |
+    (ident > name_eq > expr)[([](auto& ctx) {
+      auto& a = _attr(ctx);
+      _val(ctx) = make_stmt(dsl::Assign{std::move(at_c<0>(a)), std::move(at_c<1>(a))});
+    })];
 
 BOOST_SPIRIT_DEFINE(stmt, block, parallel_stmt, for_stmt, store_stmt, name_stmt, loop_var,
                     loop_vars, range, bound, int_bound, tiles_bound, range_body, int_bound_body,
@@ -484,23 +492,28 @@ x3::rule<class dim_class, dsl::Dim> const dim = "dimension (a name or an integer
 x3::rule<class dim_body_class, dsl::Dim> const dim_body = "dimension (a name or an integer)";
 x3::rule<class dims_class, std::vector<dsl::Dim>> const dims = "dimensions";
 x3::rule<class dtype_class, Located<dsl::DType>> const dtype = "element type (bf16 or f32)";
-x3::rule<class dtype_body_class, Located<dsl::DType>> const dtype_body = "element type (bf16 or f32)";
+x3::rule<class dtype_body_class, Located<dsl::DType>> const dtype_body =
+    "element type (bf16 or f32)";
 x3::rule<class param_class, dsl::Param> const param = "parameter";
 x3::rule<class param_body_class, dsl::Param> const param_body = "parameter";
 x3::rule<class params_class, std::vector<dsl::Param>> const params = "'('";
 x3::rule<class option_class, dsl::Option> const option = "option";
 x3::rule<class option_value_class, Located<decltype(dsl::Option::value)>> const option_value =
     "option value";
-x3::rule<class option_value_body_class, Located<decltype(dsl::Option::value)>> const option_value_body = "option value";
+x3::rule<class option_value_body_class, Located<decltype(dsl::Option::value)>> const
+    option_value_body = "option value";
 x3::rule<class options_class, std::vector<dsl::Option>> const options = "'@options'";
 x3::rule<class kernel_class, dsl::Kernel> const kernel = "'kernel'";
 x3::rule<class kernel_body_class, dsl::Kernel> const kernel_body = "'kernel'";
 kernel_item_type const kernel_item = "kernel";
 
 auto const dim_def = dim_body;
-auto const dim_body_def =
-    uint64[([](auto& ctx) { _val(ctx) = dsl::Dim{std::nullopt, _attr(ctx), {}}; })] |
-    ident[([](auto& ctx) { _val(ctx) = dsl::Dim{std::move(_attr(ctx)), 0, {}}; })];
+auto const dim_body_def = uint64[([](auto& ctx) {
+                            _val(ctx) = dsl::Dim{std::nullopt, _attr(ctx), {}};
+                          })] |
+                          ident[([](auto& ctx) {
+                            _val(ctx) = dsl::Dim{std::move(_attr(ctx)), 0, {}};
+                          })];
 auto const dims_def =
     nest[lit('[') > free_lines[dim[push_back] > *(',' > dim[push_back]) > close_dims]];
 auto const dtype_def = dtype_body;
@@ -526,8 +539,8 @@ auto const param_body_def = (param_name > colon > dtype > -dims)[([](auto& ctx) 
   _val(ctx) = std::move(p);
 })];
 auto const params_def =
-    nest[lit('(') > free_lines[-(not_close_paren > param[push_back] > *(',' > param[push_back])) >
-                               lit(')')]];
+    nest[lit('(') >
+         free_lines[-(not_close_paren > param[push_back] > *(',' > param[push_back])) > lit(')')]];
 
 auto const set_value = [](auto& ctx) { _val(ctx).value = _attr(ctx); };
 auto const option_value_def = option_value_body;
@@ -543,22 +556,20 @@ auto const option_def = (option_name > option_eq > option_value)[([](auto& ctx) 
   _val(ctx) = dsl::Option{std::move(at_c<0>(a)), std::move(at_c<1>(a).value), at_c<1>(a).loc};
 })];
 auto const options_def =
-    lit('@') > options_kw >
-    nest[lit('(') >
-         free_lines[-(not_close_paren > option[push_back] > *(',' > option[push_back])) >
-                    lit(')')]];
+    lit('@') > options_kw > nest[lit('(') > free_lines[-(not_close_paren > option[push_back] >
+                                                         *(',' > option[push_back])) > lit(')')]];
 
 auto const kernel_def = kernel_body;
-auto const kernel_body_def = (kw("kernel") > kernel_name > params > arrow > params > block)[([](auto&
-                                                                                             ctx) {
-  auto& a = _attr(ctx);
-  dsl::Kernel k;
-  k.name = std::move(at_c<0>(a));
-  k.inputs = std::move(at_c<1>(a));
-  k.outputs = std::move(at_c<2>(a));
-  k.body = std::move(at_c<3>(a));
-  _val(ctx) = std::move(k);
-})];
+auto const kernel_body_def =
+    (kw("kernel") > kernel_name > params > arrow > params > block)[([](auto& ctx) {
+      auto& a = _attr(ctx);
+      dsl::Kernel k;
+      k.name = std::move(at_c<0>(a));
+      k.inputs = std::move(at_c<1>(a));
+      k.outputs = std::move(at_c<2>(a));
+      k.body = std::move(at_c<3>(a));
+      _val(ctx) = std::move(k);
+    })];
 
 auto const kernel_item_def = (-(options >> *eol) > kernel)[([](auto& ctx) {
   auto& a = _attr(ctx);
@@ -571,7 +582,7 @@ auto const kernel_item_def = (-(options >> *eol) > kernel)[([](auto& ctx) {
 BOOST_SPIRIT_DEFINE(dim, dims, dtype, param, params, option_value, option, options, kernel,
                     kernel_item, dim_body, dtype_body, param_body, option_value_body, kernel_body)
 
-}  // namespace grammar
+} // namespace grammar
 
 // Rule IDs: annotate the nodes that carry a location; the top rule reports syntax errors.
 namespace grammar {
@@ -600,6 +611,6 @@ struct kernel_item_class {
     return x3::error_handler_result::fail;
   }
 };
-}  // namespace grammar
+} // namespace grammar
 
-}  // namespace tk::parser
+} // namespace tk::parser

@@ -90,7 +90,7 @@ Iterator next_kernel_start(Iterator from, Iterator end) {
   return end;
 }
 
-}  // namespace
+} // namespace
 
 void report_syntax_error(State& st, Iterator where, const std::string& which) {
   auto off = [&](Iterator p) { return static_cast<std::uint32_t>(p - st.base); };
@@ -111,7 +111,7 @@ void report_syntax_error(State& st, Iterator where, const std::string& which) {
     range.end = range.begin + 1;
   } else {
     std::string what = which;
-    for (char& c : what)  // X3 quotes string literals with '"'; tokens read better as 'x'
+    for (char& c : what) // X3 quotes string literals with '"'; tokens read better as 'x'
       if (c == '"')
         c = '\'';
     message = "expected " + what;
@@ -120,7 +120,7 @@ void report_syntax_error(State& st, Iterator where, const std::string& which) {
       ++w;
     std::string_view word(at, static_cast<std::size_t>(w - at));
     if (is_reserved(word) && !(word[0] >= '0' && word[0] <= '9')) {
-      std::string as;  // what the word was meant to be
+      std::string as; // what the word was meant to be
       if (what[0] != '\'' && what.ends_with(" name"))
         as = what;
       else if (what == "parameter" || what == "loop variable" || what == "option")
@@ -182,15 +182,15 @@ std::optional<dsl::Module> parse(const SourceFile& file, Diagnostics& diags) {
     dsl::Kernel kernel;
     std::size_t errors_before = diags.error_count();
     Iterator first = p;
-    bool ok = x3::phrase_parse(first, st.end, x3::with<state_tag>(st)[kernel_item()],
-                               Skipper(&st), kernel);
+    bool ok = x3::phrase_parse(first, st.end, x3::with<state_tag>(st)[kernel_item()], Skipper(&st),
+                               kernel);
     if (ok) {
       module.kernels.push_back(std::move(kernel));
       p = first;
       continue;
     }
     failed = true;
-    if (diags.error_count() == errors_before)  // the grammar always throws; stay safe anyway
+    if (diags.error_count() == errors_before) // the grammar always throws; stay safe anyway
       report_syntax_error(st, p, "'kernel'");
     if (diags.at_limit())
       break;
@@ -206,4 +206,4 @@ std::optional<dsl::Module> parse(const SourceFile& file, Diagnostics& diags) {
   return module;
 }
 
-}  // namespace tk::parser
+} // namespace tk::parser

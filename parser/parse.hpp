@@ -15,4 +15,4 @@ namespace tk::parser {
 /// every node's Loc holds its byte range in `file`.
 std::optional<dsl::Module> parse(const SourceFile& file, Diagnostics& diags);
 
-}  // namespace tk::parser
+} // namespace tk::parser

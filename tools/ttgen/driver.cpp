@@ -67,7 +67,7 @@ bool write_output(const Options& options, const std::string& text, std::ostream&
   return true;
 }
 
-}  // namespace
+} // namespace
 
 int run(const Options& options, std::istream& in, std::ostream& out, std::ostream& err) {
   std::optional<SourceFile> file = read_input(options.input, in, err);
@@ -84,9 +84,11 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
 
   std::string text;
   switch (options.emit) {
-  case Emit::ast: text = dsl::print(*module); break;
+  case Emit::ast:
+    text = dsl::print(*module);
+    break;
   }
   return write_output(options, text, out, err) ? kOk : kUsageError;
 }
 
-}  // namespace tk::ttgen
+} // namespace tk::ttgen

@@ -12,7 +12,7 @@ namespace tk::ttgen {
 
 /// What `--emit` prints.
 enum class Emit {
-  ast,  // the checked module as canonical .tk text (dsl::print)
+  ast, // the checked module as canonical .tk text (dsl::print)
 };
 /// The spellings accepted by --emit, in help order; kEmitNames[i] names Emit(i).
 inline constexpr std::string_view kEmitNames[] = {"ast"};
@@ -20,12 +20,12 @@ inline Emit emit_from_name(std::string_view name) {
   for (std::size_t i = 0; i < std::size(kEmitNames); ++i)
     if (kEmitNames[i] == name)
       return static_cast<Emit>(i);
-  return Emit::ast;  // unreachable: CLI11 accepts only kEmitNames
+  return Emit::ast; // unreachable: CLI11 accepts only kEmitNames
 }
 
 struct Options {
-  std::string input;   // a path, or "-" for standard input
-  std::string output;  // empty: standard output
+  std::string input;  // a path, or "-" for standard input
+  std::string output; // empty: standard output
   Emit emit = Emit::ast;
 };
 
@@ -37,4 +37,4 @@ enum ExitCode : int { kOk = 0, kUserError = 1, kUsageError = 2, kInternalError =
 /// unwritable output). Lets tk::InternalError and other exceptions escape; main reports them.
 int run(const Options& options, std::istream& in, std::ostream& out, std::ostream& err);
 
-}  // namespace tk::ttgen
+} // namespace tk::ttgen

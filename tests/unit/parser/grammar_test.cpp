@@ -32,9 +32,9 @@ std::string text_at(const std::string& text, SourceRange r) {
 }
 
 TEST(Grammar, KernelSignatureWithSeveralParameters) {
-  Module m = parse_ok(
-      "kernel axpby(x: bf16[M, N], y: f32[64, N], alpha: f32) -> (z: bf16[M, 1], w: f32[32, 32]) {\n"
-      "}\n");
+  Module m = parse_ok("kernel axpby(x: bf16[M, N], y: f32[64, N], alpha: f32) -> (z: bf16[M, 1], "
+                      "w: f32[32, 32]) {\n"
+                      "}\n");
   ASSERT_EQ(m.kernels.size(), 1u);
   const Kernel& k = m.kernels[0];
   EXPECT_EQ(k.name.name, "axpby");
@@ -268,7 +268,8 @@ TEST(Grammar, Locations) {
 }
 
 TEST(Grammar, LocationsOfEveryName) {
-  std::string text = in_kernel("        acc = s\n        acc += A[j + 1, i]\n        C[i, j] = acc");
+  std::string text =
+      in_kernel("        acc = s\n        acc += A[j + 1, i]\n        C[i, j] = acc");
   Module m = parse_ok(text);
   const auto& body = std::get<Parallel>(m.kernels[0].body[0].node).body;
   const auto& assign = std::get<Assign>(body[0].node);
@@ -292,5 +293,5 @@ TEST(Grammar, ParenthesizedExpressionLocationIncludesParentheses) {
   EXPECT_EQ(text_at(text, mul.lhs->loc.range), "(a + b)");
 }
 
-}  // namespace
-}  // namespace tk::test
+} // namespace
+} // namespace tk::test

@@ -36,7 +36,8 @@ inline dsl::Module parse_ok(const std::string& text) {
 /// The diagnostics for `text`, which must fail to parse.
 inline std::string parse_error(const std::string& text) {
   Parsed p = parse_text(text);
-  EXPECT_FALSE(p.module.has_value()) << "input:\n" << text << "\nparsed as:\n"
+  EXPECT_FALSE(p.module.has_value()) << "input:\n"
+                                     << text << "\nparsed as:\n"
                                      << (p.module ? dsl::print(*p.module) : "");
   return p.diagnostics;
 }
@@ -64,4 +65,4 @@ inline std::string expr_of(const std::string& stmt) {
   return a ? dsl::print(a->value) : "<not an assignment>";
 }
 
-}  // namespace tk::test
+} // namespace tk::test

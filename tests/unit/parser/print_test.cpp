@@ -24,11 +24,12 @@ void expect_round_trip(const Module& m) {
 }
 
 TEST(Print, CanonicalForm) {
-  Module m = parse_ok("// comment dropped\n"
-                      "@options(math_fidelity=HiFi2,grid=2x4)  kernel  f( A:bf16[M,32],s:f32 )->(C:bf16[M,32]){\n"
-                      "parallel i in tiles(M),j in 0..1{ x=((A[i,j]))*s;C[i,j+0]=x+(x@x)\n"
-                      "for k in tiles(M)..4 { x += fill(-inf) } }}\n"
-                      "kernel g()->(){}");
+  Module m = parse_ok(
+      "// comment dropped\n"
+      "@options(math_fidelity=HiFi2,grid=2x4)  kernel  f( A:bf16[M,32],s:f32 )->(C:bf16[M,32]){\n"
+      "parallel i in tiles(M),j in 0..1{ x=((A[i,j]))*s;C[i,j+0]=x+(x@x)\n"
+      "for k in tiles(M)..4 { x += fill(-inf) } }}\n"
+      "kernel g()->(){}");
   EXPECT_EQ(print(m), "@options(math_fidelity = HiFi2, grid = 2x4)\n"
                       "kernel f(A: bf16[M, 32], s: f32) -> (C: bf16[M, 32]) {\n"
                       "    parallel i in tiles(M), j in 0 .. 1 {\n"
@@ -130,7 +131,8 @@ TEST(Print, RoundTripOfBuiltAsts) {
       num(1.7976931348623157e308, false),
   };
   Parallel par;
-  par.loops.push_back(LoopVar{Ident{"i", {}}, Range{std::nullopt, Bound{Ident{"M", {}}, 0, {}}, {}}});
+  par.loops.push_back(
+      LoopVar{Ident{"i", {}}, Range{std::nullopt, Bound{Ident{"M", {}}, 0, {}}, {}}});
   par.loops.push_back(
       LoopVar{Ident{"j", {}}, Range{Bound{std::nullopt, 1, {}}, Bound{std::nullopt, 2, {}}, {}}});
   for (Expr& v : values) {
@@ -140,16 +142,18 @@ TEST(Print, RoundTripOfBuiltAsts) {
   }
   Stmt acc;
   acc.node = Accumulate{Ident{"x", {}}, name("x")};
-  For loop{LoopVar{Ident{"k", {}}, Range{Bound{Ident{"M", {}}, 0, {}}, Bound{Ident{"N", {}}, 0, {}}, {}}},
+  For loop{LoopVar{Ident{"k", {}},
+                   Range{Bound{Ident{"M", {}}, 0, {}}, Bound{Ident{"N", {}}, 0, {}}, {}}},
            {acc}};
   Stmt for_stmt;
   for_stmt.node = std::move(loop);
   par.body.push_back(std::move(for_stmt));
   Stmt store;
-  store.node = Store{Access{Ident{"C", {}},
-                            {TensorIndex{Ident{"i", {}}, -1, {}}, TensorIndex{std::nullopt, 0, {}}}},
-                     {},
-                     name("x")};
+  store.node =
+      Store{Access{Ident{"C", {}},
+                   {TensorIndex{Ident{"i", {}}, -1, {}}, TensorIndex{std::nullopt, 0, {}}}},
+            {},
+            name("x")};
   par.body.push_back(std::move(store));
   Stmt ps;
   ps.node = std::move(par);
@@ -198,5 +202,5 @@ TEST(Print, RoundTripOfEveryExample) {
   std::cout << "round-tripped " << count << " examples/*.tk files\n";
 }
 
-}  // namespace
-}  // namespace tk::test
+} // namespace
+} // namespace tk::test

@@ -28,7 +28,9 @@ void expect_parse_or_error(const std::string& text) {
   }
 }
 
-std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+std::string first_line(const std::string& s) {
+  return s.substr(0, s.find('\n'));
+}
 
 std::vector<std::string> sample_sources() {
   std::vector<std::string> out;
@@ -58,7 +60,7 @@ TEST(Robustness, EveryPrefixOfEveryExample) {
       expect_parse_or_error(prefix);
     }
   EXPECT_GT(failed, 0);
-  EXPECT_GT(parsed, 0);  // e.g. the whole file, and cuts inside a trailing comment
+  EXPECT_GT(parsed, 0); // e.g. the whole file, and cuts inside a trailing comment
 }
 
 TEST(Robustness, RandomBytes) {
@@ -67,17 +69,18 @@ TEST(Robustness, RandomBytes) {
     std::string s(rng() % 200, '\0');
     for (char& c : s)
       c = static_cast<char>(rng() % 256);
-    if (i % 2)  // half of them start like a kernel, to reach deeper rules
+    if (i % 2) // half of them start like a kernel, to reach deeper rules
       s = std::string(kKernel) + s;
     expect_parse_or_error(s);
   }
 }
 
 TEST(Robustness, RandomTokenSoup) {
-  const char* tokens[] = {"kernel", "parallel", "for", "in", "tiles", "zeros", "fill", "(", ")",
-                          "[", "]", "{", "}", ",", ":", "->", "=", "+=", "+", "-", "*", "@", "..",
-                          ";", "\n", "A", "i", "bf16", "f32", "32", "0.5", "-inf", "1e-5",
-                          "@options", "x", "8x8", "// c\n", " "};
+  const char* tokens[] = {"kernel", "parallel", "for", "in",   "tiles",  "zeros", "fill", "(",
+                          ")",      "[",        "]",   "{",    "}",      ",",     ":",    "->",
+                          "=",      "+=",       "+",   "-",    "*",      "@",     "..",   ";",
+                          "\n",     "A",        "i",   "bf16", "f32",    "32",    "0.5",  "-inf",
+                          "1e-5",   "@options", "x",   "8x8",  "// c\n", " "};
   std::mt19937 rng(99);
   for (int i = 0; i < 3000; ++i) {
     std::string s = i % 3 ? kKernel : "";
@@ -163,5 +166,5 @@ TEST(Robustness, ErrorLimitStopsTheParser) {
   EXPECT_NE(d.find("20 errors generated."), std::string::npos) << d;
 }
 
-}  // namespace
-}  // namespace tk::test
+} // namespace
+} // namespace tk::test

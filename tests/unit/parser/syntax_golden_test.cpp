@@ -34,7 +34,9 @@ TEST_P(SyntaxGolden, Diagnostics) {
 INSTANTIATE_TEST_SUITE_P(Cases, SyntaxGolden, ::testing::ValuesIn(syntax_cases()),
                          [](const auto& case_info) { return case_info.param; });
 
-TEST(SyntaxGoldenSet, HasEnoughCases) { EXPECT_GE(syntax_cases().size(), 10u); }
+TEST(SyntaxGoldenSet, HasEnoughCases) {
+  EXPECT_GE(syntax_cases().size(), 10u);
+}
 
-}  // namespace
-}  // namespace tk::test
+} // namespace
+} // namespace tk::test

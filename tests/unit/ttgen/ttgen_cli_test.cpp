@@ -85,7 +85,7 @@ TEST(TtgenCli, HelpNamesOnlyRealOptions) {
     flags.insert((*it)[2]);
   EXPECT_EQ(flags, (std::set<std::string>{"-h", "--help", "--version", "--emit", "-o", "--output"}))
       << r.out;
-  EXPECT_NE(r.out.find("KIND:{ast}"), std::string::npos) << r.out;  // the one --emit mode today
+  EXPECT_NE(r.out.find("KIND:{ast}"), std::string::npos) << r.out; // the one --emit mode today
 }
 
 TEST(TtgenCli, EmitAstFromFilePrintsCanonicalText) {
@@ -95,7 +95,7 @@ TEST(TtgenCli, EmitAstFromFilePrintsCanonicalText) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, kAxpbyCanonical);
   EXPECT_EQ(r.err, "");
-  Result again = ttgen("--emit ast -", r.out);  // the output is a fixed point
+  Result again = ttgen("--emit ast -", r.out); // the output is a fixed point
   EXPECT_EQ(again.out, kAxpbyCanonical);
 }
 
@@ -163,12 +163,14 @@ TEST(TtgenCli, SemanticErrorExitsOne) {
 TEST(TtgenCli, UsageErrorsExitTwo) {
   Result missing = ttgen("does_not_exist.tk");
   EXPECT_EQ(missing.code, 2);
-  EXPECT_EQ(missing.err, "ttgen: error: cannot open 'does_not_exist.tk': No such file or directory\n");
+  EXPECT_EQ(missing.err,
+            "ttgen: error: cannot open 'does_not_exist.tk': No such file or directory\n");
   EXPECT_EQ(missing.out, "");
 
   Result dir = ttgen(quote(scratch_dir().string()));
   EXPECT_EQ(dir.code, 2);
-  EXPECT_EQ(dir.err, "ttgen: error: cannot read '" + scratch_dir().string() + "': is a directory\n");
+  EXPECT_EQ(dir.err,
+            "ttgen: error: cannot read '" + scratch_dir().string() + "': is a directory\n");
 
   Result flag = ttgen("--bogus x.tk");
   EXPECT_EQ(flag.code, 2);
@@ -183,8 +185,8 @@ TEST(TtgenCli, UsageErrorsExitTwo) {
   EXPECT_EQ(none.code, 2);
   EXPECT_EQ(none.err, "ttgen: error: input is required\nrun 'ttgen --help' for usage\n");
 
-  Result unwritable = ttgen("-o " + quote((scratch_dir() / "no/such/dir/out.tk").string()) + " -",
-                            kAxpby);
+  Result unwritable =
+      ttgen("-o " + quote((scratch_dir() / "no/such/dir/out.tk").string()) + " -", kAxpby);
   EXPECT_EQ(unwritable.code, 2);
   EXPECT_EQ(unwritable.err, "ttgen: error: cannot write '" +
                                 (scratch_dir() / "no/such/dir/out.tk").string() +
@@ -212,5 +214,5 @@ TEST(TtgenCli, EveryExampleRoundTrips) {
   }
 }
 
-}  // namespace
-}  // namespace tk::test
+} // namespace
+} // namespace tk::test
