@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -235,6 +236,69 @@ TEST(Gemm, FreedPackBuffersAreReused) {
   const auto pb = tk::cpu::pack_b(tk::MatrixView<const float>{small.data(), 32, 32});
   EXPECT_EQ(pb.panel(0)[0], 2.0f);
   EXPECT_EQ(pb.panel(0)[32 * 32 - 1], 2.0f);
+}
+
+} // namespace
+
+namespace {
+
+// What generated code for matmul_bias_relu does with this runtime: check shapes, pack, one
+// tile-parallel loop with the epilogue fused on the fp32 tile, bf16 store.
+void matmul_bias_relu(tk::MatrixView<const tk::bf16> a, tk::MatrixView<const tk::bf16> b,
+                      tk::MatrixView<const tk::bf16> bias, tk::MatrixView<tk::bf16> c) {
+  tk::check_shape("matmul_bias_relu", "A", a, tk::kAnyTiles, tk::kAnyTiles);
+  tk::check_shape("matmul_bias_relu", "B", b, tk::kAnyTiles, tk::kAnyTiles);
+  tk::check_shape("matmul_bias_relu", "bias", bias, 1, tk::kAnyTiles);
+  tk::check_same_dim("matmul_bias_relu", "K", "A", "cols", a.cols, "B", "rows", b.rows);
+  tk::check_same_dim("matmul_bias_relu", "N", "B", "cols", b.cols, "bias", "cols", bias.cols);
+  const auto pa = tk::cpu::pack_a(a);
+  const auto pb = tk::cpu::pack_b(b);
+  const std::int64_t nt = pb.n_tiles;
+  tk::cpu::parallel_for(pa.m_tiles * nt, [&](std::int64_t begin, std::int64_t end) {
+    Tile acc, v;
+    for (std::int64_t w = begin; w < end; ++w) {
+      const std::int64_t i = w / nt, j = w % nt;
+      tk::cpu::gemm_tile(pa, pb, i, j, acc);
+      tk::cpu::load_tile(bias, 0, j, v);
+      tk::cpu::bcast_row(v, v);
+      for (int e = 0; e < tk::cpu::kTileElems; ++e)
+        acc.data[e] = std::max(acc.data[e] + v.data[e], 0.0f);
+      tk::cpu::store_tile(acc, c, i, j);
+    }
+  });
+}
+
+TEST(Gemm, FusedEpilogueLikeGeneratedCode) {
+  const std::int64_t m = 64, k = 96, n = 96;
+  const auto af = random_floats(m * k, 61), bf = random_floats(k * n, 62),
+             vf = random_floats(n, 63);
+  const std::vector<tk::bf16> a(af.begin(), af.end()), b(bf.begin(), bf.end()),
+      bias(vf.begin(), vf.end());
+  std::vector<tk::bf16> c(static_cast<std::size_t>(m * n));
+  matmul_bias_relu({a.data(), m, k}, {b.data(), k, n}, {bias.data(), 1, n}, {c.data(), m, n});
+  int negatives_clamped = 0;
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      double ref = static_cast<float>(bias[static_cast<std::size_t>(j)]);
+      for (std::int64_t kk = 0; kk < k; ++kk)
+        ref += static_cast<double>(static_cast<float>(a[static_cast<std::size_t>(i * k + kk)])) *
+               static_cast<float>(b[static_cast<std::size_t>(kk * n + j)]);
+      negatives_clamped += ref < 0;
+      ref = std::max(ref, 0.0);
+      const double got = static_cast<float>(c[static_cast<std::size_t>(i * n + j)]);
+      // One bf16 rounding of the fp32 result (half an ulp is 2^-9 relative; allow 2^-8), plus
+      // the fp32 summation error near zero (96 terms of magnitude < 1: well below 1e-5).
+      ASSERT_NEAR(got, ref, std::fabs(ref) * 0x1p-8 + 1e-5) << i << "," << j;
+    }
+  EXPECT_GT(negatives_clamped, 0); // the relu did something
+  // And a wrong bias shape is a tk::Error naming the parameter, not a crash.
+  try {
+    matmul_bias_relu({a.data(), m, k}, {b.data(), k, n}, {bias.data(), 1, 64}, {c.data(), m, n});
+    FAIL() << "no error";
+  } catch (const tk::Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "matmul_bias_relu: dimension N mismatch: B.cols = 96 but bias.cols = 64");
+  }
 }
 
 } // namespace
