@@ -149,7 +149,22 @@ namespace tk::ir {
   X(binary_max_tile_init, "binary_max_tile_init", "", void, writes)                                \
   X(binary_max_tile, "binary_max_tile", "int int int", void, writes)                               \
   X(binary_min_tile_init, "binary_min_tile_init", "", void, writes)                                \
-  X(binary_min_tile, "binary_min_tile", "int int int", void, writes)
+  X(binary_min_tile, "binary_min_tile", "int int int", void, writes)                               \
+  /* ---- CPU chain: elements of a tensor (row, col in elements) and f32 math ---- */              \
+  X(elem_load, "elem.load", "tensor int int", f32, reads)                                          \
+  X(elem_store, "elem.store", "tensor int int f32", void, writes)                                  \
+  X(f32_exp, "f32.exp", "f32", f32, pure)                                                          \
+  X(f32_log, "f32.log", "f32", f32, pure)                                                          \
+  X(f32_sqrt, "f32.sqrt", "f32", f32, pure)                                                        \
+  X(f32_rsqrt, "f32.rsqrt", "f32", f32, pure)                                                      \
+  X(f32_recip, "f32.recip", "f32", f32, pure)                                                      \
+  X(f32_relu, "f32.relu", "f32", f32, pure)                                                        \
+  X(f32_gelu, "f32.gelu", "f32", f32, pure)                                                        \
+  X(f32_sigmoid, "f32.sigmoid", "f32", f32, pure)                                                  \
+  X(f32_tanh, "f32.tanh", "f32", f32, pure)                                                        \
+  X(f32_abs, "f32.abs", "f32", f32, pure)                                                          \
+  X(f32_neg, "f32.neg", "f32", f32, pure)                                                          \
+  X(f32_square, "f32.square", "f32", f32, pure)
 
 enum class Intrinsic : std::uint16_t {
 #define TK_X(e, name, args, result, effect) e,

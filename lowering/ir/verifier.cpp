@@ -285,6 +285,27 @@ private:
       if (!ok)
         fail("argument " + std::to_string(i + 1) + " of " + q(in.name) + " must be " +
              std::string(to_string(k)) + ", got " + print(c.args[i]) + " of type " + to_string(t));
+      if (k == ArgKind::tensor)
+        tensor_access(c, static_cast<const Ref&>(*c.args[i]).name);
+    }
+  }
+  // Intrinsics that move data to or from a tensor obey the same roles as Load and Store.
+  void tensor_access(const Call& c, const std::string& name) {
+    const Tensor& t = tensor(name, "access to");
+    switch (c.fn) {
+    case Intrinsic::noc_async_write_tile:
+    case Intrinsic::noc_async_write_page:
+    case Intrinsic::elem_store:
+      if (t.role == TensorRole::input)
+        fail(q(info(c.fn).name) + " writes to input tensor " + q(name));
+      break;
+    case Intrinsic::noc_async_read_tile:
+    case Intrinsic::noc_async_read_page:
+    case Intrinsic::elem_load:
+      if (t.role == TensorRole::output)
+        fail(q(info(c.fn).name) + " reads from output tensor " + q(name));
+      break;
+    default: break;
     }
   }
 };
