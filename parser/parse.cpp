@@ -145,12 +145,12 @@ void report_syntax_error(State& st, Iterator where, const std::string& which) {
   }
   Diagnostic& d = st.diags->error(range, message);
   d.file = st.file;
-  if (closer_expected) {
-    Iterator open = innermost_open(st.item_begin, at);
-    char opener = closer == ')' ? '(' : closer == ']' ? '[' : '{';
-    if (open && *open == opener)
-      d.note({off(open), off(open) + 1}, std::string("to match this '") + opener + "'");
-  }
+  // Like clang: a missing closer points back at its opener; so does any error at the end of
+  // the input while a bracket is still open (the usual reason for a truncated file).
+  Iterator open = innermost_open(st.item_begin, at);
+  char opener = closer == ')' ? '(' : closer == ']' ? '[' : '{';
+  if (open && ((closer_expected && *open == opener) || (!closer_expected && at == st.end)))
+    d.note({off(open), off(open) + 1}, std::string("to match this '") + *open + "'");
 }
 
 std::optional<dsl::Module> parse(const SourceFile& file, Diagnostics& diags) {
