@@ -113,8 +113,11 @@ private:
         if (sign || src_.compare(i, 2, closer) == 0) {
           auto type = kind == '{' ? TokenKind::output : TokenKind::block;
           tokens_.push_back({type, u32(open), u32(p), u32(i)});
-          std::size_t next = strip_after(at + 2, sign, kind == '%');
-          return kind == '%' && is_raw(p, i) ? raw(next) : next;
+          // jinja2 only knows "{% raw %}" and "{% raw -%}" (then without trim_blocks);
+          // "{% raw +%}" is an ordinary, unknown tag.
+          if (kind == '%' && sign != '+' && is_raw(p, i))
+            return raw(sign == '-' ? strip_after(at + 2, sign, true) : at + 2);
+          return strip_after(at + 2, sign, kind == '%');
         }
       }
       if (c == '(' || c == '[' || c == '{') {

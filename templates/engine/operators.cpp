@@ -89,7 +89,10 @@ Value power(const Value& a, const Value& b) {
     throw OpError("0.0 cannot be raised to a negative power");
   if (x < 0 && y != std::floor(y))
     throw OpError("a negative number to a fractional power is complex, which is not supported");
-  return Value::floating(std::pow(x, y));
+  double r = std::pow(x, y);
+  if (std::isinf(r) && std::isfinite(x) && std::isfinite(y))
+    throw OpError("(34, 'Numerical result out of range')");  // Python's OverflowError
+  return Value::floating(r);
 }
 
 }  // namespace
