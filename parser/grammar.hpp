@@ -8,6 +8,7 @@
 #include <boost/spirit/home/x3.hpp>
 
 #include <cstdint>
+#include <string_view>
 
 namespace tk::parser {
 
@@ -36,6 +37,14 @@ struct State {
   Iterator error_end = nullptr;            // end of the range of a fail_with() error
 };
 struct state_tag;
+
+/// Words that cannot name anything: the keywords of dsl.md, and `inf` (a number literal).
+inline bool is_reserved_word(std::string_view w) {
+  for (std::string_view k : {"kernel", "parallel", "for", "in", "tiles", "zeros", "fill", "inf"})
+    if (w == k)
+      return true;
+  return false;
+}
 
 /// A message that is not "expected ..." travels as an expectation_failure whose `which` starts
 /// with this marker, so the one error handler on the top rule reports every syntax error.

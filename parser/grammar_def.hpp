@@ -1,12 +1,11 @@
-// Definition of the tile-language grammar (see /docs or dsl.md). Rules build dsl:: nodes in
+// Definition of the tile-language grammar (docs/language.md). Rules build dsl:: nodes in
 // semantic actions; every rule whose node has a `loc` gets its byte range on success. Statements
 // end at a newline or ';' (the skipper keeps newlines), except inside '(' and '[' where the
-// skipper is switched to one that skips them.
+// free_lines directive makes the skipper take newlines too.
 #pragma once
 
 #include "parser/grammar.hpp"
-
-#include <boost/fusion/include/at_c.hpp>
+#include "parser/x3_support.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -19,168 +18,7 @@
 namespace tk::parser {
 namespace grammar {
 
-using boost::fusion::at_c;
-using x3::_attr;
-using x3::_val;
-using x3::eoi;
-using x3::eol;
-using x3::lexeme;
-using x3::lit;
-using x3::raw;
-
-template <class Ctx>
-State& state(const Ctx& ctx) {
-  return x3::get<state_tag>(ctx);
-}
-template <class Ctx>
-std::uint32_t offset(const Ctx& ctx, Iterator p) {
-  return static_cast<std::uint32_t>(p - state(ctx).base);
-}
-/// Reports `message` at [where, end) (end null: a point) through the top rule's error handler.
-[[noreturn]] inline void fail_with(State& st, Iterator where, const std::string& message,
-                                   Iterator end = nullptr) {
-  st.error_end = end;
-  throw x3::expectation_failure<Iterator>(where, kFullMessage + message);
-}
-
-/// Sets `loc` of the rule's node to the matched text (X3 has skipped leading blanks already).
-/// X3 hands on_success the node only when the rule's own definition has no semantic action, so
-/// a rule that builds its node in an action is split: `X_def = X_body` annotates, X_body builds.
-struct annotate {
-  template <class Attr, class Ctx>
-  void on_success(const Iterator& first, const Iterator& last, Attr& node, const Ctx& ctx) const {
-    if constexpr (requires { node.loc.range; })
-      node.loc.range = {offset(ctx, first), offset(ctx, last)};
-  }
-};
-
-template <class T>
-struct Located {
-  T value{};
-  dsl::Loc loc;
-};
-
-// ---- nesting limit ------------------------------------------------------------------------------
-template <class Subject>
-struct NestDirective : x3::unary_parser<Subject, NestDirective<Subject>> {
-  using base_type = x3::unary_parser<Subject, NestDirective<Subject>>;
-  static bool const is_pass_through_unary = true;
-  constexpr NestDirective(const Subject& s) : base_type(s) {}
-
-  template <class It, class Ctx, class RCtx, class Attr>
-  bool parse(It& first, const It& last, const Ctx& ctx, RCtx& rctx, Attr& attr) const {
-    State& st = state(ctx);
-    if (st.depth >= kMaxNesting)
-      fail_with(st, first,
-                "nesting is too deep (the limit is " + std::to_string(kMaxNesting) +
-                    " levels of parentheses and blocks)");
-    ++st.depth;
-    struct Leave {
-      int& d;
-      ~Leave() { --d; }
-    } leave{st.depth};
-    return this->subject.parse(first, last, ctx, rctx, attr);
-  }
-};
-struct NestGen {
-  template <class S>
-  constexpr NestDirective<typename x3::extension::as_parser<S>::value_type>
-  operator[](const S& s) const {
-    return {x3::as_parser(s)};
-  }
-};
-inline constexpr NestGen nest{};
-
-// ---- newlines are blanks inside '(' and '['
-// -------------------------------------------------------
-template <class Subject>
-struct FreeLinesDirective : x3::unary_parser<Subject, FreeLinesDirective<Subject>> {
-  using base_type = x3::unary_parser<Subject, FreeLinesDirective<Subject>>;
-  static bool const is_pass_through_unary = true;
-  constexpr FreeLinesDirective(const Subject& s) : base_type(s) {}
-
-  template <class It, class Ctx, class RCtx, class Attr>
-  bool parse(It& first, const It& last, const Ctx& ctx, RCtx& rctx, Attr& attr) const {
-    State& st = state(ctx);
-    ++st.free_lines;
-    struct Leave {
-      int& n;
-      ~Leave() { --n; }
-    } leave{st.free_lines};
-    // A syntax error inside '(' or '[' is reported at the next token even on a later line.
-    It start = first;
-    try {
-      if (this->subject.parse(first, last, ctx, rctx, attr))
-        return true;
-      st.free_lines_failed_at = start; // an expectation point may throw right here
-      return false;
-    } catch (const x3::expectation_failure<It>&) {
-      st.failed_in_free_lines = true;
-      throw;
-    }
-  }
-};
-struct FreeLinesGen {
-  template <class S>
-  constexpr FreeLinesDirective<typename x3::extension::as_parser<S>::value_type>
-  operator[](const S& s) const {
-    return {x3::as_parser(s)};
-  }
-};
-inline constexpr FreeLinesGen free_lines{};
-
-} // namespace grammar
-} // namespace tk::parser
-
-// Expectation failures name what was expected through x3::what(); these wrappers are named after
-// what they wrap (X3's default would be a mangled type name).
-namespace boost::spirit::x3 {
-template <class Subject, class Action>
-struct get_info<action<Subject, Action>> {
-  using result_type = std::string;
-  std::string operator()(const action<Subject, Action>& p) const { return what(p.subject); }
-};
-template <class Subject>
-struct get_info<expect_directive<Subject>> {
-  using result_type = std::string;
-  std::string operator()(const expect_directive<Subject>& p) const { return what(p.subject); }
-};
-template <class Subject>
-struct get_info<lexeme_directive<Subject>> {
-  using result_type = std::string;
-  std::string operator()(const lexeme_directive<Subject>& p) const { return what(p.subject); }
-};
-template <class Left, class Right>
-struct get_info<sequence<Left, Right>> { // a sequence is expected by its first element
-  using result_type = std::string;
-  std::string operator()(const sequence<Left, Right>& p) const { return what(p.left); }
-};
-template <class Subject>
-struct get_info<tk::parser::grammar::NestDirective<Subject>> {
-  using result_type = std::string;
-  std::string operator()(const tk::parser::grammar::NestDirective<Subject>& p) const {
-    return what(p.subject);
-  }
-};
-template <class Subject>
-struct get_info<tk::parser::grammar::FreeLinesDirective<Subject>> {
-  using result_type = std::string;
-  std::string operator()(const tk::parser::grammar::FreeLinesDirective<Subject>& p) const {
-    return what(p.subject);
-  }
-};
-} // namespace boost::spirit::x3
-
-namespace tk::parser {
-namespace grammar {
-
 // ---- lexical ------------------------------------------------------------------------------------
-inline bool is_keyword(std::string_view s) {
-  for (std::string_view k : {"kernel", "parallel", "for", "in", "tiles", "zeros", "fill", "inf"})
-    if (s == k)
-      return true;
-  return false;
-}
 
 auto const ident_char = x3::alnum | '_';
 inline auto kw(const char* word) {
@@ -203,7 +41,7 @@ x3::rule<class callee_body_class, dsl::Ident> const callee_body = "function name
 auto const make_ident = [](auto& ctx) {
   auto r = _attr(ctx);
   std::string s(r.begin(), r.end());
-  if (is_keyword(s))
+  if (is_reserved_word(s))
     x3::_pass(ctx) = false;
   else
     _val(ctx).name = std::move(s);

@@ -18,13 +18,6 @@ bool is_ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-bool is_reserved(std::string_view w) {
-  for (std::string_view k : {"kernel", "parallel", "for", "in", "tiles", "zeros", "fill", "inf"})
-    if (w == k)
-      return true;
-  return false;
-}
-
 /// Skips blanks and comments, and newlines too when `newlines`.
 Iterator skip_space(Iterator p, Iterator end, bool newlines) {
   while (p != end) {
@@ -119,7 +112,7 @@ void report_syntax_error(State& st, Iterator where, const std::string& which) {
     while (w != st.end && is_ident_char(*w))
       ++w;
     std::string_view word(at, static_cast<std::size_t>(w - at));
-    if (is_reserved(word) && !(word[0] >= '0' && word[0] <= '9')) {
+    if (is_reserved_word(word)) {
       std::string as; // what the word was meant to be
       if (what[0] != '\'' && what.ends_with(" name"))
         as = what;
