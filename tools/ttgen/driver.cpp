@@ -91,4 +91,21 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
   return write_output(options, text, out, err) ? kOk : kUsageError;
 }
 
+int guard_internal_errors(const std::function<int()>& work, std::ostream& err) {
+  try {
+    return work();
+  } catch (const InternalError& e) {
+    err << "ttgen: internal error: " << e.what() << '\n';
+    if (!e.detail().empty())
+      err << e.detail() << '\n';
+  } catch (const std::exception& e) {
+    err << "ttgen: internal error: " << e.what() << '\n';
+  } catch (...) {
+    err << "ttgen: internal error: unknown exception\n";
+  }
+  err << "ttgen: this is a bug in TileKit, not in your kernel; please report it with the input "
+         "file\n";
+  return kInternalError;
+}
+
 } // namespace tk::ttgen

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <iosfwd>
 #include <iterator>
 #include <string>
@@ -36,5 +37,10 @@ enum ExitCode : int { kOk = 0, kUserError = 1, kUsageError = 2, kInternalError =
 /// Returns kOk, kUserError (syntax or semantic errors) or kUsageError (unreadable input,
 /// unwritable output). Lets tk::InternalError and other exceptions escape; main reports them.
 int run(const Options& options, std::istream& in, std::ostream& out, std::ostream& err);
+
+/// Runs `work` and turns an escaping tk::InternalError or other exception into
+/// "ttgen: internal error: ..." and a request to report it, returning kInternalError: a bug in
+/// TileKit never reads as a mistake in the user's kernel.
+int guard_internal_errors(const std::function<int()>& work, std::ostream& err);
 
 } // namespace tk::ttgen

@@ -2,11 +2,8 @@
 // 0 ok, 1 errors in the input, 2 usage errors, 3 internal errors (a bug in TileKit).
 #include "tools/ttgen/driver.hpp"
 
-#include "support/diagnostics.hpp"
-
 #include <CLI/CLI.hpp>
 
-#include <exception>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -40,16 +37,6 @@ int main(int argc, char** argv) {
 
   options.emit = emit_from_name(emit);
 
-  try {
-    return run(options, std::cin, std::cout, std::cerr);
-  } catch (const tk::InternalError& e) {
-    std::cerr << "ttgen: internal error: " << e.what() << '\n';
-    if (!e.detail().empty())
-      std::cerr << e.detail() << '\n';
-  } catch (const std::exception& e) {
-    std::cerr << "ttgen: internal error: " << e.what() << '\n';
-  }
-  std::cerr << "ttgen: this is a bug in TileKit, not in your kernel; please report it with the "
-               "input file\n";
-  return kInternalError;
+  return guard_internal_errors([&] { return run(options, std::cin, std::cout, std::cerr); },
+                               std::cerr);
 }
