@@ -21,6 +21,7 @@ enum class ExprKind : std::uint8_t {
   dict,     // operands = key, value, key, value, ...
   attr,     // operands[0] . name
   item,     // operands[0] [ operands[1] ]
+  slice,    // operands[0] [ operands[1] : operands[2] : operands[3] ], each bound may be null
   call,     // operands[0] ( operands[1..], kwargs )
   filter,   // operands[0] | name ( operands[1..], kwargs )
   test,     // operands[0] is [not] name ( operands[1..] )

@@ -66,6 +66,7 @@ Value Renderer::eval(const Expr& e, Scope& scope) {
       Value obj = need(eval(*e.operands[0], scope));
       return locate(get_item(obj, need(eval(*e.operands[1], scope))), e.pos);
     }
+    case ExprKind::slice: return slice(e, scope);
     case ExprKind::call: return call(e, scope);
     case ExprKind::filter: {
       Value subject = eval(*e.operands[0], scope);
@@ -116,6 +117,58 @@ Value Renderer::eval(const Expr& e, Scope& scope) {
     error(e.pos, err.what());
   }
   error(e.pos, "internal error: unknown expression kind");
+}
+
+// Python's obj[start:stop:step] on lists, tuples and strings.
+Value Renderer::slice(const Expr& e, Scope& scope) {
+  Value obj = need(eval(*e.operands[0], scope));
+  std::int64_t b[3] = {0, 0, 1};
+  bool given[3] = {false, false, false};
+  for (int i = 0; i < 3; ++i) {
+    if (!e.operands[static_cast<std::size_t>(i) + 1])
+      continue;
+    Value v = need(eval(*e.operands[static_cast<std::size_t>(i) + 1], scope));
+    if (v.kind() == Value::Kind::none)
+      continue;
+    if (v.kind() != Value::Kind::integer && v.kind() != Value::Kind::boolean)
+      error(e.pos, "slice indices must be integers or None");
+    b[i] = v.as_int();
+    given[i] = true;
+  }
+  if (b[2] == 0)
+    error(e.pos, "slice step cannot be zero");
+  List items;
+  bool is_string = obj.kind() == Value::Kind::string;
+  if (is_string) {
+    for (auto& c : utf8_chars(obj.as_string()))
+      items.push_back(Value::string(std::move(c)));
+  } else if (obj.kind() == Value::Kind::list) {
+    items = obj.as_list();
+  } else {
+    error(e.pos, std::string("'") + obj.type_name() + "' object is not subscriptable");
+  }
+  auto n = static_cast<std::int64_t>(items.size());
+  std::int64_t step = b[2];
+  auto adjust = [&](std::int64_t i) {  // CPython's PySlice_AdjustIndices
+    if (i < 0)
+      i += n;
+    if (i < 0)
+      return step < 0 ? std::int64_t{-1} : std::int64_t{0};
+    if (i >= n)
+      return step < 0 ? n - 1 : n;
+    return i;
+  };
+  std::int64_t start = given[0] ? adjust(b[0]) : (step < 0 ? n - 1 : 0);
+  std::int64_t stop = given[1] ? adjust(b[1]) : (step < 0 ? -1 : n);
+  List out;
+  for (std::int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+    out.push_back(items[static_cast<std::size_t>(i)]);
+  if (!is_string)
+    return Value::list(std::move(out), obj.is_tuple());
+  std::string s;
+  for (const auto& c : out)
+    s += c.as_string();
+  return Value::string(std::move(s));
 }
 
 // a < b < c means a < b and b < c, each operand evaluated once, stopping at the first false.

@@ -23,6 +23,7 @@ struct Step {
   std::string name;
   bool negated = false;
   ExprPtr index;
+  std::vector<ExprPtr> bounds;  // slice: start, stop, step (null when left out)
   Args args;
 };
 
@@ -34,6 +35,8 @@ inline ExprPtr apply(ExprPtr left, Step& s) {
   n->negated = s.negated;
   if (s.index)
     n->operands.push_back(s.index);
+  for (auto& b : s.bounds)
+    n->operands.push_back(b);
   for (auto& a : s.args.positional)
     n->operands.push_back(a);
   n->kwargs = std::move(s.args.kw);
@@ -231,6 +234,24 @@ auto const make_item_step = [](auto& ctx) {
   s.index = at_c<1>(x3::_attr(ctx));
   x3::_val(ctx) = std::move(s);
 };
+auto const make_slice_step = [](auto& ctx) {  // (pos, start?, stop?, optional<step?>)
+  auto& a = x3::_attr(ctx);
+  Step s;
+  s.pos = offset_of(ctx, at_c<0>(a));
+  s.kind = ExprKind::slice;
+  s.bounds = {at_c<1>(a) ? *at_c<1>(a) : nullptr, at_c<2>(a) ? *at_c<2>(a) : nullptr,
+              at_c<3>(a) ? *at_c<3>(a) : nullptr};
+  x3::_val(ctx) = std::move(s);
+};
+
+// `x is divisibleby 3`: jinja2 takes one primary (with its postfix) as the test's argument.
+auto const make_test_arg = [](auto& ctx) {
+  ExprPtr e = at_c<0>(x3::_attr(ctx));
+  for (auto& s : at_c<1>(x3::_attr(ctx)))
+    e = apply(std::move(e), s);
+  x3::_val(ctx).positional.push_back(e);
+};
+
 auto const make_call_step = [](auto& ctx) {
   Step s;
   s.pos = offset_of(ctx, at_c<0>(x3::_attr(ctx)));

@@ -35,6 +35,8 @@ x3::rule<class args_class, Args> const args = "arguments";
 x3::rule<class postfix_step_class, Step> const postfix_step = "postfix";
 x3::rule<class filter_step_class, Step> const filter_step = "filter";
 x3::rule<class name_class, std::string> const name = "name";
+x3::rule<class test_args_class, Args> const test_args = "test argument";
+x3::rule<class test_arg_class, Args> const test_arg = "test argument";
 
 struct constants_table : x3::symbols<int> {
   constants_table() { add("true", 1)("True", 1)("false", 0)("False", 0)("none", 2)("None", 2); }
@@ -87,16 +89,19 @@ auto const args_def =
     -x3::lit(',') > ')';
 auto const postfix_step_def = ('.' >> pos >> any_ident)[make_attr_step] |
                               ('.' >> pos >> number)[make_index_attr_step] |
+                              (pos >> '[' >> -expr >> ':' >> -expr >> -(':' >> -expr) > ']')[make_slice_step] |
                               (pos >> '[' > expr > ']')[make_item_step] | (pos >> args)[make_call_step];
 auto const filter_step_def =
     ((pos >> '|' > name) >> -args)[make_step<ExprKind::filter>] |
-    ((pos >> kw("is") >> kw("not") > name) >> -args)[make_step<ExprKind::test, true>] |
-    ((pos >> kw("is") > name) >> -args)[make_step<ExprKind::test>];
+    ((pos >> kw("is") >> kw("not") > name) >> -test_args)[make_step<ExprKind::test, true>] |
+    ((pos >> kw("is") > name) >> -test_args)[make_step<ExprKind::test>];
+auto const test_args_def = args | test_arg;
+auto const test_arg_def = (primary >> *postfix_step)[make_test_arg];
 auto const name_def = any_ident;
 
 BOOST_SPIRIT_DEFINE(cmp_op, add_op, mul_op, expr, or_expr, and_expr, not_expr, compare, math1,
                     concat, math2, power, unary, postfixed, prefixed, primary, args, postfix_step,
-                    filter_step, name)
+                    filter_step, name, test_args, test_arg)
 
 // Tag contents nest brackets; X3 recursion grows the C++ stack per level, so cap the depth
 // before parsing instead of crashing on a hostile template.
@@ -194,7 +199,8 @@ void check_names(const Template& t, const Expr& e) {
   if (e.kind == ExprKind::test && !is_test(e.name))
     fail(t, e.pos, "no test named '" + e.name + "'");
   for (const auto& op : e.operands)
-    check_names(t, *op);
+    if (op)  // slice bounds may be left out
+      check_names(t, *op);
   for (const auto& kv : e.kwargs)
     check_names(t, *kv.second);
 }

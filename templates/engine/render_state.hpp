@@ -36,6 +36,7 @@ private:
 
   Value eval(const Expr& e, Scope& scope);
   Value eval_compare(const Expr& e, Scope& scope);
+  Value slice(const Expr& e, Scope& scope);
   CallArgs arguments(const Expr& e, Scope& scope);
   Value call(const Expr& e, Scope& scope, const Value* caller = nullptr);
   Value range(const Expr& e, const CallArgs& a);

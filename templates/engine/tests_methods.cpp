@@ -17,7 +17,8 @@ const char* const test_names[] = {
     "float",   "number",    "string",  "mapping", "iterable",    "sequence", "callable",
     "even",    "odd",       "divisibleby", "eq",  "equalto",     "==",      "ne",
     "!=",      "lt",        "lessthan", "<",      "le",          "<=",      "gt",
-    "greaterthan", ">",     "ge",      ">=",      "in",          "lower",   "upper"};
+    "greaterthan", ">",     "ge",      ">=",      "in",          "lower",   "upper",
+    "sameas"};
 
 const Value& arg(std::string_view test, const CallArgs& a) {
   if (a.positional.size() != 1)
@@ -83,6 +84,18 @@ bool apply_test(std::string_view t, const Value& v, const CallArgs& a) {
     return compare_op(CmpOp::ge, v, arg(t, a));
   if (t == "in")
     return compare_op(CmpOp::in, v, arg(t, a));
+  if (t == "sameas") {  // Python's `is`: meaningful for none, true and false
+    const Value& o = arg(t, a);
+    if (v.kind() != o.kind())
+      return false;
+    if (v.kind() == K::none)
+      return true;
+    if (v.kind() == K::boolean)
+      return v.as_bool() == o.as_bool();
+    // CPython caches the ints -5..256, so `is` holds for equal ones; other objects are distinct.
+    return v.kind() == K::integer && v.as_int() == o.as_int() && v.as_int() >= -5 &&
+           v.as_int() <= 256;
+  }
   if (t == "lower" || t == "upper") {
     std::string s = to_str(v);
     return s == (t == "lower" ? ascii_lower(s) : ascii_upper(s));
