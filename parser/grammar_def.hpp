@@ -67,7 +67,8 @@ auto const callee_body_def = ident[assign_val] | raw[kw("zeros") | kw("fill")][(
   auto const id##_def = p;                                                                         \
   BOOST_SPIRIT_DEFINE(id)
 
-TK_TOKEN(arrow, "'->'", lit("->"))
+// A long signature may wrap around the arrow.
+TK_TOKEN(arrow, "'->'", *eol >> lit("->") >> *eol)
 TK_TOKEN(colon, "':' after parameter name", lit(':'))
 TK_TOKEN(close_dims, "']' after dimensions", lit(']'))
 TK_TOKEN(close_indices, "']' after tensor indices", lit(']'))

@@ -210,6 +210,13 @@ TEST(Grammar, BothStatementSeparators) {
   EXPECT_EQ(std::get<For>(first_stmt(blocks).node).body.size(), 2u);
 }
 
+TEST(Grammar, SignatureMayWrapAroundTheArrow) {
+  Module m = parse_ok("kernel k(A: bf16[M, N])\n    -> (B: bf16[M, N]) {}\n"
+                      "kernel q(A: bf16[M, N]) ->\n    (B: bf16[M, N]) {}\n");
+  ASSERT_EQ(m.kernels.size(), 2u);
+  EXPECT_EQ(m.kernels[1].outputs.at(0).name.name, "B");
+}
+
 TEST(Grammar, BraceOnTheNextLine) {
   Module m = parse_ok("kernel k() -> ()\n{\n    parallel i in tiles(M)\n    {\n    }\n}\n");
   EXPECT_EQ(m.kernels[0].body.size(), 1u);
