@@ -263,7 +263,7 @@ private:
       return var(id, kTileVar);
     }
     if (const auto* a = std::get_if<dsl::Access>(&e.node))
-      return load(a->tensor.name, dtypes_.at(a->tensor.name), indices(*a));
+      return load(a->tensor.name, dtypes_.at(a->tensor.name), indices(*a), loc);
     if (const auto* c = std::get_if<dsl::Call>(&e.node)) {
       dsl::Builtin b = c->fn != dsl::Builtin::unknown ? c->fn : dsl::builtin_from_string(c->callee.name);
       std::vector<Expr> args;

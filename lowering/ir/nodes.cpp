@@ -79,10 +79,11 @@ Expr binary(BinaryOp op, Expr a, Expr b) {
   return n;
 }
 
-Expr load(std::string tensor, DType dtype, std::vector<Expr> indices) {
+Expr load(std::string tensor, DType dtype, std::vector<Expr> indices, SourceRange loc) {
   auto n = make_expr<Load>(Type::tile(dtype));
   n->tensor = std::move(tensor);
   n->indices = std::move(indices);
+  n->loc.range = loc;
   return n;
 }
 

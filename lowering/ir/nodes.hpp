@@ -92,6 +92,7 @@ struct Binary : ExprNode {
 struct Load : ExprNode {
   std::string tensor;
   std::vector<Expr> indices;
+  Loc loc;
 };
 /// `fn(args...)`; its type follows from the intrinsic's signature.
 struct Call : ExprNode {
@@ -178,7 +179,7 @@ Expr tensor_ref(std::string name);
 /// Result type: comparisons and logical ops give bool; integer math gives u32 if either side is
 /// u32, else i32; f32 math gives f32.
 Expr binary(BinaryOp op, Expr a, Expr b);
-Expr load(std::string tensor, DType dtype, std::vector<Expr> indices);
+Expr load(std::string tensor, DType dtype, std::vector<Expr> indices, SourceRange loc = {});
 Expr call(Intrinsic fn, std::vector<Expr> args, SourceRange loc = {});
 /// The type a call to `fn` with these arguments has (see intrinsics.hpp for the tile rule).
 Type call_type(Intrinsic fn, const std::vector<Expr>& args);

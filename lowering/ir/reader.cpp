@@ -433,7 +433,7 @@ private:
       const Tensor* tensor = prog_->find_tensor(tn);
       if (!tensor)
         fail(t.range, "load from unknown tensor '" + tn + "'");
-      return load(tn, tensor->dtype, indices());
+      return load(tn, tensor->dtype, indices(), t.range);
     }
     if ((name == "min" || name == "max") && at_punct("(")) {
       std::vector<Expr> args = call_args();

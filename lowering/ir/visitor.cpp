@@ -122,7 +122,8 @@ Expr Mutator::mutate_node(const Binary& n, const Expr& self) {
 }
 Expr Mutator::mutate_node(const Load& n, const Expr& self) {
   std::vector<Expr> idx;
-  return mutate_all(n.indices, idx) ? load(n.tensor, n.type.dtype, std::move(idx)) : self;
+  return mutate_all(n.indices, idx) ? load(n.tensor, n.type.dtype, std::move(idx), n.loc.range)
+                                    : self;
 }
 Expr Mutator::mutate_node(const Call& n, const Expr& self) {
   std::vector<Expr> args;

@@ -2,7 +2,10 @@
 // every attribute kind, every function kind and every loop role; the module is also valid IR.
 #include "ir_test_util.hpp"
 
+#include "lowering/ir/equal.hpp"
 #include "lowering/ir/verifier.hpp"
+
+#include <random>
 
 namespace tk::ir {
 namespace {
@@ -131,6 +134,7 @@ TEST(RoundTrip, EverythingModuleReadsBackToTheSameText) {
   std::string text = print(everything_module());
   Module back = test::read_text(text);
   EXPECT_EQ(print(back), text);
+  EXPECT_TRUE(equal(back, everything_module()));
   EXPECT_EQ(find_ir_error(back), std::nullopt);
   for (Intrinsic in : all_intrinsics())
     EXPECT_NE(text.find(std::string(to_string(in)) + "("), std::string::npos) << to_string(in);
@@ -142,6 +146,7 @@ TEST(RoundTrip, MatmulReadsBackWithTheSameTypes) {
   Module m = test::matmul_module();
   Module back = test::read_text(print(m));
   EXPECT_EQ(print(back), print(m));
+  EXPECT_TRUE(equal(back, m));
   EXPECT_EQ(find_ir_error(back), std::nullopt);
   EXPECT_EQ(back.programs[0].tensors, m.programs[0].tensors);
   EXPECT_EQ(back.programs[0].attrs, m.programs[0].attrs);
@@ -152,6 +157,47 @@ TEST(RoundTrip, CommentsAndStageHeaderAreSkipped) {
   EXPECT_EQ(read_stage_header(text), "infer-layout");
   EXPECT_EQ(print(test::read_text(text)), print(test::matmul_module()));
   EXPECT_EQ(read_stage_header("program p {}\n"), std::nullopt);
+}
+
+// Random index expressions over every binary operator: the printed text parses back to the very
+// same tree, so precedence and parenthesisation are right (seeded, so failures reproduce).
+Expr random_expr(std::mt19937& rng, int depth, bool want_bool) {
+  std::uniform_int_distribution<int> pick(0, 99);
+  if (want_bool) {
+    if (depth > 0 && pick(rng) < 30) {
+      BinaryOp op = pick(rng) % 2 ? BinaryOp::logical_and : BinaryOp::logical_or;
+      return binary(op, random_expr(rng, depth - 1, true), random_expr(rng, depth - 1, true));
+    }
+    static constexpr BinaryOp cmp[] = {BinaryOp::lt, BinaryOp::le, BinaryOp::gt,
+                                       BinaryOp::ge, BinaryOp::eq, BinaryOp::ne};
+    return binary(cmp[pick(rng) % 6], random_expr(rng, depth - 1, false),
+                  random_expr(rng, depth - 1, false));
+  }
+  if (depth <= 0 || pick(rng) < 25) {
+    int r = pick(rng);
+    if (r < 40)
+      return var(r % 2 ? "a" : "b", Type::i32());
+    if (r < 50)
+      return var("u", Type::u32());
+    return int_imm(r - 70, r % 3 ? Type::i32() : Type::u32());
+  }
+  static constexpr BinaryOp arith[] = {BinaryOp::add, BinaryOp::sub, BinaryOp::mul, BinaryOp::div,
+                                       BinaryOp::mod, BinaryOp::min, BinaryOp::max};
+  return binary(arith[pick(rng) % 7], random_expr(rng, depth - 1, false),
+                random_expr(rng, depth - 1, false));
+}
+
+TEST(RoundTrip, RandomExpressionsParseBackToTheSameTree) {
+  std::mt19937 rng(20261121);
+  for (int n = 0; n < 500; ++n) {
+    Expr e = random_expr(rng, 5, n % 3 == 0);
+    std::string text = "program p {\n  func kernel f(a: i32, b: i32, u: u32) {\n    let x: " +
+                       to_string(e->type) + " = " + print(e) + "\n  }\n}\n";
+    Module m = test::read_text(text);
+    const auto* d = as<Decl>(as<Block>(m.programs.at(0).functions.at(0).body)->stmts.at(0));
+    ASSERT_NE(d, nullptr);
+    ASSERT_TRUE(equal(d->value, e)) << print(e) << "\nread back as\n" << print(d->value);
+  }
 }
 
 }  // namespace

@@ -147,6 +147,21 @@ TEST(ToTileIr, KeepsSourceLocationsOnStatementsAndCalls) {
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->loc.range, (SourceRange{100, 115}));
   EXPECT_EQ(ir::as<ir::Call>(d->value)->loc.range, (SourceRange{106, 113}));
+  // The matmul_acc's loads keep the ranges of `A[i, k]` and `B[k, j]`.
+  auto& kloop = std::get<dsl::For>(par.body[1].node);
+  auto& acc = std::get<dsl::Accumulate>(kloop.body[0].node);
+  auto& mm = std::get<dsl::Binary>(acc.value.node);
+  mm.lhs->loc.range = {130, 137};
+  mm.rhs->loc.range = {140, 147};
+  ir::Module m2 = to_tile_ir(ast, diags);
+  const auto* b2 = ir::as<ir::Block>(m2.programs[0].functions[0].body);
+  const auto* j2 = ir::as<ir::For>(ir::as<ir::Block>(ir::as<ir::For>(b2->stmts.back())->body)->stmts[0]);
+  const auto* k2 = ir::as<ir::For>(ir::as<ir::Block>(j2->body)->stmts[1]);
+  const auto* upd = ir::as<ir::Assign>(ir::as<ir::Block>(k2->body)->stmts[0]);
+  ASSERT_NE(upd, nullptr);
+  const auto* c = ir::as<ir::Call>(upd->value);
+  EXPECT_EQ(ir::as<ir::Load>(c->args[1])->loc.range, (SourceRange{130, 137}));
+  EXPECT_EQ(ir::as<ir::Load>(c->args[2])->loc.range, (SourceRange{140, 147}));
 }
 
 }  // namespace
