@@ -1,6 +1,7 @@
 // Conformance: every case under tests/golden/jinja and every template under templates/ is
 // rendered by TileKit's engine and by the real jinja2; the outputs must be byte-identical.
 // A case with an expected.err must fail in both, and our message must match the file exactly.
+#include "jinja_corpus_stamp.hpp"  // rebuild (and rediscover) when cases come or go
 #include "tests/support/golden.hpp"
 #include "tests/unit/jinja/jinja2_reference.hpp"
 
@@ -96,6 +97,7 @@ INSTANTIATE_TEST_SUITE_P(Corpus, JinjaConformance, ::testing::ValuesIn(conforman
 TEST(JinjaConformanceCorpus, HasEnoughCases) {
   auto cases = conformance_cases(corpus_dir());
   EXPECT_GE(cases.size(), 60u);
+  EXPECT_EQ(std::string(TK_JINJA_CORPUS_STAMP).size(), 40u);  // the SHA-1 CMake computed
 }
 
 // The project's own templates: rendered with their sample data when there is one, otherwise
