@@ -65,6 +65,14 @@ void set_attr(ir::Module& m, const char* key, ir::AttrValue v) {
 
 std::string_view to_string(Target t) { return t == Target::tt ? "tt" : "cpu"; }
 
+std::optional<Target> target_from_string(std::string_view s) {
+  if (s == "tt")
+    return Target::tt;
+  if (s == "cpu")
+    return Target::cpu;
+  return std::nullopt;
+}
+
 std::vector<Stage> stages(Target t) {
   std::vector<Stage> out(std::begin(kFront), std::end(kFront));
   for (const Stage& s : target_table(t))
@@ -111,8 +119,16 @@ std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_s
   if (i == chain.size())
     throw InternalError("internal error: resume after unknown stage '" + std::string(after_stage) +
                         "'");
-  if (opts.stop_after && *opts.stop_after == after_stage)
-    return m;
+  if (opts.stop_after) {
+    std::size_t stop = 0;
+    while (chain[stop].name != *opts.stop_after)
+      ++stop;
+    if (stop <= i) {
+      diags.error("--stop-after=" + *opts.stop_after + " names a stage that already ran: the input "
+                  "is the IR after '" + std::string(after_stage) + "'");
+      return std::nullopt;
+    }
+  }
   for (++i; i < chain.size(); ++i) {
     const Stage& s = chain[i];
     ir::Module next = s.run(m, diags);
@@ -139,6 +155,8 @@ std::optional<ir::Module> run_pipeline(const dsl::Module& ast, Target t,
   if (opts.verify_each)
     ir::verify(m, "to-tile-ir");
   dump(opts, "to-tile-ir", m, false);
+  if (opts.stop_after && *opts.stop_after == "to-tile-ir")
+    return m;
   return resume_pipeline(std::move(m), "to-tile-ir", t, opts, diags);
 }
 

@@ -29,6 +29,7 @@ struct Stage {
 
 enum class Target : std::uint8_t { tt, cpu };
 std::string_view to_string(Target);
+std::optional<Target> target_from_string(std::string_view);  // "tt" or "cpu"
 
 /// The whole chain of a target in order: to-tile-ir, the front stages, then the target's stages.
 std::vector<Stage> stages(Target t);
@@ -69,7 +70,8 @@ bool check_stage_names(const PipelineOptions& opts, Target t, Diagnostics& diags
 std::optional<ir::Module> run_pipeline(const dsl::Module& m, Target t, const PipelineOptions& opts,
                                        Diagnostics& diags);
 
-/// Resumes the chain of `t` after the stage `after_stage` on an IR module.
+/// Resumes the chain of `t` after the stage `after_stage` on an IR module. A stop_after that
+/// names `after_stage` or an earlier stage is a user error (that stage has already run).
 std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_stage, Target t,
                                           const PipelineOptions& opts, Diagnostics& diags);
 

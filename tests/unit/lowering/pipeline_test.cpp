@@ -113,6 +113,23 @@ TEST(Pipeline, ResumesFromADump) {
   EXPECT_EQ(os.str(), "// after infer-layout\n" + ir::print(expected));
 }
 
+TEST(Pipeline, StopAfterAStageThatAlreadyRanIsAUserError) {
+  Diagnostics d;
+  ir::Module tile = to_tile_ir(test::matmul_ast(), d);
+  PipelineOptions o;
+  o.stop_after = "to-tile-ir";
+  EXPECT_FALSE(resume_pipeline(tile, "to-tile-ir", Target::tt, o, d));
+  EXPECT_EQ(d.str(), "ttgen: error: --stop-after=to-tile-ir names a stage that already ran: the "
+                     "input is the IR after 'to-tile-ir'\n");
+}
+
+TEST(Pipeline, Targets) {
+  EXPECT_EQ(target_from_string("tt"), Target::tt);
+  EXPECT_EQ(target_from_string("cpu"), Target::cpu);
+  EXPECT_EQ(target_from_string("gpu"), std::nullopt);
+  EXPECT_EQ(to_string(Target::cpu), "cpu");
+}
+
 TEST(Pipeline, DumpHeaderErrorsAreLocated) {
   Diagnostics d;
   PipelineOptions o;
