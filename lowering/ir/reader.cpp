@@ -1,6 +1,6 @@
 #include "lowering/ir/reader.hpp"
 
-#include "lowering/ir/lexer.hpp"
+#include "lowering/ir/token_stream.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -11,11 +11,9 @@ namespace tk::ir {
 
 namespace {
 
-struct ParseError {};  // unwinds to read_module after the diagnostic is reported
-
-class Reader {
+class Reader : TokenStream {
 public:
-  Reader(const SourceFile& f, Diagnostics& d) : toks_(lex(f.text())), diags_(d) {}
+  Reader(const SourceFile& f, Diagnostics& d) : TokenStream(f.text(), d) {}
 
   Module module() {
     Module m;
@@ -27,94 +25,8 @@ public:
   }
 
 private:
-  std::vector<Token> toks_;
-  std::size_t pos_ = 0;
-  Diagnostics& diags_;
   const Program* prog_ = nullptr;
   std::vector<std::map<std::string, Type, std::less<>>> scopes_;
-
-  // ---- tokens ----
-  const Token& peek(std::size_t ahead = 0) const {
-    return toks_[std::min(pos_ + ahead, toks_.size() - 1)];
-  }
-  bool at(Token::Kind k) const { return peek().kind == k; }
-  bool at_punct(std::string_view p, std::size_t ahead = 0) const {
-    return peek(ahead).kind == Token::Kind::punct && peek(ahead).text == p;
-  }
-  bool at_word(std::string_view w) const { return at(Token::Kind::ident) && peek().text == w; }
-  const Token& next() {
-    const Token& t = peek();
-    if (pos_ < toks_.size() - 1)
-      ++pos_;
-    return t;
-  }
-  [[noreturn]] void fail(SourceRange r, std::string msg) {
-    diags_.error(r, std::move(msg));
-    throw ParseError{};
-  }
-  [[noreturn]] void fail_expected(std::string what) {
-    const Token& t = peek();
-    std::string got = t.kind == Token::Kind::end ? "end of file" : "'" + std::string(t.text) + "'";
-    fail(t.range, "expected " + what + ", got " + got);
-  }
-  void expect(std::string_view p) {
-    if (!at_punct(p))
-      fail_expected("'" + std::string(p) + "'");
-    next();
-  }
-  bool accept(std::string_view p) {
-    if (!at_punct(p))
-      return false;
-    next();
-    return true;
-  }
-  void expect_word(std::string_view w) {
-    if (!at_word(w))
-      fail_expected("'" + std::string(w) + "'");
-    next();
-  }
-  bool accept_word(std::string_view w) {
-    if (!at_word(w))
-      return false;
-    next();
-    return true;
-  }
-  std::string ident(std::string_view what) {
-    if (!at(Token::Kind::ident))
-      fail_expected(std::string(what));
-    return std::string(next().text);
-  }
-  std::int64_t integer(std::string_view what) {
-    bool neg = accept("-");
-    if (!at(Token::Kind::integer))
-      fail_expected(std::string(what));
-    const Token& t = next();
-    std::int64_t v = 0;
-    auto r = std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
-    if (r.ec != std::errc())
-      fail(t.range, "integer out of range");
-    return neg ? -v : v;
-  }
-  template <class E>
-  E word_of(std::optional<E> (*from)(std::string_view), std::string_view what) {
-    if (!at(Token::Kind::ident))
-      fail_expected(std::string(what));
-    const Token& t = next();
-    auto v = from(t.text);
-    if (!v)
-      fail(t.range, "unknown " + std::string(what) + " '" + std::string(t.text) + "'");
-    return *v;
-  }
-  Grid grid() {
-    if (!at(Token::Kind::grid))
-      fail_expected("a grid like 8x8");
-    std::string_view s = next().text;
-    std::size_t x = s.find('x');
-    Grid g;
-    std::from_chars(s.data(), s.data() + x, g.x);
-    std::from_chars(s.data() + x + 1, s.data() + s.size(), g.y);
-    return g;
-  }
 
   // ---- attributes ----
   AttrValue attr_value() {
@@ -479,7 +391,7 @@ std::optional<Module> read_module(const SourceFile& file, Diagnostics& diags) {
   try {
     Reader r(file, diags);
     result = r.module();
-  } catch (const ParseError&) {
+  } catch (const TokenStream::Failed&) {
   }
   diags.set_file(saved);
   return result;
