@@ -1,10 +1,11 @@
-// The persistent thread pool: workers sleep on a condition variable between jobs, a job is one
-// (count, fn) pair split statically, and the caller works on range 0 while the workers do the rest.
+// The persistent thread pool: workers sleep on a condition variable between jobs; a job is one
+// (count, fn) pair handed out in chunks, and the caller takes chunks like the workers.
 // No spinning between jobs: on this shared 2-core machine spinning made a parallel_for 2-12x
 // slower (20-110 us instead of 9 us), because the spinner held the core its partner needed.
 #include <tilekit/cpu/thread_pool.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -28,30 +29,29 @@ struct ThreadPool::State {
   std::vector<std::thread> workers;
   std::uint64_t generation = 0; // bumped per job; workers run when it changes
   bool stop = false;
-  // The current job.
+  // The current job. Items are handed out in chunks of `grain` from `next`, so a thread that
+  // the OS deschedules (the cores are shared) holds up one chunk, not a fixed share of the job.
   const RangeFn* fn = nullptr;
-  std::int64_t count = 0;
+  std::int64_t count = 0, grain = 1;
+  std::atomic<std::int64_t> next{0};
   int parts = 0;
   int pending = 0;
   std::exception_ptr error;
 
-  // Range `p` of `parts` over [0, count): the first count % parts ranges get one item more.
-  void range(int p, std::int64_t& begin, std::int64_t& end) const {
-    const std::int64_t base = count / parts, extra = count % parts;
-    begin = p * base + std::min<std::int64_t>(p, extra);
-    end = begin + base + (p < extra ? 1 : 0);
-  }
-
-  void run_part(int p) {
-    std::int64_t b = 0, e = 0;
-    range(p, b, e);
+  void run_chunks() {
     t_inside_job = true;
-    try {
-      (*fn)(b, e);
-    } catch (...) {
-      std::lock_guard lock(m);
-      if (!error)
-        error = std::current_exception();
+    for (;;) {
+      const std::int64_t b = next.fetch_add(grain, std::memory_order_relaxed);
+      if (b >= count)
+        break;
+      try {
+        (*fn)(b, std::min(b + grain, count));
+      } catch (...) {
+        next.store(count, std::memory_order_relaxed); // start no more chunks
+        std::lock_guard lock(m);
+        if (!error)
+          error = std::current_exception();
+      }
     }
     t_inside_job = false;
   }
@@ -68,7 +68,7 @@ struct ThreadPool::State {
         if (index >= parts) // this job has fewer ranges than threads
           continue;
       }
-      run_part(index);
+      run_chunks();
       std::lock_guard lock(m);
       if (--pending == 0)
         done.notify_one();
@@ -106,12 +106,16 @@ void ThreadPool::parallel_for(std::int64_t count, RangeFn fn) {
     s.fn = &fn;
     s.count = count;
     s.parts = static_cast<int>(std::min<std::int64_t>(count, num_threads_));
+    // About 4 chunks per thread: few enough that neighbouring items (tiles sharing an A panel)
+    // stay together, enough to even out a thread that was descheduled.
+    s.grain = std::max<std::int64_t>(1, count / (4 * s.parts));
+    s.next.store(0, std::memory_order_relaxed);
     s.pending = s.parts - 1;
     s.error = nullptr;
     ++s.generation;
   }
   s.wake.notify_all();
-  s.run_part(0);
+  s.run_chunks();
   std::unique_lock lock(s.m);
   s.done.wait(lock, [&] { return s.pending == 0; });
   s.fn = nullptr;

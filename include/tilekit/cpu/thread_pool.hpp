@@ -1,5 +1,5 @@
-// The persistent thread pool that generated CPU code spreads its parallel space over: one static,
-// contiguous range of work items per thread, the calling thread taking the first range.
+// The persistent thread pool that generated CPU code spreads its parallel space over: chunks of
+// consecutive work items handed to whichever thread (the caller included) is free.
 #pragma once
 
 #include <cstdint>
@@ -40,11 +40,13 @@ public:
 
   int num_threads() const { return num_threads_; }
 
-  /// Calls fn(begin, end) on disjoint ranges that together cover [0, count) exactly once, and
-  /// returns when all have finished. Ranges are contiguous and as even as possible (sizes differ
-  /// by at most one); at most num_threads() of them, none empty. The first exception thrown by fn
-  /// is rethrown here after every range has finished. Called from inside fn (nested) or while
-  /// another thread is using the pool, it runs serially or waits its turn: never deadlocks.
+  /// Calls fn(begin, end) on disjoint, non-empty ranges that together cover [0, count) exactly
+  /// once, and returns when all have finished. Threads take ranges of max(1, count / (4 x
+  /// threads)) consecutive items in increasing order as they become free (the last one may be
+  /// shorter); a pool of one thread, or a nested call, makes the single call fn(0, count).
+  /// If fn throws, no further ranges start, and the first exception is rethrown here
+  /// once the running ones have finished. Called from inside fn (nested), it runs serially
+  /// inline; called while another thread is using the pool, it waits its turn.
   void parallel_for(std::int64_t count, RangeFn fn);
 
 private:
