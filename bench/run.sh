@@ -2,10 +2,11 @@
 # Runs the CPU matmul benchmark against OpenBLAS. OpenBLAS 0.3.21 does not know Zen 5 and would
 # pick its AVX2 (Haswell) kernels; the core type is read when the library loads, so it must be in
 # the environment before the benchmark starts (toolchain.md section 7).
-#   bench/run.sh [build-dir] [benchmark flags...]    (build dir default: build/bench)
+#   bench/run.sh [build-dir] [benchmark flags...]    (build dir default: build/default, the
+#   default preset, which builds the benchmarks)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$here/build/bench}
+build=${1:-$here/build/default}
 [ $# -gt 0 ] && shift
 # Forced: this machine's environment presets OPENBLAS_CORETYPE=Haswell. TK_OPENBLAS_CORETYPE
 # overrides it for an experiment.
