@@ -6,8 +6,11 @@
 #   default preset, which builds the benchmarks)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$here/build/default}
-[ $# -gt 0 ] && shift
+build=$here/build/default
+case "${1:-}" in
+  -*|'') ;;                  # only benchmark flags
+  *) build=$1; shift ;;
+esac
 # Forced: this machine's environment presets OPENBLAS_CORETYPE=Haswell. TK_OPENBLAS_CORETYPE
 # overrides it for an experiment.
 export OPENBLAS_CORETYPE=${TK_OPENBLAS_CORETYPE:-SkylakeX}
