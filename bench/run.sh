@@ -18,4 +18,10 @@ export OPENBLAS_CORETYPE=${TK_OPENBLAS_CORETYPE:-SkylakeX}
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-2}
 echo "OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS" \
   "OPENBLAS_L2_SIZE=${OPENBLAS_L2_SIZE:-unset}"
-exec "$build/bench/tk_cpu_matmul_bench" "$@"
+exe=$build/bench/tk_cpu_matmul_bench
+if [ ! -x "$exe" ]; then
+  echo "error: $exe not found; build it with: cmake --preset default &&" \
+    "cmake --build --preset default --target tk_cpu_matmul_bench" >&2
+  exit 1
+fi
+exec "$exe" "$@"
