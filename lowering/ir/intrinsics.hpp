@@ -92,10 +92,14 @@ namespace tk::ir {
   X(add_tiles, "add_tiles", "cb cb int int int", void, writes)                                     \
   X(sub_tiles, "sub_tiles", "cb cb int int int", void, writes)                                     \
   X(mul_tiles, "mul_tiles", "cb cb int int int", void, writes)                                     \
-  X(init_bcast, "init_bcast", "binop bcast cb cb cb", void, writes)                                \
+  X(compute_kernel_hw_startup, "compute_kernel_hw_startup", "cb cb cb", void, writes)              \
+  X(init_bcast, "init_bcast", "binop bcast cb cb cb", void, writes) /* deprecated upstream */     \
+  X(bcast_init, "bcast_init", "binop bcast cb cb", void, writes)                                   \
   X(add_bcast_rows_init_short, "add_bcast_rows_init_short", "cb cb", void, writes)                 \
   X(add_bcast_cols_init_short, "add_bcast_cols_init_short", "cb cb", void, writes)                 \
+  X(sub_bcast_rows_init_short, "sub_bcast_rows_init_short", "cb cb", void, writes)                 \
   X(sub_bcast_cols_init_short, "sub_bcast_cols_init_short", "cb cb", void, writes)                 \
+  X(add_bcast_scalar_init_short, "add_bcast_scalar_init_short", "cb cb", void, writes)             \
   X(mul_bcast_rows_init_short, "mul_bcast_rows_init_short", "cb cb", void, writes)                 \
   X(mul_bcast_cols_init_short, "mul_bcast_cols_init_short", "cb cb", void, writes)                 \
   X(add_tiles_bcast, "add_tiles_bcast", "bcast cb cb int int int", void, writes)                   \
