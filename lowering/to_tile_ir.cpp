@@ -118,7 +118,7 @@ private:
   std::set<std::string> names_, scalars_;
   std::map<std::string, std::string> tile_counts_;
   std::map<std::string, DType> dtypes_;
-  std::vector<std::set<std::string>> scopes_;  // tile locals bound per block
+  std::vector<std::map<std::string, Type>> scopes_;  // locals bound per block, with their type
   std::vector<std::set<std::string>> loop_vars_;
   std::vector<bool*> rebinds_outer_;  // per enclosing loop: did its body rebind an outer value?
 
@@ -154,6 +154,11 @@ private:
       if (scopes_[static_cast<std::size_t>(i)].count(n))
         return i;
     return -1;
+  }
+
+  Type local_type(const std::string& n) const {
+    int at = bound_at(n);
+    return at < 0 ? kTileVar : scopes_[static_cast<std::size_t>(at)].at(n);
   }
 
   Expr bound(const dsl::Bound& b) {
@@ -195,8 +200,10 @@ private:
   Stmt bind(const std::string& name, Expr value, SourceRange loc) {
     int at = bound_at(name);
     if (at < 0) {
-      scopes_.back().insert(name);
-      return decl(name, kTileVar, std::move(value), loc);
+      // Tile values are computed in f32; a scalar binding (if the language allows one) stays f32.
+      Type t = value->type.is_tile() ? kTileVar : value->type;
+      scopes_.back()[name] = t;
+      return decl(name, t, std::move(value), loc);
     }
     // Rebinding a value declared outside a loop makes that loop (and every loop between) carry it.
     std::size_t loops_inside = scopes_.size() - 1 - static_cast<std::size_t>(at);
@@ -210,15 +217,18 @@ private:
     if (const auto* a = std::get_if<dsl::Assign>(&s.node))
       return bind(a->name.name, expr(a->value), loc);
     if (const auto* a = std::get_if<dsl::Accumulate>(&s.node)) {
-      Expr acc = var(a->name.name, kTileVar);
+      Expr acc = var(a->name.name, local_type(a->name.name));
       const auto* b = std::get_if<dsl::Binary>(&a->value.node);
       if (b && b->op == dsl::BinOp::matmul)
         return bind(a->name.name,
                     call(Intrinsic::tile_matmul_acc, {acc, expr(*b->lhs), expr(*b->rhs)},
                          a->value.loc.range),
                     loc);
-      return bind(a->name.name, call(Intrinsic::tile_add, {acc, expr(a->value)}, a->value.loc.range),
-                  loc);
+      Expr v = expr(a->value);
+      if (!acc->type.is_tile())  // scalar += scalar
+        return bind(a->name.name, binary(BinaryOp::add, acc, v), loc);
+      Intrinsic op = v->type.is_tile() ? Intrinsic::tile_add : Intrinsic::tile_add_scalar;
+      return bind(a->name.name, call(op, {acc, v}, a->value.loc.range), loc);
     }
     if (const auto* st = std::get_if<dsl::Store>(&s.node))
       return store(st->target.tensor.name, indices(st->target), expr(st->value), loc);
@@ -258,9 +268,9 @@ private:
       const std::string& id = n->id.name;
       if (is_loop_var(id))
         return var(id, Type::i32());
-      if (scalars_.count(id))
+      if (bound_at(id) < 0 && scalars_.count(id))
         return var(id, Type::f32());
-      return var(id, kTileVar);
+      return var(id, local_type(id));
     }
     if (const auto* a = std::get_if<dsl::Access>(&e.node))
       return load(a->tensor.name, dtypes_.at(a->tensor.name), indices(*a), loc);

@@ -118,6 +118,30 @@ TEST(ToTileIr, RebindingAnOuterValueMakesEveryLoopInBetweenAReduction) {
       << text;
 }
 
+TEST(ToTileIr, AccumulatingScalarsIntoTilesAndScalarLocals) {
+  using namespace test;
+  dsl::Kernel k;
+  k.name = id("k");
+  k.inputs = {tensor("x", {"M", "N"}), scalar("alpha")};
+  k.outputs = {tensor("y", {"M", "N"})};
+  dsl::Expr a = name("alpha", dsl::Type::scalar);
+  k.body = {parallel({{"i", tiles("M")}, {"j", tiles("N")}},
+                     {assign("t", access("x", {idx("i"), idx("j")})), accumulate("t", a),
+                      assign("s", bin(dsl::BinOp::mul, a, num(3))),
+                      accumulate("s", num(1)),
+                      store("y", {idx("i"), idx("j")}, bin(dsl::BinOp::mul, name("t"), name("s", dsl::Type::scalar)))})};
+  dsl::Module m;
+  m.kernels.push_back(k);
+  std::string text = lower(m);
+  EXPECT_NE(text.find("        let t: tile<f32> = load x[i, j]\n"
+                      "        t = tile.add_scalar(t, alpha)\n"
+                      "        let s: f32 = alpha * 3.0\n"
+                      "        s = s + 1.0\n"
+                      "        store y[i, j] = tile.mul_scalar(t, s)\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(ToTileIr, TileCountNamesNeverCaptureUserNames) {
   using namespace test;
   dsl::Kernel k;
