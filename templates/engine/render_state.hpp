@@ -44,8 +44,7 @@ private:
 
   const Environment& env_;
   const Template* tmpl_ = nullptr;
-  int depth_ = 0;
-  std::vector<std::shared_ptr<const Template>> included_;  // alive while their macros may run
+  int depth_ = 0;  // macro calls and includes in progress
 };
 
 }  // namespace tk::tmpl

@@ -124,7 +124,7 @@ void Renderer::for_loop(const Stmt& s, Scope& scope, std::string& out) {
   Value seq = need(eval(*s.expr, scope));
   List items;
   switch (seq.kind()) {
-  case Value::Kind::list: items = seq.as_list(); break;
+  case Value::Kind::list: items = seq.as_list(); break;  // a copy of shared handles, not data
   case Value::Kind::dict:
     for (const auto& kv : seq.as_dict())
       items.push_back(Value::string(kv.first));
@@ -165,7 +165,6 @@ void Renderer::include(const Stmt& s, Scope& scope, std::string& out) {
     error(s.expr->pos, "template '" + name.as_string() + "' not found");
   if (++depth_ > max_call_depth)
     error(s.pos, "maximum recursion depth exceeded");
-  included_.push_back(t);
   Scope inner(&scope);
   // jinja2 passes the includer's variables to the included template, but not its `loop`.
   if (scope.lookup("loop"))

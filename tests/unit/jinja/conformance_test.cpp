@@ -104,19 +104,20 @@ TEST(JinjaConformanceCorpus, HasEnoughCases) {
 // at least parsed by both engines.
 class JinjaProjectTemplates : public ::testing::TestWithParam<ProjectTemplate> {};
 
-TEST_P(JinjaProjectTemplates, MatchesJinja2) {
-  const ProjectTemplate& t = GetParam();
+void check_project_template(const fs::path& root, const ProjectTemplate& t) {
   tmpl::Options o = read_options(t.options);
-  ReferenceRequest req{t.name, {templates_dir()}, t.data, t.options, t.data.empty()};
+  ReferenceRequest req{t.name, {root}, t.data, t.options, t.data.empty()};
   ReferenceResult ref = render_with_jinja2(req);
   if (t.data.empty()) {
     EXPECT_TRUE(ref.ok) << "jinja2 cannot parse " << t.name << ": " << ref.error;
-    tmpl::Environment env(templates_dir(), o);
+    tmpl::Environment env(root, o);
     EXPECT_NO_THROW(env.load(t.name));
     return;
   }
-  expect_same(render_ours(templates_dir(), t.name, o, read_json(t.data)), ref);
+  expect_same(render_ours(root, t.name, o, read_json(t.data)), ref);
 }
+
+TEST_P(JinjaProjectTemplates, MatchesJinja2) { check_project_template(templates_dir(), GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Templates, JinjaProjectTemplates,
                          ::testing::ValuesIn(project_templates(templates_dir(), template_data_dir())),
@@ -132,8 +133,9 @@ TEST(JinjaProjectTemplates, DiscoveryPairsTemplatesWithSampleData) {
     fs::create_directories(p.parent_path());
     std::ofstream(p) << text;
   };
-  write(root / "templates/tt/reader.cpp.jinja", "{{ n }}");
-  write(root / "templates/tt/common.jinja", "x");
+  write(root / "templates/tt/reader.cpp.jinja",
+        "{% for i in range(n) %}\n  {% include 'tt/common.jinja' %}\n{% endfor %}\n");
+  write(root / "templates/tt/common.jinja", "read({{ i }});\n");
   write(root / "templates/cpu/README.md", "not a template");
   write(root / "data/tt/reader.cpp.jinja.json", "{\"n\": 3}");
   write(root / "data/options.json", "{\"trim_blocks\": true}");
@@ -145,6 +147,13 @@ TEST(JinjaProjectTemplates, DiscoveryPairsTemplatesWithSampleData) {
   EXPECT_EQ(found[1].data, root / "data/tt/reader.cpp.jinja.json");
   EXPECT_EQ(found[1].options, root / "data/options.json");
   EXPECT_TRUE(read_options(found[1].options).trim_blocks);
+  // The same check the real templates get: parse-only without data, byte-identical with data.
+  for (const auto& t : found)
+    check_project_template(root / "templates", t);
+  EXPECT_EQ(render_ours(root / "templates", found[1].name, read_options(found[1].options),
+                        read_json(found[1].data))
+                .output,
+            "  read(0);  read(1);  read(2);");  // each file loses its last newline
   fs::remove_all(root);
 }
 
