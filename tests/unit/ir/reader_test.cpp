@@ -70,3 +70,39 @@ TEST(Reader, UnknownEnumConstant) {
 
 }  // namespace
 }  // namespace tk::ir
+
+namespace tk::ir {
+namespace {
+
+// Damaged dumps are user errors, never crashes: every prefix of a real dump and random byte
+// edits either read or give exactly one located error.
+TEST(Reader, DamagedInputNeverCrashes) {
+  std::string good = print(test::matmul_module());
+  good += "program q attributes {l = [1, \"s\", 2x2]} {\n  cb c index 0 format Float32 page 4096 "
+          "depth 2 role scaler\n  func compute f() {\n    if 1 < 2 {\n      reduce_uninit()\n    } "
+          "else {\n      copy_tile(c, 0, 0)\n    }\n  }\n}\n";
+  auto check = [](const std::string& text) {
+    SourceFile f("dump.txt", text);
+    Diagnostics d;
+    std::optional<Module> m;
+    EXPECT_NO_THROW(m = read_module(f, d)) << text;
+    if (!m) {
+      EXPECT_EQ(d.error_count(), 1u) << text;
+    }
+    EXPECT_EQ(d.file(), nullptr);  // the reader restores the caller's file
+  };
+  for (std::size_t n = 0; n <= good.size(); n += 3)
+    check(good.substr(0, n));
+  std::uint32_t seed = 12345;
+  auto rnd = [&] { return seed = seed * 1664525u + 1013904223u; };
+  const std::string alphabet = "{}[]()<>=+-*/%,:.\"x0123456789 \nab_";
+  for (int n = 0; n < 400; ++n) {
+    std::string t = good;
+    for (int e = 0; e < 3; ++e)
+      t[rnd() % t.size()] = alphabet[rnd() % alphabet.size()];
+    check(t);
+  }
+}
+
+}  // namespace
+}  // namespace tk::ir
