@@ -3,6 +3,7 @@
 #include "templates/engine/filters.hpp"
 
 #include "templates/engine/operators.hpp"
+#include "templates/engine/percent_format.hpp"
 #include "templates/engine/string_util.hpp"
 
 #include <algorithm>
@@ -229,7 +230,7 @@ Value do_map(const Value& v, const CallArgs& a) {
 }
 
 const char* const filter_names[] = {
-    "abs",   "capitalize", "count", "d",    "default", "first",   "float",  "indent",
+    "abs",   "capitalize", "count", "d",    "default", "first",   "float",  "format", "indent",
     "int",   "join",       "last",  "length", "list",  "lower",   "map",    "reject",
     "rejectattr", "replace", "reverse", "select", "selectattr", "sort", "string", "sum",
     "trim",  "upper"};
@@ -257,6 +258,11 @@ Value apply_filter(std::string_view name, const Value& v, const CallArgs& a) {
     return do_sort(v, Params(name, a, {"reverse", "case_sensitive", "attribute"}));
   if (name == "map")
     return do_map(v, a);
+  if (name == "format") {
+    if (!a.keyword.empty())
+      throw OpError("filter 'format' with keyword arguments is not supported");
+    return Value::string(percent_format(to_str(v), a.positional));
+  }
   if (name == "select" || name == "reject" || name == "selectattr" || name == "rejectattr")
     return do_select(name, v, a);
   if (name == "join") {

@@ -2,6 +2,8 @@
 // unbounded, so an overflow is an error here instead of a big number.
 #include "templates/engine/operators.hpp"
 
+#include "templates/engine/percent_format.hpp"
+
 #include <cmath>
 #include <string>
 
@@ -141,6 +143,9 @@ Value binary_op(BinOp op, const Value& a, const Value& b) {
   case BinOp::floordiv:
   case BinOp::mod: {
     const char* spelling = op == BinOp::mod ? "%" : "//";
+    if (op == BinOp::mod && a.kind() == K::string)  // '%08x' % n, '%s-%s' % (a, b)
+      return Value::string(percent_format(
+          a.as_string(), b.kind() == K::list && b.is_tuple() ? b.as_list() : List{b}));
     if (!nums)
       unsupported(spelling, a, b);
     if (ints) {
