@@ -14,7 +14,8 @@ namespace tk::lower {
 namespace {
 
 // ---- the tables of contents ---------------------------------------------------------------------
-// Stages not written yet are not listed; each lands as one row here.
+// Stages not written yet are not listed; each lands as one row here (the first one turns its
+// empty std::array into `constexpr Stage kTT[] = {{"plan-buffers", "...", plan_buffers}, ...}`).
 constexpr Stage kFront[] = {
     {"to-tile-ir", "the checked AST as tile IR: one kernel function, parallel and sequential "
                    "loops, tile loads, tile ops, tile stores",
