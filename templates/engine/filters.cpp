@@ -2,6 +2,8 @@
 // source's behaviour (argument names, str() conversion of the subject, empty-sequence results).
 #include "templates/engine/filters.hpp"
 
+#include "templates/engine/filter_detail.hpp"
+
 #include "templates/engine/operators.hpp"
 #include "templates/engine/percent_format.hpp"
 #include "templates/engine/string_util.hpp"
@@ -16,82 +18,11 @@ namespace tk::tmpl {
 
 namespace {
 
-using K = Value::Kind;
+using namespace filter_detail;
 
-// Binds positional and keyword arguments to a filter's parameter names, like a Python call.
-class Params {
-public:
-  Params(std::string_view filter, const CallArgs& a, std::initializer_list<const char*> names)
-      : names_(names), slots_(names.size(), nullptr) {
-    if (a.positional.size() > names_.size())
-      throw OpError("filter '" + std::string(filter) + "' takes at most " +
-                    std::to_string(names_.size()) + " argument(s)");
-    for (std::size_t i = 0; i < a.positional.size(); ++i)
-      slots_[i] = &a.positional[i];
-    for (const auto& [k, v] : a.keyword) {
-      auto it = std::find(names_.begin(), names_.end(), k);
-      if (it == names_.end())
-        throw OpError("filter '" + std::string(filter) + "' got an unexpected keyword argument '" +
-                      k + "'");
-      slots_[static_cast<std::size_t>(it - names_.begin())] = &v;
-    }
-  }
-  const Value* get(std::size_t i) const { return slots_[i]; }
-  Value get_or(std::size_t i, Value d) const { return slots_[i] ? *slots_[i] : std::move(d); }
-  bool flag(std::size_t i) const { return slots_[i] && truthy(*slots_[i]); }
 
-private:
-  std::vector<const char*> names_;
-  std::vector<const Value*> slots_;
-};
 
-// The items a Python for loop would see: list items, dict keys, string characters.
-List iterate(const Value& v) {
-  switch (v.kind()) {
-  case K::list: return v.as_list();
-  case K::dict: {
-    List keys;
-    for (const auto& kv : v.as_dict())
-      keys.push_back(Value::string(kv.first));
-    return keys;
-  }
-  case K::string: {
-    List chars;
-    for (auto& c : utf8_chars(v.as_string()))
-      chars.push_back(Value::string(std::move(c)));
-    return chars;
-  }
-  default: throw OpError(std::string("'") + v.type_name() + "' object is not iterable");
-  }
-}
 
-// jinja2's make_attrgetter: "a.b.0" walks dict keys and list indices.
-Value attr_path(const Value& v, const std::string& path, const Value* fallback = nullptr) {
-  Value cur = v;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t dot = path.find('.', start);
-    std::string part = path.substr(start, dot == std::string::npos ? dot : dot - start);
-    bool digits = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
-      return c >= '0' && c <= '9';
-    });
-    cur = get_item(cur, digits ? Value::integer(std::atoll(part.c_str())) : Value::string(part));
-    if (cur.is_undefined()) {
-      if (fallback)
-        return *fallback;
-      throw OpError(cur.as_undefined().message);
-    }
-    if (dot == std::string::npos)
-      return cur;
-    start = dot + 1;
-  }
-}
-
-std::string attribute_arg(const Value* v) {
-  if (!v)
-    return {};
-  return v->kind() == K::integer ? std::to_string(v->as_int()) : to_str(*v);
-}
 
 Value do_indent(const Value& s, const Params& p) {
   if (s.kind() != K::string)
@@ -155,85 +86,15 @@ Value do_float(const Value& v, const Params& p) {
   return fallback;
 }
 
-Value do_sort(const Value& v, const Params& p) {
-  List items = iterate(v);
-  bool case_sensitive = p.flag(1);
-  std::string attr = attribute_arg(p.get(2));
-  auto key = [&](const Value& x) {
-    Value k = attr.empty() ? x : attr_path(x, attr);
-    return (!case_sensitive && k.kind() == K::string) ? Value::string(ascii_lower(k.as_string()))
-                                                      : k;
-  };
-  std::vector<std::pair<Value, Value>> keyed;
-  for (auto& x : items)
-    keyed.emplace_back(key(x), x);
-  bool reverse = p.flag(0);
-  std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
-    return reverse ? less_than(b.first, a.first) : less_than(a.first, b.first);
-  });
-  List out;
-  for (auto& kv : keyed)
-    out.push_back(kv.second);
-  return Value::list(std::move(out));
-}
 
-// select/reject/selectattr/rejectattr: args are [attr,] test, test args...
-Value do_select(std::string_view name, const Value& v, const CallArgs& a) {
-  bool by_attr = name.ends_with("attr");
-  bool keep = name.starts_with("select");
-  std::size_t first_test_arg = by_attr ? 1 : 0;
-  if (by_attr && a.positional.empty())
-    throw OpError("filter '" + std::string(name) + "' needs an attribute name");
-  std::string attr = by_attr ? attribute_arg(&a.positional[0]) : "";
-  CallArgs test_args;
-  std::string test;
-  if (a.positional.size() > first_test_arg) {
-    test = to_str(a.positional[first_test_arg]);
-    test_args.positional.assign(a.positional.begin() + static_cast<long>(first_test_arg) + 1,
-                                a.positional.end());
-    if (!is_test(test))
-      throw OpError("no test named '" + test + "'");
-  }
-  List out;
-  for (const auto& x : iterate(v)) {
-    Value subject = by_attr ? attr_path(x, attr) : x;
-    bool ok = test.empty() ? truthy(subject) : apply_test(test, subject, test_args);
-    if (ok == keep)
-      out.push_back(x);
-  }
-  return Value::list(std::move(out));
-}
 
-Value do_map(const Value& v, const CallArgs& a) {
-  List out;
-  for (const auto& [k, val] : a.keyword)
-    if (k != "attribute" && k != "default" && a.positional.empty())
-      throw OpError("filter 'map' got an unexpected keyword argument '" + k + "'");
-  if (a.positional.empty()) {
-    const Value* attr = nullptr;
-    const Value* fallback = nullptr;
-    for (const auto& [k, val] : a.keyword)
-      (k == "attribute" ? attr : fallback) = &val;
-    if (!attr)
-      throw OpError("filter 'map' needs a filter name or attribute=");
-    for (const auto& x : iterate(v))
-      out.push_back(attr_path(x, attribute_arg(attr), fallback));
-    return Value::list(std::move(out));
-  }
-  std::string filter = to_str(a.positional[0]);
-  if (!is_filter(filter))
-    throw OpError("no filter named '" + filter + "'");
-  CallArgs rest{{a.positional.begin() + 1, a.positional.end()}, a.keyword};
-  for (const auto& x : iterate(v))
-    out.push_back(apply_filter(filter, x, rest));
-  return Value::list(std::move(out));
-}
 
 const char* const filter_names[] = {
-    "abs",   "capitalize", "count", "d",    "default", "first",   "float",  "format", "indent",
-    "int",   "join",       "last",  "length", "list",  "lower",   "map",    "reject",
-    "rejectattr", "replace", "reverse", "select", "selectattr", "sort", "string", "sum",
-    "trim",  "upper"};
+    "abs",     "capitalize", "count",  "d",          "default", "first",  "float",
+    "format",  "indent",     "int",    "join",       "last",    "length", "list",
+    "lower",   "map",        "max",    "min",        "reject",  "rejectattr", "replace",
+    "reverse", "select",     "selectattr", "sort",   "string",  "sum",    "trim",
+    "unique",  "upper"};
 
 }  // namespace
 
@@ -258,6 +119,10 @@ Value apply_filter(std::string_view name, const Value& v, const CallArgs& a) {
     return do_sort(v, Params(name, a, {"reverse", "case_sensitive", "attribute"}));
   if (name == "map")
     return do_map(v, a);
+  if (name == "min" || name == "max")
+    return do_min_max(name, v, Params(name, a, {"case_sensitive", "attribute"}));
+  if (name == "unique")
+    return do_unique(v, Params(name, a, {"case_sensitive", "attribute"}));
   if (name == "format") {
     if (!a.keyword.empty())
       throw OpError("filter 'format' with keyword arguments is not supported");

@@ -186,14 +186,13 @@ Value Renderer::call(const Expr& e, Scope& scope, const Value* caller) {
   const Expr& callee = *e.operands[0];
   CallArgs a = arguments(e, scope);
   if (callee.kind == ExprKind::attr) {
+    // Methods first, as jinja2's getattr finds d.items before a key "items".
     Value obj = need(eval(*callee.operands[0], scope));
-    if (obj.kind() != Value::Kind::dict || !obj.find(callee.name)) {
-      try {
-        if (auto r = call_method(obj, callee.name, a))
-          return *r;
-      } catch (const OpError& err) {
-        error(e.pos, err.what());
-      }
+    try {
+      if (auto r = call_method(obj, callee.name, a))
+        return *r;
+    } catch (const OpError& err) {
+      error(e.pos, err.what());
     }
   }
   if (callee.kind == ExprKind::name && callee.name == "range" && !scope.lookup("range"))
