@@ -1,46 +1,64 @@
-// The work behind `ttgen`: read the input, parse, check, emit. Independent of the flag parser so
-// that new modes (--target, --print-after=STAGE, --emit=ir|tt|cpu) are new fields and cases here.
+// The work behind `ttgen`: read the input (.tk or a printed IR dump), parse, check, run the
+// lowering chain of a target with stage dumps, emit. Independent of the flag parser, so each mode
+// is a field here and a case in driver.cpp.
 #pragma once
+
+#include "lowering/pipeline.hpp"
 
 #include <cstddef>
 #include <functional>
 #include <iosfwd>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tk::ttgen {
 
 /// What `--emit` prints.
 enum class Emit {
-  ast, // the checked module as canonical .tk text (dsl::print)
+  ast,   // the checked module as canonical .tk text (dsl::print)
+  ir,    // the tile IR after the last stage run (a dump ttgen reads back)
+  none,  // nothing but the stage dumps asked for
 };
 /// The spellings accepted by --emit, in help order; kEmitNames[i] names Emit(i).
-inline constexpr std::string_view kEmitNames[] = {"ast"};
+inline constexpr std::string_view kEmitNames[] = {"ast", "ir", "none"};
 inline Emit emit_from_name(std::string_view name) {
   for (std::size_t i = 0; i < std::size(kEmitNames); ++i)
     if (kEmitNames[i] == name)
       return static_cast<Emit>(i);
-  return Emit::ast; // unreachable: CLI11 accepts only kEmitNames
+  return Emit::ast;  // unreachable: CLI11 accepts only kEmitNames
 }
 
 struct Options {
-  std::string input;  // a path, or "-" for standard input
-  std::string output; // empty: standard output
-  Emit emit = Emit::ast;
+  std::string input;   // a .tk file or a printed IR dump; "-" for standard input
+  std::string output;  // empty: standard output
+  /// Unset: `ast` for a plain run, `none` when stage dumps are asked for.
+  std::optional<Emit> emit;
+  lower::Target target = lower::Target::tt;
+  bool list_stages = false;
+  std::optional<std::string> stop_after;
+  std::vector<std::string> print_after;
+  bool print_after_all = false;
+  bool verify_each = false;  // run the IR verifier after every stage (always on in debug builds)
+  lower::OptionOverrides overrides;
 };
 
 /// Process exit codes. A user error is the user's to fix; an internal error is ours.
 enum ExitCode : int { kOk = 0, kUserError = 1, kUsageError = 2, kInternalError = 3 };
 
 /// Runs one compilation: diagnostics to `err`, the result to `out` (or to options.output).
-/// Returns kOk, kUserError (syntax or semantic errors) or kUsageError (unreadable input,
-/// unwritable output). Lets tk::InternalError and other exceptions escape; main reports them.
+/// Returns kOk, kUserError (errors in the input) or kUsageError (unreadable input, unwritable
+/// output, unknown stage). Lets tk::InternalError and other exceptions escape; main reports them.
 int run(const Options& options, std::istream& in, std::ostream& out, std::ostream& err);
+
+/// Prints `--list-stages`: the chain of `t`, one `name  summary` line per stage.
+void list_stages(lower::Target t, std::ostream& out);
 
 /// Runs `work` and turns an escaping tk::InternalError or other exception into
 /// "ttgen: internal error: ..." and a request to report it, returning kInternalError: a bug in
 /// TileKit never reads as a mistake in the user's kernel.
 int guard_internal_errors(const std::function<int()>& work, std::ostream& err);
 
-} // namespace tk::ttgen
+}  // namespace tk::ttgen

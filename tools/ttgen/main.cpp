@@ -4,28 +4,84 @@
 
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <iostream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+namespace {
+
+/// Parses `XxY` (each side 1 to 8, as in @options(grid = 8x8)).
+std::optional<tk::ir::Grid> parse_grid(const std::string& s) {
+  auto x = s.find('x');
+  if (x == std::string::npos)
+    return std::nullopt;
+  tk::ir::Grid g;
+  auto a = std::from_chars(s.data(), s.data() + x, g.x);
+  auto b = std::from_chars(s.data() + x + 1, s.data() + s.size(), g.y);
+  if (a.ec != std::errc() || a.ptr != s.data() + x || b.ec != std::errc() ||
+      b.ptr != s.data() + s.size() || g.x < 1 || g.x > 8 || g.y < 1 || g.y > 8)
+    return std::nullopt;
+  return g;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace tk::ttgen;
-  CLI::App app{"ttgen: compiles TileKit (.tk) kernels.", "ttgen"};
+  CLI::App app{"ttgen: compiles TileKit (.tk) kernels for Tenstorrent (TT-Metalium) and CPUs.",
+               "ttgen"};
   app.set_version_flag("--version", "ttgen " TK_VERSION, "Print the version and exit");
   Options options;
-  app.add_option("input", options.input, "The .tk file to compile, or - for standard input")
-      ->required();
-  std::string emit = "ast";
-  app.add_option("--emit", emit, "What to print: ast = the checked kernels as canonical .tk text")
+  app.add_option("input", options.input,
+                 "The .tk file to compile, a printed IR dump (its first line names the stage it "
+                 "was taken after; the chain resumes there), or - for standard input");
+  std::string emit;
+  app.add_option("--emit", emit,
+                 "What to print: ast = the checked kernels as canonical .tk text (the default); "
+                 "ir = the tile IR after the last stage run; none = only the stage dumps (the "
+                 "default when --print-after or --print-after-all is given)")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kEmitNames), std::end(kEmitNames))))
-      ->type_name("KIND")
+      ->type_name("KIND");
+  std::string target = "tt";
+  app.add_option("--target", target, "The lowering chain: tt (Tenstorrent) or cpu")
+      ->check(CLI::IsMember({"tt", "cpu"}))
       ->capture_default_str();
+  app.add_flag("--list-stages", options.list_stages,
+               "List the stages of the --target chain, one line each, and exit");
+  app.add_option("--print-after", options.print_after,
+                 "Print the IR after STAGE (repeatable); each dump starts with '// after STAGE'")
+      ->type_name("STAGE")
+      ->allow_extra_args(false);
+  app.add_flag("--print-after-all", options.print_after_all, "Print the IR after every stage");
+  app.add_option("--stop-after", options.stop_after, "Stop the chain after STAGE")
+      ->type_name("STAGE");
+  app.add_flag("--verify-each", options.verify_each,
+               "Run the IR verifier after every stage (always on in debug builds)");
+  std::string grid;
+  app.add_option("--grid", grid, "Core grid XxY, 1 to 8 each (overrides @options grid; default 8x8)")
+      ->type_name("XxY");
+  app.add_option("--cb-depth", options.overrides.cb_depth,
+                 "Pages per streamed circular buffer, 1 to 8 (overrides @options cb_depth; "
+                 "default 2)")
+      ->check(CLI::Range(1, 8))
+      ->type_name("N");
+  app.add_option("--fp32-acc", options.overrides.fp32_acc,
+                 "Accumulate in fp32 DST: true or false (overrides @options fp32_acc; default "
+                 "false)")
+      ->type_name("BOOL");
+  app.add_option("--math-fidelity", options.overrides.math_fidelity,
+                 "LoFi, HiFi2, HiFi3 or HiFi4 (overrides @options math_fidelity; default HiFi4)")
+      ->check(CLI::IsMember({"LoFi", "HiFi2", "HiFi3", "HiFi4"}))
+      ->type_name("NAME");
   app.add_option("-o,--output", options.output, "Write the output to FILE instead of stdout")
       ->type_name("FILE");
 
   try {
     app.parse(argc, argv);
+    if (!options.list_stages && options.input.empty())
+      throw CLI::RequiredError("input");
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
@@ -35,7 +91,17 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
 
-  options.emit = emit_from_name(emit);
+  if (!emit.empty())
+    options.emit = emit_from_name(emit);
+  options.target = *tk::lower::target_from_string(target);
+  if (!grid.empty()) {
+    options.overrides.grid = parse_grid(grid);
+    if (!options.overrides.grid) {
+      std::cerr << "ttgen: error: --grid: '" << grid
+                << "' is not a core grid; write XxY with each side 1 to 8, e.g. 8x8\n";
+      return kUsageError;
+    }
+  }
 
   return guard_internal_errors([&] { return run(options, std::cin, std::cout, std::cerr); },
                                std::cerr);
