@@ -4,6 +4,8 @@
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/reader.hpp"
 #include "lowering/ir/verifier.hpp"
+#include "lowering/lower_cpu.hpp"
+#include "lowering/partition_threads.hpp"
 #include "lowering/to_tile_ir.hpp"
 
 #include <array>
@@ -29,8 +31,14 @@ constexpr Stage kFront[] = {
 // insert-cb-protocol, insert-compute-init, insert-dst-management, finalize-signature, verify.
 constexpr std::array<Stage, 0> kTT{};
 
-// To come, in this order: partition-threads, lower-cpu.
-constexpr std::array<Stage, 0> kCPU{};
+constexpr Stage kCPU[] = {
+    {"partition-threads", "the parallel space as one per_thread loop over its work items, "
+                          "handed out by the thread pool",
+     partition_threads},
+    {"lower-cpu", "fp32 tile buffers, fused element loops over 32x32 blocks, runtime tile "
+                  "helpers, the packed gemm_tile for the matmul accumulation pattern",
+     lower_cpu},
+};
 
 std::span<const Stage> target_table(Target t) {
   return t == Target::tt ? std::span<const Stage>(kTT) : std::span<const Stage>(kCPU);

@@ -168,7 +168,20 @@ namespace tk::ir {
   X(f32_tanh, "f32.tanh", "f32", f32, pure)                                                        \
   X(f32_abs, "f32.abs", "f32", f32, pure)                                                          \
   X(f32_neg, "f32.neg", "f32", f32, pure)                                                          \
-  X(f32_square, "f32.square", "f32", f32, pure)
+  X(f32_square, "f32.square", "f32", f32, pure)                                                    \
+  /* ---- CPU chain: fp32 tile buffers, runtime tile helpers, the packed matmul ---- */          \
+  X(cpu_tile, "cpu.tile", "", tile, pure)                                                          \
+  X(cpu_load_tile, "cpu.load_tile", "tensor int int tile", void, writes)                           \
+  X(cpu_store_tile, "cpu.store_tile", "tile tensor int int", void, writes)                         \
+  X(cpu_tile_get, "cpu.tile_get", "tile int int", f32, reads)                                      \
+  X(cpu_tile_set, "cpu.tile_set", "tile int int f32", void, writes)                                \
+  X(cpu_rowsum, "cpu.rowsum", "tile tile", void, writes)                                           \
+  X(cpu_rowmax, "cpu.rowmax", "tile tile", void, writes)                                           \
+  X(cpu_colsum, "cpu.colsum", "tile tile", void, writes)                                           \
+  X(cpu_colmax, "cpu.colmax", "tile tile", void, writes)                                           \
+  X(cpu_pack_a, "cpu.pack_a", "tensor", void, writes)                                              \
+  X(cpu_pack_b, "cpu.pack_b", "tensor", void, writes)                                              \
+  X(cpu_gemm_tile, "cpu.gemm_tile", "tensor tensor int int tile", void, writes)
 
 enum class Intrinsic : std::uint16_t {
 #define TK_X(e, name, args, result, effect) e,
