@@ -87,7 +87,39 @@ public:
     }
     if (!placed)
       with_packs.insert(with_packs.begin(), packs_.begin(), packs_.end());
-    return block(std::move(with_packs));
+    return block(drop_unused_lets(std::move(with_packs)));
+  }
+
+  // A tile count the gemm made unused (`let Kt: i32 = K / 32`) would be an unused C++ variable.
+  static std::vector<Stmt> drop_unused_lets(std::vector<Stmt> stmts) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t k = 0; k < stmts.size(); ++k) {
+        const Decl* d = as<Decl>(stmts[k]);
+        if (!d || d->type.is_tile())
+          continue;
+        bool used = false;
+        for (std::size_t m = k + 1; m < stmts.size() && !used; ++m)
+          used = uses(stmts[m], d->name);
+        if (!used) {
+          stmts.erase(stmts.begin() + static_cast<std::ptrdiff_t>(k));
+          changed = true;
+          break;
+        }
+      }
+    }
+    return stmts;
+  }
+
+  static bool uses(const Stmt& s, const std::string& name) {
+    struct Finder : Visitor {
+      const std::string& n;
+      bool found = false;
+      explicit Finder(const std::string& x) : n(x) {}
+      void visit_node(const Var& v) override { found = found || v.name == n; }
+    } f{name};
+    f.visit(s);
+    return f.found;
   }
 
 private:

@@ -8,11 +8,13 @@
 #include "parser/parse.hpp"
 #include "support/diagnostics.hpp"
 #include "support/source.hpp"
+#include "templates/render/generate.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <algorithm>
 #include <iostream>
 #include <optional>
@@ -77,6 +79,99 @@ std::string last_stage(const Options& options) {
   return std::string(lower::stages(options.target).back().name);
 }
 
+/// The targets a code emit covers.
+std::vector<lower::Target> code_targets(const Options& options) {
+  if (options.all_targets)
+    return {lower::Target::tt, lower::Target::cpu};
+  return {options.target};
+}
+
+/// Checks what a code or template-data emit needs; false after reporting a usage error.
+bool check_code_request(const Options& options, Emit emit, std::ostream& err) {
+  const bool code = emit == Emit::code || emit == Emit::template_data;
+  if (!code) {
+    if (options.all_targets) {
+      err << "ttgen: error: --target=all is only for code generation (-o DIR or "
+             "--emit=template-data); name one target for --emit="
+          << kEmitNames[static_cast<int>(emit)] << " and stage dumps\n";
+      return false;
+    }
+    return true;
+  }
+  for (lower::Target t : code_targets(options))
+    if (!tmpl::can_generate(t)) {
+      err << "ttgen: error: " << (t == lower::Target::tt ? "TT" : "CPU")
+          << " code generation is not available yet (the TT chain and its templates are still "
+             "being written); use --target=cpu\n";
+      return false;
+    }
+  if (options.all_targets && (options.print_after_all || !options.print_after.empty())) {
+    err << "ttgen: error: stage dumps follow one chain; name one target instead of "
+           "--target=all\n";
+    return false;
+  }
+  if (options.stop_after) {
+    err << "ttgen: error: --stop-after cannot be combined with code generation, which needs the "
+           "whole chain\n";
+    return false;
+  }
+  if (emit == Emit::code && options.output.empty()) {
+    err << "ttgen: error: --emit=code needs the output directory: -o DIR\n";
+    return false;
+  }
+  if (options.input == "-") {
+    err << "ttgen: error: code generation needs a named input file (its stem names the "
+           "generated files), not standard input\n";
+    return false;
+  }
+  return true;
+}
+
+/// The name generated files start with: the input file's name up to its first '.'.
+std::string file_stem(const std::string& input) {
+  std::string name = std::filesystem::path(input).filename().string();
+  return name.substr(0, name.find('.'));
+}
+
+/// Writes every generated file under `dir` (created as needed); false after reporting a failure.
+bool write_files(const std::string& dir, const std::map<std::string, std::string>& files,
+                 std::ostream& err) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) {
+    err << "ttgen: error: cannot create directory '" << dir << "': "
+        << (ec ? ec.message() : std::string("a file of that name exists")) << '\n';
+    return false;
+  }
+  for (const auto& [rel, text] : files) {
+    fs::path p = fs::path(dir) / rel;
+    fs::create_directories(p.parent_path(), ec);
+    std::ofstream file(p, std::ios::binary);
+    file << text;
+    file.close();
+    if (!file) {
+      err << "ttgen: error: cannot write '" << p.string() << "'\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Renders the lowered modules: the files into options.output, or the template data as text.
+int emit_code(const Options& options, Emit emit, const tmpl::Lowered& lowered,
+              std::ostringstream& text, std::ostream& out, std::ostream& err) {
+  const std::string stem = file_stem(options.input);
+  if (emit == Emit::template_data) {
+    text << tmpl::template_data(lowered, stem).dump(2) << '\n';
+    return write_output(options, text.str(), out, err) ? kOk : kUsageError;
+  }
+  std::map<std::string, std::string> files = tmpl::generate(lowered, stem);
+  out << text.str();  // stage dumps, if any
+  out.flush();
+  return write_files(options.output, files, err) ? kOk : kUsageError;
+}
+
 } // namespace
 
 void list_stages(lower::Target t, std::ostream& out) {
@@ -97,7 +192,12 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
     return kUsageError;
 
   const bool dumps = options.print_after_all || !options.print_after.empty();
-  const Emit emit = options.emit.value_or(dumps ? Emit::none : Emit::ast);
+  const Emit emit = options.emit.value_or(dumps                     ? Emit::none
+                                          : !options.output.empty() ? Emit::code
+                                                                    : Emit::ast);
+  if (!check_code_request(options, emit, err))
+    return kUsageError;
+  const bool codegen = emit == Emit::code || emit == Emit::template_data;
   const bool lower = emit == Emit::ir || dumps || options.stop_after;
 
   lower::PipelineOptions popts;
@@ -122,11 +222,21 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
           << "' is an IR dump; --emit=ast needs a .tk file (use --emit=ir)\n";
       return kUsageError;
     }
+    if (codegen && options.all_targets) {
+      err << "ttgen: error: '" << file->name()
+          << "' is an IR dump of one chain; name its target (--target=cpu) to generate code\n";
+      return kUsageError;
+    }
     std::optional<ir::Module> m =
         lower::run_pipeline_from_dump(*file, options.target, popts, diags);
     diags.print(err);
     if (!m || diags.has_errors())
       return kUserError;
+    if (codegen) {
+      tmpl::Lowered l;
+      (options.target == lower::Target::cpu ? l.cpu : l.tt) = std::move(*m);
+      return emit_code(options, emit, l, text, out, err);
+    }
     if (emit == Emit::ir)
       text << "// after " << last_stage(options) << '\n' << ir::print(*m);
     return write_output(options, text.str(), out, err) ? kOk : kUsageError;
@@ -138,6 +248,17 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
   if (!module || diags.has_errors()) {
     diags.print(err);
     return kUserError;
+  }
+  if (codegen) {
+    tmpl::Lowered l;
+    for (lower::Target t : code_targets(options)) {
+      std::optional<ir::Module> m = lower::run_pipeline(*module, t, popts, diags);
+      diags.print(err);
+      if (!m || diags.has_errors())
+        return kUserError;
+      (t == lower::Target::cpu ? l.cpu : l.tt) = std::move(*m);
+    }
+    return emit_code(options, emit, l, text, out, err);
   }
   std::optional<ir::Module> lowered;
   if (lower) {
@@ -155,6 +276,8 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
     text << "// after " << last_stage(options) << '\n' << ir::print(*lowered);
     break;
   case Emit::none:
+  case Emit::code:
+  case Emit::template_data:
     break;
   }
   return write_output(options, text.str(), out, err) ? kOk : kUsageError;

@@ -18,12 +18,14 @@ namespace tk::ttgen {
 
 /// What `--emit` prints.
 enum class Emit {
-  ast,   // the checked module as canonical .tk text (dsl::print)
-  ir,    // the tile IR after the last stage run (a dump ttgen reads back)
-  none,  // nothing but the stage dumps asked for
+  ast,            // the checked module as canonical .tk text (dsl::print)
+  ir,             // the tile IR after the last stage run (a dump ttgen reads back)
+  none,           // nothing but the stage dumps asked for
+  code,           // the generated files, written into the directory -o DIR
+  template_data,  // the JSON the templates are rendered with
 };
 /// The spellings accepted by --emit, in help order; kEmitNames[i] names Emit(i).
-inline constexpr std::string_view kEmitNames[] = {"ast", "ir", "none"};
+inline constexpr std::string_view kEmitNames[] = {"ast", "ir", "none", "code", "template-data"};
 inline Emit emit_from_name(std::string_view name) {
   for (std::size_t i = 0; i < std::size(kEmitNames); ++i)
     if (kEmitNames[i] == name)
@@ -33,10 +35,13 @@ inline Emit emit_from_name(std::string_view name) {
 
 struct Options {
   std::string input;   // a .tk file or a printed IR dump; "-" for standard input
-  std::string output;  // empty: standard output
-  /// Unset: `ast` for a plain run, `none` when stage dumps are asked for.
+  /// Empty: standard output. A FILE for the text emits; the DIRECTORY for --emit=code.
+  std::string output;
+  /// Unset: `none` when stage dumps are asked for, else `code` when -o is given, else `ast`.
   std::optional<Emit> emit;
   lower::Target target = lower::Target::tt;
+  /// --target=all: generate code (or template data) for both targets; `target` is then ignored.
+  bool all_targets = false;
   bool list_stages = false;
   std::optional<std::string> stop_after;
   std::vector<std::string> print_after;

@@ -39,14 +39,17 @@ int main(int argc, char** argv) {
                  "was taken after; the chain resumes there), or - for standard input");
   std::string emit;
   app.add_option("--emit", emit,
-                 "What to print: ast = the checked kernels as canonical .tk text (the default); "
-                 "ir = the tile IR after the last stage run; none = only the stage dumps (the "
-                 "default when --print-after or --print-after-all is given)")
+                 "What to produce: ast = the checked kernels as canonical .tk text (the default "
+                 "without -o); ir = the tile IR after the last stage run; none = only the stage "
+                 "dumps (the default when --print-after or --print-after-all is given); code = "
+                 "the generated C++ files, written into the directory -o DIR (the default when "
+                 "-o is given); template-data = the JSON the code templates are rendered with")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kEmitNames), std::end(kEmitNames))))
       ->type_name("KIND");
   std::string target = "tt";
-  app.add_option("--target", target, "The lowering chain: tt (Tenstorrent) or cpu")
-      ->check(CLI::IsMember({"tt", "cpu"}))
+  app.add_option("--target", target,
+                 "The lowering chain: tt (Tenstorrent) or cpu; all = both, for code generation")
+      ->check(CLI::IsMember({"tt", "cpu", "all"}))
       ->capture_default_str();
   app.add_flag("--list-stages", options.list_stages,
                "List the stages of the --target chain, one line each, and exit");
@@ -75,8 +78,11 @@ int main(int argc, char** argv) {
                  "LoFi, HiFi2, HiFi3 or HiFi4 (overrides @options math_fidelity; default HiFi4)")
       ->check(CLI::IsMember({"LoFi", "HiFi2", "HiFi3", "HiFi4"}))
       ->type_name("NAME");
-  app.add_option("-o,--output", options.output, "Write the output to FILE instead of stdout")
-      ->type_name("FILE");
+  app.add_option("-o,--output", options.output,
+                 "With --emit=code (the default when -o is given): the directory to write the "
+                 "generated files into, created if needed. With --emit=ast|ir|template-data: the "
+                 "file to write instead of stdout")
+      ->type_name("FILE|DIR");
 
   try {
     app.parse(argc, argv);
@@ -93,7 +99,9 @@ int main(int argc, char** argv) {
 
   if (!emit.empty())
     options.emit = emit_from_name(emit);
-  options.target = *tk::lower::target_from_string(target);
+  options.all_targets = target == "all";
+  options.target = options.all_targets ? tk::lower::Target::tt
+                                       : *tk::lower::target_from_string(target);
   if (!grid.empty()) {
     options.overrides.grid = parse_grid(grid);
     if (!options.overrides.grid) {

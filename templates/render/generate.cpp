@@ -1,0 +1,59 @@
+#include "templates/render/generate.hpp"
+
+#include "support/diagnostics.hpp"
+#include "templates/engine/environment.hpp"
+#include "templates/engine/error.hpp"
+#include "templates/format.hpp"
+
+#include <cstdlib>
+
+namespace tk::tmpl {
+
+namespace {
+
+// Every template of a file is rendered with these options (the conformance suite's
+// tests/golden/jinja-templates/options.json says the same).
+const Options kOptions{.trim_blocks = true, .lstrip_blocks = true};
+
+std::string render(const Environment& env, const std::string& name, const nlohmann::json& data,
+                   const std::string& file) {
+  try {
+    return format_cpp(env.render_file(name, data), file);
+  } catch (const TemplateError& e) {
+    throw InternalError(std::string("internal error: rendering ") + file + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+std::filesystem::path template_dir() {
+  if (const char* env = std::getenv("TILEKIT_TEMPLATE_DIR"); env && *env)
+    return env;
+  return TK_TEMPLATE_DIR;
+}
+
+bool can_generate(lower::Target target) { return target == lower::Target::cpu; }
+
+std::map<std::string, std::string> generate(const Lowered& lowered, const std::string& file_stem,
+                                            const std::filesystem::path& templates) {
+  if (lowered.tt && !can_generate(lower::Target::tt))
+    throw InternalError("internal error: render: the tt target has no template set yet");
+  nlohmann::json data = template_data(lowered, file_stem);
+  Environment env(templates, kOptions);
+  std::map<std::string, std::string> files;
+  files[file_stem + ".hpp"] =
+      render(env, "common/header.hpp.jinja", data, file_stem + ".hpp");
+  if (lowered.cpu)
+    files[file_stem + "_cpu.cpp"] =
+        render(env, "cpu/kernel_cpu.cpp.jinja", data, file_stem + "_cpu.cpp");
+  return files;
+}
+
+std::map<std::string, std::string> generate(const ir::Module& lowered, lower::Target target,
+                                             const std::string& file_stem) {
+  Lowered l;
+  (target == lower::Target::cpu ? l.cpu : l.tt) = lowered;
+  return generate(l, file_stem);
+}
+
+}  // namespace tk::tmpl

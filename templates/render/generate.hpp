@@ -1,0 +1,31 @@
+// Code generation: lowered IR -> template data (template_data.hpp) -> the Jinja templates of each
+// target -> tk::tmpl::format_cpp -> files, named as /work/notes/conventions.md fixes them.
+#pragma once
+
+#include "lowering/pipeline.hpp"
+#include "templates/render/template_data.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace tk::tmpl {
+
+/// Where the templates are read from: $TILEKIT_TEMPLATE_DIR when set and non-empty, else the
+/// source tree's templates/ directory baked in at compile time (TK_TEMPLATE_DIR).
+std::filesystem::path template_dir();
+
+/// Relative path -> formatted text of every file for the targets in `lowered`: F.hpp, and
+/// F_cpu.cpp for the cpu target. Throws tk::InternalError when a template fails (the templates
+/// are ours, never the user's) or a target has no template set yet (tt, for now).
+std::map<std::string, std::string> generate(const Lowered& lowered, const std::string& file_stem,
+                                            const std::filesystem::path& templates = template_dir());
+
+/// One target: the header (declaring only that target) and its files.
+std::map<std::string, std::string> generate(const ir::Module& lowered, lower::Target target,
+                                            const std::string& file_stem);
+
+/// True when `target` has a template set, so ttgen can generate its code.
+bool can_generate(lower::Target target);
+
+}  // namespace tk::tmpl

@@ -1,0 +1,26 @@
+// Template data: the lowered IR of a .tk file in structured form (the bodies via ir_json.hpp) plus
+// the per-target facts the templates need (the kernel signature, how each named dimension is
+// bound, the shape checks). Every decision is made here; the templates only spell it.
+#pragma once
+
+#include "lowering/ir/module.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace tk::tmpl {
+
+/// The lowered module of each target being generated (a target left empty is not generated).
+/// Both come from the same .tk file, so their programs and tensors agree.
+struct Lowered {
+  std::optional<ir::Module> cpu;
+  std::optional<ir::Module> tt;
+};
+
+/// The data given to every template of the file (schema: docs/codegen.md). Deterministic: keys
+/// are sorted, lists follow the IR's order.
+nlohmann::json template_data(const Lowered& lowered, const std::string& file_stem);
+
+}  // namespace tk::tmpl
