@@ -313,16 +313,23 @@ private:
     if (!c)
       throw InternalError("internal error: lower-cpu: unexpected tile expression " + print(e));
     auto arg = [&](std::size_t i) { return elem(c->args[i], pre, dst, shifted); };
+    // Operands are lowered left to right in separate statements: the order of the materialising
+    // statements they emit must not depend on the C++ compiler's argument evaluation order.
+    auto both = [&](BinaryOp op) {
+      Expr a = arg(0);
+      Expr b = arg(1);
+      return binary(op, std::move(a), std::move(b));
+    };
     if (std::optional<Intrinsic> u = f32_unary(c->fn))
       return call(*u, {arg(0)});
     switch (c->fn) {
     case Intrinsic::tile_zeros: return float_imm(0.0);
     case Intrinsic::tile_fill: return c->args[0];
-    case Intrinsic::tile_add: return binary(BinaryOp::add, arg(0), arg(1));
-    case Intrinsic::tile_sub: return binary(BinaryOp::sub, arg(0), arg(1));
-    case Intrinsic::tile_mul: return binary(BinaryOp::mul, arg(0), arg(1));
-    case Intrinsic::tile_max: return binary(BinaryOp::max, arg(0), arg(1));
-    case Intrinsic::tile_min: return binary(BinaryOp::min, arg(0), arg(1));
+    case Intrinsic::tile_add: return both(BinaryOp::add);
+    case Intrinsic::tile_sub: return both(BinaryOp::sub);
+    case Intrinsic::tile_mul: return both(BinaryOp::mul);
+    case Intrinsic::tile_max: return both(BinaryOp::max);
+    case Intrinsic::tile_min: return both(BinaryOp::min);
     case Intrinsic::tile_add_scalar: return binary(BinaryOp::add, arg(0), c->args[1]);
     case Intrinsic::tile_sub_scalar: return binary(BinaryOp::sub, arg(0), c->args[1]);
     case Intrinsic::tile_rsub_scalar: return binary(BinaryOp::sub, c->args[1], arg(0));

@@ -1,0 +1,162 @@
+// Unit cases of the CPU chain: the shapes partition-threads and lower-cpu produce, checked as
+// exact IR text (the examples are covered by golden_test.cpp).
+#include "tests/unit/cpu_lowering/support.hpp"
+
+namespace tk::lower {
+namespace {
+
+using test_cpu::cpu_dumps;
+using test_cpu::dump_of;
+
+// The function of the only program in a dump: from "  func" to the end of the program.
+std::string function_of(const std::string& dump) {
+  std::size_t at = dump.find("  func ");
+  return at == std::string::npos ? dump : dump.substr(at);
+}
+
+// Literal extents multiply into the work-item count; i and j decode row-major from w.
+TEST(PartitionThreads, LiteralRangesDecodeFromTheWorkItem) {
+  std::string errors;
+  std::string all = cpu_dumps(R"(kernel lit(x: bf16[128, N]) -> (y: bf16[128, N]) {
+    parallel i in 0 .. 4, j in tiles(N) {
+        y[i, j] = sigmoid(x[i, j]) * 2.0 - 1.0
+    }
+}
+)", &errors, "partition-threads");
+  ASSERT_FALSE(all.empty()) << errors;
+  EXPECT_EQ(function_of(dump_of(all, "partition-threads")), R"(  func kernel lit(x: tensor, y: tensor, N: i32) {
+    let Nt: i32 = N / 32
+    for w in 0 .. 4 * Nt per_thread {
+      let i: i32 = w / Nt
+      let j: i32 = w % Nt
+      store y[i, j] = tile.sub_scalar(tile.mul_scalar(tile.sigmoid(load x[i, j]), 2.0), 1.0)
+    }
+  }
+}
+)");
+}
+
+TEST(LowerCpu, PartialKMatmulIsNotTheGemmAndSelfBroadcastGoesThroughATemporary) {
+  std::string errors;
+  std::string all = cpu_dumps(R"(kernel partial(A: f32[M, 64], B: f32[64, N]) -> (C: f32[M, N]) {
+    parallel i in tiles(M), j in tiles(N) {
+        acc = zeros()
+        for k in 0 .. 1 { acc += A[i, k] @ B[k, j] }
+        C[i, j] = acc
+    }
+}
+)", &errors);
+  ASSERT_FALSE(all.empty()) << errors;
+  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")), R"(  func cpu partial(A: tensor, B: tensor, C: tensor, M: i32, N: i32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    for w in 0 .. Mt * Nt per_thread {
+      let i: i32 = w / Nt
+      let j: i32 = w % Nt
+      let acc: tile<f32> = cpu.tile()
+      for er in 0 .. 32 serial {
+        for ec in 0 .. 32 serial {
+          cpu.tile_set(acc, er, ec, 0.0)
+        }
+      }
+      for k in 0 .. 1 reduction {
+        let t0: tile<f32> = cpu.tile()
+        cpu.load_tile(A, i, k, t0)
+        let t1: tile<f32> = cpu.tile()
+        cpu.load_tile(B, k, j, t1)
+        let t2: tile<f32> = cpu.tile()
+        t2 = acc
+        for er in 0 .. 32 serial {
+          for ek in 0 .. 32 serial {
+            for ec in 0 .. 32 serial {
+              cpu.tile_set(t2, er, ec, cpu.tile_get(t2, er, ec) + cpu.tile_get(t0, er, ek) * cpu.tile_get(t1, ek, ec))
+            }
+          }
+        }
+        for er in 0 .. 32 serial {
+          for ec in 0 .. 32 serial {
+            cpu.tile_set(acc, er, ec, cpu.tile_get(t2, er, ec))
+          }
+        }
+      }
+      cpu.store_tile(acc, C, i, j)
+    }
+  }
+}
+)");
+}
+
+TEST(LowerCpu, FullLiteralKIsTheGemm) {
+  std::string errors;
+  std::string all = cpu_dumps(R"(kernel full(A: f32[M, 64], B: f32[64, N]) -> (C: f32[M, N]) {
+    parallel i in tiles(M), j in tiles(N) {
+        acc = zeros()
+        for k in 0 .. 2 { acc += A[i, k] @ B[k, j] }
+        C[i, j] = acc
+    }
+}
+)", &errors);
+  ASSERT_FALSE(all.empty()) << errors;
+  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")), R"(  func cpu full(A: tensor, B: tensor, C: tensor, M: i32, N: i32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    cpu.pack_a(A)
+    cpu.pack_b(B)
+    for w in 0 .. Mt * Nt per_thread {
+      let i: i32 = w / Nt
+      let j: i32 = w % Nt
+      let acc: tile<f32> = cpu.tile()
+      cpu.gemm_tile(A, B, i, j, acc)
+      cpu.store_tile(acc, C, i, j)
+    }
+  }
+}
+)");
+}
+
+// A local named like the element loop variable pushes the loop variable to a fresh name, and a
+// broadcast of the value being rebound reads the old value through a temporary.
+TEST(LowerCpu, FreshNamesAndSelfBroadcast) {
+  std::string errors;
+  std::string all = cpu_dumps(R"(kernel selfbcast(x: f32[M, N]) -> (y: f32[M, N]) {
+    parallel i in tiles(M) {
+        er = zeros()
+        for j in tiles(N) { er = bcast_col(er) + colsum(x[i, j]) }
+        for j in tiles(N) { y[i, j] = er }
+    }
+}
+)", &errors);
+  ASSERT_FALSE(all.empty()) << errors;
+  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")), R"(  func cpu selfbcast(x: tensor, y: tensor, M: i32, N: i32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    for i in 0 .. Mt per_thread {
+      let er: tile<f32> = cpu.tile()
+      for er1 in 0 .. 32 serial {
+        for ec in 0 .. 32 serial {
+          cpu.tile_set(er, er1, ec, 0.0)
+        }
+      }
+      for j in 0 .. Nt reduction {
+        let t1: tile<f32> = cpu.tile()
+        let t0: tile<f32> = cpu.tile()
+        cpu.load_tile(x, i, j, t0)
+        cpu.colsum(t0, t0)
+        for er1 in 0 .. 32 serial {
+          for ec in 0 .. 32 serial {
+            cpu.tile_set(t1, er1, ec, cpu.tile_get(er, er1, 0) + cpu.tile_get(t0, er1, ec))
+          }
+        }
+        er = t1
+      }
+      for j in 0 .. Nt serial {
+        cpu.store_tile(er, y, i, j)
+      }
+    }
+  }
+}
+)");
+}
+
+}  // namespace
+}  // namespace tk::lower
