@@ -1,11 +1,16 @@
 #include "lowering/pipeline.hpp"
 
+#include "lowering/attach_accessors.hpp"
 #include "lowering/infer_layout.hpp"
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/reader.hpp"
 #include "lowering/ir/verifier.hpp"
 #include "lowering/lower_cpu.hpp"
 #include "lowering/partition_threads.hpp"
+#include "lowering/partition_work.hpp"
+#include "lowering/plan_buffers.hpp"
+#include "lowering/select_tile_ops.hpp"
+#include "lowering/to_core_loop.hpp"
 #include "lowering/to_tile_ir.hpp"
 
 #include <array>
@@ -26,10 +31,23 @@ constexpr Stage kFront[] = {
      infer_layout},
 };
 
-// To come, in this order: plan-buffers, attach-accessors, partition-work, to-core-loop,
-// assign-cbs, select-tile-ops, build-dataflow, split-kernels, bind-runtime-args,
-// insert-cb-protocol, insert-compute-init, insert-dst-management, finalize-signature, verify.
-constexpr std::array<Stage, 0> kTT{};
+// select-tile-ops runs before assign-cbs: the intermediate CBs exist only once the tile ops are
+// selected (docs/lowering.md, "Stages").
+constexpr Stage kTT[] = {
+    {"plan-buffers", "a circular buffer per tensor (inputs 0-7, outputs 16-23) and the reduce "
+                     "scaler: format, page, depth",
+     plan_buffers},
+    {"attach-accessors", "TensorAccessor compile-time args of every DRAM tensor", attach_accessors},
+    {"partition-work", "the host plan function: work items split over the core grid like "
+                       "split_work_to_cores",
+     partition_work},
+    {"to-core-loop", "the parallel loops as one per_core loop over [start, start+count), "
+                     "indices decoded from the linear id",
+     to_core_loop},
+    {"select-tile-ops", "TT compute primitives on CBs and DST slots, packs, waits and pops; "
+                        "abstract tile streams to and from DRAM; intermediate CBs",
+     select_tile_ops},
+};
 
 constexpr Stage kCPU[] = {
     {"partition-threads", "the parallel space as one per_thread loop over its work items, "

@@ -154,6 +154,12 @@ namespace tk::ir {
   X(binary_max_tile, "binary_max_tile", "int int int", void, writes)                               \
   X(binary_min_tile_init, "binary_min_tile_init", "", void, writes)                                \
   X(binary_min_tile, "binary_min_tile", "int int int", void, writes)                               \
+  /* ---- TT chain: abstract tile streams, lowered by insert-cb-protocol ---- */                   \
+  X(df_read_tile, "df.read_tile", "cb tensor int", void, writes) /* reader: page -> cb */          \
+  X(df_write_tile, "df.write_tile", "cb tensor int", void, writes) /* writer: cb -> page */        \
+  X(df_scaler_tile, "df.scaler_tile", "cb int", void, writes) /* reader: one scaler tile */        \
+  /* the reduce scaler tile at an L1 address: a packed bf16 pair in row 0 of each face */          \
+  X(fill_scaler_tile, "fill_scaler_tile", "int int", void, writes)                                 \
   /* ---- CPU chain: elements of a tensor (row, col in elements) and f32 math ---- */              \
   X(elem_load, "elem.load", "tensor int int", f32, reads)                                          \
   X(elem_store, "elem.store", "tensor int int f32", void, writes)                                  \

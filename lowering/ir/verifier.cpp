@@ -295,12 +295,14 @@ private:
     switch (c.fn) {
     case Intrinsic::noc_async_write_tile:
     case Intrinsic::noc_async_write_page:
+    case Intrinsic::df_write_tile:
     case Intrinsic::elem_store:
       if (t.role == TensorRole::input)
         fail(q(info(c.fn).name) + " writes to input tensor " + q(name));
       break;
     case Intrinsic::noc_async_read_tile:
     case Intrinsic::noc_async_read_page:
+    case Intrinsic::df_read_tile:
     case Intrinsic::elem_load:
       if (t.role == TensorRole::output)
         fail(q(info(c.fn).name) + " reads from output tensor " + q(name));

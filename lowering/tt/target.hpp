@@ -1,0 +1,46 @@
+// Facts about the Tenstorrent target shared by the TT stages: circular-buffer index ranges, the L1
+// and DST budgets, and which TT compute intrinsics write DST (docs/lowering.md, tt_metal_api.md).
+#pragma once
+
+#include "lowering/ir/module.hpp"
+
+#include <cstdint>
+#include <string_view>
+
+namespace tk::lower::tt {
+
+/// Wormhole L1 per Tensix core, and the base below which firmware, mailboxes and semaphores live
+/// (the emulator places CBs from the same base, docs/emulator.md).
+constexpr std::int64_t kL1Size = 1464 * 1024;
+constexpr std::int64_t kL1ReservedBase = 0x19000;
+constexpr std::int64_t kL1CbBudget = kL1Size - kL1ReservedBase;
+/// Circular buffers per core on Wormhole; each role has 8 of them.
+constexpr std::int64_t kNumCbs = 32;
+constexpr std::int64_t kCbsPerRole = 8;
+
+/// The index range of a CB role: input and scaler 0-7, output 16-23, intermediate 24-31.
+struct CbRange {
+  std::int64_t first, last;
+};
+CbRange cb_range(ir::CBRole role);
+
+/// DST tiles in half-sync mode: 8 with a 16-bit DST, 4 with fp32 accumulation.
+std::int64_t dst_capacity(bool fp32_acc);
+
+/// The reduce scaler 1.0 as the packed bf16 pair the scaler tile is filled with.
+constexpr std::uint32_t kScalerOne = 0x3F803F80u;
+
+/// True for the compute intrinsics that write DST (math): copy_tile, the FPU ops, the SFPU ops.
+bool writes_dst(ir::Intrinsic fn);
+/// True for the `*_init*` calls and compute_kernel_hw_startup / reduce_uninit.
+bool is_compute_init(ir::Intrinsic fn);
+/// The indices of the arguments of a DST-writing intrinsic that name DST slots.
+std::vector<std::size_t> dst_slot_args(ir::Intrinsic fn);
+
+// Program options (attributes set by to-tile-ir from @options and the ttgen flags).
+bool option_bool(const ir::Program& p, std::string_view key, bool fallback);
+std::int64_t option_int(const ir::Program& p, std::string_view key, std::int64_t fallback);
+std::string option_string(const ir::Program& p, std::string_view key, std::string_view fallback);
+ir::Grid option_grid(const ir::Program& p);
+
+}  // namespace tk::lower::tt

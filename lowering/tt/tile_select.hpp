@@ -1,0 +1,102 @@
+// Expression-level instruction selection for the TT compute kernel (docs/lowering.md, "Compute:
+// sections in DST"): a tile expression tree becomes TT compute calls, each value either the front
+// tile of a CB or a DST slot of the open section. FPU ops read CBs, SFPU ops work in DST; an
+// operand in the wrong place is copied into DST or packed to a temporary CB, which ends the
+// section. The statement walk (select_tile_ops.cpp) decides where variables live.
+#pragma once
+
+#include "lowering/ir/module.hpp"
+#include "support/diagnostics.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tk::lower::tt {
+
+/// A tile value during selection.
+struct TileValue {
+  enum class Where : std::uint8_t { cb, dst } where = Where::dst;
+  std::string cb;            // where == cb: the CB whose front tile holds it
+  bool pop = false;          // its consumer pops it (a loaded tile or a temporary)
+  bool temp = false;         // the CB is a pooled temporary, free again after the pop
+  std::string read_tensor;   // a df.read_tile to emit before its consumer (a load) ...
+  ir::Expr read_page;        // ... of this page
+  int slot = -1;             // where == dst
+};
+using Val = std::shared_ptr<TileValue>;
+
+class TileSelector {
+public:
+  TileSelector(ir::Program& p, const ir::Function& kernel, Diagnostics& diags);
+
+  /// Where emitted statements go, and the location user errors point at.
+  void set_output(std::vector<ir::Stmt>* out) { out_ = out; }
+  void set_loc(SourceRange loc) { loc_ = loc; }
+
+  /// Selects a tile expression; the value is left in a CB or a DST slot.
+  Val select(const ir::Expr& e);
+  void to_dst(const Val& v);
+  void to_cb(const Val& v);
+  /// `acc op= rhs` for an op that accumulates into DST (matmul, rowsum/colsum into +,
+  /// rowmax/colmax into max): rhs's operands go to CBs, acc into DST, the op into acc's slot.
+  /// Null when `rhs` does not accumulate.
+  Val accumulate(const ir::Expr& acc, const ir::Expr& rhs, ir::Intrinsic combine);
+  /// True when `rhs` accumulates into DST under `combine` (tile.add or tile.max) and its operands
+  /// are already in CBs (loads or variables in CBs), so a loop of it keeps the section open.
+  bool accumulates_from_cbs(const ir::Expr& rhs, ir::Intrinsic combine) const;
+
+  /// Packs a DST value into `cb` (one pack_tile) and drops it from the section.
+  void pack(const Val& v, const std::string& cb);
+  /// Every value must have left DST; the next value starts a new section.
+  void close_section();
+  bool section_open() const { return !live_.empty(); }
+  void emit(ir::Intrinsic fn, std::vector<ir::Expr> args);
+
+  // Variables: a tile variable lives in its own CB (`cb_<name>`), or in DST for one statement.
+  std::string var_cb(const std::string& name);
+  void set_in_cb(const std::string& name, bool in_cb);
+  bool in_cb(const std::string& name) const;
+  void set_resident(const std::string& name, Val v);
+  bool resident(const std::string& name) const;
+
+  /// The page of tile [r, c] of a tensor: r * (its tile columns) + c.
+  ir::Expr page_of(const std::string& tensor, const std::vector<ir::Expr>& idx) const;
+
+  bool used_reduction() const { return used_reduction_; }
+  const std::string& scaler_cb() const { return scaler_cb_; }
+
+private:
+  ir::Program& prog_;
+  Diagnostics& diags_;
+  std::vector<ir::Stmt>* out_ = nullptr;
+  SourceRange loc_;
+  std::map<std::string, ir::Expr> tile_counts_;  // tensor -> its tile-column count
+  std::map<std::string, std::string> var_cbs_;
+  std::map<std::string, bool> in_cb_;
+  std::map<std::string, Val> resident_;
+  std::vector<Val> live_;  // DST values of the open section
+  std::vector<std::string> free_temps_;
+  int next_slot_ = 0, capacity_ = 8, temps_ = 0;
+  bool fp32_acc_ = false, used_reduction_ = false;
+  std::string scaler_cb_;
+
+  [[noreturn]] void user_error(SourceRange at, const std::string& msg);
+  std::string new_cb(const std::string& base);
+  std::string cb_of_tensor(const std::string& tensor) const;
+  int alloc_slot();
+  void spill_all();
+  void release(const Val& v);
+  void pre(const Val& v);
+  void post(const Val& v);
+  void separate(const Val& a, const Val& b);
+  Val fresh_dst();
+  Val binary(const ir::Call& c);
+  Val bcast(ir::Intrinsic op, const ir::Expr& a, const ir::Call& bc, SourceRange at);
+  Val sfpu_binary(ir::Intrinsic op, Val a, Val b);
+  Val reduce(const ir::Call& c);
+  ir::Expr bits(const ir::Expr& scalar) const;
+};
+
+}  // namespace tk::lower::tt
