@@ -1,13 +1,39 @@
 #!/usr/bin/env bash
-# The README's main command: install, build, then run every example through ttgen.
+# The README's main command: install, build (the ci preset, the same build as scripts/test.sh),
+# run ttgen on every example, then run every example on both targets against a reference.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${PRESET:-ci}"
-bash scripts/build.sh "$preset" >/dev/null
-ttgen="build/$preset/tools/ttgen/ttgen"
+build="build/$preset"
+mkdir -p "$build"
+log="$build/demo-build.log"
+echo "== building (preset $preset; log: $log)"
+if ! bash scripts/build.sh "$preset" >"$log" 2>&1; then
+  tail -n 40 "$log"
+  echo "demo: the build failed; see $log" >&2
+  exit 1
+fi
+tail -n 1 "$log"
+
+ttgen="$build/tools/ttgen/ttgen"
+out="$build/demo"
+rm -rf "$out"
 status=0
-for tk in examples/*.tk; do
-  echo "=== $tk"
-  if ! "$ttgen" "$tk" --emit=ast; then status=1; fi
-done
+echo
+echo "== ttgen on every example (the targets tilekit_add_kernel generates, from $build/examples/targets.txt)"
+while read -r stem targets; do
+  tk="examples/$stem.tk"
+  target="cpu"
+  if [ "$targets" = "tt;cpu" ] || [ "$targets" = "cpu;tt" ]; then target="all"; elif [ "$targets" = "tt" ]; then target="tt"; fi
+  echo "--- ttgen $tk --target=$target -o $out/$stem"
+  if ! "$ttgen" "$tk" --target="$target" -o "$out/$stem"; then status=1; continue; fi
+  (cd "$out/$stem" && find . -type f | sort | while read -r f; do
+     printf '    %-28s %5d lines\n' "${f#./}" "$(wc -l <"$f")"
+   done)
+  grep -h 'void run_' "$out/$stem/$stem.hpp" | sed 's/^ */    /'
+done <"$build/examples/targets.txt"
+
+echo
+echo "== every example on both targets, against a double-precision reference"
+if ! "$build/tests/e2e/tilekit_demo"; then status=1; fi
 exit $status

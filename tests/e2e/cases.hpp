@@ -1,0 +1,53 @@
+// Every example kernel as an end-to-end case: seeded inputs, a plain C++ reference in double,
+// and a run through run_cpu or run_tt. The tests and the demo both iterate examples().
+#pragma once
+
+#include "tests/e2e/harness.hpp"
+
+#include <string>
+#include <vector>
+
+namespace tk::e2e {
+
+/// Sizes in elements. k is the reduction dimension of the matmul kernels; the others ignore it.
+struct Shape {
+  std::int64_t m = 0;
+  std::int64_t n = 0;
+  std::int64_t k = 0;
+};
+
+struct Example {
+  std::string name;   // the kernel's name, the stem of examples/<name>.tk
+  bool tt_generated;  // whether tilekit_add_kernel generated run_tt (CMake's TILEKIT_TARGETS)
+  bool uses_k;
+  Outcome (*run)(Backend, const Shape&);
+};
+
+/// Every example, in the order of examples/*.tk.
+const std::vector<Example>& examples();
+
+/// The shapes every example runs on: a single tile; K != M != N; work that does not divide the
+/// 8x8 grid (15 and 90 output tiles, 65 tile rows); one over 512 in every dimension.
+std::vector<Shape> test_shapes();
+/// The demo's one representative shape.
+Shape demo_shape();
+
+/// "96x160" or "96x160x64" (M x N x K) for kernels with a reduction dimension.
+std::string to_string(const Shape& s, bool uses_k);
+
+}  // namespace tk::e2e
+
+namespace tk::e2e {
+// The run function of each example (cases_matmul.cpp, cases_eltwise.cpp, cases_rows.cpp).
+Outcome run_axpby(Backend b, const Shape& s);
+Outcome run_eltwise_add(Backend b, const Shape& s);
+Outcome run_matmul(Backend b, const Shape& s);
+Outcome run_matmul_bias_relu(Backend b, const Shape& s);
+Outcome run_matmul_f32(Backend b, const Shape& s);
+Outcome run_rmsnorm(Backend b, const Shape& s);
+Outcome run_softmax(Backend b, const Shape& s);
+Outcome run_unary_chain(Backend b, const Shape& s);
+
+/// A seed that depends only on the example and the shape, so every run sees the same inputs.
+std::uint64_t seed_for(const char* example, const Shape& s);
+}  // namespace tk::e2e

@@ -1,0 +1,125 @@
+// End-to-end cases of the matrix-product examples: matmul, matmul_bias_relu, matmul_f32.
+#include "tests/e2e/cases.hpp"
+
+#include "matmul.hpp"
+#include "matmul_bias_relu.hpp"
+#include "matmul_f32.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tk::e2e {
+namespace {
+
+/// sum_k a[i,k] * b[k,j] in double, and sum_k |a[i,k] * b[k,j]| (the scale of the rounding
+/// errors of any summation order) in `magnitude`.
+template <class T>
+Reference product(const Matrix<T>& a, const Matrix<T>& b, std::vector<double>& magnitude) {
+  Reference ref{a.rows, b.cols, std::vector<double>(static_cast<std::size_t>(a.rows * b.cols)), {}};
+  magnitude.assign(ref.value.size(), 0.0);
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    for (std::int64_t k = 0; k < a.cols; ++k) {
+      const double aik = a.at(i, k);
+      for (std::int64_t j = 0; j < b.cols; ++j) {
+        const double p = aik * b.at(k, j);
+        ref.value[static_cast<std::size_t>(i * b.cols + j)] += p;
+        magnitude[static_cast<std::size_t>(i * b.cols + j)] += std::abs(p);
+      }
+    }
+  }
+  return ref;
+}
+
+/// bf16 operands: B is scaled by 2/sqrt(K) so that outputs stay near 1 whatever K is, where the
+/// bf16 tolerance (1.6e-2 absolute + relative) is meaningful.
+double b_scale(const Shape& s) { return 2.0 / std::sqrt(static_cast<double>(s.k)); }
+
+}  // namespace
+
+Outcome run_matmul(Backend b, const Shape& s) {
+  Rng rng(seed_for("matmul", s));
+  const auto A = random_bf16(s.m, s.k, -1, 1, rng);
+  const auto B = random_bf16(s.k, s.n, -b_scale(s), b_scale(s), rng);
+  Matrix<bf16> C(s.m, s.n);
+  auto cpu = [&] { gen::matmul::run_cpu(A.cview(), B.cview(), C.view()); };
+#if TK_E2E_TT_matmul
+  auto tt = [&] { gen::matmul::run_tt(device(), A.cview(), B.cview(), C.view()); };
+#else
+  NoTt tt;
+#endif
+  const double seconds = launch(b, cpu, tt);
+  std::vector<double> magnitude;
+  Reference ref = product(A, B, magnitude);
+  set_bf16_bound(ref);
+  Outcome out = compare(C, ref);
+  out.seconds = seconds;
+  return out;
+}
+
+Outcome run_matmul_bias_relu(Backend b, const Shape& s) {
+  Rng rng(seed_for("matmul_bias_relu", s));
+  const auto A = random_bf16(s.m, s.k, -1, 1, rng);
+  const auto B = random_bf16(s.k, s.n, -b_scale(s), b_scale(s), rng);
+  const auto bias = random_bf16(1, s.n, -0.5, 0.5, rng);
+  Matrix<bf16> C(s.m, s.n);
+  auto cpu = [&] { gen::matmul_bias_relu::run_cpu(A.cview(), B.cview(), bias.cview(), C.view()); };
+#if TK_E2E_TT_matmul_bias_relu
+  auto tt = [&] {
+    gen::matmul_bias_relu::run_tt(device(), A.cview(), B.cview(), bias.cview(), C.view());
+  };
+#else
+  NoTt tt;
+#endif
+  const double seconds = launch(b, cpu, tt);
+  std::vector<double> magnitude;
+  Reference ref = product(A, B, magnitude);
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.n; ++j) {
+      double& v = ref.value[static_cast<std::size_t>(i * s.n + j)];
+      v = std::max(0.0, v + bias.at(0, j));
+    }
+  set_bf16_bound(ref);
+  Outcome out = compare(C, ref);
+  out.seconds = seconds;
+  return out;
+}
+
+// f32 bounds, both relative to sum_k |a b| (an element's own value can cancel to near 0):
+// - CPU: 1e-5. fp32 products are exact in the fp32 FMA's intermediate, and the sum's rounding
+//   errors (at most K * 2^-24 each in the worst case, 3.6e-5 at K = 608) are random in sign, so
+//   they grow like sqrt(K) * 2^-24 (1.5e-6 at K = 608), well inside 1e-5.
+// - TT: the matrix engine reads fp32 operands as TF32 (10 explicit mantissa bits, truncated), so
+//   each operand is off by less than 2^-10 relative and each product by less than 2^-9; DST
+//   accumulates in fp32 (fp32_acc = true), adding at most K * 2^-24. Bound: 2^-9 + K * 2^-24.
+namespace {
+double f32_rel_bound(Backend b, const Shape& s) {
+  if (b == Backend::cpu)
+    return 1e-5;
+  return std::ldexp(1.0, -9) + static_cast<double>(s.k) * std::ldexp(1.0, -24);
+}
+}  // namespace
+
+Outcome run_matmul_f32(Backend b, const Shape& s) {
+  Rng rng(seed_for("matmul_f32", s));
+  const auto A = random_f32(s.m, s.k, -1, 1, rng);
+  const auto B = random_f32(s.k, s.n, -1, 1, rng);
+  Matrix<float> C(s.m, s.n);
+  auto cpu = [&] { gen::matmul_f32::run_cpu(A.cview(), B.cview(), C.view()); };
+#if TK_E2E_TT_matmul_f32
+  auto tt = [&] { gen::matmul_f32::run_tt(device(), A.cview(), B.cview(), C.view()); };
+#else
+  NoTt tt;
+#endif
+  const double seconds = launch(b, cpu, tt);
+  std::vector<double> magnitude;
+  Reference ref = product(A, B, magnitude);
+  const double rel = f32_rel_bound(b, s);
+  ref.bound.resize(ref.value.size());
+  for (std::size_t i = 0; i < ref.value.size(); ++i)
+    ref.bound[i] = rel * magnitude[i];
+  Outcome out = compare(C, ref);
+  out.seconds = seconds;
+  return out;
+}
+
+}  // namespace tk::e2e

@@ -1,0 +1,106 @@
+// The comparison, random inputs and device of the end-to-end tests (harness.hpp).
+#include "tests/e2e/harness.hpp"
+
+#include <tt-metalium/distributed.hpp>
+#include <tt-metalium/mesh_device.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+namespace tk::e2e {
+
+const char* to_string(Backend b) { return b == Backend::cpu ? "cpu" : "tt"; }
+
+namespace {
+template <class T>
+Matrix<T> random_matrix(std::int64_t rows, std::int64_t cols, double lo, double hi, Rng& rng) {
+  Matrix<T> m(rows, cols);
+  for (auto& v : m.data) {
+    const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;  // [0, 1), 53 random bits
+    v = T(static_cast<float>(lo + (hi - lo) * u));
+  }
+  return m;
+}
+}  // namespace
+
+Matrix<bf16> random_bf16(std::int64_t rows, std::int64_t cols, double lo, double hi, Rng& rng) {
+  return random_matrix<bf16>(rows, cols, lo, hi, rng);
+}
+Matrix<float> random_f32(std::int64_t rows, std::int64_t cols, double lo, double hi, Rng& rng) {
+  return random_matrix<float>(rows, cols, lo, hi, rng);
+}
+
+void set_bf16_bound(Reference& ref) {
+  ref.bound.resize(ref.value.size());
+  for (std::size_t i = 0; i < ref.value.size(); ++i)
+    ref.bound[i] = kBf16Tol + kBf16Tol * std::abs(ref.value[i]);
+}
+
+double pearson(const std::vector<double>& a, const std::vector<double>& b) {
+  const auto n = static_cast<double>(a.size());
+  double ma = 0, mb = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ma += a[i];
+    mb += b[i];
+  }
+  ma /= n;
+  mb /= n;
+  double sab = 0, saa = 0, sbb = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    sab += (a[i] - ma) * (b[i] - mb);
+    saa += (a[i] - ma) * (a[i] - ma);
+    sbb += (b[i] - mb) * (b[i] - mb);
+  }
+  if (saa == 0 || sbb == 0)  // a constant output correlates only with an identical one
+    return a == b ? 1.0 : 0.0;
+  return sab / std::sqrt(saa * sbb);
+}
+
+template <class T>
+Outcome compare(const Matrix<T>& got, const Reference& ref) {
+  Outcome out;
+  if (got.rows != ref.rows || got.cols != ref.cols) {
+    out.detail = "output is " + std::to_string(got.rows) + "x" + std::to_string(got.cols) +
+                 ", reference " + std::to_string(ref.rows) + "x" + std::to_string(ref.cols);
+    return out;
+  }
+  std::vector<double> g(ref.value.size());
+  int bad = 0;
+  for (std::int64_t r = 0; r < ref.rows; ++r) {
+    for (std::int64_t c = 0; c < ref.cols; ++c) {
+      const auto i = static_cast<std::size_t>(r * ref.cols + c);
+      g[i] = got.at(r, c);
+      const double err = std::abs(g[i] - ref.value[i]);
+      if (!(err <= ref.bound[i])) {  // also catches NaN
+        if (bad++ < 5) {
+          char line[160];
+          std::snprintf(line, sizeof line, "  (%lld, %lld): got %.8g, want %.8g, |err| %.3g > bound %.3g\n",
+                        static_cast<long long>(r), static_cast<long long>(c), g[i], ref.value[i], err,
+                        ref.bound[i]);
+          out.detail += line;
+        }
+      }
+      if (!(err <= out.max_abs_err))
+        out.max_abs_err = err;  // NaN sticks
+    }
+  }
+  out.pcc = pearson(g, ref.value);
+  if (bad > 0)
+    out.detail = std::to_string(bad) + " of " + std::to_string(g.size()) +
+                 " elements outside their bound:\n" + out.detail;
+  if (!(out.pcc >= kMinPcc))
+    out.detail += "PCC " + std::to_string(out.pcc) + " < " + std::to_string(kMinPcc) + "\n";
+  out.ok = bad == 0 && out.pcc >= kMinPcc;
+  return out;
+}
+template Outcome compare(const Matrix<bf16>&, const Reference&);
+template Outcome compare(const Matrix<float>&, const Reference&);
+
+tt::tt_metal::distributed::MeshDevice& device() {
+  static const std::shared_ptr<tt::tt_metal::distributed::MeshDevice> dev =
+      tt::tt_metal::distributed::MeshDevice::create_unit_mesh(0);
+  return *dev;
+}
+
+}  // namespace tk::e2e

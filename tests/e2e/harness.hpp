@@ -1,0 +1,93 @@
+// Shared by the end-to-end tests and the demo: seeded random matrices, the comparison of a
+// kernel's output with a double-precision reference (element bound + PCC), timing, the device.
+#pragma once
+
+#include <tilekit/runtime.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace tk::e2e {
+
+enum class Backend { cpu, tt };
+const char* to_string(Backend b);
+
+/// An owning row-major matrix that hands out the views generated kernels take.
+template <class T>
+struct Matrix {
+  Matrix(std::int64_t r, std::int64_t c) : rows(r), cols(c), data(static_cast<std::size_t>(r * c)) {}
+  MatrixView<T> view() { return {data.data(), rows, cols}; }
+  MatrixView<const T> cview() const { return {data.data(), rows, cols}; }
+  double at(std::int64_t r, std::int64_t c) const {
+    return static_cast<double>(static_cast<float>(data[static_cast<std::size_t>(r * cols + c)]));
+  }
+  std::int64_t rows;
+  std::int64_t cols;
+  std::vector<T> data;
+};
+
+/// A row-major rows x cols matrix of reference values.
+struct Reference {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::vector<double> value;  // what the kernel computes, in exact arithmetic on its inputs
+  std::vector<double> bound;  // the largest |got - value| accepted, element by element
+};
+
+using Rng = std::mt19937_64;
+/// Uniform in [lo, hi], rounded to T; the same seed gives the same matrix on every machine
+/// (the conversion from the raw 64-bit draws is written out, not left to <random>'s distributions).
+Matrix<bf16> random_bf16(std::int64_t rows, std::int64_t cols, double lo, double hi, Rng& rng);
+Matrix<float> random_f32(std::int64_t rows, std::int64_t cols, double lo, double hi, Rng& rng);
+
+/// bf16 outputs: |got - ref| <= atol + rtol * |ref| with rtol = atol = 1.6e-2 (about four bf16
+/// ulps at 1.0: the output rounding plus bf16 intermediates on the device).
+inline constexpr double kBf16Tol = 1.6e-2;
+/// Every output must also correlate with its reference: Pearson coefficient >= 0.999.
+inline constexpr double kMinPcc = 0.999;
+/// Sets ref.bound to the bf16 rule above.
+void set_bf16_bound(Reference& ref);
+
+/// The result of one run: `ok` when every element is within its bound and PCC >= kMinPcc;
+/// `detail` names the first offending elements otherwise.
+struct Outcome {
+  bool ok = false;
+  double max_abs_err = 0;
+  double pcc = 0;
+  double seconds = 0;
+  std::string detail;
+};
+template <class T>
+Outcome compare(const Matrix<T>& got, const Reference& ref);
+double pearson(const std::vector<double>& a, const std::vector<double>& b);
+
+/// The emulated TT device, created on first use and shared by the whole process.
+tt::tt_metal::distributed::MeshDevice& device();
+
+/// Runs `f` once and returns the wall time in seconds.
+template <class F>
+double time_seconds(F&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// What an example's run function takes instead of run_tt when no TT code was generated.
+struct NoTt {};
+/// Runs the CPU or the TT entry point of a kernel and returns its wall time.
+template <class Cpu, class Tt>
+double launch(Backend b, Cpu&& cpu, Tt&& tt) {
+  if (b == Backend::cpu)
+    return time_seconds(cpu);
+  if constexpr (std::is_same_v<std::decay_t<Tt>, NoTt>)
+    throw std::logic_error("TT code was not generated for this example");
+  else
+    return time_seconds(tt);
+}
+
+}  // namespace tk::e2e

@@ -1,0 +1,67 @@
+// Every example on every test shape, through run_cpu and run_tt, against its reference (cases.hpp).
+#include "tests/e2e/cases.hpp"
+
+#include <gtest/gtest.h>
+
+#include <ostream>
+#include <set>
+#include <sstream>
+
+namespace tk::e2e {
+namespace {
+
+struct Param {
+  const Example* example;
+  Shape shape;
+  Backend backend;
+};
+
+std::vector<Param> all_params() {
+  std::vector<Param> params;
+  for (const Example& e : examples())
+    for (const Shape& s : test_shapes())
+      for (Backend b : {Backend::cpu, Backend::tt})
+        params.push_back({&e, s, b});
+  return params;
+}
+
+// gtest prints the parameter of a failing test; the default would be a byte dump.
+void PrintTo(const Param& p, std::ostream* os) {
+  *os << p.example->name << " " << to_string(p.shape, p.example->uses_k) << " on "
+      << to_string(p.backend);
+}
+
+class ExampleTest : public ::testing::TestWithParam<Param> {};
+
+TEST_P(ExampleTest, MatchesReference) {
+  const Param& p = GetParam();
+  if (p.backend == Backend::tt && !p.example->tt_generated)
+    GTEST_SKIP() << "no TT code generated for " << p.example->name
+                 << " (TILEKIT_TT_CODEGEN is OFF in cmake/TileKit.cmake)";
+  const Outcome out = p.example->run(p.backend, p.shape);
+  EXPECT_TRUE(out.ok) << p.example->name << " " << to_string(p.shape, p.example->uses_k) << " on "
+                      << to_string(p.backend) << ": max |err| " << out.max_abs_err << ", PCC "
+                      << out.pcc << "\n"
+                      << out.detail;
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, ExampleTest, ::testing::ValuesIn(all_params()),
+                         [](const ::testing::TestParamInfo<Param>& param_info) {
+                           const Param& p = param_info.param;
+                           return p.example->name + "_" + to_string(p.shape, true) + "_" +
+                                  to_string(p.backend);
+                         });
+
+// A new examples/*.tk without a case here would silently go untested.
+TEST(Examples, EveryExampleFileHasACase) {
+  std::set<std::string> files, cases;
+  std::istringstream list(TK_E2E_EXAMPLES);  // examples/*.tk stems, from CMake
+  for (std::string stem; std::getline(list, stem, ',');)
+    files.insert(stem);
+  for (const Example& e : examples())
+    cases.insert(e.name);
+  EXPECT_EQ(files, cases);
+}
+
+}  // namespace
+}  // namespace tk::e2e
