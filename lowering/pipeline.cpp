@@ -1,7 +1,14 @@
 #include "lowering/pipeline.hpp"
 
+#include "lowering/assign_cbs.hpp"
 #include "lowering/attach_accessors.hpp"
+#include "lowering/bind_runtime_args.hpp"
+#include "lowering/build_dataflow.hpp"
+#include "lowering/finalize_signature.hpp"
 #include "lowering/infer_layout.hpp"
+#include "lowering/insert_cb_protocol.hpp"
+#include "lowering/insert_compute_init.hpp"
+#include "lowering/insert_dst_management.hpp"
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/reader.hpp"
 #include "lowering/ir/verifier.hpp"
@@ -10,8 +17,10 @@
 #include "lowering/partition_work.hpp"
 #include "lowering/plan_buffers.hpp"
 #include "lowering/select_tile_ops.hpp"
+#include "lowering/split_kernels.hpp"
 #include "lowering/to_core_loop.hpp"
 #include "lowering/to_tile_ir.hpp"
+#include "lowering/verify.hpp"
 
 #include <array>
 #include <ostream>
@@ -47,6 +56,29 @@ constexpr Stage kTT[] = {
     {"select-tile-ops", "TT compute primitives on CBs and DST slots, packs, waits and pops; "
                         "abstract tile streams to and from DRAM; intermediate CBs",
      select_tile_ops},
+    {"assign-cbs", "CB indices in their role's range, intermediate depths, the L1 budget",
+     assign_cbs},
+    {"build-dataflow", "the tile dataflow graph: producer, consumer and tile counts per CB",
+     build_dataflow},
+    {"split-kernels", "reader, compute and writer functions, each with only the loops it needs",
+     split_kernels},
+    {"bind-runtime-args", "runtime args read with get_arg_val, tensor accessors from compile-time "
+                          "args, size lets moved to the host plan",
+     bind_runtime_args},
+    {"insert-cb-protocol", "reader: reserve, NoC read, barrier, push; writer: wait, NoC write, "
+                           "barrier, pop",
+     insert_cb_protocol},
+    {"insert-compute-init", "compute_kernel_hw_startup and the init of each compute op where "
+                            "the op or its CBs change",
+     insert_compute_init},
+    {"insert-dst-management", "tile_regs_acquire/commit/wait/release around each DST section, "
+                              "packs into reserved pages",
+     insert_dst_management},
+    {"finalize-signature", "the host plan: buffers, kernels with processors and configs, "
+                           "runtime and compile args",
+     finalize_signature},
+    {"verify", "CB balance across the kernels, CB indices, L1, DST phases and slots, runtime args",
+     verify},
 };
 
 constexpr Stage kCPU[] = {

@@ -69,6 +69,9 @@ ir::Module to_core_loop(const ir::Module& m, Diagnostics&) {
       f.body = cl.mutate(f.body);
       f.params.push_back({start, Type::u32()});
       f.params.push_back({count, Type::u32()});
+      // The host plan sets these two per core.
+      if (Function* host = tt::find_function(p, FuncKind::host))
+        host->attrs["per_core"] = {std::vector<AttrValue>{{start}, {count}}};
     }
   }
   return out;

@@ -206,7 +206,9 @@ void TileSelector::pack(const Val& v, const std::string& to) {
 void TileSelector::pre(const Val& v) {
   if (v->read_tensor.empty())
     return;
-  emit(Intrinsic::df_read_tile, {cb(v->cb), tensor_ref(v->read_tensor), v->read_page});
+  out_->push_back(evaluate(
+      call(Intrinsic::df_read_tile, {cb(v->cb), tensor_ref(v->read_tensor), v->read_page}),
+      v->read_loc == SourceRange{} ? loc_ : v->read_loc));
   emit(Intrinsic::cb_wait_front, {cb(v->cb), i(1)});
   v->read_tensor.clear();
 }
@@ -263,6 +265,7 @@ Val TileSelector::select(const Expr& e) {
     v->pop = true;
     v->read_tensor = l->tensor;
     v->read_page = page_of(t->name, l->indices);
+    v->read_loc = l->loc.range;
     return v;
   }
   if (const Var* x = as<Var>(e)) {

@@ -23,6 +23,7 @@ struct TileValue {
   bool temp = false;         // the CB is a pooled temporary, free again after the pop
   std::string read_tensor;   // a df.read_tile to emit before its consumer (a load) ...
   ir::Expr read_page;        // ... of this page
+  SourceRange read_loc;      // the load in the .tk file
   int slot = -1;             // where == dst
 };
 using Val = std::shared_ptr<TileValue>;

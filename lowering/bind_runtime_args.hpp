@@ -1,0 +1,17 @@
+// bind-runtime-args (D2): afterwards the reader, compute and writer functions take no parameters.
+// Each reads its values with `let x: T = get_arg_val(n)`, in the order: tensor addresses
+// (`<T>_addr`, tensor order), the leading lets that depend only on sizes (`Kt`, moved to the host
+// plan and passed in), sizes read directly, scalars as f32 bit patterns (`alpha_bits`), then the
+// core's `start` and `count`; binds each tensor it streams with `tensor_accessor(T, offset,
+// T_addr, page)` (TensorAccessorArgs chained from compile-time arg 0); and lists them in the
+// function attributes `runtime_args` and `compile_args`. The host plan gains the moved lets.
+#pragma once
+
+#include "lowering/ir/module.hpp"
+#include "support/diagnostics.hpp"
+
+namespace tk::lower {
+
+ir::Module bind_runtime_args(const ir::Module& m, Diagnostics& diags);
+
+}  // namespace tk::lower
