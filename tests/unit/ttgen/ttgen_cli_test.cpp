@@ -7,12 +7,14 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace tk::test {
 namespace {
@@ -112,7 +114,7 @@ TEST(TtgenCli, StdinInput) {
 TEST(TtgenCli, OutputFile) {
   fs::path out = scratch_dir() / "out.tk";
   fs::remove(out);
-  Result r = ttgen("-o " + quote(out.string()) + " -", kAxpby);
+  Result r = ttgen("--emit=ast -o " + quote(out.string()) + " -", kAxpby);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(read_file(out), kAxpbyCanonical);
@@ -121,7 +123,7 @@ TEST(TtgenCli, OutputFile) {
 TEST(TtgenCli, NoOutputFileOnError) {
   fs::path out = scratch_dir() / "not_written.tk";
   fs::remove(out);
-  Result r = ttgen("-o " + quote(out.string()) + " -", "kernel f(\n");
+  Result r = ttgen("--emit=ast -o " + quote(out.string()) + " -", "kernel f(\n");
   EXPECT_EQ(r.code, 1);
   EXPECT_FALSE(fs::exists(out));
 }
@@ -200,7 +202,7 @@ TEST(TtgenCli, UsageErrorsExitTwo) {
   EXPECT_EQ(none.err, "ttgen: error: input is required\nrun 'ttgen --help' for usage\n");
 
   Result unwritable =
-      ttgen("-o " + quote((scratch_dir() / "no/such/dir/out.tk").string()) + " -", kAxpby);
+      ttgen("--emit=ast -o " + quote((scratch_dir() / "no/such/dir/out.tk").string()) + " -", kAxpby);
   EXPECT_EQ(unwritable.code, 2);
   EXPECT_EQ(unwritable.err, "ttgen: error: cannot write '" +
                                 (scratch_dir() / "no/such/dir/out.tk").string() +
@@ -226,6 +228,139 @@ TEST(TtgenCli, EveryExampleRoundTrips) {
     EXPECT_TRUE(*a == *b);
     EXPECT_EQ(dsl::print(*a), r.out);
   }
+}
+
+
+// ---- code generation --------------------------------------------------------------------------
+
+std::vector<std::string> example_names() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(source_dir() / "examples"))
+    if (e.path().extension() == ".tk")
+      out.push_back(e.path().stem().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::set<std::string> files_under(const fs::path& dir) {
+  std::set<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file())
+      out.insert(fs::relative(e.path(), dir).generic_string());
+  return out;
+}
+
+// generated/<example>/ is exactly what `ttgen <example>.tk --target=cpu -o DIR` writes, byte for
+// byte (UPDATE_GOLDEN=1 rewrites generated/ from ttgen's output).
+TEST(TtgenCodegen, GeneratedFolderIsUpToDate) {
+  for (const std::string& name : example_names()) {
+    fs::path out = scratch_dir() / "gen" / name;
+    fs::remove_all(out);
+    Result r = ttgen("--target=cpu -o " + quote(out.string()) + " " +
+                     quote((source_dir() / "examples" / (name + ".tk")).string()));
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(files_under(out), (std::set<std::string>{name + ".hpp", name + "_cpu.cpp"}));
+    fs::path checked_in = source_dir() / "generated" / name;
+    for (const std::string& f : files_under(out))
+      expect_golden(checked_in / f, read_file(out / f));
+    if (!updating_golden()) {
+      EXPECT_EQ(files_under(checked_in), files_under(out)) << "stale files in " << checked_in;
+    }
+  }
+}
+
+TEST(TtgenCodegen, DashOWithoutEmitWritesCodeIntoANewDirectory) {
+  fs::path in = scratch_dir() / "axpby.tk";
+  std::ofstream(in, std::ios::binary) << kAxpby;
+  fs::path out = scratch_dir() / "new/deeper";
+  fs::remove_all(scratch_dir() / "new");
+  Result r = ttgen("--target=cpu -o " + quote(out.string()) + " " + quote(in.string()));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(files_under(out), (std::set<std::string>{"axpby.hpp", "axpby_cpu.cpp"}));
+  EXPECT_EQ(read_file(out / "axpby_cpu.cpp"),
+            read_file(source_dir() / "generated/axpby/axpby_cpu.cpp"));
+}
+
+TEST(TtgenCodegen, TtIsNotAvailableYet) {
+  fs::path out = scratch_dir() / "tt_out";
+  fs::remove_all(out);
+  std::string in = quote((source_dir() / "examples/matmul.tk").string());
+  const std::string msg = "ttgen: error: TT code generation is not available yet (the TT chain "
+                          "and its templates are still being written); use --target=cpu\n";
+  for (const char* target : {"tt", "all"}) {
+    Result r = ttgen(std::string("--target=") + target + " -o " + quote(out.string()) + " " + in);
+    EXPECT_EQ(r.code, 2) << target;
+    EXPECT_EQ(r.err, msg) << target;
+    EXPECT_FALSE(fs::exists(out)) << target;
+  }
+  Result r = ttgen("-o " + quote(out.string()) + " " + in);  // --target defaults to tt
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, msg);
+}
+
+TEST(TtgenCodegen, NoFilesOnUserError) {
+  fs::path in = scratch_dir() / "bad.tk";
+  std::ofstream(in, std::ios::binary) << "kernel f(\n";
+  fs::path out = scratch_dir() / "bad_out";
+  fs::remove_all(out);
+  Result r = ttgen("--target=cpu -o " + quote(out.string()) + " " + quote(in.string()));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(TtgenCodegen, UsageErrors) {
+  std::string in = quote((source_dir() / "examples/matmul.tk").string());
+  Result all_ir = ttgen("--target=all --emit=ir " + in);
+  EXPECT_EQ(all_ir.code, 2);
+  EXPECT_EQ(all_ir.err, "ttgen: error: --target=all is only for code generation (-o DIR or "
+                        "--emit=template-data); name one target for --emit=ir and stage dumps\n");
+  Result no_dir = ttgen("--target=cpu --emit=code " + in);
+  EXPECT_EQ(no_dir.code, 2);
+  EXPECT_EQ(no_dir.err, "ttgen: error: --emit=code needs the output directory: -o DIR\n");
+  Result stdin_code = ttgen("--target=cpu --emit=code -o x -", kAxpby);
+  EXPECT_EQ(stdin_code.code, 2);
+  EXPECT_EQ(stdin_code.err, "ttgen: error: code generation needs a named input file (its stem "
+                            "names the generated files), not standard input\n");
+  Result stop = ttgen("--target=cpu --stop-after=lower-cpu -o x " + in);
+  EXPECT_EQ(stop.code, 2);
+  EXPECT_EQ(stop.err, "ttgen: error: --stop-after cannot be combined with code generation, "
+                      "which needs the whole chain\n");
+  fs::path file = scratch_dir() / "a_file";
+  std::ofstream(file) << "x";
+  Result onto_file = ttgen("--target=cpu -o " + quote(file.string()) + " " + in);
+  EXPECT_EQ(onto_file.code, 2);
+  EXPECT_NE(onto_file.err.find("ttgen: error: cannot create directory"), std::string::npos)
+      << onto_file.err;
+}
+
+TEST(TtgenCodegen, TemplateDataIsDeterministicJson) {
+  std::string in = quote((source_dir() / "examples/matmul.tk").string());
+  Result r = ttgen("--target=cpu --emit=template-data " + in);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("{\n  \"file_stem\": \"matmul\",\n  \"kernels\": [", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("\"fn\": \"cpu.gemm_tile\""), std::string::npos);
+  EXPECT_EQ(ttgen("--target=cpu --emit=template-data " + in).out, r.out);
+  fs::path file = scratch_dir() / "data.json";
+  Result to_file = ttgen("--target=cpu --emit=template-data -o " + quote(file.string()) + " " + in);
+  EXPECT_EQ(to_file.code, 0);
+  EXPECT_EQ(read_file(file), r.out);
+}
+
+// A lower-cpu dump reads back and generates the same code as the .tk file.
+TEST(TtgenCodegen, FromAnIrDump) {
+  std::string in = quote((source_dir() / "examples/softmax.tk").string());
+  fs::path dump = scratch_dir() / "softmax.ir";
+  Result d = ttgen("--target=cpu --stop-after=partition-threads --emit=ir -o " +
+                   quote(dump.string()) + " " + in);
+  ASSERT_EQ(d.code, 0) << d.err;
+  fs::path out = scratch_dir() / "from_dump";
+  fs::remove_all(out);
+  Result r = ttgen("--target=cpu -o " + quote(out.string()) + " " + quote(dump.string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(read_file(out / "softmax_cpu.cpp"),
+            read_file(source_dir() / "generated/softmax/softmax_cpu.cpp"));
 }
 
 } // namespace
