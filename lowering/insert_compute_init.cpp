@@ -83,6 +83,8 @@ public:
         } else if (keys.empty()) {
           out.push_back(x);
         } else {
+          if (st.reduce)  // the body's first init starts from scratch; leave reduce mode first
+            out.push_back(evaluate(call(Intrinsic::reduce_uninit, {})));
           State inner;
           Stmt body = walk(f->body, inner);
           if (inner.reduce)  // the next iteration's first init must not inherit reduce state

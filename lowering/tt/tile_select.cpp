@@ -289,11 +289,11 @@ Val TileSelector::select(const Expr& e) {
   switch (c->fn) {
   case Intrinsic::tile_zeros: return fresh_dst();  // DST is zero after tile_regs_acquire
   case Intrinsic::tile_fill: {
-    if (!as<FloatImm>(c->args[0]))
-      user_error(at, "fill() takes a number on Tenstorrent (fill_tile sets a constant); "
-                     "for a run-time value use zeros() + value");
     Val v = fresh_dst();
-    emit(Intrinsic::fill_tile, {i(v->slot), c->args[0]});
+    if (as<FloatImm>(c->args[0]))
+      emit(Intrinsic::fill_tile, {i(v->slot), c->args[0]});
+    else  // a run-time value: the zero tile plus the scalar
+      emit(Intrinsic::add_unary_tile, {i(v->slot), bits(c->args[0])});
     return v;
   }
   case Intrinsic::tile_add:

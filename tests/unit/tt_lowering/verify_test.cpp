@@ -1,0 +1,146 @@
+// verify proves every example's final IR balanced, and rejects hand-broken IR with an internal
+// error that names the broken invariant (exact messages) and carries the printed IR.
+#include "lowering/verify.hpp"
+#include "tt_test_util.hpp"
+
+#include <filesystem>
+
+namespace tk::lower {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The last dump before verify, without its header line.
+std::string final_ir(const std::string& example) {
+  std::string text = tk::test::read_file(tk::test::source_dir() / "tests/golden/ir" / example /
+                                         "tt/after-finalize-signature.txt");
+  EXPECT_FALSE(text.empty()) << "no golden dump for " << example;
+  return text.substr(text.find('\n') + 1);
+}
+
+// Replaces the one occurrence of `from` in `text`.
+std::string edit(std::string text, const std::string& from, const std::string& to) {
+  std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "no '" << from << "' to replace";
+  EXPECT_EQ(text.find(from, at + 1), std::string::npos) << "'" << from << "' is not unique";
+  if (at != std::string::npos)
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+// The internal error verify throws on `text`, or "" when it passes.
+std::string verify_error(const std::string& text) {
+  ir::Module m = test::read_ir(text);
+  Diagnostics diags;
+  try {
+    verify(m, diags);
+  } catch (const InternalError& e) {
+    EXPECT_EQ(e.detail(), ir::print(m)) << "the error carries the printed IR";
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Verify, PassesOnEveryExample) {
+  for (const auto& e : fs::directory_iterator(tk::test::source_dir() / "examples")) {
+    if (e.path().extension() != ".tk")
+      continue;
+    std::string name = e.path().stem().string();
+    EXPECT_EQ(verify_error(final_ir(name)), "") << name;
+    ir::Module m = test::read_ir(final_ir(name));
+    Diagnostics d;
+    EXPECT_TRUE(ir::identical(verify(m, d), m)) << "verify changes nothing";
+  }
+}
+
+TEST(Verify, DroppedPush) {
+  std::string broken = edit(final_ir("matmul"), "        cb_push_back(cb_B, 1)\n", "");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: 'matmul_reader' pushes and 'matmul_compute' waits differ on cb_A, "
+            "cb_B: pushes `count { Kt { cb_A } }`, waits `count { Kt { cb_A cb_B } }` after verify");
+}
+
+TEST(Verify, SwappedPushesInTheReader) {
+  std::string text = final_ir("matmul");
+  text = edit(text, "        cb_push_back(cb_A, 1)\n", "        cb_push_back(cb_X, 1)\n");
+  text = edit(text, "        cb_push_back(cb_B, 1)\n", "        cb_push_back(cb_A, 1)\n");
+  text = edit(text, "        cb_push_back(cb_X, 1)\n", "        cb_push_back(cb_B, 1)\n");
+  EXPECT_EQ(verify_error(text),
+            "internal error: 'matmul_reader' pushes and 'matmul_compute' waits differ on cb_A, "
+            "cb_B: pushes `count { Kt { cb_B cb_A } }`, waits `count { Kt { cb_A cb_B } }` after "
+            "verify");
+}
+
+TEST(Verify, WriterPopsWhatItNeverWaitedFor) {
+  std::string broken = edit(final_ir("eltwise_add"), "      cb_wait_front(cb_z, 1)\n", "");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: 'eltwise_add_compute' pushes and 'eltwise_add_writer' waits differ on "
+            "cb_z: pushes `count { cb_z }`, waits `nothing` after verify");
+}
+
+TEST(Verify, DstSlotOverCapacity) {
+  std::string broken = edit(final_ir("matmul"), "matmul_tiles(cb_A, cb_B, 0, 0, 0)",
+                            "matmul_tiles(cb_A, cb_B, 0, 0, 8)");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'matmul_compute', matmul_tiles(cb_A, cb_B, 0, 0, 8) uses DST slot "
+            "8 but DST holds 8 tiles (fp32_acc = false) after verify");
+  // f32 DST in half-sync mode holds 4 tiles.
+  std::string f32 = edit(final_ir("matmul_f32"), "matmul_tiles(cb_A, cb_B, 0, 0, 0)",
+                         "matmul_tiles(cb_A, cb_B, 0, 0, 4)");
+  EXPECT_EQ(verify_error(f32),
+            "internal error: in 'matmul_f32_compute', matmul_tiles(cb_A, cb_B, 0, 0, 4) uses DST "
+            "slot 4 but DST holds 4 tiles (fp32_acc = true) after verify");
+}
+
+TEST(Verify, PackOutsideWaitRelease) {
+  std::string broken = edit(final_ir("matmul"), "      tile_regs_wait()\n", "");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'matmul_compute', pack_tile(0, cb_C) reads DST after "
+            "tile_regs_commit, not between tile_regs_wait and tile_regs_release after verify");
+}
+
+TEST(Verify, MathOutsideAcquireCommit) {
+  std::string broken = edit(final_ir("eltwise_add"), "      tile_regs_acquire()\n", "");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'eltwise_add_compute', add_tiles(cb_x, cb_y, 0, 0, 0) writes DST "
+            "outside any DST section, not between tile_regs_acquire and tile_regs_commit after "
+            "verify");
+}
+
+TEST(Verify, RuntimeArgNeverSet) {
+  std::string text = edit(final_ir("matmul"),
+                          "runtime_args = [\"A_addr\", \"B_addr\", \"Kt\", \"Nt\", \"start\", \"count\"]",
+                          "runtime_args = [\"A_addr\", \"B_addr\", \"Kt\", \"Nt\", \"start\", \"count\", "
+                          "\"bogus\"]");
+  text = edit(text, "    let count: u32 = get_arg_val(5)\n    tensor_accessor(A",
+              "    let count: u32 = get_arg_val(5)\n    let bogus: u32 = get_arg_val(6)\n"
+              "    tensor_accessor(A");
+  EXPECT_EQ(verify_error(text),
+            "internal error: runtime arg 6 'bogus' of 'matmul_reader' is never set by the host "
+            "plan after verify");
+}
+
+TEST(Verify, RuntimeArgReadButNotPassed) {
+  std::string text = edit(final_ir("matmul"), "runtime_args = [\"Kt\", \"count\"]",
+                          "runtime_args = [\"Kt\"]");
+  EXPECT_EQ(verify_error(text),
+            "internal error: 'matmul_compute' reads runtime arg 1, but the host plan sets 1 "
+            "(runtime_args) after verify");
+}
+
+TEST(Verify, IntermediateNeverPopped) {
+  std::string text = edit(final_ir("softmax"), "      cb_pop_front(cb_r, 1)\n", "");
+  EXPECT_EQ(verify_error(text),
+            "internal error: in 'softmax_compute', loop 'i' changes the tiles held in 'cb_r' "
+            "from 0 to 1 per iteration after verify");
+}
+
+TEST(Verify, CbIndexOutOfItsRange) {
+  std::string text = edit(final_ir("matmul"), "cb cb_C index 16", "cb cb_C index 2");
+  EXPECT_EQ(verify_error(text),
+            "internal error: circular buffer 'cb_C' (output) has index 2, outside 16-23 after "
+            "verify");
+}
+
+}  // namespace
+}  // namespace tk::lower
