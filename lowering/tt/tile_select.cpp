@@ -98,8 +98,8 @@ std::string TileSelector::new_cb(const std::string& base) {
     ++index;
   if (index > r.last)
     user_error(loc_, "this statement needs a ninth intermediate circular buffer, but a Tensix "
-                     "core has 8 (indices 24-31); fewer tile values may live at once, so split "
-                     "the computation into more statements over fewer variables");
+                     "core has 8 (indices 24-31); combine tile values as soon as they are "
+                     "computed, so that fewer tile variables are live at once");
   NameSet names(prog_);
   CircularBuffer c;
   c.name = names.fresh(base);
