@@ -184,7 +184,14 @@ void list_stages(lower::Target t, std::ostream& out) {
 
 int run(const Options& options, std::istream& in, std::ostream& out, std::ostream& err) {
   if (options.list_stages) {
-    list_stages(options.target, out);
+    if (!options.all_targets) {
+      list_stages(options.target, out);
+      return kOk;
+    }
+    for (lower::Target t : code_targets(options)) {  // --target=all: each chain under its name
+      out << "# " << lower::to_string(t) << '\n';
+      list_stages(t, out);
+    }
     return kOk;
   }
   std::optional<SourceFile> file = read_input(options.input, in, err);

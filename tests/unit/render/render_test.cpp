@@ -42,8 +42,8 @@ TEST(TemplateData, SignatureChecksAndDimensions) {
   EXPECT_EQ(k["params"].dump(),
             R"([{"dtype":"bf16","kind":"tensor","name":"x","role":"input"},)"
             R"({"dtype":"bf16","kind":"tensor","name":"g","role":"input"},)"
-            R"({"dtype":"f32","kind":"scalar","name":"inv_n"},)"
-            R"({"dtype":"f32","kind":"scalar","name":"eps"},)"
+            R"({"dtype":"f32","kind":"scalar","name":"inv_n","used":true},)"
+            R"({"dtype":"f32","kind":"scalar","name":"eps","used":true},)"
             R"({"dtype":"bf16","kind":"tensor","name":"y","role":"output"}])");
   EXPECT_EQ(k["shape_checks"][1].dump(),
             R"({"cols":"N","cols_any":true,"param":"g","rows":1,"rows_any":false})");
@@ -87,6 +87,26 @@ TEST(Generate, TemplateDirOverride) {
   EXPECT_EQ(files["mm_cpu.cpp"], "int mm;");  // jinja drops the trailing newline
   EXPECT_EQ(template_dir(), test::source_dir() / "templates");
   fs::remove_all(dir);
+}
+
+// A scalar the body never reads is still a parameter; it is named once so that the generated
+// code compiles without -Wunused-parameter warnings.
+TEST(Generate, UnusedScalarIsNamed) {
+  SourceFile file("u.tk", "kernel u(x: f32[M, N], s: f32) -> (y: f32[M, N]) {\n"
+                          "  parallel i in tiles(M), j in tiles(N) { y[i, j] = x[i, j] }\n}\n");
+  Diagnostics diags(&file);
+  auto ast = parser::parse(file, diags);
+  ASSERT_TRUE(ast && dsl::check(*ast, diags)) << diags.str();
+  auto m = lower::run_pipeline(*ast, lower::Target::cpu, {}, diags);
+  ASSERT_TRUE(m) << diags.str();
+  Lowered l;
+  l.cpu = *m;
+  EXPECT_EQ(template_data(l, "u")["kernels"][0]["params"][1].dump(),
+            R"({"dtype":"f32","kind":"scalar","name":"s","used":false})");
+  std::string cpp = generate(*m, lower::Target::cpu, "u")["u_cpu.cpp"];
+  EXPECT_NE(cpp.find("void run_cpu(tk::MatrixView<const float> x, float s, tk::MatrixView<float> y) {"),
+            std::string::npos) << cpp;
+  EXPECT_NE(cpp.find("  static_cast<void>(s);\n"), std::string::npos) << cpp;
 }
 
 // The header declares run_tt (after the kernel-directory guard) when the tt target is generated.
