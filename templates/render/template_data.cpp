@@ -108,16 +108,18 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
     json k;
     k["name"] = p.name;
     // The signature (and the dimensions a body uses) come from the function that carries the
-    // kernel's parameters: the cpu function, else the TT host plan, else the kernel function.
-    const Function* sig = nullptr;
-    for (FuncKind kind : {FuncKind::cpu, FuncKind::host, FuncKind::kernel})
-      if (!sig)
-        sig = find_function(p, kind);
+    // kernel's parameters: the cpu function, else the front's kernel function.
+    const Program* sp = &p;
+    const Function* sig = lowered.cpu ? find_function(p, FuncKind::cpu) : nullptr;
+    if (!sig && lowered.front && i < lowered.front->programs.size()) {
+      sp = &lowered.front->programs[i];
+      sig = find_function(*sp, FuncKind::kernel);
+    }
     if (!sig)
-      throw InternalError("internal error: render: program '" + p.name + "' has no function "
-                          "with the kernel's parameters");
-    k["params"] = params(p, *sig);
-    shapes(p, *sig, k);
+      throw InternalError("internal error: render: no function with the parameters of kernel '" +
+                          p.name + "' (generate cpu, or pass the module after to-tile-ir)");
+    k["params"] = params(*sp, *sig);
+    shapes(*sp, *sig, k);
     if (lowered.cpu) {
       const Function* f = find_function(lowered.cpu->programs.at(i), FuncKind::cpu);
       if (!f)

@@ -17,6 +17,10 @@ namespace tk::tmpl {
 struct Lowered {
   std::optional<ir::Module> cpu;
   std::optional<ir::Module> tt;
+  /// The module after to-tile-ir: its `kernel` functions list each kernel's parameters in
+  /// declaration order. Needed when cpu is not generated (the TT chain splits the kernel function
+  /// into reader/compute/writer and a host plan, none of which keeps the signature).
+  std::optional<ir::Module> front;
 };
 
 /// The data given to every template of the file (schema: docs/codegen.md). Deterministic: keys

@@ -258,6 +258,11 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
   }
   if (codegen) {
     tmpl::Lowered l;
+    {  // the signature of every kernel, for targets whose chain does not keep it
+      lower::PipelineOptions front;
+      front.stop_after = "to-tile-ir";
+      l.front = lower::run_pipeline(*module, lower::Target::cpu, front, diags);
+    }
     for (lower::Target t : code_targets(options)) {
       std::optional<ir::Module> m = lower::run_pipeline(*module, t, popts, diags);
       diags.print(err);

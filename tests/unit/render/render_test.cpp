@@ -75,6 +75,29 @@ TEST(Generate, TtHasNoTemplateSetYet) {
   EXPECT_THROW(generate(l, "matmul"), InternalError);
 }
 
+// Without the cpu target the signature comes from the front module's kernel function: the TT
+// chain keeps no function with the kernel's parameters.
+TEST(TemplateData, TtOnlyTakesTheSignatureFromTheFront) {
+  SourceFile file("rmsnorm.tk", test::read_file(test::source_dir() / "examples/rmsnorm.tk"));
+  Diagnostics diags(&file);
+  auto ast = parser::parse(file, diags);
+  ASSERT_TRUE(ast && dsl::check(*ast, diags)) << diags.str();
+  lower::PipelineOptions front;
+  front.stop_after = "to-tile-ir";
+  Lowered l;
+  l.tt = lower_example("rmsnorm", lower::Target::tt);
+  EXPECT_THROW(template_data(l, "rmsnorm"), InternalError);
+  l.front = lower::run_pipeline(*ast, lower::Target::cpu, front, diags);
+  nlohmann::json d = template_data(l, "rmsnorm");
+  EXPECT_EQ(d["targets"].dump(), R"({"cpu":false,"tt":true})");
+  Lowered c;
+  c.cpu = lower_example("rmsnorm");
+  nlohmann::json from_cpu = template_data(c, "rmsnorm");
+  for (const char* key : {"params", "shape_checks", "same_dim_checks", "dims"})
+    EXPECT_EQ(d["kernels"][0][key], from_cpu["kernels"][0][key]) << key;
+  EXPECT_FALSE(d["kernels"][0].contains("cpu"));
+}
+
 TEST(Generate, TemplateDirOverride) {
   fs::path dir = fs::temp_directory_path() / "tk_render_test_templates";
   fs::remove_all(dir);
