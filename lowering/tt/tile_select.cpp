@@ -436,6 +436,13 @@ Val TileSelector::sfpu_binary(Intrinsic op, Val a, Val b) {
   return a;
 }
 
+const std::string& TileSelector::scaler() const {
+  if (scaler_cb_.empty())
+    throw InternalError("internal error: select-tile-ops: a reduction without a scaler circular "
+                        "buffer (plan-buffers declares it)");
+  return scaler_cb_;
+}
+
 Val TileSelector::reduce(const Call& c) {
   Val a = select(c.args[0]);
   to_cb(a);
@@ -448,7 +455,7 @@ Val TileSelector::reduce(const Call& c) {
   bool row = c.fn == Intrinsic::tile_rowsum || c.fn == Intrinsic::tile_rowmax;
   emit(Intrinsic::reduce_tile,
        {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
-        enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col), cb(a->cb), cb(scaler_cb_),
+        enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col), cb(a->cb), cb(scaler()),
         i(0), i(0), i(d->slot)});
   post(a);
   return d;
@@ -493,7 +500,7 @@ Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine
     emit(Intrinsic::reduce_tile,
          {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
           enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col), cb(ops[0]->cb),
-          cb(scaler_cb_), i(0), i(0), i(x->slot)});
+          cb(scaler()), i(0), i(0), i(x->slot)});
   }
   for (const Val& v : ops)
     post(v);

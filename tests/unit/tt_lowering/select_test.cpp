@@ -1,1 +1,241 @@
-#include <gtest/gtest.h>
+// select-tile-ops on small kernels: which primitive each tile op becomes, where values live
+// (CB or DST), when a section ends, and the streams to and from DRAM. Each case gives the
+// statements of the per-core loop after `let j`; the expectation lists the intermediate CBs
+// declared and the loop body selected.
+#include "tt_test_util.hpp"
+
+#include <sstream>
+
+namespace tk::lower {
+namespace {
+
+const char* kHead = R"(// after to-core-loop
+program k attributes {cb_depth = 2, fp32_acc = FP32, grid = 8x8, math_fidelity = "HiFi4"} {
+  tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
+  tensor v: bf16[M, 1] input layout dram interleaved tile 32x32 page 2048
+  tensor y: bf16[M, N] output layout dram interleaved tile 32x32 page 2048
+  cb cb_x index 0 format Float16_b page 2048 depth 2 role input tensor x
+  cb cb_v index 1 format Float16_b page 2048 depth 2 role input tensor v
+  cb cb_y index 16 format Float16_b page 2048 depth 2 role output tensor y
+  cb cb_scaler index 2 format Float16_b page 2048 depth 1 role scaler
+  
+  func kernel k(x: tensor, v: tensor, alpha: f32, y: tensor, M: i32, N: i32, start: u32, count: u32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    for w in start .. +count per_core {
+      let i: i32 = w / Nt
+      let j: i32 = w % Nt
+BODY    }
+  }
+}
+)";
+
+std::string input(bool fp32_acc, const std::string& body) {
+  std::string h = kHead;
+  h.replace(h.find("FP32"), 4, fp32_acc ? "true" : "false");
+  h.replace(h.find("BODY"), 4, body);
+  return h;
+}
+
+// The intermediate CBs, then the per-core loop body after `let j`, unindented.
+std::string selected(bool fp32_acc, const std::string& body) {
+  std::istringstream in(test::run_stage("select-tile-ops", input(fp32_acc, body)));
+  std::string line, out;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("  cb ", 0) == 0 && line.find("role intermediate") != std::string::npos)
+      out += line.substr(2) + "\n";
+    if (inside && line.rfind("    }", 0) == 0)
+      inside = false;
+    if (inside)
+      out += line.substr(6) + "\n";
+    if (line.find("let j: i32") != std::string::npos)
+      inside = true;
+  }
+  return out;
+}
+
+TEST(SelectTileOps, FpuBroadcastOnTheLeftOfAMinusIsNegated) {
+  EXPECT_EQ(selected(false, R"(      store y[i, j] = tile.sub(tile.bcast_col(load v[i, 0]), load x[i, j])
+)"),
+            R"(df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+df.read_tile(cb_v, v, i)
+cb_wait_front(cb_v, 1)
+sub_tiles_bcast(BroadcastType::COL, cb_x, cb_v, 0, 0, 0)
+cb_pop_front(cb_x, 1)
+cb_pop_front(cb_v, 1)
+negative_tile(0)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+)");
+}
+
+TEST(SelectTileOps, TwoTilesOfOneInputCbPassThroughATemporary) {
+  EXPECT_EQ(selected(false, R"(      store y[i, j] = tile.mul(load x[i, j], load x[i, j + 1])
+)"),
+            R"(cb cb_tmp0 index 24 format Float16_b page 2048 depth 1 role intermediate
+df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+copy_tile(cb_x, 0, 0)
+cb_pop_front(cb_x, 1)
+pack_tile(0, cb_tmp0)
+cb_wait_front(cb_tmp0, 1)
+df.read_tile(cb_x, x, i * Nt + (j + 1))
+cb_wait_front(cb_x, 1)
+mul_tiles(cb_tmp0, cb_x, 0, 0, 0)
+cb_pop_front(cb_tmp0, 1)
+cb_pop_front(cb_x, 1)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+)");
+}
+
+TEST(SelectTileOps, ResultStaysInDstForItsOnlyNextUse) {
+  EXPECT_EQ(selected(false, R"(      let a: tile<f32> = tile.exp(load x[i, j])
+      store y[i, j] = tile.mul_scalar(a, alpha)
+)"),
+            R"(df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+copy_tile(cb_x, 0, 0)
+cb_pop_front(cb_x, 1)
+exp_tile(0)
+mul_unary_tile(0, float_bits(alpha))
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+)");
+}
+
+TEST(SelectTileOps, AccumulationThroughACbWhenTheOperandIsComputed) {
+  EXPECT_EQ(selected(false, R"(      let r: tile<f32> = tile.exp(load v[i, 0])
+      let s: tile<f32> = tile.fill(1.0)
+      for k in 0 .. Nt reduction {
+        s = tile.max(s, tile.rowmax(tile.mul(load x[i, k], tile.bcast_col(r))))
+      }
+      store y[i, j] = tile.relu(tile.matmul(s, r))
+)"),
+            R"(cb cb_r index 24 format Float16_b page 2048 depth 1 role intermediate
+cb cb_s index 25 format Float16_b page 2048 depth 1 role intermediate
+cb cb_tmp0 index 26 format Float16_b page 2048 depth 1 role intermediate
+df.read_tile(cb_v, v, i)
+cb_wait_front(cb_v, 1)
+copy_tile(cb_v, 0, 0)
+cb_pop_front(cb_v, 1)
+exp_tile(0)
+pack_tile(0, cb_r)
+cb_wait_front(cb_r, 1)
+fill_tile(0, 1.0)
+pack_tile(0, cb_s)
+cb_wait_front(cb_s, 1)
+for k in 0 .. Nt reduction {
+  df.read_tile(cb_x, x, i * Nt + k)
+  cb_wait_front(cb_x, 1)
+  mul_tiles_bcast(BroadcastType::COL, cb_x, cb_r, 0, 0, 0)
+  cb_pop_front(cb_x, 1)
+  pack_tile(0, cb_tmp0)
+  cb_wait_front(cb_tmp0, 1)
+  copy_tile(cb_s, 0, 0)
+  reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)
+  cb_pop_front(cb_tmp0, 1)
+  cb_pop_front(cb_s, 1)
+  pack_tile(0, cb_s)
+  cb_wait_front(cb_s, 1)
+}
+matmul_tiles(cb_s, cb_r, 0, 0, 0)
+relu_tile(0)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+cb_pop_front(cb_r, 1)
+cb_pop_front(cb_s, 1)
+)");
+}
+
+TEST(SelectTileOps, AccumulationLoopStaysInDstWithAVariableOperandInACb) {
+  EXPECT_EQ(selected(false, R"(      let r: tile<f32> = tile.exp(load v[i, 0])
+      let s: tile<f32> = tile.zeros()
+      for k in 0 .. Nt reduction {
+        s = tile.matmul_acc(s, load x[i, k], r)
+      }
+      store y[i, j] = tile.min(s, tile.rsub_scalar(s, 2.0))
+)"),
+            R"(cb cb_r index 24 format Float16_b page 2048 depth 1 role intermediate
+cb cb_s index 25 format Float16_b page 2048 depth 1 role intermediate
+df.read_tile(cb_v, v, i)
+cb_wait_front(cb_v, 1)
+copy_tile(cb_v, 0, 0)
+cb_pop_front(cb_v, 1)
+exp_tile(0)
+pack_tile(0, cb_r)
+cb_wait_front(cb_r, 1)
+for k in 0 .. Nt reduction {
+  df.read_tile(cb_x, x, i * Nt + k)
+  cb_wait_front(cb_x, 1)
+  matmul_tiles(cb_x, cb_r, 0, 0, 0)
+  cb_pop_front(cb_x, 1)
+}
+pack_tile(0, cb_s)
+cb_wait_front(cb_s, 1)
+cb_pop_front(cb_r, 1)
+copy_tile(cb_s, 0, 0)
+rsub_unary_tile(0, 1073741824u)
+copy_tile(cb_s, 0, 1)
+binary_min_tile(1, 0, 1)
+pack_tile(1, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+cb_pop_front(cb_s, 1)
+)");
+}
+
+TEST(SelectTileOps, FullDstEndsTheSection) {
+  EXPECT_EQ(selected(true, R"(      store y[i, j] = tile.max(tile.max(tile.max(tile.max(tile.exp(load x[i, j]), tile.log(load x[i, j])), tile.sqrt(load x[i, j])), tile.abs(load x[i, j])), tile.neg(load x[i, j]))
+)"),
+            R"(cb cb_tmp0 index 24 format Float32 page 4096 depth 1 role intermediate
+df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+copy_tile(cb_x, 0, 0)
+cb_pop_front(cb_x, 1)
+exp_tile(0)
+df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+copy_tile(cb_x, 0, 1)
+cb_pop_front(cb_x, 1)
+log_tile(1)
+binary_max_tile(0, 1, 0)
+df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+copy_tile(cb_x, 0, 2)
+cb_pop_front(cb_x, 1)
+sqrt_tile(2)
+binary_max_tile(0, 2, 0)
+df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+copy_tile(cb_x, 0, 3)
+cb_pop_front(cb_x, 1)
+abs_tile(3)
+binary_max_tile(0, 3, 0)
+pack_tile(0, cb_tmp0)
+cb_wait_front(cb_tmp0, 1)
+df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+copy_tile(cb_x, 0, 0)
+cb_pop_front(cb_x, 1)
+negative_tile(0)
+copy_tile(cb_tmp0, 0, 1)
+cb_pop_front(cb_tmp0, 1)
+binary_max_tile(1, 0, 1)
+pack_tile(1, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+)");
+}
+
+TEST(SelectTileOps, ReductionWithoutScalerCbIsAnInternalError) {
+  std::string in = input(
+      false, "      store y[i, j] = tile.add(load x[i, j], tile.bcast_col(tile.rowsum(load x[i, j])))\n");
+  in.erase(in.find("  cb cb_scaler"), in.find("\n", in.find("  cb cb_scaler")) + 1 - in.find("  cb cb_scaler"));
+  ir::Module m = test::read_ir(in);
+  Diagnostics d;
+  EXPECT_THROW(test::stage("select-tile-ops")(m, d), InternalError);
+}
+
+}  // namespace
+}  // namespace tk::lower

@@ -1,1 +1,488 @@
-#include <gtest/gtest.h>
+// One test per TT stage: IR text (or a small .tk kernel lowered to the stage before) through the
+// stage, compared with the printed result: the CBs, an attribute line, or whole functions. The
+// examples' golden dumps (golden_test.cpp) cover every stage on real kernels; these pin down the
+// rules on inputs built to show them (offset parallel loops, L1 tensors, an intermediate holding
+// two tiles, scalars, loops that need one init or several, reduce mode).
+#include "dsl/check.hpp"
+#include "parser/parse.hpp"
+#include "tt_test_util.hpp"
+
+#include <sstream>
+
+namespace tk::lower {
+namespace {
+
+const char* kColnorm = R"(// after infer-layout
+program colnorm attributes {cb_depth = 3, fp32_acc = true, grid = 4x2, math_fidelity = "HiFi2"} {
+  tensor x: f32[M, 64] input layout dram interleaved tile 32x32 page 4096
+  tensor v: bf16[1, 64] input layout dram interleaved tile 32x32 page 2048
+  tensor y: f32[M, 64] output layout l1 interleaved tile 32x32 page 4096
+
+  func kernel colnorm(x: tensor, v: tensor, y: tensor, M: i32) {
+    let Mt: i32 = M / 32
+    for i in 0 .. Mt parallel {
+      for j in 1 .. +1 parallel {
+        store y[i, j] = tile.mul(load x[i, j], tile.bcast_row(tile.colmax(load v[0, j])))
+      }
+    }
+  }
+}
+)";
+
+const char* kMini = R"(kernel mini(x: bf16[M, 64], b: bf16[1, 64], alpha: f32) -> (y: bf16[M, 64]) {
+    parallel i in tiles(M), j in 0 .. 2 {
+        y[i, j] = relu(x[i, j] + bcast_row(b[0, j])) * alpha
+    }
+}
+)";
+
+const char* kInits = R"(// after insert-cb-protocol
+program ci attributes {cb_depth = 2, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
+  tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
+  tensor y: bf16[M, N] output layout dram interleaved tile 32x32 page 2048
+  cb cb_x index 0 format Float16_b page 2048 depth 2 role input tensor x
+  cb cb_scaler index 1 format Float16_b page 2048 depth 1 role scaler
+  cb cb_y index 16 format Float16_b page 2048 depth 2 role output tensor y
+  cb cb_m index 24 format Float16_b page 2048 depth 1 role intermediate
+
+  func compute ci_compute() attributes {compile_args = [], runtime_args = ["Nt", "count"]} {
+    let Nt: i32 = get_arg_val(0)
+    let count: u32 = get_arg_val(1)
+    for i in 0 .. count per_core {
+      for j in 0 .. Nt reduction {
+        cb_wait_front(cb_x, 1)
+        reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, 0, 0, 0)
+        cb_pop_front(cb_x, 1)
+      }
+      pack_tile(0, cb_m)
+      cb_wait_front(cb_m, 1)
+      for j in 0 .. Nt serial {
+        cb_wait_front(cb_x, 1)
+        sub_tiles_bcast(BroadcastType::COL, cb_x, cb_m, 0, 0, 0)
+        cb_pop_front(cb_x, 1)
+        exp_tile(0)
+        pack_tile(0, cb_y)
+      }
+      cb_pop_front(cb_m, 1)
+      cb_wait_front(cb_x, 1)
+      reduce_tile(PoolType::SUM, ReduceDim::REDUCE_COL, cb_x, cb_scaler, 0, 0, 1)
+      cb_pop_front(cb_x, 1)
+      pack_tile(1, cb_y)
+    }
+  }
+}
+)";
+
+const char* kTwoPacks = R"(// after select-tile-ops
+program ad attributes {cb_depth = 2, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
+  tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
+  tensor y: bf16[M, N] output layout dram interleaved tile 32x32 page 2048
+  cb cb_x index 0 format Float16_b page 2048 depth 2 role input tensor x
+  cb cb_y index 16 format Float16_b page 2048 depth 2 role output tensor y
+  cb cb_t index 24 format Float16_b page 2048 depth 1 role intermediate
+
+  func kernel ad(x: tensor, y: tensor, M: i32, N: i32, start: u32, count: u32) {
+    for w in start .. +count per_core {
+      df.read_tile(cb_x, x, w)
+      cb_wait_front(cb_x, 1)
+      copy_tile(cb_x, 0, 0)
+      cb_pop_front(cb_x, 1)
+      exp_tile(0)
+      copy_tile(cb_x, 0, 1)
+      pack_tile(0, cb_t)
+      pack_tile(1, cb_t)
+      cb_wait_front(cb_t, 2)
+      add_tiles(cb_t, cb_t, 0, 1, 0)
+      cb_pop_front(cb_t, 2)
+      pack_tile(0, cb_y)
+      df.write_tile(cb_y, y, w)
+    }
+  }
+}
+)";
+
+// The printed module after `stage`, resuming from IR text; the diagnostics on a user error.
+std::string after_text(const std::string& text, const std::string& stage) {
+  SourceFile file("dump.txt", text);
+  Diagnostics diags(&file);
+  PipelineOptions o;
+  o.stop_after = stage;
+  o.verify_each = true;
+  std::optional<ir::Module> m = run_pipeline_from_dump(file, Target::tt, o, diags);
+  return m ? ir::print(*m) : diags.str();
+}
+
+// The printed module after `stage`, lowering a .tk kernel.
+std::string after_tk(const std::string& tk, const std::string& stage) {
+  SourceFile file("k.tk", tk);
+  Diagnostics diags(&file);
+  std::optional<dsl::Module> ast = parser::parse(file, diags);
+  EXPECT_TRUE(ast && dsl::check(*ast, diags)) << diags.str();
+  if (!ast)
+    return diags.str();
+  PipelineOptions o;
+  o.stop_after = stage;
+  o.verify_each = true;
+  std::optional<ir::Module> m = run_pipeline(*ast, Target::tt, o, diags);
+  return m ? ir::print(*m) : diags.str();
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n') + 1); }
+
+std::string cb_lines(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.rfind("  cb ", 0) == 0)
+      out += line + "\n";
+  return out;
+}
+
+// The function of the given kind, from its `func` line to its closing brace.
+std::string function(const std::string& text, const std::string& kind) {
+  std::istringstream in(text);
+  std::string line, out;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("  func " + kind + " ", 0) == 0)
+      inside = true;
+    if (inside)
+      out += line + "\n";
+    if (inside && line == "  }")
+      break;
+  }
+  return out;
+}
+
+std::string functions(const std::string& text, std::initializer_list<const char*> kinds) {
+  std::string out;
+  for (const char* k : kinds)
+    out += function(text, k);
+  return out;
+}
+
+TEST(TTStages, PlanBuffersGivesEveryTensorACbAndTheScaler) {
+  EXPECT_EQ(cb_lines(after_text(kColnorm, "plan-buffers")),
+            R"(  cb cb_x index 0 format Float32 page 4096 depth 3 role input tensor x
+  cb cb_v index 1 format Float16_b page 2048 depth 3 role input tensor v
+  cb cb_y index 16 format Float32 page 4096 depth 3 role output tensor y
+  cb cb_scaler index 2 format Float16_b page 2048 depth 1 role scaler
+)");
+}
+
+TEST(TTStages, AttachAccessorsListsCompileTimeArgs) {
+  EXPECT_EQ(first_line(after_text(kColnorm, "attach-accessors")),
+            R"(program colnorm attributes {accessors = [["x", [2, 4096]], ["v", [2, 2048]], ["y", [0, 4096]]], cb_depth = 3, fp32_acc = true, grid = 4x2, math_fidelity = "HiFi2"} {
+)");
+}
+
+TEST(TTStages, PartitionWorkAddsTheHostPlan) {
+  EXPECT_EQ(function(after_text(kColnorm, "partition-work"), "host"),
+            R"(  func host colnorm_host(M: u32) attributes {grid = 4x2, row_wise = false, split = "split_work_to_cores", work_items = "work_items"} {
+    let Mt: u32 = M / 32u
+    let work_items: u32 = Mt
+  }
+)");
+}
+
+TEST(TTStages, ToCoreLoopDecodesOffsetIndices) {
+  EXPECT_EQ(function(after_text(kColnorm, "to-core-loop"), "kernel"),
+            R"(  func kernel colnorm(x: tensor, v: tensor, y: tensor, M: i32, start: u32, count: u32) {
+    let Mt: i32 = M / 32
+    for w in start .. +count per_core {
+      let i: i32 = w / 1
+      let j: i32 = w % 1 + 1
+      store y[i, j] = tile.mul(load x[i, j], tile.bcast_row(tile.colmax(load v[0, j])))
+    }
+  }
+)");
+}
+
+TEST(TTStages, AssignCbsSizesIntermediatesByTheirPeak) {
+  EXPECT_EQ(cb_lines(after_text(kTwoPacks, "assign-cbs")),
+            R"(  cb cb_x index 0 format Float16_b page 2048 depth 2 role input tensor x
+  cb cb_y index 16 format Float16_b page 2048 depth 2 role output tensor y
+  cb cb_t index 24 format Float16_b page 2048 depth 2 role intermediate
+)");
+}
+
+TEST(TTStages, BuildDataflowRecordsProducerConsumerAndCounts) {
+  EXPECT_EQ(first_line(after_tk(kMini, "build-dataflow")),
+            R"(program mini attributes {accessors = [["x", [2, 2048]], ["b", [2, 2048]], ["y", [2, 2048]]], cb_depth = 2, dataflow = [["cb_x", "reader", "compute", "1", "0"], ["cb_b", "reader", "compute", "1", "0"], ["cb_y", "compute", "writer", "1", "0"]], fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
+)");
+}
+
+TEST(TTStages, SplitKernelsKeepsOnlyTheNeededLoops) {
+  EXPECT_EQ(functions(after_tk(kMini, "split-kernels"), {"reader", "compute", "writer"}),
+            R"(  func reader mini_reader(x: tensor, b: tensor, start: u32, count: u32) {
+    for w in start .. +count per_core {
+      let i: i32 = w / 2
+      let j: i32 = w % 2
+      df.read_tile(cb_x, x, i * 2 + j)
+      df.read_tile(cb_b, b, j)
+    }
+  }
+  func compute mini_compute(alpha: f32, count: u32) {
+    for w in 0 .. count per_core {
+      cb_wait_front(cb_x, 1)
+      cb_wait_front(cb_b, 1)
+      add_tiles_bcast(BroadcastType::ROW, cb_x, cb_b, 0, 0, 0)
+      cb_pop_front(cb_x, 1)
+      cb_pop_front(cb_b, 1)
+      relu_tile(0)
+      mul_unary_tile(0, float_bits(alpha))
+      pack_tile(0, cb_y)
+    }
+  }
+  func writer mini_writer(y: tensor, start: u32, count: u32) {
+    for w in start .. +count per_core {
+      let i: i32 = w / 2
+      let j: i32 = w % 2
+      df.write_tile(cb_y, y, i * 2 + j)
+    }
+  }
+)");
+}
+
+TEST(TTStages, BindRuntimeArgsReadsArgsAndMovesScalarsToTheHost) {
+  EXPECT_EQ(functions(after_tk(kMini, "bind-runtime-args"), {"compute", "host"}),
+            R"(  func compute mini_compute() attributes {compile_args = [], runtime_args = ["alpha_bits", "count"]} {
+    let alpha_bits: u32 = get_arg_val(0)
+    let count: u32 = get_arg_val(1)
+    for w in 0 .. count per_core {
+      cb_wait_front(cb_x, 1)
+      cb_wait_front(cb_b, 1)
+      add_tiles_bcast(BroadcastType::ROW, cb_x, cb_b, 0, 0, 0)
+      cb_pop_front(cb_x, 1)
+      cb_pop_front(cb_b, 1)
+      relu_tile(0)
+      mul_unary_tile(0, alpha_bits)
+      pack_tile(0, cb_y)
+    }
+  }
+  func host mini_host(alpha: f32, M: u32) attributes {addresses = [["x", "x_addr"], ["b", "b_addr"], ["y", "y_addr"]], grid = 8x8, per_core = ["start", "count"], row_wise = false, split = "split_work_to_cores", work_items = "work_items"} {
+    let Mt: u32 = M / 32u
+    let work_items: u32 = Mt * 2u
+    let alpha_bits: u32 = float_bits(alpha)
+  }
+)");
+}
+
+TEST(TTStages, InsertCbProtocolExpandsTheStreams) {
+  EXPECT_EQ(functions(after_tk(kMini, "insert-cb-protocol"), {"reader", "writer"}),
+            R"(  func reader mini_reader() attributes {compile_args = ["x", "b"], runtime_args = ["x_addr", "b_addr", "start", "count"]} {
+    let x_addr: u32 = get_arg_val(0)
+    let b_addr: u32 = get_arg_val(1)
+    let start: u32 = get_arg_val(2)
+    let count: u32 = get_arg_val(3)
+    tensor_accessor(x, 0, x_addr, 2048u)
+    tensor_accessor(b, 2, b_addr, 2048u)
+    for w in start .. +count per_core {
+      let i: i32 = w / 2
+      let j: i32 = w % 2
+      cb_reserve_back(cb_x, 1)
+      noc_async_read_tile(i * 2 + j, x, get_write_ptr(cb_x))
+      noc_async_read_barrier()
+      cb_push_back(cb_x, 1)
+      cb_reserve_back(cb_b, 1)
+      noc_async_read_tile(j, b, get_write_ptr(cb_b))
+      noc_async_read_barrier()
+      cb_push_back(cb_b, 1)
+    }
+  }
+  func writer mini_writer() attributes {compile_args = ["y"], runtime_args = ["y_addr", "start", "count"]} {
+    let y_addr: u32 = get_arg_val(0)
+    let start: u32 = get_arg_val(1)
+    let count: u32 = get_arg_val(2)
+    tensor_accessor(y, 0, y_addr, 2048u)
+    for w in start .. +count per_core {
+      let i: i32 = w / 2
+      let j: i32 = w % 2
+      cb_wait_front(cb_y, 1)
+      noc_async_write_tile(i * 2 + j, y, get_read_ptr(cb_y))
+      noc_async_write_barrier()
+      cb_pop_front(cb_y, 1)
+    }
+  }
+)");
+}
+
+TEST(TTStages, InsertComputeInitHoistsUniformLoopsAndLeavesReduceMode) {
+  EXPECT_EQ(function(after_text(kInits, "insert-compute-init"), "compute"),
+            R"(  func compute ci_compute() attributes {compile_args = [], runtime_args = ["Nt", "count"]} {
+    let Nt: i32 = get_arg_val(0)
+    let count: u32 = get_arg_val(1)
+    compute_kernel_hw_startup(cb_x, cb_x, cb_m)
+    for i in 0 .. count per_core {
+      reduce_init(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, cb_m)
+      for j in 0 .. Nt reduction {
+        cb_wait_front(cb_x, 1)
+        reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, 0, 0, 0)
+        cb_pop_front(cb_x, 1)
+      }
+      pack_tile(0, cb_m)
+      cb_wait_front(cb_m, 1)
+      reduce_uninit()
+      for j in 0 .. Nt serial {
+        cb_wait_front(cb_x, 1)
+        sub_bcast_cols_init_short(cb_x, cb_m)
+        sub_tiles_bcast(BroadcastType::COL, cb_x, cb_m, 0, 0, 0)
+        cb_pop_front(cb_x, 1)
+        exp_tile_init()
+        exp_tile(0)
+        pack_tile(0, cb_y)
+      }
+      cb_pop_front(cb_m, 1)
+      cb_wait_front(cb_x, 1)
+      reduce_init(PoolType::SUM, ReduceDim::REDUCE_COL, cb_x, cb_scaler, cb_y)
+      reduce_tile(PoolType::SUM, ReduceDim::REDUCE_COL, cb_x, cb_scaler, 0, 0, 1)
+      cb_pop_front(cb_x, 1)
+      pack_tile(1, cb_y)
+      reduce_uninit()
+    }
+  }
+)");
+}
+
+TEST(TTStages, InsertDstManagementBracketsEachSection) {
+  EXPECT_EQ(function(after_text(kInits, "insert-dst-management"), "compute"),
+            R"(  func compute ci_compute() attributes {compile_args = [], runtime_args = ["Nt", "count"]} {
+    let Nt: i32 = get_arg_val(0)
+    let count: u32 = get_arg_val(1)
+    compute_kernel_hw_startup(cb_x, cb_x, cb_m)
+    for i in 0 .. count per_core {
+      reduce_init(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, cb_m)
+      tile_regs_acquire()
+      for j in 0 .. Nt reduction {
+        cb_wait_front(cb_x, 1)
+        reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, 0, 0, 0)
+        cb_pop_front(cb_x, 1)
+      }
+      tile_regs_commit()
+      tile_regs_wait()
+      cb_reserve_back(cb_m, 1)
+      pack_tile(0, cb_m)
+      cb_push_back(cb_m, 1)
+      tile_regs_release()
+      cb_wait_front(cb_m, 1)
+      reduce_uninit()
+      for j in 0 .. Nt serial {
+        cb_wait_front(cb_x, 1)
+        sub_bcast_cols_init_short(cb_x, cb_m)
+        tile_regs_acquire()
+        sub_tiles_bcast(BroadcastType::COL, cb_x, cb_m, 0, 0, 0)
+        cb_pop_front(cb_x, 1)
+        exp_tile_init()
+        exp_tile(0)
+        tile_regs_commit()
+        tile_regs_wait()
+        cb_reserve_back(cb_y, 1)
+        pack_tile(0, cb_y)
+        cb_push_back(cb_y, 1)
+        tile_regs_release()
+      }
+      cb_pop_front(cb_m, 1)
+      cb_wait_front(cb_x, 1)
+      reduce_init(PoolType::SUM, ReduceDim::REDUCE_COL, cb_x, cb_scaler, cb_y)
+      tile_regs_acquire()
+      reduce_tile(PoolType::SUM, ReduceDim::REDUCE_COL, cb_x, cb_scaler, 0, 0, 1)
+      cb_pop_front(cb_x, 1)
+      tile_regs_commit()
+      tile_regs_wait()
+      cb_reserve_back(cb_y, 1)
+      pack_tile(1, cb_y)
+      cb_push_back(cb_y, 1)
+      tile_regs_release()
+      reduce_uninit()
+    }
+  }
+)");
+}
+
+TEST(TTStages, FinalizeSignatureCompletesTheHostPlan) {
+  EXPECT_EQ(functions(after_tk(kMini, "finalize-signature"), {"compute", "host"}),
+            R"(  func compute mini_compute() attributes {compile_args = [], fp32_dest_acc_en = false, math_approx_mode = false, math_fidelity = "HiFi4", runtime_args = ["alpha_bits", "count"]} {
+    let alpha_bits: u32 = get_arg_val(0)
+    let count: u32 = get_arg_val(1)
+    compute_kernel_hw_startup(cb_x, cb_b, cb_y)
+    for w in 0 .. count per_core {
+      cb_wait_front(cb_x, 1)
+      cb_wait_front(cb_b, 1)
+      add_bcast_rows_init_short(cb_x, cb_b)
+      tile_regs_acquire()
+      add_tiles_bcast(BroadcastType::ROW, cb_x, cb_b, 0, 0, 0)
+      cb_pop_front(cb_x, 1)
+      cb_pop_front(cb_b, 1)
+      relu_tile_init()
+      relu_tile(0)
+      binop_with_scalar_tile_init()
+      mul_unary_tile(0, alpha_bits)
+      tile_regs_commit()
+      tile_regs_wait()
+      cb_reserve_back(cb_y, 1)
+      pack_tile(0, cb_y)
+      cb_push_back(cb_y, 1)
+      tile_regs_release()
+    }
+  }
+  func host mini_host(alpha: f32, M: u32) attributes {buffers = [["x", "x_addr", "x_bytes", 2048], ["b", "b_addr", "b_bytes", 2048], ["y", "y_addr", "y_bytes", 2048]], grid = 8x8, kernels = ["mini_reader", "mini_compute", "mini_writer"], per_core = ["start", "count"], row_wise = false, split = "split_work_to_cores", work_items = "work_items"} {
+    let Mt: u32 = M / 32u
+    let work_items: u32 = Mt * 2u
+    let alpha_bits: u32 = float_bits(alpha)
+    let x_bytes: u32 = Mt * 2u * 2048u
+    let b_bytes: u32 = 4096u
+    let y_bytes: u32 = Mt * 2u * 2048u
+  }
+)");
+}
+
+TEST(TTStages, AssignCbsReportsL1OverflowAtTheFirstUseOfTheCbThatDoesNotFit) {
+  std::string deep = kTwoPacks;
+  for (std::size_t at; (at = deep.find("depth 2 role")) != std::string::npos;)
+    deep.replace(at, 7, "depth 400");
+  deep.replace(deep.find("cb_depth = 2"), 12, "cb_depth = 400");
+  EXPECT_EQ(after_text(deep, "assign-cbs"),
+            "dump.txt:22:7: error: the circular buffers of kernel 'ad' need 1642496 bytes of L1 "
+            "(cb_depth 400), but a Wormhole core has 1396736 for them (1464 KiB less 100 KiB "
+            "reserved); the one for 'y' does not fit: lower cb_depth\n"
+            "  22 |       pack_tile(0, cb_y)\n"
+            "     |       ^~~~~~~~~\n");
+}
+
+TEST(TTStages, PlanBuffersRejectsANinthOutput) {
+  std::string tk = "kernel k(x: bf16[M, N]) -> (";
+  for (int o = 0; o < 9; ++o)
+    tk += std::string(o ? ", " : "") + "y" + std::to_string(o) + ": bf16[M, N]";
+  tk += ") {\n    parallel i in tiles(M), j in tiles(N) {\n";
+  for (int o = 0; o < 9; ++o)
+    tk += "        y" + std::to_string(o) + "[i, j] = x[i, j]\n";
+  tk += "    }\n}\n";
+  EXPECT_EQ(first_line(after_tk(tk, "plan-buffers")),
+            "k.tk:1:157: error: kernel 'k' has more than 8 output tensors; a Tensix core has 8 "
+            "output circular buffers (indices 16-23)\n");
+}
+
+TEST(TTStages, BuildDataflowRejectsAnUnbalancedCb) {
+  std::string broken = kTwoPacks;
+  broken.replace(broken.find("cb_pop_front(cb_t, 2)"), 21, "cb_pop_front(cb_t, 1)");
+  ir::Module m = test::read_ir(broken);
+  Diagnostics d;
+  EXPECT_THROW(test::stage("assign-cbs")(m, d), InternalError);  // its occupancy walk sees it first
+}
+
+TEST(TTStages, InsertDstManagementRejectsMathThatIsNeverPacked) {
+  std::string broken = kInits;
+  broken.replace(broken.find("      pack_tile(1, cb_y)\n"), 25, "");
+  ir::Module m = test::read_ir(broken);
+  Diagnostics d;
+  try {
+    test::stage("insert-dst-management")(m, d);
+    ADD_FAILURE() << "no internal error";
+  } catch (const InternalError& e) {
+    EXPECT_EQ(std::string(e.what()), "internal error: insert-dst-management: in 'ci_compute', a "
+                                     "DST section computes without packing");
+  }
+}
+
+}  // namespace
+}  // namespace tk::lower
