@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"tt", "cpu", "all"}))
       ->capture_default_str();
   app.add_flag("--list-stages", options.list_stages,
-               "List the stages of the --target chain, one line each, and exit");
+               "List the stages of the --target chain, one line each (each chain under a "
+               "'# NAME' line for --target=all), and exit");
   app.add_option("--print-after", options.print_after,
                  "Print the IR after STAGE (repeatable); each dump starts with '// after STAGE'")
       ->type_name("STAGE")
