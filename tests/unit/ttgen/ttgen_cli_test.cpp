@@ -348,6 +348,16 @@ TEST(TtgenCodegen, TemplateDataIsDeterministicJson) {
   EXPECT_EQ(read_file(file), r.out);
 }
 
+TEST(TtgenCodegen, ListStagesOfBothChains) {
+  Result r = ttgen("--list-stages --target=all");
+  EXPECT_EQ(r.code, 0) << r.err;
+  Result tt = ttgen("--list-stages --target=tt");
+  Result cpu = ttgen("--list-stages --target=cpu");
+  EXPECT_EQ(r.out, "# tt\n" + tt.out + "# cpu\n" + cpu.out);
+  EXPECT_NE(cpu.out.find("\npartition-threads "), std::string::npos) << cpu.out;
+  EXPECT_NE(cpu.out.find("\nlower-cpu "), std::string::npos) << cpu.out;
+}
+
 // A lower-cpu dump reads back and generates the same code as the .tk file.
 TEST(TtgenCodegen, FromAnIrDump) {
   std::string in = quote((source_dir() / "examples/softmax.tk").string());
