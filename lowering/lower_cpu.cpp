@@ -16,16 +16,7 @@ using namespace ir;
 
 const Type kTile = Type::tile(DType::f32);
 
-bool mentions(const Expr& e, const std::string& name) {
-  struct Finder : Visitor {
-    const std::string& n;
-    bool found = false;
-    explicit Finder(const std::string& x) : n(x) {}
-    void visit_node(const Var& v) override { found = found || v.name == n; }
-  } f{name};
-  f.visit(e);
-  return f.found;
-}
+using cpu::mentions;
 
 std::optional<Intrinsic> f32_unary(Intrinsic fn) {
   switch (fn) {
@@ -100,7 +91,7 @@ public:
           continue;
         bool used = false;
         for (std::size_t m = k + 1; m < stmts.size() && !used; ++m)
-          used = uses(stmts[m], d->name);
+          used = mentions(stmts[m], d->name);
         if (!used) {
           stmts.erase(stmts.begin() + static_cast<std::ptrdiff_t>(k));
           changed = true;
@@ -111,16 +102,6 @@ public:
     return stmts;
   }
 
-  static bool uses(const Stmt& s, const std::string& name) {
-    struct Finder : Visitor {
-      const std::string& n;
-      bool found = false;
-      explicit Finder(const std::string& x) : n(x) {}
-      void visit_node(const Var& v) override { found = found || v.name == n; }
-    } f{name};
-    f.visit(s);
-    return f.found;
-  }
 
 private:
   // ---- statements --------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
-// Fresh names for the CPU stages: every name a function already uses (parameters, locals, loop
-// variables, the program's tensors), so a stage-made name never shadows one (the verifier forbids
-// shadowing, and the generated C++ would silently read the wrong variable).
+// Names for the CPU stages: fresh names that avoid every name a function already uses
+// (parameters, locals, loop variables, the program's tensors), so a stage-made name never shadows
+// one (the verifier forbids shadowing, and the generated C++ would silently read the wrong
+// variable); and whether a node reads a variable.
 #pragma once
 
 #include "lowering/ir/module.hpp"
@@ -10,6 +11,19 @@
 #include <string>
 
 namespace tk::lower::cpu {
+
+/// True when `node` (an expression or statement) reads the variable `name`.
+template <class Node>
+bool mentions(const Node& node, const std::string& name) {
+  struct Finder : ir::Visitor {
+    const std::string& n;
+    bool found = false;
+    explicit Finder(const std::string& x) : n(x) {}
+    void visit_node(const ir::Var& v) override { found = found || v.name == n; }
+  } f{name};
+  f.visit(node);
+  return f.found;
+}
 
 class NameSet {
 public:
