@@ -30,7 +30,9 @@ while read -r stem targets; do
   (cd "$out/$stem" && find . -type f | sort | while read -r f; do
      printf '    %-28s %5d lines\n' "${f#./}" "$(wc -l <"$f")"
    done)
-  grep -h 'void run_' "$out/$stem/$stem.hpp" | sed 's/^ */    /'
+  # The entry points the header declares, each joined onto one line.
+  awk '/void run_/ { d = "" ; p = 1 } p { d = d " " $0 } p && /\);/ { print d; p = 0 }' \
+    "$out/$stem/$stem.hpp" | sed 's/  */ /g; s/^ /    /'
 done <"$build/examples/targets.txt"
 
 echo
