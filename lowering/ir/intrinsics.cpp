@@ -11,7 +11,7 @@ namespace tk::ir {
 namespace {
 
 constexpr std::string_view kArgKindNames[] = {"int",  "const", "f32",  "tile",  "cb",
-                                              "tensor", "pool", "rdim", "bcast", "binop"};
+                                              "tensor", "src", "dst",  "pool", "rdim", "bcast", "binop"};
 
 struct RawEntry {
   std::string_view name, args;

@@ -276,7 +276,9 @@ private:
       case ArgKind::f32: ok = t.kind == Type::Kind::f32; break;
       case ArgKind::tile: ok = t.is_tile(); break;
       case ArgKind::cb: ok = t.kind == Type::Kind::cb; break;
-      case ArgKind::tensor: ok = t.kind == Type::Kind::tensor; break;
+      case ArgKind::tensor:
+      case ArgKind::src:
+      case ArgKind::dst: ok = t.kind == Type::Kind::tensor; break;
       default: {
         const EnumImm* en = as<EnumImm>(c.args[i]);
         ok = en && arg_kind_of(en->value) == k;
@@ -285,30 +287,18 @@ private:
       if (!ok)
         fail("argument " + std::to_string(i + 1) + " of " + q(in.name) + " must be " +
              std::string(to_string(k)) + ", got " + print(c.args[i]) + " of type " + to_string(t));
-      if (k == ArgKind::tensor)
-        tensor_access(c, static_cast<const Ref&>(*c.args[i]).name);
+      if (k == ArgKind::src || k == ArgKind::dst)
+        tensor_access(c, static_cast<const Ref&>(*c.args[i]).name, k);
     }
   }
-  // Intrinsics that move data to or from a tensor obey the same roles as Load and Store.
-  void tensor_access(const Call& c, const std::string& name) {
+  // Intrinsics that move data to or from a tensor obey the same roles as Load and Store; the
+  // signature says which way (src: read, dst: written).
+  void tensor_access(const Call& c, const std::string& name, ArgKind k) {
     const Tensor& t = tensor(name, "access to");
-    switch (c.fn) {
-    case Intrinsic::noc_async_write_tile:
-    case Intrinsic::noc_async_write_page:
-    case Intrinsic::df_write_tile:
-    case Intrinsic::elem_store:
-      if (t.role == TensorRole::input)
-        fail(q(info(c.fn).name) + " writes to input tensor " + q(name));
-      break;
-    case Intrinsic::noc_async_read_tile:
-    case Intrinsic::noc_async_read_page:
-    case Intrinsic::df_read_tile:
-    case Intrinsic::elem_load:
-      if (t.role == TensorRole::output)
-        fail(q(info(c.fn).name) + " reads from output tensor " + q(name));
-      break;
-    default: break;
-    }
+    if (k == ArgKind::dst && t.role == TensorRole::input)
+      fail(q(info(c.fn).name) + " writes to input tensor " + q(name));
+    if (k == ArgKind::src && t.role == TensorRole::output)
+      fail(q(info(c.fn).name) + " reads from output tensor " + q(name));
   }
 };
 

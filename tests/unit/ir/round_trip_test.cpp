@@ -17,7 +17,9 @@ Expr arg_of_kind(ArgKind k) {
   case ArgKind::f32: return var("alpha", Type::f32());
   case ArgKind::tile: return var("t", Type::tile(DType::bf16));
   case ArgKind::cb: return cb_ref("cb_in0");
-  case ArgKind::tensor: return tensor_ref("T");  // intermediate: may be read and written
+  case ArgKind::tensor:
+  case ArgKind::src:
+  case ArgKind::dst: return tensor_ref("T");  // intermediate: may be read and written
   default:
     for (EnumConst e : all_enum_consts())
       if (arg_kind_of(e) == k)

@@ -22,10 +22,19 @@ std::vector<std::string> names(Target t) {
 }
 
 TEST(Pipeline, StageTables) {
-  EXPECT_EQ(names(Target::tt), (std::vector<std::string>{"to-tile-ir", "infer-layout"}));
-  EXPECT_EQ(names(Target::cpu), (std::vector<std::string>{"to-tile-ir", "infer-layout"}));
-  for (const Stage& s : stages(Target::tt))
-    EXPECT_FALSE(s.summary.empty()) << s.name;
+  EXPECT_EQ(names(Target::tt),
+            (std::vector<std::string>{
+                "to-tile-ir", "infer-layout", "plan-buffers", "attach-accessors", "partition-work",
+                "to-core-loop", "select-tile-ops", "assign-cbs", "build-dataflow", "split-kernels",
+                "bind-runtime-args", "insert-cb-protocol", "insert-compute-init",
+                "insert-dst-management", "finalize-signature", "verify"}));
+  EXPECT_EQ(names(Target::cpu), (std::vector<std::string>{"to-tile-ir", "infer-layout",
+                                                          "partition-threads", "lower-cpu"}));
+  for (Target t : {Target::tt, Target::cpu})
+    for (const Stage& s : stages(t)) {
+      EXPECT_FALSE(s.summary.empty()) << s.name;
+      EXPECT_EQ(s.run == nullptr, s.name == "to-tile-ir") << s.name;
+    }
 }
 
 TEST(Pipeline, PrintAfterAllDumpsEveryStage) {
@@ -34,6 +43,7 @@ TEST(Pipeline, PrintAfterAllDumpsEveryStage) {
   PipelineOptions o;
   o.print_after_all = true;
   o.verify_each = true;
+  o.stop_after = "infer-layout";  // the stages both chains share
   o.dump = &os;
   auto m = run_pipeline(test::matmul_ast(), Target::tt, o, d);
   ASSERT_TRUE(m) << d.str();
@@ -91,6 +101,7 @@ TEST(Pipeline, OverridesBecomeProgramAttributes) {
   o.overrides.cb_depth = 3;
   o.overrides.fp32_acc = true;
   o.overrides.math_fidelity = "LoFi";
+  o.stop_after = "infer-layout";
   auto m = run_pipeline(test::matmul_ast(), Target::tt, o, d);
   ASSERT_TRUE(m);
   EXPECT_EQ(ir::print(m->programs[0].attrs),
@@ -104,6 +115,7 @@ TEST(Pipeline, ResumesFromADump) {
   std::ostringstream os;
   PipelineOptions o;
   o.print_after_all = true;
+  o.stop_after = "infer-layout";
   o.dump = &os;
   o.overrides.cb_depth = 4;
   auto m = run_pipeline_from_dump(dump, Target::tt, o, d);
