@@ -11,7 +11,7 @@ include_guard(GLOBAL)
 # Whether ttgen generates TT-Metalium code (--target=tt). The TT code generator's author flips
 # this to ON when it lands: the default TARGETS becomes "tt cpu", and the examples, the e2e tests
 # and the demo pick TT up through the TILEKIT_TARGETS property, with no other change.
-set(TILEKIT_TT_CODEGEN OFF)
+set(TILEKIT_TT_CODEGEN ON)
 
 # The templates ttgen renders (passed to it as $TILEKIT_TEMPLATE_DIR; a change to any of them
 # re-runs it). In-tree they sit beside cmake/; TileKitConfig.cmake sets the installed location

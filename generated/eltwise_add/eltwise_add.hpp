@@ -4,7 +4,14 @@
 
 #include <tilekit/runtime.hpp>
 
+// The directory holding kernels/<K>/{reader,compute,writer}.cpp; tilekit_add_kernel sets it.
+#ifndef TILEKIT_KERNEL_DIR
+#define TILEKIT_KERNEL_DIR "kernels"
+#endif
+
 namespace tk::gen::eltwise_add {
 void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<const tk::bf16> y,
              tk::MatrixView<tk::bf16> z);
+void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const tk::bf16> x,
+            tk::MatrixView<const tk::bf16> y, tk::MatrixView<tk::bf16> z);
 } // namespace tk::gen::eltwise_add

@@ -4,6 +4,13 @@
 
 #include <tilekit/runtime.hpp>
 
+// The directory holding kernels/<K>/{reader,compute,writer}.cpp; tilekit_add_kernel sets it.
+#ifndef TILEKIT_KERNEL_DIR
+#define TILEKIT_KERNEL_DIR "kernels"
+#endif
+
 namespace tk::gen::matmul_f32 {
 void run_cpu(tk::MatrixView<const float> A, tk::MatrixView<const float> B, tk::MatrixView<float> C);
+void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const float> A,
+            tk::MatrixView<const float> B, tk::MatrixView<float> C);
 } // namespace tk::gen::matmul_f32

@@ -32,12 +32,12 @@ std::filesystem::path template_dir() {
   return TK_TEMPLATE_DIR;
 }
 
-bool can_generate(lower::Target target) { return target == lower::Target::cpu; }
+bool can_generate(lower::Target target) {
+  return target == lower::Target::cpu || target == lower::Target::tt;
+}
 
 std::map<std::string, std::string> generate(const Lowered& lowered, const std::string& file_stem,
                                             const std::filesystem::path& templates) {
-  if (lowered.tt && !can_generate(lower::Target::tt))
-    throw InternalError("internal error: render: the tt target has no template set yet");
   nlohmann::json data = template_data(lowered, file_stem);
   Environment env(templates, kOptions);
   std::map<std::string, std::string> files;
@@ -46,6 +46,18 @@ std::map<std::string, std::string> generate(const Lowered& lowered, const std::s
   if (lowered.cpu)
     files[file_stem + "_cpu.cpp"] =
         render(env, "cpu/kernel_cpu.cpp.jinja", data, file_stem + "_cpu.cpp");
+  if (lowered.tt) {
+    files[file_stem + "_tt.cpp"] = render(env, "tt/host_tt.cpp.jinja", data, file_stem + "_tt.cpp");
+    // Each kernel file is rendered from the whole data plus `kernel`, the DSL kernel it belongs to.
+    for (const nlohmann::json& k : data["kernels"]) {
+      nlohmann::json one = data;
+      one["kernel"] = k;
+      for (const char* role : {"reader", "compute", "writer"}) {
+        const std::string file = "kernels/" + k["name"].get<std::string>() + "/" + role + ".cpp";
+        files[file] = render(env, std::string("tt/") + role + ".cpp.jinja", one, file);
+      }
+    }
+  }
   return files;
 }
 

@@ -15,9 +15,10 @@ namespace tk::tmpl {
 /// source tree's templates/ directory baked in at compile time (TK_TEMPLATE_DIR).
 std::filesystem::path template_dir();
 
-/// Relative path -> formatted text of every file for the targets in `lowered`: F.hpp, and
-/// F_cpu.cpp for the cpu target. Throws tk::InternalError when a template fails (the templates
-/// are ours, never the user's) or a target has no template set yet (tt, for now).
+/// Relative path -> formatted text of every file for the targets in `lowered`: F.hpp; F_cpu.cpp
+/// for the cpu target; F_tt.cpp and kernels/K/{reader,compute,writer}.cpp per kernel K for the tt
+/// target. Throws tk::InternalError when a template fails (the templates are ours, never the
+/// user's).
 std::map<std::string, std::string> generate(const Lowered& lowered, const std::string& file_stem,
                                             const std::filesystem::path& templates = template_dir());
 

@@ -3,6 +3,7 @@
 #include "lowering/ir/visitor.hpp"
 #include "support/diagnostics.hpp"
 #include "templates/render/ir_json.hpp"
+#include "templates/render/tt_data.hpp"
 
 #include <set>
 
@@ -127,6 +128,8 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
                             "' has no cpu function; run the cpu chain to its end");
       k["cpu"] = {{"body", to_json(f->body)}};
     }
+    if (lowered.tt)
+      k["tt"] = tt_template_data(lowered.tt->programs.at(i));
     data["kernels"].push_back(std::move(k));
   }
   return data;

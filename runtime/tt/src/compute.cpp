@@ -227,12 +227,22 @@ void unary_tile(Unary op, std::uint32_t idst, float p) {
 }
 
 void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std::uint32_t odst) {
-    const char* name = op == DstBinary::Max ? "binary_max_tile" : "binary_min_tile";
+    static constexpr const char* kNames[] = {"binary_max_tile", "binary_min_tile", "add_binary_tile",
+                                             "sub_binary_tile", "mul_binary_tile"};
+    const char* name = kNames[static_cast<int>(op)];
     Compute c = ctx(name);
     const Tile a = dst_tile(c, name, idst0);
     const Tile b = dst_tile(c, name, idst1);
     Tile& o = dst_tile(c, name, odst);
-    for (int i = 0; i < 1024; ++i) o[i] = op == DstBinary::Max ? std::max(a[i], b[i]) : std::min(a[i], b[i]);
+    for (int i = 0; i < 1024; ++i) {
+        switch (op) {
+            case DstBinary::Max: o[i] = std::max(a[i], b[i]); break;
+            case DstBinary::Min: o[i] = std::min(a[i], b[i]); break;
+            case DstBinary::Add: o[i] = a[i] + b[i]; break;
+            case DstBinary::Sub: o[i] = a[i] - b[i]; break;
+            case DstBinary::Mul: o[i] = a[i] * b[i]; break;
+        }
+    }
     store(c, o);
 }
 

@@ -51,7 +51,7 @@ enum class Unary : std::uint8_t {
     Exp, Relu, ReluMax, ReluMin, LeakyRelu, Gelu, Recip, Sqrt, Rsqrt, Log, Sigmoid, Tanh, Abs, Neg, Square,
     AddScalar, SubScalar, MulScalar, DivScalar, RsubScalar, Fill
 };
-enum class DstBinary : std::uint8_t { Max, Min };
+enum class DstBinary : std::uint8_t { Max, Min, Add, Sub, Mul };
 
 void binary_init(bool acc_to_dest);
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst);
