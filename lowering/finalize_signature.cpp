@@ -68,7 +68,7 @@ void finalize(Program& p) {
       break;
     case FuncKind::compute:
       f.attrs["math_fidelity"] = {tt::option_string(p, "math_fidelity", "HiFi4")};
-      f.attrs["fp32_dest_acc_en"] = {tt::option_bool(p, "fp32_acc", false)};
+      f.attrs["fp32_dest_acc_en"] = {tt::dst_fp32(p)};
       f.attrs["math_approx_mode"] = {false};
       break;
     default: continue;

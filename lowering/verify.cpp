@@ -132,7 +132,7 @@ public:
       const IntImm* i = as<IntImm>(c->args[k]);
       if (!i || i->value < 0 || i->value >= cap_)
         fail("in '" + f_.name + "', " + one_line(s) + " uses DST slot " + print(c->args[k]) +
-             " but DST holds " + std::to_string(cap_) + " tiles (fp32_acc = " +
+             " but DST holds " + std::to_string(cap_) + " tiles (dst_fp32 = " +
              (fp32_ ? "true" : "false") + ")");
     }
   }
@@ -232,7 +232,7 @@ void check_program(const Program& p) {
   check_pair(compute, writer, out);
   if (auto err = tt::check_occupancy(p, compute))
     fail("in '" + compute.name + "', " + *err);
-  bool fp32 = tt::option_bool(p, "fp32_acc", false);
+  bool fp32 = tt::dst_fp32(p);
   DstCheck dst(compute, tt::dst_capacity(fp32), fp32);
   DstCheck::Phase ph = DstCheck::Phase::idle;
   dst.walk(compute.body, ph);

@@ -1,5 +1,7 @@
 #include "lowering/tt/target.hpp"
 
+#include "lowering/ir/visitor.hpp"
+
 namespace tk::lower::tt {
 
 using ir::Intrinsic;
@@ -108,6 +110,22 @@ const ir::AttrValue* find(const ir::Program& p, std::string_view key) {
   return it == p.attrs.end() ? nullptr : &it->second;
 }
 }  // namespace
+
+bool dst_fp32(const ir::Program& p) {
+  return option_bool(p, "dst_fp32", option_bool(p, "fp32_acc", false));
+}
+
+bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel) {
+  struct FindMatmul : ir::Visitor {
+    bool found = false;
+    void visit_node(const ir::Call& c) override {
+      found |= c.fn == ir::Intrinsic::tile_matmul || c.fn == ir::Intrinsic::tile_matmul_acc;
+      ir::Visitor::visit_node(c);
+    }
+  } finder;
+  finder.visit(kernel.body);
+  return option_bool(p, "fp32_acc", false) || finder.found;
+}
 
 bool option_bool(const ir::Program& p, std::string_view key, bool fallback) {
   const ir::AttrValue* v = find(p, key);

@@ -27,6 +27,14 @@ CbRange cb_range(ir::CBRole role);
 /// DST tiles in half-sync mode: 8 with a 16-bit DST, 4 with fp32 accumulation.
 std::int64_t dst_capacity(bool fp32_acc);
 
+/// Whether DST holds fp32 (ComputeConfig::fp32_dest_acc_en): the `fp32_acc` option, or any `@` in
+/// the kernel, because the language promises that matrix products accumulate in at least fp32.
+/// select-tile-ops decides it and records the program attribute `dst_fp32`; every later stage
+/// reads that through this function, so capacity, formats and the config cannot disagree.
+bool dst_fp32(const ir::Program& p);
+/// The decision itself, from the kernel function (before select-tile-ops rewrites it).
+bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel);
+
 /// The reduce scaler 1.0 as the packed bf16 pair the scaler tile is filled with.
 constexpr std::uint32_t kScalerOne = 0x3F803F80u;
 

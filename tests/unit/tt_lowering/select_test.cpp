@@ -114,9 +114,9 @@ TEST(SelectTileOps, AccumulationThroughACbWhenTheOperandIsComputed) {
       }
       store y[i, j] = tile.relu(tile.matmul(s, r))
 )"),
-            R"(cb cb_r index 24 format Float16_b page 2048 depth 1 role intermediate
-cb cb_s index 25 format Float16_b page 2048 depth 1 role intermediate
-cb cb_tmp0 index 26 format Float16_b page 2048 depth 1 role intermediate
+            R"(cb cb_r index 24 format Float32 page 4096 depth 1 role intermediate
+cb cb_s index 25 format Float32 page 4096 depth 1 role intermediate
+cb cb_tmp0 index 26 format Float32 page 4096 depth 1 role intermediate
 df.read_tile(cb_v, v, i)
 cb_wait_front(cb_v, 1)
 copy_tile(cb_v, 0, 0)
@@ -158,8 +158,8 @@ TEST(SelectTileOps, AccumulationLoopStaysInDstWithAVariableOperandInACb) {
       }
       store y[i, j] = tile.min(s, tile.rsub_scalar(s, 2.0))
 )"),
-            R"(cb cb_r index 24 format Float16_b page 2048 depth 1 role intermediate
-cb cb_s index 25 format Float16_b page 2048 depth 1 role intermediate
+            R"(cb cb_r index 24 format Float32 page 4096 depth 1 role intermediate
+cb cb_s index 25 format Float32 page 4096 depth 1 role intermediate
 df.read_tile(cb_v, v, i)
 cb_wait_front(cb_v, 1)
 copy_tile(cb_v, 0, 0)

@@ -79,17 +79,20 @@ TEST(Verify, WriterPopsWhatItNeverWaitedFor) {
 }
 
 TEST(Verify, DstSlotOverCapacity) {
-  std::string broken = edit(final_ir("matmul"), "matmul_tiles(cb_A, cb_B, 0, 0, 0)",
-                            "matmul_tiles(cb_A, cb_B, 0, 0, 8)");
+  // A 16-bit DST in half-sync mode holds 8 tiles.
+  std::string broken = edit(final_ir("eltwise_add"), "add_tiles(cb_x, cb_y, 0, 0, 0)",
+                            "add_tiles(cb_x, cb_y, 0, 0, 8)");
   EXPECT_EQ(verify_error(broken),
-            "internal error: in 'matmul_compute', matmul_tiles(cb_A, cb_B, 0, 0, 8) uses DST slot "
-            "8 but DST holds 8 tiles (fp32_acc = false) after verify");
-  // f32 DST in half-sync mode holds 4 tiles.
-  std::string f32 = edit(final_ir("matmul_f32"), "matmul_tiles(cb_A, cb_B, 0, 0, 0)",
-                         "matmul_tiles(cb_A, cb_B, 0, 0, 4)");
-  EXPECT_EQ(verify_error(f32),
-            "internal error: in 'matmul_f32_compute', matmul_tiles(cb_A, cb_B, 0, 0, 4) uses DST "
-            "slot 4 but DST holds 4 tiles (fp32_acc = true) after verify");
+            "internal error: in 'eltwise_add_compute', add_tiles(cb_x, cb_y, 0, 0, 8) uses DST "
+            "slot 8 but DST holds 8 tiles (dst_fp32 = false) after verify");
+  // An fp32 DST holds 4; every kernel with `@` gets one (matrix products accumulate in fp32).
+  for (std::string name : {"matmul", "matmul_f32"}) {
+    std::string f32 = edit(final_ir(name), "matmul_tiles(cb_A, cb_B, 0, 0, 0)",
+                           "matmul_tiles(cb_A, cb_B, 0, 0, 4)");
+    EXPECT_EQ(verify_error(f32),
+              "internal error: in '" + name + "_compute', matmul_tiles(cb_A, cb_B, 0, 0, 4) uses "
+              "DST slot 4 but DST holds 4 tiles (dst_fp32 = true) after verify");
+  }
 }
 
 TEST(Verify, PackOutsideWaitRelease) {
