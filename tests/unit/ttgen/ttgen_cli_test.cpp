@@ -250,17 +250,21 @@ std::set<std::string> files_under(const fs::path& dir) {
   return out;
 }
 
-// generated/<example>/ is exactly what `ttgen <example>.tk --target=cpu -o DIR` writes, byte for
+// generated/<example>/ is exactly what `ttgen <example>.tk --target=all -o DIR` writes, byte for
 // byte (UPDATE_GOLDEN=1 rewrites generated/ from ttgen's output).
 TEST(TtgenCodegen, GeneratedFolderIsUpToDate) {
   for (const std::string& name : example_names()) {
     fs::path out = scratch_dir() / "gen" / name;
     fs::remove_all(out);
-    Result r = ttgen("--target=cpu -o " + quote(out.string()) + " " +
+    Result r = ttgen("--target=all -o " + quote(out.string()) + " " +
                      quote((source_dir() / "examples" / (name + ".tk")).string()));
     ASSERT_EQ(r.code, 0) << name << ": " << r.err;
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(files_under(out), (std::set<std::string>{name + ".hpp", name + "_cpu.cpp"}));
+    // One DSL kernel per example, named as its file.
+    const std::string k = "kernels/" + name + "/";
+    EXPECT_EQ(files_under(out),
+              (std::set<std::string>{name + ".hpp", name + "_cpu.cpp", name + "_tt.cpp",
+                                     k + "reader.cpp", k + "compute.cpp", k + "writer.cpp"}));
     fs::path checked_in = source_dir() / "generated" / name;
     for (const std::string& f : files_under(out))
       expect_golden(checked_in / f, read_file(out / f));
@@ -283,21 +287,28 @@ TEST(TtgenCodegen, DashOWithoutEmitWritesCodeIntoANewDirectory) {
             read_file(source_dir() / "generated/axpby/axpby_cpu.cpp"));
 }
 
-TEST(TtgenCodegen, TtIsNotAvailableYet) {
+// --target=tt (the default) writes the header and the TT files only; they are the same bytes as
+// the TT files of --target=all except the header, which then declares run_cpu too.
+TEST(TtgenCodegen, TtTargetWritesHostAndKernels) {
   fs::path out = scratch_dir() / "tt_out";
   fs::remove_all(out);
   std::string in = quote((source_dir() / "examples/matmul.tk").string());
-  const std::string msg = "ttgen: error: TT code generation is not available yet (the TT chain "
-                          "and its templates are still being written); use --target=cpu\n";
-  for (const char* target : {"tt", "all"}) {
-    Result r = ttgen(std::string("--target=") + target + " -o " + quote(out.string()) + " " + in);
-    EXPECT_EQ(r.code, 2) << target;
-    EXPECT_EQ(r.err, msg) << target;
-    EXPECT_FALSE(fs::exists(out)) << target;
+  for (const char* target : {"--target=tt ", ""}) {
+    fs::remove_all(out);
+    Result r = ttgen(std::string(target) + "-o " + quote(out.string()) + " " + in);
+    ASSERT_EQ(r.code, 0) << target << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(files_under(out),
+              (std::set<std::string>{"matmul.hpp", "matmul_tt.cpp", "kernels/matmul/reader.cpp",
+                                     "kernels/matmul/compute.cpp", "kernels/matmul/writer.cpp"}));
+    for (const char* f : {"matmul_tt.cpp", "kernels/matmul/reader.cpp",
+                          "kernels/matmul/compute.cpp", "kernels/matmul/writer.cpp"})
+      EXPECT_EQ(read_file(out / f), read_file(source_dir() / "generated/matmul" / f)) << f;
+    const std::string header = read_file(out / "matmul.hpp");
+    EXPECT_NE(header.find("void run_tt(tt::tt_metal::distributed::MeshDevice& device,"),
+              std::string::npos);
+    EXPECT_EQ(header.find("run_cpu"), std::string::npos);
   }
-  Result r = ttgen("-o " + quote(out.string()) + " " + in);  // --target defaults to tt
-  EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, msg);
 }
 
 TEST(TtgenCodegen, NoFilesOnUserError) {

@@ -1,0 +1,180 @@
+// The checked-in generated TT kernels (generated/<example>/kernels/<K>/*.cpp) parsed with Clang
+// LibTooling against the emulator's SDK-mirror headers, the way the SDK's JIT wraps them: every
+// kernel compiles with -Wall and no diagnostic at all (the SDK builds kernels with -Wall -Werror),
+// and the data-movement kernels call only functions of the pinned dataflow API (fact sheet §1)
+// or functions defined in the kernel file itself.
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/ASTUnit.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Fact sheet §1 (tt_metal/hw/inc/api/dataflow/dataflow_api.h, dataflow_api_addrgen.h,
+// api/tensor/tensor_accessor.h): the functions a data-movement kernel may call.
+const std::set<std::string> kDataflowApi = {
+    // 1.1 arguments (get_compile_time_arg_val is the SDK's macro over get_ct_arg)
+    "get_arg_val", "get_common_arg_val", "get_ct_arg",
+    // 1.2 circular buffers
+    "cb_reserve_back", "cb_push_back", "cb_wait_front", "cb_pop_front",
+    "cb_pages_reservable_at_back", "cb_pages_available_at_front", "get_write_ptr", "get_read_ptr",
+    "get_tile_size", "get_dataformat", "get_tile_hw", "get_tile_num_faces",
+    // 1.3 NoC transfers, barriers, multicast and semaphores
+    "noc_async_read", "noc_async_write", "noc_async_read_page", "noc_async_write_page",
+    "noc_async_read_tile", "noc_async_write_tile", "noc_async_read_barrier",
+    "noc_async_write_barrier", "noc_async_writes_flushed", "noc_async_full_barrier",
+    "noc_async_atomic_barrier", "noc_async_write_multicast", "get_semaphore", "noc_semaphore_wait",
+    "noc_semaphore_wait_min", "noc_semaphore_set", "noc_semaphore_set_multicast",
+    "noc_semaphore_inc",
+    // 1.4 addresses
+    "get_noc_addr", "get_noc_multicast_addr",
+    // 1.5 TensorAccessor / TensorAccessorArgs members
+    "TensorAccessorArgs::next_compile_time_args_offset", "TensorAccessor::get_noc_addr",
+    "TensorAccessor::get_aligned_page_size", "TensorAccessor::get_shard_noc_addr",
+    "TensorAccessor::is_local_page"};
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Parsed {
+  std::unique_ptr<clang::ASTUnit> ast;
+  std::string diagnostics;  // every diagnostic, one per line
+};
+
+// The translation unit the SDK's JIT builds around a kernel: the CB descriptor arrays of the
+// generated chlkc_descriptors.h, for compute the `using namespace ckernel` of chlkc_list.h,
+// then the kernel. Interleaved DRAM accessors take two compile-time words each.
+Parsed parse_kernel(const fs::path& kernel, bool compute) {
+  std::string code = "#include <cstdint>\n#define DATA_FORMATS_DEFINED 1\n"
+                     "constexpr std::uint32_t unpack_tile_size[32] = {};\n"
+                     "constexpr std::uint8_t unpack_src_format[32] = {};\n"
+                     "constexpr std::uint8_t pack_dst_format[32] = {};\n";
+  if (compute)
+    code += "#include \"api/compute/common.h\"\nusing namespace ckernel;\n";
+  code += "#include \"" + kernel.string() + "\"\n";
+  std::vector<std::string> args = {
+      "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Wno-unused-parameter",
+      "-Wno-deprecated-declarations", "-resource-dir", TILEKIT_CLANG_RESOURCE_DIR,
+      "-I" TK_EMULATOR_INCLUDE_DIR, "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DARCH_WORMHOLE",
+      "-DNUM_DRAM_BANKS=12", "-DNOC_MODE=0", "-DNOC_INDEX=0",
+      "-DKERNEL_COMPILE_TIME_ARGS=2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048",
+      compute ? "-DCOMPILE_FOR_TRISC=1" : "-DCOMPILE_FOR_NCRISC"};
+  Parsed out;
+  std::string diag_text;
+  llvm::raw_string_ostream diag_os(diag_text);
+  auto opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  clang::TextDiagnosticPrinter printer(diag_os, opts.get());
+  out.ast = clang::tooling::buildASTFromCodeWithArgs(
+      code, args, "tk_kernel_wrapper.cpp", "tilekit-kernel-check",
+      std::make_shared<clang::PCHContainerOperations>(), clang::tooling::getClangStripDependencyFileAdjuster(),
+      clang::tooling::FileContentMappings(), &printer);
+  diag_os.flush();
+  out.diagnostics = diag_text;
+  return out;
+}
+
+// Qualified names of the functions called in `file` (not in the headers it includes), with whether each
+// callee is defined in that same file.
+struct Callees : clang::RecursiveASTVisitor<Callees> {
+  clang::SourceManager& sm;
+  std::string file;
+  std::set<std::string> sdk, local;
+  Callees(clang::SourceManager& s, std::string f) : sm(s), file(std::move(f)) {}
+  bool in_file(clang::SourceLocation loc) const {
+    loc = sm.getExpansionLoc(loc);
+    return loc.isValid() && sm.getFilename(loc) == file;
+  }
+  bool VisitCallExpr(clang::CallExpr* call) {
+    if (!in_file(call->getBeginLoc()))
+      return true;
+    const clang::FunctionDecl* fn = call->getDirectCallee();
+    std::string name = fn ? fn->getQualifiedNameAsString() : "<indirect call>";
+    const clang::FunctionDecl* def = fn ? fn->getDefinition() : nullptr;
+    (def && in_file(def->getLocation()) ? local : sdk).insert(name);
+    return true;
+  }
+};
+
+std::vector<fs::path> generated_kernels(const std::string& role) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(TK_SOURCE_DIR) / "generated"))
+    if (e.is_regular_file() && e.path().filename() == role + ".cpp" &&
+        e.path().parent_path().parent_path().filename() == "kernels")
+      out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Calls outside the allowlist in one data-movement kernel ("" when there are none).
+std::string disallowed_calls(const fs::path& kernel) {
+  Parsed p = parse_kernel(kernel, false);
+  if (!p.ast || p.ast->getDiagnostics().hasErrorOccurred())
+    return "does not compile:\n" + p.diagnostics;
+  Callees v(p.ast->getSourceManager(), kernel.string());
+  v.TraverseDecl(p.ast->getASTContext().getTranslationUnitDecl());
+  std::string bad;
+  for (const std::string& name : v.sdk)
+    if (!kDataflowApi.count(name))
+      bad += (bad.empty() ? "" : ", ") + name;
+  if (v.sdk.empty())
+    return "calls nothing: the visitor saw no call (wrong file filter?)";
+  return bad;
+}
+
+TEST(GeneratedKernels, EveryExampleHasItsThreeKernels) {
+  EXPECT_EQ(generated_kernels("reader").size(), 8u);
+  EXPECT_EQ(generated_kernels("compute").size(), 8u);
+  EXPECT_EQ(generated_kernels("writer").size(), 8u);
+}
+
+TEST(GeneratedKernels, CompileWithoutAnyDiagnostic) {
+  for (const char* role : {"reader", "compute", "writer"})
+    for (const fs::path& k : generated_kernels(role)) {
+      Parsed p = parse_kernel(k, std::string(role) == "compute");
+      ASSERT_TRUE(p.ast) << k;
+      EXPECT_EQ(p.diagnostics, "") << k;
+    }
+}
+
+TEST(GeneratedKernels, DataMovementCallsOnlyTheDataflowApi) {
+  for (const char* role : {"reader", "writer"})
+    for (const fs::path& k : generated_kernels(role))
+      EXPECT_EQ(disallowed_calls(k), "") << k;
+}
+
+// The check itself: a kernel calling the emulator's own entry point (named like the SDK's
+// cb_pop_front, but not it), memcpy, and a helper it defines is flagged for the first two only.
+TEST(GeneratedKernels, AllowlistCheckFlagsForeignCalls) {
+  fs::path dir = fs::temp_directory_path() / ("tk_kernel_check_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::path k = dir / "reader.cpp";
+  std::ofstream(k) << "#include <cstring>\n#include \"api/dataflow/dataflow_api.h\"\n"
+                      "static void helper(uint32_t a) { cb_push_back(0, a); }\n"
+                      "void kernel_main() {\n"
+                      "  const uint32_t n = get_arg_val<uint32_t>(0);\n"
+                      "  cb_reserve_back(0, n);\n"
+                      "  helper(n);\n"
+                      "  uint32_t x = 0, y = n;\n"
+                      "  std::memcpy(&x, &y, 4);\n"
+                      "  tk::rt::emu::cb_pop_front(0, x);\n"
+                      "}\n";
+  EXPECT_EQ(disallowed_calls(k), "memcpy, tk::rt::emu::cb_pop_front");
+  fs::remove_all(dir);
+}
+
+}  // namespace
