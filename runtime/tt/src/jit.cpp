@@ -52,10 +52,28 @@ struct Hasher {
     }
 };
 
+// The SDK-mirror headers kernels compile against: $TT_METAL_EMULATOR_INCLUDE_DIR, else the
+// installed copy next to this shared library (an install need not keep the source tree), else
+// the source tree this library was built from.
+const std::string& emulator_include_dir() {
+    static const std::string dir = [] {
+        if (const char* e = std::getenv("TT_METAL_EMULATOR_INCLUDE_DIR"); e != nullptr && *e != '\0') return std::string(e);
+        static const int anchor = 0;
+        Dl_info info{};
+        if (dladdr(&anchor, &info) != 0 && info.dli_fname != nullptr) {
+            const fs::path installed = fs::path(info.dli_fname).parent_path() / TK_EMULATOR_INSTALLED_INCLUDE_REL;
+            std::error_code ec;
+            if (fs::is_directory(installed / "api", ec)) return fs::weakly_canonical(installed, ec).string();
+        }
+        return std::string(TK_EMULATOR_INCLUDE_DIR);
+    }();
+    return dir;
+}
+
 const std::string& header_set_hash() {
     static const std::string hash = [] {
         std::vector<fs::path> files;
-        for (const auto& e : fs::recursive_directory_iterator(TK_EMULATOR_INCLUDE_DIR)) {
+        for (const auto& e : fs::recursive_directory_iterator(emulator_include_dir())) {
             if (e.is_regular_file()) files.push_back(e.path());
         }
         std::sort(files.begin(), files.end());
@@ -109,7 +127,7 @@ std::vector<std::string> flags(const KernelRecord& k) {
     std::vector<std::string> f = {"-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
                                   "-Wno-deprecated-declarations", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE",
                                   "-DARCH_WORMHOLE", "-DNUM_DRAM_BANKS=12", "-DNOC_MODE=0",
-                                  std::string("-I") + TK_EMULATOR_INCLUDE_DIR};
+                                  std::string("-I") + emulator_include_dir()};
     const auto& args = k.compute ? k.cc.compile_args : k.dm.compile_args;
     std::string cta = "-DKERNEL_COMPILE_TIME_ARGS=";
     for (std::size_t i = 0; i < args.size(); ++i) cta += (i ? "," : "") + std::to_string(args[i]);
