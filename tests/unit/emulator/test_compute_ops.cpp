@@ -92,6 +92,41 @@ TEST(EmulatorCompute, BroadcastRowsColsScalar) {
     }
 }
 
+// add/sub/mul_binary_tile (api/compute/eltwise_binary_sfpu.h): DST[0] = DST[0] op DST[1], element by element;
+// bf16 inputs, bf16 DST, so the only rounding is the bf16 result (within one ulp, 2^-8 relative).
+TEST(EmulatorCompute, SfpuBinaryOpsCombineTwoDstTiles) {
+    struct Case {
+        std::string op;
+        std::function<float(float, float)> ref;
+    };
+    const std::vector<Case> cases = {{"add", std::plus<float>()}, {"sub", std::minus<float>()},
+                                     {"mul", std::multiplies<float>()}};
+    constexpr uint32_t n = 3;
+    const auto a = random_bf16(n * 1024, -2.0f, 2.0f, 21);
+    const auto b = random_bf16(n * 1024, -2.0f, 2.0f, 22);
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.op);
+        ProgramBuilder p;
+        auto sa = p.dram(a), sb = p.dram(b), dst = p.dram(n);
+        for (auto cb : {tt::CBIndex::c_0, tt::CBIndex::c_1, tt::CBIndex::c_16}) p.cb(cb, 2);
+        auto r = p.reader("dataflow/read_tiles.cpp", {sa, sb});
+        auto w = p.writer("dataflow/write_tile.cpp", {dst});
+        auto k = p.compute("compute/binary_sfpu.cpp",
+                           ComputeConfig{.defines = {{"SFPU_BINARY_INIT", c.op + "_binary_tile_init"},
+                                                     {"SFPU_BINARY_OP", c.op + "_binary_tile"}}});
+        SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(sa), p.addr(sb), n});
+        SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), n, 0u});
+        SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {n});
+        p.run();
+        const auto got = p.read(dst);
+        ASSERT_EQ(got.size(), a.size());
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const float want = c.ref(static_cast<float>(a[i]), static_cast<float>(b[i]));
+            ASSERT_EQ(static_cast<float>(got[i]), static_cast<float>(bfloat16(want))) << "element " << i;
+        }
+    }
+}
+
 namespace {
 std::vector<bfloat16> run_reduce(const std::vector<bfloat16>& in, uint32_t Ht, uint32_t Wt, float scaler, bool col,
                                  const std::string& op) {
