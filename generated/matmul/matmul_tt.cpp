@@ -149,7 +149,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/matmul/compute.cpp", tk_all_cores,
       tt::tt_metal::ComputeConfig{.math_fidelity = MathFidelity::HiFi4,
-                                  .fp32_dest_acc_en = false,
+                                  .fp32_dest_acc_en = true,
                                   .math_approx_mode = false,
                                   .compile_args = tk_compute_compile_args});
 

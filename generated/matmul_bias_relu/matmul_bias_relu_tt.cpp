@@ -154,8 +154,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_16, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_24, 2048));
+      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
+          .set_page_size(tt::CBIndex::c_24, 4096));
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*A_buffer).append_to(tk_reader_compile_args);
@@ -171,7 +171,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/matmul_bias_relu/compute.cpp", tk_all_cores,
       tt::tt_metal::ComputeConfig{.math_fidelity = MathFidelity::HiFi4,
-                                  .fp32_dest_acc_en = false,
+                                  .fp32_dest_acc_en = true,
                                   .math_approx_mode = false,
                                   .compile_args = tk_compute_compile_args});
 

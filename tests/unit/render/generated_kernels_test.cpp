@@ -6,6 +6,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/ASTUnit.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/Tooling.h>
 
 #include <gtest/gtest.h>
@@ -13,7 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
+#include <algorithm>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -44,13 +46,6 @@ const std::set<std::string> kDataflowApi = {
     "TensorAccessor::get_aligned_page_size", "TensorAccessor::get_shard_noc_addr",
     "TensorAccessor::is_local_page"};
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 struct Parsed {
   std::unique_ptr<clang::ASTUnit> ast;
   std::string diagnostics;  // every diagnostic, one per line
@@ -61,9 +56,9 @@ struct Parsed {
 // then the kernel. Interleaved DRAM accessors take two compile-time words each.
 Parsed parse_kernel(const fs::path& kernel, bool compute) {
   std::string code = "#include <cstdint>\n#define DATA_FORMATS_DEFINED 1\n"
-                     "constexpr std::uint32_t unpack_tile_size[32] = {};\n"
-                     "constexpr std::uint8_t unpack_src_format[32] = {};\n"
-                     "constexpr std::uint8_t pack_dst_format[32] = {};\n";
+                     "[[maybe_unused]] constexpr std::uint32_t unpack_tile_size[32] = {};\n"
+                     "[[maybe_unused]] constexpr std::uint8_t unpack_src_format[32] = {};\n"
+                     "[[maybe_unused]] constexpr std::uint8_t pack_dst_format[32] = {};\n";
   if (compute)
     code += "#include \"api/compute/common.h\"\nusing namespace ckernel;\n";
   code += "#include \"" + kernel.string() + "\"\n";
@@ -104,6 +99,9 @@ struct Callees : clang::RecursiveASTVisitor<Callees> {
       return true;
     const clang::FunctionDecl* fn = call->getDirectCallee();
     std::string name = fn ? fn->getQualifiedNameAsString() : "<indirect call>";
+    // A member of a class template instance is named by the template: TensorAccessorArgs::f.
+    if (const auto* m = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(fn))
+      name = m->getParent()->getQualifiedNameAsString() + "::" + m->getNameAsString();
     const clang::FunctionDecl* def = fn ? fn->getDefinition() : nullptr;
     (def && in_file(def->getLocation()) ? local : sdk).insert(name);
     return true;

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace tk::tmpl {
 namespace {
@@ -27,6 +28,19 @@ ir::Module lower_example(const std::string& name, lower::Target t = lower::Targe
   lower::PipelineOptions o;
   o.verify_each = true;
   auto m = lower::run_pipeline(*ast, t, o, diags);
+  EXPECT_TRUE(m) << diags.str();
+  return *m;
+}
+
+// The module after to-tile-ir, which carries the kernel's signature for a tt-only render.
+ir::Module lower_example_front(const std::string& name) {
+  SourceFile file(name + ".tk", test::read_file(test::source_dir() / "examples" / (name + ".tk")));
+  Diagnostics diags(&file);
+  auto ast = parser::parse(file, diags);
+  EXPECT_TRUE(ast && dsl::check(*ast, diags)) << diags.str();
+  lower::PipelineOptions o;
+  o.stop_after = "to-tile-ir";
+  auto m = lower::run_pipeline(*ast, lower::Target::cpu, o, diags);
   EXPECT_TRUE(m) << diags.str();
   return *m;
 }
@@ -67,12 +81,68 @@ TEST(Generate, FilesAreFormattedAndNamedByTheStem) {
   EXPECT_EQ(files["mm.hpp"].find("run_tt"), std::string::npos);
 }
 
-TEST(Generate, TtHasNoTemplateSetYet) {
-  EXPECT_FALSE(can_generate(lower::Target::tt));
+// The tt target: a host file and three kernels per kernel, formatted, spelling the plan as the
+// SDK does (accessors chained, CB ids, enum operands as template arguments).
+TEST(Generate, TtWritesHostAndThreeKernels) {
+  EXPECT_TRUE(can_generate(lower::Target::tt));
   EXPECT_TRUE(can_generate(lower::Target::cpu));
   Lowered l;
+  l.tt = lower_example("rmsnorm", lower::Target::tt);
+  l.front = lower_example_front("rmsnorm");
+  auto files = generate(l, "rn");
+  std::set<std::string> names;
+  for (const auto& [name, text] : files) {
+    names.insert(name);
+    EXPECT_EQ(format_cpp(text, name), text) << name;
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"rn.hpp", "rn_tt.cpp", "kernels/rmsnorm/reader.cpp",
+                                          "kernels/rmsnorm/compute.cpp",
+                                          "kernels/rmsnorm/writer.cpp"}));
+  const std::string& reader = files["kernels/rmsnorm/reader.cpp"];
+  for (const char* line :
+       {"void kernel_main() {", "constexpr uint32_t cb_g = tt::CBIndex::c_1;",
+        "constexpr auto x_args = TensorAccessorArgs<0>();",
+        "constexpr auto g_args = TensorAccessorArgs<x_args.next_compile_time_args_offset()>();",
+        "const auto g_accessor = TensorAccessor(g_args, g_addr, 2048u);",
+        "noc_async_read_tile(j, g_accessor, get_write_ptr(cb_g));",
+        "fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);",
+        "static void fill_scaler_tile(uint32_t addr, uint32_t packed) {"})
+    EXPECT_NE(reader.find(line), std::string::npos) << line;
+  const std::string& compute = files["kernels/rmsnorm/compute.cpp"];
+  for (const char* line :
+       {"#include \"api/compute/reduce.h\"", "#include \"api/compute/bcast.h\"",
+        "reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);",
+        "mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g, 0, 0, 0);",
+        "const uint32_t inv_n_bits = get_arg_val<uint32_t>(1);"})
+    EXPECT_NE(compute.find(line), std::string::npos) << line;
+  EXPECT_EQ(compute.find("api/compute/matmul.h"), std::string::npos);  // only what it calls
+  EXPECT_EQ(compute.find("api/dataflow"), std::string::npos);
+  const std::string& host = files["rn_tt.cpp"];
+  for (const char* line :
+       {"const std::uint32_t inv_n_bits = std::bit_cast<std::uint32_t>(inv_n);",
+        "const std::uint32_t N = static_cast<std::uint32_t>(x.cols);",
+        "TILEKIT_KERNEL_DIR \"/rmsnorm/compute.cpp\"",
+        "{Nt, inv_n_bits, eps_bits, count});"})
+    EXPECT_NE(host.find(line), std::string::npos) << line;
+}
+
+// A host plan the templates cannot spell is an internal error naming the program.
+TEST(TemplateData, TtPlanWithKernelsOutOfOrderIsAnInternalError) {
+  Lowered l;
   l.tt = lower_example("matmul", lower::Target::tt);
-  EXPECT_THROW(generate(l, "matmul"), InternalError);
+  l.front = lower_example_front("matmul");
+  for (ir::Function& f : l.tt->programs[0].functions)
+    if (f.kind == ir::FuncKind::host)
+      std::get<std::vector<ir::AttrValue>>(f.attrs["kernels"].value) =
+          {ir::AttrValue{std::string("matmul_writer")}, ir::AttrValue{std::string("matmul_reader")},
+           ir::AttrValue{std::string("matmul_compute")}};
+  try {
+    template_data(l, "matmul");
+    FAIL() << "no error";
+  } catch (const InternalError& e) {
+    EXPECT_EQ(std::string(e.what()), "internal error: render tt: program 'matmul': the host "
+                                     "plan's kernels are not [reader, compute, writer]");
+  }
 }
 
 // Without the cpu target the signature comes from the front module's kernel function: the TT
