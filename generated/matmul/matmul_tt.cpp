@@ -14,8 +14,9 @@
 #include <tt-metalium/mesh_device.hpp>
 #include <tt-metalium/mesh_workload.hpp>
 #include <tt-metalium/tensor_accessor_args.hpp>
-#include <tt-metalium/tilize_utils.hpp>
 #include <tt-metalium/work_split.hpp>
+
+#include <tilekit/tt_host.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -24,43 +25,6 @@
 #include <memory>
 #include <utility>
 #include <vector>
-
-namespace {
-
-// A dimension rounded up to whole tiles: a vector's 1 becomes one tile row (or column) of zeros.
-[[maybe_unused]] std::uint32_t tk_tiled(std::int64_t n) {
-  return static_cast<std::uint32_t>((n + 31) / 32 * 32);
-}
-
-// A tensor in the device's layout: converted to the element type D of its pages, zero-padded to
-// whole tiles and tilized (four 16x16 faces per tile, tiles row-major).
-template <class D, class T>
-[[maybe_unused]] std::vector<D> tk_to_tiles(tk::MatrixView<const T> v) {
-  const std::uint32_t rows = tk_tiled(v.rows), cols = tk_tiled(v.cols);
-  std::vector<D> host(std::size_t{rows} * cols, D(0.0f));
-  for (std::int64_t r = 0; r < v.rows; ++r) {
-    for (std::int64_t c = 0; c < v.cols; ++c) {
-      host[static_cast<std::size_t>(r) * cols + static_cast<std::size_t>(c)] =
-          D(static_cast<float>(v(r, c)));
-    }
-  }
-  return tilize_nfaces(host, rows, cols);
-}
-
-// The inverse: untilize the pages read back and keep the view's rows and columns.
-template <class T, class D>
-[[maybe_unused]] void tk_from_tiles(const std::vector<D>& tiles, tk::MatrixView<T> v) {
-  const std::uint32_t rows = tk_tiled(v.rows), cols = tk_tiled(v.cols);
-  const std::vector<D> host = untilize_nfaces(tiles, rows, cols);
-  for (std::int64_t r = 0; r < v.rows; ++r) {
-    for (std::int64_t c = 0; c < v.cols; ++c) {
-      v(r, c) = T(static_cast<float>(
-          host[static_cast<std::size_t>(r) * cols + static_cast<std::size_t>(c)]));
-    }
-  }
-}
-
-} // namespace
 
 namespace tk::gen::matmul {
 
@@ -94,8 +58,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
               .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
           &device);
   const std::uint32_t A_addr = static_cast<std::uint32_t>(A_buffer->address());
-  tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, A_buffer, tk_to_tiles<bfloat16>(A),
-                                                    false);
+  tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, A_buffer,
+                                                    tk::tt_host::to_tiles<bfloat16>(A), false);
   std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> B_buffer =
       tt::tt_metal::distributed::MeshBuffer::create(
           tt::tt_metal::distributed::ReplicatedBufferConfig{.size = B_bytes},
@@ -103,8 +67,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
               .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
           &device);
   const std::uint32_t B_addr = static_cast<std::uint32_t>(B_buffer->address());
-  tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, B_buffer, tk_to_tiles<bfloat16>(B),
-                                                    false);
+  tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, B_buffer,
+                                                    tk::tt_host::to_tiles<bfloat16>(B), false);
   std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> C_buffer =
       tt::tt_metal::distributed::MeshBuffer::create(
           tt::tt_metal::distributed::ReplicatedBufferConfig{.size = C_bytes},
@@ -185,7 +149,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
 
   std::vector<bfloat16> C_tiles;
   tt::tt_metal::distributed::EnqueueReadMeshBuffer(tk_queue, C_tiles, C_buffer, true);
-  tk_from_tiles(C_tiles, C);
+  tk::tt_host::from_tiles(C_tiles, C);
 }
 
 } // namespace tk::gen::matmul
