@@ -1,12 +1,22 @@
 // The emulator's device-side entry points, called by the SDK-shaped kernel headers (api/...). Each call
 // acts on the core and kernel that the scheduler made current. Not part of the SDK: kernels never call these.
 #pragma once
+
+#include <cstring>
 #include <cstdint>
 
 namespace tk::rt::emu {
 // Runtime args of the current kernel on the current core.
 std::uint32_t runtime_arg(int index);
 std::uint32_t common_runtime_arg(int index);
+/// An argument word read as the kernel's 4-byte type (get_arg_val<T> in both kernel APIs).
+template <typename T>
+inline T arg_as(std::uint32_t word) {
+    static_assert(sizeof(T) == 4, "Error: get_arg_val can only be used with 4-byte types");
+    T out;
+    std::memcpy(&out, &word, 4);
+    return out;
+}
 
 // Circular buffers (shared by data-movement and compute kernels).
 void cb_reserve_back(std::int32_t cb, std::int32_t pages);

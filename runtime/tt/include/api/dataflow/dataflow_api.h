@@ -38,19 +38,11 @@ enum class ProgrammableCoreType { TENSIX = 0, ACTIVE_ETH = 1, IDLE_ETH = 2 };
 // ---- arguments -------------------------------------------------------------------------------------
 template <typename T>
 FORCE_INLINE T get_arg_val(int arg_idx) {
-    static_assert(sizeof(T) == 4, "Error: get_arg_val can only be used with 4-byte types");
-    const std::uint32_t v = ::tk::rt::emu::runtime_arg(arg_idx);
-    T out;
-    std::memcpy(&out, &v, 4);
-    return out;
+    return ::tk::rt::emu::arg_as<T>(::tk::rt::emu::runtime_arg(arg_idx));
 }
 template <typename T>
 FORCE_INLINE T get_common_arg_val(int arg_idx) {
-    static_assert(sizeof(T) == 4, "Error: get_common_arg_val can only be used with 4-byte types");
-    const std::uint32_t v = ::tk::rt::emu::common_runtime_arg(arg_idx);
-    T out;
-    std::memcpy(&out, &v, 4);
-    return out;
+    return ::tk::rt::emu::arg_as<T>(::tk::rt::emu::common_runtime_arg(arg_idx));
 }
 
 // ---- circular buffers ------------------------------------------------------------------------------
