@@ -32,10 +32,6 @@ std::filesystem::path template_dir() {
   return TK_TEMPLATE_DIR;
 }
 
-bool can_generate(lower::Target target) {
-  return target == lower::Target::cpu || target == lower::Target::tt;
-}
-
 std::map<std::string, std::string> generate(const Lowered& lowered, const std::string& file_stem,
                                             const std::filesystem::path& templates) {
   nlohmann::json data = template_data(lowered, file_stem);

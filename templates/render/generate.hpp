@@ -26,7 +26,4 @@ std::map<std::string, std::string> generate(const Lowered& lowered, const std::s
 std::map<std::string, std::string> generate(const ir::Module& lowered, lower::Target target,
                                             const std::string& file_stem);
 
-/// True when `target` has a template set, so ttgen can generate its code.
-bool can_generate(lower::Target target);
-
 }  // namespace tk::tmpl

@@ -98,13 +98,6 @@ bool check_code_request(const Options& options, Emit emit, std::ostream& err) {
     }
     return true;
   }
-  for (lower::Target t : code_targets(options))
-    if (!tmpl::can_generate(t)) {
-      err << "ttgen: error: " << (t == lower::Target::tt ? "TT" : "CPU")
-          << " code generation is not available yet (the TT chain and its templates are still "
-             "being written); use --target=cpu\n";
-      return false;
-    }
   if (options.all_targets && (options.print_after_all || !options.print_after.empty())) {
     err << "ttgen: error: stage dumps follow one chain; name one target instead of "
            "--target=all\n";

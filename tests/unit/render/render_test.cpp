@@ -84,8 +84,6 @@ TEST(Generate, FilesAreFormattedAndNamedByTheStem) {
 // The tt target: a host file and three kernels per kernel, formatted, spelling the plan as the
 // SDK does (accessors chained, CB ids, enum operands as template arguments).
 TEST(Generate, TtWritesHostAndThreeKernels) {
-  EXPECT_TRUE(can_generate(lower::Target::tt));
-  EXPECT_TRUE(can_generate(lower::Target::cpu));
   Lowered l;
   l.tt = lower_example("rmsnorm", lower::Target::tt);
   l.front = lower_example_front("rmsnorm");
