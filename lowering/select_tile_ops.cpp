@@ -209,6 +209,8 @@ ir::Module select_tile_ops(const ir::Module& m, Diagnostics& diags) {
       for (Function& f : p.functions)
         if (f.kind == FuncKind::kernel) {
           Function copy = f;
+          // DST precision is decided once, here; every later stage reads it (tt::dst_fp32).
+          p.attrs["dst_fp32"] = {tt::decide_dst_fp32(p, copy)};
           KernelSelection ks(p, copy, diags);
           Stmt body = ks.run(copy.body);
           tt::find_function(p, FuncKind::kernel)->body = body;

@@ -22,8 +22,7 @@ Expr i(std::int64_t v) { return int_imm(v); }
 
 TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diags)
     : prog_(p), diags_(diags) {
-  fp32_acc_ = decide_dst_fp32(p, kernel);
-  p.attrs["dst_fp32"] = {fp32_acc_};
+  fp32_acc_ = dst_fp32(p);
   capacity_ = static_cast<int>(dst_capacity(fp32_acc_));
   std::map<std::string, std::string> counts = tile_count_vars(kernel);
   for (const Tensor& t : p.tensors)
