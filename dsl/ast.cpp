@@ -2,7 +2,9 @@
 
 namespace tk::dsl {
 
-std::string_view to_string(DType t) { return t == DType::bf16 ? "bf16" : "f32"; }
+std::string_view to_string(DType t) {
+  return t == DType::bf16 ? "bf16" : "f32";
+}
 
 std::optional<DType> dtype_from_string(std::string_view s) {
   if (s == "bf16")
@@ -22,12 +24,14 @@ constexpr BuiltinInfo kBuiltins[] = {
     TK_DSL_BUILTINS(TK_X)
 #undef TK_X
 };
-}  // namespace
+} // namespace
 
 std::string_view to_string(Builtin b) {
   return b == Builtin::unknown ? "<unknown>" : kBuiltins[static_cast<int>(b)].name;
 }
-int arity(Builtin b) { return b == Builtin::unknown ? -1 : kBuiltins[static_cast<int>(b)].arity; }
+int arity(Builtin b) {
+  return b == Builtin::unknown ? -1 : kBuiltins[static_cast<int>(b)].arity;
+}
 
 Builtin builtin_from_string(std::string_view s) {
   for (int i = 0; i < static_cast<int>(Builtin::unknown); ++i)
@@ -38,24 +42,34 @@ Builtin builtin_from_string(std::string_view s) {
 
 std::string_view to_string(Type t) {
   switch (t) {
-  case Type::index: return "index";
-  case Type::scalar: return "scalar";
-  case Type::tile: return "tile";
-  case Type::unknown: break;
+  case Type::index:
+    return "index";
+  case Type::scalar:
+    return "scalar";
+  case Type::tile:
+    return "tile";
+  case Type::unknown:
+    break;
   }
   return "unknown";
 }
 
 std::string_view to_string(BinOp op) {
   switch (op) {
-  case BinOp::add: return "+";
-  case BinOp::sub: return "-";
-  case BinOp::mul: return "*";
-  case BinOp::matmul: return "@";
+  case BinOp::add:
+    return "+";
+  case BinOp::sub:
+    return "-";
+  case BinOp::mul:
+    return "*";
+  case BinOp::matmul:
+    return "@";
   }
   return "?";
 }
 
-int precedence(BinOp op) { return op == BinOp::add || op == BinOp::sub ? 1 : 2; }
+int precedence(BinOp op) {
+  return op == BinOp::add || op == BinOp::sub ? 1 : 2;
+}
 
-}  // namespace tk::dsl
+} // namespace tk::dsl

@@ -32,7 +32,7 @@ enum class DType : std::uint8_t { bf16, f32 };
 std::string_view to_string(DType);
 std::optional<DType> dtype_from_string(std::string_view);
 
-// ---- builtin functions ---------------------------------------------------------------------------
+// ---- builtin functions --------------------------------------------------------------------------
 // X(enumerator, spelling, arity). The checker resolves Call::callee to one of these.
 #define TK_DSL_BUILTINS(X)                                                                         \
   X(exp, "exp", 1)                                                                                 \
@@ -66,9 +66,9 @@ enum class Builtin : std::uint8_t {
 };
 std::string_view to_string(Builtin);
 int arity(Builtin);
-Builtin builtin_from_string(std::string_view);  // Builtin::unknown if none
+Builtin builtin_from_string(std::string_view); // Builtin::unknown if none
 
-// ---- expressions ---------------------------------------------------------------------------------
+// ---- expressions --------------------------------------------------------------------------------
 /// What an expression denotes; set by check.
 enum class Type : std::uint8_t { unknown, index, scalar, tile };
 std::string_view to_string(Type);
@@ -87,7 +87,7 @@ struct Expr;
 /// A numeric literal: `32`, `0.5`, `1e-5`, `inf`, `-inf`, `-2`.
 struct Number {
   double value = 0;
-  bool is_integer = false;  // written without '.', exponent or inf
+  bool is_integer = false; // written without '.', exponent or inf
   friend bool operator==(const Number&, const Number&) = default;
 };
 
@@ -107,13 +107,13 @@ struct Access {
 struct Call {
   Ident callee;
   std::vector<Expr> args;
-  Builtin fn = Builtin::unknown;  // set by check
+  Builtin fn = Builtin::unknown; // set by check
   friend bool operator==(const Call&, const Call&) = default;
 };
 
 enum class BinOp : std::uint8_t { add, sub, mul, matmul };
-std::string_view to_string(BinOp);  // "+", "-", "*", "@"
-int precedence(BinOp);              // @ and * bind tighter (2) than + and - (1)
+std::string_view to_string(BinOp); // "+", "-", "*", "@"
+int precedence(BinOp);             // @ and * bind tighter (2) than + and - (1)
 
 struct Binary {
   BinOp op = BinOp::add;
@@ -125,15 +125,15 @@ struct Binary {
 struct Expr {
   std::variant<Number, Name, Access, Call, Binary> node;
   Loc loc;
-  Type type = Type::unknown;  // set by check
+  Type type = Type::unknown; // set by check
   friend bool operator==(const Expr&, const Expr&) = default;
 };
 
-// ---- statements ----------------------------------------------------------------------------------
+// ---- statements ---------------------------------------------------------------------------------
 /// A range bound: an integer literal or `tiles(D)`.
 struct Bound {
-  std::optional<Ident> tiles_of;  // `tiles(D)`: D / 32
-  std::int64_t value = 0;         // the literal, when tiles_of is empty
+  std::optional<Ident> tiles_of; // `tiles(D)`: D / 32
+  std::int64_t value = 0;        // the literal, when tiles_of is empty
   Loc loc;
   friend bool operator==(const Bound&, const Bound&) = default;
 };
@@ -196,11 +196,11 @@ struct Stmt {
   friend bool operator==(const Stmt&, const Stmt&) = default;
 };
 
-// ---- declarations --------------------------------------------------------------------------------
+// ---- declarations -------------------------------------------------------------------------------
 /// A tensor dimension: a name bound at run time, or an integer literal (1 for a broadcast vector).
 struct Dim {
   std::optional<Ident> name;
-  std::int64_t size = 0;  // the literal, when name is empty
+  std::int64_t size = 0; // the literal, when name is empty
   Loc loc;
   friend bool operator==(const Dim&, const Dim&) = default;
 };
@@ -232,7 +232,7 @@ struct Option {
 };
 
 struct Kernel {
-  std::vector<Option> options;  // from `@options(...)` before `kernel`
+  std::vector<Option> options; // from `@options(...)` before `kernel`
   Ident name;
   std::vector<Param> inputs;
   std::vector<Param> outputs;
@@ -246,4 +246,4 @@ struct Module {
   friend bool operator==(const Module&, const Module&) = default;
 };
 
-}  // namespace tk::dsl
+} // namespace tk::dsl

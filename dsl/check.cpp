@@ -32,10 +32,11 @@ std::vector<std::string> Checker::visible_names(bool loops_only) const {
 void Checker::unknown_name(const Ident& id, const std::vector<std::string>& candidates,
                            const std::string& what) {
   if (!reported_unknown_.insert(id.name).second)
-    return;  // one report per name: later uses are the same mistake
+    return; // one report per name: later uses are the same mistake
   if (auto it = expired_.find(id.name); it != expired_.end()) {
-    error(id.loc.range, "'" + id.name + "' is not visible here; it was bound inside a loop body, "
-                        "which ends its scope")
+    error(id.loc.range, "'" + id.name +
+                            "' is not visible here; it was bound inside a loop body, "
+                            "which ends its scope")
         .note(it->second, "bind '" + id.name + "' before the loop to use it after it");
     return;
   }
@@ -79,7 +80,7 @@ bool Checker::check_bound(const Bound& b, SymBound& out) {
     }
     std::string hint = closest(n, dims);
     error(at, "unknown dimension '" + n + "' in tiles(" + n + "); " +
-                  (!hint.empty()  ? "did you mean '" + hint + "'?"
+                  (!hint.empty() ? "did you mean '" + hint + "'?"
                    : all.empty() ? std::string("this kernel has no named dimensions")
                                  : "the dimensions of this kernel are " + all));
   }
@@ -92,7 +93,7 @@ LoopInfo* Checker::check_loop_var(const LoopVar& lv, bool parallel, SourceRange 
   L.parallel = parallel;
   L.keyword = keyword;
   const std::string& n = lv.var.name;
-  bool shadows = false;  // then uses of the name are ambiguous: check none of them
+  bool shadows = false; // then uses of the name are ambiguous: check none of them
   if (Binding* b = lookup(n)) {
     std::string what = b->kind == Binding::Kind::loop     ? "the loop index"
                        : b->kind == Binding::Kind::local  ? "the local name"
@@ -107,10 +108,10 @@ LoopInfo* Checker::check_loop_var(const LoopVar& lv, bool parallel, SourceRange 
   bool ok = true;
   if (lv.range.lo) {
     if (lv.range.lo->tiles_of) {
-      error(lv.range.lo->loc.range, "a range starts at an integer literal, e.g. 1 .. " +
-                                        (lv.range.hi.tiles_of ? "tiles(" +
-                                                                    lv.range.hi.tiles_of->name + ")"
-                                                              : std::string("4")));
+      error(lv.range.lo->loc.range,
+            "a range starts at an integer literal, e.g. 1 .. " +
+                (lv.range.hi.tiles_of ? "tiles(" + lv.range.hi.tiles_of->name + ")"
+                                      : std::string("4")));
       ok = false;
     } else {
       ok = check_bound(*lv.range.lo, L.lo);
@@ -118,9 +119,11 @@ LoopInfo* Checker::check_loop_var(const LoopVar& lv, bool parallel, SourceRange 
   }
   ok = check_bound(lv.range.hi, L.hi) && ok;
   if (ok && L.hi.dim.empty() && L.lo.value >= L.hi.value) {
-    error(lv.range.loc.range, "the range " + L.range_str() + " is empty; the upper bound is "
-                              "exclusive, so " + L.lo.str() + " .. " +
-                              std::to_string(L.lo.value + 1) + " has one iteration");
+    error(lv.range.loc.range, "the range " + L.range_str() +
+                                  " is empty; the upper bound is "
+                                  "exclusive, so " +
+                                  L.lo.str() + " .. " + std::to_string(L.lo.value + 1) +
+                                  " has one iteration");
     ok = false;
   }
   L.valid = ok && !shadows;
@@ -156,9 +159,10 @@ void Checker::check_stmt(Stmt& s) {
           .note(b->where, "'" + n + "' is defined here");
     } else {
       if (a->value.type == Type::scalar)
-        error(a->value.loc.range, "'" + n + "' would hold a scalar, but names hold tiles; for a "
-                                  "constant tile, write " + n + " = fill(" +
-                                  expr_str(a->value) + ")");
+        error(a->value.loc.range, "'" + n +
+                                      "' would hold a scalar, but names hold tiles; for a "
+                                      "constant tile, write " +
+                                      n + " = fill(" + expr_str(a->value) + ")");
       if (b) {
         b->shape = {merge(b->shape.rows, sh.rows), merge(b->shape.cols, sh.cols)};
       } else {
@@ -180,17 +184,19 @@ void Checker::check_stmt(Stmt& s) {
         if (auto it = expired_.find(n); it != expired_.end())
           d.note(it->second, "this '" + n + "' is local to its loop body");
       }
-      Binding nb;  // bind it so that later uses are not reported again
+      Binding nb; // bind it so that later uses are not reported again
       nb.where = at;
       bind(n, nb);
     } else if (b->kind == Binding::Kind::tensor) {
-      error(at, "cannot accumulate into tensor '" + n + "'; accumulate into a local name and "
-                "store that: acc += ...; " + n + "[i, j] = acc")
+      error(at, "cannot accumulate into tensor '" + n +
+                    "'; accumulate into a local name and "
+                    "store that: acc += ...; " +
+                    n + "[i, j] = acc")
           .note(b->where, "'" + n + "' is declared here");
     } else if (b->kind != Binding::Kind::local) {
       error(at, "cannot accumulate into " +
-                    std::string(b->kind == Binding::Kind::loop ? "loop index '" : "scalar '") +
-                    n + "'; '+=' updates a tile bound by '='")
+                    std::string(b->kind == Binding::Kind::loop ? "loop index '" : "scalar '") + n +
+                    "'; '+=' updates a tile bound by '='")
           .note(b->where, "'" + n + "' is declared here");
     } else {
       b->shape = {merge(b->shape.rows, sh.rows), merge(b->shape.cols, sh.cols)};
@@ -226,12 +232,12 @@ void Checker::check_store(Store& st) {
   check_expr(st.value);
   const Binding* b = resolve_tensor(st.target.tensor);
   if (!b) {
-    coverage_ok_ = false;  // the store was probably meant for an output; don't add "never stored"
+    coverage_ok_ = false; // the store was probably meant for an output; don't add "never stored"
     return;
   }
   const Param& p = *b->param;
   const std::string& n = p.name.name;
-  if (bad_params_.count(n)) {  // its declaration is wrong; nothing to check the store against
+  if (bad_params_.count(n)) { // its declaration is wrong; nothing to check the store against
     stores_.emplace(n, StoreSite{st.target_loc.range});
     return;
   }
@@ -239,8 +245,9 @@ void Checker::check_store(Store& st) {
     std::string outs;
     for (const Param& o : k_.outputs)
       outs += (outs.empty() ? "" : ", ") + o.name.name;
-    error(st.target.tensor.loc.range, "storing to input '" + n + "'; inputs are read-only" +
-                                          (outs.empty() ? "" : ", store to an output (" + outs + ")"))
+    error(st.target.tensor.loc.range,
+          "storing to input '" + n + "'; inputs are read-only" +
+              (outs.empty() ? "" : ", store to an output (" + outs + ")"))
         .note(b->where, "'" + n + "' is declared as an input here");
     coverage_ok_ = false;
     return;
@@ -258,12 +265,14 @@ void Checker::check_store(Store& st) {
   check_coverage(st, p, vars);
 }
 
-void Checker::check_coverage(const Store& st, const Param& out, const std::vector<LoopInfo*>& vars) {
+void Checker::check_coverage(const Store& st, const Param& out,
+                             const std::vector<LoopInfo*>& vars) {
   const std::string& n = out.name.name;
   SourceRange at = st.target_loc.range;
   if (auto it = stores_.find(n); it != stores_.end()) {
-    error(at, "output '" + n + "' is stored twice; each output is stored by exactly one "
-              "statement, which writes every tile once")
+    error(at, "output '" + n +
+                  "' is stored twice; each output is stored by exactly one "
+                  "statement, which writes every tile once")
         .note(it->second.where, "first store to '" + n + "' is here");
     return;
   }
@@ -275,35 +284,38 @@ void Checker::check_coverage(const Store& st, const Param& out, const std::vecto
     std::string dn = dim.name ? dim.name->name : std::to_string(dim.size);
     if (!ix.var) {
       if (!dim.name && (dim.size == 1 || dim.size == 32))
-        continue;  // the one tile of this dimension
-      error(ix.loc.range, "'" + shown + "' stores only tile " + std::to_string(ix.offset) +
-                              " of dimension " + std::to_string(d) + " (" + dn + "); index it "
-                              "with a loop variable over " +
-                              (dim.name ? "tiles(" + dn + ")" : "0 .. " +
-                                                                    std::to_string(dim.size / 32)) +
-                              " so that every tile is written");
+        continue; // the one tile of this dimension
+      error(ix.loc.range,
+            "'" + shown + "' stores only tile " + std::to_string(ix.offset) + " of dimension " +
+                std::to_string(d) + " (" + dn +
+                "); index it "
+                "with a loop variable over " +
+                (dim.name ? "tiles(" + dn + ")" : "0 .. " + std::to_string(dim.size / 32)) +
+                " so that every tile is written");
       return;
     }
     const LoopInfo& L = *vars[d];
     SourceRange loop_at{L.lv->var.loc.range.begin, L.lv->range.loc.range.end};
     if (ix.offset != 0) {
-      error(ix.loc.range, "store index '" + index_str(ix) + "' is offset; store with a plain "
-                          "loop variable so that every tile of '" + n + "' is written once");
+      error(ix.loc.range, "store index '" + index_str(ix) +
+                              "' is offset; store with a plain "
+                              "loop variable so that every tile of '" +
+                              n + "' is written once");
       return;
     }
     bool full = L.lo.value == 0 && (dim.name || L.hi.value == dim.size / 32);
     if (!full) {
-      error(ix.loc.range, "'" + ix.var->name + "' ranges over " + L.range_str() +
-                              ", so '" + shown + "' misses tiles of dimension " + dn +
-                              "; loop over " +
-                              (dim.name ? "tiles(" + dn + ")" : "0 .. " +
-                                                                    std::to_string(dim.size / 32)))
+      error(ix.loc.range,
+            "'" + ix.var->name + "' ranges over " + L.range_str() + ", so '" + shown +
+                "' misses tiles of dimension " + dn + "; loop over " +
+                (dim.name ? "tiles(" + dn + ")" : "0 .. " + std::to_string(dim.size / 32)))
           .note(loop_at, "'" + ix.var->name + "' is defined here");
       return;
     }
     if (d > 0 && vars[0] == vars[d]) {
-      error(at, "both indices of '" + shown + "' are '" + ix.var->name + "', so only the "
-                "diagonal tiles would be written; use one loop index per dimension");
+      error(at, "both indices of '" + shown + "' are '" + ix.var->name +
+                    "', so only the "
+                    "diagonal tiles would be written; use one loop index per dimension");
       return;
     }
   }
@@ -313,9 +325,9 @@ void Checker::check_coverage(const Store& st, const Param& out, const std::vecto
     const std::string& v = L->lv->var.name;
     Diagnostic& e =
         L->parallel
-            ? error(at, "'" + shown + "' does not use the parallel index '" + v +
-                            "', so every '" + v + "' iteration writes the same tiles; index '" +
-                            n + "' with '" + v + "' or drop '" + v + "' from 'parallel'")
+            ? error(at, "'" + shown + "' does not use the parallel index '" + v + "', so every '" +
+                            v + "' iteration writes the same tiles; index '" + n + "' with '" + v +
+                            "' or drop '" + v + "' from 'parallel'")
             : error(at, "'" + shown + "' is stored inside 'for " + v + "' but does not use '" + v +
                             "', so each tile is written once per iteration; move the store after "
                             "the loop");
@@ -334,9 +346,10 @@ void Checker::run() {
   if (!parallel_) {
     // A statement spanning lines is underlined to the end of its first line.
     SourceRange at = k_.body.empty() ? k_.name.loc.range : k_.body.front().loc.range;
-    error(at, "kernel '" + k_.name.name + "' has no 'parallel' block; put its statements in "
-              "one, e.g. parallel i in tiles(M), j in tiles(N) { ... }");
-    return;  // nothing to check the statements against without their iteration space
+    error(at, "kernel '" + k_.name.name +
+                  "' has no 'parallel' block; put its statements in "
+                  "one, e.g. parallel i in tiles(M), j in tiles(N) { ... }");
+    return; // nothing to check the statements against without their iteration space
   }
   for (Stmt& s : k_.body) {
     if (&s == parallel_) {
@@ -353,8 +366,9 @@ void Checker::run() {
           .note(keyword_range(*parallel_, 8), "the first 'parallel' is here");
       coverage_ok_ = false;
     } else {
-      error(s.loc.range, "statement outside 'parallel'; every statement of a kernel goes inside its "
-                "'parallel' block")
+      error(s.loc.range,
+            "statement outside 'parallel'; every statement of a kernel goes inside its "
+            "'parallel' block")
           .note(keyword_range(*parallel_, 8), "the 'parallel' block is here");
       if (std::holds_alternative<Store>(s.node))
         coverage_ok_ = false;
@@ -365,12 +379,13 @@ void Checker::run() {
   for (const Param& o : k_.outputs)
     if (o.is_tensor && !bad_params_.count(o.name.name) && !stores_.count(o.name.name) &&
         params_[o.name.name] == &o)
-      error(o.name.loc.range, "output '" + o.name.name + "' is never stored; store each of its "
-                              "tiles once inside 'parallel', e.g. " + o.name.name +
-                              "[i, j] = ...");
+      error(o.name.loc.range, "output '" + o.name.name +
+                                  "' is never stored; store each of its "
+                                  "tiles once inside 'parallel', e.g. " +
+                                  o.name.name + "[i, j] = ...");
 }
 
-}  // namespace detail
+} // namespace detail
 
 bool check(Module& m, Diagnostics& diags) {
   std::size_t before = diags.error_count();
@@ -384,4 +399,4 @@ bool check(Module& m, Diagnostics& diags) {
   return diags.error_count() == before;
 }
 
-}  // namespace tk::dsl
+} // namespace tk::dsl

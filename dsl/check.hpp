@@ -1,5 +1,6 @@
 // The semantic checker of the tile language: resolves names, types every expression, ties every
-// tensor index to a dimension, and reports user errors with locations (docs/language.md lists them).
+// tensor index to a dimension, and reports user errors with locations (docs/language.md lists
+// them).
 #pragma once
 
 #include "dsl/ast.hpp"
@@ -19,10 +20,10 @@ struct KernelOptions {
   std::int64_t grid_y = 8;
   std::int64_t cb_depth = 2;
   bool fp32_acc = false;
-  std::string math_fidelity = "HiFi4";  // LoFi, HiFi2, HiFi3 or HiFi4
+  std::string math_fidelity = "HiFi4"; // LoFi, HiFi2, HiFi3 or HiFi4
 };
 
 /// Reads the options of a kernel that passed check() (invalid entries are ignored).
 KernelOptions options_of(const Kernel& k);
 
-}  // namespace tk::dsl
+} // namespace tk::dsl

@@ -40,14 +40,17 @@ std::string closest(const std::string& name, const std::vector<std::string>& can
       ambiguous = false;
     }
   }
-  return ambiguous ? std::string() : best;  // a coin toss between two names helps nobody
+  return ambiguous ? std::string() : best; // a coin toss between two names helps nobody
 }
 
 std::string DimKey::str() const {
   switch (kind) {
-  case Kind::named: return name;
-  case Kind::literal: return std::to_string(size);
-  case Kind::unknown: break;
+  case Kind::named:
+    return name;
+  case Kind::literal:
+    return std::to_string(size);
+  case Kind::unknown:
+    break;
   }
   return "?";
 }
@@ -83,7 +86,9 @@ DimKey merge(const DimKey& a, const DimKey& b) {
   return {};
 }
 
-std::string SymBound::str() const { return dim.empty() ? std::to_string(value) : "tiles(" + dim + ")"; }
+std::string SymBound::str() const {
+  return dim.empty() ? std::to_string(value) : "tiles(" + dim + ")";
+}
 
 std::string LoopInfo::range_str() const {
   if (lo == SymBound{} && !hi.dim.empty())
@@ -101,14 +106,18 @@ constexpr std::int64_t kMaxCbDepth = 8;
 
 std::string kind_of(const Option& o) {
   switch (o.value.index()) {
-  case 0: return "an integer";
-  case 1: return "a boolean";
-  case 2: return "the word '" + std::get<std::string>(o.value) + "'";
-  default: return "a grid";
+  case 0:
+    return "an integer";
+  case 1:
+    return "a boolean";
+  case 2:
+    return "the word '" + std::get<std::string>(o.value) + "'";
+  default:
+    return "a grid";
   }
 }
 
-}  // namespace
+} // namespace
 
 void Checker::check_options() {
   std::map<std::string, SourceRange> seen;
@@ -137,8 +146,8 @@ void Checker::check_options() {
     } else if (key == "cb_depth") {
       const auto* v = std::get_if<std::int64_t>(&o.value);
       if (!v)
-        error(vr, "option 'cb_depth' takes an integer (tiles per circular buffer), not " +
-                      kind_of(o));
+        error(vr,
+              "option 'cb_depth' takes an integer (tiles per circular buffer), not " + kind_of(o));
       else if (*v < 1)
         error(vr, "cb_depth must be at least 1 (2, the default, double-buffers)");
       else if (*v > kMaxCbDepth)
@@ -146,7 +155,7 @@ void Checker::check_options() {
     } else if (key == "fp32_acc") {
       if (!std::holds_alternative<bool>(o.value))
         error(vr, "option 'fp32_acc' takes true or false, not " + kind_of(o));
-    } else {  // math_fidelity
+    } else { // math_fidelity
       const auto* s = std::get_if<std::string>(&o.value);
       if (!s) {
         error(vr, "option 'math_fidelity' takes LoFi, HiFi2, HiFi3 or HiFi4, not " + kind_of(o));
@@ -166,7 +175,7 @@ void Checker::check_params() {
     if (auto it = params_.find(n); it != params_.end()) {
       error(p.name.loc.range, "duplicate parameter '" + n + "'; give each parameter its own name")
           .note(decl_of(*it->second), "'" + n + "' is first declared here");
-      bad_params_[n] = true;  // uses of the name are ambiguous; check none of them
+      bad_params_[n] = true; // uses of the name are ambiguous; check none of them
       return;
     }
     params_[n] = &p;
@@ -190,10 +199,9 @@ void Checker::check_params() {
     b.kind = Binding::Kind::tensor;
     scopes_.front()[n] = b;
     if (p.dims.size() != 2) {
-      error(p.loc.range, "tensor '" + n + "' has " + std::to_string(p.dims.size()) +
-                             " dimension" + (p.dims.size() == 1 ? "" : "s") +
-                             "; tensors have exactly 2, e.g. '" + n + ": " +
-                             std::string(to_string(p.dtype)) + "[M, N]'");
+      error(p.loc.range, "tensor '" + n + "' has " + std::to_string(p.dims.size()) + " dimension" +
+                             (p.dims.size() == 1 ? "" : "s") + "; tensors have exactly 2, e.g. '" +
+                             n + ": " + std::string(to_string(p.dtype)) + "[M, N]'");
       bad_params_[n] = true;
       return;
     }
@@ -215,8 +223,8 @@ void Checker::check_params() {
       bad_params_[n] = true;
     }
     if (all_one) {
-      error(p.loc.range, "tensor '" + n + "' is a single element; pass it as a scalar: '" + n +
-                             ": f32'");
+      error(p.loc.range,
+            "tensor '" + n + "' is a single element; pass it as a scalar: '" + n + ": f32'");
       bad_params_[n] = true;
     }
   };
@@ -225,11 +233,11 @@ void Checker::check_params() {
   for (const Param& p : k_.outputs)
     one(p, true);
   if (k_.outputs.empty())
-    error(k_.name.loc.range, "kernel '" + k_.name.name +
-                                 "' has no outputs; declare at least one: -> (C: bf16[M, N])");
+    error(k_.name.loc.range,
+          "kernel '" + k_.name.name + "' has no outputs; declare at least one: -> (C: bf16[M, N])");
 }
 
-}  // namespace tk::dsl::detail
+} // namespace tk::dsl::detail
 
 namespace tk::dsl {
 
@@ -254,4 +262,4 @@ KernelOptions options_of(const Kernel& k) {
   return r;
 }
 
-}  // namespace tk::dsl
+} // namespace tk::dsl

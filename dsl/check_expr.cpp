@@ -61,20 +61,31 @@ std::string dim_desc(const Param& t, std::size_t dim) {
          (d.name ? d.name->name : std::to_string(d.size)) + ")";
 }
 
-std::int64_t tile_count(std::int64_t size) { return size == 1 ? 1 : size / 32; }
+std::int64_t tile_count(std::int64_t size) {
+  return size == 1 ? 1 : size / 32;
+}
 
 bool is_unary_elementwise(Builtin f) {
   switch (f) {
-  case Builtin::exp: case Builtin::log: case Builtin::sqrt: case Builtin::rsqrt:
-  case Builtin::recip: case Builtin::relu: case Builtin::gelu: case Builtin::sigmoid:
-  case Builtin::tanh: case Builtin::abs: case Builtin::neg: case Builtin::square:
+  case Builtin::exp:
+  case Builtin::log:
+  case Builtin::sqrt:
+  case Builtin::rsqrt:
+  case Builtin::recip:
+  case Builtin::relu:
+  case Builtin::gelu:
+  case Builtin::sigmoid:
+  case Builtin::tanh:
+  case Builtin::abs:
+  case Builtin::neg:
+  case Builtin::square:
     return true;
   default:
     return false;
   }
 }
 
-}  // namespace
+} // namespace
 
 const Binding* Checker::resolve_tensor(const Ident& id) {
   Binding* b = lookup(id.name);
@@ -87,10 +98,13 @@ const Binding* Checker::resolve_tensor(const Ident& id) {
     return nullptr;
   }
   switch (b->kind) {
-  case Binding::Kind::tensor: return b;
+  case Binding::Kind::tensor:
+    return b;
   case Binding::Kind::scalar:
-    error(id.loc.range, "'" + id.name + "' is a scalar and cannot be indexed; use it as is, e.g. "
-                        "x[i, j] * " + id.name)
+    error(id.loc.range, "'" + id.name +
+                            "' is a scalar and cannot be indexed; use it as is, e.g. "
+                            "x[i, j] * " +
+                            id.name)
         .note(b->where, "'" + id.name + "' is declared here");
     break;
   case Binding::Kind::loop:
@@ -143,7 +157,8 @@ bool Checker::check_index(const Access& a, std::size_t dim, const Param& t, Loop
       return true;
     if (dk.kind == DimKey::Kind::named)
       error(at, "index " + std::to_string(v) + " may be outside '" + tn + "': dimension " +
-                    dk.name + " is only known at run time and can be a single tile; only 0 is "
+                    dk.name +
+                    " is only known at run time and can be a single tile; only 0 is "
                     "always inside");
     else if (v < 0 || v >= tile_count(dk.size))
       error(at, "index " + std::to_string(v) + " is outside '" + tn + "': " + dim_desc(t, dim) +
@@ -160,15 +175,16 @@ bool Checker::check_index(const Access& a, std::size_t dim, const Param& t, Loop
     return false;
   }
   if (b->kind != Binding::Kind::loop) {
-    error(vid.loc.range, "'" + vid.name + "' is not a loop index; a tensor index is a loop "
-                         "index, an integer, or a loop index plus or minus an integer")
+    error(vid.loc.range, "'" + vid.name +
+                             "' is not a loop index; a tensor index is a loop "
+                             "index, an integer, or a loop index plus or minus an integer")
         .note(b->where, "'" + vid.name + "' is declared here");
     return false;
   }
   LoopInfo& L = *b->loop;
   var = &L;
   if (!L.valid || !dk.known())
-    return false;  // the range or the dimension was already reported
+    return false; // the range or the dimension was already reported
   const std::string& vn = vid.name;
   SourceRange loop_at{L.lv->var.loc.range.begin, L.lv->range.loc.range.end};
   auto mismatch = [&](const std::string& why) {
@@ -177,7 +193,7 @@ bool Checker::check_index(const Access& a, std::size_t dim, const Param& t, Loop
         .note(loop_at, "'" + vn + "' is defined here");
     return false;
   };
-  std::int64_t hi_limit = 0;  // the index must stay below tiles(dim) (named) or this (literal)
+  std::int64_t hi_limit = 0; // the index must stay below tiles(dim) (named) or this (literal)
   if (dk.kind == DimKey::Kind::named) {
     if (L.hi.dim != dk.name)
       return mismatch(L.hi.dim.empty()
@@ -194,16 +210,15 @@ bool Checker::check_index(const Access& a, std::size_t dim, const Param& t, Loop
   if (L.lo.value + ix.offset < 0) {
     error(at, "index '" + shown + "' can leave '" + tn + "': it is " +
                   std::to_string(L.lo.value + ix.offset) + " when '" + vn + "' is " +
-                  std::to_string(L.lo.value) + "; start the loop at " +
-                  std::to_string(-ix.offset) + ": " + std::to_string(-ix.offset) + " .. " +
-                  L.hi.str())
+                  std::to_string(L.lo.value) + "; start the loop at " + std::to_string(-ix.offset) +
+                  ": " + std::to_string(-ix.offset) + " .. " + L.hi.str())
         .note(loop_at, "'" + vn + "' is defined here");
     return false;
   }
   bool over = dk.kind == DimKey::Kind::named ? ix.offset > 0 : L.hi.value + ix.offset > hi_limit;
   if (over) {
-    std::string end = dk.kind == DimKey::Kind::named ? "tiles(" + dk.name + ")"
-                                                      : std::to_string(hi_limit);
+    std::string end =
+        dk.kind == DimKey::Kind::named ? "tiles(" + dk.name + ")" : std::to_string(hi_limit);
     error(at, "index '" + shown + "' can leave '" + tn + "': '" + vn + "' ranges over " +
                   L.range_str() + ", so " + shown + " reaches " +
                   (dk.kind == DimKey::Kind::named
@@ -255,19 +270,25 @@ Shape Checker::check_expr(Expr& e) {
         error(at, "'" + nm + "' is a function; call it, e.g. " + nm +
                       (arity(builtin_from_string(nm)) == 0 ? "()" : "(x[i, j])"));
       else if (dims_.count(nm) && reported_unknown_.insert(nm).second)
-        error(at, "'" + nm + "' is a dimension, not a value; dimensions appear only in tensor "
-                  "shapes and in tiles(" + nm + ")")
+        error(at, "'" + nm +
+                      "' is a dimension, not a value; dimensions appear only in tensor "
+                      "shapes and in tiles(" +
+                      nm + ")")
             .note(dims_[nm], "'" + nm + "' is declared here");
       else
         unknown_name(n->id, visible_names(false), "name");
     } else if (b->kind == Binding::Kind::tensor) {
-      error(at, "tensor '" + nm + "' is used without indices; a tensor is read one tile at a "
-                "time: " + nm + "[i, j]")
+      error(at, "tensor '" + nm +
+                    "' is used without indices; a tensor is read one tile at a "
+                    "time: " +
+                    nm + "[i, j]")
           .note(b->where, "'" + nm + "' is declared here");
     } else if (b->kind == Binding::Kind::loop) {
       t = Type::index;
-      error(at, "loop index '" + nm + "' is used as a value; an index only selects a tile, e.g. "
-                "x[i, " + nm + "]")
+      error(at, "loop index '" + nm +
+                    "' is used as a value; an index only selects a tile, e.g. "
+                    "x[i, " +
+                    nm + "]")
           .note(b->loop->lv->var.loc.range, "'" + nm + "' is defined here");
     } else if (b->kind == Binding::Kind::scalar) {
       t = Type::scalar;
@@ -280,8 +301,9 @@ Shape Checker::check_expr(Expr& e) {
       t = Type::tile;
       const Param& p = *b->param;
       if (b->is_output && !bad_params_.count(p.name.name))
-        error(a->tensor.loc.range, "reading output '" + p.name.name + "'; outputs are write-"
-                                   "only, so keep the value in a local name and use that")
+        error(a->tensor.loc.range, "reading output '" + p.name.name +
+                                       "'; outputs are write-"
+                                       "only, so keep the value in a local name and use that")
             .note(b->where, "'" + p.name.name + "' is declared as an output here");
       std::vector<LoopInfo*> vars;
       if (check_indices(*a, e.loc.range, p, vars)) {
@@ -315,7 +337,7 @@ Shape Checker::check_expr(Expr& e) {
       error(e.loc.range, "'" + fname + "' takes " + std::to_string(want) + " argument" +
                              (want == 1 ? "" : "s") + ", but " + std::to_string(c->args.size()) +
                              (c->args.size() == 1 ? " was" : " were") + " given");
-      t = Type::tile;  // the result is a tile whatever the arguments; do not cascade
+      t = Type::tile; // the result is a tile whatever the arguments; do not cascade
     } else {
       t = Type::tile;
       Builtin f = c->fn;
@@ -375,14 +397,17 @@ Shape Checker::check_expr(Expr& e) {
                                  expr_str(*b.lhs) + "' come from " + ls.cols.str() +
                                  ", the rows of '" + expr_str(*b.rhs) + "' from " + rs.rows.str())
               .note(ls.cols.where, ls.cols.str() + " is declared here, in '" + ls.cols.tensor + "'")
-              .note(rs.rows.where, rs.rows.str() + " is declared here, in '" + rs.rows.tensor + "'");
+              .note(rs.rows.where,
+                    rs.rows.str() + " is declared here, in '" + rs.rows.tensor + "'");
         }
         sh = {ls.rows, rs.cols};
       }
     } else if (lt == Type::scalar && rt == Type::scalar) {
-      error(e.loc.range, "'" + expr_str(e) + "' is scalar-only arithmetic; every '+', '-' and "
-                         "'*' needs a tile operand (scalars scale or shift tiles, e.g. x[i, j] * "
-                         "alpha)");
+      error(e.loc.range,
+            "'" + expr_str(e) +
+                "' is scalar-only arithmetic; every '+', '-' and "
+                "'*' needs a tile operand (scalars scale or shift tiles, e.g. x[i, j] * "
+                "alpha)");
     } else {
       t = Type::tile;
       if (lt == Type::tile && rt == Type::tile) {
@@ -397,4 +422,4 @@ Shape Checker::check_expr(Expr& e) {
   return sh;
 }
 
-}  // namespace tk::dsl::detail
+} // namespace tk::dsl::detail

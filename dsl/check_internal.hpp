@@ -25,7 +25,7 @@ struct DimKey {
 
   bool known() const { return kind != Kind::unknown; }
   bool is_vector() const { return kind == Kind::literal && size == 1; }
-  std::string str() const;  // "K", "64", "1"
+  std::string str() const; // "K", "64", "1"
   static DimKey of(const Dim& d, const std::string& tensor);
   friend bool operator==(const DimKey& a, const DimKey& b) {
     return a.kind == b.kind && a.name == b.name && a.size == b.size;
@@ -52,19 +52,19 @@ struct SymBound {
 struct LoopInfo {
   const LoopVar* lv = nullptr;
   bool parallel = false;
-  bool valid = false;  // range checked clean; lo and hi meaningful
+  bool valid = false; // range checked clean; lo and hi meaningful
   SymBound lo, hi;
-  SourceRange keyword;  // `parallel` or `for`, for notes
-  std::string range_str() const;  // "tiles(N)" or "1 .. tiles(N)"
+  SourceRange keyword;           // `parallel` or `for`, for notes
+  std::string range_str() const; // "tiles(N)" or "1 .. tiles(N)"
 };
 
 struct Binding {
   enum class Kind { tensor, scalar, loop, local } kind = Kind::local;
-  const Param* param = nullptr;  // tensor, scalar
-  bool is_output = false;        // tensor
-  LoopInfo* loop = nullptr;      // loop
-  SourceRange where;             // declaration or first binding
-  Shape shape;                   // local
+  const Param* param = nullptr; // tensor, scalar
+  bool is_output = false;       // tensor
+  LoopInfo* loop = nullptr;     // loop
+  SourceRange where;            // declaration or first binding
+  Shape shape;                  // local
 };
 
 struct StoreSite {
@@ -113,16 +113,16 @@ public:
   Kernel& k_;
   Diagnostics& d_;
   std::map<std::string, const Param*> params_;
-  std::map<std::string, SourceRange> dims_;  // dimension names, first occurrence
-  std::map<std::string, bool> bad_params_;   // params whose declaration had an error
+  std::map<std::string, SourceRange> dims_; // dimension names, first occurrence
+  std::map<std::string, bool> bad_params_;  // params whose declaration had an error
   std::vector<std::map<std::string, Binding>> scopes_;
   std::deque<LoopInfo> loops_;
-  std::vector<LoopInfo*> enclosing_;  // loops around the current statement, outermost first
+  std::vector<LoopInfo*> enclosing_; // loops around the current statement, outermost first
   std::set<std::string> reported_unknown_;
-  std::map<std::string, SourceRange> expired_;  // locals whose loop body ended
-  std::map<std::string, StoreSite> stores_;     // output name -> first store
-  const Stmt* parallel_ = nullptr;              // the top-level parallel
-  bool coverage_ok_ = true;  // false once a store was skipped, so "never stored" would lie
+  std::map<std::string, SourceRange> expired_; // locals whose loop body ended
+  std::map<std::string, StoreSite> stores_;    // output name -> first store
+  const Stmt* parallel_ = nullptr;             // the top-level parallel
+  bool coverage_ok_ = true; // false once a store was skipped, so "never stored" would lie
 };
 
 /// Levenshtein distance with transpositions; used for "did you mean" suggestions.
@@ -134,4 +134,4 @@ std::string index_str(const TensorIndex& ix);
 std::string access_str(const Access& a);
 std::string expr_str(const Expr& e);
 
-}  // namespace tk::dsl::detail
+} // namespace tk::dsl::detail

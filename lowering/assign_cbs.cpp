@@ -25,9 +25,10 @@ public:
       std::int64_t before = now_;
       walk(f->body);
       if (now_ != before)
-        throw InternalError("internal error: assign-cbs: loop '" + f->var + "' changes the tiles "
-                            "held in '" + cb_ + "' by " + std::to_string(now_ - before) +
-                            " per iteration");
+        throw InternalError("internal error: assign-cbs: loop '" + f->var +
+                            "' changes the tiles "
+                            "held in '" +
+                            cb_ + "' by " + std::to_string(now_ - before) + " per iteration");
     } else if (const Evaluate* e = as<Evaluate>(s)) {
       const Call* c = as<Call>(e->call);
       bool pack = c->fn == Intrinsic::pack_tile && is_cb(c->args[1]);
@@ -66,7 +67,7 @@ SourceRange first_use(const Stmt& s, const std::string& cb) {
   return {};
 }
 
-}  // namespace
+} // namespace
 
 ir::Module assign_cbs(const ir::Module& m, Diagnostics& diags) {
   ir::Module out = m;
@@ -79,8 +80,8 @@ ir::Module assign_cbs(const ir::Module& m, Diagnostics& diags) {
       if (c.index < r.first || c.index > r.last)
         throw InternalError("internal error: assign-cbs: " + std::string(to_string(c.role)) +
                             " circular buffer '" + c.name + "' has index " +
-                            std::to_string(c.index) + " outside " + std::to_string(r.first) +
-                            "-" + std::to_string(r.last));
+                            std::to_string(c.index) + " outside " + std::to_string(r.first) + "-" +
+                            std::to_string(r.last));
       if (c.role == CBRole::intermediate) {
         Occupancy occ(c.name);
         occ.walk(k->body);
@@ -107,4 +108,4 @@ ir::Module assign_cbs(const ir::Module& m, Diagnostics& diags) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

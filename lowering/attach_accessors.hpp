@@ -10,4 +10,4 @@ namespace tk::lower {
 
 ir::Module attach_accessors(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -91,7 +91,8 @@ public:
       if (host_lets_.insert(d->name).second)
         host_body_.push_back(decl(d->name, Type::u32(), ToHost().mutate(d->value)));
     }
-    Stmt rest = block(std::vector<Stmt>(body.begin() + static_cast<std::ptrdiff_t>(lead), body.end()));
+    Stmt rest =
+        block(std::vector<Stmt>(body.begin() + static_cast<std::ptrdiff_t>(lead), body.end()));
     ScalarBits sb(names_, bits);
     rest = sb.mutate(rest);
     std::set<std::string> reads = tt::vars_read(rest);
@@ -101,8 +102,9 @@ public:
     std::vector<Stmt> head;
     std::vector<AttrValue> rt_names, ct_names;
     auto arg = [&](const std::string& n, Type t) {
-      head.push_back(decl(n, t, call(Intrinsic::get_arg_val,
-                                     {int_imm(static_cast<std::int64_t>(rt_names.size()))})));
+      head.push_back(decl(
+          n, t,
+          call(Intrinsic::get_arg_val, {int_imm(static_cast<std::int64_t>(rt_names.size()))})));
       rt_names.push_back({n});
     };
     std::vector<const Tensor*> streamed;
@@ -131,9 +133,10 @@ public:
         arg(q.name, q.type);
     std::int64_t cta = 0;
     for (const Tensor* t : streamed) {
-      head.push_back(evaluate(call(Intrinsic::tensor_accessor,
-                                   {tensor_ref(t->name), int_imm(cta), var(addr_.at(t->name), Type::u32()),
-                                    int_imm(t->layout->page_size, Type::u32())})));
+      head.push_back(
+          evaluate(call(Intrinsic::tensor_accessor,
+                        {tensor_ref(t->name), int_imm(cta), var(addr_.at(t->name), Type::u32()),
+                         int_imm(t->layout->page_size, Type::u32())})));
       ct_names.push_back({t->name});
       cta += kAccessorArgs;
     }
@@ -174,7 +177,7 @@ private:
   std::string count_name() const { return per_core(1); }
 };
 
-}  // namespace
+} // namespace
 
 ir::Module bind_runtime_args(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
@@ -192,4 +195,4 @@ ir::Module bind_runtime_args(const ir::Module& m, Diagnostics&) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

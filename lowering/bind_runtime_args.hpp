@@ -14,4 +14,4 @@ namespace tk::lower {
 
 ir::Module bind_runtime_args(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -58,12 +58,23 @@ public:
     } else if (const Evaluate* e = as<Evaluate>(s)) {
       const Call* c = as<Call>(e->call);
       switch (c->fn) {
-      case Intrinsic::df_read_tile: event(c->args[0], "reader", true, loops, in_core); break;
-      case Intrinsic::df_scaler_tile: event(c->args[0], "reader", true, loops, in_core); break;
-      case Intrinsic::pack_tile: event(c->args[1], "compute", true, loops, in_core); break;
-      case Intrinsic::cb_pop_front: event(c->args[0], "compute", false, loops, in_core); break;
-      case Intrinsic::df_write_tile: event(c->args[0], "writer", false, loops, in_core); break;
-      default: break;
+      case Intrinsic::df_read_tile:
+        event(c->args[0], "reader", true, loops, in_core);
+        break;
+      case Intrinsic::df_scaler_tile:
+        event(c->args[0], "reader", true, loops, in_core);
+        break;
+      case Intrinsic::pack_tile:
+        event(c->args[1], "compute", true, loops, in_core);
+        break;
+      case Intrinsic::cb_pop_front:
+        event(c->args[0], "compute", false, loops, in_core);
+        break;
+      case Intrinsic::df_write_tile:
+        event(c->args[0], "writer", false, loops, in_core);
+        break;
+      default:
+        break;
       }
     }
   }
@@ -86,7 +97,7 @@ private:
   }
 };
 
-}  // namespace
+} // namespace
 
 ir::Module build_dataflow(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
@@ -101,7 +112,7 @@ ir::Module build_dataflow(const ir::Module& m, Diagnostics&) {
     for (const CircularBuffer& cb : p.cbs) {
       auto it = g.flows.find(cb.name);
       if (it == g.flows.end())
-        continue;  // declared but unused (an input the kernel never reads)
+        continue; // declared but unused (an input the kernel never reads)
       const Flow& f = it->second;
       std::string per_item = print_count(f.pushed_per_item);
       std::string per_core = print_count(f.pushed_per_core);
@@ -112,12 +123,12 @@ ir::Module build_dataflow(const ir::Module& m, Diagnostics&) {
                                 f.producer + ") but pops " + print_count(f.popped_per_item) +
                                 " + " + print_count(f.popped_per_core) + " (" + f.consumer + ")",
                             print(out));
-      list.push_back({std::vector<AttrValue>{
-          {cb.name}, {f.producer}, {f.consumer}, {per_item}, {per_core}}});
+      list.push_back(
+          {std::vector<AttrValue>{{cb.name}, {f.producer}, {f.consumer}, {per_item}, {per_core}}});
     }
     p.attrs["dataflow"] = {list};
   }
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -12,4 +12,4 @@ namespace tk::lower {
 
 ir::Module build_dataflow(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -16,7 +16,9 @@ const std::vector<AttrValue>& list_attr(const Function& f, const char* key) {
   return std::get<std::vector<AttrValue>>(it->second.value);
 }
 
-const std::string& str(const AttrValue& v) { return std::get<std::string>(v.value); }
+const std::string& str(const AttrValue& v) {
+  return std::get<std::string>(v.value);
+}
 
 void finalize(Program& p) {
   Function* host = tt::find_function(p, FuncKind::host);
@@ -49,8 +51,8 @@ void finalize(Program& p) {
     Expr bytes = tt::mul(tt::mul(tiles(t.dims.at(0)), tiles(t.dims.at(1))),
                          int_imm(t.layout->page_size, Type::u32()));
     body.push_back(decl(size, Type::u32(), bytes));
-    buffers.push_back({std::vector<AttrValue>{{t.name}, {addr.at(t.name)}, {size},
-                                              {t.layout->page_size}}});
+    buffers.push_back(
+        {std::vector<AttrValue>{{t.name}, {addr.at(t.name)}, {size}, {t.layout->page_size}}});
   }
   host->body = block(std::move(body));
   host->attrs.erase("addresses");
@@ -71,14 +73,15 @@ void finalize(Program& p) {
       f.attrs["fp32_dest_acc_en"] = {tt::dst_fp32(p)};
       f.attrs["math_approx_mode"] = {false};
       break;
-    default: continue;
+    default:
+      continue;
     }
     kernels.push_back({f.name});
   }
   host->attrs["kernels"] = {kernels};
 }
 
-}  // namespace
+} // namespace
 
 ir::Module finalize_signature(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
@@ -87,4 +90,4 @@ ir::Module finalize_signature(const ir::Module& m, Diagnostics&) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

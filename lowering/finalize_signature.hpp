@@ -15,4 +15,4 @@ namespace tk::lower {
 
 ir::Module finalize_signature(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

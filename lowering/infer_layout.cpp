@@ -3,7 +3,7 @@
 namespace tk::lower {
 
 ir::Module infer_layout(const ir::Module& m, Diagnostics&) {
-  ir::Module out = m;  // bodies are shared, not copied
+  ir::Module out = m; // bodies are shared, not copied
   for (ir::Program& p : out.programs)
     for (ir::Tensor& t : p.tensors)
       if (!t.layout)
@@ -12,4 +12,4 @@ ir::Module infer_layout(const ir::Module& m, Diagnostics&) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

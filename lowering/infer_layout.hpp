@@ -9,4 +9,4 @@ namespace tk::lower {
 
 ir::Module infer_layout(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

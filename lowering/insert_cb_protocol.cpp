@@ -13,7 +13,9 @@ protected:
   Stmt mutate_node(const Evaluate& e, const Stmt& self) override {
     const Call* c = as<Call>(e.call);
     SourceRange at = e.loc.range;
-    auto stmt = [&](Intrinsic fn, std::vector<Expr> args) { return evaluate(call(fn, std::move(args)), at); };
+    auto stmt = [&](Intrinsic fn, std::vector<Expr> args) {
+      return evaluate(call(fn, std::move(args)), at);
+    };
     const Expr one = int_imm(1);
     switch (c->fn) {
     case Intrinsic::df_read_tile: {
@@ -26,10 +28,10 @@ protected:
     }
     case Intrinsic::df_scaler_tile: {
       const Expr& cb = c->args[0];
-      return block({stmt(Intrinsic::cb_reserve_back, {cb, one}),
-                    stmt(Intrinsic::fill_scaler_tile,
-                         {call(Intrinsic::get_write_ptr, {cb}), c->args[1]}),
-                    stmt(Intrinsic::cb_push_back, {cb, one})});
+      return block(
+          {stmt(Intrinsic::cb_reserve_back, {cb, one}),
+           stmt(Intrinsic::fill_scaler_tile, {call(Intrinsic::get_write_ptr, {cb}), c->args[1]}),
+           stmt(Intrinsic::cb_push_back, {cb, one})});
     }
     case Intrinsic::df_write_tile: {
       const Expr& cb = c->args[0];
@@ -39,16 +41,17 @@ protected:
                     stmt(Intrinsic::noc_async_write_barrier, {}),
                     stmt(Intrinsic::cb_pop_front, {cb, one})});
     }
-    default: return self;  // the block factory splices the expansions into their block
+    default:
+      return self; // the block factory splices the expansions into their block
     }
   }
 };
 
-}  // namespace
+} // namespace
 
 ir::Module insert_cb_protocol(const ir::Module& m, Diagnostics&) {
   Protocol p;
   return p.mutate(m);
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -14,39 +14,54 @@ namespace {
 
 using namespace tk::ir;
 
-bool is_row(const Expr& e) { return as<EnumImm>(e)->value == EnumConst::bcast_row; }
+bool is_row(const Expr& e) {
+  return as<EnumImm>(e)->value == EnumConst::bcast_row;
+}
 
 // The init a DST-writing operation needs; `ocb` is where its section packs (reduce_init wants it).
 Stmt init_for(const Call& c, const std::string& ocb) {
-  auto mk = [](Intrinsic fn, std::vector<Expr> args) { return evaluate(call(fn, std::move(args))); };
+  auto mk = [](Intrinsic fn, std::vector<Expr> args) {
+    return evaluate(call(fn, std::move(args)));
+  };
   const std::vector<Expr>& a = c.args;
   switch (c.fn) {
-  case Intrinsic::copy_tile: return mk(Intrinsic::copy_tile_to_dst_init_short, {a[0]});
-  case Intrinsic::matmul_tiles: return mk(Intrinsic::mm_init_short, {a[0], a[1]});
-  case Intrinsic::add_tiles: return mk(Intrinsic::add_tiles_init, {a[0], a[1]});
-  case Intrinsic::sub_tiles: return mk(Intrinsic::sub_tiles_init, {a[0], a[1]});
-  case Intrinsic::mul_tiles: return mk(Intrinsic::mul_tiles_init, {a[0], a[1]});
+  case Intrinsic::copy_tile:
+    return mk(Intrinsic::copy_tile_to_dst_init_short, {a[0]});
+  case Intrinsic::matmul_tiles:
+    return mk(Intrinsic::mm_init_short, {a[0], a[1]});
+  case Intrinsic::add_tiles:
+    return mk(Intrinsic::add_tiles_init, {a[0], a[1]});
+  case Intrinsic::sub_tiles:
+    return mk(Intrinsic::sub_tiles_init, {a[0], a[1]});
+  case Intrinsic::mul_tiles:
+    return mk(Intrinsic::mul_tiles_init, {a[0], a[1]});
   case Intrinsic::add_tiles_bcast:
-    return mk(is_row(a[0]) ? Intrinsic::add_bcast_rows_init_short : Intrinsic::add_bcast_cols_init_short,
+    return mk(is_row(a[0]) ? Intrinsic::add_bcast_rows_init_short
+                           : Intrinsic::add_bcast_cols_init_short,
               {a[1], a[2]});
   case Intrinsic::sub_tiles_bcast:
-    return mk(is_row(a[0]) ? Intrinsic::sub_bcast_rows_init_short : Intrinsic::sub_bcast_cols_init_short,
+    return mk(is_row(a[0]) ? Intrinsic::sub_bcast_rows_init_short
+                           : Intrinsic::sub_bcast_cols_init_short,
               {a[1], a[2]});
   case Intrinsic::mul_tiles_bcast:
-    return mk(is_row(a[0]) ? Intrinsic::mul_bcast_rows_init_short : Intrinsic::mul_bcast_cols_init_short,
+    return mk(is_row(a[0]) ? Intrinsic::mul_bcast_rows_init_short
+                           : Intrinsic::mul_bcast_cols_init_short,
               {a[1], a[2]});
   case Intrinsic::reduce_tile:
     return mk(Intrinsic::reduce_init, {a[0], a[1], a[2], a[3], cb_ref(ocb)});
   case Intrinsic::add_unary_tile:
   case Intrinsic::sub_unary_tile:
   case Intrinsic::rsub_unary_tile:
-  case Intrinsic::mul_unary_tile: return mk(Intrinsic::binop_with_scalar_tile_init, {});
-  default: break;
+  case Intrinsic::mul_unary_tile:
+    return mk(Intrinsic::binop_with_scalar_tile_init, {});
+  default:
+    break;
   }
   // <op>_tile -> <op>_tile_init, looked up by name in the intrinsic table.
   std::optional<Intrinsic> init = intrinsic_from_string(std::string(to_string(c.fn)) + "_init");
   if (!init)
-    throw InternalError("internal error: insert-compute-init: no init for " + print(evaluate(call(c.fn, c.args))));
+    throw InternalError("internal error: insert-compute-init: no init for " +
+                        print(evaluate(call(c.fn, c.args))));
   return mk(*init, {});
 }
 
@@ -61,7 +76,7 @@ public:
   explicit Inits(const Stmt& body) { index_packs(body); }
 
   struct State {
-    std::string key;  // the printed init last executed; empty when unknown
+    std::string key; // the printed init last executed; empty when unknown
     bool reduce = false;
   };
 
@@ -77,17 +92,17 @@ public:
         std::set<std::string> keys;
         for (const Stmt& n : needs)
           keys.insert(print(n));
-        if (keys.size() == 1) {  // uniform: once, before the loop
+        if (keys.size() == 1) { // uniform: once, before the loop
           ensure(needs.front(), st, out);
           out.push_back(x);
         } else if (keys.empty()) {
           out.push_back(x);
         } else {
-          if (st.reduce)  // the body's first init starts from scratch; leave reduce mode first
+          if (st.reduce) // the body's first init starts from scratch; leave reduce mode first
             out.push_back(evaluate(call(Intrinsic::reduce_uninit, {})));
           State inner;
           Stmt body = walk(f->body, inner);
-          if (inner.reduce)  // the next iteration's first init must not inherit reduce state
+          if (inner.reduce) // the next iteration's first init must not inherit reduce state
             body = block({body, evaluate(call(Intrinsic::reduce_uninit, {}))});
           out.push_back(for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range));
           st = State{};
@@ -104,8 +119,8 @@ public:
   std::optional<Stmt> startup() const {
     if (!first_in0_ || first_out_.empty())
       return std::nullopt;
-    return evaluate(call(Intrinsic::compute_kernel_hw_startup,
-                         {first_in0_, first_in1_, cb_ref(first_out_)}));
+    return evaluate(
+        call(Intrinsic::compute_kernel_hw_startup, {first_in0_, first_in1_, cb_ref(first_out_)}));
   }
 
 private:
@@ -164,7 +179,7 @@ private:
       }
     };
     visit(body);
-    for (const Call* p : pending)  // never packed: cannot happen after select-tile-ops
+    for (const Call* p : pending) // never packed: cannot happen after select-tile-ops
       ocb_[p] = first_out_;
   }
 
@@ -174,12 +189,12 @@ private:
       if (c.args[k]->type.kind == Type::Kind::cb)
         out.push_back(k);
     if (c.fn == Intrinsic::reduce_tile)
-      out.resize(1);  // the scaler is not a startup input
+      out.resize(1); // the scaler is not a startup input
     return out;
   }
 };
 
-}  // namespace
+} // namespace
 
 ir::Module insert_compute_init(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
@@ -201,4 +216,4 @@ ir::Module insert_compute_init(const ir::Module& m, Diagnostics&) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -10,14 +10,18 @@ namespace {
 
 using namespace tk::ir;
 
-bool is_pack(Intrinsic fn) { return fn == Intrinsic::pack_tile; }
+bool is_pack(Intrinsic fn) {
+  return fn == Intrinsic::pack_tile;
+}
 
 enum class Kind { math, pack, loop_with_packs, other };
 
 Kind classify(const Stmt& s) {
   bool packs = tt::any_call(s, is_pack);
   if (as<For>(s) || as<IfThenElse>(s))
-    return packs ? Kind::loop_with_packs : tt::any_call(s, tt::writes_dst) ? Kind::math : Kind::other;
+    return packs                             ? Kind::loop_with_packs
+           : tt::any_call(s, tt::writes_dst) ? Kind::math
+                                             : Kind::other;
   if (packs)
     return Kind::pack;
   return tt::any_call(s, tt::writes_dst) ? Kind::math : Kind::other;
@@ -43,7 +47,7 @@ public:
         out.push_back(x);
         break;
       case Kind::pack: {
-        if (st == State::idle)  // a section with nothing computed: a zero tile
+        if (st == State::idle) // a section with nothing computed: a zero tile
           regs(Intrinsic::tile_regs_acquire);
         if (st != State::packing) {
           regs(Intrinsic::tile_regs_commit);
@@ -113,7 +117,7 @@ private:
   }
 };
 
-}  // namespace
+} // namespace
 
 ir::Module insert_dst_management(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
@@ -126,4 +130,4 @@ ir::Module insert_dst_management(const ir::Module& m, Diagnostics&) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -14,4 +14,4 @@ namespace tk::lower {
 
 ir::Module insert_dst_management(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -20,29 +20,47 @@ using cpu::mentions;
 
 std::optional<Intrinsic> f32_unary(Intrinsic fn) {
   switch (fn) {
-  case Intrinsic::tile_exp: return Intrinsic::f32_exp;
-  case Intrinsic::tile_log: return Intrinsic::f32_log;
-  case Intrinsic::tile_sqrt: return Intrinsic::f32_sqrt;
-  case Intrinsic::tile_rsqrt: return Intrinsic::f32_rsqrt;
-  case Intrinsic::tile_recip: return Intrinsic::f32_recip;
-  case Intrinsic::tile_relu: return Intrinsic::f32_relu;
-  case Intrinsic::tile_gelu: return Intrinsic::f32_gelu;
-  case Intrinsic::tile_sigmoid: return Intrinsic::f32_sigmoid;
-  case Intrinsic::tile_tanh: return Intrinsic::f32_tanh;
-  case Intrinsic::tile_abs: return Intrinsic::f32_abs;
-  case Intrinsic::tile_neg: return Intrinsic::f32_neg;
-  case Intrinsic::tile_square: return Intrinsic::f32_square;
-  default: return std::nullopt;
+  case Intrinsic::tile_exp:
+    return Intrinsic::f32_exp;
+  case Intrinsic::tile_log:
+    return Intrinsic::f32_log;
+  case Intrinsic::tile_sqrt:
+    return Intrinsic::f32_sqrt;
+  case Intrinsic::tile_rsqrt:
+    return Intrinsic::f32_rsqrt;
+  case Intrinsic::tile_recip:
+    return Intrinsic::f32_recip;
+  case Intrinsic::tile_relu:
+    return Intrinsic::f32_relu;
+  case Intrinsic::tile_gelu:
+    return Intrinsic::f32_gelu;
+  case Intrinsic::tile_sigmoid:
+    return Intrinsic::f32_sigmoid;
+  case Intrinsic::tile_tanh:
+    return Intrinsic::f32_tanh;
+  case Intrinsic::tile_abs:
+    return Intrinsic::f32_abs;
+  case Intrinsic::tile_neg:
+    return Intrinsic::f32_neg;
+  case Intrinsic::tile_square:
+    return Intrinsic::f32_square;
+  default:
+    return std::nullopt;
   }
 }
 
 std::optional<Intrinsic> reduction(Intrinsic fn) {
   switch (fn) {
-  case Intrinsic::tile_rowsum: return Intrinsic::cpu_rowsum;
-  case Intrinsic::tile_rowmax: return Intrinsic::cpu_rowmax;
-  case Intrinsic::tile_colsum: return Intrinsic::cpu_colsum;
-  case Intrinsic::tile_colmax: return Intrinsic::cpu_colmax;
-  default: return std::nullopt;
+  case Intrinsic::tile_rowsum:
+    return Intrinsic::cpu_rowsum;
+  case Intrinsic::tile_rowmax:
+    return Intrinsic::cpu_rowmax;
+  case Intrinsic::tile_colsum:
+    return Intrinsic::cpu_colsum;
+  case Intrinsic::tile_colmax:
+    return Intrinsic::cpu_colmax;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -57,7 +75,7 @@ public:
   Stmt run(const Stmt& body) {
     const Block* b = as<Block>(body);
     std::vector<Stmt> top = b ? b->stmts : std::vector<Stmt>{body};
-    for (const Stmt& s : top)  // `let Kt: i32 = K / 32` at the top: Kt counts the tiles of K
+    for (const Stmt& s : top) // `let Kt: i32 = K / 32` at the top: Kt counts the tiles of K
       if (const Decl* d = as<Decl>(s))
         if (const Binary* bin = as<Binary>(d->value))
           if (const Var* dim = as<Var>(bin->a); dim && bin->op == BinaryOp::div)
@@ -102,9 +120,8 @@ public:
     return stmts;
   }
 
-
 private:
-  // ---- statements --------------------------------------------------------------------------------
+  // ---- statements -------------------------------------------------------------------------------
   void lower_block(const std::vector<Stmt>& stmts, std::vector<Stmt>& out) {
     for (std::size_t k = 0; k < stmts.size(); ++k) {
       if (k + 1 < stmts.size() && gemm(stmts[k], stmts[k + 1], out)) {
@@ -144,10 +161,11 @@ private:
       args.insert(args.end(), st->indices.begin(), st->indices.end());
       out.push_back(evaluate(call(Intrinsic::cpu_store_tile, std::move(args)), st->loc.range));
     } else if (const For* f = as<For>(s)) {
-      out.push_back(for_loop(f->var, f->min, f->extent, f->role, lower_body(f->body), f->loc.range));
+      out.push_back(
+          for_loop(f->var, f->min, f->extent, f->role, lower_body(f->body), f->loc.range));
     } else if (const IfThenElse* i = as<IfThenElse>(s)) {
-      out.push_back(if_then_else(i->cond, lower_body(i->then_case), lower_body(i->else_case),
-                                 i->loc.range));
+      out.push_back(
+          if_then_else(i->cond, lower_body(i->then_case), lower_body(i->else_case), i->loc.range));
     } else if (const Block* b = as<Block>(s)) {
       lower_block(b->stmts, out);
     } else {
@@ -178,9 +196,9 @@ private:
       return false;
     const Var* ka = as<Var>(la->indices[1]);
     const Var* kb = as<Var>(lb->indices[0]);
-    if (!ka || !kb || ka->name != f->var || kb->name != f->var || mentions(la->indices[0], f->var) ||
-        mentions(lb->indices[1], f->var) || mentions(la->indices[0], d->name) ||
-        mentions(lb->indices[1], d->name))
+    if (!ka || !kb || ka->name != f->var || kb->name != f->var ||
+        mentions(la->indices[0], f->var) || mentions(lb->indices[1], f->var) ||
+        mentions(la->indices[0], d->name) || mentions(lb->indices[1], d->name))
       return false;
     const Tensor* ta = prog_.find_tensor(la->tensor);
     const Tensor* tb = prog_.find_tensor(lb->tensor);
@@ -190,10 +208,10 @@ private:
     out.push_back(decl(d->name, kTile, call(Intrinsic::cpu_tile, {}), d->loc.range));
     add_pack(Intrinsic::cpu_pack_a, la->tensor);
     add_pack(Intrinsic::cpu_pack_b, lb->tensor);
-    out.push_back(evaluate(call(Intrinsic::cpu_gemm_tile,
-                                {tensor_ref(la->tensor), tensor_ref(lb->tensor), la->indices[0],
-                                 lb->indices[1], var(d->name, kTile)}),
-                           f->loc.range));
+    out.push_back(evaluate(
+        call(Intrinsic::cpu_gemm_tile, {tensor_ref(la->tensor), tensor_ref(lb->tensor),
+                                        la->indices[0], lb->indices[1], var(d->name, kTile)}),
+        f->loc.range));
     return true;
   }
 
@@ -214,7 +232,7 @@ private:
       packs_.push_back(evaluate(call(fn, {tensor_ref(tensor)})));
   }
 
-  // ---- tile values ---------------------------------------------------------------------------------
+  // ---- tile values ------------------------------------------------------------------------------
   Stmt new_buffer(std::string& name) {
     name = names_.numbered("t");
     return decl(name, kTile, call(Intrinsic::cpu_tile, {}));
@@ -259,7 +277,7 @@ private:
     std::vector<Stmt> pre;
     bool shifted = false;
     Expr v = elem(e, pre, dst, shifted);
-    if (shifted) {  // a broadcast reads other elements of dst than the one being written
+    if (shifted) { // a broadcast reads other elements of dst than the one being written
       std::string t;
       out.push_back(new_buffer(t));
       out.insert(out.end(), pre.begin(), pre.end());
@@ -278,7 +296,8 @@ private:
   Expr ec() const { return var(ec_, Type::i32()); }
 
   Stmt element_loop(const std::string& dst, Expr value) {
-    Stmt set = evaluate(call(Intrinsic::cpu_tile_set, {var(dst, kTile), er(), ec(), std::move(value)}));
+    Stmt set =
+        evaluate(call(Intrinsic::cpu_tile_set, {var(dst, kTile), er(), ec(), std::move(value)}));
     return for_loop(er_, int_imm(0), int_imm(32), ForRole::serial,
                     for_loop(ec_, int_imm(0), int_imm(32), ForRole::serial, set));
   }
@@ -304,17 +323,28 @@ private:
     if (std::optional<Intrinsic> u = f32_unary(c->fn))
       return call(*u, {arg(0)});
     switch (c->fn) {
-    case Intrinsic::tile_zeros: return float_imm(0.0);
-    case Intrinsic::tile_fill: return c->args[0];
-    case Intrinsic::tile_add: return both(BinaryOp::add);
-    case Intrinsic::tile_sub: return both(BinaryOp::sub);
-    case Intrinsic::tile_mul: return both(BinaryOp::mul);
-    case Intrinsic::tile_max: return both(BinaryOp::max);
-    case Intrinsic::tile_min: return both(BinaryOp::min);
-    case Intrinsic::tile_add_scalar: return binary(BinaryOp::add, arg(0), c->args[1]);
-    case Intrinsic::tile_sub_scalar: return binary(BinaryOp::sub, arg(0), c->args[1]);
-    case Intrinsic::tile_rsub_scalar: return binary(BinaryOp::sub, c->args[1], arg(0));
-    case Intrinsic::tile_mul_scalar: return binary(BinaryOp::mul, arg(0), c->args[1]);
+    case Intrinsic::tile_zeros:
+      return float_imm(0.0);
+    case Intrinsic::tile_fill:
+      return c->args[0];
+    case Intrinsic::tile_add:
+      return both(BinaryOp::add);
+    case Intrinsic::tile_sub:
+      return both(BinaryOp::sub);
+    case Intrinsic::tile_mul:
+      return both(BinaryOp::mul);
+    case Intrinsic::tile_max:
+      return both(BinaryOp::max);
+    case Intrinsic::tile_min:
+      return both(BinaryOp::min);
+    case Intrinsic::tile_add_scalar:
+      return binary(BinaryOp::add, arg(0), c->args[1]);
+    case Intrinsic::tile_sub_scalar:
+      return binary(BinaryOp::sub, arg(0), c->args[1]);
+    case Intrinsic::tile_rsub_scalar:
+      return binary(BinaryOp::sub, c->args[1], arg(0));
+    case Intrinsic::tile_mul_scalar:
+      return binary(BinaryOp::mul, arg(0), c->args[1]);
     case Intrinsic::tile_bcast_row:
     case Intrinsic::tile_bcast_col: {
       std::string src = buffer_of(c->args[0], pre);
@@ -328,14 +358,15 @@ private:
     case Intrinsic::tile_colmax: {
       bool fresh = false;
       std::string src = buffer_of(c->args[0], pre, &fresh);
-      std::string out = src;  // the runtime reduces in place
+      std::string out = src; // the runtime reduces in place
       if (!fresh)
         pre.push_back(new_buffer(out));
       pre.push_back(evaluate(call(*reduction(c->fn), {var(src, kTile), var(out, kTile)})));
       return get(out, er(), ec());
     }
     case Intrinsic::tile_matmul:
-    case Intrinsic::tile_matmul_acc: return get(matmul(*c, pre), er(), ec());
+    case Intrinsic::tile_matmul_acc:
+      return get(matmul(*c, pre), er(), ec());
     default:
       throw InternalError("internal error: lower-cpu: no CPU lowering for " + print(e));
     }
@@ -354,10 +385,9 @@ private:
     Expr sum = binary(BinaryOp::add, get(t, er(), ec()),
                       binary(BinaryOp::mul, get(a, er(), ek), get(b, ek, ec())));
     Stmt set = evaluate(call(Intrinsic::cpu_tile_set, {var(t, kTile), er(), ec(), sum}));
-    pre.push_back(for_loop(
-        er_, int_imm(0), int_imm(32), ForRole::serial,
-        for_loop(ek_, int_imm(0), int_imm(32), ForRole::serial,
-                 for_loop(ec_, int_imm(0), int_imm(32), ForRole::serial, set))));
+    pre.push_back(for_loop(er_, int_imm(0), int_imm(32), ForRole::serial,
+                           for_loop(ek_, int_imm(0), int_imm(32), ForRole::serial,
+                                    for_loop(ec_, int_imm(0), int_imm(32), ForRole::serial, set))));
     return t;
   }
 
@@ -369,7 +399,7 @@ private:
   std::vector<Stmt> packs_;
 };
 
-}  // namespace
+} // namespace
 
 ir::Module lower_cpu(const ir::Module& m, Diagnostics&) {
   Module out = m;
@@ -383,4 +413,4 @@ ir::Module lower_cpu(const ir::Module& m, Diagnostics&) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -17,4 +17,4 @@ namespace tk::lower {
 
 ir::Module lower_cpu(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -33,7 +33,9 @@ bool is_zero(const Expr& e) {
   return i && i->value == 0;
 }
 
-Expr offset(const Expr& min, Expr v) { return is_zero(min) ? v : min + v; }
+Expr offset(const Expr& min, Expr v) {
+  return is_zero(min) ? v : min + v;
+}
 
 Stmt partition(const For& outer, const Stmt& self, cpu::NameSet& names) {
   Stmt body;
@@ -63,7 +65,7 @@ Stmt partition(const For& outer, const Stmt& self, cpu::NameSet& names) {
                   outer.loc.range);
 }
 
-}  // namespace
+} // namespace
 
 ir::Module partition_threads(const ir::Module& m, Diagnostics&) {
   Module out = m;
@@ -92,4 +94,4 @@ ir::Module partition_threads(const ir::Module& m, Diagnostics&) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -12,4 +12,4 @@ namespace tk::lower {
 
 ir::Module partition_threads(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

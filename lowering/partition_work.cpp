@@ -55,7 +55,7 @@ Function host_plan(const Program& p, const Function& k) {
     needed.insert(r.begin(), r.end());
   }
   const std::vector<Stmt>& top = as<Block>(k.body)->stmts;
-  for (auto it = top.rbegin(); it != top.rend(); ++it)  // lets the needed lets read
+  for (auto it = top.rbegin(); it != top.rend(); ++it) // lets the needed lets read
     if (const Decl* d = as<Decl>(*it); d && needed.count(d->name)) {
       std::set<std::string> r = tt::vars_read(d->value);
       needed.insert(r.begin(), r.end());
@@ -74,7 +74,7 @@ Function host_plan(const Program& p, const Function& k) {
   return h;
 }
 
-}  // namespace
+} // namespace
 
 ir::Module partition_work(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
@@ -88,4 +88,4 @@ ir::Module partition_work(const ir::Module& m, Diagnostics&) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

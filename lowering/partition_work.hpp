@@ -12,4 +12,4 @@ namespace tk::lower {
 
 ir::Module partition_work(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -33,8 +33,9 @@ namespace {
 // Stages not written yet are not listed; each lands as one row here (the first one turns its
 // empty std::array into `constexpr Stage kTT[] = {{"plan-buffers", "...", plan_buffers}, ...}`).
 constexpr Stage kFront[] = {
-    {"to-tile-ir", "the checked AST as tile IR: one kernel function, parallel and sequential "
-                   "loops, tile loads, tile ops, tile stores",
+    {"to-tile-ir",
+     "the checked AST as tile IR: one kernel function, parallel and sequential "
+     "loops, tile loads, tile ops, tile stores",
      nullptr},
     {"infer-layout", "every tensor in DRAM, interleaved, 32x32 tiles, one tile per page",
      infer_layout},
@@ -43,18 +44,22 @@ constexpr Stage kFront[] = {
 // select-tile-ops runs before assign-cbs: the intermediate CBs exist only once the tile ops are
 // selected (docs/lowering.md, "Stages").
 constexpr Stage kTT[] = {
-    {"plan-buffers", "a circular buffer per tensor (inputs 0-7, outputs 16-23) and the reduce "
-                     "scaler: format, page, depth",
+    {"plan-buffers",
+     "a circular buffer per tensor (inputs 0-7, outputs 16-23) and the reduce "
+     "scaler: format, page, depth",
      plan_buffers},
     {"attach-accessors", "TensorAccessor compile-time args of every DRAM tensor", attach_accessors},
-    {"partition-work", "the host plan function: work items split over the core grid like "
-                       "split_work_to_cores",
+    {"partition-work",
+     "the host plan function: work items split over the core grid like "
+     "split_work_to_cores",
      partition_work},
-    {"to-core-loop", "the parallel loops as one per_core loop over [start, start+count), "
-                     "indices decoded from the linear id",
+    {"to-core-loop",
+     "the parallel loops as one per_core loop over [start, start+count), "
+     "indices decoded from the linear id",
      to_core_loop},
-    {"select-tile-ops", "TT compute primitives on CBs and DST slots, packs, waits and pops; "
-                        "abstract tile streams to and from DRAM; intermediate CBs",
+    {"select-tile-ops",
+     "TT compute primitives on CBs and DST slots, packs, waits and pops; "
+     "abstract tile streams to and from DRAM; intermediate CBs",
      select_tile_ops},
     {"assign-cbs", "CB indices in their role's range, intermediate depths, the L1 budget",
      assign_cbs},
@@ -62,31 +67,38 @@ constexpr Stage kTT[] = {
      build_dataflow},
     {"split-kernels", "reader, compute and writer functions, each with only the loops it needs",
      split_kernels},
-    {"bind-runtime-args", "runtime args read with get_arg_val, tensor accessors from compile-time "
-                          "args, size lets moved to the host plan",
+    {"bind-runtime-args",
+     "runtime args read with get_arg_val, tensor accessors from compile-time "
+     "args, size lets moved to the host plan",
      bind_runtime_args},
-    {"insert-cb-protocol", "reader: reserve, NoC read, barrier, push; writer: wait, NoC write, "
-                           "barrier, pop",
+    {"insert-cb-protocol",
+     "reader: reserve, NoC read, barrier, push; writer: wait, NoC write, "
+     "barrier, pop",
      insert_cb_protocol},
-    {"insert-compute-init", "compute_kernel_hw_startup and the init of each compute op where "
-                            "the op or its CBs change",
+    {"insert-compute-init",
+     "compute_kernel_hw_startup and the init of each compute op where "
+     "the op or its CBs change",
      insert_compute_init},
-    {"insert-dst-management", "tile_regs_acquire/commit/wait/release around each DST section, "
-                              "packs into reserved pages",
+    {"insert-dst-management",
+     "tile_regs_acquire/commit/wait/release around each DST section, "
+     "packs into reserved pages",
      insert_dst_management},
-    {"finalize-signature", "the host plan: buffers, kernels with processors and configs, "
-                           "runtime and compile args",
+    {"finalize-signature",
+     "the host plan: buffers, kernels with processors and configs, "
+     "runtime and compile args",
      finalize_signature},
     {"verify", "CB balance across the kernels, CB indices, L1, DST phases and slots, runtime args",
      verify},
 };
 
 constexpr Stage kCPU[] = {
-    {"partition-threads", "the parallel space as one per_thread loop over its work items, "
-                          "handed out by the thread pool",
+    {"partition-threads",
+     "the parallel space as one per_thread loop over its work items, "
+     "handed out by the thread pool",
      partition_threads},
-    {"lower-cpu", "fp32 tile buffers, fused element loops over 32x32 blocks, runtime tile "
-                  "helpers, the packed gemm_tile for the matmul accumulation pattern",
+    {"lower-cpu",
+     "fp32 tile buffers, fused element loops over 32x32 blocks, runtime tile "
+     "helpers, the packed gemm_tile for the matmul accumulation pattern",
      lower_cpu},
 };
 
@@ -120,9 +132,11 @@ void set_attr(ir::Module& m, const char* key, ir::AttrValue v) {
     p.attrs[key] = v;
 }
 
-}  // namespace
+} // namespace
 
-std::string_view to_string(Target t) { return t == Target::tt ? "tt" : "cpu"; }
+std::string_view to_string(Target t) {
+  return t == Target::tt ? "tt" : "cpu";
+}
 
 std::optional<Target> target_from_string(std::string_view s) {
   if (s == "tt")
@@ -183,8 +197,10 @@ std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_s
     while (chain[stop].name != *opts.stop_after)
       ++stop;
     if (stop <= i) {
-      diags.error("--stop-after=" + *opts.stop_after + " names a stage that already ran: the input "
-                  "is the IR after '" + std::string(after_stage) + "'");
+      diags.error("--stop-after=" + *opts.stop_after +
+                  " names a stage that already ran: the input "
+                  "is the IR after '" +
+                  std::string(after_stage) + "'");
       return std::nullopt;
     }
   }
@@ -245,4 +261,4 @@ std::optional<ir::Module> run_pipeline_from_dump(const SourceFile& file, Target 
   return resume_pipeline(std::move(*m), *after, t, opts, diags);
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -22,14 +22,14 @@ using StageFn = ir::Module (*)(const ir::Module&, Diagnostics&);
 /// One row of a stage table. to-tile-ir (AST -> IR) is listed with run == nullptr: it is the
 /// entry point, not an IR -> IR stage.
 struct Stage {
-  std::string_view name;     // kebab-case, as in --print-after
-  std::string_view summary;  // one line, for --list-stages
+  std::string_view name;    // kebab-case, as in --print-after
+  std::string_view summary; // one line, for --list-stages
   StageFn run;
 };
 
 enum class Target : std::uint8_t { tt, cpu };
 std::string_view to_string(Target);
-std::optional<Target> target_from_string(std::string_view);  // "tt" or "cpu"
+std::optional<Target> target_from_string(std::string_view); // "tt" or "cpu"
 
 /// The whole chain of a target in order: to-tile-ir, the front stages, then the target's stages.
 std::vector<Stage> stages(Target t);
@@ -43,8 +43,8 @@ struct OptionOverrides {
 };
 
 struct PipelineOptions {
-  std::optional<std::string> stop_after;  // a stage name; nullopt runs the whole chain
-  std::set<std::string> print_after;      // stage names whose result is dumped
+  std::optional<std::string> stop_after; // a stage name; nullopt runs the whole chain
+  std::set<std::string> print_after;     // stage names whose result is dumped
   bool print_after_all = false;
   /// Run ir::verify after every stage (throws tk::InternalError on a broken invariant).
 #ifdef NDEBUG
@@ -52,7 +52,7 @@ struct PipelineOptions {
 #else
   bool verify_each = true;
 #endif
-  std::ostream* dump = nullptr;  // where dumps go; required when anything is printed
+  std::ostream* dump = nullptr; // where dumps go; required when anything is printed
   OptionOverrides overrides;
 };
 
@@ -80,4 +80,4 @@ std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_s
 std::optional<ir::Module> run_pipeline_from_dump(const SourceFile& dump, Target t,
                                                  const PipelineOptions& opts, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

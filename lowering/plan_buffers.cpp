@@ -22,13 +22,12 @@ bool plan(Program& p, Diagnostics& diags) {
     CBRole role = in ? CBRole::input : CBRole::output;
     std::int64_t& index = next[in ? 0 : 1];
     if (index > tt::cb_range(role).last) {
-      diags.error(t.loc.range, "kernel '" + p.name + "' has more than " +
-                                   std::to_string(tt::kCbsPerRole) + " " +
-                                   (in ? "input" : "output") + " tensors; a Tensix core has " +
-                                   std::to_string(tt::kCbsPerRole) + " " + (in ? "input" : "output") +
-                                   " circular buffers (indices " +
-                                   std::to_string(tt::cb_range(role).first) + "-" +
-                                   std::to_string(tt::cb_range(role).last) + ")");
+      diags.error(t.loc.range,
+                  "kernel '" + p.name + "' has more than " + std::to_string(tt::kCbsPerRole) + " " +
+                      (in ? "input" : "output") + " tensors; a Tensix core has " +
+                      std::to_string(tt::kCbsPerRole) + " " + (in ? "input" : "output") +
+                      " circular buffers (indices " + std::to_string(tt::cb_range(role).first) +
+                      "-" + std::to_string(tt::cb_range(role).last) + ")");
       ok = false;
       continue;
     }
@@ -70,7 +69,7 @@ bool plan(Program& p, Diagnostics& diags) {
   return ok;
 }
 
-}  // namespace
+} // namespace
 
 ir::Module plan_buffers(const ir::Module& m, Diagnostics& diags) {
   ir::Module out = m;
@@ -80,4 +79,4 @@ ir::Module plan_buffers(const ir::Module& m, Diagnostics& diags) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

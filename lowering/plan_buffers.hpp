@@ -11,4 +11,4 @@ namespace tk::lower {
 
 ir::Module plan_buffers(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

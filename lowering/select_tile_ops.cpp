@@ -30,7 +30,8 @@ std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) 
   };
   if (c->fn == Intrinsic::tile_matmul_acc && is_v(c->args[0]) &&
       tt::count_mentions(c->args[1], v) + tt::count_mentions(c->args[2], v) == 0)
-    return Accumulation{Intrinsic::tile_add, call(Intrinsic::tile_matmul, {c->args[1], c->args[2]})};
+    return Accumulation{Intrinsic::tile_add,
+                        call(Intrinsic::tile_matmul, {c->args[1], c->args[2]})};
   if (c->fn != Intrinsic::tile_add && c->fn != Intrinsic::tile_max)
     return std::nullopt;
   for (int k = 0; k < 2; ++k)
@@ -41,7 +42,8 @@ std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) 
 
 class KernelSelection {
 public:
-  KernelSelection(Program& p, const Function& k, Diagnostics& d) : prog_(p), sel_(p, k, d), diags_(d) {}
+  KernelSelection(Program& p, const Function& k, Diagnostics& d)
+      : prog_(p), sel_(p, k, d), diags_(d) {}
 
   Stmt run(const Stmt& body) {
     Stmt out = walk(*as<Block>(body));
@@ -54,8 +56,8 @@ public:
       const For* f = as<For>(st);
       bool core_loop = f && f->role == ForRole::per_core;
       if (core_loop) {
-        top.push_back(evaluate(call(Intrinsic::df_scaler_tile,
-                                    {cb_ref(s), int_imm(tt::kScalerOne, Type::u32())})));
+        top.push_back(evaluate(
+            call(Intrinsic::df_scaler_tile, {cb_ref(s), int_imm(tt::kScalerOne, Type::u32())})));
         top.push_back(evaluate(call(Intrinsic::cb_wait_front, {cb_ref(s), int_imm(1)})));
       }
       top.push_back(st);
@@ -96,7 +98,7 @@ private:
     for (std::size_t k = 0; k < ss.size();) {
       std::size_t n = statement(ss, k, last);
       for (const auto& [v, at] : last)
-        if (at >= k && at < k + n && sel_.in_cb(v)) {  // dead: its tile leaves the CB
+        if (at >= k && at < k + n && sel_.in_cb(v)) { // dead: its tile leaves the CB
           sel_.emit(Intrinsic::cb_pop_front, {cb_ref(sel_.var_cb(v)), int_imm(1)});
           sel_.set_in_cb(v, false);
         }
@@ -117,8 +119,8 @@ private:
     const Stmt& s = ss[k];
     sel_.set_loc(s->loc.range);
     if (const For* f = as<For>(s)) {
-      out_->push_back(for_loop(f->var, f->min, f->extent, f->role, walk(*as<Block>(f->body)),
-                               f->loc.range));
+      out_->push_back(
+          for_loop(f->var, f->min, f->extent, f->role, walk(*as<Block>(f->body)), f->loc.range));
       return 1;
     }
     if (const Store* st = as<Store>(s)) {
@@ -149,7 +151,7 @@ private:
     }
     Val v = sel_.select(value);
     sel_.to_dst(v);
-    if (sel_.in_cb(name)) {  // the old value is dead once the new one is computed
+    if (sel_.in_cb(name)) { // the old value is dead once the new one is computed
       sel_.emit(Intrinsic::cb_pop_front, {cb_ref(sel_.var_cb(name)), int_imm(1)});
       sel_.set_in_cb(name, false);
     }
@@ -175,9 +177,8 @@ private:
         Val x = sel_.accumulate(var(name, Type::tile(DType::f32)), acc->rhs, acc->combine);
         out_ = saved;
         sel_.set_output(out_);
-        out_->push_back(
-            for_loop(loop->var, loop->min, loop->extent, loop->role, block(std::move(body)),
-                     loop->loc.range));
+        out_->push_back(for_loop(loop->var, loop->min, loop->extent, loop->role,
+                                 block(std::move(body)), loop->loc.range));
         return 1 + define(ss, k + 1, last, name, x);
       }
     }
@@ -200,7 +201,7 @@ private:
   std::vector<Stmt>* out_ = nullptr;
 };
 
-}  // namespace
+} // namespace
 
 ir::Module select_tile_ops(const ir::Module& m, Diagnostics& diags) {
   ir::Module out = m;
@@ -221,4 +222,4 @@ ir::Module select_tile_ops(const ir::Module& m, Diagnostics& diags) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -15,4 +15,4 @@ namespace tk::lower {
 
 ir::Module select_tile_ops(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

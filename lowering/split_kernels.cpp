@@ -14,9 +14,12 @@ using namespace tk::ir;
 FuncKind side_of(Intrinsic fn) {
   switch (fn) {
   case Intrinsic::df_read_tile:
-  case Intrinsic::df_scaler_tile: return FuncKind::reader;
-  case Intrinsic::df_write_tile: return FuncKind::writer;
-  default: return FuncKind::compute;
+  case Intrinsic::df_scaler_tile:
+    return FuncKind::reader;
+  case Intrinsic::df_write_tile:
+    return FuncKind::writer;
+  default:
+    return FuncKind::compute;
   }
 }
 
@@ -38,7 +41,8 @@ Stmt project(const Stmt& s, FuncKind side) {
     return s;
   if (as<Assign>(s) || as<Store>(s) || as<Decl>(s) || as<IfThenElse>(s))
     throw InternalError("internal error: split-kernels: unexpected statement after "
-                        "select-tile-ops: " + print(s));
+                        "select-tile-ops: " +
+                        print(s));
   return nullptr;
 }
 
@@ -72,7 +76,7 @@ Function make(const Function& k, FuncKind side, tt::NameSet& names) {
   return f;
 }
 
-}  // namespace
+} // namespace
 
 ir::Module split_kernels(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
@@ -92,4 +96,4 @@ ir::Module split_kernels(const ir::Module& m, Diagnostics&) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

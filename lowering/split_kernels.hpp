@@ -13,4 +13,4 @@ namespace tk::lower {
 
 ir::Module split_kernels(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -55,7 +55,7 @@ private:
   std::string start_, count_, linear_;
 };
 
-}  // namespace
+} // namespace
 
 ir::Module to_core_loop(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
@@ -77,4 +77,4 @@ ir::Module to_core_loop(const ir::Module& m, Diagnostics&) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -13,4 +13,4 @@ namespace tk::lower {
 
 ir::Module to_core_loop(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -14,36 +14,61 @@ using namespace tk::ir;
 
 Intrinsic builtin_intrinsic(dsl::Builtin b) {
   switch (b) {
-  case dsl::Builtin::exp: return Intrinsic::tile_exp;
-  case dsl::Builtin::log: return Intrinsic::tile_log;
-  case dsl::Builtin::sqrt: return Intrinsic::tile_sqrt;
-  case dsl::Builtin::rsqrt: return Intrinsic::tile_rsqrt;
-  case dsl::Builtin::recip: return Intrinsic::tile_recip;
-  case dsl::Builtin::relu: return Intrinsic::tile_relu;
-  case dsl::Builtin::gelu: return Intrinsic::tile_gelu;
-  case dsl::Builtin::sigmoid: return Intrinsic::tile_sigmoid;
-  case dsl::Builtin::tanh: return Intrinsic::tile_tanh;
-  case dsl::Builtin::abs: return Intrinsic::tile_abs;
-  case dsl::Builtin::neg: return Intrinsic::tile_neg;
-  case dsl::Builtin::square: return Intrinsic::tile_square;
-  case dsl::Builtin::max: return Intrinsic::tile_max;
-  case dsl::Builtin::min: return Intrinsic::tile_min;
-  case dsl::Builtin::rowsum: return Intrinsic::tile_rowsum;
-  case dsl::Builtin::rowmax: return Intrinsic::tile_rowmax;
-  case dsl::Builtin::colsum: return Intrinsic::tile_colsum;
-  case dsl::Builtin::colmax: return Intrinsic::tile_colmax;
-  case dsl::Builtin::bcast_col: return Intrinsic::tile_bcast_col;
-  case dsl::Builtin::bcast_row: return Intrinsic::tile_bcast_row;
-  case dsl::Builtin::zeros: return Intrinsic::tile_zeros;
-  case dsl::Builtin::fill: return Intrinsic::tile_fill;
-  case dsl::Builtin::unknown: break;
+  case dsl::Builtin::exp:
+    return Intrinsic::tile_exp;
+  case dsl::Builtin::log:
+    return Intrinsic::tile_log;
+  case dsl::Builtin::sqrt:
+    return Intrinsic::tile_sqrt;
+  case dsl::Builtin::rsqrt:
+    return Intrinsic::tile_rsqrt;
+  case dsl::Builtin::recip:
+    return Intrinsic::tile_recip;
+  case dsl::Builtin::relu:
+    return Intrinsic::tile_relu;
+  case dsl::Builtin::gelu:
+    return Intrinsic::tile_gelu;
+  case dsl::Builtin::sigmoid:
+    return Intrinsic::tile_sigmoid;
+  case dsl::Builtin::tanh:
+    return Intrinsic::tile_tanh;
+  case dsl::Builtin::abs:
+    return Intrinsic::tile_abs;
+  case dsl::Builtin::neg:
+    return Intrinsic::tile_neg;
+  case dsl::Builtin::square:
+    return Intrinsic::tile_square;
+  case dsl::Builtin::max:
+    return Intrinsic::tile_max;
+  case dsl::Builtin::min:
+    return Intrinsic::tile_min;
+  case dsl::Builtin::rowsum:
+    return Intrinsic::tile_rowsum;
+  case dsl::Builtin::rowmax:
+    return Intrinsic::tile_rowmax;
+  case dsl::Builtin::colsum:
+    return Intrinsic::tile_colsum;
+  case dsl::Builtin::colmax:
+    return Intrinsic::tile_colmax;
+  case dsl::Builtin::bcast_col:
+    return Intrinsic::tile_bcast_col;
+  case dsl::Builtin::bcast_row:
+    return Intrinsic::tile_bcast_row;
+  case dsl::Builtin::zeros:
+    return Intrinsic::tile_zeros;
+  case dsl::Builtin::fill:
+    return Intrinsic::tile_fill;
+  case dsl::Builtin::unknown:
+    break;
   }
   throw InternalError("internal error: to-tile-ir: call of an unresolved builtin");
 }
 
-DType ir_dtype(dsl::DType d) { return d == dsl::DType::bf16 ? DType::bf16 : DType::f32; }
+DType ir_dtype(dsl::DType d) {
+  return d == dsl::DType::bf16 ? DType::bf16 : DType::f32;
+}
 
-const Type kTileVar = Type::tile(DType::f32);  // tile values are computed in f32 (docs/ir.md)
+const Type kTileVar = Type::tile(DType::f32); // tile values are computed in f32 (docs/ir.md)
 
 class KernelLowering {
 public:
@@ -118,9 +143,9 @@ private:
   std::set<std::string> names_, scalars_;
   std::map<std::string, std::string> tile_counts_;
   std::map<std::string, DType> dtypes_;
-  std::vector<std::map<std::string, Type>> scopes_;  // locals bound per block, with their type
+  std::vector<std::map<std::string, Type>> scopes_; // locals bound per block, with their type
   std::vector<std::set<std::string>> loop_vars_;
-  std::vector<bool*> rebinds_outer_;  // per enclosing loop: did its body rebind an outer value?
+  std::vector<bool*> rebinds_outer_; // per enclosing loop: did its body rebind an outer value?
 
   void collect_names(const std::vector<dsl::Stmt>& ss) {
     for (const dsl::Stmt& s : ss)
@@ -225,7 +250,7 @@ private:
                          a->value.loc.range),
                     loc);
       Expr v = expr(a->value);
-      if (!acc->type.is_tile())  // scalar += scalar
+      if (!acc->type.is_tile()) // scalar += scalar
         return bind(a->name.name, binary(BinaryOp::add, acc, v), loc);
       Intrinsic op = v->type.is_tile() ? Intrinsic::tile_add : Intrinsic::tile_add_scalar;
       return bind(a->name.name, call(op, {acc, v}, a->value.loc.range), loc);
@@ -275,7 +300,8 @@ private:
     if (const auto* a = std::get_if<dsl::Access>(&e.node))
       return load(a->tensor.name, dtypes_.at(a->tensor.name), indices(*a), loc);
     if (const auto* c = std::get_if<dsl::Call>(&e.node)) {
-      dsl::Builtin b = c->fn != dsl::Builtin::unknown ? c->fn : dsl::builtin_from_string(c->callee.name);
+      dsl::Builtin b =
+          c->fn != dsl::Builtin::unknown ? c->fn : dsl::builtin_from_string(c->callee.name);
       std::vector<Expr> args;
       for (const dsl::Expr& x : c->args)
         args.push_back(expr(x));
@@ -284,14 +310,15 @@ private:
     const auto& b = std::get<dsl::Binary>(e.node);
     Expr l = expr(*b.lhs), r = expr(*b.rhs);
     bool lt = l->type.is_tile(), rt = r->type.is_tile();
-    if (!lt && !rt) {  // scalar arithmetic
-      BinaryOp op = b.op == dsl::BinOp::add ? BinaryOp::add
+    if (!lt && !rt) { // scalar arithmetic
+      BinaryOp op = b.op == dsl::BinOp::add   ? BinaryOp::add
                     : b.op == dsl::BinOp::sub ? BinaryOp::sub
                                               : BinaryOp::mul;
       return binary(op, l, r);
     }
     switch (b.op) {
-    case dsl::BinOp::matmul: return call(Intrinsic::tile_matmul, {l, r}, loc);
+    case dsl::BinOp::matmul:
+      return call(Intrinsic::tile_matmul, {l, r}, loc);
     case dsl::BinOp::add:
       if (lt && rt)
         return call(Intrinsic::tile_add, {l, r}, loc);
@@ -311,7 +338,7 @@ private:
   }
 };
 
-}  // namespace
+} // namespace
 
 ir::Module to_tile_ir(const dsl::Module& m, Diagnostics&) {
   ir::Module out;
@@ -320,4 +347,4 @@ ir::Module to_tile_ir(const dsl::Module& m, Diagnostics&) {
   return out;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

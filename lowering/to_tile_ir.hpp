@@ -17,4 +17,4 @@ namespace tk::lower {
 /// `m` must have passed dsl::check.
 ir::Module to_tile_ir(const dsl::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -14,7 +14,9 @@ using namespace tk::ir;
 struct Failure {
   std::string what;
 };
-[[noreturn]] void fail(std::string what) { throw Failure{std::move(what)}; }
+[[noreturn]] void fail(std::string what) {
+  throw Failure{std::move(what)};
+}
 
 std::string one_line(const Stmt& s) {
   std::string t = print(s);
@@ -112,11 +114,20 @@ public:
       ph = to;
     };
     switch (c->fn) {
-    case Intrinsic::tile_regs_acquire: step(Phase::idle, Phase::math); return;
-    case Intrinsic::tile_regs_commit: step(Phase::math, Phase::committed); return;
-    case Intrinsic::tile_regs_wait: step(Phase::committed, Phase::pack); return;
-    case Intrinsic::tile_regs_release: step(Phase::pack, Phase::idle); return;
-    default: break;
+    case Intrinsic::tile_regs_acquire:
+      step(Phase::idle, Phase::math);
+      return;
+    case Intrinsic::tile_regs_commit:
+      step(Phase::math, Phase::committed);
+      return;
+    case Intrinsic::tile_regs_wait:
+      step(Phase::committed, Phase::pack);
+      return;
+    case Intrinsic::tile_regs_release:
+      step(Phase::pack, Phase::idle);
+      return;
+    default:
+      break;
     }
     bool pack = c->fn == Intrinsic::pack_tile;
     std::vector<std::size_t> slots = pack ? std::vector<std::size_t>{0} : tt::dst_slot_args(c->fn);
@@ -132,8 +143,8 @@ public:
       const IntImm* i = as<IntImm>(c->args[k]);
       if (!i || i->value < 0 || i->value >= cap_)
         fail("in '" + f_.name + "', " + one_line(s) + " uses DST slot " + print(c->args[k]) +
-             " but DST holds " + std::to_string(cap_) + " tiles (dst_fp32 = " +
-             (fp32_ ? "true" : "false") + ")");
+             " but DST holds " + std::to_string(cap_) +
+             " tiles (dst_fp32 = " + (fp32_ ? "true" : "false") + ")");
     }
   }
 
@@ -143,10 +154,14 @@ private:
   bool fp32_;
   static std::string name(Phase p) {
     switch (p) {
-    case Phase::idle: return "outside any DST section";
-    case Phase::math: return "after tile_regs_acquire";
-    case Phase::committed: return "after tile_regs_commit";
-    case Phase::pack: return "after tile_regs_wait";
+    case Phase::idle:
+      return "outside any DST section";
+    case Phase::math:
+      return "after tile_regs_acquire";
+    case Phase::committed:
+      return "after tile_regs_commit";
+    case Phase::pack:
+      return "after tile_regs_wait";
     }
     return "";
   }
@@ -222,7 +237,7 @@ void check_program(const Program& p) {
   const Function& compute = kernel(p, FuncKind::compute);
   const Function& writer = kernel(p, FuncKind::writer);
   const Function& host = kernel(p, FuncKind::host);
-  std::set<std::string> in, out;  // reader -> compute, compute -> writer
+  std::set<std::string> in, out; // reader -> compute, compute -> writer
   for (const CircularBuffer& c : p.cbs)
     if (c.role == CBRole::output)
       out.insert(c.name);
@@ -243,7 +258,7 @@ void check_program(const Program& p) {
     check_args(*f, set);
 }
 
-}  // namespace
+} // namespace
 
 ir::Module verify(const ir::Module& m, Diagnostics&) {
   try {
@@ -255,4 +270,4 @@ ir::Module verify(const ir::Module& m, Diagnostics&) {
   return m;
 }
 
-}  // namespace tk::lower
+} // namespace tk::lower

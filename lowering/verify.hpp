@@ -17,4 +17,4 @@ namespace tk::lower {
 
 ir::Module verify(const ir::Module& m, Diagnostics& diags);
 
-}  // namespace tk::lower
+} // namespace tk::lower

@@ -166,18 +166,16 @@ auto const call_def = (callee >> &lit('(') > args)[([](auto& ctx) {
 })];
 
 auto const tensor_index_def = tensor_index_body;
-auto const tensor_index_body_def = (ident >> -((x3::char_("+-") > index_offset)))[([](auto& ctx) {
-                                     auto& a = _attr(ctx);
-                                     dsl::TensorIndex t;
-                                     t.var = std::move(at_c<0>(a));
-                                     if (auto& off = at_c<1>(a))
-                                       t.offset =
-                                           at_c<0>(*off) == '-' ? -at_c<1>(*off) : at_c<1>(*off);
-                                     _val(ctx) = std::move(t);
-                                   })] |
-                                   uint64[([](auto& ctx) {
-                                     _val(ctx) = dsl::TensorIndex{std::nullopt, _attr(ctx), {}};
-                                   })];
+auto const tensor_index_body_def =
+    (ident >> -((x3::char_("+-") > index_offset)))[([](auto& ctx) {
+      auto& a = _attr(ctx);
+      dsl::TensorIndex t;
+      t.var = std::move(at_c<0>(a));
+      if (auto& off = at_c<1>(a))
+        t.offset = at_c<0>(*off) == '-' ? -at_c<1>(*off) : at_c<1>(*off);
+      _val(ctx) = std::move(t);
+    })] |
+    uint64[([](auto& ctx) { _val(ctx) = dsl::TensorIndex{std::nullopt, _attr(ctx), {}}; })];
 auto const indices_def =
     free_lines[tensor_index[push_back] > *(',' > tensor_index[push_back]) > close_indices];
 
@@ -256,32 +254,29 @@ dsl::Stmt make_stmt(Node&& n) {
 }
 
 auto const int_bound_def = int_bound_body;
-auto const int_bound_body_def = uint64[([](auto& ctx) {
-  _val(ctx) = dsl::Bound{std::nullopt, _attr(ctx), {}};
-})];
+auto const int_bound_body_def =
+    uint64[([](auto& ctx) { _val(ctx) = dsl::Bound{std::nullopt, _attr(ctx), {}}; })];
 auto const tiles_bound_def = tiles_bound_body;
-auto const tiles_bound_body_def =
-    (kw("tiles") > nest[lit('(') > free_lines[dim_name > ')']])[([](auto& ctx) {
-      _val(ctx) = dsl::Bound{std::move(_attr(ctx)), 0, {}};
-    })];
+auto const tiles_bound_body_def = (kw("tiles") > nest[lit('(') > free_lines[dim_name > ')']])[(
+    [](auto& ctx) { _val(ctx) = dsl::Bound{std::move(_attr(ctx)), 0, {}}; })];
 auto const bound_def = int_bound | tiles_bound;
 auto const range_def = range_body;
-auto const range_body_def =
-    (int_bound > dotdot > bound)[([](auto& ctx) {
-      auto& a = _attr(ctx);
-      _val(ctx) = dsl::Range{std::move(at_c<0>(a)), std::move(at_c<1>(a)), {}};
-    })] |
-    (tiles_bound >> -(dotdot > bound))[([](auto& ctx) {
-      auto& a = _attr(ctx);
-      dsl::Range r;
-      if (at_c<1>(a)) {
-        r.lo = std::move(at_c<0>(a));
-        r.hi = std::move(*at_c<1>(a));
-      } else {
-        r.hi = std::move(at_c<0>(a));
-      }
-      _val(ctx) = std::move(r);
-    })];
+auto const range_body_def = (int_bound > dotdot > bound)[([](auto& ctx) {
+                              auto& a = _attr(ctx);
+                              _val(ctx) =
+                                  dsl::Range{std::move(at_c<0>(a)), std::move(at_c<1>(a)), {}};
+                            })] |
+                            (tiles_bound >> -(dotdot > bound))[([](auto& ctx) {
+                              auto& a = _attr(ctx);
+                              dsl::Range r;
+                              if (at_c<1>(a)) {
+                                r.lo = std::move(at_c<0>(a));
+                                r.hi = std::move(*at_c<1>(a));
+                              } else {
+                                r.hi = std::move(at_c<0>(a));
+                              }
+                              _val(ctx) = std::move(r);
+                            })];
 auto const loop_var_def = (loop_var_name > in_kw > range)[([](auto& ctx) {
   auto& a = _attr(ctx);
   _val(ctx) = dsl::LoopVar{std::move(at_c<0>(a)), std::move(at_c<1>(a))};
@@ -347,12 +342,9 @@ x3::rule<class kernel_body_class, dsl::Kernel> const kernel_body = "'kernel'";
 kernel_item_type const kernel_item = "kernel";
 
 auto const dim_def = dim_body;
-auto const dim_body_def = uint64[([](auto& ctx) {
-                            _val(ctx) = dsl::Dim{std::nullopt, _attr(ctx), {}};
-                          })] |
-                          ident[([](auto& ctx) {
-                            _val(ctx) = dsl::Dim{std::move(_attr(ctx)), 0, {}};
-                          })];
+auto const dim_body_def =
+    uint64[([](auto& ctx) { _val(ctx) = dsl::Dim{std::nullopt, _attr(ctx), {}}; })] |
+    ident[([](auto& ctx) { _val(ctx) = dsl::Dim{std::move(_attr(ctx)), 0, {}}; })];
 auto const dims_def =
     nest[lit('[') > free_lines[dim[push_back] > *(',' > dim[push_back]) > close_dims]];
 auto const dtype_def = dtype_body;

@@ -11,7 +11,7 @@ template <class T>
 class Box {
 public:
   Box() : p_(std::make_unique<T>()) {}
-  Box(T v) : p_(std::make_unique<T>(std::move(v))) {}  // NOLINT: implicit on purpose
+  Box(T v) : p_(std::make_unique<T>(std::move(v))) {} // NOLINT: implicit on purpose
   Box(const Box& o) : p_(std::make_unique<T>(*o.p_)) {}
   Box(Box&&) noexcept = default;
   Box& operator=(const Box& o) {
@@ -32,4 +32,4 @@ private:
   std::unique_ptr<T> p_;
 };
 
-}  // namespace tk
+} // namespace tk

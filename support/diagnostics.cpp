@@ -44,9 +44,12 @@ void Diagnostics::clear() {
 
 static const char* severity_name(Severity s) {
   switch (s) {
-  case Severity::error: return "error";
-  case Severity::warning: return "warning";
-  case Severity::note: return "note";
+  case Severity::error:
+    return "error";
+  case Severity::warning:
+    return "warning";
+  case Severity::note:
+    return "note";
   }
   return "error";
 }
@@ -96,4 +99,4 @@ std::string Diagnostics::str() const {
   return os.str();
 }
 
-}  // namespace tk
+} // namespace tk

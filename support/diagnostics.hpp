@@ -23,14 +23,14 @@ enum class Severity { error, warning, note };
 
 struct Diagnostic {
   Severity severity = Severity::error;
-  const SourceFile* file = nullptr;  // null: no location (e.g. a command-line error)
+  const SourceFile* file = nullptr; // null: no location (e.g. a command-line error)
   SourceRange range;
   std::string message;
   std::vector<Diagnostic> notes;
 
   /// Attaches a note pointing at another place in the same file.
   Diagnostic& note(SourceRange where, std::string msg);
-  Diagnostic& note(std::string msg);  // a note without a location
+  Diagnostic& note(std::string msg); // a note without a location
 };
 
 class Diagnostics {
@@ -63,7 +63,7 @@ private:
   std::size_t limit_;
   std::size_t errors_ = 0;
   std::vector<Diagnostic> diags_;
-  Diagnostic overflow_;  // sink for diagnostics past the limit
+  Diagnostic overflow_; // sink for diagnostics past the limit
 };
 
 /// Renders one diagnostic (and its notes) in clang's form.
@@ -80,4 +80,4 @@ private:
   std::string detail_;
 };
 
-}  // namespace tk
+} // namespace tk

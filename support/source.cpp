@@ -30,4 +30,4 @@ std::string_view SourceFile::line(std::uint32_t line) const {
   return v;
 }
 
-}  // namespace tk
+} // namespace tk

@@ -17,8 +17,8 @@ struct SourceRange {
 };
 
 struct LineCol {
-  std::uint32_t line = 1;  // 1-based
-  std::uint32_t col = 1;   // 1-based, in bytes
+  std::uint32_t line = 1; // 1-based
+  std::uint32_t col = 1;  // 1-based, in bytes
 };
 
 class SourceFile {
@@ -39,4 +39,4 @@ private:
   std::vector<std::uint32_t> line_starts_;
 };
 
-}  // namespace tk
+} // namespace tk

@@ -1,7 +1,7 @@
 #include "templates/format.hpp"
 
 #include "support/diagnostics.hpp"
-#include "templates/format_style.inc"  // kStyleYaml: the root .clang-format, embedded by CMake
+#include "templates/format_style.inc" // kStyleYaml: the root .clang-format, embedded by CMake
 
 #include <clang/Format/Format.h>
 #include <clang/Tooling/Core/Replacement.h>
@@ -9,7 +9,9 @@
 
 namespace tk::tmpl {
 
-std::string_view format_style_yaml() { return kStyleYaml; }
+std::string_view format_style_yaml() {
+  return kStyleYaml;
+}
 
 static const clang::format::FormatStyle& style() {
   static const clang::format::FormatStyle s = [] {
@@ -24,8 +26,8 @@ static const clang::format::FormatStyle& style() {
 std::string format_cpp(std::string_view code, std::string_view file_name) {
   llvm::StringRef text(code.data(), code.size());
   std::vector<clang::tooling::Range> ranges{{0, static_cast<unsigned>(code.size())}};
-  clang::tooling::Replacements repl =
-      clang::format::reformat(style(), text, ranges, llvm::StringRef(file_name.data(), file_name.size()));
+  clang::tooling::Replacements repl = clang::format::reformat(
+      style(), text, ranges, llvm::StringRef(file_name.data(), file_name.size()));
   llvm::Expected<std::string> out = clang::tooling::applyAllReplacements(text, repl);
   if (!out)
     throw InternalError("clang-format failed on " + std::string(file_name) + ": " +
@@ -33,4 +35,4 @@ std::string format_cpp(std::string_view code, std::string_view file_name) {
   return std::move(*out);
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

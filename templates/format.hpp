@@ -15,4 +15,4 @@ std::string format_cpp(std::string_view code, std::string_view file_name = "gene
 /// The embedded style, as YAML (the text of the repository's .clang-format).
 std::string_view format_style_yaml();
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

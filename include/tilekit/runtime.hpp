@@ -67,8 +67,8 @@ struct MatrixView {
   // A template only so that the requires-clause can drop it for const T. U must be T: a
   // conversion template deduces U from the target type, which would accept any MatrixView.
   template <class U = T>
-  requires(std::is_same_v<U, T> && !std::is_const_v<U>) constexpr
-  operator MatrixView<const U>() const {
+    requires(std::is_same_v<U, T> && !std::is_const_v<U>)
+  constexpr operator MatrixView<const U>() const {
     return {data, rows, cols};
   }
 };

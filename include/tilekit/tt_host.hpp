@@ -14,7 +14,9 @@
 namespace tk::tt_host {
 
 /// A dimension rounded up to whole tiles: a vector's 1 becomes one tile row (or column) of zeros.
-inline std::uint32_t tiled(std::int64_t n) { return static_cast<std::uint32_t>((n + 31) / 32 * 32); }
+inline std::uint32_t tiled(std::int64_t n) {
+  return static_cast<std::uint32_t>((n + 31) / 32 * 32);
+}
 
 /// A tensor in the device's layout: converted to the element type D of its pages, zero-padded to
 /// whole tiles and tilized (four 16x16 faces per tile, tiles row-major).
@@ -40,4 +42,4 @@ void from_tiles(const std::vector<D>& tiles, tk::MatrixView<T> v) {
           host[static_cast<std::size_t>(r) * cols + static_cast<std::size_t>(c)]));
 }
 
-}  // namespace tk::tt_host
+} // namespace tk::tt_host

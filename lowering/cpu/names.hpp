@@ -73,4 +73,4 @@ private:
   int next_ = 0;
 };
 
-}  // namespace tk::lower::cpu
+} // namespace tk::lower::cpu

@@ -14,20 +14,30 @@ bool equal_all(const std::vector<Expr>& a, const std::vector<Expr>& b) {
 }
 
 // One overload per node kind; both sides have the same kind when these are called.
-bool same(const IntImm& a, const IntImm& b) { return a.value == b.value; }
-bool same(const FloatImm& a, const FloatImm& b) {
-  return a.value == b.value || (a.value != a.value && b.value != b.value);  // nan == nan here
+bool same(const IntImm& a, const IntImm& b) {
+  return a.value == b.value;
 }
-bool same(const EnumImm& a, const EnumImm& b) { return a.value == b.value; }
-bool same(const Var& a, const Var& b) { return a.name == b.name; }
-bool same(const Ref& a, const Ref& b) { return a.name == b.name; }
+bool same(const FloatImm& a, const FloatImm& b) {
+  return a.value == b.value || (a.value != a.value && b.value != b.value); // nan == nan here
+}
+bool same(const EnumImm& a, const EnumImm& b) {
+  return a.value == b.value;
+}
+bool same(const Var& a, const Var& b) {
+  return a.name == b.name;
+}
+bool same(const Ref& a, const Ref& b) {
+  return a.name == b.name;
+}
 bool same(const Binary& a, const Binary& b) {
   return a.op == b.op && equal(a.a, b.a) && equal(a.b, b.b);
 }
 bool same(const Load& a, const Load& b) {
   return a.tensor == b.tensor && equal_all(a.indices, b.indices);
 }
-bool same(const Call& a, const Call& b) { return a.fn == b.fn && equal_all(a.args, b.args); }
+bool same(const Call& a, const Call& b) {
+  return a.fn == b.fn && equal_all(a.args, b.args);
+}
 
 bool same(const Block& a, const Block& b) {
   if (a.stmts.size() != b.stmts.size())
@@ -40,11 +50,15 @@ bool same(const Block& a, const Block& b) {
 bool same(const Decl& a, const Decl& b) {
   return a.name == b.name && a.type == b.type && equal(a.value, b.value);
 }
-bool same(const Assign& a, const Assign& b) { return a.name == b.name && equal(a.value, b.value); }
+bool same(const Assign& a, const Assign& b) {
+  return a.name == b.name && equal(a.value, b.value);
+}
 bool same(const Store& a, const Store& b) {
   return a.tensor == b.tensor && equal_all(a.indices, b.indices) && equal(a.value, b.value);
 }
-bool same(const Evaluate& a, const Evaluate& b) { return equal(a.call, b.call); }
+bool same(const Evaluate& a, const Evaluate& b) {
+  return equal(a.call, b.call);
+}
 bool same(const For& a, const For& b) {
   return a.var == b.var && a.role == b.role && equal(a.min, b.min) && equal(a.extent, b.extent) &&
          equal(a.body, b.body);
@@ -54,7 +68,7 @@ bool same(const IfThenElse& a, const IfThenElse& b) {
          equal(a.else_case, b.else_case);
 }
 
-}  // namespace
+} // namespace
 
 bool equal(const Expr& a, const Expr& b) {
   if (a == b)
@@ -63,7 +77,8 @@ bool equal(const Expr& a, const Expr& b) {
     return false;
   switch (a->kind) {
 #define TK_X(n)                                                                                    \
-  case ExprKind::n: return same(static_cast<const n&>(*a), static_cast<const n&>(*b));
+  case ExprKind::n:                                                                                \
+    return same(static_cast<const n&>(*a), static_cast<const n&>(*b));
     TK_IR_EXPR_NODES(TK_X)
 #undef TK_X
   }
@@ -77,7 +92,8 @@ bool equal(const Stmt& a, const Stmt& b) {
     return false;
   switch (a->kind) {
 #define TK_X(n)                                                                                    \
-  case StmtKind::n: return same(static_cast<const n&>(*a), static_cast<const n&>(*b));
+  case StmtKind::n:                                                                                \
+    return same(static_cast<const n&>(*a), static_cast<const n&>(*b));
     TK_IR_STMT_NODES(TK_X)
 #undef TK_X
   }
@@ -102,4 +118,4 @@ bool equal(const Module& a, const Module& b) {
   return true;
 }
 
-}  // namespace tk::ir
+} // namespace tk::ir

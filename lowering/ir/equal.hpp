@@ -6,8 +6,8 @@
 
 namespace tk::ir {
 
-bool equal(const Expr& a, const Expr& b);  // null equals null only
+bool equal(const Expr& a, const Expr& b); // null equals null only
 bool equal(const Stmt& a, const Stmt& b);
 bool equal(const Module& a, const Module& b);
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -10,8 +10,8 @@ namespace tk::ir {
 
 namespace {
 
-constexpr std::string_view kArgKindNames[] = {"int",  "const", "f32",  "tile",  "cb",
-                                              "tensor", "src", "dst",  "pool", "rdim", "bcast", "binop"};
+constexpr std::string_view kArgKindNames[] = {"int", "const", "f32",  "tile", "cb",    "tensor",
+                                              "src", "dst",   "pool", "rdim", "bcast", "binop"};
 
 struct RawEntry {
   std::string_view name, args;
@@ -20,8 +20,10 @@ struct RawEntry {
 };
 
 constexpr ResultKind result_kind(std::string_view r) {
-  return r == "u32" ? ResultKind::u32 : r == "f32" ? ResultKind::f32 : r == "tile" ? ResultKind::tile
-                                                                                    : ResultKind::void_;
+  return r == "u32"    ? ResultKind::u32
+         : r == "f32"  ? ResultKind::f32
+         : r == "tile" ? ResultKind::tile
+                       : ResultKind::void_;
 }
 
 constexpr RawEntry kRaw[] = {
@@ -72,8 +74,8 @@ struct EnumEntry {
   ArgKind kind;
 };
 constexpr ArgKind group_kind(std::string_view g) {
-  return g == "PoolType"      ? ArgKind::pool
-         : g == "ReduceDim"   ? ArgKind::rdim
+  return g == "PoolType"        ? ArgKind::pool
+         : g == "ReduceDim"     ? ArgKind::rdim
          : g == "BroadcastType" ? ArgKind::bcast
                                 : ArgKind::binop;
 }
@@ -88,11 +90,17 @@ constexpr std::array kAllEnums = {
 #undef TK_X
 };
 
-}  // namespace
+} // namespace
 
-const IntrinsicInfo& info(Intrinsic i) { return table().infos[static_cast<std::size_t>(i)]; }
-std::string_view to_string(Intrinsic i) { return kRaw[static_cast<std::size_t>(i)].name; }
-std::string_view to_string(ArgKind k) { return kArgKindNames[static_cast<std::size_t>(k)]; }
+const IntrinsicInfo& info(Intrinsic i) {
+  return table().infos[static_cast<std::size_t>(i)];
+}
+std::string_view to_string(Intrinsic i) {
+  return kRaw[static_cast<std::size_t>(i)].name;
+}
+std::string_view to_string(ArgKind k) {
+  return kArgKindNames[static_cast<std::size_t>(k)];
+}
 
 std::optional<Intrinsic> intrinsic_from_string(std::string_view s) {
   for (std::size_t i = 0; i < std::size(kRaw); ++i)
@@ -101,16 +109,24 @@ std::optional<Intrinsic> intrinsic_from_string(std::string_view s) {
   return std::nullopt;
 }
 
-std::span<const Intrinsic> all_intrinsics() { return table().all; }
+std::span<const Intrinsic> all_intrinsics() {
+  return table().all;
+}
 
-std::string_view to_string(EnumConst e) { return kEnums[static_cast<std::size_t>(e)].text; }
+std::string_view to_string(EnumConst e) {
+  return kEnums[static_cast<std::size_t>(e)].text;
+}
 std::optional<EnumConst> enum_const_from_string(std::string_view s) {
   for (std::size_t i = 0; i < std::size(kEnums); ++i)
     if (kEnums[i].text == s)
       return static_cast<EnumConst>(i);
   return std::nullopt;
 }
-ArgKind arg_kind_of(EnumConst e) { return kEnums[static_cast<std::size_t>(e)].kind; }
-std::span<const EnumConst> all_enum_consts() { return kAllEnums; }
+ArgKind arg_kind_of(EnumConst e) {
+  return kEnums[static_cast<std::size_t>(e)].kind;
+}
+std::span<const EnumConst> all_enum_consts() {
+  return kAllEnums;
+}
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -67,10 +67,10 @@ namespace tk::ir {
   X(get_write_ptr, "get_write_ptr", "cb", u32, reads)                                              \
   X(get_read_ptr, "get_read_ptr", "cb", u32, reads)                                                \
   X(get_tile_size, "get_tile_size", "cb", u32, pure)                                               \
-  X(noc_async_read_tile, "noc_async_read_tile", "int src int", void, writes)                    \
-  X(noc_async_write_tile, "noc_async_write_tile", "int dst int", void, writes)                  \
-  X(noc_async_read_page, "noc_async_read_page", "int src int", void, writes)                    \
-  X(noc_async_write_page, "noc_async_write_page", "int dst int", void, writes)                  \
+  X(noc_async_read_tile, "noc_async_read_tile", "int src int", void, writes)                       \
+  X(noc_async_write_tile, "noc_async_write_tile", "int dst int", void, writes)                     \
+  X(noc_async_read_page, "noc_async_read_page", "int src int", void, writes)                       \
+  X(noc_async_write_page, "noc_async_write_page", "int dst int", void, writes)                     \
   X(noc_async_read_barrier, "noc_async_read_barrier", "", void, writes)                            \
   X(noc_async_write_barrier, "noc_async_write_barrier", "", void, writes)                          \
   X(noc_async_writes_flushed, "noc_async_writes_flushed", "", void, writes)                        \
@@ -95,7 +95,7 @@ namespace tk::ir {
   X(sub_tiles, "sub_tiles", "cb cb int int int", void, writes)                                     \
   X(mul_tiles, "mul_tiles", "cb cb int int int", void, writes)                                     \
   X(compute_kernel_hw_startup, "compute_kernel_hw_startup", "cb cb cb", void, writes)              \
-  X(init_bcast, "init_bcast", "binop bcast cb cb cb", void, writes) /* deprecated upstream */     \
+  X(init_bcast, "init_bcast", "binop bcast cb cb cb", void, writes) /* deprecated upstream */      \
   X(bcast_init, "bcast_init", "binop bcast cb cb", void, writes)                                   \
   X(add_bcast_rows_init_short, "add_bcast_rows_init_short", "cb cb", void, writes)                 \
   X(add_bcast_cols_init_short, "add_bcast_cols_init_short", "cb cb", void, writes)                 \
@@ -139,7 +139,7 @@ namespace tk::ir {
   X(square_tile, "square_tile", "int", void, writes)                                               \
   X(fill_tile_init, "fill_tile_init", "", void, writes)                                            \
   X(fill_tile, "fill_tile", "int f32", void, writes)                                               \
-  /* scalar binops on a DST tile; the scalar is passed as its f32 bit pattern */                  \
+  /* scalar binops on a DST tile; the scalar is passed as its f32 bit pattern */                   \
   X(binop_with_scalar_tile_init, "binop_with_scalar_tile_init", "", void, writes)                  \
   X(add_unary_tile, "add_unary_tile", "int int", void, writes)                                     \
   X(sub_unary_tile, "sub_unary_tile", "int int", void, writes)                                     \
@@ -157,14 +157,14 @@ namespace tk::ir {
   X(binary_min_tile_init, "binary_min_tile_init", "", void, writes)                                \
   X(binary_min_tile, "binary_min_tile", "int int int", void, writes)                               \
   /* ---- TT chain: abstract tile streams, lowered by insert-cb-protocol ---- */                   \
-  X(df_read_tile, "df.read_tile", "cb src int", void, writes) /* reader: page -> cb */          \
-  X(df_write_tile, "df.write_tile", "cb dst int", void, writes) /* writer: cb -> page */        \
-  X(df_scaler_tile, "df.scaler_tile", "cb int", void, writes) /* reader: one scaler tile */        \
+  X(df_read_tile, "df.read_tile", "cb src int", void, writes)   /* reader: page -> cb */           \
+  X(df_write_tile, "df.write_tile", "cb dst int", void, writes) /* writer: cb -> page */           \
+  X(df_scaler_tile, "df.scaler_tile", "cb int", void, writes)   /* reader: one scaler tile */      \
   /* the reduce scaler tile at an L1 address: a packed bf16 pair in row 0 of each face */          \
   X(fill_scaler_tile, "fill_scaler_tile", "int int", void, writes)                                 \
   /* ---- CPU chain: elements of a tensor (row, col in elements) and f32 math ---- */              \
-  X(elem_load, "elem.load", "src int int", f32, reads)                                          \
-  X(elem_store, "elem.store", "dst int int f32", void, writes)                                  \
+  X(elem_load, "elem.load", "src int int", f32, reads)                                             \
+  X(elem_store, "elem.store", "dst int int f32", void, writes)                                     \
   X(f32_exp, "f32.exp", "f32", f32, pure)                                                          \
   X(f32_log, "f32.log", "f32", f32, pure)                                                          \
   X(f32_sqrt, "f32.sqrt", "f32", f32, pure)                                                        \
@@ -177,18 +177,18 @@ namespace tk::ir {
   X(f32_abs, "f32.abs", "f32", f32, pure)                                                          \
   X(f32_neg, "f32.neg", "f32", f32, pure)                                                          \
   X(f32_square, "f32.square", "f32", f32, pure)                                                    \
-  /* ---- CPU chain: fp32 tile buffers, runtime tile helpers, the packed matmul ---- */          \
+  /* ---- CPU chain: fp32 tile buffers, runtime tile helpers, the packed matmul ---- */            \
   X(cpu_tile, "cpu.tile", "", tile, pure)                                                          \
-  X(cpu_load_tile, "cpu.load_tile", "src int int tile", void, writes)                           \
-  X(cpu_store_tile, "cpu.store_tile", "tile dst int int", void, writes)                         \
+  X(cpu_load_tile, "cpu.load_tile", "src int int tile", void, writes)                              \
+  X(cpu_store_tile, "cpu.store_tile", "tile dst int int", void, writes)                            \
   X(cpu_tile_get, "cpu.tile_get", "tile int int", f32, reads)                                      \
   X(cpu_tile_set, "cpu.tile_set", "tile int int f32", void, writes)                                \
   X(cpu_rowsum, "cpu.rowsum", "tile tile", void, writes)                                           \
   X(cpu_rowmax, "cpu.rowmax", "tile tile", void, writes)                                           \
   X(cpu_colsum, "cpu.colsum", "tile tile", void, writes)                                           \
   X(cpu_colmax, "cpu.colmax", "tile tile", void, writes)                                           \
-  X(cpu_pack_a, "cpu.pack_a", "src", void, writes)                                              \
-  X(cpu_pack_b, "cpu.pack_b", "src", void, writes)                                              \
+  X(cpu_pack_a, "cpu.pack_a", "src", void, writes)                                                 \
+  X(cpu_pack_b, "cpu.pack_b", "src", void, writes)                                                 \
   X(cpu_gemm_tile, "cpu.gemm_tile", "src src int int tile", void, writes)
 
 enum class Intrinsic : std::uint16_t {
@@ -198,7 +198,18 @@ enum class Intrinsic : std::uint16_t {
 };
 
 enum class ArgKind : std::uint8_t {
-  int_, const_, f32, tile, cb, tensor, src, dst, pool, rdim, bcast, binop
+  int_,
+  const_,
+  f32,
+  tile,
+  cb,
+  tensor,
+  src,
+  dst,
+  pool,
+  rdim,
+  bcast,
+  binop
 };
 enum class ResultKind : std::uint8_t { void_, u32, f32, tile };
 enum class Effect : std::uint8_t { pure, reads, writes };
@@ -239,10 +250,10 @@ enum class EnumConst : std::uint8_t {
 #undef TK_X
 };
 
-std::string_view to_string(EnumConst);  // "PoolType::SUM"
+std::string_view to_string(EnumConst); // "PoolType::SUM"
 std::optional<EnumConst> enum_const_from_string(std::string_view);
 /// The argument kind an enum constant satisfies (pool, rdim, bcast or binop).
 ArgKind arg_kind_of(EnumConst);
 std::span<const EnumConst> all_enum_consts();
 
-}  // namespace tk::ir
+} // namespace tk::ir

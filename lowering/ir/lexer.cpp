@@ -5,10 +5,16 @@
 namespace tk::ir {
 
 namespace {
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
-}  // namespace
+bool ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+bool digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+} // namespace
 
 std::vector<Token> lex(std::string_view s) {
   std::vector<Token> out;
@@ -47,7 +53,7 @@ std::vector<Token> lex(std::string_view s) {
     if (digit(c)) {
       while (i < n && digit(s[i]))
         ++i;
-      if (i + 1 < n && s[i] == 'x' && digit(s[i + 1])) {  // a grid: 8x8
+      if (i + 1 < n && s[i] == 'x' && digit(s[i + 1])) { // a grid: 8x8
         ++i;
         while (i < n && digit(s[i]))
           ++i;
@@ -117,4 +123,4 @@ std::vector<Token> lex(std::string_view s) {
   return out;
 }
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -14,13 +14,13 @@ namespace tk::ir {
 struct Token {
   enum class Kind : std::uint8_t { ident, integer, floating, string, grid, punct, end, bad };
   Kind kind = Kind::end;
-  std::string_view text;  // as written (for string: without quotes, still escaped)
+  std::string_view text; // as written (for string: without quotes, still escaped)
   SourceRange range;
-  bool unsigned_suffix = false;  // integer written `5u`
+  bool unsigned_suffix = false; // integer written `5u`
 };
 
 /// Splits the whole text; a character that starts no token gives a `bad` token, and the reader
 /// reports it where it is reached.
 std::vector<Token> lex(std::string_view text);
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -30,7 +30,7 @@ bool same_program(const Program& a, const Program& b) {
       return false;
   return true;
 }
-}  // namespace
+} // namespace
 
 bool identical(const Module& a, const Module& b) {
   if (a.attrs != b.attrs || a.programs.size() != b.programs.size())
@@ -41,4 +41,4 @@ bool identical(const Module& a, const Module& b) {
   return true;
 }
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -32,8 +32,8 @@ using Attrs = std::map<std::string, AttrValue, std::less<>>;
 
 /// A tensor dimension: a name bound at run time (`M`) or a literal (`1`, `64`).
 struct Dim {
-  std::string name;       // empty for a literal
-  std::int64_t size = 0;  // the literal
+  std::string name;      // empty for a literal
+  std::int64_t size = 0; // the literal
   friend bool operator==(const Dim&, const Dim&) = default;
 };
 
@@ -43,7 +43,7 @@ struct Layout {
   MemoryKind memory = MemoryKind::dram;
   LayoutKind kind = LayoutKind::interleaved;
   std::int64_t tile_h = 32, tile_w = 32;
-  std::int64_t page_size = 0;  // bytes
+  std::int64_t page_size = 0; // bytes
   friend bool operator==(const Layout&, const Layout&) = default;
 };
 
@@ -61,12 +61,12 @@ struct Tensor {
 /// `cb cb_in0 index 0 format Float16_b page 2048 depth 2 role input tensor A`.
 struct CircularBuffer {
   std::string name;
-  std::int64_t index = 0;  // 0..31: inputs 0-7, outputs 16-23, intermediates 24-31
+  std::int64_t index = 0; // 0..31: inputs 0-7, outputs 16-23, intermediates 24-31
   DataFormat format = DataFormat::Float16_b;
-  std::int64_t page_size = 0;  // bytes
-  std::int64_t depth = 2;      // pages
+  std::int64_t page_size = 0; // bytes
+  std::int64_t depth = 2;     // pages
   CBRole role = CBRole::input;
-  std::string tensor;  // the tensor it streams, empty if none
+  std::string tensor; // the tensor it streams, empty if none
   friend bool operator==(const CircularBuffer&, const CircularBuffer&) = default;
 };
 
@@ -107,4 +107,4 @@ struct Module {
 /// the same node (pointer). This is how the driver detects an unchanged stage.
 bool identical(const Module& a, const Module& b);
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -27,12 +27,20 @@ std::shared_ptr<T> make_stmt(SourceRange loc) {
   n->loc.range = loc;
   return n;
 }
-}  // namespace
+} // namespace
 
-std::string_view to_string(BinaryOp op) { return kBinary[static_cast<int>(op)].spelling; }
-int precedence(BinaryOp op) { return kBinary[static_cast<int>(op)].precedence; }
-bool is_comparison(BinaryOp op) { return op >= BinaryOp::lt && op <= BinaryOp::ne; }
-bool is_logical(BinaryOp op) { return op == BinaryOp::logical_and || op == BinaryOp::logical_or; }
+std::string_view to_string(BinaryOp op) {
+  return kBinary[static_cast<int>(op)].spelling;
+}
+int precedence(BinaryOp op) {
+  return kBinary[static_cast<int>(op)].precedence;
+}
+bool is_comparison(BinaryOp op) {
+  return op >= BinaryOp::lt && op <= BinaryOp::ne;
+}
+bool is_logical(BinaryOp op) {
+  return op == BinaryOp::logical_and || op == BinaryOp::logical_or;
+}
 
 Expr int_imm(std::int64_t v, Type t) {
   auto n = make_expr<IntImm>(t);
@@ -89,10 +97,14 @@ Expr load(std::string tensor, DType dtype, std::vector<Expr> indices, SourceRang
 
 Type call_type(Intrinsic fn, const std::vector<Expr>& args) {
   switch (info(fn).result) {
-  case ResultKind::void_: return Type::void_();
-  case ResultKind::u32: return Type::u32();
-  case ResultKind::f32: return Type::f32();
-  case ResultKind::tile: break;
+  case ResultKind::void_:
+    return Type::void_();
+  case ResultKind::u32:
+    return Type::u32();
+  case ResultKind::f32:
+    return Type::f32();
+  case ResultKind::tile:
+    break;
   }
   // Tile values are computed in f32 unless every tile operand is bf16.
   bool any_tile = false;
@@ -169,4 +181,4 @@ Stmt if_then_else(Expr cond, Stmt then_case, Stmt else_case, SourceRange loc) {
   return n;
 }
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -49,9 +49,21 @@ using Stmt = std::shared_ptr<const StmtNode>;
 // ---- binary operators on integers, scalars and booleans -----------------------------------------
 // X(enumerator, spelling, precedence); precedence 0 means printed as a call: `min(a, b)`.
 #define TK_IR_BINARY_OPS(X)                                                                        \
-  X(add, "+", 5) X(sub, "-", 5) X(mul, "*", 6) X(div, "/", 6) X(mod, "%", 6) X(min, "min", 0)      \
-  X(max, "max", 0) X(lt, "<", 4) X(le, "<=", 4) X(gt, ">", 4) X(ge, ">=", 4) X(eq, "==", 3)        \
-  X(ne, "!=", 3) X(logical_and, "&&", 2) X(logical_or, "||", 1)
+  X(add, "+", 5)                                                                                   \
+  X(sub, "-", 5)                                                                                   \
+  X(mul, "*", 6)                                                                                   \
+  X(div, "/", 6)                                                                                   \
+  X(mod, "%", 6)                                                                                   \
+  X(min, "min", 0)                                                                                 \
+  X(max, "max", 0)                                                                                 \
+  X(lt, "<", 4)                                                                                    \
+  X(le, "<=", 4)                                                                                   \
+  X(gt, ">", 4)                                                                                    \
+  X(ge, ">=", 4)                                                                                   \
+  X(eq, "==", 3)                                                                                   \
+  X(ne, "!=", 3)                                                                                   \
+  X(logical_and, "&&", 2)                                                                          \
+  X(logical_or, "||", 1)
 
 enum class BinaryOp : std::uint8_t {
 #define TK_X(e, s, p) e,
@@ -63,7 +75,7 @@ int precedence(BinaryOp);
 bool is_comparison(BinaryOp);
 bool is_logical(BinaryOp);
 
-// ---- expressions ---------------------------------------------------------------------------------
+// ---- expressions --------------------------------------------------------------------------------
 /// An integer immediate, typed i32 (printed `5`) or u32 (printed `5u`).
 struct IntImm : ExprNode {
   std::int64_t value;
@@ -76,7 +88,8 @@ struct FloatImm : ExprNode {
 struct EnumImm : ExprNode {
   EnumConst value;
 };
-/// A use of a variable (loop index, `let`-bound local, or function parameter). Identity is the name.
+/// A use of a variable (loop index, `let`-bound local, or function parameter). Identity is the
+/// name.
 struct Var : ExprNode {
   std::string name;
 };
@@ -101,7 +114,7 @@ struct Call : ExprNode {
   Loc loc;
 };
 
-// ---- statements ----------------------------------------------------------------------------------
+// ---- statements ---------------------------------------------------------------------------------
 /// A sequence; factories flatten nested blocks so the structure matches the printed text.
 struct Block : StmtNode {
   std::vector<Stmt> stmts;
@@ -138,10 +151,10 @@ struct For : StmtNode {
 struct IfThenElse : StmtNode {
   Expr cond;
   Stmt then_case;
-  Stmt else_case;  // may be null
+  Stmt else_case; // may be null
 };
 
-// ---- downcasts -----------------------------------------------------------------------------------
+// ---- downcasts ----------------------------------------------------------------------------------
 template <class T>
 struct NodeKindOf;
 #define TK_X(n)                                                                                    \
@@ -169,7 +182,7 @@ const T* as(const Stmt& s) {
   return s && s->kind == NodeKindOf<T>::value ? static_cast<const T*>(s.get()) : nullptr;
 }
 
-// ---- factories -----------------------------------------------------------------------------------
+// ---- factories ----------------------------------------------------------------------------------
 Expr int_imm(std::int64_t v, Type t = Type::i32());
 Expr float_imm(double v);
 Expr enum_imm(EnumConst v);
@@ -194,10 +207,20 @@ Stmt for_loop(std::string var, Expr min, Expr extent, ForRole role, Stmt body,
 Stmt if_then_else(Expr cond, Stmt then_case, Stmt else_case = nullptr, SourceRange loc = {});
 
 // Shorthands for index math in stages and tests.
-inline Expr operator+(Expr a, Expr b) { return binary(BinaryOp::add, std::move(a), std::move(b)); }
-inline Expr operator-(Expr a, Expr b) { return binary(BinaryOp::sub, std::move(a), std::move(b)); }
-inline Expr operator*(Expr a, Expr b) { return binary(BinaryOp::mul, std::move(a), std::move(b)); }
-inline Expr operator/(Expr a, Expr b) { return binary(BinaryOp::div, std::move(a), std::move(b)); }
-inline Expr operator%(Expr a, Expr b) { return binary(BinaryOp::mod, std::move(a), std::move(b)); }
+inline Expr operator+(Expr a, Expr b) {
+  return binary(BinaryOp::add, std::move(a), std::move(b));
+}
+inline Expr operator-(Expr a, Expr b) {
+  return binary(BinaryOp::sub, std::move(a), std::move(b));
+}
+inline Expr operator*(Expr a, Expr b) {
+  return binary(BinaryOp::mul, std::move(a), std::move(b));
+}
+inline Expr operator/(Expr a, Expr b) {
+  return binary(BinaryOp::div, std::move(a), std::move(b));
+}
+inline Expr operator%(Expr a, Expr b) {
+  return binary(BinaryOp::mod, std::move(a), std::move(b));
+}
 
-}  // namespace tk::ir
+} // namespace tk::ir

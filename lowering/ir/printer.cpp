@@ -42,7 +42,9 @@ public:
   void expr(const Expr& e, int parent_prec = 0) {
     switch (e->kind) {
 #define TK_X(n)                                                                                    \
-  case ExprKind::n: print_node(static_cast<const n&>(*e), parent_prec); return;
+  case ExprKind::n:                                                                                \
+    print_node(static_cast<const n&>(*e), parent_prec);                                            \
+    return;
       TK_IR_EXPR_NODES(TK_X)
 #undef TK_X
     }
@@ -51,7 +53,9 @@ public:
   void stmt(const Stmt& s, int indent) {
     switch (s->kind) {
 #define TK_X(n)                                                                                    \
-  case StmtKind::n: print_node(static_cast<const n&>(*s), indent); return;
+  case StmtKind::n:                                                                                \
+    print_node(static_cast<const n&>(*s), indent);                                                 \
+    return;
       TK_IR_STMT_NODES(TK_X)
 #undef TK_X
     }
@@ -231,8 +235,8 @@ public:
     os << '\n';
   }
   void cb(const CircularBuffer& c) {
-    os << "  cb " << c.name << " index " << c.index << " format " << to_string(c.format)
-       << " page " << c.page_size << " depth " << c.depth << " role " << to_string(c.role);
+    os << "  cb " << c.name << " index " << c.index << " format " << to_string(c.format) << " page "
+       << c.page_size << " depth " << c.depth << " role " << to_string(c.role);
     if (!c.tensor.empty())
       os << " tensor " << c.tensor;
     os << '\n';
@@ -275,7 +279,7 @@ public:
   }
 };
 
-}  // namespace
+} // namespace
 
 std::string print(const Module& m) {
   Printer p;
@@ -303,4 +307,4 @@ std::string print(const Attrs& a) {
   return p.os.str();
 }
 
-}  // namespace tk::ir
+} // namespace tk::ir

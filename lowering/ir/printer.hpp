@@ -19,4 +19,4 @@ std::string print(const Attrs& attrs);
 /// The spelling of an f32 immediate: shortest round-trip digits, always with '.', 'e' or inf/nan.
 std::string format_float(double v);
 
-}  // namespace tk::ir
+} // namespace tk::ir

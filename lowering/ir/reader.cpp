@@ -382,7 +382,7 @@ private:
   }
 };
 
-}  // namespace
+} // namespace
 
 std::optional<Module> read_module(const SourceFile& file, Diagnostics& diags) {
   const SourceFile* saved = diags.file();
@@ -410,4 +410,4 @@ std::optional<std::string> read_stage_header(std::string_view text) {
   return std::string(line);
 }
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -18,4 +18,4 @@ std::optional<Module> read_module(const SourceFile& file, Diagnostics& diags);
 /// The stage named by a dump's first line `// after <stage>`, or nullopt when there is none.
 std::optional<std::string> read_stage_header(std::string_view text);
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -109,4 +109,4 @@ protected:
   Diagnostics& diags_;
 };
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -21,7 +21,7 @@ std::int64_t tile_bytes(DType);
 struct Type {
   enum class Kind : std::uint8_t { void_, i32, u32, f32, boolean, tile, cb, tensor, enumc };
   Kind kind = Kind::void_;
-  DType dtype = DType::f32;  // meaningful for tiles only
+  DType dtype = DType::f32; // meaningful for tiles only
 
   static Type void_() { return {Kind::void_}; }
   static Type i32() { return {Kind::i32}; }
@@ -79,4 +79,4 @@ enum class LayoutKind : std::uint8_t { interleaved, sharded };
 std::string_view to_string(LayoutKind);
 std::optional<LayoutKind> layout_kind_from_string(std::string_view);
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -14,9 +14,13 @@ struct Invalid {
   std::string message;
 };
 
-[[noreturn]] void fail(std::string msg) { throw Invalid{std::move(msg)}; }
+[[noreturn]] void fail(std::string msg) {
+  throw Invalid{std::move(msg)};
+}
 
-std::string q(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string q(std::string_view s) {
+  return "'" + std::string(s) + "'";
+}
 
 // Integer types convert implicitly (C rules), tile values convert between element types at
 // assignment and store; nothing else converts.
@@ -51,8 +55,10 @@ public:
       case Type::Kind::i32:
       case Type::Kind::u32:
       case Type::Kind::f32:
-      case Type::Kind::boolean: break;
-      default: fail("parameter " + q(p.name) + " has invalid type " + to_string(p.type));
+      case Type::Kind::boolean:
+        break;
+      default:
+        fail("parameter " + q(p.name) + " has invalid type " + to_string(p.type));
       }
       scopes_.back()[p.name] = {p.type, false};
     }
@@ -88,8 +94,8 @@ private:
   }
   void indices(const std::vector<Expr>& idx, const Tensor& t) {
     if (idx.size() != t.dims.size())
-      fail("tensor " + q(t.name) + " has rank " + std::to_string(t.dims.size()) + " but is indexed with " +
-           std::to_string(idx.size()) + " indices");
+      fail("tensor " + q(t.name) + " has rank " + std::to_string(t.dims.size()) +
+           " but is indexed with " + std::to_string(idx.size()) + " indices");
     for (const Expr& i : idx)
       if (!expr(i).is_int())
         fail("index of tensor " + q(t.name) + " is not an integer: " + print(i));
@@ -107,8 +113,8 @@ private:
         fail("variable " + q(d->name) + " declared with invalid type " + to_string(d->type));
       Type v = expr(d->value);
       if (!assignable(d->type, v))
-        fail("variable " + q(d->name) + " of type " + to_string(d->type) +
-             " initialised with a " + to_string(v));
+        fail("variable " + q(d->name) + " of type " + to_string(d->type) + " initialised with a " +
+             to_string(v));
       declare(d->name, d->type, true);
     } else if (const Assign* a = as<Assign>(s)) {
       const VarInfo* vi = lookup(a->name);
@@ -158,8 +164,7 @@ private:
              " function");
       for (ForRole x : loops_)
         if (x != ForRole::parallel)
-          fail("parallel loop " + q(f.var) + " nested in a " + std::string(to_string(x)) +
-               " loop");
+          fail("parallel loop " + q(f.var) + " nested in a " + std::string(to_string(x)) + " loop");
       break;
     case ForRole::per_core:
       if (fn_.kind == FuncKind::cpu || fn_.kind == FuncKind::host)
@@ -176,7 +181,8 @@ private:
         fail("per_thread loop " + q(f.var) + " is not outermost");
       break;
     case ForRole::serial:
-    case ForRole::reduction: break;  // allowed anywhere
+    case ForRole::reduction:
+      break; // allowed anywhere
     }
     scopes_.emplace_back();
     declare(f.var, Type::i32(), false);
@@ -202,8 +208,10 @@ private:
       if (!e->type.is_int())
         fail("integer immediate of type " + to_string(e->type));
       return e->type;
-    case ExprKind::FloatImm: return Type::f32();
-    case ExprKind::EnumImm: return Type::enumc();
+    case ExprKind::FloatImm:
+      return Type::f32();
+    case ExprKind::EnumImm:
+      return Type::enumc();
     case ExprKind::Var: {
       const Var& v = static_cast<const Var&>(*e);
       const VarInfo* vi = lookup(v.name);
@@ -271,14 +279,26 @@ private:
       ArgKind k = in.args[i];
       bool ok = false;
       switch (k) {
-      case ArgKind::int_: ok = t.is_int(); break;
-      case ArgKind::const_: ok = as<IntImm>(c.args[i]) != nullptr; break;
-      case ArgKind::f32: ok = t.kind == Type::Kind::f32; break;
-      case ArgKind::tile: ok = t.is_tile(); break;
-      case ArgKind::cb: ok = t.kind == Type::Kind::cb; break;
+      case ArgKind::int_:
+        ok = t.is_int();
+        break;
+      case ArgKind::const_:
+        ok = as<IntImm>(c.args[i]) != nullptr;
+        break;
+      case ArgKind::f32:
+        ok = t.kind == Type::Kind::f32;
+        break;
+      case ArgKind::tile:
+        ok = t.is_tile();
+        break;
+      case ArgKind::cb:
+        ok = t.kind == Type::Kind::cb;
+        break;
       case ArgKind::tensor:
       case ArgKind::src:
-      case ArgKind::dst: ok = t.kind == Type::Kind::tensor; break;
+      case ArgKind::dst:
+        ok = t.kind == Type::Kind::tensor;
+        break;
       default: {
         const EnumImm* en = as<EnumImm>(c.args[i]);
         ok = en && arg_kind_of(en->value) == k;
@@ -339,7 +359,7 @@ void check_program(const Program& p) {
   }
 }
 
-}  // namespace
+} // namespace
 
 std::optional<std::string> find_ir_error(const Module& m) {
   try {
@@ -357,9 +377,8 @@ std::optional<std::string> find_ir_error(const Module& m) {
 
 void verify(const Module& m, std::string_view after_stage) {
   if (auto err = find_ir_error(m))
-    throw InternalError("internal error: IR invalid after " + std::string(after_stage) + ": " +
-                            *err,
-                        print(m));
+    throw InternalError(
+        "internal error: IR invalid after " + std::string(after_stage) + ": " + *err, print(m));
 }
 
-}  // namespace tk::ir
+} // namespace tk::ir

@@ -19,4 +19,4 @@ std::optional<std::string> find_ir_error(const Module& m);
 /// the printed module.
 void verify(const Module& m, std::string_view after_stage);
 
-}  // namespace tk::ir
+} // namespace tk::ir

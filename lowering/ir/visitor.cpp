@@ -7,7 +7,9 @@ void Visitor::visit(const Expr& e) {
     return;
   switch (e->kind) {
 #define TK_X(n)                                                                                    \
-  case ExprKind::n: visit_node(static_cast<const n&>(*e)); return;
+  case ExprKind::n:                                                                                \
+    visit_node(static_cast<const n&>(*e));                                                         \
+    return;
     TK_IR_EXPR_NODES(TK_X)
 #undef TK_X
   }
@@ -18,7 +20,9 @@ void Visitor::visit(const Stmt& s) {
     return;
   switch (s->kind) {
 #define TK_X(n)                                                                                    \
-  case StmtKind::n: visit_node(static_cast<const n&>(*s)); return;
+  case StmtKind::n:                                                                                \
+    visit_node(static_cast<const n&>(*s));                                                         \
+    return;
     TK_IR_STMT_NODES(TK_X)
 #undef TK_X
   }
@@ -45,14 +49,20 @@ void Visitor::visit_node(const Block& n) {
   for (const Stmt& s : n.stmts)
     visit(s);
 }
-void Visitor::visit_node(const Decl& n) { visit(n.value); }
-void Visitor::visit_node(const Assign& n) { visit(n.value); }
+void Visitor::visit_node(const Decl& n) {
+  visit(n.value);
+}
+void Visitor::visit_node(const Assign& n) {
+  visit(n.value);
+}
 void Visitor::visit_node(const Store& n) {
   for (const Expr& i : n.indices)
     visit(i);
   visit(n.value);
 }
-void Visitor::visit_node(const Evaluate& n) { visit(n.call); }
+void Visitor::visit_node(const Evaluate& n) {
+  visit(n.call);
+}
 void Visitor::visit_node(const For& n) {
   visit(n.min);
   visit(n.extent);
@@ -64,14 +74,15 @@ void Visitor::visit_node(const IfThenElse& n) {
   visit(n.else_case);
 }
 
-// ---- Mutator -------------------------------------------------------------------------------------
+// ---- Mutator ------------------------------------------------------------------------------------
 
 Expr Mutator::mutate(const Expr& e) {
   if (!e)
     return e;
   switch (e->kind) {
 #define TK_X(n)                                                                                    \
-  case ExprKind::n: return mutate_node(static_cast<const n&>(*e), e);
+  case ExprKind::n:                                                                                \
+    return mutate_node(static_cast<const n&>(*e), e);
     TK_IR_EXPR_NODES(TK_X)
 #undef TK_X
   }
@@ -83,7 +94,8 @@ Stmt Mutator::mutate(const Stmt& s) {
     return s;
   switch (s->kind) {
 #define TK_X(n)                                                                                    \
-  case StmtKind::n: return mutate_node(static_cast<const n&>(*s), s);
+  case StmtKind::n:                                                                                \
+    return mutate_node(static_cast<const n&>(*s), s);
     TK_IR_STMT_NODES(TK_X)
 #undef TK_X
   }
@@ -111,11 +123,21 @@ bool Mutator::mutate_all(const std::vector<Expr>& in, std::vector<Expr>& out) {
   return changed;
 }
 
-Expr Mutator::mutate_node(const IntImm&, const Expr& self) { return self; }
-Expr Mutator::mutate_node(const FloatImm&, const Expr& self) { return self; }
-Expr Mutator::mutate_node(const EnumImm&, const Expr& self) { return self; }
-Expr Mutator::mutate_node(const Var&, const Expr& self) { return self; }
-Expr Mutator::mutate_node(const Ref&, const Expr& self) { return self; }
+Expr Mutator::mutate_node(const IntImm&, const Expr& self) {
+  return self;
+}
+Expr Mutator::mutate_node(const FloatImm&, const Expr& self) {
+  return self;
+}
+Expr Mutator::mutate_node(const EnumImm&, const Expr& self) {
+  return self;
+}
+Expr Mutator::mutate_node(const Var&, const Expr& self) {
+  return self;
+}
+Expr Mutator::mutate_node(const Ref&, const Expr& self) {
+  return self;
+}
 Expr Mutator::mutate_node(const Binary& n, const Expr& self) {
   Expr a = mutate(n.a), b = mutate(n.b);
   return a == n.a && b == n.b ? self : binary(n.op, a, b);
@@ -172,4 +194,4 @@ Stmt Mutator::mutate_node(const IfThenElse& n, const Stmt& self) {
   return if_then_else(c, t, e, n.loc.range);
 }
 
-}  // namespace tk::ir
+} // namespace tk::ir

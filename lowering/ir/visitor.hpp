@@ -11,8 +11,8 @@ namespace tk::ir {
 class Visitor {
 public:
   virtual ~Visitor() = default;
-  void visit(const Expr& e);  // null-safe
-  void visit(const Stmt& s);  // null-safe
+  void visit(const Expr& e); // null-safe
+  void visit(const Stmt& s); // null-safe
 
 protected:
   // Defaults visit every child in order.
@@ -25,8 +25,8 @@ protected:
 class Mutator {
 public:
   virtual ~Mutator() = default;
-  Expr mutate(const Expr& e);  // null-safe
-  Stmt mutate(const Stmt& s);  // null-safe
+  Expr mutate(const Expr& e); // null-safe
+  Stmt mutate(const Stmt& s); // null-safe
   /// Mutates every function body; unchanged functions keep their body pointer.
   Module mutate(const Module& m);
 
@@ -46,4 +46,4 @@ protected:
   bool mutate_all(const std::vector<Expr>& in, std::vector<Expr>& out);
 };
 
-}  // namespace tk::ir
+} // namespace tk::ir

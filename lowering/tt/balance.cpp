@@ -35,7 +35,7 @@ void build(const Stmt& s, Intrinsic fn, const std::set<std::string>& cbs, EventT
     if (!loop->body.items.empty())
       t.items.push_back(loop);
   } else if (const IfThenElse* i = as<IfThenElse>(s)) {
-    build(i->then_case, fn, cbs, t);  // not produced by the TT chain; counted as taken
+    build(i->then_case, fn, cbs, t); // not produced by the TT chain; counted as taken
   } else if (const Call* c = call_of(s); c && c->fn == fn) {
     const std::string& cb = as<Ref>(c->args[0])->name;
     if (!cbs.count(cb))
@@ -49,7 +49,7 @@ void build(const Stmt& s, Intrinsic fn, const std::set<std::string>& cbs, EventT
   }
 }
 
-}  // namespace
+} // namespace
 
 bool EventTree::operator==(const EventTree& o) const {
   if (items.size() != o.items.size())
@@ -137,8 +137,8 @@ public:
         break;
       case Intrinsic::cb_reserve_back:
         if (held + pages(*c) > d->second)
-          error = what + " waits forever: '" + cb + "' holds " + std::to_string(held) +
-                  " of its " + std::to_string(d->second) + " pages and only compute pops it";
+          error = what + " waits forever: '" + cb + "' holds " + std::to_string(held) + " of its " +
+                  std::to_string(d->second) + " pages and only compute pops it";
         break;
       case Intrinsic::cb_wait_front:
         if (held < pages(*c))
@@ -149,7 +149,8 @@ public:
         if ((held -= pages(*c)) < 0)
           error = what + " pops a tile '" + cb + "' does not hold";
         break;
-      default: break;
+      default:
+        break;
       }
     }
   }
@@ -163,7 +164,7 @@ private:
   std::map<std::string, std::int64_t> depth_, held_;
 };
 
-}  // namespace
+} // namespace
 
 std::optional<std::string> check_occupancy(const Program& p, const Function& compute) {
   Occupancy o(p);
@@ -172,4 +173,4 @@ std::optional<std::string> check_occupancy(const Program& p, const Function& com
   return o.error;
 }
 
-}  // namespace tk::lower::tt
+} // namespace tk::lower::tt

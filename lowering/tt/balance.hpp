@@ -17,7 +17,7 @@ namespace tk::lower::tt {
 struct EventTree {
   struct Event {
     std::string cb;
-    std::int64_t n = 0;  // pages, merged across consecutive events on the same CB
+    std::int64_t n = 0; // pages, merged across consecutive events on the same CB
     friend bool operator==(const Event&, const Event&) = default;
   };
   struct Loop;
@@ -25,7 +25,7 @@ struct EventTree {
   bool operator==(const EventTree& o) const;
 };
 struct EventTree::Loop {
-  std::string extent;  // printed; a per-core loop is compared by its count only
+  std::string extent; // printed; a per-core loop is compared by its count only
   EventTree body;
 };
 
@@ -41,4 +41,4 @@ std::string print(const EventTree& t);
 /// it found it, nothing left at the end. The first violation, or nullopt.
 std::optional<std::string> check_occupancy(const ir::Program& p, const ir::Function& compute);
 
-}  // namespace tk::lower::tt
+} // namespace tk::lower::tt

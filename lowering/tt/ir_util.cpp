@@ -47,7 +47,7 @@ struct CallCollector : Visitor {
     Visitor::visit_node(c);
   }
 };
-}  // namespace
+} // namespace
 
 NameSet::NameSet(const Program& p) {
   for (const Tensor& t : p.tensors)
@@ -149,7 +149,7 @@ Stmt dce(const Stmt& s, const std::set<std::string>& live_after) {
   }
   return s;
 }
-}  // namespace
+} // namespace
 
 Stmt drop_dead_code(const Stmt& s) {
   Stmt out = dce(s, {});
@@ -224,4 +224,4 @@ const Function* find_function(const Program& p, FuncKind kind) {
   return nullptr;
 }
 
-}  // namespace tk::lower::tt
+} // namespace tk::lower::tt

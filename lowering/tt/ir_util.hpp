@@ -62,4 +62,4 @@ const ir::Function* find_function(const ir::Program& p, ir::FuncKind kind);
 /// it and returns its input.
 struct UserErrorReported {};
 
-}  // namespace tk::lower::tt
+} // namespace tk::lower::tt

@@ -11,7 +11,7 @@ Partition partition_work(std::int64_t items, ir::Grid grid, bool row_wise) {
     return p;
   p.num_cores = std::min(items, grid_cores);
   std::int64_t base = items / p.num_cores, extra = items % p.num_cores;
-  if (extra == 0) {  // even: group 1 is every core, group 2 is empty
+  if (extra == 0) { // even: group 1 is every core, group 2 is empty
     p.group1_cores = p.num_cores;
     p.group1_items = base;
   } else {
@@ -34,4 +34,4 @@ Partition partition_work(std::int64_t items, ir::Grid grid, bool row_wise) {
   return p;
 }
 
-}  // namespace tk::lower::tt
+} // namespace tk::lower::tt

@@ -23,11 +23,11 @@ struct CoreWork {
 /// contiguous, assigned in core order. Zero items use no core.
 struct Partition {
   std::int64_t num_cores = 0;
-  std::int64_t group1_cores = 0, group1_items = 0;  // cores of group 1 and items per core
+  std::int64_t group1_cores = 0, group1_items = 0; // cores of group 1 and items per core
   std::int64_t group2_cores = 0, group2_items = 0;
-  std::vector<CoreWork> cores;  // in core order: group 1, then group 2
+  std::vector<CoreWork> cores; // in core order: group 1, then group 2
 };
 
 Partition partition_work(std::int64_t items, ir::Grid grid, bool row_wise = false);
 
-}  // namespace tk::lower::tt
+} // namespace tk::lower::tt

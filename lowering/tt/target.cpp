@@ -9,26 +9,35 @@ using ir::Intrinsic;
 CbRange cb_range(ir::CBRole role) {
   switch (role) {
   case ir::CBRole::input:
-  case ir::CBRole::scaler: return {0, 7};
-  case ir::CBRole::output: return {16, 23};
-  case ir::CBRole::intermediate: return {24, 31};
+  case ir::CBRole::scaler:
+    return {0, 7};
+  case ir::CBRole::output:
+    return {16, 23};
+  case ir::CBRole::intermediate:
+    return {24, 31};
   }
   return {0, 7};
 }
 
-std::int64_t dst_capacity(bool fp32_acc) { return fp32_acc ? 4 : 8; }
+std::int64_t dst_capacity(bool fp32_acc) {
+  return fp32_acc ? 4 : 8;
+}
 
 std::vector<std::size_t> dst_slot_args(Intrinsic fn) {
   switch (fn) {
-  case Intrinsic::copy_tile: return {2};
+  case Intrinsic::copy_tile:
+    return {2};
   case Intrinsic::matmul_tiles:
   case Intrinsic::add_tiles:
   case Intrinsic::sub_tiles:
-  case Intrinsic::mul_tiles: return {4};
+  case Intrinsic::mul_tiles:
+    return {4};
   case Intrinsic::add_tiles_bcast:
   case Intrinsic::sub_tiles_bcast:
-  case Intrinsic::mul_tiles_bcast: return {5};
-  case Intrinsic::reduce_tile: return {6};
+  case Intrinsic::mul_tiles_bcast:
+    return {5};
+  case Intrinsic::reduce_tile:
+    return {6};
   case Intrinsic::exp_tile:
   case Intrinsic::log_tile:
   case Intrinsic::sqrt_tile:
@@ -45,17 +54,22 @@ std::vector<std::size_t> dst_slot_args(Intrinsic fn) {
   case Intrinsic::add_unary_tile:
   case Intrinsic::sub_unary_tile:
   case Intrinsic::rsub_unary_tile:
-  case Intrinsic::mul_unary_tile: return {0};
+  case Intrinsic::mul_unary_tile:
+    return {0};
   case Intrinsic::add_binary_tile:
   case Intrinsic::sub_binary_tile:
   case Intrinsic::mul_binary_tile:
   case Intrinsic::binary_max_tile:
-  case Intrinsic::binary_min_tile: return {0, 1, 2};
-  default: return {};
+  case Intrinsic::binary_min_tile:
+    return {0, 1, 2};
+  default:
+    return {};
   }
 }
 
-bool writes_dst(Intrinsic fn) { return !dst_slot_args(fn).empty(); }
+bool writes_dst(Intrinsic fn) {
+  return !dst_slot_args(fn).empty();
+}
 
 bool is_compute_init(Intrinsic fn) {
   switch (fn) {
@@ -99,8 +113,10 @@ bool is_compute_init(Intrinsic fn) {
   case Intrinsic::sub_binary_tile_init:
   case Intrinsic::mul_binary_tile_init:
   case Intrinsic::binary_max_tile_init:
-  case Intrinsic::binary_min_tile_init: return true;
-  default: return false;
+  case Intrinsic::binary_min_tile_init:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -109,7 +125,7 @@ const ir::AttrValue* find(const ir::Program& p, std::string_view key) {
   auto it = p.attrs.find(key);
   return it == p.attrs.end() ? nullptr : &it->second;
 }
-}  // namespace
+} // namespace
 
 bool dst_fp32(const ir::Program& p) {
   return option_bool(p, "dst_fp32", option_bool(p, "fp32_acc", false));
@@ -151,4 +167,4 @@ ir::Grid option_grid(const ir::Program& p) {
   return g ? *g : ir::Grid{8, 8};
 }
 
-}  // namespace tk::lower::tt
+} // namespace tk::lower::tt

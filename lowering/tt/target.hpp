@@ -51,4 +51,4 @@ std::int64_t option_int(const ir::Program& p, std::string_view key, std::int64_t
 std::string option_string(const ir::Program& p, std::string_view key, std::string_view fallback);
 ir::Grid option_grid(const ir::Program& p);
 
-}  // namespace tk::lower::tt
+} // namespace tk::lower::tt

@@ -15,10 +15,16 @@ namespace tk::lower::tt {
 using namespace tk::ir;
 
 namespace {
-Expr cb(const std::string& n) { return cb_ref(n); }
-Expr u(std::int64_t v) { return int_imm(v, Type::u32()); }
-Expr i(std::int64_t v) { return int_imm(v); }
-}  // namespace
+Expr cb(const std::string& n) {
+  return cb_ref(n);
+}
+Expr u(std::int64_t v) {
+  return int_imm(v, Type::u32());
+}
+Expr i(std::int64_t v) {
+  return int_imm(v);
+}
+} // namespace
 
 TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diags)
     : prog_(p), diags_(diags) {
@@ -70,7 +76,8 @@ std::string TileSelector::cb_of_tensor(const std::string& tensor) const {
   for (const CircularBuffer& c : prog_.cbs)
     if (c.tensor == tensor)
       return c.name;
-  throw InternalError("internal error: select-tile-ops: tensor '" + tensor + "' has no circular "
+  throw InternalError("internal error: select-tile-ops: tensor '" + tensor +
+                      "' has no circular "
                       "buffer (plan-buffers runs first)");
 }
 
@@ -86,7 +93,9 @@ std::string TileSelector::var_cb(const std::string& name) {
     return it->second;
   return var_cbs_[name] = new_cb("cb_" + name);
 }
-void TileSelector::set_in_cb(const std::string& name, bool v) { in_cb_[name] = v; }
+void TileSelector::set_in_cb(const std::string& name, bool v) {
+  in_cb_[name] = v;
+}
 bool TileSelector::in_cb(const std::string& name) const {
   auto it = in_cb_.find(name);
   return it != in_cb_.end() && it->second;
@@ -97,7 +106,9 @@ void TileSelector::set_resident(const std::string& name, Val v) {
   else
     resident_.erase(name);
 }
-bool TileSelector::resident(const std::string& name) const { return resident_.count(name) > 0; }
+bool TileSelector::resident(const std::string& name) const {
+  return resident_.count(name) > 0;
+}
 
 // ---- DST slots and sections ---------------------------------------------------------------------
 
@@ -160,9 +171,9 @@ void TileSelector::pack(const Val& v, const std::string& to) {
 void TileSelector::pre(const Val& v) {
   if (v->read_tensor.empty())
     return;
-  out_->push_back(evaluate(
-      call(Intrinsic::df_read_tile, {cb(v->cb), tensor_ref(v->read_tensor), v->read_page}),
-      v->read_loc == SourceRange{} ? loc_ : v->read_loc));
+  out_->push_back(
+      evaluate(call(Intrinsic::df_read_tile, {cb(v->cb), tensor_ref(v->read_tensor), v->read_page}),
+               v->read_loc == SourceRange{} ? loc_ : v->read_loc));
   emit(Intrinsic::cb_wait_front, {cb(v->cb), i(1)});
   v->read_tensor.clear();
 }
@@ -208,4 +219,4 @@ Expr TileSelector::bits(const Expr& s) const {
   return call(Intrinsic::float_bits, {s});
 }
 
-}  // namespace tk::lower::tt
+} // namespace tk::lower::tt

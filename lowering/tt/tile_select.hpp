@@ -18,13 +18,13 @@ namespace tk::lower::tt {
 /// A tile value during selection.
 struct TileValue {
   enum class Where : std::uint8_t { cb, dst } where = Where::dst;
-  std::string cb;            // where == cb: the CB whose front tile holds it
-  bool pop = false;          // its consumer pops it (a loaded tile or a temporary)
-  bool temp = false;         // the CB is a pooled temporary, free again after the pop
-  std::string read_tensor;   // a df.read_tile to emit before its consumer (a load) ...
-  ir::Expr read_page;        // ... of this page
-  SourceRange read_loc;      // the load in the .tk file
-  int slot = -1;             // where == dst
+  std::string cb;          // where == cb: the CB whose front tile holds it
+  bool pop = false;        // its consumer pops it (a loaded tile or a temporary)
+  bool temp = false;       // the CB is a pooled temporary, free again after the pop
+  std::string read_tensor; // a df.read_tile to emit before its consumer (a load) ...
+  ir::Expr read_page;      // ... of this page
+  SourceRange read_loc;    // the load in the .tk file
+  int slot = -1;           // where == dst
 };
 using Val = std::shared_ptr<TileValue>;
 
@@ -73,11 +73,11 @@ private:
   Diagnostics& diags_;
   std::vector<ir::Stmt>* out_ = nullptr;
   SourceRange loc_;
-  std::map<std::string, ir::Expr> tile_counts_;  // tensor -> its tile-column count
+  std::map<std::string, ir::Expr> tile_counts_; // tensor -> its tile-column count
   std::map<std::string, std::string> var_cbs_;
   std::map<std::string, bool> in_cb_;
   std::map<std::string, Val> resident_;
-  std::vector<Val> live_;  // DST values of the open section
+  std::vector<Val> live_; // DST values of the open section
   std::vector<std::string> free_temps_;
   int next_slot_ = 0, capacity_ = 8, temps_ = 0;
   bool fp32_acc_ = false, used_reduction_ = false;
@@ -101,4 +101,4 @@ private:
   ir::Expr bits(const ir::Expr& scalar) const;
 };
 
-}  // namespace tk::lower::tt
+} // namespace tk::lower::tt

@@ -18,23 +18,40 @@ namespace {
 
 Intrinsic sfpu_unary(Intrinsic fn) {
   switch (fn) {
-  case Intrinsic::tile_exp: return Intrinsic::exp_tile;
-  case Intrinsic::tile_log: return Intrinsic::log_tile;
-  case Intrinsic::tile_sqrt: return Intrinsic::sqrt_tile;
-  case Intrinsic::tile_rsqrt: return Intrinsic::rsqrt_tile;
-  case Intrinsic::tile_recip: return Intrinsic::recip_tile;
-  case Intrinsic::tile_relu: return Intrinsic::relu_tile;
-  case Intrinsic::tile_gelu: return Intrinsic::gelu_tile;
-  case Intrinsic::tile_sigmoid: return Intrinsic::sigmoid_tile;
-  case Intrinsic::tile_tanh: return Intrinsic::tanh_tile;
-  case Intrinsic::tile_abs: return Intrinsic::abs_tile;
-  case Intrinsic::tile_neg: return Intrinsic::negative_tile;
-  case Intrinsic::tile_square: return Intrinsic::square_tile;
-  case Intrinsic::tile_add_scalar: return Intrinsic::add_unary_tile;
-  case Intrinsic::tile_sub_scalar: return Intrinsic::sub_unary_tile;
-  case Intrinsic::tile_rsub_scalar: return Intrinsic::rsub_unary_tile;
-  case Intrinsic::tile_mul_scalar: return Intrinsic::mul_unary_tile;
-  default: return fn;
+  case Intrinsic::tile_exp:
+    return Intrinsic::exp_tile;
+  case Intrinsic::tile_log:
+    return Intrinsic::log_tile;
+  case Intrinsic::tile_sqrt:
+    return Intrinsic::sqrt_tile;
+  case Intrinsic::tile_rsqrt:
+    return Intrinsic::rsqrt_tile;
+  case Intrinsic::tile_recip:
+    return Intrinsic::recip_tile;
+  case Intrinsic::tile_relu:
+    return Intrinsic::relu_tile;
+  case Intrinsic::tile_gelu:
+    return Intrinsic::gelu_tile;
+  case Intrinsic::tile_sigmoid:
+    return Intrinsic::sigmoid_tile;
+  case Intrinsic::tile_tanh:
+    return Intrinsic::tanh_tile;
+  case Intrinsic::tile_abs:
+    return Intrinsic::abs_tile;
+  case Intrinsic::tile_neg:
+    return Intrinsic::negative_tile;
+  case Intrinsic::tile_square:
+    return Intrinsic::square_tile;
+  case Intrinsic::tile_add_scalar:
+    return Intrinsic::add_unary_tile;
+  case Intrinsic::tile_sub_scalar:
+    return Intrinsic::sub_unary_tile;
+  case Intrinsic::tile_rsub_scalar:
+    return Intrinsic::rsub_unary_tile;
+  case Intrinsic::tile_mul_scalar:
+    return Intrinsic::mul_unary_tile;
+  default:
+    return fn;
   }
 }
 
@@ -62,10 +79,14 @@ const Call* accumulating(const Expr& rhs, Intrinsic combine) {
   return nullptr;
 }
 
-Expr cb(const std::string& n) { return cb_ref(n); }
-Expr i(std::int64_t v) { return int_imm(v); }
+Expr cb(const std::string& n) {
+  return cb_ref(n);
+}
+Expr i(std::int64_t v) {
+  return int_imm(v);
+}
 
-}  // namespace
+} // namespace
 
 // ---- selection ----------------------------------------------------------------------------------
 
@@ -100,18 +121,20 @@ Val TileSelector::select(const Expr& e) {
     throw InternalError("internal error: select-tile-ops: not a tile expression: " + print(e));
   SourceRange at = c->loc.range == SourceRange{} ? loc_ : c->loc.range;
   switch (c->fn) {
-  case Intrinsic::tile_zeros: return fresh_dst();  // DST is zero after tile_regs_acquire
+  case Intrinsic::tile_zeros:
+    return fresh_dst(); // DST is zero after tile_regs_acquire
   case Intrinsic::tile_fill: {
     Val v = fresh_dst();
     if (as<FloatImm>(c->args[0]))
       emit(Intrinsic::fill_tile, {i(v->slot), c->args[0]});
-    else  // a run-time value: the zero tile plus the scalar
+    else // a run-time value: the zero tile plus the scalar
       emit(Intrinsic::add_unary_tile, {i(v->slot), bits(c->args[0])});
     return v;
   }
   case Intrinsic::tile_add:
   case Intrinsic::tile_sub:
-  case Intrinsic::tile_mul: return binary(*c);
+  case Intrinsic::tile_mul:
+    return binary(*c);
   case Intrinsic::tile_max:
   case Intrinsic::tile_min: {
     if (c->fn == Intrinsic::tile_max) {
@@ -145,13 +168,15 @@ Val TileSelector::select(const Expr& e) {
   case Intrinsic::tile_rowsum:
   case Intrinsic::tile_rowmax:
   case Intrinsic::tile_colsum:
-  case Intrinsic::tile_colmax: return reduce(*c);
+  case Intrinsic::tile_colmax:
+    return reduce(*c);
   case Intrinsic::tile_bcast_row:
   case Intrinsic::tile_bcast_col:
     user_error(at, std::string(c->fn == Intrinsic::tile_bcast_row ? "bcast_row" : "bcast_col") +
                        "() can only be an operand of '+', '-' or '*' on Tenstorrent, where the "
                        "broadcast is part of the FPU operation");
-  default: break;
+  default:
+    break;
   }
   Intrinsic op = sfpu_unary(c->fn);
   if (op == c->fn)
@@ -185,8 +210,8 @@ Val TileSelector::binary(const Call& c) {
     return bcast(fn, a, *bb, at);
   if (ba) {
     if (fn != Intrinsic::tile_sub)
-      return bcast(fn, b, *ba, at);  // commutative: the broadcast becomes the second operand
-    Val v = bcast(fn, b, *ba, at);   // bcast(v) - b = -(b - bcast(v))
+      return bcast(fn, b, *ba, at); // commutative: the broadcast becomes the second operand
+    Val v = bcast(fn, b, *ba, at);  // bcast(v) - b = -(b - bcast(v))
     emit(Intrinsic::negative_tile, {i(v->slot)});
     return v;
   }
@@ -232,7 +257,7 @@ Val TileSelector::bcast(Intrinsic fn, const Expr& a, const Call& bc, SourceRange
 }
 
 Val TileSelector::sfpu_binary(Intrinsic op, Val a, Val b) {
-  if (a == b) {  // x op x: one tile
+  if (a == b) { // x op x: one tile
     to_dst(a);
     emit(op, {i(a->slot), i(a->slot), i(a->slot)});
     return a;
@@ -261,15 +286,14 @@ Val TileSelector::reduce(const Call& c) {
   to_cb(a);
   Val d = fresh_dst();
   bool is_max = c.fn == Intrinsic::tile_rowmax || c.fn == Intrinsic::tile_colmax;
-  if (is_max)  // the max pool compares with DST
+  if (is_max) // the max pool compares with DST
     emit(Intrinsic::fill_tile, {i(d->slot), float_imm(-INFINITY)});
   pre(a);
   used_reduction_ = true;
   bool row = c.fn == Intrinsic::tile_rowsum || c.fn == Intrinsic::tile_rowmax;
-  emit(Intrinsic::reduce_tile,
-       {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
-        enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col), cb(a->cb), cb(scaler()),
-        i(0), i(0), i(d->slot)});
+  emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
+                                enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
+                                cb(a->cb), cb(scaler()), i(0), i(0), i(d->slot)});
   post(a);
   return d;
 }
@@ -310,14 +334,13 @@ Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine
     used_reduction_ = true;
     bool is_max = r->fn == Intrinsic::tile_rowmax || r->fn == Intrinsic::tile_colmax;
     bool row = r->fn == Intrinsic::tile_rowsum || r->fn == Intrinsic::tile_rowmax;
-    emit(Intrinsic::reduce_tile,
-         {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
-          enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col), cb(ops[0]->cb),
-          cb(scaler()), i(0), i(0), i(x->slot)});
+    emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
+                                  enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
+                                  cb(ops[0]->cb), cb(scaler()), i(0), i(0), i(x->slot)});
   }
   for (const Val& v : ops)
     post(v);
   return x;
 }
 
-}  // namespace tk::lower::tt
+} // namespace tk::lower::tt

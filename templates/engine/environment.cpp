@@ -17,12 +17,12 @@ namespace {
 
 std::string format_error(const std::string& name, std::uint32_t line, std::uint32_t col,
                          const std::string& message) {
-  if (line == 0)  // no place in the template, e.g. the file is missing
+  if (line == 0) // no place in the template, e.g. the file is missing
     return name + ": error: " + message;
   return name + ":" + std::to_string(line) + ":" + std::to_string(col) + ": error: " + message;
 }
 
-}  // namespace
+} // namespace
 
 TemplateError::TemplateError(std::string name, std::uint32_t line, std::uint32_t col,
                              std::string message)
@@ -66,8 +66,7 @@ std::shared_ptr<const Template> Environment::find(const std::string& name) const
 std::shared_ptr<const Template> Environment::load(const std::string& name) const {
   if (auto t = find(name))
     return t;
-  throw TemplateError(name, 0, 0,
-                      "template '" + name + "' not found in '" + dir_.string() + "'");
+  throw TemplateError(name, 0, 0, "template '" + name + "' not found in '" + dir_.string() + "'");
 }
 
 std::string Environment::render_file(const std::string& name, const nlohmann::json& data) const {
@@ -92,4 +91,4 @@ std::string Environment::render_string(std::string_view source, const nlohmann::
   return render_template(*this, t, data);
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -20,8 +20,8 @@ struct Template;
 
 /// Same names and defaults as jinja2.Environment's options.
 struct Options {
-  bool trim_blocks = false;    // drop the first newline after a block tag
-  bool lstrip_blocks = false;  // drop spaces and tabs before a block tag at the start of a line
+  bool trim_blocks = false;   // drop the first newline after a block tag
+  bool lstrip_blocks = false; // drop spaces and tabs before a block tag at the start of a line
   bool keep_trailing_newline = false;
 };
 
@@ -56,4 +56,4 @@ private:
   mutable std::map<std::string, std::shared_ptr<const Template>> cache_;
 };
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

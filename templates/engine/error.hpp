@@ -29,4 +29,4 @@ private:
 /// Throws a TemplateError at byte `offset` of `t`'s source.
 [[noreturn]] void fail(const Template& t, std::uint32_t offset, const std::string& message);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

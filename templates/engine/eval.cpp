@@ -17,15 +17,16 @@ bool is_dict_method(std::string_view n) {
   return false;
 }
 
-}  // namespace
+} // namespace
 
 Value Renderer::eval(const Expr& e, Scope& scope) {
   try {
     switch (e.kind) {
-    case ExprKind::literal: return e.literal;
+    case ExprKind::literal:
+      return e.literal;
     case ExprKind::name:
       if (const Value* v = scope.lookup(e.name)) {
-        if (v->is_undefined() && !v->as_undefined().tmpl)  // hidden, see Renderer::include
+        if (v->is_undefined() && !v->as_undefined().tmpl) // hidden, see Renderer::include
           return Value::undefined(v->as_undefined().message, tmpl_, e.pos);
         return *v;
       }
@@ -66,8 +67,10 @@ Value Renderer::eval(const Expr& e, Scope& scope) {
       Value obj = need(eval(*e.operands[0], scope));
       return locate(get_item(obj, need(eval(*e.operands[1], scope))), e.pos);
     }
-    case ExprKind::slice: return slice(e, scope);
-    case ExprKind::call: return call(e, scope);
+    case ExprKind::slice:
+      return slice(e, scope);
+    case ExprKind::call:
+      return call(e, scope);
     case ExprKind::filter: {
       Value subject = eval(*e.operands[0], scope);
       if (e.name != "default" && e.name != "d")
@@ -83,13 +86,16 @@ Value Renderer::eval(const Expr& e, Scope& scope) {
         r = apply_test(e.name, need(subject), arguments(e, scope));
       return Value::boolean(r != e.negated);
     }
-    case ExprKind::neg: return negate(need(eval(*e.operands[0], scope)));
-    case ExprKind::pos: return unary_plus(need(eval(*e.operands[0], scope)));
+    case ExprKind::neg:
+      return negate(need(eval(*e.operands[0], scope)));
+    case ExprKind::pos:
+      return unary_plus(need(eval(*e.operands[0], scope)));
     case ExprKind::binary: {
       Value a = need(eval(*e.operands[0], scope));
       return binary_op(e.bin_op, a, need(eval(*e.operands[1], scope)));
     }
-    case ExprKind::compare: return eval_compare(e, scope);
+    case ExprKind::compare:
+      return eval_compare(e, scope);
     case ExprKind::concat: {
       std::string out;
       for (const auto& op : e.operands)
@@ -111,7 +117,8 @@ Value Renderer::eval(const Expr& e, Scope& scope) {
       Value a = eval(*e.operands[0], scope);
       return truthy(need(a)) ? a : eval(*e.operands[1], scope);
     }
-    case ExprKind::not_op: return Value::boolean(!truthy(need(eval(*e.operands[0], scope))));
+    case ExprKind::not_op:
+      return Value::boolean(!truthy(need(eval(*e.operands[0], scope))));
     }
   } catch (const OpError& err) {
     error(e.pos, err.what());
@@ -149,7 +156,7 @@ Value Renderer::slice(const Expr& e, Scope& scope) {
   }
   auto n = static_cast<std::int64_t>(items.size());
   std::int64_t step = b[2];
-  auto adjust = [&](std::int64_t i) {  // CPython's PySlice_AdjustIndices
+  auto adjust = [&](std::int64_t i) { // CPython's PySlice_AdjustIndices
     if (i < 0)
       i += n;
     if (i < 0)
@@ -183,4 +190,4 @@ Value Renderer::eval_compare(const Expr& e, Scope& scope) {
   return Value::boolean(true);
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -23,7 +23,7 @@ struct Step {
   std::string name;
   bool negated = false;
   ExprPtr index;
-  std::vector<ExprPtr> bounds;  // slice: start, stop, step (null when left out)
+  std::vector<ExprPtr> bounds; // slice: start, stop, step (null when left out)
   Args args;
 };
 
@@ -114,7 +114,7 @@ auto const fold_concat = [](auto& ctx) {
 };
 
 auto const make_cond = [](auto& ctx) {
-  auto& a = x3::_attr(ctx);  // then, optional<(pos, cond, optional<else>)>
+  auto& a = x3::_attr(ctx); // then, optional<(pos, cond, optional<else>)>
   ExprPtr e = at_c<0>(a);
   if (auto& tail = at_c<1>(a)) {
     auto n = node(ExprKind::cond, offset_of(ctx, at_c<0>(*tail)));
@@ -146,7 +146,7 @@ auto const make_const = [](auto& ctx) {
   x3::_val(ctx) = n;
 };
 
-auto const make_string = [](auto& ctx) {  // adjacent literals concatenate, as in Python
+auto const make_string = [](auto& ctx) { // adjacent literals concatenate, as in Python
   auto n = node(ExprKind::literal, offset_of(ctx, at_c<0>(x3::_attr(ctx))));
   std::string s;
   for (auto& part : at_c<1>(x3::_attr(ctx)))
@@ -178,7 +178,7 @@ auto const make_dict = [](auto& ctx) {
   x3::_val(ctx) = n;
 };
 
-auto const make_paren = [](auto& ctx) {  // (a) is a; (), (a,) and (a, b) are tuples
+auto const make_paren = [](auto& ctx) { // (a) is a; (), (a,) and (a, b) are tuples
   auto& a = x3::_attr(ctx);
   auto& items = at_c<1>(a);
   bool trailing_comma = static_cast<bool>(at_c<2>(a));
@@ -198,7 +198,7 @@ auto const push_kwarg = [](auto& ctx) {
 auto const push_arg = [](auto& ctx) { x3::_val(ctx).positional.push_back(x3::_attr(ctx)); };
 
 template <ExprKind K, bool Negated = false>
-auto const make_step = [](auto& ctx) {  // (pos, name, optional<Args>)
+auto const make_step = [](auto& ctx) { // (pos, name, optional<Args>)
   auto& a = x3::_attr(ctx);
   Step s;
   s.kind = K;
@@ -210,7 +210,7 @@ auto const make_step = [](auto& ctx) {  // (pos, name, optional<Args>)
   x3::_val(ctx) = std::move(s);
 };
 
-auto const make_attr_step = [](auto& ctx) {  // x.name, and x.0 meaning x[0]
+auto const make_attr_step = [](auto& ctx) { // x.name, and x.0 meaning x[0]
   auto& a = x3::_attr(ctx);
   Step s;
   s.pos = offset_of(ctx, at_c<0>(a));
@@ -234,7 +234,7 @@ auto const make_item_step = [](auto& ctx) {
   s.index = at_c<1>(x3::_attr(ctx));
   x3::_val(ctx) = std::move(s);
 };
-auto const make_slice_step = [](auto& ctx) {  // (pos, start?, stop?, optional<step?>)
+auto const make_slice_step = [](auto& ctx) { // (pos, start?, stop?, optional<step?>)
   auto& a = x3::_attr(ctx);
   Step s;
   s.pos = offset_of(ctx, at_c<0>(a));
@@ -260,4 +260,4 @@ auto const make_call_step = [](auto& ctx) {
   x3::_val(ctx) = std::move(s);
 };
 
-}  // namespace tk::tmpl::expr_parser
+} // namespace tk::tmpl::expr_parser

@@ -61,13 +61,15 @@ x3::rule<class mul_op_class, BinOp> const mul_op = "operator";
 auto const cmp_op_def = cmp_symbols | (kw("in") >> x3::attr(CmpOp::in)) |
                         (kw("not") >> kw("in") >> x3::attr(CmpOp::not_in));
 auto const add_op_def = add_symbols;
-auto const mul_op_def = !x3::lit("**") >> mul_symbols;  // "*" must not split "**"
+auto const mul_op_def = !x3::lit("**") >> mul_symbols; // "*" must not split "**"
 
 auto const expr_def =
     (or_expr >> -((pos >> kw("if") > or_expr) >> -(kw("else") > expr)))[make_cond];
 auto const or_expr_def = (and_expr >> *(pos >> kw("or") > and_expr))[fold_logic<ExprKind::or_op>];
-auto const and_expr_def = (not_expr >> *(pos >> kw("and") > not_expr))[fold_logic<ExprKind::and_op>];
-auto const not_expr_def = (pos >> kw("not") > not_expr)[make_unary<ExprKind::not_op>] | compare[assign];
+auto const and_expr_def =
+    (not_expr >> *(pos >> kw("and") > not_expr))[fold_logic<ExprKind::and_op>];
+auto const not_expr_def =
+    (pos >> kw("not") > not_expr)[make_unary<ExprKind::not_op>] | compare[assign];
 auto const compare_def = (math1 >> *(pos >> cmp_op > math1))[fold_compare];
 auto const math1_def = (concat >> *(pos >> add_op > concat))[fold_binary];
 auto const concat_def = (math2 >> *(pos >> '~' > math2))[fold_concat];
@@ -83,14 +85,14 @@ auto const primary_def =
     (pos >> '[' >> -(expr % ',') >> -x3::lit(',') > ']')[make_list] |
     (pos >> '{' >> -((expr > ':' > expr) % ',') >> -x3::lit(',') > '}')[make_dict] |
     (pos >> '(' >> -(expr % ',') >> -x3::char_(',') > ')')[make_paren];
-auto const args_def =
-    x3::lit('(') >>
-    -((((any_ident >> '=' >> !x3::lit('=')) > expr)[push_kwarg] | expr[push_arg]) % ',') >>
-    -x3::lit(',') > ')';
-auto const postfix_step_def = ('.' >> pos >> any_ident)[make_attr_step] |
-                              ('.' >> pos >> number)[make_index_attr_step] |
-                              (pos >> '[' >> -expr >> ':' >> -expr >> -(':' >> -expr) > ']')[make_slice_step] |
-                              (pos >> '[' > expr > ']')[make_item_step] | (pos >> args)[make_call_step];
+auto const args_def = x3::lit('(') >> -((((any_ident >> '=' >> !x3::lit('=')) > expr)[push_kwarg] |
+                                         expr[push_arg]) %
+                                        ',') >>
+                      -x3::lit(',') > ')';
+auto const postfix_step_def =
+    ('.' >> pos >> any_ident)[make_attr_step] | ('.' >> pos >> number)[make_index_attr_step] |
+    (pos >> '[' >> -expr >> ':' >> -expr >> -(':' >> -expr) > ']')[make_slice_step] |
+    (pos >> '[' > expr > ']')[make_item_step] | (pos >> args)[make_call_step];
 auto const filter_step_def =
     ((pos >> '|' > name) >> -args)[make_step<ExprKind::filter>] |
     ((pos >> kw("is") >> kw("not") > name) >> -test_args)[make_step<ExprKind::test, true>] |
@@ -107,7 +109,7 @@ BOOST_SPIRIT_DEFINE(cmp_op, add_op, mul_op, expr, or_expr, and_expr, not_expr, c
 // before parsing instead of crashing on a hostile template.
 constexpr int max_nesting = 64;
 
-}  // namespace expr_parser
+} // namespace expr_parser
 
 using namespace expr_parser;
 
@@ -145,7 +147,9 @@ bool Cursor::at_end() {
   return first_ == last_;
 }
 
-void Cursor::error(const std::string& message) { fail(t_, offset(), message); }
+void Cursor::error(const std::string& message) {
+  fail(t_, offset(), message);
+}
 
 bool Cursor::keyword(const char* word) {
   return x3::phrase_parse(first_, last_, x3::with<base_tag>(base_)[kw(word)], x3::space);
@@ -199,7 +203,7 @@ void check_names(const Template& t, const Expr& e) {
   if (e.kind == ExprKind::test && !is_test(e.name))
     fail(t, e.pos, "no test named '" + e.name + "'");
   for (const auto& op : e.operands)
-    if (op)  // slice bounds may be left out
+    if (op) // slice bounds may be left out
       check_names(t, *op);
   for (const auto& kv : e.kwargs)
     check_names(t, *kv.second);
@@ -222,9 +226,13 @@ ExprPtr parse_with(const Template& t, const char* base, const char*& first, cons
   return out;
 }
 
-}  // namespace
+} // namespace
 
-ExprPtr Cursor::expression() { return parse_with(t_, base_, first_, last_, expr); }
-ExprPtr Cursor::or_expression() { return parse_with(t_, base_, first_, last_, or_expr); }
+ExprPtr Cursor::expression() {
+  return parse_with(t_, base_, first_, last_, expr);
+}
+ExprPtr Cursor::or_expression() {
+  return parse_with(t_, base_, first_, last_, or_expr);
+}
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

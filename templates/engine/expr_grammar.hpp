@@ -45,4 +45,4 @@ private:
   const char* last_;
 };
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

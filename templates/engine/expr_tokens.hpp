@@ -16,14 +16,17 @@
 
 namespace tk::tmpl::expr_parser {
 
-
 namespace x3 = boost::spirit::x3;
 using boost::fusion::at_c;
 using It = const char*;
 struct base_tag;
 
-inline bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-inline bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+inline bool ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+inline bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 inline bool reserved(std::string_view w) {
   return w == "and" || w == "or" || w == "not" || w == "in" || w == "is" || w == "if" ||
          w == "else";
@@ -106,12 +109,12 @@ struct number_parser : x3::parser<number_parser> {
     x3::skip_over(first, last, ctx);
     I p = first;
     std::string digits;
-    auto run = [&](I& q) {  // (\d+_)*\d+
+    auto run = [&](I& q) { // (\d+_)*\d+
       if (q == last || !std::isdigit(static_cast<unsigned char>(*q)))
         return false;
-      while (q != last && (std::isdigit(static_cast<unsigned char>(*q)) ||
-                           (*q == '_' && q + 1 != last &&
-                            std::isdigit(static_cast<unsigned char>(q[1]))))) {
+      while (q != last &&
+             (std::isdigit(static_cast<unsigned char>(*q)) ||
+              (*q == '_' && q + 1 != last && std::isdigit(static_cast<unsigned char>(q[1]))))) {
         if (*q != '_')
           digits += *q;
         ++q;
@@ -147,7 +150,7 @@ struct number_parser : x3::parser<number_parser> {
     } else {
       long long i = std::strtoll(digits.c_str(), nullptr, 10);
       if (errno == ERANGE)
-        return false;  // reported as a bad expression; Python ints are unbounded, ours 64-bit
+        return false; // reported as a bad expression; Python ints are unbounded, ours 64-bit
       v = Value::integer(i);
     }
     if constexpr (!std::is_same_v<Attr, x3::unused_type>)
@@ -172,7 +175,8 @@ struct string_parser : x3::parser<string_parser> {
     if (p == last)
       return false;
     if constexpr (!std::is_same_v<Attr, x3::unused_type>)
-      attr = decode_string_literal(std::string_view(first + 1, static_cast<std::size_t>(p - first - 1)));
+      attr = decode_string_literal(
+          std::string_view(first + 1, static_cast<std::size_t>(p - first - 1)));
     first = p + 1;
     return true;
   }
@@ -183,6 +187,8 @@ ident_parser const ident{{}, false};
 ident_parser const any_ident{{}, true};
 number_parser const number{};
 string_parser const string_lit{};
-inline kw_parser kw(const char* w) { return kw_parser{{}, w}; }
+inline kw_parser kw(const char* w) {
+  return kw_parser{{}, w};
+}
 
-}  // namespace tk::tmpl::expr_parser
+} // namespace tk::tmpl::expr_parser

@@ -55,4 +55,4 @@ Value do_map(const Value& v, const CallArgs& a);
 Value do_min_max(std::string_view name, const Value& v, const Params& p);
 Value do_unique(const Value& v, const Params& p);
 
-}  // namespace tk::tmpl::filter_detail
+} // namespace tk::tmpl::filter_detail

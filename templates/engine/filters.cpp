@@ -20,23 +20,18 @@ namespace {
 
 using namespace filter_detail;
 
-
-
-
-
 Value do_indent(const Value& s, const Params& p) {
   if (s.kind() != K::string)
     throw OpError(std::string("unsupported operand type(s) for +=: '") + s.type_name() +
                   "' and 'str'");
   Value width = p.get_or(0, Value::integer(4));
-  std::string indention = width.kind() == K::string
-                              ? width.as_string()
-                              : std::string(static_cast<std::size_t>(std::max<std::int64_t>(
-                                                0, width.as_int())),
-                                            ' ');
+  std::string indention =
+      width.kind() == K::string
+          ? width.as_string()
+          : std::string(static_cast<std::size_t>(std::max<std::int64_t>(0, width.as_int())), ' ');
   auto lines = split_lines(s.as_string() + "\n");
   std::string rv;
-  if (p.flag(2)) {  // blank: indent every line, empty ones too
+  if (p.flag(2)) { // blank: indent every line, empty ones too
     for (std::size_t i = 0; i < lines.size(); ++i)
       rv += (i ? "\n" + indention : "") + lines[i];
   } else {
@@ -86,17 +81,13 @@ Value do_float(const Value& v, const Params& p) {
   return fallback;
 }
 
-
-
-
 const char* const filter_names[] = {
-    "abs",     "capitalize", "count",  "d",          "default", "first",  "float",
-    "format",  "indent",     "int",    "join",       "last",    "length", "list",
-    "lower",   "map",        "max",    "min",        "reject",  "rejectattr", "replace",
-    "reverse", "select",     "selectattr", "sort",   "string",  "sum",    "trim",
-    "unique",  "upper"};
+    "abs",    "capitalize", "count",  "d",          "default", "first",   "float",  "format",
+    "indent", "int",        "join",   "last",       "length",  "list",    "lower",  "map",
+    "max",    "min",        "reject", "rejectattr", "replace", "reverse", "select", "selectattr",
+    "sort",   "string",     "sum",    "trim",       "unique",  "upper"};
 
-}  // namespace
+} // namespace
 
 bool is_filter(std::string_view name) {
   return std::find(std::begin(filter_names), std::end(filter_names), name) !=
@@ -174,8 +165,7 @@ Value apply_filter(std::string_view name, const Value& v, const CallArgs& a) {
   if (name == "first" || name == "last") {
     List items = iterate(v);
     if (items.empty())
-      return Value::undefined(std::string("No ") + std::string(name) +
-                                  " item, sequence was empty.",
+      return Value::undefined(std::string("No ") + std::string(name) + " item, sequence was empty.",
                               nullptr, 0);
     return name == "first" ? items.front() : items.back();
   }
@@ -214,4 +204,4 @@ Value apply_filter(std::string_view name, const Value& v, const CallArgs& a) {
   throw OpError("no filter named '" + std::string(name) + "'");
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -28,4 +28,4 @@ bool apply_test(std::string_view name, const Value& subject, const CallArgs& arg
 /// Calls method `name` of `obj`; nullopt when the type has no such method.
 std::optional<Value> call_method(const Value& obj, std::string_view name, const CallArgs& args);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

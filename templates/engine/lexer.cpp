@@ -91,14 +91,14 @@ private:
     std::size_t close = src_.find("#}", p);
     if (close == std::string_view::npos)
       fail(t_, u32(open), "unclosed comment; expected '#}'");
-    char sign = (close > p && (src_[close - 1] == '-' || src_[close - 1] == '+')) ? src_[close - 1]
-                                                                                  : 0;
+    char sign =
+        (close > p && (src_[close - 1] == '-' || src_[close - 1] == '+')) ? src_[close - 1] : 0;
     return strip_after(close + 2, sign, true);
   }
 
   std::size_t tag(std::size_t open, std::size_t p, char kind) {
     const char* closer = kind == '{' ? "}}" : "%}";
-    std::string open_brackets;  // like jinja2, a closer only counts outside brackets
+    std::string open_brackets; // like jinja2, a closer only counts outside brackets
     for (std::size_t i = p; i < src_.size(); ++i) {
       char c = src_[i];
       if (c == '\'' || c == '"') {
@@ -124,8 +124,8 @@ private:
         open_brackets += c == '(' ? ')' : c == '[' ? ']' : '}';
       } else if ((c == ')' || c == ']' || c == '}') && !open_brackets.empty()) {
         if (c != open_brackets.back())
-          fail(t_, u32(i), std::string("unexpected '") + c + "', expected '" +
-                               open_brackets.back() + "'");
+          fail(t_, u32(i),
+               std::string("unexpected '") + c + "', expected '" + open_brackets.back() + "'");
         open_brackets.pop_back();
       }
     }
@@ -182,7 +182,7 @@ private:
   std::vector<Token> tokens_;
 };
 
-}  // namespace
+} // namespace
 
 std::string normalize_source(std::string_view source, const Options& options) {
   std::string out;
@@ -205,4 +205,4 @@ std::vector<Token> tokenize(const Template& t, const Options& options) {
   return Lexer(t, options).run();
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

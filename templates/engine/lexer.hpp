@@ -17,8 +17,8 @@ enum class TokenKind : std::uint8_t { text, output, block };
 
 struct Token {
   TokenKind kind = TokenKind::text;
-  std::uint32_t tag = 0;    // offset of the opening "{{" / "{%" (of the text for text tokens)
-  std::uint32_t begin = 0;  // content range: the text, or what lies between the delimiters
+  std::uint32_t tag = 0;   // offset of the opening "{{" / "{%" (of the text for text tokens)
+  std::uint32_t begin = 0; // content range: the text, or what lies between the delimiters
   std::uint32_t end = 0;
 };
 
@@ -29,4 +29,4 @@ std::string normalize_source(std::string_view source, const Options& options);
 /// Tokenizes t.file.text(). Throws TemplateError on an unclosed tag, comment or string.
 std::vector<Token> tokenize(const Template& t, const Options& options);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -13,7 +13,9 @@ namespace {
 
 using K = Value::Kind;
 
-bool is_int(const Value& v) { return v.kind() == K::integer || v.kind() == K::boolean; }
+bool is_int(const Value& v) {
+  return v.kind() == K::integer || v.kind() == K::boolean;
+}
 
 [[noreturn]] void unsupported(const char* op, const Value& a, const Value& b) {
   throw OpError(std::string("unsupported operand type(s) for ") + op + ": '" + a.type_name() +
@@ -93,11 +95,11 @@ Value power(const Value& a, const Value& b) {
     throw OpError("a negative number to a fractional power is complex, which is not supported");
   double r = std::pow(x, y);
   if (std::isinf(r) && std::isfinite(x) && std::isfinite(y))
-    throw OpError("(34, 'Numerical result out of range')");  // Python's OverflowError
+    throw OpError("(34, 'Numerical result out of range')"); // Python's OverflowError
   return Value::floating(r);
 }
 
-}  // namespace
+} // namespace
 
 Value binary_op(BinOp op, const Value& a, const Value& b) {
   bool nums = a.is_number() && b.is_number();
@@ -143,7 +145,7 @@ Value binary_op(BinOp op, const Value& a, const Value& b) {
   case BinOp::floordiv:
   case BinOp::mod: {
     const char* spelling = op == BinOp::mod ? "%" : "//";
-    if (op == BinOp::mod && a.kind() == K::string)  // '%08x' % n, '%s-%s' % (a, b)
+    if (op == BinOp::mod && a.kind() == K::string) // '%08x' % n, '%s-%s' % (a, b)
       return Value::string(percent_format(
           a.as_string(), b.kind() == K::list && b.is_tuple() ? b.as_list() : List{b}));
     if (!nums)
@@ -200,7 +202,7 @@ bool less_than(const Value& a, const Value& b, const char* op_spelling) {
   if (a.is_number() && b.is_number())
     return a.as_float() < b.as_float();
   if (a.kind() == K::string && b.kind() == K::string)
-    return a.as_string() < b.as_string();  // UTF-8 byte order is code point order
+    return a.as_string() < b.as_string(); // UTF-8 byte order is code point order
   if (a.kind() == K::list && b.kind() == K::list && a.is_tuple() == b.is_tuple()) {
     const auto &x = a.as_list(), &y = b.as_list();
     for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
@@ -214,12 +216,18 @@ bool less_than(const Value& a, const Value& b, const char* op_spelling) {
 
 bool compare_op(CmpOp op, const Value& a, const Value& b) {
   switch (op) {
-  case CmpOp::eq: return equal(a, b);
-  case CmpOp::ne: return !equal(a, b);
-  case CmpOp::lt: return less_than(a, b, "<");
-  case CmpOp::gt: return less_than(b, a, ">");
-  case CmpOp::le: return !less_than(b, a, "<=");
-  case CmpOp::ge: return !less_than(a, b, ">=");
+  case CmpOp::eq:
+    return equal(a, b);
+  case CmpOp::ne:
+    return !equal(a, b);
+  case CmpOp::lt:
+    return less_than(a, b, "<");
+  case CmpOp::gt:
+    return less_than(b, a, ">");
+  case CmpOp::le:
+    return !less_than(b, a, "<=");
+  case CmpOp::ge:
+    return !less_than(a, b, ">=");
   case CmpOp::in:
   case CmpOp::not_in: {
     bool found = false;
@@ -245,4 +253,4 @@ bool compare_op(CmpOp op, const Value& a, const Value& b) {
   return false;
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

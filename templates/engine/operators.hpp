@@ -23,4 +23,4 @@ bool compare_op(CmpOp op, const Value& a, const Value& b);
 /// Python's <, used by comparisons and the sort filter; throws OpError for unorderable types.
 bool less_than(const Value& a, const Value& b, const char* op_spelling = "<");
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -220,8 +220,10 @@ private:
   End end_;
 };
 
-}  // namespace
+} // namespace
 
-void parse_template(Template& t, const Options& options) { Parser(t, options).run(); }
+void parse_template(Template& t, const Options& options) {
+  Parser(t, options).run();
+}
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -10,4 +10,4 @@ struct Template;
 /// Fills t.body from t.file.text(). Throws TemplateError on the first syntax error.
 void parse_template(Template& t, const Options& options);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -25,7 +25,7 @@ std::string pad(std::string body, const Spec& s, bool numeric) {
   std::size_t fill = w - body.size();
   if (s.left)
     return body + std::string(fill, ' ');
-  if (s.zero && numeric) {  // zeros go after the sign and the 0x prefix
+  if (s.zero && numeric) { // zeros go after the sign and the 0x prefix
     std::size_t at = 0;
     if (!body.empty() && (body[0] == '-' || body[0] == '+' || body[0] == ' '))
       at = 1;
@@ -107,14 +107,14 @@ std::string convert(const Value& v, const Spec& s) {
     if (is_int && v.as_int() >= 0 && v.as_int() < 128)
       return pad(std::string(1, static_cast<char>(v.as_int())), s, false);
     throw OpError("%c requires int or char");
-  default:  // e E f F g G
+  default: // e E f F g G
     if (!v.is_number())
       throw OpError(std::string("must be real number, not ") + v.type_name());
     return format_float(v.as_float(), s);
   }
 }
 
-}  // namespace
+} // namespace
 
 std::string percent_format(const std::string& fmt, const List& args) {
   std::string out;
@@ -171,4 +171,4 @@ std::string percent_format(const std::string& fmt, const List& args) {
   return out;
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -12,4 +12,4 @@ namespace tk::tmpl {
 /// Throws OpError (Python's TypeError/ValueError wording) on a mismatch.
 std::string percent_format(const std::string& fmt, const List& args);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -44,7 +44,7 @@ private:
 
   const Environment& env_;
   const Template* tmpl_ = nullptr;
-  int depth_ = 0;  // macro calls and includes in progress
+  int depth_ = 0; // macro calls and includes in progress
 };
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

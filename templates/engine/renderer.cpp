@@ -41,7 +41,9 @@ void Renderer::run(const Template& t, Scope& scope, std::string& out) {
   tmpl_ = saved;
 }
 
-void Renderer::error(std::uint32_t pos, const std::string& msg) { fail(*tmpl_, pos, msg); }
+void Renderer::error(std::uint32_t pos, const std::string& msg) {
+  fail(*tmpl_, pos, msg);
+}
 
 const Value& Renderer::need(const Value& v) {
   if (v.is_undefined()) {
@@ -64,7 +66,9 @@ void Renderer::body(const Body& stmts, Scope& scope, std::string& out) {
 
 void Renderer::statement(const Stmt& s, Scope& scope, std::string& out) {
   switch (s.kind) {
-  case StmtKind::text: out += s.text; return;
+  case StmtKind::text:
+    out += s.text;
+    return;
   case StmtKind::output: {
     Value v = eval(*s.expr, scope);
     if (v.kind() == Value::Kind::string)
@@ -81,8 +85,12 @@ void Renderer::statement(const Stmt& s, Scope& scope, std::string& out) {
       }
     body(s.else_body, scope, out);
     return;
-  case StmtKind::for_stmt: for_loop(s, scope, out); return;
-  case StmtKind::set: assign(s.targets, eval(*s.expr, scope), s.pos, scope); return;
+  case StmtKind::for_stmt:
+    for_loop(s, scope, out);
+    return;
+  case StmtKind::set:
+    assign(s.targets, eval(*s.expr, scope), s.pos, scope);
+    return;
   case StmtKind::set_block: {
     std::string text;
     Scope inner(&scope);
@@ -98,11 +106,14 @@ void Renderer::statement(const Stmt& s, Scope& scope, std::string& out) {
     out += need(call(*s.expr, scope, &caller)).as_string();
     return;
   }
-  case StmtKind::include: include(s, scope, out); return;
+  case StmtKind::include:
+    include(s, scope, out);
+    return;
   }
 }
 
-void Renderer::assign(const std::vector<std::string>& targets, Value v, std::uint32_t pos, Scope& scope) {
+void Renderer::assign(const std::vector<std::string>& targets, Value v, std::uint32_t pos,
+                      Scope& scope) {
   if (targets.size() == 1) {
     scope.set(targets[0], std::move(v));
     return;
@@ -124,7 +135,9 @@ void Renderer::for_loop(const Stmt& s, Scope& scope, std::string& out) {
   Value seq = need(eval(*s.expr, scope));
   List items;
   switch (seq.kind()) {
-  case Value::Kind::list: items = seq.as_list(); break;  // a copy of shared handles, not data
+  case Value::Kind::list:
+    items = seq.as_list();
+    break; // a copy of shared handles, not data
   case Value::Kind::dict:
     for (const auto& kv : seq.as_dict())
       items.push_back(Value::string(kv.first));
@@ -133,9 +146,10 @@ void Renderer::for_loop(const Stmt& s, Scope& scope, std::string& out) {
     for (auto& c : utf8_chars(seq.as_string()))
       items.push_back(Value::string(std::move(c)));
     break;
-  default: error(s.expr->pos, std::string("'") + seq.type_name() + "' object is not iterable");
+  default:
+    error(s.expr->pos, std::string("'") + seq.type_name() + "' object is not iterable");
   }
-  if (s.filter) {  // `for x in xs if cond`: loop.* counts only the kept items
+  if (s.filter) { // `for x in xs if cond`: loop.* counts only the kept items
     List kept;
     for (auto& item : items) {
       Scope probe(&scope);
@@ -210,7 +224,8 @@ Value Renderer::range(const Expr& e, const CallArgs& a) {
   for (std::size_t i = 0; i < a.positional.size(); ++i) {
     const Value& x = a.positional[i];
     if (x.kind() != Value::Kind::integer && x.kind() != Value::Kind::boolean)
-      error(e.pos, std::string("'") + x.type_name() + "' object cannot be interpreted as an integer");
+      error(e.pos,
+            std::string("'") + x.type_name() + "' object cannot be interpreted as an integer");
     v[a.positional.size() == 1 ? 1 : i] = x.as_int();
   }
   if (v[2] == 0)
@@ -224,11 +239,12 @@ Value Renderer::range(const Expr& e, const CallArgs& a) {
   return Value::list(std::move(out));
 }
 
-Value Renderer::call_macro(const Macro& m, const CallArgs& a, std::uint32_t pos, const Value* caller) {
+Value Renderer::call_macro(const Macro& m, const CallArgs& a, std::uint32_t pos,
+                           const Value* caller) {
   const MacroDef& def = *m.def;
   if (a.positional.size() > def.params.size())
-    error(pos, "macro '" + def.name + "' takes not more than " +
-                   std::to_string(def.params.size()) + " argument(s)");
+    error(pos, "macro '" + def.name + "' takes not more than " + std::to_string(def.params.size()) +
+                   " argument(s)");
   for (const auto& [k, v] : a.keyword)
     if (std::find(def.params.begin(), def.params.end(), k) == def.params.end())
       error(pos, "macro '" + def.name + "' takes no keyword argument '" + k + "'");
@@ -274,4 +290,4 @@ std::string render_template(const Environment& env, const std::shared_ptr<const 
   return out;
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

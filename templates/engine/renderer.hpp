@@ -31,4 +31,4 @@ private:
 std::string render_template(const Environment& env, const std::shared_ptr<const Template>& t,
                             const nlohmann::json& data);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -10,7 +10,8 @@ namespace tk::tmpl::filter_detail {
 
 List iterate(const Value& v) {
   switch (v.kind()) {
-  case K::list: return v.as_list();
+  case K::list:
+    return v.as_list();
   case K::dict: {
     List keys;
     for (const auto& kv : v.as_dict())
@@ -23,7 +24,8 @@ List iterate(const Value& v) {
       chars.push_back(Value::string(std::move(c)));
     return chars;
   }
-  default: throw OpError(std::string("'") + v.type_name() + "' object is not iterable");
+  default:
+    throw OpError(std::string("'") + v.type_name() + "' object is not iterable");
   }
 }
 
@@ -33,9 +35,8 @@ Value attr_path(const Value& v, const std::string& path, const Value* fallback) 
   while (true) {
     std::size_t dot = path.find('.', start);
     std::string part = path.substr(start, dot == std::string::npos ? dot : dot - start);
-    bool digits = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
-      return c >= '0' && c <= '9';
-    });
+    bool digits = !part.empty() && std::all_of(part.begin(), part.end(),
+                                               [](char c) { return c >= '0' && c <= '9'; });
     cur = get_item(cur, digits ? Value::integer(std::atoll(part.c_str())) : Value::string(part));
     if (cur.is_undefined()) {
       if (fallback)
@@ -84,7 +85,7 @@ Value sort_key(const Value& x, const std::string& attr, bool case_sensitive) {
   return (!case_sensitive && k.kind() == K::string) ? Value::string(ascii_lower(k.as_string())) : k;
 }
 
-}  // namespace
+} // namespace
 
 Value do_min_max(std::string_view name, const Value& v, const Params& p) {
   List items = iterate(v);
@@ -170,4 +171,4 @@ Value do_map(const Value& v, const CallArgs& a) {
   return Value::list(std::move(out));
 }
 
-}  // namespace tk::tmpl::filter_detail
+} // namespace tk::tmpl::filter_detail

@@ -8,11 +8,11 @@ namespace tk::tmpl {
 namespace {
 
 bool py_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' ||
-         c == '\x1c' || c == '\x1d' || c == '\x1e' || c == '\x1f';
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' || c == '\x1c' ||
+         c == '\x1d' || c == '\x1e' || c == '\x1f';
 }
 
-}  // namespace
+} // namespace
 
 std::vector<std::string> split_lines(std::string_view s) {
   std::vector<std::string> out;
@@ -46,7 +46,9 @@ std::string rstrip(std::string_view s) {
   return std::string(s.substr(0, e));
 }
 
-std::string strip(std::string_view s) { return lstrip(rstrip(s)); }
+std::string strip(std::string_view s) {
+  return lstrip(rstrip(s));
+}
 
 std::string strip(std::string_view s, std::string_view chars) {
   auto set = utf8_chars(chars);
@@ -71,7 +73,7 @@ std::string strip(std::string_view s, std::string_view chars) {
 std::string replace_all(std::string_view s, std::string_view old_s, std::string_view new_s,
                         std::int64_t count) {
   std::string out;
-  if (old_s.empty()) {  // Python inserts `new` before every character and at the end
+  if (old_s.empty()) { // Python inserts `new` before every character and at the end
     auto chars = utf8_chars(s);
     std::int64_t done = 0;
     for (const auto& c : chars) {
@@ -181,17 +183,38 @@ std::string decode_string_literal(std::string_view body) {
       return true;
     };
     switch (e) {
-    case 'n': out += '\n'; break;
-    case 't': out += '\t'; break;
-    case 'r': out += '\r'; break;
-    case '\\': out += '\\'; break;
-    case '\'': out += '\''; break;
-    case '"': out += '"'; break;
-    case 'a': out += '\a'; break;
-    case 'b': out += '\b'; break;
-    case 'f': out += '\f'; break;
-    case 'v': out += '\v'; break;
-    case '\n': break;  // a backslash-newline continues the line
+    case 'n':
+      out += '\n';
+      break;
+    case 't':
+      out += '\t';
+      break;
+    case 'r':
+      out += '\r';
+      break;
+    case '\\':
+      out += '\\';
+      break;
+    case '\'':
+      out += '\'';
+      break;
+    case '"':
+      out += '"';
+      break;
+    case 'a':
+      out += '\a';
+      break;
+    case 'b':
+      out += '\b';
+      break;
+    case 'f':
+      out += '\f';
+      break;
+    case 'v':
+      out += '\v';
+      break;
+    case '\n':
+      break; // a backslash-newline continues the line
     case 'x':
       if (!hex(2))
         out += "\\x";
@@ -205,13 +228,14 @@ std::string decode_string_literal(std::string_view body) {
         out += "\\U";
       break;
     default:
-      if (e >= '0' && e <= '7') {  // octal, up to three digits
+      if (e >= '0' && e <= '7') { // octal, up to three digits
         std::uint32_t cp = static_cast<std::uint32_t>(e - '0');
-        for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7'; ++k)
+        for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7';
+             ++k)
           cp = cp * 8 + static_cast<std::uint32_t>(body[++i] - '0');
         put_utf8(cp);
       } else {
-        out += '\\';  // unknown escapes stay as written, as in Python
+        out += '\\'; // unknown escapes stay as written, as in Python
         out += e;
       }
     }
@@ -219,4 +243,4 @@ std::string decode_string_literal(std::string_view body) {
   return out;
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -27,4 +27,4 @@ std::string ascii_upper(std::string s);
 std::string decode_string_literal(std::string_view body);
 std::string ascii_lower(std::string s);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

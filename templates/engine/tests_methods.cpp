@@ -13,12 +13,12 @@ namespace {
 using K = Value::Kind;
 
 const char* const test_names[] = {
-    "defined", "undefined", "none",    "boolean", "true",        "false",   "integer",
-    "float",   "number",    "string",  "mapping", "iterable",    "sequence", "callable",
-    "even",    "odd",       "divisibleby", "eq",  "equalto",     "==",      "ne",
-    "!=",      "lt",        "lessthan", "<",      "le",          "<=",      "gt",
-    "greaterthan", ">",     "ge",      ">=",      "in",          "lower",   "upper",
-    "sameas"};
+    "defined",  "undefined", "none",   "boolean", "true",        "false",
+    "integer",  "float",     "number", "string",  "mapping",     "iterable",
+    "sequence", "callable",  "even",   "odd",     "divisibleby", "eq",
+    "equalto",  "==",        "ne",     "!=",      "lt",          "lessthan",
+    "<",        "le",        "<=",     "gt",      "greaterthan", ">",
+    "ge",       ">=",        "in",     "lower",   "upper",       "sameas"};
 
 const Value& arg(std::string_view test, const CallArgs& a) {
   if (a.positional.size() != 1)
@@ -33,7 +33,7 @@ Value strings(const std::vector<std::string>& parts) {
   return Value::list(std::move(out));
 }
 
-}  // namespace
+} // namespace
 
 bool is_test(std::string_view name) {
   return std::find(std::begin(test_names), std::end(test_names), name) != std::end(test_names);
@@ -84,7 +84,7 @@ bool apply_test(std::string_view t, const Value& v, const CallArgs& a) {
     return compare_op(CmpOp::ge, v, arg(t, a));
   if (t == "in")
     return compare_op(CmpOp::in, v, arg(t, a));
-  if (t == "sameas") {  // Python's `is`: meaningful for none, true and false
+  if (t == "sameas") { // Python's `is`: meaningful for none, true and false
     const Value& o = arg(t, a);
     if (v.kind() != o.kind())
       return false;
@@ -129,8 +129,8 @@ std::optional<Value> call_method(const Value& obj, std::string_view m, const Cal
     }
     if (m == "get") {
       need(1, 2);
-      const Value* e = a.positional[0].kind() == K::string ? obj.find(a.positional[0].as_string())
-                                                           : nullptr;
+      const Value* e =
+          a.positional[0].kind() == K::string ? obj.find(a.positional[0].as_string()) : nullptr;
       return e ? *e : (nargs == 2 ? a.positional[1] : Value());
     }
   }
@@ -189,4 +189,4 @@ std::optional<Value> call_method(const Value& obj, std::string_view m, const Cal
   return std::nullopt;
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -13,10 +13,16 @@
 namespace tk::tmpl {
 
 namespace {
-Value integer(std::int64_t i) { return Value::integer(i); }
-Value boolean(bool b) { return Value::boolean(b); }
-Value string(std::string s) { return Value::string(std::move(s)); }
-}  // namespace
+Value integer(std::int64_t i) {
+  return Value::integer(i);
+}
+Value boolean(bool b) {
+  return Value::boolean(b);
+}
+Value string(std::string s) {
+  return Value::string(std::move(s));
+}
+} // namespace
 
 Value Value::undefined(std::string message, const Template* t, std::uint32_t offset) {
   return boxed(Kind::undefined, Undefined{std::move(message), t, offset});
@@ -39,30 +45,43 @@ Value Value::floating(double d) {
   v.num_.d = d;
   return v;
 }
-Value Value::string(std::string s) { return boxed(Kind::string, std::move(s)); }
+Value Value::string(std::string s) {
+  return boxed(Kind::string, std::move(s));
+}
 Value Value::list(List items, bool tuple) {
   Value v = boxed(Kind::list, std::move(items));
   v.tuple_ = tuple;
   return v;
 }
-Value Value::dict(Dict items) { return boxed(Kind::dict, std::move(items)); }
-Value Value::macro(Macro m) { return boxed(Kind::macro, m); }
-Value Value::loop(LoopInfo info) { return boxed(Kind::loop, info); }
+Value Value::dict(Dict items) {
+  return boxed(Kind::dict, std::move(items));
+}
+Value Value::macro(Macro m) {
+  return boxed(Kind::macro, m);
+}
+Value Value::loop(LoopInfo info) {
+  return boxed(Kind::loop, info);
+}
 
 Value Value::from_json(const nlohmann::json& j) {
   using T = nlohmann::json::value_t;
   switch (j.type()) {
-  case T::null: return Value();
-  case T::boolean: return boolean(j.get<bool>());
-  case T::number_integer: return integer(j.get<std::int64_t>());
+  case T::null:
+    return Value();
+  case T::boolean:
+    return boolean(j.get<bool>());
+  case T::number_integer:
+    return integer(j.get<std::int64_t>());
   case T::number_unsigned: {
     auto u = j.get<std::uint64_t>();
     // Python ints are unbounded; ours are 64-bit, so the top half of uint64 becomes a float.
     return u > static_cast<std::uint64_t>(INT64_MAX) ? floating(static_cast<double>(u))
                                                      : integer(static_cast<std::int64_t>(u));
   }
-  case T::number_float: return floating(j.get<double>());
-  case T::string: return string(j.get<std::string>());
+  case T::number_float:
+    return floating(j.get<double>());
+  case T::string:
+    return string(j.get<std::string>());
   case T::array: {
     List items;
     items.reserve(j.size());
@@ -77,7 +96,8 @@ Value Value::from_json(const nlohmann::json& j) {
       items.emplace_back(it.key(), from_json(it.value()));
     return dict(std::move(items));
   }
-  default: return Value();  // binary and discarded values do not occur in parsed JSON
+  default:
+    return Value(); // binary and discarded values do not occur in parsed JSON
   }
 }
 
@@ -92,16 +112,26 @@ const Value* Value::find(std::string_view key) const {
 
 const char* Value::type_name() const {
   switch (kind_) {
-  case Kind::undefined: return "Undefined";
-  case Kind::none: return "NoneType";
-  case Kind::boolean: return "bool";
-  case Kind::integer: return "int";
-  case Kind::floating: return "float";
-  case Kind::string: return "str";
-  case Kind::list: return tuple_ ? "tuple" : "list";
-  case Kind::dict: return "dict";
-  case Kind::macro: return "Macro";
-  case Kind::loop: return "LoopContext";
+  case Kind::undefined:
+    return "Undefined";
+  case Kind::none:
+    return "NoneType";
+  case Kind::boolean:
+    return "bool";
+  case Kind::integer:
+    return "int";
+  case Kind::floating:
+    return "float";
+  case Kind::string:
+    return "str";
+  case Kind::list:
+    return tuple_ ? "tuple" : "list";
+  case Kind::dict:
+    return "dict";
+  case Kind::macro:
+    return "Macro";
+  case Kind::loop:
+    return "LoopContext";
   }
   return "object";
 }
@@ -129,7 +159,7 @@ std::string float_repr(double d) {
   for (std::size_t i = 0; i < epos; ++i)
     if (sci[i] != '.')
       digits += sci[i];
-  int decpt = exp10 + 1;  // position of the decimal point relative to the digits
+  int decpt = exp10 + 1; // position of the decimal point relative to the digits
   std::string out;
   if (decpt > -4 && decpt <= 16) {
     if (decpt <= 0) {
@@ -178,11 +208,12 @@ std::string string_repr(const std::string& s) {
   return out;
 }
 
-}  // namespace
+} // namespace
 
 std::string to_repr(const Value& v) {
   switch (v.kind()) {
-  case Value::Kind::string: return string_repr(v.as_string());
+  case Value::Kind::string:
+    return string_repr(v.as_string());
   case Value::Kind::list: {
     std::string out = v.is_tuple() ? "(" : "[";
     const auto& items = v.as_list();
@@ -201,21 +232,30 @@ std::string to_repr(const Value& v) {
     }
     return out + "}";
   }
-  default: return to_str(v);
+  default:
+    return to_str(v);
   }
 }
 
 std::string to_str(const Value& v) {
   switch (v.kind()) {
-  case Value::Kind::undefined: return "";
-  case Value::Kind::none: return "None";
-  case Value::Kind::boolean: return v.as_bool() ? "True" : "False";
-  case Value::Kind::integer: return std::to_string(v.as_int());
-  case Value::Kind::floating: return float_repr(v.as_float());
-  case Value::Kind::string: return v.as_string();
+  case Value::Kind::undefined:
+    return "";
+  case Value::Kind::none:
+    return "None";
+  case Value::Kind::boolean:
+    return v.as_bool() ? "True" : "False";
+  case Value::Kind::integer:
+    return std::to_string(v.as_int());
+  case Value::Kind::floating:
+    return float_repr(v.as_float());
+  case Value::Kind::string:
+    return v.as_string();
   case Value::Kind::list:
-  case Value::Kind::dict: return to_repr(v);
-  case Value::Kind::macro: return "<Macro '" + v.as_macro().def->name + "'>";
+  case Value::Kind::dict:
+    return to_repr(v);
+  case Value::Kind::macro:
+    return "<Macro '" + v.as_macro().def->name + "'>";
   case Value::Kind::loop:
     return "<LoopContext " + std::to_string(v.as_loop().index0 + 1) + "/" +
            std::to_string(v.as_loop().length) + ">";
@@ -226,14 +266,21 @@ std::string to_str(const Value& v) {
 bool truthy(const Value& v) {
   switch (v.kind()) {
   case Value::Kind::none:
-  case Value::Kind::undefined: return false;
+  case Value::Kind::undefined:
+    return false;
   case Value::Kind::boolean:
-  case Value::Kind::integer: return v.as_int() != 0;
-  case Value::Kind::floating: return v.as_float() != 0;
-  case Value::Kind::string: return !v.as_string().empty();
-  case Value::Kind::list: return !v.as_list().empty();
-  case Value::Kind::dict: return !v.as_dict().empty();
-  default: return true;
+  case Value::Kind::integer:
+    return v.as_int() != 0;
+  case Value::Kind::floating:
+    return v.as_float() != 0;
+  case Value::Kind::string:
+    return !v.as_string().empty();
+  case Value::Kind::list:
+    return !v.as_list().empty();
+  case Value::Kind::dict:
+    return !v.as_dict().empty();
+  default:
+    return true;
   }
 }
 
@@ -247,8 +294,10 @@ bool equal(const Value& a, const Value& b) {
   if (a.kind() != b.kind())
     return false;
   switch (a.kind()) {
-  case K::none: return true;
-  case K::string: return a.as_string() == b.as_string();
+  case K::none:
+    return true;
+  case K::string:
+    return a.as_string() == b.as_string();
   case K::list: {
     const auto &x = a.as_list(), &y = b.as_list();
     if (a.is_tuple() != b.is_tuple() || x.size() != y.size())
@@ -268,8 +317,10 @@ bool equal(const Value& a, const Value& b) {
     }
     return true;
   }
-  case K::macro: return a.as_macro().def == b.as_macro().def;
-  default: return false;
+  case K::macro:
+    return a.as_macro().def == b.as_macro().def;
+  default:
+    return false;
   }
 }
 
@@ -303,9 +354,8 @@ Value get_attr(const Value& obj, std::string_view name) {
     if (name == "depth0")
       return integer(l.depth0);
   }
-  return Value::undefined("'" + object_type_repr(obj) + "' has no attribute '" +
-                              std::string(name) + "'",
-                          nullptr, 0);
+  return Value::undefined(
+      "'" + object_type_repr(obj) + "' has no attribute '" + std::string(name) + "'", nullptr, 0);
 }
 
 Value get_item(const Value& obj, const Value& key) {
@@ -329,8 +379,8 @@ Value get_item(const Value& obj, const Value& key) {
   }
   if (key.kind() == Value::Kind::string)
     return get_attr(obj, key.as_string());
-  return Value::undefined("'" + object_type_repr(obj) + "' has no element " + to_repr(key),
-                          nullptr, 0);
+  return Value::undefined("'" + object_type_repr(obj) + "' has no element " + to_repr(key), nullptr,
+                          0);
 }
 
 std::size_t utf8_length(std::string_view s) {
@@ -352,4 +402,4 @@ std::vector<std::string> utf8_chars(std::string_view s) {
   return out;
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -26,7 +26,7 @@ using Dict = std::vector<std::pair<std::string, Value>>;
 /// A macro together with the scope it was defined in (its closure).
 struct Macro {
   const MacroDef* def = nullptr;
-  const Template* tmpl = nullptr;  // where the body's source offsets point
+  const Template* tmpl = nullptr; // where the body's source offsets point
   Scope* scope = nullptr;
 };
 
@@ -39,15 +39,25 @@ struct LoopInfo {
 
 /// Where an undefined value came from, reported when it is used.
 struct Undefined {
-  std::string message;  // "'foo' is undefined"
+  std::string message; // "'foo' is undefined"
   const Template* tmpl = nullptr;
   std::uint32_t offset = 0;
 };
 
 class Value {
 public:
-  enum class Kind : std::uint8_t { undefined, none, boolean, integer, floating, string, list, dict,
-                                   macro, loop };
+  enum class Kind : std::uint8_t {
+    undefined,
+    none,
+    boolean,
+    integer,
+    floating,
+    string,
+    list,
+    dict,
+    macro,
+    loop
+  };
 
   Value() : kind_(Kind::none) {}
   static Value undefined(std::string message, const Template* t, std::uint32_t offset);
@@ -69,10 +79,8 @@ public:
   bool is_tuple() const { return tuple_; }
 
   bool as_bool() const { return num_.i != 0; }
-  std::int64_t as_int() const { return num_.i; }  // also for booleans (Python: bool is an int)
-  double as_float() const {
-    return kind_ == Kind::floating ? num_.d : static_cast<double>(num_.i);
-  }
+  std::int64_t as_int() const { return num_.i; } // also for booleans (Python: bool is an int)
+  double as_float() const { return kind_ == Kind::floating ? num_.d : static_cast<double>(num_.i); }
   const std::string& as_string() const { return get<std::string>(); }
   const List& as_list() const { return get<List>(); }
   const Dict& as_dict() const { return get<Dict>(); }
@@ -88,7 +96,9 @@ public:
 
 private:
   template <class T>
-  const T& get() const { return *static_cast<const T*>(ptr_.get()); }
+  const T& get() const {
+    return *static_cast<const T*>(ptr_.get());
+  }
   template <class T>
   static Value boxed(Kind k, T payload) {
     Value v;
@@ -131,4 +141,4 @@ std::string object_type_repr(const Value& v);
 std::size_t utf8_length(std::string_view s);
 std::vector<std::string> utf8_chars(std::string_view s);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -24,7 +24,7 @@ std::string render(const Environment& env, const std::string& name, const nlohma
   }
 }
 
-}  // namespace
+} // namespace
 
 std::filesystem::path template_dir() {
   if (const char* env = std::getenv("TILEKIT_TEMPLATE_DIR"); env && *env)
@@ -37,8 +37,7 @@ std::map<std::string, std::string> generate(const Lowered& lowered, const std::s
   nlohmann::json data = template_data(lowered, file_stem);
   Environment env(templates, kOptions);
   std::map<std::string, std::string> files;
-  files[file_stem + ".hpp"] =
-      render(env, "common/header.hpp.jinja", data, file_stem + ".hpp");
+  files[file_stem + ".hpp"] = render(env, "common/header.hpp.jinja", data, file_stem + ".hpp");
   if (lowered.cpu)
     files[file_stem + "_cpu.cpp"] =
         render(env, "cpu/kernel_cpu.cpp.jinja", data, file_stem + "_cpu.cpp");
@@ -58,10 +57,10 @@ std::map<std::string, std::string> generate(const Lowered& lowered, const std::s
 }
 
 std::map<std::string, std::string> generate(const ir::Module& lowered, lower::Target target,
-                                             const std::string& file_stem) {
+                                            const std::string& file_stem) {
   Lowered l;
   (target == lower::Target::cpu ? l.cpu : l.tt) = lowered;
   return generate(l, file_stem);
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

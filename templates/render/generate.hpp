@@ -19,11 +19,12 @@ std::filesystem::path template_dir();
 /// for the cpu target; F_tt.cpp and kernels/K/{reader,compute,writer}.cpp per kernel K for the tt
 /// target. Throws tk::InternalError when a template fails (the templates are ours, never the
 /// user's).
-std::map<std::string, std::string> generate(const Lowered& lowered, const std::string& file_stem,
-                                            const std::filesystem::path& templates = template_dir());
+std::map<std::string, std::string>
+generate(const Lowered& lowered, const std::string& file_stem,
+         const std::filesystem::path& templates = template_dir());
 
 /// One target: the header (declaring only that target) and its files.
 std::map<std::string, std::string> generate(const ir::Module& lowered, lower::Target target,
                                             const std::string& file_stem);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -13,7 +13,9 @@ namespace {
 using nlohmann::json;
 using namespace ir;
 
-std::string type_name(Type t) { return to_string(t); }
+std::string type_name(Type t) {
+  return to_string(t);
+}
 
 json expr_json(const Expr& e, int parent_prec, bool right);
 
@@ -42,10 +44,10 @@ json expr_json(const Expr& e, int parent_prec, bool right) {
   case ExprKind::FloatImm: {
     const auto& n = static_cast<const FloatImm&>(*e);
     j["kind"] = "float";
-    j["form"] = std::isnan(n.value)      ? "nan"
+    j["form"] = std::isnan(n.value)       ? "nan"
                 : !std::isfinite(n.value) ? (n.value < 0 ? "-inf" : "inf")
                                           : "finite";
-    j["text"] = format_float(n.value);  // shortest round-trip digits: "0.5", "1e-05", "-inf"
+    j["text"] = format_float(n.value); // shortest round-trip digits: "0.5", "1e-05", "-inf"
     j["parens"] = parent_prec > 0 && std::signbit(n.value);
     break;
   }
@@ -70,7 +72,7 @@ json expr_json(const Expr& e, int parent_prec, bool right) {
     int p = precedence(n.op);
     j["kind"] = "binary";
     j["op"] = std::string(to_string(n.op));
-    j["call"] = p == 0;  // min/max: spelled as a call by the target
+    j["call"] = p == 0; // min/max: spelled as a call by the target
     j["a"] = expr_json(n.a, p, false);
     j["b"] = expr_json(n.b, p, true);
     j["parens"] = p > 0 && parent_prec > 0 && (p < parent_prec || (p == parent_prec && right));
@@ -94,7 +96,7 @@ json expr_json(const Expr& e, int parent_prec, bool right) {
   return j;
 }
 
-}  // namespace
+} // namespace
 
 json to_json(const Expr& e) {
   if (!e)
@@ -166,4 +168,4 @@ json to_json(const Stmt& s) {
   return j;
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

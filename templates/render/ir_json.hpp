@@ -16,4 +16,4 @@ nlohmann::json to_json(const ir::Expr& e);
 /// A statement: {"kind": "block"|"let"|"assign"|"store"|"evaluate"|"for"|"if", ...}.
 nlohmann::json to_json(const ir::Stmt& s);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

@@ -63,7 +63,7 @@ json params(const Program& p, const Function& f) {
 void shapes(const Program& p, const Function& f, json& k) {
   json checks = json::array(), same = json::array(), dims = json::array();
   std::set<std::string> used = used_vars(f.body);
-  std::map<std::string, std::pair<std::string, std::string>> first;  // dim -> (tensor, axis)
+  std::map<std::string, std::pair<std::string, std::string>> first; // dim -> (tensor, axis)
   for (const Param& q : f.params) {
     const Tensor* t = q.type.kind == Type::Kind::tensor ? p.find_tensor(q.name) : nullptr;
     if (!t)
@@ -94,7 +94,7 @@ void shapes(const Program& p, const Function& f, json& k) {
   k["dims"] = dims;
 }
 
-}  // namespace
+} // namespace
 
 json template_data(const Lowered& lowered, const std::string& file_stem) {
   const Module* any = lowered.cpu ? &*lowered.cpu : lowered.tt ? &*lowered.tt : nullptr;
@@ -135,4 +135,4 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
   return data;
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

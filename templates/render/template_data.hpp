@@ -27,4 +27,4 @@ struct Lowered {
 /// are sorted, lists follow the IR's order.
 nlohmann::json template_data(const Lowered& lowered, const std::string& file_stem);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

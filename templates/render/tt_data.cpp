@@ -122,7 +122,7 @@ json kernel_data(const Program& p, const Function& f) {
   std::set<std::string> refs, calls;
   collect(body, refs, calls);
   k["body"] = std::move(body);
-  k["calls"] = calls;  // sorted: which headers compute includes, whether the reader fills a scaler
+  k["calls"] = calls; // sorted: which headers compute includes, whether the reader fills a scaler
   std::vector<const CircularBuffer*> cbs;
   for (const CircularBuffer& cb : p.cbs)
     if (refs.count(cb.name))
@@ -150,7 +150,7 @@ json kernel_data(const Program& p, const Function& f) {
 json host_data(const Program& p, const Function& h) {
   json host;
   host["params"] = json::array();
-  host["param_names"] = json::array();  // a scalar of the kernel not among them is unused
+  host["param_names"] = json::array(); // a scalar of the kernel not among them is unused
   for (const Param& q : h.params) {
     host["param_names"].push_back(q.name);
     if (q.type.kind == Type::Kind::f32) {
@@ -161,7 +161,9 @@ json host_data(const Program& p, const Function& h) {
     for (const Tensor& t : p.tensors)
       for (std::size_t a = 0; a < t.dims.size() && a < 2 && bound.is_null(); ++a)
         if (t.dims[a].name == q.name)
-          bound = {{"name", q.name}, {"type", "u32"}, {"tensor", t.name},
+          bound = {{"name", q.name},
+                   {"type", "u32"},
+                   {"tensor", t.name},
                    {"axis", a == 0 ? "rows" : "cols"}};
     if (bound.is_null())
       fail(p, "host parameter '" + q.name + "' is no tensor dimension");
@@ -204,7 +206,7 @@ json host_data(const Program& p, const Function& h) {
   return host;
 }
 
-}  // namespace
+} // namespace
 
 json tt_template_data(const Program& p) {
   json tt;
@@ -222,4 +224,4 @@ json tt_template_data(const Program& p) {
   return tt;
 }
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

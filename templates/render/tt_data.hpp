@@ -14,4 +14,4 @@ namespace tk::tmpl {
 /// is an internal error (the chain left something the templates cannot spell).
 nlohmann::json tt_template_data(const ir::Program& p);
 
-}  // namespace tk::tmpl
+} // namespace tk::tmpl

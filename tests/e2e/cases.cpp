@@ -19,16 +19,18 @@ const std::vector<Example>& examples() {
 
 std::vector<Shape> test_shapes() {
   return {
-      {32, 32, 32},     // a single tile
-      {64, 128, 96},    // non-square, K != M != N
-      {96, 160, 64},    // 15 output tiles on 64 cores
-      {288, 320, 96},   // 90 output tiles: 64 cores, 26 of them with a second tile
-      {2080, 64, 32},   // 65 tile rows: uneven for the row-parallel kernels (softmax, rmsnorm)
-      {544, 576, 608},  // over 512 in every dimension
+      {32, 32, 32},    // a single tile
+      {64, 128, 96},   // non-square, K != M != N
+      {96, 160, 64},   // 15 output tiles on 64 cores
+      {288, 320, 96},  // 90 output tiles: 64 cores, 26 of them with a second tile
+      {2080, 64, 32},  // 65 tile rows: uneven for the row-parallel kernels (softmax, rmsnorm)
+      {544, 576, 608}, // over 512 in every dimension
   };
 }
 
-Shape demo_shape() { return {256, 384, 320}; }
+Shape demo_shape() {
+  return {256, 384, 320};
+}
 
 std::string to_string(const Shape& s, bool uses_k) {
   std::string r = std::to_string(s.m) + "x" + std::to_string(s.n);
@@ -38,7 +40,7 @@ std::string to_string(const Shape& s, bool uses_k) {
 }
 
 std::uint64_t seed_for(const char* example, const Shape& s) {
-  std::uint64_t h = 14695981039346656037ull;  // FNV-1a
+  std::uint64_t h = 14695981039346656037ull; // FNV-1a
   auto mix = [&](std::uint64_t v) {
     h ^= v;
     h *= 1099511628211ull;
@@ -51,4 +53,4 @@ std::uint64_t seed_for(const char* example, const Shape& s) {
   return h;
 }
 
-}  // namespace tk::e2e
+} // namespace tk::e2e

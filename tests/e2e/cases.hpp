@@ -17,8 +17,8 @@ struct Shape {
 };
 
 struct Example {
-  std::string name;   // the kernel's name, the stem of examples/<name>.tk
-  bool tt_generated;  // whether tilekit_add_kernel generated run_tt (CMake's TILEKIT_TARGETS)
+  std::string name;  // the kernel's name, the stem of examples/<name>.tk
+  bool tt_generated; // whether tilekit_add_kernel generated run_tt (CMake's TILEKIT_TARGETS)
   bool uses_k;
   Outcome (*run)(Backend, const Shape&);
 };
@@ -35,7 +35,7 @@ Shape demo_shape();
 /// "96x160" or "96x160x64" (M x N x K) for kernels with a reduction dimension.
 std::string to_string(const Shape& s, bool uses_k);
 
-}  // namespace tk::e2e
+} // namespace tk::e2e
 
 namespace tk::e2e {
 // The run function of each example (cases_matmul.cpp, cases_eltwise.cpp, cases_rows.cpp).
@@ -50,4 +50,4 @@ Outcome run_unary_chain(Backend b, const Shape& s);
 
 /// A seed that depends only on the example and the shape, so every run sees the same inputs.
 std::uint64_t seed_for(const char* example, const Shape& s);
-}  // namespace tk::e2e
+} // namespace tk::e2e

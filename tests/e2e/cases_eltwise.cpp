@@ -21,7 +21,7 @@ Reference elementwise(const Matrix<bf16>& x, const Matrix<bf16>* y, F f) {
   return ref;
 }
 
-}  // namespace
+} // namespace
 
 Outcome run_eltwise_add(Backend b, const Shape& s) {
   Rng rng(seed_for("eltwise_add", s));
@@ -53,7 +53,8 @@ Outcome run_axpby(Backend b, const Shape& s) {
   NoTt tt;
 #endif
   const double seconds = launch(b, cpu, tt);
-  Outcome out = compare(z, elementwise(x, &y, [&](double a, double c) { return a * alpha + c * beta; }));
+  Outcome out =
+      compare(z, elementwise(x, &y, [&](double a, double c) { return a * alpha + c * beta; }));
   out.seconds = seconds;
   return out;
 }
@@ -71,9 +72,10 @@ Outcome run_unary_chain(Backend b, const Shape& s) {
 #endif
   const double seconds = launch(b, cpu, tt);
   auto gelu = [](double v) { return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0))); };
-  Outcome out = compare(y, elementwise(x, nullptr, [&](double a, double) { return gelu(std::exp(a) * 0.5); }));
+  Outcome out = compare(
+      y, elementwise(x, nullptr, [&](double a, double) { return gelu(std::exp(a) * 0.5); }));
   out.seconds = seconds;
   return out;
 }
 
-}  // namespace tk::e2e
+} // namespace tk::e2e

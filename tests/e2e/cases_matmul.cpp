@@ -35,9 +35,11 @@ Reference product(const Matrix<T>& a, const Matrix<T>& b, std::vector<double>& m
 /// On TT with a 16-bit DST (fp32_acc = false) the running sum is rounded to bf16 after every
 /// 16-wide face of K; a simulation of exactly that on these inputs gives a worst |err| / bound of
 /// 0.79 at K = 320 and 1.26 at K = 608, so the 544x576x608 shape needs fp32 accumulation there.
-double b_scale(const Shape& s) { return 2.0 / std::sqrt(static_cast<double>(s.k)); }
+double b_scale(const Shape& s) {
+  return 2.0 / std::sqrt(static_cast<double>(s.k));
+}
 
-}  // namespace
+} // namespace
 
 Outcome run_matmul(Backend b, const Shape& s) {
   Rng rng(seed_for("matmul", s));
@@ -100,7 +102,7 @@ double f32_rel_bound(Backend b, const Shape& s) {
     return 1e-5;
   return std::ldexp(1.0, -9) + static_cast<double>(s.k) * std::ldexp(1.0, -24);
 }
-}  // namespace
+} // namespace
 
 Outcome run_matmul_f32(Backend b, const Shape& s) {
   Rng rng(seed_for("matmul_f32", s));
@@ -125,4 +127,4 @@ Outcome run_matmul_f32(Backend b, const Shape& s) {
   return out;
 }
 
-}  // namespace tk::e2e
+} // namespace tk::e2e

@@ -65,4 +65,4 @@ Outcome run_rmsnorm(Backend b, const Shape& s) {
   return out;
 }
 
-}  // namespace tk::e2e
+} // namespace tk::e2e

@@ -10,19 +10,21 @@
 
 namespace tk::e2e {
 
-const char* to_string(Backend b) { return b == Backend::cpu ? "cpu" : "tt"; }
+const char* to_string(Backend b) {
+  return b == Backend::cpu ? "cpu" : "tt";
+}
 
 namespace {
 template <class T>
 Matrix<T> random_matrix(std::int64_t rows, std::int64_t cols, double lo, double hi, Rng& rng) {
   Matrix<T> m(rows, cols);
   for (auto& v : m.data) {
-    const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;  // [0, 1), 53 random bits
+    const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53; // [0, 1), 53 random bits
     v = T(static_cast<float>(lo + (hi - lo) * u));
   }
   return m;
 }
-}  // namespace
+} // namespace
 
 Matrix<bf16> random_bf16(std::int64_t rows, std::int64_t cols, double lo, double hi, Rng& rng) {
   return random_matrix<bf16>(rows, cols, lo, hi, rng);
@@ -52,7 +54,7 @@ double pearson(const std::vector<double>& a, const std::vector<double>& b) {
     saa += (a[i] - ma) * (a[i] - ma);
     sbb += (b[i] - mb) * (b[i] - mb);
   }
-  if (saa == 0 || sbb == 0)  // a constant output correlates only with an identical one
+  if (saa == 0 || sbb == 0) // a constant output correlates only with an identical one
     return a == b ? 1.0 : 0.0;
   return sab / std::sqrt(saa * sbb);
 }
@@ -72,17 +74,18 @@ Outcome compare(const Matrix<T>& got, const Reference& ref) {
       const auto i = static_cast<std::size_t>(r * ref.cols + c);
       g[i] = got.at(r, c);
       const double err = std::abs(g[i] - ref.value[i]);
-      if (!(err <= ref.bound[i])) {  // also catches NaN
+      if (!(err <= ref.bound[i])) { // also catches NaN
         if (bad++ < 5) {
           char line[160];
-          std::snprintf(line, sizeof line, "  (%lld, %lld): got %.8g, want %.8g, |err| %.3g > bound %.3g\n",
-                        static_cast<long long>(r), static_cast<long long>(c), g[i], ref.value[i], err,
-                        ref.bound[i]);
+          std::snprintf(line, sizeof line,
+                        "  (%lld, %lld): got %.8g, want %.8g, |err| %.3g > bound %.3g\n",
+                        static_cast<long long>(r), static_cast<long long>(c), g[i], ref.value[i],
+                        err, ref.bound[i]);
           out.detail += line;
         }
       }
       if (!(err <= out.max_abs_err))
-        out.max_abs_err = err;  // NaN sticks
+        out.max_abs_err = err; // NaN sticks
     }
   }
   out.pcc = pearson(g, ref.value);
@@ -103,4 +106,4 @@ tt::tt_metal::distributed::MeshDevice& device() {
   return *dev;
 }
 
-}  // namespace tk::e2e
+} // namespace tk::e2e

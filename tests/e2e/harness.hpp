@@ -20,7 +20,8 @@ const char* to_string(Backend b);
 /// An owning row-major matrix that hands out the views generated kernels take.
 template <class T>
 struct Matrix {
-  Matrix(std::int64_t r, std::int64_t c) : rows(r), cols(c), data(static_cast<std::size_t>(r * c)) {}
+  Matrix(std::int64_t r, std::int64_t c)
+      : rows(r), cols(c), data(static_cast<std::size_t>(r * c)) {}
   MatrixView<T> view() { return {data.data(), rows, cols}; }
   MatrixView<const T> cview() const { return {data.data(), rows, cols}; }
   double at(std::int64_t r, std::int64_t c) const {
@@ -35,8 +36,8 @@ struct Matrix {
 struct Reference {
   std::int64_t rows = 0;
   std::int64_t cols = 0;
-  std::vector<double> value;  // what the kernel computes, in exact arithmetic on its inputs
-  std::vector<double> bound;  // the largest |got - value| accepted, element by element
+  std::vector<double> value; // what the kernel computes, in exact arithmetic on its inputs
+  std::vector<double> bound; // the largest |got - value| accepted, element by element
 };
 
 using Rng = std::mt19937_64;
@@ -90,4 +91,4 @@ double launch(Backend b, Cpu&& cpu, Tt&& tt) {
     return time_seconds(tt);
 }
 
-}  // namespace tk::e2e
+} // namespace tk::e2e

@@ -55,7 +55,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, ExampleTest, ::testing::ValuesIn(all_params()
 // A new examples/*.tk without a case here would silently go untested.
 TEST(Examples, EveryExampleFileHasACase) {
   std::set<std::string> files, cases;
-  std::istringstream list(TK_E2E_EXAMPLES);  // examples/*.tk stems, from CMake
+  std::istringstream list(TK_E2E_EXAMPLES); // examples/*.tk stems, from CMake
   for (std::string stem; std::getline(list, stem, ',');)
     files.insert(stem);
   for (const Example& e : examples())
@@ -63,5 +63,5 @@ TEST(Examples, EveryExampleFileHasACase) {
   EXPECT_EQ(files, cases);
 }
 
-}  // namespace
-}  // namespace tk::e2e
+} // namespace
+} // namespace tk::e2e

@@ -70,16 +70,18 @@ std::string error_of(F f) {
 #endif
 
 /// Expects run_cpu(ARGS...) and, when generated, run_tt(device, ARGS...) to throw MESSAGE.
-#define EXPECT_SHAPE_ERROR(KERNEL, MESSAGE, ...)                                        \
-  do {                                                                                  \
-    EXPECT_EQ(error_of([&] { gen::KERNEL::run_cpu(__VA_ARGS__); }), MESSAGE) << "run_cpu"; \
-    TK_IF_TT_##KERNEL(EXPECT_EQ(error_of([&] { gen::KERNEL::run_tt(device(), __VA_ARGS__); }), \
-                                MESSAGE)                                                \
-                      << "run_tt";)                                                     \
+#define EXPECT_SHAPE_ERROR(KERNEL, MESSAGE, ...)                                                   \
+  do {                                                                                             \
+    EXPECT_EQ(error_of([&] { gen::KERNEL::run_cpu(__VA_ARGS__); }), MESSAGE) << "run_cpu";         \
+    TK_IF_TT_##KERNEL(                                                                             \
+        EXPECT_EQ(error_of([&] { gen::KERNEL::run_tt(device(), __VA_ARGS__); }), MESSAGE)          \
+            << "run_tt";)                                                                          \
   } while (false)
 
 /// A zero matrix of the given size (the checks never read it).
-Matrix<bf16> mb(std::int64_t r, std::int64_t c) { return Matrix<bf16>(r, c); }
+Matrix<bf16> mb(std::int64_t r, std::int64_t c) {
+  return Matrix<bf16>(r, c);
+}
 
 TEST(ShapeErrors, Matmul) {
   auto A = mb(64, 70), B = mb(70, 32), C = mb(64, 32);
@@ -125,5 +127,5 @@ TEST(ShapeErrors, RowKernels) {
                      x.cview(), g.cview(), 1.0f / 32, 1e-5f, y.view());
 }
 
-}  // namespace
-}  // namespace tk::e2e
+} // namespace
+} // namespace tk::e2e

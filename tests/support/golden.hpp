@@ -13,7 +13,9 @@
 
 namespace tk::test {
 
-inline std::filesystem::path source_dir() { return TK_SOURCE_DIR; }
+inline std::filesystem::path source_dir() {
+  return TK_SOURCE_DIR;
+}
 
 inline std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -58,4 +60,4 @@ inline void expect_golden(const std::filesystem::path& expected_file, const std:
   ADD_FAILURE() << "golden mismatch in " << expected_file << " (line endings or trailing newline)";
 }
 
-}  // namespace tk::test
+} // namespace tk::test

@@ -10,13 +10,13 @@
 #include "support/source.hpp"
 #include "templates/render/generate.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <algorithm>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 
@@ -133,8 +133,8 @@ bool write_files(const std::string& dir, const std::map<std::string, std::string
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) {
-    err << "ttgen: error: cannot create directory '" << dir << "': "
-        << (ec ? ec.message() : std::string("a file of that name exists")) << '\n';
+    err << "ttgen: error: cannot create directory '" << dir
+        << "': " << (ec ? ec.message() : std::string("a file of that name exists")) << '\n';
     return false;
   }
   for (const auto& [rel, text] : files) {
@@ -160,7 +160,7 @@ int emit_code(const Options& options, Emit emit, const tmpl::Lowered& lowered,
     return write_output(options, text.str(), out, err) ? kOk : kUsageError;
   }
   std::map<std::string, std::string> files = tmpl::generate(lowered, stem);
-  out << text.str();  // stage dumps, if any
+  out << text.str(); // stage dumps, if any
   out.flush();
   return write_files(options.output, files, err) ? kOk : kUsageError;
 }
@@ -181,7 +181,7 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
       list_stages(options.target, out);
       return kOk;
     }
-    for (lower::Target t : code_targets(options)) {  // --target=all: each chain under its name
+    for (lower::Target t : code_targets(options)) { // --target=all: each chain under its name
       out << "# " << lower::to_string(t) << '\n';
       list_stages(t, out);
     }
@@ -206,7 +206,7 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
   popts.print_after_all = options.print_after_all;
   popts.verify_each = popts.verify_each || options.verify_each;
   popts.overrides = options.overrides;
-  std::ostringstream text;  // dumps, then the emitted result
+  std::ostringstream text; // dumps, then the emitted result
   popts.dump = &text;
 
   Diagnostics diags(&*file);
@@ -251,7 +251,7 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
   }
   if (codegen) {
     tmpl::Lowered l;
-    {  // the signature of every kernel, for targets whose chain does not keep it
+    { // the signature of every kernel, for targets whose chain does not keep it
       lower::PipelineOptions front;
       front.stop_after = "to-tile-ir";
       l.front = lower::run_pipeline(*module, lower::Target::cpu, front, diags);

@@ -18,11 +18,11 @@ namespace tk::ttgen {
 
 /// What `--emit` prints.
 enum class Emit {
-  ast,            // the checked module as canonical .tk text (dsl::print)
-  ir,             // the tile IR after the last stage run (a dump ttgen reads back)
-  none,           // nothing but the stage dumps asked for
-  code,           // the generated files, written into the directory -o DIR
-  template_data,  // the JSON the templates are rendered with
+  ast,           // the checked module as canonical .tk text (dsl::print)
+  ir,            // the tile IR after the last stage run (a dump ttgen reads back)
+  none,          // nothing but the stage dumps asked for
+  code,          // the generated files, written into the directory -o DIR
+  template_data, // the JSON the templates are rendered with
 };
 /// The spellings accepted by --emit, in help order; kEmitNames[i] names Emit(i).
 inline constexpr std::string_view kEmitNames[] = {"ast", "ir", "none", "code", "template-data"};
@@ -30,11 +30,11 @@ inline Emit emit_from_name(std::string_view name) {
   for (std::size_t i = 0; i < std::size(kEmitNames); ++i)
     if (kEmitNames[i] == name)
       return static_cast<Emit>(i);
-  return Emit::ast;  // unreachable: CLI11 accepts only kEmitNames
+  return Emit::ast; // unreachable: CLI11 accepts only kEmitNames
 }
 
 struct Options {
-  std::string input;   // a .tk file or a printed IR dump; "-" for standard input
+  std::string input; // a .tk file or a printed IR dump; "-" for standard input
   /// Empty: standard output. A FILE for the text emits; the DIRECTORY for --emit=code.
   std::string output;
   /// Unset: `none` when stage dumps are asked for, else `code` when -o is given, else `ast`.
@@ -46,7 +46,7 @@ struct Options {
   std::optional<std::string> stop_after;
   std::vector<std::string> print_after;
   bool print_after_all = false;
-  bool verify_each = false;  // run the IR verifier after every stage (always on in debug builds)
+  bool verify_each = false; // run the IR verifier after every stage (always on in debug builds)
   lower::OptionOverrides overrides;
 };
 
@@ -66,4 +66,4 @@ void list_stages(lower::Target t, std::ostream& out);
 /// TileKit never reads as a mistake in the user's kernel.
 int guard_internal_errors(const std::function<int()>& work, std::ostream& err);
 
-}  // namespace tk::ttgen
+} // namespace tk::ttgen

@@ -26,7 +26,7 @@ std::optional<tk::ir::Grid> parse_grid(const std::string& s) {
   return g;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   using namespace tk::ttgen;
@@ -64,7 +64,8 @@ int main(int argc, char** argv) {
   app.add_flag("--verify-each", options.verify_each,
                "Run the IR verifier after every stage (always on in debug builds)");
   std::string grid;
-  app.add_option("--grid", grid, "Core grid XxY, 1 to 8 each (overrides @options grid; default 8x8)")
+  app.add_option("--grid", grid,
+                 "Core grid XxY, 1 to 8 each (overrides @options grid; default 8x8)")
       ->type_name("XxY");
   app.add_option("--cb-depth", options.overrides.cb_depth,
                  "Pages per streamed circular buffer, 1 to 8 (overrides @options cb_depth; "
@@ -101,8 +102,8 @@ int main(int argc, char** argv) {
   if (!emit.empty())
     options.emit = emit_from_name(emit);
   options.all_targets = target == "all";
-  options.target = options.all_targets ? tk::lower::Target::tt
-                                       : *tk::lower::target_from_string(target);
+  options.target =
+      options.all_targets ? tk::lower::Target::tt : *tk::lower::target_from_string(target);
   if (!grid.empty()) {
     options.overrides.grid = parse_grid(grid);
     if (!options.overrides.grid) {

@@ -14,8 +14,8 @@ namespace tk::cpu {
 class RangeFn {
 public:
   template <class F>
-  requires(!std::is_same_v<std::remove_cvref_t<F>, RangeFn>)
-      RangeFn(F&& f) // NOLINT: implicit, so a lambda can be passed directly
+    requires(!std::is_same_v<std::remove_cvref_t<F>, RangeFn>)
+  RangeFn(F&& f) // NOLINT: implicit, so a lambda can be passed directly
       : obj_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
         call_([](void* o, std::int64_t b, std::int64_t e) {
           (*static_cast<std::remove_reference_t<F>*>(o))(b, e);

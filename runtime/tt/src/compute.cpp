@@ -1,5 +1,6 @@
-// Compute-kernel entry points: the DST register file and its acquire/commit/wait/release protocol, and the
-// numerics of unpack (bf16/fp32 pages, TF32 through SrcA/SrcB), FPU ops, SFPU ops, reduce and pack.
+// Compute-kernel entry points: the DST register file and its acquire/commit/wait/release protocol,
+// and the numerics of unpack (bf16/fp32 pages, TF32 through SrcA/SrcB), FPU ops, SFPU ops, reduce
+// and pack.
 #include <cmath>
 #include <cstring>
 
@@ -8,305 +9,411 @@
 namespace tk::rt::emu {
 namespace {
 float bits_float(std::uint32_t b) {
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
 }
 std::uint32_t float_bits(float f) {
-    std::uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
 }
 std::uint16_t to_bf16_rne(float f) {
-    const std::uint32_t b = float_bits(f);
-    if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu)) return static_cast<std::uint16_t>((b >> 16) | 0x40);
-    return static_cast<std::uint16_t>((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+  const std::uint32_t b = float_bits(f);
+  if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu))
+    return static_cast<std::uint16_t>((b >> 16) | 0x40);
+  return static_cast<std::uint16_t>((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
 }
-float round_bf16(float f) { return bits_float(static_cast<std::uint32_t>(to_bf16_rne(f)) << 16); }
-float tf32(float f) { return bits_float(float_bits(f) & 0xffffe000u); }  // 10 mantissa bits kept
+float round_bf16(float f) {
+  return bits_float(static_cast<std::uint32_t>(to_bf16_rne(f)) << 16);
+}
+float tf32(float f) {
+  return bits_float(float_bits(f) & 0xffffe000u);
+} // 10 mantissa bits kept
 
 // Offset of element (r, c) of a tile in its four-face layout.
 const std::array<std::uint16_t, 1024>& face_index() {
-    static const std::array<std::uint16_t, 1024> table = [] {
-        std::array<std::uint16_t, 1024> t{};
-        for (int r = 0; r < 32; ++r)
-            for (int c = 0; c < 32; ++c) t[r * 32 + c] = static_cast<std::uint16_t>(((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16);
-        return t;
-    }();
-    return table;
+  static const std::array<std::uint16_t, 1024> table = [] {
+    std::array<std::uint16_t, 1024> t{};
+    for (int r = 0; r < 32; ++r)
+      for (int c = 0; c < 32; ++c)
+        t[r * 32 + c] =
+            static_cast<std::uint16_t>(((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16);
+    return t;
+  }();
+  return table;
 }
 
 struct Compute {
-    Fiber& f;
-    CoreState& core;
-    const ComputeConfig& cc;
-    DstState& dst;
+  Fiber& f;
+  CoreState& core;
+  const ComputeConfig& cc;
+  DstState& dst;
 };
 Compute ctx(const char* op) {
-    Fiber& f = current();
-    if (!f.kernel->compute) fail(std::string(op) + " is a compute API but runs in a data-movement kernel");
-    return {f, *f.core, f.kernel->cc, f.core->dst};
+  Fiber& f = current();
+  if (!f.kernel->compute)
+    fail(std::string(op) + " is a compute API but runs in a data-movement kernel");
+  return {f, *f.core, f.kernel->cc, f.core->dst};
 }
-std::uint32_t capacity(const ComputeConfig& cc) { return (cc.dst_full_sync_en ? 16u : 8u) / (cc.fp32_dest_acc_en ? 2u : 1u); }
+std::uint32_t capacity(const ComputeConfig& cc) {
+  return (cc.dst_full_sync_en ? 16u : 8u) / (cc.fp32_dest_acc_en ? 2u : 1u);
+}
 
 Tile& dst_tile(const Compute& c, const char* op, std::uint32_t idst) {
-    if (!c.dst.math) fail(std::string(op) + ": DST is used outside tile_regs_acquire ... tile_regs_commit");
-    const std::uint32_t cap = capacity(c.cc);
-    if (idst >= cap) {
-        fail(std::string(op) + ": DST index " + std::to_string(idst) + " is out of range: " + std::to_string(cap) +
-             " tiles fit in DST (" + (c.cc.fp32_dest_acc_en ? "fp32" : "bf16") + ", " +
-             (c.cc.dst_full_sync_en ? "full-sync" : "half-sync") + ")");
-    }
-    return c.dst.tiles[idst];
+  if (!c.dst.math)
+    fail(std::string(op) + ": DST is used outside tile_regs_acquire ... tile_regs_commit");
+  const std::uint32_t cap = capacity(c.cc);
+  if (idst >= cap) {
+    fail(std::string(op) + ": DST index " + std::to_string(idst) + " is out of range: " +
+         std::to_string(cap) + " tiles fit in DST (" + (c.cc.fp32_dest_acc_en ? "fp32" : "bf16") +
+         ", " + (c.cc.dst_full_sync_en ? "full-sync" : "half-sync") + ")");
+  }
+  return c.dst.tiles[idst];
 }
 
 // Values written to a 16-bit DST keep bf16 precision.
 void store(const Compute& c, Tile& t) {
-    if (c.cc.fp32_dest_acc_en) return;
-    for (float& v : t) v = round_bf16(v);
+  if (c.cc.fp32_dest_acc_en)
+    return;
+  for (float& v : t)
+    v = round_bf16(v);
 }
 
 enum class Path { SrcReg, ToDest };
 Tile unpack(const Compute& c, const char* op, std::uint32_t cb, std::uint32_t tile, Path path) {
-    if (cb >= kNumCircularBuffers) fail(std::string(op) + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
-    const CbState& s = c.core.cbs[cb];
-    if (!s.configured) fail(std::string(op) + ": " + cb_name(cb) + " is not configured on this core");
-    if (tile >= s.waited) {
-        fail(std::string(op) + ": reads tile " + std::to_string(tile) + " of " + cb_name(cb) + " but only " +
-             std::to_string(s.waited) + (s.waited == 1 ? " page was" : " pages were") + " waited for with cb_wait_front");
+  if (cb >= kNumCircularBuffers)
+    fail(std::string(op) + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
+  const CbState& s = c.core.cbs[cb];
+  if (!s.configured)
+    fail(std::string(op) + ": " + cb_name(cb) + " is not configured on this core");
+  if (tile >= s.waited) {
+    fail(std::string(op) + ": reads tile " + std::to_string(tile) + " of " + cb_name(cb) +
+         " but only " + std::to_string(s.waited) + (s.waited == 1 ? " page was" : " pages were") +
+         " waited for with cb_wait_front");
+  }
+  if (s.rd_page + tile >= s.num_pages)
+    fail(std::string(op) + ": tile " + std::to_string(tile) + " of " + cb_name(cb) +
+         " lies past the end of the CB");
+  const std::uint8_t* page = c.core.l1 + s.address + (s.rd_page + tile) * s.page_size;
+  Tile t{};
+  if (s.format == tt::DataFormat::Float16_b) {
+    if (s.page_size < 2048)
+      fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than a bf16 tile");
+    for (int i = 0; i < 1024; ++i) {
+      std::uint16_t v;
+      std::memcpy(&v, page + 2 * i, 2);
+      t[i] = bits_float(static_cast<std::uint32_t>(v) << 16);
     }
-    if (s.rd_page + tile >= s.num_pages) fail(std::string(op) + ": tile " + std::to_string(tile) + " of " + cb_name(cb) + " lies past the end of the CB");
-    const std::uint8_t* page = c.core.l1 + s.address + (s.rd_page + tile) * s.page_size;
-    Tile t{};
-    if (s.format == tt::DataFormat::Float16_b) {
-        if (s.page_size < 2048) fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than a bf16 tile");
-        for (int i = 0; i < 1024; ++i) {
-            std::uint16_t v;
-            std::memcpy(&v, page + 2 * i, 2);
-            t[i] = bits_float(static_cast<std::uint32_t>(v) << 16);
-        }
-    } else if (s.format == tt::DataFormat::Float32) {
-        if (s.page_size < 4096) fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than an fp32 tile");
-        std::memcpy(t.data(), page, 4096);
-        const bool to_dest_fp32 = path == Path::ToDest && cb < c.cc.unpack_to_dest_mode.size() &&
-                                  c.cc.unpack_to_dest_mode[cb] == UnpackToDestMode::UnpackToDestFp32;
-        if (!to_dest_fp32) {
-            for (float& v : t) v = tf32(v);
-        }
-    } else {
-        fail(std::string(op) + ": " + cb_name(cb) + " has data format " + std::to_string(static_cast<int>(s.format)) +
-             "; the emulator computes on Float16_b and Float32 tiles");
+  } else if (s.format == tt::DataFormat::Float32) {
+    if (s.page_size < 4096)
+      fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than an fp32 tile");
+    std::memcpy(t.data(), page, 4096);
+    const bool to_dest_fp32 = path == Path::ToDest && cb < c.cc.unpack_to_dest_mode.size() &&
+                              c.cc.unpack_to_dest_mode[cb] == UnpackToDestMode::UnpackToDestFp32;
+    if (!to_dest_fp32) {
+      for (float& v : t)
+        v = tf32(v);
     }
-    return t;
+  } else {
+    fail(std::string(op) + ": " + cb_name(cb) + " has data format " +
+         std::to_string(static_cast<int>(s.format)) +
+         "; the emulator computes on Float16_b and Float32 tiles");
+  }
+  return t;
 }
-}  // namespace
+} // namespace
 
 void tile_regs_acquire() {
-    Compute c = ctx("tile_regs_acquire");
-    if (c.dst.math || c.dst.committed || c.dst.pack) fail("tile_regs_acquire: DST is already acquired (missing tile_regs_release?)");
-    // The packer zeroes each DST half after packing it (tt-llk _llk_pack_dest_section_done_: ZEROACC CLR_HALF),
-    // so a freshly acquired DST reads as zero on silicon too; matmul accumulation relies on it.
-    for (std::uint32_t i = 0; i < capacity(c.cc); ++i) c.dst.tiles[i].fill(0.0f);
-    c.dst.math = true;
+  Compute c = ctx("tile_regs_acquire");
+  if (c.dst.math || c.dst.committed || c.dst.pack)
+    fail("tile_regs_acquire: DST is already acquired (missing tile_regs_release?)");
+  // The packer zeroes each DST half after packing it (tt-llk _llk_pack_dest_section_done_: ZEROACC
+  // CLR_HALF), so a freshly acquired DST reads as zero on silicon too; matmul accumulation relies
+  // on it.
+  for (std::uint32_t i = 0; i < capacity(c.cc); ++i)
+    c.dst.tiles[i].fill(0.0f);
+  c.dst.math = true;
 }
 void tile_regs_commit() {
-    Compute c = ctx("tile_regs_commit");
-    if (!c.dst.math) fail("tile_regs_commit: DST was not acquired with tile_regs_acquire");
-    c.dst.math = false;
-    c.dst.committed = true;
+  Compute c = ctx("tile_regs_commit");
+  if (!c.dst.math)
+    fail("tile_regs_commit: DST was not acquired with tile_regs_acquire");
+  c.dst.math = false;
+  c.dst.committed = true;
 }
 void tile_regs_wait() {
-    Compute c = ctx("tile_regs_wait");
-    if (!c.dst.committed) fail("tile_regs_wait: DST was not committed with tile_regs_commit");
-    c.dst.pack = true;
+  Compute c = ctx("tile_regs_wait");
+  if (!c.dst.committed)
+    fail("tile_regs_wait: DST was not committed with tile_regs_commit");
+  c.dst.pack = true;
 }
 void tile_regs_release() {
-    Compute c = ctx("tile_regs_release");
-    if (!c.dst.pack) fail("tile_regs_release: DST was not waited for with tile_regs_wait");
-    c.dst.pack = c.dst.committed = c.dst.math = false;
+  Compute c = ctx("tile_regs_release");
+  if (!c.dst.pack)
+    fail("tile_regs_release: DST was not waited for with tile_regs_wait");
+  c.dst.pack = c.dst.committed = c.dst.math = false;
 }
 void acquire_dst() {
-    tile_regs_acquire();
-    Compute c = ctx("acquire_dst");
-    c.dst.pack = true;  // acquire_dst = acquire + wait: MATH and PACK may both touch DST
+  tile_regs_acquire();
+  Compute c = ctx("acquire_dst");
+  c.dst.pack = true; // acquire_dst = acquire + wait: MATH and PACK may both touch DST
 }
 void release_dst() {
-    Compute c = ctx("release_dst");
-    if (!c.dst.math) fail("release_dst: DST was not acquired with acquire_dst");
-    c.dst.pack = c.dst.committed = c.dst.math = false;
+  Compute c = ctx("release_dst");
+  if (!c.dst.math)
+    fail("release_dst: DST was not acquired with acquire_dst");
+  c.dst.pack = c.dst.committed = c.dst.math = false;
 }
 
-void binary_init(bool acc_to_dest) { ctx("binary op init").dst.acc_to_dest = acc_to_dest; }
+void binary_init(bool acc_to_dest) {
+  ctx("binary op init").dst.acc_to_dest = acc_to_dest;
+}
 
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
-    Compute c = ctx("copy_tile");
-    Tile& d = dst_tile(c, "copy_tile", idst);
-    d = unpack(c, "copy_tile", cb, tile, Path::ToDest);
-    store(c, d);
+  Compute c = ctx("copy_tile");
+  Tile& d = dst_tile(c, "copy_tile", idst);
+  d = unpack(c, "copy_tile", cb, tile, Path::ToDest);
+  store(c, d);
 }
 
-void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,
-                  std::uint32_t idst) {
-    const char* name = op == Binary::Add ? "add_tiles" : op == Binary::Sub ? "sub_tiles" : "mul_tiles";
-    Compute c = ctx(name);
-    Tile& d = dst_tile(c, name, idst);
-    const Tile a = unpack(c, name, cb0, tile0, Path::SrcReg);
-    const Tile b = unpack(c, name, cb1, tile1, Path::SrcReg);
-    const auto& fi = face_index();
+void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
+                  std::uint32_t tile1, std::uint32_t idst) {
+  const char* name = op == Binary::Add   ? "add_tiles"
+                     : op == Binary::Sub ? "sub_tiles"
+                                         : "mul_tiles";
+  Compute c = ctx(name);
+  Tile& d = dst_tile(c, name, idst);
+  const Tile a = unpack(c, name, cb0, tile0, Path::SrcReg);
+  const Tile b = unpack(c, name, cb1, tile1, Path::SrcReg);
+  const auto& fi = face_index();
+  for (int r = 0; r < 32; ++r) {
+    for (int col = 0; col < 32; ++col) {
+      const int i = fi[r * 32 + col];
+      const float bv = bcast == Bcast::None  ? b[i]
+                       : bcast == Bcast::Row ? b[fi[col]]
+                       : bcast == Bcast::Col ? b[fi[r * 32]]
+                                             : b[0];
+      float v = op == Binary::Add ? a[i] + bv : op == Binary::Sub ? a[i] - bv : a[i] * bv;
+      if (c.dst.acc_to_dest)
+        v += d[i];
+      d[i] = v;
+    }
+  }
+  store(c, d);
+}
+
+void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,
+                  std::uint32_t idst, bool transpose) {
+  Compute c = ctx("matmul_tiles");
+  Tile& d = dst_tile(c, "matmul_tiles", idst);
+  const Tile a = unpack(c, "matmul_tiles", cb0, tile0, Path::SrcReg);
+  const Tile b = unpack(c, "matmul_tiles", cb1, tile1, Path::SrcReg);
+  const auto& fi = face_index();
+  float am[32][32], bm[32][32], acc[32][32];
+  for (int r = 0; r < 32; ++r)
+    for (int k = 0; k < 32; ++k) {
+      am[r][k] = a[fi[r * 32 + k]];
+      bm[k][r] = transpose ? b[fi[r * 32 + k]] : b[fi[k * 32 + r]];
+      acc[r][k] = d[fi[r * 32 + k]];
+    }
+  // The matrix engine consumes the inner dimension one 16-wide face at a time, writing DST after
+  // each.
+  for (int half = 0; half < 2; ++half) {
     for (int r = 0; r < 32; ++r) {
-        for (int col = 0; col < 32; ++col) {
-            const int i = fi[r * 32 + col];
-            const float bv = bcast == Bcast::None ? b[i] : bcast == Bcast::Row ? b[fi[col]] : bcast == Bcast::Col ? b[fi[r * 32]] : b[0];
-            float v = op == Binary::Add ? a[i] + bv : op == Binary::Sub ? a[i] - bv : a[i] * bv;
-            if (c.dst.acc_to_dest) v += d[i];
-            d[i] = v;
-        }
+      for (int col = 0; col < 32; ++col) {
+        float s = 0.0f;
+        for (int k = half * 16; k < half * 16 + 16; ++k)
+          s += am[r][k] * bm[k][col];
+        const float v = acc[r][col] + s;
+        acc[r][col] = c.cc.fp32_dest_acc_en ? v : round_bf16(v);
+      }
     }
-    store(c, d);
-}
-
-void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1, std::uint32_t idst,
-                  bool transpose) {
-    Compute c = ctx("matmul_tiles");
-    Tile& d = dst_tile(c, "matmul_tiles", idst);
-    const Tile a = unpack(c, "matmul_tiles", cb0, tile0, Path::SrcReg);
-    const Tile b = unpack(c, "matmul_tiles", cb1, tile1, Path::SrcReg);
-    const auto& fi = face_index();
-    float am[32][32], bm[32][32], acc[32][32];
-    for (int r = 0; r < 32; ++r)
-        for (int k = 0; k < 32; ++k) {
-            am[r][k] = a[fi[r * 32 + k]];
-            bm[k][r] = transpose ? b[fi[r * 32 + k]] : b[fi[k * 32 + r]];
-            acc[r][k] = d[fi[r * 32 + k]];
-        }
-    // The matrix engine consumes the inner dimension one 16-wide face at a time, writing DST after each.
-    for (int half = 0; half < 2; ++half) {
-        for (int r = 0; r < 32; ++r) {
-            for (int col = 0; col < 32; ++col) {
-                float s = 0.0f;
-                for (int k = half * 16; k < half * 16 + 16; ++k) s += am[r][k] * bm[k][col];
-                const float v = acc[r][col] + s;
-                acc[r][col] = c.cc.fp32_dest_acc_en ? v : round_bf16(v);
-            }
-        }
-    }
-    for (int r = 0; r < 32; ++r)
-        for (int col = 0; col < 32; ++col) d[fi[r * 32 + col]] = acc[r][col];
+  }
+  for (int r = 0; r < 32; ++r)
+    for (int col = 0; col < 32; ++col)
+      d[fi[r * 32 + col]] = acc[r][col];
 }
 
 void unary_tile(Unary op, std::uint32_t idst, float p) {
-    Compute c = ctx("SFPU op");
-    Tile& d = dst_tile(c, "SFPU op", idst);
-    for (float& v : d) {
-        const float x = v;
-        switch (op) {
-            case Unary::Exp: v = std::exp(x * p); break;
-            case Unary::Relu: v = x > 0 ? x : 0.0f; break;
-            case Unary::ReluMax: v = std::min(std::max(x, 0.0f), p); break;
-            case Unary::ReluMin: v = x > p ? x : 0.0f; break;
-            case Unary::LeakyRelu: v = x >= 0 ? x : x * p; break;
-            case Unary::Gelu: v = 0.5f * x * (1.0f + std::erf(x * 0.70710678f)); break;
-            case Unary::Recip: v = 1.0f / x; break;
-            case Unary::Sqrt: v = std::sqrt(x); break;
-            case Unary::Rsqrt: v = 1.0f / std::sqrt(x); break;
-            case Unary::Log: v = std::log(x); break;
-            case Unary::Sigmoid: v = 1.0f / (1.0f + std::exp(-x)); break;
-            case Unary::Tanh: v = std::tanh(x); break;
-            case Unary::Abs: v = std::fabs(x); break;
-            case Unary::Neg: v = -x; break;
-            case Unary::Square: v = x * x; break;
-            case Unary::AddScalar: v = x + p; break;
-            case Unary::SubScalar: v = x - p; break;
-            case Unary::MulScalar: v = x * p; break;
-            case Unary::DivScalar: v = x / p; break;
-            case Unary::RsubScalar: v = p - x; break;
-            case Unary::Fill: v = p; break;
-        }
+  Compute c = ctx("SFPU op");
+  Tile& d = dst_tile(c, "SFPU op", idst);
+  for (float& v : d) {
+    const float x = v;
+    switch (op) {
+    case Unary::Exp:
+      v = std::exp(x * p);
+      break;
+    case Unary::Relu:
+      v = x > 0 ? x : 0.0f;
+      break;
+    case Unary::ReluMax:
+      v = std::min(std::max(x, 0.0f), p);
+      break;
+    case Unary::ReluMin:
+      v = x > p ? x : 0.0f;
+      break;
+    case Unary::LeakyRelu:
+      v = x >= 0 ? x : x * p;
+      break;
+    case Unary::Gelu:
+      v = 0.5f * x * (1.0f + std::erf(x * 0.70710678f));
+      break;
+    case Unary::Recip:
+      v = 1.0f / x;
+      break;
+    case Unary::Sqrt:
+      v = std::sqrt(x);
+      break;
+    case Unary::Rsqrt:
+      v = 1.0f / std::sqrt(x);
+      break;
+    case Unary::Log:
+      v = std::log(x);
+      break;
+    case Unary::Sigmoid:
+      v = 1.0f / (1.0f + std::exp(-x));
+      break;
+    case Unary::Tanh:
+      v = std::tanh(x);
+      break;
+    case Unary::Abs:
+      v = std::fabs(x);
+      break;
+    case Unary::Neg:
+      v = -x;
+      break;
+    case Unary::Square:
+      v = x * x;
+      break;
+    case Unary::AddScalar:
+      v = x + p;
+      break;
+    case Unary::SubScalar:
+      v = x - p;
+      break;
+    case Unary::MulScalar:
+      v = x * p;
+      break;
+    case Unary::DivScalar:
+      v = x / p;
+      break;
+    case Unary::RsubScalar:
+      v = p - x;
+      break;
+    case Unary::Fill:
+      v = p;
+      break;
     }
-    store(c, d);
+  }
+  store(c, d);
 }
 
 void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std::uint32_t odst) {
-    static constexpr const char* kNames[] = {"binary_max_tile", "binary_min_tile", "add_binary_tile",
-                                             "sub_binary_tile", "mul_binary_tile"};
-    const char* name = kNames[static_cast<int>(op)];
-    Compute c = ctx(name);
-    const Tile a = dst_tile(c, name, idst0);
-    const Tile b = dst_tile(c, name, idst1);
-    Tile& o = dst_tile(c, name, odst);
-    for (int i = 0; i < 1024; ++i) {
-        switch (op) {
-            case DstBinary::Max: o[i] = std::max(a[i], b[i]); break;
-            case DstBinary::Min: o[i] = std::min(a[i], b[i]); break;
-            case DstBinary::Add: o[i] = a[i] + b[i]; break;
-            case DstBinary::Sub: o[i] = a[i] - b[i]; break;
-            case DstBinary::Mul: o[i] = a[i] * b[i]; break;
-        }
+  static constexpr const char* kNames[] = {"binary_max_tile", "binary_min_tile", "add_binary_tile",
+                                           "sub_binary_tile", "mul_binary_tile"};
+  const char* name = kNames[static_cast<int>(op)];
+  Compute c = ctx(name);
+  const Tile a = dst_tile(c, name, idst0);
+  const Tile b = dst_tile(c, name, idst1);
+  Tile& o = dst_tile(c, name, odst);
+  for (int i = 0; i < 1024; ++i) {
+    switch (op) {
+    case DstBinary::Max:
+      o[i] = std::max(a[i], b[i]);
+      break;
+    case DstBinary::Min:
+      o[i] = std::min(a[i], b[i]);
+      break;
+    case DstBinary::Add:
+      o[i] = a[i] + b[i];
+      break;
+    case DstBinary::Sub:
+      o[i] = a[i] - b[i];
+      break;
+    case DstBinary::Mul:
+      o[i] = a[i] * b[i];
+      break;
     }
-    store(c, o);
+  }
+  store(c, o);
 }
 
 void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, std::uint32_t tile,
                  std::uint32_t tile_scaler, std::uint32_t idst) {
-    Compute c = ctx("reduce_tile");
-    Tile& d = dst_tile(c, "reduce_tile", idst);
-    const Tile a = unpack(c, "reduce_tile", cb, tile, Path::SrcReg);
-    // The scaler tile carries the scale factor in every element of its first row per face (the SDK's
-    // generate_reduce_scaler); element (0,0) is read.
-    const float scaler = unpack(c, "reduce_tile", cb_scaler, tile_scaler, Path::SrcReg)[0];
-    const auto& fi = face_index();
-    const bool is_max = pool == 2, is_min = pool == 3;
-    auto combine = [&](float acc, float v) { return is_max ? std::max(acc, v) : is_min ? std::min(acc, v) : acc + v; };
-    auto reduce = [&](int r0, int r1, int c0, int c1) {
-        float acc = is_max ? -INFINITY : is_min ? INFINITY : 0.0f;
-        for (int r = r0; r < r1; ++r)
-            for (int col = c0; col < c1; ++col) acc = combine(acc, a[fi[r * 32 + col]]);
-        return acc * (is_max || is_min ? 1.0f : scaler);
-    };
-    // Results accumulate into DST (SUM adds, MAX/MIN compare), so a reduction over several tiles calls
-    // reduce_tile into the same DST slot.
-    auto put = [&](int r, int col, float v) {
-        float& slot = d[fi[r * 32 + col]];
-        slot = is_max ? std::max(slot, v) : is_min ? std::min(slot, v) : slot + v;
-    };
-    if (dim == 0) {
-        for (int r = 0; r < 32; ++r) put(r, 0, reduce(r, r + 1, 0, 32));
-    } else if (dim == 1) {
-        for (int col = 0; col < 32; ++col) put(0, col, reduce(0, 32, col, col + 1));
-    } else {
-        put(0, 0, reduce(0, 32, 0, 32));
-    }
-    store(c, d);
+  Compute c = ctx("reduce_tile");
+  Tile& d = dst_tile(c, "reduce_tile", idst);
+  const Tile a = unpack(c, "reduce_tile", cb, tile, Path::SrcReg);
+  // The scaler tile carries the scale factor in every element of its first row per face (the SDK's
+  // generate_reduce_scaler); element (0,0) is read.
+  const float scaler = unpack(c, "reduce_tile", cb_scaler, tile_scaler, Path::SrcReg)[0];
+  const auto& fi = face_index();
+  const bool is_max = pool == 2, is_min = pool == 3;
+  auto combine = [&](float acc, float v) {
+    return is_max ? std::max(acc, v) : is_min ? std::min(acc, v) : acc + v;
+  };
+  auto reduce = [&](int r0, int r1, int c0, int c1) {
+    float acc = is_max ? -INFINITY : is_min ? INFINITY : 0.0f;
+    for (int r = r0; r < r1; ++r)
+      for (int col = c0; col < c1; ++col)
+        acc = combine(acc, a[fi[r * 32 + col]]);
+    return acc * (is_max || is_min ? 1.0f : scaler);
+  };
+  // Results accumulate into DST (SUM adds, MAX/MIN compare), so a reduction over several tiles
+  // calls reduce_tile into the same DST slot.
+  auto put = [&](int r, int col, float v) {
+    float& slot = d[fi[r * 32 + col]];
+    slot = is_max ? std::max(slot, v) : is_min ? std::min(slot, v) : slot + v;
+  };
+  if (dim == 0) {
+    for (int r = 0; r < 32; ++r)
+      put(r, 0, reduce(r, r + 1, 0, 32));
+  } else if (dim == 1) {
+    for (int col = 0; col < 32; ++col)
+      put(0, col, reduce(0, 32, col, col + 1));
+  } else {
+    put(0, 0, reduce(0, 32, 0, 32));
+  }
+  store(c, d);
 }
 
 void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order) {
-    Compute c = ctx("pack_tile");
-    const std::string call = "pack_tile(" + std::to_string(idst) + ", " + cb_name(cb) + ")";
-    if (!c.dst.pack) fail(call + ": DST is read outside tile_regs_wait ... tile_regs_release");
-    const std::uint32_t cap = capacity(c.cc);
-    if (idst >= cap) fail(call + ": DST index " + std::to_string(idst) + " is out of range: " + std::to_string(cap) + " tiles fit in DST");
-    if (cb >= kNumCircularBuffers) fail(call + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
-    CbState& s = c.core.cbs[cb];
-    if (!s.configured) fail(call + ": " + cb_name(cb) + " is not configured on this core");
-    const std::uint32_t pos = out_of_order ? out_tile : s.pack_index;
-    if (pos >= s.reserved) {
-        fail(call + ": packs into page " + std::to_string(pos) + " of the back of " + cb_name(cb) + " but only " +
-             std::to_string(s.reserved) + (s.reserved == 1 ? " page is" : " pages are") + " reserved with cb_reserve_back");
+  Compute c = ctx("pack_tile");
+  const std::string call = "pack_tile(" + std::to_string(idst) + ", " + cb_name(cb) + ")";
+  if (!c.dst.pack)
+    fail(call + ": DST is read outside tile_regs_wait ... tile_regs_release");
+  const std::uint32_t cap = capacity(c.cc);
+  if (idst >= cap)
+    fail(call + ": DST index " + std::to_string(idst) + " is out of range: " + std::to_string(cap) +
+         " tiles fit in DST");
+  if (cb >= kNumCircularBuffers)
+    fail(call + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
+  CbState& s = c.core.cbs[cb];
+  if (!s.configured)
+    fail(call + ": " + cb_name(cb) + " is not configured on this core");
+  const std::uint32_t pos = out_of_order ? out_tile : s.pack_index;
+  if (pos >= s.reserved) {
+    fail(call + ": packs into page " + std::to_string(pos) + " of the back of " + cb_name(cb) +
+         " but only " + std::to_string(s.reserved) + (s.reserved == 1 ? " page is" : " pages are") +
+         " reserved with cb_reserve_back");
+  }
+  if (s.wr_page + pos >= s.num_pages)
+    fail(call + ": page " + std::to_string(pos) + " lies past the end of " + cb_name(cb));
+  if (!out_of_order)
+    ++s.pack_index;
+  std::uint8_t* page = c.core.l1 + s.address + (s.wr_page + pos) * s.page_size;
+  const Tile& t = c.dst.tiles[idst];
+  if (s.format == tt::DataFormat::Float16_b) {
+    for (int i = 0; i < 1024; ++i) {
+      const std::uint16_t v = to_bf16_rne(t[i]);
+      std::memcpy(page + 2 * i, &v, 2);
     }
-    if (s.wr_page + pos >= s.num_pages) fail(call + ": page " + std::to_string(pos) + " lies past the end of " + cb_name(cb));
-    if (!out_of_order) ++s.pack_index;
-    std::uint8_t* page = c.core.l1 + s.address + (s.wr_page + pos) * s.page_size;
-    const Tile& t = c.dst.tiles[idst];
-    if (s.format == tt::DataFormat::Float16_b) {
-        for (int i = 0; i < 1024; ++i) {
-            const std::uint16_t v = to_bf16_rne(t[i]);
-            std::memcpy(page + 2 * i, &v, 2);
-        }
-    } else if (s.format == tt::DataFormat::Float32) {
-        std::memcpy(page, t.data(), 4096);
-    } else {
-        fail(call + ": " + cb_name(cb) + " has data format " + std::to_string(static_cast<int>(s.format)) +
-             "; the emulator packs Float16_b and Float32 tiles");
-    }
+  } else if (s.format == tt::DataFormat::Float32) {
+    std::memcpy(page, t.data(), 4096);
+  } else {
+    fail(call + ": " + cb_name(cb) + " has data format " +
+         std::to_string(static_cast<int>(s.format)) +
+         "; the emulator packs Float16_b and Float32 tiles");
+  }
 }
-}  // namespace tk::rt::emu
+} // namespace tk::rt::emu

@@ -11,280 +11,351 @@ constexpr std::uint64_t kLocalMask = (1ull << kLocalBits) - 1;
 constexpr std::uint64_t kMulticastFlag = 1ull << 63;
 
 std::uint32_t window_base(const CoreState& core) {
-    return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(core.l1));
+  return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(core.l1));
 }
-std::string range_str(std::uint64_t off, std::uint32_t size) { return "[" + hex(off) + ", " + hex(off + size) + ")"; }
-std::string count(std::uint32_t n, const char* unit) { return std::to_string(n) + " " + unit + (n == 1 ? "" : "s"); }
+std::string range_str(std::uint64_t off, std::uint32_t size) {
+  return "[" + hex(off) + ", " + hex(off + size) + ")";
+}
+std::string count(std::uint32_t n, const char* unit) {
+  return std::to_string(n) + " " + unit + (n == 1 ? "" : "s");
+}
 
 CbState& cb_at(std::int32_t cb, const char* op, std::int32_t pages) {
-    const std::string call = std::string(op) + "(" + cb_name(static_cast<std::uint32_t>(cb)) + ", " + std::to_string(pages) + ")";
-    if (cb < 0 || cb >= static_cast<std::int32_t>(kNumCircularBuffers)) {
-        fail(std::string(op) + ": CB index " + std::to_string(cb) + " is out of range (" +
-             std::to_string(kNumCircularBuffers) + " CBs)");
-    }
-    CbState& s = current().core->cbs[cb];
-    if (!s.configured) fail(call + ": " + cb_name(cb) + " is not configured on this core");
-    if (pages < 0 || static_cast<std::uint32_t>(pages) > s.num_pages) {
-        fail(call + ": asks for " + count(static_cast<std::uint32_t>(pages), "page") + " but " + cb_name(cb) +
-             " holds " + count(s.num_pages, "page"));
-    }
-    return s;
+  const std::string call = std::string(op) + "(" + cb_name(static_cast<std::uint32_t>(cb)) + ", " +
+                           std::to_string(pages) + ")";
+  if (cb < 0 || cb >= static_cast<std::int32_t>(kNumCircularBuffers)) {
+    fail(std::string(op) + ": CB index " + std::to_string(cb) + " is out of range (" +
+         std::to_string(kNumCircularBuffers) + " CBs)");
+  }
+  CbState& s = current().core->cbs[cb];
+  if (!s.configured)
+    fail(call + ": " + cb_name(cb) + " is not configured on this core");
+  if (pages < 0 || static_cast<std::uint32_t>(pages) > s.num_pages) {
+    fail(call + ": asks for " + count(static_cast<std::uint32_t>(pages), "page") + " but " +
+         cb_name(cb) + " holds " + count(s.num_pages, "page"));
+  }
+  return s;
 }
 
-// Local L1 addresses may be pointers into the core's window or plain offsets; both mean the same byte.
+// Local L1 addresses may be pointers into the core's window or plain offsets; both mean the same
+// byte.
 std::uint32_t to_offset(const CoreState& core, std::uint64_t addr, const char* op) {
-    const std::uint32_t base = window_base(core);
-    if (addr >= base && addr < std::uint64_t{base} + kL1Size) return static_cast<std::uint32_t>(addr - base);
-    if (addr < kL1Size) return static_cast<std::uint32_t>(addr);
-    fail(std::string(op) + ": address " + hex(addr) + " is not in this core's L1");
+  const std::uint32_t base = window_base(core);
+  if (addr >= base && addr < std::uint64_t{base} + kL1Size)
+    return static_cast<std::uint32_t>(addr - base);
+  if (addr < kL1Size)
+    return static_cast<std::uint32_t>(addr);
+  fail(std::string(op) + ": address " + hex(addr) + " is not in this core's L1");
 }
 
-// Checks an access to [off, off+size) of a worker core's L1 against the CBs, semaphores and L1 buffers.
-void check_l1(const CoreState* core, std::uint32_t off, std::uint32_t size, bool write, const char* op,
-              const std::string& who) {
-    const DeviceState& dev = active_device();
-    const std::uint64_t end = std::uint64_t{off} + size;
-    if (core != nullptr && off >= kSemaphoreBase && end <= kSemaphoreBase + std::uint64_t{core->num_semaphores} * kL1Alignment) {
+// Checks an access to [off, off+size) of a worker core's L1 against the CBs, semaphores and L1
+// buffers.
+void check_l1(const CoreState* core, std::uint32_t off, std::uint32_t size, bool write,
+              const char* op, const std::string& who) {
+  const DeviceState& dev = active_device();
+  const std::uint64_t end = std::uint64_t{off} + size;
+  if (core != nullptr && off >= kSemaphoreBase &&
+      end <= kSemaphoreBase + std::uint64_t{core->num_semaphores} * kL1Alignment) {
+    return;
+  }
+  for (const auto& a : dev.allocations) {
+    if (a.alive && !a.dram && off >= a.address && end <= a.address + a.bytes_per_bank)
+      return;
+  }
+  if (core != nullptr) {
+    std::string violation;
+    for (std::uint32_t i = 0; i < kNumCircularBuffers; ++i) {
+      const CbState& cb = core->cbs[i];
+      if (!cb.configured)
+        continue;
+      const std::uint64_t lo = cb.address, hi = lo + std::uint64_t{cb.num_pages} * cb.page_size;
+      if (off < lo || end > hi)
+        continue;
+      const auto in_pages = [&](std::uint32_t first, std::uint32_t n) {
+        const std::uint64_t a = lo + std::uint64_t{first} * cb.page_size;
+        const std::uint64_t b =
+            lo + std::uint64_t{std::min(first + n, cb.num_pages)} * cb.page_size;
+        return n > 0 && off >= a && end <= b;
+      };
+      if (in_pages(cb.wr_page, cb.reserved) || (!write && in_pages(cb.rd_page, cb.waited)))
         return;
+      violation =
+          std::string(op) + (write ? " writes " : " reads ") + who + "bytes " +
+          range_str(off - lo, size) + " of " + cb_name(i) +
+          (write ? " outside the pages reserved with cb_reserve_back (" +
+                       count(cb.reserved, "page") + " reserved)"
+                 : " outside the pages waited for with cb_wait_front (" + count(cb.waited, "page") +
+                       " waited, " + count(cb.reserved, "page") + " reserved)");
     }
-    for (const auto& a : dev.allocations) {
-        if (a.alive && !a.dram && off >= a.address && end <= a.address + a.bytes_per_bank) return;
-    }
-    if (core != nullptr) {
-        std::string violation;
-        for (std::uint32_t i = 0; i < kNumCircularBuffers; ++i) {
-            const CbState& cb = core->cbs[i];
-            if (!cb.configured) continue;
-            const std::uint64_t lo = cb.address, hi = lo + std::uint64_t{cb.num_pages} * cb.page_size;
-            if (off < lo || end > hi) continue;
-            const auto in_pages = [&](std::uint32_t first, std::uint32_t n) {
-                const std::uint64_t a = lo + std::uint64_t{first} * cb.page_size;
-                const std::uint64_t b = lo + std::uint64_t{std::min(first + n, cb.num_pages)} * cb.page_size;
-                return n > 0 && off >= a && end <= b;
-            };
-            if (in_pages(cb.wr_page, cb.reserved) || (!write && in_pages(cb.rd_page, cb.waited))) return;
-            violation = std::string(op) + (write ? " writes " : " reads ") + who + "bytes " +
-                        range_str(off - lo, size) + " of " + cb_name(i) +
-                        (write ? " outside the pages reserved with cb_reserve_back (" + count(cb.reserved, "page") + " reserved)"
-                               : " outside the pages waited for with cb_wait_front (" + count(cb.waited, "page") +
-                                     " waited, " + count(cb.reserved, "page") + " reserved)");
-        }
-        if (!violation.empty()) fail(violation);
-    }
-    fail(std::string(op) + ": L1 " + range_str(off, size) + " of " + who + "is outside any circular buffer, semaphore or L1 buffer");
+    if (!violation.empty())
+      fail(violation);
+  }
+  fail(std::string(op) + ": L1 " + range_str(off, size) + " of " + who +
+       "is outside any circular buffer, semaphore or L1 buffer");
 }
 
 struct Target {
-    std::uint8_t* ptr;
+  std::uint8_t* ptr;
 };
 
 // Resolves a NoC address to host memory, checking that it lies inside a buffer.
 Target resolve(std::uint64_t noc_addr, std::uint32_t size, bool write, const char* op) {
-    DeviceState& dev = active_device();
-    if (noc_addr & kMulticastFlag) fail(std::string(op) + ": " + hex(noc_addr) + " is a multicast address");
-    const std::uint32_t xy = static_cast<std::uint32_t>(noc_addr >> kLocalBits);
-    const std::uint32_t x = xy & 0x3f, y = (xy >> 6) & 0x3f;
-    const std::uint64_t off = noc_addr & kLocalMask;
-    for (std::uint32_t b = 0; b < kNumDramBanks; ++b) {
-        if (dram_bank_noc_coord(b) != CoreCoord{x, y}) continue;
-        for (const auto& a : dev.allocations) {
-            if (a.alive && a.dram && off >= a.address && off + size <= a.address + a.bytes_per_bank) {
-                return {dev.dram[b].data() + off};
-            }
-        }
-        fail(std::string(op) + ": DRAM bank " + std::to_string(b) + " " + range_str(off, size) + " is outside any buffer");
+  DeviceState& dev = active_device();
+  if (noc_addr & kMulticastFlag)
+    fail(std::string(op) + ": " + hex(noc_addr) + " is a multicast address");
+  const std::uint32_t xy = static_cast<std::uint32_t>(noc_addr >> kLocalBits);
+  const std::uint32_t x = xy & 0x3f, y = (xy >> 6) & 0x3f;
+  const std::uint64_t off = noc_addr & kLocalMask;
+  for (std::uint32_t b = 0; b < kNumDramBanks; ++b) {
+    if (dram_bank_noc_coord(b) != CoreCoord{x, y})
+      continue;
+    for (const auto& a : dev.allocations) {
+      if (a.alive && a.dram && off >= a.address && off + size <= a.address + a.bytes_per_bank) {
+        return {dev.dram[b].data() + off};
+      }
     }
-    if (x == 0 || x == 5 || y == 0 || y == 6) fail(std::string(op) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) + ") is not a worker or DRAM core");
-    const CoreCoord logical{x - 1 - (x >= 6 ? 1 : 0), y - 1 - (y >= 7 ? 1 : 0)};
-    if (logical.x >= dev.grid.x || logical.y >= dev.grid.y) {
-        fail(std::string(op) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) + ") is outside the worker grid");
-    }
-    const std::uint32_t index = dev.core_index(logical);
-    const CoreState* core = dev.launch_cores.empty() ? nullptr : dev.launch_cores[index];
-    if (off + size > kL1Size) fail(std::string(op) + ": L1 " + range_str(off, size) + " is beyond the end of L1");
-    const std::string who = "core (" + std::to_string(logical.x) + "," + std::to_string(logical.y) + ") ";
-    check_l1(core, static_cast<std::uint32_t>(off), size, write, op, core == current().core ? "" : who);
-    return {dev.l1(index) + off};
+    fail(std::string(op) + ": DRAM bank " + std::to_string(b) + " " + range_str(off, size) +
+         " is outside any buffer");
+  }
+  if (x == 0 || x == 5 || y == 0 || y == 6)
+    fail(std::string(op) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) +
+         ") is not a worker or DRAM core");
+  const CoreCoord logical{x - 1 - (x >= 6 ? 1 : 0), y - 1 - (y >= 7 ? 1 : 0)};
+  if (logical.x >= dev.grid.x || logical.y >= dev.grid.y) {
+    fail(std::string(op) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) +
+         ") is outside the worker grid");
+  }
+  const std::uint32_t index = dev.core_index(logical);
+  const CoreState* core = dev.launch_cores.empty() ? nullptr : dev.launch_cores[index];
+  if (off + size > kL1Size)
+    fail(std::string(op) + ": L1 " + range_str(off, size) + " is beyond the end of L1");
+  const std::string who =
+      "core (" + std::to_string(logical.x) + "," + std::to_string(logical.y) + ") ";
+  check_l1(core, static_cast<std::uint32_t>(off), size, write, op,
+           core == current().core ? "" : who);
+  return {dev.l1(index) + off};
 }
 
 std::uint8_t* local(std::uint32_t addr, std::uint32_t size, bool write, const char* op) {
-    CoreState& core = *current().core;
-    const std::uint32_t off = to_offset(core, addr, op);
-    if (std::uint64_t{off} + size > kL1Size) fail(std::string(op) + ": local L1 " + range_str(off, size) + " is beyond the end of L1");
-    check_l1(&core, off, size, write, op, "");
-    return core.l1 + off;
+  CoreState& core = *current().core;
+  const std::uint32_t off = to_offset(core, addr, op);
+  if (std::uint64_t{off} + size > kL1Size)
+    fail(std::string(op) + ": local L1 " + range_str(off, size) + " is beyond the end of L1");
+  check_l1(&core, off, size, write, op, "");
+  return core.l1 + off;
 }
 
 std::uint64_t encode(std::uint32_t x, std::uint32_t y, std::uint64_t off) {
-    return (std::uint64_t{(y << 6) | x} << kLocalBits) | off;
+  return (std::uint64_t{(y << 6) | x} << kLocalBits) | off;
 }
-}  // namespace
+} // namespace
 
 std::uint32_t runtime_arg(int index) {
-    const Fiber& f = current();
-    if (index < 0 || static_cast<std::size_t>(index) >= f.args->size()) {
-        fail("get_arg_val(" + std::to_string(index) + "): runtime arg " + std::to_string(index) +
-             " was never set (SetRuntimeArgs gave this core " + count(static_cast<std::uint32_t>(f.args->size()), "arg") + ")");
-    }
-    return (*f.args)[index];
+  const Fiber& f = current();
+  if (index < 0 || static_cast<std::size_t>(index) >= f.args->size()) {
+    fail("get_arg_val(" + std::to_string(index) + "): runtime arg " + std::to_string(index) +
+         " was never set (SetRuntimeArgs gave this core " +
+         count(static_cast<std::uint32_t>(f.args->size()), "arg") + ")");
+  }
+  return (*f.args)[index];
 }
 std::uint32_t common_runtime_arg(int index) {
-    const Fiber& f = current();
-    if (index < 0 || static_cast<std::size_t>(index) >= f.kernel->common_args.size()) {
-        fail("get_common_arg_val(" + std::to_string(index) + "): common runtime arg " + std::to_string(index) +
-             " was never set (SetCommonRuntimeArgs gave " + count(static_cast<std::uint32_t>(f.kernel->common_args.size()), "arg") + ")");
-    }
-    return f.kernel->common_args[index];
+  const Fiber& f = current();
+  if (index < 0 || static_cast<std::size_t>(index) >= f.kernel->common_args.size()) {
+    fail("get_common_arg_val(" + std::to_string(index) + "): common runtime arg " +
+         std::to_string(index) + " was never set (SetCommonRuntimeArgs gave " +
+         count(static_cast<std::uint32_t>(f.kernel->common_args.size()), "arg") + ")");
+  }
+  return f.kernel->common_args[index];
 }
 
 void cb_reserve_back(std::int32_t cb, std::int32_t pages) {
-    CbState& s = cb_at(cb, "cb_reserve_back", pages);
-    block(Wait{WaitKind::Reserve, static_cast<std::uint32_t>(cb), static_cast<std::uint32_t>(pages), nullptr, 0, false, {}});
-    s.reserved = std::max(s.reserved, static_cast<std::uint32_t>(pages));
+  CbState& s = cb_at(cb, "cb_reserve_back", pages);
+  block(Wait{WaitKind::Reserve,
+             static_cast<std::uint32_t>(cb),
+             static_cast<std::uint32_t>(pages),
+             nullptr,
+             0,
+             false,
+             {}});
+  s.reserved = std::max(s.reserved, static_cast<std::uint32_t>(pages));
 }
 
 void cb_push_back(std::int32_t cb, std::int32_t pages) {
-    CbState& s = cb_at(cb, "cb_push_back", pages);
-    const auto n = static_cast<std::uint32_t>(pages);
-    const std::string call = "cb_push_back(" + cb_name(cb) + ", " + std::to_string(pages) + ")";
-    if (n > s.reserved) fail(call + ": pushes " + count(n, "page") + " but only " + count(s.reserved, "page") + " reserved with cb_reserve_back");
-    if (s.wr_page + n > s.num_pages) {
-        fail(call + ": pushing " + count(n, "page") + " at page " + std::to_string(s.wr_page) + " runs past the end of " +
-             cb_name(cb) + " (" + count(s.num_pages, "page") + "); pushes must add up to exactly " +
-             std::to_string(s.num_pages) + " per lap of the ring");
-    }
-    s.reserved -= n;
-    s.wr_page = (s.wr_page + n) % s.num_pages;
-    s.received += n;
-    s.pack_index = 0;
-    note_progress();
+  CbState& s = cb_at(cb, "cb_push_back", pages);
+  const auto n = static_cast<std::uint32_t>(pages);
+  const std::string call = "cb_push_back(" + cb_name(cb) + ", " + std::to_string(pages) + ")";
+  if (n > s.reserved)
+    fail(call + ": pushes " + count(n, "page") + " but only " + count(s.reserved, "page") +
+         " reserved with cb_reserve_back");
+  if (s.wr_page + n > s.num_pages) {
+    fail(call + ": pushing " + count(n, "page") + " at page " + std::to_string(s.wr_page) +
+         " runs past the end of " + cb_name(cb) + " (" + count(s.num_pages, "page") +
+         "); pushes must add up to exactly " + std::to_string(s.num_pages) +
+         " per lap of the ring");
+  }
+  s.reserved -= n;
+  s.wr_page = (s.wr_page + n) % s.num_pages;
+  s.received += n;
+  s.pack_index = 0;
+  note_progress();
 }
 
 void cb_wait_front(std::int32_t cb, std::int32_t pages) {
-    CbState& s = cb_at(cb, "cb_wait_front", pages);
-    block(Wait{WaitKind::Front, static_cast<std::uint32_t>(cb), static_cast<std::uint32_t>(pages), nullptr, 0, false, {}});
-    s.waited = std::max(s.waited, static_cast<std::uint32_t>(pages));
+  CbState& s = cb_at(cb, "cb_wait_front", pages);
+  block(Wait{WaitKind::Front,
+             static_cast<std::uint32_t>(cb),
+             static_cast<std::uint32_t>(pages),
+             nullptr,
+             0,
+             false,
+             {}});
+  s.waited = std::max(s.waited, static_cast<std::uint32_t>(pages));
 }
 
 void cb_pop_front(std::int32_t cb, std::int32_t pages) {
-    CbState& s = cb_at(cb, "cb_pop_front", pages);
-    const auto n = static_cast<std::uint32_t>(pages);
-    const std::string call = "cb_pop_front(" + cb_name(cb) + ", " + std::to_string(pages) + ")";
-    if (n > s.waited) fail(call + ": pops " + count(n, "page") + " but only " + count(s.waited, "page") + " waited for with cb_wait_front");
-    if (s.rd_page + n > s.num_pages) {
-        fail(call + ": popping " + count(n, "page") + " at page " + std::to_string(s.rd_page) + " runs past the end of " +
-             cb_name(cb) + " (" + count(s.num_pages, "page") + "); pops must add up to exactly " +
-             std::to_string(s.num_pages) + " per lap of the ring");
-    }
-    s.waited -= n;
-    s.rd_page = (s.rd_page + n) % s.num_pages;
-    s.acked += n;
-    note_progress();
+  CbState& s = cb_at(cb, "cb_pop_front", pages);
+  const auto n = static_cast<std::uint32_t>(pages);
+  const std::string call = "cb_pop_front(" + cb_name(cb) + ", " + std::to_string(pages) + ")";
+  if (n > s.waited)
+    fail(call + ": pops " + count(n, "page") + " but only " + count(s.waited, "page") +
+         " waited for with cb_wait_front");
+  if (s.rd_page + n > s.num_pages) {
+    fail(call + ": popping " + count(n, "page") + " at page " + std::to_string(s.rd_page) +
+         " runs past the end of " + cb_name(cb) + " (" + count(s.num_pages, "page") +
+         "); pops must add up to exactly " + std::to_string(s.num_pages) + " per lap of the ring");
+  }
+  s.waited -= n;
+  s.rd_page = (s.rd_page + n) % s.num_pages;
+  s.acked += n;
+  note_progress();
 }
 
 bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages) {
-    CbState& s = cb_at(cb, "cb_pages_reservable_at_back", pages);
-    if (s.free_pages() >= static_cast<std::uint32_t>(pages)) return true;
-    block(Wait{WaitKind::Poll, static_cast<std::uint32_t>(cb), static_cast<std::uint32_t>(pages), nullptr, 0, false,
-               "cb_pages_reservable_at_back(" + cb_name(cb) + ", " + std::to_string(pages) + ")"});
-    return false;
+  CbState& s = cb_at(cb, "cb_pages_reservable_at_back", pages);
+  if (s.free_pages() >= static_cast<std::uint32_t>(pages))
+    return true;
+  block(Wait{WaitKind::Poll, static_cast<std::uint32_t>(cb), static_cast<std::uint32_t>(pages),
+             nullptr, 0, false,
+             "cb_pages_reservable_at_back(" + cb_name(cb) + ", " + std::to_string(pages) + ")"});
+  return false;
 }
 bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages) {
-    CbState& s = cb_at(cb, "cb_pages_available_at_front", pages);
-    if (s.available() >= static_cast<std::uint32_t>(pages)) return true;
-    block(Wait{WaitKind::Poll, static_cast<std::uint32_t>(cb), static_cast<std::uint32_t>(pages), nullptr, 0, false,
-               "cb_pages_available_at_front(" + cb_name(cb) + ", " + std::to_string(pages) + ")"});
-    return false;
+  CbState& s = cb_at(cb, "cb_pages_available_at_front", pages);
+  if (s.available() >= static_cast<std::uint32_t>(pages))
+    return true;
+  block(Wait{WaitKind::Poll, static_cast<std::uint32_t>(cb), static_cast<std::uint32_t>(pages),
+             nullptr, 0, false,
+             "cb_pages_available_at_front(" + cb_name(cb) + ", " + std::to_string(pages) + ")"});
+  return false;
 }
 
 std::uint32_t cb_write_ptr(std::uint32_t cb) {
-    const CbState& s = cb_at(static_cast<std::int32_t>(cb), "get_write_ptr", 0);
-    return window_base(*current().core) + s.address + s.wr_page * s.page_size;
+  const CbState& s = cb_at(static_cast<std::int32_t>(cb), "get_write_ptr", 0);
+  return window_base(*current().core) + s.address + s.wr_page * s.page_size;
 }
 std::uint32_t cb_read_ptr(std::uint32_t cb) {
-    const CbState& s = cb_at(static_cast<std::int32_t>(cb), "get_read_ptr", 0);
-    return window_base(*current().core) + s.address + s.rd_page * s.page_size;
+  const CbState& s = cb_at(static_cast<std::int32_t>(cb), "get_read_ptr", 0);
+  return window_base(*current().core) + s.address + s.rd_page * s.page_size;
 }
-std::uint32_t cb_page_size(std::uint32_t cb) { return cb_at(static_cast<std::int32_t>(cb), "get_tile_size", 0).page_size; }
+std::uint32_t cb_page_size(std::uint32_t cb) {
+  return cb_at(static_cast<std::int32_t>(cb), "get_tile_size", 0).page_size;
+}
 
 void noc_read(std::uint64_t src, std::uint32_t dst, std::uint32_t size) {
-    const Target from = resolve(src, size, false, "noc_async_read");
-    std::memmove(local(dst, size, true, "noc_async_read"), from.ptr, size);
+  const Target from = resolve(src, size, false, "noc_async_read");
+  std::memmove(local(dst, size, true, "noc_async_read"), from.ptr, size);
 }
 
 void noc_write(std::uint32_t src, std::uint64_t dst, std::uint32_t size) {
-    const std::uint8_t* from = local(src, size, false, "noc_async_write");
-    std::memmove(resolve(dst, size, true, "noc_async_write").ptr, from, size);
-    note_progress();
+  const std::uint8_t* from = local(src, size, false, "noc_async_write");
+  std::memmove(resolve(dst, size, true, "noc_async_write").ptr, from, size);
+  note_progress();
 }
 
-void noc_write_multicast(std::uint32_t src, std::uint64_t dst, std::uint32_t size, std::uint32_t num_dests, bool include_self) {
-    if (!(dst & kMulticastFlag)) fail("noc_async_write_multicast: " + hex(dst) + " is not a multicast address");
-    const std::uint8_t* from = local(src, size, false, "noc_async_write_multicast");
-    const std::uint32_t rect = static_cast<std::uint32_t>((dst & ~kMulticastFlag) >> kLocalBits);
-    const std::uint32_t x0 = rect & 0x3f, y0 = (rect >> 6) & 0x3f, x1 = (rect >> 12) & 0x3f, y1 = (rect >> 18) & 0x3f;
-    const std::uint64_t off = dst & kLocalMask;
-    const CoreState& self = *current().core;
-    std::uint32_t delivered = 0;
-    for (std::uint32_t y = y0; y <= y1; ++y) {
-        for (std::uint32_t x = x0; x <= x1; ++x) {
-            if (x == 0 || x == 5 || y == 0 || y == 6) continue;  // not worker columns/rows
-            if (!include_self && CoreCoord{x, y} == self.noc) continue;
-            std::memmove(resolve(encode(x, y, off), size, true, "noc_async_write_multicast").ptr, from, size);
-            ++delivered;
-        }
+void noc_write_multicast(std::uint32_t src, std::uint64_t dst, std::uint32_t size,
+                         std::uint32_t num_dests, bool include_self) {
+  if (!(dst & kMulticastFlag))
+    fail("noc_async_write_multicast: " + hex(dst) + " is not a multicast address");
+  const std::uint8_t* from = local(src, size, false, "noc_async_write_multicast");
+  const std::uint32_t rect = static_cast<std::uint32_t>((dst & ~kMulticastFlag) >> kLocalBits);
+  const std::uint32_t x0 = rect & 0x3f, y0 = (rect >> 6) & 0x3f, x1 = (rect >> 12) & 0x3f,
+                      y1 = (rect >> 18) & 0x3f;
+  const std::uint64_t off = dst & kLocalMask;
+  const CoreState& self = *current().core;
+  std::uint32_t delivered = 0;
+  for (std::uint32_t y = y0; y <= y1; ++y) {
+    for (std::uint32_t x = x0; x <= x1; ++x) {
+      if (x == 0 || x == 5 || y == 0 || y == 6)
+        continue; // not worker columns/rows
+      if (!include_self && CoreCoord{x, y} == self.noc)
+        continue;
+      std::memmove(resolve(encode(x, y, off), size, true, "noc_async_write_multicast").ptr, from,
+                   size);
+      ++delivered;
     }
-    if (delivered != num_dests) {
-        fail("noc_async_write_multicast: num_dests is " + std::to_string(num_dests) + " but the rectangle (" +
-             std::to_string(x0) + "," + std::to_string(y0) + ")-(" + std::to_string(x1) + "," + std::to_string(y1) +
-             ") holds " + std::to_string(delivered) + " destination cores");
-    }
-    note_progress();
+  }
+  if (delivered != num_dests) {
+    fail("noc_async_write_multicast: num_dests is " + std::to_string(num_dests) +
+         " but the rectangle (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" +
+         std::to_string(x1) + "," + std::to_string(y1) + ") holds " + std::to_string(delivered) +
+         " destination cores");
+  }
+  note_progress();
 }
 
 void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr) {
-    std::uint8_t* p = resolve(addr, 4, true, "noc_semaphore_inc").ptr;
-    std::uint32_t v = 0;
-    std::memcpy(&v, p, 4);
-    v += incr;
-    std::memcpy(p, &v, 4);
-    note_progress();
+  std::uint8_t* p = resolve(addr, 4, true, "noc_semaphore_inc").ptr;
+  std::uint32_t v = 0;
+  std::memcpy(&v, p, 4);
+  v += incr;
+  std::memcpy(p, &v, 4);
+  note_progress();
 }
 
 void semaphore_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_least) {
-    block(Wait{WaitKind::Semaphore, 0, 0, sem, value, at_least, {}});
+  block(Wait{WaitKind::Semaphore, 0, 0, sem, value, at_least, {}});
 }
 
 std::uint64_t noc_xy_addr(std::uint32_t x, std::uint32_t y, std::uint32_t addr) {
-    return encode(x, y, to_offset(*current().core, addr, "get_noc_addr"));
+  return encode(x, y, to_offset(*current().core, addr, "get_noc_addr"));
 }
 std::uint64_t noc_local_addr(std::uint32_t addr) {
-    const CoreState& core = *current().core;
-    return encode(static_cast<std::uint32_t>(core.noc.x), static_cast<std::uint32_t>(core.noc.y), to_offset(core, addr, "get_noc_addr"));
+  const CoreState& core = *current().core;
+  return encode(static_cast<std::uint32_t>(core.noc.x), static_cast<std::uint32_t>(core.noc.y),
+                to_offset(core, addr, "get_noc_addr"));
 }
-std::uint64_t noc_multicast_addr(std::uint32_t x0, std::uint32_t y0, std::uint32_t x1, std::uint32_t y1, std::uint32_t addr) {
-    const std::uint64_t rect = x0 | (y0 << 6) | (x1 << 12) | (y1 << 18);
-    return kMulticastFlag | (rect << kLocalBits) | to_offset(*current().core, addr, "get_noc_multicast_addr");
+std::uint64_t noc_multicast_addr(std::uint32_t x0, std::uint32_t y0, std::uint32_t x1,
+                                 std::uint32_t y1, std::uint32_t addr) {
+  const std::uint64_t rect = x0 | (y0 << 6) | (x1 << 12) | (y1 << 18);
+  return kMulticastFlag | (rect << kLocalBits) |
+         to_offset(*current().core, addr, "get_noc_multicast_addr");
 }
-std::uint64_t interleaved_page_addr(bool dram, std::uint32_t base, std::uint32_t aligned, std::uint32_t page, std::uint32_t offset) {
-    if (dram) {
-        const CoreCoord c = dram_bank_noc_coord(page % kNumDramBanks);
-        return encode(static_cast<std::uint32_t>(c.x), static_cast<std::uint32_t>(c.y),
-                      std::uint64_t{base} + std::uint64_t{page / kNumDramBanks} * aligned + offset);
-    }
-    const DeviceState& dev = active_device();
-    const std::uint32_t bank = page % dev.num_cores();
-    const CoreCoord c = worker_noc_coord({bank % dev.grid.x, bank / dev.grid.x});
+std::uint64_t interleaved_page_addr(bool dram, std::uint32_t base, std::uint32_t aligned,
+                                    std::uint32_t page, std::uint32_t offset) {
+  if (dram) {
+    const CoreCoord c = dram_bank_noc_coord(page % kNumDramBanks);
     return encode(static_cast<std::uint32_t>(c.x), static_cast<std::uint32_t>(c.y),
-                  std::uint64_t{base} + std::uint64_t{page / dev.num_cores()} * aligned + offset);
+                  std::uint64_t{base} + std::uint64_t{page / kNumDramBanks} * aligned + offset);
+  }
+  const DeviceState& dev = active_device();
+  const std::uint32_t bank = page % dev.num_cores();
+  const CoreCoord c = worker_noc_coord({bank % dev.grid.x, bank / dev.grid.x});
+  return encode(static_cast<std::uint32_t>(c.x), static_cast<std::uint32_t>(c.y),
+                std::uint64_t{base} + std::uint64_t{page / dev.num_cores()} * aligned + offset);
 }
 std::uint32_t semaphore_addr(std::uint32_t id) {
-    const CoreState& core = *current().core;
-    if (id >= core.num_semaphores) {
-        fail("get_semaphore(" + std::to_string(id) + "): the program created " + count(core.num_semaphores, "semaphore"));
-    }
-    return window_base(core) + kSemaphoreBase + id * kL1Alignment;
+  const CoreState& core = *current().core;
+  if (id >= core.num_semaphores) {
+    fail("get_semaphore(" + std::to_string(id) + "): the program created " +
+         count(core.num_semaphores, "semaphore"));
+  }
+  return window_base(core) + kSemaphoreBase + id * kL1Alignment;
 }
-std::uint8_t* my_noc_x() { return current().core->noc_x.data(); }
-std::uint8_t* my_noc_y() { return current().core->noc_y.data(); }
-}  // namespace tk::rt::emu
+std::uint8_t* my_noc_x() {
+  return current().core->noc_x.data();
+}
+std::uint8_t* my_noc_y() {
+  return current().core->noc_y.data();
+}
+} // namespace tk::rt::emu

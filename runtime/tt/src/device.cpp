@@ -1,5 +1,5 @@
-// MeshDevice and MeshBuffer: the device's memories (12 DRAM banks, one L1 window per worker core) and
-// interleaved buffers with the SDK's page -> bank mapping.
+// MeshDevice and MeshBuffer: the device's memories (12 DRAM banks, one L1 window per worker core)
+// and interleaved buffers with the SDK's page -> bank mapping.
 #include <sys/mman.h>
 
 #include <cstdlib>
@@ -13,130 +13,164 @@
 namespace tk::rt::emu {
 namespace {
 CoreCoord grid_from_env() {
-    const char* env = std::getenv("TT_METAL_EMULATOR_GRID");
-    if (env == nullptr || *env == '\0') return {8, 8};
-    std::cmatch m;
-    if (!std::regex_match(env, m, std::regex(R"((\d+)x(\d+))")) || std::stoul(m[1]) == 0 || std::stoul(m[2]) == 0 ||
-        std::stoul(m[1]) > 16 || std::stoul(m[2]) > 16) {
-        throw EmulatorError(std::string("TT_METAL_EMULATOR_GRID='") + env + "' must be <rows>x<cols>, each 1..16");
-    }
-    return {std::stoul(m[2]), std::stoul(m[1])};
+  const char* env = std::getenv("TT_METAL_EMULATOR_GRID");
+  if (env == nullptr || *env == '\0')
+    return {8, 8};
+  std::cmatch m;
+  if (!std::regex_match(env, m, std::regex(R"((\d+)x(\d+))")) || std::stoul(m[1]) == 0 ||
+      std::stoul(m[2]) == 0 || std::stoul(m[1]) > 16 || std::stoul(m[2]) > 16) {
+    throw EmulatorError(std::string("TT_METAL_EMULATOR_GRID='") + env +
+                        "' must be <rows>x<cols>, each 1..16");
+  }
+  return {std::stoul(m[2]), std::stoul(m[1])};
 }
-}  // namespace
+} // namespace
 
-std::string cb_name(std::uint32_t cb) { return "c_" + std::to_string(cb); }
+std::string cb_name(std::uint32_t cb) {
+  return "c_" + std::to_string(cb);
+}
 std::string hex(std::uint64_t v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
 }
 
 CoreCoord worker_noc_coord(const CoreCoord& logical) {
-    return {logical.x + 1 + (logical.x >= 4 ? 1 : 0), logical.y + 1 + (logical.y >= 5 ? 1 : 0)};
+  return {logical.x + 1 + (logical.x >= 4 ? 1 : 0), logical.y + 1 + (logical.y >= 5 ? 1 : 0)};
 }
-CoreCoord dram_bank_noc_coord(std::uint32_t bank) { return {bank < 6 ? 0u : 5u, (bank % 6) * 2}; }
+CoreCoord dram_bank_noc_coord(std::uint32_t bank) {
+  return {bank < 6 ? 0u : 5u, (bank % 6) * 2};
+}
 
 DeviceState::DeviceState(CoreCoord grid_size) : grid(grid_size) {
-    // Kernels turn L1 addresses (uint32_t) into pointers, so every core's L1 must live below 4 GiB.
-    const std::size_t bytes = std::size_t{num_cores()} * kL1Size;
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_32BIT, -1, 0);
-    if (p == MAP_FAILED) throw EmulatorError("cannot map " + std::to_string(bytes) + " bytes of L1 below 4 GiB");
-    l1_base = static_cast<std::uint8_t*>(p);
+  // Kernels turn L1 addresses (uint32_t) into pointers, so every core's L1 must live below 4 GiB.
+  const std::size_t bytes = std::size_t{num_cores()} * kL1Size;
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_32BIT, -1, 0);
+  if (p == MAP_FAILED)
+    throw EmulatorError("cannot map " + std::to_string(bytes) + " bytes of L1 below 4 GiB");
+  l1_base = static_cast<std::uint8_t*>(p);
 }
-DeviceState::~DeviceState() { munmap(l1_base, std::size_t{num_cores()} * kL1Size); }
-}  // namespace tk::rt::emu
+DeviceState::~DeviceState() {
+  munmap(l1_base, std::size_t{num_cores()} * kL1Size);
+}
+} // namespace tk::rt::emu
 
 namespace tt::tt_metal::distributed {
 using namespace tk::rt::emu;
 
-MeshDevice::MeshDevice(int id) : id_(id), state_(std::make_shared<DeviceState>(grid_from_env())),
-                                 cq_(std::make_unique<MeshCommandQueue>(this)) {}
+MeshDevice::MeshDevice(int id)
+    : id_(id), state_(std::make_shared<DeviceState>(grid_from_env())),
+      cq_(std::make_unique<MeshCommandQueue>(this)) {}
 MeshDevice::~MeshDevice() = default;
 
-std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(int device_id, std::size_t, std::size_t, std::size_t) {
-    if (device_id != 0) throw EmulatorError("the emulator has one device, id 0; asked for " + std::to_string(device_id));
-    return std::shared_ptr<MeshDevice>(new MeshDevice(device_id));
+std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(int device_id, std::size_t, std::size_t,
+                                                         std::size_t) {
+  if (device_id != 0)
+    throw EmulatorError("the emulator has one device, id 0; asked for " +
+                        std::to_string(device_id));
+  return std::shared_ptr<MeshDevice>(new MeshDevice(device_id));
 }
-bool MeshDevice::close() { return true; }
+bool MeshDevice::close() {
+  return true;
+}
 MeshCommandQueue& MeshDevice::mesh_command_queue(std::optional<std::uint8_t> cq_id) const {
-    if (cq_id.value_or(0) != 0) throw EmulatorError("the emulator has one command queue, id 0");
-    return *cq_;
+  if (cq_id.value_or(0) != 0)
+    throw EmulatorError("the emulator has one command queue, id 0");
+  return *cq_;
 }
-CoreCoord MeshDevice::compute_with_storage_grid_size() const { return state_->grid; }
+CoreCoord MeshDevice::compute_with_storage_grid_size() const {
+  return state_->grid;
+}
 CoreCoord MeshDevice::worker_core_from_logical_core(const CoreCoord& logical_core) const {
-    if (logical_core.x >= state_->grid.x || logical_core.y >= state_->grid.y) {
-        throw EmulatorError("logical core " + logical_core.str() + " is outside the " + std::to_string(state_->grid.x) +
-                            "x" + std::to_string(state_->grid.y) + " worker grid");
-    }
-    return worker_noc_coord(logical_core);
+  if (logical_core.x >= state_->grid.x || logical_core.y >= state_->grid.y) {
+    throw EmulatorError("logical core " + logical_core.str() + " is outside the " +
+                        std::to_string(state_->grid.x) + "x" + std::to_string(state_->grid.y) +
+                        " worker grid");
+  }
+  return worker_noc_coord(logical_core);
 }
-std::uint32_t MeshDevice::l1_size_per_core() const { return kL1Size; }
+std::uint32_t MeshDevice::l1_size_per_core() const {
+  return kL1Size;
+}
 
 std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buffer_config,
-                                               const DeviceLocalBufferConfig& local, MeshDevice* mesh_device,
+                                               const DeviceLocalBufferConfig& local,
+                                               MeshDevice* mesh_device,
                                                std::optional<DeviceAddr> address) {
-    const auto& cfg = std::get<ReplicatedBufferConfig>(mesh_buffer_config);
-    if (local.page_size == 0 || cfg.size == 0) throw EmulatorError("MeshBuffer::create: size and page_size must be > 0");
-    if (address) throw EmulatorError("MeshBuffer::create: the emulator does not place buffers at a given address");
-    auto& st = *mesh_device->state();
-    std::shared_ptr<MeshBuffer> buf(new MeshBuffer());
-    buf->device_ = mesh_device;
-    buf->state_ = mesh_device->state();
-    buf->size_ = cfg.size;
-    buf->page_size_ = local.page_size;
-    buf->type_ = local.buffer_type;
-    const bool dram = local.buffer_type == BufferType::DRAM;
-    if (!dram && local.buffer_type != BufferType::L1) throw EmulatorError("MeshBuffer::create: only DRAM and L1 buffers");
-    const DeviceAddr align = dram ? kDramAlignment : kL1Alignment;
-    buf->aligned_page_size_ = (local.page_size + align - 1) / align * align;
-    const std::uint32_t banks = dram ? kNumDramBanks : st.num_cores();
-    const std::uint64_t pages_per_bank = (buf->num_pages() + banks - 1) / banks;
-    const std::uint64_t bytes = pages_per_bank * buf->aligned_page_size_;
-    Allocation a{static_cast<std::uint32_t>(st.allocations.size()), dram, 0, bytes, true};
-    if (dram) {
-        a.address = (st.dram_top + align - 1) / align * align;
-        if (a.address + bytes > (1ull << 30)) throw EmulatorError("out of DRAM: each of the 12 banks holds 1 GiB");
-        st.dram_top = a.address + bytes;
-        for (auto& bank : st.dram) bank.resize(st.dram_top);
-    } else {
-        if (bytes > st.l1_bottom || st.l1_bottom - bytes < kL1ReservedBase) throw EmulatorError("out of L1 for an L1 buffer");
-        a.address = (st.l1_bottom - bytes) / align * align;
-        st.l1_bottom = a.address;
-    }
-    buf->address_ = a.address;
-    buf->id_ = a.id;
-    st.allocations.push_back(a);
-    return buf;
+  const auto& cfg = std::get<ReplicatedBufferConfig>(mesh_buffer_config);
+  if (local.page_size == 0 || cfg.size == 0)
+    throw EmulatorError("MeshBuffer::create: size and page_size must be > 0");
+  if (address)
+    throw EmulatorError(
+        "MeshBuffer::create: the emulator does not place buffers at a given address");
+  auto& st = *mesh_device->state();
+  std::shared_ptr<MeshBuffer> buf(new MeshBuffer());
+  buf->device_ = mesh_device;
+  buf->state_ = mesh_device->state();
+  buf->size_ = cfg.size;
+  buf->page_size_ = local.page_size;
+  buf->type_ = local.buffer_type;
+  const bool dram = local.buffer_type == BufferType::DRAM;
+  if (!dram && local.buffer_type != BufferType::L1)
+    throw EmulatorError("MeshBuffer::create: only DRAM and L1 buffers");
+  const DeviceAddr align = dram ? kDramAlignment : kL1Alignment;
+  buf->aligned_page_size_ = (local.page_size + align - 1) / align * align;
+  const std::uint32_t banks = dram ? kNumDramBanks : st.num_cores();
+  const std::uint64_t pages_per_bank = (buf->num_pages() + banks - 1) / banks;
+  const std::uint64_t bytes = pages_per_bank * buf->aligned_page_size_;
+  Allocation a{static_cast<std::uint32_t>(st.allocations.size()), dram, 0, bytes, true};
+  if (dram) {
+    a.address = (st.dram_top + align - 1) / align * align;
+    if (a.address + bytes > (1ull << 30))
+      throw EmulatorError("out of DRAM: each of the 12 banks holds 1 GiB");
+    st.dram_top = a.address + bytes;
+    for (auto& bank : st.dram)
+      bank.resize(st.dram_top);
+  } else {
+    if (bytes > st.l1_bottom || st.l1_bottom - bytes < kL1ReservedBase)
+      throw EmulatorError("out of L1 for an L1 buffer");
+    a.address = (st.l1_bottom - bytes) / align * align;
+    st.l1_bottom = a.address;
+  }
+  buf->address_ = a.address;
+  buf->id_ = a.id;
+  st.allocations.push_back(a);
+  return buf;
 }
 
 MeshBuffer::~MeshBuffer() {
-    if (state_) state_->allocations[id_].alive = false;
+  if (state_)
+    state_->allocations[id_].alive = false;
 }
 
 namespace {
-std::uint8_t* page_ptr(DeviceState& st, bool dram, std::uint64_t base, std::uint64_t aligned, std::uint32_t page) {
-    if (dram) return st.dram[page % kNumDramBanks].data() + base + (page / kNumDramBanks) * aligned;
-    return st.l1(page % st.num_cores()) + base + (page / st.num_cores()) * aligned;
+std::uint8_t* page_ptr(DeviceState& st, bool dram, std::uint64_t base, std::uint64_t aligned,
+                       std::uint32_t page) {
+  if (dram)
+    return st.dram[page % kNumDramBanks].data() + base + (page / kNumDramBanks) * aligned;
+  return st.l1(page % st.num_cores()) + base + (page / st.num_cores()) * aligned;
 }
-}  // namespace
+} // namespace
 
 void MeshBuffer::write_bytes(const void* src, std::size_t bytes) {
-    if (bytes > size_) throw EmulatorError("EnqueueWriteMeshBuffer: " + std::to_string(bytes) + " bytes into a buffer of " +
-                                           std::to_string(size_));
-    const auto* in = static_cast<const std::uint8_t*>(src);
-    for (std::size_t off = 0; off < bytes; off += page_size_) {
-        const auto page = static_cast<std::uint32_t>(off / page_size_);
-        std::memcpy(page_ptr(*state_, is_dram(), address_, aligned_page_size_, page), in + off,
-                    std::min<std::size_t>(page_size_, bytes - off));
-    }
+  if (bytes > size_)
+    throw EmulatorError("EnqueueWriteMeshBuffer: " + std::to_string(bytes) +
+                        " bytes into a buffer of " + std::to_string(size_));
+  const auto* in = static_cast<const std::uint8_t*>(src);
+  for (std::size_t off = 0; off < bytes; off += page_size_) {
+    const auto page = static_cast<std::uint32_t>(off / page_size_);
+    std::memcpy(page_ptr(*state_, is_dram(), address_, aligned_page_size_, page), in + off,
+                std::min<std::size_t>(page_size_, bytes - off));
+  }
 }
 
 void MeshBuffer::read_bytes(void* dst, std::size_t bytes) const {
-    auto* out = static_cast<std::uint8_t*>(dst);
-    for (std::size_t off = 0; off < bytes; off += page_size_) {
-        const auto page = static_cast<std::uint32_t>(off / page_size_);
-        std::memcpy(out + off, page_ptr(*state_, is_dram(), address_, aligned_page_size_, page),
-                    std::min<std::size_t>(page_size_, bytes - off));
-    }
+  auto* out = static_cast<std::uint8_t*>(dst);
+  for (std::size_t off = 0; off < bytes; off += page_size_) {
+    const auto page = static_cast<std::uint32_t>(off / page_size_);
+    std::memcpy(out + off, page_ptr(*state_, is_dram(), address_, aligned_page_size_, page),
+                std::min<std::size_t>(page_size_, bytes - off));
+  }
 }
-}  // namespace tt::tt_metal::distributed
+} // namespace tt::tt_metal::distributed

@@ -1,5 +1,6 @@
-// The emulator's internal device model: DRAM banks, per-core L1 windows, circular buffers, DST, programs,
-// and the fibers that run kernels. Shared by the host API, the scheduler and the kernel entry points.
+// The emulator's internal device model: DRAM banks, per-core L1 windows, circular buffers, DST,
+// programs, and the fibers that run kernels. Shared by the host API, the scheduler and the kernel
+// entry points.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -18,133 +19,138 @@ namespace tk::rt::emu {
 using tt::tt_metal::ComputeConfig;
 using tt::tt_metal::DataMovementConfig;
 
-std::string cb_name(std::uint32_t cb);  // "c_16"
+std::string cb_name(std::uint32_t cb); // "c_16"
 std::string hex(std::uint64_t v);
 
-// One interleaved allocation; in DRAM the same address range in every bank, in L1 in every worker core.
+// One interleaved allocation; in DRAM the same address range in every bank, in L1 in every worker
+// core.
 struct Allocation {
-    std::uint32_t id = 0;
-    bool dram = true;
-    std::uint64_t address = 0;
-    std::uint64_t bytes_per_bank = 0;
-    bool alive = true;
+  std::uint32_t id = 0;
+  bool dram = true;
+  std::uint64_t address = 0;
+  std::uint64_t bytes_per_bank = 0;
+  bool alive = true;
 };
 
 struct DeviceState {
-    CoreCoord grid;                         // compute_with_storage grid (x = columns, y = rows)
-    std::uint8_t* l1_base = nullptr;        // grid.x * grid.y windows of kL1Size bytes, below 4 GiB
-    std::array<std::vector<std::uint8_t>, kNumDramBanks> dram;
-    std::uint64_t dram_top = 64;            // bump allocator, same offset in every bank
-    std::uint64_t l1_bottom = kL1Size;      // L1 buffers grow down from the top of L1
-    std::vector<Allocation> allocations;
-    std::vector<struct CoreState*> launch_cores;  // by core index, during a launch; null if unused
+  CoreCoord grid;                  // compute_with_storage grid (x = columns, y = rows)
+  std::uint8_t* l1_base = nullptr; // grid.x * grid.y windows of kL1Size bytes, below 4 GiB
+  std::array<std::vector<std::uint8_t>, kNumDramBanks> dram;
+  std::uint64_t dram_top = 64;       // bump allocator, same offset in every bank
+  std::uint64_t l1_bottom = kL1Size; // L1 buffers grow down from the top of L1
+  std::vector<Allocation> allocations;
+  std::vector<struct CoreState*> launch_cores; // by core index, during a launch; null if unused
 
-    explicit DeviceState(CoreCoord grid_size);
-    ~DeviceState();
-    std::uint32_t num_cores() const { return static_cast<std::uint32_t>(grid.x * grid.y); }
-    std::uint8_t* l1(std::uint32_t core_index) const { return l1_base + std::size_t{core_index} * kL1Size; }
-    std::uint32_t core_index(const CoreCoord& logical) const { return static_cast<std::uint32_t>(logical.y * grid.x + logical.x); }
+  explicit DeviceState(CoreCoord grid_size);
+  ~DeviceState();
+  std::uint32_t num_cores() const { return static_cast<std::uint32_t>(grid.x * grid.y); }
+  std::uint8_t* l1(std::uint32_t core_index) const {
+    return l1_base + std::size_t{core_index} * kL1Size;
+  }
+  std::uint32_t core_index(const CoreCoord& logical) const {
+    return static_cast<std::uint32_t>(logical.y * grid.x + logical.x);
+  }
 };
 
-// NoC coordinates of worker and DRAM cores (Wormhole-like: worker columns skip x = 0 and 5, rows skip
-// y = 0 and 6; DRAM bank b sits at x = 0 or 5).
+// NoC coordinates of worker and DRAM cores (Wormhole-like: worker columns skip x = 0 and 5, rows
+// skip y = 0 and 6; DRAM bank b sits at x = 0 or 5).
 CoreCoord worker_noc_coord(const CoreCoord& logical);
 CoreCoord dram_bank_noc_coord(std::uint32_t bank);
 
 struct CbRecord {
-    std::map<std::uint8_t, tt::DataFormat> formats;
-    std::map<std::uint8_t, std::uint32_t> page_sizes;
-    std::uint32_t total_size = 0;
-    CoreRangeSet cores;
-    std::uint32_t address = 0;  // L1 offset, same on every core of `cores`
+  std::map<std::uint8_t, tt::DataFormat> formats;
+  std::map<std::uint8_t, std::uint32_t> page_sizes;
+  std::uint32_t total_size = 0;
+  CoreRangeSet cores;
+  std::uint32_t address = 0; // L1 offset, same on every core of `cores`
 };
 
 struct KernelRecord {
-    std::string path;
-    CoreRangeSet cores;
-    bool compute = false;
-    DataMovementConfig dm;
-    ComputeConfig cc;
-    std::map<CoreCoord, std::vector<std::uint32_t>> runtime_args;
-    std::map<CoreCoord, tt::tt_metal::RuntimeArgsData> views;
-    std::vector<std::uint32_t> common_args;
-    tt::tt_metal::RuntimeArgsData common_view;
+  std::string path;
+  CoreRangeSet cores;
+  bool compute = false;
+  DataMovementConfig dm;
+  ComputeConfig cc;
+  std::map<CoreCoord, std::vector<std::uint32_t>> runtime_args;
+  std::map<CoreCoord, tt::tt_metal::RuntimeArgsData> views;
+  std::vector<std::uint32_t> common_args;
+  tt::tt_metal::RuntimeArgsData common_view;
 };
 
 struct SemaphoreRecord {
-    CoreRangeSet cores;
-    std::uint32_t initial = 0;
+  CoreRangeSet cores;
+  std::uint32_t initial = 0;
 };
-}  // namespace tk::rt::emu
+} // namespace tk::rt::emu
 
 namespace tt::tt_metal::detail {
 struct ProgramImpl {
-    std::vector<tk::rt::emu::KernelRecord> kernels;
-    std::vector<tk::rt::emu::CbRecord> cbs;
-    std::vector<tk::rt::emu::SemaphoreRecord> semaphores;
+  std::vector<tk::rt::emu::KernelRecord> kernels;
+  std::vector<tk::rt::emu::CbRecord> cbs;
+  std::vector<tk::rt::emu::SemaphoreRecord> semaphores;
 };
-}  // namespace tt::tt_metal::detail
+} // namespace tt::tt_metal::detail
 
 namespace tk::rt::emu {
 struct CbState {
-    bool configured = false;
-    std::uint32_t address = 0;  // L1 offset
-    std::uint32_t page_size = 0;
-    std::uint32_t num_pages = 0;
-    tt::DataFormat format = tt::DataFormat::Invalid;
-    std::uint32_t received = 0, acked = 0;  // cumulative pages pushed / popped
-    std::uint32_t wr_page = 0, rd_page = 0;
-    std::uint32_t reserved = 0;  // pages reserved and not yet pushed
-    std::uint32_t waited = 0;    // pages waited for and not yet popped
-    std::uint32_t pack_index = 0;
-    std::uint32_t available() const { return received - acked; }
-    std::uint32_t free_pages() const { return num_pages - available(); }
+  bool configured = false;
+  std::uint32_t address = 0; // L1 offset
+  std::uint32_t page_size = 0;
+  std::uint32_t num_pages = 0;
+  tt::DataFormat format = tt::DataFormat::Invalid;
+  std::uint32_t received = 0, acked = 0; // cumulative pages pushed / popped
+  std::uint32_t wr_page = 0, rd_page = 0;
+  std::uint32_t reserved = 0; // pages reserved and not yet pushed
+  std::uint32_t waited = 0;   // pages waited for and not yet popped
+  std::uint32_t pack_index = 0;
+  std::uint32_t available() const { return received - acked; }
+  std::uint32_t free_pages() const { return num_pages - available(); }
 };
 
-using Tile = std::array<float, 1024>;  // in CB page order: four 16x16 faces
+using Tile = std::array<float, 1024>; // in CB page order: four 16x16 faces
 
 struct DstState {
-    std::array<Tile, 16> tiles{};
-    bool math = false;       // between acquire and commit
-    bool committed = false;  // between commit and release
-    bool pack = false;       // between wait and release
-    bool acc_to_dest = false;
+  std::array<Tile, 16> tiles{};
+  bool math = false;      // between acquire and commit
+  bool committed = false; // between commit and release
+  bool pack = false;      // between wait and release
+  bool acc_to_dest = false;
 };
 
 struct CoreState {
-    CoreCoord logical;
-    CoreCoord noc;
-    std::uint32_t index = 0;
-    std::uint8_t* l1 = nullptr;
-    std::array<CbState, kNumCircularBuffers> cbs{};
-    std::uint32_t num_semaphores = 0;
-    DstState dst;
-    std::array<std::uint8_t, 2> noc_x{}, noc_y{};
+  CoreCoord logical;
+  CoreCoord noc;
+  std::uint32_t index = 0;
+  std::uint8_t* l1 = nullptr;
+  std::array<CbState, kNumCircularBuffers> cbs{};
+  std::uint32_t num_semaphores = 0;
+  DstState dst;
+  std::array<std::uint8_t, 2> noc_x{}, noc_y{};
 };
 
 using EntryFn = void (*)();
 
 enum class WaitKind { None, Reserve, Front, Semaphore, Poll };
 struct Wait {
-    WaitKind kind = WaitKind::None;
-    std::uint32_t cb = 0;
-    std::uint32_t pages = 0;
-    volatile std::uint32_t* sem = nullptr;
-    std::uint32_t value = 0;
-    bool at_least = false;
-    std::string what;  // for Poll: the probe's name
+  WaitKind kind = WaitKind::None;
+  std::uint32_t cb = 0;
+  std::uint32_t pages = 0;
+  volatile std::uint32_t* sem = nullptr;
+  std::uint32_t value = 0;
+  bool at_least = false;
+  std::string what; // for Poll: the probe's name
 };
 
 struct Fiber {
-    CoreState* core = nullptr;
-    const KernelRecord* kernel = nullptr;
-    EntryFn entry = nullptr;
-    const std::vector<std::uint32_t>* args = nullptr;
-    boost::context::fiber context;
-    boost::context::fiber* scheduler = nullptr;
-    Wait wait;
-    bool done = false;
-    std::string error;
+  CoreState* core = nullptr;
+  const KernelRecord* kernel = nullptr;
+  EntryFn entry = nullptr;
+  const std::vector<std::uint32_t>* args = nullptr;
+  boost::context::fiber context;
+  boost::context::fiber* scheduler = nullptr;
+  Wait wait;
+  bool done = false;
+  std::string error;
 };
 
 // The fiber the scheduler is running; kernel entry points act on it.
@@ -165,4 +171,4 @@ EntryFn load_kernel(const KernelRecord& kernel, const CoreState& core);
 // The device a launch runs on (set for the duration of EnqueueMeshWorkload).
 DeviceState& active_device();
 void set_active_device(DeviceState* device);
-}  // namespace tk::rt::emu
+} // namespace tk::rt::emu

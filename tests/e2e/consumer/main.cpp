@@ -30,11 +30,12 @@ bool check(const char* what, const std::vector<tk::bf16>& a, const std::vector<t
       ok = ok && err <= 1.6e-2 * (1 + std::abs(ref));
     }
   std::printf("consumer: matmul %lldx%lldx%lld %s: max |err| %.3g %s\n", static_cast<long long>(M),
-              static_cast<long long>(N), static_cast<long long>(K), what, worst, ok ? "ok" : "FAIL");
+              static_cast<long long>(N), static_cast<long long>(K), what, worst,
+              ok ? "ok" : "FAIL");
   return ok;
 }
 
-}  // namespace
+} // namespace
 
 int main() {
   std::vector<tk::bf16> a(M * K), b(K * N), c(M * N);

@@ -19,7 +19,9 @@ inline Loc loc() {
   std::uint32_t p = next_pos();
   return Loc{{p, p + 1}};
 }
-inline Ident id(const std::string& n) { return Ident{n, loc()}; }
+inline Ident id(const std::string& n) {
+  return Ident{n, loc()};
+}
 
 /// "i", "i+1", "j-1" or "0".
 inline TensorIndex ix(const std::string& s) {
@@ -36,9 +38,15 @@ inline TensorIndex ix(const std::string& s) {
   return t;
 }
 
-inline Expr mk(decltype(Expr::node) n) { return Expr{std::move(n), loc(), Type::unknown}; }
-inline Expr num(double v, bool integer = false) { return mk(Number{v, integer}); }
-inline Expr name(const std::string& n) { return mk(Name{id(n)}); }
+inline Expr mk(decltype(Expr::node) n) {
+  return Expr{std::move(n), loc(), Type::unknown};
+}
+inline Expr num(double v, bool integer = false) {
+  return mk(Number{v, integer});
+}
+inline Expr name(const std::string& n) {
+  return mk(Name{id(n)});
+}
 inline Expr at(const std::string& t, std::vector<std::string> idx) {
   Access a{id(t), {}};
   for (auto& s : idx)
@@ -48,15 +56,31 @@ inline Expr at(const std::string& t, std::vector<std::string> idx) {
 inline Expr call(const std::string& f, std::vector<Expr> args = {}) {
   return mk(Call{id(f), std::move(args), Builtin::unknown});
 }
-inline Expr bin(BinOp op, Expr a, Expr b) { return mk(Binary{op, std::move(a), std::move(b)}); }
-inline Expr mm(Expr a, Expr b) { return bin(BinOp::matmul, std::move(a), std::move(b)); }
-inline Expr add(Expr a, Expr b) { return bin(BinOp::add, std::move(a), std::move(b)); }
-inline Expr sub(Expr a, Expr b) { return bin(BinOp::sub, std::move(a), std::move(b)); }
-inline Expr mul(Expr a, Expr b) { return bin(BinOp::mul, std::move(a), std::move(b)); }
+inline Expr bin(BinOp op, Expr a, Expr b) {
+  return mk(Binary{op, std::move(a), std::move(b)});
+}
+inline Expr mm(Expr a, Expr b) {
+  return bin(BinOp::matmul, std::move(a), std::move(b));
+}
+inline Expr add(Expr a, Expr b) {
+  return bin(BinOp::add, std::move(a), std::move(b));
+}
+inline Expr sub(Expr a, Expr b) {
+  return bin(BinOp::sub, std::move(a), std::move(b));
+}
+inline Expr mul(Expr a, Expr b) {
+  return bin(BinOp::mul, std::move(a), std::move(b));
+}
 
-inline Stmt st(decltype(Stmt::node) n) { return Stmt{std::move(n), loc()}; }
-inline Stmt assign(const std::string& n, Expr v) { return st(Assign{id(n), std::move(v)}); }
-inline Stmt accum(const std::string& n, Expr v) { return st(Accumulate{id(n), std::move(v)}); }
+inline Stmt st(decltype(Stmt::node) n) {
+  return Stmt{std::move(n), loc()};
+}
+inline Stmt assign(const std::string& n, Expr v) {
+  return st(Assign{id(n), std::move(v)});
+}
+inline Stmt accum(const std::string& n, Expr v) {
+  return st(Accumulate{id(n), std::move(v)});
+}
 inline Stmt store(const std::string& t, std::vector<std::string> idx, Expr v) {
   Expr target = at(t, std::move(idx));
   return st(Store{std::get<Access>(target.node), target.loc, std::move(v)});
@@ -83,7 +107,9 @@ inline Range range(const std::string& s) {
   }
   return r;
 }
-inline LoopVar lv(const std::string& v, const std::string& r) { return LoopVar{id(v), range(r)}; }
+inline LoopVar lv(const std::string& v, const std::string& r) {
+  return LoopVar{id(v), range(r)};
+}
 inline Stmt for_(const std::string& v, const std::string& r, std::vector<Stmt> body) {
   return st(For{lv(v, r), std::move(body)});
 }
@@ -92,8 +118,7 @@ inline Stmt par(std::vector<LoopVar> loops, std::vector<Stmt> body) {
 }
 
 /// tensor("A", {"M", "K"}), tensor("bias", {"1", "N"}, DType::f32)
-inline Param tensor(const std::string& n, std::vector<std::string> dims,
-                    DType t = DType::bf16) {
+inline Param tensor(const std::string& n, std::vector<std::string> dims, DType t = DType::bf16) {
   Param p{id(n), t, loc(), true, {}, loc()};
   for (auto& d : dims) {
     Dim dim;
@@ -118,4 +143,4 @@ inline Option opt(const std::string& key, decltype(Option::value) v) {
   return Option{id(key), std::move(v), loc()};
 }
 
-}  // namespace tk::dsl::build
+} // namespace tk::dsl::build

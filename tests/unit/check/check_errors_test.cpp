@@ -14,7 +14,7 @@ using namespace build;
 struct Result {
   bool ok;
   std::vector<std::string> errors;
-  std::vector<std::size_t> notes;  // note count per error
+  std::vector<std::size_t> notes; // note count per error
 };
 
 Result run(Kernel k) {
@@ -37,17 +37,18 @@ Kernel ab_kernel(std::vector<Stmt> body, std::vector<Param> extra_in = {}) {
 }
 
 TEST(CheckErrors, UnknownNameSuggestsCloseNameOnce) {
-  auto r = run(ab_kernel({assign("acc", call("zeros")),
-                          store("C", {"i", "j"}, add(name("ac"), name("ac")))}));
+  auto r = run(ab_kernel(
+      {assign("acc", call("zeros")), store("C", {"i", "j"}, add(name("ac"), name("ac")))}));
   EXPECT_FALSE(r.ok);
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0], "unknown name 'ac'; did you mean 'acc'?");
 }
 
 TEST(CheckErrors, IndexRangeMismatchNotesTheLoop) {
-  auto r = run(ab_kernel({assign("acc", call("zeros")),
-                          for_("k", "tiles(N)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"k", "j"})))}),
-                          store("C", {"i", "j"}, name("acc"))}));
+  auto r = run(ab_kernel(
+      {assign("acc", call("zeros")),
+       for_("k", "tiles(N)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"k", "j"})))}),
+       store("C", {"i", "j"}, name("acc"))}));
   ASSERT_EQ(r.errors.size(), 2u);
   EXPECT_EQ(r.errors[0], "index 'k' ranges over tiles(N), but it indexes dimension 1 of 'A' (K); "
                          "loop over tiles(K) or index another tensor");
@@ -57,11 +58,12 @@ TEST(CheckErrors, IndexRangeMismatchNotesTheLoop) {
 }
 
 TEST(CheckErrors, MatmulInnerDimensionsDisagree) {
-  Kernel k = kernel("k", {tensor("A", {"M", "K"}), tensor("B", {"N", "K"})}, {tensor("C", {"M", "N"})},
-                    {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
-                         {assign("acc", call("zeros")),
-                          for_("k", "tiles(K)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"j", "k"})))}),
-                          store("C", {"i", "j"}, name("acc"))})});
+  Kernel k = kernel(
+      "k", {tensor("A", {"M", "K"}), tensor("B", {"N", "K"})}, {tensor("C", {"M", "N"})},
+      {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+           {assign("acc", call("zeros")),
+            for_("k", "tiles(K)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"j", "k"})))}),
+            store("C", {"i", "j"}, name("acc"))})});
   auto r = run(k);
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0], "inner dimensions of '@' do not agree: the columns of 'A[i, k]' come "
@@ -70,7 +72,8 @@ TEST(CheckErrors, MatmulInnerDimensionsDisagree) {
 }
 
 TEST(CheckErrors, ScalarWhereTileNeeded) {
-  auto r = run(ab_kernel({store("C", {"i", "j"}, call("relu", {name("alpha")}))}, {scalar("alpha")}));
+  auto r =
+      run(ab_kernel({store("C", {"i", "j"}, call("relu", {name("alpha")}))}, {scalar("alpha")}));
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0], "'relu' applies to a tile, but 'alpha' is a scalar; for a constant tile, "
                          "write relu(fill(alpha))");
@@ -86,8 +89,9 @@ TEST(CheckErrors, ScalarOnlyArithmeticIsOneErrorNotTwo) {
 
 TEST(CheckErrors, StoreInsideLoopThatItDoesNotUse) {
   auto r = run(ab_kernel({assign("acc", call("zeros")),
-                          for_("k", "tiles(K)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"k", "j"}))),
-                                                 store("C", {"i", "j"}, name("acc"))})}));
+                          for_("k", "tiles(K)",
+                               {accum("acc", mm(at("A", {"i", "k"}), at("B", {"k", "j"}))),
+                                store("C", {"i", "j"}, name("acc"))})}));
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0], "'C[i, j]' is stored inside 'for k' but does not use 'k', so each tile "
                          "is written once per iteration; move the store after the loop");
@@ -95,34 +99,38 @@ TEST(CheckErrors, StoreInsideLoopThatItDoesNotUse) {
 
 TEST(CheckErrors, OutputNeverStoredAndStoredTwice) {
   auto never = run(ab_kernel({assign("t", at("A", {"i", "j"}))}));
-  ASSERT_EQ(never.errors.size(), 2u);  // A[i, j] with j over tiles(N) is wrong too
+  ASSERT_EQ(never.errors.size(), 2u); // A[i, j] with j over tiles(N) is wrong too
   EXPECT_EQ(never.errors[1], "output 'C' is never stored; store each of its tiles once inside "
                              "'parallel', e.g. C[i, j] = ...");
-  auto twice = run(ab_kernel({store("C", {"i", "j"}, call("zeros")), store("C", {"i", "j"}, call("zeros"))}));
+  auto twice = run(
+      ab_kernel({store("C", {"i", "j"}, call("zeros")), store("C", {"i", "j"}, call("zeros"))}));
   ASSERT_EQ(twice.errors.size(), 1u);
   EXPECT_EQ(twice.errors[0], "output 'C' is stored twice; each output is stored by exactly one "
                              "statement, which writes every tile once");
 }
 
 TEST(CheckErrors, AccumulateOnUnboundNameThenNoCascade) {
-  auto r = run(ab_kernel({for_("k", "tiles(K)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"k", "j"})))}),
-                          store("C", {"i", "j"}, name("acc"))}));
+  auto r = run(ab_kernel(
+      {for_("k", "tiles(K)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"k", "j"})))}),
+       store("C", {"i", "j"}, name("acc"))}));
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0], "'+=' on unbound name 'acc'; bind it first, e.g. 'acc = zeros()' before "
                          "the loop");
 }
 
 TEST(CheckErrors, LocalOfLoopBodyIsNotVisibleAfterIt) {
-  auto r = run(ab_kernel({for_("k", "tiles(K)", {assign("t", mm(at("A", {"i", "k"}), at("B", {"k", "j"})))}),
-                          store("C", {"i", "j"}, name("t"))}));
+  auto r = run(
+      ab_kernel({for_("k", "tiles(K)", {assign("t", mm(at("A", {"i", "k"}), at("B", {"k", "j"})))}),
+                 store("C", {"i", "j"}, name("t"))}));
   ASSERT_EQ(r.errors.size(), 1u);
   EXPECT_EQ(r.errors[0], "'t' is not visible here; it was bound inside a loop body, which ends "
                          "its scope");
 }
 
 TEST(CheckErrors, SeveralIndependentErrorsInOneRun) {
-  Kernel k = ab_kernel({store("C", {"i", "j"}, add(call("relux", {at("A", {"i", "j", "0"})}), name("q")))},
-                       {scalar("alpha")});
+  Kernel k =
+      ab_kernel({store("C", {"i", "j"}, add(call("relux", {at("A", {"i", "j", "0"})}), name("q")))},
+                {scalar("alpha")});
   k.options = {opt("cb_depth", std::int64_t{0}), opt("math_fidelity", std::string("HiFi5"))};
   auto r = run(k);
   ASSERT_EQ(r.errors.size(), 5u);
@@ -147,11 +155,12 @@ TEST(CheckErrors, SecondParallelAndStatementsOutside) {
 }
 
 TEST(CheckErrors, LiteralDimensionsAndVectors) {
-  Kernel k = kernel("k", {tensor("x", {"48", "N"}), tensor("z", {"M", "N"}), tensor("bias", {"1", "N"})},
-                    {tensor("y", {"M", "N"})},
-                    {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
-                         {assign("t", at("bias", {"i", "j"})),
-                          store("y", {"i", "j"}, add(at("z", {"i", "j"}), at("bias", {"0", "j"})))})});
+  Kernel k =
+      kernel("k", {tensor("x", {"48", "N"}), tensor("z", {"M", "N"}), tensor("bias", {"1", "N"})},
+             {tensor("y", {"M", "N"})},
+             {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+                  {assign("t", at("bias", {"i", "j"})),
+                   store("y", {"i", "j"}, add(at("z", {"i", "j"}), at("bias", {"0", "j"})))})});
   auto r = run(k);
   ASSERT_EQ(r.errors.size(), 3u);
   EXPECT_EQ(r.errors[0], "dimension 48 of 'x' is not a multiple of 32; tiles are 32x32, so use 32 "
@@ -176,13 +185,15 @@ TEST(CheckErrors, LimitOfTwentyIsRespected) {
 }
 
 TEST(CheckErrors, DeclarationShapesAndRanges) {
-  Kernel k = kernel("k", {tensor("x", {"M", "N", "K"}), tensor("w", {"N", "N"}), tensor("v", {"M", "N"})}, {},
-                    {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
-                         {assign("t", add(at("v", {"i", "j"}), at("w", {"j", "j"}))),
-                          for_("q", "tiles(M)..tiles(N)", {})})});
+  Kernel k = kernel(
+      "k", {tensor("x", {"M", "N", "K"}), tensor("w", {"N", "N"}), tensor("v", {"M", "N"})}, {},
+      {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+           {assign("t", add(at("v", {"i", "j"}), at("w", {"j", "j"}))),
+            for_("q", "tiles(M)..tiles(N)", {})})});
   auto r = run(k);
   ASSERT_EQ(r.errors.size(), 4u);
-  EXPECT_EQ(r.errors[0], "tensor 'x' has 3 dimensions; tensors have exactly 2, e.g. 'x: bf16[M, N]'");
+  EXPECT_EQ(r.errors[0],
+            "tensor 'x' has 3 dimensions; tensors have exactly 2, e.g. 'x: bf16[M, N]'");
   EXPECT_EQ(r.errors[1], "kernel 'k' has no outputs; declare at least one: -> (C: bf16[M, N])");
   EXPECT_EQ(r.errors[2], "operands of '+' do not agree: the rows of 'v[i, j]' come from M, the "
                          "rows of 'w[j, j]' from N");
@@ -190,5 +201,5 @@ TEST(CheckErrors, DeclarationShapesAndRanges) {
   EXPECT_EQ(r.errors[3], "a range starts at an integer literal, e.g. 1 .. tiles(N)");
 }
 
-}  // namespace
-}  // namespace tk::dsl
+} // namespace
+} // namespace tk::dsl

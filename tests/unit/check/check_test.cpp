@@ -13,12 +13,12 @@ namespace {
 using namespace build;
 
 Kernel matmul() {
-  return kernel("matmul", {tensor("A", {"M", "K"}), tensor("B", {"K", "N"})},
-                {tensor("C", {"M", "N"})},
-                {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
-                     {assign("acc", call("zeros")),
-                      for_("k", "tiles(K)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"k", "j"})))}),
-                      store("C", {"i", "j"}, name("acc"))})});
+  return kernel(
+      "matmul", {tensor("A", {"M", "K"}), tensor("B", {"K", "N"})}, {tensor("C", {"M", "N"})},
+      {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+           {assign("acc", call("zeros")),
+            for_("k", "tiles(K)", {accum("acc", mm(at("A", {"i", "k"}), at("B", {"k", "j"})))}),
+            store("C", {"i", "j"}, name("acc"))})});
 }
 
 std::string run(Module& m, bool* ok = nullptr) {
@@ -51,13 +51,13 @@ TEST(Check, MatmulTypesEveryExpression) {
 }
 
 TEST(Check, AxpbyScalarsAreScalars) {
-  Module m{{kernel("axpby",
-                   {tensor("x", {"M", "N"}), tensor("y", {"M", "N"}), scalar("alpha"), scalar("beta")},
-                   {tensor("z", {"M", "N"})},
-                   {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
-                        {store("z", {"i", "j"},
-                               add(mul(at("x", {"i", "j"}), name("alpha")),
-                                   mul(at("y", {"i", "j"}), name("beta"))))})})}};
+  Module m{{kernel(
+      "axpby", {tensor("x", {"M", "N"}), tensor("y", {"M", "N"}), scalar("alpha"), scalar("beta")},
+      {tensor("z", {"M", "N"})},
+      {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+           {store("z", {"i", "j"},
+                  add(mul(at("x", {"i", "j"}), name("alpha")),
+                      mul(at("y", {"i", "j"}), name("beta"))))})})}};
   EXPECT_EQ(run(m), "");
   auto& p = std::get<Parallel>(m.kernels[0].body[0].node);
   const Expr& v = std::get<Store>(p.body[0].node).value;
@@ -76,7 +76,8 @@ TEST(Check, SoftmaxLoopCarriedRebindingAndBroadcasts) {
             for_("j", "tiles(N)", {assign("m", call("max", {name("m"), call("rowmax", {xe()})}))}),
             assign("s", call("zeros")),
             for_("j", "tiles(N)",
-                 {accum("s", call("rowsum", {call("exp", {sub(xe(), call("bcast_col", {name("m")}))})}))}),
+                 {accum("s", call("rowsum",
+                                  {call("exp", {sub(xe(), call("bcast_col", {name("m")}))})}))}),
             assign("r", call("recip", {name("s")})),
             for_("j", "tiles(N)",
                  {store("y", {"i", "j"},
@@ -92,11 +93,12 @@ TEST(Check, SoftmaxLoopCarriedRebindingAndBroadcasts) {
 }
 
 TEST(Check, RowVectorBiasWithBroadcastAndLiteralDims) {
-  Module m{{kernel("bias_add", {tensor("x", {"64", "N"}), tensor("bias", {"1", "N"})},
-                   {tensor("y", {"64", "N"})},
-                   {par({lv("i", "0..2"), lv("j", "tiles(N)")},
-                        {store("y", {"i", "j"},
-                               add(at("x", {"i", "j"}), call("bcast_row", {at("bias", {"0", "j"})})))})})}};
+  Module m{{kernel(
+      "bias_add", {tensor("x", {"64", "N"}), tensor("bias", {"1", "N"})},
+      {tensor("y", {"64", "N"})},
+      {par({lv("i", "0..2"), lv("j", "tiles(N)")},
+           {store("y", {"i", "j"},
+                  add(at("x", {"i", "j"}), call("bcast_row", {at("bias", {"0", "j"})})))})})}};
   EXPECT_EQ(run(m), "");
 }
 
@@ -129,5 +131,5 @@ TEST(Check, OptionsWithinRangeAreAcceptedAndRead) {
   EXPECT_EQ(d.math_fidelity, "HiFi4");
 }
 
-}  // namespace
-}  // namespace tk::dsl
+} // namespace
+} // namespace tk::dsl

@@ -22,9 +22,11 @@ TEST(PartitionThreads, LiteralRangesDecodeFromTheWorkItem) {
         y[i, j] = sigmoid(x[i, j]) * 2.0 - 1.0
     }
 }
-)", &errors, "partition-threads");
+)",
+                              &errors, "partition-threads");
   ASSERT_FALSE(all.empty()) << errors;
-  EXPECT_EQ(function_of(dump_of(all, "partition-threads")), R"(  func kernel lit(x: tensor, y: tensor, N: i32) {
+  EXPECT_EQ(function_of(dump_of(all, "partition-threads")),
+            R"(  func kernel lit(x: tensor, y: tensor, N: i32) {
     let Nt: i32 = N / 32
     for w in 0 .. 4 * Nt per_thread {
       let i: i32 = w / Nt
@@ -45,9 +47,11 @@ TEST(LowerCpu, PartialKMatmulIsNotTheGemmAndSelfBroadcastGoesThroughATemporary) 
         C[i, j] = acc
     }
 }
-)", &errors);
+)",
+                              &errors);
   ASSERT_FALSE(all.empty()) << errors;
-  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")), R"(  func cpu partial(A: tensor, B: tensor, C: tensor, M: i32, N: i32) {
+  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")),
+            R"(  func cpu partial(A: tensor, B: tensor, C: tensor, M: i32, N: i32) {
     let Mt: i32 = M / 32
     let Nt: i32 = N / 32
     for w in 0 .. Mt * Nt per_thread {
@@ -95,9 +99,11 @@ TEST(LowerCpu, FullLiteralKIsTheGemm) {
         C[i, j] = acc
     }
 }
-)", &errors);
+)",
+                              &errors);
   ASSERT_FALSE(all.empty()) << errors;
-  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")), R"(  func cpu full(A: tensor, B: tensor, C: tensor, M: i32, N: i32) {
+  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")),
+            R"(  func cpu full(A: tensor, B: tensor, C: tensor, M: i32, N: i32) {
     let Mt: i32 = M / 32
     let Nt: i32 = N / 32
     cpu.pack_a(A)
@@ -125,9 +131,11 @@ TEST(LowerCpu, FreshNamesAndSelfBroadcast) {
         for j in tiles(N) { y[i, j] = er }
     }
 }
-)", &errors);
+)",
+                              &errors);
   ASSERT_FALSE(all.empty()) << errors;
-  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")), R"(  func cpu selfbcast(x: tensor, y: tensor, M: i32, N: i32) {
+  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")),
+            R"(  func cpu selfbcast(x: tensor, y: tensor, M: i32, N: i32) {
     let Mt: i32 = M / 32
     let Nt: i32 = N / 32
     for i in 0 .. Mt per_thread {
@@ -158,5 +166,5 @@ TEST(LowerCpu, FreshNamesAndSelfBroadcast) {
 )");
 }
 
-}  // namespace
-}  // namespace tk::lower
+} // namespace
+} // namespace tk::lower

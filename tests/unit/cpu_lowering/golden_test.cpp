@@ -57,5 +57,5 @@ TEST_P(CpuGolden, StageDumpsReadBackAndResume) {
 INSTANTIATE_TEST_SUITE_P(Examples, CpuGolden, ::testing::ValuesIn(examples()),
                          [](const auto& p) { return p.param; });
 
-}  // namespace
-}  // namespace tk::lower
+} // namespace
+} // namespace tk::lower

@@ -50,4 +50,4 @@ inline std::string dump_of(const std::string& all, const std::string& stage) {
   return all.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
-}  // namespace tk::lower::test_cpu
+} // namespace tk::lower::test_cpu

@@ -64,7 +64,9 @@ TEST(DiagnosticsGolden, SuiteIsComplete) {
 
 class ExampleChecks : public testing::TestWithParam<fs::path> {};
 
-TEST_P(ExampleChecks, Clean) { EXPECT_EQ(diagnose(GetParam()), ""); }
+TEST_P(ExampleChecks, Clean) {
+  EXPECT_EQ(diagnose(GetParam()), "");
+}
 
 INSTANTIATE_TEST_SUITE_P(Examples, ExampleChecks,
                          testing::ValuesIn(tk_files(tk::test::source_dir() / "examples")),
@@ -73,10 +75,10 @@ INSTANTIATE_TEST_SUITE_P(Examples, ExampleChecks,
                          });
 
 TEST(ExampleChecks, TheAdvertisedExamplesExist) {
-  for (const char* name : {"matmul", "matmul_bias_relu", "eltwise_add", "axpby", "unary_chain",
-                           "softmax"})
+  for (const char* name :
+       {"matmul", "matmul_bias_relu", "eltwise_add", "axpby", "unary_chain", "softmax"})
     EXPECT_TRUE(fs::exists(tk::test::source_dir() / "examples" / (std::string(name) + ".tk")))
         << name;
 }
 
-}  // namespace
+} // namespace

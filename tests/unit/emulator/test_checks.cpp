@@ -1,5 +1,5 @@
-// Protocol checks: hand-written broken kernels, each caught with an error that names the kernel file, the
-// core and the CB; the deadlock report; a kernel compile error; L1 over budget.
+// Protocol checks: hand-written broken kernels, each caught with an error that names the kernel
+// file, the core and the CB; the deadlock report; a kernel compile error; L1 over budget.
 #include <tk_emulator/emulator.hpp>
 
 #include "emu_program.hpp"
@@ -8,129 +8,154 @@ using namespace tk::test;
 
 namespace {
 struct Broken {
-    std::map<std::string, std::string> reader_defines;
-    std::map<std::string, std::string> compute_defines;
-    bool with_compute = true;
-    bool fp32_dest = false;
-    uint32_t c0_pages = 2;
-    uint32_t c0_page = kBf16Tile;
-    bool consumer = false;
+  std::map<std::string, std::string> reader_defines;
+  std::map<std::string, std::string> compute_defines;
+  bool with_compute = true;
+  bool fp32_dest = false;
+  uint32_t c0_pages = 2;
+  uint32_t c0_page = kBf16Tile;
+  bool consumer = false;
 };
 
-// Runs reader.cpp (+ compute.cpp + write_tile.cpp) on core (0,0) and returns the error text ("" if none).
+// Runs reader.cpp (+ compute.cpp + write_tile.cpp) on core (0,0) and returns the error text ("" if
+// none).
 std::string run(const Broken& b) {
-    ProgramBuilder p;
-    auto src = p.dram(4);
-    auto dst = p.dram(4);
-    p.cb(tt::CBIndex::c_0, b.c0_pages, b.c0_page);
-    p.cb(tt::CBIndex::c_16, 2);
-    auto r = p.reader("broken/reader.cpp", {src}, b.reader_defines);
-    SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), 1u, 0u});
-    if (b.consumer) p.writer("broken/consumer.cpp", {});
-    if (b.with_compute) {
-        auto w = p.writer("dataflow/write_tile.cpp", {dst});
-        SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), 1u, 0u});
-        auto k = p.compute("broken/compute.cpp", ComputeConfig{.fp32_dest_acc_en = b.fp32_dest, .defines = b.compute_defines});
-        SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {1u});
-    }
-    try {
-        p.run();
-    } catch (const tk::rt::emu::EmulatorError& e) {
-        return e.what();
-    }
-    return "";
+  ProgramBuilder p;
+  auto src = p.dram(4);
+  auto dst = p.dram(4);
+  p.cb(tt::CBIndex::c_0, b.c0_pages, b.c0_page);
+  p.cb(tt::CBIndex::c_16, 2);
+  auto r = p.reader("broken/reader.cpp", {src}, b.reader_defines);
+  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), 1u, 0u});
+  if (b.consumer)
+    p.writer("broken/consumer.cpp", {});
+  if (b.with_compute) {
+    auto w = p.writer("dataflow/write_tile.cpp", {dst});
+    SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), 1u, 0u});
+    auto k = p.compute("broken/compute.cpp", ComputeConfig{.fp32_dest_acc_en = b.fp32_dest,
+                                                           .defines = b.compute_defines});
+    SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {1u});
+  }
+  try {
+    p.run();
+  } catch (const tk::rt::emu::EmulatorError& e) {
+    return e.what();
+  }
+  return "";
 }
 const std::string reader = kernel("broken/reader.cpp");
 const std::string compute = kernel("broken/compute.cpp");
 const std::string writer = kernel("dataflow/write_tile.cpp");
-}  // namespace
+} // namespace
 
-TEST(EmulatorChecks, UnbrokenKernelsRun) { EXPECT_EQ(run({}), ""); }
+TEST(EmulatorChecks, UnbrokenKernelsRun) {
+  EXPECT_EQ(run({}), "");
+}
 
 TEST(EmulatorChecks, PushOfPagesNeverReserved) {
-    EXPECT_EQ(run({.reader_defines = {{"PUSH_UNRESERVED", "1"}}, .with_compute = false}),
-              reader + ": core (0,0): cb_push_back(c_0, 1): pushes 1 page but only 0 pages reserved with cb_reserve_back");
+  EXPECT_EQ(run({.reader_defines = {{"PUSH_UNRESERVED", "1"}}, .with_compute = false}),
+            reader + ": core (0,0): cb_push_back(c_0, 1): pushes 1 page but only 0 pages reserved "
+                     "with cb_reserve_back");
 }
 
 TEST(EmulatorChecks, PushBreakingExactWrap) {
-    EXPECT_EQ(run({.reader_defines = {{"BREAK_EXACT_WRAP", "1"}}, .with_compute = false, .c0_pages = 3, .consumer = true}),
-              reader + ": core (0,0): cb_push_back(c_0, 2): pushing 2 pages at page 2 runs past the end of c_0 (3 pages); "
-                       "pushes must add up to exactly 3 per lap of the ring");
+  EXPECT_EQ(run({.reader_defines = {{"BREAK_EXACT_WRAP", "1"}},
+                 .with_compute = false,
+                 .c0_pages = 3,
+                 .consumer = true}),
+            reader + ": core (0,0): cb_push_back(c_0, 2): pushing 2 pages at page 2 runs past the "
+                     "end of c_0 (3 pages); "
+                     "pushes must add up to exactly 3 per lap of the ring");
 }
 
 TEST(EmulatorChecks, WaitForMorePagesThanTheCbHolds) {
-    EXPECT_EQ(run({.reader_defines = {{"WAIT_TOO_MANY", "1"}}, .with_compute = false}),
-              reader + ": core (0,0): cb_wait_front(c_0, 3): asks for 3 pages but c_0 holds 2 pages");
+  EXPECT_EQ(run({.reader_defines = {{"WAIT_TOO_MANY", "1"}}, .with_compute = false}),
+            reader + ": core (0,0): cb_wait_front(c_0, 3): asks for 3 pages but c_0 holds 2 pages");
 }
 
 TEST(EmulatorChecks, NocReadIntoCbOutsideReservedPages) {
-    EXPECT_EQ(run({.reader_defines = {{"READ_OUTSIDE_RESERVE", "1"}}, .with_compute = false}),
-              reader + ": core (0,0): noc_async_read writes bytes [0x0, 0x800) of c_0 outside the pages reserved with "
-                       "cb_reserve_back (0 pages reserved)");
+  EXPECT_EQ(run({.reader_defines = {{"READ_OUTSIDE_RESERVE", "1"}}, .with_compute = false}),
+            reader + ": core (0,0): noc_async_read writes bytes [0x0, 0x800) of c_0 outside the "
+                     "pages reserved with "
+                     "cb_reserve_back (0 pages reserved)");
 }
 
 TEST(EmulatorChecks, NocReadOutsideAnyBuffer) {
-    EXPECT_EQ(run({.reader_defines = {{"NOC_OUTSIDE_BUFFER", "1"}}, .with_compute = false}),
-              reader + ": core (0,0): noc_async_read: DRAM bank 4 [0x4040, 0x4840) is outside any buffer");
+  EXPECT_EQ(run({.reader_defines = {{"NOC_OUTSIDE_BUFFER", "1"}}, .with_compute = false}),
+            reader +
+                ": core (0,0): noc_async_read: DRAM bank 4 [0x4040, 0x4840) is outside any buffer");
 }
 
 TEST(EmulatorChecks, RuntimeArgNeverSet) {
-    EXPECT_EQ(run({.reader_defines = {{"ARG_NEVER_SET", "1"}}, .with_compute = false}),
-              reader + ": core (0,0): get_arg_val(5): runtime arg 5 was never set (SetRuntimeArgs gave this core 3 args)");
+  EXPECT_EQ(run({.reader_defines = {{"ARG_NEVER_SET", "1"}}, .with_compute = false}),
+            reader + ": core (0,0): get_arg_val(5): runtime arg 5 was never set (SetRuntimeArgs "
+                     "gave this core 3 args)");
 }
 
 TEST(EmulatorChecks, CbIndexOutOfRange) {
-    EXPECT_EQ(run({.reader_defines = {{"CB_INDEX_OUT_OF_RANGE", "1"}}, .with_compute = false}),
-              reader + ": core (0,0): cb_reserve_back: CB index 32 is out of range (32 CBs)");
+  EXPECT_EQ(run({.reader_defines = {{"CB_INDEX_OUT_OF_RANGE", "1"}}, .with_compute = false}),
+            reader + ": core (0,0): cb_reserve_back: CB index 32 is out of range (32 CBs)");
 }
 
 TEST(EmulatorChecks, CompileTimeArgOutOfRangeFailsToCompile) {
-    const std::string err = run({.reader_defines = {{"CT_ARG_OUT_OF_RANGE", "1"}}, .with_compute = false});
-    EXPECT_EQ(err.rfind(reader + ": kernel compilation failed (" + reader + ")\n", 0), 0u) << err;
-    EXPECT_NE(err.find("static assertion failed: Index out of range"), std::string::npos) << err;
+  const std::string err =
+      run({.reader_defines = {{"CT_ARG_OUT_OF_RANGE", "1"}}, .with_compute = false});
+  EXPECT_EQ(err.rfind(reader + ": kernel compilation failed (" + reader + ")\n", 0), 0u) << err;
+  EXPECT_NE(err.find("static assertion failed: Index out of range"), std::string::npos) << err;
 }
 
 TEST(EmulatorChecks, CompileErrorReportsCompilerOutputAndPath) {
-    const std::string err = run({.reader_defines = {{"SYNTAX_ERROR", "1"}}, .with_compute = false});
-    EXPECT_EQ(err.rfind(reader + ": kernel compilation failed (" + reader + ")\n", 0), 0u) << err;
-    EXPECT_NE(err.find(reader + ":"), err.rfind(reader + ":")) << "the compiler output names the file too: " << err;
-    EXPECT_NE(err.find("'cb_push_bak' was not declared in this scope"), std::string::npos) << err;
+  const std::string err = run({.reader_defines = {{"SYNTAX_ERROR", "1"}}, .with_compute = false});
+  EXPECT_EQ(err.rfind(reader + ": kernel compilation failed (" + reader + ")\n", 0), 0u) << err;
+  EXPECT_NE(err.find(reader + ":"), err.rfind(reader + ":"))
+      << "the compiler output names the file too: " << err;
+  EXPECT_NE(err.find("'cb_push_bak' was not declared in this scope"), std::string::npos) << err;
 }
 
 TEST(EmulatorChecks, PackWithoutReserve) {
-    EXPECT_EQ(run({.compute_defines = {{"PACK_NO_RESERVE", "1"}}}),
-              compute + ": core (0,0): pack_tile(0, c_16): packs into page 0 of the back of c_16 but only 0 pages are "
-                        "reserved with cb_reserve_back");
+  EXPECT_EQ(run({.compute_defines = {{"PACK_NO_RESERVE", "1"}}}),
+            compute + ": core (0,0): pack_tile(0, c_16): packs into page 0 of the back of c_16 but "
+                      "only 0 pages are "
+                      "reserved with cb_reserve_back");
 }
 
 TEST(EmulatorChecks, DstIndexBeyondCapacity) {
-    EXPECT_EQ(run({.compute_defines = {{"DST_INDEX", "8"}}}),
-              compute + ": core (0,0): copy_tile: DST index 8 is out of range: 8 tiles fit in DST (bf16, half-sync)");
-    EXPECT_EQ(run({.compute_defines = {{"DST_INDEX", "4"}}, .fp32_dest = true}),
-              compute + ": core (0,0): copy_tile: DST index 4 is out of range: 4 tiles fit in DST (fp32, half-sync)");
+  EXPECT_EQ(run({.compute_defines = {{"DST_INDEX", "8"}}}),
+            compute + ": core (0,0): copy_tile: DST index 8 is out of range: 8 tiles fit in DST "
+                      "(bf16, half-sync)");
+  EXPECT_EQ(run({.compute_defines = {{"DST_INDEX", "4"}}, .fp32_dest = true}),
+            compute + ": core (0,0): copy_tile: DST index 4 is out of range: 4 tiles fit in DST "
+                      "(fp32, half-sync)");
 }
 
 TEST(EmulatorChecks, DstOutsideAcquireOrBeforeWait) {
-    EXPECT_EQ(run({.compute_defines = {{"DST_OUTSIDE_ACQUIRE", "1"}}}),
-              compute + ": core (0,0): copy_tile: DST is used outside tile_regs_acquire ... tile_regs_commit");
-    EXPECT_EQ(run({.compute_defines = {{"PACK_BEFORE_WAIT", "1"}}}),
-              compute + ": core (0,0): pack_tile(0, c_16): DST is read outside tile_regs_wait ... tile_regs_release");
+  EXPECT_EQ(
+      run({.compute_defines = {{"DST_OUTSIDE_ACQUIRE", "1"}}}),
+      compute +
+          ": core (0,0): copy_tile: DST is used outside tile_regs_acquire ... tile_regs_commit");
+  EXPECT_EQ(run({.compute_defines = {{"PACK_BEFORE_WAIT", "1"}}}),
+            compute + ": core (0,0): pack_tile(0, c_16): DST is read outside tile_regs_wait ... "
+                      "tile_regs_release");
 }
 
 TEST(EmulatorChecks, CbReadOutsideWaitWindow) {
-    EXPECT_EQ(run({.compute_defines = {{"READ_UNWAITED", "1"}}}),
-              compute + ": core (0,0): copy_tile: reads tile 0 of c_0 but only 0 pages were waited for with cb_wait_front");
+  EXPECT_EQ(run({.compute_defines = {{"READ_UNWAITED", "1"}}}),
+            compute + ": core (0,0): copy_tile: reads tile 0 of c_0 but only 0 pages were waited "
+                      "for with cb_wait_front");
 }
 
 TEST(EmulatorChecks, DeadlockNamesEveryBlockedKernel) {
-    EXPECT_EQ(run({.compute_defines = {{"DEADLOCK", "1"}}}),
-              "deadlock: every kernel is blocked\n"
-              "  core (0,0) " + writer + " waits in cb_wait_front(c_16, 1): 0 pages available\n"
-              "  core (0,0) " + compute + " waits in cb_wait_front(c_0, 2): 1 page available");
+  EXPECT_EQ(run({.compute_defines = {{"DEADLOCK", "1"}}}),
+            "deadlock: every kernel is blocked\n"
+            "  core (0,0) " +
+                writer +
+                " waits in cb_wait_front(c_16, 1): 0 pages available\n"
+                "  core (0,0) " +
+                compute + " waits in cb_wait_front(c_0, 2): 1 page available");
 }
 
 TEST(EmulatorChecks, L1OverBudget) {
-    EXPECT_EQ(run({.c0_pages = 700}),
-              "core (0,0): circular buffer c_0 (1433600 B at 0x19000) ends at 0x177000, beyond the L1 budget (CBs may use "
-              "0x19000..0x16e000, 1364 KiB)");
+  EXPECT_EQ(run({.c0_pages = 700}), "core (0,0): circular buffer c_0 (1433600 B at 0x19000) ends "
+                                    "at 0x177000, beyond the L1 budget (CBs may use "
+                                    "0x19000..0x16e000, 1364 KiB)");
 }

@@ -1,4 +1,5 @@
-// Several cores at once: multicast with semaphores between cores (interleaved fibers), and the grid size knob.
+// Several cores at once: multicast with semaphores between cores (interleaved fibers), and the grid
+// size knob.
 #include <tk_emulator/emulator.hpp>
 
 #include "emu_program.hpp"
@@ -6,41 +7,50 @@
 using namespace tk::test;
 
 TEST(EmulatorMulticore, MulticastWithSemaphoresReachesEveryReceiver) {
-    ProgramBuilder p;
-    const auto in = random_bf16(1024, -1.0f, 1.0f, 51);
-    auto src = p.dram(in);
-    auto dst = p.dram(3);
-    const CoreRange all({0, 0}, {2, 0});
-    p.cores = CoreRangeSet(all);
-    p.cb(tt::CBIndex::c_0, 1);
-    const uint32_t sender_sem = CreateSemaphore(p.program, all, 0);
-    const uint32_t receiver_sem = CreateSemaphore(p.program, all, 0);
-    std::vector<uint32_t> cta;
-    TensorAccessorArgs(*src).append_to(cta);
-    auto sender = CreateKernel(p.program, kernel("dataflow/mcast_sender.cpp"), CoreCoord{0, 0},
-                               DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::RISCV_0_default, .compile_args = cta});
-    auto receiver = CreateKernel(p.program, kernel("dataflow/mcast_receiver.cpp"), CoreRange({1, 0}, {2, 0}),
-                                 DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::RISCV_1_default});
-    auto writer = p.writer("dataflow/write_cb0.cpp", {dst});
-    const CoreCoord s = p.dev->worker_core_from_logical_core({0, 0});
-    const CoreCoord r0 = p.dev->worker_core_from_logical_core({1, 0}), r1 = p.dev->worker_core_from_logical_core({2, 0});
-    SetRuntimeArgs(p.program, sender, CoreCoord{0, 0},
-                   {p.addr(src), uint32_t(r0.x), uint32_t(r0.y), uint32_t(r1.x), uint32_t(r1.y), 2u, sender_sem, receiver_sem});
-    SetRuntimeArgs(p.program, receiver, CoreRange({1, 0}, {2, 0}), {uint32_t(s.x), uint32_t(s.y), sender_sem, receiver_sem});
-    for (uint32_t x = 0; x < 3; ++x) SetRuntimeArgs(p.program, writer, CoreCoord{x, 0}, {p.addr(dst), x});
-    p.run();
-    const auto out = p.read(dst);
-    for (uint32_t t = 0; t < 3; ++t) {
-        for (int i = 0; i < 1024; ++i) ASSERT_EQ(out[t * 1024 + i], in[i]) << "tile " << t << " element " << i;
-    }
+  ProgramBuilder p;
+  const auto in = random_bf16(1024, -1.0f, 1.0f, 51);
+  auto src = p.dram(in);
+  auto dst = p.dram(3);
+  const CoreRange all({0, 0}, {2, 0});
+  p.cores = CoreRangeSet(all);
+  p.cb(tt::CBIndex::c_0, 1);
+  const uint32_t sender_sem = CreateSemaphore(p.program, all, 0);
+  const uint32_t receiver_sem = CreateSemaphore(p.program, all, 0);
+  std::vector<uint32_t> cta;
+  TensorAccessorArgs(*src).append_to(cta);
+  auto sender = CreateKernel(p.program, kernel("dataflow/mcast_sender.cpp"), CoreCoord{0, 0},
+                             DataMovementConfig{.processor = DataMovementProcessor::RISCV_1,
+                                                .noc = NOC::RISCV_0_default,
+                                                .compile_args = cta});
+  auto receiver = CreateKernel(
+      p.program, kernel("dataflow/mcast_receiver.cpp"), CoreRange({1, 0}, {2, 0}),
+      DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::RISCV_1_default});
+  auto writer = p.writer("dataflow/write_cb0.cpp", {dst});
+  const CoreCoord s = p.dev->worker_core_from_logical_core({0, 0});
+  const CoreCoord r0 = p.dev->worker_core_from_logical_core({1, 0}),
+                  r1 = p.dev->worker_core_from_logical_core({2, 0});
+  SetRuntimeArgs(p.program, sender, CoreCoord{0, 0},
+                 {p.addr(src), uint32_t(r0.x), uint32_t(r0.y), uint32_t(r1.x), uint32_t(r1.y), 2u,
+                  sender_sem, receiver_sem});
+  SetRuntimeArgs(p.program, receiver, CoreRange({1, 0}, {2, 0}),
+                 {uint32_t(s.x), uint32_t(s.y), sender_sem, receiver_sem});
+  for (uint32_t x = 0; x < 3; ++x)
+    SetRuntimeArgs(p.program, writer, CoreCoord{x, 0}, {p.addr(dst), x});
+  p.run();
+  const auto out = p.read(dst);
+  for (uint32_t t = 0; t < 3; ++t) {
+    for (int i = 0; i < 1024; ++i)
+      ASSERT_EQ(out[t * 1024 + i], in[i]) << "tile " << t << " element " << i;
+  }
 }
 
 TEST(EmulatorMulticore, GridSizeComesFromTheEnvironment) {
-    setenv("TT_METAL_EMULATOR_GRID", "2x3", 1);
-    auto dev = distributed::MeshDevice::create_unit_mesh(0);
-    EXPECT_EQ(dev->compute_with_storage_grid_size(), CoreCoord(3, 2));
-    setenv("TT_METAL_EMULATOR_GRID", "0x3", 1);
-    EXPECT_THROW(distributed::MeshDevice::create_unit_mesh(0), tk::rt::emu::EmulatorError);
-    unsetenv("TT_METAL_EMULATOR_GRID");
-    EXPECT_EQ(distributed::MeshDevice::create_unit_mesh(0)->compute_with_storage_grid_size(), CoreCoord(8, 8));
+  setenv("TT_METAL_EMULATOR_GRID", "2x3", 1);
+  auto dev = distributed::MeshDevice::create_unit_mesh(0);
+  EXPECT_EQ(dev->compute_with_storage_grid_size(), CoreCoord(3, 2));
+  setenv("TT_METAL_EMULATOR_GRID", "0x3", 1);
+  EXPECT_THROW(distributed::MeshDevice::create_unit_mesh(0), tk::rt::emu::EmulatorError);
+  unsetenv("TT_METAL_EMULATOR_GRID");
+  EXPECT_EQ(distributed::MeshDevice::create_unit_mesh(0)->compute_with_storage_grid_size(),
+            CoreCoord(8, 8));
 }

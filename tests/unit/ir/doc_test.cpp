@@ -12,10 +12,11 @@ TEST(Docs, IntrinsicTableIsComplete) {
     std::string args;
     for (ArgKind k : info(in).args)
       args += (args.empty() ? "" : " ") + std::string(to_string(k));
-    std::string row = "| `" + std::string(to_string(in)) + "` | " + (args.empty() ? "—" : args) + " |";
+    std::string row =
+        "| `" + std::string(to_string(in)) + "` | " + (args.empty() ? "—" : args) + " |";
     EXPECT_NE(doc.find(row), std::string::npos) << "docs/ir.md lacks the row " << row;
   }
 }
 
-}  // namespace
-}  // namespace tk::ir
+} // namespace
+} // namespace tk::ir

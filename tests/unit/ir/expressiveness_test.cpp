@@ -144,5 +144,5 @@ TEST(Expressiveness, TensorRolesHoldForDataMovementIntrinsics) {
             "in function 'eltwise_add_writer': 'noc_async_write_tile' writes to input tensor 'x'");
 }
 
-}  // namespace
-}  // namespace tk::ir
+} // namespace
+} // namespace tk::ir

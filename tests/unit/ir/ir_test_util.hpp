@@ -29,8 +29,8 @@ inline Module matmul_module() {
       "k", int_imm(0), var("Kt", Type::i32()), ForRole::reduction,
       block({assign("acc", call(Intrinsic::tile_matmul_acc, {acc, load("A", DType::bf16, {i, k}),
                                                              load("B", DType::bf16, {k, j})}))}));
-  Stmt inner = block({decl("acc", t32, call(Intrinsic::tile_zeros, {})), kloop,
-                      store("C", {i, j}, acc)});
+  Stmt inner =
+      block({decl("acc", t32, call(Intrinsic::tile_zeros, {})), kloop, store("C", {i, j}, acc)});
   Stmt jloop = for_loop("j", int_imm(0), var("Nt", Type::i32()), ForRole::parallel, inner);
   Stmt iloop = for_loop("i", int_imm(0), var("Mt", Type::i32()), ForRole::parallel, block({jloop}));
   std::vector<Stmt> body;
@@ -62,4 +62,4 @@ inline std::string read_error(const std::string& text) {
   return diags.str();
 }
 
-}  // namespace tk::ir::test
+} // namespace tk::ir::test

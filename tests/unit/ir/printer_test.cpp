@@ -58,15 +58,17 @@ TEST(Printer, AttributesSortedAndTyped) {
   a["b"] = {true};
   a["m"] = {std::string("Hi\"Fi4")};
   a["g"] = {Grid{4, 2}};
-  a["l"] = {std::vector<AttrValue>{{std::int64_t{1}}, {std::string("x")}, {std::vector<AttrValue>{}}}};
+  a["l"] = {
+      std::vector<AttrValue>{{std::int64_t{1}}, {std::string("x")}, {std::vector<AttrValue>{}}}};
   EXPECT_EQ(print(a), R"({b = true, g = 4x2, l = [1, "x", []], m = "Hi\"Fi4", z = -3})");
 }
 
 TEST(Printer, NonZeroLoopStartUsesExplicitExtent) {
-  Stmt s = for_loop("t", var("start", Type::u32()), var("count", Type::u32()), ForRole::per_core,
-                    block({evaluate(call(Intrinsic::cb_reserve_back, {cb_ref("cb_in0"), int_imm(1)}))}));
+  Stmt s =
+      for_loop("t", var("start", Type::u32()), var("count", Type::u32()), ForRole::per_core,
+               block({evaluate(call(Intrinsic::cb_reserve_back, {cb_ref("cb_in0"), int_imm(1)}))}));
   EXPECT_EQ(print(s), "for t in start .. +count per_core {\n  cb_reserve_back(cb_in0, 1)\n}\n");
 }
 
-}  // namespace
-}  // namespace tk::ir
+} // namespace
+} // namespace tk::ir

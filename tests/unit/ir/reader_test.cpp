@@ -8,17 +8,21 @@ const char* kHead = "program p {\n"
                     "  tensor A: bf16[M, K] input\n"
                     "  cb cb_in0 index 0 format Float16_b page 2048 depth 2 role input tensor A\n";
 
-std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+std::string first_line(const std::string& s) {
+  return s.substr(0, s.find('\n'));
+}
 
 TEST(Reader, UnknownIntrinsicPointsAtTheName) {
-  std::string text = std::string(kHead) + "  func kernel f() {\n    let x: tile<f32> = tile.foo()\n  }\n}\n";
+  std::string text =
+      std::string(kHead) + "  func kernel f() {\n    let x: tile<f32> = tile.foo()\n  }\n}\n";
   EXPECT_EQ(test::read_error(text), "dump.txt:5:24: error: unknown intrinsic 'tile.foo'\n"
-                              "   5 |     let x: tile<f32> = tile.foo()\n"
-                              "     |                        ^~~~~~~~\n");
+                                    "   5 |     let x: tile<f32> = tile.foo()\n"
+                                    "     |                        ^~~~~~~~\n");
 }
 
 TEST(Reader, UnknownName) {
-  std::string text = std::string(kHead) + "  func kernel f() {\n    cb_reserve_back(cb_in1, 1)\n  }\n}\n";
+  std::string text =
+      std::string(kHead) + "  func kernel f() {\n    cb_reserve_back(cb_in1, 1)\n  }\n}\n";
   EXPECT_EQ(first_line(test::read_error(text)), "dump.txt:5:21: error: unknown name 'cb_in1'");
 }
 
@@ -29,19 +33,24 @@ TEST(Reader, ExpectedToken) {
 }
 
 TEST(Reader, UnknownLoopRole) {
-  std::string text = std::string(kHead) + "  func kernel f() {\n    for i in 0 .. 4 sideways {\n    }\n  }\n}\n";
-  EXPECT_EQ(first_line(test::read_error(text)), "dump.txt:5:21: error: unknown loop role 'sideways'");
+  std::string text =
+      std::string(kHead) + "  func kernel f() {\n    for i in 0 .. 4 sideways {\n    }\n  }\n}\n";
+  EXPECT_EQ(first_line(test::read_error(text)),
+            "dump.txt:5:21: error: unknown loop role 'sideways'");
 }
 
 TEST(Reader, NonZeroStartNeedsExplicitExtent) {
-  std::string text = std::string(kHead) + "  func kernel f() {\n    for i in 1 .. 4 serial {\n    }\n  }\n}\n";
+  std::string text =
+      std::string(kHead) + "  func kernel f() {\n    for i in 1 .. 4 serial {\n    }\n  }\n}\n";
   EXPECT_EQ(first_line(test::read_error(text)),
             "dump.txt:5:5: error: a loop that does not start at 0 is written 'min .. +extent'");
 }
 
 TEST(Reader, LoadFromUnknownTensor) {
-  std::string text = std::string(kHead) + "  func kernel f() {\n    let t: tile<bf16> = load B[0, 0]\n  }\n}\n";
-  EXPECT_EQ(first_line(test::read_error(text)), "dump.txt:5:25: error: load from unknown tensor 'B'");
+  std::string text =
+      std::string(kHead) + "  func kernel f() {\n    let t: tile<bf16> = load B[0, 0]\n  }\n}\n";
+  EXPECT_EQ(first_line(test::read_error(text)),
+            "dump.txt:5:25: error: load from unknown tensor 'B'");
 }
 
 TEST(Reader, AssignmentToUndeclaredVariable) {
@@ -64,12 +73,14 @@ TEST(Reader, UnexpectedEndOfFile) {
 
 TEST(Reader, UnknownEnumConstant) {
   std::string text = std::string(kHead) +
-                     "  func compute f() {\n    reduce_init(PoolType::MEAN, ReduceDim::REDUCE_ROW, cb_in0, cb_in0, cb_in0)\n  }\n}\n";
-  EXPECT_EQ(first_line(test::read_error(text)), "dump.txt:5:17: error: unknown constant 'PoolType::MEAN'");
+                     "  func compute f() {\n    reduce_init(PoolType::MEAN, "
+                     "ReduceDim::REDUCE_ROW, cb_in0, cb_in0, cb_in0)\n  }\n}\n";
+  EXPECT_EQ(first_line(test::read_error(text)),
+            "dump.txt:5:17: error: unknown constant 'PoolType::MEAN'");
 }
 
-}  // namespace
-}  // namespace tk::ir
+} // namespace
+} // namespace tk::ir
 
 namespace tk::ir {
 namespace {
@@ -89,7 +100,7 @@ TEST(Reader, DamagedInputNeverCrashes) {
     if (!m) {
       EXPECT_EQ(d.error_count(), 1u) << text;
     }
-    EXPECT_EQ(d.file(), nullptr);  // the reader restores the caller's file
+    EXPECT_EQ(d.file(), nullptr); // the reader restores the caller's file
   };
   for (std::size_t n = 0; n <= good.size(); n += 3)
     check(good.substr(0, n));
@@ -104,5 +115,5 @@ TEST(Reader, DamagedInputNeverCrashes) {
   }
 }
 
-}  // namespace
-}  // namespace tk::ir
+} // namespace
+} // namespace tk::ir

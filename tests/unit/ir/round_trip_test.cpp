@@ -12,14 +12,20 @@ namespace {
 
 Expr arg_of_kind(ArgKind k) {
   switch (k) {
-  case ArgKind::int_: return var("n", Type::u32());
-  case ArgKind::const_: return int_imm(3);
-  case ArgKind::f32: return var("alpha", Type::f32());
-  case ArgKind::tile: return var("t", Type::tile(DType::bf16));
-  case ArgKind::cb: return cb_ref("cb_in0");
+  case ArgKind::int_:
+    return var("n", Type::u32());
+  case ArgKind::const_:
+    return int_imm(3);
+  case ArgKind::f32:
+    return var("alpha", Type::f32());
+  case ArgKind::tile:
+    return var("t", Type::tile(DType::bf16));
+  case ArgKind::cb:
+    return cb_ref("cb_in0");
   case ArgKind::tensor:
   case ArgKind::src:
-  case ArgKind::dst: return tensor_ref("T");  // intermediate: may be read and written
+  case ArgKind::dst:
+    return tensor_ref("T"); // intermediate: may be read and written
   default:
     for (EnumConst e : all_enum_consts())
       if (arg_kind_of(e) == k)
@@ -37,19 +43,28 @@ Module everything_module() {
   p.attrs["math_fidelity"] = {std::string("HiFi4")};
   p.attrs["per_core_args"] = {std::vector<AttrValue>{
       {std::vector<AttrValue>{{std::int64_t{0}}, {std::int64_t{-4}}}}, {std::string("a b")}}};
-  p.tensors = {{"X", DType::bf16, {{"M", 0}, {"", 64}}, TensorRole::input,
-                Layout{MemoryKind::dram, LayoutKind::interleaved, 32, 32, 2048}, {}},
+  p.tensors = {{"X",
+                DType::bf16,
+                {{"M", 0}, {"", 64}},
+                TensorRole::input,
+                Layout{MemoryKind::dram, LayoutKind::interleaved, 32, 32, 2048},
+                {}},
                {"Y", DType::f32, {{"", 1}, {"N", 0}}, TensorRole::output, {}, {}},
-               {"T", DType::bf16, {{"", 32}, {"", 32}}, TensorRole::intermediate,
-                Layout{MemoryKind::l1, LayoutKind::sharded, 32, 32, 2048}, {}}};
+               {"T",
+                DType::bf16,
+                {{"", 32}, {"", 32}},
+                TensorRole::intermediate,
+                Layout{MemoryKind::l1, LayoutKind::sharded, 32, 32, 2048},
+                {}}};
   p.cbs = {{"cb_in0", 0, DataFormat::Float16_b, 2048, 2, CBRole::input, "X"},
            {"cb_out0", 16, DataFormat::Float32, 4096, 2, CBRole::output, "Y"},
            {"cb_scaler", 24, DataFormat::Bfp8_b, 1088, 1, CBRole::scaler, ""},
            {"cb_tmp", 25, DataFormat::Float16_b, 2048, 4, CBRole::intermediate, ""}};
 
   // One kernel function calling every intrinsic once.
-  std::vector<Stmt> body = {decl("n", Type::u32(), call(Intrinsic::get_arg_val, {int_imm(0)})),
-                            decl("t", Type::tile(DType::bf16), load("X", DType::bf16, {int_imm(0), int_imm(1)}))};
+  std::vector<Stmt> body = {
+      decl("n", Type::u32(), call(Intrinsic::get_arg_val, {int_imm(0)})),
+      decl("t", Type::tile(DType::bf16), load("X", DType::bf16, {int_imm(0), int_imm(1)}))};
   int k = 0;
   for (Intrinsic in : all_intrinsics()) {
     std::vector<Expr> args;
@@ -66,16 +81,20 @@ Module everything_module() {
     Expr x = enum_imm(e), cb = cb_ref("cb_in0"), n = var("n", Type::u32());
     switch (arg_kind_of(e)) {
     case ArgKind::pool:
-      body.push_back(evaluate(call(Intrinsic::reduce_init, {x, enum_imm(EnumConst::reduce_row), cb, cb, cb})));
+      body.push_back(
+          evaluate(call(Intrinsic::reduce_init, {x, enum_imm(EnumConst::reduce_row), cb, cb, cb})));
       break;
     case ArgKind::rdim:
-      body.push_back(evaluate(call(Intrinsic::reduce_tile, {enum_imm(EnumConst::pool_max), x, cb, cb, n, n, n})));
+      body.push_back(evaluate(
+          call(Intrinsic::reduce_tile, {enum_imm(EnumConst::pool_max), x, cb, cb, n, n, n})));
       break;
     case ArgKind::bcast:
-      body.push_back(evaluate(call(Intrinsic::mul_tiles_bcast, {x, cb, cb, n, int_imm(0), int_imm(1)})));
+      body.push_back(
+          evaluate(call(Intrinsic::mul_tiles_bcast, {x, cb, cb, n, int_imm(0), int_imm(1)})));
       break;
     default:
-      body.push_back(evaluate(call(Intrinsic::init_bcast, {x, enum_imm(EnumConst::bcast_col), cb, cb, cb})));
+      body.push_back(
+          evaluate(call(Intrinsic::init_bcast, {x, enum_imm(EnumConst::bcast_col), cb, cb, cb})));
     }
   }
   Expr i = var("i", Type::i32());
@@ -83,14 +102,20 @@ Module everything_module() {
       "i", int_imm(0), var("n", Type::u32()), ForRole::parallel,
       block({for_loop("j", int_imm(2), int_imm(5), ForRole::serial,
                       block({store("Y", {int_imm(0), i + var("j", Type::i32())},
-                                   call(Intrinsic::tile_add_scalar, {var("t", Type::tile(DType::bf16)),
-                                                                     float_imm(-0.5)}))})),
+                                   call(Intrinsic::tile_add_scalar,
+                                        {var("t", Type::tile(DType::bf16)), float_imm(-0.5)}))})),
              for_loop("r", int_imm(0), int_imm(4), ForRole::reduction,
                       block({assign("t", call(Intrinsic::tile_fill, {float_imm(1e-5)}))}))})));
-  Function kernel{"all", FuncKind::kernel,
-                  {{"X", Type::tensor()}, {"Y", Type::tensor()}, {"alpha", Type::f32()},
-                   {"M", Type::i32()}, {"N", Type::i32()}},
-                  {{"note", {std::string("kernel attrs")}}}, block(body), {}};
+  Function kernel{"all",
+                  FuncKind::kernel,
+                  {{"X", Type::tensor()},
+                   {"Y", Type::tensor()},
+                   {"alpha", Type::f32()},
+                   {"M", Type::i32()},
+                   {"N", Type::i32()}},
+                  {{"note", {std::string("kernel attrs")}}},
+                  block(body),
+                  {}};
 
   Expr n = var("n", Type::u32()), t = var("t", Type::i32());
   Stmt per_core = for_loop(
@@ -100,19 +125,32 @@ Module everything_module() {
                  binary(BinaryOp::ge, binary(BinaryOp::max, t, int_imm(0)), int_imm(7))),
           block({evaluate(call(Intrinsic::cb_reserve_back, {cb_ref("cb_in0"), int_imm(1)}))}),
           block({evaluate(call(Intrinsic::noc_async_read_barrier, {}))}))}));
-  Function reader{"all_reader", FuncKind::reader, {{"start", Type::u32()}, {"n", Type::u32()}},
-                  {{"runtime_args", {std::vector<AttrValue>{{std::string("start")}, {std::string("n")}}}}},
-                  block({per_core}), {}};
-  Function writer{"all_writer", FuncKind::writer, {{"count", Type::i32()}}, {},
-                  block({for_loop("w", int_imm(0), var("count", Type::i32()), ForRole::serial,
-                                  block({if_then_else(binary(BinaryOp::eq, var("w", Type::i32()), int_imm(0)),
-                                                      block({evaluate(call(Intrinsic::noc_async_write_barrier, {}))}))}))}),
-                  {}};
-  Function cpu{"all_cpu", FuncKind::cpu, {{"flag", Type::boolean()}}, {},
-               block({for_loop("p", int_imm(0), int_imm(8), ForRole::per_thread,
-                               block({decl("q", Type::f32(), binary(BinaryOp::mul, float_imm(2.0),
-                                                                    float_imm(0.1)))}))}),
-               {}};
+  Function reader{
+      "all_reader",
+      FuncKind::reader,
+      {{"start", Type::u32()}, {"n", Type::u32()}},
+      {{"runtime_args", {std::vector<AttrValue>{{std::string("start")}, {std::string("n")}}}}},
+      block({per_core}),
+      {}};
+  Function writer{
+      "all_writer",
+      FuncKind::writer,
+      {{"count", Type::i32()}},
+      {},
+      block({for_loop(
+          "w", int_imm(0), var("count", Type::i32()), ForRole::serial,
+          block({if_then_else(binary(BinaryOp::eq, var("w", Type::i32()), int_imm(0)),
+                              block({evaluate(call(Intrinsic::noc_async_write_barrier, {}))}))}))}),
+      {}};
+  Function cpu{
+      "all_cpu",
+      FuncKind::cpu,
+      {{"flag", Type::boolean()}},
+      {},
+      block({for_loop(
+          "p", int_imm(0), int_imm(8), ForRole::per_thread,
+          block({decl("q", Type::f32(), binary(BinaryOp::mul, float_imm(2.0), float_imm(0.1)))}))}),
+      {}};
   Function host{"all_host", FuncKind::host, {}, {}, block({}), {}};
   Function compute{"all_compute", FuncKind::compute, {}, {}, block({}), {}};
   p.functions = {kernel, reader, compute, writer, cpu, host};
@@ -193,8 +231,9 @@ TEST(RoundTrip, RandomExpressionsParseBackToTheSameTree) {
   std::mt19937 rng(20261121);
   for (int n = 0; n < 500; ++n) {
     Expr e = random_expr(rng, 5, n % 3 == 0);
-    std::string text = "program p {\n  func kernel f(a: i32, b: i32, u: u32) {\n    let x: " +
-                       to_string(e->type) + " = " + print(e) + "\n  }\n}\n";
+    std::string text =
+        "program p {\n  func kernel f(a: i32, b: i32, u: u32) {\n    let x: " + to_string(e->type) +
+        " = " + print(e) + "\n  }\n}\n";
     Module m = test::read_text(text);
     const auto* d = as<Decl>(as<Block>(m.programs.at(0).functions.at(0).body)->stmts.at(0));
     ASSERT_NE(d, nullptr);
@@ -202,5 +241,5 @@ TEST(RoundTrip, RandomExpressionsParseBackToTheSameTree) {
   }
 }
 
-}  // namespace
-}  // namespace tk::ir
+} // namespace
+} // namespace tk::ir

@@ -14,7 +14,8 @@ std::string error_of(const std::string& body, const std::string& params = "") {
                      "  tensor A: bf16[M, K] input\n"
                      "  tensor C: bf16[M, K] output\n"
                      "  cb cb_in0 index 0 format Float16_b page 2048 depth 2 role input tensor A\n"
-                     "  func kernel f(" + params + ") {\n" + body + "  }\n}\n";
+                     "  func kernel f(" +
+                     params + ") {\n" + body + "  }\n}\n";
   Module m = test::read_text(text);
   return find_ir_error(m).value_or("<valid>");
 }
@@ -67,7 +68,8 @@ TEST(Verifier, IntrinsicArityAndArgumentKinds) {
   std::vector<Stmt> stmts = as<Block>(f.body)->stmts;
   stmts.push_back(evaluate(call(Intrinsic::cb_push_back, {int_imm(1)})));
   f.body = block(stmts);
-  EXPECT_EQ(find_ir_error(m), "in function 'matmul': intrinsic 'cb_push_back' takes 2 arguments, got 1");
+  EXPECT_EQ(find_ir_error(m),
+            "in function 'matmul': intrinsic 'cb_push_back' takes 2 arguments, got 1");
   EXPECT_EQ(error_of("    cb_push_back(1, cb_in0)\n"),
             "in function 'f': argument 1 of 'cb_push_back' must be cb, got 1 of type i32");
   EXPECT_EQ(error_of("    let n: u32 = get_arg_val(x)\n", "x: i32"),
@@ -82,22 +84,28 @@ TEST(Verifier, EffectsAndStatements) {
   Module m = test::read_text("program p {\n  func kernel f() {\n  }\n}\n");
   m.programs[0].functions[0].body =
       block({decl("x", Type::tile(DType::f32), call(Intrinsic::tile_regs_acquire, {}))});
-  EXPECT_EQ(find_ir_error(m),
-            "in function 'f': intrinsic 'tile_regs_acquire' has side effects and is used as a value");
+  EXPECT_EQ(
+      find_ir_error(m),
+      "in function 'f': intrinsic 'tile_regs_acquire' has side effects and is used as a value");
 }
 
 TEST(Verifier, LoopRoles) {
-  EXPECT_EQ(error_of("    for i in 0 .. 4 serial {\n      for j in 0 .. 4 parallel {\n      }\n    }\n"),
-            "in function 'f': parallel loop 'j' nested in a serial loop");
-  EXPECT_EQ(error_of("    for i in 0 .. 4 parallel {\n      for t in 0 .. 4 per_core {\n      }\n    }\n"),
-            "in function 'f': per_core loop 't' is not outermost");
-  Module m = test::read_text("program p {\n  func reader r() {\n    for i in 0 .. 4 parallel {\n    }\n  }\n}\n");
+  EXPECT_EQ(
+      error_of("    for i in 0 .. 4 serial {\n      for j in 0 .. 4 parallel {\n      }\n    }\n"),
+      "in function 'f': parallel loop 'j' nested in a serial loop");
+  EXPECT_EQ(
+      error_of(
+          "    for i in 0 .. 4 parallel {\n      for t in 0 .. 4 per_core {\n      }\n    }\n"),
+      "in function 'f': per_core loop 't' is not outermost");
+  Module m = test::read_text(
+      "program p {\n  func reader r() {\n    for i in 0 .. 4 parallel {\n    }\n  }\n}\n");
   EXPECT_EQ(find_ir_error(m), "in function 'r': parallel loop 'i' in a reader function");
 }
 
 TEST(Verifier, ScopesAndAssignments) {
   // (The reader already rejects this text, so the module is built directly.)
-  Module m = test::read_text("program p {\n  func kernel f() {\n    for i in 0 .. 4 serial {\n    }\n  }\n}\n");
+  Module m = test::read_text(
+      "program p {\n  func kernel f() {\n    for i in 0 .. 4 serial {\n    }\n  }\n}\n");
   m.programs[0].functions[0].body =
       block({for_loop("i", int_imm(0), int_imm(4), ForRole::serial,
                       block({decl("t", Type::tile(DType::f32), call(Intrinsic::tile_zeros, {}))})),
@@ -129,5 +137,5 @@ TEST(Verifier, ProgramLevelInvariants) {
             "in function 'matmul': tensor parameter 'Q' names no tensor of the program");
 }
 
-}  // namespace
-}  // namespace tk::ir
+} // namespace
+} // namespace tk::ir

@@ -25,14 +25,15 @@ protected:
   Expr mutate_node(const Call& c, const Expr& self) override {
     if (c.fn != Intrinsic::tile_matmul_acc)
       return Mutator::mutate_node(c, self);
-    return call(Intrinsic::tile_add, {c.args[0], call(Intrinsic::tile_matmul, {c.args[1], c.args[2]})});
+    return call(Intrinsic::tile_add,
+                {c.args[0], call(Intrinsic::tile_matmul, {c.args[1], c.args[2]})});
   }
 };
 
 TEST(Visitor, VisitsEveryNode) {
   CountCalls v;
   v.visit(test::matmul_module().programs[0].functions[0].body);
-  EXPECT_EQ(v.calls, 2);  // tile.zeros, tile.matmul_acc
+  EXPECT_EQ(v.calls, 2); // tile.zeros, tile.matmul_acc
   EXPECT_EQ(v.loads, 2);
 }
 
@@ -51,11 +52,11 @@ TEST(Mutator, RebuildsOnlyTheChangedPath) {
   const auto* before = as<Block>(m.programs[0].functions[0].body);
   const auto* after = as<Block>(out.programs[0].functions[0].body);
   ASSERT_EQ(before->stmts.size(), after->stmts.size());
-  EXPECT_EQ(before->stmts[0], after->stmts[0]);  // `let Mt` untouched: same node
-  EXPECT_NE(before->stmts[3], after->stmts[3]);  // the loop nest holding the call was rebuilt
+  EXPECT_EQ(before->stmts[0], after->stmts[0]); // `let Mt` untouched: same node
+  EXPECT_NE(before->stmts[3], after->stmts[3]); // the loop nest holding the call was rebuilt
   EXPECT_NE(print(out).find("acc = tile.add(acc, tile.matmul(load A[i, k], load B[k, j]))"),
             std::string::npos);
 }
 
-}  // namespace
-}  // namespace tk::ir
+} // namespace
+} // namespace tk::ir

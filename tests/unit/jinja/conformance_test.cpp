@@ -1,7 +1,7 @@
 // Conformance: every case under tests/golden/jinja and every template under templates/ is
 // rendered by TileKit's engine and by the real jinja2; the outputs must be byte-identical.
 // A case with an expected.err must fail in both, and our message must match the file exactly.
-#include "jinja_corpus_stamp.hpp"  // rebuild (and rediscover) when cases come or go
+#include "jinja_corpus_stamp.hpp" // rebuild (and rediscover) when cases come or go
 #include "tests/support/golden.hpp"
 #include "tests/unit/jinja/jinja2_reference.hpp"
 
@@ -16,9 +16,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path corpus_dir() { return source_dir() / "tests/golden/jinja"; }
-fs::path templates_dir() { return source_dir() / "templates"; }
-fs::path template_data_dir() { return source_dir() / "tests/golden/jinja-templates"; }
+fs::path corpus_dir() {
+  return source_dir() / "tests/golden/jinja";
+}
+fs::path templates_dir() {
+  return source_dir() / "templates";
+}
+fs::path template_data_dir() {
+  return source_dir() / "tests/golden/jinja-templates";
+}
 
 nlohmann::json read_json(const fs::path& p) {
   if (p.empty() || !fs::exists(p))
@@ -35,7 +41,7 @@ std::string visible(const std::string& s) {
     else if (c == '\t')
       out += "\\t";
     else if (c == ' ')
-      out += "\xC2\xB7";  // middle dot
+      out += "\xC2\xB7"; // middle dot
     else
       out += c;
   }
@@ -76,7 +82,8 @@ TEST_P(JinjaConformance, MatchesJinja2) {
   fs::path options = dir / "options.json";
   if (!fs::exists(options))
     options.clear();
-  Ours ours = render_ours(dir, "template.jinja", read_options(options), read_json(dir / "data.json"));
+  Ours ours =
+      render_ours(dir, "template.jinja", read_options(options), read_json(dir / "data.json"));
   ReferenceRequest req{"template.jinja", {dir}, dir / "data.json", options, false};
   if (!fs::exists(req.data))
     req.data.clear();
@@ -91,13 +98,14 @@ TEST_P(JinjaConformance, MatchesJinja2) {
   expect_same(ours, ref);
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, JinjaConformance, ::testing::ValuesIn(conformance_cases(corpus_dir())),
+INSTANTIATE_TEST_SUITE_P(Corpus, JinjaConformance,
+                         ::testing::ValuesIn(conformance_cases(corpus_dir())),
                          [](const auto& p) { return test_name(p.param); });
 
 TEST(JinjaConformanceCorpus, HasEnoughCases) {
   auto cases = conformance_cases(corpus_dir());
   EXPECT_GE(cases.size(), 60u);
-  EXPECT_EQ(std::string(TK_JINJA_CORPUS_STAMP).size(), 40u);  // the SHA-1 CMake computed
+  EXPECT_EQ(std::string(TK_JINJA_CORPUS_STAMP).size(), 40u); // the SHA-1 CMake computed
 }
 
 // The project's own templates: rendered with their sample data when there is one, otherwise
@@ -117,10 +125,13 @@ void check_project_template(const fs::path& root, const ProjectTemplate& t) {
   expect_same(render_ours(root, t.name, o, read_json(t.data)), ref);
 }
 
-TEST_P(JinjaProjectTemplates, MatchesJinja2) { check_project_template(templates_dir(), GetParam()); }
+TEST_P(JinjaProjectTemplates, MatchesJinja2) {
+  check_project_template(templates_dir(), GetParam());
+}
 
 INSTANTIATE_TEST_SUITE_P(Templates, JinjaProjectTemplates,
-                         ::testing::ValuesIn(project_templates(templates_dir(), template_data_dir())),
+                         ::testing::ValuesIn(project_templates(templates_dir(),
+                                                               template_data_dir())),
                          [](const auto& p) { return test_name(p.param.name); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(JinjaProjectTemplates);
 
@@ -153,9 +164,9 @@ TEST(JinjaProjectTemplates, DiscoveryPairsTemplatesWithSampleData) {
   EXPECT_EQ(render_ours(root / "templates", found[1].name, read_options(found[1].options),
                         read_json(found[1].data))
                 .output,
-            "  read(0);  read(1);  read(2);");  // each file loses its last newline
+            "  read(0);  read(1);  read(2);"); // each file loses its last newline
   fs::remove_all(root);
 }
 
-}  // namespace
-}  // namespace tk::test
+} // namespace
+} // namespace tk::test

@@ -9,11 +9,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <iostream>
-#include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <unistd.h>
 
@@ -64,7 +64,8 @@ TEST(JinjaSyntaxErrors, AreLocatedWithExactMessages) {
   EXPECT_EQ(error_of("{% macro m(a b) %}{% endmacro %}"), "t.jinja:1:14: error: expected ','");
   EXPECT_EQ(error_of("{{ [1, 2 }}"), "t.jinja:1:10: error: unexpected '}', expected ']'");
   EXPECT_EQ(error_of("{% %}"), "t.jinja:1:4: error: expected a tag name");
-  EXPECT_EQ(error_of("{{ 'a' | }}"), "t.jinja:1:10: error: expected name before the end of the tag");
+  EXPECT_EQ(error_of("{{ 'a' | }}"),
+            "t.jinja:1:10: error: expected name before the end of the tag");
   EXPECT_EQ(error_of("{% set %}"), "t.jinja:1:8: error: expected a variable name");
   EXPECT_EQ(error_of("{% set x = 1 2 %}"), "t.jinja:1:14: error: expected '%}'");
   EXPECT_EQ(error_of("{{ a b }}"), "t.jinja:1:6: error: expected '}}'");
@@ -93,8 +94,7 @@ TEST(JinjaRenderErrors, AreLocatedAtTheCulprit) {
             "t.jinja:1:31: error: No first item, sequence was empty.");
   EXPECT_EQ(error_of("{{ 2 ** 64 }}"),
             "t.jinja:1:6: error: integer overflow (TileKit's template integers are 64-bit)");
-  EXPECT_EQ(error_of("{{ 9223372036854775808 }}"),
-            "t.jinja:1:4: error: expected expression");
+  EXPECT_EQ(error_of("{{ 9223372036854775808 }}"), "t.jinja:1:4: error: expected expression");
   EXPECT_EQ(error_of("{{ (1, 2) | map(attribute='x') | list }}"),
             "t.jinja:1:11: error: 'int object' has no attribute 'x'");
   EXPECT_EQ(error_of("{% set a, b = [1] %}"),
@@ -161,7 +161,7 @@ TEST(JinjaEnvironment, ParsesEachFileOnceAndReportsMissingFiles) {
   Environment env(dir);
   EXPECT_EQ(env.render_file("sub/a.jinja", {{"n", 1}}), "b1;2");
   EXPECT_EQ(env.load("sub/a.jinja"), env.load("sub/a.jinja"));
-  std::ofstream(dir / "sub/b.jinja") << "changed";  // cached: not re-read
+  std::ofstream(dir / "sub/b.jinja") << "changed"; // cached: not re-read
   EXPECT_EQ(env.render_file("sub/a.jinja", {{"n", 5}}), "b5;6");
   try {
     env.render_file("nope.jinja", {});
@@ -192,31 +192,36 @@ TEST(JinjaPerformance, Renders300LineTemplateWellUnderAMillisecond) {
            "cb_reserve_back({{ cb.name }}, {{ cb.pages * 2 }});\n"
            "{% if cb.input %}noc_read({{ cb.name | upper }}, {{ loop.index0 }});{% endif %}\n"
            "{% endfor %}\n"
-           "void f" + std::to_string(k) + "({% for a in args %}{{ arg(a) }}{{ ', ' if not loop.last }}{% endfor %});\n"
+           "void f" +
+           std::to_string(k) +
+           "({% for a in args %}{{ arg(a) }}{{ ', ' if not loop.last }}{% endfor %});\n"
            "{{ args | map(attribute='name') | join(', ') }}\n";
   src += "end\n";
   ASSERT_GE(std::count(src.begin(), src.end(), '\n'), 300);
   nlohmann::json data = {{"cbs", nlohmann::json::array()}, {"args", nlohmann::json::array()}};
   for (int i = 0; i < 4; ++i)
-    data["cbs"].push_back({{"name", "cb_" + std::to_string(i)}, {"pages", i + 1}, {"input", i < 2}});
+    data["cbs"].push_back(
+        {{"name", "cb_" + std::to_string(i)}, {"pages", i + 1}, {"input", i < 2}});
   for (int i = 0; i < 3; ++i)
     data["args"].push_back({{"name", "Arg" + std::to_string(i)}, {"type", "uint32_t"}});
   Environment env;
-  std::string first = env.render_string(src, data, "perf.jinja");  // parses and caches
+  std::string first = env.render_string(src, data, "perf.jinja"); // parses and caches
   constexpr int runs = 200;
   auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < runs; ++i)
     EXPECT_EQ(env.render_string(src, data, "perf.jinja").size(), first.size());
-  double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / runs;
+  double us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+      runs;
   std::cout << "[ perf     ] 300-line template, " << std::count(first.begin(), first.end(), '\n')
             << " output lines: " << us << " us per render\n";
   RecordProperty("render_us", static_cast<int>(us));
 #if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
   EXPECT_LT(us, 1000.0);
 #else
-  EXPECT_LT(us, 20000.0);  // unoptimised or sanitized builds
+  EXPECT_LT(us, 20000.0); // unoptimised or sanitized builds
 #endif
 }
 
-}  // namespace
-}  // namespace tk::tmpl
+} // namespace
+} // namespace tk::tmpl

@@ -31,12 +31,12 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-}  // namespace
+} // namespace
 
 ReferenceResult render_with_jinja2(const ReferenceRequest& r) {
   // The interpreter is pinned: `python3` on PATH may be another Python with another jinja2.
-  std::string cmd = "/usr/bin/python3 " + quote(std::string(TK_SOURCE_DIR) +
-                                                "/tests/unit/jinja/render_jinja2.py") +
+  std::string cmd = "/usr/bin/python3 " +
+                    quote(std::string(TK_SOURCE_DIR) + "/tests/unit/jinja/render_jinja2.py") +
                     " --template " + quote(r.template_name);
   for (const auto& s : r.search)
     cmd += " --search " + quote(s.string());
@@ -46,8 +46,8 @@ ReferenceResult render_with_jinja2(const ReferenceRequest& r) {
     cmd += " --options " + quote(r.options.string());
   if (r.parse_only)
     cmd += " --parse-only";
-  fs::path err_file = fs::temp_directory_path() /
-                      ("tk_jinja2_" + std::to_string(::getpid()) + ".err");
+  fs::path err_file =
+      fs::temp_directory_path() / ("tk_jinja2_" + std::to_string(::getpid()) + ".err");
   cmd += " 2>" + quote(err_file.string());
   ReferenceResult res;
   FILE* p = ::popen(cmd.c_str(), "r");
@@ -123,4 +123,4 @@ std::string test_name(const std::string& path) {
   return out;
 }
 
-}  // namespace tk::test
+} // namespace tk::test

@@ -12,15 +12,15 @@ namespace tk::test {
 
 struct ReferenceResult {
   bool ok = false;
-  std::string output;  // stdout: the rendered bytes
-  std::string error;   // stderr: "jinja2: <Type>: <message>"
+  std::string output; // stdout: the rendered bytes
+  std::string error;  // stderr: "jinja2: <Type>: <message>"
 };
 
 struct ReferenceRequest {
   std::string template_name;
-  std::vector<std::filesystem::path> search;  // FileSystemLoader search path
-  std::filesystem::path data;                 // empty: no data
-  std::filesystem::path options;              // empty: jinja2's defaults
+  std::vector<std::filesystem::path> search; // FileSystemLoader search path
+  std::filesystem::path data;                // empty: no data
+  std::filesystem::path options;             // empty: jinja2's defaults
   bool parse_only = false;
 };
 
@@ -34,9 +34,9 @@ std::vector<std::string> conformance_cases(const std::filesystem::path& corpus);
 
 /// A template of the project and the sample data and options to render it with.
 struct ProjectTemplate {
-  std::string name;                // relative to the templates root, with '/' separators
-  std::filesystem::path data;      // <data_root>/<name>.json, or empty when absent
-  std::filesystem::path options;   // <data_root>/<name>.options.json or <data_root>/options.json
+  std::string name;              // relative to the templates root, with '/' separators
+  std::filesystem::path data;    // <data_root>/<name>.json, or empty when absent
+  std::filesystem::path options; // <data_root>/<name>.options.json or <data_root>/options.json
 };
 
 /// Every *.jinja under `templates_root`, sorted, with its sample data under `data_root`.
@@ -46,4 +46,4 @@ std::vector<ProjectTemplate> project_templates(const std::filesystem::path& temp
 /// A gtest-safe test name for a path ("tt/reader.cpp.jinja" -> "tt_reader_cpp_jinja").
 std::string test_name(const std::string& path);
 
-}  // namespace tk::test
+} // namespace tk::test

@@ -9,9 +9,12 @@
 
 namespace tk::lower::test {
 
-inline dsl::Ident id(std::string n) { return {std::move(n), {}}; }
+inline dsl::Ident id(std::string n) {
+  return {std::move(n), {}};
+}
 
-inline dsl::Param tensor(std::string n, std::vector<std::string> dims, dsl::DType t = dsl::DType::bf16) {
+inline dsl::Param tensor(std::string n, std::vector<std::string> dims,
+                         dsl::DType t = dsl::DType::bf16) {
   dsl::Param p;
   p.name = id(std::move(n));
   p.dtype = t;
@@ -29,14 +32,18 @@ inline dsl::Param scalar(std::string n) {
   return p;
 }
 
-inline dsl::Expr num(double v) { return {dsl::Number{v, false}, {}, dsl::Type::scalar}; }
+inline dsl::Expr num(double v) {
+  return {dsl::Number{v, false}, {}, dsl::Type::scalar};
+}
 inline dsl::Expr name(std::string n, dsl::Type t = dsl::Type::tile) {
   return {dsl::Name{id(std::move(n))}, {}, t};
 }
 inline dsl::TensorIndex idx(std::string v, std::int64_t off = 0) {
   return {id(std::move(v)), off, {}};
 }
-inline dsl::TensorIndex lit(std::int64_t v) { return {std::nullopt, v, {}}; }
+inline dsl::TensorIndex lit(std::int64_t v) {
+  return {std::nullopt, v, {}};
+}
 inline dsl::Expr access(std::string t, std::vector<dsl::TensorIndex> ix) {
   return {dsl::Access{id(std::move(t)), std::move(ix)}, {}, dsl::Type::tile};
 }
@@ -46,15 +53,19 @@ inline dsl::Expr call(std::string f, std::vector<dsl::Expr> args) {
 }
 inline dsl::Expr bin(dsl::BinOp op, dsl::Expr a, dsl::Expr b) {
   dsl::Type t = a.type == dsl::Type::scalar && b.type == dsl::Type::scalar ? dsl::Type::scalar
-                                                                         : dsl::Type::tile;
+                                                                           : dsl::Type::tile;
   return {dsl::Binary{op, std::move(a), std::move(b)}, {}, t};
 }
-inline dsl::Range tiles(std::string d) { return {std::nullopt, {id(std::move(d)), 0, {}}, {}}; }
+inline dsl::Range tiles(std::string d) {
+  return {std::nullopt, {id(std::move(d)), 0, {}}, {}};
+}
 inline dsl::Range range(std::int64_t lo, std::int64_t hi) {
   return {dsl::Bound{std::nullopt, lo, {}}, {std::nullopt, hi, {}}, {}};
 }
 
-inline dsl::Stmt assign(std::string n, dsl::Expr e) { return {dsl::Assign{id(std::move(n)), std::move(e)}, {}}; }
+inline dsl::Stmt assign(std::string n, dsl::Expr e) {
+  return {dsl::Assign{id(std::move(n)), std::move(e)}, {}};
+}
 inline dsl::Stmt accumulate(std::string n, dsl::Expr e) {
   return {dsl::Accumulate{id(std::move(n)), std::move(e)}, {}};
 }
@@ -79,15 +90,16 @@ inline dsl::Module matmul_ast() {
   k.name = id("matmul");
   k.inputs = {tensor("A", {"M", "K"}), tensor("B", {"K", "N"})};
   k.outputs = {tensor("C", {"M", "N"})};
-  k.body = {parallel({{"i", tiles("M")}, {"j", tiles("N")}},
-                     {assign("acc", call("zeros", {})),
-                      for_("k", tiles("K"),
-                           {accumulate("acc", bin(dsl::BinOp::matmul, access("A", {idx("i"), idx("k")}),
-                                                  access("B", {idx("k"), idx("j")})))}),
-                      store("C", {idx("i"), idx("j")}, name("acc"))})};
+  k.body = {
+      parallel({{"i", tiles("M")}, {"j", tiles("N")}},
+               {assign("acc", call("zeros", {})),
+                for_("k", tiles("K"),
+                     {accumulate("acc", bin(dsl::BinOp::matmul, access("A", {idx("i"), idx("k")}),
+                                            access("B", {idx("k"), idx("j")})))}),
+                store("C", {idx("i"), idx("j")}, name("acc"))})};
   dsl::Module m;
   m.kernels.push_back(std::move(k));
   return m;
 }
 
-}  // namespace tk::lower::test
+} // namespace tk::lower::test

@@ -53,14 +53,14 @@ TEST_P(Golden, StageDumps) {
   PipelineOptions o;
   o.print_after_all = true;
   o.verify_each = true;
-  o.stop_after = "infer-layout";  // the shared front; each chain has its own goldens after it
+  o.stop_after = "infer-layout"; // the shared front; each chain has its own goldens after it
   o.dump = &os;
   ASSERT_TRUE(run_pipeline(*ast, Target::tt, o, diags)) << diags.str();
   auto dumps = split_dumps(os.str());
   ASSERT_EQ(dumps.size(), 2u);
   for (const auto& [stage, text] : dumps) {
-    test::expect_golden(test::source_dir() / "tests/golden/ir" / GetParam() / ("after-" + stage + ".txt"),
-                        text);
+    test::expect_golden(
+        test::source_dir() / "tests/golden/ir" / GetParam() / ("after-" + stage + ".txt"), text);
     SourceFile f(stage, text);
     Diagnostics d;
     std::optional<ir::Module> back = ir::read_module(f, d);
@@ -78,5 +78,5 @@ TEST_P(Golden, StageDumps) {
 INSTANTIATE_TEST_SUITE_P(Examples, Golden, ::testing::ValuesIn(examples()),
                          [](const auto& p) { return p.param; });
 
-}  // namespace
-}  // namespace tk::lower
+} // namespace
+} // namespace tk::lower

@@ -54,5 +54,5 @@ TEST(InferLayout, SecondRunChangesNothing) {
   EXPECT_FALSE(d.has_errors());
 }
 
-}  // namespace
-}  // namespace tk::lower
+} // namespace
+} // namespace tk::lower

@@ -43,7 +43,7 @@ TEST(Pipeline, PrintAfterAllDumpsEveryStage) {
   PipelineOptions o;
   o.print_after_all = true;
   o.verify_each = true;
-  o.stop_after = "infer-layout";  // the stages both chains share
+  o.stop_after = "infer-layout"; // the stages both chains share
   o.dump = &os;
   auto m = run_pipeline(test::matmul_ast(), Target::tt, o, d);
   ASSERT_TRUE(m) << d.str();
@@ -163,8 +163,9 @@ TEST(Pipeline, VerifierRejectsABrokenDump) {
   Diagnostics d;
   PipelineOptions o;
   o.verify_each = true;
-  SourceFile dump("z.ir", "// after to-tile-ir\nprogram p {\n  tensor A: bf16[32, 32] input\n"
-                          "  func kernel p(A: tensor) {\n    store A[0, 0] = tile.zeros()\n  }\n}\n");
+  SourceFile dump("z.ir",
+                  "// after to-tile-ir\nprogram p {\n  tensor A: bf16[32, 32] input\n"
+                  "  func kernel p(A: tensor) {\n    store A[0, 0] = tile.zeros()\n  }\n}\n");
   try {
     run_pipeline_from_dump(dump, Target::tt, o, d);
     FAIL() << "no internal error";
@@ -174,5 +175,5 @@ TEST(Pipeline, VerifierRejectsABrokenDump) {
   }
 }
 
-}  // namespace
-}  // namespace tk::lower
+} // namespace
+} // namespace tk::lower

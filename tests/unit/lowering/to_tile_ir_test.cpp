@@ -22,8 +22,9 @@ std::string lower(const dsl::Module& ast) {
 }
 
 TEST(ToTileIr, Matmul) {
-  EXPECT_EQ(lower(test::matmul_ast()),
-            R"(program matmul attributes {cb_depth = 2, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
+  EXPECT_EQ(
+      lower(test::matmul_ast()),
+      R"(program matmul attributes {cb_depth = 2, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
   tensor A: bf16[M, K] input
   tensor B: bf16[K, N] input
   tensor C: bf16[M, N] output
@@ -61,15 +62,17 @@ TEST(ToTileIr, ScalarsLiteralsOptionsAndSerialLoops) {
       {for_("j", range(0, 2),
             {store("y", {idx("i"), idx("j")},
                    bin(dsl::BinOp::sub, a,
-                       bin(dsl::BinOp::mul, bin(dsl::BinOp::add, access("x", {idx("i"), idx("j", 1)}), num(0.5)),
+                       bin(dsl::BinOp::mul,
+                           bin(dsl::BinOp::add, access("x", {idx("i"), idx("j", 1)}), num(0.5)),
                            call("bcast_row", {access("b", {lit(0), idx("j")})}))))}),
        for_("j", range(1, 3),
             {assign("t", bin(dsl::BinOp::mul, a, access("x", {idx("i"), idx("j", -1)}))),
              store("y", {idx("i"), idx("j")}, call("fill", {bin(dsl::BinOp::mul, a, num(2))}))})})};
   dsl::Module m;
   m.kernels.push_back(k);
-  EXPECT_EQ(lower(m),
-            R"(program k attributes {cb_depth = 2, fp32_acc = true, grid = 4x2, math_fidelity = "HiFi4"} {
+  EXPECT_EQ(
+      lower(m),
+      R"(program k attributes {cb_depth = 2, fp32_acc = true, grid = 4x2, math_fidelity = "HiFi4"} {
   tensor x: bf16[M, 64] input
   tensor b: bf16[1, 64] input
   tensor y: f32[M, 64] output
@@ -101,8 +104,11 @@ TEST(ToTileIr, RebindingAnOuterValueMakesEveryLoopInBetweenAReduction) {
       {assign("m", call("fill", {num(-std::numeric_limits<double>::infinity())})),
        for_("a", range(0, 2),
             {for_("j", tiles("N"),
-                  {assign("m", call("max", {name("m"), call("rowmax", {access("x", {idx("i"), idx("j")})})}))})}),
-       for_("j", tiles("N"), {store("y", {idx("i"), idx("j")}, call("exp", {call("bcast_col", {name("m")})}))})})};
+                  {assign("m",
+                          call("max", {name("m"),
+                                       call("rowmax", {access("x", {idx("i"), idx("j")})})}))})}),
+       for_("j", tiles("N"),
+            {store("y", {idx("i"), idx("j")}, call("exp", {call("bcast_col", {name("m")})}))})})};
   dsl::Module m;
   m.kernels.push_back(k);
   std::string text = lower(m);
@@ -113,7 +119,7 @@ TEST(ToTileIr, RebindingAnOuterValueMakesEveryLoopInBetweenAReduction) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("      for j in 0 .. Nt serial {\n"
-                        "        store y[i, j] = tile.exp(tile.bcast_col(m))\n"),
+                      "        store y[i, j] = tile.exp(tile.bcast_col(m))\n"),
             std::string::npos)
       << text;
 }
@@ -127,9 +133,9 @@ TEST(ToTileIr, AccumulatingScalarsIntoTilesAndScalarLocals) {
   dsl::Expr a = name("alpha", dsl::Type::scalar);
   k.body = {parallel({{"i", tiles("M")}, {"j", tiles("N")}},
                      {assign("t", access("x", {idx("i"), idx("j")})), accumulate("t", a),
-                      assign("s", bin(dsl::BinOp::mul, a, num(3))),
-                      accumulate("s", num(1)),
-                      store("y", {idx("i"), idx("j")}, bin(dsl::BinOp::mul, name("t"), name("s", dsl::Type::scalar)))})};
+                      assign("s", bin(dsl::BinOp::mul, a, num(3))), accumulate("s", num(1)),
+                      store("y", {idx("i"), idx("j")},
+                            bin(dsl::BinOp::mul, name("t"), name("s", dsl::Type::scalar)))})};
   dsl::Module m;
   m.kernels.push_back(k);
   std::string text = lower(m);
@@ -179,7 +185,8 @@ TEST(ToTileIr, KeepsSourceLocationsOnStatementsAndCalls) {
   mm.rhs->loc.range = {140, 147};
   ir::Module m2 = to_tile_ir(ast, diags);
   const auto* b2 = ir::as<ir::Block>(m2.programs[0].functions[0].body);
-  const auto* j2 = ir::as<ir::For>(ir::as<ir::Block>(ir::as<ir::For>(b2->stmts.back())->body)->stmts[0]);
+  const auto* j2 =
+      ir::as<ir::For>(ir::as<ir::Block>(ir::as<ir::For>(b2->stmts.back())->body)->stmts[0]);
   const auto* k2 = ir::as<ir::For>(ir::as<ir::Block>(j2->body)->stmts[1]);
   const auto* upd = ir::as<ir::Assign>(ir::as<ir::Block>(k2->body)->stmts[0]);
   ASSERT_NE(upd, nullptr);
@@ -188,5 +195,5 @@ TEST(ToTileIr, KeepsSourceLocationsOnStatementsAndCalls) {
   EXPECT_EQ(ir::as<ir::Load>(c->args[2])->loc.range, (SourceRange{140, 147}));
 }
 
-}  // namespace
-}  // namespace tk::lower
+} // namespace
+} // namespace tk::lower

@@ -190,4 +190,4 @@ TEST(GeneratedCpu, ShapeErrorsNameParameterAndDimension) {
   }
 }
 
-}  // namespace
+} // namespace

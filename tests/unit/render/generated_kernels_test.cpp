@@ -11,12 +11,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <algorithm>
-#include <unistd.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -48,7 +48,7 @@ const std::set<std::string> kDataflowApi = {
 
 struct Parsed {
   std::unique_ptr<clang::ASTUnit> ast;
-  std::string diagnostics;  // every diagnostic, one per line
+  std::string diagnostics; // every diagnostic, one per line
 };
 
 // The translation unit the SDK's JIT builds around a kernel: the CB descriptor arrays of the
@@ -63,10 +63,21 @@ Parsed parse_kernel(const fs::path& kernel, bool compute) {
     code += "#include \"api/compute/common.h\"\nusing namespace ckernel;\n";
   code += "#include \"" + kernel.string() + "\"\n";
   std::vector<std::string> args = {
-      "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Wno-unused-parameter",
-      "-Wno-deprecated-declarations", "-resource-dir", TILEKIT_CLANG_RESOURCE_DIR,
-      "-I" TK_EMULATOR_INCLUDE_DIR, "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DARCH_WORMHOLE",
-      "-DNUM_DRAM_BANKS=12", "-DNOC_MODE=0", "-DNOC_INDEX=0",
+      "-std=c++17",
+      "-fsyntax-only",
+      "-Wall",
+      "-Wextra",
+      "-Wno-unused-parameter",
+      "-Wno-deprecated-declarations",
+      "-resource-dir",
+      TILEKIT_CLANG_RESOURCE_DIR,
+      "-I" TK_EMULATOR_INCLUDE_DIR,
+      "-DKERNEL_BUILD",
+      "-DTENSIX_FIRMWARE",
+      "-DARCH_WORMHOLE",
+      "-DNUM_DRAM_BANKS=12",
+      "-DNOC_MODE=0",
+      "-DNOC_INDEX=0",
       "-DKERNEL_COMPILE_TIME_ARGS=2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048",
       compute ? "-DCOMPILE_FOR_TRISC=1" : "-DCOMPILE_FOR_NCRISC"};
   Parsed out;
@@ -76,15 +87,16 @@ Parsed parse_kernel(const fs::path& kernel, bool compute) {
   clang::TextDiagnosticPrinter printer(diag_os, opts.get());
   out.ast = clang::tooling::buildASTFromCodeWithArgs(
       code, args, "tk_kernel_wrapper.cpp", "tilekit-kernel-check",
-      std::make_shared<clang::PCHContainerOperations>(), clang::tooling::getClangStripDependencyFileAdjuster(),
-      clang::tooling::FileContentMappings(), &printer);
+      std::make_shared<clang::PCHContainerOperations>(),
+      clang::tooling::getClangStripDependencyFileAdjuster(), clang::tooling::FileContentMappings(),
+      &printer);
   diag_os.flush();
   out.diagnostics = diag_text;
   return out;
 }
 
-// Qualified names of the functions called in `file` (not in the headers it includes), with whether each
-// callee is defined in that same file.
+// Qualified names of the functions called in `file` (not in the headers it includes), with whether
+// each callee is defined in that same file.
 struct Callees : clang::RecursiveASTVisitor<Callees> {
   clang::SourceManager& sm;
   std::string file;
@@ -175,4 +187,4 @@ TEST(GeneratedKernels, AllowlistCheckFlagsForeignCalls) {
   fs::remove_all(dir);
 }
 
-}  // namespace
+} // namespace

@@ -34,8 +34,9 @@ TEST(IrJson, ExactShapeOfAStatement) {
                     evaluate(call(Intrinsic::cpu_tile_set,
                                   {var("t", Type::tile(DType::f32)), var("er", Type::i32()),
                                    int_imm(0), float_imm(-INFINITY)})));
-  EXPECT_EQ(to_json(s).dump(),
-            R"({"body":{"kind":"block","stmts":[{"call":{"args":[{"kind":"var","name":"t","parens":false,"type":"tile<f32>"},{"kind":"var","name":"er","parens":false,"type":"i32"},{"kind":"int","parens":false,"type":"i32","value":0},{"form":"-inf","kind":"float","parens":false,"text":"-inf","type":"f32"}],"fn":"cpu.tile_set","kind":"call","parens":false,"type":"void"},"kind":"evaluate"}]},"end":{"kind":"int","parens":false,"type":"i32","value":32},"extent":{"kind":"int","parens":false,"type":"i32","value":32},"kind":"for","min":{"kind":"int","parens":false,"type":"i32","value":0},"role":"serial","var":"er"})");
+  EXPECT_EQ(
+      to_json(s).dump(),
+      R"({"body":{"kind":"block","stmts":[{"call":{"args":[{"kind":"var","name":"t","parens":false,"type":"tile<f32>"},{"kind":"var","name":"er","parens":false,"type":"i32"},{"kind":"int","parens":false,"type":"i32","value":0},{"form":"-inf","kind":"float","parens":false,"text":"-inf","type":"f32"}],"fn":"cpu.tile_set","kind":"call","parens":false,"type":"void"},"kind":"evaluate"}]},"end":{"kind":"int","parens":false,"type":"i32","value":32},"extent":{"kind":"int","parens":false,"type":"i32","value":32},"kind":"for","min":{"kind":"int","parens":false,"type":"i32","value":0},"role":"serial","var":"er"})");
 }
 
 TEST(IrJson, FloatFormsAndLoopEnd) {
@@ -50,5 +51,5 @@ TEST(IrJson, FloatFormsAndLoopEnd) {
   EXPECT_EQ(j["end"]["op"], "+");
 }
 
-}  // namespace
-}  // namespace tk::tmpl
+} // namespace
+} // namespace tk::tmpl

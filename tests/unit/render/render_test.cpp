@@ -53,12 +53,11 @@ TEST(TemplateData, SignatureChecksAndDimensions) {
   EXPECT_EQ(d["targets"].dump(), R"({"cpu":true,"tt":false})");
   const nlohmann::json& k = d["kernels"][0];
   EXPECT_EQ(k["name"], "rmsnorm");
-  EXPECT_EQ(k["params"].dump(),
-            R"([{"dtype":"bf16","kind":"tensor","name":"x","role":"input"},)"
-            R"({"dtype":"bf16","kind":"tensor","name":"g","role":"input"},)"
-            R"({"dtype":"f32","kind":"scalar","name":"inv_n","used":true},)"
-            R"({"dtype":"f32","kind":"scalar","name":"eps","used":true},)"
-            R"({"dtype":"bf16","kind":"tensor","name":"y","role":"output"}])");
+  EXPECT_EQ(k["params"].dump(), R"([{"dtype":"bf16","kind":"tensor","name":"x","role":"input"},)"
+                                R"({"dtype":"bf16","kind":"tensor","name":"g","role":"input"},)"
+                                R"({"dtype":"f32","kind":"scalar","name":"inv_n","used":true},)"
+                                R"({"dtype":"f32","kind":"scalar","name":"eps","used":true},)"
+                                R"({"dtype":"bf16","kind":"tensor","name":"y","role":"output"}])");
   EXPECT_EQ(k["shape_checks"][1].dump(),
             R"({"cols":"N","cols_any":true,"param":"g","rows":1,"rows_any":false})");
   EXPECT_EQ(k["same_dim_checks"][0].dump(),
@@ -76,8 +75,9 @@ TEST(Generate, FilesAreFormattedAndNamedByTheStem) {
   ASSERT_TRUE(files.count("mm.hpp") && files.count("mm_cpu.cpp"));
   EXPECT_EQ(format_cpp(files["mm_cpu.cpp"], "mm_cpu.cpp"), files["mm_cpu.cpp"]);
   EXPECT_NE(files["mm_cpu.cpp"].find("#include \"mm.hpp\""), std::string::npos);
-  EXPECT_NE(files["mm_cpu.cpp"].find("tk::cpu::gemm_tile(tk_packed_a_A, tk_packed_b_B, i, j, acc);"),
-            std::string::npos);
+  EXPECT_NE(
+      files["mm_cpu.cpp"].find("tk::cpu::gemm_tile(tk_packed_a_A, tk_packed_b_B, i, j, acc);"),
+      std::string::npos);
   EXPECT_EQ(files["mm.hpp"].find("run_tt"), std::string::npos);
 }
 
@@ -93,9 +93,9 @@ TEST(Generate, TtWritesHostAndThreeKernels) {
     names.insert(name);
     EXPECT_EQ(format_cpp(text, name), text) << name;
   }
-  EXPECT_EQ(names, (std::set<std::string>{"rn.hpp", "rn_tt.cpp", "kernels/rmsnorm/reader.cpp",
-                                          "kernels/rmsnorm/compute.cpp",
-                                          "kernels/rmsnorm/writer.cpp"}));
+  EXPECT_EQ(names,
+            (std::set<std::string>{"rn.hpp", "rn_tt.cpp", "kernels/rmsnorm/reader.cpp",
+                                   "kernels/rmsnorm/compute.cpp", "kernels/rmsnorm/writer.cpp"}));
   const std::string& reader = files["kernels/rmsnorm/reader.cpp"];
   for (const char* line :
        {"void kernel_main() {", "constexpr uint32_t cb_g = tt::CBIndex::c_1;",
@@ -113,14 +113,13 @@ TEST(Generate, TtWritesHostAndThreeKernels) {
         "mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g, 0, 0, 0);",
         "const uint32_t inv_n_bits = get_arg_val<uint32_t>(1);"})
     EXPECT_NE(compute.find(line), std::string::npos) << line;
-  EXPECT_EQ(compute.find("api/compute/matmul.h"), std::string::npos);  // only what it calls
+  EXPECT_EQ(compute.find("api/compute/matmul.h"), std::string::npos); // only what it calls
   EXPECT_EQ(compute.find("api/dataflow"), std::string::npos);
   const std::string& host = files["rn_tt.cpp"];
   for (const char* line :
        {"const std::uint32_t inv_n_bits = std::bit_cast<std::uint32_t>(inv_n);",
         "const std::uint32_t N = static_cast<std::uint32_t>(x.cols);",
-        "TILEKIT_KERNEL_DIR \"/rmsnorm/compute.cpp\"",
-        "{Nt, inv_n_bits, eps_bits, count});"})
+        "TILEKIT_KERNEL_DIR \"/rmsnorm/compute.cpp\"", "{Nt, inv_n_bits, eps_bits, count});"})
     EXPECT_NE(host.find(line), std::string::npos) << line;
 }
 
@@ -131,9 +130,9 @@ TEST(TemplateData, TtPlanWithKernelsOutOfOrderIsAnInternalError) {
   l.front = lower_example_front("matmul");
   for (ir::Function& f : l.tt->programs[0].functions)
     if (f.kind == ir::FuncKind::host)
-      std::get<std::vector<ir::AttrValue>>(f.attrs["kernels"].value) =
-          {ir::AttrValue{std::string("matmul_writer")}, ir::AttrValue{std::string("matmul_reader")},
-           ir::AttrValue{std::string("matmul_compute")}};
+      std::get<std::vector<ir::AttrValue>>(f.attrs["kernels"].value) = {
+          ir::AttrValue{std::string("matmul_writer")}, ir::AttrValue{std::string("matmul_reader")},
+          ir::AttrValue{std::string("matmul_compute")}};
   try {
     template_data(l, "matmul");
     FAIL() << "no error";
@@ -175,7 +174,7 @@ TEST(Generate, TemplateDirOverride) {
   EXPECT_EQ(template_dir(), dir);
   auto files = generate(lower_example("matmul"), lower::Target::cpu, "mm");
   ::unsetenv("TILEKIT_TEMPLATE_DIR");
-  EXPECT_EQ(files["mm_cpu.cpp"], "int mm;");  // jinja drops the trailing newline
+  EXPECT_EQ(files["mm_cpu.cpp"], "int mm;"); // jinja drops the trailing newline
   EXPECT_EQ(template_dir(), test::source_dir() / "templates");
   fs::remove_all(dir);
 }
@@ -195,8 +194,10 @@ TEST(Generate, UnusedScalarIsNamed) {
   EXPECT_EQ(template_data(l, "u")["kernels"][0]["params"][1].dump(),
             R"({"dtype":"f32","kind":"scalar","name":"s","used":false})");
   std::string cpp = generate(*m, lower::Target::cpu, "u")["u_cpu.cpp"];
-  EXPECT_NE(cpp.find("void run_cpu(tk::MatrixView<const float> x, float s, tk::MatrixView<float> y) {"),
-            std::string::npos) << cpp;
+  EXPECT_NE(
+      cpp.find("void run_cpu(tk::MatrixView<const float> x, float s, tk::MatrixView<float> y) {"),
+      std::string::npos)
+      << cpp;
   EXPECT_NE(cpp.find("  static_cast<void>(s);\n"), std::string::npos) << cpp;
 }
 
@@ -228,5 +229,5 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
 )");
 }
 
-}  // namespace
-}  // namespace tk::tmpl
+} // namespace
+} // namespace tk::tmpl

@@ -69,13 +69,13 @@ TEST_P(TTGolden, DumpAfterEveryStage) {
   auto dumps = split_dumps(all_dumps(GetParam()));
   std::vector<std::string> names = tt_stages();
   ASSERT_EQ(names.size(), 14u);
-  ASSERT_EQ(dumps.size(), names.size() + 2);  // + to-tile-ir, infer-layout
+  ASSERT_EQ(dumps.size(), names.size() + 2); // + to-tile-ir, infer-layout
   for (std::size_t k = 0; k < names.size(); ++k) {
     const auto& [stage, text] = dumps[k + 2];
     ASSERT_EQ(stage, names[k]);
-    tk::test::expect_golden(
-        tk::test::source_dir() / "tests/golden/ir" / GetParam() / "tt" / ("after-" + stage + ".txt"),
-        text);
+    tk::test::expect_golden(tk::test::source_dir() / "tests/golden/ir" / GetParam() / "tt" /
+                                ("after-" + stage + ".txt"),
+                            text);
   }
 }
 
@@ -115,5 +115,5 @@ TEST_P(TTGolden, ResumingFromAnyDumpGivesTheSameLaterDumps) {
 INSTANTIATE_TEST_SUITE_P(Examples, TTGolden, ::testing::ValuesIn(examples()),
                          [](const auto& p) { return p.param; });
 
-}  // namespace
-}  // namespace tk::lower
+} // namespace
+} // namespace tk::lower

@@ -56,5 +56,5 @@ TEST(LoweringErrors, SuiteCoversEveryKind) {
     EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
 }
 
-}  // namespace
-}  // namespace tk::lower
+} // namespace
+} // namespace tk::lower

@@ -33,13 +33,13 @@ TEST(Partition, NoWorkUsesNoCore) {
 TEST(Partition, SixtyFiveItemsOnEightByEight) {
   Partition p = partition_work(65, {8, 8});
   EXPECT_EQ(p.num_cores, 64);
-  EXPECT_EQ(p.group1_cores, 1);  // 65 % 64 cores take floor(65/64) + 1 = 2 items
+  EXPECT_EQ(p.group1_cores, 1); // 65 % 64 cores take floor(65/64) + 1 = 2 items
   EXPECT_EQ(p.group1_items, 2);
   EXPECT_EQ(p.group2_cores, 63);
   EXPECT_EQ(p.group2_items, 1);
   ASSERT_EQ(p.cores.size(), 64u);
   EXPECT_EQ(p.cores[0], (CoreWork{0, 0, 0, 2}));
-  EXPECT_EQ(p.cores[1], (CoreWork{0, 1, 2, 1}));  // column-major: y first
+  EXPECT_EQ(p.cores[1], (CoreWork{0, 1, 2, 1})); // column-major: y first
   EXPECT_EQ(p.cores[7], (CoreWork{0, 7, 8, 1}));
   EXPECT_EQ(p.cores[8], (CoreWork{1, 0, 9, 1}));
   EXPECT_EQ(p.cores[63], (CoreWork{7, 7, 64, 1}));
@@ -84,11 +84,11 @@ TEST(Partition, RowWiseFillsRowsFirst) {
   EXPECT_EQ(p.num_cores, 10);
   EXPECT_EQ(ranges(p), "(0,0)[0,1) (1,0)[1,2) (2,0)[2,3) (3,0)[3,4) (0,1)[4,5) (1,1)[5,6) "
                        "(2,1)[6,7) (3,1)[7,8) (0,2)[8,9) (1,2)[9,10) ");
-  Partition q = partition_work(14, {4, 3}, true);  // 2 cores take 2
+  Partition q = partition_work(14, {4, 3}, true); // 2 cores take 2
   EXPECT_EQ(q.cores[1], (CoreWork{1, 0, 2, 2}));
   EXPECT_EQ(q.cores[2], (CoreWork{2, 0, 4, 1}));
   EXPECT_EQ(q.cores[11], (CoreWork{3, 2, 13, 1}));
 }
 
-}  // namespace
-}  // namespace tk::lower::tt
+} // namespace
+} // namespace tk::lower::tt

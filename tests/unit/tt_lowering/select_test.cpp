@@ -56,9 +56,10 @@ std::string selected(bool fp32_acc, const std::string& body) {
 }
 
 TEST(SelectTileOps, FpuBroadcastOnTheLeftOfAMinusIsNegated) {
-  EXPECT_EQ(selected(false, R"(      store y[i, j] = tile.sub(tile.bcast_col(load v[i, 0]), load x[i, j])
+  EXPECT_EQ(
+      selected(false, R"(      store y[i, j] = tile.sub(tile.bcast_col(load v[i, 0]), load x[i, j])
 )"),
-            R"(df.read_tile(cb_x, x, i * Nt + j)
+      R"(df.read_tile(cb_x, x, i * Nt + j)
 cb_wait_front(cb_x, 1)
 df.read_tile(cb_v, v, i)
 cb_wait_front(cb_v, 1)
@@ -187,9 +188,12 @@ cb_pop_front(cb_s, 1)
 }
 
 TEST(SelectTileOps, FullDstEndsTheSection) {
-  EXPECT_EQ(selected(true, R"(      store y[i, j] = tile.max(tile.max(tile.max(tile.max(tile.exp(load x[i, j]), tile.log(load x[i, j])), tile.sqrt(load x[i, j])), tile.abs(load x[i, j])), tile.neg(load x[i, j]))
+  EXPECT_EQ(
+      selected(
+          true,
+          R"(      store y[i, j] = tile.max(tile.max(tile.max(tile.max(tile.exp(load x[i, j]), tile.log(load x[i, j])), tile.sqrt(load x[i, j])), tile.abs(load x[i, j])), tile.neg(load x[i, j]))
 )"),
-            R"(cb cb_tmp0 index 24 format Float32 page 4096 depth 1 role intermediate
+      R"(cb cb_tmp0 index 24 format Float32 page 4096 depth 1 role intermediate
 df.read_tile(cb_x, x, i * Nt + j)
 cb_wait_front(cb_x, 1)
 copy_tile(cb_x, 0, 0)
@@ -230,12 +234,14 @@ df.write_tile(cb_y, y, i * Nt + j)
 
 TEST(SelectTileOps, ReductionWithoutScalerCbIsAnInternalError) {
   std::string in = input(
-      false, "      store y[i, j] = tile.add(load x[i, j], tile.bcast_col(tile.rowsum(load x[i, j])))\n");
-  in.erase(in.find("  cb cb_scaler"), in.find("\n", in.find("  cb cb_scaler")) + 1 - in.find("  cb cb_scaler"));
+      false,
+      "      store y[i, j] = tile.add(load x[i, j], tile.bcast_col(tile.rowsum(load x[i, j])))\n");
+  in.erase(in.find("  cb cb_scaler"),
+           in.find("\n", in.find("  cb cb_scaler")) + 1 - in.find("  cb cb_scaler"));
   ir::Module m = test::read_ir(in);
   Diagnostics d;
   EXPECT_THROW(test::stage("select-tile-ops")(m, d), InternalError);
 }
 
-}  // namespace
-}  // namespace tk::lower
+} // namespace
+} // namespace tk::lower

@@ -127,7 +127,9 @@ std::string after_tk(const std::string& tk, const std::string& stage) {
   return m ? ir::print(*m) : diags.str();
 }
 
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n') + 1); }
+std::string first_line(const std::string& text) {
+  return text.substr(0, text.find('\n') + 1);
+}
 
 std::string cb_lines(const std::string& text) {
   std::istringstream in(text);
@@ -171,14 +173,16 @@ TEST(TTStages, PlanBuffersGivesEveryTensorACbAndTheScaler) {
 }
 
 TEST(TTStages, AttachAccessorsListsCompileTimeArgs) {
-  EXPECT_EQ(first_line(after_text(kColnorm, "attach-accessors")),
-            R"(program colnorm attributes {accessors = [["x", [2, 4096]], ["v", [2, 2048]], ["y", [0, 4096]]], cb_depth = 3, fp32_acc = true, grid = 4x2, math_fidelity = "HiFi2"} {
+  EXPECT_EQ(
+      first_line(after_text(kColnorm, "attach-accessors")),
+      R"(program colnorm attributes {accessors = [["x", [2, 4096]], ["v", [2, 2048]], ["y", [0, 4096]]], cb_depth = 3, fp32_acc = true, grid = 4x2, math_fidelity = "HiFi2"} {
 )");
 }
 
 TEST(TTStages, PartitionWorkAddsTheHostPlan) {
-  EXPECT_EQ(function(after_text(kColnorm, "partition-work"), "host"),
-            R"(  func host colnorm_host(M: u32) attributes {grid = 4x2, row_wise = false, split = "split_work_to_cores", work_items = "work_items"} {
+  EXPECT_EQ(
+      function(after_text(kColnorm, "partition-work"), "host"),
+      R"(  func host colnorm_host(M: u32) attributes {grid = 4x2, row_wise = false, split = "split_work_to_cores", work_items = "work_items"} {
     let Mt: u32 = M / 32u
     let work_items: u32 = Mt
   }
@@ -186,8 +190,9 @@ TEST(TTStages, PartitionWorkAddsTheHostPlan) {
 }
 
 TEST(TTStages, ToCoreLoopDecodesOffsetIndices) {
-  EXPECT_EQ(function(after_text(kColnorm, "to-core-loop"), "kernel"),
-            R"(  func kernel colnorm(x: tensor, v: tensor, y: tensor, M: i32, start: u32, count: u32) {
+  EXPECT_EQ(
+      function(after_text(kColnorm, "to-core-loop"), "kernel"),
+      R"(  func kernel colnorm(x: tensor, v: tensor, y: tensor, M: i32, start: u32, count: u32) {
     let Mt: i32 = M / 32
     for w in start .. +count per_core {
       let i: i32 = w / 1
@@ -207,8 +212,9 @@ TEST(TTStages, AssignCbsSizesIntermediatesByTheirPeak) {
 }
 
 TEST(TTStages, BuildDataflowRecordsProducerConsumerAndCounts) {
-  EXPECT_EQ(first_line(after_tk(kMini, "build-dataflow")),
-            R"(program mini attributes {accessors = [["x", [2, 2048]], ["b", [2, 2048]], ["y", [2, 2048]]], cb_depth = 2, dataflow = [["cb_x", "reader", "compute", "1", "0"], ["cb_b", "reader", "compute", "1", "0"], ["cb_y", "compute", "writer", "1", "0"]], dst_fp32 = false, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
+  EXPECT_EQ(
+      first_line(after_tk(kMini, "build-dataflow")),
+      R"(program mini attributes {accessors = [["x", [2, 2048]], ["b", [2, 2048]], ["y", [2, 2048]]], cb_depth = 2, dataflow = [["cb_x", "reader", "compute", "1", "0"], ["cb_b", "reader", "compute", "1", "0"], ["cb_y", "compute", "writer", "1", "0"]], dst_fp32 = false, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
 )");
 }
 
@@ -245,8 +251,9 @@ TEST(TTStages, SplitKernelsKeepsOnlyTheNeededLoops) {
 }
 
 TEST(TTStages, BindRuntimeArgsReadsArgsAndMovesScalarsToTheHost) {
-  EXPECT_EQ(functions(after_tk(kMini, "bind-runtime-args"), {"compute", "host"}),
-            R"(  func compute mini_compute() attributes {compile_args = [], runtime_args = ["alpha_bits", "count"]} {
+  EXPECT_EQ(
+      functions(after_tk(kMini, "bind-runtime-args"), {"compute", "host"}),
+      R"(  func compute mini_compute() attributes {compile_args = [], runtime_args = ["alpha_bits", "count"]} {
     let alpha_bits: u32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
     for w in 0 .. count per_core {
@@ -269,8 +276,9 @@ TEST(TTStages, BindRuntimeArgsReadsArgsAndMovesScalarsToTheHost) {
 }
 
 TEST(TTStages, InsertCbProtocolExpandsTheStreams) {
-  EXPECT_EQ(functions(after_tk(kMini, "insert-cb-protocol"), {"reader", "writer"}),
-            R"(  func reader mini_reader() attributes {compile_args = ["x", "b"], runtime_args = ["x_addr", "b_addr", "start", "count"]} {
+  EXPECT_EQ(
+      functions(after_tk(kMini, "insert-cb-protocol"), {"reader", "writer"}),
+      R"(  func reader mini_reader() attributes {compile_args = ["x", "b"], runtime_args = ["x_addr", "b_addr", "start", "count"]} {
     let x_addr: u32 = get_arg_val(0)
     let b_addr: u32 = get_arg_val(1)
     let start: u32 = get_arg_val(2)
@@ -308,8 +316,9 @@ TEST(TTStages, InsertCbProtocolExpandsTheStreams) {
 }
 
 TEST(TTStages, InsertComputeInitHoistsUniformLoopsAndLeavesReduceMode) {
-  EXPECT_EQ(function(after_text(kInits, "insert-compute-init"), "compute"),
-            R"(  func compute ci_compute() attributes {compile_args = [], runtime_args = ["Nt", "count"]} {
+  EXPECT_EQ(
+      function(after_text(kInits, "insert-compute-init"), "compute"),
+      R"(  func compute ci_compute() attributes {compile_args = [], runtime_args = ["Nt", "count"]} {
     let Nt: i32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
     compute_kernel_hw_startup(cb_x, cb_x, cb_m)
@@ -345,8 +354,9 @@ TEST(TTStages, InsertComputeInitHoistsUniformLoopsAndLeavesReduceMode) {
 }
 
 TEST(TTStages, InsertDstManagementBracketsEachSection) {
-  EXPECT_EQ(function(after_text(kInits, "insert-dst-management"), "compute"),
-            R"(  func compute ci_compute() attributes {compile_args = [], runtime_args = ["Nt", "count"]} {
+  EXPECT_EQ(
+      function(after_text(kInits, "insert-dst-management"), "compute"),
+      R"(  func compute ci_compute() attributes {compile_args = [], runtime_args = ["Nt", "count"]} {
     let Nt: i32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
     compute_kernel_hw_startup(cb_x, cb_x, cb_m)
@@ -400,8 +410,9 @@ TEST(TTStages, InsertDstManagementBracketsEachSection) {
 }
 
 TEST(TTStages, FinalizeSignatureCompletesTheHostPlan) {
-  EXPECT_EQ(functions(after_tk(kMini, "finalize-signature"), {"compute", "host"}),
-            R"(  func compute mini_compute() attributes {compile_args = [], fp32_dest_acc_en = false, math_approx_mode = false, math_fidelity = "HiFi4", runtime_args = ["alpha_bits", "count"]} {
+  EXPECT_EQ(
+      functions(after_tk(kMini, "finalize-signature"), {"compute", "host"}),
+      R"(  func compute mini_compute() attributes {compile_args = [], fp32_dest_acc_en = false, math_approx_mode = false, math_fidelity = "HiFi4", runtime_args = ["alpha_bits", "count"]} {
     let alpha_bits: u32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
     compute_kernel_hw_startup(cb_x, cb_b, cb_y)
@@ -467,7 +478,7 @@ TEST(TTStages, BuildDataflowRejectsAnUnbalancedCb) {
   broken.replace(broken.find("cb_pop_front(cb_t, 2)"), 21, "cb_pop_front(cb_t, 1)");
   ir::Module m = test::read_ir(broken);
   Diagnostics d;
-  EXPECT_THROW(test::stage("assign-cbs")(m, d), InternalError);  // its occupancy walk sees it first
+  EXPECT_THROW(test::stage("assign-cbs")(m, d), InternalError); // its occupancy walk sees it first
 }
 
 TEST(TTStages, InsertDstManagementRejectsMathThatIsNeverPacked) {
@@ -484,5 +495,5 @@ TEST(TTStages, InsertDstManagementRejectsMathThatIsNeverPacked) {
   }
 }
 
-}  // namespace
-}  // namespace tk::lower
+} // namespace
+} // namespace tk::lower

@@ -45,4 +45,4 @@ inline std::string run_stage(std::string_view name, const std::string& input) {
   return ir::print(out);
 }
 
-}  // namespace tk::lower::test
+} // namespace tk::lower::test

@@ -55,9 +55,10 @@ TEST(Verify, PassesOnEveryExample) {
 
 TEST(Verify, DroppedPush) {
   std::string broken = edit(final_ir("matmul"), "        cb_push_back(cb_B, 1)\n", "");
-  EXPECT_EQ(verify_error(broken),
-            "internal error: 'matmul_reader' pushes and 'matmul_compute' waits differ on cb_A, "
-            "cb_B: pushes `count { Kt { cb_A } }`, waits `count { Kt { cb_A cb_B } }` after verify");
+  EXPECT_EQ(
+      verify_error(broken),
+      "internal error: 'matmul_reader' pushes and 'matmul_compute' waits differ on cb_A, "
+      "cb_B: pushes `count { Kt { cb_A } }`, waits `count { Kt { cb_A cb_B } }` after verify");
 }
 
 TEST(Verify, SwappedPushesInTheReader) {
@@ -90,8 +91,9 @@ TEST(Verify, DstSlotOverCapacity) {
     std::string f32 = edit(final_ir(name), "matmul_tiles(cb_A, cb_B, 0, 0, 0)",
                            "matmul_tiles(cb_A, cb_B, 0, 0, 4)");
     EXPECT_EQ(verify_error(f32),
-              "internal error: in '" + name + "_compute', matmul_tiles(cb_A, cb_B, 0, 0, 4) uses "
-              "DST slot 4 but DST holds 4 tiles (dst_fp32 = true) after verify");
+              "internal error: in '" + name +
+                  "_compute', matmul_tiles(cb_A, cb_B, 0, 0, 4) uses "
+                  "DST slot 4 but DST holds 4 tiles (dst_fp32 = true) after verify");
   }
 }
 
@@ -111,10 +113,11 @@ TEST(Verify, MathOutsideAcquireCommit) {
 }
 
 TEST(Verify, RuntimeArgNeverSet) {
-  std::string text = edit(final_ir("matmul"),
-                          "runtime_args = [\"A_addr\", \"B_addr\", \"Kt\", \"Nt\", \"start\", \"count\"]",
-                          "runtime_args = [\"A_addr\", \"B_addr\", \"Kt\", \"Nt\", \"start\", \"count\", "
-                          "\"bogus\"]");
+  std::string text =
+      edit(final_ir("matmul"),
+           "runtime_args = [\"A_addr\", \"B_addr\", \"Kt\", \"Nt\", \"start\", \"count\"]",
+           "runtime_args = [\"A_addr\", \"B_addr\", \"Kt\", \"Nt\", \"start\", \"count\", "
+           "\"bogus\"]");
   text = edit(text, "    let count: u32 = get_arg_val(5)\n    tensor_accessor(A",
               "    let count: u32 = get_arg_val(5)\n    let bogus: u32 = get_arg_val(6)\n"
               "    tensor_accessor(A");
@@ -124,8 +127,8 @@ TEST(Verify, RuntimeArgNeverSet) {
 }
 
 TEST(Verify, RuntimeArgReadButNotPassed) {
-  std::string text = edit(final_ir("matmul"), "runtime_args = [\"Kt\", \"count\"]",
-                          "runtime_args = [\"Kt\"]");
+  std::string text =
+      edit(final_ir("matmul"), "runtime_args = [\"Kt\", \"count\"]", "runtime_args = [\"Kt\"]");
   EXPECT_EQ(verify_error(text),
             "internal error: 'matmul_compute' reads runtime arg 1, but the host plan sets 1 "
             "(runtime_args) after verify");
@@ -145,5 +148,5 @@ TEST(Verify, CbIndexOutOfItsRange) {
             "verify");
 }
 
-}  // namespace
-}  // namespace tk::lower
+} // namespace
+} // namespace tk::lower

@@ -89,8 +89,7 @@ TEST(TtgenCli, HelpNamesOnlyRealOptions) {
   EXPECT_EQ(flags, (std::set<std::string>{"-h", "--help", "--version", "--emit", "-o", "--output",
                                           "--target", "--list-stages", "--print-after",
                                           "--print-after-all", "--stop-after", "--verify-each",
-                                          "--grid", "--cb-depth", "--fp32-acc",
-                                          "--math-fidelity"}))
+                                          "--grid", "--cb-depth", "--fp32-acc", "--math-fidelity"}))
       << r.out;
 }
 
@@ -189,20 +188,21 @@ TEST(TtgenCli, UsageErrorsExitTwo) {
 
   Result stage = ttgen("--print-after=no-such-stage -", kAxpby);
   EXPECT_EQ(stage.code, 2);
-  EXPECT_EQ(stage.err, "ttgen: error: unknown stage 'no-such-stage' in --print-after for target tt; see "
-                       "--list-stages\n");
+  EXPECT_EQ(stage.err,
+            "ttgen: error: unknown stage 'no-such-stage' in --print-after for target tt; see "
+            "--list-stages\n");
 
   Result grid = ttgen("--grid=9x8 -", kAxpby);
   EXPECT_EQ(grid.code, 2);
-  EXPECT_EQ(grid.err,
-            "ttgen: error: --grid: '9x8' is not a core grid; write XxY with each side 1 to 8, e.g. 8x8\n");
+  EXPECT_EQ(grid.err, "ttgen: error: --grid: '9x8' is not a core grid; write XxY with each side 1 "
+                      "to 8, e.g. 8x8\n");
 
   Result none = ttgen("");
   EXPECT_EQ(none.code, 2);
   EXPECT_EQ(none.err, "ttgen: error: input is required\nrun 'ttgen --help' for usage\n");
 
-  Result unwritable =
-      ttgen("--emit=ast -o " + quote((scratch_dir() / "no/such/dir/out.tk").string()) + " -", kAxpby);
+  Result unwritable = ttgen(
+      "--emit=ast -o " + quote((scratch_dir() / "no/such/dir/out.tk").string()) + " -", kAxpby);
   EXPECT_EQ(unwritable.code, 2);
   EXPECT_EQ(unwritable.err, "ttgen: error: cannot write '" +
                                 (scratch_dir() / "no/such/dir/out.tk").string() +
@@ -229,7 +229,6 @@ TEST(TtgenCli, EveryExampleRoundTrips) {
     EXPECT_EQ(dsl::print(*a), r.out);
   }
 }
-
 
 // ---- code generation --------------------------------------------------------------------------
 

@@ -1,9 +1,10 @@
-// The emulator's device-side entry points, called by the SDK-shaped kernel headers (api/...). Each call
-// acts on the core and kernel that the scheduler made current. Not part of the SDK: kernels never call these.
+// The emulator's device-side entry points, called by the SDK-shaped kernel headers (api/...). Each
+// call acts on the core and kernel that the scheduler made current. Not part of the SDK: kernels
+// never call these.
 #pragma once
 
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 
 namespace tk::rt::emu {
 // Runtime args of the current kernel on the current core.
@@ -12,10 +13,10 @@ std::uint32_t common_runtime_arg(int index);
 /// An argument word read as the kernel's 4-byte type (get_arg_val<T> in both kernel APIs).
 template <typename T>
 inline T arg_as(std::uint32_t word) {
-    static_assert(sizeof(T) == 4, "Error: get_arg_val can only be used with 4-byte types");
-    T out;
-    std::memcpy(&out, &word, 4);
-    return out;
+  static_assert(sizeof(T) == 4, "Error: get_arg_val can only be used with 4-byte types");
+  T out;
+  std::memcpy(&out, &word, 4);
+  return out;
 }
 
 // Circular buffers (shared by data-movement and compute kernels).
@@ -33,14 +34,14 @@ std::uint32_t cb_page_size(std::uint32_t cb);
 // addresses carry (x, y) and a core-relative offset.
 void noc_read(std::uint64_t src_noc_addr, std::uint32_t dst_local_addr, std::uint32_t size);
 void noc_write(std::uint32_t src_local_addr, std::uint64_t dst_noc_addr, std::uint32_t size);
-void noc_write_multicast(std::uint32_t src_local_addr, std::uint64_t dst_mcast_addr, std::uint32_t size,
-                         std::uint32_t num_dests, bool include_self);
+void noc_write_multicast(std::uint32_t src_local_addr, std::uint64_t dst_mcast_addr,
+                         std::uint32_t size, std::uint32_t num_dests, bool include_self);
 void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr);
 void semaphore_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_least);
 std::uint64_t noc_xy_addr(std::uint32_t noc_x, std::uint32_t noc_y, std::uint32_t addr);
 std::uint64_t noc_local_addr(std::uint32_t addr);
-std::uint64_t noc_multicast_addr(std::uint32_t x0, std::uint32_t y0, std::uint32_t x1, std::uint32_t y1,
-                                 std::uint32_t addr);
+std::uint64_t noc_multicast_addr(std::uint32_t x0, std::uint32_t y0, std::uint32_t x1,
+                                 std::uint32_t y1, std::uint32_t addr);
 std::uint64_t interleaved_page_addr(bool dram, std::uint32_t base, std::uint32_t aligned_page_size,
                                     std::uint32_t page_id, std::uint32_t offset);
 std::uint32_t semaphore_addr(std::uint32_t id);
@@ -58,8 +59,27 @@ void release_dst();
 enum class Binary : std::uint8_t { Add, Sub, Mul };
 enum class Bcast : std::uint8_t { None, Row, Col, Scalar };
 enum class Unary : std::uint8_t {
-    Exp, Relu, ReluMax, ReluMin, LeakyRelu, Gelu, Recip, Sqrt, Rsqrt, Log, Sigmoid, Tanh, Abs, Neg, Square,
-    AddScalar, SubScalar, MulScalar, DivScalar, RsubScalar, Fill
+  Exp,
+  Relu,
+  ReluMax,
+  ReluMin,
+  LeakyRelu,
+  Gelu,
+  Recip,
+  Sqrt,
+  Rsqrt,
+  Log,
+  Sigmoid,
+  Tanh,
+  Abs,
+  Neg,
+  Square,
+  AddScalar,
+  SubScalar,
+  MulScalar,
+  DivScalar,
+  RsubScalar,
+  Fill
 };
 enum class DstBinary : std::uint8_t { Max, Min, Add, Sub, Mul };
 
@@ -67,12 +87,12 @@ void binary_init(bool acc_to_dest);
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst);
 void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
                   std::uint32_t tile1, std::uint32_t dst);
-void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1, std::uint32_t dst,
-                  bool transpose);
+void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,
+                  std::uint32_t dst, bool transpose);
 void unary_tile(Unary op, std::uint32_t dst, float param);
 void dst_binary_tile(DstBinary op, std::uint32_t dst0, std::uint32_t dst1, std::uint32_t odst);
 // pool: 0 SUM, 1 AVG, 2 MAX, 3 MIN; dim: 0 ROW, 1 COL, 2 SCALAR.
 void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, std::uint32_t tile,
                  std::uint32_t tile_scaler, std::uint32_t dst);
 void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order);
-}  // namespace tk::rt::emu
+} // namespace tk::rt::emu

@@ -5,5 +5,10 @@
 namespace tt::tt_metal {
 using DeviceAddr = std::uint64_t;
 enum class BufferType { DRAM, L1, SYSTEM_MEMORY, L1_SMALL, TRACE };
-enum class TensorMemoryLayout { INTERLEAVED = 0, HEIGHT_SHARDED = 2, WIDTH_SHARDED = 3, BLOCK_SHARDED = 4 };
-}  // namespace tt::tt_metal
+enum class TensorMemoryLayout {
+  INTERLEAVED = 0,
+  HEIGHT_SHARDED = 2,
+  WIDTH_SHARDED = 3,
+  BLOCK_SHARDED = 4
+};
+} // namespace tt::tt_metal

@@ -11,19 +11,20 @@
 namespace tt::tt_metal {
 class CircularBufferConfig {
 public:
-    CircularBufferConfig(std::uint32_t total_size, const std::map<std::uint8_t, tt::DataFormat>& data_format_spec);
+  CircularBufferConfig(std::uint32_t total_size,
+                       const std::map<std::uint8_t, tt::DataFormat>& data_format_spec);
 
-    CircularBufferConfig& set_page_size(std::uint8_t buffer_index, std::uint32_t page_size);
-    CircularBufferConfig& set_total_size(std::uint32_t total_size);
-    CircularBufferConfig& set_data_format(std::uint8_t buffer_index, tt::DataFormat data_format);
+  CircularBufferConfig& set_page_size(std::uint8_t buffer_index, std::uint32_t page_size);
+  CircularBufferConfig& set_total_size(std::uint32_t total_size);
+  CircularBufferConfig& set_data_format(std::uint8_t buffer_index, tt::DataFormat data_format);
 
-    std::uint32_t total_size() const { return total_size_; }
-    const std::map<std::uint8_t, tt::DataFormat>& data_formats() const { return formats_; }
-    const std::map<std::uint8_t, std::uint32_t>& page_sizes() const { return page_sizes_; }
+  std::uint32_t total_size() const { return total_size_; }
+  const std::map<std::uint8_t, tt::DataFormat>& data_formats() const { return formats_; }
+  const std::map<std::uint8_t, std::uint32_t>& page_sizes() const { return page_sizes_; }
 
 private:
-    std::uint32_t total_size_;
-    std::map<std::uint8_t, tt::DataFormat> formats_;
-    std::map<std::uint8_t, std::uint32_t> page_sizes_;
+  std::uint32_t total_size_;
+  std::map<std::uint8_t, tt::DataFormat> formats_;
+  std::map<std::uint8_t, std::uint32_t> page_sizes_;
 };
-}  // namespace tt::tt_metal
+} // namespace tt::tt_metal

@@ -10,4 +10,4 @@ constexpr std::uint32_t FACE_HEIGHT = 16;
 constexpr std::uint32_t FACE_WIDTH = 16;
 constexpr std::uint32_t FACE_HW = FACE_WIDTH * FACE_HEIGHT;
 constexpr std::uint32_t BFLOAT8_B_TILE_HW = TILE_HW + 64;
-}  // namespace tt::constants
+} // namespace tt::constants

@@ -1,4 +1,5 @@
-// Logical core coordinates, ranges and range sets (mirrors tt_metal/api/tt-metalium/core_coord.hpp).
+// Logical core coordinates, ranges and range sets (mirrors
+// tt_metal/api/tt-metalium/core_coord.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -8,89 +9,101 @@
 #include <vector>
 
 struct tt_xy_pair {
-    constexpr tt_xy_pair() = default;
-    constexpr tt_xy_pair(std::size_t x_, std::size_t y_) : x(x_), y(y_) {}
-    std::size_t x = 0;
-    std::size_t y = 0;
-    std::string str() const { return "(x=" + std::to_string(x) + ",y=" + std::to_string(y) + ")"; }
-    friend constexpr bool operator==(const tt_xy_pair& a, const tt_xy_pair& b) { return a.x == b.x && a.y == b.y; }
-    friend constexpr bool operator!=(const tt_xy_pair& a, const tt_xy_pair& b) { return !(a == b); }
-    friend constexpr bool operator<(const tt_xy_pair& a, const tt_xy_pair& b) {
-        return a.x < b.x || (a.x == b.x && a.y < b.y);
-    }
+  constexpr tt_xy_pair() = default;
+  constexpr tt_xy_pair(std::size_t x_, std::size_t y_) : x(x_), y(y_) {}
+  std::size_t x = 0;
+  std::size_t y = 0;
+  std::string str() const { return "(x=" + std::to_string(x) + ",y=" + std::to_string(y) + ")"; }
+  friend constexpr bool operator==(const tt_xy_pair& a, const tt_xy_pair& b) {
+    return a.x == b.x && a.y == b.y;
+  }
+  friend constexpr bool operator!=(const tt_xy_pair& a, const tt_xy_pair& b) { return !(a == b); }
+  friend constexpr bool operator<(const tt_xy_pair& a, const tt_xy_pair& b) {
+    return a.x < b.x || (a.x == b.x && a.y < b.y);
+  }
 };
 using CoreCoord = tt_xy_pair;
 
 // An inclusive rectangle of cores; iteration is row-major, x fastest (core_coord.cpp l.130-142).
 class CoreRange {
 public:
-    CoreRange(const CoreCoord& point) : start_coord(point), end_coord(point) {}
-    CoreRange(const CoreCoord& start, const CoreCoord& end);
+  CoreRange(const CoreCoord& point) : start_coord(point), end_coord(point) {}
+  CoreRange(const CoreCoord& start, const CoreCoord& end);
 
-    CoreCoord start_coord;
-    CoreCoord end_coord;
+  CoreCoord start_coord;
+  CoreCoord end_coord;
 
-    std::size_t size() const { return (end_coord.x - start_coord.x + 1) * (end_coord.y - start_coord.y + 1); }
-    CoreCoord grid_size() const { return {end_coord.x - start_coord.x + 1, end_coord.y - start_coord.y + 1}; }
-    bool contains(const CoreCoord& c) const {
-        return c.x >= start_coord.x && c.x <= end_coord.x && c.y >= start_coord.y && c.y <= end_coord.y;
+  std::size_t size() const {
+    return (end_coord.x - start_coord.x + 1) * (end_coord.y - start_coord.y + 1);
+  }
+  CoreCoord grid_size() const {
+    return {end_coord.x - start_coord.x + 1, end_coord.y - start_coord.y + 1};
+  }
+  bool contains(const CoreCoord& c) const {
+    return c.x >= start_coord.x && c.x <= end_coord.x && c.y >= start_coord.y && c.y <= end_coord.y;
+  }
+  bool intersects(const CoreRange& o) const;
+  std::string str() const { return "[" + start_coord.str() + " - " + end_coord.str() + "]"; }
+  friend bool operator==(const CoreRange& a, const CoreRange& b) {
+    return a.start_coord == b.start_coord && a.end_coord == b.end_coord;
+  }
+  friend bool operator<(const CoreRange& a, const CoreRange& b) {
+    return a.start_coord < b.start_coord ||
+           (a.start_coord == b.start_coord && a.end_coord < b.end_coord);
+  }
+
+  class iterator {
+  public:
+    iterator(const CoreRange& r, CoreCoord c) : range_(&r), cur_(c) {}
+    CoreCoord operator*() const { return cur_; }
+    iterator& operator++() {
+      if (cur_.x < range_->end_coord.x) {
+        ++cur_.x;
+      } else {
+        cur_.x = range_->start_coord.x;
+        ++cur_.y;
+      }
+      return *this;
     }
-    bool intersects(const CoreRange& o) const;
-    std::string str() const { return "[" + start_coord.str() + " - " + end_coord.str() + "]"; }
-    friend bool operator==(const CoreRange& a, const CoreRange& b) {
-        return a.start_coord == b.start_coord && a.end_coord == b.end_coord;
-    }
-    friend bool operator<(const CoreRange& a, const CoreRange& b) {
-        return a.start_coord < b.start_coord || (a.start_coord == b.start_coord && a.end_coord < b.end_coord);
-    }
+    bool operator!=(const iterator& o) const { return cur_ != o.cur_; }
+    bool operator==(const iterator& o) const { return cur_ == o.cur_; }
 
-    class iterator {
-    public:
-        iterator(const CoreRange& r, CoreCoord c) : range_(&r), cur_(c) {}
-        CoreCoord operator*() const { return cur_; }
-        iterator& operator++() {
-            if (cur_.x < range_->end_coord.x) {
-                ++cur_.x;
-            } else {
-                cur_.x = range_->start_coord.x;
-                ++cur_.y;
-            }
-            return *this;
-        }
-        bool operator!=(const iterator& o) const { return cur_ != o.cur_; }
-        bool operator==(const iterator& o) const { return cur_ == o.cur_; }
-
-    private:
-        const CoreRange* range_;
-        CoreCoord cur_;
-    };
-    iterator begin() const { return {*this, start_coord}; }
-    iterator end() const { return {*this, {start_coord.x, end_coord.y + 1}}; }
+  private:
+    const CoreRange* range_;
+    CoreCoord cur_;
+  };
+  iterator begin() const { return {*this, start_coord}; }
+  iterator end() const { return {*this, {start_coord.x, end_coord.y + 1}}; }
 };
 
 class CoreRangeSet {
 public:
-    CoreRangeSet() = default;
-    CoreRangeSet(const CoreRange& range) : ranges_{range} {}
-    CoreRangeSet(const std::vector<CoreRange>& ranges);
-    CoreRangeSet(const std::set<CoreRange>& ranges) : CoreRangeSet(std::vector<CoreRange>(ranges.begin(), ranges.end())) {}
+  CoreRangeSet() = default;
+  CoreRangeSet(const CoreRange& range) : ranges_{range} {}
+  CoreRangeSet(const std::vector<CoreRange>& ranges);
+  CoreRangeSet(const std::set<CoreRange>& ranges)
+      : CoreRangeSet(std::vector<CoreRange>(ranges.begin(), ranges.end())) {}
 
-    const std::vector<CoreRange>& ranges() const { return ranges_; }
-    std::size_t size() const { return ranges_.size(); }
-    bool empty() const { return ranges_.empty(); }
-    std::uint32_t num_cores() const;
-    bool contains(const CoreCoord& c) const;
-    bool contains(const CoreRange& r) const;
-    bool intersects(const CoreRange& r) const;
-    CoreRangeSet merge(const CoreRangeSet& other) const;
-    CoreRange bounding_box() const;
-    std::string str() const;
-    friend bool operator==(const CoreRangeSet& a, const CoreRangeSet& b) { return a.ranges_ == b.ranges_; }
+  const std::vector<CoreRange>& ranges() const { return ranges_; }
+  std::size_t size() const { return ranges_.size(); }
+  bool empty() const { return ranges_.empty(); }
+  std::uint32_t num_cores() const;
+  bool contains(const CoreCoord& c) const;
+  bool contains(const CoreRange& r) const;
+  bool intersects(const CoreRange& r) const;
+  CoreRangeSet merge(const CoreRangeSet& other) const;
+  CoreRange bounding_box() const;
+  std::string str() const;
+  friend bool operator==(const CoreRangeSet& a, const CoreRangeSet& b) {
+    return a.ranges_ == b.ranges_;
+  }
 
 private:
-    std::vector<CoreRange> ranges_;
+  std::vector<CoreRange> ranges_;
 };
 
-// The cores of `crs`, range by range; within a range row-major unless row_wise is false (then column-major).
-std::vector<CoreCoord> corerange_to_cores(const CoreRangeSet& crs, std::optional<std::uint32_t> max_cores = std::nullopt,
+// The cores of `crs`, range by range; within a range row-major unless row_wise is false (then
+// column-major).
+std::vector<CoreCoord> corerange_to_cores(const CoreRangeSet& crs,
+                                          std::optional<std::uint32_t> max_cores = std::nullopt,
                                           bool row_wise = false);

@@ -31,10 +31,12 @@ KernelHandle CreateKernel(Program& program, const std::string& file_name,
                           const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
                           const std::variant<DataMovementConfig, ComputeConfig>& config);
 
-CBHandle CreateCircularBuffer(Program& program, const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
+CBHandle CreateCircularBuffer(Program& program,
+                              const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
                               const CircularBufferConfig& config);
 
-std::uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRangeSet>& core_spec,
+std::uint32_t CreateSemaphore(Program& program,
+                              const std::variant<CoreRange, CoreRangeSet>& core_spec,
                               std::uint32_t initial_value);
 
 // At most 341 unique + common runtime args per core and kernel; more is an error.
@@ -44,10 +46,13 @@ void SetRuntimeArgs(const Program& program, KernelHandle kernel,
 void SetRuntimeArgs(const Program& program, KernelHandle kernel,
                     const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
                     std::initializer_list<std::uint32_t> runtime_args);
-void SetRuntimeArgs(const Program& program, KernelHandle kernel, const std::vector<CoreCoord>& core_spec,
+void SetRuntimeArgs(const Program& program, KernelHandle kernel,
+                    const std::vector<CoreCoord>& core_spec,
                     const std::vector<std::vector<std::uint32_t>>& runtime_args);
-void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel, tt::stl::Span<const std::uint32_t> runtime_args);
+void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel,
+                          tt::stl::Span<const std::uint32_t> runtime_args);
 
-RuntimeArgsData& GetRuntimeArgs(const Program& program, KernelHandle kernel, const CoreCoord& logical_core);
+RuntimeArgsData& GetRuntimeArgs(const Program& program, KernelHandle kernel,
+                                const CoreCoord& logical_core);
 RuntimeArgsData& GetCommonRuntimeArgs(const Program& program, KernelHandle kernel);
-}  // namespace tt::tt_metal
+} // namespace tt::tt_metal

@@ -5,10 +5,10 @@ namespace tt::tt_metal::distributed {
 class MeshDevice;
 class MeshCommandQueue {
 public:
-    explicit MeshCommandQueue(MeshDevice* device) : device_(device) {}
-    MeshDevice* device() const { return device_; }
+  explicit MeshCommandQueue(MeshDevice* device) : device_(device) {}
+  MeshDevice* device() const { return device_; }
 
 private:
-    MeshDevice* device_;
+  MeshDevice* device_;
 };
-}  // namespace tt::tt_metal::distributed
+} // namespace tt::tt_metal::distributed

@@ -1,4 +1,5 @@
-// Mesh shapes and coordinates (mirrors tt_metal/api/tt-metalium/mesh_coord.hpp); the emulator has one 1x1 mesh.
+// Mesh shapes and coordinates (mirrors tt_metal/api/tt-metalium/mesh_coord.hpp); the emulator has
+// one 1x1 mesh.
 #pragma once
 #include <cstdint>
 #include <initializer_list>
@@ -7,45 +8,50 @@
 namespace tt::tt_metal::distributed {
 class MeshShape {
 public:
-    MeshShape(std::uint32_t rows, std::uint32_t cols) : dims_{rows, cols} {}
-    MeshShape(std::initializer_list<std::uint32_t> dims) : dims_(dims) {}
-    std::size_t dims() const { return dims_.size(); }
-    std::uint32_t operator[](std::size_t i) const { return dims_[i]; }
-    std::size_t mesh_size() const {
-        std::size_t n = 1;
-        for (auto d : dims_) n *= d;
-        return n;
-    }
-    friend bool operator==(const MeshShape& a, const MeshShape& b) { return a.dims_ == b.dims_; }
+  MeshShape(std::uint32_t rows, std::uint32_t cols) : dims_{rows, cols} {}
+  MeshShape(std::initializer_list<std::uint32_t> dims) : dims_(dims) {}
+  std::size_t dims() const { return dims_.size(); }
+  std::uint32_t operator[](std::size_t i) const { return dims_[i]; }
+  std::size_t mesh_size() const {
+    std::size_t n = 1;
+    for (auto d : dims_)
+      n *= d;
+    return n;
+  }
+  friend bool operator==(const MeshShape& a, const MeshShape& b) { return a.dims_ == b.dims_; }
 
 private:
-    std::vector<std::uint32_t> dims_;
+  std::vector<std::uint32_t> dims_;
 };
 
 class MeshCoordinate {
 public:
-    MeshCoordinate(std::uint32_t row, std::uint32_t col) : coords_{row, col} {}
-    std::size_t dims() const { return coords_.size(); }
-    std::uint32_t operator[](std::size_t i) const { return coords_[i]; }
-    friend bool operator==(const MeshCoordinate& a, const MeshCoordinate& b) { return a.coords_ == b.coords_; }
+  MeshCoordinate(std::uint32_t row, std::uint32_t col) : coords_{row, col} {}
+  std::size_t dims() const { return coords_.size(); }
+  std::uint32_t operator[](std::size_t i) const { return coords_[i]; }
+  friend bool operator==(const MeshCoordinate& a, const MeshCoordinate& b) {
+    return a.coords_ == b.coords_;
+  }
 
 private:
-    std::vector<std::uint32_t> coords_;
+  std::vector<std::uint32_t> coords_;
 };
 
 class MeshCoordinateRange {
 public:
-    explicit MeshCoordinateRange(const MeshShape& shape)
-        : start_(0, 0), end_(shape[0] == 0 ? 0 : shape[0] - 1, shape.dims() > 1 && shape[1] > 0 ? shape[1] - 1 : 0) {}
-    MeshCoordinateRange(const MeshCoordinate& start, const MeshCoordinate& end) : start_(start), end_(end) {}
-    const MeshCoordinate& start_coord() const { return start_; }
-    const MeshCoordinate& end_coord() const { return end_; }
-    bool contains(const MeshCoordinate& c) const {
-        return c[0] >= start_[0] && c[0] <= end_[0] && c[1] >= start_[1] && c[1] <= end_[1];
-    }
+  explicit MeshCoordinateRange(const MeshShape& shape)
+      : start_(0, 0), end_(shape[0] == 0 ? 0 : shape[0] - 1,
+                           shape.dims() > 1 && shape[1] > 0 ? shape[1] - 1 : 0) {}
+  MeshCoordinateRange(const MeshCoordinate& start, const MeshCoordinate& end)
+      : start_(start), end_(end) {}
+  const MeshCoordinate& start_coord() const { return start_; }
+  const MeshCoordinate& end_coord() const { return end_; }
+  bool contains(const MeshCoordinate& c) const {
+    return c[0] >= start_[0] && c[0] <= end_[0] && c[1] >= start_[1] && c[1] <= end_[1];
+  }
 
 private:
-    MeshCoordinate start_;
-    MeshCoordinate end_;
+  MeshCoordinate start_;
+  MeshCoordinate end_;
 };
-}  // namespace tt::tt_metal::distributed
+} // namespace tt::tt_metal::distributed

@@ -1,5 +1,6 @@
-// The device (mirrors tt_metal/api/tt-metalium/mesh_device.hpp). The emulator models one Wormhole n150:
-// an 8x8 worker grid (TT_METAL_EMULATOR_GRID=RxC changes it), 12 DRAM banks, 1464 KiB L1 per core.
+// The device (mirrors tt_metal/api/tt-metalium/mesh_device.hpp). The emulator models one Wormhole
+// n150: an 8x8 worker grid (TT_METAL_EMULATOR_GRID=RxC changes it), 12 DRAM banks, 1464 KiB L1 per
+// core.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -18,29 +19,29 @@ class MeshCommandQueue;
 
 class MeshDevice {
 public:
-    static std::shared_ptr<MeshDevice> create_unit_mesh(int device_id, std::size_t l1_small_size = 0,
-                                                        std::size_t trace_region_size = 0,
-                                                        std::size_t num_command_queues = 1);
-    ~MeshDevice();
-    MeshDevice(const MeshDevice&) = delete;
-    MeshDevice& operator=(const MeshDevice&) = delete;
+  static std::shared_ptr<MeshDevice> create_unit_mesh(int device_id, std::size_t l1_small_size = 0,
+                                                      std::size_t trace_region_size = 0,
+                                                      std::size_t num_command_queues = 1);
+  ~MeshDevice();
+  MeshDevice(const MeshDevice&) = delete;
+  MeshDevice& operator=(const MeshDevice&) = delete;
 
-    bool close();
-    MeshCommandQueue& mesh_command_queue(std::optional<std::uint8_t> cq_id = std::nullopt) const;
-    const MeshShape& shape() const { return shape_; }
-    CoreCoord compute_with_storage_grid_size() const;
-    CoreCoord worker_core_from_logical_core(const CoreCoord& logical_core) const;
-    std::size_t num_dram_channels() const { return 12; }
-    std::uint32_t l1_size_per_core() const;
-    int id() const { return id_; }
+  bool close();
+  MeshCommandQueue& mesh_command_queue(std::optional<std::uint8_t> cq_id = std::nullopt) const;
+  const MeshShape& shape() const { return shape_; }
+  CoreCoord compute_with_storage_grid_size() const;
+  CoreCoord worker_core_from_logical_core(const CoreCoord& logical_core) const;
+  std::size_t num_dram_channels() const { return 12; }
+  std::uint32_t l1_size_per_core() const;
+  int id() const { return id_; }
 
-    const std::shared_ptr<tk::rt::emu::DeviceState>& state() const { return state_; }
+  const std::shared_ptr<tk::rt::emu::DeviceState>& state() const { return state_; }
 
 private:
-    explicit MeshDevice(int id);
-    int id_;
-    MeshShape shape_{1, 1};
-    std::shared_ptr<tk::rt::emu::DeviceState> state_;
-    std::unique_ptr<MeshCommandQueue> cq_;
+  explicit MeshDevice(int id);
+  int id_;
+  MeshShape shape_{1, 1};
+  std::shared_ptr<tk::rt::emu::DeviceState> state_;
+  std::unique_ptr<MeshCommandQueue> cq_;
 };
-}  // namespace tt::tt_metal::distributed
+} // namespace tt::tt_metal::distributed

@@ -10,16 +10,16 @@ struct ProgramImpl;
 
 class Program {
 public:
-    Program();
-    ~Program();
-    Program(Program&&) noexcept;
-    Program& operator=(Program&&) noexcept;
-    Program(const Program&) = delete;
-    Program& operator=(const Program&) = delete;
+  Program();
+  ~Program();
+  Program(Program&&) noexcept;
+  Program& operator=(Program&&) noexcept;
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
 
-    detail::ProgramImpl& impl() const { return *impl_; }
+  detail::ProgramImpl& impl() const { return *impl_; }
 
 private:
-    std::unique_ptr<detail::ProgramImpl> impl_;
+  std::unique_ptr<detail::ProgramImpl> impl_;
 };
-}  // namespace tt::tt_metal
+} // namespace tt::tt_metal

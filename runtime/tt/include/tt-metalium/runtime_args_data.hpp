@@ -1,4 +1,5 @@
-// A view of one core's runtime args (mirrors RuntimeArgsData in tt_metal/api/tt-metalium/runtime_args_data.hpp).
+// A view of one core's runtime args (mirrors RuntimeArgsData in
+// tt_metal/api/tt-metalium/runtime_args_data.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -7,18 +8,19 @@
 
 namespace tt::tt_metal {
 struct RuntimeArgsData {
-    std::uint32_t* rt_args_data = nullptr;
-    std::size_t rt_args_count = 0;
+  std::uint32_t* rt_args_data = nullptr;
+  std::size_t rt_args_count = 0;
 
-    std::uint32_t& operator[](std::size_t index) { return rt_args_data[index]; }
-    const std::uint32_t& operator[](std::size_t index) const { return rt_args_data[index]; }
-    std::uint32_t& at(std::size_t index) {
-        if (index >= rt_args_count) {
-            throw std::out_of_range("runtime arg index " + std::to_string(index) + " >= " + std::to_string(rt_args_count));
-        }
-        return rt_args_data[index];
+  std::uint32_t& operator[](std::size_t index) { return rt_args_data[index]; }
+  const std::uint32_t& operator[](std::size_t index) const { return rt_args_data[index]; }
+  std::uint32_t& at(std::size_t index) {
+    if (index >= rt_args_count) {
+      throw std::out_of_range("runtime arg index " + std::to_string(index) +
+                              " >= " + std::to_string(rt_args_count));
     }
-    std::uint32_t* data() noexcept { return rt_args_data; }
-    std::size_t size() const noexcept { return rt_args_count; }
+    return rt_args_data[index];
+  }
+  std::uint32_t* data() noexcept { return rt_args_data; }
+  std::size_t size() const noexcept { return rt_args_count; }
 };
-}  // namespace tt::tt_metal
+} // namespace tt::tt_metal

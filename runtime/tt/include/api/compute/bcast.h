@@ -6,41 +6,54 @@
 namespace ckernel {
 namespace tk_emu_bcast {
 inline ::tk::rt::emu::Bcast dim(BroadcastType t) {
-    switch (t) {
-        case BroadcastType::ROW: return ::tk::rt::emu::Bcast::Row;
-        case BroadcastType::COL: return ::tk::rt::emu::Bcast::Col;
-        case BroadcastType::SCALAR: return ::tk::rt::emu::Bcast::Scalar;
-        default: return ::tk::rt::emu::Bcast::None;
-    }
+  switch (t) {
+  case BroadcastType::ROW:
+    return ::tk::rt::emu::Bcast::Row;
+  case BroadcastType::COL:
+    return ::tk::rt::emu::Bcast::Col;
+  case BroadcastType::SCALAR:
+    return ::tk::rt::emu::Bcast::Scalar;
+  default:
+    return ::tk::rt::emu::Bcast::None;
+  }
 }
 inline ::tk::rt::emu::Binary op(EltwiseBinaryType t) {
-    return t == ELWADD ? ::tk::rt::emu::Binary::Add : t == ELWSUB ? ::tk::rt::emu::Binary::Sub : ::tk::rt::emu::Binary::Mul;
+  return t == ELWADD   ? ::tk::rt::emu::Binary::Add
+         : t == ELWSUB ? ::tk::rt::emu::Binary::Sub
+                       : ::tk::rt::emu::Binary::Mul;
 }
-}  // namespace tk_emu_bcast
+} // namespace tk_emu_bcast
 
 template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
-ALWI void init_bcast(uint32_t /*icb0*/, uint32_t /*icb1*/, uint32_t /*ocb*/) { ::tk::rt::emu::binary_init(false); }
+ALWI void init_bcast(uint32_t /*icb0*/, uint32_t /*icb1*/, uint32_t /*ocb*/) {
+  ::tk::rt::emu::binary_init(false);
+}
 template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
-ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
-    ::tk::rt::emu::binary_tiles(tk_emu_bcast::op(tBcastOp), tk_emu_bcast::dim(tBcastDim), icb0, icb1, itile0, itile1, idst);
+ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,
+                          uint32_t idst) {
+  ::tk::rt::emu::binary_tiles(tk_emu_bcast::op(tBcastOp), tk_emu_bcast::dim(tBcastDim), icb0, icb1,
+                              itile0, itile1, idst);
 }
 template <BroadcastType tBcastDim>
-ALWI void add_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
-    any_tiles_bcast<ELWADD, tBcastDim>(icb0, icb1, itile0, itile1, idst);
+ALWI void add_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,
+                          uint32_t idst) {
+  any_tiles_bcast<ELWADD, tBcastDim>(icb0, icb1, itile0, itile1, idst);
 }
 template <BroadcastType tBcastDim>
-ALWI void sub_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
-    any_tiles_bcast<ELWSUB, tBcastDim>(icb0, icb1, itile0, itile1, idst);
+ALWI void sub_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,
+                          uint32_t idst) {
+  any_tiles_bcast<ELWSUB, tBcastDim>(icb0, icb1, itile0, itile1, idst);
 }
 template <BroadcastType tBcastDim>
-ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
-    any_tiles_bcast<ELWMUL, tBcastDim>(icb0, icb1, itile0, itile1, idst);
+ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,
+                          uint32_t idst) {
+  any_tiles_bcast<ELWMUL, tBcastDim>(icb0, icb1, itile0, itile1, idst);
 }
 
-#define TK_EMU_BCAST_FN(name, op, dim)                                                                  \
-    ALWI void name(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {   \
-        any_tiles_bcast<op, BroadcastType::dim>(icb0, icb1, itile0, itile1, idst);                      \
-    }
+#define TK_EMU_BCAST_FN(name, op, dim)                                                             \
+  ALWI void name(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {  \
+    any_tiles_bcast<op, BroadcastType::dim>(icb0, icb1, itile0, itile1, idst);                     \
+  }
 TK_EMU_BCAST_FN(add_tiles_bcast_rows, ELWADD, ROW)
 TK_EMU_BCAST_FN(add_tiles_bcast_cols, ELWADD, COL)
 TK_EMU_BCAST_FN(add_tiles_bcast_scalar, ELWADD, SCALAR)
@@ -52,11 +65,13 @@ TK_EMU_BCAST_FN(mul_tiles_bcast_cols, ELWMUL, COL)
 TK_EMU_BCAST_FN(mul_tiles_bcast_scalar, ELWMUL, SCALAR)
 #undef TK_EMU_BCAST_FN
 
-// The SDK's short-init spellings (bcast.h): *_bcast_{rows,cols}_init_short and mul_tiles_bcast_scalar_init_short.
-#define TK_EMU_BCAST_INIT(name)                                                                          \
-    ALWI void name(uint32_t /*icb0*/, uint32_t /*icb1*/, uint32_t /*call_line*/ = __builtin_LINE()) { \
-        ::tk::rt::emu::binary_init(false);                                                             \
-    }
+// The SDK's short-init spellings (bcast.h): *_bcast_{rows,cols}_init_short and
+// mul_tiles_bcast_scalar_init_short.
+#define TK_EMU_BCAST_INIT(name)                                                                    \
+  ALWI void name(uint32_t /*icb0*/, uint32_t /*icb1*/,                                             \
+                 uint32_t /*call_line*/ = __builtin_LINE()) {                                      \
+    ::tk::rt::emu::binary_init(false);                                                             \
+  }
 TK_EMU_BCAST_INIT(add_bcast_rows_init_short)
 TK_EMU_BCAST_INIT(add_bcast_cols_init_short)
 TK_EMU_BCAST_INIT(add_bcast_scalar_init_short)
@@ -67,4 +82,4 @@ TK_EMU_BCAST_INIT(mul_bcast_rows_init_short)
 TK_EMU_BCAST_INIT(mul_bcast_cols_init_short)
 TK_EMU_BCAST_INIT(mul_tiles_bcast_scalar_init_short)
 #undef TK_EMU_BCAST_INIT
-}  // namespace ckernel
+} // namespace ckernel

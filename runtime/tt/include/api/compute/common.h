@@ -5,13 +5,13 @@
 namespace ckernel {
 template <typename T>
 FORCE_INLINE T get_arg_val(int arg_idx) {
-    return ::tk::rt::emu::arg_as<T>(::tk::rt::emu::runtime_arg(arg_idx));
+  return ::tk::rt::emu::arg_as<T>(::tk::rt::emu::runtime_arg(arg_idx));
 }
 template <typename T>
 FORCE_INLINE T get_common_arg_val(int arg_idx) {
-    return ::tk::rt::emu::arg_as<T>(::tk::rt::emu::common_runtime_arg(arg_idx));
+  return ::tk::rt::emu::arg_as<T>(::tk::rt::emu::common_runtime_arg(arg_idx));
 }
-}  // namespace ckernel
+} // namespace ckernel
 
 // Like the SDK's common.h, every compute header brings in the CB, DST and pack APIs.
 #include "api/compute/cb_api.h"

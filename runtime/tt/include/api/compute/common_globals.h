@@ -1,5 +1,6 @@
-// Compute-kernel basics (mirrors tt_metal/hw/inc/api/compute/common_globals.h): ALWI, the ckernel enums.
-// The emulator runs a compute kernel as one fiber that does the UNPACK, MATH and PACK work of each call.
+// Compute-kernel basics (mirrors tt_metal/hw/inc/api/compute/common_globals.h): ALWI, the ckernel
+// enums. The emulator runs a compute kernel as one fiber that does the UNPACK, MATH and PACK work
+// of each call.
 #pragma once
 #include <stdint.h>
 
@@ -30,7 +31,7 @@ enum class InputClamping : std::uint8_t { ClampToNegative = 1, None = 0 };
 namespace p_sfpu {
 constexpr std::uint32_t kCONST_1_FP16B = 0x3F80;
 }
-}  // namespace ckernel
+} // namespace ckernel
 // In the SDK these enums are reachable unqualified in kernels too (llk_defs.h is at global scope).
 using ckernel::BroadcastType;
 using ckernel::EltwiseBinaryType;
@@ -40,8 +41,8 @@ using ckernel::ReduceDim;
 namespace tk_emu_detail {
 // SFPU scalar params arrive as the bits of an fp32 value.
 inline float bits_to_float(std::uint32_t bits) {
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
 }
-}  // namespace tk_emu_detail
+} // namespace tk_emu_detail

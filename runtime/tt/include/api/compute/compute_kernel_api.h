@@ -1,4 +1,5 @@
-// Unary SFPU ops declared in the umbrella header (mirrors tt_metal/hw/inc/api/compute/compute_kernel_api.h).
+// Unary SFPU ops declared in the umbrella header (mirrors
+// tt_metal/hw/inc/api/compute/compute_kernel_api.h).
 #pragma once
 #include "api/compute/cb_api.h"
 #include "api/compute/common.h"
@@ -9,17 +10,27 @@ namespace ckernel {
 template <bool fast_and_approx = false>
 ALWI void sigmoid_tile_init() {}
 template <int vec_mode = VectorMode::RC, bool fast_and_approx = false>
-ALWI void sigmoid_tile(uint32_t idst) { ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sigmoid, idst, 0.0f); }
+ALWI void sigmoid_tile(uint32_t idst) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sigmoid, idst, 0.0f);
+}
 template <bool fast_and_approx = false>
 ALWI void log_tile_init() {}
 template <bool fast_and_approx = false>
-ALWI void log_tile(uint32_t idst) { ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Log, idst, 0.0f); }
+ALWI void log_tile(uint32_t idst) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Log, idst, 0.0f);
+}
 template <bool fast_and_approx = false>
 ALWI void tanh_tile_init() {}
 template <bool fast_and_approx = false>
-ALWI void tanh_tile(uint32_t idst) { ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Tanh, idst, 0.0f); }
+ALWI void tanh_tile(uint32_t idst) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Tanh, idst, 0.0f);
+}
 ALWI void abs_tile_init() {}
-ALWI void abs_tile(uint32_t idst) { ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Abs, idst, 0.0f); }
+ALWI void abs_tile(uint32_t idst) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Abs, idst, 0.0f);
+}
 ALWI void square_tile_init() {}
-ALWI void square_tile(uint32_t idst) { ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Square, idst, 0.0f); }
-}  // namespace ckernel
+ALWI void square_tile(uint32_t idst) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Square, idst, 0.0f);
+}
+} // namespace ckernel

@@ -1,32 +1,37 @@
-// FPU element-wise binary ops (mirrors tt_metal/hw/inc/api/compute/eltwise_binary.h): DST = A op B, or
-// DST += A op B after an init with acc_to_dest.
+// FPU element-wise binary ops (mirrors tt_metal/hw/inc/api/compute/eltwise_binary.h): DST = A op B,
+// or DST += A op B after an init with acc_to_dest.
 #pragma once
 #include "api/compute/common.h"
 
 namespace ckernel {
 ALWI void binary_op_init_common(uint32_t /*icb0*/, uint32_t /*icb1*/, uint32_t /*ocb*/,
                                 uint32_t /*call_line*/ = __builtin_LINE()) {}
-ALWI void mul_tiles_init(uint32_t /*icb0*/, uint32_t /*icb1*/, uint32_t /*call_line*/ = __builtin_LINE()) {
-    ::tk::rt::emu::binary_init(false);
+ALWI void mul_tiles_init(uint32_t /*icb0*/, uint32_t /*icb1*/,
+                         uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::binary_init(false);
 }
-ALWI void mul_tiles_init(uint32_t /*icb0*/, uint32_t /*icb1*/, bool acc_to_dest, uint32_t /*call_line*/ = __builtin_LINE()) {
-    ::tk::rt::emu::binary_init(acc_to_dest);
+ALWI void mul_tiles_init(uint32_t /*icb0*/, uint32_t /*icb1*/, bool acc_to_dest,
+                         uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::binary_init(acc_to_dest);
 }
 ALWI void add_tiles_init(uint32_t /*icb0*/, uint32_t /*icb1*/, bool acc_to_dest = false,
                          uint32_t /*call_line*/ = __builtin_LINE()) {
-    ::tk::rt::emu::binary_init(acc_to_dest);
+  ::tk::rt::emu::binary_init(acc_to_dest);
 }
 ALWI void sub_tiles_init(uint32_t /*icb0*/, uint32_t /*icb1*/, bool acc_to_dest = false,
                          uint32_t /*call_line*/ = __builtin_LINE()) {
-    ::tk::rt::emu::binary_init(acc_to_dest);
+  ::tk::rt::emu::binary_init(acc_to_dest);
 }
 ALWI void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
-    ::tk::rt::emu::binary_tiles(::tk::rt::emu::Binary::Mul, ::tk::rt::emu::Bcast::None, icb0, icb1, itile0, itile1, idst);
+  ::tk::rt::emu::binary_tiles(::tk::rt::emu::Binary::Mul, ::tk::rt::emu::Bcast::None, icb0, icb1,
+                              itile0, itile1, idst);
 }
 ALWI void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
-    ::tk::rt::emu::binary_tiles(::tk::rt::emu::Binary::Add, ::tk::rt::emu::Bcast::None, icb0, icb1, itile0, itile1, idst);
+  ::tk::rt::emu::binary_tiles(::tk::rt::emu::Binary::Add, ::tk::rt::emu::Bcast::None, icb0, icb1,
+                              itile0, itile1, idst);
 }
 ALWI void sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
-    ::tk::rt::emu::binary_tiles(::tk::rt::emu::Binary::Sub, ::tk::rt::emu::Bcast::None, icb0, icb1, itile0, itile1, idst);
+  ::tk::rt::emu::binary_tiles(::tk::rt::emu::Binary::Sub, ::tk::rt::emu::Bcast::None, icb0, icb1,
+                              itile0, itile1, idst);
 }
-}  // namespace ckernel
+} // namespace ckernel

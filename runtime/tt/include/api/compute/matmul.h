@@ -1,29 +1,34 @@
-// Tile matmul (mirrors tt_metal/hw/inc/api/compute/matmul.h): DST[idst] += A[in0_tile] x B[in1_tile].
+// Tile matmul (mirrors tt_metal/hw/inc/api/compute/matmul.h): DST[idst] += A[in0_tile] x
+// B[in1_tile].
 #pragma once
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void mm_init(uint32_t /*in0_cb_id*/, uint32_t /*in1_cb_id*/, uint32_t /*out_cb_id*/, const uint32_t /*transpose*/ = 0,
-                  uint32_t /*call_line*/ = __builtin_LINE()) {}
-ALWI void mm_init_short(uint32_t /*in0_cb_id*/, uint32_t /*in1_cb_id*/, const uint32_t /*transpose*/ = 0,
+ALWI void mm_init(uint32_t /*in0_cb_id*/, uint32_t /*in1_cb_id*/, uint32_t /*out_cb_id*/,
+                  const uint32_t /*transpose*/ = 0, uint32_t /*call_line*/ = __builtin_LINE()) {}
+ALWI void mm_init_short(uint32_t /*in0_cb_id*/, uint32_t /*in1_cb_id*/,
+                        const uint32_t /*transpose*/ = 0,
                         uint32_t /*call_line*/ = __builtin_LINE()) {}
 ALWI void mm_init_short_with_dt(uint32_t, uint32_t, uint32_t, const uint32_t = 0) {}
-ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
-                       uint32_t idst) {
-    ::tk::rt::emu::matmul_tiles(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, false);
+ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index,
+                       uint32_t in1_tile_index, uint32_t idst) {
+  ::tk::rt::emu::matmul_tiles(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, false);
 }
-ALWI void mm_block_init(uint32_t /*in0*/, uint32_t /*in1*/, uint32_t /*out*/, const uint32_t /*transpose*/ = 0,
-                        uint32_t /*ct_dim*/ = 1, uint32_t /*rt_dim*/ = 1, uint32_t /*kt_dim*/ = 1,
+ALWI void mm_block_init(uint32_t /*in0*/, uint32_t /*in1*/, uint32_t /*out*/,
+                        const uint32_t /*transpose*/ = 0, uint32_t /*ct_dim*/ = 1,
+                        uint32_t /*rt_dim*/ = 1, uint32_t /*kt_dim*/ = 1,
                         uint32_t /*call_line*/ = __builtin_LINE()) {}
-// Block form: an rt_dim x ct_dim block of DST += (rt_dim x kt_dim of in0) x (kt_dim x ct_dim of in1) for one
-// k step; in0 tiles are row-major with row stride kt_dim, in1 tiles with row stride ct_dim.
-ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
-                       uint32_t idst, const uint32_t transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim) {
-    for (uint32_t r = 0; r < rt_dim; ++r) {
-        for (uint32_t c = 0; c < ct_dim; ++c) {
-            ::tk::rt::emu::matmul_tiles(in0_cb_id, in1_cb_id, in0_tile_index + r * kt_dim, in1_tile_index + c,
-                                        idst + r * ct_dim + c, transpose != 0);
-        }
+// Block form: an rt_dim x ct_dim block of DST += (rt_dim x kt_dim of in0) x (kt_dim x ct_dim of
+// in1) for one k step; in0 tiles are row-major with row stride kt_dim, in1 tiles with row stride
+// ct_dim.
+ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index,
+                       uint32_t in1_tile_index, uint32_t idst, const uint32_t transpose,
+                       uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim) {
+  for (uint32_t r = 0; r < rt_dim; ++r) {
+    for (uint32_t c = 0; c < ct_dim; ++c) {
+      ::tk::rt::emu::matmul_tiles(in0_cb_id, in1_cb_id, in0_tile_index + r * kt_dim,
+                                  in1_tile_index + c, idst + r * ct_dim + c, transpose != 0);
     }
+  }
 }
-}  // namespace ckernel
+} // namespace ckernel

@@ -1,16 +1,17 @@
-// Packing DST tiles into a CB (mirrors tt_metal/hw/inc/api/compute/pack.h): sequential into the reserved
-// pages unless out_of_order_output.
+// Packing DST tiles into a CB (mirrors tt_metal/hw/inc/api/compute/pack.h): sequential into the
+// reserved pages unless out_of_order_output.
 #pragma once
 #include "api/compute/common_globals.h"
 
 namespace ckernel {
 template <bool out_of_order_output = false>
 ALWI void pack_tile(uint32_t ifrom_dst, uint32_t icb, std::uint32_t output_tile_index = 0) {
-    ::tk::rt::emu::pack_tile(ifrom_dst, icb, output_tile_index, out_of_order_output);
+  ::tk::rt::emu::pack_tile(ifrom_dst, icb, output_tile_index, out_of_order_output);
 }
 ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles) {
-    for (uint32_t i = 0; i < ntiles; ++i) ::tk::rt::emu::pack_tile(ifrom_dst + i, icb, 0, false);
+  for (uint32_t i = 0; i < ntiles; ++i)
+    ::tk::rt::emu::pack_tile(ifrom_dst + i, icb, 0, false);
 }
 ALWI void pack_reconfig_data_format(uint32_t /*new_operand*/) {}
 ALWI void pack_reconfig_data_format(uint32_t /*old_operand*/, uint32_t /*new_operand*/) {}
-}  // namespace ckernel
+} // namespace ckernel

@@ -7,8 +7,9 @@ ALWI void copy_tile_init(uint32_t /*cbid*/, uint32_t /*call_line*/ = __builtin_L
 ALWI void copy_tile_to_dst_init_short(uint32_t /*cbid*/, uint32_t /*transpose*/ = 0,
                                       uint32_t /*transpose_within_16x16_face*/ = false,
                                       uint32_t /*call_line*/ = __builtin_LINE()) {}
-ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t /*old_cbid*/, uint32_t /*new_cbid*/, uint32_t /*transpose*/ = 0) {}
+ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t /*old_cbid*/, uint32_t /*new_cbid*/,
+                                              uint32_t /*transpose*/ = 0) {}
 ALWI void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
-    ::tk::rt::emu::copy_tile(in_cb_id, in_tile_index, dst_tile_index);
+  ::tk::rt::emu::copy_tile(in_cb_id, in_tile_index, dst_tile_index);
 }
-}  // namespace ckernel
+} // namespace ckernel

@@ -4,8 +4,8 @@
 #include "api/dataflow/dataflow_api.h"
 
 void kernel_main() {
-    for (uint32_t i = 0; i < 2; i++) {
-        cb_wait_front(tt::CBIndex::c_0, 2);
-        cb_pop_front(tt::CBIndex::c_0, 2);
-    }
+  for (uint32_t i = 0; i < 2; i++) {
+    cb_wait_front(tt::CBIndex::c_0, 2);
+    cb_pop_front(tt::CBIndex::c_0, 2);
+  }
 }

@@ -1,5 +1,6 @@
-// SFPU unary (SDK style, programming_examples/eltwise_sfpu/kernels/compute/eltwise_sfpu.cpp); the op is
-// chosen with -DSFPU_OP_INIT / -DSFPU_OP (default exp), like the SDK's defines-driven unary kernels.
+// SFPU unary (SDK style, programming_examples/eltwise_sfpu/kernels/compute/eltwise_sfpu.cpp); the
+// op is chosen with -DSFPU_OP_INIT / -DSFPU_OP (default exp), like the SDK's defines-driven unary
+// kernels.
 #include <cstdint>
 
 #include "api/compute/compute_kernel_api.h"
@@ -17,23 +18,23 @@
 #endif
 
 void kernel_main() {
-    const uint32_t n_tiles = get_arg_val<uint32_t>(0);
-    constexpr auto cb_in0 = tt::CBIndex::c_0;
-    constexpr auto cb_out0 = tt::CBIndex::c_16;
+  const uint32_t n_tiles = get_arg_val<uint32_t>(0);
+  constexpr auto cb_in0 = tt::CBIndex::c_0;
+  constexpr auto cb_out0 = tt::CBIndex::c_16;
 
-    init_sfpu(cb_in0, cb_out0);
-    SFPU_OP_INIT();
-    for (uint32_t i = 0; i < n_tiles; i++) {
-        tile_regs_acquire();
-        cb_wait_front(cb_in0, 1);
-        copy_tile(cb_in0, 0, 0);
-        SFPU_OP(0);
-        tile_regs_commit();
-        tile_regs_wait();
-        cb_reserve_back(cb_out0, 1);
-        pack_tile(0, cb_out0);
-        cb_pop_front(cb_in0, 1);
-        tile_regs_release();
-        cb_push_back(cb_out0, 1);
-    }
+  init_sfpu(cb_in0, cb_out0);
+  SFPU_OP_INIT();
+  for (uint32_t i = 0; i < n_tiles; i++) {
+    tile_regs_acquire();
+    cb_wait_front(cb_in0, 1);
+    copy_tile(cb_in0, 0, 0);
+    SFPU_OP(0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_out0, 1);
+    pack_tile(0, cb_out0);
+    cb_pop_front(cb_in0, 1);
+    tile_regs_release();
+    cb_push_back(cb_out0, 1);
+  }
 }

@@ -4,6 +4,10 @@
 
 namespace ckernel {
 ALWI void fill_tile_init() {}
-ALWI void fill_tile(uint32_t idst, float param0) { ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Fill, idst, param0); }
-ALWI void fill_tile_bitcast(uint32_t idst, uint32_t param0) { ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Fill, idst, tk_emu_detail::bits_to_float(param0)); }
-}  // namespace ckernel
+ALWI void fill_tile(uint32_t idst, float param0) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Fill, idst, param0);
+}
+ALWI void fill_tile_bitcast(uint32_t idst, uint32_t param0) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Fill, idst, tk_emu_detail::bits_to_float(param0));
+}
+} // namespace ckernel

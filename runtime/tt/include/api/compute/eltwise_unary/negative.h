@@ -4,5 +4,7 @@
 
 namespace ckernel {
 ALWI void negative_tile_init() {}
-ALWI void negative_tile(uint32_t idst) { ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Neg, idst, 0.0f); }
-}  // namespace ckernel
+ALWI void negative_tile(uint32_t idst) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Neg, idst, 0.0f);
+}
+} // namespace ckernel

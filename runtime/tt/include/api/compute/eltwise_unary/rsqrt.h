@@ -6,5 +6,7 @@ namespace ckernel {
 template <bool legacy_compat = true>
 ALWI void rsqrt_tile_init() {}
 template <bool legacy_compat = true, bool fast_and_approx = false>
-ALWI void rsqrt_tile(uint32_t idst) { ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Rsqrt, idst, 0.0f); }
-}  // namespace ckernel
+ALWI void rsqrt_tile(uint32_t idst) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Rsqrt, idst, 0.0f);
+}
+} // namespace ckernel

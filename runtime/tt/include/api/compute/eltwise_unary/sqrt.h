@@ -5,5 +5,7 @@
 namespace ckernel {
 ALWI void sqrt_tile_init() {}
 template <bool fast_and_approx = false>
-ALWI void sqrt_tile(uint32_t idst) { ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sqrt, idst, 0.0f); }
-}  // namespace ckernel
+ALWI void sqrt_tile(uint32_t idst) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sqrt, idst, 0.0f);
+}
+} // namespace ckernel
