@@ -1,26 +1,27 @@
 #include "lowering/pipeline.hpp"
 
-#include "lowering/assign_cbs.hpp"
-#include "lowering/attach_accessors.hpp"
-#include "lowering/bind_runtime_args.hpp"
-#include "lowering/build_dataflow.hpp"
-#include "lowering/finalize_signature.hpp"
-#include "lowering/infer_layout.hpp"
-#include "lowering/insert_cb_protocol.hpp"
-#include "lowering/insert_compute_init.hpp"
-#include "lowering/insert_dst_management.hpp"
+#include "lowering/cpu/lower_elementwise.hpp"
+#include "lowering/cpu/lower_gemm.hpp"
+#include "lowering/cpu/partition_threads.hpp"
+#include "lowering/front/infer_layout.hpp"
+#include "lowering/front/to_tile_ir.hpp"
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/reader.hpp"
 #include "lowering/ir/verifier.hpp"
-#include "lowering/lower_cpu.hpp"
-#include "lowering/partition_threads.hpp"
-#include "lowering/partition_work.hpp"
-#include "lowering/plan_buffers.hpp"
-#include "lowering/select_tile_ops.hpp"
-#include "lowering/split_kernels.hpp"
-#include "lowering/to_core_loop.hpp"
-#include "lowering/to_tile_ir.hpp"
-#include "lowering/verify.hpp"
+#include "lowering/tt/assign_cbs.hpp"
+#include "lowering/tt/attach_accessors.hpp"
+#include "lowering/tt/bind_runtime_args.hpp"
+#include "lowering/tt/build_dataflow.hpp"
+#include "lowering/tt/finalize_signature.hpp"
+#include "lowering/tt/insert_cb_protocol.hpp"
+#include "lowering/tt/insert_compute_init.hpp"
+#include "lowering/tt/insert_dst_management.hpp"
+#include "lowering/tt/partition_work.hpp"
+#include "lowering/tt/plan_buffers.hpp"
+#include "lowering/tt/select_tile_ops.hpp"
+#include "lowering/tt/split_kernels.hpp"
+#include "lowering/tt/to_core_loop.hpp"
+#include "lowering/tt/verify_kernels.hpp"
 
 #include <array>
 #include <ostream>
@@ -30,8 +31,7 @@ namespace tk::lower {
 namespace {
 
 // ---- the tables of contents ---------------------------------------------------------------------
-// Stages not written yet are not listed; each lands as one row here (the first one turns its
-// empty std::array into `constexpr Stage kTT[] = {{"plan-buffers", "...", plan_buffers}, ...}`).
+// One row per stage, in order; a target's chain is kFront followed by its own table.
 constexpr Stage kFront[] = {
     {"to-tile-ir",
      "the checked AST as tile IR: one kernel function, parallel and sequential "
@@ -87,8 +87,9 @@ constexpr Stage kTT[] = {
      "the host plan: buffers, kernels with processors and configs, "
      "runtime and compile args",
      finalize_signature},
-    {"verify", "CB balance across the kernels, CB indices, L1, DST phases and slots, runtime args",
-     verify},
+    {"verify-kernels",
+     "CB balance across the kernels, CB indices, L1, DST phases and slots, runtime args",
+     verify_kernels},
 };
 
 constexpr Stage kCPU[] = {
@@ -96,10 +97,13 @@ constexpr Stage kCPU[] = {
      "the parallel space as one per_thread loop over its work items, "
      "handed out by the thread pool",
      partition_threads},
-    {"lower-cpu",
-     "fp32 tile buffers, fused element loops over 32x32 blocks, runtime tile "
-     "helpers, the packed gemm_tile for the matmul accumulation pattern",
-     lower_cpu},
+    {"lower-gemm",
+     "the matmul accumulation pattern as the packed cpu.gemm_tile, its operands packed once "
+     "before the per_thread loop",
+     lower_gemm},
+    {"lower-elementwise",
+     "fp32 tile buffers, fused element loops over 32x32 blocks, runtime tile helpers",
+     lower_elementwise},
 };
 
 std::span<const Stage> target_table(Target t) {

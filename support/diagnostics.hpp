@@ -80,4 +80,8 @@ private:
   std::string detail_;
 };
 
+/// Thrown by a compiler pass right after it reported a user error, to leave a deep walk early;
+/// the pass catches it and returns (the error is already in Diagnostics).
+struct UserErrorReported {};
+
 } // namespace tk

@@ -1,6 +1,7 @@
 // ttgen's compilation driver (see driver.hpp).
 #include "tools/ttgen/driver.hpp"
 
+#include "codegen/generate.hpp"
 #include "dsl/check.hpp"
 #include "dsl/print.hpp"
 #include "lowering/ir/printer.hpp"
@@ -8,7 +9,6 @@
 #include "parser/parse.hpp"
 #include "support/diagnostics.hpp"
 #include "support/source.hpp"
-#include "templates/render/generate.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -152,14 +152,14 @@ bool write_files(const std::string& dir, const std::map<std::string, std::string
 }
 
 /// Renders the lowered modules: the files into options.output, or the template data as text.
-int emit_code(const Options& options, Emit emit, const tmpl::Lowered& lowered,
+int emit_code(const Options& options, Emit emit, const codegen::Lowered& lowered,
               std::ostringstream& text, std::ostream& out, std::ostream& err) {
   const std::string stem = file_stem(options.input);
   if (emit == Emit::template_data) {
-    text << tmpl::template_data(lowered, stem).dump(2) << '\n';
+    text << codegen::template_data(lowered, stem).dump(2) << '\n';
     return write_output(options, text.str(), out, err) ? kOk : kUsageError;
   }
-  std::map<std::string, std::string> files = tmpl::generate(lowered, stem);
+  std::map<std::string, std::string> files = codegen::generate(lowered, stem);
   out << text.str(); // stage dumps, if any
   out.flush();
   return write_files(options.output, files, err) ? kOk : kUsageError;
@@ -233,7 +233,7 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
     if (!m || diags.has_errors())
       return kUserError;
     if (codegen) {
-      tmpl::Lowered l;
+      codegen::Lowered l;
       (options.target == lower::Target::cpu ? l.cpu : l.tt) = std::move(*m);
       return emit_code(options, emit, l, text, out, err);
     }
@@ -250,7 +250,7 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
     return kUserError;
   }
   if (codegen) {
-    tmpl::Lowered l;
+    codegen::Lowered l;
     { // the signature of every kernel, for targets whose chain does not keep it
       lower::PipelineOptions front;
       front.stop_after = "to-tile-ir";

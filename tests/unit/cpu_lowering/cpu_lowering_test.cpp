@@ -1,5 +1,5 @@
-// Unit cases of the CPU chain: the shapes partition-threads and lower-cpu produce, checked as
-// exact IR text (the examples are covered by golden_test.cpp).
+// Unit cases of the CPU chain: the shapes partition-threads, lower-gemm and lower-elementwise
+// produce, checked as exact IR text (the examples are covered by golden_test.cpp).
 #include "tests/unit/cpu_lowering/support.hpp"
 
 namespace tk::lower {
@@ -50,7 +50,7 @@ TEST(LowerCpu, PartialKMatmulIsNotTheGemmAndSelfBroadcastGoesThroughATemporary) 
 )",
                               &errors);
   ASSERT_FALSE(all.empty()) << errors;
-  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")),
+  EXPECT_EQ(function_of(dump_of(all, "lower-elementwise")),
             R"(  func cpu partial(A: tensor, B: tensor, C: tensor, M: i32, N: i32) {
     let Mt: i32 = M / 32
     let Nt: i32 = N / 32
@@ -102,7 +102,7 @@ TEST(LowerCpu, FullLiteralKIsTheGemm) {
 )",
                               &errors);
   ASSERT_FALSE(all.empty()) << errors;
-  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")),
+  EXPECT_EQ(function_of(dump_of(all, "lower-elementwise")),
             R"(  func cpu full(A: tensor, B: tensor, C: tensor, M: i32, N: i32) {
     let Mt: i32 = M / 32
     let Nt: i32 = N / 32
@@ -134,7 +134,7 @@ TEST(LowerCpu, FreshNamesAndSelfBroadcast) {
 )",
                               &errors);
   ASSERT_FALSE(all.empty()) << errors;
-  EXPECT_EQ(function_of(dump_of(all, "lower-cpu")),
+  EXPECT_EQ(function_of(dump_of(all, "lower-elementwise")),
             R"(  func cpu selfbcast(x: tensor, y: tensor, M: i32, N: i32) {
     let Mt: i32 = M / 32
     let Nt: i32 = N / 32

@@ -1,7 +1,7 @@
 // Golden dumps of the CPU chain for every examples/*.tk:
-// tests/golden/ir/<example>/cpu/after-<stage>.txt for partition-threads and lower-cpu
-// (UPDATE_GOLDEN=1 rewrites them). Each dump reads back to the same text, and resuming from the
-// partition-threads dump reproduces the lower-cpu dump.
+// tests/golden/ir/<example>/cpu/after-<stage>.txt for partition-threads, lower-gemm and
+// lower-elementwise (UPDATE_GOLDEN=1 rewrites them). Each dump reads back to the same text, and
+// resuming from the partition-threads dump reproduces the lower-elementwise dump.
 #include "lowering/ir/reader.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/unit/cpu_lowering/support.hpp"
@@ -30,7 +30,7 @@ TEST_P(CpuGolden, StageDumpsReadBackAndResume) {
   std::string all = test_cpu::cpu_dumps(
       test::read_file(test::source_dir() / "examples" / (GetParam() + ".tk")), &errors);
   ASSERT_FALSE(all.empty()) << errors;
-  for (const char* stage : {"partition-threads", "lower-cpu"}) {
+  for (const char* stage : {"partition-threads", "lower-gemm", "lower-elementwise"}) {
     std::string text = test_cpu::dump_of(all, stage);
     ASSERT_FALSE(text.empty()) << "no dump after " << stage;
     ASSERT_EQ(text.find("(unchanged)"), std::string::npos) << stage << " changed nothing";
@@ -51,7 +51,7 @@ TEST_P(CpuGolden, StageDumpsReadBackAndResume) {
   o.verify_each = true;
   o.dump = &resumed;
   ASSERT_TRUE(run_pipeline_from_dump(first, Target::cpu, o, diags)) << diags.str();
-  EXPECT_EQ(resumed.str(), test_cpu::dump_of(all, "lower-cpu"));
+  EXPECT_EQ(resumed.str(), test_cpu::dump_of(all, "lower-elementwise"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, CpuGolden, ::testing::ValuesIn(examples()),

@@ -54,14 +54,14 @@ struct Ours {
   std::string error;
 };
 
-Ours render_ours(const fs::path& dir, const std::string& name, const tmpl::Options& o,
+Ours render_ours(const fs::path& dir, const std::string& name, const jinja::Options& o,
                  const nlohmann::json& data) {
   Ours r;
   try {
-    tmpl::Environment env(dir, o);
+    jinja::Environment env(dir, o);
     r.output = env.render_file(name, data);
     r.ok = true;
-  } catch (const tmpl::TemplateError& e) {
+  } catch (const jinja::TemplateError& e) {
     r.error = e.what();
   }
   return r;
@@ -113,12 +113,12 @@ TEST(JinjaConformanceCorpus, HasEnoughCases) {
 class JinjaProjectTemplates : public ::testing::TestWithParam<ProjectTemplate> {};
 
 void check_project_template(const fs::path& root, const ProjectTemplate& t) {
-  tmpl::Options o = read_options(t.options);
+  jinja::Options o = read_options(t.options);
   ReferenceRequest req{t.name, {root}, t.data, t.options, t.data.empty()};
   ReferenceResult ref = render_with_jinja2(req);
   if (t.data.empty()) {
     EXPECT_TRUE(ref.ok) << "jinja2 cannot parse " << t.name << ": " << ref.error;
-    tmpl::Environment env(root, o);
+    jinja::Environment env(root, o);
     EXPECT_NO_THROW(env.load(t.name));
     return;
   }

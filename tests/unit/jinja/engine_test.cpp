@@ -1,8 +1,8 @@
 // Unit tests of the engine beyond the conformance corpus: exact syntax-error messages and
 // locations, stability on malformed and hostile input, Python float printing, the parse cache,
 // TileKit-only guards, and render speed.
-#include "templates/engine/environment.hpp"
-#include "templates/engine/value.hpp"
+#include "jinja/environment.hpp"
+#include "jinja/value.hpp"
 #include "tests/support/golden.hpp"
 #include "tests/unit/jinja/jinja2_reference.hpp"
 
@@ -17,7 +17,7 @@
 #include <limits>
 #include <unistd.h>
 
-namespace tk::tmpl {
+namespace tk::jinja {
 namespace {
 
 namespace fs = std::filesystem;
@@ -224,4 +224,4 @@ TEST(JinjaPerformance, Renders300LineTemplateWellUnderAMillisecond) {
 }
 
 } // namespace
-} // namespace tk::tmpl
+} // namespace tk::jinja

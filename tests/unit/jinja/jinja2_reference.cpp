@@ -64,8 +64,8 @@ ReferenceResult render_with_jinja2(const ReferenceRequest& r) {
   return res;
 }
 
-tmpl::Options read_options(const fs::path& file) {
-  tmpl::Options o;
+jinja::Options read_options(const fs::path& file) {
+  jinja::Options o;
   if (file.empty() || !fs::exists(file))
     return o;
   auto j = nlohmann::json::parse(slurp(file));

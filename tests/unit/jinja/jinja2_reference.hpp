@@ -2,7 +2,7 @@
 // Debian's python3-jinja2) and finds the conformance cases and the project's templates.
 #pragma once
 
-#include "templates/engine/environment.hpp"
+#include "jinja/environment.hpp"
 
 #include <filesystem>
 #include <string>
@@ -27,7 +27,7 @@ struct ReferenceRequest {
 ReferenceResult render_with_jinja2(const ReferenceRequest& r);
 
 /// Reads options.json-style files: {"trim_blocks": true, ...}; unknown keys are an error.
-tmpl::Options read_options(const std::filesystem::path& file);
+jinja::Options read_options(const std::filesystem::path& file);
 
 /// The conformance cases: folders of tests/golden/jinja holding a template.jinja, sorted.
 std::vector<std::string> conformance_cases(const std::filesystem::path& corpus);

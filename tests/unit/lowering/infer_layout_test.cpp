@@ -1,6 +1,6 @@
 // infer-layout: every tensor gets DRAM / interleaved / 32x32 / one tile per page; existing
 // layouts are kept, and a module that already has them comes back identical.
-#include "lowering/infer_layout.hpp"
+#include "lowering/front/infer_layout.hpp"
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/reader.hpp"
 

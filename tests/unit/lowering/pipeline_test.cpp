@@ -2,10 +2,10 @@
 // names as user errors, option overrides, resuming from a printed dump, verification.
 #include "ast_builder.hpp"
 
-#include "lowering/infer_layout.hpp"
+#include "lowering/front/infer_layout.hpp"
+#include "lowering/front/to_tile_ir.hpp"
 #include "lowering/ir/printer.hpp"
 #include "lowering/pipeline.hpp"
-#include "lowering/to_tile_ir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,9 +27,10 @@ TEST(Pipeline, StageTables) {
                 "to-tile-ir", "infer-layout", "plan-buffers", "attach-accessors", "partition-work",
                 "to-core-loop", "select-tile-ops", "assign-cbs", "build-dataflow", "split-kernels",
                 "bind-runtime-args", "insert-cb-protocol", "insert-compute-init",
-                "insert-dst-management", "finalize-signature", "verify"}));
-  EXPECT_EQ(names(Target::cpu), (std::vector<std::string>{"to-tile-ir", "infer-layout",
-                                                          "partition-threads", "lower-cpu"}));
+                "insert-dst-management", "finalize-signature", "verify-kernels"}));
+  EXPECT_EQ(names(Target::cpu),
+            (std::vector<std::string>{"to-tile-ir", "infer-layout", "partition-threads",
+                                      "lower-gemm", "lower-elementwise"}));
   for (Target t : {Target::tt, Target::cpu})
     for (const Stage& s : stages(t)) {
       EXPECT_FALSE(s.summary.empty()) << s.name;

@@ -2,9 +2,9 @@
 // scalar operands, literal indices and options as attributes.
 #include "ast_builder.hpp"
 
+#include "lowering/front/to_tile_ir.hpp"
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/verifier.hpp"
-#include "lowering/to_tile_ir.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The generic IR -> JSON converter the templates of every target read.
-#include "templates/render/ir_json.hpp"
+#include "codegen/ir_json.hpp"
 
 #include <gtest/gtest.h>
 
-namespace tk::tmpl {
+namespace tk::codegen {
 namespace {
 
 using namespace ir;
@@ -52,4 +52,4 @@ TEST(IrJson, FloatFormsAndLoopEnd) {
 }
 
 } // namespace
-} // namespace tk::tmpl
+} // namespace tk::codegen

@@ -1,11 +1,11 @@
 // Template data and generate(): the facts the C++ side decides (signature, checks, bound
 // dimensions), that output is formatted and deterministic, the template-directory override, and
 // the header's TT declaration.
+#include "codegen/format.hpp"
+#include "codegen/generate.hpp"
 #include "dsl/check.hpp"
+#include "jinja/environment.hpp"
 #include "parser/parse.hpp"
-#include "templates/engine/environment.hpp"
-#include "templates/format.hpp"
-#include "templates/render/generate.hpp"
 #include "tests/support/golden.hpp"
 
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 #include <fstream>
 #include <set>
 
-namespace tk::tmpl {
+namespace tk::codegen {
 namespace {
 
 namespace fs = std::filesystem;
@@ -230,4 +230,4 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
 }
 
 } // namespace
-} // namespace tk::tmpl
+} // namespace tk::codegen

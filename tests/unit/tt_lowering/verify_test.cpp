@@ -1,6 +1,6 @@
 // verify proves every example's final IR balanced, and rejects hand-broken IR with an internal
 // error that names the broken invariant (exact messages) and carries the printed IR.
-#include "lowering/verify.hpp"
+#include "lowering/tt/verify_kernels.hpp"
 #include "tt_test_util.hpp"
 
 #include <filesystem>
@@ -33,7 +33,7 @@ std::string verify_error(const std::string& text) {
   ir::Module m = test::read_ir(text);
   Diagnostics diags;
   try {
-    verify(m, diags);
+    verify_kernels(m, diags);
   } catch (const InternalError& e) {
     EXPECT_EQ(e.detail(), ir::print(m)) << "the error carries the printed IR";
     return e.what();
@@ -49,16 +49,16 @@ TEST(Verify, PassesOnEveryExample) {
     EXPECT_EQ(verify_error(final_ir(name)), "") << name;
     ir::Module m = test::read_ir(final_ir(name));
     Diagnostics d;
-    EXPECT_TRUE(ir::identical(verify(m, d), m)) << "verify changes nothing";
+    EXPECT_TRUE(ir::identical(verify_kernels(m, d), m)) << "verify changes nothing";
   }
 }
 
 TEST(Verify, DroppedPush) {
   std::string broken = edit(final_ir("matmul"), "        cb_push_back(cb_B, 1)\n", "");
-  EXPECT_EQ(
-      verify_error(broken),
-      "internal error: 'matmul_reader' pushes and 'matmul_compute' waits differ on cb_A, "
-      "cb_B: pushes `count { Kt { cb_A } }`, waits `count { Kt { cb_A cb_B } }` after verify");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: 'matmul_reader' pushes and 'matmul_compute' waits differ on cb_A, "
+            "cb_B: pushes `count { Kt { cb_A } }`, waits `count { Kt { cb_A cb_B } }` after "
+            "verify-kernels");
 }
 
 TEST(Verify, SwappedPushesInTheReader) {
@@ -69,14 +69,14 @@ TEST(Verify, SwappedPushesInTheReader) {
   EXPECT_EQ(verify_error(text),
             "internal error: 'matmul_reader' pushes and 'matmul_compute' waits differ on cb_A, "
             "cb_B: pushes `count { Kt { cb_B cb_A } }`, waits `count { Kt { cb_A cb_B } }` after "
-            "verify");
+            "verify-kernels");
 }
 
 TEST(Verify, WriterPopsWhatItNeverWaitedFor) {
   std::string broken = edit(final_ir("eltwise_add"), "      cb_wait_front(cb_z, 1)\n", "");
   EXPECT_EQ(verify_error(broken),
             "internal error: 'eltwise_add_compute' pushes and 'eltwise_add_writer' waits differ on "
-            "cb_z: pushes `count { cb_z }`, waits `nothing` after verify");
+            "cb_z: pushes `count { cb_z }`, waits `nothing` after verify-kernels");
 }
 
 TEST(Verify, DstSlotOverCapacity) {
@@ -85,7 +85,7 @@ TEST(Verify, DstSlotOverCapacity) {
                             "add_tiles(cb_x, cb_y, 0, 0, 8)");
   EXPECT_EQ(verify_error(broken),
             "internal error: in 'eltwise_add_compute', add_tiles(cb_x, cb_y, 0, 0, 8) uses DST "
-            "slot 8 but DST holds 8 tiles (dst_fp32 = false) after verify");
+            "slot 8 but DST holds 8 tiles (dst_fp32 = false) after verify-kernels");
   // An fp32 DST holds 4; every kernel with `@` gets one (matrix products accumulate in fp32).
   for (std::string name : {"matmul", "matmul_f32"}) {
     std::string f32 = edit(final_ir(name), "matmul_tiles(cb_A, cb_B, 0, 0, 0)",
@@ -93,15 +93,16 @@ TEST(Verify, DstSlotOverCapacity) {
     EXPECT_EQ(verify_error(f32),
               "internal error: in '" + name +
                   "_compute', matmul_tiles(cb_A, cb_B, 0, 0, 4) uses "
-                  "DST slot 4 but DST holds 4 tiles (dst_fp32 = true) after verify");
+                  "DST slot 4 but DST holds 4 tiles (dst_fp32 = true) after verify-kernels");
   }
 }
 
 TEST(Verify, PackOutsideWaitRelease) {
   std::string broken = edit(final_ir("matmul"), "      tile_regs_wait()\n", "");
-  EXPECT_EQ(verify_error(broken),
-            "internal error: in 'matmul_compute', pack_tile(0, cb_C) reads DST after "
-            "tile_regs_commit, not between tile_regs_wait and tile_regs_release after verify");
+  EXPECT_EQ(
+      verify_error(broken),
+      "internal error: in 'matmul_compute', pack_tile(0, cb_C) reads DST after "
+      "tile_regs_commit, not between tile_regs_wait and tile_regs_release after verify-kernels");
 }
 
 TEST(Verify, MathOutsideAcquireCommit) {
@@ -109,7 +110,7 @@ TEST(Verify, MathOutsideAcquireCommit) {
   EXPECT_EQ(verify_error(broken),
             "internal error: in 'eltwise_add_compute', add_tiles(cb_x, cb_y, 0, 0, 0) writes DST "
             "outside any DST section, not between tile_regs_acquire and tile_regs_commit after "
-            "verify");
+            "verify-kernels");
 }
 
 TEST(Verify, RuntimeArgNeverSet) {
@@ -123,7 +124,7 @@ TEST(Verify, RuntimeArgNeverSet) {
               "    tensor_accessor(A");
   EXPECT_EQ(verify_error(text),
             "internal error: runtime arg 6 'bogus' of 'matmul_reader' is never set by the host "
-            "plan after verify");
+            "plan after verify-kernels");
 }
 
 TEST(Verify, RuntimeArgReadButNotPassed) {
@@ -131,21 +132,21 @@ TEST(Verify, RuntimeArgReadButNotPassed) {
       edit(final_ir("matmul"), "runtime_args = [\"Kt\", \"count\"]", "runtime_args = [\"Kt\"]");
   EXPECT_EQ(verify_error(text),
             "internal error: 'matmul_compute' reads runtime arg 1, but the host plan sets 1 "
-            "(runtime_args) after verify");
+            "(runtime_args) after verify-kernels");
 }
 
 TEST(Verify, IntermediateNeverPopped) {
   std::string text = edit(final_ir("softmax"), "      cb_pop_front(cb_r, 1)\n", "");
   EXPECT_EQ(verify_error(text),
             "internal error: in 'softmax_compute', loop 'i' changes the tiles held in 'cb_r' "
-            "from 0 to 1 per iteration after verify");
+            "from 0 to 1 per iteration after verify-kernels");
 }
 
 TEST(Verify, CbIndexOutOfItsRange) {
   std::string text = edit(final_ir("matmul"), "cb cb_C index 16", "cb cb_C index 2");
   EXPECT_EQ(verify_error(text),
             "internal error: circular buffer 'cb_C' (output) has index 2, outside 16-23 after "
-            "verify");
+            "verify-kernels");
 }
 
 } // namespace

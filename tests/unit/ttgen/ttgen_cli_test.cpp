@@ -333,7 +333,7 @@ TEST(TtgenCodegen, UsageErrors) {
   EXPECT_EQ(stdin_code.code, 2);
   EXPECT_EQ(stdin_code.err, "ttgen: error: code generation needs a named input file (its stem "
                             "names the generated files), not standard input\n");
-  Result stop = ttgen("--target=cpu --stop-after=lower-cpu -o x " + in);
+  Result stop = ttgen("--target=cpu --stop-after=lower-elementwise -o x " + in);
   EXPECT_EQ(stop.code, 2);
   EXPECT_EQ(stop.err, "ttgen: error: --stop-after cannot be combined with code generation, "
                       "which needs the whole chain\n");
@@ -365,7 +365,7 @@ TEST(TtgenCodegen, ListStagesOfBothChains) {
   Result cpu = ttgen("--list-stages --target=cpu");
   EXPECT_EQ(r.out, "# tt\n" + tt.out + "# cpu\n" + cpu.out);
   EXPECT_NE(cpu.out.find("\npartition-threads "), std::string::npos) << cpu.out;
-  EXPECT_NE(cpu.out.find("\nlower-cpu "), std::string::npos) << cpu.out;
+  EXPECT_NE(cpu.out.find("\nlower-elementwise "), std::string::npos) << cpu.out;
 }
 
 // A lower-cpu dump reads back and generates the same code as the .tk file.

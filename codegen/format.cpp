@@ -1,0 +1,38 @@
+#include "codegen/format.hpp"
+
+#include "codegen/format_style.inc" // kStyleYaml: the root .clang-format, embedded by CMake
+#include "support/diagnostics.hpp"
+
+#include <clang/Format/Format.h>
+#include <clang/Tooling/Core/Replacement.h>
+#include <llvm/Support/Error.h>
+
+namespace tk::codegen {
+
+std::string_view format_style_yaml() {
+  return kStyleYaml;
+}
+
+static const clang::format::FormatStyle& style() {
+  static const clang::format::FormatStyle s = [] {
+    clang::format::FormatStyle st = clang::format::getLLVMStyle(clang::format::FormatStyle::LK_Cpp);
+    if (std::error_code ec = clang::format::parseConfiguration(kStyleYaml, &st))
+      throw InternalError("embedded .clang-format does not parse: " + ec.message());
+    return st;
+  }();
+  return s;
+}
+
+std::string format_cpp(std::string_view code, std::string_view file_name) {
+  llvm::StringRef text(code.data(), code.size());
+  std::vector<clang::tooling::Range> ranges{{0, static_cast<unsigned>(code.size())}};
+  clang::tooling::Replacements repl = clang::format::reformat(
+      style(), text, ranges, llvm::StringRef(file_name.data(), file_name.size()));
+  llvm::Expected<std::string> out = clang::tooling::applyAllReplacements(text, repl);
+  if (!out)
+    throw InternalError("clang-format failed on " + std::string(file_name) + ": " +
+                        llvm::toString(out.takeError()));
+  return std::move(*out);
+}
+
+} // namespace tk::codegen

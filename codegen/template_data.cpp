@@ -1,0 +1,138 @@
+#include "codegen/template_data.hpp"
+
+#include "codegen/ir_json.hpp"
+#include "codegen/tt_data.hpp"
+#include "lowering/ir/visitor.hpp"
+#include "support/diagnostics.hpp"
+
+#include <set>
+
+namespace tk::codegen {
+
+namespace {
+
+using nlohmann::json;
+using namespace ir;
+
+const char* kAxis[] = {"rows", "cols"};
+
+std::set<std::string> used_vars(const Stmt& s) {
+  struct Uses : Visitor {
+    std::set<std::string> names;
+    void visit_node(const Var& v) override { names.insert(v.name); }
+  } u;
+  u.visit(s);
+  return u.names;
+}
+
+const Function* find_function(const Program& p, FuncKind k) {
+  for (const Function& f : p.functions)
+    if (f.kind == k)
+      return &f;
+  return nullptr;
+}
+
+// The kernel signature as the header declares it: tensors and scalars in declaration order
+// (inputs, then outputs), as the `kernel`/`cpu` function lists them before the dimensions.
+json params(const Program& p, const Function& f) {
+  json out = json::array();
+  std::set<std::string> used = used_vars(f.body);
+  for (const Param& q : f.params) {
+    if (q.type.kind == Type::Kind::tensor) {
+      const Tensor* t = p.find_tensor(q.name);
+      if (!t)
+        throw InternalError("internal error: render: parameter '" + q.name + "' names no tensor");
+      out.push_back({{"name", q.name},
+                     {"kind", "tensor"},
+                     {"role", std::string(to_string(t->role))},
+                     {"dtype", std::string(to_string(t->dtype))}});
+    } else if (q.type.kind == Type::Kind::f32) {
+      // An unused scalar is named as used in the body, so -Wunused-parameter stays quiet.
+      out.push_back({{"name", q.name},
+                     {"kind", "scalar"},
+                     {"dtype", "f32"},
+                     {"used", used.count(q.name) > 0}});
+    }
+  }
+  return out;
+}
+
+// Shape checks: one per tensor (a literal dimension must match exactly; a named one must be a
+// multiple of 32), then one agreement check per later use of a dimension name; and where each
+// named dimension the body uses is bound from (its first use).
+void shapes(const Program& p, const Function& f, json& k) {
+  json checks = json::array(), same = json::array(), dims = json::array();
+  std::set<std::string> used = used_vars(f.body);
+  std::map<std::string, std::pair<std::string, std::string>> first; // dim -> (tensor, axis)
+  for (const Param& q : f.params) {
+    const Tensor* t = q.type.kind == Type::Kind::tensor ? p.find_tensor(q.name) : nullptr;
+    if (!t)
+      continue;
+    json c = {{"param", t->name}};
+    for (std::size_t a = 0; a < 2 && a < t->dims.size(); ++a) {
+      const Dim& d = t->dims[a];
+      c[std::string(kAxis[a]) + "_any"] = !d.name.empty();
+      c[kAxis[a]] = d.name.empty() ? json(d.size) : json(d.name);
+      if (d.name.empty())
+        continue;
+      auto [it, fresh] = first.insert({d.name, {t->name, kAxis[a]}});
+      if (fresh) {
+        if (used.count(d.name))
+          dims.push_back({{"name", d.name}, {"tensor", t->name}, {"axis", kAxis[a]}});
+      } else {
+        same.push_back({{"dim", d.name},
+                        {"a", it->second.first},
+                        {"axis_a", it->second.second},
+                        {"b", t->name},
+                        {"axis_b", kAxis[a]}});
+      }
+    }
+    checks.push_back(c);
+  }
+  k["shape_checks"] = checks;
+  k["same_dim_checks"] = same;
+  k["dims"] = dims;
+}
+
+} // namespace
+
+json template_data(const Lowered& lowered, const std::string& file_stem) {
+  const Module* any = lowered.cpu ? &*lowered.cpu : lowered.tt ? &*lowered.tt : nullptr;
+  if (!any)
+    throw InternalError("internal error: render: no target to generate");
+  json data;
+  data["file_stem"] = file_stem;
+  data["targets"] = {{"cpu", lowered.cpu.has_value()}, {"tt", lowered.tt.has_value()}};
+  data["kernels"] = json::array();
+  for (std::size_t i = 0; i < any->programs.size(); ++i) {
+    const Program& p = any->programs[i];
+    json k;
+    k["name"] = p.name;
+    // The signature (and the dimensions a body uses) come from the function that carries the
+    // kernel's parameters: the cpu function, else the front's kernel function.
+    const Program* sp = &p;
+    const Function* sig = lowered.cpu ? find_function(p, FuncKind::cpu) : nullptr;
+    if (!sig && lowered.front && i < lowered.front->programs.size()) {
+      sp = &lowered.front->programs[i];
+      sig = find_function(*sp, FuncKind::kernel);
+    }
+    if (!sig)
+      throw InternalError("internal error: render: no function with the parameters of kernel '" +
+                          p.name + "' (generate cpu, or pass the module after to-tile-ir)");
+    k["params"] = params(*sp, *sig);
+    shapes(*sp, *sig, k);
+    if (lowered.cpu) {
+      const Function* f = find_function(lowered.cpu->programs.at(i), FuncKind::cpu);
+      if (!f)
+        throw InternalError("internal error: render: program '" + p.name +
+                            "' has no cpu function; run the cpu chain to its end");
+      k["cpu"] = {{"body", to_json(f->body)}};
+    }
+    if (lowered.tt)
+      k["tt"] = tt_template_data(lowered.tt->programs.at(i));
+    data["kernels"].push_back(std::move(k));
+  }
+  return data;
+}
+
+} // namespace tk::codegen

@@ -1,0 +1,30 @@
+// Template data: the lowered IR of a .tk file in structured form (the bodies via ir_json.hpp) plus
+// the per-target facts the templates need (the kernel signature, how each named dimension is
+// bound, the shape checks). Every decision is made here; the templates only spell it.
+#pragma once
+
+#include "lowering/ir/module.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace tk::codegen {
+
+/// The lowered module of each target being generated (a target left empty is not generated).
+/// Both come from the same .tk file, so their programs and tensors agree.
+struct Lowered {
+  std::optional<ir::Module> cpu;
+  std::optional<ir::Module> tt;
+  /// The module after to-tile-ir: its `kernel` functions list each kernel's parameters in
+  /// declaration order. Needed when cpu is not generated (the TT chain splits the kernel function
+  /// into reader/compute/writer and a host plan, none of which keeps the signature).
+  std::optional<ir::Module> front;
+};
+
+/// The data given to every template of the file (schema: docs/codegen.md). Deterministic: keys
+/// are sorted, lists follow the IR's order.
+nlohmann::json template_data(const Lowered& lowered, const std::string& file_stem);
+
+} // namespace tk::codegen

@@ -1,0 +1,26 @@
+// Python semantics of jinja2's operators on Values: arithmetic (int stays int, / is always float,
+// // and % floor like Python), comparisons and `in`. Failures throw OpError with Python's wording;
+// the renderer adds the location.
+#pragma once
+
+#include "jinja/ast.hpp"
+#include "jinja/value.hpp"
+
+#include <stdexcept>
+
+namespace tk::jinja {
+
+/// An operation that Python would reject (TypeError, ZeroDivisionError, ...), not yet located.
+struct OpError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+Value binary_op(BinOp op, const Value& a, const Value& b);
+Value negate(const Value& v);
+Value unary_plus(const Value& v);
+/// One link of a comparison chain.
+bool compare_op(CmpOp op, const Value& a, const Value& b);
+/// Python's <, used by comparisons and the sort filter; throws OpError for unorderable types.
+bool less_than(const Value& a, const Value& b, const char* op_spelling = "<");
+
+} // namespace tk::jinja

@@ -1,0 +1,50 @@
+// The renderer's working state, shared by statement execution (renderer.cpp) and expression
+// evaluation (eval.cpp). Private to the engine.
+#pragma once
+
+#include "jinja/ast.hpp"
+#include "jinja/filters.hpp"
+#include "jinja/renderer.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tk::jinja {
+
+// Python's recursion limit would stop jinja2 too; ours keeps the C++ stack safe.
+constexpr int max_call_depth = 200;
+
+class Renderer {
+public:
+  explicit Renderer(const Environment& env);
+  void run(const Template& t, Scope& scope, std::string& out);
+
+private:
+  [[noreturn]] void error(std::uint32_t pos, const std::string& msg);
+  // Any use of an undefined value other than `default` and `is defined` fails here, at the
+  // place the undefined value came from.
+  const Value& need(const Value& v);
+  // Undefined results of filters and lookups get the location of the expression that made them.
+  Value locate(Value v, std::uint32_t pos);
+
+  void body(const Body& stmts, Scope& scope, std::string& out);
+  void statement(const Stmt& s, Scope& scope, std::string& out);
+  void assign(const std::vector<std::string>& targets, Value v, std::uint32_t pos, Scope& scope);
+  void for_loop(const Stmt& s, Scope& scope, std::string& out);
+  void include(const Stmt& s, Scope& scope, std::string& out);
+
+  Value eval(const Expr& e, Scope& scope);
+  Value eval_compare(const Expr& e, Scope& scope);
+  Value slice(const Expr& e, Scope& scope);
+  CallArgs arguments(const Expr& e, Scope& scope);
+  Value call(const Expr& e, Scope& scope, const Value* caller = nullptr);
+  Value range(const Expr& e, const CallArgs& a);
+  Value call_macro(const Macro& m, const CallArgs& a, std::uint32_t pos, const Value* caller);
+
+  const Environment& env_;
+  const Template* tmpl_ = nullptr;
+  int depth_ = 0; // macro calls and includes in progress
+};
+
+} // namespace tk::jinja

@@ -1,0 +1,311 @@
+#include "lowering/cpu/lower_elementwise.hpp"
+
+#include "lowering/ir/printer.hpp"
+#include "lowering/ir/util.hpp"
+#include "lowering/ir/visitor.hpp"
+
+#include <map>
+#include <set>
+#include <vector>
+
+namespace tk::lower {
+
+namespace {
+
+using namespace ir;
+
+const Type kTile = Type::tile(DType::f32);
+
+std::optional<Intrinsic> f32_unary(Intrinsic fn) {
+  switch (fn) {
+  case Intrinsic::tile_exp:
+    return Intrinsic::f32_exp;
+  case Intrinsic::tile_log:
+    return Intrinsic::f32_log;
+  case Intrinsic::tile_sqrt:
+    return Intrinsic::f32_sqrt;
+  case Intrinsic::tile_rsqrt:
+    return Intrinsic::f32_rsqrt;
+  case Intrinsic::tile_recip:
+    return Intrinsic::f32_recip;
+  case Intrinsic::tile_relu:
+    return Intrinsic::f32_relu;
+  case Intrinsic::tile_gelu:
+    return Intrinsic::f32_gelu;
+  case Intrinsic::tile_sigmoid:
+    return Intrinsic::f32_sigmoid;
+  case Intrinsic::tile_tanh:
+    return Intrinsic::f32_tanh;
+  case Intrinsic::tile_abs:
+    return Intrinsic::f32_abs;
+  case Intrinsic::tile_neg:
+    return Intrinsic::f32_neg;
+  case Intrinsic::tile_square:
+    return Intrinsic::f32_square;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Intrinsic> reduction(Intrinsic fn) {
+  switch (fn) {
+  case Intrinsic::tile_rowsum:
+    return Intrinsic::cpu_rowsum;
+  case Intrinsic::tile_rowmax:
+    return Intrinsic::cpu_rowmax;
+  case Intrinsic::tile_colsum:
+    return Intrinsic::cpu_colsum;
+  case Intrinsic::tile_colmax:
+    return Intrinsic::cpu_colmax;
+  default:
+    return std::nullopt;
+  }
+}
+
+bool is_buffer(const Expr& e) {
+  const Call* c = as<Call>(e);
+  return c && c->fn == Intrinsic::cpu_tile;
+}
+
+class FunctionLowering {
+public:
+  explicit FunctionLowering(const Program& p) : names_(p) {
+    er_ = names_.fresh("er");
+    ec_ = names_.fresh("ec");
+    ek_ = names_.fresh("ek");
+  }
+
+  Stmt run(const Stmt& body) {
+    const Block* b = as<Block>(body);
+    std::vector<Stmt> out;
+    lower_block(b ? b->stmts : std::vector<Stmt>{body}, out);
+    return block(std::move(out));
+  }
+
+private:
+  // ---- statements -------------------------------------------------------------------------------
+  void lower_block(const std::vector<Stmt>& stmts, std::vector<Stmt>& out) {
+    for (const Stmt& s : stmts)
+      lower_stmt(s, out);
+  }
+
+  Stmt lower_body(const Stmt& s) {
+    if (!s)
+      return s;
+    std::vector<Stmt> out;
+    const Block* b = as<Block>(s);
+    lower_block(b ? b->stmts : std::vector<Stmt>{s}, out);
+    return block(std::move(out));
+  }
+
+  void lower_stmt(const Stmt& s, std::vector<Stmt>& out) {
+    if (const Decl* d = as<Decl>(s)) {
+      if (!d->type.is_tile() || is_buffer(d->value)) { // lower-gemm's accumulator is a buffer
+        out.push_back(s);
+        return;
+      }
+      out.push_back(decl(d->name, kTile, call(Intrinsic::cpu_tile, {}), d->loc.range));
+      eval_into(d->value, d->name, out);
+    } else if (const Assign* a = as<Assign>(s)) {
+      if (!a->value->type.is_tile()) {
+        out.push_back(s);
+        return;
+      }
+      eval_into(a->value, a->name, out);
+    } else if (const Store* st = as<Store>(s)) {
+      std::string src = buffer_of(st->value, out);
+      std::vector<Expr> args{var(src, kTile), tensor_ref(st->tensor)};
+      args.insert(args.end(), st->indices.begin(), st->indices.end());
+      out.push_back(evaluate(call(Intrinsic::cpu_store_tile, std::move(args)), st->loc.range));
+    } else if (const For* f = as<For>(s)) {
+      out.push_back(
+          for_loop(f->var, f->min, f->extent, f->role, lower_body(f->body), f->loc.range));
+    } else if (const IfThenElse* i = as<IfThenElse>(s)) {
+      out.push_back(
+          if_then_else(i->cond, lower_body(i->then_case), lower_body(i->else_case), i->loc.range));
+    } else if (const Block* b = as<Block>(s)) {
+      lower_block(b->stmts, out);
+    } else {
+      out.push_back(s);
+    }
+  }
+
+  // ---- tile values ------------------------------------------------------------------------------
+  Stmt new_buffer(std::string& name) {
+    name = names_.numbered("t");
+    return decl(name, kTile, call(Intrinsic::cpu_tile, {}));
+  }
+
+  /// A buffer holding the value of `e`: a tile variable itself, else a fresh temporary.
+  std::string buffer_of(const Expr& e, std::vector<Stmt>& out, bool* fresh = nullptr) {
+    if (const Var* v = as<Var>(e)) {
+      if (fresh)
+        *fresh = false;
+      return v->name;
+    }
+    std::string t;
+    out.push_back(new_buffer(t));
+    eval_into(e, t, out);
+    if (fresh)
+      *fresh = true;
+    return t;
+  }
+
+  /// Statements that leave the value of tile expression `e` in buffer `dst`.
+  void eval_into(const Expr& e, const std::string& dst, std::vector<Stmt>& out) {
+    if (const Var* v = as<Var>(e)) {
+      if (v->name != dst)
+        out.push_back(assign(dst, e));
+      return;
+    }
+    if (const Load* l = as<Load>(e)) {
+      std::vector<Expr> args{tensor_ref(l->tensor)};
+      args.insert(args.end(), l->indices.begin(), l->indices.end());
+      args.push_back(var(dst, kTile));
+      out.push_back(evaluate(call(Intrinsic::cpu_load_tile, std::move(args)), l->loc.range));
+      return;
+    }
+    if (const Call* c = as<Call>(e)) {
+      if (std::optional<Intrinsic> r = reduction(c->fn)) {
+        std::string src = buffer_of(c->args[0], out);
+        out.push_back(evaluate(call(*r, {var(src, kTile), var(dst, kTile)}), c->loc.range));
+        return;
+      }
+    }
+    std::vector<Stmt> pre;
+    bool shifted = false;
+    Expr v = elem(e, pre, dst, shifted);
+    if (shifted) { // a broadcast reads other elements of dst than the one being written
+      std::string t;
+      out.push_back(new_buffer(t));
+      out.insert(out.end(), pre.begin(), pre.end());
+      out.push_back(element_loop(t, v));
+      out.push_back(assign(dst, var(t, kTile)));
+      return;
+    }
+    out.insert(out.end(), pre.begin(), pre.end());
+    out.push_back(element_loop(dst, v));
+  }
+
+  Expr get(const std::string& buf, Expr r, Expr c) {
+    return call(Intrinsic::cpu_tile_get, {var(buf, kTile), std::move(r), std::move(c)});
+  }
+  Expr er() const { return var(er_, Type::i32()); }
+  Expr ec() const { return var(ec_, Type::i32()); }
+
+  Stmt element_loop(const std::string& dst, Expr value) {
+    Stmt set =
+        evaluate(call(Intrinsic::cpu_tile_set, {var(dst, kTile), er(), ec(), std::move(value)}));
+    return for_loop(er_, int_imm(0), int_imm(32), ForRole::serial,
+                    for_loop(ec_, int_imm(0), int_imm(32), ForRole::serial, set));
+  }
+
+  /// The f32 value of element (er, ec) of tile expression `e`; what cannot be computed element by
+  /// element (loads, reductions, matmuls, broadcast operands) is materialised into `pre` first.
+  Expr elem(const Expr& e, std::vector<Stmt>& pre, const std::string& dst, bool& shifted) {
+    if (const Var* v = as<Var>(e))
+      return get(v->name, er(), ec());
+    if (as<Load>(e))
+      return get(buffer_of(e, pre), er(), ec());
+    const Call* c = as<Call>(e);
+    if (!c)
+      throw InternalError("internal error: lower-elementwise: unexpected tile expression " +
+                          print(e));
+    auto arg = [&](std::size_t i) { return elem(c->args[i], pre, dst, shifted); };
+    // Operands are lowered left to right in separate statements: the order of the materialising
+    // statements they emit must not depend on the C++ compiler's argument evaluation order.
+    auto both = [&](BinaryOp op) {
+      Expr a = arg(0);
+      Expr b = arg(1);
+      return binary(op, std::move(a), std::move(b));
+    };
+    if (std::optional<Intrinsic> u = f32_unary(c->fn))
+      return call(*u, {arg(0)});
+    switch (c->fn) {
+    case Intrinsic::tile_zeros:
+      return float_imm(0.0);
+    case Intrinsic::tile_fill:
+      return c->args[0];
+    case Intrinsic::tile_add:
+      return both(BinaryOp::add);
+    case Intrinsic::tile_sub:
+      return both(BinaryOp::sub);
+    case Intrinsic::tile_mul:
+      return both(BinaryOp::mul);
+    case Intrinsic::tile_max:
+      return both(BinaryOp::max);
+    case Intrinsic::tile_min:
+      return both(BinaryOp::min);
+    case Intrinsic::tile_add_scalar:
+      return binary(BinaryOp::add, arg(0), c->args[1]);
+    case Intrinsic::tile_sub_scalar:
+      return binary(BinaryOp::sub, arg(0), c->args[1]);
+    case Intrinsic::tile_rsub_scalar:
+      return binary(BinaryOp::sub, c->args[1], arg(0));
+    case Intrinsic::tile_mul_scalar:
+      return binary(BinaryOp::mul, arg(0), c->args[1]);
+    case Intrinsic::tile_bcast_row:
+    case Intrinsic::tile_bcast_col: {
+      std::string src = buffer_of(c->args[0], pre);
+      shifted = shifted || src == dst;
+      return c->fn == Intrinsic::tile_bcast_row ? get(src, int_imm(0), ec())
+                                                : get(src, er(), int_imm(0));
+    }
+    case Intrinsic::tile_rowsum:
+    case Intrinsic::tile_rowmax:
+    case Intrinsic::tile_colsum:
+    case Intrinsic::tile_colmax: {
+      bool fresh = false;
+      std::string src = buffer_of(c->args[0], pre, &fresh);
+      std::string out = src; // the runtime reduces in place
+      if (!fresh)
+        pre.push_back(new_buffer(out));
+      pre.push_back(evaluate(call(*reduction(c->fn), {var(src, kTile), var(out, kTile)})));
+      return get(out, er(), ec());
+    }
+    case Intrinsic::tile_matmul:
+    case Intrinsic::tile_matmul_acc:
+      return get(matmul(*c, pre), er(), ec());
+    default:
+      throw InternalError("internal error: lower-elementwise: no CPU lowering for " + print(e));
+    }
+  }
+
+  // A matmul outside the recognised pattern: out (= 0 or the accumulator) += a @ b in i-k-j
+  // order, so the inner loop runs along contiguous rows and vectorises.
+  std::string matmul(const Call& c, std::vector<Stmt>& pre) {
+    bool acc = c.fn == Intrinsic::tile_matmul_acc;
+    std::string a = buffer_of(c.args[acc ? 1 : 0], pre);
+    std::string b = buffer_of(c.args[acc ? 2 : 1], pre);
+    std::string t;
+    pre.push_back(new_buffer(t));
+    eval_into(acc ? c.args[0] : call(Intrinsic::tile_zeros, {}), t, pre);
+    Expr ek = var(ek_, Type::i32());
+    Expr sum = binary(BinaryOp::add, get(t, er(), ec()),
+                      binary(BinaryOp::mul, get(a, er(), ek), get(b, ek, ec())));
+    Stmt set = evaluate(call(Intrinsic::cpu_tile_set, {var(t, kTile), er(), ec(), sum}));
+    pre.push_back(for_loop(er_, int_imm(0), int_imm(32), ForRole::serial,
+                           for_loop(ek_, int_imm(0), int_imm(32), ForRole::serial,
+                                    for_loop(ec_, int_imm(0), int_imm(32), ForRole::serial, set))));
+    return t;
+  }
+
+  NameSet names_;
+  std::string er_, ec_, ek_;
+};
+
+} // namespace
+
+ir::Module lower_elementwise(const ir::Module& m, Diagnostics&) {
+  Module out = m;
+  for (Program& p : out.programs)
+    for (Function& f : p.functions) {
+      if (f.kind != FuncKind::kernel)
+        continue;
+      f.body = FunctionLowering(p).run(f.body);
+      f.kind = FuncKind::cpu;
+    }
+  return out;
+}
+
+} // namespace tk::lower

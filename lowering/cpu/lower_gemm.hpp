@@ -1,0 +1,17 @@
+// lower-gemm (CPU chain): the accumulation pattern
+// `acc = zeros(); for k in 0 .. Kt { acc += A[x, k] @ B[k, y] }` over all of K becomes
+// `let acc: tile<f32> = cpu.tile()` and `cpu.gemm_tile(A, B, x, y, acc)`, with `cpu.pack_a(A)` /
+// `cpu.pack_b(B)` once before the per_thread loop (packing reads whole tensors, once per run), so
+// whatever follows (the epilogue) stays a tile expression over acc for lower-elementwise. Tile
+// counts the pattern made unused (`let Kt: i32 = K / 32`) are dropped. Everything else is left
+// as it is; a matmul outside the pattern is lowered by lower-elementwise.
+#pragma once
+
+#include "lowering/ir/module.hpp"
+#include "support/diagnostics.hpp"
+
+namespace tk::lower {
+
+ir::Module lower_gemm(const ir::Module& m, Diagnostics& diags);
+
+} // namespace tk::lower

@@ -1,0 +1,234 @@
+#include "lowering/ir/util.hpp"
+
+#include <algorithm>
+
+namespace tk::ir {
+
+namespace {
+struct NameCollector : Visitor {
+  std::set<std::string>& names;
+  explicit NameCollector(std::set<std::string>& n) : names(n) {}
+  void visit_node(const Decl& d) override {
+    names.insert(d.name);
+    Visitor::visit_node(d);
+  }
+  void visit_node(const For& f) override {
+    names.insert(f.var);
+    Visitor::visit_node(f);
+  }
+  void visit_node(const Var& v) override { names.insert(v.name); }
+};
+
+struct MentionCounter : Visitor {
+  const std::string& var;
+  int count = 0;
+  explicit MentionCounter(const std::string& v) : var(v) {}
+  void visit_node(const Var& v) override { count += v.name == var; }
+  void visit_node(const Assign& a) override {
+    count += a.name == var;
+    Visitor::visit_node(a);
+  }
+};
+
+struct ReadCollector : Visitor {
+  std::set<std::string> names;
+  void visit_node(const Var& v) override { names.insert(v.name); }
+};
+
+struct CallCollector : Visitor {
+  std::vector<const Call*> calls;
+  Intrinsic fn{};
+  bool (*pred)(Intrinsic) = nullptr;
+  void visit_node(const Call& c) override {
+    if (pred ? pred(c.fn) : c.fn == fn)
+      calls.push_back(&c);
+    Visitor::visit_node(c);
+  }
+};
+} // namespace
+
+NameSet::NameSet(const Program& p) {
+  for (const Tensor& t : p.tensors)
+    used_.insert(t.name);
+  for (const CircularBuffer& c : p.cbs)
+    used_.insert(c.name);
+  for (const Function& f : p.functions) {
+    used_.insert(f.name);
+    add(f);
+  }
+}
+
+void NameSet::add(const Function& f) {
+  for (const Param& q : f.params)
+    used_.insert(q.name);
+  NameCollector c{used_};
+  c.visit(f.body);
+}
+
+std::string NameSet::fresh(const std::string& base) {
+  std::string n = base;
+  for (int i = 1; used_.count(n); ++i)
+    n = base + "_" + std::to_string(i);
+  used_.insert(n);
+  return n;
+}
+
+std::string NameSet::numbered(const std::string& base) {
+  std::string n;
+  do
+    n = base + std::to_string(next_++);
+  while (used_.count(n));
+  used_.insert(n);
+  return n;
+}
+
+int count_mentions(const Stmt& s, const std::string& var) {
+  MentionCounter c{var};
+  c.visit(s);
+  return c.count;
+}
+int count_mentions(const Expr& e, const std::string& var) {
+  MentionCounter c{var};
+  c.visit(e);
+  return c.count;
+}
+
+std::set<std::string> vars_read(const Stmt& s) {
+  ReadCollector c;
+  c.visit(s);
+  return c.names;
+}
+std::set<std::string> vars_read(const Expr& e) {
+  ReadCollector c;
+  c.visit(e);
+  return c.names;
+}
+
+std::vector<const Call*> calls_of(const Stmt& s, Intrinsic fn) {
+  CallCollector c;
+  c.fn = fn;
+  c.visit(s);
+  return c.calls;
+}
+
+bool any_call(const Stmt& s, bool (*pred)(Intrinsic)) {
+  CallCollector c;
+  c.pred = pred;
+  c.visit(s);
+  return !c.calls.empty();
+}
+
+namespace {
+// One backwards pass over a block: a let survives if a later statement (or anything after the
+// block, `live_after`) reads it.
+Stmt dce(const Stmt& s, const std::set<std::string>& live_after);
+
+Stmt dce_block(const Block& b, const std::set<std::string>& live_after) {
+  std::set<std::string> live = live_after;
+  std::vector<Stmt> kept;
+  for (auto it = b.stmts.rbegin(); it != b.stmts.rend(); ++it) {
+    const Stmt& s = *it;
+    if (const Decl* d = as<Decl>(s); d && !d->type.is_tile() && !live.count(d->name))
+      continue;
+    Stmt n = dce(s, live);
+    if (!n)
+      continue;
+    std::set<std::string> reads = vars_read(n);
+    live.insert(reads.begin(), reads.end());
+    kept.push_back(n);
+  }
+  std::reverse(kept.begin(), kept.end());
+  return block(std::move(kept));
+}
+
+Stmt dce(const Stmt& s, const std::set<std::string>& live_after) {
+  if (const Block* b = as<Block>(s))
+    return dce_block(*b, live_after);
+  if (const For* f = as<For>(s)) {
+    // Anything the body reads is live across iterations.
+    std::set<std::string> live = live_after;
+    std::set<std::string> reads = vars_read(f->body);
+    live.insert(reads.begin(), reads.end());
+    Stmt body = dce(f->body, live);
+    if (as<Block>(body)->stmts.empty())
+      return nullptr;
+    return for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
+  }
+  return s;
+}
+} // namespace
+
+Stmt drop_dead_code(const Stmt& s) {
+  Stmt out = dce(s, {});
+  return out ? out : block({});
+}
+
+Expr mul(Expr a, Expr b) {
+  const IntImm* ia = as<IntImm>(a);
+  const IntImm* ib = as<IntImm>(b);
+  if (ia && ib)
+    return int_imm(ia->value * ib->value, binary(BinaryOp::mul, a, b)->type);
+  if ((ia && ia->value == 0) || (ib && ib->value == 0))
+    return int_imm(0);
+  if (ia && ia->value == 1)
+    return b;
+  if (ib && ib->value == 1)
+    return a;
+  return a * b;
+}
+
+Expr add(Expr a, Expr b) {
+  const IntImm* ia = as<IntImm>(a);
+  const IntImm* ib = as<IntImm>(b);
+  if (ia && ib)
+    return int_imm(ia->value + ib->value, binary(BinaryOp::add, a, b)->type);
+  if (ia && ia->value == 0)
+    return b;
+  if (ib && ib->value == 0)
+    return a;
+  return a + b;
+}
+
+std::map<std::string, std::string> tile_count_vars(const Function& kernel) {
+  std::map<std::string, std::string> out;
+  const Block* b = as<Block>(kernel.body);
+  if (!b)
+    return out;
+  for (const Stmt& s : b->stmts) {
+    const Decl* d = as<Decl>(s);
+    if (!d)
+      continue;
+    const Binary* bin = as<Binary>(d->value);
+    if (!bin || bin->op != BinaryOp::div)
+      continue;
+    const Var* v = as<Var>(bin->a);
+    const IntImm* k = as<IntImm>(bin->b);
+    if (v && k && k->value == 32)
+      out.emplace(v->name, d->name);
+  }
+  return out;
+}
+
+Expr tiles_of(const Dim& d, const std::map<std::string, std::string>& tile_counts) {
+  if (d.name.empty())
+    return int_imm((d.size + 31) / 32);
+  auto it = tile_counts.find(d.name);
+  if (it == tile_counts.end())
+    return var(d.name, Type::i32()) / int_imm(32);
+  return var(it->second, Type::i32());
+}
+
+Function* find_function(Program& p, FuncKind kind) {
+  for (Function& f : p.functions)
+    if (f.kind == kind)
+      return &f;
+  return nullptr;
+}
+const Function* find_function(const Program& p, FuncKind kind) {
+  for (const Function& f : p.functions)
+    if (f.kind == kind)
+      return &f;
+  return nullptr;
+}
+
+} // namespace tk::ir

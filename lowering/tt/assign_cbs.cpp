@@ -1,0 +1,111 @@
+#include "lowering/tt/assign_cbs.hpp"
+
+#include "lowering/ir/printer.hpp"
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
+
+namespace tk::lower {
+
+namespace {
+
+using namespace tk::ir;
+
+// Tiles an intermediate CB holds (packed, not yet popped) along the compute order; a loop body
+// must leave its count as it found it, so one pass over each body bounds every iteration.
+class Occupancy {
+public:
+  explicit Occupancy(const std::string& cb) : cb_(cb) {}
+  std::int64_t peak() const { return peak_; }
+
+  void walk(const Stmt& s) {
+    if (const Block* b = as<Block>(s)) {
+      for (const Stmt& x : b->stmts)
+        walk(x);
+    } else if (const For* f = as<For>(s)) {
+      std::int64_t before = now_;
+      walk(f->body);
+      if (now_ != before)
+        throw InternalError("internal error: assign-cbs: loop '" + f->var +
+                            "' changes the tiles "
+                            "held in '" +
+                            cb_ + "' by " + std::to_string(now_ - before) + " per iteration");
+    } else if (const Evaluate* e = as<Evaluate>(s)) {
+      const Call* c = as<Call>(e->call);
+      bool pack = c->fn == Intrinsic::pack_tile && is_cb(c->args[1]);
+      bool pop = c->fn == Intrinsic::cb_pop_front && is_cb(c->args[0]);
+      if (pack)
+        now_ += 1;
+      if (pop)
+        now_ -= as<IntImm>(c->args[1])->value;
+      peak_ = std::max(peak_, now_);
+    }
+  }
+
+private:
+  std::string cb_;
+  std::int64_t now_ = 0, peak_ = 0;
+  bool is_cb(const Expr& e) const {
+    const Ref* r = as<Ref>(e);
+    return r && r->name == cb_;
+  }
+};
+
+// The first statement that streams or packs into `cb`: where a user error about it points.
+SourceRange first_use(const Stmt& s, const std::string& cb) {
+  if (const Block* b = as<Block>(s)) {
+    for (const Stmt& x : b->stmts)
+      if (SourceRange r = first_use(x, cb); r != SourceRange{})
+        return r;
+  } else if (const For* f = as<For>(s)) {
+    return first_use(f->body, cb);
+  } else if (const Evaluate* e = as<Evaluate>(s)) {
+    const Call* c = as<Call>(e->call);
+    for (const Expr& a : c->args)
+      if (const Ref* r = as<Ref>(a); r && r->name == cb && s->loc.range != SourceRange{})
+        return s->loc.range;
+  }
+  return {};
+}
+
+} // namespace
+
+ir::Module assign_cbs(const ir::Module& m, Diagnostics& diags) {
+  ir::Module out = m;
+  for (Program& p : out.programs) {
+    const Function* k = ir::find_function(p, FuncKind::kernel);
+    if (!k)
+      throw InternalError("internal error: assign-cbs: program '" + p.name + "' has no kernel");
+    for (CircularBuffer& c : p.cbs) {
+      tt::CbRange r = tt::cb_range(c.role);
+      if (c.index < r.first || c.index > r.last)
+        throw InternalError("internal error: assign-cbs: " + std::string(to_string(c.role)) +
+                            " circular buffer '" + c.name + "' has index " +
+                            std::to_string(c.index) + " outside " + std::to_string(r.first) + "-" +
+                            std::to_string(r.last));
+      if (c.role == CBRole::intermediate) {
+        Occupancy occ(c.name);
+        occ.walk(k->body);
+        c.depth = std::max<std::int64_t>(1, occ.peak());
+      }
+    }
+    std::int64_t total = 0;
+    for (const CircularBuffer& c : p.cbs) {
+      total += c.page_size * c.depth;
+      if (total <= tt::kL1CbBudget)
+        continue;
+      std::int64_t all = 0;
+      for (const CircularBuffer& x : p.cbs)
+        all += x.page_size * x.depth;
+      diags.error(first_use(k->body, c.name),
+                  "the circular buffers of kernel '" + p.name + "' need " + std::to_string(all) +
+                      " bytes of L1 (cb_depth " + std::to_string(tt::option_int(p, "cb_depth", 2)) +
+                      "), but a Wormhole core has " + std::to_string(tt::kL1CbBudget) +
+                      " for them (1464 KiB less 100 KiB reserved); the one for '" +
+                      (c.tensor.empty() ? c.name : c.tensor) + "' does not fit: lower cb_depth");
+      return m;
+    }
+  }
+  return out;
+}
+
+} // namespace tk::lower

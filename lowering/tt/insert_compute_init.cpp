@@ -1,0 +1,219 @@
+#include "lowering/tt/insert_compute_init.hpp"
+
+#include "lowering/ir/printer.hpp"
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+namespace tk::lower {
+
+namespace {
+
+using namespace tk::ir;
+
+bool is_row(const Expr& e) {
+  return as<EnumImm>(e)->value == EnumConst::bcast_row;
+}
+
+// The init a DST-writing operation needs; `ocb` is where its section packs (reduce_init wants it).
+Stmt init_for(const Call& c, const std::string& ocb) {
+  auto mk = [](Intrinsic fn, std::vector<Expr> args) {
+    return evaluate(call(fn, std::move(args)));
+  };
+  const std::vector<Expr>& a = c.args;
+  switch (c.fn) {
+  case Intrinsic::copy_tile:
+    return mk(Intrinsic::copy_tile_to_dst_init_short, {a[0]});
+  case Intrinsic::matmul_tiles:
+    return mk(Intrinsic::mm_init_short, {a[0], a[1]});
+  case Intrinsic::add_tiles:
+    return mk(Intrinsic::add_tiles_init, {a[0], a[1]});
+  case Intrinsic::sub_tiles:
+    return mk(Intrinsic::sub_tiles_init, {a[0], a[1]});
+  case Intrinsic::mul_tiles:
+    return mk(Intrinsic::mul_tiles_init, {a[0], a[1]});
+  case Intrinsic::add_tiles_bcast:
+    return mk(is_row(a[0]) ? Intrinsic::add_bcast_rows_init_short
+                           : Intrinsic::add_bcast_cols_init_short,
+              {a[1], a[2]});
+  case Intrinsic::sub_tiles_bcast:
+    return mk(is_row(a[0]) ? Intrinsic::sub_bcast_rows_init_short
+                           : Intrinsic::sub_bcast_cols_init_short,
+              {a[1], a[2]});
+  case Intrinsic::mul_tiles_bcast:
+    return mk(is_row(a[0]) ? Intrinsic::mul_bcast_rows_init_short
+                           : Intrinsic::mul_bcast_cols_init_short,
+              {a[1], a[2]});
+  case Intrinsic::reduce_tile:
+    return mk(Intrinsic::reduce_init, {a[0], a[1], a[2], a[3], cb_ref(ocb)});
+  case Intrinsic::add_unary_tile:
+  case Intrinsic::sub_unary_tile:
+  case Intrinsic::rsub_unary_tile:
+  case Intrinsic::mul_unary_tile:
+    return mk(Intrinsic::binop_with_scalar_tile_init, {});
+  default:
+    break;
+  }
+  // <op>_tile -> <op>_tile_init, looked up by name in the intrinsic table.
+  std::optional<Intrinsic> init = intrinsic_from_string(std::string(to_string(c.fn)) + "_init");
+  if (!init)
+    throw InternalError("internal error: insert-compute-init: no init for " +
+                        print(evaluate(call(c.fn, c.args))));
+  return mk(*init, {});
+}
+
+const Call* dst_op(const Stmt& s) {
+  const Evaluate* e = as<Evaluate>(s);
+  const Call* c = e ? as<Call>(e->call) : nullptr;
+  return c && tt::writes_dst(c->fn) ? c : nullptr;
+}
+
+class Inits {
+public:
+  explicit Inits(const Stmt& body) { index_packs(body); }
+
+  struct State {
+    std::string key; // the printed init last executed; empty when unknown
+    bool reduce = false;
+  };
+
+  Stmt walk(const Stmt& s, State& st) {
+    std::vector<Stmt> out;
+    for (const Stmt& x : as<Block>(s)->stmts) {
+      if (const Call* c = dst_op(x)) {
+        ensure(init_for(*c, ocb_.at(c)), st, out);
+        out.push_back(x);
+      } else if (const For* f = as<For>(x)) {
+        std::vector<Stmt> needs;
+        collect_inits(f->body, needs);
+        std::set<std::string> keys;
+        for (const Stmt& n : needs)
+          keys.insert(print(n));
+        if (keys.size() == 1) { // uniform: once, before the loop
+          ensure(needs.front(), st, out);
+          out.push_back(x);
+        } else if (keys.empty()) {
+          out.push_back(x);
+        } else {
+          if (st.reduce) // the body's first init starts from scratch; leave reduce mode first
+            out.push_back(evaluate(call(Intrinsic::reduce_uninit, {})));
+          State inner;
+          Stmt body = walk(f->body, inner);
+          if (inner.reduce) // the next iteration's first init must not inherit reduce state
+            body = block({body, evaluate(call(Intrinsic::reduce_uninit, {}))});
+          out.push_back(for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range));
+          st = State{};
+        }
+      } else {
+        out.push_back(x);
+      }
+    }
+    return block(std::move(out));
+  }
+
+  // compute_kernel_hw_startup(icb0, icb1, ocb): the first CB-reading operation's inputs and the
+  // first CB packed to.
+  std::optional<Stmt> startup() const {
+    if (!first_in0_ || first_out_.empty())
+      return std::nullopt;
+    return evaluate(
+        call(Intrinsic::compute_kernel_hw_startup, {first_in0_, first_in1_, cb_ref(first_out_)}));
+  }
+
+private:
+  std::map<const Call*, std::string> ocb_;
+  Expr first_in0_, first_in1_;
+  std::string first_out_;
+
+  void ensure(const Stmt& need, State& st, std::vector<Stmt>& out) {
+    std::string key = print(need);
+    if (key == st.key)
+      return;
+    if (st.reduce)
+      out.push_back(evaluate(call(Intrinsic::reduce_uninit, {})));
+    out.push_back(need);
+    st.key = key;
+    st.reduce = as<Call>(as<Evaluate>(need)->call)->fn == Intrinsic::reduce_init;
+  }
+
+  void collect_inits(const Stmt& s, std::vector<Stmt>& needs) {
+    if (const Block* b = as<Block>(s)) {
+      for (const Stmt& x : b->stmts)
+        collect_inits(x, needs);
+    } else if (const For* f = as<For>(s)) {
+      collect_inits(f->body, needs);
+    } else if (const Call* c = dst_op(s)) {
+      needs.push_back(init_for(*c, ocb_.at(c)));
+    }
+  }
+
+  // Each DST operation's section packs to the CB of the next pack_tile in program order.
+  void index_packs(const Stmt& body) {
+    std::vector<const Call*> pending;
+    std::function<void(const Stmt&)> visit = [&](const Stmt& s) {
+      if (const Block* b = as<Block>(s)) {
+        for (const Stmt& x : b->stmts)
+          visit(x);
+      } else if (const For* f = as<For>(s)) {
+        visit(f->body);
+      } else if (const Call* c = dst_op(s)) {
+        pending.push_back(c);
+        const std::vector<std::size_t> cbs = cb_args(*c);
+        if (!first_in0_ && !cbs.empty()) {
+          first_in0_ = c->args[cbs[0]];
+          first_in1_ = c->args[cbs.size() > 1 ? cbs[1] : cbs[0]];
+        }
+      } else if (const Evaluate* e = as<Evaluate>(s)) {
+        const Call* pk = as<Call>(e->call);
+        if (pk->fn != Intrinsic::pack_tile)
+          return;
+        std::string cb = as<Ref>(pk->args[1])->name;
+        if (first_out_.empty())
+          first_out_ = cb;
+        for (const Call* p : pending)
+          ocb_[p] = cb;
+        pending.clear();
+      }
+    };
+    visit(body);
+    for (const Call* p : pending) // never packed: cannot happen after select-tile-ops
+      ocb_[p] = first_out_;
+  }
+
+  static std::vector<std::size_t> cb_args(const Call& c) {
+    std::vector<std::size_t> out;
+    for (std::size_t k = 0; k < c.args.size(); ++k)
+      if (c.args[k]->type.kind == Type::Kind::cb)
+        out.push_back(k);
+    if (c.fn == Intrinsic::reduce_tile)
+      out.resize(1); // the scaler is not a startup input
+    return out;
+  }
+};
+
+} // namespace
+
+ir::Module insert_compute_init(const ir::Module& m, Diagnostics&) {
+  ir::Module out = m;
+  for (Program& p : out.programs)
+    for (Function& f : p.functions) {
+      if (f.kind != FuncKind::compute)
+        continue;
+      Inits in(f.body);
+      Inits::State st;
+      Stmt body = in.walk(f.body, st);
+      std::optional<Stmt> start = in.startup();
+      if (!start)
+        continue;
+      std::vector<Stmt> ss = as<Block>(body)->stmts;
+      auto first = std::find_if(ss.begin(), ss.end(), [](const Stmt& s) { return !as<Decl>(s); });
+      ss.insert(first, *start);
+      f.body = block(std::move(ss));
+    }
+  return out;
+}
+
+} // namespace tk::lower

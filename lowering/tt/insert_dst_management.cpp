@@ -1,0 +1,133 @@
+#include "lowering/tt/insert_dst_management.hpp"
+
+#include "lowering/ir/printer.hpp"
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
+
+namespace tk::lower {
+
+namespace {
+
+using namespace tk::ir;
+
+bool is_pack(Intrinsic fn) {
+  return fn == Intrinsic::pack_tile;
+}
+
+enum class Kind { math, pack, loop_with_packs, other };
+
+Kind classify(const Stmt& s) {
+  bool packs = ir::any_call(s, is_pack);
+  if (as<For>(s) || as<IfThenElse>(s))
+    return packs                             ? Kind::loop_with_packs
+           : ir::any_call(s, tt::writes_dst) ? Kind::math
+                                             : Kind::other;
+  if (packs)
+    return Kind::pack;
+  return ir::any_call(s, tt::writes_dst) ? Kind::math : Kind::other;
+}
+
+class Sections {
+public:
+  Sections(std::int64_t capacity, const std::string& fn) : capacity_(capacity), fn_(fn) {}
+
+  Stmt walk(const Stmt& s) {
+    enum class State { idle, math, packing } st = State::idle;
+    std::vector<Stmt> out;
+    auto regs = [&](Intrinsic fn) { out.push_back(evaluate(call(fn, {}))); };
+    for (const Stmt& x : as<Block>(s)->stmts) {
+      check_slots(x);
+      switch (classify(x)) {
+      case Kind::math:
+        if (st == State::packing)
+          regs(Intrinsic::tile_regs_release);
+        if (st != State::math)
+          regs(Intrinsic::tile_regs_acquire);
+        st = State::math;
+        out.push_back(x);
+        break;
+      case Kind::pack: {
+        if (st == State::idle) // a section with nothing computed: a zero tile
+          regs(Intrinsic::tile_regs_acquire);
+        if (st != State::packing) {
+          regs(Intrinsic::tile_regs_commit);
+          regs(Intrinsic::tile_regs_wait);
+        }
+        st = State::packing;
+        const Expr& cb = as<Call>(as<Evaluate>(x)->call)->args[1];
+        out.push_back(evaluate(call(Intrinsic::cb_reserve_back, {cb, int_imm(1)}), x->loc.range));
+        out.push_back(x);
+        out.push_back(evaluate(call(Intrinsic::cb_push_back, {cb, int_imm(1)}), x->loc.range));
+        break;
+      }
+      case Kind::loop_with_packs: {
+        if (st == State::math)
+          throw InternalError("internal error: insert-dst-management: in '" + fn_ +
+                              "', a DST section is still open at a loop that packs: " + print(x));
+        if (st == State::packing)
+          regs(Intrinsic::tile_regs_release);
+        st = State::idle;
+        const For* f = as<For>(x);
+        if (!f)
+          throw InternalError("internal error: insert-dst-management: packs under an if");
+        out.push_back(for_loop(f->var, f->min, f->extent, f->role, walk(f->body), f->loc.range));
+        break;
+      }
+      case Kind::other:
+        if (st == State::packing) {
+          regs(Intrinsic::tile_regs_release);
+          st = State::idle;
+        }
+        out.push_back(x);
+        break;
+      }
+    }
+    if (st == State::math)
+      throw InternalError("internal error: insert-dst-management: in '" + fn_ +
+                          "', a DST section computes without packing");
+    if (st == State::packing)
+      regs(Intrinsic::tile_regs_release);
+    return block(std::move(out));
+  }
+
+private:
+  std::int64_t capacity_;
+  std::string fn_;
+
+  void check_slots(const Stmt& s) {
+    struct Slots : Visitor {
+      std::int64_t cap;
+      const std::string& fn;
+      Slots(std::int64_t c, const std::string& f) : cap(c), fn(f) {}
+      void visit_node(const Call& c) override {
+        std::vector<std::size_t> slots = tt::dst_slot_args(c.fn);
+        if (c.fn == Intrinsic::pack_tile)
+          slots = {0};
+        for (std::size_t k : slots) {
+          const IntImm* i = as<IntImm>(c.args[k]);
+          if (!i || i->value < 0 || i->value >= cap)
+            throw InternalError("internal error: insert-dst-management: in '" + fn + "', " +
+                                print(evaluate(call(c.fn, c.args))) + " uses DST slot " +
+                                print(c.args[k]) + " but DST holds " + std::to_string(cap) +
+                                " tiles");
+        }
+      }
+    } v{capacity_, fn_};
+    v.visit(s);
+  }
+};
+
+} // namespace
+
+ir::Module insert_dst_management(const ir::Module& m, Diagnostics&) {
+  ir::Module out = m;
+  for (Program& p : out.programs)
+    for (Function& f : p.functions)
+      if (f.kind == FuncKind::compute) {
+        Sections s(tt::dst_capacity(tt::dst_fp32(p)), f.name);
+        f.body = s.walk(f.body);
+      }
+  return out;
+}
+
+} // namespace tk::lower

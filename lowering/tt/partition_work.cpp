@@ -1,0 +1,91 @@
+#include "lowering/tt/partition_work.hpp"
+
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
+
+namespace tk::lower {
+
+namespace {
+
+using namespace tk::ir;
+
+// The nest of parallel loops at the top of a kernel body, outermost first.
+std::vector<const For*> parallel_nest(const Function& k) {
+  std::vector<const For*> nest;
+  const Block* b = as<Block>(k.body);
+  const For* f = nullptr;
+  for (const Stmt& s : b->stmts)
+    if (const For* x = as<For>(s); x && x->role == ForRole::parallel)
+      f = x;
+  while (f) {
+    nest.push_back(f);
+    const Block* body = as<Block>(f->body);
+    const For* inner = body->stmts.size() == 1 ? as<For>(body->stmts[0]) : nullptr;
+    f = inner && inner->role == ForRole::parallel ? inner : nullptr;
+  }
+  return nest;
+}
+
+// Re-types a kernel index expression for the host, where sizes are u32.
+struct ToHost : Mutator {
+  Expr mutate_node(const Var& v, const Expr& self) override {
+    return v.type.is_int() ? var(v.name, Type::u32()) : self;
+  }
+  Expr mutate_node(const IntImm& i, const Expr& self) override {
+    return i.type.kind == Type::Kind::i32 ? int_imm(i.value, Type::u32()) : self;
+  }
+};
+
+Function host_plan(const Program& p, const Function& k) {
+  Function h;
+  h.kind = FuncKind::host;
+  ir::NameSet names(p);
+  h.name = names.fresh(p.name + "_host");
+  for (const Param& q : k.params)
+    if (q.type.kind != Type::Kind::tensor)
+      h.params.push_back({q.name, q.type.is_int() ? Type::u32() : q.type});
+  // The kernel's top-level lets the extents need (tile counts), re-typed for the host.
+  std::vector<const For*> nest = parallel_nest(k);
+  Expr items = int_imm(1, Type::u32());
+  std::set<std::string> needed;
+  ToHost to_host;
+  for (const For* f : nest) {
+    items = ir::mul(items, to_host.mutate(f->extent));
+    std::set<std::string> r = ir::vars_read(f->extent);
+    needed.insert(r.begin(), r.end());
+  }
+  const std::vector<Stmt>& top = as<Block>(k.body)->stmts;
+  for (auto it = top.rbegin(); it != top.rend(); ++it) // lets the needed lets read
+    if (const Decl* d = as<Decl>(*it); d && needed.count(d->name)) {
+      std::set<std::string> r = ir::vars_read(d->value);
+      needed.insert(r.begin(), r.end());
+    }
+  std::vector<Stmt> body;
+  for (const Stmt& s : top)
+    if (const Decl* d = as<Decl>(s); d && needed.count(d->name))
+      body.push_back(decl(d->name, Type::u32(), to_host.mutate(d->value)));
+  std::string work = names.fresh("work_items");
+  body.push_back(decl(work, Type::u32(), items));
+  h.body = block(std::move(body));
+  h.attrs["grid"] = {tt::option_grid(p)};
+  h.attrs["row_wise"] = {false};
+  h.attrs["split"] = {std::string("split_work_to_cores")};
+  h.attrs["work_items"] = {work};
+  return h;
+}
+
+} // namespace
+
+ir::Module partition_work(const ir::Module& m, Diagnostics&) {
+  ir::Module out = m;
+  for (Program& p : out.programs) {
+    const Function* k = ir::find_function(p, FuncKind::kernel);
+    if (!k)
+      throw InternalError("internal error: partition-work: program '" + p.name +
+                          "' has no kernel function");
+    p.functions.push_back(host_plan(p, *k));
+  }
+  return out;
+}
+
+} // namespace tk::lower

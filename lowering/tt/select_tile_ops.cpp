@@ -1,0 +1,225 @@
+#include "lowering/tt/select_tile_ops.hpp"
+
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/select_tile_ops_state.hpp"
+#include "lowering/tt/target.hpp"
+
+namespace tk::lower {
+
+namespace {
+
+using namespace tk::ir;
+using tt::Val;
+
+// `v = combine(v, rhs)` as the only statement of a loop body: an accumulation the section keeps
+// in DST across the loop, as the SDK's mm.cpp and reduce kernels do.
+struct Accumulation {
+  Intrinsic combine;
+  Expr rhs;
+};
+
+std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) {
+  const Block* b = as<Block>(f.body);
+  const Assign* a = b->stmts.size() == 1 ? as<Assign>(b->stmts[0]) : nullptr;
+  const Call* c = a && a->name == v ? as<Call>(a->value) : nullptr;
+  if (!c)
+    return std::nullopt;
+  auto is_v = [&](const Expr& e) {
+    const Var* x = as<Var>(e);
+    return x && x->name == v;
+  };
+  if (c->fn == Intrinsic::tile_matmul_acc && is_v(c->args[0]) &&
+      ir::count_mentions(c->args[1], v) + ir::count_mentions(c->args[2], v) == 0)
+    return Accumulation{Intrinsic::tile_add,
+                        call(Intrinsic::tile_matmul, {c->args[1], c->args[2]})};
+  if (c->fn != Intrinsic::tile_add && c->fn != Intrinsic::tile_max)
+    return std::nullopt;
+  for (int k = 0; k < 2; ++k)
+    if (is_v(c->args[k]) && ir::count_mentions(c->args[1 - k], v) == 0)
+      return Accumulation{c->fn, c->args[1 - k]};
+  return std::nullopt;
+}
+
+class KernelSelection {
+public:
+  KernelSelection(Program& p, const Function& k, Diagnostics& d)
+      : prog_(p), sel_(p, k, d), diags_(d) {}
+
+  Stmt run(const Stmt& body) {
+    Stmt out = walk(*as<Block>(body));
+    if (!sel_.used_reduction())
+      return out;
+    // The scaler tile arrives once per core and stays at the front of its CB until the end.
+    std::vector<Stmt> top;
+    const std::string& s = sel_.scaler_cb();
+    for (const Stmt& st : as<Block>(out)->stmts) {
+      const For* f = as<For>(st);
+      bool core_loop = f && f->role == ForRole::per_core;
+      if (core_loop) {
+        top.push_back(evaluate(
+            call(Intrinsic::df_scaler_tile, {cb_ref(s), int_imm(tt::kScalerOne, Type::u32())})));
+        top.push_back(evaluate(call(Intrinsic::cb_wait_front, {cb_ref(s), int_imm(1)})));
+      }
+      top.push_back(st);
+      if (core_loop)
+        top.push_back(evaluate(call(Intrinsic::cb_pop_front, {cb_ref(s), int_imm(1)})));
+    }
+    return block(std::move(top));
+  }
+
+private:
+  Program& prog_;
+  tt::TileSelector sel_;
+  Diagnostics& diags_;
+
+  std::string cb_of_tensor(const std::string& t) const {
+    for (const CircularBuffer& c : prog_.cbs)
+      if (c.tensor == t)
+        return c.name;
+    throw InternalError("internal error: select-tile-ops: no circular buffer for '" + t + "'");
+  }
+
+  Stmt walk(const Block& b) {
+    std::vector<Stmt> out;
+    std::vector<Stmt>* saved = nullptr;
+    std::swap(saved, out_);
+    out_ = &out;
+    sel_.set_output(out_);
+    const std::vector<Stmt>& ss = b.stmts;
+    // Tile variables declared in this block, and the last statement that mentions each.
+    std::map<std::string, std::size_t> last;
+    for (std::size_t k = 0; k < ss.size(); ++k) {
+      if (const Decl* d = as<Decl>(ss[k]); d && d->type.is_tile())
+        last[d->name] = k;
+      for (auto& [v, at] : last)
+        if (ir::count_mentions(ss[k], v) > 0)
+          at = k;
+    }
+    for (std::size_t k = 0; k < ss.size();) {
+      std::size_t n = statement(ss, k, last);
+      for (const auto& [v, at] : last)
+        if (at >= k && at < k + n && sel_.in_cb(v)) { // dead: its tile leaves the CB
+          sel_.emit(Intrinsic::cb_pop_front, {cb_ref(sel_.var_cb(v)), int_imm(1)});
+          sel_.set_in_cb(v, false);
+        }
+      k += n;
+    }
+    for (const auto& [v, at] : last)
+      if (sel_.resident(v))
+        throw InternalError("internal error: select-tile-ops: '" + v + "' left in DST");
+    out_ = saved;
+    sel_.set_output(out_);
+    return block(std::move(out));
+  }
+
+  // Selects ss[k]; returns how many statements it consumed (2 for a value and the accumulation
+  // loop that follows it).
+  std::size_t statement(const std::vector<Stmt>& ss, std::size_t k,
+                        const std::map<std::string, std::size_t>& last) {
+    const Stmt& s = ss[k];
+    sel_.set_loc(s->loc.range);
+    if (const For* f = as<For>(s)) {
+      out_->push_back(
+          for_loop(f->var, f->min, f->extent, f->role, walk(*as<Block>(f->body)), f->loc.range));
+      return 1;
+    }
+    if (const Store* st = as<Store>(s)) {
+      std::string cb = cb_of_tensor(st->tensor);
+      Val v = sel_.select(st->value);
+      sel_.pack(v, cb);
+      sel_.emit(Intrinsic::df_write_tile,
+                {cb_ref(cb), tensor_ref(st->tensor), sel_.page_of(st->tensor, st->indices)});
+      sel_.close_section();
+      return 1;
+    }
+    std::string name;
+    Expr value;
+    bool tile = false;
+    if (const Decl* d = as<Decl>(s)) {
+      name = d->name, value = d->value, tile = d->type.is_tile();
+      if (!tile && d->type.kind == Type::Kind::f32) {
+        diags_.error(s->loc.range, "a scalar local is not supported on Tenstorrent yet; write "
+                                   "the scalar expression where it is used");
+        throw UserErrorReported{};
+      }
+    } else if (const Assign* a = as<Assign>(s)) {
+      name = a->name, value = a->value, tile = value->type.is_tile();
+    }
+    if (!tile) {
+      out_->push_back(s);
+      return 1;
+    }
+    Val v = sel_.select(value);
+    sel_.to_dst(v);
+    if (sel_.in_cb(name)) { // the old value is dead once the new one is computed
+      sel_.emit(Intrinsic::cb_pop_front, {cb_ref(sel_.var_cb(name)), int_imm(1)});
+      sel_.set_in_cb(name, false);
+    }
+    return define(ss, k, last, name, v);
+  }
+
+  // Where a new value of `name` goes: it stays in DST for an accumulation loop right after it,
+  // or for the next statement when that is its only and last use; otherwise into its CB.
+  std::size_t define(const std::vector<Stmt>& ss, std::size_t k,
+                     const std::map<std::string, std::size_t>& last, const std::string& name,
+                     Val v) {
+    const Stmt* next = k + 1 < ss.size() ? &ss[k + 1] : nullptr;
+    const For* loop = next ? as<For>(*next) : nullptr;
+    if (loop) {
+      auto acc = accumulation_of(*loop, name);
+      if (acc && sel_.accumulates_from_cbs(acc->rhs, acc->combine)) {
+        sel_.set_resident(name, v);
+        std::vector<Stmt> body;
+        std::vector<Stmt>* saved = out_;
+        out_ = &body;
+        sel_.set_output(out_);
+        sel_.set_loc(as<Block>(loop->body)->stmts[0]->loc.range);
+        Val x = sel_.accumulate(var(name, Type::tile(DType::f32)), acc->rhs, acc->combine);
+        out_ = saved;
+        sel_.set_output(out_);
+        out_->push_back(for_loop(loop->var, loop->min, loop->extent, loop->role,
+                                 block(std::move(body)), loop->loc.range));
+        return 1 + define(ss, k + 1, last, name, x);
+      }
+    }
+    auto it = last.find(name);
+    bool declared_here = it != last.end();
+    const Assign* next_assign = next ? as<Assign>(*next) : nullptr;
+    if (declared_here && next && !loop && it->second == k + 1 &&
+        ir::count_mentions(*next, name) == 1 && !(next_assign && next_assign->name == name)) {
+      sel_.set_resident(name, v);
+      return 1;
+    }
+    std::string cb = sel_.var_cb(name);
+    sel_.pack(v, cb);
+    sel_.close_section();
+    sel_.emit(Intrinsic::cb_wait_front, {cb_ref(cb), int_imm(1)});
+    sel_.set_in_cb(name, true);
+    return 1;
+  }
+
+  std::vector<Stmt>* out_ = nullptr;
+};
+
+} // namespace
+
+ir::Module select_tile_ops(const ir::Module& m, Diagnostics& diags) {
+  ir::Module out = m;
+  try {
+    for (Program& p : out.programs)
+      for (Function& f : p.functions)
+        if (f.kind == FuncKind::kernel) {
+          Function copy = f;
+          // DST precision is decided once, here; every later stage reads it (tt::dst_fp32).
+          p.attrs["dst_fp32"] = {tt::decide_dst_fp32(p, copy)};
+          KernelSelection ks(p, copy, diags);
+          Stmt body = ks.run(copy.body);
+          ir::find_function(p, FuncKind::kernel)->body = body;
+        }
+  } catch (const UserErrorReported&) {
+    return m;
+  }
+  return out;
+}
+
+} // namespace tk::lower

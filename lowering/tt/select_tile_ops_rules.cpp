@@ -1,0 +1,346 @@
+// Selecting one tile expression (tile_select.hpp): the DSL ops as FPU, SFPU, reduce and broadcast
+// primitives, and the accumulate-into-DST forms.
+#include "lowering/tt/select_tile_ops_state.hpp"
+
+#include "lowering/ir/printer.hpp"
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace tk::lower::tt {
+
+using namespace tk::ir;
+
+namespace {
+
+Intrinsic sfpu_unary(Intrinsic fn) {
+  switch (fn) {
+  case Intrinsic::tile_exp:
+    return Intrinsic::exp_tile;
+  case Intrinsic::tile_log:
+    return Intrinsic::log_tile;
+  case Intrinsic::tile_sqrt:
+    return Intrinsic::sqrt_tile;
+  case Intrinsic::tile_rsqrt:
+    return Intrinsic::rsqrt_tile;
+  case Intrinsic::tile_recip:
+    return Intrinsic::recip_tile;
+  case Intrinsic::tile_relu:
+    return Intrinsic::relu_tile;
+  case Intrinsic::tile_gelu:
+    return Intrinsic::gelu_tile;
+  case Intrinsic::tile_sigmoid:
+    return Intrinsic::sigmoid_tile;
+  case Intrinsic::tile_tanh:
+    return Intrinsic::tanh_tile;
+  case Intrinsic::tile_abs:
+    return Intrinsic::abs_tile;
+  case Intrinsic::tile_neg:
+    return Intrinsic::negative_tile;
+  case Intrinsic::tile_square:
+    return Intrinsic::square_tile;
+  case Intrinsic::tile_add_scalar:
+    return Intrinsic::add_unary_tile;
+  case Intrinsic::tile_sub_scalar:
+    return Intrinsic::sub_unary_tile;
+  case Intrinsic::tile_rsub_scalar:
+    return Intrinsic::rsub_unary_tile;
+  case Intrinsic::tile_mul_scalar:
+    return Intrinsic::mul_unary_tile;
+  default:
+    return fn;
+  }
+}
+
+bool is_scalar_op(Intrinsic fn) {
+  return fn == Intrinsic::tile_add_scalar || fn == Intrinsic::tile_sub_scalar ||
+         fn == Intrinsic::tile_rsub_scalar || fn == Intrinsic::tile_mul_scalar;
+}
+
+const Call* as_call(const Expr& e, std::initializer_list<Intrinsic> fns) {
+  const Call* c = as<Call>(e);
+  if (!c)
+    return nullptr;
+  for (Intrinsic f : fns)
+    if (c->fn == f)
+      return c;
+  return nullptr;
+}
+
+// The DSL op that accumulates into DST under `combine`, if `rhs` is one.
+const Call* accumulating(const Expr& rhs, Intrinsic combine) {
+  if (combine == Intrinsic::tile_add)
+    return as_call(rhs, {Intrinsic::tile_matmul, Intrinsic::tile_rowsum, Intrinsic::tile_colsum});
+  if (combine == Intrinsic::tile_max)
+    return as_call(rhs, {Intrinsic::tile_rowmax, Intrinsic::tile_colmax});
+  return nullptr;
+}
+
+Expr cb(const std::string& n) {
+  return cb_ref(n);
+}
+Expr i(std::int64_t v) {
+  return int_imm(v);
+}
+
+} // namespace
+
+// ---- selection ----------------------------------------------------------------------------------
+
+Val TileSelector::select(const Expr& e) {
+  if (const Load* l = as<Load>(e)) {
+    const Tensor* t = prog_.find_tensor(l->tensor);
+    auto v = std::make_shared<TileValue>();
+    v->where = TileValue::Where::cb;
+    v->cb = cb_of_tensor(l->tensor);
+    v->pop = true;
+    v->read_tensor = l->tensor;
+    v->read_page = page_of(t->name, l->indices);
+    v->read_loc = l->loc.range;
+    return v;
+  }
+  if (const Var* x = as<Var>(e)) {
+    if (auto it = resident_.find(x->name); it != resident_.end()) {
+      Val v = it->second;
+      resident_.erase(it);
+      return v;
+    }
+    if (!in_cb(x->name))
+      throw InternalError("internal error: select-tile-ops: tile variable '" + x->name +
+                          "' is neither in DST nor in a circular buffer");
+    auto v = std::make_shared<TileValue>();
+    v->where = TileValue::Where::cb;
+    v->cb = var_cb(x->name);
+    return v;
+  }
+  const Call* c = as<Call>(e);
+  if (!c)
+    throw InternalError("internal error: select-tile-ops: not a tile expression: " + print(e));
+  SourceRange at = c->loc.range == SourceRange{} ? loc_ : c->loc.range;
+  switch (c->fn) {
+  case Intrinsic::tile_zeros:
+    return fresh_dst(); // DST is zero after tile_regs_acquire
+  case Intrinsic::tile_fill: {
+    Val v = fresh_dst();
+    if (as<FloatImm>(c->args[0]))
+      emit(Intrinsic::fill_tile, {i(v->slot), c->args[0]});
+    else // a run-time value: the zero tile plus the scalar
+      emit(Intrinsic::add_unary_tile, {i(v->slot), bits(c->args[0])});
+    return v;
+  }
+  case Intrinsic::tile_add:
+  case Intrinsic::tile_sub:
+  case Intrinsic::tile_mul:
+    return binary(*c);
+  case Intrinsic::tile_max:
+  case Intrinsic::tile_min: {
+    if (c->fn == Intrinsic::tile_max) {
+      if (accumulating(c->args[1], Intrinsic::tile_max))
+        return accumulate(c->args[0], c->args[1], Intrinsic::tile_max);
+      if (accumulating(c->args[0], Intrinsic::tile_max))
+        return accumulate(c->args[1], c->args[0], Intrinsic::tile_max);
+    }
+    Val a = select(c->args[0]);
+    Val b = select(c->args[1]);
+    return sfpu_binary(c->fn == Intrinsic::tile_max ? Intrinsic::binary_max_tile
+                                                    : Intrinsic::binary_min_tile,
+                       a, b);
+  }
+  case Intrinsic::tile_matmul: {
+    Val a = select(c->args[0]), b = select(c->args[1]);
+    separate(a, b);
+    to_cb(a);
+    to_cb(b);
+    Val d = fresh_dst();
+    pre(a);
+    pre(b);
+    emit(Intrinsic::matmul_tiles, {cb(a->cb), cb(b->cb), i(0), i(0), i(d->slot)});
+    post(a);
+    post(b);
+    return d;
+  }
+  case Intrinsic::tile_matmul_acc:
+    return accumulate(c->args[0], call(Intrinsic::tile_matmul, {c->args[1], c->args[2]}),
+                      Intrinsic::tile_add);
+  case Intrinsic::tile_rowsum:
+  case Intrinsic::tile_rowmax:
+  case Intrinsic::tile_colsum:
+  case Intrinsic::tile_colmax:
+    return reduce(*c);
+  case Intrinsic::tile_bcast_row:
+  case Intrinsic::tile_bcast_col:
+    user_error(at, std::string(c->fn == Intrinsic::tile_bcast_row ? "bcast_row" : "bcast_col") +
+                       "() can only be an operand of '+', '-' or '*' on Tenstorrent, where the "
+                       "broadcast is part of the FPU operation");
+  default:
+    break;
+  }
+  Intrinsic op = sfpu_unary(c->fn);
+  if (op == c->fn)
+    throw InternalError("internal error: select-tile-ops: no TT primitive for " + print(e));
+  Val v = select(c->args[0]);
+  to_dst(v);
+  if (is_scalar_op(c->fn))
+    emit(op, {i(v->slot), bits(c->args[1])});
+  else
+    emit(op, {i(v->slot)});
+  return v;
+}
+
+Val TileSelector::binary(const Call& c) {
+  Intrinsic fn = c.fn;
+  const Expr& a = c.args[0];
+  const Expr& b = c.args[1];
+  SourceRange at = c.loc.range == SourceRange{} ? loc_ : c.loc.range;
+  if (fn == Intrinsic::tile_add) {
+    if (accumulating(b, fn))
+      return accumulate(a, b, fn);
+    if (accumulating(a, fn))
+      return accumulate(b, a, fn);
+  }
+  const Call* ba = as_call(a, {Intrinsic::tile_bcast_row, Intrinsic::tile_bcast_col});
+  const Call* bb = as_call(b, {Intrinsic::tile_bcast_row, Intrinsic::tile_bcast_col});
+  if (ba && bb)
+    user_error(at, "both operands are broadcasts; on Tenstorrent only the second operand of an "
+                   "FPU operation is broadcast, so broadcast one of them against a full tile");
+  if (bb)
+    return bcast(fn, a, *bb, at);
+  if (ba) {
+    if (fn != Intrinsic::tile_sub)
+      return bcast(fn, b, *ba, at); // commutative: the broadcast becomes the second operand
+    Val v = bcast(fn, b, *ba, at);  // bcast(v) - b = -(b - bcast(v))
+    emit(Intrinsic::negative_tile, {i(v->slot)});
+    return v;
+  }
+  Val va = select(a), vb = select(b);
+  separate(va, vb);
+  if (va->where == TileValue::Where::cb && vb->where == TileValue::Where::cb) {
+    Val d = fresh_dst();
+    pre(va);
+    if (vb != va)
+      pre(vb);
+    Intrinsic op = fn == Intrinsic::tile_add   ? Intrinsic::add_tiles
+                   : fn == Intrinsic::tile_sub ? Intrinsic::sub_tiles
+                                               : Intrinsic::mul_tiles;
+    emit(op, {cb(va->cb), cb(vb->cb), i(0), i(0), i(d->slot)});
+    post(va);
+    if (vb != va)
+      post(vb);
+    return d;
+  }
+  return sfpu_binary(fn == Intrinsic::tile_add   ? Intrinsic::add_binary_tile
+                     : fn == Intrinsic::tile_sub ? Intrinsic::sub_binary_tile
+                                                 : Intrinsic::mul_binary_tile,
+                     va, vb);
+}
+
+Val TileSelector::bcast(Intrinsic fn, const Expr& a, const Call& bc, SourceRange) {
+  Val va = select(a);
+  Val vv = select(bc.args[0]);
+  separate(va, vv);
+  to_cb(va);
+  to_cb(vv);
+  Val d = fresh_dst();
+  pre(va);
+  pre(vv);
+  Intrinsic op = fn == Intrinsic::tile_add   ? Intrinsic::add_tiles_bcast
+                 : fn == Intrinsic::tile_sub ? Intrinsic::sub_tiles_bcast
+                                             : Intrinsic::mul_tiles_bcast;
+  EnumConst dim = bc.fn == Intrinsic::tile_bcast_row ? EnumConst::bcast_row : EnumConst::bcast_col;
+  emit(op, {enum_imm(dim), cb(va->cb), cb(vv->cb), i(0), i(0), i(d->slot)});
+  post(va);
+  post(vv);
+  return d;
+}
+
+Val TileSelector::sfpu_binary(Intrinsic op, Val a, Val b) {
+  if (a == b) { // x op x: one tile
+    to_dst(a);
+    emit(op, {i(a->slot), i(a->slot), i(a->slot)});
+    return a;
+  }
+  // Bringing b in can end the section (DST full), which packs a away; at most twice.
+  for (int round = 0; round < 2; ++round) {
+    to_dst(a);
+    to_dst(b);
+    if (a->where == TileValue::Where::dst)
+      break;
+  }
+  emit(op, {i(a->slot), i(b->slot), i(a->slot)});
+  release(b);
+  return a;
+}
+
+const std::string& TileSelector::scaler() const {
+  if (scaler_cb_.empty())
+    throw InternalError("internal error: select-tile-ops: a reduction without a scaler circular "
+                        "buffer (plan-buffers declares it)");
+  return scaler_cb_;
+}
+
+Val TileSelector::reduce(const Call& c) {
+  Val a = select(c.args[0]);
+  to_cb(a);
+  Val d = fresh_dst();
+  bool is_max = c.fn == Intrinsic::tile_rowmax || c.fn == Intrinsic::tile_colmax;
+  if (is_max) // the max pool compares with DST
+    emit(Intrinsic::fill_tile, {i(d->slot), float_imm(-INFINITY)});
+  pre(a);
+  used_reduction_ = true;
+  bool row = c.fn == Intrinsic::tile_rowsum || c.fn == Intrinsic::tile_rowmax;
+  emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
+                                enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
+                                cb(a->cb), cb(scaler()), i(0), i(0), i(d->slot)});
+  post(a);
+  return d;
+}
+
+bool TileSelector::accumulates_from_cbs(const Expr& rhs, Intrinsic combine) const {
+  const Call* r = accumulating(rhs, combine);
+  if (!r)
+    return false;
+  for (const Expr& operand : r->args) {
+    if (as<Load>(operand))
+      continue;
+    const Var* v = as<Var>(operand);
+    if (!v || !in_cb(v->name))
+      return false;
+  }
+  return true;
+}
+
+Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine) {
+  const Call* r = accumulating(rhs, combine);
+  if (!r)
+    return nullptr;
+  // The operands first: making them CB tiles may end the section, which acc is not yet part of.
+  std::vector<Val> ops;
+  for (const Expr& operand : r->args)
+    ops.push_back(select(operand));
+  if (ops.size() == 2)
+    separate(ops[0], ops[1]);
+  for (const Val& v : ops)
+    to_cb(v);
+  Val x = select(acc);
+  to_dst(x);
+  for (const Val& v : ops)
+    pre(v);
+  if (r->fn == Intrinsic::tile_matmul) {
+    emit(Intrinsic::matmul_tiles, {cb(ops[0]->cb), cb(ops[1]->cb), i(0), i(0), i(x->slot)});
+  } else {
+    used_reduction_ = true;
+    bool is_max = r->fn == Intrinsic::tile_rowmax || r->fn == Intrinsic::tile_colmax;
+    bool row = r->fn == Intrinsic::tile_rowsum || r->fn == Intrinsic::tile_rowmax;
+    emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
+                                  enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
+                                  cb(ops[0]->cb), cb(scaler()), i(0), i(0), i(x->slot)});
+  }
+  for (const Val& v : ops)
+    post(v);
+  return x;
+}
+
+} // namespace tk::lower::tt

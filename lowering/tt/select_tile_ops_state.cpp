@@ -1,0 +1,222 @@
+// TileSelector state: CBs for values, DST slots and sections, moving a value into DST or a CB
+// (selection of the ops themselves is in tile_select_ops.cpp).
+#include "lowering/tt/select_tile_ops_state.hpp"
+
+#include "lowering/ir/printer.hpp"
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace tk::lower::tt {
+
+using namespace tk::ir;
+
+namespace {
+Expr cb(const std::string& n) {
+  return cb_ref(n);
+}
+Expr u(std::int64_t v) {
+  return int_imm(v, Type::u32());
+}
+Expr i(std::int64_t v) {
+  return int_imm(v);
+}
+} // namespace
+
+TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diags)
+    : prog_(p), diags_(diags) {
+  fp32_acc_ = dst_fp32(p);
+  capacity_ = static_cast<int>(dst_capacity(fp32_acc_));
+  std::map<std::string, std::string> counts = tile_count_vars(kernel);
+  for (const Tensor& t : p.tensors)
+    tile_counts_[t.name] = tiles_of(t.dims.back(), counts);
+  for (const CircularBuffer& c : p.cbs)
+    if (c.role == CBRole::scaler)
+      scaler_cb_ = c.name;
+}
+
+void TileSelector::user_error(SourceRange at, const std::string& msg) {
+  diags_.error(at, msg);
+  throw UserErrorReported{};
+}
+
+void TileSelector::emit(Intrinsic fn, std::vector<Expr> args) {
+  out_->push_back(evaluate(call(fn, std::move(args)), loc_));
+}
+
+std::string TileSelector::new_cb(const std::string& base) {
+  CbRange r = cb_range(CBRole::intermediate);
+  std::int64_t index = r.first;
+  auto taken = [&](std::int64_t k) {
+    return std::any_of(prog_.cbs.begin(), prog_.cbs.end(),
+                       [&](const CircularBuffer& c) { return c.index == k; });
+  };
+  while (index <= r.last && taken(index))
+    ++index;
+  if (index > r.last)
+    user_error(loc_, "this statement needs a ninth intermediate circular buffer, but a Tensix "
+                     "core has 8 (indices 24-31); combine tile values as soon as they are "
+                     "computed, so that fewer tile variables are live at once");
+  NameSet names(prog_);
+  CircularBuffer c;
+  c.name = names.fresh(base);
+  c.index = index;
+  c.format = fp32_acc_ ? DataFormat::Float32 : DataFormat::Float16_b;
+  c.page_size = tile_bytes(fp32_acc_ ? DType::f32 : DType::bf16);
+  c.depth = 1;
+  c.role = CBRole::intermediate;
+  prog_.cbs.push_back(c);
+  return c.name;
+}
+
+std::string TileSelector::cb_of_tensor(const std::string& tensor) const {
+  for (const CircularBuffer& c : prog_.cbs)
+    if (c.tensor == tensor)
+      return c.name;
+  throw InternalError("internal error: select-tile-ops: tensor '" + tensor +
+                      "' has no circular "
+                      "buffer (plan-buffers runs first)");
+}
+
+Expr TileSelector::page_of(const std::string& tensor, const std::vector<Expr>& idx) const {
+  return add(mul(idx.at(0), tile_counts_.at(tensor)), idx.at(1));
+}
+
+// ---- variables ----------------------------------------------------------------------------------
+
+std::string TileSelector::var_cb(const std::string& name) {
+  auto it = var_cbs_.find(name);
+  if (it != var_cbs_.end())
+    return it->second;
+  return var_cbs_[name] = new_cb("cb_" + name);
+}
+void TileSelector::set_in_cb(const std::string& name, bool v) {
+  in_cb_[name] = v;
+}
+bool TileSelector::in_cb(const std::string& name) const {
+  auto it = in_cb_.find(name);
+  return it != in_cb_.end() && it->second;
+}
+void TileSelector::set_resident(const std::string& name, Val v) {
+  if (v)
+    resident_[name] = std::move(v);
+  else
+    resident_.erase(name);
+}
+bool TileSelector::resident(const std::string& name) const {
+  return resident_.count(name) > 0;
+}
+
+// ---- DST slots and sections ---------------------------------------------------------------------
+
+Val TileSelector::fresh_dst() {
+  int slot = alloc_slot();
+  auto v = std::make_shared<TileValue>();
+  v->slot = slot;
+  live_.push_back(v);
+  return v;
+}
+
+int TileSelector::alloc_slot() {
+  if (next_slot_ >= capacity_)
+    spill_all();
+  return next_slot_++;
+}
+
+void TileSelector::release(const Val& v) {
+  live_.erase(std::remove(live_.begin(), live_.end(), v), live_.end());
+}
+
+// Ends the section: every value still in DST is packed to a temporary CB (all packs first, so the
+// section's packs stay together between tile_regs_wait and tile_regs_release).
+void TileSelector::spill_all() {
+  std::vector<Val> spilled = live_;
+  for (const Val& v : spilled) {
+    std::string t;
+    if (!free_temps_.empty()) {
+      t = free_temps_.back();
+      free_temps_.pop_back();
+    } else {
+      t = new_cb("cb_tmp" + std::to_string(temps_++));
+    }
+    emit(Intrinsic::pack_tile, {i(v->slot), cb(t)});
+    v->where = TileValue::Where::cb;
+    v->cb = t;
+    v->pop = v->temp = true;
+    v->slot = -1;
+  }
+  for (const Val& v : spilled)
+    emit(Intrinsic::cb_wait_front, {cb(v->cb), i(1)});
+  live_.clear();
+  next_slot_ = 0;
+}
+
+void TileSelector::close_section() {
+  if (!live_.empty())
+    throw InternalError("internal error: select-tile-ops: a DST value was never packed");
+  next_slot_ = 0;
+}
+
+void TileSelector::pack(const Val& v, const std::string& to) {
+  to_dst(v);
+  emit(Intrinsic::pack_tile, {i(v->slot), cb(to)});
+  release(v);
+}
+
+// ---- moving values ------------------------------------------------------------------------------
+
+void TileSelector::pre(const Val& v) {
+  if (v->read_tensor.empty())
+    return;
+  out_->push_back(
+      evaluate(call(Intrinsic::df_read_tile, {cb(v->cb), tensor_ref(v->read_tensor), v->read_page}),
+               v->read_loc == SourceRange{} ? loc_ : v->read_loc));
+  emit(Intrinsic::cb_wait_front, {cb(v->cb), i(1)});
+  v->read_tensor.clear();
+}
+
+void TileSelector::post(const Val& v) {
+  if (!v->pop)
+    return;
+  emit(Intrinsic::cb_pop_front, {cb(v->cb), i(1)});
+  v->pop = false;
+  if (v->temp)
+    free_temps_.push_back(v->cb);
+}
+
+void TileSelector::to_dst(const Val& v) {
+  if (v->where == TileValue::Where::dst)
+    return;
+  int slot = alloc_slot();
+  pre(v);
+  emit(Intrinsic::copy_tile, {cb(v->cb), i(0), i(slot)});
+  post(v);
+  v->where = TileValue::Where::dst;
+  v->slot = slot;
+  live_.push_back(v);
+}
+
+void TileSelector::to_cb(const Val& v) {
+  if (v->where == TileValue::Where::dst)
+    spill_all();
+}
+
+// Two tiles still to arrive in the same CB cannot both be at its front: the first goes through DST
+// into a temporary CB.
+void TileSelector::separate(const Val& a, const Val& b) {
+  if (a != b && !a->read_tensor.empty() && !b->read_tensor.empty() && a->cb == b->cb) {
+    to_dst(a);
+    to_cb(a);
+  }
+}
+
+Expr TileSelector::bits(const Expr& s) const {
+  if (const FloatImm* f = as<FloatImm>(s))
+    return u(std::bit_cast<std::uint32_t>(static_cast<float>(f->value)));
+  return call(Intrinsic::float_bits, {s});
+}
+
+} // namespace tk::lower::tt

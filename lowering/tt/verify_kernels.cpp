@@ -1,0 +1,273 @@
+#include "lowering/tt/verify_kernels.hpp"
+
+#include "lowering/ir/printer.hpp"
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
+#include "lowering/tt/verify_kernels_balance.hpp"
+
+namespace tk::lower {
+
+namespace {
+
+using namespace tk::ir;
+
+struct Failure {
+  std::string what;
+};
+[[noreturn]] void fail(std::string what) {
+  throw Failure{std::move(what)};
+}
+
+std::string one_line(const Stmt& s) {
+  std::string t = print(s);
+  while (!t.empty() && t.back() == '\n')
+    t.pop_back();
+  return t;
+}
+
+const Function& kernel(const Program& p, FuncKind k) {
+  const Function* f = ir::find_function(p, k);
+  if (!f)
+    fail("program '" + p.name + "' has no " + std::string(to_string(k)) + " function");
+  return *f;
+}
+
+std::vector<std::string> names_attr(const Function& f, const char* key) {
+  auto it = f.attrs.find(key);
+  if (it == f.attrs.end())
+    fail("'" + f.name + "' has no attribute " + key);
+  std::vector<std::string> out;
+  for (const AttrValue& v : std::get<std::vector<AttrValue>>(it->second.value))
+    out.push_back(std::get<std::string>(v.value));
+  return out;
+}
+
+void check_cbs(const Program& p) {
+  std::int64_t total = 0;
+  for (const CircularBuffer& c : p.cbs) {
+    tt::CbRange r = tt::cb_range(c.role);
+    if (c.index < 0 || c.index >= tt::kNumCbs || c.index < r.first || c.index > r.last)
+      fail("circular buffer '" + c.name + "' (" + std::string(to_string(c.role)) + ") has index " +
+           std::to_string(c.index) + ", outside " + std::to_string(r.first) + "-" +
+           std::to_string(r.last));
+    total += c.page_size * c.depth;
+  }
+  if (total > tt::kL1CbBudget)
+    fail("the circular buffers of '" + p.name + "' use " + std::to_string(total) +
+         " bytes of L1, over the " + std::to_string(tt::kL1CbBudget) + " a core offers them");
+}
+
+// One side produces, the other consumes: push tree == wait tree over the CBs together; each side
+// also reserves as it pushes and pops as it waits, CB by CB.
+void check_pair(const Function& prod, const Function& cons, const std::set<std::string>& cbs) {
+  if (cbs.empty())
+    return;
+  tt::EventTree pushes = tt::event_tree(prod, Intrinsic::cb_push_back, cbs);
+  tt::EventTree waits = tt::event_tree(cons, Intrinsic::cb_wait_front, cbs);
+  std::string list;
+  for (const std::string& c : cbs)
+    list += (list.empty() ? "" : ", ") + c;
+  if (!(pushes == waits))
+    fail("'" + prod.name + "' pushes and '" + cons.name + "' waits differ on " + list +
+         ": pushes `" + print(pushes) + "`, waits `" + print(waits) + "`");
+  for (const std::string& c : cbs) {
+    tt::EventTree reserves = tt::event_tree(prod, Intrinsic::cb_reserve_back, {c});
+    tt::EventTree pushed = tt::event_tree(prod, Intrinsic::cb_push_back, {c});
+    if (!(reserves == pushed))
+      fail("'" + prod.name + "' reserves and pushes differ on " + c + ": reserves `" +
+           print(reserves) + "`, pushes `" + print(pushed) + "`");
+    tt::EventTree waited = tt::event_tree(cons, Intrinsic::cb_wait_front, {c});
+    tt::EventTree pops = tt::event_tree(cons, Intrinsic::cb_pop_front, {c});
+    if (!(waited == pops))
+      fail("'" + cons.name + "' waits and pops differ on " + c + ": waits `" + print(waited) +
+           "`, pops `" + print(pops) + "`");
+  }
+}
+
+// tile_regs_acquire -> commit -> wait -> release, math in the first phase, packs in the last.
+class DstCheck {
+public:
+  DstCheck(const Function& f, std::int64_t cap, bool fp32) : f_(f), cap_(cap), fp32_(fp32) {}
+  enum class Phase { idle, math, committed, pack };
+
+  void walk(const Stmt& s, Phase& ph) {
+    if (const Block* b = as<Block>(s)) {
+      for (const Stmt& x : b->stmts)
+        walk(x, ph);
+      return;
+    }
+    if (const For* l = as<For>(s)) {
+      Phase before = ph;
+      walk(l->body, ph);
+      if (ph != before)
+        fail("in '" + f_.name + "', the body of loop '" + l->var + "' starts " + name(before) +
+             " but ends " + name(ph));
+      return;
+    }
+    const Evaluate* e = as<Evaluate>(s);
+    const Call* c = e ? as<Call>(e->call) : nullptr;
+    if (!c)
+      return;
+    auto step = [&](Phase from, Phase to) {
+      if (ph != from)
+        fail("in '" + f_.name + "', " + one_line(s) + " comes " + name(ph));
+      ph = to;
+    };
+    switch (c->fn) {
+    case Intrinsic::tile_regs_acquire:
+      step(Phase::idle, Phase::math);
+      return;
+    case Intrinsic::tile_regs_commit:
+      step(Phase::math, Phase::committed);
+      return;
+    case Intrinsic::tile_regs_wait:
+      step(Phase::committed, Phase::pack);
+      return;
+    case Intrinsic::tile_regs_release:
+      step(Phase::pack, Phase::idle);
+      return;
+    default:
+      break;
+    }
+    bool pack = c->fn == Intrinsic::pack_tile;
+    std::vector<std::size_t> slots = pack ? std::vector<std::size_t>{0} : tt::dst_slot_args(c->fn);
+    if (slots.empty())
+      return;
+    if (pack && ph != Phase::pack)
+      fail("in '" + f_.name + "', " + one_line(s) + " reads DST " + name(ph) +
+           ", not between tile_regs_wait and tile_regs_release");
+    if (!pack && ph != Phase::math)
+      fail("in '" + f_.name + "', " + one_line(s) + " writes DST " + name(ph) +
+           ", not between tile_regs_acquire and tile_regs_commit");
+    for (std::size_t k : slots) {
+      const IntImm* i = as<IntImm>(c->args[k]);
+      if (!i || i->value < 0 || i->value >= cap_)
+        fail("in '" + f_.name + "', " + one_line(s) + " uses DST slot " + print(c->args[k]) +
+             " but DST holds " + std::to_string(cap_) +
+             " tiles (dst_fp32 = " + (fp32_ ? "true" : "false") + ")");
+    }
+  }
+
+private:
+  const Function& f_;
+  std::int64_t cap_;
+  bool fp32_;
+  static std::string name(Phase p) {
+    switch (p) {
+    case Phase::idle:
+      return "outside any DST section";
+    case Phase::math:
+      return "after tile_regs_acquire";
+    case Phase::committed:
+      return "after tile_regs_commit";
+    case Phase::pack:
+      return "after tile_regs_wait";
+    }
+    return "";
+  }
+};
+
+void check_args(const Function& f, const std::set<std::string>& host_names) {
+  std::vector<std::string> rt = names_attr(f, "runtime_args");
+  for (std::size_t k = 0; k < rt.size(); ++k)
+    if (!host_names.count(rt[k]))
+      fail("runtime arg " + std::to_string(k) + " '" + rt[k] + "' of '" + f.name +
+           "' is never set by the host plan");
+  std::vector<std::string> ct = names_attr(f, "compile_args");
+  struct Reads : Visitor {
+    std::vector<const Decl*> lets;
+    std::vector<const Call*> accessors;
+    void visit_node(const Decl& d) override {
+      lets.push_back(&d);
+      Visitor::visit_node(d);
+    }
+    void visit_node(const Call& c) override {
+      if (c.fn == Intrinsic::tensor_accessor)
+        accessors.push_back(&c);
+      Visitor::visit_node(c);
+    }
+  } r;
+  r.visit(f.body);
+  for (const Decl* d : r.lets) {
+    const Call* c = as<Call>(d->value);
+    if (!c || c->fn != Intrinsic::get_arg_val)
+      continue;
+    std::int64_t n = as<IntImm>(c->args[0])->value;
+    if (n < 0 || n >= static_cast<std::int64_t>(rt.size()))
+      fail("'" + f.name + "' reads runtime arg " + std::to_string(n) + ", but the host plan sets " +
+           std::to_string(rt.size()) + " (runtime_args)");
+    if (rt[static_cast<std::size_t>(n)] != d->name)
+      fail("'" + f.name + "' reads runtime arg " + std::to_string(n) + " as '" + d->name +
+           "', but the host plan sets it to '" + rt[static_cast<std::size_t>(n)] + "'");
+  }
+  if (r.accessors.size() != ct.size())
+    fail("'" + f.name + "' binds " + std::to_string(r.accessors.size()) +
+         " tensor accessors but its compile_args list " + std::to_string(ct.size()));
+  for (std::size_t k = 0; k < ct.size(); ++k) {
+    const Call* a = r.accessors[k];
+    const std::string& t = as<Ref>(a->args[0])->name;
+    std::int64_t off = as<IntImm>(a->args[1])->value;
+    if (t != ct[k] || off != static_cast<std::int64_t>(2 * k))
+      fail("'" + f.name + "' binds the accessor of '" + t + "' at compile-time arg " +
+           std::to_string(off) + ", but compile_args puts '" + ct[k] + "' at " +
+           std::to_string(2 * k));
+  }
+}
+
+std::set<std::string> host_names(const Function& host) {
+  std::set<std::string> out;
+  for (const Param& q : host.params)
+    out.insert(q.name);
+  for (const Stmt& s : as<Block>(host.body)->stmts)
+    if (const Decl* d = as<Decl>(s))
+      out.insert(d->name);
+  for (const std::string& n : names_attr(host, "per_core"))
+    out.insert(n);
+  auto it = host.attrs.find("buffers");
+  if (it == host.attrs.end())
+    fail("the host plan '" + host.name + "' lists no buffers");
+  for (const AttrValue& b : std::get<std::vector<AttrValue>>(it->second.value))
+    out.insert(std::get<std::string>(std::get<std::vector<AttrValue>>(b.value).at(1).value));
+  return out;
+}
+
+void check_program(const Program& p) {
+  check_cbs(p);
+  const Function& reader = kernel(p, FuncKind::reader);
+  const Function& compute = kernel(p, FuncKind::compute);
+  const Function& writer = kernel(p, FuncKind::writer);
+  const Function& host = kernel(p, FuncKind::host);
+  std::set<std::string> in, out; // reader -> compute, compute -> writer
+  for (const CircularBuffer& c : p.cbs)
+    if (c.role == CBRole::output)
+      out.insert(c.name);
+    else if (c.role != CBRole::intermediate)
+      in.insert(c.name);
+  check_pair(reader, compute, in);
+  check_pair(compute, writer, out);
+  if (auto err = tt::check_occupancy(p, compute))
+    fail("in '" + compute.name + "', " + *err);
+  bool fp32 = tt::dst_fp32(p);
+  DstCheck dst(compute, tt::dst_capacity(fp32), fp32);
+  DstCheck::Phase ph = DstCheck::Phase::idle;
+  dst.walk(compute.body, ph);
+  if (ph != DstCheck::Phase::idle)
+    fail("in '" + compute.name + "', a DST section is never released");
+  std::set<std::string> set = host_names(host);
+  for (const Function* f : {&reader, &compute, &writer})
+    check_args(*f, set);
+}
+
+} // namespace
+
+ir::Module verify_kernels(const ir::Module& m, Diagnostics&) {
+  try {
+    for (const Program& p : m.programs)
+      check_program(p);
+  } catch (const Failure& f) {
+    throw InternalError("internal error: " + f.what + " after verify-kernels", print(m));
+  }
+  return m;
+}
+
+} // namespace tk::lower

@@ -1,0 +1,176 @@
+#include "lowering/tt/verify_kernels_balance.hpp"
+
+#include "lowering/ir/printer.hpp"
+#include "support/diagnostics.hpp"
+
+#include <map>
+
+namespace tk::lower::tt {
+
+using namespace tk::ir;
+
+namespace {
+
+const Call* call_of(const Stmt& s) {
+  const Evaluate* e = as<Evaluate>(s);
+  return e ? as<Call>(e->call) : nullptr;
+}
+
+std::int64_t pages(const Call& c) {
+  const IntImm* n = as<IntImm>(c.args[1]);
+  if (!n)
+    throw InternalError("internal error: verify: " + std::string(to_string(c.fn)) +
+                        " with a non-literal page count");
+  return n->value;
+}
+
+void build(const Stmt& s, Intrinsic fn, const std::set<std::string>& cbs, EventTree& t) {
+  if (const Block* b = as<Block>(s)) {
+    for (const Stmt& x : b->stmts)
+      build(x, fn, cbs, t);
+  } else if (const For* f = as<For>(s)) {
+    auto loop = std::make_shared<EventTree::Loop>();
+    loop->extent = print(f->extent);
+    build(f->body, fn, cbs, loop->body);
+    if (!loop->body.items.empty())
+      t.items.push_back(loop);
+  } else if (const IfThenElse* i = as<IfThenElse>(s)) {
+    build(i->then_case, fn, cbs, t); // not produced by the TT chain; counted as taken
+  } else if (const Call* c = call_of(s); c && c->fn == fn) {
+    const std::string& cb = as<Ref>(c->args[0])->name;
+    if (!cbs.count(cb))
+      return;
+    if (!t.items.empty())
+      if (auto* last = std::get_if<EventTree::Event>(&t.items.back()); last && last->cb == cb) {
+        last->n += pages(*c);
+        return;
+      }
+    t.items.push_back(EventTree::Event{cb, pages(*c)});
+  }
+}
+
+} // namespace
+
+bool EventTree::operator==(const EventTree& o) const {
+  if (items.size() != o.items.size())
+    return false;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const auto* ea = std::get_if<Event>(&items[k]);
+    const auto* eb = std::get_if<Event>(&o.items[k]);
+    if (ea || eb) {
+      if (!ea || !eb || !(*ea == *eb))
+        return false;
+      continue;
+    }
+    const auto& la = std::get<std::shared_ptr<Loop>>(items[k]);
+    const auto& lb = std::get<std::shared_ptr<Loop>>(o.items[k]);
+    if (la->extent != lb->extent || !(la->body == lb->body))
+      return false;
+  }
+  return true;
+}
+
+EventTree event_tree(const Function& f, Intrinsic fn, const std::set<std::string>& cbs) {
+  EventTree t;
+  build(f.body, fn, cbs, t);
+  return t;
+}
+
+std::string print(const EventTree& t) {
+  std::string out;
+  for (const auto& item : t.items) {
+    if (!out.empty())
+      out += " ";
+    if (const auto* e = std::get_if<EventTree::Event>(&item)) {
+      out += e->cb + (e->n == 1 ? "" : " x" + std::to_string(e->n));
+    } else {
+      const auto& l = std::get<std::shared_ptr<EventTree::Loop>>(item);
+      out += l->extent + " { " + print(l->body) + " }";
+    }
+  }
+  return out.empty() ? "nothing" : out;
+}
+
+namespace {
+
+class Occupancy {
+public:
+  explicit Occupancy(const Program& p) {
+    for (const CircularBuffer& c : p.cbs)
+      if (c.role == CBRole::intermediate)
+        depth_[c.name] = c.depth;
+  }
+  std::optional<std::string> error;
+
+  void walk(const Stmt& s) {
+    if (error)
+      return;
+    if (const Block* b = as<Block>(s)) {
+      for (const Stmt& x : b->stmts)
+        walk(x);
+    } else if (const For* f = as<For>(s)) {
+      std::map<std::string, std::int64_t> before = held_;
+      walk(f->body);
+      if (!error && held_ != before)
+        for (const auto& [cb, n] : held_)
+          if (before[cb] != n) {
+            error = "loop '" + f->var + "' changes the tiles held in '" + cb + "' from " +
+                    std::to_string(before[cb]) + " to " + std::to_string(n) + " per iteration";
+            return;
+          }
+    } else if (const Call* c = call_of(s)) {
+      if (c->args.empty() || c->args[0]->type.kind != Type::Kind::cb)
+        return;
+      const std::string& cb = as<Ref>(c->args[0])->name;
+      auto d = depth_.find(cb);
+      if (d == depth_.end())
+        return;
+      std::int64_t& held = held_[cb];
+      std::string what = ir::print(s);
+      while (!what.empty() && what.back() == '\n')
+        what.pop_back();
+      switch (c->fn) {
+      case Intrinsic::cb_push_back:
+        if ((held += pages(*c)) > d->second)
+          error = what + " holds " + std::to_string(held) + " tiles in '" + cb + "' of depth " +
+                  std::to_string(d->second);
+        break;
+      case Intrinsic::cb_reserve_back:
+        if (held + pages(*c) > d->second)
+          error = what + " waits forever: '" + cb + "' holds " + std::to_string(held) + " of its " +
+                  std::to_string(d->second) + " pages and only compute pops it";
+        break;
+      case Intrinsic::cb_wait_front:
+        if (held < pages(*c))
+          error = what + " waits forever: '" + cb + "' holds " + std::to_string(held) +
+                  " tiles and only compute pushes it";
+        break;
+      case Intrinsic::cb_pop_front:
+        if ((held -= pages(*c)) < 0)
+          error = what + " pops a tile '" + cb + "' does not hold";
+        break;
+      default:
+        break;
+      }
+    }
+  }
+  void finish() {
+    for (const auto& [cb, n] : held_)
+      if (!error && n != 0)
+        error = "'" + cb + "' still holds " + std::to_string(n) + " tiles at the end";
+  }
+
+private:
+  std::map<std::string, std::int64_t> depth_, held_;
+};
+
+} // namespace
+
+std::optional<std::string> check_occupancy(const Program& p, const Function& compute) {
+  Occupancy o(p);
+  o.walk(compute.body);
+  o.finish();
+  return o.error;
+}
+
+} // namespace tk::lower::tt
