@@ -122,7 +122,7 @@ TEST(LowerCpu, FullLiteralKIsTheGemm) {
 
 // A local named like the element loop variable pushes the loop variable to a fresh name, and a
 // broadcast of the value being rebound reads the old value through a temporary.
-TEST(LowerCpu, FreshNamesAndSelfBroadcast) {
+TEST(LowerElementwise, FreshNamesAndSelfBroadcast) {
   std::string errors;
   std::string all = cpu_dumps(R"(kernel selfbcast(x: f32[M, N]) -> (y: f32[M, N]) {
     parallel i in tiles(M) {
@@ -140,9 +140,9 @@ TEST(LowerCpu, FreshNamesAndSelfBroadcast) {
     let Nt: i32 = N / 32
     for i in 0 .. Mt per_thread {
       let er: tile<f32> = cpu.tile()
-      for er1 in 0 .. 32 serial {
+      for er_1 in 0 .. 32 serial {
         for ec in 0 .. 32 serial {
-          cpu.tile_set(er, er1, ec, 0.0)
+          cpu.tile_set(er, er_1, ec, 0.0)
         }
       }
       for j in 0 .. Nt reduction {
@@ -150,9 +150,9 @@ TEST(LowerCpu, FreshNamesAndSelfBroadcast) {
         let t0: tile<f32> = cpu.tile()
         cpu.load_tile(x, i, j, t0)
         cpu.colsum(t0, t0)
-        for er1 in 0 .. 32 serial {
+        for er_1 in 0 .. 32 serial {
           for ec in 0 .. 32 serial {
-            cpu.tile_set(t1, er1, ec, cpu.tile_get(er, er1, 0) + cpu.tile_get(t0, er1, ec))
+            cpu.tile_set(t1, er_1, ec, cpu.tile_get(er, er_1, 0) + cpu.tile_get(t0, er_1, ec))
           }
         }
         er = t1

@@ -33,10 +33,14 @@ TEST_P(CpuGolden, StageDumpsReadBackAndResume) {
   for (const char* stage : {"partition-threads", "lower-gemm", "lower-elementwise"}) {
     std::string text = test_cpu::dump_of(all, stage);
     ASSERT_FALSE(text.empty()) << "no dump after " << stage;
-    ASSERT_EQ(text.find("(unchanged)"), std::string::npos) << stage << " changed nothing";
     test::expect_golden(test::source_dir() / "tests/golden/ir" / GetParam() / "cpu" /
                             ("after-" + std::string(stage) + ".txt"),
                         text);
+    if (text.find("(unchanged)") != std::string::npos) {
+      // Only lower-gemm may leave a kernel as it is: one without the matmul pattern.
+      EXPECT_EQ(std::string(stage), "lower-gemm") << stage << " changed nothing";
+      continue;
+    }
     SourceFile f(stage, text);
     Diagnostics d;
     std::optional<ir::Module> back = ir::read_module(f, d);
@@ -51,7 +55,8 @@ TEST_P(CpuGolden, StageDumpsReadBackAndResume) {
   o.verify_each = true;
   o.dump = &resumed;
   ASSERT_TRUE(run_pipeline_from_dump(first, Target::cpu, o, diags)) << diags.str();
-  EXPECT_EQ(resumed.str(), test_cpu::dump_of(all, "lower-elementwise"));
+  EXPECT_EQ(resumed.str(),
+            test_cpu::dump_of(all, "lower-gemm") + test_cpu::dump_of(all, "lower-elementwise"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, CpuGolden, ::testing::ValuesIn(examples()),
