@@ -94,6 +94,24 @@ void shapes(const Program& p, const Function& f, json& k) {
   k["dims"] = dims;
 }
 
+// The CPU spelling of the op table's element functions: `f32.<op>` -> the call, and the helpers
+// `float tk_<op>(float x)` of the ops that have a body rather than a library function.
+json cpu_element_functions() {
+  json calls = json::object();
+  json helpers = json::array();
+  for (ops::Op op : ops::all_ops()) {
+    std::optional<Intrinsic> f = f32_intrinsic(op);
+    if (!f)
+      continue;
+    const ops::OpInfo& in = ops::info(op);
+    std::string fn = in.cpu_fn.empty() ? "tk_" + std::string(in.name) : std::string(in.cpu_fn);
+    calls[std::string(to_string(*f))] = fn + "($0)";
+    if (in.cpu_fn.empty())
+      helpers.push_back({{"name", fn}, {"body", std::string(in.cpu_body)}});
+  }
+  return {{"calls", calls}, {"helpers", helpers}};
+}
+
 } // namespace
 
 json template_data(const Lowered& lowered, const std::string& file_stem) {
@@ -103,6 +121,8 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
   json data;
   data["file_stem"] = file_stem;
   data["targets"] = {{"cpu", lowered.cpu.has_value()}, {"tt", lowered.tt.has_value()}};
+  if (lowered.cpu)
+    data["ops"] = cpu_element_functions();
   data["kernels"] = json::array();
   for (std::size_t i = 0; i < any->programs.size(); ++i) {
     const Program& p = any->programs[i];

@@ -122,7 +122,12 @@ json kernel_data(const Program& p, const Function& f) {
   std::set<std::string> refs, calls;
   collect(body, refs, calls);
   k["body"] = std::move(body);
-  k["calls"] = calls; // sorted: which headers compute includes, whether the reader fills a scaler
+  k["calls"] = calls;             // sorted: whether the reader fills a scaler
+  std::set<std::string> includes; // the SDK headers of the compute calls (intrinsic table)
+  for (const std::string& c : calls)
+    if (std::optional<Intrinsic> fn = intrinsic_from_string(c); fn && !info(*fn).header.empty())
+      includes.insert(std::string(info(*fn).header));
+  k["includes"] = includes;
   std::vector<const CircularBuffer*> cbs;
   for (const CircularBuffer& cb : p.cbs)
     if (refs.count(cb.name))

@@ -1,5 +1,7 @@
 #include "dsl/ast.hpp"
 
+#include "support/diagnostics.hpp"
+
 namespace tk::dsl {
 
 std::string_view to_string(DType t) {
@@ -15,27 +17,35 @@ std::optional<DType> dtype_from_string(std::string_view s) {
 }
 
 namespace {
-struct BuiltinInfo {
-  std::string_view name;
-  int arity;
-};
-constexpr BuiltinInfo kBuiltins[] = {
-#define TK_X(e, s, n) {s, n},
-    TK_DSL_BUILTINS(TK_X)
+constexpr std::string_view kBuiltins[] = {
+#define TK_X(op, surface, args, kind, call, init, header, fn, body) TK_OPS_CALL(surface, #op, )
+    TK_TILE_OPS(TK_X)
 #undef TK_X
 };
 } // namespace
 
 std::string_view to_string(Builtin b) {
-  return b == Builtin::unknown ? "<unknown>" : kBuiltins[static_cast<int>(b)].name;
+  return b == Builtin::unknown ? "<unknown>" : kBuiltins[static_cast<int>(b)];
 }
 int arity(Builtin b) {
-  return b == Builtin::unknown ? -1 : kBuiltins[static_cast<int>(b)].arity;
+  return b == Builtin::unknown ? -1 : ops::info(to_op(b)).arity;
+}
+
+ops::Op to_op(Builtin b) {
+  switch (b) {
+#define TK_X(op, surface, args, kind, call, init, header, fn, body)                                \
+  TK_OPS_CALL(surface, case Builtin::op : return ops::Op::op;)
+    TK_TILE_OPS(TK_X)
+#undef TK_X
+  case Builtin::unknown:
+    break;
+  }
+  throw InternalError("internal error: to_op of an unresolved builtin");
 }
 
 Builtin builtin_from_string(std::string_view s) {
   for (int i = 0; i < static_cast<int>(Builtin::unknown); ++i)
-    if (kBuiltins[i].name == s)
+    if (kBuiltins[i] == s)
       return static_cast<Builtin>(i);
   return Builtin::unknown;
 }

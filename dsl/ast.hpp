@@ -3,6 +3,7 @@
 // fields marked "set by check". See docs/language.md for the language itself.
 #pragma once
 
+#include "ops/ops.hpp"
 #include "support/box.hpp"
 #include "support/source.hpp"
 
@@ -33,40 +34,19 @@ std::string_view to_string(DType);
 std::optional<DType> dtype_from_string(std::string_view);
 
 // ---- builtin functions --------------------------------------------------------------------------
-// X(enumerator, spelling, arity). The checker resolves Call::callee to one of these.
-#define TK_DSL_BUILTINS(X)                                                                         \
-  X(exp, "exp", 1)                                                                                 \
-  X(log, "log", 1)                                                                                 \
-  X(sqrt, "sqrt", 1)                                                                               \
-  X(rsqrt, "rsqrt", 1)                                                                             \
-  X(recip, "recip", 1)                                                                             \
-  X(relu, "relu", 1)                                                                               \
-  X(gelu, "gelu", 1)                                                                               \
-  X(sigmoid, "sigmoid", 1)                                                                         \
-  X(tanh, "tanh", 1)                                                                               \
-  X(abs, "abs", 1)                                                                                 \
-  X(neg, "neg", 1)                                                                                 \
-  X(square, "square", 1)                                                                           \
-  X(max, "max", 2)                                                                                 \
-  X(min, "min", 2)                                                                                 \
-  X(rowsum, "rowsum", 1)                                                                           \
-  X(rowmax, "rowmax", 1)                                                                           \
-  X(colsum, "colsum", 1)                                                                           \
-  X(colmax, "colmax", 1)                                                                           \
-  X(bcast_col, "bcast_col", 1)                                                                     \
-  X(bcast_row, "bcast_row", 1)                                                                     \
-  X(zeros, "zeros", 0)                                                                             \
-  X(fill, "fill", 1)
-
+// The builtin functions are the rows of the op table (ops/ops.hpp) whose surface is `call`; the
+// checker resolves Call::callee to one of them.
 enum class Builtin : std::uint8_t {
-#define TK_X(e, s, n) e,
-  TK_DSL_BUILTINS(TK_X)
+#define TK_X(op, surface, args, kind, call, init, header, fn, body) TK_OPS_CALL(surface, op, )
+  TK_TILE_OPS(TK_X)
 #undef TK_X
       unknown
 };
 std::string_view to_string(Builtin);
 int arity(Builtin);
 Builtin builtin_from_string(std::string_view); // Builtin::unknown if none
+/// The op table row of a builtin (not Builtin::unknown).
+ops::Op to_op(Builtin);
 
 // ---- expressions --------------------------------------------------------------------------------
 /// What an expression denotes; set by check.

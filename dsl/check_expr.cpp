@@ -66,23 +66,7 @@ std::int64_t tile_count(std::int64_t size) {
 }
 
 bool is_unary_elementwise(Builtin f) {
-  switch (f) {
-  case Builtin::exp:
-  case Builtin::log:
-  case Builtin::sqrt:
-  case Builtin::rsqrt:
-  case Builtin::recip:
-  case Builtin::relu:
-  case Builtin::gelu:
-  case Builtin::sigmoid:
-  case Builtin::tanh:
-  case Builtin::abs:
-  case Builtin::neg:
-  case Builtin::square:
-    return true;
-  default:
-    return false;
-  }
+  return ops::info(to_op(f)).kind == ops::Kind::unary;
 }
 
 } // namespace

@@ -16,35 +16,10 @@ using namespace ir;
 
 const Type kTile = Type::tile(DType::f32);
 
+// The CPU element function `f32.<op>` of a unary op table row.
 std::optional<Intrinsic> f32_unary(Intrinsic fn) {
-  switch (fn) {
-  case Intrinsic::tile_exp:
-    return Intrinsic::f32_exp;
-  case Intrinsic::tile_log:
-    return Intrinsic::f32_log;
-  case Intrinsic::tile_sqrt:
-    return Intrinsic::f32_sqrt;
-  case Intrinsic::tile_rsqrt:
-    return Intrinsic::f32_rsqrt;
-  case Intrinsic::tile_recip:
-    return Intrinsic::f32_recip;
-  case Intrinsic::tile_relu:
-    return Intrinsic::f32_relu;
-  case Intrinsic::tile_gelu:
-    return Intrinsic::f32_gelu;
-  case Intrinsic::tile_sigmoid:
-    return Intrinsic::f32_sigmoid;
-  case Intrinsic::tile_tanh:
-    return Intrinsic::f32_tanh;
-  case Intrinsic::tile_abs:
-    return Intrinsic::f32_abs;
-  case Intrinsic::tile_neg:
-    return Intrinsic::f32_neg;
-  case Intrinsic::tile_square:
-    return Intrinsic::f32_square;
-  default:
-    return std::nullopt;
-  }
+  std::optional<ops::Op> op = op_of(fn);
+  return op ? f32_intrinsic(*op) : std::nullopt;
 }
 
 std::optional<Intrinsic> reduction(Intrinsic fn) {

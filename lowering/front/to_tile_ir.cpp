@@ -13,55 +13,7 @@ namespace {
 using namespace tk::ir;
 
 Intrinsic builtin_intrinsic(dsl::Builtin b) {
-  switch (b) {
-  case dsl::Builtin::exp:
-    return Intrinsic::tile_exp;
-  case dsl::Builtin::log:
-    return Intrinsic::tile_log;
-  case dsl::Builtin::sqrt:
-    return Intrinsic::tile_sqrt;
-  case dsl::Builtin::rsqrt:
-    return Intrinsic::tile_rsqrt;
-  case dsl::Builtin::recip:
-    return Intrinsic::tile_recip;
-  case dsl::Builtin::relu:
-    return Intrinsic::tile_relu;
-  case dsl::Builtin::gelu:
-    return Intrinsic::tile_gelu;
-  case dsl::Builtin::sigmoid:
-    return Intrinsic::tile_sigmoid;
-  case dsl::Builtin::tanh:
-    return Intrinsic::tile_tanh;
-  case dsl::Builtin::abs:
-    return Intrinsic::tile_abs;
-  case dsl::Builtin::neg:
-    return Intrinsic::tile_neg;
-  case dsl::Builtin::square:
-    return Intrinsic::tile_square;
-  case dsl::Builtin::max:
-    return Intrinsic::tile_max;
-  case dsl::Builtin::min:
-    return Intrinsic::tile_min;
-  case dsl::Builtin::rowsum:
-    return Intrinsic::tile_rowsum;
-  case dsl::Builtin::rowmax:
-    return Intrinsic::tile_rowmax;
-  case dsl::Builtin::colsum:
-    return Intrinsic::tile_colsum;
-  case dsl::Builtin::colmax:
-    return Intrinsic::tile_colmax;
-  case dsl::Builtin::bcast_col:
-    return Intrinsic::tile_bcast_col;
-  case dsl::Builtin::bcast_row:
-    return Intrinsic::tile_bcast_row;
-  case dsl::Builtin::zeros:
-    return Intrinsic::tile_zeros;
-  case dsl::Builtin::fill:
-    return Intrinsic::tile_fill;
-  case dsl::Builtin::unknown:
-    break;
-  }
-  throw InternalError("internal error: to-tile-ir: call of an unresolved builtin");
+  return tile_intrinsic(dsl::to_op(b));
 }
 
 DType ir_dtype(dsl::DType d) {

@@ -10,13 +10,15 @@ namespace tk::ir {
 
 namespace {
 
-constexpr std::string_view kArgKindNames[] = {"int", "const", "f32",  "tile", "cb",    "tensor",
-                                              "src", "dst",   "pool", "rdim", "bcast", "binop"};
+constexpr std::string_view kArgKindNames[] = {"int",  "slot",   "const", "f32", "tile",
+                                              "cb",   "tensor", "src",   "dst", "pool",
+                                              "rdim", "bcast",  "binop"};
 
 struct RawEntry {
   std::string_view name, args;
   ResultKind result;
   Effect effect;
+  std::string_view header;
 };
 
 constexpr ResultKind result_kind(std::string_view r) {
@@ -27,8 +29,9 @@ constexpr ResultKind result_kind(std::string_view r) {
 }
 
 constexpr RawEntry kRaw[] = {
-#define TK_X(e, name, args, result, effect) {name, args, result_kind(#result), Effect::effect},
-    TK_IR_INTRINSICS(TK_X)
+#define TK_X(e, name, args, result, effect, header)                                                \
+  {name, args, result_kind(#result), Effect::effect, header},
+    TK_IR_INTRINSICS(TK_X) TK_TILE_OPS(TK_IR_OP_INTRINSICS)
 #undef TK_X
 };
 
@@ -60,7 +63,7 @@ struct Table {
       all.push_back(static_cast<Intrinsic>(i));
     }
     for (std::size_t i = 0; i < std::size(kRaw); ++i)
-      infos.push_back({kRaw[i].name, args[i], kRaw[i].result, kRaw[i].effect});
+      infos.push_back({kRaw[i].name, args[i], kRaw[i].result, kRaw[i].effect, kRaw[i].header});
   }
 };
 
@@ -127,6 +130,62 @@ ArgKind arg_kind_of(EnumConst e) {
 }
 std::span<const EnumConst> all_enum_consts() {
   return kAllEnums;
+}
+
+Intrinsic tile_intrinsic(ops::Op op) {
+  switch (op) {
+#define TK_X(op, surface, args, kind, call, init, header, fn, body)                                \
+  case ops::Op::op:                                                                                \
+    return Intrinsic::tile_##op;
+    TK_TILE_OPS(TK_X)
+#undef TK_X
+  }
+  throw InternalError("internal error: tile_intrinsic of an op outside the op table");
+}
+
+std::optional<ops::Op> op_of(Intrinsic fn) {
+  switch (fn) {
+#define TK_X(op, surface, args, kind, call, init, header, fn, body)                                \
+  case Intrinsic::tile_##op:                                                                       \
+    return ops::Op::op;
+    TK_TILE_OPS(TK_X)
+#undef TK_X
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Intrinsic> tt_call(ops::Op op) {
+  switch (op) {
+#define TK_X(op, surface, args, kind, call, init, header, fn, body)                                \
+  TK_OPS_SFPU(kind, case ops::Op::op : return Intrinsic::call;)
+    TK_TILE_OPS(TK_X)
+#undef TK_X
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Intrinsic> tt_init(ops::Op op) {
+  switch (op) {
+#define TK_X(op, surface, args, kind, call, init, header, fn, body)                                \
+  TK_OPS_SFPU(kind, case ops::Op::op : return Intrinsic::init;)
+    TK_TILE_OPS(TK_X)
+#undef TK_X
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Intrinsic> f32_intrinsic(ops::Op op) {
+  switch (op) {
+#define TK_X(op, surface, args, kind, call, init, header, fn, body)                                \
+  TK_OPS_UNARY(kind, case ops::Op::op : return Intrinsic::f32_##op;)
+    TK_TILE_OPS(TK_X)
+#undef TK_X
+  default:
+    return std::nullopt;
+  }
 }
 
 } // namespace tk::ir

@@ -267,9 +267,10 @@ private:
 
   void call(const Call& c, bool statement) {
     const IntrinsicInfo& in = info(c.fn);
-    if (!statement && in.effect == Effect::writes)
+    const bool effect_only = in.effect == Effect::writes || in.effect == Effect::init;
+    if (!statement && effect_only)
       fail("intrinsic " + q(in.name) + " has side effects and is used as a value");
-    if (statement && in.effect != Effect::writes)
+    if (statement && !effect_only)
       fail("result of intrinsic " + q(in.name) + " is discarded");
     if (c.args.size() != in.args.size())
       fail("intrinsic " + q(in.name) + " takes " + std::to_string(in.args.size()) +
@@ -280,6 +281,7 @@ private:
       bool ok = false;
       switch (k) {
       case ArgKind::int_:
+      case ArgKind::slot:
         ok = t.is_int();
         break;
       case ArgKind::const_:

@@ -49,20 +49,27 @@ Stmt init_for(const Call& c, const std::string& ocb) {
               {a[1], a[2]});
   case Intrinsic::reduce_tile:
     return mk(Intrinsic::reduce_init, {a[0], a[1], a[2], a[3], cb_ref(ocb)});
-  case Intrinsic::add_unary_tile:
-  case Intrinsic::sub_unary_tile:
-  case Intrinsic::rsub_unary_tile:
-  case Intrinsic::mul_unary_tile:
-    return mk(Intrinsic::binop_with_scalar_tile_init, {});
+  case Intrinsic::fill_tile:
+    return mk(Intrinsic::fill_tile_init, {});
+  case Intrinsic::add_binary_tile:
+    return mk(Intrinsic::add_binary_tile_init, {});
+  case Intrinsic::sub_binary_tile:
+    return mk(Intrinsic::sub_binary_tile_init, {});
+  case Intrinsic::mul_binary_tile:
+    return mk(Intrinsic::mul_binary_tile_init, {});
+  case Intrinsic::binary_max_tile:
+    return mk(Intrinsic::binary_max_tile_init, {});
+  case Intrinsic::binary_min_tile:
+    return mk(Intrinsic::binary_min_tile_init, {});
   default:
     break;
   }
-  // <op>_tile -> <op>_tile_init, looked up by name in the intrinsic table.
-  std::optional<Intrinsic> init = intrinsic_from_string(std::string(to_string(c.fn)) + "_init");
-  if (!init)
-    throw InternalError("internal error: insert-compute-init: no init for " +
-                        print(evaluate(call(c.fn, c.args))));
-  return mk(*init, {});
+  // The SFPU call of an op table row (unary and scalar ops) comes with the row's init.
+  for (ops::Op op : ops::all_ops())
+    if (tt_call(op) == c.fn)
+      return mk(*tt_init(op), {});
+  throw InternalError("internal error: insert-compute-init: no init for " +
+                      print(evaluate(call(c.fn, c.args))));
 }
 
 const Call* dst_op(const Stmt& s) {

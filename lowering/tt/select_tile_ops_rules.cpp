@@ -16,48 +16,16 @@ using namespace tk::ir;
 
 namespace {
 
-Intrinsic sfpu_unary(Intrinsic fn) {
-  switch (fn) {
-  case Intrinsic::tile_exp:
-    return Intrinsic::exp_tile;
-  case Intrinsic::tile_log:
-    return Intrinsic::log_tile;
-  case Intrinsic::tile_sqrt:
-    return Intrinsic::sqrt_tile;
-  case Intrinsic::tile_rsqrt:
-    return Intrinsic::rsqrt_tile;
-  case Intrinsic::tile_recip:
-    return Intrinsic::recip_tile;
-  case Intrinsic::tile_relu:
-    return Intrinsic::relu_tile;
-  case Intrinsic::tile_gelu:
-    return Intrinsic::gelu_tile;
-  case Intrinsic::tile_sigmoid:
-    return Intrinsic::sigmoid_tile;
-  case Intrinsic::tile_tanh:
-    return Intrinsic::tanh_tile;
-  case Intrinsic::tile_abs:
-    return Intrinsic::abs_tile;
-  case Intrinsic::tile_neg:
-    return Intrinsic::negative_tile;
-  case Intrinsic::tile_square:
-    return Intrinsic::square_tile;
-  case Intrinsic::tile_add_scalar:
-    return Intrinsic::add_unary_tile;
-  case Intrinsic::tile_sub_scalar:
-    return Intrinsic::sub_unary_tile;
-  case Intrinsic::tile_rsub_scalar:
-    return Intrinsic::rsub_unary_tile;
-  case Intrinsic::tile_mul_scalar:
-    return Intrinsic::mul_unary_tile;
-  default:
-    return fn;
-  }
+// The TT call of an op that is one SFPU call in place on a DST slot (op table kinds unary and
+// scalar); nullopt for the ops with rules of their own.
+std::optional<Intrinsic> sfpu_call(Intrinsic fn) {
+  std::optional<ops::Op> op = op_of(fn);
+  return op ? tt_call(*op) : std::nullopt;
 }
 
 bool is_scalar_op(Intrinsic fn) {
-  return fn == Intrinsic::tile_add_scalar || fn == Intrinsic::tile_sub_scalar ||
-         fn == Intrinsic::tile_rsub_scalar || fn == Intrinsic::tile_mul_scalar;
+  std::optional<ops::Op> op = op_of(fn);
+  return op && ops::info(*op).kind == ops::Kind::scalar;
 }
 
 const Call* as_call(const Expr& e, std::initializer_list<Intrinsic> fns) {
@@ -178,15 +146,15 @@ Val TileSelector::select(const Expr& e) {
   default:
     break;
   }
-  Intrinsic op = sfpu_unary(c->fn);
-  if (op == c->fn)
+  std::optional<Intrinsic> op = sfpu_call(c->fn);
+  if (!op)
     throw InternalError("internal error: select-tile-ops: no TT primitive for " + print(e));
   Val v = select(c->args[0]);
   to_dst(v);
   if (is_scalar_op(c->fn))
-    emit(op, {i(v->slot), bits(c->args[1])});
+    emit(*op, {i(v->slot), bits(c->args[1])});
   else
-    emit(op, {i(v->slot)});
+    emit(*op, {i(v->slot)});
   return v;
 }
 

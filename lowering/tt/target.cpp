@@ -24,47 +24,12 @@ std::int64_t dst_capacity(bool fp32_acc) {
 }
 
 std::vector<std::size_t> dst_slot_args(Intrinsic fn) {
-  switch (fn) {
-  case Intrinsic::copy_tile:
-    return {2};
-  case Intrinsic::matmul_tiles:
-  case Intrinsic::add_tiles:
-  case Intrinsic::sub_tiles:
-  case Intrinsic::mul_tiles:
-    return {4};
-  case Intrinsic::add_tiles_bcast:
-  case Intrinsic::sub_tiles_bcast:
-  case Intrinsic::mul_tiles_bcast:
-    return {5};
-  case Intrinsic::reduce_tile:
-    return {6};
-  case Intrinsic::exp_tile:
-  case Intrinsic::log_tile:
-  case Intrinsic::sqrt_tile:
-  case Intrinsic::rsqrt_tile:
-  case Intrinsic::recip_tile:
-  case Intrinsic::relu_tile:
-  case Intrinsic::gelu_tile:
-  case Intrinsic::sigmoid_tile:
-  case Intrinsic::tanh_tile:
-  case Intrinsic::abs_tile:
-  case Intrinsic::negative_tile:
-  case Intrinsic::square_tile:
-  case Intrinsic::fill_tile:
-  case Intrinsic::add_unary_tile:
-  case Intrinsic::sub_unary_tile:
-  case Intrinsic::rsub_unary_tile:
-  case Intrinsic::mul_unary_tile:
-    return {0};
-  case Intrinsic::add_binary_tile:
-  case Intrinsic::sub_binary_tile:
-  case Intrinsic::mul_binary_tile:
-  case Intrinsic::binary_max_tile:
-  case Intrinsic::binary_min_tile:
-    return {0, 1, 2};
-  default:
-    return {};
-  }
+  std::vector<std::size_t> out;
+  const ir::IntrinsicInfo& in = ir::info(fn);
+  for (std::size_t k = 0; k < in.args.size(); ++k)
+    if (in.args[k] == ir::ArgKind::slot)
+      out.push_back(k);
+  return out;
 }
 
 bool writes_dst(Intrinsic fn) {
@@ -72,52 +37,7 @@ bool writes_dst(Intrinsic fn) {
 }
 
 bool is_compute_init(Intrinsic fn) {
-  switch (fn) {
-  case Intrinsic::compute_kernel_hw_startup:
-  case Intrinsic::copy_tile_init:
-  case Intrinsic::copy_tile_to_dst_init_short:
-  case Intrinsic::mm_init:
-  case Intrinsic::mm_init_short:
-  case Intrinsic::binary_op_init_common:
-  case Intrinsic::add_tiles_init:
-  case Intrinsic::sub_tiles_init:
-  case Intrinsic::mul_tiles_init:
-  case Intrinsic::init_bcast:
-  case Intrinsic::bcast_init:
-  case Intrinsic::add_bcast_rows_init_short:
-  case Intrinsic::add_bcast_cols_init_short:
-  case Intrinsic::sub_bcast_rows_init_short:
-  case Intrinsic::sub_bcast_cols_init_short:
-  case Intrinsic::add_bcast_scalar_init_short:
-  case Intrinsic::mul_bcast_rows_init_short:
-  case Intrinsic::mul_bcast_cols_init_short:
-  case Intrinsic::reduce_init:
-  case Intrinsic::reduce_uninit:
-  case Intrinsic::init_sfpu:
-  case Intrinsic::unary_op_init_common:
-  case Intrinsic::exp_tile_init:
-  case Intrinsic::log_tile_init:
-  case Intrinsic::sqrt_tile_init:
-  case Intrinsic::rsqrt_tile_init:
-  case Intrinsic::recip_tile_init:
-  case Intrinsic::relu_tile_init:
-  case Intrinsic::gelu_tile_init:
-  case Intrinsic::sigmoid_tile_init:
-  case Intrinsic::tanh_tile_init:
-  case Intrinsic::abs_tile_init:
-  case Intrinsic::negative_tile_init:
-  case Intrinsic::square_tile_init:
-  case Intrinsic::fill_tile_init:
-  case Intrinsic::binop_with_scalar_tile_init:
-  case Intrinsic::add_binary_tile_init:
-  case Intrinsic::sub_binary_tile_init:
-  case Intrinsic::mul_binary_tile_init:
-  case Intrinsic::binary_max_tile_init:
-  case Intrinsic::binary_min_tile_init:
-    return true;
-  default:
-    return false;
-  }
+  return ir::info(fn).effect == ir::Effect::init;
 }
 
 namespace {

@@ -38,9 +38,10 @@ bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel);
 /// The reduce scaler 1.0 as the packed bf16 pair the scaler tile is filled with.
 constexpr std::uint32_t kScalerOne = 0x3F803F80u;
 
-/// True for the compute intrinsics that write DST (math): copy_tile, the FPU ops, the SFPU ops.
+/// True for the compute intrinsics that write DST (math): copy_tile, the FPU ops, the SFPU ops
+/// (those with a `slot` argument in the intrinsic table).
 bool writes_dst(ir::Intrinsic fn);
-/// True for the `*_init*` calls and compute_kernel_hw_startup / reduce_uninit.
+/// True for the `*_init*` calls and compute_kernel_hw_startup / reduce_uninit (effect `init`).
 bool is_compute_init(ir::Intrinsic fn);
 /// The indices of the arguments of a DST-writing intrinsic that name DST slots.
 std::vector<std::size_t> dst_slot_args(ir::Intrinsic fn);

@@ -13,6 +13,7 @@ namespace {
 Expr arg_of_kind(ArgKind k) {
   switch (k) {
   case ArgKind::int_:
+  case ArgKind::slot:
     return var("n", Type::u32());
   case ArgKind::const_:
     return int_imm(3);
@@ -71,7 +72,7 @@ Module everything_module() {
     for (ArgKind a : info(in).args)
       args.push_back(arg_of_kind(a));
     Expr c = call(in, args);
-    if (info(in).effect == Effect::writes)
+    if (info(in).effect == Effect::writes || info(in).effect == Effect::init)
       body.push_back(evaluate(c));
     else
       body.push_back(decl("v" + std::to_string(k++), c->type, c));
