@@ -95,8 +95,18 @@ void shapes(const Program& p, const Function& f, json& k) {
 }
 
 // The CPU spelling of the op table's element functions: `f32.<op>` -> the call, and the helpers
-// `float tk_<op>(float x)` of the ops that have a body rather than a library function.
-json cpu_element_functions() {
+// `float tk_<op>(float x)` that the file calls (ops with a body rather than a library function).
+json cpu_element_functions(const Module& cpu) {
+  struct Calls : Visitor {
+    std::set<Intrinsic> fns;
+    void visit_node(const Call& c) override {
+      fns.insert(c.fn);
+      Visitor::visit_node(c);
+    }
+  } used;
+  for (const Program& p : cpu.programs)
+    for (const Function& f : p.functions)
+      used.visit(f.body);
   json calls = json::object();
   json helpers = json::array();
   for (ops::Op op : ops::all_ops()) {
@@ -106,7 +116,7 @@ json cpu_element_functions() {
     const ops::OpInfo& in = ops::info(op);
     std::string fn = in.cpu_fn.empty() ? "tk_" + std::string(in.name) : std::string(in.cpu_fn);
     calls[std::string(to_string(*f))] = fn + "($0)";
-    if (in.cpu_fn.empty())
+    if (in.cpu_fn.empty() && used.fns.count(*f))
       helpers.push_back({{"name", fn}, {"body", std::string(in.cpu_body)}});
   }
   return {{"calls", calls}, {"helpers", helpers}};
@@ -122,7 +132,7 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
   data["file_stem"] = file_stem;
   data["targets"] = {{"cpu", lowered.cpu.has_value()}, {"tt", lowered.tt.has_value()}};
   if (lowered.cpu)
-    data["ops"] = cpu_element_functions();
+    data["ops"] = cpu_element_functions(*lowered.cpu);
   data["kernels"] = json::array();
   for (std::size_t i = 0; i < any->programs.size(); ++i) {
     const Program& p = any->programs[i];

@@ -9,33 +9,6 @@
 #include <cstdint>
 #include <limits>
 
-namespace {
-
-// The f32 element functions of the fused loops (gelu is the exact erf form).
-[[maybe_unused]] inline float tk_recip(float x) {
-  return 1.0f / x;
-}
-[[maybe_unused]] inline float tk_rsqrt(float x) {
-  return 1.0f / std::sqrt(x);
-}
-[[maybe_unused]] inline float tk_relu(float x) {
-  return x > 0.0f ? x : 0.0f;
-}
-[[maybe_unused]] inline float tk_gelu(float x) {
-  return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f));
-}
-[[maybe_unused]] inline float tk_sigmoid(float x) {
-  return 1.0f / (1.0f + std::exp(-x));
-}
-[[maybe_unused]] inline float tk_neg(float x) {
-  return -x;
-}
-[[maybe_unused]] inline float tk_square(float x) {
-  return x * x;
-}
-
-} // namespace
-
 namespace tk::gen::axpby {
 
 void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<const tk::bf16> y, float alpha,
