@@ -32,7 +32,7 @@ Outcome run_softmax(Backend b, const Shape& s) {
       ref.value[static_cast<std::size_t>(i * s.n + j)] = std::exp(x.at(i, j) - m) / sum;
   }
   set_bf16_bound(ref);
-  Outcome out = compare(y, ref);
+  Outcome out = verify("softmax", {{{"x", to_interp(x)}}, {}, {}}, "y", y, ref);
   out.seconds = seconds;
   return out;
 }
@@ -61,7 +61,9 @@ Outcome run_rmsnorm(Backend b, const Shape& s) {
       ref.value[static_cast<std::size_t>(i * s.n + j)] = x.at(i, j) * r * g.at(0, j);
   }
   set_bf16_bound(ref);
-  Outcome out = compare(y, ref);
+  Outcome out = verify(
+      "rmsnorm", {{{"x", to_interp(x)}, {"g", to_interp(g)}}, {{"inv_n", inv_n}, {"eps", eps}}, {}},
+      "y", y, ref);
   out.seconds = seconds;
   return out;
 }
