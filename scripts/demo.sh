@@ -36,6 +36,6 @@ while read -r stem targets; do
 done <"$build/examples/targets.txt"
 
 echo
-echo "== every example on both targets, against a double-precision reference"
+echo "== every example on both targets, against a double-precision reference and the interpreter"
 if ! "$build/tests/e2e/tilekit_demo"; then status=1; fi
 exit $status

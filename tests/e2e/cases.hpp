@@ -1,5 +1,6 @@
 // Every example kernel as an end-to-end case: seeded inputs, a plain C++ reference in double,
-// and a run through run_cpu or run_tt. The tests and the demo both iterate examples().
+// and a run through run_cpu or run_tt checked against the reference and the interpreter
+// (verify()). The tests and the demo both iterate examples().
 #pragma once
 
 #include "tests/e2e/harness.hpp"

@@ -35,7 +35,8 @@ Outcome run_eltwise_add(Backend b, const Shape& s) {
   NoTt tt;
 #endif
   const double seconds = launch(b, cpu, tt);
-  Outcome out = compare(z, elementwise(x, &y, [](double a, double c) { return a + c; }));
+  Outcome out = verify("eltwise_add", {{{"x", to_interp(x)}, {"y", to_interp(y)}}, {}, {}}, "z", z,
+                       elementwise(x, &y, [](double a, double c) { return a + c; }));
   out.seconds = seconds;
   return out;
 }
@@ -53,8 +54,9 @@ Outcome run_axpby(Backend b, const Shape& s) {
   NoTt tt;
 #endif
   const double seconds = launch(b, cpu, tt);
-  Outcome out =
-      compare(z, elementwise(x, &y, [&](double a, double c) { return a * alpha + c * beta; }));
+  Outcome out = verify(
+      "axpby", {{{"x", to_interp(x)}, {"y", to_interp(y)}}, {{"alpha", alpha}, {"beta", beta}}, {}},
+      "z", z, elementwise(x, &y, [&](double a, double c) { return a * alpha + c * beta; }));
   out.seconds = seconds;
   return out;
 }
@@ -72,8 +74,9 @@ Outcome run_unary_chain(Backend b, const Shape& s) {
 #endif
   const double seconds = launch(b, cpu, tt);
   auto gelu = [](double v) { return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0))); };
-  Outcome out = compare(
-      y, elementwise(x, nullptr, [&](double a, double) { return gelu(std::exp(a) * 0.5); }));
+  Outcome out =
+      verify("unary_chain", {{{"x", to_interp(x)}}, {}, {}}, "y", y,
+             elementwise(x, nullptr, [&](double a, double) { return gelu(std::exp(a) * 0.5); }));
   out.seconds = seconds;
   return out;
 }

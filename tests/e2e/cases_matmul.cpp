@@ -56,7 +56,7 @@ Outcome run_matmul(Backend b, const Shape& s) {
   std::vector<double> magnitude;
   Reference ref = product(A, B, magnitude);
   set_bf16_bound(ref);
-  Outcome out = compare(C, ref);
+  Outcome out = verify("matmul", {{{"A", to_interp(A)}, {"B", to_interp(B)}}, {}, {}}, "C", C, ref);
   out.seconds = seconds;
   return out;
 }
@@ -84,7 +84,9 @@ Outcome run_matmul_bias_relu(Backend b, const Shape& s) {
       v = std::max(0.0, v + bias.at(0, j));
     }
   set_bf16_bound(ref);
-  Outcome out = compare(C, ref);
+  Outcome out = verify(
+      "matmul_bias_relu",
+      {{{"A", to_interp(A)}, {"B", to_interp(B)}, {"bias", to_interp(bias)}}, {}, {}}, "C", C, ref);
   out.seconds = seconds;
   return out;
 }
@@ -122,7 +124,8 @@ Outcome run_matmul_f32(Backend b, const Shape& s) {
   ref.bound.resize(ref.value.size());
   for (std::size_t i = 0; i < ref.value.size(); ++i)
     ref.bound[i] = rel * magnitude[i];
-  Outcome out = compare(C, ref);
+  Outcome out =
+      verify("matmul_f32", {{{"A", to_interp(A)}, {"B", to_interp(B)}}, {}, {}}, "C", C, ref);
   out.seconds = seconds;
   return out;
 }

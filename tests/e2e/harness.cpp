@@ -1,12 +1,18 @@
-// The comparison, random inputs and device of the end-to-end tests (harness.hpp).
+// The comparisons, random inputs and device of the end-to-end tests (harness.hpp).
 #include "tests/e2e/harness.hpp"
+
+#include "dsl/check.hpp"
+#include "parser/parse.hpp"
 
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/mesh_device.hpp>
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <map>
 #include <memory>
+#include <sstream>
 
 namespace tk::e2e {
 
@@ -99,6 +105,102 @@ Outcome compare(const Matrix<T>& got, const Reference& ref) {
 }
 template Outcome compare(const Matrix<bf16>&, const Reference&);
 template Outcome compare(const Matrix<float>&, const Reference&);
+
+template <class T>
+interp::Matrix to_interp(const Matrix<T>& m) {
+  interp::Matrix r(m.rows, m.cols);
+  for (std::int64_t i = 0; i < m.rows; ++i)
+    for (std::int64_t j = 0; j < m.cols; ++j)
+      r.at(i, j) = m.at(i, j);
+  return r;
+}
+template interp::Matrix to_interp(const Matrix<bf16>&);
+template interp::Matrix to_interp(const Matrix<float>&);
+
+namespace {
+
+/// The kernel `name` of examples/<name>.tk, parsed and checked once per process.
+const dsl::Kernel& example_kernel(const std::string& name) {
+  static std::map<std::string, dsl::Module> modules;
+  auto it = modules.find(name);
+  if (it == modules.end()) {
+    const std::string path = std::string(TK_E2E_EXAMPLES_DIR) + "/" + name + ".tk";
+    std::ifstream in(path);
+    if (!in)
+      throw std::runtime_error("cannot read " + path);
+    std::stringstream text;
+    text << in.rdbuf();
+    SourceFile file(path, text.str());
+    Diagnostics diags(&file);
+    std::optional<dsl::Module> m = parser::parse(file, diags);
+    if (!m || !dsl::check(*m, diags))
+      throw std::runtime_error(path + " does not check:\n" + diags.str());
+    it = modules.emplace(name, std::move(*m)).first;
+  }
+  for (const dsl::Kernel& k : it->second.kernels)
+    if (k.name.name == name)
+      return k;
+  throw std::runtime_error("examples/" + name + ".tk has no kernel '" + name + "'");
+}
+
+/// The first elements where the interpreter and the C++ reference disagree, or "".
+std::string disagreement(const interp::Matrix& in, const Reference& ref) {
+  if (in.rows != ref.rows || in.cols != ref.cols)
+    return "the interpreter's output is " + std::to_string(in.rows) + "x" +
+           std::to_string(in.cols) + ", the reference " + std::to_string(ref.rows) + "x" +
+           std::to_string(ref.cols) + "\n";
+  std::string detail;
+  int bad = 0;
+  for (std::size_t i = 0; i < ref.value.size(); ++i) {
+    const double want = ref.value[i], err = std::abs(in.data[i] - want);
+    if (!(err <= kInterpAgreement * (1 + std::abs(want))) && bad++ < 5) {
+      char line[160];
+      std::snprintf(line, sizeof line, "  (%lld, %lld): interpreter %.17g, reference %.17g\n",
+                    static_cast<long long>(static_cast<std::int64_t>(i) / ref.cols),
+                    static_cast<long long>(static_cast<std::int64_t>(i) % ref.cols), in.data[i],
+                    want);
+      detail += line;
+    }
+  }
+  if (bad == 0)
+    return "";
+  char head[120];
+  std::snprintf(head, sizeof head,
+                "the interpreter and the C++ reference disagree (%d elements beyond %g * (1 + "
+                "|ref|)):\n",
+                bad, kInterpAgreement);
+  return head + detail;
+}
+
+} // namespace
+
+template <class T>
+Outcome verify(const std::string& example, const interp::Inputs& inputs, const std::string& output,
+               const Matrix<T>& got, const Reference& ref) {
+  Outcome out = compare(got, ref);
+  const auto results = interp::run(example_kernel(example), inputs);
+  const interp::Matrix& in = results.at(output);
+  const std::string disagree = disagreement(in, ref);
+  if (!disagree.empty()) {
+    out.ok = false;
+    out.detail += disagree;
+    return out;
+  }
+  // The interpreter's values with the reference's bounds: the same tolerance, a second oracle.
+  const Reference iref{in.rows, in.cols, in.data, ref.bound};
+  const Outcome vs = compare(got, iref);
+  out.interp_max_abs_err = vs.max_abs_err;
+  out.interp_pcc = vs.pcc;
+  if (!vs.ok) {
+    out.ok = false;
+    out.detail += "against the interpreter: " + vs.detail;
+  }
+  return out;
+}
+template Outcome verify(const std::string&, const interp::Inputs&, const std::string&,
+                        const Matrix<bf16>&, const Reference&);
+template Outcome verify(const std::string&, const interp::Inputs&, const std::string&,
+                        const Matrix<float>&, const Reference&);
 
 tt::tt_metal::distributed::MeshDevice& device() {
   static const std::shared_ptr<tt::tt_metal::distributed::MeshDevice> dev =

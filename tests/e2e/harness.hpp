@@ -1,6 +1,9 @@
 // Shared by the end-to-end tests and the demo: seeded random matrices, the comparison of a
-// kernel's output with a double-precision reference (element bound + PCC), timing, the device.
+// kernel's output with a double-precision reference (element bound + PCC) and with the reference
+// interpreter (interp/), timing, the device.
 #pragma once
+
+#include "interp/interp.hpp"
 
 #include <tilekit/runtime.hpp>
 
@@ -58,14 +61,33 @@ void set_bf16_bound(Reference& ref);
 /// `detail` names the first offending elements otherwise.
 struct Outcome {
   bool ok = false;
-  double max_abs_err = 0;
+  double max_abs_err = 0; // against the C++ reference
   double pcc = 0;
+  double interp_max_abs_err = 0; // against the interpreter (verify())
+  double interp_pcc = 0;
   double seconds = 0;
   std::string detail;
 };
 template <class T>
 Outcome compare(const Matrix<T>& got, const Reference& ref);
 double pearson(const std::vector<double>& a, const std::vector<double>& b);
+
+/// The interpreter and the C++ reference are both double and differ only in summation order:
+/// they must agree within kInterpAgreement * (1 + |ref|).
+inline constexpr double kInterpAgreement = 1e-12;
+
+/// The values of `m` (exact: bf16 and f32 widen to double without rounding).
+template <class T>
+interp::Matrix to_interp(const Matrix<T>& m);
+
+/// Every check of one run of examples/<example>.tk whose output `output` came back as `got`:
+/// the interpreter runs the example on `inputs` (the values the target was given) and must agree
+/// with `ref` within kInterpAgreement; `got` is compared with `ref` (max_abs_err, pcc) and with
+/// the interpreter's output under the same bounds, ref.bound and kMinPcc (interp_max_abs_err,
+/// interp_pcc). `ok` only when all three hold; `detail` says which did not.
+template <class T>
+Outcome verify(const std::string& example, const interp::Inputs& inputs, const std::string& output,
+               const Matrix<T>& got, const Reference& ref);
 
 /// The emulated TT device, created on first use and shared by the whole process.
 tt::tt_metal::distributed::MeshDevice& device();

@@ -1,4 +1,5 @@
-// Every example on every test shape, through run_cpu and run_tt, against its reference (cases.hpp).
+// Every example on every test shape, through run_cpu and run_tt, against its reference and the
+// interpreter (cases.hpp, verify() in harness.hpp).
 #include "tests/e2e/cases.hpp"
 
 #include <gtest/gtest.h>
@@ -41,7 +42,8 @@ TEST_P(ExampleTest, MatchesReference) {
   const Outcome out = p.example->run(p.backend, p.shape);
   EXPECT_TRUE(out.ok) << p.example->name << " " << to_string(p.shape, p.example->uses_k) << " on "
                       << to_string(p.backend) << ": max |err| " << out.max_abs_err << ", PCC "
-                      << out.pcc << "\n"
+                      << out.pcc << " (against the interpreter: " << out.interp_max_abs_err << ", "
+                      << out.interp_pcc << ")\n"
                       << out.detail;
 }
 

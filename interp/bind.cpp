@@ -1,0 +1,162 @@
+// The argument checks of interp::run (bind.hpp). They follow the order of the generated shape
+// checks: each input tensor on its own (rows, columns, data), then every later use of a dimension
+// name against its first use; then what only the interpreter has (unknown names, Inputs::dims).
+#include "interp/bind.hpp"
+
+#include "interp/tile.hpp"
+#include "support/diagnostics.hpp"
+
+#include <tilekit/runtime.hpp>
+
+#include <limits>
+#include <string>
+#include <utility>
+
+namespace tk::interp {
+namespace {
+
+const char* axis_name(std::size_t d) {
+  return d == 0 ? "rows" : "cols";
+}
+
+/// `x.rows = 70` as the messages spell it.
+std::string where(const std::string& kernel, const std::string& param, const std::string& axis,
+                  std::int64_t value) {
+  return kernel + ": " + param + "." + axis + " = " + std::to_string(value);
+}
+
+/// A size bound to a dimension name: a positive multiple of 32 (docs/language.md).
+void check_named(const std::string& kernel, const std::string& param, const std::string& axis,
+                 std::int64_t value) {
+  if (value < 0)
+    throw Error(where(kernel, param, axis, value) + " is negative");
+  if (value % kTile != 0)
+    throw Error(where(kernel, param, axis, value) + " is not a multiple of " +
+                std::to_string(kTile));
+  if (value == 0)
+    throw Error(where(kernel, param, axis, value) +
+                " but a named dimension holds at least one tile (a positive multiple of 32)");
+}
+
+void check_literal(const std::string& kernel, const std::string& param, std::size_t d,
+                   std::int64_t value, std::int64_t expected) {
+  if (value == expected)
+    return;
+  std::string msg = where(kernel, param, axis_name(d), value) + " but must be exactly " +
+                    std::to_string(expected);
+  if (expected == 1)
+    msg += d == 0 ? " (a row vector)" : " (a column vector)";
+  throw Error(msg);
+}
+
+const dsl::Param& tensor_param(const dsl::Param& p) {
+  if (!p.is_tensor || p.dims.size() != 2)
+    throw InternalError("interp: parameter '" + p.name.name +
+                        "' is not a rank-2 tensor; run() takes a checked kernel");
+  return p;
+}
+
+} // namespace
+
+std::int64_t extent(const dsl::Param& p, std::size_t d,
+                    const std::map<std::string, std::int64_t>& dims) {
+  const dsl::Dim& dim = p.dims.at(d);
+  if (!dim.name)
+    return dim.size;
+  auto it = dims.find(dim.name->name);
+  if (it == dims.end())
+    throw InternalError("interp: dimension " + dim.name->name + " is not bound");
+  return it->second;
+}
+
+Binding bind(const dsl::Kernel& k, const Inputs& in) {
+  const std::string& kn = k.name.name;
+  Binding b;
+  // Each input on its own, in declaration order.
+  for (const dsl::Param& p : k.inputs) {
+    const std::string& n = p.name.name;
+    b.params[n] = &p;
+    if (!p.is_tensor) {
+      auto it = in.scalars.find(n);
+      if (it == in.scalars.end())
+        throw Error(kn + ": no value for scalar '" + n + "'" +
+                    (in.tensors.count(n) ? " (it is given as a tensor; scalars are numbers)" : ""));
+      b.scalars[n] = it->second;
+      continue;
+    }
+    tensor_param(p);
+    auto it = in.tensors.find(n);
+    if (it == in.tensors.end())
+      throw Error(kn + ": no value for input tensor '" + n + "'" +
+                  (in.scalars.count(n) ? " (it is given as a scalar)" : ""));
+    const Matrix& m = it->second;
+    const std::int64_t size[2] = {m.rows, m.cols};
+    for (std::size_t d = 0; d < 2; ++d) {
+      if (p.dims[d].name)
+        check_named(kn, n, axis_name(d), size[d]);
+      else
+        check_literal(kn, n, d, size[d], p.dims[d].size);
+    }
+    if (static_cast<std::int64_t>(m.data.size()) != m.rows * m.cols)
+      throw Error(kn + ": " + n + ".data holds " + std::to_string(m.data.size()) + " values but " +
+                  n + " is " + std::to_string(m.rows) + "x" + std::to_string(m.cols));
+    b.tensors[n] = &m;
+  }
+  // Every later use of a dimension name against its first use.
+  std::map<std::string, std::pair<std::string, std::size_t>> first; // dim -> (tensor, axis)
+  for (const dsl::Param& p : k.inputs) {
+    if (!p.is_tensor)
+      continue;
+    const Matrix& m = *b.tensors[p.name.name];
+    for (std::size_t d = 0; d < 2; ++d) {
+      if (!p.dims[d].name)
+        continue;
+      const std::string& dn = p.dims[d].name->name;
+      const std::int64_t v = d == 0 ? m.rows : m.cols;
+      auto [it, fresh] = first.emplace(dn, std::pair{p.name.name, d});
+      if (fresh) {
+        b.dims[dn] = v;
+      } else if (b.dims[dn] != v) {
+        const auto& [tensor, axis] = it->second;
+        throw Error(kn + ": dimension " + dn + " mismatch: " + tensor + "." + axis_name(axis) +
+                    " = " + std::to_string(b.dims[dn]) + " but " + p.name.name + "." +
+                    axis_name(d) + " = " + std::to_string(v));
+      }
+    }
+  }
+  // Names that are not parameters are mistakes, not extra data.
+  for (const auto& [n, m] : in.tensors)
+    if (!b.params.count(n) || !b.params[n]->is_tensor)
+      throw Error(kn + ": '" + n + "' is not an input tensor of " + kn);
+  for (const auto& [n, v] : in.scalars)
+    if (!b.params.count(n) || b.params[n]->is_tensor)
+      throw Error(kn + ": '" + n + "' is not a scalar parameter of " + kn);
+  // Dimensions that only outputs declare take their size from Inputs::dims.
+  for (const dsl::Param& p : k.outputs) {
+    tensor_param(p);
+    b.params[p.name.name] = &p;
+    for (const dsl::Dim& d : p.dims) {
+      if (!d.name || b.dims.count(d.name->name))
+        continue;
+      const std::string& dn = d.name->name;
+      auto it = in.dims.find(dn);
+      if (it == in.dims.end())
+        throw Error(kn + ": dimension " + dn + " of output '" + p.name.name +
+                    "' is declared by no input; give its size in Inputs::dims");
+      check_named(kn, "dims", dn, it->second);
+      b.dims[dn] = it->second;
+    }
+  }
+  for (const auto& [dn, v] : in.dims)
+    if (first.count(dn))
+      throw Error(kn + ": Inputs::dims gives " + dn + ", which input '" + first[dn].first +
+                  "' already binds; it is only for a dimension that no input declares");
+    else if (!b.dims.count(dn))
+      throw Error(kn + ": Inputs::dims gives " + dn + ", which is not a dimension of " + kn);
+  for (const dsl::Param& p : k.outputs)
+    b.outputs.emplace(p.name.name, Matrix(extent(p, 0, b.dims), extent(p, 1, b.dims),
+                                          std::numeric_limits<double>::quiet_NaN()));
+  return b;
+}
+
+} // namespace tk::interp

@@ -1,0 +1,304 @@
+// The interpreter proper (interp.hpp): statements and expressions of a checked kernel, executed
+// one tile at a time. The `parallel` points run one after the other in row-major order (they are
+// independent, so any order gives the same outputs); `for` loops run in increasing order.
+#include "interp/interp.hpp"
+
+#include "interp/bind.hpp"
+#include "interp/tile.hpp"
+#include "support/diagnostics.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace tk::interp {
+namespace {
+
+using Value = std::variant<double, Tile>; // a scalar or a tile
+
+[[noreturn]] void unchecked(const std::string& what) {
+  throw InternalError("interp: " + what + "; run() takes a kernel that passed dsl::check()");
+}
+
+std::string index_str(const dsl::TensorIndex& ix) {
+  if (!ix.var)
+    return std::to_string(ix.offset);
+  if (ix.offset == 0)
+    return ix.var->name;
+  return ix.var->name + (ix.offset > 0 ? " + " : " - ") +
+         std::to_string(ix.offset > 0 ? ix.offset : -ix.offset);
+}
+
+std::string access_str(const dsl::Access& a) {
+  std::string s = a.tensor.name + "[";
+  for (std::size_t i = 0; i < a.indices.size(); ++i)
+    s += (i ? ", " : "") + index_str(a.indices[i]);
+  return s + "]";
+}
+
+/// The elements of a tensor that tile (ti, tj) covers: 32 along a tiled dimension, 1 along a
+/// vector one.
+struct Region {
+  std::int64_t row0 = 0, col0 = 0;
+  int rows = 0, cols = 0;
+};
+
+class Machine {
+public:
+  Machine(const dsl::Kernel& k, Binding& b) : k_(k), b_(b) {}
+
+  void run() {
+    if (k_.body.size() != 1 || !std::holds_alternative<dsl::Parallel>(k_.body[0].node))
+      unchecked("the body of '" + k_.name.name + "' is not one 'parallel' statement");
+    for (const auto& [name, m] : b_.outputs)
+      stored_[name].assign(static_cast<std::size_t>(tiles(m.rows) * tiles(m.cols)), 0);
+    const auto& par = std::get<dsl::Parallel>(k_.body[0].node);
+    parallel(par, 0);
+    for (const auto& [name, counts] : stored_) {
+      const Matrix& m = b_.outputs.at(name);
+      for (std::size_t t = 0; t < counts.size(); ++t)
+        if (counts[t] != 1) {
+          const auto tc = static_cast<std::size_t>(tiles(m.cols));
+          unchecked("tile (" + std::to_string(t / tc) + ", " + std::to_string(t % tc) +
+                    ") of output '" + name + "' is never stored");
+        }
+    }
+  }
+
+private:
+  static std::int64_t tiles(std::int64_t size) { return size == 1 ? 1 : size / kTile; }
+
+  std::pair<std::int64_t, std::int64_t> range(const dsl::Range& r) const {
+    auto bound = [&](const dsl::Bound& b) {
+      if (!b.tiles_of)
+        return b.value;
+      auto it = b_.dims.find(b.tiles_of->name);
+      if (it == b_.dims.end())
+        unchecked("tiles(" + b.tiles_of->name + ") names no dimension");
+      return it->second / kTile;
+    };
+    return {r.lo ? bound(*r.lo) : 0, bound(r.hi)};
+  }
+
+  // `parallel` variables from the d-th on; each point starts with no local names.
+  void parallel(const dsl::Parallel& p, std::size_t d) {
+    if (d == p.loops.size()) {
+      scopes_.assign(1, {});
+      block(p.body);
+      scopes_.clear();
+      return;
+    }
+    const auto [lo, hi] = range(p.loops[d].range);
+    const std::string& v = p.loops[d].var.name;
+    for (std::int64_t x = lo; x < hi; ++x) {
+      loops_[v] = x;
+      parallel(p, d + 1);
+    }
+    loops_.erase(v);
+  }
+
+  void block(const std::vector<dsl::Stmt>& body) {
+    for (const dsl::Stmt& s : body)
+      exec(s);
+  }
+
+  void exec(const dsl::Stmt& s) {
+    if (const auto* a = std::get_if<dsl::Assign>(&s.node)) {
+      Tile t = tile(a->value);
+      if (Tile* x = lookup(a->name.name))
+        *x = std::move(t); // an enclosing scope's name: updated, carried to the next iteration
+      else
+        scopes_.back().insert_or_assign(a->name.name, std::move(t));
+    } else if (const auto* acc = std::get_if<dsl::Accumulate>(&s.node)) {
+      Value v = eval(acc->value);
+      Tile* x = lookup(acc->name.name);
+      if (!x)
+        unchecked("'+=' on unbound name '" + acc->name.name + "'");
+      *x = std::holds_alternative<Tile>(v)
+               ? apply(dsl::BinOp::add, *x, std::get<Tile>(v))
+               : apply(dsl::BinOp::add, *x, std::get<double>(v), /*scalar_left=*/false);
+    } else if (const auto* st = std::get_if<dsl::Store>(&s.node)) {
+      store(*st);
+    } else if (const auto* f = std::get_if<dsl::For>(&s.node)) {
+      const auto [lo, hi] = range(f->loop.range);
+      const std::string& v = f->loop.var.name;
+      for (std::int64_t x = lo; x < hi; ++x) {
+        loops_[v] = x;
+        scopes_.emplace_back(); // names first bound in the body are local to one iteration
+        block(f->body);
+        scopes_.pop_back();
+      }
+      loops_.erase(v);
+    } else {
+      unchecked("nested 'parallel'");
+    }
+  }
+
+  Tile* lookup(const std::string& name) {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      if (auto f = it->find(name); f != it->end())
+        return &f->second;
+    return nullptr;
+  }
+
+  // ---- tensors ----------------------------------------------------------------------------------
+  const dsl::Param& param(const dsl::Ident& id) const {
+    auto it = b_.params.find(id.name);
+    if (it == b_.params.end() || !it->second->is_tensor)
+      unchecked("'" + id.name + "' is not a tensor");
+    return *it->second;
+  }
+
+  /// The tile of `a` its indices select now, checked against the tensor's size `rows x cols`.
+  Region region(const dsl::Access& a, const dsl::Param& p, std::int64_t rows, std::int64_t cols,
+                const char* verb) const {
+    if (a.indices.size() != 2)
+      unchecked("'" + access_str(a) + "' does not have two indices");
+    std::int64_t ix[2];
+    for (std::size_t d = 0; d < 2; ++d) {
+      const dsl::TensorIndex& t = a.indices[d];
+      ix[d] = t.offset;
+      if (t.var) {
+        auto it = loops_.find(t.var->name);
+        if (it == loops_.end())
+          unchecked("'" + t.var->name + "' in '" + access_str(a) + "' is not a loop variable");
+        ix[d] += it->second;
+      }
+    }
+    Region r{ix[0] * kTile, ix[1] * kTile, rows == 1 ? 1 : kTile, cols == 1 ? 1 : kTile};
+    if (ix[0] < 0 || ix[1] < 0 || r.row0 + r.rows > rows || r.col0 + r.cols > cols)
+      unchecked("'" + access_str(a) + "' " + verb + " tile (" + std::to_string(ix[0]) + ", " +
+                std::to_string(ix[1]) + "), outside '" + p.name.name + "' (" +
+                std::to_string(rows) + "x" + std::to_string(cols) + ")");
+    return r;
+  }
+
+  /// A vector tensor fills row 0 (row vector) or column 0 (column vector); the rest is 0.
+  Tile load(const dsl::Access& a) const {
+    const dsl::Param& p = param(a.tensor);
+    auto it = b_.tensors.find(p.name.name);
+    if (it == b_.tensors.end())
+      unchecked("reading '" + access_str(a) + "', which is not an input");
+    const Matrix& m = *it->second;
+    const Region r = region(a, p, m.rows, m.cols, "reads");
+    Tile t;
+    for (int i = 0; i < r.rows; ++i)
+      for (int j = 0; j < r.cols; ++j)
+        t(i, j) = m.at(r.row0 + i, r.col0 + j);
+    return t;
+  }
+
+  /// A vector output takes row 0 (row vector) or column 0 (column vector) of the tile.
+  void store(const dsl::Store& st) {
+    Tile t = tile(st.value);
+    const dsl::Param& p = param(st.target.tensor);
+    auto it = b_.outputs.find(p.name.name);
+    if (it == b_.outputs.end())
+      unchecked("storing to '" + access_str(st.target) + "', which is not an output");
+    Matrix& m = it->second;
+    const Region r = region(st.target, p, m.rows, m.cols, "writes");
+    std::uint8_t& count =
+        stored_[p.name.name]
+               [static_cast<std::size_t>(r.row0 / kTile * tiles(m.cols) + r.col0 / kTile)];
+    if (++count > 1)
+      unchecked("'" + access_str(st.target) + "' stores tile (" + std::to_string(r.row0 / kTile) +
+                ", " + std::to_string(r.col0 / kTile) + ") of '" + p.name.name + "' twice");
+    for (int i = 0; i < r.rows; ++i)
+      for (int j = 0; j < r.cols; ++j)
+        m.at(r.row0 + i, r.col0 + j) = t(i, j);
+  }
+
+  // ---- expressions ------------------------------------------------------------------------------
+  Tile tile(const dsl::Expr& e) {
+    Value v = eval(e);
+    if (!std::holds_alternative<Tile>(v))
+      unchecked("a scalar where a tile is needed");
+    return std::move(std::get<Tile>(v));
+  }
+
+  Value eval(const dsl::Expr& e) {
+    if (e.type != dsl::Type::tile && e.type != dsl::Type::scalar)
+      unchecked("an expression of type " + std::string(dsl::to_string(e.type)));
+    Value v = eval_node(e);
+    if (std::holds_alternative<Tile>(v) != (e.type == dsl::Type::tile))
+      unchecked("an expression evaluates to a " +
+                std::string(std::holds_alternative<Tile>(v) ? "tile" : "scalar") +
+                " but the checker typed it " + std::string(dsl::to_string(e.type)));
+    return v;
+  }
+
+  Value eval_node(const dsl::Expr& e) {
+    if (const auto* n = std::get_if<dsl::Number>(&e.node))
+      return n->value;
+    if (const auto* n = std::get_if<dsl::Name>(&e.node)) {
+      if (const Tile* t = lookup(n->id.name))
+        return *t;
+      if (auto it = b_.scalars.find(n->id.name); it != b_.scalars.end())
+        return it->second;
+      unchecked("'" + n->id.name + "' is neither a bound tile nor a scalar parameter");
+    }
+    if (const auto* a = std::get_if<dsl::Access>(&e.node))
+      return load(*a);
+    if (const auto* c = std::get_if<dsl::Call>(&e.node))
+      return call(*c);
+    const auto& b = std::get<dsl::Binary>(e.node);
+    Value l = eval(*b.lhs), r = eval(*b.rhs);
+    const bool lt = std::holds_alternative<Tile>(l), rt = std::holds_alternative<Tile>(r);
+    if (lt && rt)
+      return apply(b.op, std::get<Tile>(l), std::get<Tile>(r));
+    if (b.op == dsl::BinOp::matmul || (!lt && !rt))
+      unchecked("'" + std::string(dsl::to_string(b.op)) + "' with a scalar-only operand pair");
+    return lt ? apply(b.op, std::get<Tile>(l), std::get<double>(r), false)
+              : apply(b.op, std::get<Tile>(r), std::get<double>(l), true);
+  }
+
+  Value call(const dsl::Call& c) {
+    using dsl::Builtin;
+    if (c.fn == Builtin::unknown)
+      unchecked("the call to '" + c.callee.name + "' is not resolved");
+    if (static_cast<int>(c.args.size()) != dsl::arity(c.fn))
+      unchecked("'" + c.callee.name + "' has the wrong number of arguments");
+    switch (c.fn) {
+    case Builtin::zeros:
+      return Tile(0.0);
+    case Builtin::fill: {
+      Value v = eval(c.args[0]);
+      if (!std::holds_alternative<double>(v))
+        unchecked("fill() of a tile");
+      return Tile(std::get<double>(v));
+    }
+    case Builtin::max:
+    case Builtin::min: {
+      Tile a = tile(c.args[0]);
+      return apply(c.fn, a, tile(c.args[1]));
+    }
+    case Builtin::rowsum:
+    case Builtin::rowmax:
+    case Builtin::colsum:
+    case Builtin::colmax:
+      return reduce(c.fn, tile(c.args[0]));
+    case Builtin::bcast_row:
+    case Builtin::bcast_col:
+      return broadcast(c.fn, tile(c.args[0]));
+    default:
+      return apply(c.fn, tile(c.args[0]));
+    }
+  }
+
+  const dsl::Kernel& k_;
+  Binding& b_;
+  std::map<std::string, std::int64_t> loops_;               // loop variable -> its current value
+  std::vector<std::map<std::string, Tile>> scopes_;         // local names, innermost scope last
+  std::map<std::string, std::vector<std::uint8_t>> stored_; // output -> stores per tile
+};
+
+} // namespace
+
+std::map<std::string, Matrix> run(const dsl::Kernel& k, const Inputs& in) {
+  Binding b = bind(k, in);
+  Machine(k, b).run();
+  return std::move(b.outputs);
+}
+
+} // namespace tk::interp

@@ -1,0 +1,48 @@
+// Tile values of the interpreter and the operations of the language on them, in double precision:
+// element-wise functions, + - * with tiles or scalars, @, the reductions and the broadcasts
+// (docs/language.md, "Expressions").
+#pragma once
+
+#include "dsl/ast.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace tk::interp {
+
+inline constexpr int kTile = 32;
+
+/// A 32x32 tile of doubles, row-major. Held on the heap so that moving a value is cheap.
+class Tile {
+public:
+  explicit Tile(double value = 0.0) : v_(kTile * kTile, value) {}
+  double& operator()(int r, int c) { return v_[static_cast<std::size_t>(r * kTile + c)]; }
+  double operator()(int r, int c) const { return v_[static_cast<std::size_t>(r * kTile + c)]; }
+  double& operator[](std::size_t i) { return v_[i]; }
+  double operator[](std::size_t i) const { return v_[i]; }
+  static constexpr std::size_t size() { return kTile * kTile; }
+
+private:
+  std::vector<double> v_;
+};
+
+/// One element of a unary element-wise builtin (exp ... square); gelu is the exact erf form.
+double unary(dsl::Builtin f, double x);
+/// One element of + - * (not @).
+double binary(dsl::BinOp op, double a, double b);
+
+/// A unary element-wise builtin on every element.
+Tile apply(dsl::Builtin f, const Tile& a);
+/// max or min, element by element.
+Tile apply(dsl::Builtin f, const Tile& a, const Tile& b);
+/// `a op b` for + - * (element-wise) and @ (the 32x32 matrix product).
+Tile apply(dsl::BinOp op, const Tile& a, const Tile& b);
+/// `a op s` (scalar on the right) or `s op a` (scalar_left), element-wise; op is + - or *.
+Tile apply(dsl::BinOp op, const Tile& a, double s, bool scalar_left);
+/// rowsum, rowmax (column 0 holds one value per row), colsum, colmax (row 0 holds one value per
+/// column); every other element is 0.
+Tile reduce(dsl::Builtin f, const Tile& a);
+/// bcast_row (row 0 repeated down every row) or bcast_col (column 0 repeated across every column).
+Tile broadcast(dsl::Builtin f, const Tile& a);
+
+} // namespace tk::interp
