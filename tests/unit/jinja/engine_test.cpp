@@ -10,10 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <fstream>
-#include <iostream>
 #include <limits>
 #include <unistd.h>
 
@@ -182,9 +180,9 @@ TEST(JinjaEnvironment, OptionsDefaultToJinja2s) {
   EXPECT_EQ(render("{% if true %}\n  x\n{% endif %}\n", {}, {true, true, true}), "  x\n");
 }
 
-// A 300-line code-generation template with loops, macros and filters; rendering (after the
-// first parse) must take well under a millisecond.
-TEST(JinjaPerformance, Renders300LineTemplateWellUnderAMillisecond) {
+// A 300-line code-generation template with loops, macros and filters renders the same text from
+// the parse cache as from scratch. How fast is measured by bench/jinja_render_bench.cpp.
+TEST(JinjaEngine, Renders300LineTemplateTheSameFromTheCache) {
   std::string src = "{% macro arg(a) %}{{ a.type }} {{ a.name | lower }}{% endmacro %}\n";
   for (int k = 0; k < 43; ++k)
     src += "// section " + std::to_string(k) +
@@ -205,22 +203,14 @@ TEST(JinjaPerformance, Renders300LineTemplateWellUnderAMillisecond) {
   for (int i = 0; i < 3; ++i)
     data["args"].push_back({{"name", "Arg" + std::to_string(i)}, {"type", "uint32_t"}});
   Environment env;
-  std::string first = env.render_string(src, data, "perf.jinja"); // parses and caches
-  constexpr int runs = 200;
-  auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < runs; ++i)
-    EXPECT_EQ(env.render_string(src, data, "perf.jinja").size(), first.size());
-  double us =
-      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
-      runs;
-  std::cout << "[ perf     ] 300-line template, " << std::count(first.begin(), first.end(), '\n')
-            << " output lines: " << us << " us per render\n";
-  RecordProperty("render_us", static_cast<int>(us));
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-  EXPECT_LT(us, 1000.0);
-#else
-  EXPECT_LT(us, 20000.0); // unoptimised or sanitized builds
-#endif
+  const std::string first = env.render_string(src, data, "perf.jinja"); // parses and caches
+  EXPECT_EQ(std::count(first.begin(), first.end(), '\n'), 1 + 43 * 16); // no trim_blocks
+  EXPECT_NE(first.find("cb_reserve_back(cb_3, 8);\n\n\nvoid f0(uint32_t arg0, uint32_t arg1, "
+                       "uint32_t arg2);\nArg0, Arg1, Arg2\n// section 1\n"),
+            std::string::npos)
+      << first.substr(0, 400);
+  EXPECT_EQ(env.render_string(src, data, "perf.jinja"), first);
+  EXPECT_EQ(Environment().render_string(src, data, "perf.jinja"), first);
 }
 
 } // namespace
