@@ -119,12 +119,11 @@ template interp::Matrix to_interp(const Matrix<float>&);
 
 namespace {
 
-/// The kernel `name` of examples/<name>.tk, parsed and checked once per process.
-const dsl::Kernel& example_kernel(const std::string& name) {
+/// The kernel `name` of the .tk file `path`, parsed and checked once per process.
+const dsl::Kernel& kernel_in(const std::string& path, const std::string& name) {
   static std::map<std::string, dsl::Module> modules;
-  auto it = modules.find(name);
+  auto it = modules.find(path);
   if (it == modules.end()) {
-    const std::string path = std::string(TK_E2E_EXAMPLES_DIR) + "/" + name + ".tk";
     std::ifstream in(path);
     if (!in)
       throw std::runtime_error("cannot read " + path);
@@ -135,12 +134,12 @@ const dsl::Kernel& example_kernel(const std::string& name) {
     std::optional<dsl::Module> m = parser::parse(file, diags);
     if (!m || !dsl::check(*m, diags))
       throw std::runtime_error(path + " does not check:\n" + diags.str());
-    it = modules.emplace(name, std::move(*m)).first;
+    it = modules.emplace(path, std::move(*m)).first;
   }
   for (const dsl::Kernel& k : it->second.kernels)
     if (k.name.name == name)
       return k;
-  throw std::runtime_error("examples/" + name + ".tk has no kernel '" + name + "'");
+  throw std::runtime_error(path + " has no kernel '" + name + "'");
 }
 
 /// The first elements where the interpreter and the C++ reference disagree, or "".
@@ -177,8 +176,20 @@ std::string disagreement(const interp::Matrix& in, const Reference& ref) {
 template <class T>
 Outcome verify(const std::string& example, const interp::Inputs& inputs, const std::string& output,
                const Matrix<T>& got, const Reference& ref) {
+  return verify_kernel(std::string(TK_E2E_EXAMPLES_DIR) + "/" + example + ".tk", example, inputs,
+                       output, got, ref);
+}
+template Outcome verify(const std::string&, const interp::Inputs&, const std::string&,
+                        const Matrix<bf16>&, const Reference&);
+template Outcome verify(const std::string&, const interp::Inputs&, const std::string&,
+                        const Matrix<float>&, const Reference&);
+
+template <class T>
+Outcome verify_kernel(const std::string& file, const std::string& kernel,
+                      const interp::Inputs& inputs, const std::string& output, const Matrix<T>& got,
+                      const Reference& ref) {
   Outcome out = compare(got, ref);
-  const auto results = interp::run(example_kernel(example), inputs);
+  const auto results = interp::run(kernel_in(file, kernel), inputs);
   const interp::Matrix& in = results.at(output);
   const std::string disagree = disagreement(in, ref);
   if (!disagree.empty()) {
@@ -197,10 +208,10 @@ Outcome verify(const std::string& example, const interp::Inputs& inputs, const s
   }
   return out;
 }
-template Outcome verify(const std::string&, const interp::Inputs&, const std::string&,
-                        const Matrix<bf16>&, const Reference&);
-template Outcome verify(const std::string&, const interp::Inputs&, const std::string&,
-                        const Matrix<float>&, const Reference&);
+template Outcome verify_kernel(const std::string&, const std::string&, const interp::Inputs&,
+                               const std::string&, const Matrix<bf16>&, const Reference&);
+template Outcome verify_kernel(const std::string&, const std::string&, const interp::Inputs&,
+                               const std::string&, const Matrix<float>&, const Reference&);
 
 tt::tt_metal::distributed::MeshDevice& device() {
   static const std::shared_ptr<tt::tt_metal::distributed::MeshDevice> dev =

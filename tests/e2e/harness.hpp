@@ -88,6 +88,11 @@ interp::Matrix to_interp(const Matrix<T>& m);
 template <class T>
 Outcome verify(const std::string& example, const interp::Inputs& inputs, const std::string& output,
                const Matrix<T>& got, const Reference& ref);
+/// The same for the kernel `kernel` of the .tk file `file` (a path).
+template <class T>
+Outcome verify_kernel(const std::string& file, const std::string& kernel,
+                      const interp::Inputs& inputs, const std::string& output, const Matrix<T>& got,
+                      const Reference& ref);
 
 /// The emulated TT device, created on first use and shared by the whole process.
 tt::tt_metal::distributed::MeshDevice& device();
