@@ -169,8 +169,8 @@ TEST(InterpBuiltins, Broadcasts) {
                    })));
 }
 
-// A builtin added to the op table (a call row of TK_TILE_OPS) needs a test here: kUnary, or a test
-// above listed below.
+// A builtin added to the op table (ops/ops.hpp) needs a test here: kUnary, or a test above listed
+// below.
 TEST(InterpBuiltins, EveryBuiltinHasATest) {
   std::set<std::string> all, tested = {"max",    "min",    "zeros",  "fill",      "rowsum",
                                        "rowmax", "colsum", "colmax", "bcast_row", "bcast_col"};
