@@ -65,7 +65,7 @@ enum class CBRole : std::uint8_t { input, output, intermediate, scaler };
 std::string_view to_string(CBRole);
 std::optional<CBRole> cb_role_from_string(std::string_view);
 
-/// TT-Metalium tt::DataFormat values used for CBs (tt_metal_api.md §1.7), spelled as in the SDK.
+/// TT-Metalium tt::DataFormat values used for CBs (docs/tt_metal.md §1.3), spelled as in the SDK.
 enum class DataFormat : std::uint8_t { Float32 = 0, Float16_b = 5, Bfp8_b = 6 };
 std::string_view to_string(DataFormat);
 std::optional<DataFormat> data_format_from_string(std::string_view);

@@ -1,6 +1,6 @@
 // attach-accessors (A3): afterwards the program attribute `accessors` lists, for every DRAM
 // tensor in tensor order, its TensorAccessor compile-time args: `[tensor, [ArgsConfig, aligned
-// page size]]` (interleaved DRAM: ArgsConfig IsDram = 2; tt_metal_api.md §1.5).
+// page size]]` (interleaved DRAM: ArgsConfig IsDram = 2; docs/tt_metal.md §3.2).
 #pragma once
 
 #include "lowering/ir/module.hpp"

@@ -1,5 +1,5 @@
 // Facts about the Tenstorrent target shared by the TT stages: circular-buffer index ranges, the L1
-// and DST budgets, and which TT compute intrinsics write DST (docs/lowering.md, tt_metal_api.md).
+// and DST budgets, and which TT compute intrinsics write DST (docs/lowering.md, docs/tt_metal.md).
 #pragma once
 
 #include "lowering/ir/module.hpp"

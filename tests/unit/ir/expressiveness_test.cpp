@@ -1,5 +1,5 @@
 // The one IR expresses what the later stages produce: TT reader/compute/writer kernels with CB
-// protocol and DST management (tt_metal_api.md §2.4), and a CPU kernel with fused 32x32 element
+// protocol and DST management (docs/tt_metal.md §4.2), and a CPU kernel with fused 32x32 element
 // loops. Written by hand here, they must verify and read back to the same text.
 #include "ir_test_util.hpp"
 

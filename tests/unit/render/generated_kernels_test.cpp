@@ -1,8 +1,8 @@
 // The checked-in generated TT kernels (generated/<example>/kernels/<K>/*.cpp) parsed with Clang
 // LibTooling against the emulator's SDK-mirror headers, the way the SDK's JIT wraps them: every
 // kernel compiles with -Wall and no diagnostic at all (the SDK builds kernels with -Wall -Werror),
-// and the data-movement kernels call only functions of the pinned dataflow API (fact sheet §1)
-// or functions defined in the kernel file itself.
+// and the data-movement kernels call only functions of the pinned dataflow API
+// (docs/tt_metal.md §3.4) or functions defined in the kernel file itself.
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/ASTUnit.h>
@@ -23,25 +23,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Fact sheet §1 (tt_metal/hw/inc/api/dataflow/dataflow_api.h, dataflow_api_addrgen.h,
+// docs/tt_metal.md §3.4 (tt-metal's api/dataflow/dataflow_api.h, dataflow_api_addrgen.h,
 // api/tensor/tensor_accessor.h): the functions a data-movement kernel may call.
 const std::set<std::string> kDataflowApi = {
-    // 1.1 arguments (get_compile_time_arg_val is the SDK's macro over get_ct_arg)
+    // arguments, §1.2 (get_compile_time_arg_val is the SDK's macro over get_ct_arg)
     "get_arg_val", "get_common_arg_val", "get_ct_arg",
-    // 1.2 circular buffers
+    // circular buffers, §2.2
     "cb_reserve_back", "cb_push_back", "cb_wait_front", "cb_pop_front",
     "cb_pages_reservable_at_back", "cb_pages_available_at_front", "get_write_ptr", "get_read_ptr",
     "get_tile_size", "get_dataformat", "get_tile_hw", "get_tile_num_faces",
-    // 1.3 NoC transfers, barriers, multicast and semaphores
+    // NoC transfers, barriers, multicast and semaphores, §3.3
     "noc_async_read", "noc_async_write", "noc_async_read_page", "noc_async_write_page",
     "noc_async_read_tile", "noc_async_write_tile", "noc_async_read_barrier",
     "noc_async_write_barrier", "noc_async_writes_flushed", "noc_async_full_barrier",
     "noc_async_atomic_barrier", "noc_async_write_multicast", "get_semaphore", "noc_semaphore_wait",
     "noc_semaphore_wait_min", "noc_semaphore_set", "noc_semaphore_set_multicast",
     "noc_semaphore_inc",
-    // 1.4 addresses
+    // addresses
     "get_noc_addr", "get_noc_multicast_addr",
-    // 1.5 TensorAccessor / TensorAccessorArgs members
+    // TensorAccessor / TensorAccessorArgs members, §3.2
     "TensorAccessorArgs::next_compile_time_args_offset", "TensorAccessor::get_noc_addr",
     "TensorAccessor::get_aligned_page_size", "TensorAccessor::get_shard_noc_addr",
     "TensorAccessor::is_local_page"};

@@ -1,5 +1,5 @@
-// verify proves every example's final IR balanced, and rejects hand-broken IR with an internal
-// error that names the broken invariant (exact messages) and carries the printed IR.
+// verify-kernels proves every example's final IR balanced, and rejects hand-broken IR with an
+// internal error that names the broken invariant (exact messages) and carries the printed IR.
 #include "lowering/tt/verify_kernels.hpp"
 #include "tt_test_util.hpp"
 
@@ -10,7 +10,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The last dump before verify, without its header line.
+// The last dump before verify-kernels, without its header line.
 std::string final_ir(const std::string& example) {
   std::string text = tk::test::read_file(tk::test::source_dir() / "tests/golden/ir" / example /
                                          "tt/after-finalize-signature.txt");
@@ -28,7 +28,7 @@ std::string edit(std::string text, const std::string& from, const std::string& t
   return text;
 }
 
-// The internal error verify throws on `text`, or "" when it passes.
+// The internal error verify-kernels throws on `text`, or "" when it passes.
 std::string verify_error(const std::string& text) {
   ir::Module m = test::read_ir(text);
   Diagnostics diags;

@@ -368,7 +368,7 @@ TEST(TtgenCodegen, ListStagesOfBothChains) {
   EXPECT_NE(cpu.out.find("\nlower-elementwise "), std::string::npos) << cpu.out;
 }
 
-// A lower-cpu dump reads back and generates the same code as the .tk file.
+// A CPU dump after partition-threads reads back and generates the same code as the .tk file.
 TEST(TtgenCodegen, FromAnIrDump) {
   std::string in = quote((source_dir() / "examples/softmax.tk").string());
   fs::path dump = scratch_dir() / "softmax.ir";
