@@ -74,14 +74,11 @@ namespace tk::ir {
   X(mul_tiles, "mul_tiles", "cb cb int int slot", void, writes, "api/compute/eltwise_binary.h")    \
   X(compute_kernel_hw_startup, "compute_kernel_hw_startup", "cb cb cb", void, init,                \
     "api/compute/compute_kernel_hw_startup.h")                                                     \
-  /* bcast inits (bcast_init is no SDK function, docs/ir.md) */                                    \
+  /* bcast inits */                                                                                \
   X(init_bcast, "init_bcast", "binop bcast cb cb cb", void, init, "api/compute/bcast.h")           \
-  X(bcast_init, "bcast_init", "binop bcast cb cb", void, init, "")                                 \
   X(add_bcast_rows_init_short, "add_bcast_rows_init_short", "cb cb", void, init,                   \
     "api/compute/bcast.h")                                                                         \
   X(add_bcast_cols_init_short, "add_bcast_cols_init_short", "cb cb", void, init,                   \
-    "api/compute/bcast.h")                                                                         \
-  X(sub_bcast_rows_init_short, "sub_bcast_rows_init_short", "cb cb", void, init,                   \
     "api/compute/bcast.h")                                                                         \
   X(sub_bcast_cols_init_short, "sub_bcast_cols_init_short", "cb cb", void, init,                   \
     "api/compute/bcast.h")                                                                         \

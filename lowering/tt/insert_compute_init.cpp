@@ -40,9 +40,11 @@ Stmt init_for(const Call& c, const std::string& ocb) {
                            : Intrinsic::add_bcast_cols_init_short,
               {a[1], a[2]});
   case Intrinsic::sub_tiles_bcast:
-    return mk(is_row(a[0]) ? Intrinsic::sub_bcast_rows_init_short
-                           : Intrinsic::sub_bcast_cols_init_short,
-              {a[1], a[2]});
+    // The SDK has no sub_bcast_rows_init_short; its full init_bcast covers that case.
+    if (is_row(a[0]))
+      return mk(Intrinsic::init_bcast,
+                {enum_imm(EnumConst::elw_sub), a[0], a[1], a[2], cb_ref(ocb)});
+    return mk(Intrinsic::sub_bcast_cols_init_short, {a[1], a[2]});
   case Intrinsic::mul_tiles_bcast:
     return mk(is_row(a[0]) ? Intrinsic::mul_bcast_rows_init_short
                            : Intrinsic::mul_bcast_cols_init_short,
