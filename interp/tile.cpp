@@ -56,6 +56,8 @@ double unary(Builtin f, double x) {
     return -x;
   case Builtin::square:
     return x * x;
+  case Builtin::silu:
+    return x / (1.0 + std::exp(-x));
   default:
     not_an("a unary element-wise function", f);
   }

@@ -64,6 +64,8 @@
     "api/compute/eltwise_unary/negative.h", "", "-x")                                              \
   X(square, call, "tile", unary, square_tile, square_tile_init,                                    \
     "api/compute/compute_kernel_api.h", "", "x * x")                                               \
+  X(silu, call, "tile", unary, silu_tile, silu_tile_init, "api/compute/compute_kernel_api.h", "",  \
+    "x / (1.0f + std::exp(-x))")                                                                   \
   X(max, call, "tile tile", binary, _, _, "", "", "")                                              \
   X(min, call, "tile tile", binary, _, _, "", "", "")                                              \
   X(rowsum, call, "tile", reduce, _, _, "", "", "")                                                \

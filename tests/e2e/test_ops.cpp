@@ -26,7 +26,9 @@ struct OpCase {
 };
 
 #define TK_OP_CASE(op, lo, hi, ...)                                                                \
-  OpCase { #op, gen::op##_op::run_cpu, gen::op##_op::run_tt, lo, hi, __VA_ARGS__ }
+  OpCase {                                                                                         \
+    #op, gen::op##_op::run_cpu, gen::op##_op::run_tt, lo, hi, __VA_ARGS__                          \
+  }
 
 const std::vector<OpCase>& cases() {
   static const std::vector<OpCase> all = {
@@ -40,6 +42,7 @@ const std::vector<OpCase>& cases() {
       TK_OP_CASE(abs, -3, 3, [](double x) { return std::fabs(x); }),
       TK_OP_CASE(neg, -3, 3, [](double x) { return -x; }),
       TK_OP_CASE(square, -3, 3, [](double x) { return x * x; }),
+      TK_OP_CASE(silu, -6, 6, [](double x) { return x / (1 + std::exp(-x)); }),
   };
   return all;
 }

@@ -48,6 +48,8 @@ TEST(EmulatorCompute, SfpuUnaryOpsMatchReference) {
       {"log", "log_tile_init", "log_tile", 0.1f, 8.0f, [](float x) { return std::log(x); }},
       {"square", "square_tile_init", "square_tile", -3.0f, 3.0f, [](float x) { return x * x; }},
       {"abs", "abs_tile_init", "abs_tile", -3.0f, 3.0f, [](float x) { return std::fabs(x); }},
+      {"silu", "silu_tile_init", "silu_tile", -6.0f, 6.0f,
+       [](float x) { return x / (1.0f + std::exp(-x)); }},
   };
   constexpr uint32_t n = 4;
   for (const auto& c : cases) {

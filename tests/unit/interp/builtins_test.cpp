@@ -43,6 +43,7 @@ const Unary kUnary[] = {
     {"abs", [](double x) { return std::abs(x); }, -3, 3},
     {"neg", [](double x) { return -x; }, -3, 3},
     {"square", [](double x) { return x * x; }, -3, 3},
+    {"silu", [](double x) { return x / (1 + std::exp(-x)); }, -3, 3},
 };
 
 TEST(InterpBuiltins, UnaryElementWise) {

@@ -74,6 +74,7 @@ enum class Unary : std::uint8_t {
   Abs,
   Neg,
   Square,
+  Silu,
   AddScalar,
   SubScalar,
   MulScalar,

@@ -33,4 +33,8 @@ ALWI void square_tile_init() {}
 ALWI void square_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Square, idst, 0.0f);
 }
+ALWI void silu_tile_init() {}
+ALWI void silu_tile(uint32_t idst) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Silu, idst, 0.0f);
+}
 } // namespace ckernel
