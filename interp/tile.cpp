@@ -58,6 +58,8 @@ double unary(Builtin f, double x) {
     return x * x;
   case Builtin::silu:
     return x / (1.0 + std::exp(-x));
+  case Builtin::erf:
+    return std::erf(x);
   default:
     not_an("a unary element-wise function", f);
   }

@@ -66,6 +66,8 @@
     "api/compute/compute_kernel_api.h", "", "x * x")                                               \
   X(silu, call, "tile", unary, silu_tile, silu_tile_init, "api/compute/compute_kernel_api.h", "",  \
     "x / (1.0f + std::exp(-x))")                                                                   \
+  X(erf, call, "tile", unary, erf_tile, erf_tile_init, "api/compute/eltwise_unary/erf_erfc.h",     \
+    "std::erf", "")                                                                                \
   X(max, call, "tile tile", binary, _, _, "", "", "")                                              \
   X(min, call, "tile tile", binary, _, _, "", "", "")                                              \
   X(rowsum, call, "tile", reduce, _, _, "", "", "")                                                \

@@ -43,6 +43,7 @@ const std::vector<OpCase>& cases() {
       TK_OP_CASE(neg, -3, 3, [](double x) { return -x; }),
       TK_OP_CASE(square, -3, 3, [](double x) { return x * x; }),
       TK_OP_CASE(silu, -6, 6, [](double x) { return x / (1 + std::exp(-x)); }),
+      TK_OP_CASE(erf, -3, 3, [](double x) { return std::erf(x); }),
   };
   return all;
 }

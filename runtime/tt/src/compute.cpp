@@ -286,6 +286,9 @@ void unary_tile(Unary op, std::uint32_t idst, float p) {
     case Unary::Silu:
       v = x / (1.0f + std::exp(-x));
       break;
+    case Unary::Erf:
+      v = std::erf(x);
+      break;
     case Unary::Square:
       v = x * x;
       break;

@@ -50,6 +50,7 @@ TEST(EmulatorCompute, SfpuUnaryOpsMatchReference) {
       {"abs", "abs_tile_init", "abs_tile", -3.0f, 3.0f, [](float x) { return std::fabs(x); }},
       {"silu", "silu_tile_init", "silu_tile", -6.0f, 6.0f,
        [](float x) { return x / (1.0f + std::exp(-x)); }},
+      {"erf", "erf_tile_init", "erf_tile", -3.0f, 3.0f, [](float x) { return std::erf(x); }},
   };
   constexpr uint32_t n = 4;
   for (const auto& c : cases) {

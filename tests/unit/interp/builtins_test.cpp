@@ -44,6 +44,7 @@ const Unary kUnary[] = {
     {"neg", [](double x) { return -x; }, -3, 3},
     {"square", [](double x) { return x * x; }, -3, 3},
     {"silu", [](double x) { return x / (1 + std::exp(-x)); }, -3, 3},
+    {"erf", [](double x) { return std::erf(x); }, -3, 3},
 };
 
 TEST(InterpBuiltins, UnaryElementWise) {

@@ -75,6 +75,7 @@ enum class Unary : std::uint8_t {
   Neg,
   Square,
   Silu,
+  Erf,
   AddScalar,
   SubScalar,
   MulScalar,

@@ -5,6 +5,7 @@
 
 #include "api/compute/compute_kernel_api.h"
 #include "api/compute/eltwise_unary/eltwise_unary.h"
+#include "api/compute/eltwise_unary/erf_erfc.h"
 #include "api/compute/eltwise_unary/exp.h"
 #include "api/compute/eltwise_unary/gelu.h"
 #include "api/compute/eltwise_unary/recip.h"
