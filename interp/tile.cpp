@@ -4,6 +4,7 @@
 
 #include "support/diagnostics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -60,6 +61,8 @@ double unary(Builtin f, double x) {
     return x / (1.0 + std::exp(-x));
   case Builtin::erf:
     return std::erf(x);
+  case Builtin::hardsigmoid:
+    return std::isnan(x) ? x : std::clamp(x / 6.0 + 0.5, 0.0, 1.0);
   default:
     not_an("a unary element-wise function", f);
   }

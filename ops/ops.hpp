@@ -68,6 +68,8 @@
     "x / (1.0f + std::exp(-x))")                                                                   \
   X(erf, call, "tile", unary, erf_tile, erf_tile_init, "api/compute/eltwise_unary/erf_erfc.h",     \
     "std::erf", "")                                                                                \
+  X(hardsigmoid, call, "tile", unary, hardsigmoid_tile, hardsigmoid_tile_init,                     \
+    "api/compute/eltwise_unary/activations.h", "", "std::clamp(x / 6.0f + 0.5f, 0.0f, 1.0f)")      \
   X(max, call, "tile tile", binary, _, _, "", "", "")                                              \
   X(min, call, "tile tile", binary, _, _, "", "", "")                                              \
   X(rowsum, call, "tile", reduce, _, _, "", "", "")                                                \

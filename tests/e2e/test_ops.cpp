@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -44,6 +45,7 @@ const std::vector<OpCase>& cases() {
       TK_OP_CASE(square, -3, 3, [](double x) { return x * x; }),
       TK_OP_CASE(silu, -6, 6, [](double x) { return x / (1 + std::exp(-x)); }),
       TK_OP_CASE(erf, -3, 3, [](double x) { return std::erf(x); }),
+      TK_OP_CASE(hardsigmoid, -5, 5, [](double x) { return std::clamp(x / 6 + 0.5, 0.0, 1.0); }),
   };
   return all;
 }

@@ -1,6 +1,7 @@
 // Compute-kernel entry points: the DST register file and its acquire/commit/wait/release protocol,
 // and the numerics of unpack (bf16/fp32 pages, TF32 through SrcA/SrcB), FPU ops, SFPU ops, reduce
 // and pack.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -288,6 +289,9 @@ void unary_tile(Unary op, std::uint32_t idst, float p) {
       break;
     case Unary::Erf:
       v = std::erf(x);
+      break;
+    case Unary::Hardsigmoid:
+      v = std::clamp(x / 6.0f + 0.5f, 0.0f, 1.0f);
       break;
     case Unary::Square:
       v = x * x;

@@ -1,5 +1,6 @@
 // Compute ops on the emulator: SFPU unary ops, broadcast binary ops and reductions, each against a
 // plain C++ reference computed from the same bf16 inputs (rtol = atol = 1.6e-2, PCC >= 0.999).
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -51,6 +52,8 @@ TEST(EmulatorCompute, SfpuUnaryOpsMatchReference) {
       {"silu", "silu_tile_init", "silu_tile", -6.0f, 6.0f,
        [](float x) { return x / (1.0f + std::exp(-x)); }},
       {"erf", "erf_tile_init", "erf_tile", -3.0f, 3.0f, [](float x) { return std::erf(x); }},
+      {"hardsigmoid", "hardsigmoid_tile_init", "hardsigmoid_tile", -5.0f, 5.0f,
+       [](float x) { return std::clamp(x / 6.0f + 0.5f, 0.0f, 1.0f); }},
   };
   constexpr uint32_t n = 4;
   for (const auto& c : cases) {

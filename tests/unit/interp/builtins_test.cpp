@@ -3,6 +3,7 @@
 // (the same double operation on both sides; sums differ only in order).
 #include "tests/unit/interp/interp_test_util.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <set>
 
@@ -45,6 +46,7 @@ const Unary kUnary[] = {
     {"square", [](double x) { return x * x; }, -3, 3},
     {"silu", [](double x) { return x / (1 + std::exp(-x)); }, -3, 3},
     {"erf", [](double x) { return std::erf(x); }, -3, 3},
+    {"hardsigmoid", [](double x) { return std::clamp(x / 6 + 0.5, 0.0, 1.0); }, -5, 5},
 };
 
 TEST(InterpBuiltins, UnaryElementWise) {

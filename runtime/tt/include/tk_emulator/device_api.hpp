@@ -76,6 +76,7 @@ enum class Unary : std::uint8_t {
   Square,
   Silu,
   Erf,
+  Hardsigmoid,
   AddScalar,
   SubScalar,
   MulScalar,

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "api/compute/compute_kernel_api.h"
+#include "api/compute/eltwise_unary/activations.h"
 #include "api/compute/eltwise_unary/eltwise_unary.h"
 #include "api/compute/eltwise_unary/erf_erfc.h"
 #include "api/compute/eltwise_unary/exp.h"
