@@ -146,11 +146,18 @@ struct Fiber {
   const KernelRecord* kernel = nullptr;
   EntryFn entry = nullptr;
   const std::vector<std::uint32_t>* args = nullptr;
-  boost::context::fiber context;
+  boost::context::fiber context; // created when the scheduler first resumes the kernel
   boost::context::fiber* scheduler = nullptr;
   Wait wait;
   bool done = false;
   std::string error;
+  // For AddressSanitizer's fiber API (scheduler.cpp): this fiber's stack, the stack of the
+  // scheduler it switches back to, and its fake stack while it is suspended.
+  const void* stack_bottom = nullptr;
+  std::size_t stack_size = 0;
+  const void* scheduler_stack_bottom = nullptr;
+  std::size_t scheduler_stack_size = 0;
+  void* fake_stack = nullptr;
 };
 
 // The fiber the scheduler is running; kernel entry points act on it.
