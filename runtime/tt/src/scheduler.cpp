@@ -152,6 +152,35 @@ std::string describe_wait(const Fiber& f) {
   return "";
 }
 
+// For a kernel blocked in cb_wait_front, the kernels on its core that push the CB; in
+// cb_reserve_back, those that pop it: whether each has finished and how many pages it moved.
+std::string describe_other_side(const Fiber& f, const std::vector<std::unique_ptr<Fiber>>& fibers) {
+  const Wait& w = f.wait;
+  if (w.kind != WaitKind::Front && w.kind != WaitKind::Reserve)
+    return "";
+  const bool front = w.kind == WaitKind::Front;
+  const std::string head =
+      std::string("\n    ") + (front ? "producer of " : "consumer of ") + cb_name(w.cb) + ": ";
+  std::string lines;
+  for (const auto& gp : fibers) {
+    const Fiber& g = *gp;
+    const CbUse& use = g.cb_use[w.cb];
+    if (g.core != f.core || !(front ? use.produces : use.consumes))
+      continue;
+    const std::uint32_t n = front ? use.pushed : use.popped;
+    lines += head + g.kernel->path + (g.done ? ", finished after " : ", blocked after ") +
+             (front ? "pushing " : "popping ") + std::to_string(n) + (n == 1 ? " page" : " pages") +
+             (g.done ? " in total" : " so far");
+  }
+  if (lines.empty()) {
+    lines = head + "none (no kernel on core (" + std::to_string(f.core->logical.x) + "," +
+            std::to_string(f.core->logical.y) + ") called " +
+            (front ? "cb_reserve_back or cb_push_back" : "cb_wait_front or cb_pop_front") +
+            " on it)";
+  }
+  return lines;
+}
+
 std::string where(const Fiber& f) {
   return "core (" + std::to_string(f.core->logical.x) + "," + std::to_string(f.core->logical.y) +
          ") " + f.kernel->path;
@@ -229,7 +258,8 @@ void run_fibers(std::vector<std::unique_ptr<Fiber>>& fibers) {
       std::string report = "deadlock: every kernel is blocked";
       for (auto& fp : fibers) {
         if (!fp->done)
-          report += "\n  " + where(*fp) + " " + describe_wait(*fp);
+          report +=
+              "\n  " + where(*fp) + " " + describe_wait(*fp) + describe_other_side(*fp, fibers);
       }
       throw EmulatorError(report);
     }
