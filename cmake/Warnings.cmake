@@ -6,7 +6,9 @@ if(TILEKIT_WERROR)
   target_compile_options(tk_options INTERFACE -Werror)
 endif()
 if(TILEKIT_SANITIZE)
-  target_compile_options(tk_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer
-                                              -fno-sanitize-recover=undefined)
+  # Also the flags the emulator compiles kernels with (runtime/tt/CMakeLists.txt, src/jit.cpp).
+  set(TILEKIT_SANITIZE_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer
+                             -fno-sanitize-recover=undefined)
+  target_compile_options(tk_options INTERFACE ${TILEKIT_SANITIZE_FLAGS})
   target_link_options(tk_options INTERFACE -fsanitize=address,undefined)
 endif()

@@ -171,6 +171,7 @@ std::uint32_t common_runtime_arg(int index) {
 
 void cb_reserve_back(std::int32_t cb, std::int32_t pages) {
   CbState& s = cb_at(cb, "cb_reserve_back", pages);
+  current().cb_use[cb].produces = true;
   block(Wait{WaitKind::Reserve,
              static_cast<std::uint32_t>(cb),
              static_cast<std::uint32_t>(pages),
@@ -197,12 +198,16 @@ void cb_push_back(std::int32_t cb, std::int32_t pages) {
   s.reserved -= n;
   s.wr_page = (s.wr_page + n) % s.num_pages;
   s.received += n;
+  CbUse& use = current().cb_use[cb];
+  use.produces = true;
+  use.pushed += n;
   s.pack_index = 0;
   note_progress();
 }
 
 void cb_wait_front(std::int32_t cb, std::int32_t pages) {
   CbState& s = cb_at(cb, "cb_wait_front", pages);
+  current().cb_use[cb].consumes = true;
   block(Wait{WaitKind::Front,
              static_cast<std::uint32_t>(cb),
              static_cast<std::uint32_t>(pages),
@@ -228,6 +233,9 @@ void cb_pop_front(std::int32_t cb, std::int32_t pages) {
   s.waited -= n;
   s.rd_page = (s.rd_page + n) % s.num_pages;
   s.acked += n;
+  CbUse& use = current().cb_use[cb];
+  use.consumes = true;
+  use.popped += n;
   note_progress();
 }
 

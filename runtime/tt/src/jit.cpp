@@ -164,6 +164,15 @@ std::vector<std::string> flags(const KernelRecord& k) {
   }
   for (const auto& [name, value] : k.compute ? k.cc.defines : k.dm.defines)
     f.push_back("-D" + name + "=" + value);
+  // A kernel runs inside the host process, on a fiber of this library. When this library is
+  // built with sanitizers (the asan preset: TK_EMULATOR_KERNEL_SANITIZE holds its -fsanitize
+  // flags), kernels get the same flags: their out-of-bounds accesses and UB are reported like the
+  // host's, and the runtimes they need are already loaded, first, by the sanitized host. Otherwise
+  // they get none: an unsanitized host cannot load an ASan-instrumented object. The flags are
+  // part of the cache key, so the two kinds of object never mix in one cache.
+  std::istringstream sanitize(TK_EMULATOR_KERNEL_SANITIZE);
+  for (std::string flag; sanitize >> flag;)
+    f.push_back(flag);
   return f;
 }
 

@@ -1,14 +1,112 @@
 // Cooperative, deterministic execution: every kernel instance is a Boost.Context fiber; the
 // scheduler resumes them round-robin (cores in row-major order, kernels in creation order) and
 // resumes a blocked fiber only once its wait holds. A round in which nothing can run is a deadlock.
+//
+// AddressSanitizer tracks one stack per thread; every switch between the scheduler's stack and a
+// fiber's must be announced with its fiber API, or the first throw (or other no-return call) on a
+// fiber stack makes it unpoison the wrong range and report false stack-buffer-overflows later.
+// Boost.Context's BOOST_USE_ASAN does this only in its ucontext backend, which Debian's
+// libboost_context (built for fcontext: jump_fcontext/ontop_fcontext) does not provide, so the
+// switches are annotated here: every __sanitizer_start_switch_fiber on one stack is paired with one
+// __sanitizer_finish_switch_fiber on the other.
 #include <boost/context/protected_fixedsize_stack.hpp>
 
 #include "state.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TK_EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TK_EMU_ASAN 1
+#endif
+#endif
+#if defined(TK_EMU_ASAN)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace tk::rt::emu {
 namespace {
+namespace ctx = boost::context;
+
 Fiber* g_current = nullptr;
 std::uint64_t g_epoch = 0;
+
+// Called on the stack being left, right before the switch; `fake_stack_save` null means the
+// stack being left is never resumed (its fiber has finished).
+void start_switch([[maybe_unused]] void** fake_stack_save, [[maybe_unused]] const void* bottom,
+                  [[maybe_unused]] std::size_t size) {
+#if defined(TK_EMU_ASAN)
+  __sanitizer_start_switch_fiber(fake_stack_save, bottom, size);
+#endif
+}
+// Called on the stack switched to, right after the switch; reports the stack that was left.
+void finish_switch([[maybe_unused]] void* fake_stack_save, [[maybe_unused]] const void** bottom_old,
+                   [[maybe_unused]] std::size_t* size_old) {
+#if defined(TK_EMU_ASAN)
+  __sanitizer_finish_switch_fiber(fake_stack_save, bottom_old, size_old);
+#endif
+}
+
+// The fiber's stack allocator, recording the stack's bounds for the annotations.
+struct FiberStack {
+  ctx::protected_fixedsize_stack inner{1 << 20}; // 1 MiB and a guard page
+  Fiber* fiber;
+  ctx::stack_context allocate() {
+    ctx::stack_context s = inner.allocate();
+    fiber->stack_bottom = static_cast<const char*>(s.sp) - s.size;
+    fiber->stack_size = s.size;
+    return s;
+  }
+  void deallocate(ctx::stack_context& s) noexcept { inner.deallocate(s); }
+};
+
+// The fiber of kernel `f`. Its constructor enters the new stack and comes straight back
+// (Boost.Context's set-up) without a throw or another no-return call there, so that round trip
+// needs no annotation; the scheduler creates it right before resuming it for the first time, so
+// every existing fiber has run the entry below and annotates its side of every later switch.
+ctx::fiber make_fiber(Fiber* f) {
+  return ctx::fiber(std::allocator_arg, FiberStack{.fiber = f}, [f](ctx::fiber&& scheduler) {
+    finish_switch(nullptr, &f->scheduler_stack_bottom, &f->scheduler_stack_size);
+    f->scheduler = &scheduler;
+    try {
+      f->entry();
+    } catch (const ctx::detail::forced_unwind&) {
+      // The scheduler is destroying this unfinished fiber; Boost.Context switches back to it
+      // once the stack has unwound.
+      start_switch(nullptr, f->scheduler_stack_bottom, f->scheduler_stack_size);
+      throw;
+    } catch (const std::exception& e) {
+      f->error = e.what();
+    } catch (...) {
+      f->error = "unknown exception";
+    }
+    f->done = true;
+    start_switch(nullptr, f->scheduler_stack_bottom, f->scheduler_stack_size);
+    return std::move(scheduler);
+  });
+}
+
+// Runs `f` until it blocks or finishes.
+void resume(Fiber& f) {
+  if (!f.context)
+    f.context = make_fiber(&f);
+  void* fake_stack = nullptr;
+  start_switch(&fake_stack, f.stack_bottom, f.stack_size);
+  f.context = std::move(f.context).resume();
+  finish_switch(fake_stack, nullptr, nullptr);
+}
+
+// Destroys the fiber of a kernel that has not finished (another kernel failed, or the run
+// deadlocked): Boost.Context throws forced_unwind where it waits in block(), its stack unwinds
+// (running the destructors there) and it switches back here for the last time.
+void unwind(Fiber& f) {
+  if (!f.context)
+    return;
+  void* fake_stack = nullptr;
+  start_switch(&fake_stack, f.stack_bottom, f.stack_size);
+  f.context = ctx::fiber();
+  finish_switch(fake_stack, nullptr, nullptr);
+}
 
 std::string pages(std::uint32_t n, const char* what) {
   return std::to_string(n) + (n == 1 ? " page " : " pages ") + what;
@@ -54,6 +152,35 @@ std::string describe_wait(const Fiber& f) {
   return "";
 }
 
+// For a kernel blocked in cb_wait_front, the kernels on its core that push the CB; in
+// cb_reserve_back, those that pop it: whether each has finished and how many pages it moved.
+std::string describe_other_side(const Fiber& f, const std::vector<std::unique_ptr<Fiber>>& fibers) {
+  const Wait& w = f.wait;
+  if (w.kind != WaitKind::Front && w.kind != WaitKind::Reserve)
+    return "";
+  const bool front = w.kind == WaitKind::Front;
+  const std::string head =
+      std::string("\n    ") + (front ? "producer of " : "consumer of ") + cb_name(w.cb) + ": ";
+  std::string lines;
+  for (const auto& gp : fibers) {
+    const Fiber& g = *gp;
+    const CbUse& use = g.cb_use[w.cb];
+    if (g.core != f.core || !(front ? use.produces : use.consumes))
+      continue;
+    const std::uint32_t n = front ? use.pushed : use.popped;
+    lines += head + g.kernel->path + (g.done ? ", finished after " : ", blocked after ") +
+             (front ? "pushing " : "popping ") + std::to_string(n) + (n == 1 ? " page" : " pages") +
+             (g.done ? " in total" : " so far");
+  }
+  if (lines.empty()) {
+    lines = head + "none (no kernel on core (" + std::to_string(f.core->logical.x) + "," +
+            std::to_string(f.core->logical.y) + ") called " +
+            (front ? "cb_reserve_back or cb_push_back" : "cb_wait_front or cb_pop_front") +
+            " on it)";
+  }
+  return lines;
+}
+
 std::string where(const Fiber& f) {
   return "core (" + std::to_string(f.core->logical.x) + "," + std::to_string(f.core->logical.y) +
          ") " + f.kernel->path;
@@ -81,30 +208,28 @@ void block(Wait wait) {
     f.wait = Wait{};
     return;
   }
-  *f.scheduler = std::move(*f.scheduler).resume();
+  start_switch(&f.fake_stack, f.scheduler_stack_bottom, f.scheduler_stack_size);
+  try {
+    *f.scheduler = std::move(*f.scheduler).resume();
+  } catch (const boost::context::detail::forced_unwind&) {
+    finish_switch(f.fake_stack, &f.scheduler_stack_bottom, &f.scheduler_stack_size);
+    throw; // unwind() is destroying this fiber
+  }
+  finish_switch(f.fake_stack, &f.scheduler_stack_bottom, &f.scheduler_stack_size);
   f.wait = Wait{};
 }
 
 void run_fibers(std::vector<std::unique_ptr<Fiber>>& fibers) {
-  namespace ctx = boost::context;
-  for (auto& fp : fibers) {
-    Fiber* f = fp.get();
-    f->context = ctx::fiber(std::allocator_arg, ctx::protected_fixedsize_stack(1 << 20),
-                            [f](ctx::fiber&& scheduler) {
-                              f->scheduler = &scheduler;
-                              try {
-                                f->entry();
-                              } catch (const ctx::detail::forced_unwind&) {
-                                throw;
-                              } catch (const std::exception& e) {
-                                f->error = e.what();
-                              } catch (...) {
-                                f->error = "unknown exception";
-                              }
-                              f->done = true;
-                              return std::move(scheduler);
-                            });
-  }
+  // Whatever ends the run, no fiber outlives it: unfinished ones are unwound here, where the
+  // switches into them are annotated, not by ~Fiber.
+  struct Unwind {
+    std::vector<std::unique_ptr<Fiber>>& fibers;
+    ~Unwind() {
+      g_current = nullptr;
+      for (auto& fp : fibers)
+        unwind(*fp);
+    }
+  } unwind_guard{fibers};
   std::size_t live = fibers.size();
   while (live > 0) {
     bool progress = false;
@@ -119,7 +244,7 @@ void run_fibers(std::vector<std::unique_ptr<Fiber>>& fibers) {
       if (!poll)
         progress = true;
       g_current = &f;
-      f.context = std::move(f.context).resume();
+      resume(f);
       g_current = nullptr;
       if (!f.error.empty())
         throw EmulatorError(f.kernel->path + ": core (" + std::to_string(f.core->logical.x) + "," +
@@ -133,7 +258,8 @@ void run_fibers(std::vector<std::unique_ptr<Fiber>>& fibers) {
       std::string report = "deadlock: every kernel is blocked";
       for (auto& fp : fibers) {
         if (!fp->done)
-          report += "\n  " + where(*fp) + " " + describe_wait(*fp);
+          report +=
+              "\n  " + where(*fp) + " " + describe_wait(*fp) + describe_other_side(*fp, fibers);
       }
       throw EmulatorError(report);
     }

@@ -141,16 +141,32 @@ struct Wait {
   std::string what; // for Poll: the probe's name
 };
 
+// What one kernel did with one CB of its core: the deadlock report names, for a kernel blocked on
+// a CB, the kernels on the CB's other side.
+struct CbUse {
+  bool produces = false; // called cb_reserve_back or cb_push_back on it
+  bool consumes = false; // called cb_wait_front or cb_pop_front on it
+  std::uint32_t pushed = 0, popped = 0;
+};
+
 struct Fiber {
   CoreState* core = nullptr;
   const KernelRecord* kernel = nullptr;
   EntryFn entry = nullptr;
   const std::vector<std::uint32_t>* args = nullptr;
-  boost::context::fiber context;
+  boost::context::fiber context; // created when the scheduler first resumes the kernel
   boost::context::fiber* scheduler = nullptr;
   Wait wait;
+  std::array<CbUse, kNumCircularBuffers> cb_use{};
   bool done = false;
   std::string error;
+  // For AddressSanitizer's fiber API (scheduler.cpp): this fiber's stack, the stack of the
+  // scheduler it switches back to, and its fake stack while it is suspended.
+  const void* stack_bottom = nullptr;
+  std::size_t stack_size = 0;
+  const void* scheduler_stack_bottom = nullptr;
+  std::size_t scheduler_stack_size = 0;
+  void* fake_stack = nullptr;
 };
 
 // The fiber the scheduler is running; kernel entry points act on it.

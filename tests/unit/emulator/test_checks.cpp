@@ -1,5 +1,6 @@
 // Protocol checks: hand-written broken kernels, each caught with an error that names the kernel
-// file, the core and the CB; the deadlock report; a kernel compile error; L1 over budget.
+// file, the core and the CB; the deadlock report (with each CB's producer or consumer); a kernel
+// compile error; L1 over budget.
 #include <tk_emulator/emulator.hpp>
 
 #include "emu_program.hpp"
@@ -15,6 +16,8 @@ struct Broken {
   uint32_t c0_pages = 2;
   uint32_t c0_page = kBf16Tile;
   bool consumer = false;
+  std::map<std::string, std::string> consumer_defines;
+  uint32_t reader_tiles = 1, compute_tiles = 1, writer_tiles = 1;
 };
 
 // Runs reader.cpp (+ compute.cpp + write_tile.cpp) on core (0,0) and returns the error text ("" if
@@ -26,15 +29,15 @@ std::string run(const Broken& b) {
   p.cb(tt::CBIndex::c_0, b.c0_pages, b.c0_page);
   p.cb(tt::CBIndex::c_16, 2);
   auto r = p.reader("broken/reader.cpp", {src}, b.reader_defines);
-  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), 1u, 0u});
+  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), b.reader_tiles, 0u});
   if (b.consumer)
-    p.writer("broken/consumer.cpp", {});
+    p.writer("broken/consumer.cpp", {}, b.consumer_defines);
   if (b.with_compute) {
     auto w = p.writer("dataflow/write_tile.cpp", {dst});
-    SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), 1u, 0u});
+    SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), b.writer_tiles, 0u});
     auto k = p.compute("broken/compute.cpp", ComputeConfig{.fp32_dest_acc_en = b.fp32_dest,
                                                            .defines = b.compute_defines});
-    SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {1u});
+    SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {b.compute_tiles});
   }
   try {
     p.run();
@@ -46,6 +49,7 @@ std::string run(const Broken& b) {
 const std::string reader = kernel("broken/reader.cpp");
 const std::string compute = kernel("broken/compute.cpp");
 const std::string writer = kernel("dataflow/write_tile.cpp");
+const std::string consumer = kernel("broken/consumer.cpp");
 } // namespace
 
 TEST(EmulatorChecks, UnbrokenKernelsRun) {
@@ -144,14 +148,78 @@ TEST(EmulatorChecks, CbReadOutsideWaitWindow) {
                       "for with cb_wait_front");
 }
 
+// Under each blocked kernel, the CB's other side on its core: for cb_wait_front the kernels that
+// push the CB, for cb_reserve_back those that pop it, or that none ever did.
 TEST(EmulatorChecks, DeadlockNamesEveryBlockedKernel) {
   EXPECT_EQ(run({.compute_defines = {{"DEADLOCK", "1"}}}),
             "deadlock: every kernel is blocked\n"
             "  core (0,0) " +
                 writer +
                 " waits in cb_wait_front(c_16, 1): 0 pages available\n"
+                "    producer of c_16: none (no kernel on core (0,0) called cb_reserve_back or "
+                "cb_push_back on it)\n"
                 "  core (0,0) " +
-                compute + " waits in cb_wait_front(c_0, 2): 1 page available");
+                compute +
+                " waits in cb_wait_front(c_0, 2): 1 page available\n"
+                "    producer of c_0: " +
+                reader + ", finished after pushing 1 page in total");
+}
+
+TEST(EmulatorChecks, DeadlockNamesAProducerThatReturnedWithoutPushing) {
+  EXPECT_EQ(run({.reader_defines = {{"FORGET_PUSH", "1"}}}),
+            "deadlock: every kernel is blocked\n"
+            "  core (0,0) " +
+                writer +
+                " waits in cb_wait_front(c_16, 1): 0 pages available\n"
+                "    producer of c_16: none (no kernel on core (0,0) called cb_reserve_back or "
+                "cb_push_back on it)\n"
+                "  core (0,0) " +
+                compute +
+                " waits in cb_wait_front(c_0, 1): 0 pages available\n"
+                "    producer of c_0: " +
+                reader + ", finished after pushing 0 pages in total");
+}
+
+TEST(EmulatorChecks, DeadlockNamesABlockedProducer) {
+  // The reader pushes one tile, compute and writer expect two: compute blocks on c_0 after
+  // pushing one tile to c_16, the writer on c_16.
+  EXPECT_EQ(run({.compute_tiles = 2, .writer_tiles = 2}),
+            "deadlock: every kernel is blocked\n"
+            "  core (0,0) " +
+                writer +
+                " waits in cb_wait_front(c_16, 1): 0 pages available\n"
+                "    producer of c_16: " +
+                compute +
+                ", blocked after pushing 1 page so far\n"
+                "  core (0,0) " +
+                compute +
+                " waits in cb_wait_front(c_0, 1): 0 pages available\n"
+                "    producer of c_0: " +
+                reader + ", finished after pushing 1 page in total");
+}
+
+TEST(EmulatorChecks, DeadlockNamesTheConsumerOfAFullCb) {
+  // c_0 holds 2 pages; the consumer pops 2 and returns, so the reader's fifth tile never fits.
+  EXPECT_EQ(run({.with_compute = false,
+                 .consumer = true,
+                 .consumer_defines = {{"ROUNDS", "1"}},
+                 .reader_tiles = 5}),
+            "deadlock: every kernel is blocked\n"
+            "  core (0,0) " +
+                reader +
+                " waits in cb_reserve_back(c_0, 1): 0 pages free\n"
+                "    consumer of c_0: " +
+                consumer + ", finished after popping 2 pages in total");
+}
+
+TEST(EmulatorChecks, DeadlockSaysWhenNoKernelConsumesAFullCb) {
+  EXPECT_EQ(run({.with_compute = false, .reader_tiles = 3}),
+            "deadlock: every kernel is blocked\n"
+            "  core (0,0) " +
+                reader +
+                " waits in cb_reserve_back(c_0, 1): 0 pages free\n"
+                "    consumer of c_0: none (no kernel on core (0,0) called cb_wait_front or "
+                "cb_pop_front on it)");
 }
 
 TEST(EmulatorChecks, L1OverBudget) {

@@ -31,6 +31,10 @@ void kernel_main() {
     cb_reserve_back(cb, 2);
     cb_push_back(cb, 2);
   }
+#elif defined(FORGET_PUSH)
+  cb_reserve_back(cb, 1); // reads a tile into c_0 and returns without pushing it
+  noc_async_read_tile(0, src, get_write_ptr(cb));
+  noc_async_read_barrier();
 #elif defined(SYNTAX_ERROR)
   cb_push_bak(cb, 1);
 #else
