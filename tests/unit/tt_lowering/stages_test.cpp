@@ -211,13 +211,6 @@ TEST(TTStages, AssignCbsSizesIntermediatesByTheirPeak) {
 )");
 }
 
-TEST(TTStages, BuildDataflowRecordsProducerConsumerAndCounts) {
-  EXPECT_EQ(
-      first_line(after_tk(kMini, "build-dataflow")),
-      R"(program mini attributes {accessors = [["x", [2, 2048]], ["b", [2, 2048]], ["y", [2, 2048]]], cb_depth = 2, dataflow = [["cb_x", "reader", "compute", "1", "0"], ["cb_b", "reader", "compute", "1", "0"], ["cb_y", "compute", "writer", "1", "0"]], dst_fp32 = false, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
-)");
-}
-
 TEST(TTStages, SplitKernelsKeepsOnlyTheNeededLoops) {
   EXPECT_EQ(functions(after_tk(kMini, "split-kernels"), {"reader", "compute", "writer"}),
             R"(  func reader mini_reader(x: tensor, b: tensor, start: u32, count: u32) {
@@ -473,12 +466,12 @@ TEST(TTStages, PlanBuffersRejectsANinthOutput) {
             "output circular buffers (indices 16-23)\n");
 }
 
-TEST(TTStages, BuildDataflowRejectsAnUnbalancedCb) {
+TEST(TTStages, AssignCbsRejectsAnUnbalancedIntermediate) {
   std::string broken = kTwoPacks;
   broken.replace(broken.find("cb_pop_front(cb_t, 2)"), 21, "cb_pop_front(cb_t, 1)");
   ir::Module m = test::read_ir(broken);
   Diagnostics d;
-  EXPECT_THROW(test::stage("assign-cbs")(m, d), InternalError); // its occupancy walk sees it first
+  EXPECT_THROW(test::stage("assign-cbs")(m, d), InternalError); // its occupancy walk
 }
 
 TEST(TTStages, InsertDstManagementRejectsMathThatIsNeverPacked) {
