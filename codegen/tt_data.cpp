@@ -70,55 +70,11 @@ void collect(const json& j, std::set<std::string>& refs, std::set<std::string>& 
   }
 }
 
-// The SDK chains the TensorAccessorArgs of one kernel: the first at compile-time offset 0, each
-// next at the previous one's next_compile_time_args_offset(). The IR states the offsets as
-// numbers; here each accessor after the first becomes `tensor_accessor.chained` whose second
-// operand is the previous accessor's tensor, once the number is checked to be exactly where the
-// previous accessor's compile-time args end (the `accessors` attribute gives their counts).
-void chain_accessors(const Program& p, json& j, std::string& prev, std::int64_t& next) {
-  if (j.is_array()) {
-    for (json& v : j)
-      chain_accessors(p, v, prev, next);
-    return;
-  }
-  if (!j.is_object())
-    return;
-  if (j.value("kind", "") == "call" && j["fn"] == "tensor_accessor") {
-    json& args = j["args"];
-    const std::string tensor = args[0]["name"];
-    const std::int64_t offset = args[1]["value"];
-    if (offset != next)
-      fail(p, "the accessor of '" + tensor + "' is at compile-time offset " +
-                  std::to_string(offset) + ", expected " + std::to_string(next));
-    std::int64_t count = -1;
-    for (const AttrValue& a : attr_as<std::vector<AttrValue>>(p, p.attrs, "accessors")) {
-      const auto& pair = item_as<std::vector<AttrValue>>(p, a, "an accessor");
-      if (pair.size() == 2 && item_as<std::string>(p, pair[0], "an accessor name") == tensor)
-        count = static_cast<std::int64_t>(
-            item_as<std::vector<AttrValue>>(p, pair[1], "accessor args").size());
-    }
-    if (count < 0)
-      fail(p, "no compile-time args recorded for the accessor of '" + tensor + "'");
-    if (!prev.empty()) {
-      j["fn"] = "tensor_accessor.chained";
-      args[1] = {{"kind", "ref"}, {"name", prev}, {"type", args[0]["type"]}, {"parens", false}};
-    }
-    prev = tensor;
-    next = offset + count;
-    return;
-  }
-  for (auto& [k, v] : j.items())
-    chain_accessors(p, v, prev, next);
-}
-
 json kernel_data(const Program& p, const Function& f) {
   json k;
   k["kind"] = std::string(to_string(f.kind));
   k["file"] = std::string(to_string(f.kind)) + ".cpp";
-  json body = to_json(f.body);
-  std::string prev;
-  std::int64_t next = 0;
-  chain_accessors(p, body, prev, next);
+  json body = to_json(f.body); // the accessor chain is the IR's (bind-runtime-args)
   std::set<std::string> refs, calls;
   collect(body, refs, calls);
   k["body"] = std::move(body);

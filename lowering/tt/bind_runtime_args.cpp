@@ -11,9 +11,6 @@ namespace {
 
 using namespace tk::ir;
 
-// TensorAccessorArgs of an interleaved tensor are two compile-time words (ArgsConfig, page size).
-constexpr std::int64_t kAccessorArgs = 2;
-
 // Host expressions compute sizes in u32.
 struct ToHost : Mutator {
   Expr mutate_node(const Var& v, const Expr& self) override {
@@ -131,14 +128,18 @@ public:
     for (const Param& q : f.params)
       if ((q.name == start_name() || q.name == count_name()) && reads.count(q.name))
         arg(q.name, q.type);
-    std::int64_t cta = 0;
+    // The TensorAccessorArgs chain, as the SDK writes it: the first accessor at compile-time word
+    // 0, each next one where the previous one's words end (`tensor_accessor.chained` names it).
+    const Tensor* prev = nullptr;
     for (const Tensor* t : streamed) {
-      head.push_back(
-          evaluate(call(Intrinsic::tensor_accessor,
-                        {tensor_ref(t->name), int_imm(cta), var(addr_.at(t->name), Type::u32()),
-                         int_imm(t->layout->page_size, Type::u32())})));
+      Expr addr = var(addr_.at(t->name), Type::u32());
+      Expr page = int_imm(t->layout->page_size, Type::u32());
+      head.push_back(evaluate(
+          prev ? call(Intrinsic::tensor_accessor_chained,
+                      {tensor_ref(t->name), tensor_ref(prev->name), addr, page})
+               : call(Intrinsic::tensor_accessor, {tensor_ref(t->name), int_imm(0), addr, page})));
       ct_names.push_back({t->name});
-      cta += kAccessorArgs;
+      prev = t;
     }
     head.push_back(rest);
     f.body = block(std::move(head));

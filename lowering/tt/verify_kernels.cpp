@@ -182,7 +182,7 @@ void check_args(const Function& f, const std::set<std::string>& host_names) {
       Visitor::visit_node(d);
     }
     void visit_node(const Call& c) override {
-      if (c.fn == Intrinsic::tensor_accessor)
+      if (c.fn == Intrinsic::tensor_accessor || c.fn == Intrinsic::tensor_accessor_chained)
         accessors.push_back(&c);
       Visitor::visit_node(c);
     }
@@ -206,11 +206,21 @@ void check_args(const Function& f, const std::set<std::string>& host_names) {
   for (std::size_t k = 0; k < ct.size(); ++k) {
     const Call* a = r.accessors[k];
     const std::string& t = as<Ref>(a->args[0])->name;
-    std::int64_t off = as<IntImm>(a->args[1])->value;
-    if (t != ct[k] || off != static_cast<std::int64_t>(2 * k))
-      fail("'" + f.name + "' binds the accessor of '" + t + "' at compile-time arg " +
-           std::to_string(off) + ", but compile_args puts '" + ct[k] + "' at " +
-           std::to_string(2 * k));
+    if (t != ct[k])
+      fail("'" + f.name + "' binds accessor " + std::to_string(k) + " to '" + t +
+           "', but compile_args has '" + ct[k] + "' there");
+    if (k == 0) {
+      const IntImm* off = a->fn == Intrinsic::tensor_accessor ? as<IntImm>(a->args[1]) : nullptr;
+      if (!off || off->value != 0)
+        fail("'" + f.name + "' does not bind its first accessor ('" + t +
+             "') at compile-time offset 0");
+    } else {
+      const Ref* after =
+          a->fn == Intrinsic::tensor_accessor_chained ? as<Ref>(a->args[1]) : nullptr;
+      if (!after || after->name != ct[k - 1])
+        fail("'" + f.name + "' does not chain the accessor of '" + t + "' after '" + ct[k - 1] +
+             "'");
+    }
   }
 }
 

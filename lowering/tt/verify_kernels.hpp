@@ -6,7 +6,8 @@
 // within their depth; DST slots below capacity, math only between tile_regs_acquire and
 // tile_regs_commit, pack_tile only between tile_regs_wait and tile_regs_release; every
 // get_arg_val reads the runtime arg its function's `runtime_args` names there, every one of them
-// is set by the host plan, and the accessors follow `compile_args`. A failure is
+// is set by the host plan, and the accessors follow `compile_args` (the first at offset 0, each
+// next chained after the one before). A failure is
 // tk::InternalError "internal error: <what> after verify-kernels" with the printed IR as detail.
 #pragma once
 

@@ -22,7 +22,7 @@ const char* kEltwiseAddTT = R"(program eltwise_add attributes {cb_depth = 2, gri
     let start: u32 = get_arg_val(2)
     let count: u32 = get_arg_val(3)
     tensor_accessor(x, 0, x_addr, get_tile_size(cb_in0))
-    tensor_accessor(y, 2, y_addr, get_tile_size(cb_in1))
+    tensor_accessor.chained(y, x, y_addr, get_tile_size(cb_in1))
     for t in start .. +count per_core {
       cb_reserve_back(cb_in0, 1)
       noc_async_read_tile(t, x, get_write_ptr(cb_in0))

@@ -277,7 +277,7 @@ TEST(TTStages, InsertCbProtocolExpandsTheStreams) {
     let start: u32 = get_arg_val(2)
     let count: u32 = get_arg_val(3)
     tensor_accessor(x, 0, x_addr, 2048u)
-    tensor_accessor(b, 2, b_addr, 2048u)
+    tensor_accessor.chained(b, x, b_addr, 2048u)
     for w in start .. +count per_core {
       let i: i32 = w / 2
       let j: i32 = w % 2

@@ -149,5 +149,18 @@ TEST(Verify, CbIndexOutOfItsRange) {
             "verify-kernels");
 }
 
+// The accessor chain: the first accessor at compile-time offset 0, each next chained after the
+// one before, in compile_args order.
+TEST(Verify, AccessorChain) {
+  std::string fixed = edit(final_ir("matmul"), "tensor_accessor.chained(B, A, B_addr, 2048u)",
+                           "tensor_accessor(B, 2, B_addr, 2048u)");
+  EXPECT_EQ(verify_error(fixed), "internal error: 'matmul_reader' does not chain the accessor of "
+                                 "'B' after 'A' after verify-kernels");
+  std::string first = edit(final_ir("matmul"), "tensor_accessor(C, 0, C_addr, 2048u)",
+                           "tensor_accessor(C, 2, C_addr, 2048u)");
+  EXPECT_EQ(verify_error(first), "internal error: 'matmul_writer' does not bind its first accessor "
+                                 "('C') at compile-time offset 0 after verify-kernels");
+}
+
 } // namespace
 } // namespace tk::lower
