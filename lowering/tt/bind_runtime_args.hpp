@@ -4,8 +4,10 @@
 // plan and passed in), sizes read directly, scalars as f32 bit patterns (`alpha_bits`), then the
 // core's `start` and `count`; binds each tensor it streams, the first with `tensor_accessor(T, 0,
 // T_addr, page)` and each next with `tensor_accessor.chained(U, T, U_addr, page)` (its
-// TensorAccessorArgs follow T's, as the SDK chains them); and lists them in the function
-// attributes `runtime_args` and `compile_args`. The host plan gains the moved lets.
+// TensorAccessorArgs follow T's, as the SDK chains them); and records both in the function's
+// kernel config: `runtime_args [...] compile_args [T at 0, U at 2]` (offsets from the accessors'
+// word counts). The host function gains the moved lets and the scalar bit patterns, the host plan
+// a `buffer T address T_addr` per tensor.
 #pragma once
 
 #include "lowering/ir/module.hpp"
