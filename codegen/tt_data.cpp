@@ -18,41 +18,15 @@ using namespace ir;
   throw InternalError("internal error: render tt: program '" + p.name + "': " + what);
 }
 
-const AttrValue& attr(const Program& p, const Attrs& a, const std::string& key) {
-  auto it = a.find(key);
-  if (it == a.end())
-    fail(p, "missing attribute '" + key + "'");
-  return it->second;
-}
-
-template <class T>
-const T& attr_as(const Program& p, const Attrs& a, const std::string& key) {
-  const T* v = std::get_if<T>(&attr(p, a, key).value);
-  if (!v)
-    fail(p, "attribute '" + key + "' has the wrong kind");
-  return *v;
-}
-
-template <class T>
-const T& item_as(const Program& p, const AttrValue& v, const std::string& what) {
-  const T* x = std::get_if<T>(&v.value);
-  if (!x)
-    fail(p, what + " has the wrong kind");
-  return *x;
-}
-
-json string_list(const Program& p, const Attrs& a, const std::string& key) {
-  json out = json::array();
-  for (const AttrValue& v : attr_as<std::vector<AttrValue>>(p, a, key))
-    out.push_back(item_as<std::string>(p, v, "an item of '" + key + "'"));
-  return out;
+std::string str(auto e) {
+  return std::string(to_string(e));
 }
 
 const Function& function(const Program& p, FuncKind k) {
   for (const Function& f : p.functions)
     if (f.kind == k)
       return f;
-  fail(p, "no " + std::string(to_string(k)) + " function; run the tt chain to its end");
+  fail(p, "no " + str(k) + " function; run the tt chain to its end");
 }
 
 // Every name a body refers to (`ref` nodes: CBs, tensors) and every intrinsic it calls.
@@ -70,62 +44,22 @@ void collect(const json& j, std::set<std::string>& refs, std::set<std::string>& 
   }
 }
 
-// The SDK chains the TensorAccessorArgs of one kernel: the first at compile-time offset 0, each
-// next at the previous one's next_compile_time_args_offset(). The IR states the offsets as
-// numbers; here each accessor after the first becomes `tensor_accessor.chained` whose second
-// operand is the previous accessor's tensor, once the number is checked to be exactly where the
-// previous accessor's compile-time args end (the `accessors` attribute gives their counts).
-void chain_accessors(const Program& p, json& j, std::string& prev, std::int64_t& next) {
-  if (j.is_array()) {
-    for (json& v : j)
-      chain_accessors(p, v, prev, next);
-    return;
-  }
-  if (!j.is_object())
-    return;
-  if (j.value("kind", "") == "call" && j["fn"] == "tensor_accessor") {
-    json& args = j["args"];
-    const std::string tensor = args[0]["name"];
-    const std::int64_t offset = args[1]["value"];
-    if (offset != next)
-      fail(p, "the accessor of '" + tensor + "' is at compile-time offset " +
-                  std::to_string(offset) + ", expected " + std::to_string(next));
-    std::int64_t count = -1;
-    for (const AttrValue& a : attr_as<std::vector<AttrValue>>(p, p.attrs, "accessors")) {
-      const auto& pair = item_as<std::vector<AttrValue>>(p, a, "an accessor");
-      if (pair.size() == 2 && item_as<std::string>(p, pair[0], "an accessor name") == tensor)
-        count = static_cast<std::int64_t>(
-            item_as<std::vector<AttrValue>>(p, pair[1], "accessor args").size());
-    }
-    if (count < 0)
-      fail(p, "no compile-time args recorded for the accessor of '" + tensor + "'");
-    if (!prev.empty()) {
-      j["fn"] = "tensor_accessor.chained";
-      args[1] = {{"kind", "ref"}, {"name", prev}, {"type", args[0]["type"]}, {"parens", false}};
-    }
-    prev = tensor;
-    next = offset + count;
-    return;
-  }
-  for (auto& [k, v] : j.items())
-    chain_accessors(p, v, prev, next);
-}
-
+// A kernel: its body as IR JSON (the accessor chain is already in it), the CBs it names (its
+// constexpr ids), the intrinsics it calls (compute headers, the scaler helper) and its config.
 json kernel_data(const Program& p, const Function& f) {
+  if (!f.config)
+    fail(p, "'" + f.name + "' has no kernel config; run the tt chain to its end");
+  const KernelConfig& c = *f.config;
   json k;
-  k["kind"] = std::string(to_string(f.kind));
-  k["file"] = std::string(to_string(f.kind)) + ".cpp";
-  json body = to_json(f.body);
-  std::string prev;
-  std::int64_t next = 0;
-  chain_accessors(p, body, prev, next);
+  k["kind"] = str(f.kind);
+  k["file"] = str(f.kind) + ".cpp";
+  k["body"] = to_json(f.body);
   std::set<std::string> refs, calls;
-  collect(body, refs, calls);
-  k["body"] = std::move(body);
+  collect(k["body"], refs, calls);
   k["calls"] = calls;             // sorted: whether the reader fills a scaler
   std::set<std::string> includes; // the SDK headers of the compute calls (intrinsic table)
-  for (const std::string& c : calls)
-    if (std::optional<Intrinsic> fn = intrinsic_from_string(c); fn && !info(*fn).header.empty())
+  for (const std::string& name : calls)
+    if (std::optional<Intrinsic> fn = intrinsic_from_string(name); fn && !info(*fn).header.empty())
       includes.insert(std::string(info(*fn).header));
   k["includes"] = includes;
   std::vector<const CircularBuffer*> cbs;
@@ -137,22 +71,26 @@ json kernel_data(const Program& p, const Function& f) {
   k["cbs"] = json::array();
   for (const CircularBuffer* cb : cbs)
     k["cbs"].push_back({{"name", cb->name}, {"index", cb->index}});
-  k["compile_args"] = string_list(p, f.attrs, "compile_args");
-  k["runtime_args"] = string_list(p, f.attrs, "runtime_args");
-  if (f.kind == FuncKind::compute) {
-    k["math_fidelity"] = attr_as<std::string>(p, f.attrs, "math_fidelity");
-    k["fp32_dest_acc_en"] = attr_as<bool>(p, f.attrs, "fp32_dest_acc_en");
-    k["math_approx_mode"] = attr_as<bool>(p, f.attrs, "math_approx_mode");
-  } else {
-    k["processor"] = attr_as<std::string>(p, f.attrs, "processor");
-    k["noc"] = attr_as<std::string>(p, f.attrs, "noc");
+  k["runtime_args"] = c.runtime_args;
+  k["compile_args"] = json::array();
+  for (const CompileArg& a : c.compile_args)
+    k["compile_args"].push_back(a.tensor);
+  if (c.data_movement) {
+    k["processor"] = str(c.data_movement->processor);
+    k["noc"] = str(c.data_movement->noc);
+  }
+  if (c.compute) {
+    k["math_fidelity"] = str(c.compute->math_fidelity);
+    k["fp32_dest_acc_en"] = c.compute->fp32_dest_acc_en;
+    k["math_approx_mode"] = c.compute->math_approx_mode;
   }
   return k;
 }
 
-// The host plan: its parameters (sizes bound from the first tensor axis that names them, and
-// scalars), lets, buffers, CBs, kernels and the work split.
-json host_data(const Program& p, const Function& h) {
+// The host: its function's parameters (a size bound from the first tensor axis that names it, or
+// a scalar) and lets, then the plan field by field, with each buffer's tensor role and dtype and
+// the CBs.
+json host_data(const Program& p, const Function& h, const HostPlan& plan) {
   json host;
   host["params"] = json::array();
   host["param_names"] = json::array(); // a scalar of the kernel not among them is unused
@@ -175,39 +113,40 @@ json host_data(const Program& p, const Function& h) {
     host["params"].push_back(bound);
   }
   host["body"] = to_json(h.body);
+  host["split"] = str(plan.split);
+  host["work_items"] = plan.work_items;
+  host["grid"] = {{"x", plan.grid.x}, {"y", plan.grid.y}};
+  host["row_wise"] = plan.row_wise;
+  if (plan.per_core)
+    host["per_core"] = {{"start", plan.per_core->start}, {"count", plan.per_core->count}};
   host["buffers"] = json::array();
-  for (const AttrValue& b : attr_as<std::vector<AttrValue>>(p, h.attrs, "buffers")) {
-    const auto& v = item_as<std::vector<AttrValue>>(p, b, "a buffer");
-    if (v.size() != 4)
-      fail(p, "a buffer is not [tensor, address, size, page]");
-    const std::string name = item_as<std::string>(p, v[0], "a buffer's tensor");
-    const Tensor* t = p.find_tensor(name);
+  for (const HostBuffer& b : plan.buffers) {
+    const Tensor* t = p.find_tensor(b.tensor);
     if (!t)
-      fail(p, "buffer of an unknown tensor '" + name + "'");
-    host["buffers"].push_back({{"tensor", name},
-                               {"role", std::string(to_string(t->role))},
-                               {"dtype", std::string(to_string(t->dtype))},
-                               {"addr", item_as<std::string>(p, v[1], "a buffer's address")},
-                               {"size", item_as<std::string>(p, v[2], "a buffer's size")},
-                               {"page", item_as<std::int64_t>(p, v[3], "a buffer's page")}});
+      fail(p, "a buffer of unknown tensor '" + b.tensor + "'");
+    host["buffers"].push_back({{"tensor", b.tensor},
+                               {"role", str(t->role)},
+                               {"dtype", str(t->dtype)},
+                               {"addr", b.address},
+                               {"size", b.size},
+                               {"page", b.page_size}});
+  }
+  // The kernels in launch order, by role: the template finds each under kernel.tt[role].
+  host["kernels"] = json::array();
+  for (const std::string& name : plan.kernels) {
+    auto f = std::find_if(p.functions.begin(), p.functions.end(),
+                          [&](const Function& g) { return g.name == name; });
+    if (f == p.functions.end())
+      fail(p, "the host plan launches an unknown function '" + name + "'");
+    host["kernels"].push_back(str(f->kind));
   }
   host["cbs"] = json::array();
   for (const CircularBuffer& cb : p.cbs)
     host["cbs"].push_back({{"name", cb.name},
                            {"index", cb.index},
-                           {"format", std::string(to_string(cb.format))},
+                           {"format", str(cb.format)},
                            {"page", cb.page_size},
                            {"total", cb.page_size * cb.depth}});
-  const Grid& grid = attr_as<Grid>(p, h.attrs, "grid");
-  host["grid"] = {{"x", grid.x}, {"y", grid.y}};
-  host["row_wise"] = attr_as<bool>(p, h.attrs, "row_wise");
-  if (attr_as<std::string>(p, h.attrs, "split") != "split_work_to_cores")
-    fail(p, "the host plan names an unknown work split");
-  host["work_items"] = attr_as<std::string>(p, h.attrs, "work_items");
-  json per_core = string_list(p, h.attrs, "per_core");
-  if (per_core.size() != 2)
-    fail(p, "per_core is not [start, count]");
-  host["per_core"] = {{"start", per_core[0]}, {"count", per_core[1]}};
   return host;
 }
 
@@ -215,17 +154,11 @@ json host_data(const Program& p, const Function& h) {
 
 json tt_template_data(const Program& p) {
   json tt;
-  tt["reader"] = kernel_data(p, function(p, FuncKind::reader));
-  tt["compute"] = kernel_data(p, function(p, FuncKind::compute));
-  tt["writer"] = kernel_data(p, function(p, FuncKind::writer));
-  const Function& h = function(p, FuncKind::host);
-  // The plan lists the kernels by function name, in launch order: reader, compute, writer.
-  json names = string_list(p, h.attrs, "kernels");
-  json expected = {function(p, FuncKind::reader).name, function(p, FuncKind::compute).name,
-                   function(p, FuncKind::writer).name};
-  if (names != expected)
-    fail(p, "the host plan's kernels are not [reader, compute, writer]");
-  tt["host"] = host_data(p, h);
+  for (FuncKind k : {FuncKind::reader, FuncKind::compute, FuncKind::writer})
+    tt[str(k)] = kernel_data(p, function(p, k));
+  if (!p.host_plan)
+    fail(p, "no host plan; run the tt chain to its end");
+  tt["host"] = host_data(p, function(p, FuncKind::host), *p.host_plan);
   return tt;
 }
 

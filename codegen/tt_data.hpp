@@ -1,6 +1,7 @@
 // Template data of the TT target: the three kernels of a program (bodies as IR JSON, the CBs each
-// names, the intrinsics each calls) and the host plan that finalize-signature left, restated as
-// plain lists so templates/tt/ only spells it (schema: docs/codegen.md, "The TT template data").
+// names, the intrinsics each calls, their kernel configs) and its typed host plan, serialised
+// field by field as the last TT stage left them, so templates/tt/ only spells them (schema:
+// docs/codegen.md, "The TT template data").
 #pragma once
 
 #include "lowering/ir/module.hpp"
@@ -10,8 +11,8 @@
 namespace tk::codegen {
 
 /// The "tt" key of a kernel in the template data: {"reader", "compute", "writer", "host"}.
-/// `p` is a program at the end of the TT chain; a missing function or a malformed plan attribute
-/// is an internal error (the chain left something the templates cannot spell).
+/// `p` is a program at the end of the TT chain; a missing kernel, config or plan is an internal
+/// error (the chain did not run to its end).
 nlohmann::json tt_template_data(const ir::Program& p);
 
 } // namespace tk::codegen

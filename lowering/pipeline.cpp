@@ -11,7 +11,6 @@
 #include "lowering/tt/assign_cbs.hpp"
 #include "lowering/tt/attach_accessors.hpp"
 #include "lowering/tt/bind_runtime_args.hpp"
-#include "lowering/tt/build_dataflow.hpp"
 #include "lowering/tt/finalize_signature.hpp"
 #include "lowering/tt/insert_cb_protocol.hpp"
 #include "lowering/tt/insert_compute_init.hpp"
@@ -63,8 +62,6 @@ constexpr Stage kTT[] = {
      select_tile_ops},
     {"assign-cbs", "CB indices in their role's range, intermediate depths, the L1 budget",
      assign_cbs},
-    {"build-dataflow", "the tile dataflow graph: producer, consumer and tile counts per CB",
-     build_dataflow},
     {"split-kernels", "reader, compute and writer functions, each with only the loops it needs",
      split_kernels},
     {"bind-runtime-args",

@@ -106,12 +106,13 @@ bool equal(const Module& a, const Module& b) {
   for (std::size_t i = 0; i < a.programs.size(); ++i) {
     const Program &p = a.programs[i], &q = b.programs[i];
     if (p.name != q.name || p.attrs != q.attrs || p.tensors != q.tensors || p.cbs != q.cbs ||
+        p.accessors != q.accessors || p.host_plan != q.host_plan ||
         p.functions.size() != q.functions.size())
       return false;
     for (std::size_t j = 0; j < p.functions.size(); ++j) {
       const Function &f = p.functions[j], &g = q.functions[j];
       if (f.name != g.name || f.kind != g.kind || f.params != g.params || f.attrs != g.attrs ||
-          !equal(f.body, g.body))
+          f.config != g.config || !equal(f.body, g.body))
         return false;
     }
   }

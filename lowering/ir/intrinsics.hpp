@@ -36,6 +36,7 @@ namespace tk::ir {
   X(get_common_arg_val, "get_common_arg_val", "const", u32, pure, "")                              \
   X(get_compile_time_arg_val, "get_compile_time_arg_val", "const", u32, pure, "")                  \
   X(tensor_accessor, "tensor_accessor", "tensor const int int", void, writes, "")                  \
+  X(tensor_accessor_chained, "tensor_accessor.chained", "tensor tensor int int", void, writes, "") \
   X(cb_reserve_back, "cb_reserve_back", "cb int", void, writes, "")                                \
   X(cb_push_back, "cb_push_back", "cb int", void, writes, "")                                      \
   X(cb_wait_front, "cb_wait_front", "cb int", void, writes, "")                                    \

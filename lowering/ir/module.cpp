@@ -16,13 +16,21 @@ const CircularBuffer* Program::find_cb(std::string_view n) const {
   return nullptr;
 }
 
+const Accessor* Program::find_accessor(std::string_view tensor) const {
+  for (const Accessor& a : accessors)
+    if (a.tensor == tensor)
+      return &a;
+  return nullptr;
+}
+
 namespace {
 bool same_function(const Function& a, const Function& b) {
   return a.name == b.name && a.kind == b.kind && a.params == b.params && a.attrs == b.attrs &&
-         a.body == b.body;
+         a.config == b.config && a.body == b.body;
 }
 bool same_program(const Program& a, const Program& b) {
   if (a.name != b.name || a.attrs != b.attrs || a.tensors != b.tensors || a.cbs != b.cbs ||
+      a.accessors != b.accessors || a.host_plan != b.host_plan ||
       a.functions.size() != b.functions.size())
     return false;
   for (std::size_t i = 0; i < a.functions.size(); ++i)

@@ -3,6 +3,7 @@
 // writer after split-kernels; a `cpu` function on the CPU chain).
 #pragma once
 
+#include "lowering/ir/host_plan.hpp"
 #include "lowering/ir/nodes.hpp"
 
 #include <cstdint>
@@ -13,13 +14,6 @@
 #include <vector>
 
 namespace tk::ir {
-
-/// A core grid, printed `8x8`.
-struct Grid {
-  std::int64_t x = 0;
-  std::int64_t y = 0;
-  friend bool operator==(const Grid&, const Grid&) = default;
-};
 
 /// An attribute value: int (`2`), bool (`true`), string (`"HiFi4"`), grid (`8x8`) or a list
 /// (`[1, "a", [2, 3]]`).
@@ -84,6 +78,9 @@ struct Function {
   Attrs attrs;
   Stmt body;
   Loc loc;
+  /// How the host launches this reader, compute or writer (host_plan.hpp); set from
+  /// bind-runtime-args on, absent on every other function.
+  std::optional<KernelConfig> config = {};
 };
 
 struct Program {
@@ -93,9 +90,14 @@ struct Program {
   std::vector<CircularBuffer> cbs;
   std::vector<Function> functions;
   Loc loc;
+  /// TensorAccessor compile-time args per tensor (attach-accessors), tensor order.
+  std::vector<Accessor> accessors = {};
+  /// What the host does besides its function's lets (host_plan.hpp); from partition-work on.
+  std::optional<HostPlan> host_plan = {};
 
   const Tensor* find_tensor(std::string_view name) const;
   const CircularBuffer* find_cb(std::string_view name) const;
+  const Accessor* find_accessor(std::string_view tensor) const;
 };
 
 struct Module {
@@ -103,8 +105,9 @@ struct Module {
   std::vector<Program> programs;
 };
 
-/// True when `b` is `a` untouched: equal attributes, tensors and CBs, and every function body is
-/// the same node (pointer). This is how the driver detects an unchanged stage.
+/// True when `b` is `a` untouched: equal attributes, tensors, CBs, accessors, host plan and kernel
+/// configs, and every function body is the same node (pointer). This is how the driver detects an
+/// unchanged stage.
 bool identical(const Module& a, const Module& b);
 
 } // namespace tk::ir

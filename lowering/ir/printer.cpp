@@ -241,6 +241,57 @@ public:
       os << " tensor " << c.tensor;
     os << '\n';
   }
+  void names(const std::vector<std::string>& xs) {
+    os << '[';
+    for (std::size_t i = 0; i < xs.size(); ++i)
+      os << (i ? ", " : "") << xs[i];
+    os << ']';
+  }
+  static const char* boolean(bool b) { return b ? "true" : "false"; }
+
+  // ---- the host plan (host_plan.hpp) ----
+  void accessor(const Accessor& a) {
+    os << "  accessor " << a.tensor << " args [";
+    for (std::size_t i = 0; i < a.args.size(); ++i)
+      os << (i ? ", " : "") << a.args[i];
+    os << "]\n";
+  }
+  void config(const KernelConfig& c) {
+    os << " runtime_args ";
+    names(c.runtime_args);
+    os << " compile_args [";
+    for (std::size_t i = 0; i < c.compile_args.size(); ++i)
+      os << (i ? ", " : "") << c.compile_args[i].tensor << " at " << c.compile_args[i].offset;
+    os << ']';
+    if (c.data_movement)
+      os << " processor " << to_string(c.data_movement->processor) << " noc "
+         << to_string(c.data_movement->noc);
+    if (c.compute)
+      os << " math_fidelity " << to_string(c.compute->math_fidelity) << " fp32_dest_acc_en "
+         << boolean(c.compute->fp32_dest_acc_en) << " math_approx_mode "
+         << boolean(c.compute->math_approx_mode);
+  }
+  void host_plan(const HostPlan& h) {
+    os << "  host_plan {\n    split " << to_string(h.split) << " items " << h.work_items << " grid "
+       << h.grid.x << 'x' << h.grid.y << " row_wise " << boolean(h.row_wise) << '\n';
+    if (h.per_core)
+      os << "    per_core " << h.per_core->start << ' ' << h.per_core->count << '\n';
+    for (const HostBuffer& b : h.buffers) {
+      os << "    buffer " << b.tensor << " address " << b.address;
+      if (!b.size.empty())
+        os << " size " << b.size;
+      if (b.page_size)
+        os << " page " << b.page_size;
+      os << '\n';
+    }
+    if (!h.kernels.empty()) {
+      os << "    kernels ";
+      names(h.kernels);
+      os << '\n';
+    }
+    os << "  }\n";
+  }
+
   void function(const Function& f) {
     os << "  func " << to_string(f.kind) << ' ' << f.name << '(';
     for (std::size_t i = 0; i < f.params.size(); ++i) {
@@ -250,6 +301,8 @@ public:
     }
     os << ')';
     attrs_clause(f.attrs);
+    if (f.config)
+      config(*f.config);
     body(f.body, 2);
     os << '\n';
   }
@@ -268,11 +321,17 @@ public:
       os << " {\n";
       for (const Tensor& t : p.tensors)
         tensor(t);
+      for (const Accessor& a : p.accessors)
+        accessor(a);
       for (const CircularBuffer& c : p.cbs)
         cb(c);
       for (const Function& f : p.functions) {
         os << '\n';
         function(f);
+      }
+      if (p.host_plan) {
+        os << '\n';
+        host_plan(*p.host_plan);
       }
       os << "}\n";
     }

@@ -91,12 +91,18 @@ private:
     while (!accept("}")) {
       if (at_word("tensor"))
         p.tensors.push_back(tensor());
+      else if (at_word("accessor"))
+        p.accessors.push_back(accessor());
       else if (at_word("cb"))
         p.cbs.push_back(circular_buffer());
       else if (at_word("func"))
         p.functions.push_back(function());
-      else
-        fail_expected("'tensor', 'cb', 'func' or '}'");
+      else if (at_word("host_plan")) {
+        if (p.host_plan)
+          fail(peek().range, "a program has one host_plan");
+        p.host_plan = host_plan();
+      } else
+        fail_expected("'tensor', 'accessor', 'cb', 'func', 'host_plan' or '}'");
     }
     prog_ = nullptr;
     return p;
@@ -150,6 +156,117 @@ private:
       c.tensor = ident("a tensor name");
     return c;
   }
+  // ---- the host plan (host_plan.hpp) ----
+  bool boolean() {
+    if (accept_word("true"))
+      return true;
+    if (accept_word("false"))
+      return false;
+    fail_expected("true or false");
+  }
+  // `[a, b]`: names of host values or functions.
+  std::vector<std::string> names(std::string_view what) {
+    std::vector<std::string> out;
+    expect("[");
+    if (accept("]"))
+      return out;
+    do
+      out.push_back(ident(what));
+    while (accept(","));
+    expect("]");
+    return out;
+  }
+  // A tensor named by a host-plan entry: declared before, like the tensors a body names.
+  std::string known_tensor(std::string_view what) {
+    const Token& t = peek();
+    std::string name = ident("a tensor name");
+    if (!prog_->find_tensor(name))
+      fail(t.range, std::string(what) + " of unknown tensor '" + name + "'");
+    return name;
+  }
+  Accessor accessor() {
+    Accessor a;
+    expect_word("accessor");
+    a.tensor = known_tensor("accessor");
+    expect_word("args");
+    expect("[");
+    if (!accept("]")) {
+      do
+        a.args.push_back(integer("a compile-time arg"));
+      while (accept(","));
+      expect("]");
+    }
+    return a;
+  }
+  KernelConfig kernel_config() {
+    KernelConfig c;
+    expect_word("runtime_args");
+    c.runtime_args = names("a runtime arg name");
+    expect_word("compile_args");
+    expect("[");
+    if (!accept("]")) {
+      do {
+        CompileArg a;
+        a.tensor = known_tensor("compile-time args");
+        expect_word("at");
+        a.offset = integer("a compile-time arg offset");
+        c.compile_args.push_back(a);
+      } while (accept(","));
+      expect("]");
+    }
+    if (accept_word("processor")) {
+      DataMovementConfig d;
+      d.processor = word_of(processor_from_string, "processor");
+      expect_word("noc");
+      d.noc = word_of(noc_from_string, "NoC");
+      c.data_movement = d;
+    } else if (accept_word("math_fidelity")) {
+      ComputeConfig k;
+      k.math_fidelity = word_of(math_fidelity_from_string, "math fidelity");
+      expect_word("fp32_dest_acc_en");
+      k.fp32_dest_acc_en = boolean();
+      expect_word("math_approx_mode");
+      k.math_approx_mode = boolean();
+      c.compute = k;
+    }
+    return c;
+  }
+  HostPlan host_plan() {
+    HostPlan h;
+    expect_word("host_plan");
+    expect("{");
+    expect_word("split");
+    h.split = word_of(work_split_from_string, "work split");
+    expect_word("items");
+    h.work_items = ident("the name of the work-item count");
+    expect_word("grid");
+    h.grid = grid();
+    expect_word("row_wise");
+    h.row_wise = boolean();
+    if (accept_word("per_core")) {
+      PerCore pc;
+      pc.start = ident("the name of a core's first work item");
+      pc.count = ident("the name of a core's work-item count");
+      h.per_core = pc;
+    }
+    while (accept_word("buffer")) {
+      HostBuffer b;
+      b.tensor = known_tensor("buffer");
+      expect_word("address");
+      b.address = ident("the name of a buffer address");
+      if (accept_word("size"))
+        b.size = ident("the name of a buffer size");
+      if (accept_word("page"))
+        b.page_size = integer("a page size");
+      h.buffers.push_back(b);
+    }
+    if (accept_word("kernels"))
+      h.kernels = names("a function name");
+    if (!accept("}"))
+      fail_expected(h.kernels.empty() ? "'buffer', 'kernels' or '}'" : "'}'");
+    return h;
+  }
+
   Type type() {
     const Token& t = peek();
     std::string s = ident("a type");
@@ -184,6 +301,8 @@ private:
     }
     if (accept_word("attributes"))
       f.attrs = attrs();
+    if (at_word("runtime_args"))
+      f.config = kernel_config();
     f.body = body();
     return f;
   }

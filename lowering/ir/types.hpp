@@ -79,4 +79,11 @@ enum class LayoutKind : std::uint8_t { interleaved, sharded };
 std::string_view to_string(LayoutKind);
 std::optional<LayoutKind> layout_kind_from_string(std::string_view);
 
+/// A core grid, printed `8x8`.
+struct Grid {
+  std::int64_t x = 0;
+  std::int64_t y = 0;
+  friend bool operator==(const Grid&, const Grid&) = default;
+};
+
 } // namespace tk::ir

@@ -324,6 +324,74 @@ private:
   }
 };
 
+// A kernel config belongs to a reader, compute or writer, with the config of its kind; its
+// compile-time args name accessors.
+void check_config(const Program& p, const Function& f) {
+  const KernelConfig& c = *f.config;
+  bool data_movement = f.kind == FuncKind::reader || f.kind == FuncKind::writer;
+  if (!data_movement && f.kind != FuncKind::compute)
+    fail("a " + std::string(to_string(f.kind)) + " function has a kernel config");
+  if (c.data_movement && !data_movement)
+    fail("a compute kernel has a data-movement config (processor, noc)");
+  if (c.compute && f.kind != FuncKind::compute)
+    fail("a " + std::string(to_string(f.kind)) + " has a compute config (math_fidelity, ...)");
+  std::set<std::string> seen;
+  for (const CompileArg& a : c.compile_args) {
+    if (!p.find_accessor(a.tensor))
+      fail("compile-time args of " + q(a.tensor) + ", which has no accessor");
+    if (!seen.insert(a.tensor).second)
+      fail("compile-time args of " + q(a.tensor) + " twice");
+  }
+}
+
+// The plan names the program's host function's lets, its tensors and its kernels.
+void check_host_plan(const Program& p, const HostPlan& h) {
+  const Function* host = nullptr;
+  for (const Function& f : p.functions)
+    if (f.kind == FuncKind::host) {
+      if (host)
+        fail("two host functions: " + q(host->name) + " and " + q(f.name));
+      host = &f;
+    }
+  if (!host)
+    fail("a host plan without a host function");
+  std::set<std::string> lets;
+  if (const Block* b = as<Block>(host->body))
+    for (const Stmt& s : b->stmts)
+      if (const Decl* d = as<Decl>(s))
+        lets.insert(d->name);
+  auto let = [&](const std::string& name, const std::string& what) {
+    if (!lets.count(name))
+      fail("the host plan's " + what + " " + q(name) + " is no let of " + q(host->name));
+  };
+  let(h.work_items, "work-item count");
+  if (h.grid.x <= 0 || h.grid.y <= 0)
+    fail("the host plan's grid is empty");
+  std::set<std::string> seen;
+  for (const HostBuffer& b : h.buffers) {
+    if (!p.find_tensor(b.tensor))
+      fail("the host plan has a buffer of unknown tensor " + q(b.tensor));
+    if (!seen.insert(b.tensor).second)
+      fail("the host plan has two buffers of tensor " + q(b.tensor));
+    if (!b.size.empty())
+      let(b.size, "size of buffer");
+    if (b.page_size < 0)
+      fail("the buffer of " + q(b.tensor) + " has a negative page size");
+  }
+  seen.clear();
+  for (const std::string& k : h.kernels) {
+    const Function* f = nullptr;
+    for (const Function& g : p.functions)
+      if (g.name == k)
+        f = &g;
+    if (!f || (f->kind != FuncKind::reader && f->kind != FuncKind::compute &&
+               f->kind != FuncKind::writer))
+      fail("the host plan launches " + q(k) + ", which is no reader, compute or writer function");
+    if (!seen.insert(k).second)
+      fail("the host plan launches " + q(k) + " twice");
+  }
+}
+
 void check_program(const Program& p) {
   std::set<std::string> names;
   for (const Tensor& t : p.tensors) {
@@ -348,17 +416,30 @@ void check_program(const Program& p) {
     if (!c.tensor.empty() && !p.find_tensor(c.tensor))
       fail("circular buffer " + q(c.name) + " streams unknown tensor " + q(c.tensor));
   }
+  std::set<std::string> accessors;
+  for (const Accessor& a : p.accessors) {
+    if (!p.find_tensor(a.tensor))
+      fail("accessor of unknown tensor " + q(a.tensor));
+    if (!accessors.insert(a.tensor).second)
+      fail("two accessors of tensor " + q(a.tensor));
+    if (a.args.empty())
+      fail("the accessor of " + q(a.tensor) + " has no compile-time args");
+  }
   std::set<std::string> fns;
   for (const Function& f : p.functions) {
     if (!fns.insert(f.name).second)
       fail("duplicate function " + q(f.name));
     try {
       FunctionChecker(p, f).run();
+      if (f.config)
+        check_config(p, f);
     } catch (Invalid& e) {
       e.message = "in function " + q(f.name) + ": " + e.message;
       throw;
     }
   }
+  if (p.host_plan)
+    check_host_plan(p, *p.host_plan);
 }
 
 } // namespace

@@ -20,7 +20,7 @@ std::int64_t align_up(std::int64_t v, std::int64_t a) {
 ir::Module attach_accessors(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
   for (Program& p : out.programs) {
-    std::vector<AttrValue> list;
+    p.accessors.clear();
     for (const Tensor& t : p.tensors) {
       if (!t.layout)
         throw InternalError("internal error: attach-accessors: tensor '" + t.name +
@@ -32,10 +32,8 @@ ir::Module attach_accessors(const ir::Module& m, Diagnostics&) {
       std::int64_t config =
           (dram ? kIsDram : 0) | (t.layout->kind == LayoutKind::sharded ? kSharded : 0);
       std::int64_t page = align_up(t.layout->page_size, dram ? kDramAlign : kL1Align);
-      list.push_back(
-          {std::vector<AttrValue>{{t.name}, {std::vector<AttrValue>{{config}, {page}}}}});
+      p.accessors.push_back({t.name, {config, page}});
     }
-    p.attrs["accessors"] = {list};
   }
   return out;
 }

@@ -1,6 +1,7 @@
-// attach-accessors (A3): afterwards the program attribute `accessors` lists, for every DRAM
-// tensor in tensor order, its TensorAccessor compile-time args: `[tensor, [ArgsConfig, aligned
-// page size]]` (interleaved DRAM: ArgsConfig IsDram = 2; docs/tt_metal.md §3.2).
+// attach-accessors (A3): afterwards the program declares, for every tensor in tensor order, its
+// TensorAccessor compile-time args, `accessor T args [ArgsConfig, aligned page size]`
+// (ir::Accessor; interleaved DRAM: ArgsConfig IsDram = 2; docs/tt_metal.md §3.2). Their count is
+// how far a kernel's next accessor starts.
 #pragma once
 
 #include "lowering/ir/module.hpp"

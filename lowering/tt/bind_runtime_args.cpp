@@ -11,9 +11,6 @@ namespace {
 
 using namespace tk::ir;
 
-// TensorAccessorArgs of an interleaved tensor are two compile-time words (ArgsConfig, page size).
-constexpr std::int64_t kAccessorArgs = 2;
-
 // Host expressions compute sizes in u32.
 struct ToHost : Mutator {
   Expr mutate_node(const Var& v, const Expr& self) override {
@@ -100,12 +97,13 @@ public:
     refs.visit(rest);
 
     std::vector<Stmt> head;
-    std::vector<AttrValue> rt_names, ct_names;
+    KernelConfig config;
+    std::vector<std::string>& rt_names = config.runtime_args;
     auto arg = [&](const std::string& n, Type t) {
       head.push_back(decl(
           n, t,
           call(Intrinsic::get_arg_val, {int_imm(static_cast<std::int64_t>(rt_names.size()))})));
-      rt_names.push_back({n});
+      rt_names.push_back(n);
     };
     std::vector<const Tensor*> streamed;
     for (const Tensor& t : prog_.tensors)
@@ -131,20 +129,29 @@ public:
     for (const Param& q : f.params)
       if ((q.name == start_name() || q.name == count_name()) && reads.count(q.name))
         arg(q.name, q.type);
+    // The TensorAccessorArgs chain, as the SDK writes it: the first accessor at compile-time word
+    // 0, each next one where the previous one's words end (`tensor_accessor.chained` names it).
     std::int64_t cta = 0;
+    const Tensor* prev = nullptr;
     for (const Tensor* t : streamed) {
-      head.push_back(
-          evaluate(call(Intrinsic::tensor_accessor,
-                        {tensor_ref(t->name), int_imm(cta), var(addr_.at(t->name), Type::u32()),
-                         int_imm(t->layout->page_size, Type::u32())})));
-      ct_names.push_back({t->name});
-      cta += kAccessorArgs;
+      const Accessor* a = prog_.find_accessor(t->name);
+      if (!a)
+        throw InternalError("internal error: bind-runtime-args: tensor '" + t->name +
+                            "' has no accessor (attach-accessors runs first)");
+      Expr addr = var(addr_.at(t->name), Type::u32());
+      Expr page = int_imm(t->layout->page_size, Type::u32());
+      head.push_back(evaluate(prev ? call(Intrinsic::tensor_accessor_chained,
+                                          {tensor_ref(t->name), tensor_ref(prev->name), addr, page})
+                                   : call(Intrinsic::tensor_accessor,
+                                          {tensor_ref(t->name), int_imm(cta), addr, page})));
+      config.compile_args.push_back({t->name, cta});
+      cta += a->arg_count();
+      prev = t;
     }
     head.push_back(rest);
     f.body = block(std::move(head));
     f.params.clear();
-    f.attrs["runtime_args"] = {rt_names};
-    f.attrs["compile_args"] = {ct_names};
+    f.config = std::move(config);
   }
 
   void finish() {
@@ -153,10 +160,10 @@ public:
     for (const auto& [n, e] : bits)
       body.push_back(decl(n, Type::u32(), call(Intrinsic::float_bits, {e})));
     host_.body = block(std::move(body));
-    std::vector<AttrValue> addrs;
+    // A DRAM buffer per tensor, named by the address the kernels read; finalize-signature sizes it.
+    prog_.host_plan->buffers.clear();
     for (const Tensor& t : prog_.tensors)
-      addrs.push_back({std::vector<AttrValue>{{t.name}, {addr_.at(t.name)}}});
-    host_.attrs["addresses"] = {addrs};
+      prog_.host_plan->buffers.push_back({t.name, addr_.at(t.name), "", 0});
   }
 
 private:
@@ -167,14 +174,14 @@ private:
   std::vector<Stmt> host_body_;
   std::map<std::string, std::string> addr_;
 
-  std::string per_core(std::size_t k) const {
-    auto it = host_.attrs.find("per_core");
-    if (it == host_.attrs.end())
-      throw InternalError("internal error: bind-runtime-args: the host plan has no per_core names");
-    return std::get<std::string>(std::get<std::vector<AttrValue>>(it->second.value).at(k).value);
+  const PerCore& per_core() const {
+    if (!prog_.host_plan || !prog_.host_plan->per_core)
+      throw InternalError("internal error: bind-runtime-args: program '" + prog_.name +
+                          "' has no host plan with per-core values (to-core-loop runs first)");
+    return *prog_.host_plan->per_core;
   }
-  std::string start_name() const { return per_core(0); }
-  std::string count_name() const { return per_core(1); }
+  const std::string& start_name() const { return per_core().start; }
+  const std::string& count_name() const { return per_core().count; }
 };
 
 } // namespace
@@ -183,9 +190,9 @@ ir::Module bind_runtime_args(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
   for (Program& p : out.programs) {
     Function* host = ir::find_function(p, FuncKind::host);
-    if (!host)
+    if (!host || !p.host_plan)
       throw InternalError("internal error: bind-runtime-args: program '" + p.name +
-                          "' has no host plan");
+                          "' has no host function and plan (partition-work runs first)");
     Binder b(p, *host);
     for (Function& f : p.functions)
       if (f.kind == FuncKind::reader || f.kind == FuncKind::compute || f.kind == FuncKind::writer)

@@ -3,28 +3,37 @@
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/target.hpp"
 
+#include <array>
+#include <utility>
+
 namespace tk::lower {
 
 namespace {
 
 using namespace tk::ir;
 
-const std::vector<AttrValue>& list_attr(const Function& f, const char* key) {
-  auto it = f.attrs.find(key);
-  if (it == f.attrs.end())
-    throw InternalError("internal error: finalize-signature: '" + f.name + "' has no " + key);
-  return std::get<std::vector<AttrValue>>(it->second.value);
+// The `math_fidelity` option as the DSL spells it (the checker and ttgen accept these four).
+constexpr std::array<std::pair<std::string_view, MathFidelity>, 4> kFidelityOptions{{
+    {"LoFi", MathFidelity::lofi},
+    {"HiFi2", MathFidelity::hifi2},
+    {"HiFi3", MathFidelity::hifi3},
+    {"HiFi4", MathFidelity::hifi4},
+}};
+
+std::optional<MathFidelity> fidelity_option(const Program& p) {
+  std::string s = tt::option_string(p, "math_fidelity", "HiFi4");
+  for (const auto& [name, f] : kFidelityOptions)
+    if (name == s)
+      return f;
+  return std::nullopt;
 }
 
-const std::string& str(const AttrValue& v) {
-  return std::get<std::string>(v.value);
-}
-
-void finalize(Program& p) {
+void finalize(Program& p, Diagnostics& diags) {
   Function* host = ir::find_function(p, FuncKind::host);
-  if (!host)
+  if (!host || !p.host_plan)
     throw InternalError("internal error: finalize-signature: program '" + p.name +
-                        "' has no host plan");
+                        "' has no host function and plan");
+  HostPlan& plan = *p.host_plan;
   ir::NameSet names(p);
   std::vector<Stmt> body = as<Block>(host->body)->stmts;
   std::map<std::string, std::string> counts = ir::tile_count_vars(*host);
@@ -40,53 +49,50 @@ void finalize(Program& p) {
     }
     return var(it->second, Type::u32());
   };
-  std::map<std::string, std::string> addr;
-  for (const AttrValue& a : list_attr(*host, "addresses")) {
-    const auto& pair = std::get<std::vector<AttrValue>>(a.value);
-    addr[str(pair[0])] = str(pair[1]);
-  }
-  std::vector<AttrValue> buffers;
-  for (const Tensor& t : p.tensors) {
-    std::string size = names.fresh(t.name + "_bytes");
-    Expr bytes = ir::mul(ir::mul(tiles(t.dims.at(0)), tiles(t.dims.at(1))),
-                         int_imm(t.layout->page_size, Type::u32()));
-    body.push_back(decl(size, Type::u32(), bytes));
-    buffers.push_back(
-        {std::vector<AttrValue>{{t.name}, {addr.at(t.name)}, {size}, {t.layout->page_size}}});
+  // Each buffer's size in bytes, a host let; its page, one tile of the tensor's layout.
+  for (HostBuffer& b : plan.buffers) {
+    const Tensor* t = p.find_tensor(b.tensor);
+    if (!t || !t->layout)
+      throw InternalError("internal error: finalize-signature: buffer of '" + b.tensor +
+                          "', which is no tensor with a layout");
+    b.size = names.fresh(t->name + "_bytes");
+    b.page_size = t->layout->page_size;
+    Expr bytes = ir::mul(ir::mul(tiles(t->dims.at(0)), tiles(t->dims.at(1))),
+                         int_imm(b.page_size, Type::u32()));
+    body.push_back(decl(b.size, Type::u32(), bytes));
   }
   host->body = block(std::move(body));
-  host->attrs.erase("addresses");
-  host->attrs["buffers"] = {buffers};
-  std::vector<AttrValue> kernels;
-  for (Function& f : p.functions) {
-    switch (f.kind) {
-    case FuncKind::reader:
-      f.attrs["processor"] = {std::string("RISCV_1")};
-      f.attrs["noc"] = {std::string("RISCV_1_default")};
-      break;
-    case FuncKind::writer:
-      f.attrs["processor"] = {std::string("RISCV_0")};
-      f.attrs["noc"] = {std::string("RISCV_0_default")};
-      break;
-    case FuncKind::compute:
-      f.attrs["math_fidelity"] = {tt::option_string(p, "math_fidelity", "HiFi4")};
-      f.attrs["fp32_dest_acc_en"] = {tt::dst_fp32(p)};
-      f.attrs["math_approx_mode"] = {false};
-      break;
-    default:
-      continue;
-    }
-    kernels.push_back({f.name});
+
+  std::optional<MathFidelity> fidelity = fidelity_option(p);
+  if (!fidelity) {
+    diags.error("kernel '" + p.name + "': unknown math_fidelity '" +
+                tt::option_string(p, "math_fidelity", "") + "'; use LoFi, HiFi2, HiFi3 or HiFi4");
+    return;
   }
-  host->attrs["kernels"] = {kernels};
+  plan.kernels.clear();
+  for (Function& f : p.functions) {
+    if (f.kind != FuncKind::reader && f.kind != FuncKind::compute && f.kind != FuncKind::writer)
+      continue;
+    if (!f.config)
+      throw InternalError("internal error: finalize-signature: '" + f.name +
+                          "' has no kernel config (bind-runtime-args runs first)");
+    // Reader on RISCV_1 / NoC 1, writer on RISCV_0 / NoC 0, as the SDK's matmul examples.
+    if (f.kind == FuncKind::reader)
+      f.config->data_movement = DataMovementConfig{Processor::riscv_1, Noc::noc_1};
+    else if (f.kind == FuncKind::writer)
+      f.config->data_movement = DataMovementConfig{Processor::riscv_0, Noc::noc_0};
+    else
+      f.config->compute = ComputeConfig{*fidelity, tt::dst_fp32(p), false};
+    plan.kernels.push_back(f.name);
+  }
 }
 
 } // namespace
 
-ir::Module finalize_signature(const ir::Module& m, Diagnostics&) {
+ir::Module finalize_signature(const ir::Module& m, Diagnostics& diags) {
   ir::Module out = m;
   for (Program& p : out.programs)
-    finalize(p);
+    finalize(p, diags);
   return out;
 }
 

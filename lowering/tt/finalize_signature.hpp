@@ -1,11 +1,12 @@
 // finalize-signature (E1): afterwards the program is a complete launch plan a template renders
-// without decisions. Reader and writer carry `processor` / `noc` (RISCV_1 / RISCV_1_default and
-// RISCV_0 / RISCV_0_default, as the SDK's matmul examples); compute carries its ComputeConfig
-// (`math_fidelity`, `fp32_dest_acc_en`, `math_approx_mode`); all three keep `runtime_args` and
-// `compile_args` (the TensorAccessorArgs chain, in order). The host function lists `buffers`
-// (`[tensor, address name, size name, page size]`, each size a host `let` in bytes) and `kernels`
-// (reader, compute, writer); with its lets, its parameters, the CB declarations, `per_core` and
-// the split attributes, every name a kernel's runtime args list is defined by the host plan.
+// without decisions. The reader's kernel config gains `processor riscv_1 noc noc_1`, the writer's
+// `processor riscv_0 noc noc_0` (as the SDK's matmul examples), compute's its ComputeConfig
+// (`math_fidelity` from the option, `fp32_dest_acc_en` = the program's dst_fp32,
+// `math_approx_mode false`); the host plan's buffers gain `size <T>_bytes page <bytes>` (each size
+// a new host let) and the plan lists its `kernels` in launch order: reader, compute, writer. With
+// the host function's parameters and lets, the CB declarations and the plan's per-core values,
+// every name a kernel's runtime args list is defined. An unknown math_fidelity in a hand-edited
+// dump is a user error.
 #pragma once
 
 #include "lowering/ir/module.hpp"

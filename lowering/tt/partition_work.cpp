@@ -36,7 +36,9 @@ struct ToHost : Mutator {
   }
 };
 
-Function host_plan(const Program& p, const Function& k) {
+// The host function (sizes and scalars in, tile counts and the work-item count as lets) and the
+// plan's work split over it.
+Function host_function(const Program& p, const Function& k, HostPlan& plan) {
   Function h;
   h.kind = FuncKind::host;
   ir::NameSet names(p);
@@ -67,10 +69,10 @@ Function host_plan(const Program& p, const Function& k) {
   std::string work = names.fresh("work_items");
   body.push_back(decl(work, Type::u32(), items));
   h.body = block(std::move(body));
-  h.attrs["grid"] = {tt::option_grid(p)};
-  h.attrs["row_wise"] = {false};
-  h.attrs["split"] = {std::string("split_work_to_cores")};
-  h.attrs["work_items"] = {work};
+  plan.split = WorkSplit::split_work_to_cores;
+  plan.work_items = work;
+  plan.grid = tt::option_grid(p);
+  plan.row_wise = false;
   return h;
 }
 
@@ -83,7 +85,9 @@ ir::Module partition_work(const ir::Module& m, Diagnostics&) {
     if (!k)
       throw InternalError("internal error: partition-work: program '" + p.name +
                           "' has no kernel function");
-    p.functions.push_back(host_plan(p, *k));
+    HostPlan plan;
+    p.functions.push_back(host_function(p, *k, plan));
+    p.host_plan = plan;
   }
   return out;
 }

@@ -70,8 +70,8 @@ ir::Module to_core_loop(const ir::Module& m, Diagnostics&) {
       f.params.push_back({start, Type::u32()});
       f.params.push_back({count, Type::u32()});
       // The host plan sets these two per core.
-      if (Function* host = ir::find_function(p, FuncKind::host))
-        host->attrs["per_core"] = {std::vector<AttrValue>{{start}, {count}}};
+      if (p.host_plan)
+        p.host_plan->per_core = PerCore{start, count};
     }
   }
   return out;

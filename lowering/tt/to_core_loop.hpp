@@ -2,7 +2,7 @@
 // work items, `for w in start .. +count per_core`, with `start` and `count` (u32) new parameters
 // of the kernel function (set per core by the host plan) and the parallel indices decoded from
 // the row-major linear id: `let i: i32 = w / Nt`, `let j: i32 = w % Nt`. A single parallel loop
-// keeps its own variable as the per-core loop variable. The host plan's attribute `per_core`
+// keeps its own variable as the per-core loop variable. The host plan's `per_core start count`
 // names the two values it sets per core.
 #pragma once
 

@@ -32,14 +32,10 @@ const Function& kernel(const Program& p, FuncKind k) {
   return *f;
 }
 
-std::vector<std::string> names_attr(const Function& f, const char* key) {
-  auto it = f.attrs.find(key);
-  if (it == f.attrs.end())
-    fail("'" + f.name + "' has no attribute " + key);
-  std::vector<std::string> out;
-  for (const AttrValue& v : std::get<std::vector<AttrValue>>(it->second.value))
-    out.push_back(std::get<std::string>(v.value));
-  return out;
+const KernelConfig& config_of(const Function& f) {
+  if (!f.config)
+    fail("'" + f.name + "' has no kernel config");
+  return *f.config;
 }
 
 void check_cbs(const Program& p) {
@@ -167,13 +163,19 @@ private:
   }
 };
 
-void check_args(const Function& f, const std::set<std::string>& host_names) {
-  std::vector<std::string> rt = names_attr(f, "runtime_args");
+// The kernel's runtime args against its body and the host plan; its accessors against its
+// compile args: the first bound at the first compile arg's offset, each next chained after the
+// previous one, every offset where the previous accessor's words end.
+void check_args(const Program& p, const Function& f, const std::set<std::string>& host_names) {
+  const KernelConfig& c = config_of(f);
+  const std::vector<std::string>& rt = c.runtime_args;
   for (std::size_t k = 0; k < rt.size(); ++k)
     if (!host_names.count(rt[k]))
       fail("runtime arg " + std::to_string(k) + " '" + rt[k] + "' of '" + f.name +
            "' is never set by the host plan");
-  std::vector<std::string> ct = names_attr(f, "compile_args");
+  if (f.kind == FuncKind::compute ? !c.compute : !c.data_movement)
+    fail("'" + f.name + "' has no " +
+         (f.kind == FuncKind::compute ? "compute config" : "data-movement config"));
   struct Reads : Visitor {
     std::vector<const Decl*> lets;
     std::vector<const Call*> accessors;
@@ -182,17 +184,17 @@ void check_args(const Function& f, const std::set<std::string>& host_names) {
       Visitor::visit_node(d);
     }
     void visit_node(const Call& c) override {
-      if (c.fn == Intrinsic::tensor_accessor)
+      if (c.fn == Intrinsic::tensor_accessor || c.fn == Intrinsic::tensor_accessor_chained)
         accessors.push_back(&c);
       Visitor::visit_node(c);
     }
   } r;
   r.visit(f.body);
   for (const Decl* d : r.lets) {
-    const Call* c = as<Call>(d->value);
-    if (!c || c->fn != Intrinsic::get_arg_val)
+    const Call* call = as<Call>(d->value);
+    if (!call || call->fn != Intrinsic::get_arg_val)
       continue;
-    std::int64_t n = as<IntImm>(c->args[0])->value;
+    std::int64_t n = as<IntImm>(call->args[0])->value;
     if (n < 0 || n >= static_cast<std::int64_t>(rt.size()))
       fail("'" + f.name + "' reads runtime arg " + std::to_string(n) + ", but the host plan sets " +
            std::to_string(rt.size()) + " (runtime_args)");
@@ -200,34 +202,76 @@ void check_args(const Function& f, const std::set<std::string>& host_names) {
       fail("'" + f.name + "' reads runtime arg " + std::to_string(n) + " as '" + d->name +
            "', but the host plan sets it to '" + rt[static_cast<std::size_t>(n)] + "'");
   }
+  const std::vector<CompileArg>& ct = c.compile_args;
   if (r.accessors.size() != ct.size())
     fail("'" + f.name + "' binds " + std::to_string(r.accessors.size()) +
          " tensor accessors but its compile_args list " + std::to_string(ct.size()));
+  std::int64_t next = 0;
   for (std::size_t k = 0; k < ct.size(); ++k) {
     const Call* a = r.accessors[k];
     const std::string& t = as<Ref>(a->args[0])->name;
-    std::int64_t off = as<IntImm>(a->args[1])->value;
-    if (t != ct[k] || off != static_cast<std::int64_t>(2 * k))
-      fail("'" + f.name + "' binds the accessor of '" + t + "' at compile-time arg " +
-           std::to_string(off) + ", but compile_args puts '" + ct[k] + "' at " +
-           std::to_string(2 * k));
+    if (t != ct[k].tensor)
+      fail("'" + f.name + "' binds accessor " + std::to_string(k) + " to '" + t +
+           "', but compile_args has '" + ct[k].tensor + "' there");
+    if (ct[k].offset != next)
+      fail("compile_args of '" + f.name + "' puts '" + t + "' at " + std::to_string(ct[k].offset) +
+           ", but the words before it end at " + std::to_string(next));
+    if (k == 0) {
+      if (a->fn != Intrinsic::tensor_accessor)
+        fail("'" + f.name + "' chains its first accessor ('" + t + "') after another one");
+      const IntImm* off = as<IntImm>(a->args[1]);
+      if (!off || off->value != ct[k].offset)
+        fail("'" + f.name + "' binds the accessor of '" + t + "' at compile-time offset " +
+             print(a->args[1]) + ", but compile_args puts it at " + std::to_string(ct[k].offset));
+    } else {
+      if (a->fn != Intrinsic::tensor_accessor_chained)
+        fail("'" + f.name + "' binds the accessor of '" + t +
+             "' at a fixed offset, not chained after '" + ct[k - 1].tensor + "'");
+      const std::string& after = as<Ref>(a->args[1])->name;
+      if (after != ct[k - 1].tensor)
+        fail("'" + f.name + "' chains the accessor of '" + t + "' after '" + after +
+             "', but compile_args has '" + ct[k - 1].tensor + "' before it");
+    }
+    const Accessor* words = p.find_accessor(t);
+    if (!words)
+      fail("'" + f.name + "' binds the accessor of '" + t + "', which has no compile-time args");
+    next = ct[k].offset + words->arg_count();
   }
 }
 
-std::set<std::string> host_names(const Function& host) {
+// Every value the host plan sets: the host function's parameters and lets, the per-core values
+// and the buffer addresses; and the plan is complete (every buffer sized, the three kernels
+// launched).
+std::set<std::string> host_names(const Program& p, const Function& host) {
+  if (!p.host_plan)
+    fail("program '" + p.name + "' has no host plan");
+  const HostPlan& plan = *p.host_plan;
   std::set<std::string> out;
   for (const Param& q : host.params)
     out.insert(q.name);
   for (const Stmt& s : as<Block>(host.body)->stmts)
     if (const Decl* d = as<Decl>(s))
       out.insert(d->name);
-  for (const std::string& n : names_attr(host, "per_core"))
-    out.insert(n);
-  auto it = host.attrs.find("buffers");
-  if (it == host.attrs.end())
-    fail("the host plan '" + host.name + "' lists no buffers");
-  for (const AttrValue& b : std::get<std::vector<AttrValue>>(it->second.value))
-    out.insert(std::get<std::string>(std::get<std::vector<AttrValue>>(b.value).at(1).value));
+  if (!plan.per_core)
+    fail("the host plan of '" + p.name + "' sets no per-core values");
+  out.insert(plan.per_core->start);
+  out.insert(plan.per_core->count);
+  if (plan.buffers.size() != p.tensors.size())
+    fail("the host plan of '" + p.name + "' has " + std::to_string(plan.buffers.size()) +
+         " buffers for " + std::to_string(p.tensors.size()) + " tensors");
+  for (const HostBuffer& b : plan.buffers) {
+    if (b.size.empty() || b.page_size <= 0)
+      fail("the host plan's buffer of '" + b.tensor + "' has no size or page");
+    out.insert(b.address);
+  }
+  std::multiset<FuncKind> launched;
+  for (const std::string& k : plan.kernels)
+    for (const Function& f : p.functions)
+      if (f.name == k)
+        launched.insert(f.kind);
+  for (FuncKind k : {FuncKind::reader, FuncKind::compute, FuncKind::writer})
+    if (launched.count(k) != 1 || plan.kernels.size() != 3)
+      fail("the host plan of '" + p.name + "' does not launch one reader, compute and writer");
   return out;
 }
 
@@ -253,9 +297,9 @@ void check_program(const Program& p) {
   dst.walk(compute.body, ph);
   if (ph != DstCheck::Phase::idle)
     fail("in '" + compute.name + "', a DST section is never released");
-  std::set<std::string> set = host_names(host);
+  std::set<std::string> set = host_names(p, host);
   for (const Function* f : {&reader, &compute, &writer})
-    check_args(*f, set);
+    check_args(p, *f, set);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // The one IR expresses what the later stages produce: TT reader/compute/writer kernels with CB
-// protocol and DST management (docs/tt_metal.md §4.2), and a CPU kernel with fused 32x32 element
-// loops. Written by hand here, they must verify and read back to the same text.
+// protocol and DST management (docs/tt_metal.md §4.2) and the typed host plan that launches them,
+// and a CPU kernel with fused 32x32 element loops. Written by hand here, they must verify and read
+// back to the same text.
 #include "ir_test_util.hpp"
 
 #include "lowering/ir/verifier.hpp"
@@ -12,17 +13,20 @@ const char* kEltwiseAddTT = R"(program eltwise_add attributes {cb_depth = 2, gri
   tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
   tensor y: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
   tensor z: bf16[M, N] output layout dram interleaved tile 32x32 page 2048
+  accessor x args [2, 2048]
+  accessor y args [2, 2048]
+  accessor z args [2, 2048]
   cb cb_in0 index 0 format Float16_b page 2048 depth 2 role input tensor x
   cb cb_in1 index 1 format Float16_b page 2048 depth 2 role input tensor y
   cb cb_out0 index 16 format Float16_b page 2048 depth 2 role output tensor z
 
-  func reader eltwise_add_reader() attributes {runtime_args = ["x_addr", "y_addr", "start", "count"]} {
+  func reader eltwise_add_reader() runtime_args [x_addr, y_addr, start, count] compile_args [x at 0, y at 2] processor riscv_1 noc noc_1 {
     let x_addr: u32 = get_arg_val(0)
     let y_addr: u32 = get_arg_val(1)
     let start: u32 = get_arg_val(2)
     let count: u32 = get_arg_val(3)
     tensor_accessor(x, 0, x_addr, get_tile_size(cb_in0))
-    tensor_accessor(y, 2, y_addr, get_tile_size(cb_in1))
+    tensor_accessor.chained(y, x, y_addr, get_tile_size(cb_in1))
     for t in start .. +count per_core {
       cb_reserve_back(cb_in0, 1)
       noc_async_read_tile(t, x, get_write_ptr(cb_in0))
@@ -34,7 +38,7 @@ const char* kEltwiseAddTT = R"(program eltwise_add attributes {cb_depth = 2, gri
     }
   }
 
-  func compute eltwise_add_compute() attributes {runtime_args = ["count"]} {
+  func compute eltwise_add_compute() runtime_args [count] compile_args [] math_fidelity hifi4 fp32_dest_acc_en false math_approx_mode false {
     let count: u32 = get_arg_val(0)
     binary_op_init_common(cb_in0, cb_in1, cb_out0)
     add_tiles_init(cb_in0, cb_in1)
@@ -54,7 +58,7 @@ const char* kEltwiseAddTT = R"(program eltwise_add attributes {cb_depth = 2, gri
     }
   }
 
-  func writer eltwise_add_writer() attributes {runtime_args = ["z_addr", "start", "count"]} {
+  func writer eltwise_add_writer() runtime_args [z_addr, start, count] compile_args [z at 0] processor riscv_0 noc noc_0 {
     let z_addr: u32 = get_arg_val(0)
     let start: u32 = get_arg_val(1)
     let count: u32 = get_arg_val(2)
@@ -65,6 +69,20 @@ const char* kEltwiseAddTT = R"(program eltwise_add attributes {cb_depth = 2, gri
       noc_async_write_barrier()
       cb_pop_front(cb_out0, 1)
     }
+  }
+
+  func host eltwise_add_host(M: u32, N: u32) {
+    let work_items: u32 = M / 32u * (N / 32u)
+    let bytes: u32 = work_items * 2048u
+  }
+
+  host_plan {
+    split split_work_to_cores items work_items grid 8x8 row_wise false
+    per_core start count
+    buffer x address x_addr size bytes page 2048
+    buffer y address y_addr size bytes page 2048
+    buffer z address z_addr size bytes page 2048
+    kernels [eltwise_add_reader, eltwise_add_compute, eltwise_add_writer]
   }
 }
 )";

@@ -79,6 +79,57 @@ TEST(Reader, UnknownEnumConstant) {
             "dump.txt:5:17: error: unknown constant 'PoolType::MEAN'");
 }
 
+// The host plan's parts: unknown enumerators, names of undeclared tensors, clauses out of order.
+TEST(Reader, HostPlanErrorsAreLocated) {
+  auto fn = [](const std::string& config) {
+    return std::string(kHead) + "  func reader f()" + config + " {\n  }\n}\n";
+  };
+  EXPECT_EQ(first_line(test::read_error(
+                fn(" runtime_args [] compile_args [] processor riscv_7 noc noc_0"))),
+            "dump.txt:4:61: error: unknown processor 'riscv_7'");
+  EXPECT_EQ(first_line(test::read_error(
+                fn(" runtime_args [] compile_args [] processor riscv_1 noc RISCV_1_default"))),
+            "dump.txt:4:73: error: unknown NoC 'RISCV_1_default'");
+  EXPECT_EQ(first_line(test::read_error(fn(" runtime_args [] compile_args [] math_fidelity HiFi4 "
+                                           "fp32_dest_acc_en true math_approx_mode false"))),
+            "dump.txt:4:65: error: unknown math fidelity 'HiFi4'");
+  EXPECT_EQ(first_line(test::read_error(fn(" runtime_args [] compile_args [] math_fidelity lofi "
+                                           "fp32_dest_acc_en yes math_approx_mode false"))),
+            "dump.txt:4:87: error: expected true or false, got 'yes'");
+  EXPECT_EQ(first_line(test::read_error(fn(" runtime_args [a, 1] compile_args []"))),
+            "dump.txt:4:36: error: expected a runtime arg name, got '1'");
+  EXPECT_EQ(first_line(test::read_error(fn(" runtime_args [] compile_args [B at 0]"))),
+            "dump.txt:4:49: error: compile-time args of unknown tensor 'B'");
+  EXPECT_EQ(first_line(test::read_error(fn(" runtime_args [] compile_args [A 0]"))),
+            "dump.txt:4:51: error: expected 'at', got '0'");
+  EXPECT_EQ(first_line(test::read_error(fn(" compile_args [] runtime_args []"))),
+            "dump.txt:4:19: error: expected '{', got 'compile_args'");
+  EXPECT_EQ(first_line(test::read_error(std::string(kHead) + "  accessor B args [2]\n}\n")),
+            "dump.txt:4:12: error: accessor of unknown tensor 'B'");
+  EXPECT_EQ(first_line(test::read_error(std::string(kHead) + "  accessor A args [2, x]\n}\n")),
+            "dump.txt:4:23: error: expected a compile-time arg, got 'x'");
+  std::string plan =
+      "  host_plan {\n    split split_work_to_cores items n grid 8x8 row_wise false\n";
+  EXPECT_EQ(first_line(test::read_error(std::string(kHead) +
+                                        "  host_plan {\n    split halves items n\n  }\n}\n")),
+            "dump.txt:5:11: error: unknown work split 'halves'");
+  EXPECT_EQ(first_line(test::read_error(std::string(kHead) +
+                                        "  host_plan {\n    split split_work_to_cores grid 8x8\n"
+                                        "  }\n}\n")),
+            "dump.txt:5:31: error: expected 'items', got 'grid'");
+  EXPECT_EQ(first_line(test::read_error(std::string(kHead) + plan +
+                                        "    buffer B address B_addr\n  }\n}\n")),
+            "dump.txt:6:12: error: buffer of unknown tensor 'B'");
+  EXPECT_EQ(first_line(test::read_error(std::string(kHead) + plan +
+                                        "    kernels [f]\n    per_core s c\n  }\n}\n")),
+            "dump.txt:7:5: error: expected '}', got 'per_core'");
+  EXPECT_EQ(first_line(test::read_error(std::string(kHead) + plan + "  }\n" + plan + "  }\n}\n")),
+            "dump.txt:7:3: error: a program has one host_plan");
+  EXPECT_EQ(first_line(test::read_error(std::string(kHead) + "  plan {\n  }\n}\n")),
+            "dump.txt:4:3: error: expected 'tensor', 'accessor', 'cb', 'func', 'host_plan' or '}', "
+            "got 'plan'");
+}
+
 } // namespace
 } // namespace tk::ir
 
@@ -92,6 +143,14 @@ TEST(Reader, DamagedInputNeverCrashes) {
   good += "program q attributes {l = [1, \"s\", 2x2]} {\n  cb c index 0 format Float32 page 4096 "
           "depth 2 role scaler\n  func compute f() {\n    if 1 < 2 {\n      reduce_uninit()\n    } "
           "else {\n      copy_tile(c, 0, 0)\n    }\n  }\n}\n";
+  good +=
+      "program h {\n  tensor T: f32[M, 32] input\n  accessor T args [2, 4096]\n"
+      "  func reader r() runtime_args [a, b] compile_args [T at 0] processor riscv_1 noc noc_1 {"
+      "\n  }\n  func compute c() runtime_args [] compile_args [] math_fidelity lofi "
+      "fp32_dest_acc_en true math_approx_mode false {\n  }\n  func host h_host(M: u32) {\n"
+      "    let n: u32 = M\n  }\n  host_plan {\n    split split_work_to_cores items n grid 2x3 "
+      "row_wise false\n    per_core s c\n    buffer T address a size n page 4096\n"
+      "    kernels [r, c]\n  }\n}\n";
   auto check = [](const std::string& text) {
     SourceFile f("dump.txt", text);
     Diagnostics d;

@@ -1,5 +1,7 @@
 // print(read(print(m))) == print(m), on a module that uses every intrinsic, every enum constant,
-// every attribute kind, every function kind and every loop role; the module is also valid IR.
+// every attribute kind, every function kind, every loop role and every part of the host plan
+// (accessors, kernel configs of both kinds, a complete and a partial buffer); the module is also
+// valid IR.
 #include "ir_test_util.hpp"
 
 #include "lowering/ir/equal.hpp"
@@ -126,13 +128,16 @@ Module everything_module() {
                  binary(BinaryOp::ge, binary(BinaryOp::max, t, int_imm(0)), int_imm(7))),
           block({evaluate(call(Intrinsic::cb_reserve_back, {cb_ref("cb_in0"), int_imm(1)}))}),
           block({evaluate(call(Intrinsic::noc_async_read_barrier, {}))}))}));
-  Function reader{
-      "all_reader",
-      FuncKind::reader,
-      {{"start", Type::u32()}, {"n", Type::u32()}},
-      {{"runtime_args", {std::vector<AttrValue>{{std::string("start")}, {std::string("n")}}}}},
-      block({per_core}),
-      {}};
+  Function reader{"all_reader",
+                  FuncKind::reader,
+                  {{"start", Type::u32()}, {"n", Type::u32()}},
+                  {{"args", {std::vector<AttrValue>{{std::string("start")}, {std::string("n")}}}}},
+                  block({per_core}),
+                  {},
+                  KernelConfig{{"start", "n"},
+                               {{"X", 0}, {"Y", 2}},
+                               DataMovementConfig{Processor::riscv_1, Noc::noc_1},
+                               std::nullopt}};
   Function writer{
       "all_writer",
       FuncKind::writer,
@@ -142,7 +147,8 @@ Module everything_module() {
           "w", int_imm(0), var("count", Type::i32()), ForRole::serial,
           block({if_then_else(binary(BinaryOp::eq, var("w", Type::i32()), int_imm(0)),
                               block({evaluate(call(Intrinsic::noc_async_write_barrier, {}))}))}))}),
-      {}};
+      {},
+      KernelConfig{{}, {}, DataMovementConfig{Processor::riscv_0, Noc::noc_0}, std::nullopt}};
   Function cpu{
       "all_cpu",
       FuncKind::cpu,
@@ -152,9 +158,30 @@ Module everything_module() {
           "p", int_imm(0), int_imm(8), ForRole::per_thread,
           block({decl("q", Type::f32(), binary(BinaryOp::mul, float_imm(2.0), float_imm(0.1)))}))}),
       {}};
-  Function host{"all_host", FuncKind::host, {}, {}, block({}), {}};
-  Function compute{"all_compute", FuncKind::compute, {}, {}, block({}), {}};
+  Function host{"all_host",
+                FuncKind::host,
+                {{"M", Type::u32()}},
+                {},
+                block({decl("items", Type::u32(), var("M", Type::u32()) / int_imm(32, Type::u32())),
+                       decl("X_bytes", Type::u32(), int_imm(4096, Type::u32()))}),
+                {}};
+  Function compute{
+      "all_compute",
+      FuncKind::compute,
+      {},
+      {},
+      block({}),
+      {},
+      KernelConfig{{"items"}, {}, std::nullopt, ComputeConfig{MathFidelity::hifi3, true, true}}};
   p.functions = {kernel, reader, compute, writer, cpu, host};
+  p.accessors = {{"X", {2, 2048}}, {"Y", {0, 4096, 7}}};
+  p.host_plan = HostPlan{WorkSplit::split_work_to_cores,
+                         "items",
+                         Grid{4, 2},
+                         true,
+                         PerCore{"start", "n"},
+                         {{"X", "X_addr", "X_bytes", 2048}, {"Y", "Y_addr", "", 0}},
+                         {"all_reader", "all_compute", "all_writer"}};
 
   Module m;
   m.attrs["target"] = {std::string("tt")};
@@ -181,6 +208,64 @@ TEST(RoundTrip, EverythingModuleReadsBackToTheSameText) {
     EXPECT_NE(text.find(std::string(to_string(in)) + "("), std::string::npos) << to_string(in);
   for (EnumConst e : all_enum_consts())
     EXPECT_NE(text.find(to_string(e)), std::string::npos) << to_string(e);
+}
+
+TEST(RoundTrip, EveryHostPlanPartPrintsOnce) {
+  std::string text = print(everything_module());
+  for (const char* part :
+       {"  accessor X args [2, 2048]\n", "  accessor Y args [0, 4096, 7]\n",
+        "func reader all_reader(start: u32, n: u32) attributes {args = [\"start\", \"n\"]} "
+        "runtime_args [start, n] compile_args [X at 0, Y at 2] processor riscv_1 noc noc_1 {\n",
+        "func compute all_compute() runtime_args [items] compile_args [] math_fidelity hifi3 "
+        "fp32_dest_acc_en true math_approx_mode true {\n",
+        "func writer all_writer(count: i32) runtime_args [] compile_args [] processor riscv_0 noc "
+        "noc_0 {\n",
+        "  host_plan {\n"
+        "    split split_work_to_cores items items grid 4x2 row_wise true\n"
+        "    per_core start n\n"
+        "    buffer X address X_addr size X_bytes page 2048\n"
+        "    buffer Y address Y_addr\n"
+        "    kernels [all_reader, all_compute, all_writer]\n"
+        "  }\n}\n"})
+    EXPECT_NE(text.find(part), std::string::npos) << part << "\nin\n" << text;
+}
+
+// Every enumerator of the host plan has one printed name that reads back to it.
+TEST(RoundTrip, HostPlanEnumeratorsReadBack) {
+  for (Processor e : {Processor::riscv_0, Processor::riscv_1})
+    EXPECT_EQ(processor_from_string(to_string(e)), e);
+  for (Noc e : {Noc::noc_0, Noc::noc_1})
+    EXPECT_EQ(noc_from_string(to_string(e)), e);
+  for (MathFidelity e :
+       {MathFidelity::lofi, MathFidelity::hifi2, MathFidelity::hifi3, MathFidelity::hifi4})
+    EXPECT_EQ(math_fidelity_from_string(to_string(e)), e);
+  EXPECT_EQ(work_split_from_string(to_string(WorkSplit::split_work_to_cores)),
+            WorkSplit::split_work_to_cores);
+  EXPECT_EQ(math_fidelity_from_string("HiFi4"), std::nullopt); // the SDK's spelling is not ours
+}
+
+// A plan as partition-work leaves it: no per-core values, buffers or kernels yet.
+TEST(RoundTrip, PartialHostPlanReadsBack) {
+  std::string text = "program p {\n"
+                     "  tensor A: bf16[M, 32] input\n"
+                     "\n"
+                     "  func host p_host(M: u32) {\n"
+                     "    let work_items: u32 = M / 32u\n"
+                     "  }\n"
+                     "\n"
+                     "  host_plan {\n"
+                     "    split split_work_to_cores items work_items grid 8x8 row_wise false\n"
+                     "  }\n"
+                     "}\n";
+  Module m = test::read_text(text);
+  EXPECT_EQ(print(m), text);
+  ASSERT_TRUE(m.programs[0].host_plan);
+  EXPECT_EQ(m.programs[0].host_plan->per_core, std::nullopt);
+  EXPECT_EQ(find_ir_error(m), std::nullopt);
+  Module changed = m;
+  changed.programs[0].host_plan->row_wise = true;
+  EXPECT_FALSE(equal(changed, m));
+  EXPECT_FALSE(identical(changed, m));
 }
 
 TEST(RoundTrip, MatmulReadsBackWithTheSameTypes) {

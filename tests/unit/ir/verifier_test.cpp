@@ -137,5 +137,66 @@ TEST(Verifier, ProgramLevelInvariants) {
             "in function 'matmul': tensor parameter 'Q' names no tensor of the program");
 }
 
+// The host plan's references: accessors and buffers name tensors, configs sit on kernels of
+// their kind, the plan names the host function's lets and launches reader/compute/writer
+// functions.
+TEST(Verifier, HostPlanReferences) {
+  const std::string head = "program p {\n"
+                           "  tensor A: bf16[M, 32] input\n"
+                           "  accessor A args [2, 2048]\n";
+  const std::string tail = "  func host p_host(M: u32) {\n"
+                           "    let n: u32 = M / 32u\n"
+                           "    let A_bytes: u32 = n * 2048u\n"
+                           "  }\n"
+                           "  host_plan {\n"
+                           "    split split_work_to_cores items n grid 8x8 row_wise false\n"
+                           "    per_core start count\n"
+                           "    buffer A address A_addr size A_bytes page 2048\n"
+                           "    kernels [p_reader]\n"
+                           "  }\n}\n";
+  const std::string reader = "  func reader p_reader() runtime_args [A_addr] compile_args [A at 0] "
+                             "processor riscv_1 noc noc_1 {\n  }\n";
+  auto error = [](const std::string& text) {
+    return find_ir_error(test::read_text(text)).value_or("<valid>");
+  };
+  EXPECT_EQ(error(head + reader + tail), "<valid>");
+  auto edit = [](std::string text, const std::string& from, const std::string& to) {
+    std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? text : text.replace(at, from.size(), to);
+  };
+  std::string all = head + reader + tail;
+  EXPECT_EQ(error(edit(all, "  accessor A args [2, 2048]\n",
+                       "  accessor A args [2, 2048]\n  accessor A args [2]\n")),
+            "two accessors of tensor 'A'");
+  EXPECT_EQ(error(edit(all, "args [2, 2048]", "args []")),
+            "the accessor of 'A' has no compile-time args");
+  EXPECT_EQ(error(edit(all, "  accessor A args [2, 2048]\n", "")),
+            "in function 'p_reader': compile-time args of 'A', which has no accessor");
+  EXPECT_EQ(error(edit(all, "processor riscv_1 noc noc_1",
+                       "math_fidelity hifi4 fp32_dest_acc_en false math_approx_mode false")),
+            "in function 'p_reader': a reader has a compute config (math_fidelity, ...)");
+  EXPECT_EQ(error(edit(all, "func reader p_reader()", "func compute p_reader()")),
+            "in function 'p_reader': a compute kernel has a data-movement config (processor, noc)");
+  EXPECT_EQ(error(edit(all, "func host p_host(M: u32) {",
+                       "func host p_host(M: u32) runtime_args [] "
+                       "compile_args [] {")),
+            "in function 'p_host': a host function has a kernel config");
+  EXPECT_EQ(error(edit(all, "items n", "items m")),
+            "the host plan's work-item count 'm' is no let of 'p_host'");
+  EXPECT_EQ(error(edit(all, "size A_bytes", "size A_size")),
+            "the host plan's size of buffer 'A_size' is no let of 'p_host'");
+  EXPECT_EQ(error(edit(all, "    buffer A address A_addr size A_bytes page 2048\n",
+                       "    buffer A address A_addr\n    buffer A address A_addr\n")),
+            "the host plan has two buffers of tensor 'A'");
+  EXPECT_EQ(error(edit(all, "kernels [p_reader]", "kernels [p_host]")),
+            "the host plan launches 'p_host', which is no reader, compute or writer function");
+  EXPECT_EQ(error(edit(all, "kernels [p_reader]", "kernels [p_reader, p_reader]")),
+            "the host plan launches 'p_reader' twice");
+  EXPECT_EQ(error(edit(all, "grid 8x8", "grid 0x8")), "the host plan's grid is empty");
+  EXPECT_EQ(error(edit(all, "func host p_host", "func cpu p_host")),
+            "a host plan without a host function");
+}
+
 } // namespace
 } // namespace tk::ir

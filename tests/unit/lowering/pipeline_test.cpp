@@ -25,7 +25,7 @@ TEST(Pipeline, StageTables) {
   EXPECT_EQ(names(Target::tt),
             (std::vector<std::string>{
                 "to-tile-ir", "infer-layout", "plan-buffers", "attach-accessors", "partition-work",
-                "to-core-loop", "select-tile-ops", "assign-cbs", "build-dataflow", "split-kernels",
+                "to-core-loop", "select-tile-ops", "assign-cbs", "split-kernels",
                 "bind-runtime-args", "insert-cb-protocol", "insert-compute-init",
                 "insert-dst-management", "finalize-signature", "verify-kernels"}));
   EXPECT_EQ(names(Target::cpu),

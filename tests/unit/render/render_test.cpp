@@ -123,22 +123,44 @@ TEST(Generate, TtWritesHostAndThreeKernels) {
     EXPECT_NE(host.find(line), std::string::npos) << line;
 }
 
-// A host plan the templates cannot spell is an internal error naming the program.
-TEST(TemplateData, TtPlanWithKernelsOutOfOrderIsAnInternalError) {
+// The host template follows the plan: kernels created and fed in its launch order, its TileKit
+// enumerators spelled as the SDK's (the table in host_tt.cpp.jinja).
+TEST(Generate, TtHostFollowsTheTypedPlan) {
   Lowered l;
   l.tt = lower_example("matmul", lower::Target::tt);
   l.front = lower_example_front("matmul");
-  for (ir::Function& f : l.tt->programs[0].functions)
-    if (f.kind == ir::FuncKind::host)
-      std::get<std::vector<ir::AttrValue>>(f.attrs["kernels"].value) = {
-          ir::AttrValue{std::string("matmul_writer")}, ir::AttrValue{std::string("matmul_reader")},
-          ir::AttrValue{std::string("matmul_compute")}};
+  ir::Program& p = l.tt->programs[0];
+  p.host_plan->kernels = {"matmul_writer", "matmul_reader", "matmul_compute"};
+  for (ir::Function& f : p.functions)
+    if (f.kind == ir::FuncKind::compute)
+      f.config->compute->math_fidelity = ir::MathFidelity::lofi;
+  std::string host = generate(l, "mm")["mm_tt.cpp"];
+  std::size_t w = host.find("tk_writer ="), r = host.find("tk_reader ="),
+              c = host.find("tk_compute =");
+  ASSERT_NE(w, std::string::npos);
+  EXPECT_LT(w, r);
+  EXPECT_LT(r, c);
+  for (const char* text :
+       {".processor = tt::tt_metal::DataMovementProcessor::RISCV_1",
+        ".noc = tt::tt_metal::NOC::RISCV_1_default",
+        ".processor = tt::tt_metal::DataMovementProcessor::RISCV_0",
+        ".noc = tt::tt_metal::NOC::RISCV_0_default", ".math_fidelity = MathFidelity::LoFi",
+        "tt::tt_metal::split_work_to_cores(tk_grid, "})
+    EXPECT_NE(host.find(text), std::string::npos) << text;
+}
+
+// A module that did not run the TT chain to its end has no plan to render.
+TEST(TemplateData, TtWithoutAHostPlanIsAnInternalError) {
+  Lowered l;
+  l.tt = lower_example("matmul", lower::Target::tt);
+  l.front = lower_example_front("matmul");
+  l.tt->programs[0].host_plan.reset();
   try {
     template_data(l, "matmul");
     FAIL() << "no error";
   } catch (const InternalError& e) {
-    EXPECT_EQ(std::string(e.what()), "internal error: render tt: program 'matmul': the host "
-                                     "plan's kernels are not [reader, compute, writer]");
+    EXPECT_EQ(std::string(e.what()), "internal error: render tt: program 'matmul': no host plan; "
+                                     "run the tt chain to its end");
   }
 }
 

@@ -45,7 +45,7 @@ program ci attributes {cb_depth = 2, fp32_acc = false, grid = 8x8, math_fidelity
   cb cb_y index 16 format Float16_b page 2048 depth 2 role output tensor y
   cb cb_m index 24 format Float16_b page 2048 depth 1 role intermediate
 
-  func compute ci_compute() attributes {compile_args = [], runtime_args = ["Nt", "count"]} {
+  func compute ci_compute() runtime_args [Nt, count] compile_args [] {
     let Nt: i32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
     for i in 0 .. count per_core {
@@ -172,24 +172,48 @@ TEST(TTStages, PlanBuffersGivesEveryTensorACbAndTheScaler) {
 )");
 }
 
-TEST(TTStages, AttachAccessorsListsCompileTimeArgs) {
-  EXPECT_EQ(
-      first_line(after_text(kColnorm, "attach-accessors")),
-      R"(program colnorm attributes {accessors = [["x", [2, 4096]], ["v", [2, 2048]], ["y", [0, 4096]]], cb_depth = 3, fp32_acc = true, grid = 4x2, math_fidelity = "HiFi2"} {
-)");
+// The lines of the text that start with `prefix`.
+std::string lines(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.rfind(prefix, 0) == 0)
+      out += line + "\n";
+  return out;
 }
 
-TEST(TTStages, PartitionWorkAddsTheHostPlan) {
-  EXPECT_EQ(
-      function(after_text(kColnorm, "partition-work"), "host"),
-      R"(  func host colnorm_host(M: u32) attributes {grid = 4x2, row_wise = false, split = "split_work_to_cores", work_items = "work_items"} {
+// The host plan block, from `  host_plan {` to its closing brace.
+std::string plan(const std::string& text) {
+  std::size_t at = text.find("  host_plan {\n");
+  return at == std::string::npos ? "" : text.substr(at, text.find("  }\n", at) + 4 - at);
+}
+
+TEST(TTStages, AttachAccessorsListsCompileTimeArgs) {
+  std::string text = after_text(kColnorm, "attach-accessors");
+  EXPECT_EQ(lines(text, "  accessor "), R"(  accessor x args [2, 4096]
+  accessor v args [2, 2048]
+  accessor y args [0, 4096]
+)");
+  EXPECT_EQ(first_line(text), "program colnorm attributes {cb_depth = 3, fp32_acc = true, grid = "
+                              "4x2, math_fidelity = \"HiFi2\"} {\n");
+}
+
+TEST(TTStages, PartitionWorkAddsTheHostFunctionAndPlan) {
+  std::string text = after_text(kColnorm, "partition-work");
+  EXPECT_EQ(function(text, "host"), R"(  func host colnorm_host(M: u32) {
     let Mt: u32 = M / 32u
     let work_items: u32 = Mt
+  }
+)");
+  EXPECT_EQ(plan(text), R"(  host_plan {
+    split split_work_to_cores items work_items grid 4x2 row_wise false
   }
 )");
 }
 
 TEST(TTStages, ToCoreLoopDecodesOffsetIndices) {
+  EXPECT_EQ(lines(after_text(kColnorm, "to-core-loop"), "    per_core "),
+            "    per_core start count\n");
   EXPECT_EQ(
       function(after_text(kColnorm, "to-core-loop"), "kernel"),
       R"(  func kernel colnorm(x: tensor, v: tensor, y: tensor, M: i32, start: u32, count: u32) {
@@ -208,13 +232,6 @@ TEST(TTStages, AssignCbsSizesIntermediatesByTheirPeak) {
             R"(  cb cb_x index 0 format Float16_b page 2048 depth 2 role input tensor x
   cb cb_y index 16 format Float16_b page 2048 depth 2 role output tensor y
   cb cb_t index 24 format Float16_b page 2048 depth 2 role intermediate
-)");
-}
-
-TEST(TTStages, BuildDataflowRecordsProducerConsumerAndCounts) {
-  EXPECT_EQ(
-      first_line(after_tk(kMini, "build-dataflow")),
-      R"(program mini attributes {accessors = [["x", [2, 2048]], ["b", [2, 2048]], ["y", [2, 2048]]], cb_depth = 2, dataflow = [["cb_x", "reader", "compute", "1", "0"], ["cb_b", "reader", "compute", "1", "0"], ["cb_y", "compute", "writer", "1", "0"]], dst_fp32 = false, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
 )");
 }
 
@@ -251,9 +268,9 @@ TEST(TTStages, SplitKernelsKeepsOnlyTheNeededLoops) {
 }
 
 TEST(TTStages, BindRuntimeArgsReadsArgsAndMovesScalarsToTheHost) {
-  EXPECT_EQ(
-      functions(after_tk(kMini, "bind-runtime-args"), {"compute", "host"}),
-      R"(  func compute mini_compute() attributes {compile_args = [], runtime_args = ["alpha_bits", "count"]} {
+  std::string text = after_tk(kMini, "bind-runtime-args");
+  EXPECT_EQ(functions(text, {"compute", "host"}),
+            R"(  func compute mini_compute() runtime_args [alpha_bits, count] compile_args [] {
     let alpha_bits: u32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
     for w in 0 .. count per_core {
@@ -267,24 +284,52 @@ TEST(TTStages, BindRuntimeArgsReadsArgsAndMovesScalarsToTheHost) {
       pack_tile(0, cb_y)
     }
   }
-  func host mini_host(alpha: f32, M: u32) attributes {addresses = [["x", "x_addr"], ["b", "b_addr"], ["y", "y_addr"]], grid = 8x8, per_core = ["start", "count"], row_wise = false, split = "split_work_to_cores", work_items = "work_items"} {
+  func host mini_host(alpha: f32, M: u32) {
     let Mt: u32 = M / 32u
     let work_items: u32 = Mt * 2u
     let alpha_bits: u32 = float_bits(alpha)
   }
 )");
+  EXPECT_EQ(plan(text), R"(  host_plan {
+    split split_work_to_cores items work_items grid 8x8 row_wise false
+    per_core start count
+    buffer x address x_addr
+    buffer b address b_addr
+    buffer y address y_addr
+  }
+)");
+}
+
+// The second accessor of a kernel is chained after the first; its compile-time args start where
+// the first one's words end (the accessors' counts), which compile_args states.
+TEST(TTStages, BindRuntimeArgsChainsTheAccessors) {
+  std::string text = after_text(kColnorm, "bind-runtime-args");
+  EXPECT_EQ(lines(function(text, "reader"), "  func reader "),
+            "  func reader colnorm_reader() runtime_args [x_addr, v_addr, start, count] "
+            "compile_args [x at 0, v at 2] {\n");
+  EXPECT_EQ(lines(function(text, "reader"), "    tensor_accessor"),
+            "    tensor_accessor(x, 0, x_addr, 4096u)\n"
+            "    tensor_accessor.chained(v, x, v_addr, 2048u)\n");
+  // Three words for x: v's args start at 3.
+  std::string wide = after_text(kColnorm, "attach-accessors");
+  wide.replace(wide.find("accessor x args [2, 4096]"), 25, "accessor x args [2, 4096, 1]");
+  EXPECT_EQ(lines(function(after_text("// after attach-accessors\n" + wide, "bind-runtime-args"),
+                           "reader"),
+                  "  func reader "),
+            "  func reader colnorm_reader() runtime_args [x_addr, v_addr, start, count] "
+            "compile_args [x at 0, v at 3] {\n");
 }
 
 TEST(TTStages, InsertCbProtocolExpandsTheStreams) {
   EXPECT_EQ(
       functions(after_tk(kMini, "insert-cb-protocol"), {"reader", "writer"}),
-      R"(  func reader mini_reader() attributes {compile_args = ["x", "b"], runtime_args = ["x_addr", "b_addr", "start", "count"]} {
+      R"(  func reader mini_reader() runtime_args [x_addr, b_addr, start, count] compile_args [x at 0, b at 2] {
     let x_addr: u32 = get_arg_val(0)
     let b_addr: u32 = get_arg_val(1)
     let start: u32 = get_arg_val(2)
     let count: u32 = get_arg_val(3)
     tensor_accessor(x, 0, x_addr, 2048u)
-    tensor_accessor(b, 2, b_addr, 2048u)
+    tensor_accessor.chained(b, x, b_addr, 2048u)
     for w in start .. +count per_core {
       let i: i32 = w / 2
       let j: i32 = w % 2
@@ -298,7 +343,7 @@ TEST(TTStages, InsertCbProtocolExpandsTheStreams) {
       cb_push_back(cb_b, 1)
     }
   }
-  func writer mini_writer() attributes {compile_args = ["y"], runtime_args = ["y_addr", "start", "count"]} {
+  func writer mini_writer() runtime_args [y_addr, start, count] compile_args [y at 0] {
     let y_addr: u32 = get_arg_val(0)
     let start: u32 = get_arg_val(1)
     let count: u32 = get_arg_val(2)
@@ -316,9 +361,8 @@ TEST(TTStages, InsertCbProtocolExpandsTheStreams) {
 }
 
 TEST(TTStages, InsertComputeInitHoistsUniformLoopsAndLeavesReduceMode) {
-  EXPECT_EQ(
-      function(after_text(kInits, "insert-compute-init"), "compute"),
-      R"(  func compute ci_compute() attributes {compile_args = [], runtime_args = ["Nt", "count"]} {
+  EXPECT_EQ(function(after_text(kInits, "insert-compute-init"), "compute"),
+            R"(  func compute ci_compute() runtime_args [Nt, count] compile_args [] {
     let Nt: i32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
     compute_kernel_hw_startup(cb_x, cb_x, cb_m)
@@ -354,9 +398,8 @@ TEST(TTStages, InsertComputeInitHoistsUniformLoopsAndLeavesReduceMode) {
 }
 
 TEST(TTStages, InsertDstManagementBracketsEachSection) {
-  EXPECT_EQ(
-      function(after_text(kInits, "insert-dst-management"), "compute"),
-      R"(  func compute ci_compute() attributes {compile_args = [], runtime_args = ["Nt", "count"]} {
+  EXPECT_EQ(function(after_text(kInits, "insert-dst-management"), "compute"),
+            R"(  func compute ci_compute() runtime_args [Nt, count] compile_args [] {
     let Nt: i32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
     compute_kernel_hw_startup(cb_x, cb_x, cb_m)
@@ -410,9 +453,10 @@ TEST(TTStages, InsertDstManagementBracketsEachSection) {
 }
 
 TEST(TTStages, FinalizeSignatureCompletesTheHostPlan) {
+  std::string text = after_tk(kMini, "finalize-signature");
   EXPECT_EQ(
-      functions(after_tk(kMini, "finalize-signature"), {"compute", "host"}),
-      R"(  func compute mini_compute() attributes {compile_args = [], fp32_dest_acc_en = false, math_approx_mode = false, math_fidelity = "HiFi4", runtime_args = ["alpha_bits", "count"]} {
+      functions(text, {"compute", "host"}),
+      R"(  func compute mini_compute() runtime_args [alpha_bits, count] compile_args [] math_fidelity hifi4 fp32_dest_acc_en false math_approx_mode false {
     let alpha_bits: u32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
     compute_kernel_hw_startup(cb_x, cb_b, cb_y)
@@ -436,7 +480,7 @@ TEST(TTStages, FinalizeSignatureCompletesTheHostPlan) {
       tile_regs_release()
     }
   }
-  func host mini_host(alpha: f32, M: u32) attributes {buffers = [["x", "x_addr", "x_bytes", 2048], ["b", "b_addr", "b_bytes", 2048], ["y", "y_addr", "y_bytes", 2048]], grid = 8x8, kernels = ["mini_reader", "mini_compute", "mini_writer"], per_core = ["start", "count"], row_wise = false, split = "split_work_to_cores", work_items = "work_items"} {
+  func host mini_host(alpha: f32, M: u32) {
     let Mt: u32 = M / 32u
     let work_items: u32 = Mt * 2u
     let alpha_bits: u32 = float_bits(alpha)
@@ -445,6 +489,39 @@ TEST(TTStages, FinalizeSignatureCompletesTheHostPlan) {
     let y_bytes: u32 = Mt * 2u * 2048u
   }
 )");
+  EXPECT_EQ(lines(text, "  func "),
+            "  func reader mini_reader() runtime_args [x_addr, b_addr, start, count] compile_args "
+            "[x at 0, b at 2] processor riscv_1 noc noc_1 {\n"
+            "  func compute mini_compute() runtime_args [alpha_bits, count] compile_args [] "
+            "math_fidelity hifi4 fp32_dest_acc_en false math_approx_mode false {\n"
+            "  func writer mini_writer() runtime_args [y_addr, start, count] compile_args [y at 0] "
+            "processor riscv_0 noc noc_0 {\n"
+            "  func host mini_host(alpha: f32, M: u32) {\n");
+  EXPECT_EQ(plan(text), R"(  host_plan {
+    split split_work_to_cores items work_items grid 8x8 row_wise false
+    per_core start count
+    buffer x address x_addr size x_bytes page 2048
+    buffer b address b_addr size b_bytes page 2048
+    buffer y address y_addr size y_bytes page 2048
+    kernels [mini_reader, mini_compute, mini_writer]
+  }
+)");
+}
+
+// The option's spelling (HiFi2) becomes the TileKit enumerator; an unknown one in a hand-edited
+// dump is a user error, not a template failure.
+TEST(TTStages, FinalizeSignatureTakesTheMathFidelityOption) {
+  std::string before = after_tk(kMini, "insert-dst-management");
+  std::string hifi2 = before;
+  hifi2.replace(hifi2.find("math_fidelity = \"HiFi4\""), 23, "math_fidelity = \"HiFi2\"");
+  EXPECT_NE(after_text("// after insert-dst-management\n" + hifi2, "finalize-signature")
+                .find("math_fidelity hifi2 fp32_dest_acc_en false"),
+            std::string::npos);
+  std::string bad = before;
+  bad.replace(bad.find("math_fidelity = \"HiFi4\""), 23, "math_fidelity = \"HiFi5\"");
+  EXPECT_EQ(after_text("// after insert-dst-management\n" + bad, "finalize-signature"),
+            "ttgen: error: kernel 'mini': unknown math_fidelity 'HiFi5'; use LoFi, HiFi2, HiFi3 or "
+            "HiFi4\n");
 }
 
 TEST(TTStages, AssignCbsReportsL1OverflowAtTheFirstUseOfTheCbThatDoesNotFit) {
@@ -473,12 +550,12 @@ TEST(TTStages, PlanBuffersRejectsANinthOutput) {
             "output circular buffers (indices 16-23)\n");
 }
 
-TEST(TTStages, BuildDataflowRejectsAnUnbalancedCb) {
+TEST(TTStages, AssignCbsRejectsAnUnbalancedIntermediate) {
   std::string broken = kTwoPacks;
   broken.replace(broken.find("cb_pop_front(cb_t, 2)"), 21, "cb_pop_front(cb_t, 1)");
   ir::Module m = test::read_ir(broken);
   Diagnostics d;
-  EXPECT_THROW(test::stage("assign-cbs")(m, d), InternalError); // its occupancy walk sees it first
+  EXPECT_THROW(test::stage("assign-cbs")(m, d), InternalError); // its occupancy walk
 }
 
 TEST(TTStages, InsertDstManagementRejectsMathThatIsNeverPacked) {

@@ -114,11 +114,8 @@ TEST(Verify, MathOutsideAcquireCommit) {
 }
 
 TEST(Verify, RuntimeArgNeverSet) {
-  std::string text =
-      edit(final_ir("matmul"),
-           "runtime_args = [\"A_addr\", \"B_addr\", \"Kt\", \"Nt\", \"start\", \"count\"]",
-           "runtime_args = [\"A_addr\", \"B_addr\", \"Kt\", \"Nt\", \"start\", \"count\", "
-           "\"bogus\"]");
+  std::string text = edit(final_ir("matmul"), "runtime_args [A_addr, B_addr, Kt, Nt, start, count]",
+                          "runtime_args [A_addr, B_addr, Kt, Nt, start, count, bogus]");
   text = edit(text, "    let count: u32 = get_arg_val(5)\n    tensor_accessor(A",
               "    let count: u32 = get_arg_val(5)\n    let bogus: u32 = get_arg_val(6)\n"
               "    tensor_accessor(A");
@@ -128,8 +125,7 @@ TEST(Verify, RuntimeArgNeverSet) {
 }
 
 TEST(Verify, RuntimeArgReadButNotPassed) {
-  std::string text =
-      edit(final_ir("matmul"), "runtime_args = [\"Kt\", \"count\"]", "runtime_args = [\"Kt\"]");
+  std::string text = edit(final_ir("matmul"), "runtime_args [Kt, count]", "runtime_args [Kt]");
   EXPECT_EQ(verify_error(text),
             "internal error: 'matmul_compute' reads runtime arg 1, but the host plan sets 1 "
             "(runtime_args) after verify-kernels");
@@ -146,6 +142,46 @@ TEST(Verify, CbIndexOutOfItsRange) {
   std::string text = edit(final_ir("matmul"), "cb cb_C index 16", "cb cb_C index 2");
   EXPECT_EQ(verify_error(text),
             "internal error: circular buffer 'cb_C' (output) has index 2, outside 16-23 after "
+            "verify-kernels");
+}
+
+// The accessor chain: the first accessor at its compile-time offset, each next chained after the
+// one before, every offset in compile_args where the previous accessor's words end.
+TEST(Verify, AccessorChain) {
+  std::string fixed = edit(final_ir("matmul"), "tensor_accessor.chained(B, A, B_addr, 2048u)",
+                           "tensor_accessor(B, 2, B_addr, 2048u)");
+  EXPECT_EQ(verify_error(fixed), "internal error: 'matmul_reader' binds the accessor of 'B' at a "
+                                 "fixed offset, not chained after 'A' after verify-kernels");
+  std::string first = edit(final_ir("matmul"), "tensor_accessor(C, 0, C_addr, 2048u)",
+                           "tensor_accessor(C, 2, C_addr, 2048u)");
+  EXPECT_EQ(verify_error(first), "internal error: 'matmul_writer' binds the accessor of 'C' at "
+                                 "compile-time offset 2, but compile_args puts it at 0 after "
+                                 "verify-kernels");
+  std::string offsets =
+      edit(final_ir("matmul"), "compile_args [A at 0, B at 2]", "compile_args [A at 0, B at 3]");
+  EXPECT_EQ(verify_error(offsets), "internal error: compile_args of 'matmul_reader' puts 'B' at 3, "
+                                   "but the words before it end at 2 after verify-kernels");
+  std::string order =
+      edit(final_ir("matmul"), "compile_args [A at 0, B at 2]", "compile_args [B at 0, A at 2]");
+  EXPECT_EQ(verify_error(order), "internal error: 'matmul_reader' binds accessor 0 to 'A', but "
+                                 "compile_args has 'B' there after verify-kernels");
+}
+
+// The plan the templates render is complete: every buffer sized, the three kernels launched, each
+// with the config of its kind.
+TEST(Verify, HostPlanIsComplete) {
+  EXPECT_EQ(verify_error(edit(final_ir("matmul"),
+                              "    kernels [matmul_reader, matmul_compute, matmul_writer]\n", "")),
+            "internal error: the host plan of 'matmul' does not launch one reader, compute and "
+            "writer after verify-kernels");
+  EXPECT_EQ(verify_error(edit(final_ir("matmul"), "buffer C address C_addr size C_bytes page 2048",
+                              "buffer C address C_addr")),
+            "internal error: the host plan's buffer of 'C' has no size or page after "
+            "verify-kernels");
+  EXPECT_EQ(verify_error(edit(final_ir("matmul"), " processor riscv_0 noc noc_0", "")),
+            "internal error: 'matmul_writer' has no data-movement config after verify-kernels");
+  EXPECT_EQ(verify_error(edit(final_ir("matmul"), "    per_core start count\n", "")),
+            "internal error: the host plan of 'matmul' sets no per-core values after "
             "verify-kernels");
 }
 
