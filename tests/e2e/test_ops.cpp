@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <ostream>
 
 namespace tk::e2e {
 namespace {
@@ -55,6 +56,10 @@ struct Param {
   Backend backend;
   std::int64_t m, n;
 };
+
+void PrintTo(const Param& p, std::ostream* os) {
+  *os << p.c.op << " on " << to_string(p.backend) << " at " << p.m << "x" << p.n;
+}
 
 class OpTest : public ::testing::TestWithParam<Param> {};
 
