@@ -90,13 +90,15 @@ Val TileSelector::select(const Expr& e) {
   SourceRange at = c->loc.range == SourceRange{} ? loc_ : c->loc.range;
   switch (c->fn) {
   case Intrinsic::tile_zeros:
-    return fresh_dst(); // DST is zero after tile_regs_acquire
+    return fresh_zero();
   case Intrinsic::tile_fill: {
-    Val v = fresh_dst();
-    if (as<FloatImm>(c->args[0]))
+    if (as<FloatImm>(c->args[0])) {
+      Val v = fresh_dst();
       emit(Intrinsic::fill_tile, {i(v->slot), c->args[0]});
-    else // a run-time value: the zero tile plus the scalar
-      emit(Intrinsic::add_unary_tile, {i(v->slot), bits(c->args[0])});
+      return v;
+    }
+    Val v = fresh_zero(); // a run-time value: the zero tile plus the scalar
+    emit(Intrinsic::add_unary_tile, {i(v->slot), bits(c->args[0])});
     return v;
   }
   case Intrinsic::tile_add:
@@ -122,7 +124,7 @@ Val TileSelector::select(const Expr& e) {
     separate(a, b);
     to_cb(a);
     to_cb(b);
-    Val d = fresh_dst();
+    Val d = fresh_zero(); // matmul_tiles accumulates into DST
     pre(a);
     pre(b);
     emit(Intrinsic::matmul_tiles, {cb(a->cb), cb(b->cb), i(0), i(0), i(d->slot)});
@@ -252,9 +254,9 @@ const std::string& TileSelector::scaler() const {
 Val TileSelector::reduce(const Call& c) {
   Val a = select(c.args[0]);
   to_cb(a);
-  Val d = fresh_dst();
   bool is_max = c.fn == Intrinsic::tile_rowmax || c.fn == Intrinsic::tile_colmax;
-  if (is_max) // the max pool compares with DST
+  Val d = is_max ? fresh_dst() : fresh_zero(); // the pool accumulates into DST
+  if (is_max)                                  // the max pool compares with DST
     emit(Intrinsic::fill_tile, {i(d->slot), float_imm(-INFINITY)});
   pre(a);
   used_reduction_ = true;

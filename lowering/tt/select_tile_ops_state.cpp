@@ -120,6 +120,17 @@ Val TileSelector::fresh_dst() {
   return v;
 }
 
+// DST reads as zero only where nothing wrote it since tile_regs_acquire (the packer clears each
+// section when it releases it). A slot number can come back within one section (a store packs
+// slot 0, the next statement's value starts at slot 0 again), so a value that relies on the zero
+// says so: `dst.assume_zero(slot)` is math for insert-dst-management (a section being packed is
+// released and a new one acquired) and a claim verify-kernels proves; it renders as a comment.
+Val TileSelector::fresh_zero() {
+  Val v = fresh_dst();
+  emit(Intrinsic::dst_assume_zero, {i(v->slot)});
+  return v;
+}
+
 int TileSelector::alloc_slot() {
   if (next_slot_ >= capacity_)
     spill_all();

@@ -93,6 +93,9 @@ private:
   void post(const Val& v);
   void separate(const Val& a, const Val& b);
   Val fresh_dst();
+  /// A fresh slot read as the zero tile (by a pack, an accumulation or an in-place op): marked
+  /// with `dst.assume_zero`, which starts a new DST section if one is being packed.
+  Val fresh_zero();
   Val binary(const ir::Call& c);
   Val bcast(ir::Intrinsic op, const ir::Expr& a, const ir::Call& bc, SourceRange at);
   Val sfpu_binary(ir::Intrinsic op, Val a, Val b);

@@ -5,6 +5,9 @@
 #include "lowering/tt/target.hpp"
 #include "lowering/tt/verify_kernels_balance.hpp"
 
+#include <map>
+#include <string>
+
 namespace tk::lower {
 
 namespace {
@@ -84,7 +87,8 @@ void check_pair(const Function& prod, const Function& cons, const std::set<std::
   }
 }
 
-// tile_regs_acquire -> commit -> wait -> release, math in the first phase, packs in the last.
+// tile_regs_acquire -> commit -> wait -> release, math in the first phase, packs in the last;
+// `dst.assume_zero(k)` only on a slot nothing touched since the section's tile_regs_acquire.
 class DstCheck {
 public:
   DstCheck(const Function& f, std::int64_t cap, bool fp32) : f_(f), cap_(cap), fp32_(fp32) {}
@@ -99,6 +103,10 @@ public:
     if (const For* l = as<For>(s)) {
       Phase before = ph;
       walk(l->body, ph);
+      // A section open across the loop sees the body again: the next iteration must not assume
+      // zero in a slot this one wrote.
+      if (ph == before && before != Phase::idle)
+        walk(l->body, ph);
       if (ph != before)
         fail("in '" + f_.name + "', the body of loop '" + l->var + "' starts " + name(before) +
              " but ends " + name(ph));
@@ -116,6 +124,7 @@ public:
     switch (c->fn) {
     case Intrinsic::tile_regs_acquire:
       step(Phase::idle, Phase::math);
+      touched_.clear();
       return;
     case Intrinsic::tile_regs_commit:
       step(Phase::math, Phase::committed);
@@ -133,6 +142,15 @@ public:
     std::vector<std::size_t> slots = pack ? std::vector<std::size_t>{0} : tt::dst_slot_args(c->fn);
     if (slots.empty())
       return;
+    if (c->fn == Intrinsic::dst_assume_zero)
+      if (const IntImm* k = as<IntImm>(c->args[0]); k && touched_.count(k->value))
+        fail("in '" + f_.name + "', " + one_line(s) + " reads DST slot " +
+             std::to_string(k->value) + " as zero, but `" + touched_.at(k->value) +
+             "` used it earlier in the same section (DST is zero only where nothing wrote it "
+             "since tile_regs_acquire)");
+    for (std::size_t k : slots)
+      if (const IntImm* i = as<IntImm>(c->args[k]))
+        touched_.emplace(i->value, one_line(s));
     if (pack && ph != Phase::pack)
       fail("in '" + f_.name + "', " + one_line(s) + " reads DST " + name(ph) +
            ", not between tile_regs_wait and tile_regs_release");
@@ -152,6 +170,8 @@ private:
   const Function& f_;
   std::int64_t cap_;
   bool fp32_;
+  // Slot -> the first statement of the current section that used it.
+  std::map<std::int64_t, std::string> touched_;
   static std::string name(Phase p) {
     switch (p) {
     case Phase::idle:

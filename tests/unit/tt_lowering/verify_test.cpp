@@ -97,6 +97,38 @@ TEST(Verify, DstSlotOverCapacity) {
   }
 }
 
+// DST reads as zero only where nothing touched the slot since tile_regs_acquire: a value that
+// relies on it (dst.assume_zero) in a slot the section already wrote or packed reads garbage.
+TEST(Verify, AssumeZeroAfterAPackOfTheSameSlot) {
+  // The shape of the store_then_zeros miscompile: a zero tile packed from the slot just packed.
+  std::string broken = edit(final_ir("eltwise_add"), "      pack_tile(0, cb_z)\n",
+                            "      pack_tile(0, cb_z)\n      dst.assume_zero(0)\n");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'eltwise_add_compute', dst.assume_zero(0) reads DST slot 0 as "
+            "zero, but `add_tiles(cb_x, cb_y, 0, 0, 0)` used it earlier in the same section (DST "
+            "is zero only where nothing wrote it since tile_regs_acquire) after verify-kernels");
+}
+
+TEST(Verify, AssumeZeroAfterMathInTheSameSlot) {
+  std::string broken = edit(final_ir("eltwise_add"), "      cb_pop_front(cb_y, 1)\n",
+                            "      cb_pop_front(cb_y, 1)\n      dst.assume_zero(0)\n");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'eltwise_add_compute', dst.assume_zero(0) reads DST slot 0 as "
+            "zero, but `add_tiles(cb_x, cb_y, 0, 0, 0)` used it earlier in the same section (DST "
+            "is zero only where nothing wrote it since tile_regs_acquire) after verify-kernels");
+}
+
+TEST(Verify, AssumeZeroInsideALoopTheSectionSpans) {
+  // The second iteration finds the slot written by the first one's matmul.
+  std::string text = edit(final_ir("matmul"), "      dst.assume_zero(0)\n", "");
+  text = edit(text, "        matmul_tiles(cb_A, cb_B, 0, 0, 0)\n",
+              "        dst.assume_zero(0)\n        matmul_tiles(cb_A, cb_B, 0, 0, 0)\n");
+  EXPECT_EQ(verify_error(text),
+            "internal error: in 'matmul_compute', dst.assume_zero(0) reads DST slot 0 as zero, "
+            "but `dst.assume_zero(0)` used it earlier in the same section (DST is zero only where "
+            "nothing wrote it since tile_regs_acquire) after verify-kernels");
+}
+
 TEST(Verify, PackOutsideWaitRelease) {
   std::string broken = edit(final_ir("matmul"), "      tile_regs_wait()\n", "");
   EXPECT_EQ(
