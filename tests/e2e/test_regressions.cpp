@@ -7,6 +7,8 @@
 #include "dsl/check.hpp"
 #include "parser/parse.hpp"
 
+#include "reduce_into_constant.hpp"
+#include "reduce_max_full.hpp"
 #include "store_then_zeros.hpp"
 
 #include <gtest/gtest.h>
@@ -18,8 +20,7 @@ namespace tk::e2e {
 namespace {
 
 /// Runs kernel `name` of regress/<name>.tk in the interpreter.
-std::map<std::string, interp::Matrix> interpret(const std::string& name,
-                                                const interp::Inputs& in) {
+std::map<std::string, interp::Matrix> interpret(const std::string& name, const interp::Inputs& in) {
   const std::string path = std::string(TK_REGRESS_DIR) + "/" + name + ".tk";
   std::ifstream f(path);
   std::stringstream text;
@@ -72,6 +73,58 @@ TEST_P(Regression, StoreThenZeros) {
   // Row 0: values -1, 0, 1 repeating, m = 1, b = 32 * (-2) + 32 * (-1) + 32 * 0 = -96.
   EXPECT_EQ(a.at(0, 0), 1.0);
   EXPECT_EQ(b.at(0, 0), -96.0);
+}
+
+// rowmax / colmax hold 0 outside column (row) 0, as rowsum / colsum do (language.md); TT left
+// the -inf its max pool starts from there.
+TEST_P(Regression, ReduceMaxIsZeroOutsideItsVector) {
+  const std::int64_t M = 64, N = 64;
+  Matrix<bf16> x(M, N), r(M, N), c(M, N), rb(M, N), cs(M, N);
+  // Quarters in [-5, 4.75], all exact in bf16, with negative maxima in some rows and columns.
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < N; ++j)
+      x.data[static_cast<std::size_t>(i * N + j)] =
+          bf16(static_cast<float>((i * 7 + j * 13) % 40 - 20 - (i + j) % 17) * 0.25f);
+  launch(
+      GetParam(),
+      [&] { gen::reduce_max_full::run_cpu(x.cview(), r.view(), c.view(), rb.view(), cs.view()); },
+      [&] {
+        gen::reduce_max_full::run_tt(device(), x.cview(), r.view(), c.view(), rb.view(), cs.view());
+      });
+  auto want = interpret("reduce_max_full", {{{"x", to_interp(x)}}, {}, {}});
+  EXPECT_EQ(differences(r, want.at("r")), "");
+  EXPECT_EQ(differences(c, want.at("c")), "");
+  EXPECT_EQ(differences(rb, want.at("rb")), "");
+  EXPECT_EQ(differences(cs, want.at("cs")), "");
+  EXPECT_EQ(r.at(5, 1), 0.0);  // rowmax outside column 0
+  EXPECT_EQ(c.at(1, 5), 0.0);  // colmax outside row 0
+  EXPECT_EQ(rb.at(1, 5), 0.0); // bcast_col of colmax: rows 1-31 of column 0 are 0
+  EXPECT_EQ(cs.at(5, 1), 1.0); // rowmax * 2 + 1 outside column 0: 0 * 2 + 1
+}
+
+// fill(1.0) + rowsum(x) and max(fill(1.0), rowmax(x)) are 1 off column 0; reducing into the
+// constant's slot and packing under the reduce mask would give 0 there. fill(-1.0) may take the
+// reduction in DST: max(-1, 0) = 0 is what the mask writes.
+TEST_P(Regression, ReduceIntoAConstant) {
+  const std::int64_t M = 64, N = 64;
+  Matrix<bf16> x(M, N), s(M, N), a(M, 32), b(M, 32);
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < N; ++j)
+      x.data[static_cast<std::size_t>(i * N + j)] =
+          bf16(static_cast<float>((i * 3 + j * 5) % 9 - 6 - i % 3) * 0.5f);
+  launch(
+      GetParam(),
+      [&] { gen::reduce_into_constant::run_cpu(x.cview(), s.view(), a.view(), b.view()); },
+      [&] {
+        gen::reduce_into_constant::run_tt(device(), x.cview(), s.view(), a.view(), b.view());
+      });
+  auto want = interpret("reduce_into_constant", {{{"x", to_interp(x)}}, {}, {}});
+  EXPECT_EQ(differences(s, want.at("s")), "");
+  EXPECT_EQ(differences(a, want.at("a")), "");
+  EXPECT_EQ(differences(b, want.at("b")), "");
+  EXPECT_EQ(s.at(3, 7), 1.0); // 1 + 0
+  EXPECT_EQ(a.at(3, 7), 1.0); // max(1, 0)
+  EXPECT_EQ(b.at(3, 7), 0.0); // max(-1, 0)
 }
 
 } // namespace

@@ -109,7 +109,7 @@ df.write_tile(cb_y, y, i * Nt + j)
 
 TEST(SelectTileOps, AccumulationThroughACbWhenTheOperandIsComputed) {
   EXPECT_EQ(selected(false, R"(      let r: tile<f32> = tile.exp(load v[i, 0])
-      let s: tile<f32> = tile.fill(1.0)
+      let s: tile<f32> = tile.fill(-1.0)
       for k in 0 .. Nt reduction {
         s = tile.max(s, tile.rowmax(tile.mul(load x[i, k], tile.bcast_col(r))))
       }
@@ -125,7 +125,7 @@ cb_pop_front(cb_v, 1)
 exp_tile(0)
 pack_tile(0, cb_r)
 cb_wait_front(cb_r, 1)
-fill_tile(0, 1.0)
+fill_tile(0, -1.0)
 pack_tile(0, cb_s)
 cb_wait_front(cb_s, 1)
 for k in 0 .. Nt reduction {
@@ -149,6 +149,65 @@ pack_tile(0, cb_y)
 df.write_tile(cb_y, y, i * Nt + j)
 cb_pop_front(cb_r, 1)
 cb_pop_front(cb_s, 1)
+)");
+}
+
+// max(s, rowmax(t)) is 1 off column 0 when s = fill(1.0), but a reduction into s's slot is packed
+// under the packer's reduce mask, which writes 0 there: the reduction is computed alone (packed
+// under its mask) and combined with s by the SFPU.
+TEST(SelectTileOps, ReductionIntoAValueNonZeroOffItsColumnIsCombinedAfter) {
+  EXPECT_EQ(selected(false, R"(      let s: tile<f32> = tile.fill(1.0)
+      for k in 0 .. Nt reduction {
+        s = tile.max(s, tile.rowmax(load x[i, k]))
+      }
+      store y[i, j] = s
+)"),
+            R"(cb cb_s index 24 format Float16_b page 2048 depth 1 role intermediate
+cb cb_tmp0 index 25 format Float16_b page 2048 depth 1 role intermediate
+fill_tile(0, 1.0)
+pack_tile(0, cb_s)
+cb_wait_front(cb_s, 1)
+for k in 0 .. Nt reduction {
+  fill_tile(0, -inf)
+  df.read_tile(cb_x, x, i * Nt + k)
+  cb_wait_front(cb_x, 1)
+  reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, 0, 0, 0)
+  cb_pop_front(cb_x, 1)
+  pack_tile(0, cb_tmp0)
+  cb_wait_front(cb_tmp0, 1)
+  copy_tile(cb_s, 0, 0)
+  copy_tile(cb_tmp0, 0, 1)
+  cb_pop_front(cb_tmp0, 1)
+  binary_max_tile(0, 1, 0)
+  cb_pop_front(cb_s, 1)
+  pack_tile(0, cb_s)
+  cb_wait_front(cb_s, 1)
+}
+copy_tile(cb_s, 0, 0)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+cb_pop_front(cb_s, 1)
+)");
+}
+
+// A reduction used in DST (here scaled) is packed under its mask first, through a temporary, and
+// copied back: off column 0 DST holds -inf (the emulator) or scratch (the device), the CB tile 0.
+TEST(SelectTileOps, ReductionUsedInDstGoesThroughItsMaskedPack) {
+  EXPECT_EQ(selected(false, R"(      store y[i, j] = tile.mul_scalar(tile.rowmax(load x[i, j]), 2.0)
+)"),
+            R"(cb cb_tmp0 index 24 format Float16_b page 2048 depth 1 role intermediate
+fill_tile(0, -inf)
+df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, 0, 0, 0)
+cb_pop_front(cb_x, 1)
+pack_tile(0, cb_tmp0)
+cb_wait_front(cb_tmp0, 1)
+copy_tile(cb_tmp0, 0, 0)
+cb_pop_front(cb_tmp0, 1)
+mul_unary_tile(0, 1073741824u)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
 )");
 }
 

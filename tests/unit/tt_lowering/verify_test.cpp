@@ -129,6 +129,42 @@ TEST(Verify, AssumeZeroInsideALoopTheSectionSpans) {
             "nothing wrote it since tile_regs_acquire) after verify-kernels");
 }
 
+// reduce_init sets the packer's edge mask until reduce_uninit: packs keep only the reduction's
+// row or column 0 and write zeros elsewhere. A reduction must be packed with it (off that row or
+// column DST holds no defined value on the device), anything else without it.
+TEST(Verify, ReductionPackedWithoutItsMask) {
+  std::string broken = edit(final_ir("softmax"),
+                            "      reduce_init(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, "
+                            "cb_scaler, cb_m)\n",
+                            "");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'softmax_compute', pack_tile(0, cb_m) packs a reduction without "
+            "reduce_init's packer mask: off its column 0 DST holds no defined value on the device "
+            "after verify-kernels");
+}
+
+TEST(Verify, ValuePackedUnderTheReduceMask) {
+  // Without the reduce_uninit that ends each iteration, the next one packs exp(x - m) masked.
+  std::string broken = edit(final_ir("softmax"), "        reduce_uninit()\n      }\n", "      }\n");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'softmax_compute', pack_tile(0, cb_tmp0) packs a value that is not "
+            "a reduction while reduce_init's packer mask keeps only its column 0 (reduce_uninit "
+            "clears the mask) after verify-kernels");
+}
+
+TEST(Verify, ValueComputedInDstFromAReduction) {
+  std::string broken = edit(
+      final_ir("softmax"),
+      "        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n",
+      "        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n"
+      "        recip_tile(0)\n");
+  EXPECT_EQ(
+      verify_error(broken),
+      "internal error: in 'softmax_compute', pack_tile(0, cb_s) packs a value computed in DST "
+      "from a reduction, which is defined only in its row or column 0 on the device; pack "
+      "the reduction under its mask first after verify-kernels");
+}
+
 TEST(Verify, PackOutsideWaitRelease) {
   std::string broken = edit(final_ir("matmul"), "      tile_regs_wait()\n", "");
   EXPECT_EQ(
