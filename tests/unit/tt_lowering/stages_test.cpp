@@ -214,7 +214,7 @@ TEST(TTStages, AssignCbsSizesIntermediatesByTheirPeak) {
 TEST(TTStages, BuildDataflowRecordsProducerConsumerAndCounts) {
   EXPECT_EQ(
       first_line(after_tk(kMini, "build-dataflow")),
-      R"(program mini attributes {accessors = [["x", [2, 2048]], ["b", [2, 2048]], ["y", [2, 2048]]], cb_depth = 2, dataflow = [["cb_x", "reader", "compute", "1", "0"], ["cb_b", "reader", "compute", "1", "0"], ["cb_y", "compute", "writer", "1", "0"]], dst_fp32 = false, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
+      R"(program mini attributes {accessors = [["x", [2, 2048]], ["b", [2, 2048]], ["y", [2, 2048]]], cb_depth = 2, dataflow = [["cb_x", "reader", "compute", "1", "0"], ["cb_b", "reader", "compute", "1", "0"], ["cb_y", "compute", "writer", "1", "0"]], dst_fp32 = false, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4", signature = ["x", "b", "alpha", "y"]} {
 )");
 }
 
