@@ -25,6 +25,25 @@ std::set<std::string> used_vars(const Stmt& s) {
   return u.names;
 }
 
+/// The kernel's parameters in declaration order: the program's `signature` attribute.
+std::vector<std::string> signature(const Program& p) {
+  auto it = p.attrs.find("signature");
+  const auto* names =
+      it == p.attrs.end() ? nullptr : std::get_if<std::vector<AttrValue>>(&it->second.value);
+  if (!names)
+    throw InternalError("internal error: render: program '" + p.name +
+                        "' has no signature attribute (to-tile-ir sets it)");
+  std::vector<std::string> out;
+  for (const AttrValue& v : *names) {
+    const std::string* n = std::get_if<std::string>(&v.value);
+    if (!n)
+      throw InternalError("internal error: render: program '" + p.name +
+                          "': the signature lists a non-name");
+    out.push_back(*n);
+  }
+  return out;
+}
+
 const Function* find_function(const Program& p, FuncKind k) {
   for (const Function& f : p.functions)
     if (f.kind == k)
@@ -33,25 +52,21 @@ const Function* find_function(const Program& p, FuncKind k) {
 }
 
 // The kernel signature as the header declares it: tensors and scalars in declaration order
-// (inputs, then outputs), as the `kernel`/`cpu` function lists them before the dimensions.
-json params(const Program& p, const Function& f) {
+// (inputs, then outputs). A name the program declares no tensor for is an f32 scalar; `used` says
+// whether the generated code reads it.
+json params(const Program& p, const std::vector<std::string>& sig,
+            const std::set<std::string>& used) {
   json out = json::array();
-  std::set<std::string> used = used_vars(f.body);
-  for (const Param& q : f.params) {
-    if (q.type.kind == Type::Kind::tensor) {
-      const Tensor* t = p.find_tensor(q.name);
-      if (!t)
-        throw InternalError("internal error: render: parameter '" + q.name + "' names no tensor");
-      out.push_back({{"name", q.name},
+  for (const std::string& name : sig) {
+    if (const Tensor* t = p.find_tensor(name)) {
+      out.push_back({{"name", name},
                      {"kind", "tensor"},
                      {"role", std::string(to_string(t->role))},
                      {"dtype", std::string(to_string(t->dtype))}});
-    } else if (q.type.kind == Type::Kind::f32) {
+    } else {
       // An unused scalar is named as used in the body, so -Wunused-parameter stays quiet.
-      out.push_back({{"name", q.name},
-                     {"kind", "scalar"},
-                     {"dtype", "f32"},
-                     {"used", used.count(q.name) > 0}});
+      out.push_back(
+          {{"name", name}, {"kind", "scalar"}, {"dtype", "f32"}, {"used", used.count(name) > 0}});
     }
   }
   return out;
@@ -60,12 +75,12 @@ json params(const Program& p, const Function& f) {
 // Shape checks: one per tensor (a literal dimension must match exactly; a named one must be a
 // multiple of 32), then one agreement check per later use of a dimension name; and where each
 // named dimension the body uses is bound from (its first use).
-void shapes(const Program& p, const Function& f, json& k) {
+void shapes(const Program& p, const std::vector<std::string>& sig,
+            const std::set<std::string>& used, json& k) {
   json checks = json::array(), same = json::array(), dims = json::array();
-  std::set<std::string> used = used_vars(f.body);
   std::map<std::string, std::pair<std::string, std::string>> first; // dim -> (tensor, axis)
-  for (const Param& q : f.params) {
-    const Tensor* t = q.type.kind == Type::Kind::tensor ? p.find_tensor(q.name) : nullptr;
+  for (const std::string& name : sig) {
+    const Tensor* t = p.find_tensor(name);
     if (!t)
       continue;
     json c = {{"param", t->name}};
@@ -138,19 +153,23 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
     const Program& p = any->programs[i];
     json k;
     k["name"] = p.name;
-    // The signature (and the dimensions a body uses) come from the function that carries the
-    // kernel's parameters: the cpu function, else the front's kernel function.
-    const Program* sp = &p;
-    const Function* sig = lowered.cpu ? find_function(p, FuncKind::cpu) : nullptr;
-    if (!sig && lowered.front && i < lowered.front->programs.size()) {
-      sp = &lowered.front->programs[i];
-      sig = find_function(*sp, FuncKind::kernel);
+    // The names the generated code reads: the cpu function's, else those of the TT functions
+    // (the host plan takes the scalars and sizes the kernels use).
+    std::set<std::string> used;
+    if (lowered.cpu) {
+      const Function* f = find_function(p, FuncKind::cpu);
+      used = f ? used_vars(f->body) : used;
+    } else {
+      for (const Function& f : p.functions) {
+        for (const Param& q : f.params)
+          used.insert(q.name);
+        std::set<std::string> body = used_vars(f.body);
+        used.insert(body.begin(), body.end());
+      }
     }
-    if (!sig)
-      throw InternalError("internal error: render: no function with the parameters of kernel '" +
-                          p.name + "' (generate cpu, or pass the module after to-tile-ir)");
-    k["params"] = params(*sp, *sig);
-    shapes(*sp, *sig, k);
+    std::vector<std::string> sig = signature(p);
+    k["params"] = params(p, sig, used);
+    shapes(p, sig, used, k);
     if (lowered.cpu) {
       const Function* f = find_function(lowered.cpu->programs.at(i), FuncKind::cpu);
       if (!f)

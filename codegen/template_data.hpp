@@ -13,14 +13,11 @@
 namespace tk::codegen {
 
 /// The lowered module of each target being generated (a target left empty is not generated).
-/// Both come from the same .tk file, so their programs and tensors agree.
+/// Both come from the same .tk file, so their programs and tensors agree. Each program's
+/// `signature` attribute (set by to-tile-ir) lists the kernel's parameters in declaration order.
 struct Lowered {
   std::optional<ir::Module> cpu;
   std::optional<ir::Module> tt;
-  /// The module after to-tile-ir: its `kernel` functions list each kernel's parameters in
-  /// declaration order. Needed when cpu is not generated (the TT chain splits the kernel function
-  /// into reader/compute/writer and a host plan, none of which keeps the signature).
-  std::optional<ir::Module> front;
 };
 
 /// The data given to every template of the file (schema: docs/codegen.md). Deterministic: keys

@@ -187,8 +187,11 @@ void Checker::check_params() {
       b.kind = Binding::Kind::scalar;
       scopes_.front()[n] = b;
       if (output) {
-        error(p.loc.range, "output '" + n + "' is a scalar; outputs are tensors, e.g. '" + n +
-                               ": " + std::string(to_string(p.dtype)) + "[M, N]'");
+        // What works for a single value: a one-tile vector whose element (0, 0) holds it.
+        error(p.loc.range, "output '" + n +
+                               "' is a scalar, but outputs are tensors stored a tile at a time; "
+                               "for a single value, declare a one-tile vector such as '" +
+                               n + ": f32[1, 32]' and store a tile whose element (0, 0) holds it");
         bad_params_[n] = true;
       } else if (p.dtype != DType::f32) {
         error(p.dtype_loc.range,
@@ -199,10 +202,25 @@ void Checker::check_params() {
     b.kind = Binding::Kind::tensor;
     scopes_.front()[n] = b;
     if (p.dims.size() != 2) {
-      error(p.loc.range, "tensor '" + n + "' has " + std::to_string(p.dims.size()) + " dimension" +
-                             (p.dims.size() == 1 ? "" : "s") + "; tensors have exactly 2, e.g. '" +
-                             n + ": " + std::string(to_string(p.dtype)) + "[M, N]'");
+      auto text = [](const Dim& d) { return d.name ? d.name->name : std::to_string(d.size); };
+      std::string dt(to_string(p.dtype));
+      std::string msg = "tensor '" + n + "' has " + std::to_string(p.dims.size()) + " dimension" +
+                        (p.dims.size() == 1 ? "" : "s") +
+                        ", but tensors have rank 2 (rows and columns)";
+      if (p.dims.size() == 1)
+        msg += ": a vector is '" + n + ": " + dt + "[1, " + text(p.dims[0]) + "]' (a row) or '" +
+               n + ": " + dt + "[" + text(p.dims[0]) + ", 1]' (a column)";
+      else if (p.dims.size() > 2)
+        msg += ", e.g. '" + n + ": " + dt + "[" + text(p.dims[p.dims.size() - 2]) + ", " +
+               text(p.dims.back()) + "]'; stack a batch along the rows";
+      else
+        msg += ", e.g. '" + n + ": " + dt + "[M, N]'";
+      error(p.loc.range, msg);
       bad_params_[n] = true;
+      // Its dimension names still exist: tiles(B) is not a second mistake.
+      for (const Dim& d : p.dims)
+        if (d.name)
+          dims_.emplace(d.name->name, d.name->loc.range);
       return;
     }
     bool all_one = true;
@@ -223,8 +241,15 @@ void Checker::check_params() {
       bad_params_[n] = true;
     }
     if (all_one) {
-      error(p.loc.range,
-            "tensor '" + n + "' is a single element; pass it as a scalar: '" + n + ": f32'");
+      if (output) // a scalar output is no alternative: say what works
+        error(p.loc.range, "output '" + n +
+                               "' is a single element, but outputs are stored a tile at a time; "
+                               "declare a one-tile vector such as '" +
+                               n + ": " + std::string(to_string(p.dtype)) +
+                               "[1, 32]' and store a tile whose element (0, 0) holds the value");
+      else
+        error(p.loc.range,
+              "tensor '" + n + "' is a single element; pass it as a scalar: '" + n + ": f32'");
       bad_params_[n] = true;
     }
   };

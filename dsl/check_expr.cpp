@@ -223,10 +223,21 @@ void Checker::check_agree(const Shape& a, const Expr& ea, const Shape& b, const 
     const Expr& vec = x.is_vector() ? ea : eb;
     if (x.is_vector() || y.is_vector()) {
       std::string kind = std::string(axis) == "rows" ? "row" : "column";
-      error(vec.loc.range, "'" + expr_str(vec) + "' is a " + kind + " vector (its " + axis +
-                               " come from a size-1 dimension) but the other operand of " + what +
-                               " is a full tile; broadcast it: " + bcast + "(" + expr_str(vec) +
-                               ")");
+      std::string head = "'" + expr_str(vec) + "' is a " + kind + " vector (its " + axis +
+                         " come from a size-1 dimension) but the other operand of " + what +
+                         " is a full tile; ";
+      // The other broadcast of a vector (bcast_row of a column vector): broadcast the vector
+      // itself the right way, not the result a second time.
+      const Call* c = std::get_if<Call>(&vec.node);
+      const char* other = std::string(bcast) == "bcast_row" ? "bcast_col" : "bcast_row";
+      if (c && c->callee.name == other && c->args.size() == 1) {
+        error(vec.loc.range, head + other + " repeats " + (other[6] == 'r' ? "row" : "column") +
+                                 " 0, which holds one value of a " + kind + " vector; " + bcast +
+                                 " repeats its " + kind + " 0: " + bcast + "(" +
+                                 expr_str(c->args[0]) + ")");
+        return true;
+      }
+      error(vec.loc.range, head + "broadcast it: " + bcast + "(" + expr_str(vec) + ")");
       return true;
     }
     Diagnostic& d = error(where, "operands of " + what + " do not agree: the " + axis + " of '" +

@@ -25,17 +25,17 @@ std::string where(const std::string& kernel, const std::string& param, const std
   return kernel + ": " + param + "." + axis + " = " + std::to_string(value);
 }
 
-/// A size bound to a dimension name: a positive multiple of 32 (docs/language.md).
+/// A size bound to the dimension name `dim`: a positive multiple of 32 (docs/language.md).
 void check_named(const std::string& kernel, const std::string& param, const std::string& axis,
-                 std::int64_t value) {
+                 std::int64_t value, const std::string& dim) {
   if (value < 0)
     throw Error(where(kernel, param, axis, value) + " is negative");
   if (value % kTile != 0)
     throw Error(where(kernel, param, axis, value) + " is not a multiple of " +
                 std::to_string(kTile));
   if (value == 0)
-    throw Error(where(kernel, param, axis, value) +
-                " but a named dimension holds at least one tile (a positive multiple of 32)");
+    throw Error(where(kernel, param, axis, value) + " but dimension " + dim +
+                " holds at least one tile (a positive multiple of 32)");
 }
 
 void check_literal(const std::string& kernel, const std::string& param, std::size_t d,
@@ -93,7 +93,7 @@ Binding bind(const dsl::Kernel& k, const Inputs& in) {
     const std::int64_t size[2] = {m.rows, m.cols};
     for (std::size_t d = 0; d < 2; ++d) {
       if (p.dims[d].name)
-        check_named(kn, n, axis_name(d), size[d]);
+        check_named(kn, n, axis_name(d), size[d], p.dims[d].name->name);
       else
         check_literal(kn, n, d, size[d], p.dims[d].size);
     }
@@ -143,7 +143,7 @@ Binding bind(const dsl::Kernel& k, const Inputs& in) {
       if (it == in.dims.end())
         throw Error(kn + ": dimension " + dn + " of output '" + p.name.name +
                     "' is declared by no input; give its size in Inputs::dims");
-      check_named(kn, "dims", dn, it->second);
+      check_named(kn, "dims", dn, it->second, dn);
       b.dims[dn] = it->second;
     }
   }

@@ -227,6 +227,8 @@ std::optional<ir::Module> run_pipeline(const dsl::Module& ast, Target t,
   ir::Module m = to_tile_ir(ast, diags);
   if (diags.has_errors())
     return std::nullopt;
+  if (!opts.source.empty())
+    m.attrs["source"] = {opts.source};
   apply_overrides(m, opts.overrides);
   if (opts.verify_each)
     ir::verify(m, "to-tile-ir");

@@ -54,6 +54,9 @@ struct PipelineOptions {
 #endif
   std::ostream* dump = nullptr; // where dumps go; required when anything is printed
   OptionOverrides overrides;
+  /// The name of the .tk file (no directory), recorded by run_pipeline as the module attribute
+  /// `source`: code generated from a dump is named after it. Empty: no attribute.
+  std::string source;
 };
 
 /// Sets the overridden options as attributes of every program (after to-tile-ir, or on a module

@@ -30,9 +30,9 @@ namespace tk::gen::axpby {
 
 void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const tk::bf16> x,
             tk::MatrixView<const tk::bf16> y, float alpha, float beta, tk::MatrixView<tk::bf16> z) {
-  tk::check_shape("axpby", "x", x, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("axpby", "y", y, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("axpby", "z", z, tk::kAnyTiles, tk::kAnyTiles);
+  tk::check_shape("axpby", "x", x, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
+  tk::check_shape("axpby", "y", y, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
+  tk::check_shape("axpby", "z", z, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
   tk::check_same_dim("axpby", "M", "x", "rows", x.rows, "y", "rows", y.rows);
   tk::check_same_dim("axpby", "N", "x", "cols", x.cols, "y", "cols", y.cols);
   tk::check_same_dim("axpby", "M", "x", "rows", x.rows, "z", "rows", z.rows);

@@ -13,9 +13,9 @@ namespace tk::gen::eltwise_add {
 
 void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<const tk::bf16> y,
              tk::MatrixView<tk::bf16> z) {
-  tk::check_shape("eltwise_add", "x", x, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("eltwise_add", "y", y, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("eltwise_add", "z", z, tk::kAnyTiles, tk::kAnyTiles);
+  tk::check_shape("eltwise_add", "x", x, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
+  tk::check_shape("eltwise_add", "y", y, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
+  tk::check_shape("eltwise_add", "z", z, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
   tk::check_same_dim("eltwise_add", "M", "x", "rows", x.rows, "y", "rows", y.rows);
   tk::check_same_dim("eltwise_add", "N", "x", "cols", x.cols, "y", "cols", y.cols);
   tk::check_same_dim("eltwise_add", "M", "x", "rows", x.rows, "z", "rows", z.rows);

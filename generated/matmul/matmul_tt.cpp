@@ -30,9 +30,9 @@ namespace tk::gen::matmul {
 
 void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const tk::bf16> A,
             tk::MatrixView<const tk::bf16> B, tk::MatrixView<tk::bf16> C) {
-  tk::check_shape("matmul", "A", A, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("matmul", "B", B, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("matmul", "C", C, tk::kAnyTiles, tk::kAnyTiles);
+  tk::check_shape("matmul", "A", A, tk::kAnyTiles, tk::kAnyTiles, "M", "K");
+  tk::check_shape("matmul", "B", B, tk::kAnyTiles, tk::kAnyTiles, "K", "N");
+  tk::check_shape("matmul", "C", C, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
   tk::check_same_dim("matmul", "K", "A", "cols", A.cols, "B", "rows", B.rows);
   tk::check_same_dim("matmul", "M", "A", "rows", A.rows, "C", "rows", C.rows);
   tk::check_same_dim("matmul", "N", "B", "cols", B.cols, "C", "cols", C.cols);

@@ -31,10 +31,10 @@ namespace tk::gen::matmul_bias_relu {
 void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const tk::bf16> A,
             tk::MatrixView<const tk::bf16> B, tk::MatrixView<const tk::bf16> bias,
             tk::MatrixView<tk::bf16> C) {
-  tk::check_shape("matmul_bias_relu", "A", A, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("matmul_bias_relu", "B", B, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("matmul_bias_relu", "bias", bias, 1, tk::kAnyTiles);
-  tk::check_shape("matmul_bias_relu", "C", C, tk::kAnyTiles, tk::kAnyTiles);
+  tk::check_shape("matmul_bias_relu", "A", A, tk::kAnyTiles, tk::kAnyTiles, "M", "K");
+  tk::check_shape("matmul_bias_relu", "B", B, tk::kAnyTiles, tk::kAnyTiles, "K", "N");
+  tk::check_shape("matmul_bias_relu", "bias", bias, 1, tk::kAnyTiles, "", "N");
+  tk::check_shape("matmul_bias_relu", "C", C, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
   tk::check_same_dim("matmul_bias_relu", "K", "A", "cols", A.cols, "B", "rows", B.rows);
   tk::check_same_dim("matmul_bias_relu", "N", "B", "cols", B.cols, "bias", "cols", bias.cols);
   tk::check_same_dim("matmul_bias_relu", "M", "A", "rows", A.rows, "C", "rows", C.rows);

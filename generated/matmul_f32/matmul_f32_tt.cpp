@@ -30,9 +30,9 @@ namespace tk::gen::matmul_f32 {
 
 void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const float> A,
             tk::MatrixView<const float> B, tk::MatrixView<float> C) {
-  tk::check_shape("matmul_f32", "A", A, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("matmul_f32", "B", B, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("matmul_f32", "C", C, tk::kAnyTiles, tk::kAnyTiles);
+  tk::check_shape("matmul_f32", "A", A, tk::kAnyTiles, tk::kAnyTiles, "M", "K");
+  tk::check_shape("matmul_f32", "B", B, tk::kAnyTiles, tk::kAnyTiles, "K", "N");
+  tk::check_shape("matmul_f32", "C", C, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
   tk::check_same_dim("matmul_f32", "K", "A", "cols", A.cols, "B", "rows", B.rows);
   tk::check_same_dim("matmul_f32", "M", "A", "rows", A.rows, "C", "rows", C.rows);
   tk::check_same_dim("matmul_f32", "N", "B", "cols", B.cols, "C", "cols", C.cols);

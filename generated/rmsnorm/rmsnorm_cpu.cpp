@@ -25,9 +25,9 @@ namespace tk::gen::rmsnorm {
 
 void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<const tk::bf16> g, float inv_n,
              float eps, tk::MatrixView<tk::bf16> y) {
-  tk::check_shape("rmsnorm", "x", x, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("rmsnorm", "g", g, 1, tk::kAnyTiles);
-  tk::check_shape("rmsnorm", "y", y, tk::kAnyTiles, tk::kAnyTiles);
+  tk::check_shape("rmsnorm", "x", x, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
+  tk::check_shape("rmsnorm", "g", g, 1, tk::kAnyTiles, "", "N");
+  tk::check_shape("rmsnorm", "y", y, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
   tk::check_same_dim("rmsnorm", "N", "x", "cols", x.cols, "g", "cols", g.cols);
   tk::check_same_dim("rmsnorm", "M", "x", "rows", x.rows, "y", "rows", y.rows);
   tk::check_same_dim("rmsnorm", "N", "x", "cols", x.cols, "y", "cols", y.cols);

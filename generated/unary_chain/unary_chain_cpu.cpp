@@ -21,8 +21,8 @@ inline float tk_gelu(float x) {
 namespace tk::gen::unary_chain {
 
 void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<tk::bf16> y) {
-  tk::check_shape("unary_chain", "x", x, tk::kAnyTiles, tk::kAnyTiles);
-  tk::check_shape("unary_chain", "y", y, tk::kAnyTiles, tk::kAnyTiles);
+  tk::check_shape("unary_chain", "x", x, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
+  tk::check_shape("unary_chain", "y", y, tk::kAnyTiles, tk::kAnyTiles, "M", "N");
   tk::check_same_dim("unary_chain", "M", "x", "rows", x.rows, "y", "rows", y.rows);
   tk::check_same_dim("unary_chain", "N", "x", "cols", x.cols, "y", "cols", y.cols);
   const std::int64_t M = x.rows;

@@ -82,10 +82,11 @@ public:
 /// Pass for a dimension that the kernel declares by name: any multiple of kTileSize is accepted.
 inline constexpr std::int64_t kAnyTiles = -1;
 
-/// Checks one dimension declared by name ("matmul: A.cols = 70 is not a multiple of 32").
-/// `axis` is "rows" or "cols".
+/// Checks one dimension declared by name, `dim`: a positive multiple of 32
+/// ("matmul: A.cols = 70 is not a multiple of 32", "axpby: x.rows = 0 but dimension M holds at
+/// least one tile (a positive multiple of 32)"). `axis` is "rows" or "cols".
 void check_tile_multiple(const char* kernel, const char* param, const char* axis,
-                         std::int64_t value);
+                         std::int64_t value, const char* dim = "");
 
 /// Checks one dimension declared as a literal, e.g. 1 for a vector
 /// ("k: bias.rows = 32 but must be exactly 1 (a row vector)").
@@ -101,17 +102,18 @@ void check_same_dim(const char* kernel, const char* dim, const char* param_a, co
 void check_data(const char* kernel, const char* param, const void* data, std::int64_t rows,
                 std::int64_t cols);
 
-/// One call per tensor parameter: `rows`/`cols` are kAnyTiles for a named dimension or the
-/// literal the kernel declares. Cross-parameter agreement is check_same_dim's job.
+/// One call per tensor parameter: `rows`/`cols` are kAnyTiles for a named dimension (named by
+/// `rows_dim`/`cols_dim`) or the literal the kernel declares. Cross-parameter agreement is
+/// check_same_dim's job.
 template <class T>
 void check_shape(const char* kernel, const char* param, const MatrixView<T>& v, std::int64_t rows,
-                 std::int64_t cols) {
+                 std::int64_t cols, const char* rows_dim = "", const char* cols_dim = "") {
   if (rows == kAnyTiles)
-    check_tile_multiple(kernel, param, "rows", v.rows);
+    check_tile_multiple(kernel, param, "rows", v.rows, rows_dim);
   else
     check_dim_equals(kernel, param, "rows", v.rows, rows);
   if (cols == kAnyTiles)
-    check_tile_multiple(kernel, param, "cols", v.cols);
+    check_tile_multiple(kernel, param, "cols", v.cols, cols_dim);
   else
     check_dim_equals(kernel, param, "cols", v.cols, cols);
   check_data(kernel, param, v.data, v.rows, v.cols);

@@ -57,6 +57,8 @@ namespace tk::ir {
   X(tile_regs_wait, "tile_regs_wait", "", void, writes, "")                                        \
   X(tile_regs_release, "tile_regs_release", "", void, writes, "")                                  \
   X(pack_tile, "pack_tile", "int cb", void, writes, "")                                            \
+  /* TileKit-only, no code: the slot is zero, untouched since tile_regs_acquire */                 \
+  X(dst_assume_zero, "dst.assume_zero", "slot", void, writes, "")                                  \
   X(copy_tile_init, "copy_tile_init", "cb", void, init, "api/compute/tile_move_copy.h")            \
   X(copy_tile_to_dst_init_short, "copy_tile_to_dst_init_short", "cb", void, init,                  \
     "api/compute/tile_move_copy.h")                                                                \

@@ -74,10 +74,17 @@ Stmt init_for(const Call& c, const std::string& ocb) {
                       print(evaluate(call(c.fn, c.args))));
 }
 
+bool is_assume_zero(const Stmt& s) {
+  const Evaluate* e = as<Evaluate>(s);
+  const Call* c = e ? as<Call>(e->call) : nullptr;
+  return c && c->fn == Intrinsic::dst_assume_zero;
+}
+
 const Call* dst_op(const Stmt& s) {
   const Evaluate* e = as<Evaluate>(s);
   const Call* c = e ? as<Call>(e->call) : nullptr;
-  return c && tt::writes_dst(c->fn) ? c : nullptr;
+  // dst.assume_zero writes DST's bookkeeping, not DST: no code, no init.
+  return c && tt::writes_dst(c->fn) && c->fn != Intrinsic::dst_assume_zero ? c : nullptr;
 }
 
 class Inits {
@@ -141,9 +148,14 @@ private:
     std::string key = print(need);
     if (key == st.key)
       return;
+    // Before the dst.assume_zero claims right ahead of the operation: they open its section, so
+    // the init stays outside it as before.
+    auto at = out.end();
+    while (at != out.begin() && is_assume_zero(*(at - 1)))
+      --at;
     if (st.reduce)
-      out.push_back(evaluate(call(Intrinsic::reduce_uninit, {})));
-    out.push_back(need);
+      at = out.insert(at, evaluate(call(Intrinsic::reduce_uninit, {}))) + 1;
+    out.insert(at, need);
     st.key = key;
     st.reduce = as<Call>(as<Evaluate>(need)->call)->fn == Intrinsic::reduce_init;
   }

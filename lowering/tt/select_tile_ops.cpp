@@ -150,8 +150,8 @@ private:
       return 1;
     }
     Val v = sel_.select(value);
-    sel_.to_dst(v);
-    if (sel_.in_cb(name)) { // the old value is dead once the new one is computed
+    sel_.to_dst(v, /*keep_reduction=*/true); // packed or kept for its next statement below
+    if (sel_.in_cb(name)) {                  // the old value is dead once the new one is computed
       sel_.emit(Intrinsic::cb_pop_front, {cb_ref(sel_.var_cb(name)), int_imm(1)});
       sel_.set_in_cb(name, false);
     }
@@ -167,7 +167,8 @@ private:
     const For* loop = next ? as<For>(*next) : nullptr;
     if (loop) {
       auto acc = accumulation_of(*loop, name);
-      if (acc && sel_.accumulates_from_cbs(acc->rhs, acc->combine)) {
+      if (acc &&
+          sel_.accumulates_from_cbs(var(name, Type::tile(DType::f32)), acc->rhs, acc->combine)) {
         sel_.set_resident(name, v);
         std::vector<Stmt> body;
         std::vector<Stmt>* saved = out_;

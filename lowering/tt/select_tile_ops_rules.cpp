@@ -90,13 +90,15 @@ Val TileSelector::select(const Expr& e) {
   SourceRange at = c->loc.range == SourceRange{} ? loc_ : c->loc.range;
   switch (c->fn) {
   case Intrinsic::tile_zeros:
-    return fresh_dst(); // DST is zero after tile_regs_acquire
+    return fresh_zero();
   case Intrinsic::tile_fill: {
-    Val v = fresh_dst();
-    if (as<FloatImm>(c->args[0]))
+    if (as<FloatImm>(c->args[0])) {
+      Val v = fresh_dst();
       emit(Intrinsic::fill_tile, {i(v->slot), c->args[0]});
-    else // a run-time value: the zero tile plus the scalar
-      emit(Intrinsic::add_unary_tile, {i(v->slot), bits(c->args[0])});
+      return v;
+    }
+    Val v = fresh_zero(); // a run-time value: the zero tile plus the scalar
+    emit(Intrinsic::add_unary_tile, {i(v->slot), bits(c->args[0])});
     return v;
   }
   case Intrinsic::tile_add:
@@ -106,10 +108,10 @@ Val TileSelector::select(const Expr& e) {
   case Intrinsic::tile_max:
   case Intrinsic::tile_min: {
     if (c->fn == Intrinsic::tile_max) {
-      if (accumulating(c->args[1], Intrinsic::tile_max))
-        return accumulate(c->args[0], c->args[1], Intrinsic::tile_max);
-      if (accumulating(c->args[0], Intrinsic::tile_max))
-        return accumulate(c->args[1], c->args[0], Intrinsic::tile_max);
+      if (Val v = accumulate(c->args[0], c->args[1], Intrinsic::tile_max))
+        return v;
+      if (Val v = accumulate(c->args[1], c->args[0], Intrinsic::tile_max))
+        return v;
     }
     Val a = select(c->args[0]);
     Val b = select(c->args[1]);
@@ -122,7 +124,7 @@ Val TileSelector::select(const Expr& e) {
     separate(a, b);
     to_cb(a);
     to_cb(b);
-    Val d = fresh_dst();
+    Val d = fresh_zero(); // matmul_tiles accumulates into DST
     pre(a);
     pre(b);
     emit(Intrinsic::matmul_tiles, {cb(a->cb), cb(b->cb), i(0), i(0), i(d->slot)});
@@ -164,10 +166,10 @@ Val TileSelector::binary(const Call& c) {
   const Expr& b = c.args[1];
   SourceRange at = c.loc.range == SourceRange{} ? loc_ : c.loc.range;
   if (fn == Intrinsic::tile_add) {
-    if (accumulating(b, fn))
-      return accumulate(a, b, fn);
-    if (accumulating(a, fn))
-      return accumulate(b, a, fn);
+    if (Val v = accumulate(a, b, fn))
+      return v;
+    if (Val v = accumulate(b, a, fn))
+      return v;
   }
   const Call* ba = as_call(a, {Intrinsic::tile_bcast_row, Intrinsic::tile_bcast_col});
   const Call* bb = as_call(b, {Intrinsic::tile_bcast_row, Intrinsic::tile_bcast_col});
@@ -249,12 +251,16 @@ const std::string& TileSelector::scaler() const {
   return scaler_cb_;
 }
 
+// A reduction gets a section of its own and leaves it packed under its mask (TileValue::mask):
+// the other values of the section are packed first, with the init that computed them.
 Val TileSelector::reduce(const Call& c) {
   Val a = select(c.args[0]);
   to_cb(a);
-  Val d = fresh_dst();
+  if (!live_.empty())
+    spill_all();
   bool is_max = c.fn == Intrinsic::tile_rowmax || c.fn == Intrinsic::tile_colmax;
-  if (is_max) // the max pool compares with DST
+  Val d = is_max ? fresh_dst() : fresh_zero(); // the pool accumulates into DST
+  if (is_max)                                  // the max pool compares with DST
     emit(Intrinsic::fill_tile, {i(d->slot), float_imm(-INFINITY)});
   pre(a);
   used_reduction_ = true;
@@ -263,12 +269,25 @@ Val TileSelector::reduce(const Call& c) {
                                 enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
                                 cb(a->cb), cb(scaler()), i(0), i(0), i(d->slot)});
   post(a);
+  d->mask = row ? 0 : 1;
   return d;
 }
 
-bool TileSelector::accumulates_from_cbs(const Expr& rhs, Intrinsic combine) const {
+// Reducing into acc's slot leaves acc untouched off the result's row / column in DST, and the
+// masked pack writes 0 there: right when acc is 0 there (a sum) or at most 0 (max(x, 0) = 0 for
+// x <= 0, as for m = fill(-inf)). Otherwise the reduction is computed alone and combined after.
+bool TileSelector::reduction_accumulates(const Expr& acc, const Call& r) const {
+  if (r.fn == Intrinsic::tile_matmul)
+    return true;
+  bool row = r.fn == Intrinsic::tile_rowsum || r.fn == Intrinsic::tile_rowmax;
+  bool is_max = r.fn == Intrinsic::tile_rowmax || r.fn == Intrinsic::tile_colmax;
+  OutsideFacts f = outside(acc);
+  return (row ? f.col : f.row) <= (is_max ? Outside::nonpos : Outside::zero);
+}
+
+bool TileSelector::accumulates_from_cbs(const Expr& acc, const Expr& rhs, Intrinsic combine) const {
   const Call* r = accumulating(rhs, combine);
-  if (!r)
+  if (!r || !reduction_accumulates(acc, *r))
     return false;
   for (const Expr& operand : r->args) {
     if (as<Load>(operand))
@@ -282,7 +301,7 @@ bool TileSelector::accumulates_from_cbs(const Expr& rhs, Intrinsic combine) cons
 
 Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine) {
   const Call* r = accumulating(rhs, combine);
-  if (!r)
+  if (!r || !reduction_accumulates(acc, *r))
     return nullptr;
   // The operands first: making them CB tiles may end the section, which acc is not yet part of.
   std::vector<Val> ops;
@@ -293,18 +312,26 @@ Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine
   for (const Val& v : ops)
     to_cb(v);
   Val x = select(acc);
-  to_dst(x);
+  bool is_reduce = r->fn != Intrinsic::tile_matmul;
+  bool row = r->fn == Intrinsic::tile_rowsum || r->fn == Intrinsic::tile_rowmax;
+  if (is_reduce) { // alone in its section (TileValue::mask); a reduction along the same axis stays
+    if (std::any_of(live_.begin(), live_.end(), [&](const Val& v) { return v != x; }))
+      spill_all();
+    to_dst(x, /*keep_reduction=*/x->mask == (row ? 0 : 1));
+  } else {
+    to_dst(x);
+  }
   for (const Val& v : ops)
     pre(v);
-  if (r->fn == Intrinsic::tile_matmul) {
+  if (!is_reduce) {
     emit(Intrinsic::matmul_tiles, {cb(ops[0]->cb), cb(ops[1]->cb), i(0), i(0), i(x->slot)});
   } else {
     used_reduction_ = true;
     bool is_max = r->fn == Intrinsic::tile_rowmax || r->fn == Intrinsic::tile_colmax;
-    bool row = r->fn == Intrinsic::tile_rowsum || r->fn == Intrinsic::tile_rowmax;
     emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
                                   enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
                                   cb(ops[0]->cb), cb(scaler()), i(0), i(0), i(x->slot)});
+    x->mask = row ? 0 : 1;
   }
   for (const Val& v : ops)
     post(v);

@@ -36,6 +36,95 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
   for (const CircularBuffer& c : p.cbs)
     if (c.role == CBRole::scaler)
       scaler_cb_ = c.name;
+  // Each variable's facts join those of every value it is given, to a fixed point (three levels,
+  // two axes: a few rounds). A variable not yet seen counts as zero, the least fact.
+  struct Defs : Visitor {
+    std::vector<std::pair<std::string, Expr>> defs;
+    void visit_node(const Decl& d) override {
+      if (d.type.is_tile())
+        defs.emplace_back(d.name, d.value);
+    }
+    void visit_node(const Assign& a) override {
+      if (a.value->type.is_tile())
+        defs.emplace_back(a.name, a.value);
+    }
+  } defs;
+  defs.visit(kernel.body);
+  for (const auto& [name, value] : defs.defs)
+    var_outside_[name] = {Outside::zero, Outside::zero};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [name, value] : defs.defs) {
+      OutsideFacts v = outside(value), &f = var_outside_[name];
+      OutsideFacts j{std::max(f.col, v.col), std::max(f.row, v.row)};
+      changed |= j.col != f.col || j.row != f.row;
+      f = j;
+    }
+  }
+}
+
+// ---- what a value holds outside row / column 0 --------------------------------------------------
+
+OutsideFacts TileSelector::outside(const Expr& e) const {
+  constexpr Outside Z = Outside::zero, N = Outside::nonpos, A = Outside::any;
+  auto both = [](Outside o) { return OutsideFacts{o, o}; };
+  // Per axis: `f` on the two operands' facts.
+  auto per_axis = [](OutsideFacts a, OutsideFacts b, auto f) {
+    return OutsideFacts{f(a.col, b.col), f(a.row, b.row)};
+  };
+  if (const Load* l = as<Load>(e)) { // a vector tensor's tile is 0 off its row / column
+    const Tensor* t = prog_.find_tensor(l->tensor);
+    auto one = [](const Dim& d) { return d.name.empty() && d.size == 1; };
+    return {t && one(t->dims.at(1)) ? Z : A, t && one(t->dims.at(0)) ? Z : A};
+  }
+  if (const Var* v = as<Var>(e)) {
+    auto it = var_outside_.find(v->name);
+    return it == var_outside_.end() ? both(A) : it->second;
+  }
+  const Call* c = as<Call>(e);
+  if (!c)
+    return both(A);
+  auto arg = [&](std::size_t k) { return outside(c->args.at(k)); };
+  switch (c->fn) {
+  case Intrinsic::tile_zeros:
+    return both(Z);
+  case Intrinsic::tile_fill: {
+    const FloatImm* f = as<FloatImm>(c->args[0]);
+    return both(!f || std::isnan(f->value) ? A : f->value == 0 ? Z : f->value < 0 ? N : A);
+  }
+  case Intrinsic::tile_rowsum:
+  case Intrinsic::tile_rowmax:
+    return {Z, A};
+  case Intrinsic::tile_colsum:
+  case Intrinsic::tile_colmax:
+    return {A, Z};
+  case Intrinsic::tile_add: // 0 + 0 = 0, and sums of values <= 0 stay <= 0
+    return per_axis(arg(0), arg(1), [](Outside a, Outside b) { return std::max(a, b); });
+  case Intrinsic::tile_sub: // 0 - (-inf) = inf, 0 * inf = NaN: only zeros are safe
+  case Intrinsic::tile_mul:
+    return per_axis(arg(0), arg(1), [](Outside a, Outside b) { return a == Z && b == Z ? Z : A; });
+  case Intrinsic::tile_max: // max(0, x <= 0) = 0
+    return per_axis(arg(0), arg(1), [](Outside a, Outside b) {
+      return a == A || b == A ? A : a == Z || b == Z ? Z : N;
+    });
+  case Intrinsic::tile_min:
+    return per_axis(arg(0), arg(1), [](Outside a, Outside b) {
+      return a == A || b == A ? A : a == Z && b == Z ? Z : N;
+    });
+  case Intrinsic::tile_relu: // relu(x <= 0) = 0
+    return per_axis(arg(0), arg(0), [](Outside a, Outside) { return a == A ? A : Z; });
+  case Intrinsic::tile_neg:
+  case Intrinsic::tile_abs:
+  case Intrinsic::tile_square:
+    return per_axis(arg(0), arg(0), [](Outside a, Outside) { return a == Z ? Z : A; });
+  case Intrinsic::tile_mul_scalar: { // 0 * a finite literal
+    const FloatImm* f = as<FloatImm>(c->args[1]);
+    bool finite = f && std::isfinite(f->value);
+    return per_axis(arg(0), arg(0), [&](Outside a, Outside) { return a == Z && finite ? Z : A; });
+  }
+  default:
+    return both(A);
+  }
 }
 
 void TileSelector::user_error(SourceRange at, const std::string& msg) {
@@ -120,10 +209,26 @@ Val TileSelector::fresh_dst() {
   return v;
 }
 
+// DST reads as zero only where nothing wrote it since tile_regs_acquire (the packer clears each
+// section when it releases it). A slot number can come back within one section (a store packs
+// slot 0, the next statement's value starts at slot 0 again), so a value that relies on the zero
+// says so: `dst.assume_zero(slot)` is math for insert-dst-management (a section being packed is
+// released and a new one acquired) and a claim verify-kernels proves; it renders as a comment.
+Val TileSelector::fresh_zero() {
+  Val v = fresh_dst();
+  emit(Intrinsic::dst_assume_zero, {i(v->slot)});
+  return v;
+}
+
 int TileSelector::alloc_slot() {
-  if (next_slot_ >= capacity_)
+  // A reduction in DST is packed before anything else happens in DST (TileValue::mask).
+  if (next_slot_ >= capacity_ || reduction_live())
     spill_all();
   return next_slot_++;
+}
+
+bool TileSelector::reduction_live() const {
+  return std::any_of(live_.begin(), live_.end(), [](const Val& v) { return v->mask >= 0; });
 }
 
 void TileSelector::release(const Val& v) {
@@ -133,6 +238,9 @@ void TileSelector::release(const Val& v) {
 // Ends the section: every value still in DST is packed to a temporary CB (all packs first, so the
 // section's packs stay together between tile_regs_wait and tile_regs_release).
 void TileSelector::spill_all() {
+  if (reduction_live() && live_.size() > 1)
+    throw InternalError("internal error: select-tile-ops: a reduction shares its DST section with "
+                        "other values, which the packer's reduce mask would cut to row/column 0");
   std::vector<Val> spilled = live_;
   for (const Val& v : spilled) {
     std::string t;
@@ -147,6 +255,7 @@ void TileSelector::spill_all() {
     v->cb = t;
     v->pop = v->temp = true;
     v->slot = -1;
+    v->mask = -1; // packed under the mask: the CB tile is 0 off its row / column
   }
   for (const Val& v : spilled)
     emit(Intrinsic::cb_wait_front, {cb(v->cb), i(1)});
@@ -161,8 +270,9 @@ void TileSelector::close_section() {
 }
 
 void TileSelector::pack(const Val& v, const std::string& to) {
-  to_dst(v);
+  to_dst(v, /*keep_reduction=*/true);
   emit(Intrinsic::pack_tile, {i(v->slot), cb(to)});
+  v->mask = -1;
   release(v);
 }
 
@@ -187,7 +297,9 @@ void TileSelector::post(const Val& v) {
     free_temps_.push_back(v->cb);
 }
 
-void TileSelector::to_dst(const Val& v) {
+void TileSelector::to_dst(const Val& v, bool keep_reduction) {
+  if (v->where == TileValue::Where::dst && v->mask >= 0 && !keep_reduction)
+    spill_all(); // through a CB, where it is exactly the language's value
   if (v->where == TileValue::Where::dst)
     return;
   int slot = alloc_slot();

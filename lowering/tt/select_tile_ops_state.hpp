@@ -15,6 +15,15 @@
 
 namespace tk::lower::tt {
 
+/// What a tile value holds outside the result of a reduction along one axis: outside column 0
+/// (where rowsum/rowmax put their column vector) or outside row 0 (colsum/colmax). Ordered: each
+/// admits the ones before it.
+enum class Outside : std::uint8_t { zero, nonpos, any };
+struct OutsideFacts {
+  Outside col = Outside::any; // outside column 0
+  Outside row = Outside::any; // outside row 0
+};
+
 /// A tile value during selection.
 struct TileValue {
   enum class Where : std::uint8_t { cb, dst } where = Where::dst;
@@ -25,6 +34,11 @@ struct TileValue {
   ir::Expr read_page;      // ... of this page
   SourceRange read_loc;    // the load in the .tk file
   int slot = -1;           // where == dst
+  // A reduction in DST (its ReduceDim: 0 row, 1 column), -1 otherwise. Only its row or column 0 is
+  // defined (on the device REDUCE_ROW leaves scratch elsewhere); the packer's mask, on from
+  // reduce_init to reduce_uninit, writes zeros there. So it must be packed before any other DST
+  // operation, alone in its section: the next one would change the init and drop the mask.
+  int mask = -1;
 };
 using Val = std::shared_ptr<TileValue>;
 
@@ -38,15 +52,18 @@ public:
 
   /// Selects a tile expression; the value is left in a CB or a DST slot.
   Val select(const ir::Expr& e);
-  void to_dst(const Val& v);
+  /// Moves `v` into a DST slot. A reduction in DST is first packed under its mask (through a
+  /// temporary CB) unless `keep_reduction`: its next operation is its pack or a reduction along
+  /// the same axis into it.
+  void to_dst(const Val& v, bool keep_reduction = false);
   void to_cb(const Val& v);
   /// `acc op= rhs` for an op that accumulates into DST (matmul, rowsum/colsum into +,
   /// rowmax/colmax into max): rhs's operands go to CBs, acc into DST, the op into acc's slot.
-  /// Null when `rhs` does not accumulate.
+  /// Null when `rhs` does not accumulate, or is a reduction `acc` cannot take in DST (below).
   Val accumulate(const ir::Expr& acc, const ir::Expr& rhs, ir::Intrinsic combine);
-  /// True when `rhs` accumulates into DST under `combine` (tile.add or tile.max) and its operands
-  /// are already in CBs (loads or variables in CBs), so a loop of it keeps the section open.
-  bool accumulates_from_cbs(const ir::Expr& rhs, ir::Intrinsic combine) const;
+  /// True when `acc combine rhs` accumulates into DST and rhs's operands are already in CBs
+  /// (loads or variables in CBs), so a loop of it keeps the section open.
+  bool accumulates_from_cbs(const ir::Expr& acc, const ir::Expr& rhs, ir::Intrinsic combine) const;
 
   /// Packs a DST value into `cb` (one pack_tile) and drops it from the section.
   void pack(const Val& v, const std::string& cb);
@@ -65,6 +82,9 @@ public:
   /// The page of tile [r, c] of a tensor: r * (its tile columns) + c.
   ir::Expr page_of(const std::string& tensor, const std::vector<ir::Expr>& idx) const;
 
+  /// What `e` holds outside row / column 0, from the kernel's definitions of its variables.
+  OutsideFacts outside(const ir::Expr& e) const;
+
   bool used_reduction() const { return used_reduction_; }
   const std::string& scaler_cb() const { return scaler_cb_; }
 
@@ -77,7 +97,8 @@ private:
   std::map<std::string, std::string> var_cbs_;
   std::map<std::string, bool> in_cb_;
   std::map<std::string, Val> resident_;
-  std::vector<Val> live_; // DST values of the open section
+  std::map<std::string, OutsideFacts> var_outside_; // every tile variable, over all its values
+  std::vector<Val> live_;                           // DST values of the open section
   std::vector<std::string> free_temps_;
   int next_slot_ = 0, capacity_ = 8, temps_ = 0;
   bool fp32_acc_ = false, used_reduction_ = false;
@@ -88,11 +109,16 @@ private:
   std::string cb_of_tensor(const std::string& tensor) const;
   int alloc_slot();
   void spill_all();
+  bool reduction_live() const;
+  bool reduction_accumulates(const ir::Expr& acc, const ir::Call& r) const;
   void release(const Val& v);
   void pre(const Val& v);
   void post(const Val& v);
   void separate(const Val& a, const Val& b);
   Val fresh_dst();
+  /// A fresh slot read as the zero tile (by a pack, an accumulation or an in-place op): marked
+  /// with `dst.assume_zero`, which starts a new DST section if one is being packed.
+  Val fresh_zero();
   Val binary(const ir::Call& c);
   Val bcast(ir::Intrinsic op, const ir::Expr& a, const ir::Call& bc, SourceRange at);
   Val sfpu_binary(ir::Intrinsic op, Val a, Val b);

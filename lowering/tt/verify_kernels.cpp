@@ -5,6 +5,9 @@
 #include "lowering/tt/target.hpp"
 #include "lowering/tt/verify_kernels_balance.hpp"
 
+#include <map>
+#include <string>
+
 namespace tk::lower {
 
 namespace {
@@ -80,7 +83,10 @@ void check_pair(const Function& prod, const Function& cons, const std::set<std::
   }
 }
 
-// tile_regs_acquire -> commit -> wait -> release, math in the first phase, packs in the last.
+// tile_regs_acquire -> commit -> wait -> release, math in the first phase, packs in the last;
+// `dst.assume_zero(k)` only on a slot nothing touched since the section's tile_regs_acquire; the
+// packer's reduce mask (reduce_init to reduce_uninit) on for the packs of reductions and only
+// for them.
 class DstCheck {
 public:
   DstCheck(const Function& f, std::int64_t cap, bool fp32) : f_(f), cap_(cap), fp32_(fp32) {}
@@ -95,6 +101,10 @@ public:
     if (const For* l = as<For>(s)) {
       Phase before = ph;
       walk(l->body, ph);
+      // The body again, from the state the first pass left: what the next iteration finds (a
+      // slot this one wrote, the init it ended with).
+      if (ph == before)
+        walk(l->body, ph);
       if (ph != before)
         fail("in '" + f_.name + "', the body of loop '" + l->var + "' starts " + name(before) +
              " but ends " + name(ph));
@@ -112,6 +122,14 @@ public:
     switch (c->fn) {
     case Intrinsic::tile_regs_acquire:
       step(Phase::idle, Phase::math);
+      touched_.clear();
+      held_.clear();
+      return;
+    case Intrinsic::reduce_init:
+      mask_ = dim_of(c->args[1]);
+      return;
+    case Intrinsic::reduce_uninit:
+      mask_ = -1;
       return;
     case Intrinsic::tile_regs_commit:
       step(Phase::math, Phase::committed);
@@ -129,6 +147,19 @@ public:
     std::vector<std::size_t> slots = pack ? std::vector<std::size_t>{0} : tt::dst_slot_args(c->fn);
     if (slots.empty())
       return;
+    if (c->fn == Intrinsic::dst_assume_zero)
+      if (const IntImm* k = as<IntImm>(c->args[0]); k && touched_.count(k->value))
+        fail("in '" + f_.name + "', " + one_line(s) + " reads DST slot " +
+             std::to_string(k->value) + " as zero, but `" + touched_.at(k->value) +
+             "` used it earlier in the same section (DST is zero only where nothing wrote it "
+             "since tile_regs_acquire)");
+    for (std::size_t k : slots)
+      if (const IntImm* i = as<IntImm>(c->args[k]))
+        touched_.emplace(i->value, one_line(s));
+    if (pack)
+      check_mask(*c, s);
+    else
+      track(*c);
     if (pack && ph != Phase::pack)
       fail("in '" + f_.name + "', " + one_line(s) + " reads DST " + name(ph) +
            ", not between tile_regs_wait and tile_regs_release");
@@ -148,6 +179,84 @@ private:
   const Function& f_;
   std::int64_t cap_;
   bool fp32_;
+  // What a slot holds in the current section: nothing written (zero), a value, a reduction along
+  // an axis (only its row / column 0 defined), or a value computed in DST from a reduction.
+  struct Held {
+    enum Kind { zero, value, reduction, from_reduction } kind = zero;
+    int dim = -1; // reduction: its ReduceDim (0 row, 1 column)
+  };
+  std::map<std::int64_t, Held> held_;
+  int mask_ = -1; // the ReduceDim of the last reduce_init, until reduce_uninit
+
+  static int dim_of(const Expr& e) {
+    const EnumImm* d = as<EnumImm>(e);
+    return d && d->value == EnumConst::reduce_row   ? 0
+           : d && d->value == EnumConst::reduce_col ? 1
+                                                    : 2;
+  }
+  static const char* axis(int dim) {
+    return dim == 0 ? "column 0" : dim == 1 ? "row 0" : "element (0, 0)";
+  }
+  Held held(const Expr& slot) {
+    const IntImm* i = as<IntImm>(slot);
+    auto it = i ? held_.find(i->value) : held_.end();
+    return it == held_.end() ? Held{} : it->second;
+  }
+  void set(const Expr& slot, Held h) {
+    if (const IntImm* i = as<IntImm>(slot))
+      held_[i->value] = h;
+  }
+  static bool reduced(Held h) {
+    return h.kind == Held::reduction || h.kind == Held::from_reduction;
+  }
+
+  void track(const Call& c) {
+    std::vector<std::size_t> slots = tt::dst_slot_args(c.fn);
+    const Expr& out = c.args[slots.back()];
+    Held before = held(out);
+    switch (c.fn) {
+    case Intrinsic::dst_assume_zero:
+      return;
+    case Intrinsic::reduce_tile: {
+      int dim = dim_of(c.args[1]);
+      bool fits = !reduced(before) || (before.kind == Held::reduction && before.dim == dim);
+      set(out, fits ? Held{Held::reduction, dim} : Held{Held::from_reduction});
+      return;
+    }
+    case Intrinsic::matmul_tiles: // accumulates
+      set(out, {reduced(before) ? Held::from_reduction : Held::value});
+      return;
+    default:
+      break;
+    }
+    bool overwrites = c.fn == Intrinsic::fill_tile;
+    for (ArgKind k : ir::info(c.fn).args)
+      overwrites |= k == ArgKind::cb; // copy_tile, the FPU and broadcast ops
+    bool from_reduction = false;
+    if (!overwrites) // SFPU, in place or on two slots
+      for (std::size_t k : slots)
+        from_reduction |= reduced(held(c.args[k]));
+    set(out, {from_reduction ? Held::from_reduction : Held::value});
+  }
+
+  void check_mask(const Call& c, const Stmt& s) {
+    Held h = held(c.args[0]);
+    std::string at = "in '" + f_.name + "', " + one_line(s);
+    if (h.kind == Held::from_reduction)
+      fail(at + " packs a value computed in DST from a reduction, which is defined only in its " +
+           "row or column 0 on the device; pack the reduction under its mask first");
+    if (mask_ >= 0 && h.kind == Held::value)
+      fail(at + " packs a value that is not a reduction while reduce_init's packer mask keeps " +
+           "only its " + axis(mask_) + " (reduce_uninit clears the mask)");
+    if (mask_ >= 0 && h.kind == Held::reduction && h.dim != mask_)
+      fail(at + " packs a reduction defined in its " + axis(h.dim) +
+           " while reduce_init's packer mask keeps only its " + axis(mask_));
+    if (mask_ < 0 && h.kind == Held::reduction)
+      fail(at + " packs a reduction without reduce_init's packer mask: off its " + axis(h.dim) +
+           " DST holds no defined value on the device");
+  }
+  // Slot -> the first statement of the current section that used it.
+  std::map<std::int64_t, std::string> touched_;
   static std::string name(Phase p) {
     switch (p) {
     case Phase::idle:

@@ -14,12 +14,17 @@ std::string where(const char* kernel, const char* param, const char* axis, std::
 } // namespace
 
 void check_tile_multiple(const char* kernel, const char* param, const char* axis,
-                         std::int64_t value) {
+                         std::int64_t value, const char* dim) {
   if (value < 0)
     throw Error(where(kernel, param, axis, value) + " is negative");
   if (value % kTileSize != 0)
     throw Error(where(kernel, param, axis, value) + " is not a multiple of " +
                 std::to_string(kTileSize));
+  if (value == 0) // docs/language.md: a named dimension holds at least one tile
+    throw Error(where(kernel, param, axis, value) + " but " +
+                (dim && *dim ? "dimension " + std::string(dim) : std::string("a named dimension")) +
+                " holds at least one tile (a positive multiple of " + std::to_string(kTileSize) +
+                ")");
 }
 
 void check_dim_equals(const char* kernel, const char* param, const char* axis, std::int64_t value,

@@ -119,6 +119,26 @@ TEST(ShapeErrors, ElementWise) {
                      x48.view());
 }
 
+// A named dimension holds at least one tile (docs/language.md); 0 used to pass, and the kernel
+// then read out of bounds (a literal index 0 on an empty tensor) or failed in the emulator.
+TEST(ShapeErrors, ZeroNamedDimension) {
+  auto A = mb(0, 96), B = mb(96, 32), C = mb(0, 32);
+  EXPECT_SHAPE_ERROR(matmul,
+                     "matmul: A.rows = 0 but dimension M holds at least one tile (a positive "
+                     "multiple of 32)",
+                     A.cview(), B.cview(), C.view());
+  auto A2 = mb(64, 0), B2 = mb(0, 32), C2 = mb(64, 32);
+  EXPECT_SHAPE_ERROR(matmul,
+                     "matmul: A.cols = 0 but dimension K holds at least one tile (a positive "
+                     "multiple of 32)",
+                     A2.cview(), B2.cview(), C2.view());
+  auto A3 = mb(64, 64), B3 = mb(64, 64), bias = mb(1, 0), C3 = mb(64, 64);
+  EXPECT_SHAPE_ERROR(matmul_bias_relu,
+                     "matmul_bias_relu: bias.cols = 0 but dimension N holds at least one tile (a "
+                     "positive multiple of 32)",
+                     A3.cview(), B3.cview(), bias.cview(), C3.view());
+}
+
 TEST(ShapeErrors, RowKernels) {
   auto x = mb(32, 32), y = mb(32, 32), g = mb(1, 64);
   MatrixView<const bf16> null_x{nullptr, 32, 32};

@@ -151,10 +151,20 @@ bool write_files(const std::string& dir, const std::map<std::string, std::string
   return true;
 }
 
+/// The .tk file a module comes from (its `source` attribute), else the input file itself: the
+/// generated files are named after it, whether the input is the .tk file or a dump of it.
+std::string source_name(const ir::Module& m, const std::string& input) {
+  auto it = m.attrs.find("source");
+  const std::string* s =
+      it == m.attrs.end() ? nullptr : std::get_if<std::string>(&it->second.value);
+  return s && !s->empty() ? *s : input;
+}
+
 /// Renders the lowered modules: the files into options.output, or the template data as text.
 int emit_code(const Options& options, Emit emit, const codegen::Lowered& lowered,
               std::ostringstream& text, std::ostream& out, std::ostream& err) {
-  const std::string stem = file_stem(options.input);
+  const ir::Module& any = lowered.cpu ? *lowered.cpu : *lowered.tt;
+  const std::string stem = file_stem(source_name(any, options.input));
   if (emit == Emit::template_data) {
     text << codegen::template_data(lowered, stem).dump(2) << '\n';
     return write_output(options, text.str(), out, err) ? kOk : kUsageError;
@@ -206,6 +216,8 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
   popts.print_after_all = options.print_after_all;
   popts.verify_each = popts.verify_each || options.verify_each;
   popts.overrides = options.overrides;
+  if (options.input != "-")
+    popts.source = std::filesystem::path(options.input).filename().string();
   std::ostringstream text; // dumps, then the emitted result
   popts.dump = &text;
 
@@ -251,11 +263,6 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
   }
   if (codegen) {
     codegen::Lowered l;
-    { // the signature of every kernel, for targets whose chain does not keep it
-      lower::PipelineOptions front;
-      front.stop_after = "to-tile-ir";
-      l.front = lower::run_pipeline(*module, lower::Target::cpu, front, diags);
-    }
     for (lower::Target t : code_targets(options)) {
       std::optional<ir::Module> m = lower::run_pipeline(*module, t, popts, diags);
       diags.print(err);
@@ -288,15 +295,24 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
   return write_output(options, text.str(), out, err) ? kOk : kUsageError;
 }
 
+namespace {
+/// "ttgen: internal error: <what>", whether or not `what` already starts with "internal error: "
+/// (InternalError messages do, by convention; other exceptions do not).
+std::string internal_error_line(const std::string& what) {
+  constexpr std::string_view prefix = "internal error: ";
+  return "ttgen: " + (what.rfind(prefix, 0) == 0 ? what : std::string(prefix) + what) + "\n";
+}
+} // namespace
+
 int guard_internal_errors(const std::function<int()>& work, std::ostream& err) {
   try {
     return work();
   } catch (const InternalError& e) {
-    err << "ttgen: internal error: " << e.what() << '\n';
+    err << internal_error_line(e.what());
     if (!e.detail().empty())
       err << e.detail() << '\n';
   } catch (const std::exception& e) {
-    err << "ttgen: internal error: " << e.what() << '\n';
+    err << internal_error_line(e.what());
   } catch (...) {
     err << "ttgen: internal error: unknown exception\n";
   }

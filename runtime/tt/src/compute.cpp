@@ -387,6 +387,10 @@ void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, s
   store(c, d);
 }
 
+void reduce_pack_mask(int dim) {
+  ctx(dim < 0 ? "reduce_uninit" : "reduce_init").dst.pack_mask = dim;
+}
+
 void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order) {
   Compute c = ctx("pack_tile");
   const std::string call = "pack_tile(" + std::to_string(idst) + ", " + cb_name(cb) + ")";
@@ -412,7 +416,18 @@ void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, boo
   if (!out_of_order)
     ++s.pack_index;
   std::uint8_t* page = c.core.l1 + s.address + (s.wr_page + pos) * s.page_size;
-  const Tile& t = c.dst.tiles[idst];
+  Tile t = c.dst.tiles[idst];
+  if (c.dst.pack_mask >= 0) { // reduce_init's edge mask: zeros outside the reduction's result
+    const auto& fi = face_index();
+    for (int r = 0; r < 32; ++r)
+      for (int col = 0; col < 32; ++col) {
+        const bool keep = c.dst.pack_mask == 0   ? col == 0
+                          : c.dst.pack_mask == 1 ? r == 0
+                                                 : r == 0 && col == 0;
+        if (!keep)
+          t[fi[r * 32 + col]] = 0.0f;
+      }
+  }
   if (s.format == tt::DataFormat::Float16_b) {
     for (int i = 0; i < 1024; ++i) {
       const std::uint16_t v = to_bf16_rne(t[i]);

@@ -184,6 +184,19 @@ TEST(CheckErrors, LimitOfTwentyIsRespected) {
   EXPECT_EQ(d.all().size(), 20u);
 }
 
+// A tensor of the wrong rank is one mistake: the dimension names it declares stay known.
+TEST(CheckErrors, WrongRankIsOneError) {
+  Kernel k = kernel("k", {tensor("x", {"B", "M", "N"})}, {tensor("y", {"M", "N"})},
+                    {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+                         {assign("acc", call("zeros")),
+                          for_("b", "tiles(B)", {accum("acc", at("x", {"b", "i"}))}),
+                          store("y", {"i", "j"}, name("acc"))})});
+  auto r = run(k);
+  ASSERT_EQ(r.errors.size(), 1u) << r.errors.back();
+  EXPECT_EQ(r.errors[0], "tensor 'x' has 3 dimensions, but tensors have rank 2 (rows and "
+                         "columns), e.g. 'x: bf16[M, N]'; stack a batch along the rows");
+}
+
 TEST(CheckErrors, DeclarationShapesAndRanges) {
   Kernel k = kernel(
       "k", {tensor("x", {"M", "N", "K"}), tensor("w", {"N", "N"}), tensor("v", {"M", "N"})}, {},
@@ -192,8 +205,8 @@ TEST(CheckErrors, DeclarationShapesAndRanges) {
             for_("q", "tiles(M)..tiles(N)", {})})});
   auto r = run(k);
   ASSERT_EQ(r.errors.size(), 4u);
-  EXPECT_EQ(r.errors[0],
-            "tensor 'x' has 3 dimensions; tensors have exactly 2, e.g. 'x: bf16[M, N]'");
+  EXPECT_EQ(r.errors[0], "tensor 'x' has 3 dimensions, but tensors have rank 2 (rows and "
+                         "columns), e.g. 'x: bf16[N, K]'; stack a batch along the rows");
   EXPECT_EQ(r.errors[1], "kernel 'k' has no outputs; declare at least one: -> (C: bf16[M, N])");
   EXPECT_EQ(r.errors[2], "operands of '+' do not agree: the rows of 'v[i, j]' come from M, the "
                          "rows of 'w[j, j]' from N");

@@ -24,7 +24,16 @@ TEST(ShapeCheck, TileMultiple) {
   EXPECT_EQ(message_of([] { tk::check_tile_multiple("matmul", "A", "rows", -32); }),
             "matmul: A.rows = -32 is negative");
   EXPECT_EQ(message_of([] { tk::check_tile_multiple("matmul", "A", "rows", 96); }), "(no error)");
-  EXPECT_EQ(message_of([] { tk::check_tile_multiple("matmul", "A", "rows", 0); }), "(no error)");
+}
+
+// A named dimension holds at least one tile (docs/language.md).
+TEST(ShapeCheck, ZeroNamedDimension) {
+  EXPECT_EQ(message_of([] { tk::check_tile_multiple("axpby", "x", "rows", 0, "M"); }),
+            "axpby: x.rows = 0 but dimension M holds at least one tile (a positive multiple of "
+            "32)");
+  EXPECT_EQ(message_of([] { tk::check_tile_multiple("k", "x", "cols", 0); }),
+            "k: x.cols = 0 but a named dimension holds at least one tile (a positive multiple of "
+            "32)");
 }
 
 TEST(ShapeCheck, SameDimension) {
@@ -61,8 +70,9 @@ TEST(ShapeCheck, WholeView) {
   EXPECT_EQ(message_of([&] { tk::check_shape("k", "X", null, tk::kAnyTiles, tk::kAnyTiles); }),
             "k: X.data is null but X is 64x32");
   const tk::MatrixView<const float> empty{nullptr, 0, 32};
-  EXPECT_EQ(message_of([&] { tk::check_shape("k", "X", empty, tk::kAnyTiles, tk::kAnyTiles); }),
-            "(no error)");
+  EXPECT_EQ(
+      message_of([&] { tk::check_shape("k", "X", empty, tk::kAnyTiles, tk::kAnyTiles, "M", "N"); }),
+      "k: X.rows = 0 but dimension M holds at least one tile (a positive multiple of 32)");
 }
 
 TEST(ShapeCheck, ErrorIsARuntimeError) {

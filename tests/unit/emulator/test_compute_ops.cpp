@@ -203,3 +203,29 @@ TEST(EmulatorCompute, ReduceColMaxGivesRowVectorInRowZero) {
   for (std::size_t i = 0; i < out.size(); ++i)
     ASSERT_EQ(static_cast<float>(out[i]), want[i]) << "element " << i;
 }
+
+// reduce_init sets the packer's edge mask (tt-llk _llk_pack_reduce_mask_config_) until
+// reduce_uninit: packs keep column 0 (REDUCE_ROW) or row 0 (REDUCE_COL) and write zeros elsewhere.
+TEST(EmulatorCompute, ReduceInitMasksEveryPackUntilReduceUninit) {
+  const auto in = random_bf16(1024, 1.0f, 2.0f, 13); // no zeros: a kept element is never 0
+  ProgramBuilder p;
+  auto src = p.dram(in);
+  auto dst = p.dram(3);
+  p.cb(tt::CBIndex::c_0, 1);
+  p.cb(tt::CBIndex::c_16, 1);
+  auto r = p.reader("dataflow/read_tile.cpp", {src});
+  auto w = p.writer("dataflow/write_tile.cpp", {dst});
+  auto k = p.compute("compute/pack_mask.cpp", ComputeConfig{});
+  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), 1u});
+  SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), 3u, 0u});
+  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {});
+  p.run();
+  const auto out = p.read(dst);
+  for (int row = 0; row < 32; ++row)
+    for (int col = 0; col < 32; ++col) {
+      const float x = static_cast<float>(in[at(0, row, col)]);
+      EXPECT_EQ(static_cast<float>(out[at(0, row, col)]), col == 0 ? x : 0.0f) << row << "," << col;
+      EXPECT_EQ(static_cast<float>(out[at(1, row, col)]), row == 0 ? x : 0.0f) << row << "," << col;
+      EXPECT_EQ(static_cast<float>(out[at(2, row, col)]), x) << row << "," << col;
+    }
+}

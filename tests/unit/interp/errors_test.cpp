@@ -72,10 +72,10 @@ TEST(InterpErrors, WhatOnlyTheInterpreterChecks) {
   const dsl::Kernel ax = example("axpby");
   const Matrix x(32, 32);
   const std::map<std::string, double> ab = {{"alpha", 1}, {"beta", 2}};
-  // A named dimension holds at least one tile (docs/language.md); the generated checks let 0 by.
+  // A named dimension holds at least one tile (docs/language.md), in the generated checks' words.
   EXPECT_EQ(error_of(ax, {{{"x", Matrix(0, 32)}, {"y", Matrix(0, 32)}}, ab, {}}),
-            "axpby: x.rows = 0 but a named dimension holds at least one tile (a positive multiple "
-            "of 32)");
+            "axpby: x.rows = 0 but dimension M holds at least one tile (a positive multiple of "
+            "32)");
   Matrix short_data(32, 32);
   short_data.data.resize(5);
   EXPECT_EQ(error_of(ax, {{{"x", short_data}, {"y", x}}, ab, {}}),

@@ -105,8 +105,9 @@ TEST(Pipeline, OverridesBecomeProgramAttributes) {
   o.stop_after = "infer-layout";
   auto m = run_pipeline(test::matmul_ast(), Target::tt, o, d);
   ASSERT_TRUE(m);
-  EXPECT_EQ(ir::print(m->programs[0].attrs),
-            R"({cb_depth = 3, fp32_acc = true, grid = 2x4, math_fidelity = "LoFi"})");
+  EXPECT_EQ(
+      ir::print(m->programs[0].attrs),
+      R"({cb_depth = 3, fp32_acc = true, grid = 2x4, math_fidelity = "LoFi", signature = ["A", "B", "C"]})");
 }
 
 TEST(Pipeline, ResumesFromADump) {

@@ -24,7 +24,7 @@ std::string lower(const dsl::Module& ast) {
 TEST(ToTileIr, Matmul) {
   EXPECT_EQ(
       lower(test::matmul_ast()),
-      R"(program matmul attributes {cb_depth = 2, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
+      R"(program matmul attributes {cb_depth = 2, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4", signature = ["A", "B", "C"]} {
   tensor A: bf16[M, K] input
   tensor B: bf16[K, N] input
   tensor C: bf16[M, N] output
@@ -72,7 +72,7 @@ TEST(ToTileIr, ScalarsLiteralsOptionsAndSerialLoops) {
   m.kernels.push_back(k);
   EXPECT_EQ(
       lower(m),
-      R"(program k attributes {cb_depth = 2, fp32_acc = true, grid = 4x2, math_fidelity = "HiFi4"} {
+      R"(program k attributes {cb_depth = 2, fp32_acc = true, grid = 4x2, math_fidelity = "HiFi4", signature = ["x", "alpha", "b", "y"]} {
   tensor x: bf16[M, 64] input
   tensor b: bf16[1, 64] input
   tensor y: f32[M, 64] output

@@ -32,19 +32,6 @@ ir::Module lower_example(const std::string& name, lower::Target t = lower::Targe
   return *m;
 }
 
-// The module after to-tile-ir, which carries the kernel's signature for a tt-only render.
-ir::Module lower_example_front(const std::string& name) {
-  SourceFile file(name + ".tk", test::read_file(test::source_dir() / "examples" / (name + ".tk")));
-  Diagnostics diags(&file);
-  auto ast = parser::parse(file, diags);
-  EXPECT_TRUE(ast && dsl::check(*ast, diags)) << diags.str();
-  lower::PipelineOptions o;
-  o.stop_after = "to-tile-ir";
-  auto m = lower::run_pipeline(*ast, lower::Target::cpu, o, diags);
-  EXPECT_TRUE(m) << diags.str();
-  return *m;
-}
-
 TEST(TemplateData, SignatureChecksAndDimensions) {
   Lowered l;
   l.cpu = lower_example("rmsnorm");
@@ -86,7 +73,6 @@ TEST(Generate, FilesAreFormattedAndNamedByTheStem) {
 TEST(Generate, TtWritesHostAndThreeKernels) {
   Lowered l;
   l.tt = lower_example("rmsnorm", lower::Target::tt);
-  l.front = lower_example_front("rmsnorm");
   auto files = generate(l, "rn");
   std::set<std::string> names;
   for (const auto& [name, text] : files) {
@@ -128,7 +114,6 @@ TEST(Generate, TtWritesHostAndThreeKernels) {
 TEST(Generate, TtHostFollowsTheTypedPlan) {
   Lowered l;
   l.tt = lower_example("matmul", lower::Target::tt);
-  l.front = lower_example_front("matmul");
   ir::Program& p = l.tt->programs[0];
   p.host_plan->kernels = {"matmul_writer", "matmul_reader", "matmul_compute"};
   for (ir::Function& f : p.functions)
@@ -153,7 +138,6 @@ TEST(Generate, TtHostFollowsTheTypedPlan) {
 TEST(TemplateData, TtWithoutAHostPlanIsAnInternalError) {
   Lowered l;
   l.tt = lower_example("matmul", lower::Target::tt);
-  l.front = lower_example_front("matmul");
   l.tt->programs[0].host_plan.reset();
   try {
     template_data(l, "matmul");
@@ -164,27 +148,28 @@ TEST(TemplateData, TtWithoutAHostPlanIsAnInternalError) {
   }
 }
 
-// Without the cpu target the signature comes from the front module's kernel function: the TT
-// chain keeps no function with the kernel's parameters.
-TEST(TemplateData, TtOnlyTakesTheSignatureFromTheFront) {
-  SourceFile file("rmsnorm.tk", test::read_file(test::source_dir() / "examples/rmsnorm.tk"));
-  Diagnostics diags(&file);
-  auto ast = parser::parse(file, diags);
-  ASSERT_TRUE(ast && dsl::check(*ast, diags)) << diags.str();
-  lower::PipelineOptions front;
-  front.stop_after = "to-tile-ir";
+// Without the cpu target the signature comes from the programs' `signature` attribute, which
+// to-tile-ir sets and every stage keeps: the TT chain keeps no function with the kernel's
+// parameters (it splits the kernel function).
+TEST(TemplateData, TtOnlyTakesTheSignatureFromTheProgram) {
   Lowered l;
   l.tt = lower_example("rmsnorm", lower::Target::tt);
-  EXPECT_THROW(template_data(l, "rmsnorm"), InternalError);
-  l.front = lower::run_pipeline(*ast, lower::Target::cpu, front, diags);
   nlohmann::json d = template_data(l, "rmsnorm");
   EXPECT_EQ(d["targets"].dump(), R"({"cpu":false,"tt":true})");
   Lowered c;
   c.cpu = lower_example("rmsnorm");
   nlohmann::json from_cpu = template_data(c, "rmsnorm");
-  for (const char* key : {"params", "shape_checks", "same_dim_checks", "dims"})
+  for (const char* key : {"params", "shape_checks", "same_dim_checks"})
     EXPECT_EQ(d["kernels"][0][key], from_cpu["kernels"][0][key]) << key;
   EXPECT_FALSE(d["kernels"][0].contains("cpu"));
+  l.tt->programs[0].attrs.erase("signature");
+  try {
+    template_data(l, "rmsnorm");
+    FAIL() << "no error";
+  } catch (const InternalError& e) {
+    EXPECT_EQ(std::string(e.what()), "internal error: render: program 'rmsnorm' has no signature "
+                                     "attribute (to-tile-ir sets it)");
+  }
 }
 
 TEST(Generate, TemplateDirOverride) {

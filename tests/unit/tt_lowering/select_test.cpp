@@ -109,7 +109,7 @@ df.write_tile(cb_y, y, i * Nt + j)
 
 TEST(SelectTileOps, AccumulationThroughACbWhenTheOperandIsComputed) {
   EXPECT_EQ(selected(false, R"(      let r: tile<f32> = tile.exp(load v[i, 0])
-      let s: tile<f32> = tile.fill(1.0)
+      let s: tile<f32> = tile.fill(-1.0)
       for k in 0 .. Nt reduction {
         s = tile.max(s, tile.rowmax(tile.mul(load x[i, k], tile.bcast_col(r))))
       }
@@ -125,7 +125,7 @@ cb_pop_front(cb_v, 1)
 exp_tile(0)
 pack_tile(0, cb_r)
 cb_wait_front(cb_r, 1)
-fill_tile(0, 1.0)
+fill_tile(0, -1.0)
 pack_tile(0, cb_s)
 cb_wait_front(cb_s, 1)
 for k in 0 .. Nt reduction {
@@ -142,12 +142,72 @@ for k in 0 .. Nt reduction {
   pack_tile(0, cb_s)
   cb_wait_front(cb_s, 1)
 }
+dst.assume_zero(0)
 matmul_tiles(cb_s, cb_r, 0, 0, 0)
 relu_tile(0)
 pack_tile(0, cb_y)
 df.write_tile(cb_y, y, i * Nt + j)
 cb_pop_front(cb_r, 1)
 cb_pop_front(cb_s, 1)
+)");
+}
+
+// max(s, rowmax(t)) is 1 off column 0 when s = fill(1.0), but a reduction into s's slot is packed
+// under the packer's reduce mask, which writes 0 there: the reduction is computed alone (packed
+// under its mask) and combined with s by the SFPU.
+TEST(SelectTileOps, ReductionIntoAValueNonZeroOffItsColumnIsCombinedAfter) {
+  EXPECT_EQ(selected(false, R"(      let s: tile<f32> = tile.fill(1.0)
+      for k in 0 .. Nt reduction {
+        s = tile.max(s, tile.rowmax(load x[i, k]))
+      }
+      store y[i, j] = s
+)"),
+            R"(cb cb_s index 24 format Float16_b page 2048 depth 1 role intermediate
+cb cb_tmp0 index 25 format Float16_b page 2048 depth 1 role intermediate
+fill_tile(0, 1.0)
+pack_tile(0, cb_s)
+cb_wait_front(cb_s, 1)
+for k in 0 .. Nt reduction {
+  fill_tile(0, -inf)
+  df.read_tile(cb_x, x, i * Nt + k)
+  cb_wait_front(cb_x, 1)
+  reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, 0, 0, 0)
+  cb_pop_front(cb_x, 1)
+  pack_tile(0, cb_tmp0)
+  cb_wait_front(cb_tmp0, 1)
+  copy_tile(cb_s, 0, 0)
+  copy_tile(cb_tmp0, 0, 1)
+  cb_pop_front(cb_tmp0, 1)
+  binary_max_tile(0, 1, 0)
+  cb_pop_front(cb_s, 1)
+  pack_tile(0, cb_s)
+  cb_wait_front(cb_s, 1)
+}
+copy_tile(cb_s, 0, 0)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+cb_pop_front(cb_s, 1)
+)");
+}
+
+// A reduction used in DST (here scaled) is packed under its mask first, through a temporary, and
+// copied back: off column 0 DST holds -inf (the emulator) or scratch (the device), the CB tile 0.
+TEST(SelectTileOps, ReductionUsedInDstGoesThroughItsMaskedPack) {
+  EXPECT_EQ(selected(false, R"(      store y[i, j] = tile.mul_scalar(tile.rowmax(load x[i, j]), 2.0)
+)"),
+            R"(cb cb_tmp0 index 24 format Float16_b page 2048 depth 1 role intermediate
+fill_tile(0, -inf)
+df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, 0, 0, 0)
+cb_pop_front(cb_x, 1)
+pack_tile(0, cb_tmp0)
+cb_wait_front(cb_tmp0, 1)
+copy_tile(cb_tmp0, 0, 0)
+cb_pop_front(cb_tmp0, 1)
+mul_unary_tile(0, 1073741824u)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
 )");
 }
 
@@ -168,6 +228,7 @@ cb_pop_front(cb_v, 1)
 exp_tile(0)
 pack_tile(0, cb_r)
 cb_wait_front(cb_r, 1)
+dst.assume_zero(0)
 for k in 0 .. Nt reduction {
   df.read_tile(cb_x, x, i * Nt + k)
   cb_wait_front(cb_x, 1)
@@ -184,6 +245,25 @@ binary_min_tile(1, 0, 1)
 pack_tile(1, cb_y)
 df.write_tile(cb_y, y, i * Nt + j)
 cb_pop_front(cb_s, 1)
+)");
+}
+
+// zeros() takes a fresh slot and no instruction: it relies on DST being zero since
+// tile_regs_acquire and says so, even right after a store packed the same slot number.
+TEST(SelectTileOps, ZeroTileAfterAStoreIsAssumedZero) {
+  EXPECT_EQ(selected(false, R"(      store y[i, j] = load x[i, j]
+      let s: tile<f32> = tile.zeros()
+      store y[i, j] = s
+)"),
+            R"(df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+copy_tile(cb_x, 0, 0)
+cb_pop_front(cb_x, 1)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+dst.assume_zero(0)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
 )");
 }
 

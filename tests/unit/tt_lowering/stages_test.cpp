@@ -452,6 +452,45 @@ TEST(TTStages, InsertDstManagementBracketsEachSection) {
 )");
 }
 
+// A store of m then `s = zeros()`: the zero tile must not be packed from the slot m was just
+// packed from (it read as m, the store_then_zeros miscompile); dst.assume_zero opens a section.
+TEST(TTStages, InsertDstManagementGivesAnAssumedZeroAFreshSection) {
+  std::string compute =
+      function(after_tk(R"(kernel k(x: bf16[M, N]) -> (a: bf16[M, 1], b: bf16[M, 1]) {
+    parallel i in tiles(M) {
+        m = fill(-inf)
+        for j in tiles(N) { m = max(m, rowmax(x[i, j])) }
+        a[i, 0] = m
+        s = zeros()
+        for j in tiles(N) { s += rowsum(x[i, j] - bcast_col(m)) }
+        b[i, 0] = s
+    }
+}
+)",
+                        "insert-dst-management"),
+               "compute");
+  std::size_t from = compute.find("      copy_tile(cb_m, 0, 0)\n");
+  std::size_t to = compute.find("      cb_wait_front(cb_s, 1)\n");
+  ASSERT_NE(from, std::string::npos) << compute;
+  ASSERT_NE(to, std::string::npos) << compute;
+  EXPECT_EQ(compute.substr(from, to - from), R"(      copy_tile(cb_m, 0, 0)
+      tile_regs_commit()
+      tile_regs_wait()
+      cb_reserve_back(cb_a, 1)
+      pack_tile(0, cb_a)
+      cb_push_back(cb_a, 1)
+      tile_regs_release()
+      tile_regs_acquire()
+      dst.assume_zero(0)
+      tile_regs_commit()
+      tile_regs_wait()
+      cb_reserve_back(cb_s, 1)
+      pack_tile(0, cb_s)
+      cb_push_back(cb_s, 1)
+      tile_regs_release()
+)");
+}
+
 TEST(TTStages, FinalizeSignatureCompletesTheHostPlan) {
   std::string text = after_tk(kMini, "finalize-signature");
   EXPECT_EQ(

@@ -97,6 +97,74 @@ TEST(Verify, DstSlotOverCapacity) {
   }
 }
 
+// DST reads as zero only where nothing touched the slot since tile_regs_acquire: a value that
+// relies on it (dst.assume_zero) in a slot the section already wrote or packed reads garbage.
+TEST(Verify, AssumeZeroAfterAPackOfTheSameSlot) {
+  // The shape of the store_then_zeros miscompile: a zero tile packed from the slot just packed.
+  std::string broken = edit(final_ir("eltwise_add"), "      pack_tile(0, cb_z)\n",
+                            "      pack_tile(0, cb_z)\n      dst.assume_zero(0)\n");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'eltwise_add_compute', dst.assume_zero(0) reads DST slot 0 as "
+            "zero, but `add_tiles(cb_x, cb_y, 0, 0, 0)` used it earlier in the same section (DST "
+            "is zero only where nothing wrote it since tile_regs_acquire) after verify-kernels");
+}
+
+TEST(Verify, AssumeZeroAfterMathInTheSameSlot) {
+  std::string broken = edit(final_ir("eltwise_add"), "      cb_pop_front(cb_y, 1)\n",
+                            "      cb_pop_front(cb_y, 1)\n      dst.assume_zero(0)\n");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'eltwise_add_compute', dst.assume_zero(0) reads DST slot 0 as "
+            "zero, but `add_tiles(cb_x, cb_y, 0, 0, 0)` used it earlier in the same section (DST "
+            "is zero only where nothing wrote it since tile_regs_acquire) after verify-kernels");
+}
+
+TEST(Verify, AssumeZeroInsideALoopTheSectionSpans) {
+  // The second iteration finds the slot written by the first one's matmul.
+  std::string text = edit(final_ir("matmul"), "      dst.assume_zero(0)\n", "");
+  text = edit(text, "        matmul_tiles(cb_A, cb_B, 0, 0, 0)\n",
+              "        dst.assume_zero(0)\n        matmul_tiles(cb_A, cb_B, 0, 0, 0)\n");
+  EXPECT_EQ(verify_error(text),
+            "internal error: in 'matmul_compute', dst.assume_zero(0) reads DST slot 0 as zero, "
+            "but `dst.assume_zero(0)` used it earlier in the same section (DST is zero only where "
+            "nothing wrote it since tile_regs_acquire) after verify-kernels");
+}
+
+// reduce_init sets the packer's edge mask until reduce_uninit: packs keep only the reduction's
+// row or column 0 and write zeros elsewhere. A reduction must be packed with it (off that row or
+// column DST holds no defined value on the device), anything else without it.
+TEST(Verify, ReductionPackedWithoutItsMask) {
+  std::string broken = edit(final_ir("softmax"),
+                            "      reduce_init(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, "
+                            "cb_scaler, cb_m)\n",
+                            "");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'softmax_compute', pack_tile(0, cb_m) packs a reduction without "
+            "reduce_init's packer mask: off its column 0 DST holds no defined value on the device "
+            "after verify-kernels");
+}
+
+TEST(Verify, ValuePackedUnderTheReduceMask) {
+  // Without the reduce_uninit that ends each iteration, the next one packs exp(x - m) masked.
+  std::string broken = edit(final_ir("softmax"), "        reduce_uninit()\n      }\n", "      }\n");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'softmax_compute', pack_tile(0, cb_tmp0) packs a value that is not "
+            "a reduction while reduce_init's packer mask keeps only its column 0 (reduce_uninit "
+            "clears the mask) after verify-kernels");
+}
+
+TEST(Verify, ValueComputedInDstFromAReduction) {
+  std::string broken = edit(
+      final_ir("softmax"),
+      "        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n",
+      "        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n"
+      "        recip_tile(0)\n");
+  EXPECT_EQ(
+      verify_error(broken),
+      "internal error: in 'softmax_compute', pack_tile(0, cb_s) packs a value computed in DST "
+      "from a reduction, which is defined only in its row or column 0 on the device; pack "
+      "the reduction under its mask first after verify-kernels");
+}
+
 TEST(Verify, PackOutsideWaitRelease) {
   std::string broken = edit(final_ir("matmul"), "      tile_regs_wait()\n", "");
   EXPECT_EQ(

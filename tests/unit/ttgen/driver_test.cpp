@@ -56,6 +56,17 @@ TEST(TtgenDriver, InternalErrorIsReportedAsOurBug) {
                        "with the input file\n");
 }
 
+// InternalError messages start with "internal error: " by convention: printed once, not twice.
+TEST(TtgenDriver, InternalErrorPrefixIsPrintedOnce) {
+  std::ostringstream err;
+  int code = guard_internal_errors(
+      []() -> int { throw InternalError("internal error: render: no signature"); }, err);
+  EXPECT_EQ(code, kInternalError);
+  EXPECT_EQ(err.str(), "ttgen: internal error: render: no signature\n"
+                       "ttgen: this is a bug in TileKit, not in your kernel; please report it "
+                       "with the input file\n");
+}
+
 TEST(TtgenDriver, UnexpectedExceptionIsAnInternalError) {
   std::ostringstream err;
   int code = guard_internal_errors([]() -> int { throw std::out_of_range("map::at"); }, err);

@@ -20,6 +20,7 @@ void kernel_main() {
   mm_init_short(cb_A, cb_B);
   for (uint32_t w = 0; w < count; ++w) {
     tile_regs_acquire();
+    // DST[0] is zero: nothing wrote it since tile_regs_acquire
     for (int32_t k = 0; k < Kt; ++k) {
       cb_wait_front(cb_A, 1);
       cb_wait_front(cb_B, 1);

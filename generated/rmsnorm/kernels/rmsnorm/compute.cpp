@@ -31,6 +31,7 @@ void kernel_main() {
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
     tile_regs_acquire();
+    // DST[0] is zero: nothing wrote it since tile_regs_acquire
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_ss, 1);

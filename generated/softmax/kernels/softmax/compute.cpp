@@ -45,6 +45,7 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_m, 1);
     tile_regs_acquire();
+    // DST[0] is zero: nothing wrote it since tile_regs_acquire
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_s, 1);

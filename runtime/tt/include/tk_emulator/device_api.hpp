@@ -97,5 +97,7 @@ void dst_binary_tile(DstBinary op, std::uint32_t dst0, std::uint32_t dst1, std::
 // pool: 0 SUM, 1 AVG, 2 MAX, 3 MIN; dim: 0 ROW, 1 COL, 2 SCALAR.
 void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, std::uint32_t tile,
                  std::uint32_t tile_scaler, std::uint32_t dst);
+// The packer's reduce edge mask (dim as above): set by reduce_init, cleared by reduce_uninit.
+void reduce_pack_mask(int dim);
 void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order);
 } // namespace tk::rt::emu
