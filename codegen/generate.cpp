@@ -1,58 +1,14 @@
 #include "codegen/generate.hpp"
 
 #include "codegen/format.hpp"
-#include "jinja/environment.hpp"
-#include "jinja/error.hpp"
-#include "support/diagnostics.hpp"
-
-#include <cstdlib>
 
 namespace tk::codegen {
 
-namespace {
-
-// Every template of a file is rendered with these options (the conformance suite's
-// tests/golden/jinja-templates/options.json says the same).
-const jinja::Options kOptions{.trim_blocks = true, .lstrip_blocks = true};
-
-std::string render(const jinja::Environment& env, const std::string& name,
-                   const nlohmann::json& data, const std::string& file) {
-  try {
-    return format_cpp(env.render_file(name, data), file);
-  } catch (const jinja::TemplateError& e) {
-    throw InternalError(std::string("internal error: rendering ") + file + ": " + e.what());
-  }
-}
-
-} // namespace
-
-std::filesystem::path template_dir() {
-  if (const char* env = std::getenv("TILEKIT_TEMPLATE_DIR"); env && *env)
-    return env;
-  return TK_TEMPLATE_DIR;
-}
-
 std::map<std::string, std::string> generate(const Lowered& lowered, const std::string& file_stem,
                                             const std::filesystem::path& templates) {
-  nlohmann::json data = template_data(lowered, file_stem);
-  jinja::Environment env(templates, kOptions);
-  std::map<std::string, std::string> files;
-  files[file_stem + ".hpp"] = render(env, "common/header.hpp.jinja", data, file_stem + ".hpp");
-  if (lowered.cpu)
-    files[file_stem + "_cpu.cpp"] =
-        render(env, "cpu/kernel_cpu.cpp.jinja", data, file_stem + "_cpu.cpp");
-  if (lowered.tt) {
-    files[file_stem + "_tt.cpp"] = render(env, "tt/host_tt.cpp.jinja", data, file_stem + "_tt.cpp");
-    // Each kernel file is rendered from the whole data plus `kernel`, the DSL kernel it belongs to.
-    for (const nlohmann::json& k : data["kernels"]) {
-      nlohmann::json one = data;
-      one["kernel"] = k;
-      for (const char* role : {"reader", "compute", "writer"}) {
-        const std::string file = "kernels/" + k["name"].get<std::string>() + "/" + role + ".cpp";
-        files[file] = render(env, std::string("tt/") + role + ".cpp.jinja", one, file);
-      }
-    }
-  }
+  std::map<std::string, std::string> files = render_files(lowered, file_stem, templates);
+  for (auto& [name, text] : files)
+    text = format_cpp(text, name);
   return files;
 }
 

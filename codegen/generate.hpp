@@ -2,6 +2,7 @@
 // target -> tk::codegen::format_cpp -> files (the names are listed in docs/codegen.md).
 #pragma once
 
+#include "codegen/render.hpp"
 #include "codegen/template_data.hpp"
 #include "lowering/pipeline.hpp"
 
@@ -11,14 +12,10 @@
 
 namespace tk::codegen {
 
-/// Where the templates are read from: $TILEKIT_TEMPLATE_DIR when set and non-empty, else the
-/// source tree's templates/ directory baked in at compile time (TK_TEMPLATE_DIR).
-std::filesystem::path template_dir();
-
 /// Relative path -> formatted text of every file for the targets in `lowered`: F.hpp; F_cpu.cpp
 /// for the cpu target; F_tt.cpp and kernels/K/{reader,compute,writer}.cpp per kernel K for the tt
-/// target. Throws tk::InternalError when a template fails (the templates are ours, never the
-/// user's).
+/// target (render.hpp's render_files, then format_cpp). Throws tk::InternalError when a template
+/// fails (the templates are ours, never the user's).
 std::map<std::string, std::string>
 generate(const Lowered& lowered, const std::string& file_stem,
          const std::filesystem::path& templates = template_dir());

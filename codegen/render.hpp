@@ -1,0 +1,25 @@
+// Rendering: lowered IR -> template data -> the Jinja templates of each target, as unformatted
+// text. generate.hpp adds the formatting step (clang::format); this half needs no LLVM, so the
+// fuzz harnesses (fuzz/) link it alone.
+#pragma once
+
+#include "codegen/template_data.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace tk::codegen {
+
+/// Where the templates are read from: $TILEKIT_TEMPLATE_DIR when set and non-empty, else the
+/// source tree's templates/ directory baked in at compile time (TK_TEMPLATE_DIR).
+std::filesystem::path template_dir();
+
+/// Relative path -> rendered, not yet formatted text of every file generate() writes (the same
+/// names, docs/codegen.md). Throws tk::InternalError when a template fails (the templates are
+/// ours, never the user's).
+std::map<std::string, std::string>
+render_files(const Lowered& lowered, const std::string& file_stem,
+             const std::filesystem::path& templates = template_dir());
+
+} // namespace tk::codegen
