@@ -1,7 +1,9 @@
 # tk_options: warnings (clean under -Werror in the ci preset) and optional sanitizers for project code.
 add_library(tk_options INTERFACE)
-target_compile_options(tk_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor
+target_compile_options(tk_options INTERFACE -Wall -Wextra -Wpedantic -Wnon-virtual-dtor
                                             -Wno-missing-field-initializers)
+# GCC's spelling; clang (the fuzz preset) has no -Wshadow=local and warns about the flag itself.
+target_compile_options(tk_options INTERFACE $<$<CXX_COMPILER_ID:GNU>:-Wshadow=local>)
 if(TILEKIT_WERROR)
   target_compile_options(tk_options INTERFACE -Werror)
 endif()

@@ -8,6 +8,7 @@ packages=(
   libboost1.81-dev libboost-context1.81-dev   # Spirit X3 (parser, templates), Boost.Context (emulator fibers)
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev   # clang::format, LibTooling (pinned major 19)
   clang-format-19   # scripts/format.sh: the format check of the test command
+  libclang-rt-19-dev   # clang's libFuzzer, ASan and UBSan runtimes: the fuzz preset (scripts/fuzz.sh)
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
   python3-jinja2   # the reference Jinja for the template engine's conformance tests (/usr/bin/python3)
