@@ -2,6 +2,7 @@
 
 #include "lowering/ir/token_stream.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -10,6 +11,19 @@
 namespace tk::ir {
 
 namespace {
+
+// Every walk over the IR (verifier, printer, equality, the stages, the destructors) recurses once
+// per level of nesting, so the reader bounds how deep a module nests: a statement's depth (the
+// bodies around it) plus the depth of an expression tree in it, or an attribute list's nesting.
+// The compiler's own dumps stay below: a .tk statement nests at most 256 brackets and holds at
+// most 1024 operators (parser/grammar.hpp), and lowering adds a handful of levels.
+constexpr int kMaxDepth = 1536;
+// The reader's own recursion (bodies, parenthesised and argument expressions, attribute lists),
+// bounded before the tree it reads is known: redundant parentheses nest the text without
+// deepening the tree, and a parenthesised right operand costs two levels, so this bound is twice
+// the depth (the printed form of a module the reader accepts then always reads back). With ASan's
+// stack frames it stays within an 8 MiB stack.
+constexpr int kMaxNesting = 2 * kMaxDepth;
 
 class Reader : TokenStream {
 public:
@@ -27,9 +41,34 @@ public:
 private:
   const Program* prog_ = nullptr;
   std::vector<std::map<std::string, Type, std::less<>>> scopes_;
+  int nesting_ = 0;    // open recursive constructs (Nest)
+  int body_depth_ = 0; // bodies around the current statement
+  int expr_depth_ = 0; // depth of the expression tree the last expr() or primary() returned
+
+  // Counts one level of the reader's recursion while in scope.
+  class Nest {
+  public:
+    explicit Nest(Reader& r) : r_(r) {
+      if (++r_.nesting_ > kMaxNesting)
+        r_.fail(r_.peek().range,
+                "nesting is too deep (the limit is " + std::to_string(kMaxNesting) + " levels)");
+    }
+    ~Nest() { --r_.nesting_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+  private:
+    Reader& r_;
+  };
+  // Called with the depth of a tree just built (a statement's expression, an attribute list).
+  void check_depth(int depth, const Token& where) {
+    if (depth > kMaxDepth)
+      fail(where.range, "the IR nests too deeply here (the limit is " + std::to_string(kMaxDepth) +
+                            " levels of statements and expressions)");
+  }
 
   // ---- attributes ----
-  AttrValue attr_value() {
+  AttrValue attr_value(int depth = 1) {
     if (at(Token::Kind::grid))
       return {grid()};
     if (accept_word("true"))
@@ -49,15 +88,17 @@ private:
       }
       return {out};
     }
-    if (accept("[")) {
+    if (at_punct("[")) {
+      Nest nest(*this);
+      check_depth(depth, next());
       std::vector<AttrValue> list;
       if (!accept("]")) {
         do
-          list.push_back(attr_value());
+          list.push_back(attr_value(depth + 1));
         while (accept(","));
         expect("]");
       }
-      return {list};
+      return {std::move(list)};
     }
     if (at(Token::Kind::integer) || at_punct("-"))
       return {integer("an attribute value")};
@@ -309,6 +350,8 @@ private:
 
   // ---- statements ----
   Stmt body() {
+    Nest nest(*this);
+    check_depth(++body_depth_, peek());
     expect("{");
     scopes_.emplace_back();
     std::vector<Stmt> stmts;
@@ -318,6 +361,7 @@ private:
       stmts.push_back(statement());
     }
     scopes_.pop_back();
+    --body_depth_;
     return block(std::move(stmts));
   }
   const Type* lookup(std::string_view name) const {
@@ -381,13 +425,17 @@ private:
   }
 
   // ---- expressions ----
+  // Both set expr_depth_ to the deepest of the expressions they read (0 for none).
   std::vector<Expr> indices() {
     expect("[");
     std::vector<Expr> idx;
-    do
+    int depth = 0;
+    do {
       idx.push_back(expr());
-    while (accept(","));
+      depth = std::max(depth, expr_depth_);
+    } while (accept(","));
     expect("]");
+    expr_depth_ = depth;
     return idx;
   }
   std::optional<BinaryOp> infix_op() const {
@@ -400,15 +448,23 @@ private:
 #undef TK_X
     return std::nullopt;
   }
+  // Sets expr_depth_ to the depth of the tree it returns; fails when the tree and the bodies
+  // around its statement nest deeper than kMaxDepth.
   Expr expr(int min_prec = 1) {
+    Nest nest(*this);
     Expr lhs = primary();
+    int depth = expr_depth_;
     while (auto op = infix_op()) {
       int p = precedence(*op);
       if (p < min_prec)
         break;
-      next();
-      lhs = binary(*op, lhs, expr(p + 1));
+      const Token& op_token = next();
+      Expr rhs = expr(p + 1);
+      depth = 1 + std::max(depth, expr_depth_);
+      check_depth(body_depth_ + depth, op_token);
+      lhs = binary(*op, lhs, rhs);
     }
+    expr_depth_ = depth;
     return lhs;
   }
   Expr number(bool neg) {
@@ -427,16 +483,28 @@ private:
   std::vector<Expr> call_args() {
     expect("(");
     std::vector<Expr> args;
+    expr_depth_ = 0;
     if (accept(")"))
       return args;
-    do
+    int depth = 0;
+    do {
       args.push_back(expr());
-    while (accept(","));
+      depth = std::max(depth, expr_depth_);
+    } while (accept(","));
     expect(")");
+    expr_depth_ = depth;
     return args;
   }
+  // A node over children read by indices() or call_args(): one level more, checked.
+  int node_depth(const Token& at) {
+    expr_depth_ += 1;
+    check_depth(body_depth_ + expr_depth_, at);
+    return expr_depth_;
+  }
+  // Sets expr_depth_ like expr().
   Expr primary() {
     const Token& t = peek();
+    expr_depth_ = 1; // a leaf, unless a case below says otherwise
     if (at(Token::Kind::integer) || at(Token::Kind::floating))
       return number(false);
     if (at_punct("-")) {
@@ -464,12 +532,15 @@ private:
       const Tensor* tensor = prog_->find_tensor(tn);
       if (!tensor)
         fail(t.range, "load from unknown tensor '" + tn + "'");
-      return load(tn, tensor->dtype, indices(), t.range);
+      std::vector<Expr> idx = indices();
+      node_depth(t);
+      return load(tn, tensor->dtype, std::move(idx), t.range);
     }
     if ((name == "min" || name == "max") && at_punct("(")) {
       std::vector<Expr> args = call_args();
       if (args.size() != 2)
         fail(t.range, "'" + name + "' takes 2 operands");
+      node_depth(t);
       return binary(name == "min" ? BinaryOp::min : BinaryOp::max, args[0], args[1]);
     }
     if (accept("::")) {
@@ -483,7 +554,9 @@ private:
       auto fn = intrinsic_from_string(name);
       if (!fn)
         fail(t.range, "unknown intrinsic '" + name + "'");
-      return call(*fn, call_args(), t.range);
+      std::vector<Expr> args = call_args();
+      node_depth(t);
+      return call(*fn, std::move(args), t.range);
     }
     if (const Type* ty = lookup(name)) {
       // Tensor parameters are references, like tensors named directly.

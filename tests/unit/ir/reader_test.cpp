@@ -1,6 +1,9 @@
 // Reader errors are located user errors in clang's form, at the offending token.
 #include "ir_test_util.hpp"
 
+#include "lowering/ir/equal.hpp"
+#include "lowering/ir/verifier.hpp"
+
 namespace tk::ir {
 namespace {
 
@@ -171,6 +174,58 @@ TEST(Reader, DamagedInputNeverCrashes) {
     for (int e = 0; e < 3; ++e)
       t[rnd() % t.size()] = alphabet[rnd() % alphabet.size()];
     check(t);
+  }
+}
+
+} // namespace
+} // namespace tk::ir
+
+namespace tk::ir {
+namespace {
+
+std::string kernel_with(const std::string& body) {
+  return "program p {\n  func kernel k() {\n" + body + "\n  }\n}\n";
+}
+std::string repeat(const std::string& s, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i)
+    out += s;
+  return out;
+}
+
+// Found with ir_reader_fuzzer on deep inputs: every walk over the IR recurses once per level, so 20
+// KB of '(' or of `1 + 1 + ...` overflowed the stack (in the reader, then in the verifier and the
+// printer). Nesting beyond the limits is a located error; up to them a module reads, verifies,
+// prints and reads back.
+TEST(Reader, NestingIsBounded) {
+  auto first = [](const std::string& text) { return first_line(test::read_error(text)); };
+  EXPECT_EQ(first(kernel_with("    let x: i32 = " + repeat("(", 10000) + "1" + repeat(")", 10000))),
+            "dump.txt:3:3089: error: nesting is too deep (the limit is 3072 levels)");
+  EXPECT_EQ(first(kernel_with("    let x: i32 = " + repeat("1 + ", 5000) + "1")),
+            "dump.txt:3:6156: error: the IR nests too deeply here (the limit is 1536 levels of "
+            "statements and expressions)");
+  EXPECT_EQ(
+      first(kernel_with("    let x: i32 = " + repeat("1 - (", 3000) + "1" + repeat(")", 3000))),
+      "dump.txt:3:7697: error: nesting is too deep (the limit is 3072 levels)");
+  EXPECT_EQ(first(kernel_with(repeat("if 1 < 2 {", 3000) + repeat("}", 3000))),
+            "dump.txt:3:15346: error: the IR nests too deeply here (the limit is 1536 levels of "
+            "statements and expressions)");
+  EXPECT_EQ(first("module attributes {a = " + repeat("[", 5000) + repeat("]", 5000) + "}\n"),
+            "dump.txt:1:1560: error: the IR nests too deeply here (the limit is 1536 levels of "
+            "statements and expressions)");
+
+  // At the limits: a statement one body deep with an expression 1535 deep, a right-nested tree
+  // as deep (two levels of the reader's recursion per level), an `if` 1534 bodies deep (the
+  // function's is the first) with a condition 2 deep, attribute lists 1536 deep.
+  for (const std::string& text :
+       {kernel_with("    let x: i32 = " + repeat("1 + ", 1534) + "1"),
+        kernel_with("    let x: i32 = " + repeat("1 - (", 1534) + "1" + repeat(")", 1534)),
+        kernel_with(repeat("if 1 < 2 {", 1533) + repeat("}", 1533)),
+        "module attributes {a = " + repeat("[", 1536) + repeat("]", 1536) + "}\n"}) {
+    Module m = test::read_text(text);
+    EXPECT_EQ(find_ir_error(m), std::nullopt);
+    Module again = test::read_text(print(m));
+    EXPECT_TRUE(equal(m, again));
   }
 }
 
