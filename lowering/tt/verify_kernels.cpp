@@ -100,10 +100,13 @@ public:
     }
     if (const For* l = as<For>(s)) {
       Phase before = ph;
+      State start = state(ph);
       walk(l->body, ph);
       // The body again, from the state the first pass left: what the next iteration finds (a
-      // slot this one wrote, the init it ended with).
-      if (ph == before)
+      // slot this one wrote, the init it ended with). A body that left the state as it found it
+      // would only repeat the same walk: skipping it keeps nested loops from doubling the work
+      // per level (40 nested loops took hours).
+      if (ph == before && !(state(ph) == start))
         walk(l->body, ph);
       if (ph != before)
         fail("in '" + f_.name + "', the body of loop '" + l->var + "' starts " + name(before) +
@@ -184,6 +187,7 @@ private:
   struct Held {
     enum Kind { zero, value, reduction, from_reduction } kind = zero;
     int dim = -1; // reduction: its ReduceDim (0 row, 1 column)
+    friend bool operator==(const Held&, const Held&) = default;
   };
   std::map<std::int64_t, Held> held_;
   int mask_ = -1; // the ReduceDim of the last reduce_init, until reduce_uninit
@@ -257,6 +261,16 @@ private:
   }
   // Slot -> the first statement of the current section that used it.
   std::map<std::int64_t, std::string> touched_;
+
+  // Everything a walk depends on besides the statements.
+  struct State {
+    Phase ph;
+    std::map<std::int64_t, std::string> touched;
+    std::map<std::int64_t, Held> held;
+    int mask;
+    friend bool operator==(const State&, const State&) = default;
+  };
+  State state(Phase ph) const { return {ph, touched_, held_, mask_}; }
   static std::string name(Phase p) {
     switch (p) {
     case Phase::idle:
