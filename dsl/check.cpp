@@ -204,10 +204,14 @@ void Checker::check_stmt(Stmt& s) {
   } else if (auto* st = std::get_if<Store>(&s.node)) {
     check_store(*st);
   } else if (auto* f = std::get_if<For>(&s.node)) {
+    if (++for_depth_ == kMaxLoopNesting + 1) // once, at the first loop too deep
+      error(keyword_range(s, 3), "'for' loops nest too deeply here; the limit is " +
+                                     std::to_string(kMaxLoopNesting) + " levels");
     scopes_.emplace_back();
     enclosing_.push_back(check_loop_var(f->loop, false, keyword_range(s, 3)));
     check_block(f->body);
     enclosing_.pop_back();
+    --for_depth_;
     for (const auto& [n, b] : scopes_.back())
       if (b.kind == Binding::Kind::local)
         expired_[n] = b.where;

@@ -71,6 +71,11 @@ struct StoreSite {
   SourceRange where;
 };
 
+/// How deep 'for' loops may nest. The generated code spells each loop inside the one around it,
+/// and the templates recurse once per level (common/ir.jinja, within the Jinja engine's 200 calls);
+/// real kernels nest a few.
+constexpr int kMaxLoopNesting = 32;
+
 class Checker {
 public:
   Checker(Kernel& k, Diagnostics& d) : k_(k), d_(d) {}
@@ -122,6 +127,7 @@ public:
   std::map<std::string, SourceRange> expired_; // locals whose loop body ended
   std::map<std::string, StoreSite> stores_;    // output name -> first store
   const Stmt* parallel_ = nullptr;             // the top-level parallel
+  int for_depth_ = 0;                          // 'for' loops around the current statement
   bool coverage_ok_ = true; // false once a store was skipped, so "never stored" would lie
 };
 

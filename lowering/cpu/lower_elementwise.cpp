@@ -16,6 +16,12 @@ using namespace ir;
 
 const Type kTile = Type::tile(DType::f32);
 
+// How deep one fused element expression may nest: a deeper operand is computed into a tile
+// buffer of its own first. Keeps the generated C++ readable and within what the templates
+// (common/ir.jinja recurses per level, within the Jinja engine's 200 calls) and C++ compilers
+// (clang's default bracket depth is 256) take, whatever the .tk expression's depth.
+constexpr int kMaxElementDepth = 16;
+
 // The CPU element function `f32.<op>` of a unary op table row.
 std::optional<Intrinsic> f32_unary(Intrinsic fn) {
   std::optional<ops::Op> op = op_of(fn);
@@ -176,8 +182,10 @@ private:
   }
 
   /// The f32 value of element (er, ec) of tile expression `e`; what cannot be computed element by
-  /// element (loads, reductions, matmuls, broadcast operands) is materialised into `pre` first.
-  Expr elem(const Expr& e, std::vector<Stmt>& pre, const std::string& dst, bool& shifted) {
+  /// element (loads, reductions, matmuls, broadcast operands), and an operand kMaxElementDepth
+  /// below the top, is materialised into `pre` first. `depth`: how deep `e` is in the value.
+  Expr elem(const Expr& e, std::vector<Stmt>& pre, const std::string& dst, bool& shifted,
+            int depth = 0) {
     if (const Var* v = as<Var>(e))
       return get(v->name, er(), ec());
     if (as<Load>(e))
@@ -186,7 +194,11 @@ private:
     if (!c)
       throw InternalError("internal error: lower-elementwise: unexpected tile expression " +
                           print(e));
-    auto arg = [&](std::size_t i) { return elem(c->args[i], pre, dst, shifted); };
+    auto arg = [&](std::size_t i) {
+      if (depth + 1 >= kMaxElementDepth)
+        return get(buffer_of(c->args[i], pre), er(), ec());
+      return elem(c->args[i], pre, dst, shifted, depth + 1);
+    };
     // Operands are lowered left to right in separate statements: the order of the materialising
     // statements they emit must not depend on the C++ compiler's argument evaluation order.
     auto both = [&](BinaryOp op) {

@@ -236,5 +236,39 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
 )");
 }
 
+// Found by lower_fuzzer: common/ir.jinja recurses once or more per level of a statement and of an
+// expression, within the Jinja engine's 200 calls, so 60 nested unary calls, a sum of 100 terms
+// or 100 nested loops failed to render (an internal error). The checker bounds loop nesting and
+// the CPU chain bounds the depth of a fused element expression; the deepest kernel the checker
+// accepts renders, for both targets: 32 nested loops around a 200-deep expression, and a sum of
+// 1000 terms (the parser's limits: 256 brackets, 1024 operators per statement).
+TEST(Generate, TheDeepestKernelsRender) {
+  std::string deep = "x[i, k0]";
+  for (int n = 0; n < 200; ++n)
+    deep = "exp(" + deep + ")";
+  std::string sum = "x[i, 0]";
+  for (int n = 0; n < 1000; ++n)
+    sum += " + x[i, 0]";
+  std::string tk = "kernel deep(x: bf16[M, N]) -> (y: bf16[M, 32], z: bf16[M, 32]) {\n"
+                   "    parallel i in tiles(M) {\n        acc = zeros()\n";
+  for (int k = 0; k < 32; ++k)
+    tk += "for k" + std::to_string(k) + " in tiles(N) {\n";
+  tk += "acc += " + deep + "\n" + std::string(32, '}') + "\n";
+  tk += "        y[i, 0] = acc\n        z[i, 0] = " + sum + "\n    }\n}\n";
+  SourceFile file("deep.tk", tk);
+  Diagnostics diags(&file);
+  auto ast = parser::parse(file, diags);
+  ASSERT_TRUE(ast && dsl::check(*ast, diags)) << diags.str();
+  Lowered l;
+  for (lower::Target t : {lower::Target::tt, lower::Target::cpu}) {
+    auto m = lower::run_pipeline(*ast, t, {}, diags);
+    ASSERT_TRUE(m) << diags.str();
+    (t == lower::Target::cpu ? l.cpu : l.tt) = *m;
+  }
+  std::map<std::string, std::string> files = render_files(l, "deep");
+  EXPECT_EQ(files.size(), 6u);
+  EXPECT_NE(files["deep_cpu.cpp"].find("std::exp(std::exp("), std::string::npos);
+}
+
 } // namespace
 } // namespace tk::codegen
