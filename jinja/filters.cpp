@@ -25,11 +25,19 @@ Value do_indent(const Value& s, const Params& p) {
     throw OpError(std::string("unsupported operand type(s) for +=: '") + s.type_name() +
                   "' and 'str'");
   Value width = p.get_or(0, Value::integer(4));
-  std::string indention =
-      width.kind() == K::string
-          ? width.as_string()
-          : std::string(static_cast<std::size_t>(std::max<std::int64_t>(0, width.as_int())), ' ');
+  std::size_t spaces = 0;
+  if (width.kind() != K::string) {
+    spaces = static_cast<std::size_t>(std::clamp<std::int64_t>(
+        width.as_int(), 0, static_cast<std::int64_t>(max_result_size) + 1));
+    check_result_size(spaces);
+  }
+  std::string indention = width.kind() == K::string ? width.as_string() : std::string(spaces, ' ');
   auto lines = split_lines(s.as_string() + "\n");
+  // Every line may get the indention: bound the result before building it.
+  std::size_t total = 0;
+  if (__builtin_mul_overflow(indention.size(), lines.size() + 1, &total))
+    total = max_result_size + 1;
+  check_result_size(total + s.as_string().size());
   std::string rv;
   if (p.flag(2)) { // blank: indent every line, empty ones too
     for (std::size_t i = 0; i < lines.size(); ++i)

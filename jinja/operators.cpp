@@ -44,6 +44,11 @@ auto const mul = [](std::int64_t a, std::int64_t b, std::int64_t* r) {
 };
 
 Value repeat(const Value& seq, std::int64_t n) {
+  std::size_t each = seq.kind() == K::string ? seq.as_string().size() : seq.as_list().size();
+  std::size_t total = 0;
+  if (n > 0 && __builtin_mul_overflow(each, static_cast<std::uint64_t>(n), &total))
+    total = max_result_size + 1;
+  check_result_size(total);
   if (seq.kind() == K::string) {
     std::string out;
     for (std::int64_t i = 0; i < n; ++i)
@@ -100,6 +105,14 @@ Value power(const Value& a, const Value& b) {
 }
 
 } // namespace
+
+void check_result_size(std::size_t n) {
+  if (n > max_result_size)
+    throw OpError("result too large: " + std::to_string(n) +
+                  " characters or items (TileKit's "
+                  "limit is " +
+                  std::to_string(max_result_size) + ")");
+}
 
 Value binary_op(BinOp op, const Value& a, const Value& b) {
   bool nums = a.is_number() && b.is_number();

@@ -15,6 +15,13 @@ struct OpError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The most characters or items one operation builds where its result can be far larger than its
+/// operands (`*`, `indent`, `replace`, `%` widths and precisions), so a short hostile template
+/// cannot ask for gigabytes (Python would try); like range()'s limit.
+constexpr std::size_t max_result_size = 10'000'000;
+/// Throws OpError when an operation would build more than max_result_size characters or items.
+void check_result_size(std::size_t n);
+
 Value binary_op(BinOp op, const Value& a, const Value& b);
 Value negate(const Value& v);
 Value unary_plus(const Value& v);

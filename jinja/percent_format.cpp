@@ -66,9 +66,10 @@ std::string format_float(double v, const Spec& s) {
   if (s.alt)
     f += '#';
   f += "." + std::to_string(s.precision < 0 ? 6 : s.precision) + s.type;
-  char buf[512];
-  std::snprintf(buf, sizeof buf, f.c_str(), v);
-  return pad(buf, s, std::isfinite(v));
+  // Sized by a first call: '%.600f' % 1e300 needs 902 characters.
+  std::string out(static_cast<std::size_t>(std::snprintf(nullptr, 0, f.c_str(), v)), '\0');
+  std::snprintf(out.data(), out.size() + 1, f.c_str(), v);
+  return pad(std::move(out), s, std::isfinite(v));
 }
 
 std::string convert(const Value& v, const Spec& s) {
@@ -142,16 +143,20 @@ std::string percent_format(const std::string& fmt, const List& args) {
       else
         break;
     }
-    auto number = [&]() {
+    // Python's messages for a width or precision past its limit (ours is max_result_size).
+    auto number = [&](const char* too_big) {
       int n = -1;
-      while (i < fmt.size() && fmt[i] >= '0' && fmt[i] <= '9')
+      while (i < fmt.size() && fmt[i] >= '0' && fmt[i] <= '9') {
         n = (n < 0 ? 0 : n * 10) + (fmt[i++] - '0');
+        if (static_cast<std::size_t>(n) > max_result_size)
+          throw OpError(too_big);
+      }
       return n;
     };
-    s.width = number();
+    s.width = number("width too big");
     if (i < fmt.size() && fmt[i] == '.') {
       ++i;
-      s.precision = std::max(0, number());
+      s.precision = std::max(0, number("precision too big"));
     }
     if (i == fmt.size())
       throw OpError("incomplete format");

@@ -1,6 +1,8 @@
 // Python string helpers (see string_util.hpp).
 #include "jinja/string_util.hpp"
 
+#include "jinja/operators.hpp"
+
 #include "jinja/value.hpp"
 
 namespace tk::jinja {
@@ -82,6 +84,7 @@ std::string replace_all(std::string_view s, std::string_view old_s, std::string_
         ++done;
       }
       out += c;
+      check_result_size(out.size());
     }
     if (count < 0 || done < count)
       out += new_s;
@@ -94,6 +97,7 @@ std::string replace_all(std::string_view s, std::string_view old_s, std::string_
     if (hit == std::string_view::npos)
       break;
     out.append(s.substr(pos, hit - pos)).append(new_s);
+    check_result_size(out.size());
     pos = hit + old_s.size();
     ++done;
   }

@@ -122,6 +122,23 @@ TEST(JinjaStability, HostileInputIsALocatedError) {
             "t.jinja:1:19: error: maximum recursion depth exceeded");
   EXPECT_EQ(error_of("{{ range(10000000) | length }}"),
             "t.jinja:1:4: error: range too large (limit 1000000 items)");
+  // Found by jinja_fuzzer: one short operation asked for gigabytes (an out-of-memory abort), and
+  // a width of ten digits overflowed an int (undefined behaviour).
+  EXPECT_EQ(error_of("{{ 'x' * 10000000000 }}"),
+            "t.jinja:1:8: error: result too large: 10000000000 characters or items (TileKit's "
+            "limit is 10000000)");
+  EXPECT_EQ(error_of("{{ [1, 2] * 9223372036854775807 }}"),
+            "t.jinja:1:11: error: result too large: 18446744073709551614 characters or items "
+            "(TileKit's limit is 10000000)");
+  EXPECT_EQ(error_of("{{ s | indent(100000000000) }}", {{"s", "a\nb"}}),
+            "t.jinja:1:6: error: result too large: 10000001 characters or items (TileKit's "
+            "limit is 10000000)");
+  EXPECT_EQ(error_of("{{ 'ab' | replace('', 'x' * 9000000) }}"),
+            "t.jinja:1:9: error: result too large: 18000002 characters or items (TileKit's "
+            "limit is 10000000)");
+  EXPECT_EQ(error_of("{{ '%99999999999d' % 1 }}"), "t.jinja:1:20: error: width too big");
+  EXPECT_EQ(error_of("{{ '%.2000000000f' % 1.5 }}"), "t.jinja:1:20: error: precision too big");
+  EXPECT_EQ(render("{{ '%10000000d' % 1 }}").size(), 10000000u);
   EXPECT_EQ(error_of("{{ x }}", nlohmann::json::array({1})),
             "t.jinja:1:1: error: template data must be a JSON object");
 }
