@@ -7,6 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -18,11 +19,17 @@ namespace tk::jinja {
 
 struct Template;
 
-/// Same names and defaults as jinja2.Environment's options.
+/// Same names and defaults as jinja2.Environment's options, plus TileKit's max_work.
 struct Options {
   bool trim_blocks = false;   // drop the first newline after a block tag
   bool lstrip_blocks = false; // drop spaces and tabs before a block tag at the start of a line
   bool keep_trailing_newline = false;
+  /// Not jinja2's: when non-zero, the most work one render may do, counting one per statement
+  /// executed, loop iteration and expression evaluated plus one per character or item each
+  /// produces; past it the render fails with "render budget exceeded". For templates that are not
+  /// TileKit's own (the fuzzer): a short template can loop for hours or double a string until
+  /// memory runs out, in jinja2 too. 0: no limit (TileKit's templates are trusted).
+  std::uint64_t max_work = 0;
 };
 
 class Environment {

@@ -19,7 +19,7 @@ bool is_dict_method(std::string_view n) {
 
 } // namespace
 
-Value Renderer::eval(const Expr& e, Scope& scope) {
+Value Renderer::eval_node(const Expr& e, Scope& scope) {
   try {
     switch (e.kind) {
     case ExprKind::literal:

@@ -12,6 +12,10 @@
 
 #include <boost/spirit/home/x3.hpp>
 
+#include <cctype>
+#include <string_view>
+#include <vector>
+
 namespace tk::jinja {
 
 namespace expr_parser {
@@ -105,9 +109,14 @@ BOOST_SPIRIT_DEFINE(cmp_op, add_op, mul_op, expr, or_expr, and_expr, not_expr, c
                     concat, math2, power, unary, postfixed, prefixed, primary, args, postfix_step,
                     filter_step, name, test_args, test_arg)
 
-// Tag contents nest brackets; X3 recursion grows the C++ stack per level, so cap the depth
-// before parsing instead of crashing on a hostile template.
+// Tag contents nest brackets and prefix operators (`not`, unary `-` and `+`); X3 recursion grows
+// the C++ stack per level, so cap the depth before parsing instead of crashing on a hostile
+// template.
 constexpr int max_nesting = 64;
+
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 } // namespace expr_parser
 
@@ -115,19 +124,72 @@ using namespace expr_parser;
 
 Cursor::Cursor(const Template& t, std::uint32_t begin, std::uint32_t end)
     : t_(t), base_(t.file.text().data()), first_(base_ + begin), last_(base_ + end) {
+  // The nesting is the open brackets plus, inside each, the prefix operators still waiting for
+  // their operand (`-(-(not x))` nests 5) and the `else` branches, which the grammar parses as
+  // nested expressions up to the closing bracket (`a if b else c if d else e` nests 2).
+  // `operand` says whether the last token ended an operand, which makes a following `-` or `+`
+  // binary and `not` the start of `not in`.
+  struct Level {
+    int prefixes = 0, elses = 0;
+  };
+  std::vector<Level> levels(1);
   int depth = 0;
+  bool operand = false;
+  auto open = [&](const char* p, int& count) {
+    ++count;
+    if (++depth > max_nesting)
+      fail(t_, static_cast<std::uint32_t>(p - base_), "expression nested too deeply");
+  };
+  auto operand_ends = [&] { // the prefixes waiting at this level got their operand
+    depth -= levels.back().prefixes;
+    levels.back().prefixes = 0;
+    operand = true;
+  };
   for (const char* p = first_; p != last_; ++p) {
+    if (std::isspace(static_cast<unsigned char>(*p)))
+      continue;
     if (*p == '\'' || *p == '"') {
       for (char q = *p++; p != last_ && *p != q; ++p)
         if (*p == '\\' && p + 1 != last_)
           ++p;
       if (p == last_)
         break;
+      operand_ends();
     } else if (*p == '(' || *p == '[' || *p == '{') {
-      if (++depth > max_nesting)
-        fail(t_, static_cast<std::uint32_t>(p - base_), "expression nested too deeply");
-    } else if ((*p == ')' || *p == ']' || *p == '}') && depth > 0) {
-      --depth;
+      int bracket = 0;
+      open(p, bracket);
+      levels.emplace_back();
+      operand = false;
+    } else if (*p == ')' || *p == ']' || *p == '}') {
+      if (levels.size() > 1) {
+        depth -= 1 + levels.back().prefixes + levels.back().elses;
+        levels.pop_back();
+      }
+      operand_ends(); // the bracketed group is an operand
+    } else if (word_char(*p)) {
+      const char* w = p;
+      while (p + 1 != last_ && word_char(p[1]))
+        ++p;
+      std::string_view word(w, static_cast<std::size_t>(p + 1 - w));
+      if (word == "not" && !operand) {
+        open(w, levels.back().prefixes);
+      } else if (word == "else") {
+        depth -= levels.back().prefixes;
+        levels.back().prefixes = 0;
+        open(w, levels.back().elses);
+        operand = false;
+      } else if (word == "and" || word == "or" || word == "not" || word == "in" || word == "is" ||
+                 word == "if") {
+        depth -= levels.back().prefixes;
+        levels.back().prefixes = 0;
+        operand = false;
+      } else {
+        operand_ends(); // a name or a number
+      }
+    } else if ((*p == '-' || *p == '+') && !operand) {
+      open(p, levels.back().prefixes);
+    } else {
+      operand = false; // an operator, '.', ',', ':' or '|'
     }
   }
 }

@@ -6,6 +6,8 @@
 #include "jinja/filters.hpp"
 #include "jinja/renderer.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +16,11 @@ namespace tk::jinja {
 
 // Python's recursion limit would stop jinja2 too; ours keeps the C++ stack safe.
 constexpr int max_call_depth = 200;
+// The call depth alone does not bound the stack: each call may sit inside expressions nested 64
+// deep (lists, calls, operators), and frames differ widely between builds (sanitizers, -O0). So a
+// render also stops, with the same error, when less than this much of its thread's stack is left:
+// enough for the unchecked work that follows (printing nested values, building the error).
+constexpr std::size_t min_stack_left = std::size_t{1} << 20;
 
 class Renderer {
 public:
@@ -22,6 +29,8 @@ public:
 
 private:
   [[noreturn]] void error(std::uint32_t pos, const std::string& msg);
+  // "maximum recursion depth exceeded" at `pos` when less than min_stack_left of stack is left.
+  void check_stack(std::uint32_t pos);
   // Any use of an undefined value other than `default` and `is defined` fails here, at the
   // place the undefined value came from.
   const Value& need(const Value& v);
@@ -34,7 +43,11 @@ private:
   void for_loop(const Stmt& s, Scope& scope, std::string& out);
   void include(const Stmt& s, Scope& scope, std::string& out);
 
+  // Evaluates `e`, charging the work it does (Options::max_work) and checking the stack.
   Value eval(const Expr& e, Scope& scope);
+  Value eval_node(const Expr& e, Scope& scope);
+  // Adds `n` to the work done; "render budget exceeded" at `pos` past Options::max_work.
+  void charge(std::uint64_t n, std::uint32_t pos);
   Value eval_compare(const Expr& e, Scope& scope);
   Value slice(const Expr& e, Scope& scope);
   CallArgs arguments(const Expr& e, Scope& scope);
@@ -45,6 +58,9 @@ private:
   const Environment& env_;
   const Template* tmpl_ = nullptr;
   int depth_ = 0; // macro calls and includes in progress
+  std::uint64_t work_ = 0;
+  // The lowest stack address a frame may reach (the stack grows down on every target we build for).
+  std::uintptr_t stack_floor_;
 };
 
 } // namespace tk::jinja

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 
+#include <pthread.h>
+
 namespace tk::jinja {
 
 const Value* Scope::lookup(std::string_view name) const {
@@ -32,7 +34,64 @@ void Scope::set(std::string_view name, Value v) {
   vars_.emplace_back(std::string(name), std::move(v));
 }
 
-Renderer::Renderer(const Environment& env) : env_(env) {}
+namespace {
+
+// The lowest address of the calling thread's stack, found once per thread (for the main thread
+// glibc reads /proc/self/maps). Without it: 4 MiB below the first frame that asked.
+std::uintptr_t stack_low_end() {
+  thread_local const std::uintptr_t low = [] {
+    auto here = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+    std::uintptr_t fallback = here - (std::size_t{4} << 20);
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+      return fallback;
+    void* addr = nullptr;
+    std::size_t size = 0;
+    int rc = pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+    return rc == 0 ? reinterpret_cast<std::uintptr_t>(addr) : fallback;
+  }();
+  return low;
+}
+
+// The size a value's production is charged for: its characters or items.
+std::uint64_t size_of(const Value& v) {
+  switch (v.kind()) {
+  case Value::Kind::string:
+    return v.as_string().size();
+  case Value::Kind::list:
+    return v.as_list().size();
+  case Value::Kind::dict:
+    return v.as_dict().size();
+  default:
+    return 0;
+  }
+}
+
+} // namespace
+
+Renderer::Renderer(const Environment& env)
+    : env_(env), stack_floor_(stack_low_end() + min_stack_left) {}
+
+void Renderer::charge(std::uint64_t n, std::uint32_t pos) {
+  const std::uint64_t max = env_.options().max_work;
+  if (max != 0 && (work_ += n) > max)
+    error(pos, "render budget exceeded (" + std::to_string(max) + " units of work)");
+}
+
+Value Renderer::eval(const Expr& e, Scope& scope) {
+  check_stack(e.pos);
+  charge(1, e.pos);
+  Value v = eval_node(e, scope);
+  charge(size_of(v), e.pos);
+  return v;
+}
+
+void Renderer::check_stack(std::uint32_t pos) {
+  // The frame address, not a local's: ASan may keep locals on a separate fake stack.
+  if (reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) < stack_floor_)
+    error(pos, "maximum recursion depth exceeded");
+}
 
 void Renderer::run(const Template& t, Scope& scope, std::string& out) {
   const Template* saved = tmpl_;
@@ -65,8 +124,10 @@ void Renderer::body(const Body& stmts, Scope& scope, std::string& out) {
 }
 
 void Renderer::statement(const Stmt& s, Scope& scope, std::string& out) {
+  charge(1, s.pos);
   switch (s.kind) {
   case StmtKind::text:
+    charge(s.text.size(), s.pos);
     out += s.text;
     return;
   case StmtKind::output: {
@@ -161,6 +222,7 @@ void Renderer::for_loop(const Stmt& s, Scope& scope, std::string& out) {
   }
   auto n = static_cast<std::int64_t>(items.size());
   for (std::int64_t i = 0; i < n; ++i) {
+    charge(1, s.pos);
     Scope inner(&scope);
     assign(s.targets, items[static_cast<std::size_t>(i)], s.pos, inner);
     inner.set("loop", Value::loop({i, n, 0}));
@@ -179,6 +241,7 @@ void Renderer::include(const Stmt& s, Scope& scope, std::string& out) {
     error(s.expr->pos, "template '" + name.as_string() + "' not found");
   if (++depth_ > max_call_depth)
     error(s.pos, "maximum recursion depth exceeded");
+  check_stack(s.pos);
   Scope inner(&scope);
   // jinja2 passes the includer's variables to the included template, but not its `loop`.
   if (scope.lookup("loop"))
@@ -250,6 +313,7 @@ Value Renderer::call_macro(const Macro& m, const CallArgs& a, std::uint32_t pos,
       error(pos, "macro '" + def.name + "' takes no keyword argument '" + k + "'");
   if (++depth_ > max_call_depth)
     error(pos, "maximum recursion depth exceeded");
+  check_stack(pos);
   const Template* call_site = tmpl_;
   Scope local(m.scope);
   tmpl_ = m.tmpl;

@@ -143,6 +143,59 @@ TEST(JinjaStability, HostileInputIsALocatedError) {
             "t.jinja:1:1: error: template data must be a JSON object");
 }
 
+// Found by jinja_fuzzer: the stack overflowed under the 200-call limit, while parsing a long run
+// of prefix operators (`not not ... 1`, `- - ... 1`, `1 if 1 else 1 if ...`, which the bracket
+// count let through) and while rendering calls that each sit in a deep expression (here 500
+// filters per call). Both are located errors now: prefix operators and `else` branches count as
+// nesting, and a render stops when its thread's stack runs low.
+TEST(JinjaStability, DeepExpressionsDoNotOverflowTheStack) {
+  auto repeat = [](const std::string& s, int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i)
+      out += s;
+    return out;
+  };
+  EXPECT_EQ(
+      render("{{ not not 1 }} {{ - - 1 }} {{ 1 if 0 else 2 if 0 else 3 }} {{ 1 not in [2] }}"),
+      "True 1 3 True");
+  EXPECT_EQ(render("{{ " + repeat("-(", 31) + "1" + repeat(")", 31) + " }}"), "-1");
+  EXPECT_EQ(error_of("{{ " + repeat("not ", 20000) + "1 }}"),
+            "t.jinja:1:260: error: expression nested too deeply");
+  EXPECT_EQ(error_of("{{ " + repeat("- ", 20000) + "1 }}"),
+            "t.jinja:1:132: error: expression nested too deeply");
+  EXPECT_EQ(error_of("{{ 1" + repeat(" if 1 else 1", 5000) + " }}"),
+            "t.jinja:1:779: error: expression nested too deeply");
+  EXPECT_EQ(error_of("{{ " + repeat("-(", 33) + "1" + repeat(")", 33) + " }}"),
+            "t.jinja:1:68: error: expression nested too deeply");
+  // Where it stops depends on the build's frame sizes: only the message is fixed.
+  std::string deep_calls =
+      error_of("{% macro f() %}{{ f()" + repeat(" | string", 500) + " }}{% endmacro %}{{ f() }}");
+  EXPECT_TRUE(deep_calls.ends_with("error: maximum recursion depth exceeded")) << deep_calls;
+}
+
+// Options::max_work bounds what a render may do, for templates that are not TileKit's own.
+TEST(JinjaStability, MaxWorkBoundsARender) {
+  const std::string loops = "{% for a in range(1000) %}{% for b in range(1000) %}{% endfor %}"
+                            "{% endfor %}done";
+  EXPECT_EQ(render(loops), "done"); // no limit by default
+  try {
+    render(loops, nlohmann::json::object(), {.max_work = 100000});
+    ADD_FAILURE() << "no error";
+  } catch (const TemplateError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "t.jinja:1:39: error: render budget exceeded (100000 units of work)");
+  }
+  // A string doubled per call: one character each of 2^k, for every k until the budget is spent.
+  try {
+    render("{% macro m(s, n) %}{% if n > 0 %}{{ m(s ~ s, n - 1) }}{% endif %}{% endmacro %}"
+           "{{ m('x', 100) }}",
+           nlohmann::json::object(), {.max_work = 1000000});
+    ADD_FAILURE() << "no error";
+  } catch (const TemplateError& e) {
+    EXPECT_NE(std::string(e.what()).find("render budget exceeded"), std::string::npos);
+  }
+}
+
 // Every prefix of every corpus template either renders or fails with a TemplateError: no
 // crash, no hang, no other exception, whatever the cut.
 TEST(JinjaStability, EveryPrefixOfTheCorpusRendersOrFailsCleanly) {
