@@ -19,8 +19,10 @@ using Iterator = const char*;
 /// of a million '(' is an error, not a stack overflow.
 inline constexpr int kMaxNesting = 256;
 /// Most binary operators in one statement: a left-associative chain builds a tree as deep as it
-/// is long, and every later pass recurses over it.
-inline constexpr int kMaxOperators = 1024;
+/// is long, and every later pass recurses over it. With the 256 levels of nesting, a tree is at
+/// most 512 deep: that fits the stack of sanitizer builds too (1024 operators overflowed 8 MiB in
+/// the checker of the asan preset's ttgen, and of the fuzz build).
+inline constexpr int kMaxOperators = 256;
 
 /// Per-parse state, reachable from every rule through the context (x3::with<state_tag>).
 struct State {

@@ -16,7 +16,7 @@ namespace {
 // per level of nesting, so the reader bounds how deep a module nests: a statement's depth (the
 // bodies around it) plus the depth of an expression tree in it, or an attribute list's nesting.
 // The compiler's own dumps stay below: a .tk statement nests at most 256 brackets and holds at
-// most 1024 operators (parser/grammar.hpp), and lowering adds a handful of levels.
+// most 256 operators (parser/grammar.hpp), and lowering adds a handful of levels.
 constexpr int kMaxDepth = 1536;
 // The reader's own recursion (bodies, parenthesised and argument expressions, attribute lists),
 // bounded before the tree it reads is known: redundant parentheses nest the text without
