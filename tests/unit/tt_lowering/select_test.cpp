@@ -162,8 +162,8 @@ TEST(SelectTileOps, ReductionIntoAValueNonZeroOffItsColumnIsCombinedAfter) {
       }
       store y[i, j] = s
 )"),
-            R"(cb cb_s index 24 format Float16_b page 2048 depth 1 role intermediate
-cb cb_tmp0 index 25 format Float16_b page 2048 depth 1 role intermediate
+            R"(cb cb_s index 24 format Float32 page 4096 depth 1 role intermediate
+cb cb_tmp0 index 25 format Float32 page 4096 depth 1 role intermediate
 fill_tile(0, 1.0)
 pack_tile(0, cb_s)
 cb_wait_front(cb_s, 1)
@@ -192,10 +192,11 @@ cb_pop_front(cb_s, 1)
 
 // A reduction used in DST (here scaled) is packed under its mask first, through a temporary, and
 // copied back: off column 0 DST holds -inf (the emulator) or scratch (the device), the CB tile 0.
+// A kernel with a reduction has an fp32 DST, so its intermediates are Float32.
 TEST(SelectTileOps, ReductionUsedInDstGoesThroughItsMaskedPack) {
   EXPECT_EQ(selected(false, R"(      store y[i, j] = tile.mul_scalar(tile.rowmax(load x[i, j]), 2.0)
 )"),
-            R"(cb cb_tmp0 index 24 format Float16_b page 2048 depth 1 role intermediate
+            R"(cb cb_tmp0 index 24 format Float32 page 4096 depth 1 role intermediate
 fill_tile(0, -inf)
 df.read_tile(cb_x, x, i * Nt + j)
 cb_wait_front(cb_x, 1)
