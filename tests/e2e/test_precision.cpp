@@ -26,31 +26,35 @@ Reference row_sums(const Matrix<bf16>& x) {
   return ref;
 }
 
+using SumCpu = void (*)(MatrixView<const bf16>, MatrixView<bf16>);
+using SumTt = void (*)(tt::tt_metal::distributed::MeshDevice&, MatrixView<const bf16>,
+                       MatrixView<bf16>);
+
+/// Runs the row-sum kernel `kernel` of precision.tk on rows x cols values in [-4, 4].
+Outcome row_sum(Backend b, const char* kernel, SumCpu cpu, SumTt tt, std::int64_t rows,
+                std::int64_t cols, std::uint64_t seed) {
+  Rng rng(seed);
+  const auto x = random_bf16(rows, cols, -4, 4, rng);
+  Matrix<bf16> y(rows, 1);
+  if (b == Backend::cpu)
+    cpu(x.cview(), y.view());
+  else
+    tt(device(), x.cview(), y.view());
+  return verify_kernel(TK_E2E_PRECISION_FILE, kernel, {{{"x", to_interp(x)}}, {}, {}}, "y", y,
+                       row_sums(x));
+}
+
 // 96 values in [-4, 4] per row: partial sums of up to ~40 whose bf16 rounding (2^-9 relative,
 // ~0.08) exceeded the bound of a result near 0 (1.6e-2 * (1 + |ref|)).
 TEST_P(Precision, RowTotalOfBf16MeetsTheBf16Bound) {
-  Rng rng(0x9ec1);
-  const auto x = random_bf16(64, 96, -4, 4, rng);
-  Matrix<bf16> y(64, 1);
-  if (GetParam() == Backend::cpu)
-    gen::row_total::run_cpu(x.cview(), y.view());
-  else
-    gen::row_total::run_tt(device(), x.cview(), y.view());
-  Outcome out = verify_kernel(TK_E2E_PRECISION_FILE, "row_total", {{{"x", to_interp(x)}}, {}, {}},
-                              "y", y, row_sums(x));
+  Outcome out = row_sum(GetParam(), "row_total", gen::row_total::run_cpu, gen::row_total::run_tt,
+                        64, 96, 0x9ec1);
   EXPECT_TRUE(out.ok) << out.detail;
 }
 
 TEST_P(Precision, TileRowsumOfBf16MeetsTheBf16Bound) {
-  Rng rng(0x9ec2);
-  const auto x = random_bf16(96, 32, -4, 4, rng);
-  Matrix<bf16> y(96, 1);
-  if (GetParam() == Backend::cpu)
-    gen::tile_rowsum::run_cpu(x.cview(), y.view());
-  else
-    gen::tile_rowsum::run_tt(device(), x.cview(), y.view());
-  Outcome out = verify_kernel(TK_E2E_PRECISION_FILE, "tile_rowsum", {{{"x", to_interp(x)}}, {}, {}},
-                              "y", y, row_sums(x));
+  Outcome out = row_sum(GetParam(), "tile_rowsum", gen::tile_rowsum::run_cpu,
+                        gen::tile_rowsum::run_tt, 96, 32, 0x9ec2);
   EXPECT_TRUE(out.ok) << out.detail;
 }
 
