@@ -83,6 +83,13 @@ json kernel_data(const Program& p, const Function& f) {
     k["math_fidelity"] = str(c.compute->math_fidelity);
     k["fp32_dest_acc_en"] = c.compute->fp32_dest_acc_en;
     k["math_approx_mode"] = c.compute->math_approx_mode;
+    k["unpack_to_dest_fp32"] = json::array();
+    for (const std::string& name : c.compute->unpack_to_dest_fp32) {
+      const CircularBuffer* cb = p.find_cb(name);
+      if (!cb)
+        fail(p, "unpack_to_dest_fp32 names '" + name + "', which is not a CB");
+      k["unpack_to_dest_fp32"].push_back(cb->index);
+    }
   }
   return k;
 }

@@ -5,6 +5,7 @@
 
 #include <tt-metalium/bfloat16.hpp>
 #include <tt-metalium/circular_buffer_config.hpp>
+#include <tt-metalium/circular_buffer_constants.h>
 #include <tt-metalium/constants.hpp>
 #include <tt-metalium/core_coord.hpp>
 #include <tt-metalium/distributed.hpp>
@@ -118,8 +119,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_16, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
-          .set_page_size(tt::CBIndex::c_24, 4096));
+      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_24, 2048));
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*A_buffer).append_to(tk_reader_compile_args);

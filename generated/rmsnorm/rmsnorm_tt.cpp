@@ -5,6 +5,7 @@
 
 #include <tt-metalium/bfloat16.hpp>
 #include <tt-metalium/circular_buffer_config.hpp>
+#include <tt-metalium/circular_buffer_constants.h>
 #include <tt-metalium/constants.hpp>
 #include <tt-metalium/core_coord.hpp>
 #include <tt-metalium/distributed.hpp>
@@ -129,7 +130,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/rmsnorm/compute.cpp", tk_all_cores,
       tt::tt_metal::ComputeConfig{.math_fidelity = MathFidelity::HiFi4,
-                                  .fp32_dest_acc_en = false,
+                                  .fp32_dest_acc_en = true,
                                   .math_approx_mode = false,
                                   .compile_args = tk_compute_compile_args});
 

@@ -69,11 +69,16 @@ struct DataMovementConfig {
 };
 
 /// tt::tt_metal::ComputeConfig of a compute kernel. Printed
-/// `math_fidelity hifi4 fp32_dest_acc_en true math_approx_mode false`.
+/// `math_fidelity hifi4 fp32_dest_acc_en true math_approx_mode false`, then
+/// ` unpack_to_dest_fp32 [cb_x]` when that list is not empty.
 struct ComputeConfig {
   MathFidelity math_fidelity = MathFidelity::hifi4;
   bool fp32_dest_acc_en = false;
   bool math_approx_mode = false;
+  /// Float32 CBs whose tiles copy_tile unpacks straight into an fp32 DST
+  /// (UnpackToDestMode::UnpackToDestFp32): no TF32 rounding through SrcA, but no FPU operand
+  /// either, so only CBs that compute reads with copy_tile alone.
+  std::vector<std::string> unpack_to_dest_fp32;
   friend bool operator==(const ComputeConfig&, const ComputeConfig&) = default;
 };
 

@@ -270,6 +270,10 @@ public:
       os << " math_fidelity " << to_string(c.compute->math_fidelity) << " fp32_dest_acc_en "
          << boolean(c.compute->fp32_dest_acc_en) << " math_approx_mode "
          << boolean(c.compute->math_approx_mode);
+    if (c.compute && !c.compute->unpack_to_dest_fp32.empty()) {
+      os << " unpack_to_dest_fp32 ";
+      names(c.compute->unpack_to_dest_fp32);
+    }
   }
   void host_plan(const HostPlan& h) {
     os << "  host_plan {\n    split " << to_string(h.split) << " items " << h.work_items << " grid "

@@ -268,6 +268,8 @@ private:
       k.fp32_dest_acc_en = boolean();
       expect_word("math_approx_mode");
       k.math_approx_mode = boolean();
+      if (accept_word("unpack_to_dest_fp32"))
+        k.unpack_to_dest_fp32 = names("a CB name");
       c.compute = k;
     }
     return c;

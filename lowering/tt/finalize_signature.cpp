@@ -82,7 +82,8 @@ void finalize(Program& p, Diagnostics& diags) {
     else if (f.kind == FuncKind::writer)
       f.config->data_movement = DataMovementConfig{Processor::riscv_0, Noc::noc_0};
     else
-      f.config->compute = ComputeConfig{*fidelity, tt::dst_fp32(p), false};
+      f.config->compute =
+          ComputeConfig{*fidelity, tt::dst_fp32(p), false, tt::unpack_to_dest_fp32(p, f)};
     plan.kernels.push_back(f.name);
   }
 }

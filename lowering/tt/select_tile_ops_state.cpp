@@ -30,6 +30,11 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
     : prog_(p), diags_(diags) {
   fp32_acc_ = dst_fp32(p);
   capacity_ = static_cast<int>(dst_capacity(fp32_acc_));
+  // Intermediates share the tensors' format: Float32 when the kernel has f32 data, else bf16 (an
+  // fp32 DST packs into them with one rounding). One format for every CB of a bf16 kernel keeps
+  // the unpacker and packer as compute_kernel_hw_startup configured them.
+  for (const Tensor& t : p.tensors)
+    inter_f32_ |= t.dtype == DType::f32;
   std::map<std::string, std::string> counts = tile_count_vars(kernel);
   for (const Tensor& t : p.tensors)
     tile_counts_[t.name] = tiles_of(t.dims.back(), counts);
@@ -153,8 +158,8 @@ std::string TileSelector::new_cb(const std::string& base) {
   CircularBuffer c;
   c.name = names.fresh(base);
   c.index = index;
-  c.format = fp32_acc_ ? DataFormat::Float32 : DataFormat::Float16_b;
-  c.page_size = tile_bytes(fp32_acc_ ? DType::f32 : DType::bf16);
+  c.format = inter_f32_ ? DataFormat::Float32 : DataFormat::Float16_b;
+  c.page_size = tile_bytes(inter_f32_ ? DType::f32 : DType::bf16);
   c.depth = 1;
   c.role = CBRole::intermediate;
   prog_.cbs.push_back(c);

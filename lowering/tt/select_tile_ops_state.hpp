@@ -101,7 +101,7 @@ private:
   std::vector<Val> live_;                           // DST values of the open section
   std::vector<std::string> free_temps_;
   int next_slot_ = 0, capacity_ = 8, temps_ = 0;
-  bool fp32_acc_ = false, used_reduction_ = false;
+  bool fp32_acc_ = false, inter_f32_ = false, used_reduction_ = false;
   std::string scaler_cb_;
 
   [[noreturn]] void user_error(SourceRange at, const std::string& msg);

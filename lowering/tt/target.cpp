@@ -1,6 +1,10 @@
 #include "lowering/tt/target.hpp"
 
+#include "lowering/ir/intrinsics.hpp"
 #include "lowering/ir/visitor.hpp"
+#include "ops/ops.hpp"
+
+#include <algorithm>
 
 namespace tk::lower::tt {
 
@@ -52,15 +56,56 @@ bool dst_fp32(const ir::Program& p) {
 }
 
 bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel) {
-  struct FindMatmul : ir::Visitor {
+  // Whether the kernel accumulates: a product, a reduction, or a value carried across a loop.
+  struct FindAccumulation : ir::Visitor {
     bool found = false;
     void visit_node(const ir::Call& c) override {
-      found |= c.fn == ir::Intrinsic::tile_matmul || c.fn == ir::Intrinsic::tile_matmul_acc;
+      const std::optional<ops::Op> op = ir::op_of(c.fn);
+      found |= c.fn == ir::Intrinsic::tile_matmul || c.fn == ir::Intrinsic::tile_matmul_acc ||
+               (op && (ops::info(*op).kind == ops::Kind::matmul ||
+                       ops::info(*op).kind == ops::Kind::reduce));
       ir::Visitor::visit_node(c);
+    }
+    void visit_node(const ir::For& f) override {
+      found |= f.role == ir::ForRole::reduction;
+      ir::Visitor::visit_node(f);
     }
   } finder;
   finder.visit(kernel.body);
-  return option_bool(p, "fp32_acc", false) || finder.found;
+  const bool f32_tensor = std::any_of(p.tensors.begin(), p.tensors.end(), [](const ir::Tensor& t) {
+    return t.dtype == ir::DType::f32;
+  });
+  return option_bool(p, "fp32_acc", false) || finder.found || f32_tensor;
+}
+
+UnpackedCbs unpacked_cbs(const ir::Function& compute) {
+  struct Collect : ir::Visitor {
+    UnpackedCbs out;
+    void visit_node(const ir::Call& c) override {
+      if (writes_dst(c.fn)) {
+        std::span<const ir::ArgKind> kinds = ir::info(c.fn).args;
+        for (std::size_t i = 0; i < kinds.size() && i < c.args.size(); ++i)
+          if (kinds[i] == ir::ArgKind::cb)
+            (c.fn == Intrinsic::copy_tile ? out.to_dest : out.to_src)
+                .insert(ir::as<ir::Ref>(c.args[i])->name);
+      }
+      ir::Visitor::visit_node(c);
+    }
+  } collect;
+  collect.visit(compute.body);
+  return collect.out;
+}
+
+std::vector<std::string> unpack_to_dest_fp32(const ir::Program& p, const ir::Function& compute) {
+  std::vector<std::string> out;
+  if (!dst_fp32(p))
+    return out;
+  const UnpackedCbs u = unpacked_cbs(compute);
+  for (const ir::CircularBuffer& cb : p.cbs)
+    if (cb.format == ir::DataFormat::Float32 && u.to_dest.count(cb.name) &&
+        !u.to_src.count(cb.name))
+      out.push_back(cb.name);
+  return out;
 }
 
 bool option_bool(const ir::Program& p, std::string_view key, bool fallback) {

@@ -5,6 +5,8 @@
 #include "lowering/ir/module.hpp"
 
 #include <cstdint>
+#include <set>
+#include <string>
 #include <string_view>
 
 namespace tk::lower::tt {
@@ -27,8 +29,11 @@ CbRange cb_range(ir::CBRole role);
 /// DST tiles in half-sync mode: 8 with a 16-bit DST, 4 with fp32 accumulation.
 std::int64_t dst_capacity(bool fp32_acc);
 
-/// Whether DST holds fp32 (ComputeConfig::fp32_dest_acc_en): the `fp32_acc` option, or any `@` in
-/// the kernel, because the language promises that matrix products accumulate in at least fp32.
+/// Whether DST holds fp32 (ComputeConfig::fp32_dest_acc_en): the `fp32_acc` option, or a kernel
+/// that accumulates (an `@`, a reduction builtin, a value carried across a `for` loop) or has an
+/// f32 tensor. A 16-bit DST rounds every partial sum to bf16, which breaks the documented bf16
+/// tolerance for sums of a few hundred values, and f32 data in a 16-bit DST keeps bf16 precision
+/// (docs/language.md, "Precision").
 /// select-tile-ops decides it and records the program attribute `dst_fp32`; every later stage
 /// reads that through this function, so capacity, formats and the config cannot disagree.
 bool dst_fp32(const ir::Program& p);
@@ -45,6 +50,17 @@ bool writes_dst(ir::Intrinsic fn);
 bool is_compute_init(ir::Intrinsic fn);
 /// The indices of the arguments of a DST-writing intrinsic that name DST slots.
 std::vector<std::size_t> dst_slot_args(ir::Intrinsic fn);
+
+/// The CBs a compute function unpacks: through copy_tile (`to_dest`, straight into DST) and as the
+/// SrcA/SrcB operands of the FPU ops, matmul, broadcast and reduce (`to_src`).
+struct UnpackedCbs {
+  std::set<std::string> to_dest, to_src;
+};
+UnpackedCbs unpacked_cbs(const ir::Function& compute);
+/// The CBs to unpack with UnpackToDestMode::UnpackToDestFp32 (ComputeConfig::unpack_to_dest_mode),
+/// as the SDK's eltwise ops do for fp32 data: Float32 CBs that compute reads with copy_tile alone,
+/// when DST is fp32. Without it their tiles pass through SrcA as TF32 (10 mantissa bits).
+std::vector<std::string> unpack_to_dest_fp32(const ir::Program& p, const ir::Function& compute);
 
 // Program options (attributes set by to-tile-ir from @options and the ttgen flags).
 bool option_bool(const ir::Program& p, std::string_view key, bool fallback);

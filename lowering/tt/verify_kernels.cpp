@@ -398,6 +398,27 @@ std::set<std::string> host_names(const Program& p, const Function& host) {
   return out;
 }
 
+// A CB unpacked with UnpackToDestFp32 holds Float32 tiles for an fp32 DST and feeds copy_tile
+// only: the unpacker cannot send it to SrcA/SrcB.
+void check_unpack_to_dest(const Program& p, const Function& compute) {
+  const KernelConfig& c = config_of(compute);
+  if (!c.compute)
+    return;
+  const tt::UnpackedCbs u = tt::unpacked_cbs(compute);
+  for (const std::string& name : c.compute->unpack_to_dest_fp32) {
+    const CircularBuffer* cb = p.find_cb(name);
+    std::string at = "in '" + compute.name + "', unpack_to_dest_fp32 lists '" + name + "'";
+    if (!cb)
+      fail(at + ", which is not a CB of the program");
+    if (cb->format != DataFormat::Float32)
+      fail(at + ", whose format is " + std::string(to_string(cb->format)) + ", not Float32");
+    if (!c.compute->fp32_dest_acc_en)
+      fail(at + " while fp32_dest_acc_en is false");
+    if (u.to_src.count(name))
+      fail(at + ", which an FPU, matmul, broadcast or reduce call also reads through SrcA/SrcB");
+  }
+}
+
 void check_program(const Program& p) {
   check_cbs(p);
   const Function& reader = kernel(p, FuncKind::reader);
@@ -423,6 +444,7 @@ void check_program(const Program& p) {
   std::set<std::string> set = host_names(p, host);
   for (const Function* f : {&reader, &compute, &writer})
     check_args(p, *f, set);
+  check_unpack_to_dest(p, compute);
 }
 
 } // namespace

@@ -20,6 +20,10 @@ const char* to_string(Backend b) {
   return b == Backend::cpu ? "cpu" : "tt";
 }
 
+void PrintTo(Backend b, std::ostream* os) {
+  *os << to_string(b);
+}
+
 namespace {
 template <class T>
 Matrix<T> random_matrix(std::int64_t rows, std::int64_t cols, double lo, double hi, Rng& rng) {

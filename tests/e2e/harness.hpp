@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <ostream>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,8 @@ namespace tk::e2e {
 
 enum class Backend { cpu, tt };
 const char* to_string(Backend b);
+/// How GoogleTest prints a Backend parameter: `cpu`, `tt`.
+void PrintTo(Backend b, std::ostream* os);
 
 /// An owning row-major matrix that hands out the views generated kernels take.
 template <class T>

@@ -110,8 +110,12 @@ Tile unpack(const Compute& c, const char* op, std::uint32_t cb, std::uint32_t ti
     if (s.page_size < 4096)
       fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than an fp32 tile");
     std::memcpy(t.data(), page, 4096);
-    const bool to_dest_fp32 = path == Path::ToDest && cb < c.cc.unpack_to_dest_mode.size() &&
+    const bool to_dest_fp32 = cb < c.cc.unpack_to_dest_mode.size() &&
                               c.cc.unpack_to_dest_mode[cb] == UnpackToDestMode::UnpackToDestFp32;
+    if (to_dest_fp32 && path == Path::SrcReg)
+      fail(std::string(op) + ": " + cb_name(cb) +
+           " is unpacked to DST (UnpackToDestMode::UnpackToDestFp32), so it cannot feed SrcA/SrcB; "
+           "only copy_tile reads it");
     if (!to_dest_fp32) {
       for (float& v : t)
         v = tf32(v);

@@ -97,6 +97,10 @@ KernelHandle CreateKernel(Program& program, const std::string& file_name,
   else {
     k.compute = true;
     k.cc = std::get<ComputeConfig>(config);
+    // The SDK's JIT build: TT_FATAL(unpack_to_dest_mode.size() >= buf_formats.size(), ...).
+    if (!k.cc.unpack_to_dest_mode.empty() && k.cc.unpack_to_dest_mode.size() < NUM_CIRCULAR_BUFFERS)
+      throw EmulatorError("CreateKernel: " + file_name + ": unpack_to_dest_mode vector must have " +
+                          std::to_string(NUM_CIRCULAR_BUFFERS) + " elements");
   }
   auto& ks = program.impl().kernels;
   for (const auto& other : ks) {

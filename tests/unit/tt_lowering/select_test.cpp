@@ -115,9 +115,9 @@ TEST(SelectTileOps, AccumulationThroughACbWhenTheOperandIsComputed) {
       }
       store y[i, j] = tile.relu(tile.matmul(s, r))
 )"),
-            R"(cb cb_r index 24 format Float32 page 4096 depth 1 role intermediate
-cb cb_s index 25 format Float32 page 4096 depth 1 role intermediate
-cb cb_tmp0 index 26 format Float32 page 4096 depth 1 role intermediate
+            R"(cb cb_r index 24 format Float16_b page 2048 depth 1 role intermediate
+cb cb_s index 25 format Float16_b page 2048 depth 1 role intermediate
+cb cb_tmp0 index 26 format Float16_b page 2048 depth 1 role intermediate
 df.read_tile(cb_v, v, i)
 cb_wait_front(cb_v, 1)
 copy_tile(cb_v, 0, 0)
@@ -219,8 +219,8 @@ TEST(SelectTileOps, AccumulationLoopStaysInDstWithAVariableOperandInACb) {
       }
       store y[i, j] = tile.min(s, tile.rsub_scalar(s, 2.0))
 )"),
-            R"(cb cb_r index 24 format Float32 page 4096 depth 1 role intermediate
-cb cb_s index 25 format Float32 page 4096 depth 1 role intermediate
+            R"(cb cb_r index 24 format Float16_b page 2048 depth 1 role intermediate
+cb cb_s index 25 format Float16_b page 2048 depth 1 role intermediate
 df.read_tile(cb_v, v, i)
 cb_wait_front(cb_v, 1)
 copy_tile(cb_v, 0, 0)
@@ -273,7 +273,7 @@ TEST(SelectTileOps, FullDstEndsTheSection) {
           true,
           R"(      store y[i, j] = tile.max(tile.max(tile.max(tile.max(tile.exp(load x[i, j]), tile.log(load x[i, j])), tile.sqrt(load x[i, j])), tile.abs(load x[i, j])), tile.neg(load x[i, j]))
 )"),
-      R"(cb cb_tmp0 index 24 format Float32 page 4096 depth 1 role intermediate
+      R"(cb cb_tmp0 index 24 format Float16_b page 2048 depth 1 role intermediate
 df.read_tile(cb_x, x, i * Nt + j)
 cb_wait_front(cb_x, 1)
 copy_tile(cb_x, 0, 0)

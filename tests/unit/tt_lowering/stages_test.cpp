@@ -491,6 +491,26 @@ TEST(TTStages, InsertDstManagementGivesAnAssumedZeroAFreshSection) {
 )");
 }
 
+// The compute config's unpack_to_dest_fp32: the Float32 CBs that only copy_tile reads (an SFPU op's
+// input); an FPU operand stays on the default path (SrcA/SrcB, TF32).
+TEST(TTStages, FinalizeSignatureUnpacksF32ToDestOnlyForCopyTile) {
+  auto compute_line = [](const std::string& tk) {
+    std::string f = function(after_tk(tk, "finalize-signature"), "compute");
+    return f.substr(f.find("math_fidelity"), f.find(" {\n") - f.find("math_fidelity"));
+  };
+  EXPECT_EQ(compute_line(R"(kernel e(x: f32[M, N]) -> (y: f32[M, N]) {
+    parallel i in tiles(M), j in tiles(N) { y[i, j] = exp(x[i, j]) }
+}
+)"),
+            "math_fidelity hifi4 fp32_dest_acc_en true math_approx_mode false "
+            "unpack_to_dest_fp32 [cb_x]");
+  EXPECT_EQ(compute_line(R"(kernel a(x: f32[M, N], z: f32[M, N]) -> (y: f32[M, N]) {
+    parallel i in tiles(M), j in tiles(N) { y[i, j] = x[i, j] + z[i, j] }
+}
+)"),
+            "math_fidelity hifi4 fp32_dest_acc_en true math_approx_mode false");
+}
+
 TEST(TTStages, FinalizeSignatureCompletesTheHostPlan) {
   std::string text = after_tk(kMini, "finalize-signature");
   EXPECT_EQ(

@@ -253,5 +253,22 @@ TEST(Verify, HostPlanIsComplete) {
             "verify-kernels");
 }
 
+// UnpackToDestFp32 only on a Float32 CB that copy_tile alone reads, with an fp32 DST: the unpacker
+// cannot send such a CB to SrcA/SrcB, and a 16-bit DST cannot hold its values.
+TEST(Verify, UnpackToDestFp32) {
+  const std::string config = "fp32_dest_acc_en true math_approx_mode false";
+  EXPECT_EQ(
+      verify_error(edit(final_ir("matmul_f32"), config, config + " unpack_to_dest_fp32 [cb_A]")),
+      "internal error: in 'matmul_f32_compute', unpack_to_dest_fp32 lists 'cb_A', which an "
+      "FPU, matmul, broadcast or reduce call also reads through SrcA/SrcB after "
+      "verify-kernels");
+  EXPECT_EQ(verify_error(edit(final_ir("matmul"), config, config + " unpack_to_dest_fp32 [cb_A]")),
+            "internal error: in 'matmul_compute', unpack_to_dest_fp32 lists 'cb_A', whose format "
+            "is Float16_b, not Float32 after verify-kernels");
+  EXPECT_EQ(verify_error(edit(final_ir("matmul"), config, config + " unpack_to_dest_fp32 [cb_Z]")),
+            "internal error: in 'matmul_compute', unpack_to_dest_fp32 lists 'cb_Z', which is not "
+            "a CB of the program after verify-kernels");
+}
+
 } // namespace
 } // namespace tk::lower

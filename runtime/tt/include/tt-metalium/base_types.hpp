@@ -1,7 +1,9 @@
-// MathFidelity and UnpackToDestMode (mirrors tt_metal/api/tt-metalium/base_types.hpp).
+// MathFidelity and UnpackToDestMode (mirrors tt_metal/api/tt-metalium/base_types.hpp): declared in
+// tt::tt_metal, with the SDK's global aliases (which the SDK marks deprecated).
 #pragma once
 #include <cstdint>
 
+namespace tt::tt_metal {
 enum class MathFidelity : std::uint8_t {
   LoFi = 0,
   HiFi2 = 2,
@@ -9,4 +11,11 @@ enum class MathFidelity : std::uint8_t {
   HiFi4 = 4,
   Invalid = 0xff
 };
-enum class UnpackToDestMode : std::uint8_t { Default, UnpackToDestFp32 };
+/// The SDK's order: a value-initialised UnpackToDestMode is UnpackToDestFp32. UnpackToDestFp32
+/// unpacks a Float32 CB straight into DST at full precision and makes the CB unusable through
+/// SrcA/SrcB (its FPU operands).
+enum class UnpackToDestMode : std::uint8_t { UnpackToDestFp32, Default };
+} // namespace tt::tt_metal
+
+using MathFidelity = tt::tt_metal::MathFidelity;
+using UnpackToDestMode = tt::tt_metal::UnpackToDestMode;

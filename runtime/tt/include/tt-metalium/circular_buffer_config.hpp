@@ -6,6 +6,7 @@
 #include <optional>
 
 #include <hostdevcommon/kernel_structs.h>
+#include <tt-metalium/circular_buffer_constants.h>
 #include <tt-metalium/tt_backend_api_types.hpp>
 
 namespace tt::tt_metal {
