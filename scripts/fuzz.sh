@@ -41,17 +41,23 @@ python3 fuzz/make_corpus.py "$build/seeds"
 status=0
 for h in "${harnesses[@]}"; do
   name="${h%_fuzzer}"
-  dict=fuzz/tk.dict
-  case "$name" in ir_reader) dict=fuzz/ir.dict ;; jinja) dict=fuzz/jinja.dict ;; esac
+  # Per harness: its dictionary, the input size it accepts (fuzz/<harness>.cpp's kMaxInput, so
+  # that inputs can grow to the product's limits) and the time one input may take (seconds).
+  case "$name" in
+  parse_check) dict=fuzz/tk.dict max_len=16384 timeout=10 ;;
+  ir_reader) dict=fuzz/ir.dict max_len=32768 timeout=10 ;;
+  lower) dict=fuzz/tk.dict max_len=4096 timeout=30 ;;
+  jinja) dict=fuzz/jinja.dict max_len=65536 timeout=10 ;;
+  esac
   corpus="$build/corpus/$name"
   findings="$build/findings/$name"
   log="$build/logs/$name.log"
   mkdir -p "$corpus" "$findings" "$(dirname "$log")"
-  # -timeout: no input may take 10 s; -rss_limit_mb (and the malloc limit it implies): 2 GB.
-  # The first directory is where libFuzzer keeps new inputs; the seeds are only read.
+  # -rss_limit_mb (and the malloc limit it implies): 2 GB. The first directory is where libFuzzer
+  # keeps new inputs; the seeds are only read.
   set +e
-  nice -n "${FUZZ_NICE:-15}" "$build/fuzz/$h" "${limit[@]}" -dict="$dict" -timeout=10 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" \
+  nice -n "${FUZZ_NICE:-15}" "$build/fuzz/$h" "${limit[@]}" -dict="$dict" -max_len=$max_len \
+    -timeout=$timeout -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" \
     "$corpus" "$build/seeds/$name" >"$log" 2>&1
   rc=$?
   set -e
