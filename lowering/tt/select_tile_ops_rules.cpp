@@ -142,9 +142,8 @@ Val TileSelector::select(const Expr& e) {
     return reduce(*c);
   case Intrinsic::tile_bcast_row:
   case Intrinsic::tile_bcast_col:
-    user_error(at, std::string(c->fn == Intrinsic::tile_bcast_row ? "bcast_row" : "bcast_col") +
-                       "() can only be an operand of '+', '-' or '*' on Tenstorrent, where the "
-                       "broadcast is part of the FPU operation");
+    // On its own (not an operand of + - *): 0 + bcast(v), the FPU's broadcast against a zero tile.
+    return bcast(Intrinsic::tile_add, call(Intrinsic::tile_zeros, {}), *c, at);
   default:
     break;
   }
@@ -173,9 +172,8 @@ Val TileSelector::binary(const Call& c) {
   }
   const Call* ba = as_call(a, {Intrinsic::tile_bcast_row, Intrinsic::tile_bcast_col});
   const Call* bb = as_call(b, {Intrinsic::tile_bcast_row, Intrinsic::tile_bcast_col});
-  if (ba && bb)
-    user_error(at, "both operands are broadcasts; on Tenstorrent only the second operand of an "
-                   "FPU operation is broadcast, so broadcast one of them against a full tile");
+  // Only the second operand of an FPU operation is broadcast: with two broadcasts, the first is
+  // made a full tile on its own (select: 0 + bcast(v)).
   if (bb)
     return bcast(fn, a, *bb, at);
   if (ba) {
