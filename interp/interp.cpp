@@ -7,7 +7,9 @@
 #include "interp/tile.hpp"
 #include "support/diagnostics.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <variant>
@@ -16,6 +18,8 @@ namespace tk::interp {
 namespace {
 
 using Value = std::variant<double, Tile>; // a scalar or a tile
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 [[noreturn]] void unchecked(const std::string& what) {
   throw InternalError("interp: " + what + "; run() takes a kernel that passed dsl::check()");
@@ -46,7 +50,12 @@ struct Region {
 
 class Machine {
 public:
-  Machine(const dsl::Kernel& k, Binding& b) : k_(k), b_(b) {}
+  Machine(const dsl::Kernel& k, Binding& b, const Precision& p) : k_(k), b_(b), p_(p) {
+    for (const auto& [name, m] : b_.outputs)
+      bounds_[name] = Matrix(m.rows, m.cols);
+  }
+
+  std::map<std::string, Matrix>& bounds() { return bounds_; }
 
   void run() {
     if (k_.body.size() != 1 || !std::holds_alternative<dsl::Parallel>(k_.body[0].node))
@@ -116,8 +125,8 @@ private:
       if (!x)
         unchecked("'+=' on unbound name '" + acc->name.name + "'");
       *x = std::holds_alternative<Tile>(v)
-               ? apply(dsl::BinOp::add, *x, std::get<Tile>(v))
-               : apply(dsl::BinOp::add, *x, std::get<double>(v), /*scalar_left=*/false);
+               ? apply(dsl::BinOp::add, *x, std::get<Tile>(v), p_)
+               : apply(dsl::BinOp::add, *x, std::get<double>(v), /*scalar_left=*/false, p_);
     } else if (const auto* st = std::get_if<dsl::Store>(&s.node)) {
       store(*st);
     } else if (const auto* f = std::get_if<dsl::For>(&s.node)) {
@@ -197,7 +206,10 @@ private:
     if (it == b_.outputs.end())
       unchecked("storing to '" + access_str(st.target) + "', which is not an output");
     Matrix& m = it->second;
+    Matrix& bound = bounds_.at(p.name.name);
     const Region r = region(st.target, p, m.rows, m.cols, "writes");
+    // The output's dtype rounds what is stored (round to nearest even).
+    const double u = !p_.round_outputs ? 0.0 : p.dtype == dsl::DType::bf16 ? 0x1p-8 : 0x1p-24;
     std::uint8_t& count =
         stored_[p.name.name]
                [static_cast<std::size_t>(r.row0 / kTile * tiles(m.cols) + r.col0 / kTile)];
@@ -205,8 +217,14 @@ private:
       unchecked("'" + access_str(st.target) + "' stores tile (" + std::to_string(r.row0 / kTile) +
                 ", " + std::to_string(r.col0 / kTile) + ") of '" + p.name.name + "' twice");
     for (int i = 0; i < r.rows; ++i)
-      for (int j = 0; j < r.cols; ++j)
+      for (int j = 0; j < r.cols; ++j) {
         m.at(r.row0 + i, r.col0 + j) = t(i, j);
+        // A stored tile passes the target's unpacker once more (TT: copy_tile from a circular
+        // buffer that also feeds the FPU reads f32 as TF32), then the output's rounding.
+        const double read = t.err(i, j) + p_.operand * (std::abs(t(i, j)) + t.err(i, j));
+        const double e = read + u * (std::abs(t(i, j)) + read);
+        bound.at(r.row0 + i, r.col0 + j) = std::isfinite(e) ? e : kInf;
+      }
   }
 
   // ---- expressions ------------------------------------------------------------------------------
@@ -246,11 +264,11 @@ private:
     Value l = eval(*b.lhs), r = eval(*b.rhs);
     const bool lt = std::holds_alternative<Tile>(l), rt = std::holds_alternative<Tile>(r);
     if (lt && rt)
-      return apply(b.op, std::get<Tile>(l), std::get<Tile>(r));
+      return apply(b.op, std::get<Tile>(l), std::get<Tile>(r), p_);
     if (b.op == dsl::BinOp::matmul || (!lt && !rt))
       unchecked("'" + std::string(dsl::to_string(b.op)) + "' with a scalar-only operand pair");
-    return lt ? apply(b.op, std::get<Tile>(l), std::get<double>(r), false)
-              : apply(b.op, std::get<Tile>(r), std::get<double>(l), true);
+    return lt ? apply(b.op, std::get<Tile>(l), std::get<double>(r), false, p_)
+              : apply(b.op, std::get<Tile>(r), std::get<double>(l), true, p_);
   }
 
   Value call(const dsl::Call& c) {
@@ -261,44 +279,51 @@ private:
       unchecked("'" + c.callee.name + "' has the wrong number of arguments");
     switch (c.fn) {
     case Builtin::zeros:
-      return Tile(0.0);
+      return constant(0.0, p_);
     case Builtin::fill: {
       Value v = eval(c.args[0]);
       if (!std::holds_alternative<double>(v))
         unchecked("fill() of a tile");
-      return Tile(std::get<double>(v));
+      return constant(std::get<double>(v), p_);
     }
     case Builtin::max:
     case Builtin::min: {
       Tile a = tile(c.args[0]);
-      return apply(c.fn, a, tile(c.args[1]));
+      return apply(c.fn, a, tile(c.args[1]), p_);
     }
     case Builtin::rowsum:
     case Builtin::rowmax:
     case Builtin::colsum:
     case Builtin::colmax:
-      return reduce(c.fn, tile(c.args[0]));
+      return reduce(c.fn, tile(c.args[0]), p_);
     case Builtin::bcast_row:
     case Builtin::bcast_col:
-      return broadcast(c.fn, tile(c.args[0]));
+      return broadcast(c.fn, tile(c.args[0]), p_);
     default:
-      return apply(c.fn, tile(c.args[0]));
+      return apply(c.fn, tile(c.args[0]), p_);
     }
   }
 
   const dsl::Kernel& k_;
   Binding& b_;
-  std::map<std::string, std::int64_t> loops_;               // loop variable -> its current value
-  std::vector<std::map<std::string, Tile>> scopes_;         // local names, innermost scope last
+  const Precision& p_;
+  std::map<std::string, Matrix> bounds_;            // output -> the bound of each stored element
+  std::map<std::string, std::int64_t> loops_;       // loop variable -> its current value
+  std::vector<std::map<std::string, Tile>> scopes_; // local names, innermost scope last
   std::map<std::string, std::vector<std::uint8_t>> stored_; // output -> stores per tile
 };
 
 } // namespace
 
 std::map<std::string, Matrix> run(const dsl::Kernel& k, const Inputs& in) {
+  return run_bounded(k, in, Precision{}).values;
+}
+
+Bounded run_bounded(const dsl::Kernel& k, const Inputs& in, const Precision& p) {
   Binding b = bind(k, in);
-  Machine(k, b).run();
-  return std::move(b.outputs);
+  Machine m(k, b, p);
+  m.run();
+  return {std::move(b.outputs), std::move(m.bounds())};
 }
 
 } // namespace tk::interp

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "dsl/ast.hpp"
+#include "interp/precision.hpp"
 
 #include <cstdint>
 #include <map>
@@ -46,5 +47,14 @@ struct Inputs {
 /// rejected (an output tile stored twice or never, an index outside its tensor) throws
 /// tk::InternalError.
 std::map<std::string, Matrix> run(const dsl::Kernel& k, const Inputs& in);
+
+/// Every output by name (`values`, as run() returns them) and, element by element, a bound on how
+/// far a target computing with precision `p` may be from it (`bounds`; infinite where no bound
+/// holds, e.g. past a function's pole). docs/difftest.md derives the rules.
+struct Bounded {
+  std::map<std::string, Matrix> values;
+  std::map<std::string, Matrix> bounds;
+};
+Bounded run_bounded(const dsl::Kernel& k, const Inputs& in, const Precision& p);
 
 } // namespace tk::interp

@@ -82,47 +82,121 @@ double binary(BinOp op, double a, double b) {
   throw InternalError("interp: '@' is not an element-wise operation");
 }
 
-Tile apply(Builtin f, const Tile& a) {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// The bound of a result whose exact value is `v` after the target rounds it (relative `u`),
+/// given the bound `e` it had before: e + u * |computed| + tiny. Infinite once anything is.
+double rounded(double v, double e, double u, const Precision& p) {
+  const double r = e + u * (std::abs(v) + e) + (u > 0 ? p.tiny : 0.0);
+  return std::isfinite(v) && std::isfinite(r) ? r : kInf;
+}
+
+/// The bound of an operand as the target reads it (TT: an f32 tile through the unpacker).
+double read(double v, double e, const Precision& p) {
+  return p.operand == 0 || (std::isinf(v) && e == 0) ? e : e + p.operand * (std::abs(v) + e);
+}
+
+/// How far f(x~) can be from f(x) for |x~ - x| <= e: the interval's end points for the monotone
+/// functions (infinite when it leaves their domain), a Lipschitz constant for the others.
+double propagate(Builtin f, double x, double e) {
+  if (e == 0)
+    return 0;
+  switch (f) {
+  case Builtin::abs:
+  case Builtin::neg:
+  case Builtin::relu:
+    return e;
+  case Builtin::square:
+    return 2 * std::abs(x) * e + e * e;
+  case Builtin::gelu: // max |gelu'| = 1.1289 (at x = 2.43)
+    return 1.13 * e;
+  case Builtin::silu: // max |silu'| = 1.0998 (at x = 2.40)
+    return 1.1 * e;
+  case Builtin::hardsigmoid:
+    return e / 6;
+  default: {
+    const double fx = unary(f, x), lo = unary(f, x - e), hi = unary(f, x + e);
+    // recip and rsqrt are monotone only on one side of their pole.
+    const bool pole = (f == Builtin::recip || f == Builtin::rsqrt) && x - e <= 0 && x + e >= 0;
+    if (pole || !std::isfinite(lo) || !std::isfinite(hi))
+      return kInf;
+    return std::max(std::abs(lo - fx), std::abs(hi - fx));
+  }
+  }
+}
+
+} // namespace
+
+Tile apply(Builtin f, const Tile& a, const Precision& p) {
   Tile out;
-  for (std::size_t i = 0; i < Tile::size(); ++i)
+  for (std::size_t i = 0; i < Tile::size(); ++i) {
     out[i] = unary(f, a[i]);
+    const double e = propagate(f, a[i], read(a[i], a.err(i), p)) + p.fn * std::abs(out[i]) +
+                     p.fn_arg * std::abs(a[i]);
+    out.err(i) = rounded(out[i], e, p.op, p);
+  }
   return out;
 }
 
-Tile apply(Builtin f, const Tile& a, const Tile& b) {
+Tile apply(Builtin f, const Tile& a, const Tile& b, const Precision& p) {
   if (f != Builtin::max && f != Builtin::min)
     not_an("max or min", f);
   Tile out;
-  for (std::size_t i = 0; i < Tile::size(); ++i)
+  for (std::size_t i = 0; i < Tile::size(); ++i) {
     out[i] = f == Builtin::max ? max_nan(a[i], b[i]) : min_nan(a[i], b[i]);
+    out.err(i) =
+        rounded(out[i], std::max(read(a[i], a.err(i), p), read(b[i], b.err(i), p)), p.op, p);
+  }
   return out;
 }
 
-Tile apply(BinOp op, const Tile& a, const Tile& b) {
+Tile apply(BinOp op, const Tile& a, const Tile& b, const Precision& p) {
   Tile out;
   if (op == BinOp::matmul) {
-    // out(r, c) = sum over k of a(r, k) * b(k, c), k in increasing order.
+    // out(r, c) = sum over k of a(r, k) * b(k, c), k in increasing order. The bound: the
+    // operands' errors through the products, each product's fidelity error, and the rounding of
+    // the 32 partial sums in any order (32 * acc * sum |a * b|).
+    std::vector<double> mass(Tile::size(), 0.0);
     for (int r = 0; r < kTile; ++r)
       for (int k = 0; k < kTile; ++k) {
-        const double ark = a(r, k);
-        for (int c = 0; c < kTile; ++c)
-          out(r, c) += ark * b(k, c);
+        const double ark = a(r, k), ea = read(ark, a.err(r, k), p);
+        for (int c = 0; c < kTile; ++c) {
+          const double bkc = b(k, c), eb = read(bkc, b.err(k, c), p);
+          out(r, c) += ark * bkc;
+          out.err(r, c) += std::abs(ark) * eb + std::abs(bkc) * ea + ea * eb;
+          mass[static_cast<std::size_t>(r * kTile + c)] +=
+              (std::abs(ark) + ea) * (std::abs(bkc) + eb);
+        }
       }
+    for (std::size_t i = 0; i < Tile::size(); ++i)
+      out.err(i) = rounded(out[i], out.err(i) + (p.product + kTile * p.acc) * mass[i], p.op, p);
     return out;
   }
-  for (std::size_t i = 0; i < Tile::size(); ++i)
+  for (std::size_t i = 0; i < Tile::size(); ++i) {
     out[i] = binary(op, a[i], b[i]);
+    const double ea = read(a[i], a.err(i), p), eb = read(b[i], b.err(i), p);
+    const double e = op == BinOp::mul
+                         ? std::abs(a[i]) * eb + std::abs(b[i]) * ea + ea * eb +
+                               p.product * (std::abs(a[i]) + ea) * (std::abs(b[i]) + eb)
+                         : ea + eb;
+    out.err(i) = rounded(out[i], e, p.op, p);
+  }
   return out;
 }
 
-Tile apply(BinOp op, const Tile& a, double s, bool scalar_left) {
+Tile apply(BinOp op, const Tile& a, double s, bool scalar_left, const Precision& p) {
   Tile out;
-  for (std::size_t i = 0; i < Tile::size(); ++i)
+  for (std::size_t i = 0; i < Tile::size(); ++i) {
     out[i] = scalar_left ? binary(op, s, a[i]) : binary(op, a[i], s);
+    const double ea = read(a[i], a.err(i), p);
+    out.err(i) = rounded(out[i], op == BinOp::mul ? std::abs(s) * ea : ea, p.op, p);
+  }
   return out;
 }
 
-Tile reduce(Builtin f, const Tile& a) {
+Tile reduce(Builtin f, const Tile& a, const Precision& p) {
   const bool rows = f == Builtin::rowsum || f == Builtin::rowmax;
   const bool sum = f == Builtin::rowsum || f == Builtin::colsum;
   if (!rows && f != Builtin::colsum && f != Builtin::colmax)
@@ -130,22 +204,39 @@ Tile reduce(Builtin f, const Tile& a) {
   Tile out; // zero outside the row or column that holds the result
   for (int i = 0; i < kTile; ++i) {
     double acc = sum ? 0.0 : -std::numeric_limits<double>::infinity();
+    double err = 0, mass = 0; // sum: the operands' errors and the rounding of 32 partial sums
     for (int j = 0; j < kTile; ++j) {
       const double x = rows ? a(i, j) : a(j, i);
+      const double e = read(x, rows ? a.err(i, j) : a.err(j, i), p);
       acc = sum ? acc + x : max_nan(acc, x);
+      err = sum ? err + e : std::max(err, e);
+      mass += std::abs(x) + e;
     }
     (rows ? out(i, 0) : out(0, i)) = acc;
+    (rows ? out.err(i, 0) : out.err(0, i)) =
+        rounded(acc, err + (sum ? kTile * p.acc * mass : 0.0), p.op, p);
   }
   return out;
 }
 
-Tile broadcast(Builtin f, const Tile& a) {
+Tile broadcast(Builtin f, const Tile& a, const Precision& p) {
   if (f != Builtin::bcast_row && f != Builtin::bcast_col)
     not_an("a broadcast", f);
   Tile out;
   for (int r = 0; r < kTile; ++r)
-    for (int c = 0; c < kTile; ++c)
-      out(r, c) = f == Builtin::bcast_row ? a(0, c) : a(r, 0);
+    for (int c = 0; c < kTile; ++c) {
+      const int sr = f == Builtin::bcast_row ? 0 : r, sc = f == Builtin::bcast_row ? c : 0;
+      out(r, c) = a(sr, sc);
+      out.err(r, c) = rounded(out(r, c), read(a(sr, sc), a.err(sr, sc), p), p.op, p);
+    }
+  return out;
+}
+
+Tile constant(double value, const Precision& p) {
+  Tile out(value);
+  const double e = std::isinf(value) ? 0.0 : rounded(value, 0.0, p.op, p); // inf stays inf
+  for (std::size_t i = 0; i < Tile::size(); ++i)
+    out.err(i) = e;
   return out;
 }
 

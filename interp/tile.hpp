@@ -1,9 +1,11 @@
 // Tile values of the interpreter and the operations of the language on them, in double precision:
 // element-wise functions, + - * with tiles or scalars, @, the reductions and the broadcasts
-// (docs/language.md, "Expressions").
+// (docs/language.md, "Expressions"). Each element also carries a bound on how far a target of
+// the given Precision may be from it (precision.hpp; 0 everywhere for exact arithmetic).
 #pragma once
 
 #include "dsl/ast.hpp"
+#include "interp/precision.hpp"
 
 #include <cstddef>
 #include <vector>
@@ -12,18 +14,25 @@ namespace tk::interp {
 
 inline constexpr int kTile = 32;
 
-/// A 32x32 tile of doubles, row-major. Held on the heap so that moving a value is cheap.
+/// A 32x32 tile of doubles, row-major, and the error bound of each element. Held on the heap so
+/// that moving a value is cheap.
 class Tile {
 public:
-  explicit Tile(double value = 0.0) : v_(kTile * kTile, value) {}
+  explicit Tile(double value = 0.0) : v_(kTile * kTile, value), e_(kTile * kTile, 0.0) {}
   double& operator()(int r, int c) { return v_[static_cast<std::size_t>(r * kTile + c)]; }
   double operator()(int r, int c) const { return v_[static_cast<std::size_t>(r * kTile + c)]; }
   double& operator[](std::size_t i) { return v_[i]; }
   double operator[](std::size_t i) const { return v_[i]; }
+  /// The bound on |computed - exact| of element i (or (r, c)); infinite when none holds.
+  double& err(std::size_t i) { return e_[i]; }
+  double err(std::size_t i) const { return e_[i]; }
+  double& err(int r, int c) { return e_[static_cast<std::size_t>(r * kTile + c)]; }
+  double err(int r, int c) const { return e_[static_cast<std::size_t>(r * kTile + c)]; }
   static constexpr std::size_t size() { return kTile * kTile; }
 
 private:
   std::vector<double> v_;
+  std::vector<double> e_;
 };
 
 /// One element of a unary element-wise builtin (exp ... square); gelu is the exact erf form.
@@ -32,17 +41,19 @@ double unary(dsl::Builtin f, double x);
 double binary(dsl::BinOp op, double a, double b);
 
 /// A unary element-wise builtin on every element.
-Tile apply(dsl::Builtin f, const Tile& a);
+Tile apply(dsl::Builtin f, const Tile& a, const Precision& p);
 /// max or min, element by element.
-Tile apply(dsl::Builtin f, const Tile& a, const Tile& b);
+Tile apply(dsl::Builtin f, const Tile& a, const Tile& b, const Precision& p);
 /// `a op b` for + - * (element-wise) and @ (the 32x32 matrix product).
-Tile apply(dsl::BinOp op, const Tile& a, const Tile& b);
+Tile apply(dsl::BinOp op, const Tile& a, const Tile& b, const Precision& p);
 /// `a op s` (scalar on the right) or `s op a` (scalar_left), element-wise; op is + - or *.
-Tile apply(dsl::BinOp op, const Tile& a, double s, bool scalar_left);
+Tile apply(dsl::BinOp op, const Tile& a, double s, bool scalar_left, const Precision& p);
 /// rowsum, rowmax (column 0 holds one value per row), colsum, colmax (row 0 holds one value per
 /// column); every other element is 0.
-Tile reduce(dsl::Builtin f, const Tile& a);
+Tile reduce(dsl::Builtin f, const Tile& a, const Precision& p);
 /// bcast_row (row 0 repeated down every row) or bcast_col (column 0 repeated across every column).
-Tile broadcast(dsl::Builtin f, const Tile& a);
+Tile broadcast(dsl::Builtin f, const Tile& a, const Precision& p);
+/// fill(value) (zeros() is fill(0)): the constant as the target keeps it.
+Tile constant(double value, const Precision& p);
 
 } // namespace tk::interp

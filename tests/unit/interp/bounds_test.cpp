@@ -1,0 +1,72 @@
+// The error bounds run_bounded propagates (interp/precision.hpp, docs/difftest.md): zero for exact
+// arithmetic, each rule's value on a case worked out by hand, infinite past a pole, and the
+// per-target precision read off the kernel (f32 operands as TF32, math fidelity).
+#include "tests/unit/interp/interp_test_util.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace tk::interp::test {
+namespace {
+
+constexpr double kBf16 = 0x1p-8, kF32 = 0x1p-24, kTiny = 0x1p-126;
+
+const char* kAdd = "kernel k(x: bf16[M, N]) -> (y: bf16[M, N]) {\n"
+                   "  parallel i in tiles(M), j in tiles(N) { y[i, j] = x[i, j] + x[i, j] }\n}\n";
+
+TEST(InterpBounds, ExactArithmeticHasNoError) {
+  const dsl::Kernel k = example("softmax");
+  const auto out = run_bounded(k, {{{"x", random(64, 96, -4, 4, 7)}}, {}, {}}, Precision{});
+  for (double b : out.bounds.at("y").data)
+    EXPECT_EQ(b, 0.0);
+}
+
+TEST(InterpBounds, AddOnTtBf16RoundsTheSumThenTheStore) {
+  const dsl::Kernel k = checked(kAdd);
+  const auto out = run_bounded(k, {{{"x", Matrix(32, 32, 1.5)}}, {}, {}}, tt_precision(k));
+  // x + x = 3, kept in bf16 (2^-8 relative, plus the flush-to-zero slack), then stored to bf16.
+  const double sum = kBf16 * 3 + kTiny;
+  EXPECT_EQ(out.values.at("y").at(5, 7), 3.0);
+  EXPECT_EQ(out.bounds.at("y").at(5, 7), sum + kBf16 * (3 + sum));
+}
+
+TEST(InterpBounds, CpuIsFp32Throughout) {
+  const dsl::Kernel k = checked(kAdd);
+  const auto out = run_bounded(k, {{{"x", Matrix(32, 32, 1.5)}}, {}, {}}, cpu_precision(k));
+  const double sum = kF32 * 3 + kTiny;
+  EXPECT_EQ(out.bounds.at("y").at(0, 0), sum + kBf16 * (3 + sum)); // the bf16 output rounds
+}
+
+TEST(InterpBounds, AFunctionPastItsPoleHasNoBound) {
+  // recip(x - 1) at x = 1 is 1/0: the value is inf and no bound holds; at x = 2 it is finite.
+  const dsl::Kernel k =
+      checked("kernel k(x: f32[M, N]) -> (y: f32[M, N]) {\n"
+              "  parallel i in tiles(M), j in tiles(N) { y[i, j] = recip(x[i, j] - 1.0) }\n}\n");
+  Matrix x(32, 32, 2.0);
+  x.at(0, 0) = 1.0;
+  const auto out = run_bounded(k, {{{"x", x}}, {}, {}}, cpu_precision(k));
+  EXPECT_EQ(out.bounds.at("y").at(0, 0), std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isfinite(out.bounds.at("y").at(0, 1)));
+  EXPECT_LT(out.bounds.at("y").at(0, 1), 1e-6);
+}
+
+TEST(InterpBounds, TtPrecisionFollowsDtypesAndFidelity) {
+  const dsl::Kernel bf = checked(kAdd);
+  EXPECT_EQ(tt_precision(bf).op, kBf16);
+  EXPECT_EQ(tt_precision(bf).operand, 0.0);
+  EXPECT_EQ(tt_precision(bf).product, 0.0);
+  const dsl::Kernel f32 = checked("@options(math_fidelity = LoFi)\n"
+                                  "kernel k(a: f32[M, K], b: f32[K, N]) -> (c: f32[M, N]) {\n"
+                                  "  parallel i in tiles(M), j in tiles(N) {\n"
+                                  "    acc = zeros()\n"
+                                  "    for k in tiles(K) { acc += a[i, k] @ b[k, j] }\n"
+                                  "    c[i, j] = acc\n  }\n}\n");
+  const Precision p = tt_precision(f32);
+  EXPECT_EQ(p.op, kF32);
+  EXPECT_EQ(p.operand, 0x1p-10);
+  EXPECT_EQ(p.product, 0x1p-4 + 0x1p-6 + 0x1p-10 + 0x1p-8);
+  EXPECT_EQ(cpu_precision(f32).product, 0.0);
+}
+
+} // namespace
+} // namespace tk::interp::test
