@@ -1,0 +1,206 @@
+// tk-difftest: random differential testing of TileKit's two targets against the reference
+// interpreter (docs/difftest.md). Exit codes: 0 every kernel passed, 1 a kernel failed (or the
+// generator made one the checker rejects), 2 usage errors.
+#include "dsl/check.hpp"
+#include "parser/parse.hpp"
+#include "tools/difftest/generate.hpp"
+#include "tools/difftest/reduce.hpp"
+#include "tools/difftest/runner.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+using namespace tk::difftest;
+namespace fs = std::filesystem;
+
+/// A kernel file written by --out (or by hand, with its run line): the signature from the
+/// checked kernel, the run from the `// tk-difftest run:` line.
+std::optional<Program> from_file(const std::string& path, std::string& error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = path + ": cannot read the file";
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  Program p;
+  p.source = text.str();
+  p.shape = "file";
+  if (!parse_run(p.source, p)) {
+    error = path + ": no '// tk-difftest run: seed=N DIM=SIZE ... SCALAR=VALUE' line";
+    return std::nullopt;
+  }
+  tk::SourceFile src(path, p.source);
+  tk::Diagnostics diags(&src);
+  auto module = tk::parser::parse(src, diags);
+  if (!module || !tk::dsl::check(*module, diags) || module->kernels.size() != 1) {
+    error = diags.str() + path + ": not one checked kernel";
+    return std::nullopt;
+  }
+  const tk::dsl::Kernel& k = module->kernels[0];
+  p.name = k.name.name;
+  auto dim = [](const tk::dsl::Dim& d) { return d.name ? d.name->name : std::to_string(d.size); };
+  for (const tk::dsl::Param& q : k.inputs) {
+    if (q.is_tensor)
+      p.inputs.push_back(
+          {q.name.name, std::string(tk::dsl::to_string(q.dtype)), dim(q.dims[0]), dim(q.dims[1])});
+    else
+      p.scalars.push_back(q.name.name);
+  }
+  for (const tk::dsl::Param& q : k.outputs)
+    p.outputs.push_back(
+        {q.name.name, std::string(tk::dsl::to_string(q.dtype)), dim(q.dims[0]), dim(q.dims[1])});
+  for (const std::string& s : p.scalars)
+    if (!p.scalar_values.count(s)) {
+      error = path + ": the run line gives no value for scalar '" + s + "'";
+      return std::nullopt;
+    }
+  return p;
+}
+
+/// `A..B` into [a, b].
+bool parse_seeds(const std::string& s, std::uint64_t& a, std::uint64_t& b) {
+  const auto dots = s.find("..");
+  if (dots == std::string::npos)
+    return false;
+  char* end = nullptr;
+  a = std::strtoull(s.c_str(), &end, 10);
+  if (end != s.c_str() + dots)
+    return false;
+  b = std::strtoull(s.c_str() + dots + 2, &end, 10);
+  return *end == '\0' && dots > 0 && dots + 2 < s.size() && a <= b;
+}
+
+const char* status(const Outcome& o) {
+  return o.status == Outcome::Status::pass   ? "pass"
+         : o.status == Outcome::Status::fail ? "FAIL"
+                                             : "INVALID";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tk-difftest: runs random valid TileKit kernels on the CPU target and on the TT "
+               "emulator and compares every output element with the reference interpreter, "
+               "within error bounds derived per target (docs/difftest.md). A failing kernel is "
+               "reduced and written to --out as a .tk file that FILE arguments replay.",
+               "tk-difftest"};
+  std::string seeds = "1..20";
+  app.add_option("--seeds", seeds, "Run the kernels of seeds A to B, inclusive")
+      ->type_name("A..B")
+      ->capture_default_str();
+  double seconds = 0;
+  app.add_option("--seconds", seconds,
+                 "Keep going from seed A past B until this many seconds have passed")
+      ->type_name("N");
+  std::string work = (fs::temp_directory_path() / "tk-difftest").string();
+  app.add_option("--work", work, "Scratch directory: one subdirectory per kernel run")
+      ->type_name("DIR")
+      ->capture_default_str();
+  std::string out = "difftest-failures";
+  app.add_option("--out", out, "Where each failing kernel, reduced, is written as k<seed>.tk")
+      ->type_name("DIR")
+      ->capture_default_str();
+  bool no_reduce = false;
+  app.add_flag("--no-reduce", no_reduce, "Write failing kernels as generated, unreduced");
+  bool keep = false;
+  app.add_flag("--keep", keep,
+               "Keep every kernel's directory under --work (by default only failing ones stay)");
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "Print each kernel's source");
+  std::vector<std::string> files;
+  app.add_option("files", files,
+                 "Replay these kernel files (written by --out) instead of generating kernels")
+      ->type_name("FILE.tk");
+  CLI11_PARSE(app, argc, argv);
+
+  std::uint64_t first = 0, last = 0;
+  if (!parse_seeds(seeds, first, last)) {
+    std::cerr << "tk-difftest: --seeds takes A..B with A <= B, e.g. 1..20, not '" << seeds << "'\n";
+    return 2;
+  }
+  if (seconds < 0) {
+    std::cerr << "tk-difftest: --seconds must not be negative\n";
+    return 2;
+  }
+  if (!std::getenv("TILEKIT_TEMPLATE_DIR"))
+    setenv("TILEKIT_TEMPLATE_DIR", TK_DIFFTEST_TEMPLATE_DIR, 1);
+
+  Runner runner(work, keep);
+  int passed = 0, failed = 0, invalid = 0;
+  std::int64_t compared = 0, unbounded = 0;
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  auto report = [&](const Program& p, const Outcome& o) {
+    std::printf("%-12s %-6s %-7s %9lld compared %6lld unbounded %6.1f s%s%s\n", p.name.c_str(),
+                p.shape.c_str(), status(o), static_cast<long long>(o.compared),
+                static_cast<long long>(o.unbounded), o.seconds, o.kind.empty() ? "" : "  ",
+                o.kind.c_str());
+    std::fflush(stdout);
+    compared += o.compared;
+    unbounded += o.unbounded;
+    (o.status == Outcome::Status::pass   ? passed
+     : o.status == Outcome::Status::fail ? failed
+                                         : invalid)++;
+    if (o.status == Outcome::Status::pass)
+      return;
+    std::printf("%s%s", print(p).c_str(), o.detail.c_str());
+    if (o.status == Outcome::Status::invalid || !p.source.empty())
+      return;
+    Program small = p;
+    if (!no_reduce) {
+      std::printf("reducing %s ...\n", p.name.c_str());
+      std::fflush(stdout);
+      small = reduce(
+          p,
+          [&](const Program& c) {
+            const Outcome r = runner.run(c);
+            return r.status == Outcome::Status::fail && r.kind == o.kind;
+          },
+          nullptr);
+    }
+    fs::create_directories(out);
+    const fs::path file = fs::path(out) / (p.name + ".tk");
+    std::ofstream(file) << "// " << o.kind << ", found by tk-difftest (seed " << p.input_seed
+                        << ")\n"
+                        << print(small);
+    std::printf("wrote %s:\n%s", file.c_str(), print(small).c_str());
+  };
+
+  if (!files.empty()) {
+    for (const std::string& f : files) {
+      std::string error;
+      std::optional<Program> p = from_file(f, error);
+      if (!p) {
+        std::cerr << "tk-difftest: " << error << "\n";
+        return 2;
+      }
+      report(*p, runner.run(*p));
+    }
+  } else {
+    for (std::uint64_t seed = first; seed <= last || (seconds > 0 && elapsed() < seconds); ++seed) {
+      const Program p = generate(seed);
+      if (verbose)
+        std::printf("%s", print(p).c_str());
+      report(p, runner.run(p));
+      if (seconds > 0 && elapsed() >= seconds)
+        break;
+    }
+  }
+  std::printf("tk-difftest: %d kernels, %d passed, %d failed, %d invalid; %lld elements compared, "
+              "%lld unbounded; %.0f s\n",
+              passed + failed + invalid, passed, failed, invalid, static_cast<long long>(compared),
+              static_cast<long long>(unbounded), elapsed());
+  return failed + invalid == 0 ? 0 : 1;
+}
