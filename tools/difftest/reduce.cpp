@@ -3,7 +3,9 @@
 // program already tried is never run twice.
 #include "tools/difftest/reduce.hpp"
 
+#include <cstdint>
 #include <set>
+#include <utility>
 
 namespace tk::difftest {
 namespace {
@@ -89,7 +91,7 @@ std::vector<Program> candidates(const Program& p) {
     if (e == nullptr)
       break;
     std::vector<Expr> replacements = e->args;
-    if (!(e->kind == Expr::Kind::call && (e->text == "fill" || e->text == "zeros")))
+    if (e->kind != Expr::Kind::leaf && !(e->kind == Expr::Kind::call && e->text == "fill"))
       replacements.push_back(Expr::call("fill", {Expr::leaf("1.0")}));
     for (Expr& r : replacements) {
       Program c = p;
@@ -116,11 +118,19 @@ std::vector<Program> candidates(const Program& p) {
 } // namespace
 
 Program reduce(Program p, const std::function<bool(const Program&)>& fails, std::ostream* log) {
+  // Only strictly smaller programs are kept (shorter text, or as long with smaller sizes), so the
+  // reduction ends.
+  auto cost = [](const Program& q) {
+    std::int64_t elements = 0;
+    for (const auto& [d, n] : q.dims)
+      elements += n;
+    return std::pair(print(q).size(), elements);
+  };
   std::set<std::string> tried{print(p)};
   for (bool progress = true; progress;) {
     progress = false;
     for (Program& c : candidates(p)) {
-      if (!tried.insert(print(c)).second || !fails(c))
+      if (!(cost(c) < cost(p)) || !tried.insert(print(c)).second || !fails(c))
         continue;
       p = std::move(c);
       progress = true;
