@@ -294,37 +294,29 @@ private:
     return chance(0.5) ? arith(std::move(v), sc) : arith(sc, std::move(v));
   }
 
-  /// A column vector: its values in column 0, zeros (or what f(0) gives) elsewhere.
-  Val col(const Ctx& c, int depth) {
-    if (depth <= 0 || (!c.col.empty() && chance(0.3)))
-      return c.col.empty() ? reduce(c, "row", 0) : one_of(c.col);
+  /// A column vector (`column`: its values in column 0) or a row vector (row 0), zeros or what
+  /// f(0) gives elsewhere: a vector input or carried value, a reduction of a full tile, or a
+  /// function or scalar operation of a vector.
+  Val vec(const Ctx& c, int depth, bool column) {
+    const std::vector<Val>& have = column ? c.col : c.row;
+    const std::string dir = column ? "row" : "col"; // rowsum makes a column vector
+    if (depth <= 0 || (!have.empty() && chance(0.3)))
+      return have.empty() ? reduce(c, dir, 0) : one_of(have);
     switch (pick(4)) {
     case 0:
     case 1:
-      return reduce(c, "row", depth - 1);
+      return reduce(c, dir, depth - 1);
     case 2:
-      if (auto v = unary(one_of(unary_ops()), col(c, depth - 1)))
+      if (auto v = unary(one_of(unary_ops()), vec(c, depth - 1, column)))
         return *v;
-      return reduce(c, "row", depth - 1);
+      return reduce(c, dir, depth - 1);
     default:
-      return with_scalar(c, col(c, depth - 1));
+      return with_scalar(c, vec(c, depth - 1, column));
     }
   }
-  Val row(const Ctx& c, int depth) {
-    if (depth <= 0 || (!c.row.empty() && chance(0.3)))
-      return c.row.empty() ? reduce(c, "col", 0) : one_of(c.row);
-    switch (pick(4)) {
-    case 0:
-    case 1:
-      return reduce(c, "col", depth - 1);
-    case 2:
-      if (auto v = unary(one_of(unary_ops()), row(c, depth - 1)))
-        return *v;
-      return reduce(c, "col", depth - 1);
-    default:
-      return with_scalar(c, row(c, depth - 1));
-    }
-  }
+  Val col(const Ctx& c, int depth) { return vec(c, depth, true); }
+  Val row(const Ctx& c, int depth) { return vec(c, depth, false); }
+
   /// rowsum / rowmax (dir "row") or colsum / colmax (dir "col") of a full tile.
   Val reduce(const Ctx& c, const std::string& dir, int depth) {
     Val v = full(c, depth);

@@ -43,12 +43,16 @@ TEST(DifftestGenerate, KernelsCoverTheLanguage) {
     const Program p = generate(seed);
     const std::string text = print(p);
     ++seen[p.shape];
-    for (const char* word :
-         {"grid =", "cb_depth =", "fp32_acc =", "math_fidelity =", "f32[", "bf16[", ", 1]",
-          "[1, ", "j - 1]", "alpha", "+=", "@", "0 .. ", "tiles(", "exp(", "log(", "sqrt(",
-          "rsqrt(", "recip(", "relu(", "gelu(", "sigmoid(", "tanh(", "abs(", "neg(", "square(",
-          "silu(", "erf(", "hardsigmoid(", "max(", "min(", "rowsum(", "rowmax(", "colsum(",
-          "colmax(", "bcast_row(", "bcast_col(", "zeros()", "fill(-inf)"})
+    for (const char* word : {"grid =",       "cb_depth =", "fp32_acc =", "math_fidelity =",
+                             "f32[",         "bf16[",      ", 1]",       "[1, ",
+                             "j - 1]",       "alpha",      "+=",         "@",
+                             "0 .. ",        "tiles(",     "exp(",       "log(",
+                             "sqrt(",        "rsqrt(",     "recip(",     "relu(",
+                             "gelu(",        "sigmoid(",   "tanh(",      "abs(",
+                             "neg(",         "square(",    "silu(",      "erf(",
+                             "hardsigmoid(", "max(",       "min(",       "rowsum(",
+                             "rowmax(",      "colsum(",    "colmax(",    "bcast_row(",
+                             "bcast_col(",   "zeros()",    "fill(-inf)"})
       if (text.find(word) != std::string::npos)
         ++seen[word];
   }

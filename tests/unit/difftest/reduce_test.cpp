@@ -11,7 +11,9 @@
 namespace tk::difftest {
 namespace {
 
-bool has(const Program& p, const std::string& s) { return print(p).find(s) != std::string::npos; }
+bool has(const Program& p, const std::string& s) {
+  return print(p).find(s) != std::string::npos;
+}
 
 TEST(DifftestReduce, ShrinksToWhatTheFailureNeeds) {
   // Find a generated matmul kernel with more than the product in it, and "fail" on any ' @ '.
