@@ -337,7 +337,8 @@ private:
     return names;
   }
 
-  int depth() { return 1 + static_cast<int>(pick(3)); }
+  /// Expression depth: 1 to 3 mostly, sometimes 4 or 5 (more values live in DST at once).
+  int depth() { return 1 + static_cast<int>(pick(chance(0.2) ? 5 : 3)); }
 
   // ---- kernels ----------------------------------------------------------------------------------
   /// Optional vector and scalar inputs of a kernel over rows R and columns C.
@@ -366,10 +367,11 @@ private:
       c.square = load(input(C.dim, C.dim) + "[j, j]");
     extras(c, R, C, "i", "j");
     p_.parallel = "i in " + R.range + ", j in " + C.range;
-    if (chance(0.5)) {
+    for (std::size_t n = pick(4); n > 0; --n) { // temporaries, each usable by the next
+      const std::string name = "t" + std::to_string(n);
       Val t = full(c, depth());
-      p_.body.push_back(assign("t", t.e));
-      c.full.push_back({Expr::leaf("t"), t.iv});
+      p_.body.push_back(assign(name, t.e));
+      c.full.push_back({Expr::leaf(name), t.iv});
     }
     if (chance(0.3)) { // a value carried through a literal loop its index does not use
       const int n = 1 + static_cast<int>(pick(3));
@@ -382,7 +384,7 @@ private:
       const double m = init.iv.mag() + n * step.iv.mag();
       c.full.push_back({Expr::leaf("acc"), {-m, m}});
     }
-    for (std::size_t n = 1 + pick(2); n > 0; --n)
+    for (std::size_t n = 1 + pick(3); n > 0; --n)
       p_.body.push_back(store(output(R.dim, C.dim) + "[i, j]", full(c, depth())));
   }
 
@@ -406,8 +408,8 @@ private:
     Ctx vec; // after the loop, outside any j: the column vectors and the scalars
     vec.col = c.col;
     vec.scalars = c.scalars;
-    for (std::size_t n = 1 + pick(2); n > 0; --n) {
-      const std::string name = n == 1 ? "s" : "m";
+    for (std::size_t n = 1 + pick(3); n > 0; --n) {
+      const std::string name = std::string(n == 1 ? "s" : "m") + std::to_string(n);
       Val v = full(in, depth());
       v = scaled(std::move(v), 4.0);
       if (chance(0.5) || offset) { // a sum; starts from a constant, so it is finite after 0 trips
