@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: install, build once per configuration, check the formatting, run
-# every test with ctest, then the unit layer again under AddressSanitizer + UBSan.
+# every test with ctest, then the unit layer again under AddressSanitizer + UBSan, then each
+# libFuzzer harness for 10 s (docs/fuzzing.md; it replays every reproducer in fuzz/regressions).
 #
 # The sanitizer step covers every test under tests/unit (label `unit`: parser, checker, IR,
 # lowering, Jinja, the emulator with its fibers, the interpreter, the CPU runtime); the
@@ -16,4 +17,5 @@ ctest --preset "$preset"
 if [ -z "${PRESET:-}" ]; then
   bash scripts/build.sh asan asan-unit
   ctest --preset asan-unit
+  bash scripts/fuzz.sh --seconds 10
 fi
