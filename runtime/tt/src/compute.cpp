@@ -133,6 +133,7 @@ void tile_regs_acquire() {
   Compute c = ctx("tile_regs_acquire");
   if (c.dst.math || c.dst.committed || c.dst.pack)
     fail("tile_regs_acquire: DST is already acquired (missing tile_regs_release?)");
+  timing::sync_call(c.f);
   // The packer zeroes each DST half after packing it (tt-llk _llk_pack_dest_section_done_: ZEROACC
   // CLR_HALF), so a freshly acquired DST reads as zero on silicon too; matmul accumulation relies
   // on it.
@@ -146,6 +147,7 @@ void tile_regs_commit() {
     fail("tile_regs_commit: DST was not acquired with tile_regs_acquire");
   c.dst.math = false;
   c.dst.committed = true;
+  timing::sync_call(c.f);
 }
 void tile_regs_wait() {
   Compute c = ctx("tile_regs_wait");
@@ -180,6 +182,7 @@ void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
   Tile& d = dst_tile(c, "copy_tile", idst);
   d = unpack(c, "copy_tile", cb, tile, Path::ToDest);
   store(c, d);
+  timing::tile_op(c.f, timing::TileOp::Copy, "copy");
 }
 
 void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
@@ -206,6 +209,12 @@ void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, 
     }
   }
   store(c, d);
+  static constexpr const char* kCounters[3][4] = {
+      {"add", "add_bcast_row", "add_bcast_col", "add_bcast_scalar"},
+      {"sub", "sub_bcast_row", "sub_bcast_col", "sub_bcast_scalar"},
+      {"mul", "mul_bcast_row", "mul_bcast_col", "mul_bcast_scalar"}};
+  timing::tile_op(c.f, op == Binary::Mul ? timing::TileOp::Mul : timing::TileOp::AddSub,
+                  kCounters[static_cast<int>(op)][static_cast<int>(bcast)]);
 }
 
 void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,
@@ -238,6 +247,7 @@ void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std
   for (int r = 0; r < 32; ++r)
     for (int col = 0; col < 32; ++col)
       d[fi[r * 32 + col]] = acc[r][col];
+  timing::tile_op(c.f, timing::TileOp::Matmul, "matmul");
 }
 
 void unary_tile(Unary op, std::uint32_t idst, float p) {
@@ -321,6 +331,31 @@ void unary_tile(Unary op, std::uint32_t idst, float p) {
     }
   }
   store(c, d);
+  // The counter names are the SDK's calls without "_tile"; transcendental functions cost more.
+  static constexpr const char* kNames[] = {
+      "exp",       "relu",      "relu_max",  "relu_min",  "leaky_relu", "gelu",
+      "recip",     "sqrt",      "rsqrt",     "log",       "sigmoid",    "tanh",
+      "abs",       "negative",  "square",    "silu",      "erf",        "hardsigmoid",
+      "add_unary", "sub_unary", "mul_unary", "div_unary", "rsub_unary", "fill"};
+  bool function = false;
+  switch (op) {
+  case Unary::Exp:
+  case Unary::Gelu:
+  case Unary::Recip:
+  case Unary::Sqrt:
+  case Unary::Rsqrt:
+  case Unary::Log:
+  case Unary::Sigmoid:
+  case Unary::Tanh:
+  case Unary::Silu:
+  case Unary::Erf:
+    function = true;
+    break;
+  default:
+    break;
+  }
+  timing::tile_op(c.f, function ? timing::TileOp::SfpuFunction : timing::TileOp::SfpuSimple,
+                  kNames[static_cast<int>(op)]);
 }
 
 void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std::uint32_t odst) {
@@ -351,6 +386,7 @@ void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std
     }
   }
   store(c, o);
+  timing::tile_op(c.f, timing::TileOp::SfpuSimple, name);
 }
 
 void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, std::uint32_t tile,
@@ -389,6 +425,9 @@ void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, s
     put(0, 0, reduce(0, 32, 0, 32));
   }
   store(c, d);
+  static constexpr const char* kNames[] = {"reduce_sum", "reduce_avg", "reduce_max", "reduce_min"};
+  timing::tile_op(c.f, is_max || is_min ? timing::TileOp::ReduceMax : timing::TileOp::ReduceSum,
+                  kNames[pool & 3]);
 }
 
 void reduce_pack_mask(int dim) {
@@ -444,5 +483,6 @@ void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, boo
          std::to_string(static_cast<int>(s.format)) +
          "; the emulator packs Float16_b and Float32 tiles");
   }
+  timing::tile_op(c.f, timing::TileOp::Pack, "pack", s.page_size);
 }
 } // namespace tk::rt::emu

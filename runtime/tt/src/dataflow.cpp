@@ -1,6 +1,7 @@
 // Kernel entry points for runtime args, circular buffers and the NoC, with the protocol checks the
 // hardware does not make (reserve/push and wait/pop windows, the exact-wrap rule, NoC targets).
 #include <cstring>
+#include <optional>
 
 #include "state.hpp"
 
@@ -96,7 +97,18 @@ void check_l1(const CoreState* core, std::uint32_t off, std::uint32_t size, bool
 
 struct Target {
   std::uint8_t* ptr;
+  timing::Endpoint at;
+  CoreState* core = nullptr; // a worker core of this launch
+  std::uint64_t offset = 0;
 };
+
+// The semaphore a worker-core access lands on, if any.
+std::optional<std::uint32_t> semaphore_id(const Target& t) {
+  if (t.core == nullptr || t.offset < kSemaphoreBase ||
+      t.offset >= kSemaphoreBase + std::uint64_t{t.core->num_semaphores} * kL1Alignment)
+    return std::nullopt;
+  return static_cast<std::uint32_t>((t.offset - kSemaphoreBase) / kL1Alignment);
+}
 
 // Resolves a NoC address to host memory, checking that it lies inside a buffer.
 Target resolve(std::uint64_t noc_addr, std::uint32_t size, bool write, const char* op) {
@@ -111,7 +123,7 @@ Target resolve(std::uint64_t noc_addr, std::uint32_t size, bool write, const cha
       continue;
     for (const auto& a : dev.allocations) {
       if (a.alive && a.dram && off >= a.address && off + size <= a.address + a.bytes_per_bank) {
-        return {dev.dram[b].data() + off};
+        return {dev.dram[b].data() + off, {.bank = static_cast<int>(b)}};
       }
     }
     fail(std::string(op) + ": DRAM bank " + std::to_string(b) + " " + range_str(off, size) +
@@ -126,14 +138,14 @@ Target resolve(std::uint64_t noc_addr, std::uint32_t size, bool write, const cha
          ") is outside the worker grid");
   }
   const std::uint32_t index = dev.core_index(logical);
-  const CoreState* core = dev.launch_cores.empty() ? nullptr : dev.launch_cores[index];
+  CoreState* core = dev.launch_cores.empty() ? nullptr : dev.launch_cores[index];
   if (off + size > kL1Size)
     fail(std::string(op) + ": L1 " + range_str(off, size) + " is beyond the end of L1");
   const std::string who =
       "core (" + std::to_string(logical.x) + "," + std::to_string(logical.y) + ") ";
   check_l1(core, static_cast<std::uint32_t>(off), size, write, op,
            core == current().core ? "" : who);
-  return {dev.l1(index) + off};
+  return {dev.l1(index) + off, {.core = static_cast<int>(index)}, core, off};
 }
 
 std::uint8_t* local(std::uint32_t addr, std::uint32_t size, bool write, const char* op) {
@@ -179,6 +191,7 @@ void cb_reserve_back(std::int32_t cb, std::int32_t pages) {
              0,
              false,
              {}});
+  timing::cb_reserve(current(), s, static_cast<std::uint32_t>(pages));
   s.reserved = std::max(s.reserved, static_cast<std::uint32_t>(pages));
 }
 
@@ -195,6 +208,7 @@ void cb_push_back(std::int32_t cb, std::int32_t pages) {
          "); pushes must add up to exactly " + std::to_string(s.num_pages) +
          " per lap of the ring");
   }
+  timing::cb_push(current(), s, n);
   s.reserved -= n;
   s.wr_page = (s.wr_page + n) % s.num_pages;
   s.received += n;
@@ -215,6 +229,7 @@ void cb_wait_front(std::int32_t cb, std::int32_t pages) {
              0,
              false,
              {}});
+  timing::cb_wait(current(), s, static_cast<std::uint32_t>(pages), "cb_wait_front");
   s.waited = std::max(s.waited, static_cast<std::uint32_t>(pages));
 }
 
@@ -230,6 +245,7 @@ void cb_pop_front(std::int32_t cb, std::int32_t pages) {
          " runs past the end of " + cb_name(cb) + " (" + count(s.num_pages, "page") +
          "); pops must add up to exactly " + std::to_string(s.num_pages) + " per lap of the ring");
   }
+  timing::cb_pop(current(), s, n);
   s.waited -= n;
   s.rd_page = (s.rd_page + n) % s.num_pages;
   s.acked += n;
@@ -241,8 +257,11 @@ void cb_pop_front(std::int32_t cb, std::int32_t pages) {
 
 bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages) {
   CbState& s = cb_at(cb, "cb_pages_reservable_at_back", pages);
-  if (s.free_pages() >= static_cast<std::uint32_t>(pages))
+  if (s.free_pages() >= static_cast<std::uint32_t>(pages)) {
+    timing::cb_reserve(current(), s, static_cast<std::uint32_t>(pages));
     return true;
+  }
+  timing::poll(current(), "cb_pages_reservable_at_back(" + cb_name(cb) + ")");
   block(Wait{WaitKind::Poll, static_cast<std::uint32_t>(cb), static_cast<std::uint32_t>(pages),
              nullptr, 0, false,
              "cb_pages_reservable_at_back(" + cb_name(cb) + ", " + std::to_string(pages) + ")"});
@@ -250,8 +269,11 @@ bool cb_pages_reservable_at_back(std::int32_t cb, std::int32_t pages) {
 }
 bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages) {
   CbState& s = cb_at(cb, "cb_pages_available_at_front", pages);
-  if (s.available() >= static_cast<std::uint32_t>(pages))
+  if (s.available() >= static_cast<std::uint32_t>(pages)) {
+    timing::cb_wait(current(), s, static_cast<std::uint32_t>(pages), "cb_pages_available_at_front");
     return true;
+  }
+  timing::poll(current(), "cb_pages_available_at_front(" + cb_name(cb) + ")");
   block(Wait{WaitKind::Poll, static_cast<std::uint32_t>(cb), static_cast<std::uint32_t>(pages),
              nullptr, 0, false,
              "cb_pages_available_at_front(" + cb_name(cb) + ", " + std::to_string(pages) + ")"});
@@ -273,11 +295,16 @@ std::uint32_t cb_page_size(std::uint32_t cb) {
 void noc_read(std::uint64_t src, std::uint32_t dst, std::uint32_t size) {
   const Target from = resolve(src, size, false, "noc_async_read");
   std::memmove(local(dst, size, true, "noc_async_read"), from.ptr, size);
+  timing::read(current(), from.at, size);
 }
 
 void noc_write(std::uint32_t src, std::uint64_t dst, std::uint32_t size) {
   const std::uint8_t* from = local(src, size, false, "noc_async_write");
-  std::memmove(resolve(dst, size, true, "noc_async_write").ptr, from, size);
+  const Target to = resolve(dst, size, true, "noc_async_write");
+  std::memmove(to.ptr, from, size);
+  const double landed = timing::write(current(), to.at, size);
+  if (const auto sem = semaphore_id(to))
+    timing::semaphore_written(*to.core, *sem, landed);
   note_progress();
 }
 
@@ -291,38 +318,67 @@ void noc_write_multicast(std::uint32_t src, std::uint64_t dst, std::uint32_t siz
                       y1 = (rect >> 18) & 0x3f;
   const std::uint64_t off = dst & kLocalMask;
   const CoreState& self = *current().core;
-  std::uint32_t delivered = 0;
+  std::vector<Target> targets;
   for (std::uint32_t y = y0; y <= y1; ++y) {
     for (std::uint32_t x = x0; x <= x1; ++x) {
       if (x == 0 || x == 5 || y == 0 || y == 6)
         continue; // not worker columns/rows
       if (!include_self && CoreCoord{x, y} == self.noc)
         continue;
-      std::memmove(resolve(encode(x, y, off), size, true, "noc_async_write_multicast").ptr, from,
-                   size);
-      ++delivered;
+      targets.push_back(resolve(encode(x, y, off), size, true, "noc_async_write_multicast"));
+      std::memmove(targets.back().ptr, from, size);
     }
   }
+  const auto delivered = static_cast<std::uint32_t>(targets.size());
   if (delivered != num_dests) {
     fail("noc_async_write_multicast: num_dests is " + std::to_string(num_dests) +
          " but the rectangle (" + std::to_string(x0) + "," + std::to_string(y0) + ")-(" +
          std::to_string(x1) + "," + std::to_string(y1) + ") holds " + std::to_string(delivered) +
          " destination cores");
   }
+  const double landed = timing::multicast(current(), size, delivered);
+  for (const Target& t : targets) {
+    if (const auto sem = semaphore_id(t))
+      timing::semaphore_written(*t.core, *sem, landed);
+  }
   note_progress();
 }
 
 void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr) {
-  std::uint8_t* p = resolve(addr, 4, true, "noc_semaphore_inc").ptr;
+  const Target to = resolve(addr, 4, true, "noc_semaphore_inc");
   std::uint32_t v = 0;
-  std::memcpy(&v, p, 4);
+  std::memcpy(&v, to.ptr, 4);
   v += incr;
-  std::memcpy(p, &v, 4);
+  std::memcpy(to.ptr, &v, 4);
+  const double landed = timing::write(current(), to.at, 4);
+  if (const auto sem = semaphore_id(to))
+    timing::semaphore_written(*to.core, *sem, landed);
   note_progress();
 }
 
 void semaphore_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_least) {
   block(Wait{WaitKind::Semaphore, 0, 0, sem, value, at_least, {}});
+  Fiber& f = current();
+  const auto off =
+      reinterpret_cast<std::uintptr_t>(sem) - reinterpret_cast<std::uintptr_t>(f.core->l1);
+  if (off >= kSemaphoreBase)
+    timing::semaphore_waited(f, static_cast<std::uint32_t>((off - kSemaphoreBase) / kL1Alignment));
+}
+
+void semaphore_set(volatile std::uint32_t* sem, std::uint32_t value) {
+  *sem = value;
+  Fiber& f = current();
+  const auto off =
+      reinterpret_cast<std::uintptr_t>(sem) - reinterpret_cast<std::uintptr_t>(f.core->l1);
+  if (off >= kSemaphoreBase &&
+      off < kSemaphoreBase + std::uint64_t{f.core->num_semaphores} * kL1Alignment)
+    timing::semaphore_written(
+        *f.core, static_cast<std::uint32_t>((off - kSemaphoreBase) / kL1Alignment), f.time.clock);
+  note_progress();
+}
+
+void noc_barrier(int kind) {
+  timing::barrier(current(), static_cast<timing::Barrier>(kind));
 }
 
 std::uint64_t noc_xy_addr(std::uint32_t x, std::uint32_t y, std::uint32_t addr) {

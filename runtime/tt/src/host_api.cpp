@@ -221,6 +221,7 @@ void layout_core(DeviceState& dev, const tt::tt_metal::detail::ProgramImpl& prog
                             " is configured twice");
       }
       cb.configured = true;
+      cb.id = index;
       cb.address = rec.address;
       cb.page_size = rec.page_sizes.at(index);
       cb.num_pages = rec.total_size / cb.page_size;
@@ -366,7 +367,17 @@ void run_program(DeviceState& dev, tt::tt_metal::Program& program) {
     DeviceState& d;
     ~Clear() { d.launch_cores.clear(); }
   } clear{dev};
-  run_fibers(fibers);
+  timing::begin(dev);
+  try {
+    run_fibers(fibers);
+  } catch (...) {
+    timing::abandon();
+    throw;
+  }
+  std::vector<Fiber*> ran;
+  for (auto& f : fibers)
+    ran.push_back(f.get());
+  timing::end(ran, dev);
 }
 } // namespace
 

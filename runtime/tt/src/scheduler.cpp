@@ -1,6 +1,7 @@
 // Cooperative, deterministic execution: every kernel instance is a Boost.Context fiber; the
 // scheduler resumes them round-robin (cores in row-major order, kernels in creation order) and
 // resumes a blocked fiber only once its wait holds. A round in which nothing can run is a deadlock.
+// In timing mode (timing.hpp) it resumes the runnable kernel with the smallest clock instead.
 //
 // AddressSanitizer tracks one stack per thread; every switch between the scheduler's stack and a
 // fiber's must be announced with its fiber API, or the first throw (or other no-return call) on a
@@ -30,6 +31,7 @@ namespace ctx = boost::context;
 
 Fiber* g_current = nullptr;
 std::uint64_t g_epoch = 0;
+const std::vector<std::unique_ptr<Fiber>>* g_fibers = nullptr; // the running launch's
 
 // Called on the stack being left, right before the switch; `fake_stack_save` null means the
 // stack being left is never resumed (its fiber has finished).
@@ -123,6 +125,7 @@ bool satisfied(const Fiber& f) {
     return w.at_least ? *w.sem >= w.value : *w.sem == w.value;
   case WaitKind::None:
   case WaitKind::Poll:
+  case WaitKind::Yield:
     return true;
   }
   return true;
@@ -147,6 +150,7 @@ std::string describe_wait(const Fiber& f) {
   case WaitKind::Poll:
     return "polls " + w.what;
   case WaitKind::None:
+  case WaitKind::Yield:
     return "is runnable";
   }
   return "";
@@ -204,7 +208,7 @@ void note_progress() {
 void block(Wait wait) {
   Fiber& f = current();
   f.wait = std::move(wait);
-  if (f.wait.kind != WaitKind::Poll && satisfied(f)) {
+  if (f.wait.kind != WaitKind::Poll && f.wait.kind != WaitKind::Yield && satisfied(f)) {
     f.wait = Wait{};
     return;
   }
@@ -219,6 +223,69 @@ void block(Wait wait) {
   f.wait = Wait{};
 }
 
+void yield_if_behind() {
+  Fiber& f = current();
+  for (const auto& g : *g_fibers) {
+    if (g.get() != &f && !g->done && g->time.clock < f.time.clock && satisfied(*g)) {
+      block(Wait{.kind = WaitKind::Yield});
+      return;
+    }
+  }
+}
+
+namespace {
+[[noreturn]] void report_deadlock(const std::vector<std::unique_ptr<Fiber>>& fibers) {
+  std::string report = "deadlock: every kernel is blocked";
+  for (const auto& fp : fibers) {
+    if (!fp->done)
+      report += "\n  " + where(*fp) + " " + describe_wait(*fp) + describe_other_side(*fp, fibers);
+  }
+  throw EmulatorError(report);
+}
+
+// Runs `f` until it blocks or finishes; returns whether it finished.
+bool step(Fiber& f) {
+  g_current = &f;
+  resume(f);
+  g_current = nullptr;
+  if (!f.error.empty())
+    throw EmulatorError(f.kernel->path + ": core (" + std::to_string(f.core->logical.x) + "," +
+                        std::to_string(f.core->logical.y) + "): " + f.error);
+  return f.done;
+}
+
+// Timing mode: always the runnable kernel with the smallest clock (the earliest in scheduling
+// order on a tie), a polling one only when nothing else can run. Polls that change nothing, one
+// round of every polling kernel, are a deadlock.
+void run_timed(std::vector<std::unique_ptr<Fiber>>& fibers) {
+  std::size_t live = fibers.size();
+  std::size_t idle_polls = 0;
+  while (live > 0) {
+    Fiber* next = nullptr;
+    Fiber* next_poll = nullptr;
+    std::size_t polls = 0;
+    for (auto& fp : fibers) {
+      Fiber& f = *fp;
+      if (f.done || !satisfied(f))
+        continue;
+      Fiber*& best = f.wait.kind == WaitKind::Poll ? next_poll : next;
+      polls += f.wait.kind == WaitKind::Poll;
+      if (best == nullptr || f.time.clock < best->time.clock)
+        best = &f;
+    }
+    const bool poll = next == nullptr;
+    if (poll)
+      next = next_poll;
+    if (next == nullptr || (poll && idle_polls > polls))
+      report_deadlock(fibers);
+    const std::uint64_t epoch = g_epoch;
+    if (step(*next))
+      --live;
+    idle_polls = poll && epoch == g_epoch && !next->done ? idle_polls + 1 : 0;
+  }
+}
+} // namespace
+
 void run_fibers(std::vector<std::unique_ptr<Fiber>>& fibers) {
   // Whatever ends the run, no fiber outlives it: unfinished ones are unwound here, where the
   // switches into them are annotated, not by ~Fiber.
@@ -230,6 +297,11 @@ void run_fibers(std::vector<std::unique_ptr<Fiber>>& fibers) {
         unwind(*fp);
     }
   } unwind_guard{fibers};
+  g_fibers = &fibers;
+  if (timing::on()) {
+    run_timed(fibers);
+    return;
+  }
   std::size_t live = fibers.size();
   while (live > 0) {
     bool progress = false;
@@ -243,26 +315,13 @@ void run_fibers(std::vector<std::unique_ptr<Fiber>>& fibers) {
         continue;
       if (!poll)
         progress = true;
-      g_current = &f;
-      resume(f);
-      g_current = nullptr;
-      if (!f.error.empty())
-        throw EmulatorError(f.kernel->path + ": core (" + std::to_string(f.core->logical.x) + "," +
-                            std::to_string(f.core->logical.y) + "): " + f.error);
-      if (f.done) {
+      if (step(f)) {
         --live;
         progress = true;
       }
     }
-    if (!progress && epoch == g_epoch) {
-      std::string report = "deadlock: every kernel is blocked";
-      for (auto& fp : fibers) {
-        if (!fp->done)
-          report +=
-              "\n  " + where(*fp) + " " + describe_wait(*fp) + describe_other_side(*fp, fibers);
-      }
-      throw EmulatorError(report);
-    }
+    if (!progress && epoch == g_epoch)
+      report_deadlock(fibers);
   }
 }
 } // namespace tk::rt::emu

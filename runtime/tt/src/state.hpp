@@ -15,6 +15,8 @@
 #include <tk_emulator/emulator.hpp>
 #include <tt-metalium/host_api.hpp>
 
+#include "timing.hpp"
+
 namespace tk::rt::emu {
 using tt::tt_metal::ComputeConfig;
 using tt::tt_metal::DataMovementConfig;
@@ -93,6 +95,7 @@ struct ProgramImpl {
 
 namespace tk::rt::emu {
 struct CbState {
+  std::uint32_t id = 0; // its index on the core
   bool configured = false;
   std::uint32_t address = 0; // L1 offset
   std::uint32_t page_size = 0;
@@ -103,6 +106,8 @@ struct CbState {
   std::uint32_t reserved = 0; // pages reserved and not yet pushed
   std::uint32_t waited = 0;   // pages waited for and not yet popped
   std::uint32_t pack_index = 0;
+  // Timing mode: when each page was last pushed, and last popped (its slot free again).
+  std::vector<double> ready_at, free_at;
   std::uint32_t available() const { return received - acked; }
   std::uint32_t free_pages() const { return num_pages - available(); }
 };
@@ -127,13 +132,15 @@ struct CoreState {
   std::uint8_t* l1 = nullptr;
   std::array<CbState, kNumCircularBuffers> cbs{};
   std::uint32_t num_semaphores = 0;
+  std::vector<double> semaphore_set_at; // timing mode: when each semaphore last got a value
   DstState dst;
   std::array<std::uint8_t, 2> noc_x{}, noc_y{};
 };
 
 using EntryFn = void (*)();
 
-enum class WaitKind { None, Reserve, Front, Semaphore, Poll };
+// Yield: runnable, but lets a kernel with an earlier clock run first (timing mode).
+enum class WaitKind { None, Reserve, Front, Semaphore, Poll, Yield };
 struct Wait {
   WaitKind kind = WaitKind::None;
   std::uint32_t cb = 0;
@@ -163,6 +170,7 @@ struct Fiber {
   std::array<CbUse, kNumCircularBuffers> cb_use{};
   bool done = false;
   std::string error;
+  timing::KernelClock time; // timing mode
   // For AddressSanitizer's fiber API (scheduler.cpp): this fiber's stack, the stack of the
   // scheduler it switches back to, and its fake stack while it is suspended.
   const void* stack_bottom = nullptr;
@@ -178,6 +186,8 @@ Fiber& current();
 [[noreturn]] void fail(const std::string& message);
 // Suspends the current fiber until `wait` holds.
 void block(Wait wait);
+// Timing mode: lets the kernels whose clocks are behind the current one's run first.
+void yield_if_behind();
 // Bumped on every state change that a polling kernel might be waiting for.
 void note_progress();
 

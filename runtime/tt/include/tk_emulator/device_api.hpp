@@ -38,6 +38,9 @@ void noc_write_multicast(std::uint32_t src_local_addr, std::uint64_t dst_mcast_a
                          std::uint32_t size, std::uint32_t num_dests, bool include_self);
 void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr);
 void semaphore_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_least);
+void semaphore_set(volatile std::uint32_t* sem, std::uint32_t value);
+// A barrier: 0 read, 1 write, 2 writes flushed, 3 atomic, 4 full (only timing mode waits).
+void noc_barrier(int kind);
 std::uint64_t noc_xy_addr(std::uint32_t noc_x, std::uint32_t noc_y, std::uint32_t addr);
 std::uint64_t noc_local_addr(std::uint32_t addr);
 std::uint64_t noc_multicast_addr(std::uint32_t x0, std::uint32_t y0, std::uint32_t x1,

@@ -2,8 +2,11 @@
 // never include this; tests and tools use it.
 #pragma once
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tk::rt::emu {
 // Thrown for kernel protocol errors, deadlocks, kernel compile errors and invalid host calls.
@@ -23,6 +26,44 @@ void forget_loaded_kernels();
 // The directory kernels are cached in: $TT_METAL_EMULATOR_CACHE_DIR, else
 // $XDG_CACHE_HOME/tilekit/kernels, else ~/.cache/tilekit/kernels.
 std::string kernel_cache_dir();
+
+// ---- Timing mode (docs/timing.md) -------------------------------------------------------------
+/// Turns the timing model on or off for the launches that follow; std::nullopt (the start) leaves
+/// it to the environment: on when TK_EMULATOR_TIMING=1, TK_EMULATOR_REPORT or TK_EMULATOR_TRACE
+/// is set. It changes no result.
+void set_timing(std::optional<bool> on);
+
+/// One kernel on one core, as the timing model saw it.
+struct KernelTiming {
+  std::uint32_t core_x = 0, core_y = 0; // logical
+  std::string kernel;                   // the path given to CreateKernel
+  std::string risc;                     // "brisc", "ncrisc" or "trisc"
+  double end_cycle = 0, busy_cycles = 0, stalled_cycles = 0;
+  std::map<std::string, double> stalls; // cycles by what was waited for
+  std::uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
+  std::uint64_t noc_bytes_read = 0, noc_bytes_written = 0; // to and from other cores' L1
+  std::map<std::string, std::uint64_t> tile_ops;
+};
+
+/// A program run in timing mode. Cycles are at the architecture's clock.
+struct ProgramTiming {
+  std::string arch;
+  double clock_ghz = 0;
+  double device_cycles = 0; // the latest clock of any kernel
+  double device_us = 0;
+  std::uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
+  std::uint64_t matmul_tiles = 0;
+  double matmul_tflops = 0;          // 2 * 32^3 per matmul tile over the device time
+  double ideal_matmul_cycles = 0;    // GEMM_FLOPS: tiles * cycles per tile / cores of the grid
+  double utilization = 0;            // ideal_matmul_cycles / device_cycles
+  double dram_gbps = 0;              // bytes read and written over the device time
+  double dram_roofline_gbps = 0;     // the DRAM's peak
+  double compute_bound_cycles = 0;   // the tile operations spread evenly over the grid
+  double dram_bound_cycles = 0;      // the DRAM bytes at the DRAM's peak
+  std::vector<KernelTiming> kernels; // by core (row-major), then kernel creation order
+};
+/// The last program run in timing mode in this process, if any.
+const std::optional<ProgramTiming>& last_timing();
 
 // L1 bytes reserved for firmware at the bottom of each core's L1; CBs start here.
 constexpr std::uint32_t kL1Size = 1464 * 1024;

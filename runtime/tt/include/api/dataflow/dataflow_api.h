@@ -142,7 +142,8 @@ FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const AddrGen& addrgen, ui
   return addrgen.get_noc_addr(id, offset, noc);
 }
 
-// ---- NoC transfers (complete immediately; barriers have nothing to wait for) --------------------
+// ---- NoC transfers (data lands immediately; in timing mode barriers wait for the modelled time)
+// --
 template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true>
 inline void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size,
                            uint8_t /*noc*/ = noc_index,
@@ -209,12 +210,24 @@ inline void noc_async_write_multicast_loopback_src(uint32_t src_local_l1_addr,
                                      true);
 }
 
-inline void noc_async_read_barrier(uint8_t /*noc*/ = noc_index) {}
-inline void noc_async_write_barrier(uint8_t /*noc*/ = noc_index) {}
-inline void noc_async_writes_flushed(uint8_t /*noc*/ = noc_index) {}
-inline void noc_async_posted_writes_flushed(uint8_t /*noc*/ = noc_index) {}
-inline void noc_async_atomic_barrier(uint8_t /*noc*/ = noc_index) {}
-inline void noc_async_full_barrier(uint8_t /*noc*/ = noc_index) {}
+inline void noc_async_read_barrier(uint8_t /*noc*/ = noc_index) {
+  ::tk::rt::emu::noc_barrier(0);
+}
+inline void noc_async_write_barrier(uint8_t /*noc*/ = noc_index) {
+  ::tk::rt::emu::noc_barrier(1);
+}
+inline void noc_async_writes_flushed(uint8_t /*noc*/ = noc_index) {
+  ::tk::rt::emu::noc_barrier(2);
+}
+inline void noc_async_posted_writes_flushed(uint8_t /*noc*/ = noc_index) {
+  ::tk::rt::emu::noc_barrier(2);
+}
+inline void noc_async_atomic_barrier(uint8_t /*noc*/ = noc_index) {
+  ::tk::rt::emu::noc_barrier(3);
+}
+inline void noc_async_full_barrier(uint8_t /*noc*/ = noc_index) {
+  ::tk::rt::emu::noc_barrier(4);
+}
 
 // ---- semaphores ---------------------------------------------------------------------------------
 template <ProgrammableCoreType type = ProgrammableCoreType::TENSIX>
@@ -228,7 +241,7 @@ FORCE_INLINE void noc_semaphore_wait_min(volatile tt_l1_ptr uint32_t* sem_addr, 
   ::tk::rt::emu::semaphore_wait(sem_addr, val, true);
 }
 FORCE_INLINE void noc_semaphore_set(volatile tt_l1_ptr uint32_t* sem_addr, uint32_t val) {
-  *sem_addr = val;
+  ::tk::rt::emu::semaphore_set(sem_addr, val);
 }
 inline void noc_semaphore_set_remote(uint32_t src_local_l1_addr, uint64_t dst_noc_addr,
                                      uint8_t /*noc*/ = noc_index) {

@@ -1,0 +1,390 @@
+// The timing model: clocks, the DRAM and NoC queues, and the hooks the kernel entry points call
+// (timing.hpp says what it models; docs/timing.md how, and what it leaves out).
+#include "timing.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <optional>
+
+#include "state.hpp"
+#include "timing_params.hpp"
+#include "timing_report.hpp"
+
+namespace tk::rt::emu {
+namespace timing {
+namespace {
+// The shared resources of one launch: a queue per DRAM bank and per core, NoC and direction. A
+// queue's value is the time it is free again.
+struct Launch {
+  const Arch* arch = nullptr;
+  std::vector<double> bank_free;
+  std::vector<std::array<double, 2>> port_in, port_out; // by core index, then NoC
+  std::uint32_t grid_cores = 0;
+};
+
+std::optional<bool> g_forced;
+std::optional<Launch> g_launch;
+std::optional<ProgramTiming> g_last;
+std::map<std::string, unsigned> g_written; // runs that wrote each file path, for numbering
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? v : nullptr;
+}
+bool requested() {
+  if (g_forced)
+    return *g_forced;
+  const char* t = env("TK_EMULATOR_TIMING");
+  return (t != nullptr && std::string(t) != "0") || env("TK_EMULATOR_REPORT") != nullptr ||
+         env("TK_EMULATOR_TRACE") != nullptr;
+}
+
+const Arch& arch() {
+  return *g_launch->arch;
+}
+
+// The number of passes a fidelity takes (LoFi 1 ... HiFi4 4) and its index in matmul_tile.
+int phases(MathFidelity f) {
+  switch (f) {
+  case MathFidelity::LoFi:
+    return 1;
+  case MathFidelity::HiFi2:
+    return 2;
+  case MathFidelity::HiFi3:
+    return 3;
+  default:
+    return 4;
+  }
+}
+const char* fidelity_name(MathFidelity f) {
+  static constexpr std::array<const char*, 4> names{"LoFi", "HiFi2", "HiFi3", "HiFi4"};
+  return names[phases(f) - 1];
+}
+
+// Moves the clock of `k` to `t` if that is later, counting the wait as a stall on `what`.
+void stall_until(KernelClock& k, double t, const std::string& what) {
+  if (t <= k.clock)
+    return;
+  k.stalled += t - k.clock;
+  k.stalls[what] += t - k.clock;
+  k.waits.push_back({k.clock, t, what});
+  k.clock = t;
+}
+
+std::vector<double>& sized(std::vector<double>& v, std::uint32_t n) {
+  if (v.size() != n)
+    v.assign(n, 0.0);
+  return v;
+}
+// The latest time in `times` over `n` pages of a ring starting at `first`.
+double latest(const std::vector<double>& times, std::uint32_t first, std::uint32_t n) {
+  double t = 0;
+  for (std::uint32_t i = 0; i < n; ++i)
+    t = std::max(t, times[(first + i) % times.size()]);
+  return t;
+}
+void stamp(std::vector<double>& times, std::uint32_t first, std::uint32_t n, double t) {
+  for (std::uint32_t i = 0; i < n; ++i)
+    times[(first + i) % times.size()] = t;
+}
+
+int noc_of(const Fiber& f) {
+  return f.kernel->compute ? 0 : static_cast<int>(f.kernel->dm.noc) & 1;
+}
+// A transfer through a queue: starts when both the issuer (`t`) and the queue are free.
+double through(double& queue, double t, double bytes, double bytes_per_cycle) {
+  queue = std::max(queue, t) + bytes / bytes_per_cycle;
+  return queue;
+}
+} // namespace
+
+bool on() {
+  return g_launch.has_value();
+}
+
+void begin(const DeviceState& device) {
+  g_launch.reset();
+  if (!requested())
+    return;
+  Launch l;
+  l.arch = &kWormholeB0;
+  l.bank_free.assign(static_cast<std::size_t>(l.arch->dram_banks), 0.0);
+  l.grid_cores = device.num_cores();
+  l.port_in.assign(l.grid_cores, {0.0, 0.0});
+  l.port_out.assign(l.grid_cores, {0.0, 0.0});
+  g_launch = std::move(l);
+}
+
+void abandon() {
+  g_launch.reset();
+}
+
+void work(Fiber& f, double cycles) {
+  if (!on())
+    return;
+  f.time.clock += cycles;
+  f.time.busy += cycles;
+}
+
+void sync_call(Fiber& f) {
+  if (on())
+    work(f, arch().sync_call.value);
+}
+
+void poll(Fiber& f, const std::string& what) {
+  if (!on())
+    return;
+  stall_until(f.time, f.time.clock + arch().sync_call.value, what);
+}
+
+void cb_reserve(Fiber& f, CbState& cb, std::uint32_t pages) {
+  if (!on())
+    return;
+  const auto& free_at = sized(cb.free_at, cb.num_pages);
+  stall_until(f.time, latest(free_at, cb.wr_page, pages),
+              "cb_reserve_back(" + cb_name(cb.id) + ")");
+  work(f, arch().sync_call.value);
+}
+void cb_push(Fiber& f, CbState& cb, std::uint32_t pages) {
+  if (!on())
+    return;
+  work(f, arch().sync_call.value);
+  stamp(sized(cb.ready_at, cb.num_pages), cb.wr_page, pages, f.time.clock);
+}
+void cb_wait(Fiber& f, CbState& cb, std::uint32_t pages, const char* call) {
+  if (!on())
+    return;
+  const auto& ready_at = sized(cb.ready_at, cb.num_pages);
+  stall_until(f.time, latest(ready_at, cb.rd_page, pages),
+              std::string(call) + "(" + cb_name(cb.id) + ")");
+  work(f, arch().sync_call.value);
+}
+void cb_pop(Fiber& f, CbState& cb, std::uint32_t pages) {
+  if (!on())
+    return;
+  work(f, arch().sync_call.value);
+  stamp(sized(cb.free_at, cb.num_pages), cb.rd_page, pages, f.time.clock);
+}
+
+void read(Fiber& f, Endpoint from, std::uint32_t bytes) {
+  if (!on())
+    return;
+  yield_if_behind();
+  const Arch& a = arch();
+  Launch& l = *g_launch;
+  work(f, a.read_issue.value);
+  const double t = f.time.clock;
+  const int noc = noc_of(f);
+  const double in =
+      through(l.port_in[f.core->index][noc], t, bytes, a.port_read_bytes_per_cycle.value);
+  double source = 0, latency = 0;
+  if (from.bank >= 0) {
+    source = through(l.bank_free[from.bank], t, bytes, a.dram_bank_bytes_per_cycle.value);
+    latency = a.dram_read_latency.value;
+    f.time.dram_read += bytes;
+  } else {
+    source = through(l.port_out[from.core][noc], t, bytes, a.port_write_bytes_per_cycle.value);
+    latency = a.l1_read_latency.value;
+    f.time.noc_read += bytes;
+  }
+  f.time.reads_done = std::max(f.time.reads_done, std::max(in, source) + latency);
+}
+
+double write(Fiber& f, Endpoint to, std::uint32_t bytes) {
+  if (!on())
+    return 0;
+  yield_if_behind();
+  const Arch& a = arch();
+  Launch& l = *g_launch;
+  work(f, a.write_issue.value);
+  const double t = f.time.clock;
+  const int noc = noc_of(f);
+  const double out =
+      through(l.port_out[f.core->index][noc], t, bytes, a.port_write_bytes_per_cycle.value);
+  double sink = 0, latency = 0;
+  if (to.bank >= 0) {
+    sink = through(l.bank_free[to.bank], t, bytes, a.dram_bank_bytes_per_cycle.value);
+    latency = a.dram_write_latency.value;
+    f.time.dram_written += bytes;
+  } else {
+    sink = through(l.port_in[to.core][noc], t, bytes, a.port_read_bytes_per_cycle.value);
+    latency = a.l1_write_latency.value;
+    f.time.noc_written += bytes;
+  }
+  f.time.writes_sent = std::max(f.time.writes_sent, out);
+  // Writes from one RISC land in the order they were issued (a semaphore set after the data it
+  // announces is seen after the data).
+  f.time.writes_done = std::max(f.time.writes_done, std::max(out, sink) + latency);
+  return f.time.writes_done;
+}
+
+double multicast(Fiber& f, std::uint32_t bytes, std::uint32_t destinations) {
+  if (!on())
+    return 0;
+  yield_if_behind();
+  const Arch& a = arch();
+  Launch& l = *g_launch;
+  work(f, a.write_issue.value);
+  const double out = through(l.port_out[f.core->index][noc_of(f)], f.time.clock, bytes,
+                             a.mcast_bytes_per_cycle.value);
+  f.time.noc_written += std::uint64_t{bytes} * destinations;
+  f.time.writes_sent = std::max(f.time.writes_sent, out);
+  f.time.writes_done = std::max(f.time.writes_done, out + a.mcast_latency.value);
+  return f.time.writes_done;
+}
+
+void barrier(Fiber& f, Barrier kind) {
+  if (!on())
+    return;
+  KernelClock& k = f.time;
+  switch (kind) {
+  case Barrier::Read:
+    stall_until(k, k.reads_done, "noc_async_read_barrier");
+    break;
+  case Barrier::Write:
+    stall_until(k, k.writes_done, "noc_async_write_barrier");
+    break;
+  case Barrier::Flush:
+    stall_until(k, k.writes_sent, "noc_async_writes_flushed");
+    break;
+  case Barrier::Atomic:
+    stall_until(k, k.writes_done, "noc_async_atomic_barrier");
+    break;
+  case Barrier::Full:
+    stall_until(k, std::max(k.reads_done, k.writes_done), "noc_async_full_barrier");
+    break;
+  }
+}
+
+void semaphore_written(CoreState& core, std::uint32_t id, double t) {
+  if (!on())
+    return;
+  auto& times = sized(core.semaphore_set_at, core.num_semaphores);
+  if (id < times.size())
+    times[id] = std::max(times[id], t);
+}
+void semaphore_waited(Fiber& f, std::uint32_t id) {
+  if (!on())
+    return;
+  const auto& times = sized(f.core->semaphore_set_at, f.core->num_semaphores);
+  if (id < times.size())
+    stall_until(f.time, times[id], "noc_semaphore_wait(" + std::to_string(id) + ")");
+}
+
+void tile_op(Fiber& f, TileOp op, const char* name, std::uint32_t bytes) {
+  if (!on())
+    return;
+  const Arch& a = arch();
+  const MathFidelity fid = f.kernel->cc.math_fidelity;
+  const int p = phases(fid);
+  double cycles = 0;
+  bool by_fidelity = false;
+  switch (op) {
+  case TileOp::Matmul:
+    cycles = a.matmul_tile[p - 1].value;
+    by_fidelity = true;
+    break;
+  case TileOp::AddSub:
+    cycles = a.eltwise_tile.value;
+    break;
+  case TileOp::Mul:
+    cycles = a.eltwise_tile.value * p;
+    by_fidelity = true;
+    break;
+  case TileOp::ReduceMax:
+    cycles = a.reduce_tile.value;
+    break;
+  case TileOp::ReduceSum:
+    cycles = a.reduce_tile.value * p;
+    by_fidelity = true;
+    break;
+  case TileOp::Copy:
+    cycles = a.copy_tile.value;
+    break;
+  case TileOp::SfpuSimple:
+    cycles = a.sfpu_simple_tile.value;
+    break;
+  case TileOp::SfpuFunction:
+    cycles = a.sfpu_function_tile.value;
+    break;
+  case TileOp::Pack:
+    cycles = bytes / a.pack_bytes_per_cycle.value;
+    break;
+  }
+  f.time.compute += cycles;
+  if (op == TileOp::Matmul) {
+    ++f.time.matmul_tiles;
+    f.time.matmul_cycles += cycles;
+  }
+  ++f.time.tile_ops[by_fidelity ? std::string(name) + " " + fidelity_name(fid) : name];
+  work(f, cycles);
+}
+
+void end(const std::vector<Fiber*>& fibers, const DeviceState& device) {
+  if (!on())
+    return;
+  const Arch& a = arch();
+  ProgramTiming p;
+  p.arch = a.name;
+  p.clock_ghz = a.clock_ghz.value;
+  const double cores = static_cast<double>(device.num_cores());
+  double compute = 0;
+  for (Fiber* f : fibers) {
+    KernelClock& k = f->time;
+    // A kernel is done when its last transfer is.
+    stall_until(k, std::max(k.reads_done, k.writes_done), "outstanding transfers");
+    KernelTiming kt;
+    kt.core_x = static_cast<std::uint32_t>(f->core->logical.x);
+    kt.core_y = static_cast<std::uint32_t>(f->core->logical.y);
+    kt.kernel = f->kernel->path;
+    kt.risc = f->kernel->compute ? "trisc"
+              : f->kernel->dm.processor == tt::tt_metal::DataMovementProcessor::RISCV_0
+                  ? "brisc"
+                  : "ncrisc";
+    kt.end_cycle = k.clock;
+    kt.busy_cycles = k.busy;
+    kt.stalled_cycles = k.stalled;
+    kt.stalls = k.stalls;
+    kt.dram_bytes_read = k.dram_read;
+    kt.dram_bytes_written = k.dram_written;
+    kt.noc_bytes_read = k.noc_read;
+    kt.noc_bytes_written = k.noc_written;
+    kt.tile_ops = k.tile_ops;
+    p.device_cycles = std::max(p.device_cycles, k.clock);
+    p.dram_bytes_read += k.dram_read;
+    p.dram_bytes_written += k.dram_written;
+    compute += k.compute;
+    p.matmul_tiles += k.matmul_tiles;
+    p.ideal_matmul_cycles += k.matmul_cycles / cores;
+    p.kernels.push_back(std::move(kt));
+  }
+  const double seconds = p.device_cycles / (a.clock_ghz.value * 1e9);
+  p.device_us = seconds * 1e6;
+  if (seconds > 0) {
+    p.matmul_tflops = static_cast<double>(p.matmul_tiles) * 2.0 * 32 * 32 * 32 / seconds / 1e12;
+    p.dram_gbps = static_cast<double>(p.dram_bytes_read + p.dram_bytes_written) / seconds / 1e9;
+  }
+  if (p.device_cycles > 0)
+    p.utilization = p.ideal_matmul_cycles / p.device_cycles;
+  p.dram_roofline_gbps = a.dram_peak_bytes_per_cycle.value * a.clock_ghz.value;
+  p.compute_bound_cycles = compute / cores;
+  p.dram_bound_cycles = static_cast<double>(p.dram_bytes_read + p.dram_bytes_written) /
+                        a.dram_peak_bytes_per_cycle.value;
+
+  if (const char* path = env("TK_EMULATOR_REPORT"))
+    write_report(p, numbered(path, g_written[path]++));
+  if (const char* path = env("TK_EMULATOR_TRACE"))
+    write_trace(fibers, a.clock_ghz.value, numbered(path, g_written[path]++));
+  g_last = std::move(p);
+  g_launch.reset();
+}
+} // namespace timing
+
+void set_timing(std::optional<bool> on) {
+  timing::g_forced = on;
+}
+const std::optional<ProgramTiming>& last_timing() {
+  return timing::g_last;
+}
+} // namespace tk::rt::emu

@@ -1,0 +1,85 @@
+// The timing model (docs/timing.md): off unless asked for. Every RISC of every core keeps a clock
+// in cycles (the three TRISCs are one compute clock); each kernel API call advances the clock of
+// the kernel that makes it by a cost from the architecture's table (timing_params.hpp); a call
+// that waits (a CB, a barrier, a semaphore) resumes at the time its condition became true. DRAM
+// banks and each core's NoC ports are queues: a transfer starts when its issuer, the bank and the
+// port are all free. The scheduler runs the kernel with the smallest clock, and a kernel yields
+// before each NoC request if another one is behind it, so shared queues see requests in time
+// order. Nothing here changes a value or a protocol check.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tk::rt::emu {
+struct Fiber;
+struct CbState;
+struct CoreState;
+struct DeviceState;
+
+namespace timing {
+
+/// What one kernel on one core did: cycles, bytes and tile operations, counted exactly.
+struct KernelClock {
+  double clock = 0;   // this RISC's time in cycles
+  double busy = 0;    // cycles spent issuing, computing, packing
+  double stalled = 0; // cycles spent waiting
+  double compute = 0; // cycles of tile operations (part of busy)
+  std::uint64_t matmul_tiles = 0;
+  double matmul_cycles = 0; // the matrix engine's ideal cycles for those tiles
+  std::map<std::string, double> stalls; // by what was waited for: "cb_wait_front(c_0)", ...
+  std::uint64_t dram_read = 0, dram_written = 0; // bytes
+  std::uint64_t noc_read = 0, noc_written = 0;   // bytes to and from other cores' L1
+  std::map<std::string, std::uint64_t> tile_ops; // "matmul HiFi4", "add", "exp", "pack", ...
+  double reads_done = 0;                         // completion of the latest read issued
+  double writes_done = 0;                        // acknowledgement of the latest write
+  double writes_sent = 0;                        // the latest write has left L1
+  struct Zone {
+    double start, end;
+    std::string what;
+  };
+  std::vector<Zone> waits; // every stall, for the trace
+};
+
+/// True while a timed program runs.
+bool on();
+/// Starts timing a launch if timing mode is on (set_timing, TK_EMULATOR_TIMING, _REPORT, _TRACE).
+void begin(const DeviceState& device);
+/// Ends the launch: the program's figures (last_timing()), and the report and trace files.
+void end(const std::vector<Fiber*>& fibers, const DeviceState& device);
+/// Drops the launch's state after an error.
+void abandon();
+
+// Every hook below does nothing unless on().
+void work(Fiber& f, double cycles);
+/// A CB or DST-handshake call's own cost.
+void sync_call(Fiber& f);
+void poll(Fiber& f, const std::string& what);
+void cb_reserve(Fiber& f, CbState& cb, std::uint32_t pages);
+void cb_push(Fiber& f, CbState& cb, std::uint32_t pages);
+void cb_wait(Fiber& f, CbState& cb, std::uint32_t pages, const char* call);
+void cb_pop(Fiber& f, CbState& cb, std::uint32_t pages);
+
+/// A NoC endpoint: a DRAM bank, or a worker core's L1 (by core index).
+struct Endpoint {
+  int bank = -1;
+  int core = -1;
+};
+void read(Fiber& f, Endpoint from, std::uint32_t bytes);
+/// Returns the time the write lands.
+double write(Fiber& f, Endpoint to, std::uint32_t bytes);
+double multicast(Fiber& f, std::uint32_t bytes, std::uint32_t destinations);
+enum class Barrier { Read, Write, Flush, Atomic, Full };
+void barrier(Fiber& f, Barrier kind);
+/// Semaphore `id` of `core` gets a value at time `t`; a wait on it resumes no earlier.
+void semaphore_written(CoreState& core, std::uint32_t id, double t);
+void semaphore_waited(Fiber& f, std::uint32_t id);
+
+enum class TileOp { Matmul, AddSub, Mul, ReduceMax, ReduceSum, Copy, SfpuSimple, SfpuFunction, Pack };
+/// A compute call on one tile; `name` is its counter ("add", "exp", ...), `bytes` the page size
+/// for Pack. Fidelity-dependent ops read the kernel's math_fidelity.
+void tile_op(Fiber& f, TileOp op, const char* name, std::uint32_t bytes = 0);
+} // namespace timing
+} // namespace tk::rt::emu
