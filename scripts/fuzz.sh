@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the fuzz preset and runs libFuzzer harnesses (docs/fuzzing.md), one after another.
 #
-#   bash scripts/fuzz.sh                      every harness for 20 s (the test command's short run)
+#   bash scripts/fuzz.sh                      every harness for 20 s (scripts/test.sh runs 10 s each)
 #   bash scripts/fuzz.sh --seconds 3600 lower_fuzzer
 #   bash scripts/fuzz.sh --runs 1000000 jinja_fuzzer ir_reader_fuzzer
 #
