@@ -167,55 +167,52 @@ void cb_pop(Fiber& f, CbState& cb, std::uint32_t pages) {
   stamp(sized(cb.free_at, cb.num_pages), cb.rd_page, pages, f.time.clock);
 }
 
-void read(Fiber& f, Endpoint from, std::uint32_t bytes) {
-  if (!on())
-    return;
+namespace {
+struct Transfer {
+  double sent; // the issuing core's port is done
+  double done; // the data has landed (read) or been acknowledged (write)
+};
+// A read into, or a write out of, the current kernel's core: it occupies that core's port and the
+// far end (a DRAM bank, or the other core's opposite port), each from when both the issuer and
+// it are free, and completes when both are done, plus the latency.
+Transfer transfer(Fiber& f, Endpoint far, std::uint32_t bytes, bool read) {
   yield_if_behind();
   const Arch& a = arch();
   Launch& l = *g_launch;
-  work(f, a.read_issue.value);
+  work(f, read ? a.read_issue.value : a.write_issue.value);
   const double t = f.time.clock;
   const int noc = noc_of(f);
-  const double in =
-      through(l.port_in[f.core->index][noc], t, bytes, a.port_read_bytes_per_cycle.value);
-  double source = 0, latency = 0;
-  if (from.bank >= 0) {
-    source = through(l.bank_free[from.bank], t, bytes, a.dram_bank_bytes_per_cycle.value);
-    latency = a.dram_read_latency.value;
-    f.time.dram_read += bytes;
-  } else {
-    source = through(l.port_out[from.core][noc], t, bytes, a.port_write_bytes_per_cycle.value);
-    latency = a.l1_read_latency.value;
-    f.time.noc_read += bytes;
-  }
-  f.time.reads_done = std::max(f.time.reads_done, std::max(in, source) + latency);
+  const double in_bw = a.port_read_bytes_per_cycle.value;
+  const double out_bw = a.port_write_bytes_per_cycle.value;
+  const auto core = f.core->index;
+  const double sent = read ? through(l.port_in[core][noc], t, bytes, in_bw)
+                           : through(l.port_out[core][noc], t, bytes, out_bw);
+  const bool dram = far.bank >= 0;
+  const double far_done =
+      dram   ? through(l.bank_free[far.bank], t, bytes, a.dram_bank_bytes_per_cycle.value)
+      : read ? through(l.port_out[far.core][noc], t, bytes, out_bw)
+             : through(l.port_in[far.core][noc], t, bytes, in_bw);
+  const double latency = dram ? (read ? a.dram_read_latency : a.dram_write_latency).value
+                              : (read ? a.l1_read_latency : a.l1_write_latency).value;
+  (dram ? (read ? f.time.dram_read : f.time.dram_written)
+        : (read ? f.time.noc_read : f.time.noc_written)) += bytes;
+  return {sent, std::max(sent, far_done) + latency};
+}
+} // namespace
+
+void read(Fiber& f, Endpoint from, std::uint32_t bytes) {
+  if (on())
+    f.time.reads_done = std::max(f.time.reads_done, transfer(f, from, bytes, true).done);
 }
 
 double write(Fiber& f, Endpoint to, std::uint32_t bytes) {
   if (!on())
     return 0;
-  yield_if_behind();
-  const Arch& a = arch();
-  Launch& l = *g_launch;
-  work(f, a.write_issue.value);
-  const double t = f.time.clock;
-  const int noc = noc_of(f);
-  const double out =
-      through(l.port_out[f.core->index][noc], t, bytes, a.port_write_bytes_per_cycle.value);
-  double sink = 0, latency = 0;
-  if (to.bank >= 0) {
-    sink = through(l.bank_free[to.bank], t, bytes, a.dram_bank_bytes_per_cycle.value);
-    latency = a.dram_write_latency.value;
-    f.time.dram_written += bytes;
-  } else {
-    sink = through(l.port_in[to.core][noc], t, bytes, a.port_read_bytes_per_cycle.value);
-    latency = a.l1_write_latency.value;
-    f.time.noc_written += bytes;
-  }
-  f.time.writes_sent = std::max(f.time.writes_sent, out);
+  const Transfer t = transfer(f, to, bytes, false);
+  f.time.writes_sent = std::max(f.time.writes_sent, t.sent);
   // Writes from one RISC land in the order they were issued (a semaphore set after the data it
   // announces is seen after the data).
-  f.time.writes_done = std::max(f.time.writes_done, std::max(out, sink) + latency);
+  f.time.writes_done = std::max(f.time.writes_done, t.done);
   return f.time.writes_done;
 }
 
@@ -338,10 +335,9 @@ void end(const std::vector<Fiber*>& fibers, const DeviceState& device) {
     kt.core_x = static_cast<std::uint32_t>(f->core->logical.x);
     kt.core_y = static_cast<std::uint32_t>(f->core->logical.y);
     kt.kernel = f->kernel->path;
-    kt.risc = f->kernel->compute ? "trisc"
-              : f->kernel->dm.processor == tt::tt_metal::DataMovementProcessor::RISCV_0
-                  ? "brisc"
-                  : "ncrisc";
+    kt.risc = f->kernel->compute                                                        ? "trisc"
+              : f->kernel->dm.processor == tt::tt_metal::DataMovementProcessor::RISCV_0 ? "brisc"
+                                                                                        : "ncrisc";
     kt.end_cycle = k.clock;
     kt.busy_cycles = k.busy;
     kt.stalled_cycles = k.stalled;

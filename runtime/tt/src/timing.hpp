@@ -28,7 +28,7 @@ struct KernelClock {
   double stalled = 0; // cycles spent waiting
   double compute = 0; // cycles of tile operations (part of busy)
   std::uint64_t matmul_tiles = 0;
-  double matmul_cycles = 0; // the matrix engine's ideal cycles for those tiles
+  double matmul_cycles = 0;             // the matrix engine's ideal cycles for those tiles
   std::map<std::string, double> stalls; // by what was waited for: "cb_wait_front(c_0)", ...
   std::uint64_t dram_read = 0, dram_written = 0; // bytes
   std::uint64_t noc_read = 0, noc_written = 0;   // bytes to and from other cores' L1
@@ -77,7 +77,17 @@ void barrier(Fiber& f, Barrier kind);
 void semaphore_written(CoreState& core, std::uint32_t id, double t);
 void semaphore_waited(Fiber& f, std::uint32_t id);
 
-enum class TileOp { Matmul, AddSub, Mul, ReduceMax, ReduceSum, Copy, SfpuSimple, SfpuFunction, Pack };
+enum class TileOp {
+  Matmul,
+  AddSub,
+  Mul,
+  ReduceMax,
+  ReduceSum,
+  Copy,
+  SfpuSimple,
+  SfpuFunction,
+  Pack
+};
 /// A compute call on one tile; `name` is its counter ("add", "exp", ...), `bytes` the page size
 /// for Pack. Fidelity-dependent ops read the kernel's math_fidelity.
 void tile_op(Fiber& f, TileOp op, const char* name, std::uint32_t bytes = 0);

@@ -23,7 +23,8 @@ std::string numbered(const std::string& path, unsigned run) {
   if (run == 0)
     return path;
   const std::filesystem::path p(path);
-  return (p.parent_path() / (p.stem().string() + "." + std::to_string(run) + p.extension().string()))
+  return (p.parent_path() /
+          (p.stem().string() + "." + std::to_string(run) + p.extension().string()))
       .string();
 }
 
@@ -72,11 +73,16 @@ void write_trace(const std::vector<Fiber*>& fibers, double clock_ghz, const std:
     const std::string core = "core (" + std::to_string(f->core->logical.x) + "," +
                              std::to_string(f->core->logical.y) + ")";
     if (named.insert(pid).second) {
-      events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid}, {"args", {{"name", core}}}});
       events.push_back(
-          {{"ph", "M"}, {"name", "process_sort_index"}, {"pid", pid}, {"args", {{"sort_index", pid}}}});
+          {{"ph", "M"}, {"name", "process_name"}, {"pid", pid}, {"args", {{"name", core}}}});
+      events.push_back({{"ph", "M"},
+                        {"name", "process_sort_index"},
+                        {"pid", pid},
+                        {"args", {{"sort_index", pid}}}});
     }
-    const char* risc = tid == 2 ? "trisc (compute)" : tid == 0 ? "brisc (RISCV_0)" : "ncrisc (RISCV_1)";
+    const char* risc = tid == 2   ? "trisc (compute)"
+                       : tid == 0 ? "brisc (RISCV_0)"
+                                  : "ncrisc (RISCV_1)";
     events.push_back({{"ph", "M"},
                       {"name", "thread_name"},
                       {"pid", pid},

@@ -166,7 +166,8 @@ TEST(EmulatorTiming, WritesTheReportAndTheTraceOfEveryRun) {
   for (const auto& e : std::filesystem::directory_iterator(dir))
     reports.push_back(e.path().filename().string());
   std::sort(reports.begin(), reports.end());
-  const std::vector<std::string> names{"report.1.json", "report.json", "trace.1.json", "trace.json"};
+  const std::vector<std::string> names{"report.1.json", "report.json", "trace.1.json",
+                                       "trace.json"};
   EXPECT_EQ(reports, names);
 
   const auto first = nlohmann::json::parse(slurp(dir + "/report.json"));
