@@ -80,7 +80,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
 
   // The work items over at most the kernel's grid: group 1 takes one item more per core than
   // group 2.
-  CoreCoord tk_grid = device.compute_with_storage_grid_size();
+  tt::tt_metal::CoreCoord tk_grid = device.compute_with_storage_grid_size();
   tk_grid.x = std::min<std::size_t>(tk_grid.x, 4);
   tk_grid.y = std::min<std::size_t>(tk_grid.y, 4);
   const auto [tk_num_cores, tk_all_cores, tk_group_1, tk_group_2, tk_per_core_1, tk_per_core_2] =
@@ -113,7 +113,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   std::vector<std::uint32_t> tk_compute_compile_args;
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/matmul_f32/compute.cpp", tk_all_cores,
-      tt::tt_metal::ComputeConfig{.math_fidelity = MathFidelity::HiFi4,
+      tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
                                   .fp32_dest_acc_en = true,
                                   .math_approx_mode = false,
                                   .compile_args = tk_compute_compile_args});
@@ -130,8 +130,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   std::uint32_t start = 0;
   for (const auto& [tk_group, tk_items] :
        {std::pair{tk_group_1, tk_per_core_1}, std::pair{tk_group_2, tk_per_core_2}}) {
-    for (const CoreRange& tk_range : tk_group.ranges()) {
-      for (const CoreCoord& tk_core : tk_range) {
+    for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
+      for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
                                      {A_addr, B_addr, Kt, Nt, start, count});

@@ -34,11 +34,10 @@ const std::set<std::string> kDataflowApi = {
     "get_tile_size", "get_dataformat", "get_tile_hw", "get_tile_num_faces",
     // NoC transfers, barriers, multicast and semaphores, §3.3
     "noc_async_read", "noc_async_write", "noc_async_read_page", "noc_async_write_page",
-    "noc_async_read_tile", "noc_async_write_tile", "noc_async_read_barrier",
-    "noc_async_write_barrier", "noc_async_writes_flushed", "noc_async_full_barrier",
-    "noc_async_atomic_barrier", "noc_async_write_multicast", "get_semaphore", "noc_semaphore_wait",
-    "noc_semaphore_wait_min", "noc_semaphore_set", "noc_semaphore_set_multicast",
-    "noc_semaphore_inc",
+    "noc_async_read_barrier", "noc_async_write_barrier", "noc_async_writes_flushed",
+    "noc_async_full_barrier", "noc_async_atomic_barrier", "noc_async_write_multicast",
+    "get_semaphore", "noc_semaphore_wait", "noc_semaphore_wait_min", "noc_semaphore_set",
+    "noc_semaphore_set_multicast", "noc_semaphore_inc",
     // addresses
     "get_noc_addr", "get_noc_multicast_addr",
     // TensorAccessor / TensorAccessorArgs members, §3.2
@@ -68,7 +67,7 @@ Parsed parse_kernel(const fs::path& kernel, bool compute) {
       "-Wall",
       "-Wextra",
       "-Wno-unused-parameter",
-      "-Wno-deprecated-declarations",
+      "-Werror=deprecated-declarations",
       "-resource-dir",
       TILEKIT_CLANG_RESOURCE_DIR,
       "-I" TK_EMULATOR_INCLUDE_DIR,

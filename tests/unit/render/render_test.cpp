@@ -88,7 +88,7 @@ TEST(Generate, TtWritesHostAndThreeKernels) {
         "constexpr auto x_args = TensorAccessorArgs<0>();",
         "constexpr auto g_args = TensorAccessorArgs<x_args.next_compile_time_args_offset()>();",
         "const auto g_accessor = TensorAccessor(g_args, g_addr, 2048u);",
-        "noc_async_read_tile(j, g_accessor, get_write_ptr(cb_g));",
+        "noc_async_read_page(j, g_accessor, get_write_ptr(cb_g));",
         "fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);",
         "static void fill_scaler_tile(uint32_t addr, uint32_t packed) {"})
     EXPECT_NE(reader.find(line), std::string::npos) << line;
@@ -125,12 +125,12 @@ TEST(Generate, TtHostFollowsTheTypedPlan) {
   ASSERT_NE(w, std::string::npos);
   EXPECT_LT(w, r);
   EXPECT_LT(r, c);
-  for (const char* text :
-       {".processor = tt::tt_metal::DataMovementProcessor::RISCV_1",
-        ".noc = tt::tt_metal::NOC::RISCV_1_default",
-        ".processor = tt::tt_metal::DataMovementProcessor::RISCV_0",
-        ".noc = tt::tt_metal::NOC::RISCV_0_default", ".math_fidelity = MathFidelity::LoFi",
-        "tt::tt_metal::split_work_to_cores(tk_grid, "})
+  for (const char* text : {".processor = tt::tt_metal::DataMovementProcessor::RISCV_1",
+                           ".noc = tt::tt_metal::NOC::RISCV_1_default",
+                           ".processor = tt::tt_metal::DataMovementProcessor::RISCV_0",
+                           ".noc = tt::tt_metal::NOC::RISCV_0_default",
+                           ".math_fidelity = tt::tt_metal::MathFidelity::LoFi",
+                           "tt::tt_metal::split_work_to_cores(tk_grid, "})
     EXPECT_NE(host.find(text), std::string::npos) << text;
 }
 

@@ -334,12 +334,11 @@ TEST(TTStages, InsertCbProtocolExpandsTheStreams) {
       let i: i32 = w / 2
       let j: i32 = w % 2
       cb_reserve_back(cb_x, 1)
-      noc_async_read_tile(i * 2 + j, x, get_write_ptr(cb_x))
+      cb_reserve_back(cb_b, 1)
+      noc_async_read_page(i * 2 + j, x, get_write_ptr(cb_x))
+      noc_async_read_page(j, b, get_write_ptr(cb_b))
       noc_async_read_barrier()
       cb_push_back(cb_x, 1)
-      cb_reserve_back(cb_b, 1)
-      noc_async_read_tile(j, b, get_write_ptr(cb_b))
-      noc_async_read_barrier()
       cb_push_back(cb_b, 1)
     }
   }
@@ -352,7 +351,7 @@ TEST(TTStages, InsertCbProtocolExpandsTheStreams) {
       let i: i32 = w / 2
       let j: i32 = w % 2
       cb_wait_front(cb_y, 1)
-      noc_async_write_tile(i * 2 + j, y, get_read_ptr(cb_y))
+      noc_async_write_page(i * 2 + j, y, get_read_ptr(cb_y))
       noc_async_write_barrier()
       cb_pop_front(cb_y, 1)
     }

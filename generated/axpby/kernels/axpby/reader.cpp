@@ -20,12 +20,11 @@ void kernel_main() {
     const int32_t i = w / Nt;
     const int32_t j = w % Nt;
     cb_reserve_back(cb_x, 1);
-    noc_async_read_tile(i * Nt + j, x_accessor, get_write_ptr(cb_x));
+    cb_reserve_back(cb_y, 1);
+    noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
+    noc_async_read_page(i * Nt + j, y_accessor, get_write_ptr(cb_y));
     noc_async_read_barrier();
     cb_push_back(cb_x, 1);
-    cb_reserve_back(cb_y, 1);
-    noc_async_read_tile(i * Nt + j, y_accessor, get_write_ptr(cb_y));
-    noc_async_read_barrier();
     cb_push_back(cb_y, 1);
   }
 }

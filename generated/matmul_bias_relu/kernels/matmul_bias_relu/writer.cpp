@@ -16,7 +16,7 @@ void kernel_main() {
     const int32_t i = w / Nt;
     const int32_t j = w % Nt;
     cb_wait_front(cb_C, 1);
-    noc_async_write_tile(i * Nt + j, C_accessor, get_read_ptr(cb_C));
+    noc_async_write_page(i * Nt + j, C_accessor, get_read_ptr(cb_C));
     noc_async_write_barrier();
     cb_pop_front(cb_C, 1);
   }

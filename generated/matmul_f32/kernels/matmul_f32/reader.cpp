@@ -22,12 +22,11 @@ void kernel_main() {
     const int32_t j = w % Nt;
     for (int32_t k = 0; k < Kt; ++k) {
       cb_reserve_back(cb_A, 1);
-      noc_async_read_tile(i * Kt + k, A_accessor, get_write_ptr(cb_A));
+      cb_reserve_back(cb_B, 1);
+      noc_async_read_page(i * Kt + k, A_accessor, get_write_ptr(cb_A));
+      noc_async_read_page(k * Nt + j, B_accessor, get_write_ptr(cb_B));
       noc_async_read_barrier();
       cb_push_back(cb_A, 1);
-      cb_reserve_back(cb_B, 1);
-      noc_async_read_tile(k * Nt + j, B_accessor, get_write_ptr(cb_B));
-      noc_async_read_barrier();
       cb_push_back(cb_B, 1);
     }
   }

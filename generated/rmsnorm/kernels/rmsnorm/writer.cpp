@@ -15,7 +15,7 @@ void kernel_main() {
   for (uint32_t i = start; i < start + count; ++i) {
     for (int32_t j = 0; j < Nt; ++j) {
       cb_wait_front(cb_y, 1);
-      noc_async_write_tile(i * Nt + j, y_accessor, get_read_ptr(cb_y));
+      noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y));
       noc_async_write_barrier();
       cb_pop_front(cb_y, 1);
     }

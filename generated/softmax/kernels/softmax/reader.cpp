@@ -34,19 +34,19 @@ void kernel_main() {
   for (uint32_t i = start; i < start + count; ++i) {
     for (int32_t j = 0; j < Nt; ++j) {
       cb_reserve_back(cb_x, 1);
-      noc_async_read_tile(i * Nt + j, x_accessor, get_write_ptr(cb_x));
+      noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
     for (int32_t j = 0; j < Nt; ++j) {
       cb_reserve_back(cb_x, 1);
-      noc_async_read_tile(i * Nt + j, x_accessor, get_write_ptr(cb_x));
+      noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
     for (int32_t j = 0; j < Nt; ++j) {
       cb_reserve_back(cb_x, 1);
-      noc_async_read_tile(i * Nt + j, x_accessor, get_write_ptr(cb_x));
+      noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }

@@ -16,7 +16,7 @@ void kernel_main() {
     const int32_t i = w / Nt;
     const int32_t j = w % Nt;
     cb_reserve_back(cb_x, 1);
-    noc_async_read_tile(i * Nt + j, x_accessor, get_write_ptr(cb_x));
+    noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
     noc_async_read_barrier();
     cb_push_back(cb_x, 1);
   }

@@ -107,3 +107,10 @@ private:
 std::vector<CoreCoord> corerange_to_cores(const CoreRangeSet& crs,
                                           std::optional<std::uint32_t> max_cores = std::nullopt,
                                           bool row_wise = false);
+
+// The SDK declares the core types in tt::tt_metal; its global names are deprecated aliases.
+namespace tt::tt_metal {
+using ::CoreCoord;
+using ::CoreRange;
+using ::CoreRangeSet;
+} // namespace tt::tt_metal
