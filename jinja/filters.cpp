@@ -55,10 +55,7 @@ Value do_int(const Value& v, const Params& p) {
   if (v.kind() == K::integer || v.kind() == K::boolean)
     return Value::integer(v.as_int());
   if (v.kind() == K::floating) {
-    double d = v.as_float();
-    if (std::isnan(d) || std::isinf(d))
-      throw OpError("cannot convert float " + float_repr(d) + " to integer");
-    return Value::integer(static_cast<std::int64_t>(d));
+    return Value::integer(float_to_int(v.as_float()));
   }
   if (v.kind() == K::string) {
     std::string s = strip(v.as_string());
@@ -70,7 +67,7 @@ Value do_int(const Value& v, const Params& p) {
       return Value::integer(i);
     double d = std::strtod(s.c_str(), &end);
     if (!s.empty() && end == s.c_str() + s.size() && std::isfinite(d))
-      return Value::integer(static_cast<std::int64_t>(d));
+      return Value::integer(float_to_int(d));
   }
   return fallback;
 }

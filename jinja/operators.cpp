@@ -25,6 +25,18 @@ bool is_int(const Value& v) {
 [[noreturn]] void overflow() {
   throw OpError("integer overflow (TileKit's template integers are 64-bit)");
 }
+} // namespace
+
+std::int64_t float_to_int(double d) {
+  if (!std::isfinite(d))
+    throw OpError("cannot convert float " + float_repr(d) + " to integer");
+  // [-2^63, 2^63): every double in it truncates to an int64_t.
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+    overflow();
+  return static_cast<std::int64_t>(d);
+}
+
+namespace {
 
 template <class F>
 Value checked(F op, std::int64_t a, std::int64_t b) {

@@ -21,6 +21,9 @@ struct OpError : std::runtime_error {
 constexpr std::size_t max_result_size = 10'000'000;
 /// Throws OpError when an operation would build more than max_result_size characters or items.
 void check_result_size(std::size_t n);
+/// Python's int(float): truncates toward zero; OpError for nan and inf, and for a value outside
+/// TileKit's 64-bit template integers (Python's are unbounded).
+std::int64_t float_to_int(double d);
 
 Value binary_op(BinOp op, const Value& a, const Value& b);
 Value negate(const Value& v);

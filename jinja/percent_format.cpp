@@ -86,11 +86,8 @@ std::string convert(const Value& v, const Spec& s) {
   case 'd':
   case 'i':
   case 'u':
-    if (v.kind() == Value::Kind::floating) {
-      if (!std::isfinite(v.as_float()))
-        throw OpError("cannot convert float " + float_repr(v.as_float()) + " to integer");
-      return format_int(static_cast<std::int64_t>(v.as_float()), s);
-    }
+    if (v.kind() == Value::Kind::floating)
+      return format_int(float_to_int(v.as_float()), s);
     if (!is_int)
       throw OpError(std::string("%") + s.type + " format: a real number is required, not " +
                     v.type_name());

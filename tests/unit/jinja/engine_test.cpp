@@ -139,6 +139,16 @@ TEST(JinjaStability, HostileInputIsALocatedError) {
   EXPECT_EQ(error_of("{{ '%99999999999d' % 1 }}"), "t.jinja:1:20: error: width too big");
   EXPECT_EQ(error_of("{{ '%.2000000000f' % 1.5 }}"), "t.jinja:1:20: error: precision too big");
   EXPECT_EQ(render("{{ '%10000000d' % 1 }}").size(), 10000000u);
+  // Found by jinja_fuzzer: a float beyond 2^63 converted to an integer (undefined behaviour);
+  // Python's integers are unbounded, TileKit's are 64-bit.
+  for (const char* t : {"{{ '%d' % 1e300 }}", "{{ 1e19 | int }}", "{{ '-1e19' | int }}"}) {
+    const std::string e = error_of(t);
+    EXPECT_NE(e.find("error: integer overflow (TileKit's template integers are 64-bit)"),
+              std::string::npos)
+        << t << ": " << e;
+  }
+  EXPECT_EQ(render("{{ '%d' % -9.2e18 }}|{{ 9.2e18 | int }}"),
+            "-9200000000000000000|9200000000000000000");
   EXPECT_EQ(error_of("{{ x }}", nlohmann::json::array({1})),
             "t.jinja:1:1: error: template data must be a JSON object");
 }
