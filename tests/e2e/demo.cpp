@@ -3,10 +3,25 @@
 #include "tests/e2e/cases.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
-int main() {
+int main(int argc, char** argv) {
   using namespace tk::e2e;
+  if (argc > 1) {
+    if (std::strcmp(argv[1], "--help") != 0 && std::strcmp(argv[1], "-h") != 0) {
+      std::fprintf(stderr, "%s: error: unexpected argument '%s' (it takes none; see --help)\n",
+                   argv[0], argv[1]);
+      return 2;
+    }
+    std::printf("usage: %s\n"
+                "Runs every example on one shape through the CPU target and the TT emulator, and "
+                "checks each\nagainst a double-precision reference and the reference interpreter; "
+                "exits 1 if a check fails.\nTK_EMULATOR_TIMING=1, TK_EMULATOR_REPORT=FILE.json and "
+                "TK_EMULATOR_TRACE=FILE.json time the TT runs\n(docs/timing.md).\n",
+                argv[0]);
+    return 0;
+  }
   const Shape shape = demo_shape();
   std::printf("%-17s %-12s %-6s %12s %10s %10s  %s\n", "example", "shape", "target", "max|err|",
               "PCC", "time", "check");
