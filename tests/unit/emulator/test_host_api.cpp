@@ -2,6 +2,7 @@
 // accessor args.
 #include <type_traits>
 
+#include <hostdevcommon/common_values.hpp>
 #include <tt-metalium/bfloat16.hpp>
 #include <tt-metalium/core_coord.hpp>
 #include <tt-metalium/distributed.hpp>
@@ -62,6 +63,12 @@ TEST(EmulatorHostApi, CoreTypesAreAlsoInTtMetalNamespace) {
   const std::vector<tt::tt_metal::CoreCoord> cores =
       tt::tt_metal::corerange_to_cores(set, std::nullopt, true);
   EXPECT_EQ(cores, (std::vector<CoreCoord>{{0, 0}, {1, 0}, {0, 1}, {1, 1}}));
+}
+
+// The semaphore flags the SDK's multicast kernels and hosts use (CreateSemaphore(…, INVALID)).
+TEST(EmulatorHostApi, CommonValuesHoldTheSemaphoreFlags) {
+  static_assert(INVALID == 0 && VALID == 1);
+  EXPECT_EQ(DEFAULT_L1_SMALL_SIZE, 0u);
 }
 
 TEST(EmulatorHostApi, SplitWorkToCoresUnevenIsColumnMajorWithTwoGroups) {
