@@ -2,6 +2,7 @@
 // hardware does not make (reserve/push and wait/pop windows, the exact-wrap rule, NoC targets).
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include "state.hpp"
 
@@ -309,13 +310,27 @@ void noc_write(std::uint32_t src, std::uint64_t dst, std::uint32_t size) {
 }
 
 void noc_write_multicast(std::uint32_t src, std::uint64_t dst, std::uint32_t size,
-                         std::uint32_t num_dests, bool include_self) {
+                         std::uint32_t num_dests, bool include_self, std::uint8_t noc) {
   if (!(dst & kMulticastFlag))
     fail("noc_async_write_multicast: " + hex(dst) + " is not a multicast address");
   const std::uint8_t* from = local(src, size, false, "noc_async_write_multicast");
   const std::uint32_t rect = static_cast<std::uint32_t>((dst & ~kMulticastFlag) >> kLocalBits);
-  const std::uint32_t x0 = rect & 0x3f, y0 = (rect >> 6) & 0x3f, x1 = (rect >> 12) & 0x3f,
-                      y1 = (rect >> 18) & 0x3f;
+  std::uint32_t x0 = rect & 0x3f, y0 = (rect >> 6) & 0x3f, x1 = (rect >> 12) & 0x3f,
+                y1 = (rect >> 18) & 0x3f;
+  // NOC 0 runs towards larger x and y, NOC 1 towards smaller: a rectangle starts at its smallest
+  // corner on NOC 0 and at its largest on NOC 1 (kernels on NOC 1 swap start and end, as the SDK's
+  // matmul_multicore_reuse_mcast readers and ttnn's matmul program factories do).
+  if (noc == 1) {
+    std::swap(x0, x1);
+    std::swap(y0, y1);
+  }
+  if (x0 > x1 || y0 > y1) {
+    const bool n1 = noc == 1;
+    fail("noc_async_write_multicast: on NOC " + std::to_string(noc) + " a rectangle runs from " +
+         (n1 ? "largest" : "smallest") + " to " + (n1 ? "smallest" : "largest") + " (x, y); (" +
+         std::to_string(n1 ? x1 : x0) + "," + std::to_string(n1 ? y1 : y0) + ")-(" +
+         std::to_string(n1 ? x0 : x1) + "," + std::to_string(n1 ? y0 : y1) + ") does not");
+  }
   const std::uint64_t off = dst & kLocalMask;
   const CoreState& self = *current().core;
   std::vector<Target> targets;

@@ -1,5 +1,8 @@
 // Host-side API semantics: bfloat16 rounding, tilize layout, core ranges, split_work_to_cores,
 // accessor args.
+#include <type_traits>
+
+#include <hostdevcommon/common_values.hpp>
 #include <tt-metalium/bfloat16.hpp>
 #include <tt-metalium/core_coord.hpp>
 #include <tt-metalium/distributed.hpp>
@@ -48,6 +51,24 @@ TEST(EmulatorHostApi, CoreRangeIteratesRowMajor) {
       CoreRangeSet(std::vector<CoreRange>{CoreRange({0, 0}, {7, 6}), CoreRange({0, 7}, {3, 7})})
           .num_cores(),
       60u);
+}
+
+// Host code written as the SDK now asks (tt::tt_metal::CoreCoord, …) and code using the global
+// names (deprecated in the SDK) both compile and mean the same types.
+TEST(EmulatorHostApi, CoreTypesAreAlsoInTtMetalNamespace) {
+  static_assert(std::is_same_v<tt::tt_metal::CoreCoord, ::CoreCoord>);
+  static_assert(std::is_same_v<tt::tt_metal::CoreRange, ::CoreRange>);
+  static_assert(std::is_same_v<tt::tt_metal::CoreRangeSet, ::CoreRangeSet>);
+  const tt::tt_metal::CoreRangeSet set(tt::tt_metal::CoreRange({0, 0}, {1, 1}));
+  const std::vector<tt::tt_metal::CoreCoord> cores =
+      tt::tt_metal::corerange_to_cores(set, std::nullopt, true);
+  EXPECT_EQ(cores, (std::vector<CoreCoord>{{0, 0}, {1, 0}, {0, 1}, {1, 1}}));
+}
+
+// The semaphore flags the SDK's multicast kernels and hosts use (CreateSemaphore(…, INVALID)).
+TEST(EmulatorHostApi, CommonValuesHoldTheSemaphoreFlags) {
+  static_assert(INVALID == 0 && VALID == 1);
+  EXPECT_EQ(DEFAULT_L1_SMALL_SIZE, 0u);
 }
 
 TEST(EmulatorHostApi, SplitWorkToCoresUnevenIsColumnMajorWithTwoGroups) {

@@ -34,8 +34,10 @@ std::uint32_t cb_page_size(std::uint32_t cb);
 // addresses carry (x, y) and a core-relative offset.
 void noc_read(std::uint64_t src_noc_addr, std::uint32_t dst_local_addr, std::uint32_t size);
 void noc_write(std::uint32_t src_local_addr, std::uint64_t dst_noc_addr, std::uint32_t size);
+// `noc` is the NoC the write is issued on: it sets which corner the rectangle starts at.
 void noc_write_multicast(std::uint32_t src_local_addr, std::uint64_t dst_mcast_addr,
-                         std::uint32_t size, std::uint32_t num_dests, bool include_self);
+                         std::uint32_t size, std::uint32_t num_dests, bool include_self,
+                         std::uint8_t noc = 0);
 void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr);
 void semaphore_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_least);
 void semaphore_set(volatile std::uint32_t* sem, std::uint32_t value);

@@ -108,9 +108,11 @@ std::vector<CoreCoord> corerange_to_cores(const CoreRangeSet& crs,
                                           std::optional<std::uint32_t> max_cores = std::nullopt,
                                           bool row_wise = false);
 
-// The SDK declares the core types in tt::tt_metal; its global names are deprecated aliases.
+// The SDK declares these in tt::tt_metal (its global names are deprecated aliases of those); here
+// both spellings name the same types and function.
 namespace tt::tt_metal {
 using ::CoreCoord;
 using ::CoreRange;
+using ::corerange_to_cores;
 using ::CoreRangeSet;
 } // namespace tt::tt_metal

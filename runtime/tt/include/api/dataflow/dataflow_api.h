@@ -197,17 +197,17 @@ noc_async_write_tile(const uint32_t id, const InterleavedAddrGenFast<DRAM, tile_
 
 inline void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
                                       uint32_t size, uint32_t num_dests, bool /*linked*/ = false,
-                                      uint8_t /*noc*/ = noc_index,
+                                      uint8_t noc = noc_index,
                                       uint8_t /*vc*/ = NOC_MULTICAST_WRITE_VC) {
   ::tk::rt::emu::noc_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests,
-                                     false);
+                                     false, noc);
 }
 inline void noc_async_write_multicast_loopback_src(uint32_t src_local_l1_addr,
                                                    uint64_t dst_noc_addr_multicast, uint32_t size,
                                                    uint32_t num_dests, bool /*linked*/ = false,
-                                                   uint8_t /*noc*/ = noc_index) {
+                                                   uint8_t noc = noc_index) {
   ::tk::rt::emu::noc_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests,
-                                     true);
+                                     true, noc);
 }
 
 inline void noc_async_read_barrier(uint8_t /*noc*/ = noc_index) {
@@ -249,9 +249,9 @@ inline void noc_semaphore_set_remote(uint32_t src_local_l1_addr, uint64_t dst_no
 }
 inline void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
                                         uint32_t num_dests, bool /*linked*/ = false,
-                                        uint8_t /*noc*/ = noc_index) {
-  ::tk::rt::emu::noc_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests,
-                                     false);
+                                        uint8_t noc = noc_index) {
+  ::tk::rt::emu::noc_write_multicast(src_local_l1_addr, dst_noc_addr_multicast, 4, num_dests, false,
+                                     noc);
 }
 template <bool posted = false>
 inline void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t /*noc_id*/ = noc_index,

@@ -1,0 +1,106 @@
+// The TT-Metalium SDK's four matmul programming examples (tt-metal
+// tt_metal/programming_examples/matmul/{matmul_single_core, matmul_multi_core,
+// matmul_multicore_reuse, matmul_multicore_reuse_mcast}), ported as baselines: host programs on the
+// real TT-Metalium API and kernels in baselines/kernels/, run here on TileKit's emulator
+// (docs/baselines.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tt-metalium/base_types.hpp>
+#include <tt-metalium/bfloat16.hpp>
+#include <tt-metalium/core_coord.hpp>
+#include <tt-metalium/mesh_device.hpp>
+
+namespace tk::baselines {
+
+enum class MatmulAlgo { single_core, multi_core, reuse, reuse_mcast };
+inline constexpr MatmulAlgo kMatmulAlgos[] = {MatmulAlgo::single_core, MatmulAlgo::multi_core,
+                                              MatmulAlgo::reuse, MatmulAlgo::reuse_mcast};
+std::string_view to_string(MatmulAlgo algo);
+/// "single_core", "multi_core", "reuse", "reuse_mcast".
+std::optional<MatmulAlgo> parse_matmul_algo(std::string_view name);
+std::string_view to_string(tt::tt_metal::MathFidelity fidelity);
+/// "LoFi", "HiFi2", "HiFi3", "HiFi4".
+std::optional<tt::tt_metal::MathFidelity> parse_math_fidelity(std::string_view name);
+
+/// C (M x N) = A (M x K) · B (K x N); each a multiple of 32.
+struct MatmulShape {
+  std::uint32_t M = 0;
+  std::uint32_t K = 0;
+  std::uint32_t N = 0;
+};
+
+struct MatmulOptions {
+  tt::tt_metal::MathFidelity fidelity = tt::tt_metal::MathFidelity::HiFi4;
+  /// ComputeConfig::fp32_dest_acc_en. The SDK examples leave it false: DST holds bf16 and rounds
+  /// the running sum after every 16-wide face of K. True accumulates in fp32 and halves DST to 4
+  /// tiles, so the reuse algorithms then take sub-blocks of at most 4 tiles.
+  bool fp32_dest_acc_en = false;
+  /// The worker grid the program may use, x columns by y rows from core (0,0); {0, 0} is the
+  /// device's whole compute-with-storage grid. single_core always uses core (0,0) alone.
+  tt::tt_metal::CoreCoord grid{0, 0};
+};
+
+/// How the reuse algorithms cut the output: blocks of per_core_M x per_core_N tiles, one per core
+/// on a num_blocks_y x num_blocks_x grid, K read in blocks of in0_block_w tiles, computed in DST in
+/// out_subblock_h x out_subblock_w sub-blocks.
+struct ReuseBlocking {
+  std::uint32_t in0_block_w = 2;
+  std::uint32_t per_core_M = 0;
+  std::uint32_t per_core_N = 0;
+  std::uint32_t out_subblock_h = 0;
+  std::uint32_t out_subblock_w = 0;
+  std::uint32_t num_blocks_y = 0;
+  std::uint32_t num_blocks_x = 0;
+  /// True when bmm_op_utils::get_large_matmul_params chose the blocks (the SDK's choice); false
+  /// for reuse_mcast's fallback when that choice leaves fewer than 2 x 2 blocks.
+  bool sdk_choice = true;
+};
+
+/// The blocks `algo` (reuse or reuse_mcast) uses for `shape` on `grid`, chosen as the SDK's host
+/// code does (sub-blocks of at most 4 tiles with fp32_dest_acc_en). Throws std::invalid_argument,
+/// stating the requirements, for a shape it cannot run.
+ReuseBlocking choose_reuse_blocking(MatmulAlgo algo, MatmulShape shape,
+                                    tt::tt_metal::CoreCoord grid, bool fp32_dest_acc_en = false);
+
+/// One line saying how run_matmul runs `shape` with `algo` (cores, blocks); throws like
+/// run_matmul for an unsupported shape or grid.
+std::string describe_plan(const tt::tt_metal::distributed::MeshDevice& device, MatmulAlgo algo,
+                          MatmulShape shape, const MatmulOptions& options = {});
+
+/// C = A·B on `device` with `algo`: `a` (M x K) and `b` (K x N) row-major bf16, tilized and
+/// written to interleaved DRAM buffers; returns C (M x N, row-major). Throws std::invalid_argument
+/// for a shape or grid the algorithm does not support (the message states its requirements) and
+/// the emulator's errors (tk::rt::emu::EmulatorError) from the run.
+std::vector<float> run_matmul(tt::tt_metal::distributed::MeshDevice& device, MatmulAlgo algo,
+                              MatmulShape shape, const std::vector<bfloat16>& a,
+                              const std::vector<bfloat16>& b, const MatmulOptions& options = {});
+
+/// A·B in double from the bf16 values, row-major.
+std::vector<double> reference_matmul(MatmulShape shape, const std::vector<bfloat16>& a,
+                                     const std::vector<bfloat16>& b);
+
+/// Uniform in [lo, hi], rounded to bf16; the same seed gives the same matrix.
+std::vector<bfloat16> random_bf16_matrix(std::size_t rows, std::size_t cols, std::uint64_t seed,
+                                         float lo = -1.0f, float hi = 1.0f);
+
+/// The bf16 acceptance rule of TileKit's end-to-end tests: every |got - ref| <= 1.6e-2 * (1 +
+/// |ref|) and PCC >= 0.999.
+inline constexpr double kBf16Tol = 1.6e-2;
+inline constexpr double kMinPcc = 0.999;
+struct MatmulCheck {
+  double max_abs_err = 0;
+  double max_bound_ratio = 0; // the largest |got - ref| / (1.6e-2 * (1 + |ref|)): at most 1
+  double pcc = 0;
+  std::size_t mismatches = 0; // elements outside the bound (or NaN)
+  bool ok = false;
+};
+MatmulCheck check_bf16(const std::vector<float>& got, const std::vector<double>& ref);
+
+} // namespace tk::baselines

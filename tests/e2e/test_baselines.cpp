@@ -1,0 +1,214 @@
+// The SDK's four matmul programming examples ported as baselines (baselines/, docs/baselines.md),
+// run on the emulator against a double-precision reference with the end-to-end bf16 rule
+// (harness.hpp: |err| <= 1.6e-2 * (1 + |ref|), PCC >= 0.999); their block-size choices; the
+// requirements they state for shapes they cannot run.
+#include "baselines/matmul.hpp"
+#include "tests/e2e/harness.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tk::e2e {
+namespace {
+
+using baselines::MatmulAlgo;
+using baselines::MatmulOptions;
+using baselines::MatmulShape;
+using baselines::ReuseBlocking;
+
+// Kernels are cached inside the build tree (with the emulator tests'), not in the user's home.
+struct KernelCacheEnv : ::testing::Environment {
+  void SetUp() override {
+    setenv("TT_METAL_EMULATOR_CACHE_DIR", TK_BINARY_DIR "/emulator_kernel_cache", 0);
+  }
+};
+const auto* const g_cache_env = ::testing::AddGlobalTestEnvironment(new KernelCacheEnv);
+
+std::string shape_name(MatmulShape s) {
+  return std::to_string(s.M) + "x" + std::to_string(s.K) + "x" + std::to_string(s.N);
+}
+
+// As TileKit's end-to-end matmul cases: A in [-1, 1], B in [-2/sqrt(K), 2/sqrt(K)], so C has a
+// standard deviation of 2/3 whatever K is.
+struct Inputs {
+  std::vector<bfloat16> a, b;
+};
+Inputs inputs(MatmulShape s, std::uint64_t seed = 7) {
+  const auto scale = static_cast<float>(2.0 / std::sqrt(static_cast<double>(s.K)));
+  return {baselines::random_bf16_matrix(s.M, s.K, seed),
+          baselines::random_bf16_matrix(s.K, s.N, seed + 1, -scale, scale)};
+}
+
+void expect_within_bf16_bounds(const std::vector<float>& got, const std::vector<double>& ref,
+                               MatmulShape s, const std::string& what) {
+  ASSERT_EQ(got.size(), ref.size()) << what;
+  std::size_t bad = 0;
+  double max_err = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double err = std::abs(static_cast<double>(got[i]) - ref[i]);
+    max_err = std::max(max_err, err);
+    if (!(err <= kBf16Tol * (1 + std::abs(ref[i]))) && bad++ < 5) {
+      ADD_FAILURE() << what << ": C(" << i / s.N << ", " << i % s.N << ") = " << got[i]
+                    << ", reference " << ref[i];
+    }
+  }
+  EXPECT_EQ(bad, 0u) << what << ": elements beyond 1.6e-2 * (1 + |ref|); max |err| " << max_err;
+  EXPECT_GE(pearson(std::vector<double>(got.begin(), got.end()), ref), kMinPcc) << what;
+}
+
+struct Case {
+  MatmulAlgo algo;
+  MatmulShape shape;
+  bool fp32_dest_acc_en = false;
+  tt::tt_metal::CoreCoord grid{0, 0};
+};
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << baselines::to_string(c.algo) << " " << shape_name(c.shape)
+      << (c.fp32_dest_acc_en ? " fp32 DST" : " bf16 DST");
+  if (c.grid.x != 0)
+    *os << " on " << c.grid.x << "x" << c.grid.y;
+}
+
+// With the SDK's configuration (16-bit DST, which rounds the running sum to bf16 after every 16
+// values of K) the bound holds up to K = 320 here (0.88 of it at 320x320x192); at K = 512 a few
+// elements exceed it (up to 1.32 of it at 512x512x512), so those shapes run with fp32_dest_acc_en.
+// 288x64x288: 81 output tiles, an uneven split over 64 cores (17 x 2 + 47 x 1). 704x128x1024:
+// the one shape here where get_large_matmul_params itself gives reuse_mcast 2 x 2 blocks.
+std::vector<Case> cases() {
+  const MatmulShape sdk_shapes[] = {
+      {64, 64, 64}, {256, 256, 256}, {320, 256, 192}, {288, 64, 288}, {704, 128, 1024}};
+  const MatmulShape k512_shapes[] = {{320, 512, 192}, {512, 512, 512}};
+  std::vector<Case> out;
+  for (MatmulAlgo algo : baselines::kMatmulAlgos) {
+    for (MatmulShape s : sdk_shapes)
+      out.push_back({algo, s});
+    for (MatmulShape s : k512_shapes)
+      out.push_back({algo, s, true});
+  }
+  // A smaller grid than the device's.
+  out.push_back({MatmulAlgo::multi_core, {288, 64, 288}, false, {3, 2}});
+  out.push_back({MatmulAlgo::reuse, {256, 256, 256}, false, {2, 2}});
+  out.push_back({MatmulAlgo::reuse_mcast, {384, 256, 384}, false, {3, 3}});
+  return out;
+}
+
+class BaselineMatmul : public ::testing::TestWithParam<Case> {};
+
+TEST_P(BaselineMatmul, MatchesReference) {
+  const Case& c = GetParam();
+  const Inputs in = inputs(c.shape);
+  MatmulOptions options;
+  options.fp32_dest_acc_en = c.fp32_dest_acc_en;
+  options.grid = c.grid;
+  const std::vector<float> got =
+      baselines::run_matmul(device(), c.algo, c.shape, in.a, in.b, options);
+  expect_within_bf16_bounds(got, baselines::reference_matmul(c.shape, in.a, in.b), c.shape,
+                            baselines::describe_plan(device(), c.algo, c.shape, options));
+}
+
+INSTANTIATE_TEST_SUITE_P(Baselines, BaselineMatmul, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<Case>& param_info) {
+                           const Case& c = param_info.param;
+                           std::string name = std::string(baselines::to_string(c.algo)) + "_" +
+                                              shape_name(c.shape) +
+                                              (c.fp32_dest_acc_en ? "_fp32dst" : "_bf16dst");
+                           if (c.grid.x != 0)
+                             name += "_grid" + std::to_string(c.grid.x) + "x" +
+                                     std::to_string(c.grid.y);
+                           return name;
+                         });
+
+// With 16-bit DST every algorithm accumulates each output tile in the same order (K ascending,
+// rounded after every face; the reuse algorithms' partial sums go through the bf16 CB c_24
+// exactly), so all four give the same bits, also where K = 512 takes them past the bf16 bound.
+TEST(BaselineMatmul, AllAlgorithmsGiveTheSameBitsWithBf16Dst) {
+  const MatmulShape s{512, 512, 512};
+  const Inputs in = inputs(s);
+  const std::vector<float> single =
+      baselines::run_matmul(device(), MatmulAlgo::single_core, s, in.a, in.b);
+  const baselines::MatmulCheck check =
+      baselines::check_bf16(single, baselines::reference_matmul(s, in.a, in.b));
+  EXPECT_GE(check.pcc, kMinPcc);
+  EXPECT_LT(check.max_bound_ratio, 1.5); // 1.32: see cases()
+  for (MatmulAlgo algo : {MatmulAlgo::multi_core, MatmulAlgo::reuse, MatmulAlgo::reuse_mcast}) {
+    EXPECT_EQ(baselines::run_matmul(device(), algo, s, in.a, in.b), single)
+        << baselines::to_string(algo);
+  }
+}
+
+// get_large_matmul_params, worked out by hand from bmm_op.hpp for these shapes on the 8x8 grid.
+TEST(BaselineMatmul, ReuseBlocksAreTheSdkChoice) {
+  const tt::tt_metal::CoreCoord grid{8, 8};
+  auto blocks = [&](MatmulAlgo algo, MatmulShape s, bool fp32 = false) {
+    const ReuseBlocking b = baselines::choose_reuse_blocking(algo, s, grid, fp32);
+    return std::vector<std::uint32_t>{b.per_core_M,          b.per_core_N,   b.out_subblock_h,
+                                      b.out_subblock_w,      b.num_blocks_y, b.num_blocks_x,
+                                      b.sdk_choice ? 1u : 0u};
+  };
+  using V = std::vector<std::uint32_t>;
+  // The examples' own shapes: matmul_multicore_reuse's 640^3, _mcast's 3584x768x3072.
+  EXPECT_EQ(blocks(MatmulAlgo::reuse, {640, 640, 640}), (V{20, 4, 4, 2, 1, 5, 1}));
+  EXPECT_EQ(blocks(MatmulAlgo::reuse_mcast, {3584, 768, 3072}), (V{16, 12, 4, 2, 7, 8, 1}));
+  EXPECT_EQ(blocks(MatmulAlgo::reuse, {256, 256, 256}), (V{8, 2, 4, 2, 1, 4, 1}));
+  EXPECT_EQ(blocks(MatmulAlgo::reuse, {320, 256, 192}), (V{10, 2, 5, 1, 1, 3, 1}));
+  // A prime factor of Mt above the grid's 8 rows stays in every block (11), Npc grows to 16.
+  EXPECT_EQ(blocks(MatmulAlgo::reuse_mcast, {704, 128, 1024}), (V{11, 16, 1, 8, 2, 2, 1}));
+  // fp32 DST holds 4 tiles: the 8-tile sub-blocks are skipped.
+  EXPECT_EQ(blocks(MatmulAlgo::reuse, {512, 512, 512}, true), (V{16, 2, 2, 2, 1, 8, 1}));
+  // reuse_mcast where the SDK's choice is one row of cores: the largest blocks giving >= 2 x 2.
+  EXPECT_EQ(blocks(MatmulAlgo::reuse, {512, 512, 512}), (V{16, 2, 4, 2, 1, 8, 1}));
+  EXPECT_EQ(blocks(MatmulAlgo::reuse_mcast, {512, 512, 512}), (V{8, 8, 4, 2, 2, 2, 0}));
+  EXPECT_EQ(blocks(MatmulAlgo::reuse_mcast, {64, 64, 64}), (V{1, 1, 1, 1, 2, 2, 0}));
+}
+
+std::string error_of(MatmulAlgo algo, MatmulShape s, tt::tt_metal::CoreCoord grid = {0, 0}) {
+  std::vector<bfloat16> a(std::size_t{s.M} * s.K), b(std::size_t{s.K} * s.N);
+  MatmulOptions options;
+  options.grid = grid;
+  try {
+    baselines::run_matmul(device(), algo, s, a, b, options);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(BaselineMatmul, UnsupportedShapesStateTheRequirements) {
+  for (MatmulAlgo algo : baselines::kMatmulAlgos) {
+    EXPECT_EQ(error_of(algo, {100, 64, 64}),
+              std::string(baselines::to_string(algo)) +
+                  ": M, K and N must be positive multiples of 32 (the tile size); got MxKxN = "
+                  "100x64x64");
+  }
+  EXPECT_EQ(error_of(MatmulAlgo::reuse, {64, 96, 64}),
+            "reuse: K/32 must be a multiple of in0_block_w = 2 (K a multiple of 64); got K = 96");
+  EXPECT_EQ(error_of(MatmulAlgo::reuse, {544, 64, 608}),
+            "reuse: get_large_matmul_params finds no per_core_M x per_core_N blocks for Mt x Nt "
+            "= 17x19 output tiles on a 8x8 grid (x by y): each block keeps the prime factors of "
+            "Mt larger than the grid's rows and of Nt larger than its columns, at most one block "
+            "per core, and 2*in0_block_w*(per_core_M + per_core_N) + per_core_M*per_core_N <= 400 "
+            "tiles of CBs per core");
+  EXPECT_EQ(error_of(MatmulAlgo::reuse_mcast, {32, 64, 256}),
+            "reuse_mcast: needs at least 2x2 output blocks (a sender column and row, and "
+            "receivers): no per_core_M dividing Mt = 1 and per_core_N dividing Nt = 8 give 2..8 "
+            "block rows and 2..8 block columns with 2*in0_block_w*(per_core_M + per_core_N) + "
+            "per_core_M*per_core_N <= 400 tiles of CBs per core");
+  EXPECT_EQ(error_of(MatmulAlgo::multi_core, {64, 64, 64}, {9, 8}),
+            "matmul: the grid must be 1..8x8 (x columns by y rows) or 0x0 for the whole device; "
+            "got 9x8");
+  // The unsupported shapes still run with the algorithms that take them.
+  const MatmulShape s{544, 64, 608};
+  const Inputs in = inputs(s);
+  expect_within_bf16_bounds(baselines::run_matmul(device(), MatmulAlgo::multi_core, s, in.a, in.b),
+                            baselines::reference_matmul(s, in.a, in.b), s, "multi_core 544x64x608");
+}
+
+} // namespace
+} // namespace tk::e2e
