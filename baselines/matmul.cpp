@@ -220,8 +220,9 @@ std::vector<std::uint32_t> divisors(std::uint32_t n) {
 
 // reuse_mcast needs a sender column and row plus receivers: at least 2 x 2 blocks. When the SDK's
 // choice gives fewer (it favours tall blocks: up to 512 x 512 it yields one row of cores, where the
-// SDK example's core ranges would be empty), the largest blocks (most tiles, then the taller)
-// within the same L1 budget that make 2..rows x 2..columns blocks.
+// SDK example's core ranges would be empty), the blocks that use the most cores (then the taller)
+// within the same L1 budget, making 2..rows x 2..columns blocks: a yardstick should use the device,
+// as ttnn's multicast matmuls spread the output over the whole grid.
 std::optional<ReuseBlocking> mcast_fallback(std::uint32_t Mt, std::uint32_t Nt,
                                             std::uint32_t num_cores_y, std::uint32_t num_cores_x,
                                             std::uint32_t in0_block_w,
@@ -233,8 +234,9 @@ std::optional<ReuseBlocking> mcast_fallback(std::uint32_t Mt, std::uint32_t Nt,
       if (by < 2 || bx < 2 || by > num_cores_y || bx > num_cores_x ||
           !fits_budget(m, n, in0_block_w))
         continue;
-      if (!best || m * n > best->first * best->second ||
-          (m * n == best->first * best->second && m > best->first))
+      const std::uint32_t blocks = by * bx;
+      const std::uint32_t best_blocks = best ? (Mt / best->first) * (Nt / best->second) : 0;
+      if (blocks > best_blocks || (blocks == best_blocks && m > best->first))
         best = {m, n};
     }
   }
