@@ -83,6 +83,15 @@ int main(int argc, char** argv) {
   app.add_option("--grid", grid_text,
                  "worker grid XxY (columns x rows) to use; default: the device's whole grid");
   app.add_option("--seed", seed, "seed of the random inputs")->capture_default_str();
+  bool no_check = false;
+  app.add_flag("--no-check", no_check,
+               "skip the double-precision reference and the check (for timing runs at large "
+               "shapes; the reference costs M*K*N multiply-adds on the host)");
+  std::string blocks_name = "sdk";
+  app.add_option("--blocks", blocks_name,
+                 "block rule of reuse and reuse_mcast: sdk (the examples' get_large_matmul_params) "
+                 "or ttnn (one block per core, as ttnn's hand-tuned matmul benchmark)")
+      ->capture_default_str();
   app.add_flag("--fp32-dest-acc", options.fp32_dest_acc_en,
                "accumulate in fp32 DST (ComputeConfig::fp32_dest_acc_en; the SDK examples do not)");
   CLI11_PARSE(app, argc, argv);
@@ -113,6 +122,13 @@ int main(int argc, char** argv) {
                  fidelity_name.c_str());
     return 2;
   }
+  if (const auto rule = parse_block_rule(blocks_name)) {
+    options.blocks = *rule;
+  } else {
+    std::fprintf(stderr, "tk-baseline-matmul: unknown --blocks '%s' (sdk, ttnn)\n",
+                 blocks_name.c_str());
+    return 2;
+  }
   if (!grid_text.empty() && !parse_grid(grid_text, options.grid)) {
     std::fprintf(stderr, "tk-baseline-matmul: --grid wants XxY (e.g. 8x8); got '%s'\n",
                  grid_text.c_str());
@@ -135,6 +151,13 @@ int main(int argc, char** argv) {
       const std::vector<float> c = run_matmul(*device, algo, shape, a, b, options);
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (no_check) {
+        std::printf("  %s, %s, %s DST, %.3f s: not checked (--no-check)\n",
+                    std::string(to_string(algo)).c_str(),
+                    std::string(to_string(options.fidelity)).c_str(),
+                    options.fp32_dest_acc_en ? "fp32" : "bf16", seconds);
+        continue;
+      }
       if (ref.empty())
         ref = reference_matmul(shape, a, b);
       const MatmulCheck check = check_bf16(c, ref);

@@ -244,7 +244,43 @@ std::optional<ReuseBlocking> mcast_fallback(std::uint32_t Mt, std::uint32_t Nt,
     return std::nullopt;
   ReuseBlocking b =
       with_subblock(Mt, Nt, best->first, best->second, in0_block_w, max_subblock_tiles);
-  b.sdk_choice = false;
+  b.chosen_by = ReuseBlocking::ChosenBy::mcast_fallback;
+  return b;
+}
+
+// The L1 a core's CBs may use: Wormhole B0's 1464 KiB less the region below the first address the
+// allocator hands out (0x19000, firmware and mailboxes). ttnn's get_max_l1_space is the same
+// difference, read from the device's allocator.
+constexpr std::uint32_t kL1CbBytes = 1464 * 1024 - 0x19000;
+
+// BlockRule::ttnn, as tests/ttnn/unit_tests/benchmarks/test_benchmark.py sets its program config
+// for a shape on the grid: one block per core, in0_block_w = Kt / columns / in0_block_w_div. The
+// benchmark lists its div per shape; here it is the smallest power of two whose CBs (two in0 and
+// two in1 blocks, the output block) fit in L1. The benchmark's num_out_blocks (an output block
+// computed in parts, re-reading its in0 and in1 blocks) is not ported: where it splits the
+// 4096^3 output 2 x 2 with div 1, this rule keeps the whole block and takes div 4.
+ReuseBlocking ttnn_blocking(const std::string& name, std::uint32_t Mt, std::uint32_t Kt,
+                            std::uint32_t Nt, std::uint32_t cores_y, std::uint32_t cores_x,
+                            std::uint32_t max_subblock_tiles) {
+  if (Mt % cores_y != 0 || Nt % cores_x != 0 || Kt % cores_x != 0) {
+    throw std::invalid_argument(
+        name + ": ttnn's block rule needs M/32 divisible by the grid's rows and K/32 and N/32 by " +
+        "its columns (one block per core); got " + dims(Mt, Kt) + "x" + std::to_string(Nt) +
+        " tiles (MxKxN) on a " + dims(cores_x, cores_y) + " grid (x by y)");
+  }
+  const std::uint32_t pcm = Mt / cores_y, pcn = Nt / cores_x;
+  std::uint32_t w = Kt / cores_x;
+  while (2 * w * (pcm + pcn) + pcm * pcn > kL1CbBytes / kTileBytes) {
+    if (w % 2 != 0) {
+      throw std::invalid_argument(
+          name + ": ttnn's block rule finds no in0_block_w for " + dims(pcm, pcn) +
+          " tiles per core: 2*in0_block_w*(per_core_M + per_core_N) + per_core_M*per_core_N " +
+          "tiles must fit the " + std::to_string(kL1CbBytes / 1024) + " KiB of L1 for CBs");
+    }
+    w /= 2;
+  }
+  ReuseBlocking b = with_subblock(Mt, Nt, pcm, pcn, w, max_subblock_tiles);
+  b.chosen_by = ReuseBlocking::ChosenBy::ttnn;
   return b;
 }
 
@@ -579,8 +615,20 @@ std::optional<MathFidelity> parse_math_fidelity(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view to_string(BlockRule rule) {
+  return rule == BlockRule::ttnn ? "ttnn" : "sdk";
+}
+
+std::optional<BlockRule> parse_block_rule(std::string_view name) {
+  for (BlockRule r : {BlockRule::sdk, BlockRule::ttnn}) {
+    if (to_string(r) == name)
+      return r;
+  }
+  return std::nullopt;
+}
+
 ReuseBlocking choose_reuse_blocking(MatmulAlgo algo, MatmulShape shape, CoreCoord grid,
-                                    bool fp32_dest_acc_en) {
+                                    bool fp32_dest_acc_en, BlockRule rule) {
   const std::string name(to_string(algo));
   if (algo != MatmulAlgo::reuse && algo != MatmulAlgo::reuse_mcast)
     throw std::invalid_argument(name + ": has no blocks (only reuse and reuse_mcast do)");
@@ -589,12 +637,22 @@ ReuseBlocking choose_reuse_blocking(MatmulAlgo algo, MatmulShape shape, CoreCoor
                       Nt = shape.N / TILE_WIDTH;
   const auto cores_x = static_cast<std::uint32_t>(grid.x),
              cores_y = static_cast<std::uint32_t>(grid.y);
+  const std::uint32_t max_subblock_tiles = fp32_dest_acc_en ? 4 : 8;
+  if (rule == BlockRule::ttnn) {
+    const ReuseBlocking b = ttnn_blocking(name, Mt, Kt, Nt, cores_y, cores_x, max_subblock_tiles);
+    if (algo == MatmulAlgo::reuse_mcast && (b.num_blocks_y < 2 || b.num_blocks_x < 2)) {
+      throw std::invalid_argument(name + ": needs at least 2x2 output blocks (a sender column " +
+                                  "and row, and receivers); ttnn's block rule on a " +
+                                  dims(cores_x, cores_y) + " grid gives " +
+                                  dims(b.num_blocks_x, b.num_blocks_y));
+    }
+    return b;
+  }
   constexpr std::uint32_t in0_block_w = 2; // the SDK examples' fixed inner block
   if (Kt % in0_block_w != 0) {
     throw std::invalid_argument(name + ": K/32 must be a multiple of in0_block_w = 2 (K a " +
                                 "multiple of 64); got K = " + std::to_string(shape.K));
   }
-  const std::uint32_t max_subblock_tiles = fp32_dest_acc_en ? 4 : 8;
   const std::optional<ReuseBlocking> sdk =
       large_matmul_params(Mt, Nt, cores_y, cores_x, in0_block_w, max_subblock_tiles);
   const std::string budget = "2*in0_block_w*(per_core_M + per_core_N) + per_core_M*per_core_N "
@@ -648,12 +706,15 @@ std::string describe_plan(const distributed::MeshDevice& device, MatmulAlgo algo
   }
   case MatmulAlgo::reuse:
   case MatmulAlgo::reuse_mcast: {
-    const ReuseBlocking b = choose_reuse_blocking(algo, shape, grid, options.fp32_dest_acc_en);
+    const ReuseBlocking b =
+        choose_reuse_blocking(algo, shape, grid, options.fp32_dest_acc_en, options.blocks);
     out << b.num_blocks_y << "x" << b.num_blocks_x << " blocks of " << b.per_core_M << "x"
         << b.per_core_N << " tiles (one per core), in0_block_w " << b.in0_block_w << " ("
         << Kt / b.in0_block_w << " K-blocks), sub-blocks " << b.out_subblock_h << "x"
         << b.out_subblock_w
-        << (b.sdk_choice ? " (get_large_matmul_params)" : " (fallback: at least 2x2 blocks)");
+        << (b.chosen_by == ReuseBlocking::ChosenBy::sdk    ? " (get_large_matmul_params)"
+            : b.chosen_by == ReuseBlocking::ChosenBy::ttnn ? " (ttnn's benchmark rule)"
+                                                           : " (fallback: at least 2x2 blocks)");
     break;
   }
   }
@@ -680,7 +741,8 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
             .grid = resolve_grid(device, options.grid)};
   std::optional<ReuseBlocking> blocking;
   if (algo == MatmulAlgo::reuse || algo == MatmulAlgo::reuse_mcast)
-    blocking = choose_reuse_blocking(algo, shape, p.grid, options.fp32_dest_acc_en); // may throw
+    blocking = choose_reuse_blocking(algo, shape, p.grid, options.fp32_dest_acc_en,
+                                     options.blocks); // may throw
 
   auto dram = [&](std::uint32_t tiles) {
     return distributed::MeshBuffer::create(

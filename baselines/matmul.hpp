@@ -36,6 +36,19 @@ struct MatmulShape {
   std::uint32_t N = 0;
 };
 
+/// Which rule picks the reuse algorithms' blocks.
+enum class BlockRule {
+  /// The SDK examples' own: bmm_op_utils::get_large_matmul_params with in0_block_w = 2 and a
+  /// 400-tile CB budget (and reuse_mcast's fallback where that gives fewer than 2 x 2 blocks).
+  sdk,
+  /// ttnn's hand-tuned matmul benchmark (tests/ttnn/unit_tests/benchmarks/test_benchmark.py,
+  /// whose figures tech_reports/GEMM_FLOPS publishes): one block per core of the whole grid,
+  /// per_core_M = Mt / rows, per_core_N = Nt / columns, in0_block_w = Kt / columns / div for the
+  /// smallest power-of-two div whose CBs fit the core's L1 (the benchmark's in0_block_w_div), the
+  /// sub-block from the same table. Needs Mt and Nt divisible by the grid's rows and columns.
+  ttnn,
+};
+
 struct MatmulOptions {
   tt::tt_metal::MathFidelity fidelity = tt::tt_metal::MathFidelity::HiFi4;
   /// ComputeConfig::fp32_dest_acc_en. The SDK examples leave it false: DST holds bf16 and rounds
@@ -45,6 +58,8 @@ struct MatmulOptions {
   /// The worker grid the program may use, x columns by y rows from core (0,0); {0, 0} is the
   /// device's whole compute-with-storage grid. single_core always uses core (0,0) alone.
   tt::tt_metal::CoreCoord grid{0, 0};
+  /// The block rule of reuse and reuse_mcast (the others have no blocks).
+  BlockRule blocks = BlockRule::sdk;
 };
 
 /// How the reuse algorithms cut the output: blocks of per_core_M x per_core_N tiles, one per core
@@ -58,16 +73,20 @@ struct ReuseBlocking {
   std::uint32_t out_subblock_w = 0;
   std::uint32_t num_blocks_y = 0;
   std::uint32_t num_blocks_x = 0;
-  /// True when bmm_op_utils::get_large_matmul_params chose the blocks (the SDK's choice); false
-  /// for reuse_mcast's fallback when that choice leaves fewer than 2 x 2 blocks.
-  bool sdk_choice = true;
+  /// What chose them: get_large_matmul_params (the SDK's choice), reuse_mcast's fallback when
+  /// that leaves fewer than 2 x 2 blocks, or BlockRule::ttnn.
+  enum class ChosenBy { sdk, mcast_fallback, ttnn } chosen_by = ChosenBy::sdk;
 };
 
-/// The blocks `algo` (reuse or reuse_mcast) uses for `shape` on `grid`, chosen as the SDK's host
-/// code does (sub-blocks of at most 4 tiles with fp32_dest_acc_en). Throws std::invalid_argument,
-/// stating the requirements, for a shape it cannot run.
+/// The blocks `algo` (reuse or reuse_mcast) uses for `shape` on `grid` under `rule` (sub-blocks of
+/// at most 4 tiles with fp32_dest_acc_en). Throws std::invalid_argument, stating the
+/// requirements, for a shape it cannot run.
 ReuseBlocking choose_reuse_blocking(MatmulAlgo algo, MatmulShape shape,
-                                    tt::tt_metal::CoreCoord grid, bool fp32_dest_acc_en = false);
+                                    tt::tt_metal::CoreCoord grid, bool fp32_dest_acc_en = false,
+                                    BlockRule rule = BlockRule::sdk);
+std::string_view to_string(BlockRule rule);
+/// "sdk", "ttnn".
+std::optional<BlockRule> parse_block_rule(std::string_view name);
 
 /// One line saying how run_matmul runs `shape` with `algo` (cores, blocks); throws like
 /// run_matmul for an unsupported shape or grid.

@@ -67,6 +67,7 @@ struct Case {
   MatmulShape shape;
   bool fp32_dest_acc_en = false;
   tt::tt_metal::CoreCoord grid{0, 0};
+  baselines::BlockRule blocks = baselines::BlockRule::sdk;
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
@@ -74,6 +75,7 @@ void PrintTo(const Case& c, std::ostream* os) {
       << (c.fp32_dest_acc_en ? " fp32 DST" : " bf16 DST");
   if (c.grid.x != 0)
     *os << " on " << c.grid.x << "x" << c.grid.y;
+  *os << " " << baselines::to_string(c.blocks) << " blocks";
 }
 
 // With the SDK's configuration (16-bit DST, which rounds the running sum to bf16 after every 16
@@ -96,6 +98,12 @@ std::vector<Case> cases() {
   out.push_back({MatmulAlgo::multi_core, {288, 64, 288}, false, {3, 2}});
   out.push_back({MatmulAlgo::reuse, {256, 256, 256}, false, {2, 2}});
   out.push_back({MatmulAlgo::reuse_mcast, {384, 256, 384}, false, {3, 3}});
+  // ttnn's block rule (one block per core; in0_block_w = Kt / 8 = 2 and 4 here).
+  out.push_back(
+      {MatmulAlgo::reuse_mcast, {512, 512, 512}, true, {0, 0}, baselines::BlockRule::ttnn});
+  out.push_back(
+      {MatmulAlgo::reuse_mcast, {256, 256, 768}, false, {0, 0}, baselines::BlockRule::ttnn});
+  out.push_back({MatmulAlgo::reuse, {256, 256, 512}, false, {0, 0}, baselines::BlockRule::ttnn});
   return out;
 }
 
@@ -107,6 +115,7 @@ TEST_P(BaselineMatmul, MatchesReference) {
   MatmulOptions options;
   options.fp32_dest_acc_en = c.fp32_dest_acc_en;
   options.grid = c.grid;
+  options.blocks = c.blocks;
   const std::vector<float> got =
       baselines::run_matmul(device(), c.algo, c.shape, in.a, in.b, options);
   expect_within_bf16_bounds(got, baselines::reference_matmul(c.shape, in.a, in.b), c.shape,
@@ -122,6 +131,8 @@ INSTANTIATE_TEST_SUITE_P(Baselines, BaselineMatmul, ::testing::ValuesIn(cases())
                            if (c.grid.x != 0)
                              name += "_grid" + std::to_string(c.grid.x) + "x" +
                                      std::to_string(c.grid.y);
+                           if (c.blocks == baselines::BlockRule::ttnn)
+                             name += "_ttnnblocks";
                            return name;
                          });
 
@@ -148,9 +159,13 @@ TEST(BaselineMatmul, ReuseBlocksAreTheSdkChoice) {
   const tt::tt_metal::CoreCoord grid{8, 8};
   auto blocks = [&](MatmulAlgo algo, MatmulShape s, bool fp32 = false) {
     const ReuseBlocking b = baselines::choose_reuse_blocking(algo, s, grid, fp32);
-    return std::vector<std::uint32_t>{b.per_core_M,          b.per_core_N,   b.out_subblock_h,
-                                      b.out_subblock_w,      b.num_blocks_y, b.num_blocks_x,
-                                      b.sdk_choice ? 1u : 0u};
+    return std::vector<std::uint32_t>{b.per_core_M,
+                                      b.per_core_N,
+                                      b.out_subblock_h,
+                                      b.out_subblock_w,
+                                      b.num_blocks_y,
+                                      b.num_blocks_x,
+                                      b.chosen_by == ReuseBlocking::ChosenBy::sdk ? 1u : 0u};
   };
   using V = std::vector<std::uint32_t>;
   // The examples' own shapes: matmul_multicore_reuse's 640^3, _mcast's 3584x768x3072.
@@ -162,16 +177,42 @@ TEST(BaselineMatmul, ReuseBlocksAreTheSdkChoice) {
   EXPECT_EQ(blocks(MatmulAlgo::reuse_mcast, {704, 128, 1024}), (V{11, 16, 1, 8, 2, 2, 1}));
   // fp32 DST holds 4 tiles: the 8-tile sub-blocks are skipped.
   EXPECT_EQ(blocks(MatmulAlgo::reuse, {512, 512, 512}, true), (V{16, 2, 2, 2, 1, 8, 1}));
-  // At 512^3 the SDK's choice is one row of cores; reuse_mcast takes the blocks using the most cores.
+  // At 512^3 the SDK's choice is one row of cores; reuse_mcast takes the blocks using the most
+  // cores.
   EXPECT_EQ(blocks(MatmulAlgo::reuse, {512, 512, 512}), (V{16, 2, 4, 2, 1, 8, 1}));
   EXPECT_EQ(blocks(MatmulAlgo::reuse_mcast, {512, 512, 512}), (V{2, 2, 2, 2, 8, 8, 0}));
   EXPECT_EQ(blocks(MatmulAlgo::reuse_mcast, {64, 64, 64}), (V{1, 1, 1, 1, 2, 2, 0}));
 }
 
-std::string error_of(MatmulAlgo algo, MatmulShape s, tt::tt_metal::CoreCoord grid = {0, 0}) {
+// ttnn's rule, worked out by hand from test_benchmark.py's formulas on the 8x8 grid: per_core_M =
+// Mt / 8, per_core_N = Nt / 8, in0_block_w = Kt / 8 halved until 2*w*(M + N) + M*N tiles of 2 KiB
+// fit the 1364 KiB of L1 above 0x19000 (682 tiles).
+TEST(BaselineMatmul, TtnnBlocksFollowTheBenchmarkRule) {
+  const tt::tt_metal::CoreCoord grid{8, 8};
+  auto blocks = [&](MatmulShape s) {
+    const ReuseBlocking b = baselines::choose_reuse_blocking(MatmulAlgo::reuse_mcast, s, grid,
+                                                             false, baselines::BlockRule::ttnn);
+    EXPECT_EQ(b.chosen_by, ReuseBlocking::ChosenBy::ttnn);
+    return std::vector<std::uint32_t>{b.per_core_M,     b.per_core_N,     b.in0_block_w,
+                                      b.out_subblock_h, b.out_subblock_w, b.num_blocks_y,
+                                      b.num_blocks_x};
+  };
+  using V = std::vector<std::uint32_t>;
+  // 3072x3072x4096: w = 12 needs 864 tiles, w = 6 needs 528 (the benchmark's in0_block_w_div 2).
+  EXPECT_EQ(blocks({3072, 3072, 4096}), (V{12, 16, 6, 4, 2, 8, 8}));
+  // 3328x2560x2560: w = 10 needs 590 tiles (div 1); 13 x 10 takes the (1, 5) sub-block.
+  EXPECT_EQ(blocks({3328, 2560, 2560}), (V{13, 10, 10, 1, 5, 8, 8}));
+  // 4096^3: w = 16 needs 1280 tiles, 8 needs 768, 4 needs 512.
+  EXPECT_EQ(blocks({4096, 4096, 4096}), (V{16, 16, 4, 4, 2, 8, 8}));
+  EXPECT_EQ(blocks({512, 512, 512}), (V{2, 2, 2, 2, 2, 8, 8}));
+}
+
+std::string error_of(MatmulAlgo algo, MatmulShape s, tt::tt_metal::CoreCoord grid = {0, 0},
+                     baselines::BlockRule rule = baselines::BlockRule::sdk) {
   std::vector<bfloat16> a(std::size_t{s.M} * s.K), b(std::size_t{s.K} * s.N);
   MatmulOptions options;
   options.grid = grid;
+  options.blocks = rule;
   try {
     baselines::run_matmul(device(), algo, s, a, b, options);
   } catch (const std::invalid_argument& e) {
@@ -203,6 +244,13 @@ TEST(BaselineMatmul, UnsupportedShapesStateTheRequirements) {
   EXPECT_EQ(error_of(MatmulAlgo::multi_core, {64, 64, 64}, {9, 8}),
             "matmul: the grid must be 1..8x8 (x columns by y rows) or 0x0 for the whole device; "
             "got 9x8");
+  EXPECT_EQ(error_of(MatmulAlgo::reuse_mcast, {320, 256, 256}, {0, 0}, baselines::BlockRule::ttnn),
+            "reuse_mcast: ttnn's block rule needs M/32 divisible by the grid's rows and K/32 and "
+            "N/32 by its columns (one block per core); got 10x8x8 tiles (MxKxN) on a 8x8 grid (x "
+            "by y)");
+  EXPECT_EQ(error_of(MatmulAlgo::reuse_mcast, {256, 256, 256}, {8, 1}, baselines::BlockRule::ttnn),
+            "reuse_mcast: needs at least 2x2 output blocks (a sender column and row, and "
+            "receivers); ttnn's block rule on a 8x1 grid gives 8x1");
   // The unsupported shapes still run with the algorithms that take them.
   const MatmulShape s{544, 64, 608};
   const Inputs in = inputs(s);
