@@ -4,6 +4,7 @@
 // requirements they state for shapes they cannot run.
 #include "baselines/matmul.hpp"
 #include "tests/e2e/harness.hpp"
+#include "tk_emulator/emulator.hpp"
 
 #include <gtest/gtest.h>
 
@@ -205,6 +206,33 @@ TEST(BaselineMatmul, TtnnBlocksFollowTheBenchmarkRule) {
   // 4096^3: w = 16 needs 1280 tiles, 8 needs 768, 4 needs 512.
   EXPECT_EQ(blocks({4096, 4096, 4096}), (V{16, 16, 4, 4, 2, 8, 8}));
   EXPECT_EQ(blocks({512, 512, 512}), (V{2, 2, 2, 2, 2, 8, 8}));
+}
+
+// The timing model's counters on the baselines, against counts worked out by hand for 256^3 (Mt =
+// Kt = Nt = 8, 2048-byte tiles): single_core and multi_core read A(mt, kt) and B(kt, nt) for every
+// output tile, 2 * 8^3 = 1024 tiles; reuse (8 x 2 blocks on 1 x 4 cores) reads each A tile once
+// per block column (4 times, 256 tiles) and each B tile once (64); reuse_mcast (1 x 1 blocks on
+// 8 x 8 cores) reads each tile of A and B once from DRAM (128) and multicasts it. All write C's
+// 64 tiles once and make 512 tile products. The projection is never below either bound.
+TEST(BaselineMatmul, TimingCountersAreExact) {
+  const MatmulShape s{256, 256, 256};
+  const Inputs in = inputs(s);
+  const std::pair<MatmulAlgo, std::uint64_t> tiles_read[] = {{MatmulAlgo::single_core, 1024},
+                                                             {MatmulAlgo::multi_core, 1024},
+                                                             {MatmulAlgo::reuse, 320},
+                                                             {MatmulAlgo::reuse_mcast, 128}};
+  rt::emu::set_timing(true);
+  for (const auto& [algo, tiles] : tiles_read) {
+    baselines::run_matmul(device(), algo, s, in.a, in.b);
+    const auto& t = rt::emu::last_timing();
+    ASSERT_TRUE(t.has_value()) << baselines::to_string(algo);
+    EXPECT_EQ(t->dram_bytes_read, tiles * 2048) << baselines::to_string(algo);
+    EXPECT_EQ(t->dram_bytes_written, 64u * 2048) << baselines::to_string(algo);
+    EXPECT_EQ(t->matmul_tiles, 512u) << baselines::to_string(algo);
+    EXPECT_GE(t->device_cycles, t->dram_bound_cycles) << baselines::to_string(algo);
+    EXPECT_GE(t->device_cycles, t->compute_bound_cycles) << baselines::to_string(algo);
+  }
+  rt::emu::set_timing(std::nullopt);
 }
 
 std::string error_of(MatmulAlgo algo, MatmulShape s, tt::tt_metal::CoreCoord grid = {0, 0},
