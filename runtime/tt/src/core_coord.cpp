@@ -5,6 +5,8 @@
 
 #include <tt-metalium/work_split.hpp>
 
+namespace tt::tt_metal {
+
 CoreRange::CoreRange(const CoreCoord& start, const CoreCoord& end)
     : start_coord(start), end_coord(end) {
   if (end.x < start.x || end.y < start.y) {
@@ -97,7 +99,6 @@ std::vector<CoreCoord> corerange_to_cores(const CoreRangeSet& crs,
   return out;
 }
 
-namespace tt::tt_metal {
 // Full columns (or rows when row_wise) first, then the partial one (work_split.cpp l.77-143).
 CoreRangeSet num_cores_to_corerangeset(const CoreCoord start_core, std::uint32_t target,
                                        const CoreCoord grid, bool row_wise) {

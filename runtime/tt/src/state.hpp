@@ -19,7 +19,12 @@
 
 namespace tk::rt::emu {
 using tt::tt_metal::ComputeConfig;
+using tt::tt_metal::CoreCoord;
+using tt::tt_metal::CoreRange;
+using tt::tt_metal::CoreRangeSet;
 using tt::tt_metal::DataMovementConfig;
+using tt::tt_metal::MathFidelity;
+using tt::tt_metal::UnpackToDestMode;
 
 std::string cb_name(std::uint32_t cb); // "c_16"
 std::string hex(std::uint64_t v);

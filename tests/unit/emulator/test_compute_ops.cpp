@@ -24,11 +24,11 @@ std::vector<bfloat16> run_unary(const UnaryCase& c, const std::vector<bfloat16>&
   auto r = p.reader("dataflow/read_tile.cpp", {src});
   auto w = p.writer("dataflow/write_tile.cpp", {dst});
   auto k = p.compute("compute/eltwise_sfpu.cpp",
-                     ComputeConfig{.math_fidelity = MathFidelity::HiFi4,
+                     ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
                                    .defines = {{"SFPU_OP_INIT", c.init}, {"SFPU_OP", c.op}}});
-  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), n});
-  SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), n, 0u});
-  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {n});
+  SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(src), n});
+  SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), n, 0u});
+  SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {n});
   p.run();
   return p.read(dst);
 }
@@ -90,9 +90,9 @@ TEST(EmulatorCompute, BroadcastRowsColsScalar) {
     auto w = p.writer("dataflow/write_tile.cpp", {dst});
     auto k = p.compute("compute/bcast.cpp",
                        ComputeConfig{.defines = {{"BCAST_FN", c.fn}, {"BCAST_INIT", c.init}}});
-    SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(sa), p.addr(sb), n});
-    SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), n, 0u});
-    SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {n});
+    SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(sa), p.addr(sb), n});
+    SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), n, 0u});
+    SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {n});
     p.run();
     std::vector<float> want(a.size());
     for (uint32_t t = 0; t < n; ++t)
@@ -131,9 +131,9 @@ TEST(EmulatorCompute, SfpuBinaryOpsCombineTwoDstTiles) {
     auto k = p.compute("compute/binary_sfpu.cpp",
                        ComputeConfig{.defines = {{"SFPU_BINARY_INIT", c.op + "_binary_tile_init"},
                                                  {"SFPU_BINARY_OP", c.op + "_binary_tile"}}});
-    SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(sa), p.addr(sb), n});
-    SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), n, 0u});
-    SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {n});
+    SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(sa), p.addr(sb), n});
+    SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), n, 0u});
+    SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {n});
     p.run();
     const auto got = p.read(dst);
     ASSERT_EQ(got.size(), a.size());
@@ -162,9 +162,10 @@ std::vector<bfloat16> run_reduce(const std::vector<bfloat16>& in, uint32_t Ht, u
                                                                   : "ReduceDim::REDUCE_ROW"}}});
   uint32_t bits;
   std::memcpy(&bits, &scaler, 4);
-  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), Ht, Wt, bits, col ? 1u : 0u});
-  SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), n_out, 0u});
-  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {n_out, col ? Ht : Wt});
+  SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0},
+                 {p.addr(src), Ht, Wt, bits, col ? 1u : 0u});
+  SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), n_out, 0u});
+  SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {n_out, col ? Ht : Wt});
   p.run();
   return p.read(dst);
 }
@@ -216,9 +217,9 @@ TEST(EmulatorCompute, ReduceInitMasksEveryPackUntilReduceUninit) {
   auto r = p.reader("dataflow/read_tile.cpp", {src});
   auto w = p.writer("dataflow/write_tile.cpp", {dst});
   auto k = p.compute("compute/pack_mask.cpp", ComputeConfig{});
-  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), 1u});
-  SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), 3u, 0u});
-  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {});
+  SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(src), 1u});
+  SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), 3u, 0u});
+  SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {});
   p.run();
   const auto out = p.read(dst);
   for (int row = 0; row < 32; ++row)

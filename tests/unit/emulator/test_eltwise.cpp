@@ -20,7 +20,7 @@ std::vector<bfloat16> run_eltwise_add(const std::vector<bfloat16>& a,
   distributed::MeshWorkload workload;
   distributed::MeshCoordinateRange device_range(mesh_device->shape());
   Program program = CreateProgram();
-  constexpr CoreCoord core = {0, 0};
+  constexpr tt::tt_metal::CoreCoord core = {0, 0};
 
   constexpr uint32_t tile_size_bytes = sizeof(bfloat16) * constants::TILE_HW;
   distributed::DeviceLocalBufferConfig dram_config{.page_size = tile_size_bytes,
@@ -53,7 +53,7 @@ std::vector<bfloat16> run_eltwise_add(const std::vector<bfloat16>& a,
                                                 .noc = NOC::RISCV_1_default,
                                                 .compile_args = writer_args});
   auto compute = CreateKernel(program, tk::test::kernel("compute/tiles_add.cpp"), core,
-                              ComputeConfig{.math_fidelity = MathFidelity::HiFi4});
+                              ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4});
   SetRuntimeArgs(
       program, reader, core,
       {static_cast<uint32_t>(src0->address()), static_cast<uint32_t>(src1->address()), n_tiles});

@@ -43,26 +43,34 @@ TEST(EmulatorHostApi, TilizeUsesFourFacesPerTile) {
 }
 
 TEST(EmulatorHostApi, CoreRangeIteratesRowMajor) {
-  std::vector<CoreCoord> seen;
-  for (const CoreCoord c : CoreRange({1, 2}, {2, 3}))
+  std::vector<tt::tt_metal::CoreCoord> seen;
+  for (const tt::tt_metal::CoreCoord c : tt::tt_metal::CoreRange({1, 2}, {2, 3}))
     seen.push_back(c);
-  EXPECT_EQ(seen, (std::vector<CoreCoord>{{1, 2}, {2, 2}, {1, 3}, {2, 3}}));
-  EXPECT_EQ(
-      CoreRangeSet(std::vector<CoreRange>{CoreRange({0, 0}, {7, 6}), CoreRange({0, 7}, {3, 7})})
-          .num_cores(),
-      60u);
+  EXPECT_EQ(seen, (std::vector<tt::tt_metal::CoreCoord>{{1, 2}, {2, 2}, {1, 3}, {2, 3}}));
+  EXPECT_EQ(tt::tt_metal::CoreRangeSet(
+                std::vector<tt::tt_metal::CoreRange>{tt::tt_metal::CoreRange({0, 0}, {7, 6}),
+                                                     tt::tt_metal::CoreRange({0, 7}, {3, 7})})
+                .num_cores(),
+            60u);
 }
 
-// Host code written as the SDK now asks (tt::tt_metal::CoreCoord, …) and code using the global
-// names (deprecated in the SDK) both compile and mean the same types.
-TEST(EmulatorHostApi, CoreTypesAreAlsoInTtMetalNamespace) {
+// Host code written as the SDK now asks (tt::tt_metal::CoreCoord, …) compiles; the global names
+// are, as in the SDK, [[deprecated]] aliases of the same types (this test silences the warning).
+TEST(EmulatorHostApi, GlobalCoreTypesAreDeprecatedAliases) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
   static_assert(std::is_same_v<tt::tt_metal::CoreCoord, ::CoreCoord>);
   static_assert(std::is_same_v<tt::tt_metal::CoreRange, ::CoreRange>);
   static_assert(std::is_same_v<tt::tt_metal::CoreRangeSet, ::CoreRangeSet>);
+  static_assert(std::is_same_v<tt::tt_metal::MathFidelity, ::MathFidelity>);
+  const std::vector<tt::tt_metal::CoreCoord> global =
+      ::corerange_to_cores(tt::tt_metal::CoreRange({0, 0}, {1, 0}));
+#pragma GCC diagnostic pop
   const tt::tt_metal::CoreRangeSet set(tt::tt_metal::CoreRange({0, 0}, {1, 1}));
   const std::vector<tt::tt_metal::CoreCoord> cores =
       tt::tt_metal::corerange_to_cores(set, std::nullopt, true);
-  EXPECT_EQ(cores, (std::vector<CoreCoord>{{0, 0}, {1, 0}, {0, 1}, {1, 1}}));
+  EXPECT_EQ(cores, (std::vector<tt::tt_metal::CoreCoord>{{0, 0}, {1, 0}, {0, 1}, {1, 1}}));
+  EXPECT_EQ(global, (std::vector<tt::tt_metal::CoreCoord>{{0, 0}, {1, 0}}));
 }
 
 // The semaphore flags the SDK's multicast kernels and hosts use (CreateSemaphore(…, INVALID)).
@@ -73,7 +81,7 @@ TEST(EmulatorHostApi, CommonValuesHoldTheSemaphoreFlags) {
 
 TEST(EmulatorHostApi, SplitWorkToCoresUnevenIsColumnMajorWithTwoGroups) {
   // 15 output tiles of a 96x160 matmul over 8x8: 15 cores with one tile each (even split).
-  auto [n, all, g1, g2, u1, u2] = split_work_to_cores(CoreCoord{8, 8}, 15);
+  auto [n, all, g1, g2, u1, u2] = split_work_to_cores(tt::tt_metal::CoreCoord{8, 8}, 15);
   EXPECT_EQ(n, 15u);
   EXPECT_EQ(all.str(), "{[(x=0,y=0) - (x=0,y=7)], [(x=1,y=0) - (x=1,y=6)]}");
   EXPECT_EQ(g1, all);
@@ -82,7 +90,7 @@ TEST(EmulatorHostApi, SplitWorkToCoresUnevenIsColumnMajorWithTwoGroups) {
   EXPECT_EQ(u2, 0u);
   // 100 units over 64 cores: 36 cores do 2, 28 do 1; column-major: group 1 = columns 0..3 + 4 cores
   // of column 4.
-  std::tie(n, all, g1, g2, u1, u2) = split_work_to_cores(CoreCoord{8, 8}, 100);
+  std::tie(n, all, g1, g2, u1, u2) = split_work_to_cores(tt::tt_metal::CoreCoord{8, 8}, 100);
   EXPECT_EQ(n, 64u);
   EXPECT_EQ(g1.num_cores(), 36u);
   EXPECT_EQ(g2.num_cores(), 28u);
@@ -91,15 +99,15 @@ TEST(EmulatorHostApi, SplitWorkToCoresUnevenIsColumnMajorWithTwoGroups) {
   EXPECT_EQ(g1.str(), "{[(x=0,y=0) - (x=3,y=7)], [(x=4,y=0) - (x=4,y=3)]}");
   EXPECT_EQ(g2.str(), "{[(x=4,y=4) - (x=4,y=7)], [(x=5,y=0) - (x=7,y=7)]}");
   // Row-wise: x fastest.
-  std::tie(n, all, g1, g2, u1, u2) = split_work_to_cores(CoreCoord{8, 8}, 10, true);
+  std::tie(n, all, g1, g2, u1, u2) = split_work_to_cores(tt::tt_metal::CoreCoord{8, 8}, 10, true);
   EXPECT_EQ(all.str(), "{[(x=0,y=0) - (x=7,y=0)], [(x=0,y=1) - (x=1,y=1)]}");
 }
 
 TEST(EmulatorHostApi, InterleavedDramBufferMapsPagesToTwelveBanks) {
   auto dev = distributed::MeshDevice::create_unit_mesh(0);
-  EXPECT_EQ(dev->compute_with_storage_grid_size(), CoreCoord(8, 8));
-  EXPECT_EQ(dev->worker_core_from_logical_core({0, 0}), CoreCoord(1, 1));
-  EXPECT_EQ(dev->worker_core_from_logical_core({4, 5}), CoreCoord(6, 7));
+  EXPECT_EQ(dev->compute_with_storage_grid_size(), tt::tt_metal::CoreCoord(8, 8));
+  EXPECT_EQ(dev->worker_core_from_logical_core({0, 0}), tt::tt_metal::CoreCoord(1, 1));
+  EXPECT_EQ(dev->worker_core_from_logical_core({4, 5}), tt::tt_metal::CoreCoord(6, 7));
   // A 1000-byte page is stored with a 1024-byte (32-aligned) stride; TensorAccessor args say so.
   auto buf = distributed::MeshBuffer::create(
       distributed::ReplicatedBufferConfig{.size = 1000 * 25},
@@ -119,13 +127,13 @@ TEST(EmulatorHostApi, InterleavedDramBufferMapsPagesToTwelveBanks) {
 
 TEST(EmulatorHostApi, RuntimeArgsAreLimitedTo341) {
   Program program = CreateProgram();
-  auto k = CreateKernel(program, tk::test::kernel("dataflow/write_tile.cpp"), CoreCoord{0, 0},
-                        WriterDataMovementConfig{});
-  SetRuntimeArgs(program, k, CoreCoord{0, 0}, std::vector<uint32_t>(341, 7));
+  auto k = CreateKernel(program, tk::test::kernel("dataflow/write_tile.cpp"),
+                        tt::tt_metal::CoreCoord{0, 0}, WriterDataMovementConfig{});
+  SetRuntimeArgs(program, k, tt::tt_metal::CoreCoord{0, 0}, std::vector<uint32_t>(341, 7));
   EXPECT_EQ(GetRuntimeArgs(program, k, {0, 0}).size(), 341u);
   EXPECT_EQ(GetRuntimeArgs(program, k, {0, 0})[340], 7u);
   try {
-    SetRuntimeArgs(program, k, CoreCoord{0, 0}, std::vector<uint32_t>(342, 7));
+    SetRuntimeArgs(program, k, tt::tt_metal::CoreCoord{0, 0}, std::vector<uint32_t>(342, 7));
     FAIL() << "expected an error";
   } catch (const tk::rt::emu::EmulatorError& e) {
     EXPECT_EQ(std::string(e.what()), "SetRuntimeArgs: 342 runtime args (+0 common) for kernel " +

@@ -36,7 +36,8 @@ std::vector<bfloat16> run_matmul(const std::vector<bfloat16>& a, const std::vect
   auto src0 = p.dram(tilize_nfaces(a, M, K));
   auto src1 = p.dram(tilize_nfaces(b, K, N));
   auto dst = p.dram(Mt * Nt);
-  const CoreCoord grid = single_core ? CoreCoord{1, 1} : p.dev->compute_with_storage_grid_size();
+  const tt::tt_metal::CoreCoord grid =
+      single_core ? tt::tt_metal::CoreCoord{1, 1} : p.dev->compute_with_storage_grid_size();
   auto [num_cores, all_cores, group_1, group_2, per_core_1, per_core_2] =
       split_work_to_cores(grid, Mt * Nt);
   p.cores = all_cores;
@@ -44,13 +45,14 @@ std::vector<bfloat16> run_matmul(const std::vector<bfloat16>& a, const std::vect
     p.cb(cb, 2);
   auto reader = p.reader("dataflow/reader_mm_output_tiles_partitioned.cpp", {src0, src1});
   auto writer = p.writer("dataflow/write_tile.cpp", {dst});
-  auto compute = p.compute("compute/mm.cpp", ComputeConfig{.math_fidelity = MathFidelity::HiFi4,
-                                                           .fp32_dest_acc_en = fp32_dest});
+  auto compute =
+      p.compute("compute/mm.cpp", ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
+                                                .fp32_dest_acc_en = fp32_dest});
   uint32_t work_offset = 0;
   for (const auto& [group, per_core] :
        {std::pair{group_1, per_core_1}, std::pair{group_2, per_core_2}}) {
     for (const auto& range : group.ranges()) {
-      for (const CoreCoord core : range) {
+      for (const tt::tt_metal::CoreCoord core : range) {
         SetRuntimeArgs(p.program, reader, core,
                        {p.addr(src0), p.addr(src1), Mt, Kt, Nt, work_offset, per_core});
         SetRuntimeArgs(p.program, writer, core, {p.addr(dst), per_core, work_offset});

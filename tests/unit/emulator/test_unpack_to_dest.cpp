@@ -14,7 +14,8 @@ namespace {
 constexpr uint32_t kF32Tile = 4096;
 
 // |x| through eltwise_sfpu.cpp (copy_tile, abs_tile, pack_tile) on Float32 CBs and an fp32 DST.
-std::vector<float> abs_f32(const std::vector<float>& in, std::vector<UnpackToDestMode> modes) {
+std::vector<float> abs_f32(const std::vector<float>& in,
+                           std::vector<tt::tt_metal::UnpackToDestMode> modes) {
   ProgramBuilder p;
   auto src = p.dram(1, kF32Tile);
   distributed::EnqueueWriteMeshBuffer(p.dev->mesh_command_queue(), src, in, false);
@@ -28,9 +29,9 @@ std::vector<float> abs_f32(const std::vector<float>& in, std::vector<UnpackToDes
       ComputeConfig{.fp32_dest_acc_en = true,
                     .unpack_to_dest_mode = std::move(modes),
                     .defines = {{"SFPU_OP_INIT", "abs_tile_init"}, {"SFPU_OP", "abs_tile"}}});
-  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), 1u});
-  SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), 1u, 0u});
-  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {1u});
+  SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(src), 1u});
+  SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), 1u, 0u});
+  SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {1u});
   p.run();
   std::vector<float> out;
   distributed::EnqueueReadMeshBuffer(p.dev->mesh_command_queue(), out, dst, true);
@@ -44,9 +45,10 @@ std::vector<float> inputs() {
   return in;
 }
 
-std::vector<UnpackToDestMode> fp32_for_c0() {
-  std::vector<UnpackToDestMode> m(NUM_CIRCULAR_BUFFERS, UnpackToDestMode::Default);
-  m[tt::CBIndex::c_0] = UnpackToDestMode::UnpackToDestFp32;
+std::vector<tt::tt_metal::UnpackToDestMode> fp32_for_c0() {
+  std::vector<tt::tt_metal::UnpackToDestMode> m(NUM_CIRCULAR_BUFFERS,
+                                                tt::tt_metal::UnpackToDestMode::Default);
+  m[tt::CBIndex::c_0] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   return m;
 }
 } // namespace
@@ -72,9 +74,9 @@ TEST(EmulatorUnpackToDest, Fp32ModeCbCannotFeedTheFpu) {
   auto w = p.writer("dataflow/write_tile.cpp", {c});
   auto k = p.compute("compute/tiles_add.cpp",
                      ComputeConfig{.fp32_dest_acc_en = true, .unpack_to_dest_mode = fp32_for_c0()});
-  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(a), p.addr(b), 1u});
-  SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(c), 1u, 0u});
-  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {1u});
+  SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(a), p.addr(b), 1u});
+  SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(c), 1u, 0u});
+  SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {1u});
   try {
     p.run();
     FAIL() << "no error";
@@ -93,7 +95,7 @@ TEST(EmulatorUnpackToDest, ModesMustCoverEveryCb) {
   try {
     p.compute("compute/tiles_add.cpp",
               ComputeConfig{.fp32_dest_acc_en = true,
-                            .unpack_to_dest_mode = std::vector<UnpackToDestMode>(8)});
+                            .unpack_to_dest_mode = std::vector<tt::tt_metal::UnpackToDestMode>(8)});
     FAIL() << "no error";
   } catch (const std::exception& e) {
     EXPECT_EQ(std::string(e.what()), "CreateKernel: " + kernel("compute/tiles_add.cpp") +

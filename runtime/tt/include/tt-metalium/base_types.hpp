@@ -17,5 +17,6 @@ enum class MathFidelity : std::uint8_t {
 enum class UnpackToDestMode : std::uint8_t { UnpackToDestFp32, Default };
 } // namespace tt::tt_metal
 
-using MathFidelity = tt::tt_metal::MathFidelity;
-using UnpackToDestMode = tt::tt_metal::UnpackToDestMode;
+using MathFidelity [[deprecated("Use tt::tt_metal::MathFidelity")]] = tt::tt_metal::MathFidelity;
+using UnpackToDestMode [[deprecated("Use tt::tt_metal::UnpackToDestMode")]] =
+    tt::tt_metal::UnpackToDestMode;

@@ -22,6 +22,7 @@ struct tt_xy_pair {
     return a.x < b.x || (a.x == b.x && a.y < b.y);
   }
 };
+namespace tt::tt_metal {
 using CoreCoord = tt_xy_pair;
 
 // An inclusive rectangle of cores; iteration is row-major, x fastest (core_coord.cpp l.130-142).
@@ -108,11 +109,14 @@ std::vector<CoreCoord> corerange_to_cores(const CoreRangeSet& crs,
                                           std::optional<std::uint32_t> max_cores = std::nullopt,
                                           bool row_wise = false);
 
-// The SDK declares these in tt::tt_metal (its global names are deprecated aliases of those); here
-// both spellings name the same types and function.
-namespace tt::tt_metal {
-using ::CoreCoord;
-using ::CoreRange;
-using ::corerange_to_cores;
-using ::CoreRangeSet;
 } // namespace tt::tt_metal
+
+// The SDK's global names, deprecated aliases of the tt::tt_metal ones (core_coord.hpp l.213-221).
+using CoreCoord [[deprecated("Use tt::tt_metal::CoreCoord")]] = tt::tt_metal::CoreCoord;
+using CoreRange [[deprecated("Use tt::tt_metal::CoreRange")]] = tt::tt_metal::CoreRange;
+using CoreRangeSet [[deprecated("Use tt::tt_metal::CoreRangeSet")]] = tt::tt_metal::CoreRangeSet;
+[[deprecated("Use tt::tt_metal::corerange_to_cores")]] inline std::vector<tt::tt_metal::CoreCoord>
+corerange_to_cores(const tt::tt_metal::CoreRangeSet& crs,
+                   std::optional<std::uint32_t> max_cores = std::nullopt, bool row_wise = false) {
+  return tt::tt_metal::corerange_to_cores(crs, max_cores, row_wise);
+}
