@@ -99,6 +99,9 @@ function(tilekit_add_kernel target source)
   add_library(${target} STATIC ${sources} "${dir}/${stem}.hpp")
   target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${dir}>")
   target_compile_features(${target} PUBLIC cxx_std_20)
+  # Generated code uses no name the SDK has deprecated: one would be a TileKit bug, caught here.
+  target_compile_options(${target} PRIVATE
+                         $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-Werror=deprecated-declarations>)
   target_link_libraries(${target} PUBLIC TileKit::runtime)
   if("cpu" IN_LIST targets)
     target_link_libraries(${target} PUBLIC TileKit::cpu_runtime)
