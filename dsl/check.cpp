@@ -232,6 +232,42 @@ void Checker::check_stmt(Stmt& s) {
   }
 }
 
+namespace {
+// The accesses in `e` that read tile (b, a) for a store to (a, b): the tile grid swapped.
+void find_swapped(const Expr& e, const Ident& a, const Ident& b, std::vector<const Expr*>& out) {
+  if (const auto* acc = std::get_if<Access>(&e.node)) {
+    const auto& ix = acc->indices;
+    if (ix.size() == 2 && ix[0].var && ix[1].var && ix[0].var->name == b.name &&
+        ix[1].var->name == a.name)
+      out.push_back(&e);
+  } else if (const auto* c = std::get_if<Call>(&e.node)) {
+    for (const Expr& arg : c->args)
+      find_swapped(arg, a, b, out);
+  } else if (const auto* bin = std::get_if<Binary>(&e.node)) {
+    find_swapped(*bin->lhs, a, b, out);
+    find_swapped(*bin->rhs, a, b, out);
+  }
+}
+} // namespace
+
+// `y[j, i] = x[i, j]` moves whole tiles: the elements inside a tile keep their places.
+void Checker::warn_tile_permutation(const Store& st) {
+  const auto& ix = st.target.indices;
+  if (ix.size() != 2 || !ix[0].var || !ix[1].var || ix[0].var->name == ix[1].var->name)
+    return;
+  std::vector<const Expr*> swapped;
+  find_swapped(st.value, *ix[0].var, *ix[1].var, swapped);
+  for (const Expr* e : swapped) {
+    const std::string from = access_str(std::get<Access>(e->node));
+    d_.warning(e->loc.range,
+               "tile '" + from + "' is stored at '" + access_str(st.target) +
+                   "': whole 32x32 tiles move to the swapped positions, but the elements inside "
+                   "each are not transposed; the language has no element transpose yet, so pass "
+                   "the input already transposed if that is what you need")
+        .note(st.target_loc.range, "stored here");
+  }
+}
+
 void Checker::check_store(Store& st) {
   check_expr(st.value);
   const Binding* b = resolve_tensor(st.target.tensor);
@@ -266,6 +302,7 @@ void Checker::check_store(Store& st) {
     stores_.emplace(n, StoreSite{st.target_loc.range});
     return;
   }
+  warn_tile_permutation(st);
   check_coverage(st, p, vars);
 }
 

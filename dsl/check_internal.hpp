@@ -113,6 +113,7 @@ public:
   std::vector<std::string> visible_names(bool loops_only) const;
 
   Diagnostic& error(SourceRange r, std::string msg) { return d_.error(r, std::move(msg)); }
+  void warn_tile_permutation(const Store& st);
   SourceRange decl_of(const Param& p) const { return p.name.loc.range; }
 
   Kernel& k_;

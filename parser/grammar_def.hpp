@@ -97,6 +97,67 @@ struct ResetOperators : x3::parser<ResetOperators> {
   }
 };
 
+// ---- what the language does not have -----------------------------------------------------------
+/// Reports `message(text)` over the text `p` matches here, and otherwise matches nothing: a
+/// construct users reach for that the language lacks gets its own error saying what to write
+/// instead (docs/language.md). A parser without an attribute, so that it sits in front of any
+/// rule without changing what the rule builds.
+template <class P, class Message>
+struct Reject : x3::parser<Reject<P, Message>> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  constexpr Reject(P p, Message m) : subject(p), message(m) {}
+  template <class It, class Ctx, class RCtx, class Attr>
+  bool parse(It& first, const It& last, const Ctx& ctx, RCtx& rctx, Attr&) const {
+    It at = first;
+    x3::skip_over(at, last, ctx);
+    It end = at;
+    if (subject.parse(end, last, ctx, rctx, x3::unused))
+      fail_with(state(ctx), at, message(std::string(at, end)), end);
+    return true;
+  }
+  P subject;
+  Message message;
+};
+template <class P, class Message>
+auto reject(P p, Message m) {
+  auto parser = x3::as_parser(p);
+  return Reject<decltype(parser), Message>(parser, m);
+}
+
+auto const division = reject(lit('/'), [](const std::string&) {
+  return std::string(
+      "'/' is not an operator of the language; to divide by a scalar, multiply by its "
+      "reciprocal (x * 0.5, or x * inv_n with 'inv_n: f32' passed in); to divide by a tile, "
+      "multiply by recip(t)");
+});
+auto const member = reject(lexeme[lit('.') >> !lit('.') >> *ident_char], [](const std::string& m) {
+  if (m == ".T")
+    return std::string("'.T' is not in the language: tiles cannot be transposed yet; pass the "
+                       "operand already transposed (for A @ B^T, pass B^T stored as [K, N])");
+  return "'" + m +
+         "': values have no fields or methods; call a function instead, such as exp(x) or "
+         "rowsum(x)";
+});
+auto const strided_index =
+    reject((x3::uint_parser<std::int64_t>{} | ident_body) >> x3::char_("*/") >>
+               (x3::uint_parser<std::int64_t>{} | ident_body),
+           [](const std::string& text) {
+             return "strided index '" + text +
+                    "': an index is a loop variable, optionally plus or minus an integer ('j', "
+                    "'j + 1'), or an integer; loop over exactly the tiles you need instead";
+           });
+auto const if_stmt = reject(kw("if") >> !(lit("+=") | lit('=')), [](const std::string&) {
+  return std::string(
+      "'if' is not in the language: a kernel treats every tile of its ranges alike; to compute "
+      "part of a tensor, loop over that part ('for j in 0 .. 4'); to limit values, use max and "
+      "min");
+});
+auto const while_stmt = reject(kw("while") >> !(lit("+=") | lit('=')), [](const std::string&) {
+  return std::string("'while' is not in the language: loops run over ranges, 'for k in "
+                     "tiles(K)' or 'for k in 0 .. 4'");
+});
+
 // ---- expressions --------------------------------------------------------------------------------
 x3::rule<class expr_class, dsl::Expr> const expr = "expression";
 x3::rule<class product_class, dsl::Expr> const product = "expression";
@@ -177,7 +238,8 @@ auto const tensor_index_body_def =
     })] |
     uint64[([](auto& ctx) { _val(ctx) = dsl::TensorIndex{std::nullopt, _attr(ctx), {}}; })];
 auto const indices_def =
-    free_lines[tensor_index[push_back] > *(',' > tensor_index[push_back]) > close_indices];
+    free_lines[strided_index >> tensor_index[push_back] >
+               *(',' > strided_index >> tensor_index[push_back]) > close_indices];
 
 auto const access_def = access_body;
 auto const access_body_def = (ident >> '[' > indices)[([](auto& ctx) {
@@ -221,7 +283,8 @@ struct SumOps : x3::symbols<dsl::BinOp> {
 // `+=` is a statement, never `+` followed by `=`.
 auto const sum_op = SumOps{} >> !lit('=');
 
-auto const product_def = primary[assign_val] >> *((ProductOps{} > primary)[fold]);
+auto const product_def = primary[assign_val] >> *((ProductOps{} > primary)[fold]) >> division
+                         >> member;
 auto const expr_def = product[assign_val] >> *((sum_op > product)[fold]);
 
 BOOST_SPIRIT_DEFINE(ident, ident_body, kernel_name, param_name, loop_var_name, dim_name,
@@ -282,7 +345,8 @@ auto const loop_var_def = (loop_var_name > in_kw > range)[([](auto& ctx) {
   _val(ctx) = dsl::LoopVar{std::move(at_c<0>(a)), std::move(at_c<1>(a))};
 })];
 
-auto const stmt_def = ResetOperators{} >> (parallel_stmt | for_stmt | store_stmt | name_stmt);
+auto const stmt_def = ResetOperators{} >> if_stmt >> while_stmt >>
+                      (parallel_stmt | for_stmt | store_stmt | name_stmt);
 
 // A block may open on the next line; it ends before the next `kernel` at the latest, so a
 // missing '}' is reported there rather than as a misplaced keyword.

@@ -261,6 +261,8 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
     diags.print(err);
     return kUserError;
   }
+  diags.print(err); // the checker's warnings, once; later prints show only what lowering adds
+  diags.clear();
   if (codegen) {
     codegen::Lowered l;
     for (lower::Target t : code_targets(options)) {
