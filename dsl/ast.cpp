@@ -74,6 +74,8 @@ std::string_view to_string(BinOp op) {
     return "*";
   case BinOp::matmul:
     return "@";
+  case BinOp::div:
+    return "/";
   }
   return "?";
 }

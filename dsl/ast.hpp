@@ -91,9 +91,9 @@ struct Call {
   friend bool operator==(const Call&, const Call&) = default;
 };
 
-enum class BinOp : std::uint8_t { add, sub, mul, matmul };
-std::string_view to_string(BinOp); // "+", "-", "*", "@"
-int precedence(BinOp);             // @ and * bind tighter (2) than + and - (1)
+enum class BinOp : std::uint8_t { add, sub, mul, matmul, div };
+std::string_view to_string(BinOp); // "+", "-", "*", "@", "/"
+int precedence(BinOp);             // @, * and / bind tighter (2) than + and - (1)
 
 struct Binary {
   BinOp op = BinOp::add;

@@ -55,6 +55,12 @@ std::string expr_str(const Expr& e) {
 
 namespace {
 
+// A literal 0 (or -0), the one divisor the checker can see is zero.
+bool is_zero(const Expr& e) {
+  const auto* n = std::get_if<Number>(&e.node);
+  return n && n->value == 0;
+}
+
 std::string dim_desc(const Param& t, std::size_t dim) {
   const Dim& d = t.dims[dim];
   return "dimension " + std::to_string(dim) + " of '" + t.name.name + "' (" +
@@ -264,12 +270,8 @@ Shape Checker::check_expr(Expr& e) {
       if (builtin_from_string(nm) != Builtin::unknown && reported_unknown_.insert(nm).second)
         error(at, "'" + nm + "' is a function; call it, e.g. " + nm +
                       (arity(builtin_from_string(nm)) == 0 ? "()" : "(x[i, j])"));
-      else if (dims_.count(nm) && reported_unknown_.insert(nm).second)
-        error(at, "'" + nm +
-                      "' is a dimension, not a value; dimensions appear only in tensor "
-                      "shapes and in tiles(" +
-                      nm + ")")
-            .note(dims_[nm], "'" + nm + "' is declared here");
+      else if (dims_.count(nm))
+        t = Type::scalar; // a dimension's size in elements, as a number (1.0 / N)
       else
         unknown_name(n->id, visible_names(false), "name");
     } else if (b->kind == Binding::Kind::tensor) {
@@ -397,12 +399,16 @@ Shape Checker::check_expr(Expr& e) {
         }
         sh = {ls.rows, rs.cols};
       }
+    } else if (b.op == BinOp::div && lt == Type::tile && rt == Type::tile) {
+      t = Type::tile;
+      error(b.rhs->loc.range, "'/' divides by a scalar, but '" + expr_str(*b.rhs) +
+                                  "' is a tile; to divide by a tile, multiply by its reciprocal: " +
+                                  expr_str(*b.lhs) + " * recip(" + expr_str(*b.rhs) + ")");
+    } else if (b.op == BinOp::div && is_zero(*b.rhs)) {
+      t = lt;
+      error(b.rhs->loc.range, "division by zero");
     } else if (lt == Type::scalar && rt == Type::scalar) {
-      error(e.loc.range,
-            "'" + expr_str(e) +
-                "' is scalar-only arithmetic; every '+', '-' and "
-                "'*' needs a tile operand (scalars scale or shift tiles, e.g. x[i, j] * "
-                "alpha)");
+      t = Type::scalar; // computed once, on the host
     } else {
       t = Type::tile;
       if (lt == Type::tile && rt == Type::tile) {

@@ -17,7 +17,7 @@
 namespace tk::interp {
 namespace {
 
-using Value = std::variant<double, Tile>; // a scalar or a tile
+using Value = std::variant<Scalar, Tile>; // a scalar or a tile
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -126,7 +126,7 @@ private:
         unchecked("'+=' on unbound name '" + acc->name.name + "'");
       *x = std::holds_alternative<Tile>(v)
                ? apply(dsl::BinOp::add, *x, std::get<Tile>(v), p_)
-               : apply(dsl::BinOp::add, *x, std::get<double>(v), /*scalar_left=*/false, p_);
+               : apply(dsl::BinOp::add, *x, std::get<Scalar>(v), /*scalar_left=*/false, p_);
     } else if (const auto* st = std::get_if<dsl::Store>(&s.node)) {
       store(*st);
     } else if (const auto* f = std::get_if<dsl::For>(&s.node)) {
@@ -248,12 +248,15 @@ private:
 
   Value eval_node(const dsl::Expr& e) {
     if (const auto* n = std::get_if<dsl::Number>(&e.node))
-      return n->value;
+      return Scalar{n->value, 0};
     if (const auto* n = std::get_if<dsl::Name>(&e.node)) {
       if (const Tile* t = lookup(n->id.name))
         return *t;
       if (auto it = b_.scalars.find(n->id.name); it != b_.scalars.end())
-        return it->second;
+        return Scalar{it->second, 0};
+      if (auto it = b_.dims.find(n->id.name); it != b_.dims.end())
+        return Scalar{static_cast<double>(it->second), 0}; // a size as a value: its elements
+
       unchecked("'" + n->id.name + "' is neither a bound tile nor a scalar parameter");
     }
     if (const auto* a = std::get_if<dsl::Access>(&e.node))
@@ -265,10 +268,12 @@ private:
     const bool lt = std::holds_alternative<Tile>(l), rt = std::holds_alternative<Tile>(r);
     if (lt && rt)
       return apply(b.op, std::get<Tile>(l), std::get<Tile>(r), p_);
-    if (b.op == dsl::BinOp::matmul || (!lt && !rt))
-      unchecked("'" + std::string(dsl::to_string(b.op)) + "' with a scalar-only operand pair");
-    return lt ? apply(b.op, std::get<Tile>(l), std::get<double>(r), false, p_)
-              : apply(b.op, std::get<Tile>(r), std::get<double>(l), true, p_);
+    if (!lt && !rt)
+      return apply(b.op, std::get<Scalar>(l), std::get<Scalar>(r), p_);
+    if (b.op == dsl::BinOp::matmul)
+      unchecked("'@' with a scalar operand");
+    return lt ? apply(b.op, std::get<Tile>(l), std::get<Scalar>(r), false, p_)
+              : apply(b.op, std::get<Tile>(r), std::get<Scalar>(l), true, p_);
   }
 
   Value call(const dsl::Call& c) {
@@ -282,9 +287,9 @@ private:
       return constant(0.0, p_);
     case Builtin::fill: {
       Value v = eval(c.args[0]);
-      if (!std::holds_alternative<double>(v))
+      if (!std::holds_alternative<Scalar>(v))
         unchecked("fill() of a tile");
-      return constant(std::get<double>(v), p_);
+      return constant(std::get<Scalar>(v).v, p_, std::get<Scalar>(v).err);
     }
     case Builtin::max:
     case Builtin::min: {

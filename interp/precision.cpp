@@ -39,7 +39,7 @@ std::string fidelity(const dsl::Kernel& k) {
 
 Precision cpu_precision(const dsl::Kernel&) {
   Precision p;
-  p.op = p.acc = kF32;
+  p.op = p.acc = p.scalar = kF32;
   p.fn = kFn;
   p.fn_arg = kFnArg;
   p.tiny = kTiny;

@@ -23,6 +23,9 @@ struct Precision {
   /// absolute error per unit of |argument| (the cancellation in gelu and silu near -inf).
   double fn = 0;
   double fn_arg = 0;
+  /// Relative rounding of each scalar operation (scalar expressions such as 1.0 / N are computed
+  /// once, in f32, by the host code of both targets): 2^-24.
+  double scalar = 0;
   /// Absolute slack of each rounding: a result below the normal range may be flushed to zero.
   double tiny = 0;
   /// Round every stored value to its output's dtype (bf16: 2^-8, f32: 2^-24).

@@ -76,6 +76,8 @@ double binary(BinOp op, double a, double b) {
     return a - b;
   case BinOp::mul:
     return a * b;
+  case BinOp::div:
+    return a / b;
   case BinOp::matmul:
     break;
   }
@@ -186,12 +188,40 @@ Tile apply(BinOp op, const Tile& a, const Tile& b, const Precision& p) {
   return out;
 }
 
-Tile apply(BinOp op, const Tile& a, double s, bool scalar_left, const Precision& p) {
+Scalar apply(BinOp op, Scalar a, Scalar b, const Precision& p) {
+  Scalar out{binary(op, a.v, b.v), 0};
+  switch (op) {
+  case BinOp::add:
+  case BinOp::sub:
+    out.err = a.err + b.err;
+    break;
+  case BinOp::mul:
+    out.err = std::abs(a.v) * b.err + std::abs(b.v) * a.err + a.err * b.err;
+    break;
+  case BinOp::div: // first order, while the divisor's interval excludes 0
+    out.err =
+        std::abs(b.v) > b.err ? (a.err + std::abs(out.v) * b.err) / (std::abs(b.v) - b.err) : kInf;
+    break;
+  case BinOp::matmul:
+    throw InternalError("interp: '@' of two scalars");
+  }
+  out.err += p.scalar * std::abs(out.v);
+  return out;
+}
+
+Tile apply(BinOp op, const Tile& a, Scalar s, bool scalar_left, const Precision& p) {
+  if (op == BinOp::div) {
+    if (scalar_left) // s / a = s * recip(a)
+      return apply(BinOp::mul, apply(Builtin::recip, a, p), s, false, p);
+    return apply(BinOp::mul, a, apply(BinOp::div, Scalar{1.0, 0}, s, p), false, p);
+  }
   Tile out;
   for (std::size_t i = 0; i < Tile::size(); ++i) {
-    out[i] = scalar_left ? binary(op, s, a[i]) : binary(op, a[i], s);
+    out[i] = scalar_left ? binary(op, s.v, a[i]) : binary(op, a[i], s.v);
     const double ea = read(a[i], a.err(i), p);
-    out.err(i) = rounded(out[i], op == BinOp::mul ? std::abs(s) * ea : ea, p.op, p);
+    const double e =
+        op == BinOp::mul ? std::abs(s.v) * ea + std::abs(a[i]) * s.err + ea * s.err : ea + s.err;
+    out.err(i) = rounded(out[i], e, p.op, p);
   }
   return out;
 }
@@ -232,9 +262,9 @@ Tile broadcast(Builtin f, const Tile& a, const Precision& p) {
   return out;
 }
 
-Tile constant(double value, const Precision& p) {
+Tile constant(double value, const Precision& p, double err) {
   Tile out(value);
-  const double e = std::isinf(value) ? 0.0 : rounded(value, 0.0, p.op, p); // inf stays inf
+  const double e = std::isinf(value) ? 0.0 : rounded(value, err, p.op, p); // inf stays inf
   for (std::size_t i = 0; i < Tile::size(); ++i)
     out.err(i) = e;
   return out;

@@ -37,8 +37,17 @@ private:
 
 /// One element of a unary element-wise builtin (exp ... square); gelu is the exact erf form.
 double unary(dsl::Builtin f, double x);
-/// One element of + - * (not @).
+/// One element of + - * / (not @).
 double binary(dsl::BinOp op, double a, double b);
+
+/// A scalar value and the bound on |computed - exact| of it: scalar expressions are computed
+/// once, in f32, on the target's host (docs/language.md).
+struct Scalar {
+  double v = 0;
+  double err = 0;
+};
+/// `a op b` on two scalars, with the bound (the operands' errors, then the f32 rounding).
+Scalar apply(dsl::BinOp op, Scalar a, Scalar b, const Precision& p);
 
 /// A unary element-wise builtin on every element.
 Tile apply(dsl::Builtin f, const Tile& a, const Precision& p);
@@ -46,14 +55,15 @@ Tile apply(dsl::Builtin f, const Tile& a, const Precision& p);
 Tile apply(dsl::Builtin f, const Tile& a, const Tile& b, const Precision& p);
 /// `a op b` for + - * (element-wise) and @ (the 32x32 matrix product).
 Tile apply(dsl::BinOp op, const Tile& a, const Tile& b, const Precision& p);
-/// `a op s` (scalar on the right) or `s op a` (scalar_left), element-wise; op is + - or *.
-Tile apply(dsl::BinOp op, const Tile& a, double s, bool scalar_left, const Precision& p);
+/// `a op s` (scalar on the right) or `s op a` (scalar_left), element-wise; op is + - * or /.
+/// A division is computed as the targets do: a / s as a * (1 / s), s / a as s * recip(a).
+Tile apply(dsl::BinOp op, const Tile& a, Scalar s, bool scalar_left, const Precision& p);
 /// rowsum, rowmax (column 0 holds one value per row), colsum, colmax (row 0 holds one value per
 /// column); every other element is 0.
 Tile reduce(dsl::Builtin f, const Tile& a, const Precision& p);
 /// bcast_row (row 0 repeated down every row) or bcast_col (column 0 repeated across every column).
 Tile broadcast(dsl::Builtin f, const Tile& a, const Precision& p);
 /// fill(value) (zeros() is fill(0)): the constant as the target keeps it.
-Tile constant(double value, const Precision& p);
+Tile constant(double value, const Precision& p, double err = 0);
 
 } // namespace tk::interp

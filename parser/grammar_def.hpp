@@ -125,12 +125,6 @@ auto reject(P p, Message m) {
   return Reject<decltype(parser), Message>(parser, m);
 }
 
-auto const division = reject(lit('/'), [](const std::string&) {
-  return std::string(
-      "'/' is not an operator of the language; to divide by a scalar, multiply by its "
-      "reciprocal (x * 0.5, or x * inv_n with 'inv_n: f32' passed in); to divide by a tile, "
-      "multiply by recip(t)");
-});
 auto const member = reject(lexeme[lit('.') >> !lit('.') >> *ident_char], [](const std::string& m) {
   if (m == ".T")
     return std::string("'.T' is not in the language: tiles cannot be transposed yet; pass the "
@@ -275,7 +269,7 @@ auto const fold = [](auto& ctx) {
 };
 
 struct ProductOps : x3::symbols<dsl::BinOp> {
-  ProductOps() { add("*", dsl::BinOp::mul)("@", dsl::BinOp::matmul); }
+  ProductOps() { add("*", dsl::BinOp::mul)("@", dsl::BinOp::matmul)("/", dsl::BinOp::div); }
 };
 struct SumOps : x3::symbols<dsl::BinOp> {
   SumOps() { add("+", dsl::BinOp::add)("-", dsl::BinOp::sub); }
@@ -283,8 +277,7 @@ struct SumOps : x3::symbols<dsl::BinOp> {
 // `+=` is a statement, never `+` followed by `=`.
 auto const sum_op = SumOps{} >> !lit('=');
 
-auto const product_def = primary[assign_val] >> *((ProductOps{} > primary)[fold]) >> division
-                         >> member;
+auto const product_def = primary[assign_val] >> *((ProductOps{} > primary)[fold]) >> member;
 auto const expr_def = product[assign_val] >> *((sum_op > product)[fold]);
 
 BOOST_SPIRIT_DEFINE(ident, ident_body, kernel_name, param_name, loop_var_name, dim_name,

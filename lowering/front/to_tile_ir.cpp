@@ -243,6 +243,13 @@ private:
     return out;
   }
 
+  // 1 / s, folded when s is a literal.
+  static Expr reciprocal(const Expr& s) {
+    if (const auto* f = as<FloatImm>(s))
+      return float_imm(1.0 / f->value);
+    return binary(BinaryOp::div, float_imm(1.0), s);
+  }
+
   Expr expr(const dsl::Expr& e) {
     SourceRange loc = e.loc.range;
     if (const auto* n = std::get_if<dsl::Number>(&e.node))
@@ -253,6 +260,8 @@ private:
         return var(id, Type::i32());
       if (bound_at(id) < 0 && scalars_.count(id))
         return var(id, Type::f32());
+      if (bound_at(id) < 0 && tile_counts_.count(id)) // a size as a value: its elements, in f32
+        return call(Intrinsic::to_f32, {var(id, Type::i32())}, loc);
       return var(id, local_type(id));
     }
     if (const auto* a = std::get_if<dsl::Access>(&e.node))
@@ -268,13 +277,18 @@ private:
     const auto& b = std::get<dsl::Binary>(e.node);
     Expr l = expr(*b.lhs), r = expr(*b.rhs);
     bool lt = l->type.is_tile(), rt = r->type.is_tile();
-    if (!lt && !rt) { // scalar arithmetic
+    if (!lt && !rt) { // scalar arithmetic: computed on the host
       BinaryOp op = b.op == dsl::BinOp::add   ? BinaryOp::add
                     : b.op == dsl::BinOp::sub ? BinaryOp::sub
+                    : b.op == dsl::BinOp::div ? BinaryOp::div
                                               : BinaryOp::mul;
       return binary(op, l, r);
     }
     switch (b.op) {
+    case dsl::BinOp::div: // t / s is t * (1 / s); s / t is s * recip(t)
+      if (lt)
+        return call(Intrinsic::tile_mul_scalar, {l, reciprocal(r)}, loc);
+      return call(Intrinsic::tile_mul_scalar, {call(Intrinsic::tile_recip, {r}, loc), l}, loc);
     case dsl::BinOp::matmul:
       return call(Intrinsic::tile_matmul, {l, r}, loc);
     case dsl::BinOp::add:

@@ -31,6 +31,7 @@ namespace tk::ir {
 #define TK_IR_INTRINSICS(X)                                                                        \
   /* ---- helpers with an obvious C++ spelling ---- */                                             \
   X(float_bits, "float_bits", "f32", u32, pure, "") /* std::bit_cast<uint32_t>(x) */               \
+  X(to_f32, "to_f32", "int", f32, pure, "")         /* static_cast<float>(x): a size as a value */ \
   /* ---- TT data movement: args, CBs, NoC (dataflow_api.h) ---- */                                \
   X(get_arg_val, "get_arg_val", "const", u32, pure, "")                                            \
   X(get_common_arg_val, "get_common_arg_val", "const", u32, pure, "")                              \

@@ -157,8 +157,8 @@ public:
   void finish() {
     std::vector<Stmt> body = as<Block>(host_.body)->stmts;
     body.insert(body.end(), host_body_.begin(), host_body_.end());
-    for (const auto& [n, e] : bits)
-      body.push_back(decl(n, Type::u32(), call(Intrinsic::float_bits, {e})));
+    for (const auto& [n, e] : bits) // sizes in scalar expressions (1.0 / N) are u32 on the host
+      body.push_back(decl(n, Type::u32(), call(Intrinsic::float_bits, {ToHost().mutate(e)})));
     host_.body = block(std::move(body));
     // A DRAM buffer per tensor, named by the address the kernels read; finalize-signature sizes it.
     prog_.host_plan->buffers.clear();

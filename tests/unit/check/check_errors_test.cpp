@@ -79,12 +79,17 @@ TEST(CheckErrors, ScalarWhereTileNeeded) {
                          "write relu(fill(alpha))");
 }
 
-TEST(CheckErrors, ScalarOnlyArithmeticIsOneErrorNotTwo) {
+// Scalar arithmetic is a scalar: fine under a tile operation, an error where a tile is stored.
+TEST(CheckErrors, ScalarArithmeticIsAScalar) {
+  auto ok =
+      run(ab_kernel({store("C", {"i", "j"}, mul(call("zeros"), mul(name("alpha"), name("beta"))))},
+                    {scalar("alpha"), scalar("beta")}));
+  EXPECT_TRUE(ok.errors.empty());
   auto r = run(ab_kernel({store("C", {"i", "j"}, mul(name("alpha"), name("beta")))},
                          {scalar("alpha"), scalar("beta")}));
   ASSERT_EQ(r.errors.size(), 1u);
-  EXPECT_EQ(r.errors[0], "'alpha * beta' is scalar-only arithmetic; every '+', '-' and '*' needs "
-                         "a tile operand (scalars scale or shift tiles, e.g. x[i, j] * alpha)");
+  EXPECT_EQ(r.errors[0], "a store needs a tile, but 'alpha * beta' is a scalar; for a constant "
+                         "tile, write fill(alpha * beta)");
 }
 
 TEST(CheckErrors, StoreInsideLoopThatItDoesNotUse) {
