@@ -10,6 +10,7 @@ const std::vector<Example>& examples() {
       {"matmul", TK_E2E_TT_matmul, true, run_matmul},
       {"matmul_bias_relu", TK_E2E_TT_matmul_bias_relu, true, run_matmul_bias_relu},
       {"matmul_f32", TK_E2E_TT_matmul_f32, true, run_matmul_f32},
+      {"layernorm", TK_E2E_TT_layernorm, false, run_layernorm},
       {"rmsnorm", TK_E2E_TT_rmsnorm, false, run_rmsnorm},
       {"softmax", TK_E2E_TT_softmax, false, run_softmax},
       {"unary_chain", TK_E2E_TT_unary_chain, false, run_unary_chain},

@@ -1,6 +1,8 @@
-// End-to-end cases of the row-wise examples: softmax and rmsnorm (one row of tiles per item).
+// End-to-end cases of the row-wise examples: softmax, rmsnorm and layernorm (one row of tiles per
+// item).
 #include "tests/e2e/cases.hpp"
 
+#include "layernorm.hpp"
 #include "rmsnorm.hpp"
 #include "softmax.hpp"
 
@@ -64,6 +66,50 @@ Outcome run_rmsnorm(Backend b, const Shape& s) {
   Outcome out = verify(
       "rmsnorm", {{{"x", to_interp(x)}, {"g", to_interp(g)}}, {{"inv_n", inv_n}, {"eps", eps}}, {}},
       "y", y, ref);
+  out.seconds = seconds;
+  return out;
+}
+
+Outcome run_layernorm(Backend b, const Shape& s) {
+  // Rows with a mean away from 0 (x in [-1, 3]): the centring matters.
+  Rng rng(seed_for("layernorm", s));
+  const auto x = random_bf16(s.m, s.n, -1, 3, rng);
+  const auto gamma = random_bf16(1, s.n, 0.5, 1.5, rng);
+  const auto beta = random_bf16(1, s.n, -0.5, 0.5, rng);
+  const float eps = 1e-5f;
+  Matrix<bf16> y(s.m, s.n);
+  auto cpu = [&] {
+    gen::layernorm::run_cpu(x.cview(), gamma.cview(), beta.cview(), eps, y.view());
+  };
+#if TK_E2E_TT_layernorm
+  auto tt = [&] {
+    gen::layernorm::run_tt(device(), x.cview(), gamma.cview(), beta.cview(), eps, y.view());
+  };
+#else
+  NoTt tt;
+#endif
+  const double seconds = launch(b, cpu, tt);
+  Reference ref{s.m, s.n, std::vector<double>(x.data.size()), {}};
+  const auto n = static_cast<double>(s.n);
+  for (std::int64_t i = 0; i < s.m; ++i) {
+    double sum = 0, var = 0;
+    for (std::int64_t j = 0; j < s.n; ++j)
+      sum += x.at(i, j);
+    const double mean = sum / n;
+    for (std::int64_t j = 0; j < s.n; ++j)
+      var += (x.at(i, j) - mean) * (x.at(i, j) - mean);
+    const double r = 1.0 / std::sqrt(var / n + static_cast<double>(eps));
+    for (std::int64_t j = 0; j < s.n; ++j)
+      ref.value[static_cast<std::size_t>(i * s.n + j)] =
+          (x.at(i, j) - mean) * r * gamma.at(0, j) + beta.at(0, j);
+  }
+  set_bf16_bound(ref);
+  Outcome out =
+      verify("layernorm",
+             {{{"x", to_interp(x)}, {"gamma", to_interp(gamma)}, {"beta", to_interp(beta)}},
+              {{"eps", eps}},
+              {}},
+             "y", y, ref);
   out.seconds = seconds;
   return out;
 }

@@ -117,12 +117,37 @@ void rmsnorm(const Shape& s) {
       want);
 }
 
+void layernorm(const Shape& s) {
+  const Matrix x = random(s.m, s.n, -1, 3, 16), gamma = random(1, s.n, 0.5, 1.5, 17),
+               beta = random(1, s.n, -0.5, 0.5, 18);
+  const double eps = 1e-5, n = static_cast<double>(s.n);
+  Matrix want(s.m, s.n);
+  for (std::int64_t i = 0; i < s.m; ++i) {
+    double sum = 0, var = 0;
+    for (std::int64_t j = 0; j < s.n; ++j)
+      sum += x.at(i, j);
+    const double mean = sum / n;
+    for (std::int64_t j = 0; j < s.n; ++j)
+      var += (x.at(i, j) - mean) * (x.at(i, j) - mean);
+    const double r = 1 / std::sqrt(var / n + eps);
+    for (std::int64_t j = 0; j < s.n; ++j)
+      want.at(i, j) = (x.at(i, j) - mean) * r * gamma.at(0, j) + beta.at(0, j);
+  }
+  expect_example("layernorm", {{{"x", x}, {"gamma", gamma}, {"beta", beta}}, {{"eps", eps}}, {}},
+                 "y", want);
+}
+
 const std::map<std::string, void (*)(const Shape&)>& cases() {
   static const std::map<std::string, void (*)(const Shape&)> all = {
-      {"axpby", axpby},           {"eltwise_add", eltwise_add},
-      {"matmul", matmul},         {"matmul_bias_relu", matmul_bias_relu},
-      {"matmul_f32", matmul_f32}, {"rmsnorm", rmsnorm},
-      {"softmax", softmax},       {"unary_chain", unary_chain},
+      {"axpby", axpby},
+      {"eltwise_add", eltwise_add},
+      {"matmul", matmul},
+      {"matmul_bias_relu", matmul_bias_relu},
+      {"matmul_f32", matmul_f32},
+      {"rmsnorm", rmsnorm},
+      {"layernorm", layernorm},
+      {"softmax", softmax},
+      {"unary_chain", unary_chain},
   };
   return all;
 }

@@ -146,9 +146,13 @@ std::string disallowed_calls(const fs::path& kernel) {
 }
 
 TEST(GeneratedKernels, EveryExampleHasItsThreeKernels) {
-  EXPECT_EQ(generated_kernels("reader").size(), 8u);
-  EXPECT_EQ(generated_kernels("compute").size(), 8u);
-  EXPECT_EQ(generated_kernels("writer").size(), 8u);
+  std::size_t examples = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(TK_SOURCE_DIR) / "examples"))
+    examples += e.path().extension() == ".tk";
+  ASSERT_GE(examples, 9u);
+  EXPECT_EQ(generated_kernels("reader").size(), examples);
+  EXPECT_EQ(generated_kernels("compute").size(), examples);
+  EXPECT_EQ(generated_kernels("writer").size(), examples);
 }
 
 TEST(GeneratedKernels, CompileWithoutAnyDiagnostic) {
