@@ -12,6 +12,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
   python3-jinja2   # the reference Jinja for the template engine's conformance tests (/usr/bin/python3)
+  gnuplot-nox   # bench/tt_bench.sh: the roofline plot (SVG) of the TT benchmark table
 )
 
 sudo=""

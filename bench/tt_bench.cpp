@@ -1,0 +1,554 @@
+// tk_tt_bench: the driver of the TT benchmark table (bench/tt_bench.sh, docs/bench.md). Runs
+// TileKit's generated TT kernels (examples/*.tk, built with tilekit_add_kernel) and the SDK's four
+// matmul programming examples (baselines/) on the emulator with its timing model on, at one shape,
+// and prints one JSON line per program: the projected device time and the model's counters
+// (ProgramTiming), the figures derived from them (TFLOPS, arithmetic intensity, the bound that
+// binds) and a check of the output against a double-precision reference (max |err|, the bf16
+// bound's ratio, PCC), on every row or, for large products, on evenly spaced rows. It takes no
+// decision about what to run: bench/tt_bench.py chooses the shapes and renders the table.
+//
+//   tk_tt_bench --program matmul,reuse_mcast --shape 1024,1024,1024
+//   tk_tt_bench --program softmax --shape 2048,4096        (M,N for the non-matmul kernels)
+//
+// Exit status: 0 when every program ran (a shape a baseline does not support is reported in its
+// row as "error", not a failure), 1 when a run threw, 2 a usage error.
+#include "baselines/matmul.hpp"
+
+#include "axpby.hpp"
+#include "eltwise_add.hpp"
+#include "matmul.hpp"
+#include "matmul_bias_relu.hpp"
+#include "matmul_f32.hpp"
+#include "rmsnorm.hpp"
+#include "softmax.hpp"
+#include "unary_chain.hpp"
+
+#include <tilekit/runtime.hpp>
+#include <tk_emulator/emulator.hpp>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <tt-metalium/distributed.hpp>
+
+namespace {
+
+using tk::baselines::MatmulAlgo;
+using tk::baselines::MatmulShape;
+using Device = tt::tt_metal::distributed::MeshDevice;
+
+// ---- What can be run ---------------------------------------------------------------------------
+
+enum class Family { matmul, elementwise, rows };
+
+struct Program {
+  const char* name;
+  bool generated; // a TileKit example; else one of the SDK baselines
+  Family family;
+  const char* dtype;       // of the inputs and outputs
+  const char* accumulator; // DST: what ComputeConfig::fp32_dest_acc_en gives
+  const char* flops;       // the nominal count, as written in docs/bench.md
+};
+
+// The generated examples' options are their @options or ttgen's defaults (HiFi4 everywhere; fp32
+// DST where the kernel accumulates or reduces); the baselines use the SDK examples' (HiFi4, bf16
+// DST).
+const Program kPrograms[] = {
+    {"matmul", true, Family::matmul, "bf16", "fp32", "2MKN"},
+    {"single_core", false, Family::matmul, "bf16", "bf16", "2MKN"},
+    {"multi_core", false, Family::matmul, "bf16", "bf16", "2MKN"},
+    {"reuse", false, Family::matmul, "bf16", "bf16", "2MKN"},
+    {"reuse_mcast", false, Family::matmul, "bf16", "bf16", "2MKN"},
+    {"matmul_bias_relu", true, Family::matmul, "bf16", "fp32", "2MKN+2MN"},
+    {"matmul_f32", true, Family::matmul, "f32", "fp32", "2MKN"},
+    {"eltwise_add", true, Family::elementwise, "bf16", "bf16", "MN"},
+    {"axpby", true, Family::elementwise, "bf16", "bf16", "3MN"},
+    {"unary_chain", true, Family::elementwise, "bf16", "bf16", "3MN"},
+    {"softmax", true, Family::rows, "bf16", "fp32", "7MN"},
+    {"rmsnorm", true, Family::rows, "bf16", "fp32", "4MN"},
+};
+
+const Program* find_program(const std::string& name) {
+  for (const Program& p : kPrograms)
+    if (name == p.name)
+      return &p;
+  return nullptr;
+}
+
+// The nominal floating-point operations: two per multiply-add, one per other element-wise op,
+// reduction step or transcendental (docs/bench.md).
+double nominal_flops(const Program& p, double M, double K, double N) {
+  const std::string f = p.flops;
+  if (f == "2MKN")
+    return 2 * M * K * N;
+  if (f == "2MKN+2MN")
+    return 2 * M * K * N + 2 * M * N;
+  if (f == "MN")
+    return M * N;
+  if (f == "3MN")
+    return 3 * M * N;
+  if (f == "7MN")
+    return 7 * M * N;
+  if (f == "4MN")
+    return 4 * M * N;
+  throw std::logic_error("no flop count for " + std::string(p.name));
+}
+
+// ---- Inputs and the reference -------------------------------------------------------------------
+
+std::vector<tk::bf16> to_tk(const std::vector<bfloat16>& v) {
+  std::vector<tk::bf16> r(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    r[i] = tk::bf16::from_bits(v[i].to_uint16());
+  return r;
+}
+
+std::vector<float> to_float(const std::vector<bfloat16>& v) {
+  std::vector<float> r(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    r[i] = static_cast<float>(v[i]);
+  return r;
+}
+
+std::vector<float> to_float(const std::vector<tk::bf16>& v) {
+  std::vector<float> r(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    r[i] = static_cast<float>(v[i]);
+  return r;
+}
+
+template <class T>
+tk::MatrixView<const T> cview(const std::vector<T>& v, std::int64_t rows, std::int64_t cols) {
+  return {v.data(), rows, cols};
+}
+template <class T>
+tk::MatrixView<T> view(std::vector<T>& v, std::int64_t rows, std::int64_t cols) {
+  return {v.data(), rows, cols};
+}
+
+// The rows compared with the reference: all of them when the reference costs at most `budget`
+// operations, else evenly spaced ones (0, s, 2s, ...) within it.
+std::vector<std::int64_t> rows_to_check(std::int64_t rows, double cost_per_row, double budget) {
+  std::int64_t n = rows;
+  if (cost_per_row * static_cast<double>(rows) > budget)
+    n = std::max<std::int64_t>(1, static_cast<std::int64_t>(budget / cost_per_row));
+  const std::int64_t stride = (rows + n - 1) / n;
+  std::vector<std::int64_t> r;
+  for (std::int64_t i = 0; i < rows; i += stride)
+    r.push_back(i);
+  return r;
+}
+
+// |got - ref| against the bf16 rule's bound 1.6e-2 * (1 + |ref|), and the Pearson coefficient.
+struct Check {
+  std::int64_t rows = 0, rows_checked = 0;
+  double max_abs_err = 0, max_bound_ratio = 0, pcc = 0;
+  std::uint64_t nonfinite = 0;
+};
+
+class Checker {
+public:
+  void add(double got, double ref) {
+    if (!std::isfinite(got)) {
+      ++nonfinite_;
+      return;
+    }
+    const double err = std::abs(got - ref);
+    max_err_ = std::max(max_err_, err);
+    max_ratio_ = std::max(max_ratio_, err / (tk::baselines::kBf16Tol * (1 + std::abs(ref))));
+    got_.push_back(got);
+    ref_.push_back(ref);
+  }
+  Check finish(std::int64_t rows, std::int64_t rows_checked) const {
+    Check c;
+    c.rows = rows;
+    c.rows_checked = rows_checked;
+    c.max_abs_err = max_err_;
+    c.max_bound_ratio = max_ratio_;
+    c.nonfinite = nonfinite_;
+    const auto n = static_cast<double>(got_.size());
+    double mg = 0, mr = 0;
+    for (std::size_t i = 0; i < got_.size(); ++i) {
+      mg += got_[i];
+      mr += ref_[i];
+    }
+    mg /= n;
+    mr /= n;
+    double sgr = 0, sgg = 0, srr = 0;
+    for (std::size_t i = 0; i < got_.size(); ++i) {
+      sgr += (got_[i] - mg) * (ref_[i] - mr);
+      sgg += (got_[i] - mg) * (got_[i] - mg);
+      srr += (ref_[i] - mr) * (ref_[i] - mr);
+    }
+    // Constant outputs (both sides) correlate perfectly.
+    c.pcc = (sgg == 0 && srr == 0) ? 1.0 : sgr / std::sqrt(sgg * srr);
+    return c;
+  }
+
+private:
+  std::vector<double> got_, ref_;
+  double max_err_ = 0, max_ratio_ = 0;
+  std::uint64_t nonfinite_ = 0;
+};
+
+// Row r of A (M x K) times B (K x N) in double, plus bias and relu when given.
+std::vector<double> matmul_row(const std::vector<float>& a, const std::vector<float>& b,
+                               std::int64_t r, std::int64_t K, std::int64_t N) {
+  std::vector<double> row(static_cast<std::size_t>(N), 0.0);
+  for (std::int64_t k = 0; k < K; ++k) {
+    const double ark = a[static_cast<std::size_t>(r * K + k)];
+    const float* bk = &b[static_cast<std::size_t>(k * N)];
+    for (std::int64_t j = 0; j < N; ++j)
+      row[static_cast<std::size_t>(j)] += ark * static_cast<double>(bk[j]);
+  }
+  return row;
+}
+
+// ---- One program at one shape ------------------------------------------------------------------
+
+struct Options {
+  std::uint64_t seed = 1;
+  double check_budget = 0x1p30; // reference operations per program; beyond, rows are sampled
+  bool check = true;
+};
+
+// What the output of one run looks like to the checker: given the checked row indices, feeds the
+// checker (got, ref) pairs.
+using CheckFn = std::function<void(const std::vector<std::int64_t>& rows, Checker& checker)>;
+
+struct RunResult {
+  double wall_seconds = 0;
+  std::string plan;            // the baselines' describe_plan
+  std::int64_t out_rows = 0;   // M
+  double ref_cost_per_row = 0; // operations of the reference per output row
+  CheckFn check;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Runs a matmul-family program: C = A * B (+ bias, relu) with A uniform in [-1, 1] and B in
+// [-2/sqrt(K), 2/sqrt(K)], as tk-baseline-matmul and TileKit's end-to-end cases, so C has a
+// standard deviation of 2/3 whatever K is.
+RunResult run_matmul_family(Device& device, const Program& p, MatmulShape s, const Options& o) {
+  const std::int64_t M = s.M, K = s.K, N = s.N;
+  const auto b_scale = static_cast<float>(2.0 / std::sqrt(static_cast<double>(K)));
+  const std::vector<bfloat16> a = tk::baselines::random_bf16_matrix(s.M, s.K, o.seed);
+  const std::vector<bfloat16> b =
+      tk::baselines::random_bf16_matrix(s.K, s.N, o.seed + 1, -b_scale, b_scale);
+  std::vector<float> af = to_float(a), bf = to_float(b);
+  RunResult r;
+  r.out_rows = M;
+  r.ref_cost_per_row = static_cast<double>(K) * static_cast<double>(N);
+  std::vector<float> c; // the output, row-major
+  std::vector<double> bias;
+  const std::string name = p.name;
+  if (!p.generated) {
+    const auto algo = *tk::baselines::parse_matmul_algo(name);
+    r.plan = tk::baselines::describe_plan(device, algo, s);
+    const auto start = std::chrono::steady_clock::now();
+    c = tk::baselines::run_matmul(device, algo, s, a, b);
+    r.wall_seconds = seconds_since(start);
+  } else if (name == "matmul" || name == "matmul_bias_relu") {
+    const std::vector<tk::bf16> A = to_tk(a), B = to_tk(b);
+    std::vector<tk::bf16> C(static_cast<std::size_t>(M * N));
+    const auto start = std::chrono::steady_clock::now();
+    if (name == "matmul") {
+      tk::gen::matmul::run_tt(device, cview(A, M, K), cview(B, K, N), view(C, M, N));
+    } else {
+      const std::vector<bfloat16> bias16 =
+          tk::baselines::random_bf16_matrix(1, s.N, o.seed + 2, -0.5f, 0.5f);
+      const std::vector<tk::bf16> Bias = to_tk(bias16);
+      for (const bfloat16& v : bias16)
+        bias.push_back(static_cast<float>(v));
+      tk::gen::matmul_bias_relu::run_tt(device, cview(A, M, K), cview(B, K, N), cview(Bias, 1, N),
+                                        view(C, M, N));
+    }
+    r.wall_seconds = seconds_since(start);
+    c = to_float(C);
+  } else if (name == "matmul_f32") {
+    // The same values (bf16 widened to f32), so every matmul row sees the same product.
+    c.resize(static_cast<std::size_t>(M * N));
+    const auto start = std::chrono::steady_clock::now();
+    tk::gen::matmul_f32::run_tt(device, cview(af, M, K), cview(bf, K, N), view(c, M, N));
+    r.wall_seconds = seconds_since(start);
+  } else {
+    throw std::logic_error("not a matmul program: " + name);
+  }
+  r.check = [af = std::move(af), bf = std::move(bf), c = std::move(c), bias = std::move(bias), K,
+             N](const std::vector<std::int64_t>& rows, Checker& checker) {
+    for (const std::int64_t i : rows) {
+      std::vector<double> ref = matmul_row(af, bf, i, K, N);
+      for (std::int64_t j = 0; j < N; ++j) {
+        double v = ref[static_cast<std::size_t>(j)];
+        if (!bias.empty())
+          v = std::max(0.0, v + bias[static_cast<std::size_t>(j)]);
+        checker.add(c[static_cast<std::size_t>(i * N + j)], v);
+      }
+    }
+  };
+  return r;
+}
+
+// Runs an element-wise or row-wise example on M x N inputs.
+RunResult run_other(Device& device, const Program& p, std::int64_t M, std::int64_t N,
+                    const Options& o) {
+  const std::string name = p.name;
+  const float lo = name == "softmax" ? -4.0f : -1.0f;
+  const std::vector<bfloat16> x16 = tk::baselines::random_bf16_matrix(
+      static_cast<std::size_t>(M), static_cast<std::size_t>(N), o.seed, lo, -lo);
+  const std::vector<tk::bf16> x = to_tk(x16);
+  std::vector<tk::bf16> out(static_cast<std::size_t>(M * N));
+  std::vector<float> xf = to_float(x16), yf, gf;
+  constexpr float kAlpha = 0.75f, kBeta = -1.5f, kEps = 1e-5f;
+  RunResult r;
+  r.out_rows = M;
+  r.ref_cost_per_row = static_cast<double>(N);
+  const auto start = std::chrono::steady_clock::now();
+  if (name == "eltwise_add" || name == "axpby") {
+    const std::vector<bfloat16> y16 = tk::baselines::random_bf16_matrix(
+        static_cast<std::size_t>(M), static_cast<std::size_t>(N), o.seed + 1);
+    yf = to_float(y16);
+    const std::vector<tk::bf16> y = to_tk(y16);
+    if (name == "eltwise_add")
+      tk::gen::eltwise_add::run_tt(device, cview(x, M, N), cview(y, M, N), view(out, M, N));
+    else
+      tk::gen::axpby::run_tt(device, cview(x, M, N), cview(y, M, N), kAlpha, kBeta,
+                             view(out, M, N));
+  } else if (name == "unary_chain") {
+    tk::gen::unary_chain::run_tt(device, cview(x, M, N), view(out, M, N));
+  } else if (name == "softmax") {
+    tk::gen::softmax::run_tt(device, cview(x, M, N), view(out, M, N));
+  } else if (name == "rmsnorm") {
+    const std::vector<bfloat16> g16 =
+        tk::baselines::random_bf16_matrix(1, static_cast<std::size_t>(N), o.seed + 1, 0.5f, 1.5f);
+    gf = to_float(g16);
+    const std::vector<tk::bf16> g = to_tk(g16);
+    tk::gen::rmsnorm::run_tt(device, cview(x, M, N), cview(g, 1, N), 1.0f / static_cast<float>(N),
+                             kEps, view(out, M, N));
+  } else {
+    throw std::logic_error("not an element-wise or row-wise program: " + name);
+  }
+  r.wall_seconds = seconds_since(start);
+  r.check = [name, xf = std::move(xf), yf = std::move(yf), gf = std::move(gf), got = to_float(out),
+             N](const std::vector<std::int64_t>& rows, Checker& checker) {
+    for (const std::int64_t i : rows) {
+      const float* xr = &xf[static_cast<std::size_t>(i * N)];
+      const float* gr = &got[static_cast<std::size_t>(i * N)];
+      std::vector<double> ref(static_cast<std::size_t>(N));
+      if (name == "eltwise_add" || name == "axpby") {
+        const float* yr = &yf[static_cast<std::size_t>(i * N)];
+        for (std::int64_t j = 0; j < N; ++j)
+          ref[j] = name == "eltwise_add" ? double(xr[j]) + yr[j]
+                                         : double(kAlpha) * xr[j] + double(kBeta) * yr[j];
+      } else if (name == "unary_chain") {
+        for (std::int64_t j = 0; j < N; ++j) {
+          const double v = std::exp(double(xr[j])) * 0.5;
+          ref[j] = 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+        }
+      } else if (name == "softmax") {
+        double mx = -INFINITY, sum = 0;
+        for (std::int64_t j = 0; j < N; ++j)
+          mx = std::max(mx, double(xr[j]));
+        for (std::int64_t j = 0; j < N; ++j)
+          sum += std::exp(xr[j] - mx);
+        for (std::int64_t j = 0; j < N; ++j)
+          ref[j] = std::exp(xr[j] - mx) / sum;
+      } else { // rmsnorm
+        double ss = 0;
+        for (std::int64_t j = 0; j < N; ++j)
+          ss += double(xr[j]) * xr[j];
+        const double inv = 1 / std::sqrt(ss / static_cast<double>(N) + double(kEps));
+        for (std::int64_t j = 0; j < N; ++j)
+          ref[j] = xr[j] * inv * gf[static_cast<std::size_t>(j)];
+      }
+      for (std::int64_t j = 0; j < N; ++j)
+        checker.add(gr[j], ref[static_cast<std::size_t>(j)]);
+    }
+  };
+  return r;
+}
+
+nlohmann::json run_one(Device& device, const Program& p, const std::vector<std::uint32_t>& dims,
+                       const Options& o) {
+  const bool mm = p.family == Family::matmul;
+  const double M = dims[0], K = mm ? dims[1] : 0, N = mm ? dims[2] : dims[1];
+  std::string shape = std::to_string(dims[0]);
+  for (std::size_t i = 1; i < dims.size(); ++i)
+    shape += "x" + std::to_string(dims[i]);
+  nlohmann::json row = {{"program", p.name},
+                        {"kind", p.generated ? "generated" : "baseline"},
+                        {"family", mm                         ? "matmul"
+                                   : p.family == Family::rows ? "rows"
+                                                              : "elementwise"},
+                        {"shape", shape},
+                        {"M", dims[0]},
+                        {"K", mm ? dims[1] : 0},
+                        {"N", mm ? dims[2] : dims[1]},
+                        {"dtype", p.dtype},
+                        {"dst", p.accumulator},
+                        {"fidelity", "HiFi4"},
+                        {"flops_formula", p.flops}};
+  RunResult r;
+  try {
+    r = mm ? run_matmul_family(device, p, {dims[0], dims[1], dims[2]}, o)
+           : run_other(device, p, dims[0], dims[1], o);
+  } catch (const std::invalid_argument& e) { // a shape the baseline does not support
+    row["error"] = e.what();
+    row["unsupported"] = true;
+    return row;
+  }
+  const auto& timing = tk::rt::emu::last_timing();
+  if (!timing)
+    throw std::runtime_error(std::string(p.name) + ": the run left no timing (timing mode off?)");
+  const tk::rt::emu::ProgramTiming& t = *timing;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> cores;
+  for (const auto& k : t.kernels)
+    cores.insert({k.core_x, k.core_y});
+  const double flops = nominal_flops(p, M, K, N);
+  const double seconds = t.device_cycles / (t.clock_ghz * 1e9);
+  const double bytes = static_cast<double>(t.dram_bytes_read + t.dram_bytes_written);
+  row["plan"] = r.plan;
+  row["wall_s"] = r.wall_seconds;
+  row["device_cycles"] = t.device_cycles;
+  row["device_us"] = t.device_us;
+  row["clock_ghz"] = t.clock_ghz;
+  row["cores"] = cores.size();
+  row["dram_bytes_read"] = t.dram_bytes_read;
+  row["dram_bytes_written"] = t.dram_bytes_written;
+  row["dram_gbps"] = t.dram_gbps;
+  row["dram_roofline_gbps"] = t.dram_roofline_gbps;
+  row["matmul_tiles"] = t.matmul_tiles;
+  row["matmul_tflops"] = t.matmul_tflops;
+  row["ideal_matmul_cycles"] = t.ideal_matmul_cycles;
+  row["utilization"] = t.utilization;
+  row["compute_bound_cycles"] = t.compute_bound_cycles;
+  row["dram_bound_cycles"] = t.dram_bound_cycles;
+  row["flops"] = flops;
+  row["tflops"] = seconds > 0 ? flops / seconds / 1e12 : 0.0;
+  row["intensity"] = bytes > 0 ? flops / bytes : 0.0; // FLOP per DRAM byte
+  const bool compute_binds = t.compute_bound_cycles >= t.dram_bound_cycles;
+  row["bound"] = compute_binds ? "compute" : "DRAM";
+  row["bound_cycles"] = std::max(t.compute_bound_cycles, t.dram_bound_cycles);
+  // The matrix engine's peak, from the model's own figures: matmul_tiles products of 2 * 32^3
+  // flops take ideal_matmul_cycles on every core of the device.
+  if (t.matmul_tiles > 0 && t.ideal_matmul_cycles > 0)
+    row["peak_tflops"] = static_cast<double>(t.matmul_tiles) * 2 * 32 * 32 * 32 /
+                         t.ideal_matmul_cycles * t.clock_ghz / 1e3;
+  if (o.check) {
+    const auto start = std::chrono::steady_clock::now();
+    // The element-wise and row-wise references cost M*N operations: always every row.
+    const std::vector<std::int64_t> rows =
+        rows_to_check(r.out_rows, r.ref_cost_per_row, mm ? o.check_budget : INFINITY);
+    Checker checker;
+    r.check(rows, checker);
+    const Check c = checker.finish(r.out_rows, static_cast<std::int64_t>(rows.size()));
+    row["check"] = {{"rows", c.rows},
+                    {"rows_checked", c.rows_checked},
+                    {"max_abs_err", c.max_abs_err},
+                    {"max_bound_ratio", c.max_bound_ratio},
+                    {"pcc", c.pcc},
+                    {"nonfinite", c.nonfinite},
+                    {"seconds", seconds_since(start)}};
+  }
+  return row;
+}
+
+bool parse_dims(const std::string& text, std::vector<std::uint32_t>& dims) {
+  std::stringstream in(text);
+  std::string part;
+  dims.clear();
+  while (std::getline(in, part, ',')) {
+    try {
+      std::size_t used = 0;
+      const unsigned long v = std::stoul(part, &used);
+      if (used != part.size() || v == 0 || v % 32 != 0 || v > (1ul << 20))
+        return false;
+      dims.push_back(static_cast<std::uint32_t>(v));
+    } catch (const std::exception&) {
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Runs TileKit's generated TT kernels and the SDK matmul baselines on the emulator "
+               "with the timing model on and prints one JSON line per program (bench/tt_bench.sh "
+               "renders them; docs/bench.md)."};
+  std::vector<std::string> names;
+  std::string shape_text;
+  Options options;
+  bool no_check = false, list = false;
+  app.add_option("--program", names, "programs to run, comma-separated (--list names them)")
+      ->delimiter(',');
+  app.add_option("--shape", shape_text,
+                 "M,K,N for the matmul programs, M,N for the others; multiples of 32");
+  app.add_option("--seed", options.seed, "seed of the random inputs")->capture_default_str();
+  app.add_option("--check-budget", options.check_budget,
+                 "multiply-adds the reference may spend per matmul program; beyond it evenly "
+                 "spaced rows are checked")
+      ->capture_default_str();
+  app.add_flag("--no-check", no_check, "skip the reference check");
+  app.add_flag("--list", list, "print the programs, one per line, and exit");
+  CLI11_PARSE(app, argc, argv);
+  options.check = !no_check;
+  if (list) {
+    for (const Program& p : kPrograms)
+      std::printf("%s %s %s\n", p.name, p.generated ? "generated" : "baseline",
+                  p.family == Family::matmul ? "M,K,N" : "M,N");
+    return 0;
+  }
+  std::vector<std::uint32_t> dims;
+  if (names.empty() || !parse_dims(shape_text, dims)) {
+    std::fprintf(stderr, "tk_tt_bench: wants --program NAME[,NAME...] and --shape M,K,N or M,N "
+                         "(positive multiples of 32)\n");
+    return 2;
+  }
+  std::vector<const Program*> programs;
+  for (const std::string& n : names) {
+    const Program* p = find_program(n);
+    if (!p) {
+      std::fprintf(stderr, "tk_tt_bench: unknown program '%s' (--list names them)\n", n.c_str());
+      return 2;
+    }
+    if (dims.size() != (p->family == Family::matmul ? 3u : 2u)) {
+      std::fprintf(stderr, "tk_tt_bench: %s wants --shape %s\n", p->name,
+                   p->family == Family::matmul ? "M,K,N" : "M,N");
+      return 2;
+    }
+    programs.push_back(p);
+  }
+
+  tk::rt::emu::set_timing(true);
+  auto device = Device::create_unit_mesh(0);
+  int status = 0;
+  for (const Program* p : programs) {
+    try {
+      std::cout << run_one(*device, *p, dims, options).dump() << std::endl;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tk_tt_bench: %s: %s\n", p->name, e.what());
+      std::cout << nlohmann::json{{"program", p->name}, {"error", e.what()}}.dump() << std::endl;
+      status = 1;
+    }
+  }
+  return status;
+}
