@@ -16,6 +16,7 @@
 
 #include "axpby.hpp"
 #include "eltwise_add.hpp"
+#include "layernorm.hpp"
 #include "matmul.hpp"
 #include "matmul_bias_relu.hpp"
 #include "matmul_f32.hpp"
@@ -81,6 +82,7 @@ const Program kPrograms[] = {
     {"unary_chain", true, Family::elementwise, "bf16", "bf16", "3MN"},
     {"softmax", true, Family::rows, "bf16", "fp32", "7MN"},
     {"rmsnorm", true, Family::rows, "bf16", "fp32", "4MN"},
+    {"layernorm", true, Family::rows, "bf16", "fp32", "8MN"},
 };
 
 const Program* find_program(const std::string& name) {
@@ -106,6 +108,8 @@ double nominal_flops(const Program& p, double M, double K, double N) {
     return 7 * M * N;
   if (f == "4MN")
     return 4 * M * N;
+  if (f == "8MN")
+    return 8 * M * N;
   throw std::logic_error("no flop count for " + std::string(p.name));
 }
 
@@ -310,12 +314,15 @@ RunResult run_matmul_family(Device& device, const Program& p, MatmulShape s, con
 RunResult run_other(Device& device, const Program& p, std::int64_t M, std::int64_t N,
                     const Options& o) {
   const std::string name = p.name;
+  // softmax: row maxima that differ and exp spanning e^-8 .. 1; layernorm: rows whose mean is
+  // away from 0, so the centring matters (as TileKit's end-to-end cases).
   const float lo = name == "softmax" ? -4.0f : -1.0f;
+  const float hi = name == "layernorm" ? 3.0f : -lo;
   const std::vector<bfloat16> x16 = tk::baselines::random_bf16_matrix(
-      static_cast<std::size_t>(M), static_cast<std::size_t>(N), o.seed, lo, -lo);
+      static_cast<std::size_t>(M), static_cast<std::size_t>(N), o.seed, lo, hi);
   const std::vector<tk::bf16> x = to_tk(x16);
   std::vector<tk::bf16> out(static_cast<std::size_t>(M * N));
-  std::vector<float> xf = to_float(x16), yf, gf;
+  std::vector<float> xf = to_float(x16), yf, gf, bf;
   constexpr float kAlpha = 0.75f, kBeta = -1.5f, kEps = 1e-5f;
   RunResult r;
   r.out_rows = M;
@@ -342,12 +349,22 @@ RunResult run_other(Device& device, const Program& p, std::int64_t M, std::int64
     const std::vector<tk::bf16> g = to_tk(g16);
     tk::gen::rmsnorm::run_tt(device, cview(x, M, N), cview(g, 1, N), 1.0f / static_cast<float>(N),
                              kEps, view(out, M, N));
+  } else if (name == "layernorm") {
+    const std::vector<bfloat16> g16 =
+        tk::baselines::random_bf16_matrix(1, static_cast<std::size_t>(N), o.seed + 1, 0.5f, 1.5f);
+    const std::vector<bfloat16> b16 =
+        tk::baselines::random_bf16_matrix(1, static_cast<std::size_t>(N), o.seed + 2, -0.5f, 0.5f);
+    gf = to_float(g16);
+    bf = to_float(b16);
+    const std::vector<tk::bf16> g = to_tk(g16), b = to_tk(b16);
+    tk::gen::layernorm::run_tt(device, cview(x, M, N), cview(g, 1, N), cview(b, 1, N), kEps,
+                               view(out, M, N));
   } else {
     throw std::logic_error("not an element-wise or row-wise program: " + name);
   }
   r.wall_seconds = seconds_since(start);
-  r.check = [name, xf = std::move(xf), yf = std::move(yf), gf = std::move(gf), got = to_float(out),
-             N](const std::vector<std::int64_t>& rows, Checker& checker) {
+  r.check = [name, xf = std::move(xf), yf = std::move(yf), gf = std::move(gf), bf = std::move(bf),
+             got = to_float(out), N](const std::vector<std::int64_t>& rows, Checker& checker) {
     for (const std::int64_t i : rows) {
       const float* xr = &xf[static_cast<std::size_t>(i * N)];
       const float* gr = &got[static_cast<std::size_t>(i * N)];
@@ -370,6 +387,17 @@ RunResult run_other(Device& device, const Program& p, std::int64_t M, std::int64
           sum += std::exp(xr[j] - mx);
         for (std::int64_t j = 0; j < N; ++j)
           ref[j] = std::exp(xr[j] - mx) / sum;
+      } else if (name == "layernorm") {
+        double sum = 0, var = 0;
+        for (std::int64_t j = 0; j < N; ++j)
+          sum += xr[j];
+        const double mean = sum / static_cast<double>(N);
+        for (std::int64_t j = 0; j < N; ++j)
+          var += (xr[j] - mean) * (xr[j] - mean);
+        const double inv = 1 / std::sqrt(var / static_cast<double>(N) + double(kEps));
+        for (std::int64_t j = 0; j < N; ++j)
+          ref[j] = (xr[j] - mean) * inv * gf[static_cast<std::size_t>(j)] +
+                   bf[static_cast<std::size_t>(j)];
       } else { // rmsnorm
         double ss = 0;
         for (std::int64_t j = 0; j < N; ++j)

@@ -43,8 +43,8 @@ FULL = [
     (MATMUL_PROGRAMS, (4096, 1024, 2048)),
     (["eltwise_add", "axpby", "unary_chain"], (1024, 1024)),
     (["eltwise_add", "axpby", "unary_chain"], (4096, 4096)),
-    (["softmax", "rmsnorm"], (1024, 4096)),
-    (["softmax", "rmsnorm"], (4096, 4096)),
+    (["softmax", "rmsnorm", "layernorm"], (1024, 4096)),
+    (["softmax", "rmsnorm", "layernorm"], (4096, 4096)),
 ]
 # --quick leaves out 4096^3: 25 to 40 s of emulation per program (everything else takes at most
 # about 4 s per program).
