@@ -134,9 +134,9 @@ def roofs(rows):
     return peak, (max(dram) if dram else None)
 
 
-# Distinct colours for up to 12 programs (Tableau's palette and a few more).
+# Distinct colours for up to 16 programs (Tableau's palette and a few more).
 COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-          "#bcbd22", "#17becf", "#000000", "#a6761d"]
+          "#bcbd22", "#17becf", "#000000", "#a6761d", "#e41a1c", "#66c2a5", "#8da0cb", "#ffd92f"]
 
 COLUMNS = ["program", "shape", "cores", "proj. µs", "TFLOPS", "util.", "DRAM GB/s", "binds", "at bound",
            "vs best", "max|err|", "PCC", "checked", "wall s"]
