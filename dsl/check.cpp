@@ -241,6 +241,8 @@ void find_swapped(const Expr& e, const Ident& a, const Ident& b, std::vector<con
         ix[1].var->name == a.name)
       out.push_back(&e);
   } else if (const auto* c = std::get_if<Call>(&e.node)) {
+    if (c->fn == Builtin::transpose)
+      return; // transposed inside too: a real transpose
     for (const Expr& arg : c->args)
       find_swapped(arg, a, b, out);
   } else if (const auto* bin = std::get_if<Binary>(&e.node)) {
@@ -262,8 +264,8 @@ void Checker::warn_tile_permutation(const Store& st) {
     d_.warning(e->loc.range,
                "tile '" + from + "' is stored at '" + access_str(st.target) +
                    "': whole 32x32 tiles move to the swapped positions, but the elements inside "
-                   "each are not transposed; the language has no element transpose yet, so pass "
-                   "the input already transposed if that is what you need")
+                   "each are not transposed; for a transpose, write '" +
+                   access_str(st.target) + " = transpose(" + from + ")'")
         .note(st.target_loc.range, "stored here");
   }
 }

@@ -364,6 +364,8 @@ Shape Checker::check_expr(Expr& e) {
         const Shape& a0 = args[0];
         if (is_unary_elementwise(f))
           sh = a0;
+        else if (f == Builtin::transpose) // rows come from the operand's columns, and back
+          sh = {a0.cols, a0.rows};
         else if (f == Builtin::rowsum || f == Builtin::rowmax)
           sh = {a0.rows, DimKey{DimKey::Kind::literal, "", 1, {}, {}}};
         else if (f == Builtin::colsum || f == Builtin::colmax)

@@ -304,6 +304,8 @@ private:
     case Builtin::bcast_row:
     case Builtin::bcast_col:
       return broadcast(c.fn, tile(c.args[0]), p_);
+    case Builtin::transpose:
+      return transpose(tile(c.args[0]), p_);
     default:
       return apply(c.fn, tile(c.args[0]), p_);
     }

@@ -262,6 +262,16 @@ Tile broadcast(Builtin f, const Tile& a, const Precision& p) {
   return out;
 }
 
+Tile transpose(const Tile& a, const Precision& p) {
+  Tile out;
+  for (int r = 0; r < kTile; ++r)
+    for (int c = 0; c < kTile; ++c) {
+      out(r, c) = a(c, r);
+      out.err(r, c) = rounded(out(r, c), read(a(c, r), a.err(c, r), p), p.op, p);
+    }
+  return out;
+}
+
 Tile constant(double value, const Precision& p, double err) {
   Tile out(value);
   const double e = std::isinf(value) ? 0.0 : rounded(value, err, p.op, p); // inf stays inf

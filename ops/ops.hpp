@@ -18,7 +18,7 @@
 //             their count)
 //   kind      unary: element-wise, one tile -> one tile, one SFPU call in place on a DST slot;
 //             scalar: tile op f32 scalar, an SFPU call in place with the scalar's f32 bits;
-//             binary, reduce, broadcast, matmul, constant: lowered by their own rules
+//             binary, reduce, broadcast, matmul, constant, transpose: lowered by their own rules
 //             (lowering/tt/select_tile_ops_rules.cpp, lowering/cpu/lower_elementwise.cpp)
 //   tt_call   unary: the TT compute call `tt_call(dst_slot)`, declared by this row; scalar: the
 //             TT intrinsic it selects (declared in lowering/ir/intrinsics.hpp); others: _
@@ -78,6 +78,7 @@
   X(colmax, call, "tile", reduce, _, _, "", "", "")                                                \
   X(bcast_col, call, "tile", broadcast, _, _, "", "", "")                                          \
   X(bcast_row, call, "tile", broadcast, _, _, "", "", "")                                          \
+  X(transpose, call, "tile", transpose, _, _, "", "", "")                                          \
   X(zeros, call, "", constant, _, _, "", "", "")                                                   \
   X(fill, call, "f32", constant, _, _, "", "", "")
 
@@ -93,6 +94,7 @@
 #define TK_OPS_UNARY_broadcast TK_OPS_DROP
 #define TK_OPS_UNARY_matmul TK_OPS_DROP
 #define TK_OPS_UNARY_constant TK_OPS_DROP
+#define TK_OPS_UNARY_transpose TK_OPS_DROP
 /// `text` for a row of kind unary, nothing for any other kind.
 #define TK_OPS_UNARY(kind, ...) TK_OPS_UNARY_##kind(__VA_ARGS__)
 #define TK_OPS_SFPU_unary TK_OPS_KEEP
@@ -102,6 +104,7 @@
 #define TK_OPS_SFPU_broadcast TK_OPS_DROP
 #define TK_OPS_SFPU_matmul TK_OPS_DROP
 #define TK_OPS_SFPU_constant TK_OPS_DROP
+#define TK_OPS_SFPU_transpose TK_OPS_DROP
 /// `text` for a row that is one in-place SFPU call (kinds unary and scalar), else nothing.
 #define TK_OPS_SFPU(kind, ...) TK_OPS_SFPU_##kind(__VA_ARGS__)
 #define TK_OPS_CALL_call TK_OPS_KEEP
@@ -119,7 +122,16 @@ enum class Op : std::uint8_t {
 };
 
 enum class Surface : std::uint8_t { call, infix, internal };
-enum class Kind : std::uint8_t { unary, scalar, binary, reduce, broadcast, matmul, constant };
+enum class Kind : std::uint8_t {
+  unary,
+  scalar,
+  binary,
+  reduce,
+  broadcast,
+  matmul,
+  constant,
+  transpose
+};
 
 struct OpInfo {
   std::string_view name;

@@ -127,8 +127,8 @@ auto reject(P p, Message m) {
 
 auto const member = reject(lexeme[lit('.') >> !lit('.') >> *ident_char], [](const std::string& m) {
   if (m == ".T")
-    return std::string("'.T' is not in the language: tiles cannot be transposed yet; pass the "
-                       "operand already transposed (for A @ B^T, pass B^T stored as [K, N])");
+    return std::string("'.T' is not in the language; write transpose(t) (for A @ B^T with B "
+                       "stored as [N, K]: A[i, k] @ transpose(B[j, k]))");
   return "'" + m +
          "': values have no fields or methods; call a function instead, such as exp(x) or "
          "rowsum(x)";

@@ -238,6 +238,11 @@ private:
       return c->fn == Intrinsic::tile_bcast_row ? get(src, int_imm(0), ec())
                                                 : get(src, er(), int_imm(0));
     }
+    case Intrinsic::tile_transpose: { // element (er, ec) is the operand's (ec, er)
+      std::string src = buffer_of(c->args[0], pre);
+      shifted = shifted || src == dst;
+      return get(src, ec(), er());
+    }
     case Intrinsic::tile_rowsum:
     case Intrinsic::tile_rowmax:
     case Intrinsic::tile_colsum:

@@ -67,6 +67,15 @@ namespace tk::ir {
   /* ---- TT compute: matmul, FPU binary, broadcast, reduce ---- */                                \
   X(mm_init, "mm_init", "cb cb cb", void, init, "api/compute/matmul.h")                            \
   X(mm_init_short, "mm_init_short", "cb cb", void, init, "api/compute/matmul.h")                   \
+  /* A @ transpose(B): matmul_tiles after mm_init_short(a, b, 1), which transposes each in1 tile   \
+   */                                                                                              \
+  X(mm_init_short_bt, "mm_init_short.bt", "cb cb", void, init, "api/compute/matmul.h")             \
+  X(matmul_tiles_bt, "matmul_tiles.bt", "cb cb int int slot", void, writes,                        \
+    "api/compute/matmul.h")                                                                        \
+  X(transpose_wh_init_short, "transpose_wh_init_short", "cb", void, init,                          \
+    "api/compute/transpose_wh.h")                                                                  \
+  X(transpose_wh_tile, "transpose_wh_tile", "cb int slot", void, writes,                           \
+    "api/compute/transpose_wh.h")                                                                  \
   X(matmul_tiles, "matmul_tiles", "cb cb int int slot", void, writes, "api/compute/matmul.h")      \
   X(binary_op_init_common, "binary_op_init_common", "cb cb cb", void, init,                        \
     "api/compute/eltwise_binary.h")                                                                \

@@ -29,6 +29,10 @@ Stmt init_for(const Call& c, const std::string& ocb) {
     return mk(Intrinsic::copy_tile_to_dst_init_short, {a[0]});
   case Intrinsic::matmul_tiles:
     return mk(Intrinsic::mm_init_short, {a[0], a[1]});
+  case Intrinsic::matmul_tiles_bt:
+    return mk(Intrinsic::mm_init_short_bt, {a[0], a[1]});
+  case Intrinsic::transpose_wh_tile:
+    return mk(Intrinsic::transpose_wh_init_short, {a[0]});
   case Intrinsic::add_tiles:
     return mk(Intrinsic::add_tiles_init, {a[0], a[1]});
   case Intrinsic::sub_tiles:

@@ -47,6 +47,18 @@ const Call* accumulating(const Expr& rhs, Intrinsic combine) {
   return nullptr;
 }
 
+// The operands of a matmul as the matrix engine takes them: `a @ transpose(b)` reads b and
+// transposes it in the unpacker (mm_init_short's transpose of in1), with no pass of its own.
+struct MatmulOperands {
+  Expr a, b;
+  bool bt = false;
+};
+MatmulOperands matmul_operands(const Expr& a, const Expr& b) {
+  if (const Call* t = as_call(b, {Intrinsic::tile_transpose}))
+    return {a, t->args[0], true};
+  return {a, b, false};
+}
+
 Expr cb(const std::string& n) {
   return cb_ref(n);
 }
@@ -120,14 +132,16 @@ Val TileSelector::select(const Expr& e) {
                        a, b);
   }
   case Intrinsic::tile_matmul: {
-    Val a = select(c->args[0]), b = select(c->args[1]);
+    const MatmulOperands m = matmul_operands(c->args[0], c->args[1]);
+    Val a = select(m.a), b = select(m.b);
     separate(a, b);
     to_cb(a);
     to_cb(b);
     Val d = fresh_zero(); // matmul_tiles accumulates into DST
     pre(a);
     pre(b);
-    emit(Intrinsic::matmul_tiles, {cb(a->cb), cb(b->cb), i(0), i(0), i(d->slot)});
+    emit(m.bt ? Intrinsic::matmul_tiles_bt : Intrinsic::matmul_tiles,
+         {cb(a->cb), cb(b->cb), i(0), i(0), i(d->slot)});
     post(a);
     post(b);
     return d;
@@ -140,6 +154,15 @@ Val TileSelector::select(const Expr& e) {
   case Intrinsic::tile_colsum:
   case Intrinsic::tile_colmax:
     return reduce(*c);
+  case Intrinsic::tile_transpose: { // unpacked from a CB through SrcA, transposed, into DST
+    Val a = select(c->args[0]);
+    to_cb(a);
+    Val d = fresh_dst();
+    pre(a);
+    emit(Intrinsic::transpose_wh_tile, {cb(a->cb), i(0), i(d->slot)});
+    post(a);
+    return d;
+  }
   case Intrinsic::tile_bcast_row:
   case Intrinsic::tile_bcast_col:
     // On its own (not an operand of + - *): 0 + bcast(v), the FPU's broadcast against a zero tile.
@@ -287,7 +310,12 @@ bool TileSelector::accumulates_from_cbs(const Expr& acc, const Expr& rhs, Intrin
   const Call* r = accumulating(rhs, combine);
   if (!r || !reduction_accumulates(acc, *r))
     return false;
-  for (const Expr& operand : r->args) {
+  std::vector<Expr> operands = r->args;
+  if (r->fn == Intrinsic::tile_matmul) {
+    const MatmulOperands m = matmul_operands(r->args[0], r->args[1]);
+    operands = {m.a, m.b};
+  }
+  for (const Expr& operand : operands) {
     if (as<Load>(operand))
       continue;
     const Var* v = as<Var>(operand);
@@ -302,8 +330,15 @@ Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine
   if (!r || !reduction_accumulates(acc, *r))
     return nullptr;
   // The operands first: making them CB tiles may end the section, which acc is not yet part of.
+  std::vector<Expr> operands = r->args;
+  bool bt = false;
+  if (r->fn == Intrinsic::tile_matmul) {
+    const MatmulOperands m = matmul_operands(r->args[0], r->args[1]);
+    operands = {m.a, m.b};
+    bt = m.bt;
+  }
   std::vector<Val> ops;
-  for (const Expr& operand : r->args)
+  for (const Expr& operand : operands)
     ops.push_back(select(operand));
   if (ops.size() == 2)
     separate(ops[0], ops[1]);
@@ -322,7 +357,8 @@ Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine
   for (const Val& v : ops)
     pre(v);
   if (!is_reduce) {
-    emit(Intrinsic::matmul_tiles, {cb(ops[0]->cb), cb(ops[1]->cb), i(0), i(0), i(x->slot)});
+    emit(bt ? Intrinsic::matmul_tiles_bt : Intrinsic::matmul_tiles,
+         {cb(ops[0]->cb), cb(ops[1]->cb), i(0), i(0), i(x->slot)});
   } else {
     used_reduction_ = true;
     bool is_max = r->fn == Intrinsic::tile_rowmax || r->fn == Intrinsic::tile_colmax;

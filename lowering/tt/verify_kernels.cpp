@@ -228,6 +228,7 @@ private:
       return;
     }
     case Intrinsic::matmul_tiles: // accumulates
+    case Intrinsic::matmul_tiles_bt:
       set(out, {reduced(before) ? Held::from_reduction : Held::value});
       return;
     default:

@@ -177,6 +177,30 @@ void binary_init(bool acc_to_dest) {
   ctx("binary op init").dst.acc_to_dest = acc_to_dest;
 }
 
+void matmul_init(bool transpose) {
+  ctx("mm_init").dst.mm_transpose = transpose;
+}
+
+void not_modelled(const char* what) {
+  fail(std::string(what) + " is not modelled by the emulator");
+}
+
+bool matmul_transposed() {
+  return ctx("matmul_tiles").dst.mm_transpose;
+}
+
+void transpose_wh_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
+  Compute c = ctx("transpose_wh_tile");
+  Tile& d = dst_tile(c, "transpose_wh_tile", idst);
+  const Tile a = unpack(c, "transpose_wh_tile", cb, tile, Path::SrcReg);
+  const auto& fi = face_index();
+  for (int r = 0; r < 32; ++r)
+    for (int col = 0; col < 32; ++col)
+      d[fi[r * 32 + col]] = a[fi[col * 32 + r]];
+  store(c, d);
+  timing::tile_op(c.f, timing::TileOp::Copy, "transpose");
+}
+
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
   Compute c = ctx("copy_tile");
   Tile& d = dst_tile(c, "copy_tile", idst);

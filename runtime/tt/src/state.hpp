@@ -125,6 +125,9 @@ struct DstState {
   bool committed = false; // between commit and release
   bool pack = false;      // between wait and release
   bool acc_to_dest = false;
+  // mm_init / mm_init_short's transpose: matmul_tiles transposes each in1 tile (B) until the next
+  // matmul init.
+  bool mm_transpose = false;
   // The packer's edge mask, set by reduce_init (its ReduceDim: 0 ROW, 1 COL, 2 SCALAR) until
   // reduce_uninit; -1 when clear.
   int pack_mask = -1;

@@ -123,6 +123,13 @@ TEST(EmulatorChecks, PackWithoutReserve) {
                       "reserved with cb_reserve_back");
 }
 
+// What the emulator does not model is an error, never a silently untransposed tile.
+TEST(EmulatorChecks, TransposingCopyIsNotModelled) {
+  EXPECT_EQ(run({.compute_defines = {{"COPY_TRANSPOSED", "1"}}}),
+            compute + ": core (0,0): copy_tile_to_dst_init_short with transpose (use "
+                      "transpose_wh_tile) is not modelled by the emulator");
+}
+
 TEST(EmulatorChecks, DstIndexBeyondCapacity) {
   EXPECT_EQ(run({.compute_defines = {{"DST_INDEX", "8"}}}),
             compute + ": core (0,0): copy_tile: DST index 8 is out of range: 8 tiles fit in DST "

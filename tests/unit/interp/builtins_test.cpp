@@ -173,11 +173,20 @@ TEST(InterpBuiltins, Broadcasts) {
                    })));
 }
 
+// transpose(t): element (r, c) of a tile is t's (c, r), inside the same tile position here.
+TEST(InterpBuiltins, TransposeWithinATile) {
+  const Matrix x = random(64, 96, -1, 1, 32);
+  EXPECT_TRUE(near(eltwise("transpose(x[i, j])", x), make(64, 96, [&](auto r, auto c) {
+                     return x.at(r / 32 * 32 + c % 32, c / 32 * 32 + r % 32);
+                   })));
+}
+
 // A builtin added to the op table (ops/ops.hpp) needs a test here: kUnary, or a test above listed
 // below.
 TEST(InterpBuiltins, EveryBuiltinHasATest) {
-  std::set<std::string> all, tested = {"max",    "min",    "zeros",  "fill",      "rowsum",
-                                       "rowmax", "colsum", "colmax", "bcast_row", "bcast_col"};
+  std::set<std::string> all,
+      tested = {"max",    "min",    "zeros",     "fill",      "rowsum",   "rowmax",
+                "colsum", "colmax", "bcast_row", "bcast_col", "transpose"};
   for (const Unary& u : kUnary)
     tested.insert(u.name);
   for (int b = 0; b < static_cast<int>(dsl::Builtin::unknown); ++b)

@@ -92,7 +92,15 @@ enum class Unary : std::uint8_t {
 enum class DstBinary : std::uint8_t { Max, Min, Add, Sub, Mul };
 
 void binary_init(bool acc_to_dest);
+/// mm_init / mm_init_short: whether the matmul_tiles that follow transpose their in1 tile.
+void matmul_init(bool transpose);
+/// A call whose arguments ask for behaviour the emulator does not model: an error, not a silent
+/// wrong answer.
+[[noreturn]] void not_modelled(const char* what);
+bool matmul_transposed();
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst);
+/// transpose_wh_tile: DST[dst] = the transpose of tile `tile` of `cb`, through SrcA.
+void transpose_wh_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst);
 void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
                   std::uint32_t tile1, std::uint32_t dst);
 void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,

@@ -4,15 +4,22 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
+// `transpose` (non-zero): the matmul_tiles that follow use each in1 tile transposed.
 ALWI void mm_init(uint32_t /*in0_cb_id*/, uint32_t /*in1_cb_id*/, uint32_t /*out_cb_id*/,
-                  const uint32_t /*transpose*/ = 0, uint32_t /*call_line*/ = __builtin_LINE()) {}
+                  const uint32_t transpose = 0, uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::matmul_init(transpose != 0);
+}
 ALWI void mm_init_short(uint32_t /*in0_cb_id*/, uint32_t /*in1_cb_id*/,
-                        const uint32_t /*transpose*/ = 0,
-                        uint32_t /*call_line*/ = __builtin_LINE()) {}
-ALWI void mm_init_short_with_dt(uint32_t, uint32_t, uint32_t, const uint32_t = 0) {}
+                        const uint32_t transpose = 0, uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::matmul_init(transpose != 0);
+}
+ALWI void mm_init_short_with_dt(uint32_t, uint32_t, uint32_t, const uint32_t transpose = 0) {
+  ::tk::rt::emu::matmul_init(transpose != 0);
+}
 ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index,
                        uint32_t in1_tile_index, uint32_t idst) {
-  ::tk::rt::emu::matmul_tiles(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst, false);
+  ::tk::rt::emu::matmul_tiles(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst,
+                              ::tk::rt::emu::matmul_transposed());
 }
 ALWI void mm_block_init(uint32_t /*in0*/, uint32_t /*in1*/, uint32_t /*out*/,
                         const uint32_t /*transpose*/ = 0, uint32_t /*ct_dim*/ = 1,

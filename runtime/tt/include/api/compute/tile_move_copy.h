@@ -4,11 +4,19 @@
 
 namespace ckernel {
 ALWI void copy_tile_init(uint32_t /*cbid*/, uint32_t /*call_line*/ = __builtin_LINE()) {}
-ALWI void copy_tile_to_dst_init_short(uint32_t /*cbid*/, uint32_t /*transpose*/ = 0,
-                                      uint32_t /*transpose_within_16x16_face*/ = false,
-                                      uint32_t /*call_line*/ = __builtin_LINE()) {}
+// A transposing copy (transpose of faces, within faces) is not modelled: asking for it is an error.
+ALWI void copy_tile_to_dst_init_short(uint32_t /*cbid*/, uint32_t transpose = 0,
+                                      uint32_t transpose_within_16x16_face = false,
+                                      uint32_t /*call_line*/ = __builtin_LINE()) {
+  if (transpose != 0 || transpose_within_16x16_face != 0)
+    ::tk::rt::emu::not_modelled(
+        "copy_tile_to_dst_init_short with transpose (use transpose_wh_tile)");
+}
 ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t /*old_cbid*/, uint32_t /*new_cbid*/,
-                                              uint32_t /*transpose*/ = 0) {}
+                                              uint32_t transpose = 0) {
+  if (transpose != 0)
+    ::tk::rt::emu::not_modelled("copy_tile_to_dst_init_short_with_dt with transpose");
+}
 ALWI void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
   ::tk::rt::emu::copy_tile(in_cb_id, in_tile_index, dst_tile_index);
 }

@@ -29,6 +29,8 @@ void kernel_main() {
 #elif defined(READ_UNWAITED)
   tile_regs_acquire();
   copy_tile(in, 0, 0);
+#elif defined(COPY_TRANSPOSED)
+  copy_tile_to_dst_init_short(in, /*transpose=*/1); // not modelled: an error, not a wrong answer
 #elif defined(PACK_BEFORE_WAIT)
   cb_wait_front(in, 1);
   tile_regs_acquire();
