@@ -9,6 +9,7 @@ const std::vector<Example>& examples() {
       {"eltwise_add", TK_E2E_TT_eltwise_add, false, run_eltwise_add},
       {"matmul", TK_E2E_TT_matmul, true, run_matmul},
       {"matmul_bias_relu", TK_E2E_TT_matmul_bias_relu, true, run_matmul_bias_relu},
+      {"matmul_bt", TK_E2E_TT_matmul_bt, true, run_matmul_bt},
       {"matmul_f32", TK_E2E_TT_matmul_f32, true, run_matmul_f32},
       {"layernorm", TK_E2E_TT_layernorm, false, run_layernorm},
       {"rmsnorm", TK_E2E_TT_rmsnorm, false, run_rmsnorm},

@@ -46,6 +46,7 @@ Outcome run_matmul(Backend b, const Shape& s);
 Outcome run_matmul_bias_relu(Backend b, const Shape& s);
 Outcome run_matmul_f32(Backend b, const Shape& s);
 Outcome run_layernorm(Backend b, const Shape& s);
+Outcome run_matmul_bt(Backend b, const Shape& s);
 Outcome run_rmsnorm(Backend b, const Shape& s);
 Outcome run_softmax(Backend b, const Shape& s);
 Outcome run_unary_chain(Backend b, const Shape& s);

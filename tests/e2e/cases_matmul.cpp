@@ -1,8 +1,10 @@
-// End-to-end cases of the matrix-product examples: matmul, matmul_bias_relu, matmul_f32.
+// End-to-end cases of the matrix-product examples: matmul, matmul_bias_relu, matmul_bt,
+// matmul_f32.
 #include "tests/e2e/cases.hpp"
 
 #include "matmul.hpp"
 #include "matmul_bias_relu.hpp"
+#include "matmul_bt.hpp"
 #include "matmul_f32.hpp"
 
 #include <algorithm>
@@ -57,6 +59,33 @@ Outcome run_matmul(Backend b, const Shape& s) {
   Reference ref = product(A, B, magnitude);
   set_bf16_bound(ref);
   Outcome out = verify("matmul", {{{"A", to_interp(A)}, {"B", to_interp(B)}}, {}, {}}, "C", C, ref);
+  out.seconds = seconds;
+  return out;
+}
+
+// B stored [N, K]: C = A @ B^T.
+Outcome run_matmul_bt(Backend b, const Shape& s) {
+  Rng rng(seed_for("matmul_bt", s));
+  const auto A = random_bf16(s.m, s.k, -1, 1, rng);
+  const auto B = random_bf16(s.n, s.k, -b_scale(s), b_scale(s), rng);
+  Matrix<bf16> C(s.m, s.n);
+  auto cpu = [&] { gen::matmul_bt::run_cpu(A.cview(), B.cview(), C.view()); };
+#if TK_E2E_TT_matmul_bt
+  auto tt = [&] { gen::matmul_bt::run_tt(device(), A.cview(), B.cview(), C.view()); };
+#else
+  NoTt tt;
+#endif
+  const double seconds = launch(b, cpu, tt);
+  Matrix<bf16> Bt(s.k, s.n);
+  for (std::int64_t k = 0; k < s.k; ++k)
+    for (std::int64_t j = 0; j < s.n; ++j)
+      Bt.data[static_cast<std::size_t>(k * s.n + j)] =
+          B.data[static_cast<std::size_t>(j * s.k + k)];
+  std::vector<double> magnitude;
+  Reference ref = product(A, Bt, magnitude);
+  set_bf16_bound(ref);
+  Outcome out =
+      verify("matmul_bt", {{{"A", to_interp(A)}, {"B", to_interp(B)}}, {}, {}}, "C", C, ref);
   out.seconds = seconds;
   return out;
 }

@@ -47,7 +47,8 @@ TEST(EmulatorTranspose, TransposeWhTileTransposesEachTile) {
 // C (32 x 32) = A (32 x 64) * B^T with B stored 32 x 64: Kt = 2 products of A(0, k) and B(0, k).
 TEST(EmulatorTranspose, MatmulInitTransposesIn1) {
   ProgramBuilder p;
-  const std::vector<bfloat16> a = random_bf16(32 * 64, -1, 1, 1), b = random_bf16(32 * 64, -1, 1, 2);
+  const std::vector<bfloat16> a = random_bf16(32 * 64, -1, 1, 1),
+                              b = random_bf16(32 * 64, -1, 1, 2);
   auto src0 = p.dram(tilize_nfaces(a, 32, 64));
   auto src1 = p.dram(tilize_nfaces(b, 32, 64));
   auto dst = p.dram(1);
@@ -57,9 +58,9 @@ TEST(EmulatorTranspose, MatmulInitTransposesIn1) {
   // Nt = 1 is k, which is B(0, k) of the 32 x 64 B: the tile B^T needs.
   auto reader = p.reader("dataflow/reader_mm_output_tiles_partitioned.cpp", {src0, src1});
   auto writer = p.writer("dataflow/write_tile.cpp", {dst});
-  auto compute = p.compute("compute/mm_bt.cpp",
-                           ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
-                                         .fp32_dest_acc_en = true});
+  auto compute = p.compute(
+      "compute/mm_bt.cpp",
+      ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4, .fp32_dest_acc_en = true});
   SetRuntimeArgs(p.program, reader, tt::tt_metal::CoreCoord{0, 0},
                  {p.addr(src0), p.addr(src1), 1u, 2u, 1u, 0u, 1u});
   SetRuntimeArgs(p.program, writer, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), 1u, 0u});

@@ -49,6 +49,12 @@ void matmul(const Shape& s) {
   expect_example("matmul", {{{"A", A}, {"B", B}}, {}, {}}, "C", product(A, B));
 }
 
+void matmul_bt(const Shape& s) {
+  const Matrix A = random(s.m, s.k, -1, 1, 19), B = random(s.n, s.k, -1, 1, 20);
+  const Matrix Bt = make(s.k, s.n, [&](auto k, auto j) { return B.at(j, k); });
+  expect_example("matmul_bt", {{{"A", A}, {"B", B}}, {}, {}}, "C", product(A, Bt));
+}
+
 void matmul_f32(const Shape& s) {
   const Matrix A = random(s.m, s.k, -1, 1, 3), B = random(s.k, s.n, -1, 1, 4);
   expect_example("matmul_f32", {{{"A", A}, {"B", B}}, {}, {}}, "C", product(A, B));
@@ -139,15 +145,11 @@ void layernorm(const Shape& s) {
 
 const std::map<std::string, void (*)(const Shape&)>& cases() {
   static const std::map<std::string, void (*)(const Shape&)> all = {
-      {"axpby", axpby},
-      {"eltwise_add", eltwise_add},
-      {"matmul", matmul},
-      {"matmul_bias_relu", matmul_bias_relu},
-      {"matmul_f32", matmul_f32},
-      {"rmsnorm", rmsnorm},
-      {"layernorm", layernorm},
-      {"softmax", softmax},
-      {"unary_chain", unary_chain},
+      {"axpby", axpby},           {"eltwise_add", eltwise_add},
+      {"matmul", matmul},         {"matmul_bias_relu", matmul_bias_relu},
+      {"matmul_f32", matmul_f32}, {"rmsnorm", rmsnorm},
+      {"layernorm", layernorm},   {"matmul_bt", matmul_bt},
+      {"softmax", softmax},       {"unary_chain", unary_chain},
   };
   return all;
 }
