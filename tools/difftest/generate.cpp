@@ -1,8 +1,10 @@
 // The random kernel generator (generate.hpp). A kernel is one of four shapes that between them
 // use every statement and expression form of docs/language.md — an element-wise map, a row-wise
 // reduction then map (softmax-like), an accumulating matmul, a column-wise reduction — filled with
-// random expression trees over every op of the op table, scalars, constants, broadcasts and
-// reductions, on named and literal dimensions, vectors in and out, with random @options.
+// random expression trees over every op of the op table, scalars and scalar expressions (of
+// parameters, literals and sizes: `(alpha * 0.5)`, `(1.0 / M)`), `/` by and of scalars,
+// transposes, constants, broadcasts and reductions, on named and literal dimensions, vectors in
+// and out, with random @options.
 //
 // Each expression carries an interval that holds all its values. The element-wise functions are
 // not special-cased: the interval of f over [lo, hi] is sampled through the reference
@@ -202,7 +204,11 @@ private:
   Val full(const Ctx& c, int depth) {
     if (depth <= 0 || chance(0.2))
       return full_leaf(c);
-    switch (pick(10)) {
+    switch (pick(11)) {
+    case 9: { // a transposed tile transposed back: TT transposes a computed tile from a CB
+      Val v = full(c, depth - 1);
+      return {Expr::call("transpose", {Expr::call("transpose", {std::move(v.e)})}), v.iv};
+    }
     case 0:
     case 1:
     case 2: { // an element-wise function
@@ -234,6 +240,8 @@ private:
     default: { // a product with a constant tile or the square tile
       Val a = scaled(full(c, depth - 1), 2.0);
       Val b = c.square && chance(0.6) ? *c.square : constant_tile();
+      if (chance(0.3)) // A @ transpose(B): on TT the unpacker transposes B
+        b.e = Expr::call("transpose", {std::move(b.e)});
       const double m = 32 * a.iv.mag() * b.iv.mag();
       return scaled({Expr::binary("@", std::move(a.e), std::move(b.e)), {-m, m}}, kMaxMag);
     }
@@ -279,19 +287,54 @@ private:
     return scaled({Expr::binary(op, std::move(a.e), std::move(b.e)), iv}, kMaxMag);
   }
 
-  /// v op s or s op v with a scalar parameter or a literal.
-  Val with_scalar(const Ctx& c, Val v) {
-    std::string s;
-    double sv;
+  /// A scalar parameter or a literal.
+  Val scalar_leaf(const Ctx& c) {
     if (!c.scalars.empty() && chance(0.6)) {
-      s = one_of(c.scalars);
-      sv = p_.scalar_values.at(s);
-    } else {
-      sv = constant();
-      s = number(sv);
+      const std::string& s = one_of(c.scalars);
+      const double sv = p_.scalar_values.at(s);
+      return {Expr::leaf(s), {sv, sv}};
     }
-    const Val sc{Expr::leaf(s), {sv, sv}};
-    return chance(0.5) ? arith(std::move(v), sc) : arith(sc, std::move(v));
+    const double sv = constant();
+    return {Expr::leaf(number(sv)), {sv, sv}};
+  }
+
+  /// A scalar, never 0: a leaf, or a scalar expression computed on the host: a product of two
+  /// leaves, the reciprocal of a size (1.0 / M) or a size over a literal (M / 64.0).
+  Val scalar(const Ctx& c) {
+    const double d = static_cast<double>(rng_() >> 11) * 0x1.0p-53;
+    if (d < 0.6 || (d >= 0.8 && p_.dims.empty()))
+      return scalar_leaf(c);
+    if (d < 0.8) {
+      Val a = scalar_leaf(c), b = scalar_leaf(c);
+      const double v = a.iv.lo * b.iv.lo;
+      return {Expr::binary("*", std::move(a.e), std::move(b.e)), {v, v}};
+    }
+    auto dim = p_.dims.begin();
+    std::advance(dim, static_cast<std::ptrdiff_t>(pick(p_.dims.size())));
+    const double size = static_cast<double>(dim->second);
+    if (chance(0.5))
+      return {Expr::binary("/", Expr::leaf("1.0"), Expr::leaf(dim->first)), {1 / size, 1 / size}};
+    return {Expr::binary("/", Expr::leaf(dim->first), Expr::leaf("64.0")), {size / 64, size / 64}};
+  }
+
+  /// v op s or s op v with a scalar (+ - *), v / s, or s / v with v kept away from 0.
+  Val with_scalar(const Ctx& c, Val v) {
+    const Val sc = scalar(c);
+    const double s = sc.iv.lo;
+    switch (pick(6)) {
+    case 0: { // v / s = v * (1 / s)
+      const Iv iv{std::min(v.iv.lo / s, v.iv.hi / s), std::max(v.iv.lo / s, v.iv.hi / s)};
+      return scaled({Expr::binary("/", std::move(v.e), sc.e), iv}, kMaxMag);
+    }
+    case 1: { // s / (abs(v) + 0.5) = s * recip(...)
+      const double hi = v.iv.mag() + 0.5;
+      Expr den = Expr::binary("+", Expr::call("abs", {std::move(v.e)}), Expr::leaf("0.5"));
+      const Iv iv{std::min(s / 0.5, s / hi), std::max(s / 0.5, s / hi)};
+      return scaled({Expr::binary("/", sc.e, std::move(den)), iv}, kMaxMag);
+    }
+    default:
+      return chance(0.5) ? arith(std::move(v), sc) : arith(sc, std::move(v));
+    }
   }
 
   /// A column vector (`column`: its values in column 0) or a row vector (row 0), zeros or what
