@@ -76,12 +76,28 @@ std::string_view to_string(BinOp op) {
     return "@";
   case BinOp::div:
     return "/";
+  case BinOp::lt:
+    return "<";
+  case BinOp::le:
+    return "<=";
+  case BinOp::gt:
+    return ">";
+  case BinOp::ge:
+    return ">=";
+  case BinOp::eq:
+    return "==";
+  case BinOp::ne:
+    return "!=";
   }
   return "?";
 }
 
+bool is_comparison(BinOp op) {
+  return op >= BinOp::lt;
+}
+
 int precedence(BinOp op) {
-  return op == BinOp::add || op == BinOp::sub ? 1 : 2;
+  return is_comparison(op) ? 0 : op == BinOp::add || op == BinOp::sub ? 1 : 2;
 }
 
 } // namespace tk::dsl

@@ -91,9 +91,11 @@ struct Call {
   friend bool operator==(const Call&, const Call&) = default;
 };
 
-enum class BinOp : std::uint8_t { add, sub, mul, matmul, div };
-std::string_view to_string(BinOp); // "+", "-", "*", "@", "/"
-int precedence(BinOp);             // @, * and / bind tighter (2) than + and - (1)
+enum class BinOp : std::uint8_t { add, sub, mul, matmul, div, lt, le, gt, ge, eq, ne };
+std::string_view to_string(BinOp); // "+", "-", "*", "@", "/", "<", "<=", ">", ">=", "==", "!="
+/// @, * and / bind tighter (2) than + and - (1), which bind tighter than the comparisons (0).
+int precedence(BinOp);
+bool is_comparison(BinOp);
 
 struct Binary {
   BinOp op = BinOp::add;

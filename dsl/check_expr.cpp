@@ -355,6 +355,27 @@ Shape Checker::check_expr(Expr& e) {
           check_agree(args[0], c->args[0], args[1], c->args[1], e.loc.range, "'" + fname + "'");
           sh = {merge(args[0].rows, args[1].rows), merge(args[0].cols, args[1].cols)};
         }
+      } else if (f == Builtin::where) {
+        // where(mask, a, b): a and b may be scalars (where(m, x[i, j], -inf)).
+        if (c->args[0].type == Type::scalar)
+          error(c->args[0].loc.range,
+                "'where' takes a mask tile first, but '" + expr_str(c->args[0]) +
+                    "' is a scalar; make one with a comparison, e.g. where(x[i, j] > fill(0.0), "
+                    "x[i, j], fill(0.0))");
+        const Expr* first = nullptr;
+        const Shape* first_shape = nullptr;
+        for (std::size_t k = 0; k < 3; ++k) {
+          if (c->args[k].type != Type::tile)
+            continue;
+          if (!first) {
+            first = &c->args[k];
+            first_shape = &args[k];
+            sh = args[k];
+            continue;
+          }
+          check_agree(*first_shape, *first, args[k], c->args[k], e.loc.range, "'where'");
+          sh = {merge(sh.rows, args[k].rows), merge(sh.cols, args[k].cols)};
+        }
       } else if (f != Builtin::zeros) {
         const Expr& x = c->args[0];
         if (x.type == Type::scalar)
@@ -400,6 +421,19 @@ Shape Checker::check_expr(Expr& e) {
                     rs.rows.str() + " is declared here, in '" + rs.rows.tensor + "'");
         }
         sh = {ls.rows, rs.cols};
+      }
+    } else if (is_comparison(b.op)) {
+      t = Type::tile; // a mask: 1.0 where it holds, 0.0 elsewhere
+      if (lt == Type::scalar && rt == Type::scalar) {
+        error(e.loc.range, "'" + expr_str(e) +
+                               "' compares two scalars; a comparison makes a tile mask, so one "
+                               "side must be a tile, e.g. x[i, j] " +
+                               std::string(to_string(b.op)) + " " + expr_str(*b.rhs));
+      } else if (lt == Type::tile && rt == Type::tile) {
+        check_agree(ls, *b.lhs, rs, *b.rhs, e.loc.range, op);
+        sh = {merge(ls.rows, rs.rows), merge(ls.cols, rs.cols)};
+      } else {
+        sh = lt == Type::tile ? ls : rs;
       }
     } else if (b.op == BinOp::div && lt == Type::tile && rt == Type::tile) {
       t = Type::tile;

@@ -306,6 +306,17 @@ private:
       return broadcast(c.fn, tile(c.args[0]), p_);
     case Builtin::transpose:
       return transpose(tile(c.args[0]), p_);
+    case Builtin::where: {
+      auto as_tile = [&](const dsl::Expr& x) {
+        Value v = eval(x);
+        if (const auto* s = std::get_if<Scalar>(&v))
+          return constant(s->v, p_, s->err);
+        return std::move(std::get<Tile>(v));
+      };
+      Tile m = tile(c.args[0]);
+      Tile a = as_tile(c.args[1]);
+      return where(m, a, as_tile(c.args[2]), p_);
+    }
     default:
       return apply(c.fn, tile(c.args[0]), p_);
     }

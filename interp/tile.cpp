@@ -78,6 +78,18 @@ double binary(BinOp op, double a, double b) {
     return a * b;
   case BinOp::div:
     return a / b;
+  case BinOp::lt:
+    return a < b ? 1.0 : 0.0;
+  case BinOp::le:
+    return a <= b ? 1.0 : 0.0;
+  case BinOp::gt:
+    return a > b ? 1.0 : 0.0;
+  case BinOp::ge:
+    return a >= b ? 1.0 : 0.0;
+  case BinOp::eq:
+    return a == b ? 1.0 : 0.0;
+  case BinOp::ne:
+    return a != b ? 1.0 : 0.0;
   case BinOp::matmul:
     break;
   }
@@ -179,6 +191,10 @@ Tile apply(BinOp op, const Tile& a, const Tile& b, const Precision& p) {
   for (std::size_t i = 0; i < Tile::size(); ++i) {
     out[i] = binary(op, a[i], b[i]);
     const double ea = read(a[i], a.err(i), p), eb = read(b[i], b.err(i), p);
+    if (dsl::is_comparison(op)) { // exact, unless the operands' errors could reorder them
+      out.err(i) = ea + eb > 0 && std::abs(a[i] - b[i]) <= ea + eb ? 1.0 : 0.0;
+      continue;
+    }
     const double e = op == BinOp::mul
                          ? std::abs(a[i]) * eb + std::abs(b[i]) * ea + ea * eb +
                                p.product * (std::abs(a[i]) + ea) * (std::abs(b[i]) + eb)
@@ -204,12 +220,18 @@ Scalar apply(BinOp op, Scalar a, Scalar b, const Precision& p) {
     break;
   case BinOp::matmul:
     throw InternalError("interp: '@' of two scalars");
+  default: // the checker rejects a comparison of two scalars
+    throw InternalError("interp: a comparison of two scalars");
   }
   out.err += p.scalar * std::abs(out.v);
   return out;
 }
 
 Tile apply(BinOp op, const Tile& a, Scalar s, bool scalar_left, const Precision& p) {
+  if (dsl::is_comparison(op)) { // against the constant tile of s, as the targets compute it
+    const Tile t = constant(s.v, p, s.err);
+    return scalar_left ? apply(op, t, a, p) : apply(op, a, t, p);
+  }
   if (op == BinOp::div) {
     if (scalar_left) // s / a = s * recip(a)
       return apply(BinOp::mul, apply(Builtin::recip, a, p), s, false, p);
@@ -259,6 +281,18 @@ Tile broadcast(Builtin f, const Tile& a, const Precision& p) {
       out(r, c) = a(sr, sc);
       out.err(r, c) = rounded(out(r, c), read(a(sr, sc), a.err(sr, sc), p), p.op, p);
     }
+  return out;
+}
+
+Tile where(const Tile& m, const Tile& a, const Tile& b, const Precision&) {
+  Tile out;
+  for (std::size_t i = 0; i < Tile::size(); ++i) {
+    const bool pick_a = m[i] != 0.0;
+    out[i] = pick_a ? a[i] : b[i];
+    // An uncertain mask (a comparison near its tie) may pick either side.
+    out.err(i) = m.err(i) >= 0.5 ? std::abs(a[i] - b[i]) + std::max(a.err(i), b.err(i))
+                                 : (pick_a ? a.err(i) : b.err(i));
+  }
   return out;
 }
 

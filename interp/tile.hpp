@@ -63,6 +63,8 @@ Tile apply(dsl::BinOp op, const Tile& a, Scalar s, bool scalar_left, const Preci
 Tile reduce(dsl::Builtin f, const Tile& a, const Precision& p);
 /// bcast_row (row 0 repeated down every row) or bcast_col (column 0 repeated across every column).
 Tile broadcast(dsl::Builtin f, const Tile& a, const Precision& p);
+/// where(m, a, b): a's element where m's is not 0, else b's (moved, not computed: no rounding).
+Tile where(const Tile& m, const Tile& a, const Tile& b, const Precision& p);
 /// The 32x32 transpose: element (r, c) is a's (c, r), read and kept like a broadcast's.
 Tile transpose(const Tile& a, const Precision& p);
 /// fill(value) (zeros() is fill(0)): the constant as the target keeps it.

@@ -18,7 +18,8 @@
 //             their count)
 //   kind      unary: element-wise, one tile -> one tile, one SFPU call in place on a DST slot;
 //             scalar: tile op f32 scalar, an SFPU call in place with the scalar's f32 bits;
-//             binary, reduce, broadcast, matmul, constant, transpose: lowered by their own rules
+//             binary, reduce, broadcast, matmul, constant, transpose, compare (a mask: 1.0
+//             where it holds, 0.0 elsewhere), select: lowered by their own rules
 //             (lowering/tt/select_tile_ops_rules.cpp, lowering/cpu/lower_elementwise.cpp)
 //   tt_call   unary: the TT compute call `tt_call(dst_slot)`, declared by this row; scalar: the
 //             TT intrinsic it selects (declared in lowering/ir/intrinsics.hpp); others: _
@@ -79,6 +80,13 @@
   X(bcast_col, call, "tile", broadcast, _, _, "", "", "")                                          \
   X(bcast_row, call, "tile", broadcast, _, _, "", "", "")                                          \
   X(transpose, call, "tile", transpose, _, _, "", "", "")                                          \
+  X(lt, infix, "tile tile", compare, _, _, "", "", "")                                             \
+  X(le, infix, "tile tile", compare, _, _, "", "", "")                                             \
+  X(gt, infix, "tile tile", compare, _, _, "", "", "")                                             \
+  X(ge, infix, "tile tile", compare, _, _, "", "", "")                                             \
+  X(eq, infix, "tile tile", compare, _, _, "", "", "")                                             \
+  X(ne, infix, "tile tile", compare, _, _, "", "", "")                                             \
+  X(where, call, "tile tile tile", select, _, _, "", "", "")                                       \
   X(zeros, call, "", constant, _, _, "", "", "")                                                   \
   X(fill, call, "f32", constant, _, _, "", "", "")
 
@@ -95,6 +103,8 @@
 #define TK_OPS_UNARY_matmul TK_OPS_DROP
 #define TK_OPS_UNARY_constant TK_OPS_DROP
 #define TK_OPS_UNARY_transpose TK_OPS_DROP
+#define TK_OPS_UNARY_compare TK_OPS_DROP
+#define TK_OPS_UNARY_select TK_OPS_DROP
 /// `text` for a row of kind unary, nothing for any other kind.
 #define TK_OPS_UNARY(kind, ...) TK_OPS_UNARY_##kind(__VA_ARGS__)
 #define TK_OPS_SFPU_unary TK_OPS_KEEP
@@ -105,6 +115,8 @@
 #define TK_OPS_SFPU_matmul TK_OPS_DROP
 #define TK_OPS_SFPU_constant TK_OPS_DROP
 #define TK_OPS_SFPU_transpose TK_OPS_DROP
+#define TK_OPS_SFPU_compare TK_OPS_DROP
+#define TK_OPS_SFPU_select TK_OPS_DROP
 /// `text` for a row that is one in-place SFPU call (kinds unary and scalar), else nothing.
 #define TK_OPS_SFPU(kind, ...) TK_OPS_SFPU_##kind(__VA_ARGS__)
 #define TK_OPS_CALL_call TK_OPS_KEEP
@@ -130,7 +142,9 @@ enum class Kind : std::uint8_t {
   broadcast,
   matmul,
   constant,
-  transpose
+  transpose,
+  compare,
+  select
 };
 
 struct OpInfo {

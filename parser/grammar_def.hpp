@@ -154,6 +154,7 @@ auto const while_stmt = reject(kw("while") >> !(lit("+=") | lit('=')), [](const 
 
 // ---- expressions --------------------------------------------------------------------------------
 x3::rule<class expr_class, dsl::Expr> const expr = "expression";
+x3::rule<class sum_class, dsl::Expr> const sum = "expression";
 x3::rule<class product_class, dsl::Expr> const product = "expression";
 x3::rule<class primary_class, dsl::Expr> const primary = "expression";
 x3::rule<class number_class, dsl::Expr> const number = "number";
@@ -274,15 +275,27 @@ struct ProductOps : x3::symbols<dsl::BinOp> {
 struct SumOps : x3::symbols<dsl::BinOp> {
   SumOps() { add("+", dsl::BinOp::add)("-", dsl::BinOp::sub); }
 };
+struct CompareOps : x3::symbols<dsl::BinOp> {
+  CompareOps() {
+    add("<", dsl::BinOp::lt)("<=", dsl::BinOp::le)(">", dsl::BinOp::gt)(">=", dsl::BinOp::ge)(
+        "==", dsl::BinOp::eq)("!=", dsl::BinOp::ne);
+  }
+};
 // `+=` is a statement, never `+` followed by `=`.
 auto const sum_op = SumOps{} >> !lit('=');
 
 auto const product_def = primary[assign_val] >> *((ProductOps{} > primary)[fold]) >> member;
-auto const expr_def = product[assign_val] >> *((sum_op > product)[fold]);
+auto const sum_def = product[assign_val] >> *((sum_op > product)[fold]);
+// One comparison at most: `a < b < c` is not a chain.
+auto const chained_comparison = reject(CompareOps{}, [](const std::string& op) {
+  return "comparisons do not chain: '" + op +
+         "' after a comparison; combine two masks with '*' (and) instead, e.g. (a < b) * (b < c)";
+});
+auto const expr_def = sum[assign_val] >> -((CompareOps{} > sum)[fold]) >> chained_comparison;
 
 BOOST_SPIRIT_DEFINE(ident, ident_body, kernel_name, param_name, loop_var_name, dim_name,
                     option_name, callee, callee_body)
-BOOST_SPIRIT_DEFINE(expr, product, primary, number, call, access, name_ref, paren, args,
+BOOST_SPIRIT_DEFINE(expr, sum, product, primary, number, call, access, name_ref, paren, args,
                     tensor_index, indices, access_body, tensor_index_body)
 
 // ---- statements ---------------------------------------------------------------------------------
@@ -480,6 +493,7 @@ struct param_name_class : annotate {};     struct loop_var_name_class : annotate
 struct dim_name_class : annotate {};       struct option_name_class : annotate {};
 struct callee_class : annotate {};         struct expr_class : annotate {};
 struct product_class : annotate {};        struct primary_class : annotate {};
+struct sum_class : annotate {};
 struct number_class : annotate {};         struct call_class : annotate {};
 struct access_class : annotate {};         struct name_ref_class : annotate {};
 struct paren_class : annotate {};          struct tensor_index_class : annotate {};

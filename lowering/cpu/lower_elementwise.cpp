@@ -238,6 +238,24 @@ private:
       return c->fn == Intrinsic::tile_bcast_row ? get(src, int_imm(0), ec())
                                                 : get(src, er(), int_imm(0));
     }
+    case Intrinsic::tile_lt:
+      return call(Intrinsic::f32_lt, {arg(0), arg(1)});
+    case Intrinsic::tile_le:
+      return call(Intrinsic::f32_le, {arg(0), arg(1)});
+    case Intrinsic::tile_gt:
+      return call(Intrinsic::f32_gt, {arg(0), arg(1)});
+    case Intrinsic::tile_ge:
+      return call(Intrinsic::f32_ge, {arg(0), arg(1)});
+    case Intrinsic::tile_eq:
+      return call(Intrinsic::f32_eq, {arg(0), arg(1)});
+    case Intrinsic::tile_ne:
+      return call(Intrinsic::f32_ne, {arg(0), arg(1)});
+    case Intrinsic::tile_where: {
+      Expr m = arg(0);
+      Expr a = arg(1);
+      Expr b = arg(2);
+      return call(Intrinsic::f32_where, {std::move(m), std::move(a), std::move(b)});
+    }
     case Intrinsic::tile_transpose: { // element (er, ec) is the operand's (ec, er)
       std::string src = buffer_of(c->args[0], pre);
       shifted = shifted || src == dst;

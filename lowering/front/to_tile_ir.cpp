@@ -272,6 +272,10 @@ private:
       std::vector<Expr> args;
       for (const dsl::Expr& x : c->args)
         args.push_back(expr(x));
+      if (b == dsl::Builtin::where) // a scalar branch is the constant tile of it
+        for (Expr& a : args)
+          if (!a->type.is_tile())
+            a = call(Intrinsic::tile_fill, {a}, loc);
       return call(builtin_intrinsic(b), std::move(args), loc);
     }
     const auto& b = std::get<dsl::Binary>(e.node);
@@ -283,6 +287,17 @@ private:
                     : b.op == dsl::BinOp::div ? BinaryOp::div
                                               : BinaryOp::mul;
       return binary(op, l, r);
+    }
+    if (dsl::is_comparison(b.op)) { // a mask; a scalar side is the constant tile of it
+      if (!lt)
+        l = call(Intrinsic::tile_fill, {l}, loc);
+      if (!rt)
+        r = call(Intrinsic::tile_fill, {r}, loc);
+      static const std::map<dsl::BinOp, Intrinsic> kCompare = {
+          {dsl::BinOp::lt, Intrinsic::tile_lt}, {dsl::BinOp::le, Intrinsic::tile_le},
+          {dsl::BinOp::gt, Intrinsic::tile_gt}, {dsl::BinOp::ge, Intrinsic::tile_ge},
+          {dsl::BinOp::eq, Intrinsic::tile_eq}, {dsl::BinOp::ne, Intrinsic::tile_ne}};
+      return call(kCompare.at(b.op), {l, r}, loc);
     }
     switch (b.op) {
     case dsl::BinOp::div: // t / s is t * (1 / s); s / t is s * recip(t)
@@ -305,6 +320,8 @@ private:
       if (lt)
         return call(Intrinsic::tile_sub_scalar, {l, r}, loc);
       return call(Intrinsic::tile_rsub_scalar, {r, l}, loc);
+    default: // the comparisons, above
+      break;
     }
     throw InternalError("internal error: to-tile-ir: unknown binary operator");
   }

@@ -10,9 +10,9 @@ namespace tk::ir {
 
 namespace {
 
-constexpr std::string_view kArgKindNames[] = {"int",  "slot",   "const", "f32", "tile",
-                                              "cb",   "tensor", "src",   "dst", "pool",
-                                              "rdim", "bcast",  "binop"};
+constexpr std::string_view kArgKindNames[] = {"int",  "slot",   "const", "f32",    "tile",
+                                              "cb",   "tensor", "src",   "dst",    "pool",
+                                              "rdim", "bcast",  "binop", "dformat"};
 
 struct RawEntry {
   std::string_view name, args;
@@ -80,6 +80,7 @@ constexpr ArgKind group_kind(std::string_view g) {
   return g == "PoolType"        ? ArgKind::pool
          : g == "ReduceDim"     ? ArgKind::rdim
          : g == "BroadcastType" ? ArgKind::bcast
+         : g == "DataFormat"    ? ArgKind::dformat
                                 : ArgKind::binop;
 }
 constexpr EnumEntry kEnums[] = {

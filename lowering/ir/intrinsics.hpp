@@ -145,6 +145,41 @@ namespace tk::ir {
   X(binary_max_tile, "binary_max_tile", "slot slot slot", void, writes,                            \
     "api/compute/binary_max_min.h")                                                                \
   X(binary_min_tile_init, "binary_min_tile_init", "", void, init, "api/compute/binary_max_min.h")  \
+  X(eq_binary_tile_init, "eq_binary_tile_init", "", void, init,                                    \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(ne_binary_tile_init, "ne_binary_tile_init", "", void, init,                                    \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(lt_binary_tile_init, "lt_binary_tile_init", "", void, init,                                    \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(gt_binary_tile_init, "gt_binary_tile_init", "", void, init,                                    \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(le_binary_tile_init, "le_binary_tile_init", "", void, init,                                    \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(ge_binary_tile_init, "ge_binary_tile_init", "", void, init,                                    \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(eq_binary_tile, "eq_binary_tile", "slot slot slot", void, writes,                              \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(ne_binary_tile, "ne_binary_tile", "slot slot slot", void, writes,                              \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(lt_binary_tile, "lt_binary_tile", "slot slot slot", void, writes,                              \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(gt_binary_tile, "gt_binary_tile", "slot slot slot", void, writes,                              \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(le_binary_tile, "le_binary_tile", "slot slot slot", void, writes,                              \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(ge_binary_tile, "ge_binary_tile", "slot slot slot", void, writes,                              \
+    "api/compute/eltwise_binary_sfpu.h")                                                           \
+  X(where_tile_init, "where_tile_init", "", void, init, "api/compute/eltwise_unary/where.h")       \
+  X(where_tile, "where_tile", "dformat slot slot slot slot", void, writes,                         \
+    "api/compute/eltwise_unary/where.h")                                                           \
+  /* CPU element forms of the masks: 1.0 where the comparison holds, else 0.0; a select */         \
+  X(f32_lt, "f32.lt", "f32 f32", f32, pure, "")                                                    \
+  X(f32_le, "f32.le", "f32 f32", f32, pure, "")                                                    \
+  X(f32_gt, "f32.gt", "f32 f32", f32, pure, "")                                                    \
+  X(f32_ge, "f32.ge", "f32 f32", f32, pure, "")                                                    \
+  X(f32_eq, "f32.eq", "f32 f32", f32, pure, "")                                                    \
+  X(f32_ne, "f32.ne", "f32 f32", f32, pure, "")                                                    \
+  X(f32_where, "f32.where", "f32 f32 f32", f32, pure, "")                                          \
   X(binary_min_tile, "binary_min_tile", "slot slot slot", void, writes,                            \
     "api/compute/binary_max_min.h")                                                                \
   /* ---- TT chain: abstract tile streams, lowered by insert-cb-protocol ---- */                   \
@@ -199,7 +234,8 @@ enum class ArgKind : std::uint8_t {
   pool,
   rdim,
   bcast,
-  binop
+  binop,
+  dformat
 };
 enum class ResultKind : std::uint8_t { void_, u32, f32, tile };
 enum class Effect : std::uint8_t { pure, reads, writes, init };
@@ -245,7 +281,9 @@ std::optional<Intrinsic> f32_intrinsic(ops::Op);
   X(bcast_scalar, BroadcastType, SCALAR)                                                           \
   X(elw_add, EltwiseBinaryType, ELWADD)                                                            \
   X(elw_sub, EltwiseBinaryType, ELWSUB)                                                            \
-  X(elw_mul, EltwiseBinaryType, ELWMUL)
+  X(elw_mul, EltwiseBinaryType, ELWMUL)                                                            \
+  X(df_float32, DataFormat, Float32)                                                               \
+  X(df_float16_b, DataFormat, Float16_b)
 
 enum class EnumConst : std::uint8_t {
 #define TK_X(e, group, name) e,

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <map>
 
 namespace tk::lower::tt {
 
@@ -154,6 +155,29 @@ Val TileSelector::select(const Expr& e) {
   case Intrinsic::tile_colsum:
   case Intrinsic::tile_colmax:
     return reduce(*c);
+  case Intrinsic::tile_lt:
+  case Intrinsic::tile_le:
+  case Intrinsic::tile_gt:
+  case Intrinsic::tile_ge:
+  case Intrinsic::tile_eq:
+  case Intrinsic::tile_ne: { // the SFPU's comparisons of two DST tiles: 1.0 where it holds
+    static const std::map<Intrinsic, Intrinsic> kCompare = {
+        {Intrinsic::tile_lt, Intrinsic::lt_binary_tile},
+        {Intrinsic::tile_le, Intrinsic::le_binary_tile},
+        {Intrinsic::tile_gt, Intrinsic::gt_binary_tile},
+        {Intrinsic::tile_ge, Intrinsic::ge_binary_tile},
+        {Intrinsic::tile_eq, Intrinsic::eq_binary_tile},
+        {Intrinsic::tile_ne, Intrinsic::ne_binary_tile}};
+    Val a = select(c->args[0]);
+    Val b = select(c->args[1]);
+    return sfpu_binary(kCompare.at(c->fn), a, b);
+  }
+  case Intrinsic::tile_where: { // where_tile on three DST tiles, in DST's float format
+    Val m = select(c->args[0]);
+    Val a = select(c->args[1]);
+    Val b = select(c->args[2]);
+    return sfpu_where(m, a, b);
+  }
   case Intrinsic::tile_transpose: { // unpacked from a CB through SrcA, transposed, into DST
     Val a = select(c->args[0]);
     to_cb(a);
@@ -263,6 +287,28 @@ Val TileSelector::sfpu_binary(Intrinsic op, Val a, Val b) {
   emit(op, {i(a->slot), i(b->slot), i(a->slot)});
   release(b);
   return a;
+}
+
+// The three operands in DST (bringing one in may end the section and pack the others away: at
+// most three rounds), then where_tile into the mask's slot.
+Val TileSelector::sfpu_where(Val m, Val a, Val b) {
+  for (int round = 0; round < 3; ++round) {
+    to_dst(m);
+    if (a != m)
+      to_dst(a);
+    if (b != m && b != a)
+      to_dst(b);
+    if (m->where == TileValue::Where::dst && a->where == TileValue::Where::dst &&
+        b->where == TileValue::Where::dst)
+      break;
+  }
+  const EnumConst format = fp32_acc_ ? EnumConst::df_float32 : EnumConst::df_float16_b;
+  emit(Intrinsic::where_tile, {enum_imm(format), i(m->slot), i(a->slot), i(b->slot), i(m->slot)});
+  if (a != m)
+    release(a);
+  if (b != m && b != a)
+    release(b);
+  return m;
 }
 
 const std::string& TileSelector::scaler() const {

@@ -122,6 +122,7 @@ private:
   Val binary(const ir::Call& c);
   Val bcast(ir::Intrinsic op, const ir::Expr& a, const ir::Call& bc, SourceRange at);
   Val sfpu_binary(ir::Intrinsic op, Val a, Val b);
+  Val sfpu_where(Val m, Val a, Val b);
   Val reduce(const ir::Call& c);
   const std::string& scaler() const;
   ir::Expr bits(const ir::Expr& scalar) const;

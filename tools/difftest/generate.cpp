@@ -3,8 +3,8 @@
 // reduction then map (softmax-like), an accumulating matmul, a column-wise reduction — filled with
 // random expression trees over every op of the op table, scalars and scalar expressions (of
 // parameters, literals and sizes: `(alpha * 0.5)`, `(1.0 / M)`), `/` by and of scalars,
-// transposes, constants, broadcasts and reductions, on named and literal dimensions, vectors in
-// and out, with random @options.
+// transposes, masks (comparisons) and where(), constants, broadcasts and reductions, on named and
+// literal dimensions, vectors in and out, with random @options.
 //
 // Each expression carries an interval that holds all its values. The element-wise functions are
 // not special-cased: the interval of f over [lo, hi] is sampled through the reference
@@ -204,7 +204,17 @@ private:
   Val full(const Ctx& c, int depth) {
     if (depth <= 0 || chance(0.2))
       return full_leaf(c);
-    switch (pick(11)) {
+    switch (pick(12)) {
+    case 10: { // a mask (1.0 where a comparison holds), or where() choosing by one
+      static const char* cmp[] = {"<", "<=", ">", ">=", "==", "!="};
+      Val a = full(c, depth - 1), b = chance(0.5) ? full(c, depth - 1) : constant_tile();
+      Expr m = Expr::binary(cmp[pick(6)], std::move(a.e), std::move(b.e));
+      if (chance(0.4))
+        return {std::move(m), {0, 1}};
+      Val x = full(c, depth - 1), y = full(c, depth - 1);
+      return {Expr::call("where", {std::move(m), std::move(x.e), std::move(y.e)}),
+              hull(x.iv, y.iv)};
+    }
     case 9: { // a transposed tile transposed back: TT transposes a computed tile from a CB
       Val v = full(c, depth - 1);
       return {Expr::call("transpose", {Expr::call("transpose", {std::move(v.e)})}), v.iv};

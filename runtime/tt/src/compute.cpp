@@ -384,7 +384,9 @@ void unary_tile(Unary op, std::uint32_t idst, float p) {
 
 void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std::uint32_t odst) {
   static constexpr const char* kNames[] = {"binary_max_tile", "binary_min_tile", "add_binary_tile",
-                                           "sub_binary_tile", "mul_binary_tile"};
+                                           "sub_binary_tile", "mul_binary_tile", "eq_binary_tile",
+                                           "ne_binary_tile",  "lt_binary_tile",  "gt_binary_tile",
+                                           "le_binary_tile",  "ge_binary_tile"};
   const char* name = kNames[static_cast<int>(op)];
   Compute c = ctx(name);
   const Tile a = dst_tile(c, name, idst0);
@@ -407,10 +409,44 @@ void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std
     case DstBinary::Mul:
       o[i] = a[i] * b[i];
       break;
+    // Comparisons write 1.0 where they hold and 0.0 elsewhere (IEEE: NaN compares unequal).
+    case DstBinary::Eq:
+      o[i] = a[i] == b[i] ? 1.0f : 0.0f;
+      break;
+    case DstBinary::Ne:
+      o[i] = a[i] != b[i] ? 1.0f : 0.0f;
+      break;
+    case DstBinary::Lt:
+      o[i] = a[i] < b[i] ? 1.0f : 0.0f;
+      break;
+    case DstBinary::Gt:
+      o[i] = a[i] > b[i] ? 1.0f : 0.0f;
+      break;
+    case DstBinary::Le:
+      o[i] = a[i] <= b[i] ? 1.0f : 0.0f;
+      break;
+    case DstBinary::Ge:
+      o[i] = a[i] >= b[i] ? 1.0f : 0.0f;
+      break;
     }
   }
   store(c, o);
   timing::tile_op(c.f, timing::TileOp::SfpuSimple, name);
+}
+
+void where_tile(bool float_format, std::uint32_t ic, std::uint32_t ia, std::uint32_t ib,
+                std::uint32_t odst) {
+  if (!float_format)
+    not_modelled("where_tile on an integer DataFormat");
+  Compute c = ctx("where_tile");
+  const Tile cond = dst_tile(c, "where_tile", ic);
+  const Tile a = dst_tile(c, "where_tile", ia);
+  const Tile b = dst_tile(c, "where_tile", ib);
+  Tile& o = dst_tile(c, "where_tile", odst);
+  for (int i = 0; i < 1024; ++i)
+    o[i] = cond[i] != 0.0f ? a[i] : b[i];
+  store(c, o);
+  timing::tile_op(c.f, timing::TileOp::SfpuSimple, "where_tile");
 }
 
 void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, std::uint32_t tile,

@@ -181,12 +181,37 @@ TEST(InterpBuiltins, TransposeWithinATile) {
                    })));
 }
 
+// Comparisons make masks (1.0 where they hold), of two tiles or a tile and a scalar; where()
+// picks per element, with tile or scalar branches.
+TEST(InterpBuiltins, MasksAndWhere) {
+  const Matrix x = random(64, 96, -1, 1, 33), w = random(64, 96, -1, 1, 34);
+  auto mask = [&](auto f) {
+    return make(64, 96, [&](auto r, auto c) { return f(x.at(r, c), w.at(r, c)) ? 1.0 : 0.0; });
+  };
+  EXPECT_TRUE(
+      near(eltwise("x[i, j] < w[i, j]", x, w), mask([](double a, double b) { return a < b; })));
+  EXPECT_TRUE(
+      near(eltwise("x[i, j] <= w[i, j]", x, w), mask([](double a, double b) { return a <= b; })));
+  EXPECT_TRUE(
+      near(eltwise("x[i, j] > w[i, j]", x, w), mask([](double a, double b) { return a > b; })));
+  EXPECT_TRUE(
+      near(eltwise("x[i, j] >= w[i, j]", x, w), mask([](double a, double b) { return a >= b; })));
+  EXPECT_TRUE(near(eltwise("x[i, j] == x[i, j]", x, w), mask([](double, double) { return true; })));
+  EXPECT_TRUE(
+      near(eltwise("x[i, j] != w[i, j]", x, w), mask([](double a, double b) { return a != b; })));
+  EXPECT_TRUE(
+      near(eltwise("x[i, j] > s", x, w, 0.25), mask([](double a, double) { return a > 0.25; })));
+  EXPECT_TRUE(near(
+      eltwise("where(x[i, j] < w[i, j], x[i, j], s)", x, w, -3),
+      make(64, 96, [&](auto r, auto c) { return x.at(r, c) < w.at(r, c) ? x.at(r, c) : -3.0; })));
+}
+
 // A builtin added to the op table (ops/ops.hpp) needs a test here: kUnary, or a test above listed
 // below.
 TEST(InterpBuiltins, EveryBuiltinHasATest) {
   std::set<std::string> all,
-      tested = {"max",    "min",    "zeros",     "fill",      "rowsum",   "rowmax",
-                "colsum", "colmax", "bcast_row", "bcast_col", "transpose"};
+      tested = {"max",    "min",    "zeros",     "fill",      "rowsum",    "rowmax",
+                "colsum", "colmax", "bcast_row", "bcast_col", "transpose", "where"};
   for (const Unary& u : kUnary)
     tested.insert(u.name);
   for (int b = 0; b < static_cast<int>(dsl::Builtin::unknown); ++b)

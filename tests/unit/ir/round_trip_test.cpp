@@ -95,6 +95,9 @@ Module everything_module() {
       body.push_back(
           evaluate(call(Intrinsic::mul_tiles_bcast, {x, cb, cb, n, int_imm(0), int_imm(1)})));
       break;
+    case ArgKind::dformat:
+      body.push_back(evaluate(call(Intrinsic::where_tile, {x, n, n, n, n})));
+      break;
     default:
       body.push_back(
           evaluate(call(Intrinsic::init_bcast, {x, enum_imm(EnumConst::bcast_col), cb, cb, cb})));

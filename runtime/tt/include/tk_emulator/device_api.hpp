@@ -89,7 +89,7 @@ enum class Unary : std::uint8_t {
   RsubScalar,
   Fill
 };
-enum class DstBinary : std::uint8_t { Max, Min, Add, Sub, Mul };
+enum class DstBinary : std::uint8_t { Max, Min, Add, Sub, Mul, Eq, Ne, Lt, Gt, Le, Ge };
 
 void binary_init(bool acc_to_dest);
 /// mm_init / mm_init_short: whether the matmul_tiles that follow transpose their in1 tile.
@@ -107,6 +107,9 @@ void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std
                   std::uint32_t dst, bool transpose);
 void unary_tile(Unary op, std::uint32_t dst, float param);
 void dst_binary_tile(DstBinary op, std::uint32_t dst0, std::uint32_t dst1, std::uint32_t odst);
+/// where_tile: DST[odst] = DST[c] != 0 ? DST[a] : DST[b], element by element (float formats).
+void where_tile(bool float_format, std::uint32_t c, std::uint32_t a, std::uint32_t b,
+                std::uint32_t odst);
 // pool: 0 SUM, 1 AVG, 2 MAX, 3 MIN; dim: 0 ROW, 1 COL, 2 SCALAR.
 void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, std::uint32_t tile,
                  std::uint32_t tile_scaler, std::uint32_t dst);
