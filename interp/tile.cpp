@@ -147,8 +147,10 @@ Tile apply(Builtin f, const Tile& a, const Precision& p) {
   Tile out;
   for (std::size_t i = 0; i < Tile::size(); ++i) {
     out[i] = unary(f, a[i]);
-    const double e = propagate(f, a[i], read(a[i], a.err(i), p)) + p.fn * std::abs(out[i]) +
-                     p.fn_arg * std::abs(a[i]);
+    // At an infinite argument the functions take their limits (exp(-inf) = 0): no argument term.
+    const double arg_term = std::isinf(a[i]) ? 0.0 : p.fn_arg * std::abs(a[i]);
+    const double e =
+        propagate(f, a[i], read(a[i], a.err(i), p)) + p.fn * std::abs(out[i]) + arg_term;
     out.err(i) = rounded(out[i], e, p.op, p);
   }
   return out;
