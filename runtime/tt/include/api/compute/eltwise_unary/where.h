@@ -1,6 +1,6 @@
-// Element-wise select on three DST tiles (mirrors tt_metal/hw/inc/api/compute/eltwise_unary/where.h):
-// odst = idst0 != 0 ? idst1 : idst2. The float formats (Float32, Float16_b) are modelled; an
-// integer format is an error.
+// Element-wise select on three DST tiles (mirrors
+// tt_metal/hw/inc/api/compute/eltwise_unary/where.h): odst = idst0 != 0 ? idst1 : idst2. The float
+// formats (Float32, Float16_b) are modelled; an integer format is an error.
 #pragma once
 #include "api/compute/common.h"
 
