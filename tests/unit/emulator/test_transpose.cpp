@@ -58,9 +58,10 @@ TEST(EmulatorTranspose, MatmulInitTransposesIn1) {
   // Nt = 1 is k, which is B(0, k) of the 32 x 64 B: the tile B^T needs.
   auto reader = p.reader("dataflow/reader_mm_output_tiles_partitioned.cpp", {src0, src1});
   auto writer = p.writer("dataflow/write_tile.cpp", {dst});
-  auto compute = p.compute(
-      "compute/mm_bt.cpp",
-      ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4, .fp32_dest_acc_en = true});
+  auto compute =
+      p.compute("compute/mm.cpp", ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
+                                                .fp32_dest_acc_en = true,
+                                                .defines = {{"MM_TRANSPOSE", "1"}}});
   SetRuntimeArgs(p.program, reader, tt::tt_metal::CoreCoord{0, 0},
                  {p.addr(src0), p.addr(src1), 1u, 2u, 1u, 0u, 1u});
   SetRuntimeArgs(p.program, writer, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), 1u, 0u});

@@ -1,5 +1,7 @@
 // Matmul compute (SDK style, programming_examples/matmul/matmul_multi_core/kernels/compute/mm.cpp):
-// for each output tile, DST accumulates Kt tile products, then packs to c_16.
+// for each output tile, DST accumulates Kt tile products, then packs to c_16. With MM_TRANSPOSE=1
+// the matrix engine's init transposes each in1 tile (mm_init's transpose argument): A(i, k) *
+// B(j, k)^T.
 #include <cstdint>
 
 #include "api/compute/matmul.h"
@@ -12,7 +14,10 @@ void kernel_main() {
   constexpr tt::CBIndex cb_in1 = tt::CBIndex::c_1;
   constexpr tt::CBIndex cb_out = tt::CBIndex::c_16;
 
-  mm_init(cb_in0, cb_in1, cb_out);
+#ifndef MM_TRANSPOSE
+#define MM_TRANSPOSE 0
+#endif
+  mm_init(cb_in0, cb_in1, cb_out, /*transpose=*/MM_TRANSPOSE);
   for (uint32_t i = 0; i < num_output_tiles; ++i) {
     tile_regs_acquire();
     for (uint32_t kt = 0; kt < Kt; kt++) {
