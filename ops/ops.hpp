@@ -21,8 +21,9 @@
 //             binary, reduce, broadcast, matmul, constant, transpose, compare (a mask: 1.0
 //             where it holds, 0.0 elsewhere), select: lowered by their own rules
 //             (lowering/tt/select_tile_ops_rules.cpp, lowering/cpu/lower_elementwise.cpp)
-//   tt_call   unary: the TT compute call `tt_call(dst_slot)`, declared by this row; scalar: the
-//             TT intrinsic it selects (declared in lowering/ir/intrinsics.hpp); others: _
+//   tt_call   unary: the TT compute call `tt_call(dst_slot)`, declared by this row; scalar and
+//             compare: the TT intrinsic it selects (declared in lowering/ir/intrinsics.hpp);
+//             others: _
 //   tt_init   the init that must run before tt_call (same rules); others: _
 //   tt_header unary: the SDK header declaring tt_call and tt_init; others: ""
 //   cpu_fn    unary: a C++ function of one float the CPU target calls (e.g. std::exp), or ""
@@ -80,12 +81,12 @@
   X(bcast_col, call, "tile", broadcast, _, _, "", "", "")                                          \
   X(bcast_row, call, "tile", broadcast, _, _, "", "", "")                                          \
   X(transpose, call, "tile", transpose, _, _, "", "", "")                                          \
-  X(lt, infix, "tile tile", compare, _, _, "", "", "")                                             \
-  X(le, infix, "tile tile", compare, _, _, "", "", "")                                             \
-  X(gt, infix, "tile tile", compare, _, _, "", "", "")                                             \
-  X(ge, infix, "tile tile", compare, _, _, "", "", "")                                             \
-  X(eq, infix, "tile tile", compare, _, _, "", "", "")                                             \
-  X(ne, infix, "tile tile", compare, _, _, "", "", "")                                             \
+  X(lt, infix, "tile tile", compare, lt_binary_tile, lt_binary_tile_init, "", "", "")              \
+  X(le, infix, "tile tile", compare, le_binary_tile, le_binary_tile_init, "", "", "")              \
+  X(gt, infix, "tile tile", compare, gt_binary_tile, gt_binary_tile_init, "", "", "")              \
+  X(ge, infix, "tile tile", compare, ge_binary_tile, ge_binary_tile_init, "", "", "")              \
+  X(eq, infix, "tile tile", compare, eq_binary_tile, eq_binary_tile_init, "", "", "")              \
+  X(ne, infix, "tile tile", compare, ne_binary_tile, ne_binary_tile_init, "", "", "")              \
   X(where, call, "tile tile tile", select, _, _, "", "", "")                                       \
   X(zeros, call, "", constant, _, _, "", "", "")                                                   \
   X(fill, call, "f32", constant, _, _, "", "", "")
@@ -115,9 +116,10 @@
 #define TK_OPS_SFPU_matmul TK_OPS_DROP
 #define TK_OPS_SFPU_constant TK_OPS_DROP
 #define TK_OPS_SFPU_transpose TK_OPS_DROP
-#define TK_OPS_SFPU_compare TK_OPS_DROP
+#define TK_OPS_SFPU_compare TK_OPS_KEEP
 #define TK_OPS_SFPU_select TK_OPS_DROP
-/// `text` for a row that is one in-place SFPU call (kinds unary and scalar), else nothing.
+/// `text` for a row whose TT call and init are SFPU calls it names (kinds unary, scalar and
+/// compare), else nothing.
 #define TK_OPS_SFPU(kind, ...) TK_OPS_SFPU_##kind(__VA_ARGS__)
 #define TK_OPS_CALL_call TK_OPS_KEEP
 #define TK_OPS_CALL_infix TK_OPS_DROP

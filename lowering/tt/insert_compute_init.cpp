@@ -67,24 +67,12 @@ Stmt init_for(const Call& c, const std::string& ocb) {
     return mk(Intrinsic::binary_max_tile_init, {});
   case Intrinsic::binary_min_tile:
     return mk(Intrinsic::binary_min_tile_init, {});
-  case Intrinsic::eq_binary_tile:
-    return mk(Intrinsic::eq_binary_tile_init, {});
-  case Intrinsic::ne_binary_tile:
-    return mk(Intrinsic::ne_binary_tile_init, {});
-  case Intrinsic::lt_binary_tile:
-    return mk(Intrinsic::lt_binary_tile_init, {});
-  case Intrinsic::gt_binary_tile:
-    return mk(Intrinsic::gt_binary_tile_init, {});
-  case Intrinsic::le_binary_tile:
-    return mk(Intrinsic::le_binary_tile_init, {});
-  case Intrinsic::ge_binary_tile:
-    return mk(Intrinsic::ge_binary_tile_init, {});
   case Intrinsic::where_tile:
     return mk(Intrinsic::where_tile_init, {});
   default:
     break;
   }
-  // The SFPU call of an op table row (unary and scalar ops) comes with the row's init.
+  // The SFPU call of an op table row (unary, scalar and compare ops) comes with the row's init.
   for (ops::Op op : ops::all_ops())
     if (tt_call(op) == c.fn)
       return mk(*tt_init(op), {});

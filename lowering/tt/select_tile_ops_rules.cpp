@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <map>
 
 namespace tk::lower::tt {
 
@@ -160,17 +159,10 @@ Val TileSelector::select(const Expr& e) {
   case Intrinsic::tile_gt:
   case Intrinsic::tile_ge:
   case Intrinsic::tile_eq:
-  case Intrinsic::tile_ne: { // the SFPU's comparisons of two DST tiles: 1.0 where it holds
-    static const std::map<Intrinsic, Intrinsic> kCompare = {
-        {Intrinsic::tile_lt, Intrinsic::lt_binary_tile},
-        {Intrinsic::tile_le, Intrinsic::le_binary_tile},
-        {Intrinsic::tile_gt, Intrinsic::gt_binary_tile},
-        {Intrinsic::tile_ge, Intrinsic::ge_binary_tile},
-        {Intrinsic::tile_eq, Intrinsic::eq_binary_tile},
-        {Intrinsic::tile_ne, Intrinsic::ne_binary_tile}};
+  case Intrinsic::tile_ne: { // the SFPU's comparison of two DST tiles (the row's tt_call)
     Val a = select(c->args[0]);
     Val b = select(c->args[1]);
-    return sfpu_binary(kCompare.at(c->fn), a, b);
+    return sfpu_binary(*sfpu_call(c->fn), a, b);
   }
   case Intrinsic::tile_where: { // where_tile on three DST tiles, in DST's float format
     Val m = select(c->args[0]);

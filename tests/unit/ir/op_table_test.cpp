@@ -22,7 +22,8 @@ TEST(OpTable, EveryOpHasItsTileIntrinsic) {
 TEST(OpTable, SfpuOpsHaveACallAnInitAndAHeader) {
   for (ops::Op op : ops::all_ops()) {
     const ops::OpInfo& in = ops::info(op);
-    bool sfpu = in.kind == ops::Kind::unary || in.kind == ops::Kind::scalar;
+    bool sfpu = in.kind == ops::Kind::unary || in.kind == ops::Kind::scalar ||
+                in.kind == ops::Kind::compare;
     ASSERT_EQ(tt_call(op).has_value(), sfpu) << in.name;
     ASSERT_EQ(tt_init(op).has_value(), sfpu) << in.name;
     ASSERT_EQ(f32_intrinsic(op).has_value(), in.kind == ops::Kind::unary) << in.name;
