@@ -22,9 +22,6 @@
 
 namespace tk::ttgen {
 
-namespace {
-
-/// The input text, or nullopt after reporting why it cannot be read.
 std::optional<SourceFile> read_input(const std::string& path, std::istream& in, std::ostream& err) {
   std::ostringstream text;
   if (path == "-") {
@@ -48,6 +45,8 @@ std::optional<SourceFile> read_input(const std::string& path, std::istream& in, 
   }
   return SourceFile(path, text.str());
 }
+
+namespace {
 
 /// Writes the result where the options say; false after reporting a failure.
 bool write_output(const Options& options, const std::string& text, std::ostream& out,

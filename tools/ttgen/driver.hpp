@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lowering/pipeline.hpp"
+#include "support/source.hpp"
 
 #include <cstddef>
 #include <functional>
@@ -57,6 +58,9 @@ enum ExitCode : int { kOk = 0, kUserError = 1, kUsageError = 2, kInternalError =
 /// Returns kOk, kUserError (errors in the input) or kUsageError (unreadable input, unwritable
 /// output, unknown stage). Lets tk::InternalError and other exceptions escape; main reports them.
 int run(const Options& options, std::istream& in, std::ostream& out, std::ostream& err);
+
+/// The text of `path` ("-": standard input), or nullopt after reporting why it cannot be read.
+std::optional<SourceFile> read_input(const std::string& path, std::istream& in, std::ostream& err);
 
 /// Prints `--list-stages`: the chain of `t`, one `name  summary` line per stage.
 void list_stages(lower::Target t, std::ostream& out);

@@ -1,6 +1,7 @@
 // ttgen: compiles .tk kernels. Flags are parsed here; the work is in driver.cpp. Exit codes:
 // 0 ok, 1 errors in the input, 2 usage errors, 3 internal errors (a bug in TileKit).
 #include "tools/ttgen/driver.hpp"
+#include "tools/ttgen/report_command.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -86,9 +87,30 @@ int main(int argc, char** argv) {
                  "file to write instead of stdout")
       ->type_name("FILE|DIR");
 
+  ReportOptions report;
+  CLI::App* report_cmd = app.add_subcommand(
+      "report",
+      "Print the static estimate of each kernel of INPUT at one shape, without running it: DRAM "
+      "bytes per tensor, compute calls, and the compute and DRAM bounds of the timing model "
+      "(docs/timing.md). ttgen's kernel options apply too: --grid, --cb-depth, --fp32-acc, "
+      "--math-fidelity (see ttgen --help)");
+  report_cmd->add_option("input", report.input, "A .tk file, a TT IR dump, or - for standard input")
+      ->required();
+  report_cmd
+      ->add_option("--shape", report.shape,
+                   "The size of every dimension, NAME=SIZE, comma-separated or repeated: "
+                   "--shape M=1024,K=512,N=2048")
+      ->delimiter(',')
+      ->required()
+      ->type_name("NAME=SIZE");
+  report_cmd->add_option("--format", report.format, "text (a table) or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  report_cmd->fallthrough();
+
   try {
     app.parse(argc, argv);
-    if (!options.list_stages && options.input.empty())
+    if (!report_cmd->parsed() && !options.list_stages && options.input.empty())
       throw CLI::RequiredError("input");
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -113,6 +135,11 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (report_cmd->parsed()) {
+    report.overrides = options.overrides;
+    return guard_internal_errors([&] { return run_report(report, std::cin, std::cout, std::cerr); },
+                                 std::cerr);
+  }
   return guard_internal_errors([&] { return run(options, std::cin, std::cout, std::cerr); },
                                std::cerr);
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "state.hpp"
+#include "tk_emulator/timing_params.hpp"
 
 namespace tk::rt::emu {
 namespace {
@@ -355,29 +356,14 @@ void unary_tile(Unary op, std::uint32_t idst, float p) {
     }
   }
   store(c, d);
-  // The counter names are the SDK's calls without "_tile"; transcendental functions cost more.
+  // The counter names are the SDK's calls without "_tile"; transcendental functions cost more
+  // (timing::kSfpuFunctions).
   static constexpr const char* kNames[] = {
       "exp",       "relu",      "relu_max",  "relu_min",  "leaky_relu", "gelu",
       "recip",     "sqrt",      "rsqrt",     "log",       "sigmoid",    "tanh",
       "abs",       "negative",  "square",    "silu",      "erf",        "hardsigmoid",
       "add_unary", "sub_unary", "mul_unary", "div_unary", "rsub_unary", "fill"};
-  bool function = false;
-  switch (op) {
-  case Unary::Exp:
-  case Unary::Gelu:
-  case Unary::Recip:
-  case Unary::Sqrt:
-  case Unary::Rsqrt:
-  case Unary::Log:
-  case Unary::Sigmoid:
-  case Unary::Tanh:
-  case Unary::Silu:
-  case Unary::Erf:
-    function = true;
-    break;
-  default:
-    break;
-  }
+  const bool function = timing::is_sfpu_function(kNames[static_cast<int>(op)]);
   timing::tile_op(c.f, function ? timing::TileOp::SfpuFunction : timing::TileOp::SfpuSimple,
                   kNames[static_cast<int>(op)]);
 }

@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "state.hpp"
-#include "timing_params.hpp"
 #include "timing_report.hpp"
+#include "tk_emulator/timing_params.hpp"
 
 namespace tk::rt::emu {
 namespace timing {
@@ -275,46 +275,13 @@ void tile_op(Fiber& f, TileOp op, const char* name, std::uint32_t bytes) {
   const Arch& a = arch();
   const MathFidelity fid = f.kernel->cc.math_fidelity;
   const int p = phases(fid);
-  double cycles = 0;
-  bool by_fidelity = false;
-  switch (op) {
-  case TileOp::Matmul:
-    cycles = a.matmul_tile[p - 1].value;
-    by_fidelity = true;
-    break;
-  case TileOp::AddSub:
-    cycles = a.eltwise_tile.value;
-    break;
-  case TileOp::Mul:
-    cycles = a.eltwise_tile.value * p;
-    by_fidelity = true;
-    break;
-  case TileOp::ReduceMax:
-    cycles = a.reduce_tile.value;
-    break;
-  case TileOp::ReduceSum:
-    cycles = a.reduce_tile.value * p;
-    by_fidelity = true;
-    break;
-  case TileOp::Copy:
-    cycles = a.copy_tile.value;
-    break;
-  case TileOp::SfpuSimple:
-    cycles = a.sfpu_simple_tile.value;
-    break;
-  case TileOp::SfpuFunction:
-    cycles = a.sfpu_function_tile.value;
-    break;
-  case TileOp::Pack:
-    cycles = bytes / a.pack_bytes_per_cycle.value;
-    break;
-  }
+  const double cycles = tile_op_cycles(a, op, p, bytes);
   f.time.compute += cycles;
   if (op == TileOp::Matmul) {
     ++f.time.matmul_tiles;
     f.time.matmul_cycles += cycles;
   }
-  ++f.time.tile_ops[by_fidelity ? std::string(name) + " " + fidelity_name(fid) : name];
+  ++f.time.tile_ops[by_fidelity(op) ? std::string(name) + " " + fidelity_name(fid) : name];
   work(f, cycles);
 }
 

@@ -8,6 +8,8 @@
 // order. Nothing here changes a value or a protocol check.
 #pragma once
 
+#include "tk_emulator/timing_params.hpp"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -77,17 +79,6 @@ void barrier(Fiber& f, Barrier kind);
 void semaphore_written(CoreState& core, std::uint32_t id, double t);
 void semaphore_waited(Fiber& f, std::uint32_t id);
 
-enum class TileOp {
-  Matmul,
-  AddSub,
-  Mul,
-  ReduceMax,
-  ReduceSum,
-  Copy,
-  SfpuSimple,
-  SfpuFunction,
-  Pack
-};
 /// A compute call on one tile; `name` is its counter ("add", "exp", ...), `bytes` the page size
 /// for Pack. Fidelity-dependent ops read the kernel's math_fidelity.
 void tile_op(Fiber& f, TileOp op, const char* name, std::uint32_t bytes = 0);

@@ -1,9 +1,13 @@
 // The timing model's parameters: one table per architecture, every figure with its source (a
 // document in tenstorrent/tt-metal) or marked as an assumption where nothing is published. The
-// model (timing.cpp) reads nothing else; docs/timing.md prints this table.
+// emulator's model (runtime/tt/src/timing.cpp) and ttgen's static estimate (report/) read nothing
+// else; docs/timing.md prints this table. Header-only and free of the emulator, so the compiler
+// can include it without linking the emulator.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <iterator>
 #include <string_view>
 
 namespace tk::rt::emu::timing {
@@ -81,5 +85,59 @@ inline constexpr Arch kWormholeB0{
     .grid_x = 8,
     .grid_y = 8,
 };
+
+/// What a compute call on one tile costs, by class (the SDK calls of each class: docs/timing.md).
+enum class TileOp {
+  Matmul,       // matmul_tiles
+  AddSub,       // add_tiles, sub_tiles and their broadcasts
+  Mul,          // mul_tiles and its broadcasts
+  ReduceMax,    // reduce_tile with PoolType::MAX or MIN
+  ReduceSum,    // reduce_tile with PoolType::SUM or AVG
+  Copy,         // copy_tile, transpose_wh_tile
+  SfpuSimple,   // the other SFPU calls
+  SfpuFunction, // the SFPU calls in kSfpuFunctions
+  Pack          // pack_tile
+};
+
+/// Whether the class's cost depends on the math fidelity (the matrix engine's multiplier passes).
+constexpr bool by_fidelity(TileOp op) {
+  return op == TileOp::Matmul || op == TileOp::Mul || op == TileOp::ReduceSum;
+}
+
+/// Cycles of one call of class `op` at a fidelity of `phases` passes (LoFi 1 ... HiFi4 4);
+/// `bytes` is the page size packed, for Pack.
+constexpr double tile_op_cycles(const Arch& a, TileOp op, int phases, double bytes = 0) {
+  switch (op) {
+  case TileOp::Matmul:
+    return a.matmul_tile[phases - 1].value;
+  case TileOp::AddSub:
+    return a.eltwise_tile.value;
+  case TileOp::Mul:
+    return a.eltwise_tile.value * phases;
+  case TileOp::ReduceMax:
+    return a.reduce_tile.value;
+  case TileOp::ReduceSum:
+    return a.reduce_tile.value * phases;
+  case TileOp::Copy:
+    return a.copy_tile.value;
+  case TileOp::SfpuSimple:
+    return a.sfpu_simple_tile.value;
+  case TileOp::SfpuFunction:
+    return a.sfpu_function_tile.value;
+  case TileOp::Pack:
+    return bytes / a.pack_bytes_per_cycle.value;
+  }
+  return 0;
+}
+
+/// The SFPU calls that cost `sfpu_function_tile` (transcendental functions, several instructions
+/// per element), named as the SDK's call without `_tile` (`exp` for exp_tile); every other SFPU
+/// call costs `sfpu_simple_tile`. An assumption, like those two figures.
+inline constexpr std::string_view kSfpuFunctions[] = {"exp", "gelu",    "recip", "sqrt", "rsqrt",
+                                                      "log", "sigmoid", "tanh",  "silu", "erf"};
+constexpr bool is_sfpu_function(std::string_view call) {
+  return std::find(std::begin(kSfpuFunctions), std::end(kSfpuFunctions), call) !=
+         std::end(kSfpuFunctions);
+}
 
 } // namespace tk::rt::emu::timing

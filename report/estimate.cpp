@@ -1,0 +1,416 @@
+#include "report/estimate.hpp"
+
+#include "lowering/tt/target.hpp"
+#include "support/diagnostics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace tk::report {
+
+using namespace tk::ir;
+namespace timing = tk::rt::emu::timing;
+
+namespace {
+
+/// Values of the names in scope: a host let, a runtime argument, a loop variable. nullopt is a
+/// value the count does not need and the estimate does not know (a buffer address, a float's
+/// bits, a loop variable counted by multiplication).
+using Env = std::map<std::string, std::optional<double>, std::less<>>;
+
+std::optional<double> eval(const Expr& e, const Env& env,
+                           const std::vector<std::optional<double>>* args = nullptr) {
+  if (const IntImm* i = as<IntImm>(e))
+    return static_cast<double>(i->value);
+  if (const FloatImm* f = as<FloatImm>(e))
+    return f->value;
+  if (const Var* v = as<Var>(e)) {
+    auto it = env.find(v->name);
+    if (it == env.end())
+      throw InternalError("internal error: report: unknown name '" + v->name + "'");
+    return it->second;
+  }
+  if (const Binary* b = as<Binary>(e)) {
+    std::optional<double> x = eval(b->a, env, args), y = eval(b->b, env, args);
+    if (!x || !y)
+      return std::nullopt;
+    const bool integer = b->type.is_int();
+    switch (b->op) {
+    case BinaryOp::add:
+      return *x + *y;
+    case BinaryOp::sub:
+      return *x - *y;
+    case BinaryOp::mul:
+      return *x * *y;
+    case BinaryOp::div:
+      if (*y == 0)
+        return std::nullopt;
+      return integer ? std::trunc(*x / *y) : *x / *y;
+    case BinaryOp::mod:
+      if (*y == 0)
+        return std::nullopt;
+      return std::fmod(*x, *y);
+    case BinaryOp::min:
+      return std::min(*x, *y);
+    case BinaryOp::max:
+      return std::max(*x, *y);
+    case BinaryOp::lt:
+      return *x < *y;
+    case BinaryOp::le:
+      return *x <= *y;
+    case BinaryOp::gt:
+      return *x > *y;
+    case BinaryOp::ge:
+      return *x >= *y;
+    case BinaryOp::eq:
+      return *x == *y;
+    case BinaryOp::ne:
+      return *x != *y;
+    case BinaryOp::logical_and:
+      return *x != 0 && *y != 0;
+    case BinaryOp::logical_or:
+      return *x != 0 || *y != 0;
+    }
+    return std::nullopt;
+  }
+  if (const Call* c = as<Call>(e)) {
+    if (c->fn == Intrinsic::to_f32)
+      return eval(c->args[0], env, args);
+    if (c->fn == Intrinsic::get_arg_val && args) {
+      const auto* i = as<IntImm>(c->args[0]);
+      if (!i || i->value < 0 || static_cast<std::size_t>(i->value) >= args->size())
+        throw InternalError("internal error: report: get_arg_val beyond the runtime args");
+      return (*args)[static_cast<std::size_t>(i->value)];
+    }
+  }
+  return std::nullopt; // float bits, addresses, accessors: not needed to count
+}
+
+/// What one kernel body does, summed over its loops.
+struct Counts {
+  std::map<std::string, std::int64_t> pages_read, pages_written; // by tensor
+  struct Op {
+    timing::TileOp cost_class;
+    std::int64_t count = 0;
+    double cycles = 0;
+  };
+  std::map<std::string, Op> ops; // by SDK call
+  double compute_cycles = 0;
+
+  void add(const Counts& o, std::int64_t times) {
+    for (const auto& [t, n] : o.pages_read)
+      pages_read[t] += n * times;
+    for (const auto& [t, n] : o.pages_written)
+      pages_written[t] += n * times;
+    for (const auto& [call, op] : o.ops) {
+      Op& mine = ops.try_emplace(call, Op{op.cost_class}).first->second;
+      mine.count += op.count * times;
+      mine.cycles += op.cycles * static_cast<double>(times);
+    }
+    compute_cycles += o.compute_cycles * static_cast<double>(times);
+  }
+};
+
+/// The cost class of a compute call that writes DST or packs (the classes of timing_params.hpp).
+timing::TileOp cost_class(const Call& c) {
+  switch (c.fn) {
+  case Intrinsic::matmul_tiles:
+  case Intrinsic::matmul_tiles_bt:
+    return timing::TileOp::Matmul;
+  case Intrinsic::add_tiles:
+  case Intrinsic::sub_tiles:
+  case Intrinsic::add_tiles_bcast:
+  case Intrinsic::sub_tiles_bcast:
+    return timing::TileOp::AddSub;
+  case Intrinsic::mul_tiles:
+  case Intrinsic::mul_tiles_bcast:
+    return timing::TileOp::Mul;
+  case Intrinsic::reduce_tile: {
+    const EnumImm* pool = as<EnumImm>(c.args[0]);
+    const bool max =
+        pool && (pool->value == EnumConst::pool_max || pool->value == EnumConst::pool_min);
+    return max ? timing::TileOp::ReduceMax : timing::TileOp::ReduceSum;
+  }
+  case Intrinsic::copy_tile:
+  case Intrinsic::transpose_wh_tile:
+    return timing::TileOp::Copy;
+  case Intrinsic::pack_tile:
+    return timing::TileOp::Pack;
+  default: { // an SFPU call, in place on DST: `exp_tile` is the function `exp`
+    std::string_view name = to_string(c.fn);
+    if (name.ends_with("_tile"))
+      name.remove_suffix(5);
+    return timing::is_sfpu_function(name) ? timing::TileOp::SfpuFunction
+                                          : timing::TileOp::SfpuSimple;
+  }
+  }
+}
+
+/// The SDK spelling of a call (`matmul_tiles.bt` is matmul_tiles after mm_init_short(a, b, 1)),
+/// with the pool type of a reduction, whose cost depends on it: `reduce_tile<MAX>`.
+std::string sdk_name(const Call& c) {
+  std::string name(to_string(c.fn));
+  name = name.substr(0, name.find('.'));
+  if (c.fn == Intrinsic::reduce_tile)
+    if (const EnumImm* pool = as<EnumImm>(c.args[0])) {
+      std::string_view v = to_string(pool->value); // PoolType::MAX
+      name += "<" + std::string(v.substr(v.rfind(':') + 1)) + ">";
+    }
+  return name;
+}
+
+class Walker {
+public:
+  Walker(const Program& p, const timing::Arch& arch, int phases)
+      : program_(p), arch_(arch), phases_(phases) {}
+
+  /// Adds what `s` does to `out`; false when that depends on a value it does not know (a loop
+  /// variable being counted by multiplication: the caller then iterates the loop).
+  bool walk(const Stmt& s, Env& env, Counts& out) const {
+    if (const Block* b = as<Block>(s)) {
+      for (const Stmt& x : b->stmts)
+        if (!walk(x, env, out))
+          return false;
+      return true;
+    }
+    if (const Decl* d = as<Decl>(s)) {
+      env[d->name] = eval(d->value, env, args_);
+      return true;
+    }
+    if (const Assign* a = as<Assign>(s)) {
+      env[a->name] = eval(a->value, env, args_);
+      return true;
+    }
+    if (const For* f = as<For>(s))
+      return walk_loop(*f, env, out);
+    if (const IfThenElse* i = as<IfThenElse>(s)) {
+      std::optional<double> cond = eval(i->cond, env, args_);
+      if (!cond)
+        return false;
+      if (*cond != 0)
+        return walk_scope(i->then_case, env, out);
+      return !i->else_case || walk_scope(i->else_case, env, out);
+    }
+    if (const Evaluate* e = as<Evaluate>(s))
+      if (const Call* c = as<Call>(e->call))
+        count(*c, out);
+    return true;
+  }
+
+  void set_args(const std::vector<std::optional<double>>* args) { args_ = args; }
+
+private:
+  bool walk_scope(const Stmt& s, const Env& env, Counts& out) const {
+    Env inner = env;
+    return walk(s, inner, out);
+  }
+
+  bool walk_loop(const For& f, const Env& env, Counts& out) const {
+    std::optional<double> extent = eval(f.extent, env, args_);
+    if (!extent)
+      return false;
+    const auto n = static_cast<std::int64_t>(*extent);
+    if (n <= 0)
+      return true;
+    // Once, times the trip count, when the body's counts do not depend on the loop variable.
+    Env once = env;
+    once[f.var] = std::nullopt;
+    Counts body;
+    if (walk(f.body, once, body)) {
+      out.add(body, n);
+      return true;
+    }
+    // Otherwise iteration by iteration.
+    std::optional<double> min = eval(f.min, env, args_);
+    if (!min)
+      return false;
+    for (std::int64_t k = 0; k < n; ++k) {
+      Env it = env;
+      it[f.var] = *min + static_cast<double>(k);
+      if (!walk(f.body, it, out))
+        return false;
+    }
+    return true;
+  }
+
+  void count(const Call& c, Counts& out) const {
+    switch (c.fn) {
+    case Intrinsic::noc_async_read_page:
+    case Intrinsic::noc_async_read_tile:
+      ++out.pages_read[as<Ref>(c.args[1])->name];
+      return;
+    case Intrinsic::noc_async_write_page:
+    case Intrinsic::noc_async_write_tile:
+      ++out.pages_written[as<Ref>(c.args[1])->name];
+      return;
+    default:
+      break;
+    }
+    // dst.assume_zero is TileKit's marker, not a call.
+    if (c.fn == Intrinsic::dst_assume_zero ||
+        (c.fn != Intrinsic::pack_tile && !lower::tt::writes_dst(c.fn)))
+      return;
+    const timing::TileOp cls = cost_class(c);
+    double bytes = 0;
+    if (cls == timing::TileOp::Pack) {
+      const CircularBuffer* cb = program_.find_cb(as<Ref>(c.args[1])->name);
+      if (!cb)
+        throw InternalError("internal error: report: pack_tile into an unknown CB");
+      bytes = static_cast<double>(cb->page_size);
+    }
+    const double cycles = timing::tile_op_cycles(arch_, cls, phases_, bytes);
+    Counts::Op& op = out.ops.try_emplace(sdk_name(c), Counts::Op{cls}).first->second;
+    ++op.count;
+    op.cycles += cycles;
+    out.compute_cycles += cycles;
+  }
+
+  const Program& program_;
+  const timing::Arch& arch_;
+  int phases_;
+  const std::vector<std::optional<double>>* args_ = nullptr;
+};
+
+int phases_of(MathFidelity f) {
+  return static_cast<int>(f) + 1; // lofi 1, hifi2 2, hifi3 3, hifi4 4
+}
+
+const Function& function(const Program& p, const std::string& name) {
+  for (const Function& f : p.functions)
+    if (f.name == name)
+      return f;
+  throw InternalError("internal error: report: no function '" + name + "'");
+}
+
+std::int64_t tiles_of(const Tensor& t, const Shape& shape) {
+  std::int64_t tiles = 1;
+  for (std::size_t k = 0; k < t.dims.size(); ++k) {
+    const Dim& d = t.dims[k];
+    std::int64_t size = d.name.empty() ? d.size : shape.find(d.name)->second;
+    const bool tiled = k + 2 >= t.dims.size(); // the last two dimensions are tiled
+    tiles *= tiled ? (size + 31) / 32 : size;
+  }
+  return tiles;
+}
+
+} // namespace
+
+std::vector<std::string> dimension_names(const Program& p) {
+  std::vector<std::string> names;
+  for (const Tensor& t : p.tensors)
+    for (const Dim& d : t.dims)
+      if (!d.name.empty() && std::find(names.begin(), names.end(), d.name) == names.end())
+        names.push_back(d.name);
+  return names;
+}
+
+Estimate estimate(const Program& p, const Shape& shape, const timing::Arch& arch) {
+  if (!p.host_plan || !p.host_plan->per_core)
+    throw InternalError("internal error: report: '" + p.name + "' is not lowered to TT kernels");
+  const HostPlan& plan = *p.host_plan;
+  Estimate est;
+  est.kernel = p.name;
+  est.arch = std::string(arch.name);
+  est.clock_ghz = arch.clock_ghz.value;
+  est.grid = plan.grid;
+  for (const std::string& d : dimension_names(p))
+    est.shape.emplace_back(d, shape.find(d)->second);
+
+  // The host's lets at this shape.
+  Env host;
+  const Function* host_fn = nullptr;
+  for (const Function& f : p.functions)
+    if (f.kind == FuncKind::host)
+      host_fn = &f;
+  if (!host_fn)
+    throw InternalError("internal error: report: '" + p.name + "' has no host function");
+  for (const Param& prm : host_fn->params) {
+    auto it = shape.find(prm.name);
+    host[prm.name] = it == shape.end() ? std::nullopt : std::optional<double>(double(it->second));
+  }
+  Walker host_walker(p, arch, 4);
+  Counts unused;
+  host_walker.walk(host_fn->body, host, unused);
+  for (const HostBuffer& b : plan.buffers)
+    host[b.address] = std::nullopt;
+
+  // split_work_to_cores: the first items % cores cores take one item more.
+  std::optional<double> items = host[plan.work_items];
+  if (!items)
+    throw InternalError("internal error: report: cannot evaluate '" + plan.work_items + "'");
+  est.work_items = static_cast<std::int64_t>(*items);
+  est.cores = std::min<std::int64_t>(est.work_items, plan.grid.x * plan.grid.y);
+  if (est.cores > 0) {
+    est.items_max = (est.work_items + est.cores - 1) / est.cores;
+    est.items_min = est.work_items / est.cores;
+  }
+
+  MathFidelity fidelity = MathFidelity::hifi4;
+  for (const std::string& k : plan.kernels)
+    if (const Function& f = function(p, k); f.config && f.config->compute)
+      fidelity = f.config->compute->math_fidelity;
+  static constexpr const char* kFidelity[] = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
+  est.math_fidelity = kFidelity[static_cast<int>(fidelity)];
+  const int phases = phases_of(fidelity);
+
+  Counts total;
+  std::int64_t start = 0;
+  for (std::int64_t core = 0; core < est.cores; ++core) {
+    const std::int64_t count =
+        core < est.work_items % est.cores ? est.items_max : est.work_items / est.cores;
+    Env per_core = host;
+    per_core[plan.per_core->start] = static_cast<double>(start);
+    per_core[plan.per_core->count] = static_cast<double>(count);
+    Counts on_core;
+    for (const std::string& k : plan.kernels) {
+      const Function& f = function(p, k);
+      std::vector<std::optional<double>> args;
+      for (const std::string& a : f.config->runtime_args) {
+        auto it = per_core.find(a);
+        if (it == per_core.end())
+          throw InternalError("internal error: report: runtime arg '" + a + "' of '" + k +
+                              "' is no host value");
+        args.push_back(it->second);
+      }
+      Walker w(p, arch, phases);
+      w.set_args(&args);
+      Env env;
+      for (const Param& prm : f.params)
+        env[prm.name] = std::nullopt;
+      if (!w.walk(f.body, env, on_core))
+        throw InternalError("internal error: report: cannot count the loops of '" + k + "'");
+    }
+    est.busiest_core_compute_cycles =
+        std::max(est.busiest_core_compute_cycles, on_core.compute_cycles);
+    total.add(on_core, 1);
+    start += count;
+  }
+
+  for (const Tensor& t : p.tensors) {
+    TensorTraffic tr;
+    tr.name = t.name;
+    tr.role = t.role;
+    tr.dtype = t.dtype;
+    tr.tiles = tiles_of(t, shape);
+    tr.page_bytes = t.layout ? t.layout->page_size : tile_bytes(t.dtype);
+    tr.pages_read = total.pages_read[t.name];
+    tr.pages_written = total.pages_written[t.name];
+    est.dram_bytes_read += tr.bytes_read();
+    est.dram_bytes_written += tr.bytes_written();
+    est.tensors.push_back(std::move(tr));
+  }
+  for (const auto& [call, op] : total.ops) {
+    est.tile_ops.push_back({call, op.cost_class, op.count, op.cycles});
+    if (op.cost_class == timing::TileOp::Matmul) {
+      est.matmul_tiles += op.count;
+      est.ideal_matmul_cycles += op.cycles / static_cast<double>(arch.grid_x * arch.grid_y);
+    }
+  }
+  est.compute_cycles = total.compute_cycles;
+  est.dram_bound_cycles = static_cast<double>(est.dram_bytes_read + est.dram_bytes_written) /
+                          arch.dram_peak_bytes_per_cycle.value;
+  return est;
+}
+
+} // namespace tk::report

@@ -1,0 +1,69 @@
+// `ttgen report`'s static estimate against the emulator's timing counters on every example with a
+// TT target: the DRAM bytes, the tile products and the compute cycles are the same counts, made
+// once from the IR and once by running the generated program; and the projected time is never
+// below the estimate's roofline bound.
+#include "dsl/check.hpp"
+#include "lowering/pipeline.hpp"
+#include "parser/parse.hpp"
+#include "report/estimate.hpp"
+#include "tests/e2e/cases.hpp"
+
+#include <tk_emulator/emulator.hpp>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace tk::e2e {
+namespace {
+
+ir::Program lowered(const std::string& name) {
+  const std::string path = std::string(TK_E2E_EXAMPLES_DIR) + "/" + name + ".tk";
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  SourceFile file(path, text.str());
+  Diagnostics diags(&file);
+  std::optional<dsl::Module> m = parser::parse(file, diags);
+  if (m)
+    dsl::check(*m, diags);
+  EXPECT_TRUE(m && !diags.has_errors()) << path;
+  std::optional<ir::Module> ir = lower::run_pipeline(*m, lower::Target::tt, {}, diags);
+  EXPECT_TRUE(ir && !diags.has_errors()) << path;
+  return ir->programs.at(0);
+}
+
+TEST(StaticReport, MatchesTheEmulatorsCounters) {
+  namespace timing = rt::emu::timing;
+  const double grid_cores = timing::kWormholeB0.grid_x * timing::kWormholeB0.grid_y;
+  // Work that does not divide the grid (90 tiles), and one over 512 in every dimension.
+  const Shape shapes[] = {{288, 320, 96}, {544, 576, 608}};
+  rt::emu::set_timing(true);
+  for (const Example& ex : examples()) {
+    if (!ex.tt_generated)
+      continue;
+    const ir::Program p = lowered(ex.name);
+    for (const Shape& s : shapes) {
+      SCOPED_TRACE(ex.name + " at " + to_string(s, ex.uses_k));
+      report::Shape dims{{"M", s.m}, {"N", s.n}};
+      if (ex.uses_k)
+        dims["K"] = s.k;
+      const report::Estimate est = report::estimate(p, dims);
+      ASSERT_TRUE(ex.run(Backend::tt, s).ok);
+      const auto& t = rt::emu::last_timing();
+      ASSERT_TRUE(t.has_value());
+      EXPECT_EQ(t->dram_bytes_read, static_cast<std::uint64_t>(est.dram_bytes_read));
+      EXPECT_EQ(t->dram_bytes_written, static_cast<std::uint64_t>(est.dram_bytes_written));
+      EXPECT_EQ(t->matmul_tiles, static_cast<std::uint64_t>(est.matmul_tiles));
+      EXPECT_NEAR(t->compute_bound_cycles * grid_cores, est.compute_cycles,
+                  1e-9 * est.compute_cycles);
+      EXPECT_NEAR(t->ideal_matmul_cycles, est.ideal_matmul_cycles, 1e-9 * est.ideal_matmul_cycles);
+      EXPECT_GE(t->device_cycles, est.bound_cycles());
+    }
+  }
+  rt::emu::set_timing(std::nullopt);
+}
+
+} // namespace
+} // namespace tk::e2e

@@ -1,0 +1,173 @@
+// `ttgen report`: the static estimate against counts worked out by hand, its output (golden), and
+// its errors (exact text, exit codes). tests/e2e/test_report.cpp checks it against the emulator's
+// timing counters on every example.
+#include "tools/ttgen/report_command.hpp"
+
+#include "tests/support/golden.hpp"
+#include "tools/ttgen/driver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+namespace tk::test {
+namespace {
+
+using namespace tk::ttgen;
+
+struct Reported {
+  int code;
+  std::string out, err;
+};
+
+Reported report(const std::string& input, std::vector<std::string> shape,
+                const std::string& format = "text", const std::string& stdin_text = "") {
+  ReportOptions o;
+  o.input = input;
+  o.shape = std::move(shape);
+  o.format = format;
+  std::istringstream in(stdin_text);
+  std::ostringstream out, err;
+  const int code = run_report(o, in, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string example(const std::string& name) {
+  return (source_dir() / "examples" / (name + ".tk")).string();
+}
+
+// matmul at M=256, K=384, N=320: Mt = 8, Kt = 12, Nt = 10, so 80 output tiles on 64 cores (16
+// cores take 2, 48 take 1). Each output tile reads its row of A and its column of B, Kt tiles
+// each: 960 pages of A, 960 of B, and writes one page of C; 960 tile products at 64 cycles
+// (HiFi4), 80 packs of a 2048 B page at 64 B/cycle. The busiest core: 2 x (12 x 64 + 32) = 1600.
+TEST(TtgenReport, MatmulCountsWorkedOutByHand) {
+  Reported r = report(example("matmul"), {"M=256", "K=384", "N=320"}, "json");
+  ASSERT_EQ(r.code, kOk) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto j = nlohmann::json::parse(r.out).at(0);
+  EXPECT_EQ(j["work_items"], 80);
+  EXPECT_EQ(j["cores"], 64);
+  EXPECT_EQ(j["items_per_core"], nlohmann::json({1, 2}));
+  EXPECT_EQ(j["tensors"][0]["dram_bytes_read"], 960 * 2048);
+  EXPECT_EQ(j["tensors"][1]["dram_bytes_read"], 960 * 2048);
+  EXPECT_EQ(j["tensors"][2]["dram_bytes_written"], 80 * 2048);
+  EXPECT_EQ(j["dram_bytes_read"], 1920 * 2048);
+  EXPECT_EQ(j["dram_bytes_written"], 80 * 2048);
+  EXPECT_EQ(j["matmul_tiles"], 960);
+  EXPECT_EQ(j["tile_ops"], nlohmann::json::parse(R"([
+    {"call": "matmul_tiles", "class": "matmul", "count": 960, "cycles": 61440.0},
+    {"call": "pack_tile", "class": "pack", "count": 80, "cycles": 2560.0}])"));
+  EXPECT_EQ(j["compute_cycles"], 61440.0 + 2560.0);
+  EXPECT_EQ(j["compute_bound_cycles"], 1600.0);
+  EXPECT_DOUBLE_EQ(j["dram_bound_cycles"].get<double>(), 2000.0 * 2048 / 288);
+  EXPECT_EQ(j["bound"], "dram");
+  // GEMM_FLOPS's ideal: 960 products x 64 cycles over the 64 cores of the chip.
+  EXPECT_DOUBLE_EQ(j["ideal_matmul_cycles"].get<double>(), 960.0 * 64 / 64);
+}
+
+// Lower fidelity makes each product cheaper; the options of the command line apply.
+TEST(TtgenReport, FidelityOverrideChangesTheMatmulCost) {
+  ReportOptions o;
+  o.input = example("matmul");
+  o.shape = {"M=256", "K=384", "N=320"};
+  o.format = "json";
+  o.overrides.math_fidelity = "LoFi";
+  std::istringstream in;
+  std::ostringstream out, err;
+  ASSERT_EQ(run_report(o, in, out, err), kOk) << err.str();
+  const auto j = nlohmann::json::parse(out.str()).at(0);
+  EXPECT_EQ(j["math_fidelity"], "LoFi");
+  EXPECT_EQ(j["tile_ops"][0]["cycles"], 960.0 * 16);
+}
+
+// softmax reads each tile of x three times (the row max, the sum, the output): 3 x 40 pages at
+// M=128, N=320 (4 x 10 tiles), and per tile: exp twice, the reduce max once, the reduce sum once.
+TEST(TtgenReport, SoftmaxReadsItsInputThreeTimes) {
+  Reported r = report(example("softmax"), {"M=128,N=320"}, "json");
+  ASSERT_EQ(r.code, kOk) << r.err;
+  const auto j = nlohmann::json::parse(r.out).at(0);
+  EXPECT_EQ(j["tensors"][0]["dram_bytes_read"], 3 * 40 * 2048);
+  EXPECT_EQ(j["tensors"][1]["dram_bytes_written"], 40 * 2048);
+  std::map<std::string, std::int64_t> count;
+  for (const auto& op : j["tile_ops"])
+    count[op["call"]] = op["count"];
+  EXPECT_EQ(count["exp_tile"], 80);
+  EXPECT_EQ(count["reduce_tile<MAX>"], 40);
+  EXPECT_EQ(count["reduce_tile<SUM>"], 40);
+  EXPECT_EQ(count["recip_tile"], 4);
+}
+
+TEST(TtgenReport, TextOutput) {
+  Reported r = report(example("matmul"), {"M=1024", "K=1024", "N=1024"});
+  ASSERT_EQ(r.code, kOk) << r.err;
+  expect_golden(source_dir() / "tests/golden/report/matmul_1024.txt", r.out);
+  r = report(example("layernorm"), {"M=1024,N=4096"});
+  ASSERT_EQ(r.code, kOk) << r.err;
+  expect_golden(source_dir() / "tests/golden/report/layernorm_1024x4096.txt", r.out);
+}
+
+TEST(TtgenReport, ShapeErrorsAreUsageErrors) {
+  const std::string mm = example("matmul");
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"M=256", "N=320"},
+       "ttgen: error: --shape lacks K: kernel 'matmul' has dimensions M, K, N\n"},
+      {{"M=256", "K=64", "N=320", "Q=32"},
+       "ttgen: error: --shape: 'Q' is not a dimension of any kernel in '" + mm +
+           "' (its dimensions: K, M, N)\n"},
+      {{"M=250", "K=64", "N=320"},
+       "ttgen: error: --shape: M=250: a named dimension is a positive multiple of 32 (tiles "
+       "are 32x32)\n"},
+      {{"M=0", "K=64", "N=320"},
+       "ttgen: error: --shape: M=0: a named dimension is a positive multiple of 32 (tiles are "
+       "32x32)\n"},
+      {{"M256"},
+       "ttgen: error: --shape: 'M256' is not NAME=SIZE; write the size of each dimension, e.g. "
+       "--shape M=1024,N=512\n"},
+      {{"M=32x"},
+       "ttgen: error: --shape: 'M=32x' is not NAME=SIZE; write the size of each dimension, e.g. "
+       "--shape M=1024,N=512\n"},
+      {{"M=32", "M=64"}, "ttgen: error: --shape: dimension 'M' is given twice\n"},
+  };
+  for (const auto& [shape, message] : cases) {
+    Reported r = report(mm, shape);
+    EXPECT_EQ(r.code, kUsageError) << message;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, message);
+  }
+}
+
+TEST(TtgenReport, ErrorsInTheKernelAreUserErrors) {
+  Reported r = report("-", {"M=32"}, "text",
+                      "kernel k(x: bf16[M, N]) -> (y: bf16[M, N]) {\n"
+                      "  parallel i in tiles(M), j in tiles(N) { y[i, j] = exq(x[i, j]) }\n"
+                      "}\n");
+  EXPECT_EQ(r.code, kUserError);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "<stdin>:2:53: error: unknown function 'exq'; did you mean 'exp'?\n"
+                   "   2 |   parallel i in tiles(M), j in tiles(N) { y[i, j] = exq(x[i, j]) }\n"
+                   "     |                                                     ^~~\n");
+}
+
+// Every kernel of a file is reported, each with its own dimensions.
+TEST(TtgenReport, EveryKernelOfAFile) {
+  Reported r = report("-", {"M=64,N=96"}, "json",
+                      "kernel a(x: bf16[M, N]) -> (y: bf16[M, N]) {\n"
+                      "  parallel i in tiles(M), j in tiles(N) { y[i, j] = exp(x[i, j]) }\n"
+                      "}\n"
+                      "kernel b(x: bf16[M, 32]) -> (y: bf16[M, 32]) {\n"
+                      "  parallel i in tiles(M) { y[i, 0] = relu(x[i, 0]) }\n"
+                      "}\n");
+  ASSERT_EQ(r.code, kOk) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["kernel"], "a");
+  EXPECT_EQ(j[0]["dram_bytes_read"], 6 * 2048);
+  EXPECT_EQ(j[1]["kernel"], "b");
+  EXPECT_EQ(j[1]["shape"], nlohmann::json({{"M", 64}}));
+  EXPECT_EQ(j[1]["dram_bytes_read"], 2 * 2048);
+}
+
+} // namespace
+} // namespace tk::test

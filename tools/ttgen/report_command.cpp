@@ -1,0 +1,140 @@
+#include "tools/ttgen/report_command.hpp"
+
+#include "dsl/check.hpp"
+#include "lowering/ir/reader.hpp"
+#include "parser/parse.hpp"
+#include "report/format.hpp"
+#include "support/diagnostics.hpp"
+#include "tools/ttgen/driver.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <set>
+
+namespace tk::ttgen {
+
+namespace {
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names)
+    out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+/// The --shape items as a map; nullopt after reporting a malformed or repeated one.
+std::optional<report::Shape> parse_shape(const std::vector<std::string>& items, std::ostream& err) {
+  std::vector<std::string> split; // one flag may hold several: M=1024,N=512
+  for (const std::string& group : items)
+    for (std::size_t at = 0; at <= group.size();) {
+      const std::size_t comma = std::min(group.find(',', at), group.size());
+      split.push_back(group.substr(at, comma - at));
+      at = comma + 1;
+    }
+  report::Shape shape;
+  for (const std::string& item : split) {
+    const auto eq = item.find('=');
+    std::int64_t size = 0;
+    const char* end = item.data() + item.size();
+    auto [ptr, ec] = eq == std::string::npos
+                         ? std::from_chars_result{nullptr, std::errc::invalid_argument}
+                         : std::from_chars(item.data() + eq + 1, end, size);
+    if (eq == 0 || eq == std::string::npos || ec != std::errc() || ptr != end) {
+      err << "ttgen: error: --shape: '" << item
+          << "' is not NAME=SIZE; write the size of each dimension, e.g. --shape M=1024,N=512\n";
+      return std::nullopt;
+    }
+    const std::string name = item.substr(0, eq);
+    if (size <= 0 || size % 32 != 0) {
+      err << "ttgen: error: --shape: " << item
+          << ": a named dimension is a positive multiple of 32 (tiles are 32x32)\n";
+      return std::nullopt;
+    }
+    if (!shape.emplace(name, size).second) {
+      err << "ttgen: error: --shape: dimension '" << name << "' is given twice\n";
+      return std::nullopt;
+    }
+  }
+  return shape;
+}
+
+/// The module lowered through the TT chain, from a .tk file or a dump; nullopt after reporting
+/// errors in the input.
+std::optional<ir::Module> lower_tt(const SourceFile& file, const ReportOptions& options,
+                                   std::ostream& err) {
+  lower::PipelineOptions popts;
+  popts.overrides = options.overrides;
+  Diagnostics diags(&file);
+  std::optional<ir::Module> m;
+  if (ir::read_stage_header(file.text())) {
+    m = lower::run_pipeline_from_dump(file, lower::Target::tt, popts, diags);
+  } else {
+    std::optional<dsl::Module> module = parser::parse(file, diags);
+    if (module)
+      dsl::check(*module, diags);
+    if (module && !diags.has_errors())
+      m = lower::run_pipeline(*module, lower::Target::tt, popts, diags);
+  }
+  diags.print(err);
+  if (!m || diags.has_errors())
+    return std::nullopt;
+  return m;
+}
+
+} // namespace
+
+int run_report(const ReportOptions& options, std::istream& in, std::ostream& out,
+               std::ostream& err) {
+  std::optional<report::Shape> shape = parse_shape(options.shape, err);
+  if (!shape)
+    return kUsageError;
+  std::optional<SourceFile> file = read_input(options.input, in, err);
+  if (!file)
+    return kUsageError;
+  std::optional<ir::Module> m = lower_tt(*file, options, err);
+  if (!m)
+    return kUserError;
+
+  // Every dimension of every kernel must be given, and nothing else.
+  std::set<std::string, std::less<>> known;
+  for (const ir::Program& p : m->programs) {
+    std::vector<std::string> dims = report::dimension_names(p), missing;
+    known.insert(dims.begin(), dims.end());
+    for (const std::string& d : dims)
+      if (!shape->count(d))
+        missing.push_back(d);
+    if (!missing.empty()) {
+      err << "ttgen: error: --shape lacks " << join(missing) << ": kernel '" << p.name
+          << "' has dimensions " << join(dims) << '\n';
+      return kUsageError;
+    }
+  }
+  for (const auto& [name, size] : *shape)
+    if (!known.count(name)) {
+      err << "ttgen: error: --shape: '" << name << "' is not a dimension of any kernel in '"
+          << file->name() << "' ("
+          << (known.empty() ? std::string("it has none")
+                            : "its dimensions: " + join({known.begin(), known.end()}))
+          << ")\n";
+      return kUsageError;
+    }
+
+  if (options.format == "json") {
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (const ir::Program& p : m->programs)
+      all.push_back(report::to_json(report::estimate(p, *shape)));
+    out << all.dump(2) << '\n';
+    return kOk;
+  }
+  bool first = true;
+  for (const ir::Program& p : m->programs) {
+    out << (first ? "" : "\n") << report::format_text(report::estimate(p, *shape));
+    first = false;
+  }
+  return kOk;
+}
+
+} // namespace tk::ttgen
