@@ -5,7 +5,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -27,10 +32,28 @@ std::optional<tk::ir::Grid> parse_grid(const std::string& s) {
   return g;
 }
 
+/// `ttgen check ARGS` runs tk-check from ttgen's own directory: only that binary loads LibTooling,
+/// so every other ttgen command starts in milliseconds (docs/check.md).
+int exec_check(int argc, char** argv) {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::string tool = (exe.parent_path() / "tk-check").string();
+  std::vector<char*> args{const_cast<char*>(tool.c_str())};
+  for (int i = 2; i < argc; ++i)
+    args.push_back(argv[i]);
+  args.push_back(nullptr);
+  ::execv(tool.c_str(), args.data());
+  std::cerr << "ttgen: error: cannot run '" << tool << "' for ttgen check: " << std::strerror(errno)
+            << '\n';
+  return 2;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   using namespace tk::ttgen;
+  if (argc > 1 && std::string_view(argv[1]) == "check")
+    return exec_check(argc, argv);
   CLI::App app{"ttgen: compiles TileKit (.tk) kernels for Tenstorrent (TT-Metalium) and CPUs.",
                "ttgen"};
   app.set_version_flag("--version", "ttgen " TK_VERSION, "Print the version and exit");
@@ -87,6 +110,10 @@ int main(int argc, char** argv) {
                  "file to write instead of stdout")
       ->type_name("FILE|DIR");
 
+  app.add_subcommand("check", "Prove the kernels of a hand-written TT-Metalium program free of CB "
+                              "and DST protocol bugs, or report them: ttgen check [--cb c_N=PAGES] "
+                              "[--runtime-args ROLE=COUNT] [-I DIR] [-D NAME] READER.cpp "
+                              "COMPUTE.cpp WRITER.cpp (ttgen check --help; docs/check.md)");
   ReportOptions report;
   CLI::App* report_cmd = app.add_subcommand(
       "report",

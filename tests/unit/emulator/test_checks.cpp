@@ -149,6 +149,16 @@ TEST(EmulatorChecks, DstOutsideAcquireOrBeforeWait) {
                       "tile_regs_release");
 }
 
+// The second iteration acquires DST again without a release (ttgen check finds it statically).
+TEST(EmulatorChecks, AcquireWithoutRelease) {
+  EXPECT_EQ(run({.compute_defines = {{"MISSING_RELEASE", "1"}},
+                 .reader_tiles = 2,
+                 .compute_tiles = 2,
+                 .writer_tiles = 2}),
+            compute + ": core (0,0): tile_regs_acquire: DST is already acquired (missing "
+                      "tile_regs_release?)");
+}
+
 TEST(EmulatorChecks, CbReadOutsideWaitWindow) {
   EXPECT_EQ(run({.compute_defines = {{"READ_UNWAITED", "1"}}}),
             compute + ": core (0,0): copy_tile: reads tile 0 of c_0 but only 0 pages were waited "

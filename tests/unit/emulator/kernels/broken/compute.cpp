@@ -31,6 +31,18 @@ void kernel_main() {
   copy_tile(in, 0, 0);
 #elif defined(COPY_TRANSPOSED)
   copy_tile_to_dst_init_short(in, /*transpose=*/1); // not modelled: an error, not a wrong answer
+#elif defined(MISSING_RELEASE)
+  for (uint32_t i = 0; i < n_tiles; i++) { // the second iteration acquires a DST never released
+    cb_wait_front(in, 1);
+    tile_regs_acquire();
+    copy_tile(in, 0, 0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(out, 1);
+    pack_tile(0, out);
+    cb_push_back(out, 1);
+    cb_pop_front(in, 1);
+  }
 #elif defined(PACK_BEFORE_WAIT)
   cb_wait_front(in, 1);
   tile_regs_acquire();

@@ -1,0 +1,529 @@
+#include "check/analyze.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace tk::check {
+
+namespace {
+
+std::string cb_name(std::int64_t cb) {
+  return "c_" + std::to_string(cb);
+}
+
+std::string pages(std::int64_t n) {
+  return std::to_string(n) + (n == 1 ? " page" : " pages");
+}
+
+std::string pages(const Poly& p) {
+  return p.is_constant() ? pages(p.constant_value()) : p.str() + " pages";
+}
+
+std::string file_name(const Kernel& k) {
+  return k.file->name();
+}
+
+enum class Dst { released, acquired, committed, waited };
+
+/// One CB's window on one kernel: what is reserved at the back, waited for at the front, and
+/// where the ring's write and read pages are (nullopt: not a constant here).
+struct Window {
+  std::optional<std::int64_t> reserved = 0, packed = 0, front = 0, wr = 0, rd = 0;
+  friend bool operator==(const Window&, const Window&) = default;
+};
+
+struct State {
+  Dst dst = Dst::released;
+  std::map<std::int64_t, Window> cbs;
+  friend bool operator==(const State&, const State&) = default;
+};
+
+/// What a kernel does to one CB over its whole run.
+struct Totals {
+  std::optional<Poly> pushed = Poly(), popped = Poly(); // nullopt: not countable
+  const Event* first_push = nullptr;
+  const Event* first_pop = nullptr;
+  const Event* first_wait = nullptr;
+  const Event* first_reserve = nullptr;
+  std::int64_t max_reserve = 0;
+};
+
+/// A small loop of known trips is walked iteration by iteration (exact); beyond this, or with a
+/// symbolic trip count, the body is walked twice and must then be steady.
+constexpr std::int64_t kUnrollLimit = 64;
+
+class KernelCheck {
+public:
+  /// `produced` and `consumed`: the CBs some kernel of the program pushes (reserves) or pops
+  /// (waits for). A get_write_ptr of a CB that another kernel reads outside its reserved window is
+  /// a bug; of any other CB (an L1 scratch buffer) it is not. Likewise get_read_ptr.
+  KernelCheck(const Kernel& k, const CheckOptions& o, Diagnostics& d,
+              const std::set<std::int64_t>& produced, const std::set<std::int64_t>& consumed)
+      : k_(k), opts_(o), diags_(d), dst_tiles_(o.fp32_dest ? 4 : 8), produced_(produced),
+        consumed_(consumed) {}
+
+  /// Adds the CBs `b` pushes or reserves to `produced`, those it pops or waits for to `consumed`.
+  static void streamed(const Body& b, std::set<std::int64_t>& produced,
+                       std::set<std::int64_t>& consumed) {
+    for (const Node& n : b)
+      if (const Event* e = std::get_if<Event>(&n.v)) {
+        if (e->cb && (e->kind == EventKind::push || e->kind == EventKind::reserve))
+          produced.insert(*e->cb);
+        if (e->cb && (e->kind == EventKind::pop || e->kind == EventKind::wait))
+          consumed.insert(*e->cb);
+      } else if (const Loop* l = std::get_if<Loop>(&n.v)) {
+        streamed(l->body, produced, consumed);
+      } else if (const Branch* br = std::get_if<Branch>(&n.v)) {
+        streamed(br->then_body, produced, consumed);
+        streamed(br->else_body, produced, consumed);
+      }
+  }
+
+  std::map<std::int64_t, Totals> run() {
+    State s;
+    walk(k_.body, s, Poly::constant(1), true);
+    return totals_;
+  }
+
+private:
+  // ---- diagnostics -----------------------------------------------------------------------------
+  void error(const Event& e, const std::string& message) {
+    if (!reported_.insert({e.range.begin, message}).second)
+      return;
+    Diagnostic& d = diags_.error(e.range, message);
+    d.file = k_.file.get();
+  }
+  void warning(SourceRange r, const std::string& message) {
+    if (!reported_.insert({r.begin, message}).second)
+      return;
+    Diagnostic& d = diags_.warning(r, message);
+    d.file = k_.file.get();
+  }
+
+  std::optional<std::int64_t> capacity(std::int64_t cb) const {
+    auto it = opts_.cb_pages.find(cb);
+    return it == opts_.cb_pages.end() ? std::nullopt : std::optional<std::int64_t>(it->second);
+  }
+
+  // ---- the walk --------------------------------------------------------------------------------
+  /// `count`: how many times this code runs in the whole kernel; `tally`: add to the totals
+  /// (false on the extra passes over a loop body).
+  void walk(const Body& body, State& s, const Poly& count, bool tally) {
+    for (const Node& n : body) {
+      if (const Event* e = std::get_if<Event>(&n.v))
+        event(*e, s, count, tally);
+      else if (const Loop* l = std::get_if<Loop>(&n.v))
+        loop(*l, s, count, tally);
+      else
+        branch(std::get<Branch>(n.v), s, count, tally);
+    }
+  }
+
+  void loop(const Loop& l, State& s, const Poly& count, bool tally) {
+    if (l.trips && l.trips->is_constant() && l.trips->constant_value() <= kUnrollLimit) {
+      for (std::int64_t i = 0; i < l.trips->constant_value(); ++i)
+        walk(l.body, s, count, tally);
+      return;
+    }
+    if (!l.trips) {
+      warning(l.range, "cannot prove: the trip count of this loop is not a counted 'for'; its CB "
+                       "pushes and pops are not balanced against the other kernels");
+      uncountable_ = true;
+    }
+    const Poly trips = l.trips.value_or(Poly());
+    const State entry = s;
+    uncounted_ += l.trips ? 0 : 1;
+    walk(l.body, s, count * trips, tally);
+    if (s == entry) {
+      uncounted_ -= l.trips ? 0 : 1;
+      return;
+    }
+    // A second iteration from where the first left off: a protocol bug there is one.
+    State second = s;
+    walk(l.body, second, count * trips, false);
+    uncounted_ -= l.trips ? 0 : 1;
+    if (second == s)
+      return;
+    // Not steady: what differs is no longer known.
+    if (second.dst != s.dst) {
+      warning(l.range, "cannot prove: an iteration of this loop does not return DST to the state "
+                       "it started in");
+      s.dst = second.dst;
+    }
+    for (auto& [cb, w] : s.cbs)
+      if (!(second.cbs[cb] == w))
+        w = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  }
+
+  void branch(const Branch& b, State& s, const Poly& count, bool tally) {
+    if (b.known) {
+      walk(*b.known ? b.then_body : b.else_body, s, count, tally);
+      return;
+    }
+    State other = s;
+    auto before = totals_;
+    walk(b.then_body, s, count, tally);
+    auto after_then = totals_;
+    totals_ = before;
+    walk(b.else_body, other, count, tally);
+    // The totals of a CB the two sides treat differently are not countable.
+    for (auto& [cb, t] : totals_) {
+      const Totals& th = after_then[cb];
+      if (t.pushed != th.pushed)
+        t.pushed.reset();
+      if (t.popped != th.popped)
+        t.popped.reset();
+    }
+    for (auto& [cb, th] : after_then) {
+      auto [it, added] = totals_.try_emplace(cb, th);
+      if (added)
+        it->second.pushed = it->second.popped = std::nullopt;
+    }
+    if (other.dst != s.dst)
+      warning(b.range, "cannot prove: the two sides of this branch leave DST in different states");
+    for (auto& [cb, w] : s.cbs)
+      if (!(other.cbs[cb] == w))
+        w = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  }
+
+  // ---- one event -------------------------------------------------------------------------------
+  static std::optional<std::int64_t> sub(std::optional<std::int64_t> a, std::int64_t b) {
+    return a ? std::optional<std::int64_t>(*a - b) : std::nullopt;
+  }
+
+  void event(const Event& e, State& s, const Poly& count, bool tally) {
+    switch (e.kind) {
+    case EventKind::reserve:
+    case EventKind::push:
+    case EventKind::wait:
+    case EventKind::pop:
+      cb_event(e, s, count, tally);
+      return;
+    case EventKind::write_ptr:
+      if (e.cb && consumed_.count(*e.cb) && s.cbs[*e.cb].reserved == 0)
+        error(e,
+              "get_write_ptr(" + cb_name(*e.cb) + "): no page of " + cb_name(*e.cb) +
+                  " is reserved with cb_reserve_back here, so what is written there lies outside "
+                  "the window the consumer reads");
+      return;
+    case EventKind::read_ptr:
+      if (e.cb && produced_.count(*e.cb) && s.cbs[*e.cb].front == 0)
+        error(e, "get_read_ptr(" + cb_name(*e.cb) + "): no page of " + cb_name(*e.cb) +
+                     " was waited for with cb_wait_front here, so what is read there may not have "
+                     "arrived");
+      return;
+    case EventKind::acquire:
+      if (s.dst != Dst::released)
+        error(e, "tile_regs_acquire: DST is already acquired (missing tile_regs_release?)");
+      s.dst = Dst::acquired;
+      return;
+    case EventKind::commit:
+      if (s.dst != Dst::acquired)
+        error(e, "tile_regs_commit: DST was not acquired with tile_regs_acquire");
+      s.dst = Dst::committed;
+      return;
+    case EventKind::dst_wait:
+      if (s.dst != Dst::committed)
+        error(e, "tile_regs_wait: DST was not committed with tile_regs_commit");
+      s.dst = Dst::waited;
+      return;
+    case EventKind::release:
+      if (s.dst != Dst::waited)
+        error(e, "tile_regs_release: DST was not waited for with tile_regs_wait");
+      s.dst = Dst::released;
+      return;
+    case EventKind::math:
+      math(e, s);
+      return;
+    case EventKind::pack:
+      pack(e, s);
+      return;
+    case EventKind::arg:
+      if (e.arg_index)
+        if (auto it = opts_.runtime_args.find(k_.role);
+            it != opts_.runtime_args.end() && *e.arg_index >= it->second)
+          error(e, "get_arg_val(" + std::to_string(*e.arg_index) + "): runtime arg " +
+                       std::to_string(*e.arg_index) + " is never set (the host sets " +
+                       std::to_string(it->second) + " for the " + to_string(k_.role) + ")");
+      return;
+    }
+  }
+
+  bool dst_in_range(const Event& e, const std::string& what) {
+    for (std::int64_t i : e.dst)
+      if (i < 0 || i >= dst_tiles_) {
+        error(e, what + ": DST index " + std::to_string(i) +
+                     " is out of range: " + std::to_string(dst_tiles_) + " tiles fit in DST (" +
+                     (opts_.fp32_dest ? "fp32" : "bf16") + ", half-sync)");
+        return false;
+      }
+    return true;
+  }
+
+  void math(const Event& e, State& s) {
+    if (s.dst != Dst::acquired) {
+      error(e, e.name + ": DST is used outside tile_regs_acquire ... tile_regs_commit");
+      return;
+    }
+    if (!dst_in_range(e, e.name))
+      return;
+    for (const auto& [cb, tile] : e.reads) {
+      const std::optional<std::int64_t> front = s.cbs[cb].front;
+      if (front && tile >= *front)
+        error(e, e.name + ": reads tile " + std::to_string(tile) + " of " + cb_name(cb) +
+                     " but only " + pages(*front) + " were waited for with cb_wait_front");
+    }
+  }
+
+  void pack(const Event& e, State& s) {
+    const std::string call = "pack_tile(" +
+                             (e.dst.empty() ? std::string("?") : std::to_string(e.dst[0])) + ", " +
+                             (e.cb ? cb_name(*e.cb) : std::string("?")) + ")";
+    if (s.dst != Dst::waited) {
+      error(e, call + ": DST is read outside tile_regs_wait ... tile_regs_release");
+      return;
+    }
+    if (!dst_in_range(e, call) || !e.cb)
+      return;
+    Window& w = s.cbs[*e.cb];
+    if (w.packed && w.reserved && *w.packed >= *w.reserved)
+      error(e, call + ": packs into page " + std::to_string(*w.packed) + " of the back of " +
+                   cb_name(*e.cb) + " but only " + pages(*w.reserved) +
+                   (*w.reserved == 1 ? " is" : " are") + " reserved with cb_reserve_back");
+    if (w.packed)
+      ++*w.packed;
+  }
+
+  void cb_event(const Event& e, State& s, const Poly& count, bool tally) {
+    if (!e.cb) {
+      warning(e.range, "cannot prove: the CB of " + e.call + " is not a constant");
+      uncountable_cbs_ = true;
+      return;
+    }
+    const std::int64_t cb = *e.cb;
+    if (cb < 0 || cb >= 32) {
+      error(e, e.name + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
+      return;
+    }
+    Totals& t = totals_[cb];
+    Window& w = s.cbs[cb];
+    const std::optional<std::int64_t> n =
+        e.pages.is_constant() ? std::optional<std::int64_t>(e.pages.constant_value())
+                              : std::nullopt;
+    const std::string call = e.name + "(" + cb_name(cb) + ", " + e.pages.str() + ")";
+    const std::optional<std::int64_t> cap = capacity(cb);
+    if (n && cap && *n > *cap && (e.kind == EventKind::reserve || e.kind == EventKind::wait))
+      error(e, call + ": asks for " + pages(*n) + " but " + cb_name(cb) + " holds " + pages(*cap));
+    switch (e.kind) {
+    case EventKind::reserve:
+      if (!t.first_reserve)
+        t.first_reserve = &e;
+      if (n)
+        t.max_reserve = std::max(t.max_reserve, *n);
+      if (w.reserved && n)
+        w.reserved = std::max(*w.reserved, *n);
+      else
+        w.reserved.reset();
+      return;
+    case EventKind::push:
+      if (!t.first_push)
+        t.first_push = &e;
+      if (uncounted_ > 0)
+        t.pushed.reset();
+      else if (tally && t.pushed)
+        t.pushed = *t.pushed + e.pages * count;
+      if (n && w.reserved && *n > *w.reserved)
+        error(e, call + ": pushes " + pages(*n) + " but only " + pages(*w.reserved) +
+                     " reserved with cb_reserve_back");
+      if (n && cap && w.wr && *w.wr + *n > *cap)
+        error(e, call + ": pushing " + pages(*n) + " at page " + std::to_string(*w.wr) +
+                     " runs past the end of " + cb_name(cb) + " (" + pages(*cap) +
+                     "); pushes must add up to exactly " + std::to_string(*cap) +
+                     " per lap of the ring");
+      w.reserved = n && w.reserved
+                       ? std::optional<std::int64_t>(std::max<std::int64_t>(0, *w.reserved - *n))
+                       : std::nullopt;
+      w.packed = 0;
+      w.wr = n && cap && w.wr ? std::optional<std::int64_t>((*w.wr + *n) % *cap) : std::nullopt;
+      return;
+    case EventKind::wait:
+      if (!t.first_wait)
+        t.first_wait = &e;
+      if (w.front && n)
+        w.front = std::max(*w.front, *n);
+      else
+        w.front.reset();
+      return;
+    case EventKind::pop:
+      if (!t.first_pop)
+        t.first_pop = &e;
+      if (uncounted_ > 0)
+        t.popped.reset();
+      else if (tally && t.popped)
+        t.popped = *t.popped + e.pages * count;
+      if (n && w.front && *n > *w.front)
+        error(e, call + ": pops " + pages(*n) + " but only " + pages(*w.front) +
+                     " waited for with cb_wait_front");
+      if (n && cap && w.rd && *w.rd + *n > *cap)
+        error(e, call + ": popping " + pages(*n) + " at page " + std::to_string(*w.rd) +
+                     " runs past the end of " + cb_name(cb) + " (" + pages(*cap) +
+                     "); pops must add up to exactly " + std::to_string(*cap) +
+                     " per lap of the ring");
+      w.front = n && w.front ? std::optional<std::int64_t>(std::max<std::int64_t>(0, *w.front - *n))
+                             : std::nullopt;
+      w.rd = n && cap && w.rd ? std::optional<std::int64_t>((*w.rd + *n) % *cap) : std::nullopt;
+      return;
+    default:
+      return;
+    }
+  }
+
+public:
+  bool uncountable_ = false;     // a loop without a trip count
+  bool uncountable_cbs_ = false; // a CB call on a non-constant CB
+
+private:
+  int uncounted_ = 0; // loops without a trip count around the current event
+
+private:
+  const Kernel& k_;
+  const CheckOptions& opts_;
+  Diagnostics& diags_;
+  const std::int64_t dst_tiles_;
+  const std::set<std::int64_t>& produced_;
+  const std::set<std::int64_t>& consumed_;
+  std::map<std::int64_t, Totals> totals_;
+  std::set<std::pair<std::uint32_t, std::string>> reported_;
+};
+
+struct Side {
+  const Kernel* kernel;
+  Totals totals;
+};
+
+std::string kernel_list(const std::vector<Side>& sides) {
+  std::string out;
+  for (const Side& s : sides)
+    out += (out.empty() ? "" : " and ") + file_name(*s.kernel);
+  return out;
+}
+
+} // namespace
+
+void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Diagnostics& diags,
+             std::vector<std::string>& proved) {
+  std::map<std::int64_t, std::vector<Side>> producers, consumers;
+  std::set<std::int64_t> produced, consumed;
+  for (const Kernel& k : kernels)
+    KernelCheck::streamed(k.body, produced, consumed);
+  for (const Kernel& k : kernels) {
+    KernelCheck check(k, options, diags, produced, consumed);
+    for (auto& [cb, t] : check.run()) {
+      const bool produces = t.first_push || t.first_reserve;
+      const bool consumes = t.first_pop || t.first_wait;
+      if (produces)
+        producers[cb].push_back({&k, t});
+      if (consumes)
+        consumers[cb].push_back({&k, t});
+    }
+  }
+
+  std::set<std::int64_t> cbs;
+  for (const auto& [cb, s] : producers)
+    cbs.insert(cb);
+  for (const auto& [cb, s] : consumers)
+    cbs.insert(cb);
+  for (std::int64_t cb : cbs) {
+    const std::vector<Side>& prod = producers[cb];
+    const std::vector<Side>& cons = consumers[cb];
+    std::optional<Poly> pushed = Poly(), popped = Poly();
+    std::int64_t max_reserve = 0;
+    for (const Side& s : prod) {
+      pushed = pushed && s.totals.pushed ? std::optional<Poly>(*pushed + *s.totals.pushed)
+                                         : std::nullopt;
+      max_reserve = std::max(max_reserve, s.totals.max_reserve);
+    }
+    for (const Side& s : cons)
+      popped = popped && s.totals.popped ? std::optional<Poly>(*popped + *s.totals.popped)
+                                         : std::nullopt;
+    const std::string name = cb_name(cb);
+    const std::string who_pushes = kernel_list(prod);
+    const std::string who_pops = kernel_list(cons);
+    if (!pushed || !popped) {
+      const Side& any = prod.empty() ? cons[0] : prod[0];
+      const Event* at = any.totals.first_push      ? any.totals.first_push
+                        : any.totals.first_reserve ? any.totals.first_reserve
+                        : any.totals.first_wait    ? any.totals.first_wait
+                                                   : any.totals.first_pop;
+      Diagnostic& d = diags.warning(at->range, "cannot prove that " + name +
+                                                   " is balanced: a count of its pushes or pops "
+                                                   "depends on a branch or an uncounted loop");
+      d.file = any.kernel->file.get();
+      continue;
+    }
+    const Poly left = *pushed - *popped;
+    const std::string counts =
+        (prod.empty() ? "no kernel pushes " + name
+                      : who_pushes + (prod.size() == 1 ? " pushes " : " push ") + pages(*pushed) +
+                            " to " + name + " in all") +
+        (cons.empty() ? ", no kernel pops it"
+                      : ", " + who_pops + (cons.size() == 1 ? " pops " : " pop ") + pages(*popped));
+    if (left.is_zero()) {
+      proved.push_back(name + ": " + counts + ": balanced");
+      continue;
+    }
+    const std::optional<bool> sign = left.positive();
+    if (sign == false) {
+      // More pops than pushes for every value of the counts: a consumer waits forever.
+      const Side& c = cons[0];
+      const Event* at = c.totals.first_wait ? c.totals.first_wait : c.totals.first_pop;
+      Diagnostic& d = diags.error(
+          at->range, "deadlock: " + counts +
+                         (left.is_constant() ? "" : " (for every " + left.symbols()[0] + " > 0)") +
+                         "; " + at->call + " waits for pages that are never pushed");
+      d.file = c.kernel->file.get();
+      for (const Side& p : prod)
+        if (p.totals.first_push) {
+          Diagnostic n{Severity::note,
+                       p.kernel->file.get(),
+                       p.totals.first_push->range,
+                       name + " is pushed here",
+                       {}};
+          d.notes.push_back(n);
+        }
+      continue;
+    }
+    if (sign == true && left.is_constant()) {
+      const std::int64_t extra = left.constant_value();
+      auto cap = options.cb_pages.find(cb);
+      const std::int64_t holds = cap != options.cb_pages.end() ? cap->second : max_reserve;
+      if (extra <= holds) {
+        proved.push_back(name + ": " + counts + ": " + pages(extra) +
+                         " left in the CB at the end, which it holds");
+        continue;
+      }
+      if (cap != options.cb_pages.end()) {
+        const Side& p = prod[0];
+        Diagnostic& d =
+            diags.error(p.totals.first_reserve->range,
+                        "deadlock: " + counts + "; the " + pages(extra) +
+                            " never popped do not fit in " + name + " (" + pages(cap->second) +
+                            "), so " + p.totals.first_reserve->call + " blocks");
+        d.file = p.kernel->file.get();
+        continue;
+      }
+    }
+    const Side& any = prod.empty() ? cons[0] : prod[0];
+    const Event* at = any.totals.first_push   ? any.totals.first_push
+                      : any.totals.first_wait ? any.totals.first_wait
+                                              : any.totals.first_pop;
+    Diagnostic& d = diags.warning(
+        at->range, "cannot prove that " + name + " is balanced: " + counts +
+                       (cons.empty() || prod.empty()
+                            ? std::string()
+                            : "; they agree only if " + pushed->str() + " = " + popped->str()));
+    d.file = any.kernel->file.get();
+  }
+}
+
+} // namespace tk::check

@@ -1,0 +1,434 @@
+#include "check/frontend.hpp"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/ASTUnit.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+
+namespace tk::check {
+
+namespace {
+
+bool contains(std::string_view s, std::string_view what) {
+  return s.find(what) != std::string_view::npos;
+}
+
+/// Summarises kernel_main: events in program order, loops and branches around them.
+class Summarizer {
+public:
+  Summarizer(clang::ASTContext& ctx, clang::FileID file, Kernel& kernel)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), file_(file), kernel_(kernel) {}
+
+  void function(const clang::FunctionDecl& fn, Body& out) {
+    if (const clang::Stmt* body = fn.getBody())
+      stmt(body, out);
+  }
+
+private:
+  // ---- values --------------------------------------------------------------------------------
+  static const clang::Expr* strip(const clang::Expr* e) {
+    return e->IgnoreParenImpCasts()->IgnoreCasts()->IgnoreParenImpCasts();
+  }
+
+  static std::string callee_name(const clang::CallExpr* c) {
+    const clang::FunctionDecl* fn = c->getDirectCallee();
+    return fn ? fn->getNameAsString() : std::string();
+  }
+
+  /// True when `e` depends on a compile-time argument: the wrapper gives those placeholder values,
+  /// so such an expression is a symbol, never the placeholder.
+  bool mentions_ct_arg(const clang::Stmt* s, int depth = 0) const {
+    if (!s || depth > 16)
+      return false;
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s)) {
+      const std::string n = callee_name(c);
+      if (n == "get_compile_time_arg_val" || n == "get_ct_arg")
+        return true;
+    }
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()))
+        if (v->hasInit() && mentions_ct_arg(v->getInit(), depth + 1))
+          return true;
+    for (const clang::Stmt* child : s->children())
+      if (mentions_ct_arg(child, depth))
+        return true;
+    return false;
+  }
+
+  std::optional<std::int64_t> constant(const clang::Expr* e) const {
+    if (!e || e->isValueDependent() || mentions_ct_arg(e))
+      return std::nullopt;
+    clang::Expr::EvalResult r;
+    if (e->EvaluateAsInt(r, ctx_))
+      return r.Val.getInt().getExtValue();
+    return std::nullopt;
+  }
+
+  std::string text(clang::SourceRange r) const {
+    return clang::Lexer::getSourceText(
+               clang::CharSourceRange::getTokenRange(sm_.getExpansionRange(r).getAsRange()), sm_,
+               ctx_.getLangOpts())
+        .str();
+  }
+
+  Poly value(const clang::Expr* e, int depth = 0) {
+    if (std::optional<std::int64_t> c = constant(e))
+      return Poly::constant(*c);
+    const clang::Expr* s = strip(e);
+    if (depth < 16) {
+      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl())) {
+          const std::string name = v->getNameAsString();
+          if (const auto* init = v->hasInit() ? strip(v->getInit()) : nullptr) {
+            if (const auto* call = llvm::dyn_cast<clang::CallExpr>(init)) {
+              const std::string n = callee_name(call);
+              if (n == "get_arg_val" && call->getNumArgs() == 1)
+                if (std::optional<std::int64_t> i = constant(call->getArg(0)))
+                  kernel_.arg_symbols[name] = *i;
+              if (n == "get_arg_val" || n == "get_common_arg_val" ||
+                  n == "get_compile_time_arg_val" || n == "get_ct_arg")
+                return Poly::symbol(name);
+            }
+            // A local that is never assigned after its initialisation stands for its value.
+            if (v->getType().isConstQualified() || v->isConstexpr())
+              return value(v->getInit(), depth + 1);
+          }
+          return Poly::symbol(name);
+        }
+      if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(s)) {
+        switch (b->getOpcode()) {
+        case clang::BO_Add:
+          return value(b->getLHS(), depth + 1) + value(b->getRHS(), depth + 1);
+        case clang::BO_Sub:
+          return value(b->getLHS(), depth + 1) - value(b->getRHS(), depth + 1);
+        case clang::BO_Mul:
+          return value(b->getLHS(), depth + 1) * value(b->getRHS(), depth + 1);
+        default:
+          break;
+        }
+      }
+    }
+    return Poly::symbol("(" + text(e->getSourceRange()) + ")");
+  }
+
+  // ---- locations -------------------------------------------------------------------------------
+  SourceRange range(clang::SourceRange r) const {
+    clang::CharSourceRange cr = sm_.getExpansionRange(r);
+    clang::SourceLocation b = cr.getBegin();
+    clang::SourceLocation e =
+        clang::Lexer::getLocForEndOfToken(cr.getEnd(), 0, sm_, ctx_.getLangOpts());
+    if (sm_.getFileID(b) != file_)
+      return {};
+    const unsigned begin = sm_.getFileOffset(b);
+    const unsigned end = e.isValid() && sm_.getFileID(e) == file_ ? sm_.getFileOffset(e) : begin;
+    return {begin, end};
+  }
+
+  // ---- statements ------------------------------------------------------------------------------
+  void stmt(const clang::Stmt* s, Body& out) {
+    if (!s)
+      return;
+    if (const auto* c = llvm::dyn_cast<clang::CompoundStmt>(s)) {
+      for (const clang::Stmt* x : c->body())
+        stmt(x, out);
+    } else if (const auto* f = llvm::dyn_cast<clang::ForStmt>(s)) {
+      for_loop(*f, out);
+    } else if (const auto* w = llvm::dyn_cast<clang::WhileStmt>(s)) {
+      Loop l;
+      l.range = range(w->getCond()->getSourceRange());
+      stmt(w->getBody(), l.body);
+      out.push_back({std::move(l)});
+    } else if (const auto* d = llvm::dyn_cast<clang::DoStmt>(s)) {
+      Loop l;
+      l.range = range(d->getCond()->getSourceRange());
+      stmt(d->getBody(), l.body);
+      out.push_back({std::move(l)});
+    } else if (const auto* i = llvm::dyn_cast<clang::IfStmt>(s)) {
+      Branch b;
+      b.range = range(i->getCond()->getSourceRange());
+      if (i->isConstexpr()) {
+        b.known = constant(i->getCond()).value_or(0) != 0;
+      } else if (!mentions_ct_arg(i->getCond())) {
+        bool v = false;
+        if (i->getCond()->EvaluateAsBooleanCondition(v, ctx_))
+          b.known = v;
+      }
+      expr(i->getCond(), out);
+      stmt(i->getThen(), b.then_body);
+      stmt(i->getElse(), b.else_body);
+      out.push_back({std::move(b)});
+    } else if (const auto* e = llvm::dyn_cast<clang::Expr>(s)) {
+      expr(e, out);
+    } else if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(s)) {
+      for (const clang::Decl* dd : decl->decls())
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(dd); v && v->hasInit())
+          expr(v->getInit(), out);
+    } else {
+      for (const clang::Stmt* child : s->children())
+        stmt(child, out);
+    }
+  }
+
+  /// `for (T v = a; v < b; ++v)` (or `v != b`, `v <= b`, `v++`, `v += 1`): b - a trips.
+  void for_loop(const clang::ForStmt& f, Body& out) {
+    Loop l;
+    l.range = range(clang::SourceRange(f.getBeginLoc(), f.getRParenLoc()));
+    if (f.getInit())
+      stmt(f.getInit(), out);
+    const clang::VarDecl* var = nullptr;
+    const clang::Expr* from = nullptr;
+    if (const auto* d = llvm::dyn_cast_or_null<clang::DeclStmt>(f.getInit());
+        d && d->isSingleDecl())
+      if ((var = llvm::dyn_cast<clang::VarDecl>(d->getSingleDecl())))
+        from = var->getInit();
+    const auto is_var = [&](const clang::Expr* e) {
+      const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(strip(e));
+      return var && r && r->getDecl() == var;
+    };
+    // The increment of the loop variable by one, possibly beside others: `++w, id += stride`.
+    std::function<bool(const clang::Expr*)> steps = [&](const clang::Expr* inc) -> bool {
+      if (!inc)
+        return false;
+      inc = inc->IgnoreParens();
+      if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(inc))
+        return u->isIncrementOp() && is_var(u->getSubExpr());
+      if (const auto* c = llvm::dyn_cast<clang::CompoundAssignOperator>(inc))
+        return c->getOpcode() == clang::BO_AddAssign && is_var(c->getLHS()) &&
+               constant(c->getRHS()) == 1;
+      if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(inc);
+          b && b->getOpcode() == clang::BO_Comma)
+        return steps(b->getLHS()) != steps(b->getRHS()); // exactly one side steps it
+      return false;
+    };
+    const bool step_one = steps(f.getInc());
+    if (from && step_one)
+      if (const auto* cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(f.getCond())) {
+        const clang::Expr* to = nullptr;
+        std::int64_t extra = 0;
+        if (is_var(cond->getLHS()) &&
+            (cond->getOpcode() == clang::BO_LT || cond->getOpcode() == clang::BO_NE))
+          to = cond->getRHS();
+        else if (is_var(cond->getLHS()) && cond->getOpcode() == clang::BO_LE)
+          to = cond->getRHS(), extra = 1;
+        if (to) {
+          l.trips = value(to) + Poly::constant(extra) - value(from);
+          l.var = var->getNameAsString();
+          if (l.trips->is_constant() && l.trips->constant_value() < 0)
+            l.trips = Poly::constant(0);
+        }
+      }
+    stmt(f.getBody(), l.body);
+    out.push_back({std::move(l)});
+  }
+
+  // ---- calls -----------------------------------------------------------------------------------
+  void expr(const clang::Expr* e, Body& out) {
+    if (!e)
+      return;
+    if (llvm::isa<clang::LambdaExpr>(e))
+      return;
+    for (const clang::Stmt* child : e->children())
+      if (const auto* ce = llvm::dyn_cast_or_null<clang::Expr>(child))
+        expr(ce, out);
+    if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e))
+      call(*c, out);
+  }
+
+  std::optional<std::int64_t> arg(const clang::CallExpr& c, unsigned i) const {
+    return i < c.getNumArgs() ? constant(c.getArg(i)) : std::nullopt;
+  }
+
+  void call(const clang::CallExpr& c, Body& out) {
+    const clang::FunctionDecl* fn = c.getDirectCallee();
+    if (!fn)
+      return;
+    const std::string name = fn->getNameAsString();
+    Event ev{EventKind::arg,           text(c.getSourceRange()), name, {}, {}, {}, false, {}, {},
+             range(c.getSourceRange())};
+    static const std::pair<const char*, EventKind> kCb[] = {{"cb_reserve_back", EventKind::reserve},
+                                                            {"cb_push_back", EventKind::push},
+                                                            {"cb_wait_front", EventKind::wait},
+                                                            {"cb_pop_front", EventKind::pop}};
+    for (const auto& [n, kind] : kCb)
+      if (name == n && c.getNumArgs() == 2) {
+        ev.kind = kind;
+        ev.cb = arg(c, 0);
+        ev.pages = value(c.getArg(1));
+        out.push_back({std::move(ev)});
+        return;
+      }
+    static const std::pair<const char*, EventKind> kSimple[] = {
+        {"tile_regs_acquire", EventKind::acquire}, {"tile_regs_commit", EventKind::commit},
+        {"tile_regs_wait", EventKind::dst_wait},   {"tile_regs_release", EventKind::release},
+        {"get_write_ptr", EventKind::write_ptr},   {"get_read_ptr", EventKind::read_ptr}};
+    for (const auto& [n, kind] : kSimple)
+      if (name == n) {
+        ev.kind = kind;
+        if (c.getNumArgs() > 0)
+          ev.cb = arg(c, 0);
+        out.push_back({std::move(ev)});
+        return;
+      }
+    if (name == "get_arg_val") {
+      ev.arg_index = arg(c, 0);
+      out.push_back({std::move(ev)});
+      return;
+    }
+    // A compute API call that names a DST slot: math, or pack_tile (which reads DST).
+    const std::string header = sm_.getFilename(sm_.getSpellingLoc(fn->getLocation())).str();
+    if (contains(header, "api/compute/") && !contains(name, "init")) {
+      std::vector<std::int64_t> cbs, tiles;
+      for (unsigned i = 0; i < fn->getNumParams() && i < c.getNumArgs(); ++i) {
+        const std::string p = fn->getParamDecl(i)->getNameAsString();
+        std::optional<std::int64_t> v = arg(c, i);
+        if (contains(p, "dst")) {
+          if (v)
+            ev.dst.push_back(*v);
+          else
+            ev.dst_unknown = true;
+        } else if (contains(p, "cb")) {
+          cbs.push_back(v.value_or(-1));
+        } else if (contains(p, "tile")) {
+          tiles.push_back(v.value_or(-1));
+        }
+      }
+      if (ev.dst.empty() && !ev.dst_unknown)
+        return; // a configuration call, not math
+      if (name == "pack_tile") {
+        ev.kind = EventKind::pack;
+        ev.cb = cbs.empty() || cbs[0] < 0 ? std::nullopt : std::optional<std::int64_t>(cbs[0]);
+      } else {
+        ev.kind = EventKind::math;
+        for (std::size_t k = 0; k < cbs.size() && k < tiles.size(); ++k)
+          if (cbs[k] >= 0 && tiles[k] >= 0)
+            ev.reads.emplace_back(cbs[k], tiles[k]);
+      }
+      out.push_back({std::move(ev)});
+      return;
+    }
+    // A helper defined in the kernel file: its events, where it is called.
+    if (const clang::FunctionDecl* def = fn->getDefinition();
+        def && def->hasBody() && sm_.getFileID(sm_.getExpansionLoc(def->getLocation())) == file_ &&
+        depth_ < 8) {
+      ++depth_;
+      function(*def, out);
+      --depth_;
+    }
+  }
+
+  clang::ASTContext& ctx_;
+  clang::SourceManager& sm_;
+  clang::FileID file_;
+  Kernel& kernel_;
+  int depth_ = 0;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+} // namespace
+
+std::optional<Kernel> summarize(const std::string& path, const ParseOptions& options,
+                                std::string& errors) {
+  namespace fs = std::filesystem;
+  Kernel k;
+  k.file = std::make_unique<SourceFile>(path, read_text(path));
+  const bool compute = contains(k.file->text(), "api/compute/");
+  const std::string abs = fs::absolute(path).lexically_normal().string();
+
+  // The translation unit the SDK's JIT builds around a kernel: CB descriptor arrays, for compute
+  // the `using namespace ckernel` of its generated chlkc_list.h, then the kernel file itself.
+  std::string code = "#include <cstdint>\n#define DATA_FORMATS_DEFINED 1\n"
+                     "[[maybe_unused]] constexpr std::uint32_t unpack_tile_size[32] = {};\n"
+                     "[[maybe_unused]] constexpr std::uint8_t unpack_src_format[32] = {};\n"
+                     "[[maybe_unused]] constexpr std::uint8_t pack_dst_format[32] = {};\n";
+  if (compute)
+    code += "#include \"api/compute/common.h\"\nusing namespace ckernel;\n";
+  // As given, so that the compiler's messages name the file as the user did.
+  code += "#include \"" + (fs::path(path).is_absolute() ? abs : path) + "\"\n";
+  std::vector<std::string> args = {"-std=c++17", "-fsyntax-only", "-Wno-everything",
+                                   "-resource-dir", options.clang_resource_dir};
+  for (const std::string& dir : options.include_dirs)
+    args.push_back("-I" + dir);
+  args.push_back("-I" + options.sdk_include_dir);
+  for (const char* d : {"KERNEL_BUILD", "TENSIX_FIRMWARE", "ARCH_WORMHOLE", "NUM_DRAM_BANKS=12",
+                        "NOC_MODE=0", "NOC_INDEX=0"})
+    args.push_back(std::string("-D") + d);
+  // Placeholder TensorAccessorArgs words (two per interleaved accessor); counts that depend on a
+  // compile-time argument are symbols, never these values.
+  args.push_back("-DKERNEL_COMPILE_TIME_ARGS=2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,"
+                 "2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048");
+  args.push_back(compute ? "-DCOMPILE_FOR_TRISC=1" : "-DCOMPILE_FOR_NCRISC");
+  for (const std::string& d : options.defines)
+    args.push_back("-D" + d);
+
+  std::string diag_text;
+  llvm::raw_string_ostream diag_os(diag_text);
+  auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  clang::TextDiagnosticPrinter printer(diag_os, diag_opts.get());
+  std::unique_ptr<clang::ASTUnit> ast = clang::tooling::buildASTFromCodeWithArgs(
+      code, args, "tk_check_wrapper.cpp", "ttgen-check",
+      std::make_shared<clang::PCHContainerOperations>(),
+      clang::tooling::getClangStripDependencyFileAdjuster(), clang::tooling::FileContentMappings(),
+      &printer);
+  diag_os.flush();
+  if (!ast || ast->getDiagnostics().hasErrorOccurred()) {
+    errors = diag_text.empty() ? "does not compile" : diag_text;
+    return std::nullopt;
+  }
+
+  clang::ASTContext& ctx = ast->getASTContext();
+  clang::SourceManager& sm = ctx.getSourceManager();
+  const clang::FunctionDecl* main_fn = nullptr;
+  for (const clang::Decl* d : ctx.getTranslationUnitDecl()->decls())
+    if (const auto* f = llvm::dyn_cast<clang::FunctionDecl>(d);
+        f && f->getNameAsString() == "kernel_main" && f->hasBody() &&
+        fs::absolute(sm.getFilename(sm.getExpansionLoc(f->getLocation())).str())
+                .lexically_normal() == fs::path(abs))
+      main_fn = f;
+  if (!main_fn) {
+    errors = path + ": no kernel_main() defined in the file";
+    return std::nullopt;
+  }
+  Summarizer s(ctx, sm.getFileID(sm.getExpansionLoc(main_fn->getLocation())), k);
+  s.function(*main_fn, k.body);
+
+  // The role, from what the kernel does.
+  bool pushes = false, pops = false, dst = false;
+  std::function<void(const Body&)> scan = [&](const Body& b) {
+    for (const Node& n : b) {
+      if (const Event* e = std::get_if<Event>(&n.v)) {
+        pushes |= e->kind == EventKind::push;
+        pops |= e->kind == EventKind::pop;
+        dst |= e->kind == EventKind::acquire || e->kind == EventKind::math ||
+               e->kind == EventKind::pack;
+      } else if (const Loop* l = std::get_if<Loop>(&n.v)) {
+        scan(l->body);
+      } else if (const Branch* br = std::get_if<Branch>(&n.v)) {
+        scan(br->then_body);
+        scan(br->else_body);
+      }
+    }
+  };
+  scan(k.body);
+  k.role = compute || dst ? Role::compute : pushes || !pops ? Role::reader : Role::writer;
+  return k;
+}
+
+} // namespace tk::check

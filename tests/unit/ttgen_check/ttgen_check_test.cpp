@@ -1,0 +1,138 @@
+// `ttgen check` through the ttgen binary: its output and exit status on the generated kernels, on
+// correct hand-written programs (the emulator's test kernels, the SDK matmul baselines) and on one
+// broken program per bug class, each the same bug the emulator reports at run time
+// (tests/unit/emulator/test_checks.cpp).
+#include "tests/support/golden.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tk::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Checked {
+  int code = -1;
+  std::string out, err;
+};
+
+/// `ttgen check ARGS` in the source tree, so diagnostics name files relative to it.
+Checked check(const std::string& args) {
+  const fs::path dir = fs::temp_directory_path() / ("tk_check_test_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string cmd = "cd '" + source_dir().string() + "' && '" TTGEN_PATH "' check " + args +
+                          " > '" + (dir / "out").string() + "' 2> '" + (dir / "err").string() +
+                          "' < /dev/null";
+  const int status = std::system(cmd.c_str());
+  Checked c;
+  c.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  c.out = read_file(dir / "out");
+  c.err = read_file(dir / "err");
+  // The compiler names the SDK-mirror headers by absolute path: make them relative to the tree.
+  const std::string root = source_dir().string() + "/";
+  for (std::size_t at; (at = c.err.find(root)) != std::string::npos;)
+    c.err.erase(at, root.size());
+  fs::remove_all(dir);
+  return c;
+}
+
+/// The whole result as one golden text: the command, the exit status, stdout, stderr.
+void expect_check_golden(const std::string& name, const std::string& args) {
+  const Checked c = check(args);
+  expect_golden(source_dir() / "tests/golden/ttgen_check" / (name + ".txt"),
+                "$ ttgen check " + args + "\nexit " + std::to_string(c.code) + "\n--- stdout\n" +
+                    c.out + "--- stderr\n" + c.err);
+}
+
+const std::string kBroken = "tests/unit/emulator/kernels/broken/";
+const std::string kProgram = kBroken + "reader.cpp " + kBroken + "compute.cpp " +
+                             "tests/unit/emulator/kernels/dataflow/write_tile.cpp";
+
+TEST(TtgenCheck, EveryGeneratedKernelIsProved) {
+  int programs = 0;
+  for (const auto& e : fs::directory_iterator(source_dir() / "generated"))
+    for (const auto& k : fs::directory_iterator(e.path() / "kernels")) {
+      const std::string dir = fs::relative(k.path(), source_dir()).string() + "/";
+      const Checked c = check(dir + "reader.cpp " + dir + "compute.cpp " + dir + "writer.cpp");
+      EXPECT_EQ(c.code, 0) << dir << '\n' << c.err;
+      EXPECT_EQ(c.err, "") << dir;
+      EXPECT_NE(c.out.find("ttgen check: proved: no CB or DST protocol bug on any path\n"),
+                std::string::npos)
+          << dir << '\n'
+          << c.out;
+      ++programs;
+    }
+  EXPECT_GE(programs, 10);
+}
+
+// Correct hand-written programs: proved, or proved as far as it goes with warnings that say what
+// not (never a false alarm).
+TEST(TtgenCheck, CorrectHandWrittenPrograms) {
+  expect_check_golden("emulator_copy", kProgram);
+  const std::string b = "baselines/kernels/";
+  expect_check_golden("baseline_single_core", b + "dataflow/reader_single_core_mm.cpp " + b +
+                                                  "compute/mm_single_core.cpp " + b +
+                                                  "dataflow/writer_single_core_mm.cpp");
+  expect_check_golden("baseline_multi_core",
+                      b + "dataflow/reader_mm_output_tiles_partitioned.cpp " + b +
+                          "compute/mm_multi_core.cpp " + b +
+                          "dataflow/writer_unary_interleaved_start_id.cpp");
+  expect_check_golden("baseline_reuse", b + "dataflow/reader_bmm_tile_layout.cpp " + b +
+                                            "compute/bmm_large_block_zm.cpp " + b +
+                                            "dataflow/writer_bmm_tile_layout.cpp");
+  expect_check_golden("baseline_reuse_mcast",
+                      b + "dataflow/reader_bmm_tile_layout_in0_sender_in1_sender.cpp " + b +
+                          "compute/bmm_large_block_zm.cpp " + b +
+                          "dataflow/writer_bmm_tile_layout.cpp");
+}
+
+// One broken program per bug class.
+TEST(TtgenCheck, Deadlocks) {
+  expect_check_golden("deadlock_wait_never_pushed", "-DDEADLOCK " + kProgram);
+  expect_check_golden("deadlock_forgotten_push", "-DFORGET_PUSH " + kProgram);
+}
+
+TEST(TtgenCheck, CbWindows) {
+  expect_check_golden("push_unreserved", "-DPUSH_UNRESERVED " + kBroken + "reader.cpp");
+  expect_check_golden("write_outside_reserve", "-DREAD_OUTSIDE_RESERVE " + kProgram);
+  expect_check_golden("pack_unreserved", "-DPACK_NO_RESERVE " + kProgram);
+  expect_check_golden("read_unwaited", "-DREAD_UNWAITED " + kProgram);
+}
+
+TEST(TtgenCheck, CbCapacityAndExactWrap) {
+  expect_check_golden("wait_beyond_capacity",
+                      "--cb c_0=2 -DWAIT_TOO_MANY " + kBroken + "reader.cpp");
+  expect_check_golden("exact_wrap", "--cb c_0=3 -DBREAK_EXACT_WRAP " + kBroken + "reader.cpp " +
+                                        kBroken + "consumer.cpp");
+  expect_check_golden("cb_index", "-DCB_INDEX_OUT_OF_RANGE " + kBroken + "reader.cpp");
+}
+
+TEST(TtgenCheck, DstProtocol) {
+  expect_check_golden("dst_outside_acquire", "-DDST_OUTSIDE_ACQUIRE " + kProgram);
+  expect_check_golden("pack_before_wait", "-DPACK_BEFORE_WAIT " + kProgram);
+  expect_check_golden("acquire_without_release", "-DMISSING_RELEASE " + kProgram);
+  expect_check_golden("dst_index_bf16", "-DDST_INDEX=8 " + kProgram);
+  expect_check_golden("dst_index_fp32", "--fp32-dest-acc -DDST_INDEX=4 " + kProgram);
+}
+
+TEST(TtgenCheck, RuntimeArgs) {
+  expect_check_golden("arg_never_set",
+                      "--runtime-args reader=3 -DARG_NEVER_SET " + kBroken + "reader.cpp");
+}
+
+TEST(TtgenCheck, UsageErrors) {
+  expect_check_golden("usage_bad_cb", "--cb c_0 " + kProgram);
+  expect_check_golden("usage_bad_role", "--runtime-args reeder=2 " + kProgram);
+  expect_check_golden("usage_does_not_compile", "-DSYNTAX_ERROR " + kBroken + "reader.cpp");
+  expect_check_golden("usage_missing_file", kBroken + "no_such_kernel.cpp");
+}
+
+} // namespace
+} // namespace tk::test
