@@ -344,6 +344,31 @@ std::string read_text(const std::string& path) {
 
 } // namespace
 
+std::string jit_translation_unit(const std::string& kernel_include, bool compute) {
+  std::string code = "#include <cstdint>\n#define DATA_FORMATS_DEFINED 1\n"
+                     "[[maybe_unused]] constexpr std::uint32_t unpack_tile_size[32] = {};\n"
+                     "[[maybe_unused]] constexpr std::uint8_t unpack_src_format[32] = {};\n"
+                     "[[maybe_unused]] constexpr std::uint8_t pack_dst_format[32] = {};\n";
+  if (compute)
+    code += "#include \"api/compute/common.h\"\nusing namespace ckernel;\n";
+  return code + "#include \"" + kernel_include + "\"\n";
+}
+
+std::vector<std::string> jit_defines(bool compute) {
+  // Placeholder TensorAccessorArgs words (two per interleaved accessor). ttgen check makes every
+  // count that depends on a compile-time argument a symbol, never one of these values.
+  return {
+      "KERNEL_BUILD",
+      "TENSIX_FIRMWARE",
+      "ARCH_WORMHOLE",
+      "NUM_DRAM_BANKS=12",
+      "NOC_MODE=0",
+      "NOC_INDEX=0",
+      "KERNEL_COMPILE_TIME_ARGS=2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,"
+      "2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048",
+      compute ? "COMPILE_FOR_TRISC=1" : "COMPILE_FOR_NCRISC"};
+}
+
 std::optional<Kernel> summarize(const std::string& path, const ParseOptions& options,
                                 std::string& errors) {
   namespace fs = std::filesystem;
@@ -352,29 +377,15 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
   const bool compute = contains(k.file->text(), "api/compute/");
   const std::string abs = fs::absolute(path).lexically_normal().string();
 
-  // The translation unit the SDK's JIT builds around a kernel: CB descriptor arrays, for compute
-  // the `using namespace ckernel` of its generated chlkc_list.h, then the kernel file itself.
-  std::string code = "#include <cstdint>\n#define DATA_FORMATS_DEFINED 1\n"
-                     "[[maybe_unused]] constexpr std::uint32_t unpack_tile_size[32] = {};\n"
-                     "[[maybe_unused]] constexpr std::uint8_t unpack_src_format[32] = {};\n"
-                     "[[maybe_unused]] constexpr std::uint8_t pack_dst_format[32] = {};\n";
-  if (compute)
-    code += "#include \"api/compute/common.h\"\nusing namespace ckernel;\n";
   // As given, so that the compiler's messages name the file as the user did.
-  code += "#include \"" + (fs::path(path).is_absolute() ? abs : path) + "\"\n";
+  const std::string code = jit_translation_unit(fs::path(path).is_absolute() ? abs : path, compute);
   std::vector<std::string> args = {"-std=c++17", "-fsyntax-only", "-Wno-everything",
                                    "-resource-dir", options.clang_resource_dir};
   for (const std::string& dir : options.include_dirs)
     args.push_back("-I" + dir);
   args.push_back("-I" + options.sdk_include_dir);
-  for (const char* d : {"KERNEL_BUILD", "TENSIX_FIRMWARE", "ARCH_WORMHOLE", "NUM_DRAM_BANKS=12",
-                        "NOC_MODE=0", "NOC_INDEX=0"})
-    args.push_back(std::string("-D") + d);
-  // Placeholder TensorAccessorArgs words (two per interleaved accessor); counts that depend on a
-  // compile-time argument are symbols, never these values.
-  args.push_back("-DKERNEL_COMPILE_TIME_ARGS=2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,"
-                 "2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048");
-  args.push_back(compute ? "-DCOMPILE_FOR_TRISC=1" : "-DCOMPILE_FOR_NCRISC");
+  for (const std::string& d : jit_defines(compute))
+    args.push_back("-D" + d);
   for (const std::string& d : options.defines)
     args.push_back("-D" + d);
 

@@ -18,6 +18,14 @@ struct ParseOptions {
   std::string clang_resource_dir;
 };
 
+/// The translation unit the SDK's JIT builds around a kernel: the CB descriptor arrays of its
+/// generated chlkc_descriptors.h, for compute the `using namespace ckernel` of chlkc_list.h, then
+/// `#include "kernel_include"`.
+std::string jit_translation_unit(const std::string& kernel_include, bool compute);
+/// The macros the SDK's kernel build defines (NAME or NAME=VALUE), for a compute kernel or a
+/// data-movement one.
+std::vector<std::string> jit_defines(bool compute);
+
 /// The summary of the kernel in `path` (a readable file), or nullopt with the compiler's messages
 /// in `errors` when it does not compile or has no kernel_main.
 std::optional<Kernel> summarize(const std::string& path, const ParseOptions& options,

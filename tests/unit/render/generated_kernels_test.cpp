@@ -3,6 +3,8 @@
 // kernel compiles with -Wall and no diagnostic at all (the SDK builds kernels with -Wall -Werror),
 // and the data-movement kernels call only functions of the pinned dataflow API
 // (docs/tt_metal.md §3.4) or functions defined in the kernel file itself.
+#include "check/frontend.hpp"
+
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/ASTUnit.h>
@@ -50,35 +52,21 @@ struct Parsed {
   std::string diagnostics; // every diagnostic, one per line
 };
 
-// The translation unit the SDK's JIT builds around a kernel: the CB descriptor arrays of the
-// generated chlkc_descriptors.h, for compute the `using namespace ckernel` of chlkc_list.h,
-// then the kernel. Interleaved DRAM accessors take two compile-time words each.
+// The translation unit the SDK's JIT builds around a kernel (check/frontend.hpp, shared with
+// ttgen check), compiled with the SDK's warnings.
 Parsed parse_kernel(const fs::path& kernel, bool compute) {
-  std::string code = "#include <cstdint>\n#define DATA_FORMATS_DEFINED 1\n"
-                     "[[maybe_unused]] constexpr std::uint32_t unpack_tile_size[32] = {};\n"
-                     "[[maybe_unused]] constexpr std::uint8_t unpack_src_format[32] = {};\n"
-                     "[[maybe_unused]] constexpr std::uint8_t pack_dst_format[32] = {};\n";
-  if (compute)
-    code += "#include \"api/compute/common.h\"\nusing namespace ckernel;\n";
-  code += "#include \"" + kernel.string() + "\"\n";
-  std::vector<std::string> args = {
-      "-std=c++17",
-      "-fsyntax-only",
-      "-Wall",
-      "-Wextra",
-      "-Wno-unused-parameter",
-      "-Werror=deprecated-declarations",
-      "-resource-dir",
-      TILEKIT_CLANG_RESOURCE_DIR,
-      "-I" TK_EMULATOR_INCLUDE_DIR,
-      "-DKERNEL_BUILD",
-      "-DTENSIX_FIRMWARE",
-      "-DARCH_WORMHOLE",
-      "-DNUM_DRAM_BANKS=12",
-      "-DNOC_MODE=0",
-      "-DNOC_INDEX=0",
-      "-DKERNEL_COMPILE_TIME_ARGS=2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048",
-      compute ? "-DCOMPILE_FOR_TRISC=1" : "-DCOMPILE_FOR_NCRISC"};
+  const std::string code = tk::check::jit_translation_unit(kernel.string(), compute);
+  std::vector<std::string> args = {"-std=c++17",
+                                   "-fsyntax-only",
+                                   "-Wall",
+                                   "-Wextra",
+                                   "-Wno-unused-parameter",
+                                   "-Werror=deprecated-declarations",
+                                   "-resource-dir",
+                                   TILEKIT_CLANG_RESOURCE_DIR,
+                                   "-I" TK_EMULATOR_INCLUDE_DIR};
+  for (const std::string& d : tk::check::jit_defines(compute))
+    args.push_back("-D" + d);
   Parsed out;
   std::string diag_text;
   llvm::raw_string_ostream diag_os(diag_text);
