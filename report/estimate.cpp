@@ -314,8 +314,12 @@ Estimate estimate(const Program& p, const Shape& shape, const timing::Arch& arch
   est.arch = std::string(arch.name);
   est.clock_ghz = arch.clock_ghz.value;
   est.grid = plan.grid;
-  for (const std::string& d : dimension_names(p))
-    est.shape.emplace_back(d, shape.find(d)->second);
+  for (const std::string& d : dimension_names(p)) {
+    auto it = shape.find(d);
+    if (it == shape.end())
+      throw InternalError("internal error: report: the shape lacks dimension '" + d + "'");
+    est.shape.emplace_back(d, it->second);
+  }
 
   // The host's lets at this shape.
   Env host;

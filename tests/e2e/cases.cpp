@@ -12,6 +12,7 @@ const std::vector<Example>& examples() {
       {"matmul_bt", TK_E2E_TT_matmul_bt, true, run_matmul_bt},
       {"matmul_f32", TK_E2E_TT_matmul_f32, true, run_matmul_f32},
       {"layernorm", TK_E2E_TT_layernorm, false, run_layernorm},
+      {"mlp", TK_E2E_TT_mlp, true, run_mlp},
       {"rmsnorm", TK_E2E_TT_rmsnorm, false, run_rmsnorm},
       {"softmax", TK_E2E_TT_softmax, false, run_softmax},
       {"unary_chain", TK_E2E_TT_unary_chain, false, run_unary_chain},

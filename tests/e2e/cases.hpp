@@ -10,7 +10,8 @@
 
 namespace tk::e2e {
 
-/// Sizes in elements. k is the reduction dimension of the matmul kernels; the others ignore it.
+/// Sizes in elements. k is the reduction dimension of the matmul kernels (mlp: its hidden width F,
+/// with D = n); the others ignore it.
 struct Shape {
   std::int64_t m = 0;
   std::int64_t n = 0;
@@ -47,6 +48,7 @@ Outcome run_matmul_bias_relu(Backend b, const Shape& s);
 Outcome run_matmul_f32(Backend b, const Shape& s);
 Outcome run_layernorm(Backend b, const Shape& s);
 Outcome run_matmul_bt(Backend b, const Shape& s);
+Outcome run_mlp(Backend b, const Shape& s);
 Outcome run_rmsnorm(Backend b, const Shape& s);
 Outcome run_softmax(Backend b, const Shape& s);
 Outcome run_unary_chain(Backend b, const Shape& s);

@@ -1,11 +1,12 @@
 // End-to-end cases of the matrix-product examples: matmul, matmul_bias_relu, matmul_bt,
-// matmul_f32.
+// matmul_f32, mlp.
 #include "tests/e2e/cases.hpp"
 
 #include "matmul.hpp"
 #include "matmul_bias_relu.hpp"
 #include "matmul_bt.hpp"
 #include "matmul_f32.hpp"
+#include "mlp.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -155,6 +156,77 @@ Outcome run_matmul_f32(Backend b, const Shape& s) {
     ref.bound[i] = rel * magnitude[i];
   Outcome out =
       verify("matmul_f32", {{{"A", to_interp(A)}, {"B", to_interp(B)}}, {}, {}}, "C", C, ref);
+  out.seconds = seconds;
+  return out;
+}
+
+// The fused MLP at M x D x F = m x n x k: Y = gelu(X @ W1 + b1) @ W2 + b2 + X. The weights are
+// scaled by 2/sqrt(fan-in), as B of the matmul cases, so that every stage stays of order 1.
+Outcome run_mlp(Backend b, const Shape& s) {
+  Rng rng(seed_for("mlp", s));
+  const std::int64_t M = s.m, D = s.n, F = s.k;
+  const double s1 = 2.0 / std::sqrt(static_cast<double>(D)),
+               s2 = 2.0 / std::sqrt(static_cast<double>(F));
+  const auto X = random_bf16(M, D, -1, 1, rng);
+  const auto W1 = random_bf16(D, F, -s1, s1, rng);
+  const auto b1 = random_bf16(1, F, -0.5, 0.5, rng);
+  const auto W2 = random_bf16(F, D, -s2, s2, rng);
+  const auto b2 = random_bf16(1, D, -0.5, 0.5, rng);
+  Matrix<bf16> Y(M, D);
+  auto cpu = [&] {
+    gen::mlp::run_cpu(X.cview(), W1.cview(), b1.cview(), W2.cview(), b2.cview(), Y.view());
+  };
+#if TK_E2E_TT_mlp
+  auto tt = [&] {
+    gen::mlp::run_tt(device(), X.cview(), W1.cview(), b1.cview(), W2.cview(), b2.cview(), Y.view());
+  };
+#else
+  NoTt tt;
+#endif
+  const double seconds = launch(b, cpu, tt);
+  std::vector<double> magnitude;
+  Reference u = product(X, W1, magnitude); // u = h + b1, then g = gelu(u)
+  std::vector<double> g(u.value.size());
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t f = 0; f < F; ++f) {
+      const auto at = static_cast<std::size_t>(i * F + f);
+      u.value[at] += b1.at(0, f);
+      g[at] = 0.5 * u.value[at] * (1 + std::erf(u.value[at] / std::sqrt(2.0)));
+    }
+  // On TT the running sum `acc` is carried from one f tile to the next through a bf16 circular
+  // buffer (the hidden tiles need DST in between), and u and g pass through bf16 ones too: each
+  // rounds by at most 2^-9 relative (round to nearest even). To first order an element's error
+  // grows by 2^-9 (sum over the Ft carries of |partial sum| + sum over f of |W2| (|g| + 1.13 |u|))
+  // (1.13 bounds gelu's slope), doubled here for the second-order terms, on top of the bf16 rule.
+  Reference ref{M, D, std::vector<double>(static_cast<std::size_t>(M * D)), {}};
+  std::vector<double> carried(ref.value.size(), 0.0);
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t f = 0; f < F; ++f) {
+      const auto at = static_cast<std::size_t>(i * F + f);
+      for (std::int64_t j = 0; j < D; ++j) {
+        const auto e = static_cast<std::size_t>(i * D + j);
+        ref.value[e] += g[at] * W2.at(f, j);
+        carried[e] += std::abs(W2.at(f, j)) * (std::abs(g[at]) + 1.13 * std::abs(u.value[at]));
+        if (f % 32 == 31)
+          carried[e] += std::abs(ref.value[e]);
+      }
+    }
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < D; ++j)
+      ref.value[static_cast<std::size_t>(i * D + j)] += b2.at(0, j) + X.at(i, j);
+  set_bf16_bound(ref);
+  if (b == Backend::tt)
+    for (std::size_t e = 0; e < ref.bound.size(); ++e)
+      ref.bound[e] += 2 * 0x1p-9 * carried[e];
+  Outcome out = verify("mlp",
+                       {{{"X", to_interp(X)},
+                         {"W1", to_interp(W1)},
+                         {"b1", to_interp(b1)},
+                         {"W2", to_interp(W2)},
+                         {"b2", to_interp(b2)}},
+                        {},
+                        {}},
+                       "Y", Y, ref);
   out.seconds = seconds;
   return out;
 }

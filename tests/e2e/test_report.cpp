@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace tk::e2e {
@@ -46,9 +47,12 @@ TEST(StaticReport, MatchesTheEmulatorsCounters) {
     const ir::Program p = lowered(ex.name);
     for (const Shape& s : shapes) {
       SCOPED_TRACE(ex.name + " at " + to_string(s, ex.uses_k));
-      report::Shape dims{{"M", s.m}, {"N", s.n}};
-      if (ex.uses_k)
-        dims["K"] = s.k;
+      // The e2e shape's m, n, k by dimension name (mlp's model width D is n, its hidden F is k).
+      const std::map<std::string, std::int64_t> size = {
+          {"M", s.m}, {"N", s.n}, {"D", s.n}, {"K", s.k}, {"F", s.k}};
+      report::Shape dims;
+      for (const std::string& d : report::dimension_names(p))
+        dims[d] = size.at(d);
       const report::Estimate est = report::estimate(p, dims);
       ASSERT_TRUE(ex.run(Backend::tt, s).ok);
       const auto& t = rt::emu::last_timing();

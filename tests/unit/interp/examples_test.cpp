@@ -55,6 +55,23 @@ void matmul_bt(const Shape& s) {
   expect_example("matmul_bt", {{{"A", A}, {"B", B}}, {}, {}}, "C", product(A, Bt));
 }
 
+// M x D x F = m x n x k.
+void mlp(const Shape& s) {
+  const Matrix X = random(s.m, s.n, -1, 1, 21), W1 = random(s.n, s.k, -0.5, 0.5, 22),
+               b1 = random(1, s.k, -0.5, 0.5, 23), W2 = random(s.k, s.n, -0.5, 0.5, 24),
+               b2 = random(1, s.n, -0.5, 0.5, 25);
+  Matrix h = product(X, W1);
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t f = 0; f < s.k; ++f)
+      h.at(i, f) = gelu(h.at(i, f) + b1.at(0, f));
+  Matrix want = product(h, W2);
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.n; ++j)
+      want.at(i, j) += b2.at(0, j) + X.at(i, j);
+  expect_example("mlp", {{{"X", X}, {"W1", W1}, {"b1", b1}, {"W2", W2}, {"b2", b2}}, {}, {}}, "Y",
+                 want);
+}
+
 void matmul_f32(const Shape& s) {
   const Matrix A = random(s.m, s.k, -1, 1, 3), B = random(s.k, s.n, -1, 1, 4);
   expect_example("matmul_f32", {{{"A", A}, {"B", B}}, {}, {}}, "C", product(A, B));
@@ -145,11 +162,17 @@ void layernorm(const Shape& s) {
 
 const std::map<std::string, void (*)(const Shape&)>& cases() {
   static const std::map<std::string, void (*)(const Shape&)> all = {
-      {"axpby", axpby},           {"eltwise_add", eltwise_add},
-      {"matmul", matmul},         {"matmul_bias_relu", matmul_bias_relu},
-      {"matmul_f32", matmul_f32}, {"rmsnorm", rmsnorm},
-      {"layernorm", layernorm},   {"matmul_bt", matmul_bt},
-      {"softmax", softmax},       {"unary_chain", unary_chain},
+      {"axpby", axpby},
+      {"eltwise_add", eltwise_add},
+      {"matmul", matmul},
+      {"matmul_bias_relu", matmul_bias_relu},
+      {"matmul_f32", matmul_f32},
+      {"rmsnorm", rmsnorm},
+      {"layernorm", layernorm},
+      {"matmul_bt", matmul_bt},
+      {"mlp", mlp},
+      {"softmax", softmax},
+      {"unary_chain", unary_chain},
   };
   return all;
 }
