@@ -428,6 +428,11 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
     }
   }
 
+  // A program whose three roles are all given: a CB nobody pushes is a bug, not a missing file.
+  std::set<Role> roles;
+  for (const Kernel& k : kernels)
+    roles.insert(k.role);
+  const bool complete = roles.size() == 3;
   std::set<std::int64_t> cbs;
   for (const auto& [cb, s] : producers)
     cbs.insert(cb);
@@ -473,6 +478,17 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
       continue;
     }
     const std::optional<bool> sign = left.positive();
+    if (sign == false && prod.empty() && !complete) {
+      // Nothing given pushes it: the producer may be a kernel that was not given.
+      const Side& c = cons[0];
+      const Event* at = c.totals.first_wait ? c.totals.first_wait : c.totals.first_pop;
+      Diagnostic& d =
+          diags.warning(at->range, "cannot prove that " + name + " is balanced: " + counts +
+                                       "; check the program's reader, compute and "
+                                       "writer together");
+      d.file = c.kernel->file.get();
+      continue;
+    }
     if (sign == false) {
       // More pops than pushes for every value of the counts: a consumer waits forever.
       const Side& c = cons[0];
