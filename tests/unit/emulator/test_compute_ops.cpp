@@ -13,6 +13,7 @@ struct UnaryCase {
   std::string name, init, op;
   float lo, hi;
   std::function<float(float)> ref;
+  std::string args = ""; // the op's arguments after the DST index, e.g. ", 0x3F800000u"
 };
 
 std::vector<bfloat16> run_unary(const UnaryCase& c, const std::vector<bfloat16>& in, uint32_t n) {
@@ -23,9 +24,11 @@ std::vector<bfloat16> run_unary(const UnaryCase& c, const std::vector<bfloat16>&
   p.cb(tt::CBIndex::c_16, 2);
   auto r = p.reader("dataflow/read_tile.cpp", {src});
   auto w = p.writer("dataflow/write_tile.cpp", {dst});
-  auto k = p.compute("compute/eltwise_sfpu.cpp",
-                     ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
-                                   .defines = {{"SFPU_OP_INIT", c.init}, {"SFPU_OP", c.op}}});
+  auto k = p.compute(
+      "compute/eltwise_sfpu.cpp",
+      ComputeConfig{
+          .math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
+          .defines = {{"SFPU_OP_INIT", c.init}, {"SFPU_OP", c.op}, {"SFPU_OP_ARGS", c.args}}});
   SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(src), n});
   SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), n, 0u});
   SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {n});
@@ -54,6 +57,23 @@ TEST(EmulatorCompute, SfpuUnaryOpsMatchReference) {
       {"erf", "erf_tile_init", "erf_tile", -3.0f, 3.0f, [](float x) { return std::erf(x); }},
       {"hardsigmoid", "hardsigmoid_tile_init", "hardsigmoid_tile", -5.0f, 5.0f,
        [](float x) { return std::clamp(x / 6.0f + 0.5f, 0.0f, 1.0f); }},
+      {"exp2", "exp2_tile_init", "exp2_tile", -3.0f, 3.0f, [](float x) { return std::exp2(x); }},
+      {"log1p", "log1p_tile_init", "log1p_tile", -0.9f, 3.0f,
+       [](float x) { return std::log1p(x); }},
+      {"sin", "sin_tile_init", "sin_tile", -7.0f, 7.0f, [](float x) { return std::sin(x); }},
+      {"cos", "cos_tile_init", "cos_tile", -7.0f, 7.0f, [](float x) { return std::cos(x); }},
+      {"sign", "sign_tile_init", "sign_tile", -3.0f, 3.0f,
+       [](float x) { return x > 0   ? 1.0f
+                            : x < 0 ? -1.0f
+                                    : 0.0f; }},
+      {"floor", "rounding_op_tile_init", "floor_tile", -5.0f, 5.0f,
+       [](float x) { return std::floor(x); }},
+      // beta = 1 (so 1/beta = 1), threshold = 20: log(1 + exp(x)) throughout [-6, 6].
+      {"softplus", "softplus_tile_init", "softplus_tile", -6.0f, 6.0f,
+       [](float x) { return std::log1p(std::exp(x)); }, ", 0x3F800000u, 0x3F800000u, 0x41A00000u"},
+      // slope 0.5 (0x3F000000).
+      {"elu", "elu_tile_init", "elu_tile", -4.0f, 3.0f,
+       [](float x) { return x < 0 ? 0.5f * std::expm1(x) : x; }, ", 0x3F000000u"},
   };
   constexpr uint32_t n = 4;
   for (const auto& c : cases) {
