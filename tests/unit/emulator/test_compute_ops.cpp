@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "emu_program.hpp"
 
@@ -83,6 +84,55 @@ TEST(EmulatorCompute, SfpuUnaryOpsMatchReference) {
     for (std::size_t i = 0; i < in.size(); ++i)
       want[i] = c.ref(static_cast<float>(in[i]));
     expect_close(run_unary(c, in, n), want, 1.6e-2, 1.6e-2);
+  }
+}
+
+// The SDK semantics the new ops keep exactly, on chosen bf16 values (the rest of the tile 1.0):
+// sign of +-0 is 0 and of a NaN follows its sign bit (the SFPU's v < 0 reads the sign bit);
+// floor of negative non-integers steps down, of inf stays; log1p(-1) = -inf, below -1 NaN;
+// softplus leaves x from its threshold on; elu leaves x >= 0 unchanged.
+TEST(EmulatorCompute, SfpuOpsEdgeValues) {
+  constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  struct Edge {
+    UnaryCase op;
+    std::vector<float> in, want; // want NaN: any NaN
+  };
+  const auto nan_neg = bfloat16::from_bits(0xFFC0); // a NaN with its sign bit set
+  const std::vector<Edge> edges = {
+      {{"sign", "sign_tile_init", "sign_tile"},
+       {0.0f, -0.0f, kNaN, 2.5f, -0.125f, -kInf},
+       {0, 0, 1, 1, -1, -1}},
+      {{"floor", "rounding_op_tile_init", "floor_tile"},
+       {-0.5f, -2.0f, -2.5f, 2.75f, kInf, -kInf},
+       {-1, -2, -3, 2, kInf, -kInf}},
+      {{"log1p", "log1p_tile_init", "log1p_tile"}, {-1.0f, -2.0f, 0.0f}, {-kInf, kNaN, 0.0f}},
+      {{"softplus", "softplus_tile_init", "softplus_tile", 0, 0, nullptr,
+        ", 0x3F800000u, 0x3F800000u, 0x41A00000u"},
+       {20.0f, 24.0f, 100.0f, 0.0f},
+       {20.0f, 24.0f, 100.0f, std::log1p(1.0f)}},
+      {{"elu", "elu_tile_init", "elu_tile", 0, 0, nullptr, ", 0x3F000000u"},
+       {0.0f, 3.0f, -kInf, -1.0f},
+       {0.0f, 3.0f, -0.5f, 0.5f * std::expm1(-1.0f)}},
+  };
+  for (const Edge& e : edges) {
+    SCOPED_TRACE(e.op.name);
+    std::vector<bfloat16> in(1024, bfloat16(1.0f));
+    for (std::size_t i = 0; i < e.in.size(); ++i)
+      in[i] = bfloat16(e.in[i]);
+    if (e.op.name == "sign")
+      in[e.in.size()] = nan_neg;
+    const auto got = run_unary(e.op, in, 1);
+    for (std::size_t i = 0; i < e.want.size(); ++i) {
+      const float g = got[i], w = static_cast<float>(bfloat16(e.want[i]));
+      if (std::isnan(w))
+        EXPECT_TRUE(std::isnan(g)) << "element " << i;
+      else
+        EXPECT_EQ(g, w) << "element " << i << " of input " << e.in[i];
+    }
+    if (e.op.name == "sign") {
+      EXPECT_EQ(static_cast<float>(got[e.in.size()]), -1.0f) << "sign of a NaN with its sign bit";
+    }
   }
 }
 

@@ -9,9 +9,8 @@ namespace ckernel {
 ALWI void softplus_tile_init() {}
 ALWI void softplus_tile(uint32_t idst, uint32_t beta, uint32_t beta_reciprocal,
                         uint32_t threshold) {
-  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Softplus, idst,
-                            tk_emu_detail::bits_to_float(beta),
-                            tk_emu_detail::bits_to_float(beta_reciprocal),
-                            tk_emu_detail::bits_to_float(threshold));
+  ::tk::rt::emu::unary_tile(
+      ::tk::rt::emu::Unary::Softplus, idst, tk_emu_detail::bits_to_float(beta),
+      tk_emu_detail::bits_to_float(beta_reciprocal), tk_emu_detail::bits_to_float(threshold));
 }
 } // namespace ckernel
