@@ -11,7 +11,9 @@
 // interpreter's own definition (interp::unary); where f is not finite on it (log, sqrt, rsqrt,
 // recip near or below 0) the operand becomes abs(E) + 0.5, and where it grows too large (exp,
 // square) the operand is scaled by a power of two first. So a new unary op in the op table is
-// generated, guarded and tested without a change here.
+// generated, guarded and tested without a change here (log1p, below -1 undefined, gets
+// abs(E) + 0.5 like log). elu(E, alpha), the one builtin with a scalar parameter, is generated
+// here with a positive scalar leaf for alpha.
 #include "tools/difftest/generate.hpp"
 
 #include "dsl/ast.hpp"

@@ -77,6 +77,28 @@ TEST(InterpBounds, AStepInsideTheArgumentsIntervalIsItsWholeHeight) {
   EXPECT_LT(s, kF32 * 20);
 }
 
+TEST(InterpBounds, EluChargesItsSlopeAlphaAndTheCancellationOfExpMinusOne) {
+  const dsl::Kernel k =
+      checked("kernel k(x: f32[M, N], s: f32) -> (y: f32[M, N]) {\n"
+              "  parallel i in tiles(M), j in tiles(N) { y[i, j] = elu(x[i, j] * 1.5, s) }\n}\n");
+  Matrix x(32, 32, 2.0);
+  x.at(0, 0) = -1e-3;
+  const Inputs in{{{"x", x}}, {{"s", 2.0}}, {}};
+  for (double b : run_bounded(k, in, Precision{}).bounds.at("y").data)
+    EXPECT_EQ(b, 0.0);
+  const auto out = run_bounded(k, in, cpu_precision(k));
+  const double v = out.values.at("y").at(0, 0); // 2 (e^-0.0015 - 1)
+  EXPECT_NEAR(v, 2 * std::expm1(-1.5e-3), 1e-15);
+  // e^x - 1 in float near 0 is off by about an ulp of 1, not of the result: fn * |alpha|, plus
+  // the argument's rounding (2^-24 * 0.0015) through the slope |alpha| = 2.
+  const double b = out.bounds.at("y").at(0, 0);
+  EXPECT_GE(b, 8 * kF32 * 2 + 2 * kF32 * 1.5e-3);
+  EXPECT_LT(b, 8 * kF32 * 2 + 1e-7);
+  // From 0 on elu is x: slope 1, no alpha term; 3 is exact, so only the function's own error
+  // (8 ulps of 3, 4 of the argument) and the roundings remain.
+  EXPECT_LT(out.bounds.at("y").at(1, 1), 20 * kF32 * 3);
+}
+
 TEST(InterpBounds, TtPrecisionFollowsDtypesAndFidelity) {
   const dsl::Kernel bf = checked(kAdd);
   EXPECT_EQ(tt_precision(bf).op, kBf16);
