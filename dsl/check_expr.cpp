@@ -376,6 +376,19 @@ Shape Checker::check_expr(Expr& e) {
           check_agree(*first_shape, *first, args[k], c->args[k], e.loc.range, "'where'");
           sh = {merge(sh.rows, args[k].rows), merge(sh.cols, args[k].cols)};
         }
+      } else if (ops::info(to_op(f)).kind == ops::Kind::scalar) {
+        // elu(x, alpha): element-wise on the tile x, with a scalar parameter.
+        const Expr& x = c->args[0];
+        const Expr& s = c->args[1];
+        if (x.type == Type::scalar)
+          error(x.loc.range, "'" + fname + "' applies to a tile, but '" + expr_str(x) +
+                                 "' is a scalar; for a constant tile, write " + fname + "(fill(" +
+                                 expr_str(x) + "), " + expr_str(s) + ")");
+        if (s.type == Type::tile)
+          error(s.loc.range, "'" + fname + "' takes a scalar second argument (a number or a " +
+                                 "scalar parameter), but '" + expr_str(s) + "' is a tile, e.g. " +
+                                 fname + "(x[i, j], 1.0)");
+        sh = args[0];
       } else if (f != Builtin::zeros) {
         const Expr& x = c->args[0];
         if (x.type == Type::scalar)

@@ -306,6 +306,13 @@ private:
       return broadcast(c.fn, tile(c.args[0]), p_);
     case Builtin::transpose:
       return transpose(tile(c.args[0]), p_);
+    case Builtin::elu: {
+      Tile a = tile(c.args[0]);
+      Value s = eval(c.args[1]);
+      if (!std::holds_alternative<Scalar>(s))
+        unchecked("elu() with a tile alpha");
+      return elu(a, std::get<Scalar>(s), p_);
+    }
     case Builtin::where: {
       auto as_tile = [&](const dsl::Expr& x) {
         Value v = eval(x);

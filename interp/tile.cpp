@@ -63,6 +63,20 @@ double unary(Builtin f, double x) {
     return std::erf(x);
   case Builtin::hardsigmoid:
     return std::isnan(x) ? x : std::clamp(x / 6.0 + 0.5, 0.0, 1.0);
+  case Builtin::exp2:
+    return std::exp2(x);
+  case Builtin::log1p:
+    return std::log1p(x);
+  case Builtin::sin:
+    return std::sin(x);
+  case Builtin::cos:
+    return std::cos(x);
+  case Builtin::sign: // the SFPU's: a NaN gives -1 or 1 by its sign bit (docs/language.md)
+    return x == 0 ? 0.0 : (std::signbit(x) ? -1.0 : 1.0);
+  case Builtin::floor:
+    return std::floor(x);
+  case Builtin::softplus: // log(1 + exp(x)), and x itself from the threshold 20 on
+    return x < 20 ? std::max(x, 0.0) + std::log1p(std::exp(-std::abs(x))) : x;
   default:
     not_an("a unary element-wise function", f);
   }
@@ -113,10 +127,13 @@ double read(double v, double e, const Precision& p) {
 }
 
 /// How far f(x~) can be from f(x) for |x~ - x| <= e: the interval's end points for the monotone
-/// functions (infinite when it leaves their domain), a Lipschitz constant for the others.
+/// functions (infinite when it leaves their domain; sign and floor are monotone steps, so a step
+/// inside the interval is its whole height), a Lipschitz constant for the others.
 double propagate(Builtin f, double x, double e) {
   if (e == 0)
     return 0;
+  if (std::isnan(x)) // sign gives +-1 by a NaN's sign bit, which a computed NaN does not fix
+    return kInf;
   switch (f) {
   case Builtin::abs:
   case Builtin::neg:
@@ -130,6 +147,11 @@ double propagate(Builtin f, double x, double e) {
     return 1.1 * e;
   case Builtin::hardsigmoid:
     return e / 6;
+  case Builtin::softplus: // 0 < softplus' < 1, and a step down of log1p(exp(-20)) at 20
+    return e + (x - e < 20 && x + e >= 20 ? std::log1p(std::exp(-20.0)) : 0.0);
+  case Builtin::sin: // |sin'| <= 1, and two values of sin are at most 2 apart
+  case Builtin::cos:
+    return std::min(e, 2.0);
   default: {
     const double fx = unary(f, x), lo = unary(f, x - e), hi = unary(f, x + e);
     // recip and rsqrt are monotone only on one side of their pole.
@@ -151,6 +173,29 @@ Tile apply(Builtin f, const Tile& a, const Precision& p) {
     const double arg_term = std::isinf(a[i]) ? 0.0 : p.fn_arg * std::abs(a[i]);
     const double e =
         propagate(f, a[i], read(a[i], a.err(i), p)) + p.fn * std::abs(out[i]) + arg_term;
+    out.err(i) = rounded(out[i], e, p.op, p);
+  }
+  return out;
+}
+
+Tile elu(const Tile& a, Scalar alpha, const Precision& p) {
+  Tile out;
+  const double s = alpha.v, es = alpha.err;
+  for (std::size_t i = 0; i < Tile::size(); ++i) {
+    const double x = a[i], ex = read(x, a.err(i), p);
+    const double em1 = x < 0 ? std::expm1(x) : 0.0; // e^x - 1 below 0, in (-1, 0)
+    out[i] = x < 0 ? s * em1 : x;
+    // The argument's error through the slope (1 from 0 on, alpha * e^x <= |alpha| below), and
+    // alpha's own error on the negative side. Then the function's error: relative, per unit of
+    // |x|, and, below 0, the absolute error of e^x - 1 computed in float (the SFPU's exp then
+    // minus 1; near 0 the difference cancels), per unit of |alpha|.
+    const double slope = x - ex < 0 ? std::max(1.0, std::abs(s)) : 1.0;
+    const double arg_term = std::isinf(x) ? 0.0 : p.fn_arg * std::abs(x);
+    double e = slope * ex + p.fn * std::abs(out[i]) + arg_term;
+    if (x - ex < 0)
+      e += es * (std::abs(em1) + ex) + p.fn * std::abs(s);
+    if (std::isnan(x) || std::isnan(ex))
+      e = kInf;
     out.err(i) = rounded(out[i], e, p.op, p);
   }
   return out;

@@ -51,6 +51,8 @@ Scalar apply(dsl::BinOp op, Scalar a, Scalar b, const Precision& p);
 
 /// A unary element-wise builtin on every element.
 Tile apply(dsl::Builtin f, const Tile& a, const Precision& p);
+/// elu(a, alpha) on every element: alpha * (e^x - 1) below 0, x from 0 on.
+Tile elu(const Tile& a, Scalar alpha, const Precision& p);
 /// max or min, element by element.
 Tile apply(dsl::Builtin f, const Tile& a, const Tile& b, const Precision& p);
 /// `a op b` for + - * (element-wise) and @ (the 32x32 matrix product).

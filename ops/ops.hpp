@@ -17,13 +17,15 @@
 //   args      the operands of `tile.op` in the IR: tile or f32, space-separated (the DSL arity is
 //             their count)
 //   kind      unary: element-wise, one tile -> one tile, one SFPU call in place on a DST slot;
-//             scalar: tile op f32 scalar, an SFPU call in place with the scalar's f32 bits;
+//             scalar: tile op f32 scalar, an SFPU call in place with the scalar's f32 bits (as a
+//             builtin, elu(x, alpha), the scalar is its second argument);
 //             binary, reduce, broadcast, matmul, constant, transpose, compare (a mask: 1.0
 //             where it holds, 0.0 elsewhere), select: lowered by their own rules
 //             (lowering/tt/select_tile_ops_rules.cpp, lowering/cpu/lower_elementwise.cpp)
-//   tt_call   unary: the TT compute call `tt_call(dst_slot)`, declared by this row; scalar and
-//             compare: the TT intrinsic it selects (declared in lowering/ir/intrinsics.hpp);
-//             others: _
+//   tt_call   unary: the TT compute call `tt_call(dst_slot)`, declared by this row (fixed extra
+//             arguments, softplus_tile's beta, 1/beta and threshold, are spelled by the TT
+//             compute template's `calls`); scalar and compare: the TT intrinsic it selects
+//             (declared in lowering/ir/intrinsics.hpp); others: _
 //   tt_init   the init that must run before tt_call (same rules); others: _
 //   tt_header unary: the SDK header declaring tt_call and tt_init; others: ""
 //   cpu_fn    unary: a C++ function of one float the CPU target calls (e.g. std::exp), or ""
@@ -72,6 +74,22 @@
     "std::erf", "")                                                                                \
   X(hardsigmoid, call, "tile", unary, hardsigmoid_tile, hardsigmoid_tile_init,                     \
     "api/compute/eltwise_unary/activations.h", "", "std::clamp(x / 6.0f + 0.5f, 0.0f, 1.0f)")      \
+  X(exp2, call, "tile", unary, exp2_tile, exp2_tile_init, "api/compute/compute_kernel_api.h",      \
+    "std::exp2", "")                                                                               \
+  X(log1p, call, "tile", unary, log1p_tile, log1p_tile_init, "api/compute/eltwise_unary/log1p.h",  \
+    "std::log1p", "")                                                                              \
+  X(sin, call, "tile", unary, sin_tile, sin_tile_init, "api/compute/eltwise_unary/trigonometry.h", \
+    "std::sin", "")                                                                                \
+  X(cos, call, "tile", unary, cos_tile, cos_tile_init, "api/compute/eltwise_unary/trigonometry.h", \
+    "std::cos", "")                                                                                \
+  X(sign, call, "tile", unary, sign_tile, sign_tile_init, "api/compute/compute_kernel_api.h", "",  \
+    "x == 0.0f ? 0.0f : (std::signbit(x) ? -1.0f : 1.0f)")                                         \
+  X(floor, call, "tile", unary, floor_tile, rounding_op_tile_init,                                 \
+    "api/compute/eltwise_unary/rounding.h", "std::floor", "")                                      \
+  X(softplus, call, "tile", unary, softplus_tile, softplus_tile_init,                              \
+    "api/compute/eltwise_unary/softplus.h", "",                                                    \
+    "x < 20.0f ? std::fmax(x, 0.0f) + std::log1p(std::exp(-std::fabs(x))) : x")                    \
+  X(elu, call, "tile f32", scalar, elu_tile, elu_tile_init, "", "", "")                            \
   X(max, call, "tile tile", binary, _, _, "", "", "")                                              \
   X(min, call, "tile tile", binary, _, _, "", "", "")                                              \
   X(rowsum, call, "tile", reduce, _, _, "", "", "")                                                \

@@ -231,6 +231,8 @@ private:
       return binary(BinaryOp::sub, c->args[1], arg(0));
     case Intrinsic::tile_mul_scalar:
       return binary(BinaryOp::mul, arg(0), c->args[1]);
+    case Intrinsic::tile_elu:
+      return call(Intrinsic::f32_elu, {arg(0), c->args[1]});
     case Intrinsic::tile_bcast_row:
     case Intrinsic::tile_bcast_col: {
       std::string src = buffer_of(c->args[0], pre);

@@ -128,6 +128,9 @@ namespace tk::ir {
     "api/compute/eltwise_unary/binop_with_scalar.h")                                               \
   X(mul_unary_tile, "mul_unary_tile", "slot int", void, writes,                                    \
     "api/compute/eltwise_unary/binop_with_scalar.h")                                               \
+  /* elu(x, alpha) on a DST tile; alpha is passed as its f32 bit pattern */                        \
+  X(elu_tile_init, "elu_tile_init", "", void, init, "api/compute/eltwise_unary/elu.h")             \
+  X(elu_tile, "elu_tile", "slot int", void, writes, "api/compute/eltwise_unary/elu.h")             \
   /* SFPU binary ops between two DST tiles (dst0, dst1, odst) */                                   \
   X(add_binary_tile_init, "add_binary_tile_init", "", void, init,                                  \
     "api/compute/eltwise_binary_sfpu.h")                                                           \
@@ -180,6 +183,7 @@ namespace tk::ir {
   X(f32_eq, "f32.eq", "f32 f32", f32, pure, "")                                                    \
   X(f32_ne, "f32.ne", "f32 f32", f32, pure, "")                                                    \
   X(f32_where, "f32.where", "f32 f32 f32", f32, pure, "")                                          \
+  X(f32_elu, "f32.elu", "f32 f32", f32, pure, "") /* CPU element form of elu(x, alpha) */          \
   X(binary_min_tile, "binary_min_tile", "slot slot slot", void, writes,                            \
     "api/compute/binary_max_min.h")                                                                \
   /* ---- TT chain: abstract tile streams, lowered by insert-cb-protocol ---- */                   \

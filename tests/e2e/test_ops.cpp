@@ -47,6 +47,17 @@ const std::vector<OpCase>& cases() {
       TK_OP_CASE(silu, -6, 6, [](double x) { return x / (1 + std::exp(-x)); }),
       TK_OP_CASE(erf, -3, 3, [](double x) { return std::erf(x); }),
       TK_OP_CASE(hardsigmoid, -5, 5, [](double x) { return std::clamp(x / 6 + 0.5, 0.0, 1.0); }),
+      TK_OP_CASE(exp2, -3, 3, [](double x) { return std::exp2(x); }),
+      TK_OP_CASE(log1p, -0.875, 4, [](double x) { return std::log1p(x); }),
+      TK_OP_CASE(sin, -7, 7, [](double x) { return std::sin(x); }),
+      TK_OP_CASE(cos, -7, 7, [](double x) { return std::cos(x); }),
+      TK_OP_CASE(sign, -3, 3, [](double x) { return x > 0   ? 1.0
+                                                    : x < 0 ? -1.0
+                                                            : 0.0; }),
+      TK_OP_CASE(floor, -5, 5, [](double x) { return std::floor(x); }),
+      // Up to 24: past the threshold 20, where softplus(x) is x itself.
+      TK_OP_CASE(softplus, -8, 24, [](double x) { return x < 20 ? std::log1p(std::exp(x)) : x; }),
+      TK_OP_CASE(elu, -4, 3, [](double x) { return x < 0 ? 0.5 * std::expm1(x) : x; }), // alpha 0.5
   };
   return all;
 }

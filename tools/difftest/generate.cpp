@@ -11,7 +11,9 @@
 // interpreter's own definition (interp::unary); where f is not finite on it (log, sqrt, rsqrt,
 // recip near or below 0) the operand becomes abs(E) + 0.5, and where it grows too large (exp,
 // square) the operand is scaled by a power of two first. So a new unary op in the op table is
-// generated, guarded and tested without a change here.
+// generated, guarded and tested without a change here (log1p, below -1 undefined, gets
+// abs(E) + 0.5 like log). elu(E, alpha), the one builtin with a scalar parameter, is generated
+// here with a positive scalar leaf for alpha.
 #include "tools/difftest/generate.hpp"
 
 #include "dsl/ast.hpp"
@@ -221,8 +223,11 @@ private:
     }
     case 0:
     case 1:
-    case 2: { // an element-wise function
-      const std::string& f = one_of(unary_ops());
+    case 2: { // an element-wise function: a unary one of the op table, or elu(E, alpha)
+      const std::size_t k = pick(unary_ops().size() + 1);
+      if (k == unary_ops().size())
+        return elu(c, full(c, depth - 1));
+      const std::string& f = unary_ops()[k];
       if (auto v = unary(f, full(c, depth - 1)))
         return *v;
       return full_leaf(c);
@@ -295,6 +300,17 @@ private:
       iv = {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
     }
     return scaled({Expr::binary(op, std::move(a.e), std::move(b.e)), iv}, kMaxMag);
+  }
+
+  /// elu(v, alpha) with alpha a positive scalar leaf (the SDK's elu_tile documents alpha > 0):
+  /// monotone, alpha * (e^lo - 1) .. hi.
+  Val elu(const Ctx& c, Val v) {
+    Val a = scalar_leaf(c);
+    if (a.iv.lo <= 0)
+      a = {Expr::leaf(number(-a.iv.lo)), {-a.iv.lo, -a.iv.lo}};
+    const double s = a.iv.lo;
+    const auto f = [s](double x) { return x < 0 ? s * std::expm1(x) : x; };
+    return {Expr::call("elu", {std::move(v.e), std::move(a.e)}), {f(v.iv.lo), f(v.iv.hi)}};
   }
 
   /// A scalar parameter or a literal.

@@ -5,6 +5,7 @@
 
 #include <tilekit/runtime.hpp>
 
+#include <cmath>
 #include <cstdint>
 
 namespace tk::cpu {
@@ -44,5 +45,10 @@ void bcast_col(const Tile& in, Tile& out);
 
 /// Fills every element with `value` (zeros() is fill(t, 0)).
 void fill(Tile& t, float value);
+
+/// elu(x, alpha) of one element: alpha * (e^x - 1) below 0, x from 0 on (docs/language.md).
+inline float elu(float x, float alpha) {
+  return x < 0.0f ? alpha * std::expm1(x) : x;
+}
 
 } // namespace tk::cpu

@@ -276,6 +276,10 @@ void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std
 }
 
 void unary_tile(Unary op, std::uint32_t idst, float p) {
+  unary_tile(op, idst, p, 0.0f, 0.0f);
+}
+
+void unary_tile(Unary op, std::uint32_t idst, float p, float p1, float p2) {
   Compute c = ctx("SFPU op");
   Tile& d = dst_tile(c, "SFPU op", idst);
   for (float& v : d) {
@@ -335,6 +339,38 @@ void unary_tile(Unary op, std::uint32_t idst, float p) {
     case Unary::Square:
       v = x * x;
       break;
+    case Unary::Exp2:
+      v = std::exp2(x);
+      break;
+    case Unary::Log1p: // NaN below -1, -inf at -1, like the SFPU's log1p
+      v = std::log1p(x);
+      break;
+    case Unary::Sin:
+      v = std::sin(x);
+      break;
+    case Unary::Cos:
+      v = std::cos(x);
+      break;
+    case Unary::Sign:
+      // The SFPU's sign: +-0 give 0, otherwise -1 when the sign bit is set (its `v < 0` tests the
+      // sign bit), else 1; so a NaN gives -1 or 1, not NaN.
+      v = x == 0.0f ? 0.0f : (std::signbit(x) ? -1.0f : 1.0f);
+      break;
+    case Unary::Floor:
+      v = std::floor(x);
+      break;
+    case Unary::Elu: // the SDK's _calculate_elu_: slope * (exp(x) - 1) below 0, else x unchanged
+      if (x < 0.0f)
+        v = p * (std::exp(x) - 1.0f);
+      break;
+    case Unary::Softplus: {
+      // The SDK's calculate_softplus: t = beta * x; below the threshold (p2)
+      // (max(t, 0) + log(1 + exp(-|t|))) / beta, with 1/beta given (p1); from it on, x unchanged.
+      const float t = p * x;
+      if (t < p2)
+        v = p1 * (std::max(t, 0.0f) + std::log1p(std::exp(-std::fabs(t))));
+      break;
+    }
     case Unary::AddScalar:
       v = x + p;
       break;
@@ -359,10 +395,11 @@ void unary_tile(Unary op, std::uint32_t idst, float p) {
   // The counter names are the SDK's calls without "_tile"; transcendental functions cost more
   // (timing::kSfpuFunctions).
   static constexpr const char* kNames[] = {
-      "exp",       "relu",      "relu_max",  "relu_min",  "leaky_relu", "gelu",
-      "recip",     "sqrt",      "rsqrt",     "log",       "sigmoid",    "tanh",
-      "abs",       "negative",  "square",    "silu",      "erf",        "hardsigmoid",
-      "add_unary", "sub_unary", "mul_unary", "div_unary", "rsub_unary", "fill"};
+      "exp",       "relu",      "relu_max",   "relu_min",    "leaky_relu", "gelu",      "recip",
+      "sqrt",      "rsqrt",     "log",        "sigmoid",     "tanh",       "abs",       "negative",
+      "square",    "silu",      "erf",        "hardsigmoid", "exp2",       "log1p",     "sin",
+      "cos",       "sign",      "floor",      "softplus",    "elu",        "add_unary", "sub_unary",
+      "mul_unary", "div_unary", "rsub_unary", "fill"};
   const bool function = timing::is_sfpu_function(kNames[static_cast<int>(op)]);
   timing::tile_op(c.f, function ? timing::TileOp::SfpuFunction : timing::TileOp::SfpuSimple,
                   kNames[static_cast<int>(op)]);

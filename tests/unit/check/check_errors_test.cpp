@@ -79,6 +79,25 @@ TEST(CheckErrors, ScalarWhereTileNeeded) {
                          "write relu(fill(alpha))");
 }
 
+// elu(x, alpha): a tile, then a scalar; each the other way round is an error of its own.
+TEST(CheckErrors, EluTakesATileThenAScalar) {
+  const auto elu = [](std::vector<Expr> args) {
+    return run(kernel("k", {tensor("X", {"M", "N"}), scalar("alpha")}, {tensor("C", {"M", "N"})},
+                      {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+                           {store("C", {"i", "j"}, call("elu", std::move(args)))})}));
+  };
+  EXPECT_TRUE(elu({at("X", {"i", "j"}), name("alpha")}).errors.empty());
+  auto r = elu({name("alpha"), at("X", {"i", "j"})});
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_EQ(r.errors[0], "'elu' applies to a tile, but 'alpha' is a scalar; for a constant tile, "
+                         "write elu(fill(alpha), X[i, j])");
+  EXPECT_EQ(r.errors[1], "'elu' takes a scalar second argument (a number or a scalar parameter), "
+                         "but 'X[i, j]' is a tile, e.g. elu(x[i, j], 1.0)");
+  auto one = elu({at("X", {"i", "j"})});
+  ASSERT_EQ(one.errors.size(), 1u);
+  EXPECT_EQ(one.errors[0], "'elu' takes 2 arguments, but 1 was given");
+}
+
 // Scalar arithmetic is a scalar: fine under a tile operation, an error where a tile is stored.
 TEST(CheckErrors, ScalarArithmeticIsAScalar) {
   auto ok =

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "emu_program.hpp"
 
@@ -13,6 +14,7 @@ struct UnaryCase {
   std::string name, init, op;
   float lo, hi;
   std::function<float(float)> ref;
+  std::string args = ""; // the op's arguments after the DST index, e.g. ", 0x3F800000u"
 };
 
 std::vector<bfloat16> run_unary(const UnaryCase& c, const std::vector<bfloat16>& in, uint32_t n) {
@@ -23,9 +25,11 @@ std::vector<bfloat16> run_unary(const UnaryCase& c, const std::vector<bfloat16>&
   p.cb(tt::CBIndex::c_16, 2);
   auto r = p.reader("dataflow/read_tile.cpp", {src});
   auto w = p.writer("dataflow/write_tile.cpp", {dst});
-  auto k = p.compute("compute/eltwise_sfpu.cpp",
-                     ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
-                                   .defines = {{"SFPU_OP_INIT", c.init}, {"SFPU_OP", c.op}}});
+  auto k = p.compute(
+      "compute/eltwise_sfpu.cpp",
+      ComputeConfig{
+          .math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
+          .defines = {{"SFPU_OP_INIT", c.init}, {"SFPU_OP", c.op}, {"SFPU_OP_ARGS", c.args}}});
   SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(src), n});
   SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), n, 0u});
   SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {n});
@@ -54,6 +58,23 @@ TEST(EmulatorCompute, SfpuUnaryOpsMatchReference) {
       {"erf", "erf_tile_init", "erf_tile", -3.0f, 3.0f, [](float x) { return std::erf(x); }},
       {"hardsigmoid", "hardsigmoid_tile_init", "hardsigmoid_tile", -5.0f, 5.0f,
        [](float x) { return std::clamp(x / 6.0f + 0.5f, 0.0f, 1.0f); }},
+      {"exp2", "exp2_tile_init", "exp2_tile", -3.0f, 3.0f, [](float x) { return std::exp2(x); }},
+      {"log1p", "log1p_tile_init", "log1p_tile", -0.9f, 3.0f,
+       [](float x) { return std::log1p(x); }},
+      {"sin", "sin_tile_init", "sin_tile", -7.0f, 7.0f, [](float x) { return std::sin(x); }},
+      {"cos", "cos_tile_init", "cos_tile", -7.0f, 7.0f, [](float x) { return std::cos(x); }},
+      {"sign", "sign_tile_init", "sign_tile", -3.0f, 3.0f,
+       [](float x) { return x > 0   ? 1.0f
+                            : x < 0 ? -1.0f
+                                    : 0.0f; }},
+      {"floor", "rounding_op_tile_init", "floor_tile", -5.0f, 5.0f,
+       [](float x) { return std::floor(x); }},
+      // beta = 1 (so 1/beta = 1), threshold = 20: log(1 + exp(x)) throughout [-6, 6].
+      {"softplus", "softplus_tile_init", "softplus_tile", -6.0f, 6.0f,
+       [](float x) { return std::log1p(std::exp(x)); }, ", 0x3F800000u, 0x3F800000u, 0x41A00000u"},
+      // slope 0.5 (0x3F000000).
+      {"elu", "elu_tile_init", "elu_tile", -4.0f, 3.0f,
+       [](float x) { return x < 0 ? 0.5f * std::expm1(x) : x; }, ", 0x3F000000u"},
   };
   constexpr uint32_t n = 4;
   for (const auto& c : cases) {
@@ -63,6 +84,55 @@ TEST(EmulatorCompute, SfpuUnaryOpsMatchReference) {
     for (std::size_t i = 0; i < in.size(); ++i)
       want[i] = c.ref(static_cast<float>(in[i]));
     expect_close(run_unary(c, in, n), want, 1.6e-2, 1.6e-2);
+  }
+}
+
+// The SDK semantics the new ops keep exactly, on chosen bf16 values (the rest of the tile 1.0):
+// sign of +-0 is 0 and of a NaN follows its sign bit (the SFPU's v < 0 reads the sign bit);
+// floor of negative non-integers steps down, of inf stays; log1p(-1) = -inf, below -1 NaN;
+// softplus leaves x from its threshold on; elu leaves x >= 0 unchanged.
+TEST(EmulatorCompute, SfpuOpsEdgeValues) {
+  constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  struct Edge {
+    UnaryCase op;
+    std::vector<float> in, want; // want NaN: any NaN
+  };
+  const auto nan_neg = bfloat16::from_bits(0xFFC0); // a NaN with its sign bit set
+  const std::vector<Edge> edges = {
+      {{"sign", "sign_tile_init", "sign_tile"},
+       {0.0f, -0.0f, kNaN, 2.5f, -0.125f, -kInf},
+       {0, 0, 1, 1, -1, -1}},
+      {{"floor", "rounding_op_tile_init", "floor_tile"},
+       {-0.5f, -2.0f, -2.5f, 2.75f, kInf, -kInf},
+       {-1, -2, -3, 2, kInf, -kInf}},
+      {{"log1p", "log1p_tile_init", "log1p_tile"}, {-1.0f, -2.0f, 0.0f}, {-kInf, kNaN, 0.0f}},
+      {{"softplus", "softplus_tile_init", "softplus_tile", 0, 0, nullptr,
+        ", 0x3F800000u, 0x3F800000u, 0x41A00000u"},
+       {20.0f, 24.0f, 100.0f, 0.0f},
+       {20.0f, 24.0f, 100.0f, std::log1p(1.0f)}},
+      {{"elu", "elu_tile_init", "elu_tile", 0, 0, nullptr, ", 0x3F000000u"},
+       {0.0f, 3.0f, -kInf, -1.0f},
+       {0.0f, 3.0f, -0.5f, 0.5f * std::expm1(-1.0f)}},
+  };
+  for (const Edge& e : edges) {
+    SCOPED_TRACE(e.op.name);
+    std::vector<bfloat16> in(1024, bfloat16(1.0f));
+    for (std::size_t i = 0; i < e.in.size(); ++i)
+      in[i] = bfloat16(e.in[i]);
+    if (e.op.name == "sign")
+      in[e.in.size()] = nan_neg;
+    const auto got = run_unary(e.op, in, 1);
+    for (std::size_t i = 0; i < e.want.size(); ++i) {
+      const float g = got[i], w = static_cast<float>(bfloat16(e.want[i]));
+      if (std::isnan(w))
+        EXPECT_TRUE(std::isnan(g)) << "element " << i;
+      else
+        EXPECT_EQ(g, w) << "element " << i << " of input " << e.in[i];
+    }
+    if (e.op.name == "sign") {
+      EXPECT_EQ(static_cast<float>(got[e.in.size()]), -1.0f) << "sign of a NaN with its sign bit";
+    }
   }
 }
 

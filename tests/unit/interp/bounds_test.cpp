@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace tk::interp::test {
 namespace {
@@ -48,6 +49,54 @@ TEST(InterpBounds, AFunctionPastItsPoleHasNoBound) {
   EXPECT_EQ(out.bounds.at("y").at(0, 0), std::numeric_limits<double>::infinity());
   EXPECT_TRUE(std::isfinite(out.bounds.at("y").at(0, 1)));
   EXPECT_LT(out.bounds.at("y").at(0, 1), 1e-6);
+}
+
+TEST(InterpBounds, AStepInsideTheArgumentsIntervalIsItsWholeHeight) {
+  // On the CPU x + x is rounded to f32 (bound 2^-24 * |2x| + 2^-126 before the function): sign
+  // and floor are exact on an exact argument, but where that interval holds a step the bound is
+  // the step's height.
+  const auto bound = [](const char* f, double v) {
+    const dsl::Kernel k = checked(std::string("kernel k(x: bf16[M, N]) -> (y: f32[M, N]) {\n"
+                                              "  parallel i in tiles(M), j in tiles(N) { y[i, j] "
+                                              "= ") +
+                                  f + "(x[i, j] + x[i, j]) }\n}\n");
+    return run_bounded(k, {{{"x", Matrix(32, 32, v)}}, {}, {}}, cpu_precision(k))
+        .bounds.at("y")
+        .at(3, 4);
+  };
+  EXPECT_LT(bound("sign", 0.75), 1e-6); // 1.5: sign 1 throughout
+  EXPECT_GE(bound("sign", 0.0), 1.0);   // 0 +- 2^-126: sign -1, 0 or 1, each 1 from 0
+  EXPECT_LT(bound("sign", 0.0), 1.001);
+  EXPECT_LT(bound("floor", 0.75), 1e-6); // 1.5: floor 1 throughout
+  EXPECT_GE(bound("floor", 1.0), 1.0);   // 2 - 2^-23 < 2: floor may be 1
+  EXPECT_LT(bound("floor", 1.0), 1.001);
+  // sin: |sin'| <= 1, so the argument's bound (2^-24 * 2.5) passes through, plus sin's own error
+  // (8 ulps of the result, 4 of the argument) and the roundings of the result and the store.
+  const double s = bound("sin", 1.25);
+  EXPECT_GE(s, kF32 * (2.5 + 8 * std::sin(2.5) + 4 * 2.5));
+  EXPECT_LT(s, kF32 * 20);
+}
+
+TEST(InterpBounds, EluChargesItsSlopeAlphaAndTheCancellationOfExpMinusOne) {
+  const dsl::Kernel k =
+      checked("kernel k(x: f32[M, N], s: f32) -> (y: f32[M, N]) {\n"
+              "  parallel i in tiles(M), j in tiles(N) { y[i, j] = elu(x[i, j] * 1.5, s) }\n}\n");
+  Matrix x(32, 32, 2.0);
+  x.at(0, 0) = -1e-3;
+  const Inputs in{{{"x", x}}, {{"s", 2.0}}, {}};
+  for (double b : run_bounded(k, in, Precision{}).bounds.at("y").data)
+    EXPECT_EQ(b, 0.0);
+  const auto out = run_bounded(k, in, cpu_precision(k));
+  const double v = out.values.at("y").at(0, 0); // 2 (e^-0.0015 - 1)
+  EXPECT_NEAR(v, 2 * std::expm1(-1.5e-3), 1e-15);
+  // e^x - 1 in float near 0 is off by about an ulp of 1, not of the result: fn * |alpha|, plus
+  // the argument's rounding (2^-24 * 0.0015) through the slope |alpha| = 2.
+  const double b = out.bounds.at("y").at(0, 0);
+  EXPECT_GE(b, 8 * kF32 * 2 + 2 * kF32 * 1.5e-3);
+  EXPECT_LT(b, 8 * kF32 * 2 + 1e-7);
+  // From 0 on elu is x: slope 1, no alpha term; 3 is exact, so only the function's own error
+  // (8 ulps of 3, 4 of the argument) and the roundings remain.
+  EXPECT_LT(out.bounds.at("y").at(1, 1), 20 * kF32 * 3);
 }
 
 TEST(InterpBounds, TtPrecisionFollowsDtypesAndFidelity) {

@@ -47,6 +47,15 @@ const Unary kUnary[] = {
     {"silu", [](double x) { return x / (1 + std::exp(-x)); }, -3, 3},
     {"erf", [](double x) { return std::erf(x); }, -3, 3},
     {"hardsigmoid", [](double x) { return std::clamp(x / 6 + 0.5, 0.0, 1.0); }, -5, 5},
+    {"exp2", [](double x) { return std::exp2(x); }, -3, 3},
+    {"log1p", [](double x) { return std::log1p(x); }, -0.9, 3},
+    {"sin", [](double x) { return std::sin(x); }, -7, 7},
+    {"cos", [](double x) { return std::cos(x); }, -7, 7},
+    {"sign", [](double x) { return x > 0   ? 1.0
+                                   : x < 0 ? -1.0
+                                           : 0.0; }, -3, 3},
+    {"floor", [](double x) { return std::floor(x); }, -5, 5},
+    {"softplus", [](double x) { return std::log(1 + std::exp(x)); }, -6, 6},
 };
 
 TEST(InterpBuiltins, UnaryElementWise) {
@@ -92,6 +101,40 @@ TEST(InterpBuiltins, NaNPropagates) {
   EXPECT_FALSE(std::isnan(eltwise("bcast_col(rowmax(x[i, j]))", x).at(4, 0)));
   EXPECT_TRUE(std::isnan(eltwise("bcast_row(colmax(x[i, j]))", x).at(0, 5)));
   EXPECT_FALSE(std::isnan(eltwise("bcast_row(colmax(x[i, j]))", x).at(0, 6)));
+}
+
+// elu(x, alpha): alpha (e^x - 1) below 0, x from 0 on; alpha a literal, a scalar parameter or
+// scalar arithmetic.
+TEST(InterpBuiltins, EluWithAScalarAlpha) {
+  const Matrix x = random(64, 96, -4, 3, 29);
+  const auto elu = [](double a) { return [a](double v) { return v < 0 ? a * std::expm1(v) : v; }; };
+  EXPECT_TRUE(near(eltwise("elu(x[i, j], 0.5)", x), map(x, elu(0.5))));
+  EXPECT_TRUE(near(eltwise("elu(x[i, j], s)", x, {}, 1.75), map(x, elu(1.75))));
+  EXPECT_TRUE(near(eltwise("elu(x[i, j] * 2, s * 2)", x, {}, 0.25),
+                   map(x, [&](double v) { return elu(0.5)(2 * v); })));
+  Matrix edge(32, 32, 0.0);
+  edge.at(0, 1) = -kInf;
+  edge.at(0, 2) = kInf;
+  const Matrix y = eltwise("elu(x[i, j], 1.5)", edge);
+  EXPECT_EQ(y.at(0, 0), 0.0);
+  EXPECT_EQ(y.at(0, 1), -1.5);
+  EXPECT_EQ(y.at(0, 2), kInf);
+}
+
+// sign follows the SFPU (docs/language.md): 0 for +-0, and a NaN gives -1 or 1 by its sign bit.
+TEST(InterpBuiltins, SignOfZeroAndNaN) {
+  Matrix x = random(32, 32, -1, 1, 28);
+  x.at(0, 0) = 0.0;
+  x.at(0, 1) = -0.0;
+  x.at(0, 2) = std::numeric_limits<double>::quiet_NaN();
+  x.at(0, 3) = -std::numeric_limits<double>::quiet_NaN();
+  const Matrix y = eltwise("sign(x[i, j])", x);
+  EXPECT_EQ(y.at(0, 0), 0.0);
+  EXPECT_EQ(y.at(0, 1), 0.0);
+  EXPECT_EQ(y.at(0, 2), 1.0);
+  EXPECT_EQ(y.at(0, 3), -1.0);
+  EXPECT_TRUE(std::isnan(eltwise("floor(x[i, j])", x).at(0, 2)));
+  EXPECT_TRUE(std::isnan(eltwise("log1p(x[i, j] - 2.5)", x).at(1, 1))); // below -1
 }
 
 TEST(InterpBuiltins, BinaryWithTilesAndScalars) {
@@ -210,8 +253,8 @@ TEST(InterpBuiltins, MasksAndWhere) {
 // below.
 TEST(InterpBuiltins, EveryBuiltinHasATest) {
   std::set<std::string> all,
-      tested = {"max",    "min",    "zeros",     "fill",      "rowsum",    "rowmax",
-                "colsum", "colmax", "bcast_row", "bcast_col", "transpose", "where"};
+      tested = {"max",    "min",       "zeros",     "fill",      "rowsum", "rowmax", "colsum",
+                "colmax", "bcast_row", "bcast_col", "transpose", "where",  "elu"};
   for (const Unary& u : kUnary)
     tested.insert(u.name);
   for (int b = 0; b < static_cast<int>(dsl::Builtin::unknown); ++b)

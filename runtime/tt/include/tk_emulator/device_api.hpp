@@ -82,6 +82,14 @@ enum class Unary : std::uint8_t {
   Silu,
   Erf,
   Hardsigmoid,
+  Exp2,
+  Log1p,
+  Sin,
+  Cos,
+  Sign,
+  Floor,
+  Softplus,
+  Elu,
   AddScalar,
   SubScalar,
   MulScalar,
@@ -106,6 +114,8 @@ void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, 
 void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,
                   std::uint32_t dst, bool transpose);
 void unary_tile(Unary op, std::uint32_t dst, float param);
+/// An SFPU op of three parameters (softplus: beta, 1/beta, threshold).
+void unary_tile(Unary op, std::uint32_t dst, float param0, float param1, float param2);
 void dst_binary_tile(DstBinary op, std::uint32_t dst0, std::uint32_t dst1, std::uint32_t odst);
 /// where_tile: DST[odst] = DST[c] != 0 ? DST[a] : DST[b], element by element (float formats).
 void where_tile(bool float_format, std::uint32_t c, std::uint32_t a, std::uint32_t b,

@@ -133,8 +133,9 @@ constexpr double tile_op_cycles(const Arch& a, TileOp op, int phases, double byt
 /// The SFPU calls that cost `sfpu_function_tile` (transcendental functions, several instructions
 /// per element), named as the SDK's call without `_tile` (`exp` for exp_tile); every other SFPU
 /// call costs `sfpu_simple_tile`. An assumption, like those two figures.
-inline constexpr std::string_view kSfpuFunctions[] = {"exp", "gelu",    "recip", "sqrt", "rsqrt",
-                                                      "log", "sigmoid", "tanh",  "silu", "erf"};
+inline constexpr std::string_view kSfpuFunctions[] = {
+    "exp",  "gelu", "recip", "sqrt",  "rsqrt", "log", "sigmoid",  "tanh",
+    "silu", "erf",  "exp2",  "log1p", "sin",   "cos", "softplus", "elu"};
 constexpr bool is_sfpu_function(std::string_view call) {
   return std::find(std::begin(kSfpuFunctions), std::end(kSfpuFunctions), call) !=
          std::end(kSfpuFunctions);

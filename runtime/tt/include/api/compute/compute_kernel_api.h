@@ -37,4 +37,14 @@ ALWI void silu_tile_init() {}
 ALWI void silu_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Silu, idst, 0.0f);
 }
+// 2^x; the SDK computes exp(x * ln 2).
+ALWI void exp2_tile_init() {}
+ALWI void exp2_tile(uint32_t idst) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Exp2, idst, 0.0f);
+}
+// -1, 0 or 1: 0 for +-0, -1 when the sign bit is set (a NaN too), else 1.
+ALWI void sign_tile_init() {}
+ALWI void sign_tile(uint32_t idst) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sign, idst, 0.0f);
+}
 } // namespace ckernel

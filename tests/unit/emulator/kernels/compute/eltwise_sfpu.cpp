@@ -1,22 +1,30 @@
 // SFPU unary (SDK style, programming_examples/eltwise_sfpu/kernels/compute/eltwise_sfpu.cpp); the
 // op is chosen with -DSFPU_OP_INIT / -DSFPU_OP (default exp), like the SDK's defines-driven unary
-// kernels.
+// kernels; -DSFPU_OP_ARGS gives an op's arguments after the DST index.
 #include <cstdint>
 
 #include "api/compute/compute_kernel_api.h"
 #include "api/compute/eltwise_unary/activations.h"
 #include "api/compute/eltwise_unary/eltwise_unary.h"
+#include "api/compute/eltwise_unary/elu.h"
 #include "api/compute/eltwise_unary/erf_erfc.h"
 #include "api/compute/eltwise_unary/exp.h"
 #include "api/compute/eltwise_unary/gelu.h"
+#include "api/compute/eltwise_unary/log1p.h"
 #include "api/compute/eltwise_unary/recip.h"
 #include "api/compute/eltwise_unary/relu.h"
+#include "api/compute/eltwise_unary/rounding.h"
+#include "api/compute/eltwise_unary/softplus.h"
 #include "api/compute/eltwise_unary/sqrt.h"
+#include "api/compute/eltwise_unary/trigonometry.h"
 #include "api/compute/tile_move_copy.h"
 
 #ifndef SFPU_OP
 #define SFPU_OP_INIT exp_tile_init
 #define SFPU_OP exp_tile
+#endif
+#ifndef SFPU_OP_ARGS
+#define SFPU_OP_ARGS // the op's arguments after the DST index (softplus: ", beta, 1/beta, thr")
 #endif
 
 void kernel_main() {
@@ -30,7 +38,7 @@ void kernel_main() {
     tile_regs_acquire();
     cb_wait_front(cb_in0, 1);
     copy_tile(cb_in0, 0, 0);
-    SFPU_OP(0);
+    SFPU_OP(0 SFPU_OP_ARGS);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_out0, 1);
