@@ -61,8 +61,8 @@ void kernel_main() {
       add_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_b1, 0, 0, 0);
       cb_pop_front(cb_tmp0, 1);
       cb_pop_front(cb_b1, 1);
-      gelu_tile_init();
-      gelu_tile(0);
+      gelu_tile_init<false>();
+      gelu_tile<false>(0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);

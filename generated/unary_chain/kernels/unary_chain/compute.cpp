@@ -28,8 +28,8 @@ void kernel_main() {
     exp_tile(0);
     binop_with_scalar_tile_init();
     mul_unary_tile(0, 1056964608u);
-    gelu_tile_init();
-    gelu_tile(0);
+    gelu_tile_init<false>();
+    gelu_tile<false>(0);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_y, 1);
