@@ -45,7 +45,7 @@ std::string warnings_help() {
   std::string s = "Warnings (clang's flags; every warning is on by default):\n"
                   "  -W<name>, -Wno-<name>      report, or do not report, the warning <name>\n"
                   "  -Werror, -Werror=<name>    make every warning, or <name>, an error (exit 1)\n"
-                  "  -Wno-error=<name>          keep <name> a warning under -Werror\n"
+                  "  -Wno-error, -Wno-error=<name>  undo -Werror, for every warning or for <name>\n"
                   "The warnings:\n";
   for (const tk::WarningInfo& w : tk::kWarnings)
     s += "  " + std::string(w.name) + std::string(20 - w.name.size(), ' ') +
@@ -148,10 +148,11 @@ int main(int argc, char** argv) {
                  "LoFi, HiFi2, HiFi3 or HiFi4 (overrides @options math_fidelity; default HiFi4)")
       ->check(CLI::IsMember({"LoFi", "HiFi2", "HiFi3", "HiFi4"}))
       ->type_name("NAME");
-  app.add_option("-o,--output", options.output,
-                 "With --emit=code (the default when -o is given): the directory to write the "
-                 "generated files into, created if needed. With --emit=ast|ir|template-data: the "
-                 "file to write instead of stdout")
+  app.add_option(
+         "-o,--output", options.output,
+         "With --emit=code (the default when -o is given): the directory to write the "
+         "generated files into, created if needed. With --emit=ast|ir|template-data|dot: the "
+         "file to write instead of stdout")
       ->type_name("FILE|DIR");
 
   try {
