@@ -439,7 +439,7 @@ int run(const Options& options, std::istream& in, std::ostream& out, std::ostrea
     reporter.add(internal_error_diagnostic()); // into the one document, after what came before
   }
   reporter.finish();
-  if (options.time_stages)
+  if (options.time_stages && !times.empty()) // --list-stages times nothing
     print_times(times, err);
   return code;
 }
