@@ -450,7 +450,9 @@ int guard_internal_errors(const std::function<int()>& work, std::ostream& err, b
   } catch (...) {
     Diagnostic d = internal_error_diagnostic();
     if (json) {
-      err << nlohmann::json{{"diagnostics", nlohmann::json::array({to_json(d)})}}.dump(2) << '\n';
+      err << nlohmann::ordered_json{{"diagnostics", nlohmann::ordered_json::array({to_json(d)})}}
+                 .dump(2)
+          << '\n';
       return kInternalError;
     }
     err << "ttgen: " << d.message << '\n';

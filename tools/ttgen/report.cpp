@@ -20,20 +20,20 @@ const char* severity_name(Severity s) {
   return "error";
 }
 
-nlohmann::json position(const SourceFile& f, std::uint32_t offset) {
+nlohmann::ordered_json position(const SourceFile& f, std::uint32_t offset) {
   LineCol lc = f.line_col(offset);
   return {{"line", lc.line}, {"column", lc.col}};
 }
 
-void print_document(std::ostream& err, const nlohmann::json& list) {
-  err << nlohmann::json{{"diagnostics", list}}.dump(2) << '\n';
+void print_document(std::ostream& err, const nlohmann::ordered_json& list) {
+  err << nlohmann::ordered_json{{"diagnostics", list}}.dump(2) << '\n';
   err.flush();
 }
 
 } // namespace
 
-nlohmann::json to_json(const Diagnostic& d) {
-  nlohmann::json j = {{"severity", severity_name(d.severity)}, {"message", d.message}};
+nlohmann::ordered_json to_json(const Diagnostic& d) {
+  nlohmann::ordered_json j = {{"severity", severity_name(d.severity)}, {"message", d.message}};
   if (!d.option.empty())
     j["option"] = d.option;
   if (d.file) {
@@ -41,16 +41,16 @@ nlohmann::json to_json(const Diagnostic& d) {
     j["file"] = d.file->name();
     j["line"] = lc.line;
     j["column"] = lc.col;
-    j["ranges"] =
-        nlohmann::json::array({{{"begin", position(*d.file, d.range.begin)},
-                                {"end", position(*d.file, std::max(d.range.end, d.range.begin))}}});
+    j["ranges"] = nlohmann::ordered_json::array(
+        {{{"begin", position(*d.file, d.range.begin)},
+          {"end", position(*d.file, std::max(d.range.end, d.range.begin))}}});
   } else {
     j["file"] = nullptr;
     j["line"] = nullptr;
     j["column"] = nullptr;
-    j["ranges"] = nlohmann::json::array();
+    j["ranges"] = nlohmann::ordered_json::array();
   }
-  nlohmann::json notes = nlohmann::json::array();
+  nlohmann::ordered_json notes = nlohmann::ordered_json::array();
   for (const Diagnostic& n : d.notes)
     notes.push_back(to_json(n));
   j["notes"] = std::move(notes);
@@ -94,7 +94,7 @@ void print_usage_error(std::ostream& err, bool json, const std::string& message,
   }
   Diagnostic d{Severity::error, nullptr, {}, message, {}};
   d.note(note);
-  print_document(err, nlohmann::json::array({to_json(d)}));
+  print_document(err, nlohmann::ordered_json::array({to_json(d)}));
 }
 
 } // namespace tk::ttgen

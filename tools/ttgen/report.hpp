@@ -29,12 +29,12 @@ public:
 private:
   std::ostream& err_;
   bool json_;
-  nlohmann::json list_ = nlohmann::json::array();
+  nlohmann::ordered_json list_ = nlohmann::ordered_json::array();
 };
 
 /// One diagnostic as JSON: severity, message, option (warnings), file, line, column (1-based;
 /// null without a location), ranges ([{begin, end}] of {line, column}, end exclusive) and notes.
-nlohmann::json to_json(const Diagnostic& d);
+nlohmann::ordered_json to_json(const Diagnostic& d);
 
 /// A usage error found before the driver runs (a bad flag): text "ttgen: error: MESSAGE" and
 /// the note as a line of its own, or a JSON document with one error and the note.

@@ -314,6 +314,14 @@ TEST(TtgenJson, WarningsWithRangesAndOptions) {
      "ranges": [{"begin": {"line": 3, "column": 9}, "end": {"line": 3, "column": 10}}],
      "notes": []}]})");
   EXPECT_EQ(j, expected) << r.err;
+  // The keys in the order of the docs, for people reading it too.
+  EXPECT_EQ(r.err.rfind("{\n  \"diagnostics\": [\n    {\n      \"severity\": \"warning\",\n"
+                        "      \"message\": \"scalar input 'b' is never read\",\n"
+                        "      \"option\": \"-Wunused-input\",\n      \"file\": \"<stdin>\",\n"
+                        "      \"line\": 1,\n      \"column\": 25,\n      \"ranges\": [\n",
+                        0),
+            0u)
+      << r.err;
 }
 
 TEST(TtgenJson, ParseErrorWithANote) {
