@@ -19,6 +19,14 @@ std::string pages(const Poly& p) {
   return p.is_constant() ? pages(p.constant_value()) : p.str() + " pages";
 }
 
+/// A warning of ttgen check: what it cannot prove. Not one of ttgen's switchable .tk warnings, so
+/// it names no -W flag.
+Diagnostic& cannot_prove(Diagnostics& diags, SourceRange where, std::string message) {
+  Diagnostic& d = diags.warning(where, "", std::move(message));
+  d.option.clear();
+  return d;
+}
+
 std::string file_name(const Kernel& k) {
   return k.file->name();
 }
@@ -96,7 +104,7 @@ private:
   void warning(SourceRange r, const std::string& message) {
     if (!reported_.insert({r.begin, message}).second)
       return;
-    Diagnostic& d = diags_.warning(r, message);
+    Diagnostic& d = cannot_prove(diags_, r, message);
     d.file = k_.file.get();
   }
 
@@ -460,9 +468,10 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
                         : any.totals.first_reserve ? any.totals.first_reserve
                         : any.totals.first_wait    ? any.totals.first_wait
                                                    : any.totals.first_pop;
-      Diagnostic& d = diags.warning(at->range, "cannot prove that " + name +
-                                                   " is balanced: a count of its pushes or pops "
-                                                   "depends on a branch or an uncounted loop");
+      Diagnostic& d = cannot_prove(diags, at->range,
+                                   "cannot prove that " + name +
+                                       " is balanced: a count of its pushes or pops "
+                                       "depends on a branch or an uncounted loop");
       d.file = any.kernel->file.get();
       continue;
     }
@@ -482,8 +491,8 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
       // Nothing given pushes it: the producer may be a kernel that was not given.
       const Side& c = cons[0];
       const Event* at = c.totals.first_wait ? c.totals.first_wait : c.totals.first_pop;
-      Diagnostic& d =
-          diags.warning(at->range, "cannot prove that " + name + " is balanced: " + counts +
+      Diagnostic& d = cannot_prove(diags, at->range,
+                                   "cannot prove that " + name + " is balanced: " + counts +
                                        "; check the program's reader, compute and "
                                        "writer together");
       d.file = c.kernel->file.get();
@@ -533,11 +542,12 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
     const Event* at = any.totals.first_push   ? any.totals.first_push
                       : any.totals.first_wait ? any.totals.first_wait
                                               : any.totals.first_pop;
-    Diagnostic& d = diags.warning(
-        at->range, "cannot prove that " + name + " is balanced: " + counts +
-                       (cons.empty() || prod.empty()
-                            ? std::string()
-                            : "; they agree only if " + pushed->str() + " = " + popped->str()));
+    Diagnostic& d =
+        cannot_prove(diags, at->range,
+                     "cannot prove that " + name + " is balanced: " + counts +
+                         (cons.empty() || prod.empty()
+                              ? std::string()
+                              : "; they agree only if " + pushed->str() + " = " + popped->str()));
     d.file = any.kernel->file.get();
   }
 }

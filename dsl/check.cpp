@@ -165,10 +165,14 @@ void Checker::check_stmt(Stmt& s) {
                                       n + " = fill(" + expr_str(a->value) + ")");
       if (b) {
         b->shape = {merge(b->shape.rows, sh.rows), merge(b->shape.cols, sh.cols)};
+        write_local(*b, n, at, false);
       } else {
         Binding nb;
         nb.where = at;
         nb.shape = sh;
+        nb.last_write = at;
+        nb.read_since_write = false;
+        nb.write_scope = scopes_.size();
         bind(n, nb);
       }
     }
@@ -200,6 +204,8 @@ void Checker::check_stmt(Stmt& s) {
           .note(b->where, "'" + n + "' is declared here");
     } else {
       b->shape = {merge(b->shape.rows, sh.rows), merge(b->shape.cols, sh.cols)};
+      b->read_since_write = true; // '+=' adds to the value it holds
+      write_local(*b, n, at, true);
     }
   } else if (auto* st = std::get_if<Store>(&s.node)) {
     check_store(*st);
@@ -212,6 +218,7 @@ void Checker::check_stmt(Stmt& s) {
     check_block(f->body);
     enclosing_.pop_back();
     --for_depth_;
+    warn_unused_locals();
     for (const auto& [n, b] : scopes_.back())
       if (b.kind == Binding::Kind::local)
         expired_[n] = b.where;
@@ -261,12 +268,56 @@ void Checker::warn_tile_permutation(const Store& st) {
   find_swapped(st.value, *ix[0].var, *ix[1].var, swapped);
   for (const Expr* e : swapped) {
     const std::string from = access_str(std::get<Access>(e->node));
-    d_.warning(e->loc.range,
-               "tile '" + from + "' is stored at '" + access_str(st.target) +
-                   "': whole 32x32 tiles move to the swapped positions, but the elements inside "
-                   "each are not transposed; for a transpose, write '" +
-                   access_str(st.target) + " = transpose(" + from + ")'")
-        .note(st.target_loc.range, "stored here");
+    pending_.push_back({e->loc.range, "tile-permutation",
+                        "tile '" + from + "' is stored at '" + access_str(st.target) +
+                            "': whole 32x32 tiles move to the swapped positions, but the "
+                            "elements inside each are not transposed; for a transpose, write '" +
+                            access_str(st.target) + " = transpose(" + from + ")'",
+                        st.target_loc.range, "stored here"});
+  }
+}
+
+void Checker::write_local(Binding& b, const std::string& n, SourceRange at, bool accumulates) {
+  // Overwritten unread: only within one block, since a loop in between may run no iteration.
+  if (!b.read_since_write && b.write_scope == scopes_.size())
+    pending_.push_back(
+        {b.last_write, "unused-value",
+         "the value " +
+             std::string(b.last_write_accumulates ? "accumulated into '" : "assigned to '") + n +
+             "' here is overwritten before it is read",
+         at, "'" + n + "' is assigned again here"});
+  b.read_since_write = false;
+  b.last_write = at;
+  b.last_write_accumulates = accumulates;
+  b.write_scope = scopes_.size();
+}
+
+void Checker::warn_unused_locals() {
+  for (const auto& [n, b] : scopes_.back()) {
+    if (b.kind != Binding::Kind::local || b.read)
+      continue;
+    PendingWarning w{b.last_write,
+                     "unused-value",
+                     "'" + n + "' is " + (b.last_write_accumulates ? "accumulated" : "assigned") +
+                         " but never used; store it to an output or remove it",
+                     {},
+                     ""};
+    if (b.last_write != b.where)
+      w.note_at = b.where, w.note = "'" + n + "' is bound here";
+    pending_.push_back(std::move(w));
+  }
+}
+
+void Checker::warn_unused_inputs() {
+  for (const Param& p : k_.inputs) {
+    const Binding* b = lookup(p.name.name);
+    if (b && b->param == &p && !b->read && !bad_params_.count(p.name.name))
+      pending_.push_back({p.name.loc.range,
+                          "unused-input",
+                          std::string(p.is_tensor ? "input tensor '" : "scalar input '") +
+                              p.name.name + "' is never read",
+                          {},
+                          ""});
   }
 }
 
@@ -380,6 +431,23 @@ void Checker::check_coverage(const Store& st, const Param& out,
 }
 
 void Checker::run() {
+  const std::size_t errors_before = d_.error_count();
+  check_body();
+  if (d_.error_count() != errors_before)
+    return;
+  warn_unused_inputs();
+  std::stable_sort(pending_.begin(), pending_.end(),
+                   [](const PendingWarning& a, const PendingWarning& b) {
+                     return a.where.begin < b.where.begin;
+                   });
+  for (const PendingWarning& w : pending_) {
+    Diagnostic& d = d_.warning(w.where, w.name, w.message);
+    if (!w.note.empty())
+      d.note(w.note_at, w.note);
+  }
+}
+
+void Checker::check_body() {
   scopes_.emplace_back();
   check_options();
   check_params();
@@ -402,6 +470,7 @@ void Checker::run() {
         enclosing_.push_back(check_loop_var(lv, true, keyword_range(s, 8)));
       check_block(p.body);
       enclosing_.clear();
+      warn_unused_locals();
       scopes_.pop_back();
     } else if (std::holds_alternative<Parallel>(s.node)) {
       error(keyword_range(s, 8), "second 'parallel' block; a kernel has exactly one, at its top "

@@ -289,12 +289,15 @@ Shape Checker::check_expr(Expr& e) {
           .note(b->loop->lv->var.loc.range, "'" + nm + "' is defined here");
     } else if (b->kind == Binding::Kind::scalar) {
       t = Type::scalar;
+      b->read = true;
     } else {
       t = Type::tile;
       sh = b->shape;
+      b->read = b->read_since_write = true;
     }
   } else if (auto* a = std::get_if<Access>(&e.node)) {
     if (const Binding* b = resolve_tensor(a->tensor)) {
+      lookup(a->tensor.name)->read = true;
       t = Type::tile;
       const Param& p = *b->param;
       if (b->is_output && !bad_params_.count(p.name.name))

@@ -5,6 +5,7 @@
 #include "dsl/ast.hpp"
 #include "dsl/check.hpp"
 #include "support/diagnostics.hpp"
+#include "support/suggest.hpp"
 
 #include <deque>
 #include <map>
@@ -65,6 +66,22 @@ struct Binding {
   LoopInfo* loop = nullptr;     // loop
   SourceRange where;            // declaration or first binding
   Shape shape;                  // local
+  // For -Wunused-input and -Wunused-value:
+  bool read = false;            // named in an expression (a '+=' does not count)
+  bool read_since_write = true; // local: the value of the last '=' or '+=' was used ('+=' uses it)
+  SourceRange last_write;       // local: the name of its last '=' or '+='
+  bool last_write_accumulates = false;
+  std::size_t write_scope = 0; // local: the scope depth of its last write
+};
+
+/// A warning held until the kernel is checked: dropped if the kernel had an error (an unused name
+/// is then more likely a consequence than a mistake), else reported in source order.
+struct PendingWarning {
+  SourceRange where;
+  std::string name; // a row of kWarnings
+  std::string message;
+  SourceRange note_at;
+  std::string note; // empty: no note
 };
 
 struct StoreSite {
@@ -79,7 +96,9 @@ constexpr int kMaxLoopNesting = 32;
 class Checker {
 public:
   Checker(Kernel& k, Diagnostics& d) : k_(k), d_(d) {}
+  /// Checks the kernel, then reports its pending warnings if it had no error.
   void run();
+  void check_body();
 
   // check_decl.cpp
   void check_options();
@@ -114,6 +133,12 @@ public:
 
   Diagnostic& error(SourceRange r, std::string msg) { return d_.error(r, std::move(msg)); }
   void warn_tile_permutation(const Store& st);
+  /// Records that local `n` is written (by '=' or '+=') at `at`; a value of an '=' or '+=' in
+  /// the same block that nobody read is reported as overwritten.
+  void write_local(Binding& b, const std::string& n, SourceRange at, bool accumulates);
+  /// The locals of the innermost scope, about to end: those never read are unused values.
+  void warn_unused_locals();
+  void warn_unused_inputs();
   SourceRange decl_of(const Param& p) const { return p.name.loc.range; }
 
   Kernel& k_;
@@ -130,12 +155,12 @@ public:
   const Stmt* parallel_ = nullptr;             // the top-level parallel
   int for_depth_ = 0;                          // 'for' loops around the current statement
   bool coverage_ok_ = true; // false once a store was skipped, so "never stored" would lie
+  std::vector<PendingWarning> pending_;
 };
 
-/// Levenshtein distance with transpositions; used for "did you mean" suggestions.
-std::size_t edit_distance(const std::string& a, const std::string& b);
-/// The closest candidate within a small distance, or "".
-std::string closest(const std::string& name, const std::vector<std::string>& candidates);
+// "Did you mean" suggestions (support/suggest.hpp).
+using tk::closest;
+using tk::edit_distance;
 SourceRange keyword_range(const Stmt& s, std::uint32_t len);
 std::string index_str(const TensorIndex& ix);
 std::string access_str(const Access& a);

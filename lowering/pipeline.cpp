@@ -1,5 +1,6 @@
 #include "lowering/pipeline.hpp"
 
+#include "dsl/print.hpp"
 #include "lowering/cpu/lower_elementwise.hpp"
 #include "lowering/cpu/lower_gemm.hpp"
 #include "lowering/cpu/partition_threads.hpp"
@@ -23,6 +24,7 @@
 #include "lowering/tt/verify_kernels.hpp"
 
 #include <array>
+#include <chrono>
 #include <ostream>
 
 namespace tk::lower {
@@ -114,18 +116,36 @@ const Stage* find_stage(const std::vector<Stage>& chain, std::string_view name) 
   return nullptr;
 }
 
-bool wants_dump(const PipelineOptions& o, std::string_view stage) {
-  return o.print_after_all || o.print_after.count(std::string(stage));
+bool wants_dump(const PipelineOptions& o, std::string_view stage, bool unchanged) {
+  return o.print_after_all || o.print_after.count(std::string(stage)) ||
+         (o.print_changed && !unchanged);
 }
 
 void dump(const PipelineOptions& o, std::string_view stage, const ir::Module& m, bool unchanged) {
-  if (!o.dump || !wants_dump(o, stage))
+  if (!o.dump || !wants_dump(o, stage, unchanged))
     return;
   *o.dump << "// after " << stage << '\n';
   if (unchanged)
     *o.dump << "(unchanged)\n";
   else
     *o.dump << ir::print(m);
+}
+
+void dump_before(const PipelineOptions& o, std::string_view stage, const ir::Module& m) {
+  if (o.dump && o.print_before.count(std::string(stage)))
+    *o.dump << "// before " << stage << '\n' << ir::print(m);
+}
+
+/// Runs `f` and appends its wall time to opts.times under `stage`.
+template <class F>
+auto timed(const PipelineOptions& o, std::string_view stage, F&& f) {
+  auto start = std::chrono::steady_clock::now();
+  auto result = f();
+  if (o.times)
+    o.times->push_back({std::string(stage), std::chrono::duration<double, std::milli>(
+                                                std::chrono::steady_clock::now() - start)
+                                                .count()});
+  return result;
 }
 
 void set_attr(ir::Module& m, const char* key, ir::AttrValue v) {
@@ -179,6 +199,8 @@ bool check_stage_names(const PipelineOptions& opts, Target t, Diagnostics& diags
     check(*opts.stop_after, "--stop-after");
   for (const std::string& n : opts.print_after)
     check(n, "--print-after");
+  for (const std::string& n : opts.print_before)
+    check(n, "--print-before");
   return ok;
 }
 
@@ -207,7 +229,8 @@ std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_s
   }
   for (++i; i < chain.size(); ++i) {
     const Stage& s = chain[i];
-    ir::Module next = s.run(m, diags);
+    dump_before(opts, s.name, m);
+    ir::Module next = timed(opts, s.name, [&] { return s.run(m, diags); });
     if (diags.has_errors())
       return std::nullopt;
     if (opts.verify_each)
@@ -224,7 +247,9 @@ std::optional<ir::Module> run_pipeline(const dsl::Module& ast, Target t,
                                        const PipelineOptions& opts, Diagnostics& diags) {
   if (!check_stage_names(opts, t, diags))
     return std::nullopt;
-  ir::Module m = to_tile_ir(ast, diags);
+  if (opts.dump && opts.print_before.count("to-tile-ir"))
+    *opts.dump << "// before to-tile-ir\n" << dsl::print(ast);
+  ir::Module m = timed(opts, "to-tile-ir", [&] { return to_tile_ir(ast, diags); });
   if (diags.has_errors())
     return std::nullopt;
   if (!opts.source.empty())
@@ -242,6 +267,13 @@ std::optional<ir::Module> run_pipeline_from_dump(const SourceFile& file, Target 
                                                  const PipelineOptions& opts, Diagnostics& diags) {
   if (!check_stage_names(opts, t, diags))
     return std::nullopt;
+  std::optional<Dump> d = read_dump(file, t, diags);
+  if (!d)
+    return std::nullopt;
+  return run_pipeline_from_dump(std::move(*d), t, opts, diags);
+}
+
+std::optional<Dump> read_dump(const SourceFile& file, Target t, Diagnostics& diags) {
   std::optional<std::string> after = ir::read_stage_header(file.text());
   const SourceFile* saved = diags.file();
   diags.set_file(&file);
@@ -258,10 +290,15 @@ std::optional<ir::Module> run_pipeline_from_dump(const SourceFile& file, Target 
   std::optional<ir::Module> m = ir::read_module(file, diags);
   if (!m)
     return std::nullopt;
-  apply_overrides(*m, opts.overrides);
+  return Dump{std::move(*m), *after};
+}
+
+std::optional<ir::Module> run_pipeline_from_dump(Dump d, Target t, const PipelineOptions& opts,
+                                                 Diagnostics& diags) {
+  apply_overrides(d.module, opts.overrides);
   if (opts.verify_each)
-    ir::verify(*m, *after);
-  return resume_pipeline(std::move(*m), *after, t, opts, diags);
+    ir::verify(d.module, d.after);
+  return resume_pipeline(std::move(d.module), d.after, t, opts, diags);
 }
 
 } // namespace tk::lower

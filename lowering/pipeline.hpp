@@ -42,10 +42,20 @@ struct OptionOverrides {
   std::optional<std::string> math_fidelity;
 };
 
+/// The wall time one stage took (--time-stages).
+struct StageTime {
+  std::string stage;
+  double ms = 0;
+};
+
 struct PipelineOptions {
   std::optional<std::string> stop_after; // a stage name; nullopt runs the whole chain
   std::set<std::string> print_after;     // stage names whose result is dumped
+  std::set<std::string> print_before;    // stage names whose input is dumped
   bool print_after_all = false;
+  bool print_changed = false; // dump after every stage that changed the module
+  /// Where each stage's wall time is appended, in order; null: not timed.
+  std::vector<StageTime>* times = nullptr;
   /// Run ir::verify after every stage (throws tk::InternalError on a broken invariant).
 #ifdef NDEBUG
   bool verify_each = false;
@@ -69,7 +79,9 @@ bool check_stage_names(const PipelineOptions& opts, Target t, Diagnostics& diags
 
 /// Lowers a checked DSL module through the chain of `t` (or up to opts.stop_after). Each dump
 /// is `// after <stage>` then the printed module, or `(unchanged)` when the stage returned the
-/// module untouched. Returns nullopt when a stage or an option reported a user error.
+/// module untouched (--print-changed skips those); `// before <stage>` then the module the stage
+/// is given (before to-tile-ir: the checked kernels as canonical .tk text). Returns nullopt when a
+/// stage or an option reported a user error.
 std::optional<ir::Module> run_pipeline(const dsl::Module& m, Target t, const PipelineOptions& opts,
                                        Diagnostics& diags);
 
@@ -82,5 +94,16 @@ std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_s
 /// stage. A missing header, an unknown stage or a syntax error is a located user error.
 std::optional<ir::Module> run_pipeline_from_dump(const SourceFile& dump, Target t,
                                                  const PipelineOptions& opts, Diagnostics& diags);
+
+/// A dump read back: the module and the stage it was printed after.
+struct Dump {
+  ir::Module module;
+  std::string after;
+};
+/// The first half of run_pipeline_from_dump: checks the header and reads the module.
+std::optional<Dump> read_dump(const SourceFile& dump, Target t, Diagnostics& diags);
+/// The second half: applies the overrides and resumes the chain after dump.after.
+std::optional<ir::Module> run_pipeline_from_dump(Dump dump, Target t, const PipelineOptions& opts,
+                                                 Diagnostics& diags);
 
 } // namespace tk::lower

@@ -13,6 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
   python3-jinja2   # the reference Jinja for the template engine's conformance tests (/usr/bin/python3)
   gnuplot-nox   # bench/tt_bench.sh: the roofline plot (SVG) of the TT benchmark table
+  graphviz   # dot: renders ttgen --emit=dot (the README's command, docs/ttgen.md's figure)
 )
 
 sudo=""

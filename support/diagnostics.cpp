@@ -1,5 +1,7 @@
 #include "support/diagnostics.hpp"
 
+#include "support/suggest.hpp"
+
 #include <algorithm>
 #include <ostream>
 #include <sstream>
@@ -30,8 +32,69 @@ Diagnostic& Diagnostics::add(Severity s, const SourceFile* f, SourceRange r, std
 Diagnostic& Diagnostics::error(SourceRange where, std::string message) {
   return add(Severity::error, file_, where, std::move(message));
 }
-Diagnostic& Diagnostics::warning(SourceRange where, std::string message) {
-  return add(Severity::warning, file_, where, std::move(message));
+Diagnostic& Diagnostics::warning(SourceRange where, std::string_view name, std::string message) {
+  if (warnings_ && !warnings_->enabled(name)) {
+    dropped_ = Diagnostic{};
+    return dropped_;
+  }
+  const bool as_error = warnings_ && warnings_->is_error(name);
+  Diagnostic& d =
+      add(as_error ? Severity::error : Severity::warning, file_, where, std::move(message));
+  d.option = (as_error ? "-Werror,-W" : "-W") + std::string(name);
+  return d;
+}
+
+std::string WarningOptions::apply(std::string_view flag) {
+  auto known = [](std::string_view n) {
+    for (const WarningInfo& w : kWarnings)
+      if (w.name == n)
+        return true;
+    return false;
+  };
+  auto unknown = [&](std::string_view n) {
+    std::vector<std::string> names;
+    for (const WarningInfo& w : kWarnings)
+      names.emplace_back(w.name);
+    std::string prefix(flag.substr(0, flag.size() - n.size()));
+    std::string hint = closest(std::string(n), names);
+    return "unknown warning option '" + std::string(flag) + "'" +
+           (hint.empty() ? "; the warnings are listed by ttgen --help"
+                         : "; did you mean '" + prefix + hint + "'?");
+  };
+  auto take = [&](std::string_view prefix, std::string_view& rest) {
+    if (flag.substr(0, prefix.size()) != prefix)
+      return false;
+    rest = flag.substr(prefix.size());
+    return true;
+  };
+  std::string_view n;
+  if (flag == "-Werror") {
+    all_errors = true;
+  } else if (flag == "-Wno-error") {
+    all_errors = false;
+  } else if (take("-Werror=", n)) {
+    if (!known(n))
+      return unknown(n);
+    errors.emplace(n);
+    no_errors.erase(std::string(n));
+    disabled.erase(std::string(n));
+  } else if (take("-Wno-error=", n)) {
+    if (!known(n))
+      return unknown(n);
+    no_errors.emplace(n);
+    errors.erase(std::string(n));
+  } else if (take("-Wno-", n)) {
+    if (!known(n))
+      return unknown(n);
+    disabled.emplace(n);
+  } else if (take("-W", n)) {
+    if (!known(n))
+      return unknown(n);
+    disabled.erase(std::string(n));
+  } else {
+    return "'" + std::string(flag) + "' is not a warning option";
+  }
+  return "";
 }
 Diagnostic& Diagnostics::error(std::string message) {
   return add(Severity::error, nullptr, {}, std::move(message));
@@ -56,11 +119,12 @@ static const char* severity_name(Severity s) {
 
 void print_diagnostic(std::ostream& os, const Diagnostic& d) {
   if (!d.file) {
-    os << "ttgen: " << severity_name(d.severity) << ": " << d.message << '\n';
+    os << "ttgen: " << severity_name(d.severity) << ": " << d.message
+       << (d.option.empty() ? "" : " [" + d.option + "]") << '\n';
   } else {
     LineCol lc = d.file->line_col(d.range.begin);
     os << d.file->name() << ':' << lc.line << ':' << lc.col << ": " << severity_name(d.severity)
-       << ": " << d.message << '\n';
+       << ": " << d.message << (d.option.empty() ? "" : " [" + d.option + "]") << '\n';
     std::string_view text = d.file->line(lc.line);
     std::string num = std::to_string(lc.line);
     std::string gutter(std::max<std::size_t>(num.size(), 4), ' ');

@@ -13,8 +13,10 @@
 #include <cstddef>
 #include <iosfwd>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tk {
@@ -27,10 +29,43 @@ struct Diagnostic {
   SourceRange range;
   std::string message;
   std::vector<Diagnostic> notes;
+  /// The flag that controls a warning, printed after the message like clang's: "-Wunused-input",
+  /// or "-Werror,-Wunused-input" when -Werror made it an error. Empty for everything else.
+  std::string option;
 
   /// Attaches a note pointing at another place in the same file.
   Diagnostic& note(SourceRange where, std::string msg);
   Diagnostic& note(std::string msg); // a note without a location
+};
+
+/// The warnings TileKit reports, each switched by -W<name> / -Wno-<name>; all on by default.
+struct WarningInfo {
+  std::string_view name;
+  std::string_view summary; // one line, for ttgen --help
+};
+inline constexpr WarningInfo kWarnings[] = {
+    {"unused-input", "an input tensor or scalar the kernel never reads"},
+    {"unused-value", "a value computed and never used (a name whose '=' or last '+=' is never "
+                     "read nor stored)"},
+    {"tile-permutation", "a store that moves whole tiles to swapped positions without "
+                         "transposing their elements"},
+};
+
+/// Which warnings are reported and which are errors, from clang-style flags applied in order.
+struct WarningOptions {
+  std::set<std::string, std::less<>> disabled;  // -Wno-<name>
+  bool all_errors = false;                      // -Werror
+  std::set<std::string, std::less<>> errors;    // -Werror=<name>
+  std::set<std::string, std::less<>> no_errors; // -Wno-error=<name>
+
+  bool enabled(std::string_view name) const { return !disabled.count(name); }
+  bool is_error(std::string_view name) const {
+    return errors.count(name) || (all_errors && !no_errors.count(name));
+  }
+  /// Applies one flag: -W<name>, -Wno-<name>, -Werror, -Wno-error, -Werror=<name>,
+  /// -Wno-error=<name>. Returns "" or what is wrong with it (an unknown warning name, with a
+  /// suggestion).
+  std::string apply(std::string_view flag);
 };
 
 class Diagnostics {
@@ -42,7 +77,10 @@ public:
   const SourceFile* file() const { return file_; }
 
   Diagnostic& error(SourceRange where, std::string message);
-  Diagnostic& warning(SourceRange where, std::string message);
+  /// A warning named `name` (a row of kWarnings): dropped when the warning options disable it,
+  /// an error when they make it one.
+  Diagnostic& warning(SourceRange where, std::string_view name, std::string message);
+  void set_warnings(const WarningOptions* w) { warnings_ = w; }
   /// An error that has no place in the source (bad flag, unreadable file).
   Diagnostic& error(std::string message);
 
@@ -63,7 +101,9 @@ private:
   std::size_t limit_;
   std::size_t errors_ = 0;
   std::vector<Diagnostic> diags_;
-  Diagnostic overflow_; // sink for diagnostics past the limit
+  Diagnostic overflow_;                      // sink for diagnostics past the limit
+  Diagnostic dropped_;                       // sink for disabled warnings
+  const WarningOptions* warnings_ = nullptr; // null: every warning on, none an error
 };
 
 /// Renders one diagnostic (and its notes) in clang's form.

@@ -5,6 +5,7 @@
 
 #include "lowering/pipeline.hpp"
 #include "support/source.hpp"
+#include "tools/ttgen/report.hpp"
 
 #include <cstddef>
 #include <functional>
@@ -24,9 +25,11 @@ enum class Emit {
   none,          // nothing but the stage dumps asked for
   code,          // the generated files, written into the directory -o DIR
   template_data, // the JSON the templates are rendered with
+  dot,           // the dataflow of each kernel as a Graphviz graph (from the lowered TT IR)
 };
 /// The spellings accepted by --emit, in help order; kEmitNames[i] names Emit(i).
-inline constexpr std::string_view kEmitNames[] = {"ast", "ir", "none", "code", "template-data"};
+inline constexpr std::string_view kEmitNames[] = {"ast",           "ir", "none", "code",
+                                                  "template-data", "dot"};
 inline Emit emit_from_name(std::string_view name) {
   for (std::size_t i = 0; i < std::size(kEmitNames); ++i)
     if (kEmitNames[i] == name)
@@ -46,7 +49,14 @@ struct Options {
   bool list_stages = false;
   std::optional<std::string> stop_after;
   std::vector<std::string> print_after;
+  std::vector<std::string> print_before;
   bool print_after_all = false;
+  bool print_changed = false; // dump after every stage that changed the IR
+  bool time_stages = false;   // a table of wall time per stage on stderr
+  /// --kernel=NAME: dumps and output for this kernel of the file only.
+  std::optional<std::string> kernel;
+  WarningOptions warnings;       // -W<name>, -Wno-<name>, -Werror, ...
+  bool json_diagnostics = false; // --diagnostics-format=json: one JSON document on stderr
   bool verify_each = false; // run the IR verifier after every stage (always on in debug builds)
   lower::OptionOverrides overrides;
 };
@@ -60,14 +70,14 @@ enum ExitCode : int { kOk = 0, kUserError = 1, kUsageError = 2, kInternalError =
 int run(const Options& options, std::istream& in, std::ostream& out, std::ostream& err);
 
 /// The text of `path` ("-": standard input), or nullopt after reporting why it cannot be read.
-std::optional<SourceFile> read_input(const std::string& path, std::istream& in, std::ostream& err);
+std::optional<SourceFile> read_input(const std::string& path, std::istream& in, Reporter& err);
 
 /// Prints `--list-stages`: the chain of `t`, one `name  summary` line per stage.
 void list_stages(lower::Target t, std::ostream& out);
 
 /// Runs `work` and turns an escaping tk::InternalError or other exception into
-/// "ttgen: internal error: ..." and a request to report it, returning kInternalError: a bug in
-/// TileKit never reads as a mistake in the user's kernel.
-int guard_internal_errors(const std::function<int()>& work, std::ostream& err);
+/// "ttgen: internal error: ..." and a request to report it (as a JSON document when `json`),
+/// returning kInternalError: a bug in TileKit never reads as a mistake in the user's kernel.
+int guard_internal_errors(const std::function<int()>& work, std::ostream& err, bool json = false);
 
 } // namespace tk::ttgen

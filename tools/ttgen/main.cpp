@@ -1,6 +1,7 @@
 // ttgen: compiles .tk kernels. Flags are parsed here; the work is in driver.cpp. Exit codes:
 // 0 ok, 1 errors in the input, 2 usage errors, 3 internal errors (a bug in TileKit).
 #include "tools/ttgen/driver.hpp"
+#include "tools/ttgen/report.hpp"
 #include "tools/ttgen/report_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -48,6 +49,32 @@ int exec_check(int argc, char** argv) {
   return 2;
 }
 
+/// Whether the command line asks for JSON diagnostics; read before the flags are parsed, so
+/// that a usage error in them is reported as JSON too.
+bool json_requested(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--diagnostics-format=json" ||
+        (a == "--diagnostics-format" && i + 1 < argc && std::string(argv[i + 1]) == "json"))
+      return true;
+  }
+  return false;
+}
+
+/// The help's footer: the warning flags (parsed before CLI11 sees the command line) and the
+/// warnings.
+std::string warnings_help() {
+  std::string s = "Warnings (clang's flags; every warning is on by default):\n"
+                  "  -W<name>, -Wno-<name>      report, or do not report, the warning <name>\n"
+                  "  -Werror, -Werror=<name>    make every warning, or <name>, an error (exit 1)\n"
+                  "  -Wno-error, -Wno-error=<name>  undo -Werror, for every warning or for <name>\n"
+                  "The warnings:\n";
+  for (const tk::WarningInfo& w : tk::kWarnings)
+    s += "  " + std::string(w.name) + std::string(20 - w.name.size(), ' ') +
+         std::string(w.summary) + "\n";
+  return s + "Exit status: 0 ok, 1 errors in the input, 2 usage errors, 3 internal errors.";
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -58,6 +85,25 @@ int main(int argc, char** argv) {
                "ttgen"};
   app.set_version_flag("--version", "ttgen " TK_VERSION, "Print the version and exit");
   Options options;
+  const bool json = json_requested(argc, argv);
+  // -W flags are clang's: -W<name> is not a CLI11 option, so they are taken out here, in order.
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (i > 0 && a.size() > 2 && a.rfind("-W", 0) == 0) {
+      if (std::string e = options.warnings.apply(a); !e.empty()) {
+        print_usage_error(std::cerr, json, e, "run 'ttgen --help' for usage");
+        return kUsageError;
+      }
+    } else if (i > 0 && a == "-W") {
+      print_usage_error(std::cerr, json, "'-W' needs a warning name: -W<name>",
+                        "run 'ttgen --help' for usage");
+      return kUsageError;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  app.footer(warnings_help());
   app.add_option("input", options.input,
                  "The .tk file to compile, a printed IR dump (its first line names the stage it "
                  "was taken after; the chain resumes there), or - for standard input");
@@ -65,9 +111,11 @@ int main(int argc, char** argv) {
   app.add_option("--emit", emit,
                  "What to produce: ast = the checked kernels as canonical .tk text (the default "
                  "without -o); ir = the tile IR after the last stage run; none = only the stage "
-                 "dumps (the default when --print-after or --print-after-all is given); code = "
-                 "the generated C++ files, written into the directory -o DIR (the default when "
-                 "-o is given); template-data = the JSON the code templates are rendered with")
+                 "dumps (the default when stage dumps are asked for); code = the generated C++ "
+                 "files, written into the directory -o DIR (the default when -o is given); "
+                 "template-data = the JSON the code templates are rendered with; dot = the "
+                 "dataflow of each kernel (DRAM tensors, reader, compute, writer, circular "
+                 "buffers) as a Graphviz graph, from the TT chain")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kEmitNames), std::end(kEmitNames))))
       ->type_name("KIND");
   std::string target = "tt";
@@ -82,7 +130,27 @@ int main(int argc, char** argv) {
                  "Print the IR after STAGE (repeatable); each dump starts with '// after STAGE'")
       ->type_name("STAGE")
       ->allow_extra_args(false);
+  app.add_option("--print-before", options.print_before,
+                 "Print the IR STAGE is given (repeatable); each dump starts with "
+                 "'// before STAGE' (before to-tile-ir: the checked kernels as .tk text)")
+      ->type_name("STAGE")
+      ->allow_extra_args(false);
   app.add_flag("--print-after-all", options.print_after_all, "Print the IR after every stage");
+  app.add_flag("--print-changed", options.print_changed,
+               "Print the IR after every stage that changed it (to-tile-ir always does)");
+  app.add_flag("--time-stages", options.time_stages,
+               "Print to stderr a table of the wall time of each phase and stage (ms, % of the "
+               "total)");
+  app.add_option("--kernel", options.kernel,
+                 "Compile only the kernel NAME of the input file (stage dumps and output)")
+      ->type_name("NAME");
+  std::string diagnostics_format = "text";
+  app.add_option("--diagnostics-format", diagnostics_format,
+                 "text = clang's form; json = one JSON document on stderr with every diagnostic "
+                 "(severity, message, option, file, line, column, ranges, notes)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str()
+      ->type_name("FORMAT");
   app.add_option("--stop-after", options.stop_after, "Stop the chain after STAGE")
       ->type_name("STAGE");
   app.add_flag("--verify-each", options.verify_each,
@@ -104,10 +172,11 @@ int main(int argc, char** argv) {
                  "LoFi, HiFi2, HiFi3 or HiFi4 (overrides @options math_fidelity; default HiFi4)")
       ->check(CLI::IsMember({"LoFi", "HiFi2", "HiFi3", "HiFi4"}))
       ->type_name("NAME");
-  app.add_option("-o,--output", options.output,
-                 "With --emit=code (the default when -o is given): the directory to write the "
-                 "generated files into, created if needed. With --emit=ast|ir|template-data: the "
-                 "file to write instead of stdout")
+  app.add_option(
+         "-o,--output", options.output,
+         "With --emit=code (the default when -o is given): the directory to write the "
+         "generated files into, created if needed. With --emit=ast|ir|template-data|dot: the "
+         "file to write instead of stdout")
       ->type_name("FILE|DIR");
 
   app.add_subcommand("check", "Prove the kernels of a hand-written TT-Metalium program free of CB "
@@ -136,7 +205,7 @@ int main(int argc, char** argv) {
   report_cmd->fallthrough();
 
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), args.data());
     if (!report_cmd->parsed() && !options.list_stages && options.input.empty())
       throw CLI::RequiredError("input");
   } catch (const CLI::CallForHelp& e) {
@@ -144,9 +213,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "ttgen: error: " << e.what() << "\nrun 'ttgen --help' for usage\n";
+    print_usage_error(std::cerr, json, e.what(), "run 'ttgen --help' for usage");
     return kUsageError;
   }
+  options.json_diagnostics = diagnostics_format == "json";
 
   if (!emit.empty())
     options.emit = emit_from_name(emit);
@@ -156,8 +226,10 @@ int main(int argc, char** argv) {
   if (!grid.empty()) {
     options.overrides.grid = parse_grid(grid);
     if (!options.overrides.grid) {
-      std::cerr << "ttgen: error: --grid: '" << grid
-                << "' is not a core grid; write XxY with each side 1 to 8, e.g. 8x8\n";
+      tk::ttgen::Reporter r(std::cerr, options.json_diagnostics);
+      r.error("--grid: '" + grid +
+              "' is not a core grid; write XxY with each side 1 to 8, e.g. 8x8");
+      r.finish();
       return kUsageError;
     }
   }
@@ -165,8 +237,8 @@ int main(int argc, char** argv) {
   if (report_cmd->parsed()) {
     report.overrides = options.overrides;
     return guard_internal_errors([&] { return run_report(report, std::cin, std::cout, std::cerr); },
-                                 std::cerr);
+                                 std::cerr, options.json_diagnostics);
   }
   return guard_internal_errors([&] { return run(options, std::cin, std::cout, std::cerr); },
-                               std::cerr);
+                               std::cerr, options.json_diagnostics);
 }

@@ -91,7 +91,9 @@ int run_report(const ReportOptions& options, std::istream& in, std::ostream& out
   std::optional<report::Shape> shape = parse_shape(options.shape, err);
   if (!shape)
     return kUsageError;
-  std::optional<SourceFile> file = read_input(options.input, in, err);
+  Reporter reporter(err, false);
+  std::optional<SourceFile> file = read_input(options.input, in, reporter);
+  reporter.finish();
   if (!file)
     return kUsageError;
   std::optional<ir::Module> m = lower_tt(*file, options, err);

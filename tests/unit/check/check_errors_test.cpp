@@ -22,6 +22,8 @@ Result run(Kernel k) {
   Diagnostics d;
   Result r{check(m, d), {}, {}};
   for (const Diagnostic& x : d.all()) {
+    if (x.severity != Severity::error)
+      continue; // the kernels here leave inputs unread: -Wunused-input, tested in diagnostics/
     r.errors.push_back(x.message);
     r.notes.push_back(x.notes.size());
   }

@@ -1,6 +1,8 @@
 // The random kernel generator (tools/difftest/generate.hpp): what it makes passes the checker,
-// the same seed gives the same kernel, and the kernels cover the language.
+// whose warnings on it are true, the same seed gives the same kernel, and the kernels cover the
+// language.
 #include "dsl/check.hpp"
+#include "interp/interp.hpp"
 #include "parser/parse.hpp"
 #include "tools/difftest/generate.hpp"
 
@@ -8,7 +10,11 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
+#include <random>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace tk::difftest {
 namespace {
@@ -22,6 +28,109 @@ TEST(DifftestGenerate, EveryKernelChecks) {
     const bool ok = m && dsl::check(*m, diags);
     ASSERT_TRUE(ok) << "seed " << seed << ":\n" << text << diags.str();
   }
+}
+
+// The checker's warnings are true on the generator's kernels, which bind values and declare
+// inputs at random: an input it reports as never read, or a value ('=' or '+=') as never used,
+// can take any other value without changing one bit of the outputs (the reference interpreter's).
+namespace warnings {
+
+struct Checked {
+  std::optional<dsl::Module> module;
+  std::string diagnostics;
+  std::vector<Diagnostic> warnings;
+};
+
+Checked check_text(const std::string& text) {
+  SourceFile src("k.tk", text);
+  Diagnostics diags(&src);
+  Checked c;
+  c.module = parser::parse(src, diags);
+  if (c.module)
+    dsl::check(*c.module, diags);
+  c.diagnostics = diags.str();
+  for (const Diagnostic& d : diags.all())
+    if (d.severity == Severity::warning)
+      c.warnings.push_back(d);
+  return c;
+}
+
+interp::Inputs inputs_of(const Program& p) {
+  interp::Inputs in;
+  std::mt19937_64 rng(p.input_seed);
+  for (const Tensor& t : p.inputs) {
+    interp::Matrix m(extent(p, t, 0), extent(p, t, 1));
+    for (double& v : m.data)
+      v = kInputMin + (kInputMax - kInputMin) * static_cast<double>(rng() >> 11) * 0x1.0p-53;
+    in.tensors[t.name] = std::move(m);
+  }
+  for (const std::string& s : p.scalars)
+    in.scalars[s] = p.scalar_values.at(s);
+  return in;
+}
+
+/// `line` (1-based) of `text` with its statement's value `V` replaced by `(V) + 1000.0`.
+std::string perturb_line(const std::string& text, std::uint32_t line) {
+  std::istringstream is(text);
+  std::string out, l;
+  for (std::uint32_t n = 1; std::getline(is, l); ++n) {
+    if (n == line) {
+      std::size_t eq = l.find("= ");
+      l = l.substr(0, eq + 2) + "(" + l.substr(eq + 2) + ") + 1000.0";
+    }
+    out += l + "\n";
+  }
+  return out;
+}
+
+/// Every output's values, in name order: equal outputs give equal vectors.
+std::vector<std::vector<double>>
+output_values(const std::map<std::string, interp::Matrix>& outputs) {
+  std::vector<std::vector<double>> v;
+  for (const auto& [name, m] : outputs)
+    v.push_back(m.data);
+  return v;
+}
+
+} // namespace warnings
+
+TEST(DifftestGenerate, WarningsAreTrue) {
+  using namespace warnings;
+  int inputs = 0, values = 0;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const Program p = generate(seed);
+    const std::string text = print(p);
+    Checked c = check_text(text);
+    ASSERT_TRUE(c.module) << c.diagnostics;
+    if (c.warnings.empty())
+      continue;
+    const interp::Inputs in = inputs_of(p);
+    const auto want = output_values(interp::run(c.module->kernels[0], in));
+    for (const Diagnostic& w : c.warnings) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + ": " + w.message + "\n" + text);
+      const SourceFile src("k.tk", text);
+      const std::string name = text.substr(w.range.begin, w.range.end - w.range.begin);
+      if (w.option == "-Wunused-input") {
+        ++inputs;
+        interp::Inputs other = in;
+        if (auto t = other.tensors.find(name); t != other.tensors.end())
+          for (double& v : t->second.data)
+            v += 1000.0;
+        else
+          other.scalars.at(name) += 1000.0;
+        EXPECT_EQ(output_values(interp::run(c.module->kernels[0], other)), want);
+      } else {
+        ASSERT_EQ(w.option, "-Wunused-value");
+        ++values;
+        Checked changed = check_text(perturb_line(text, src.line_col(w.range.begin).line));
+        ASSERT_TRUE(changed.module && changed.diagnostics.find("error") == std::string::npos)
+            << changed.diagnostics;
+        EXPECT_EQ(output_values(interp::run(changed.module->kernels[0], in)), want);
+      }
+    }
+  }
+  EXPECT_GT(inputs, 10); // the generator does make both kinds
+  EXPECT_GT(values, 10);
 }
 
 TEST(DifftestGenerate, TheSameSeedGivesTheSameKernel) {

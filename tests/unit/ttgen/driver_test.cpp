@@ -5,6 +5,7 @@
 #include "support/diagnostics.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <sstream>
 #include <stdexcept>
@@ -74,6 +75,29 @@ TEST(TtgenDriver, UnexpectedExceptionIsAnInternalError) {
   EXPECT_EQ(err.str(), "ttgen: internal error: map::at\n"
                        "ttgen: this is a bug in TileKit, not in your kernel; please report it "
                        "with the input file\n");
+}
+
+TEST(TtgenDriver, InternalErrorAsJson) {
+  std::ostringstream err;
+  int code = guard_internal_errors(
+      []() -> int { throw InternalError("verifier: CB 3 unbalanced", "func @k { ... }"); }, err,
+      /*json=*/true);
+  EXPECT_EQ(code, kInternalError);
+  auto note = [](const char* message) {
+    return nlohmann::json{{"severity", "note"},
+                          {"message", message},
+                          {"file", nullptr},
+                          {"line", nullptr},
+                          {"column", nullptr},
+                          {"ranges", nlohmann::json::array()},
+                          {"notes", nlohmann::json::array()}};
+  };
+  nlohmann::json d = note("internal error: verifier: CB 3 unbalanced");
+  d["severity"] = "error";
+  d["notes"] = {note("func @k { ... }"),
+                note("this is a bug in TileKit, not in your kernel; please report it with the "
+                     "input file")};
+  EXPECT_EQ(nlohmann::json::parse(err.str()), (nlohmann::json{{"diagnostics", {d}}})) << err.str();
 }
 
 TEST(TtgenDriver, GuardPassesTheResultThrough) {

@@ -2,6 +2,7 @@
 #include "dsl/print.hpp"
 #include "parser/parse.hpp"
 #include "tests/support/golden.hpp"
+#include "tests/unit/ttgen/run_ttgen.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,44 +20,6 @@
 
 namespace tk::test {
 namespace {
-
-namespace fs = std::filesystem;
-
-struct Result {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-fs::path scratch_dir() {
-  fs::path dir = fs::temp_directory_path() / ("tk_ttgen_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-/// Runs `ttgen ARGS` in `cwd` with `stdin_text` on standard input.
-Result ttgen(const std::string& args, const std::string& stdin_text = "",
-             const fs::path& cwd = scratch_dir()) {
-  fs::path dir = scratch_dir();
-  std::ofstream(dir / "stdin.txt", std::ios::binary) << stdin_text;
-  std::string cmd = "cd " + quote(cwd.string()) + " && " + quote(TTGEN_PATH) + " " + args + " < " +
-                    quote((dir / "stdin.txt").string()) + " > " +
-                    quote((dir / "stdout.txt").string()) + " 2> " +
-                    quote((dir / "stderr.txt").string());
-  int status = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = read_file(dir / "stdout.txt");
-  r.err = read_file(dir / "stderr.txt");
-  return r;
-}
 
 const char* kAxpby = "// comment\n"
                      "kernel axpby(x: bf16[M, N], y: bf16[M, N], alpha: f32, beta: f32) -> "
@@ -89,9 +52,16 @@ TEST(TtgenCli, HelpNamesOnlyRealOptions) {
   // Every flag the help names; each one is exercised by a test in this file or the driver's.
   EXPECT_EQ(flags, (std::set<std::string>{"-h", "--help", "--version", "--emit", "-o", "--output",
                                           "--target", "--list-stages", "--print-after",
-                                          "--print-after-all", "--stop-after", "--verify-each",
-                                          "--grid", "--cb-depth", "--fp32-acc", "--math-fidelity"}))
+                                          "--print-before", "--print-after-all", "--print-changed",
+                                          "--time-stages", "--kernel", "--diagnostics-format",
+                                          "--stop-after", "--verify-each", "--grid", "--cb-depth",
+                                          "--fp32-acc", "--math-fidelity",
+                                          // the footer: -W<name>, -Wno-<name>, -Werror,
+                                          // -Werror=<name>, -Wno-error=<name>
+                                          "-W", "-Wno-", "-Werror", "-Wno-error"}))
       << r.out;
+  for (const char* w : {"unused-input", "unused-value", "tile-permutation"})
+    EXPECT_NE(r.out.find(std::string("\n  ") + w + " "), std::string::npos) << w << r.out;
 }
 
 TEST(TtgenCli, EmitAstFromFilePrintsCanonicalText) {
