@@ -40,13 +40,15 @@ TEST(TemplateData, SignatureChecksAndDimensions) {
   EXPECT_EQ(d["targets"].dump(), R"({"cpu":true,"tt":false})");
   const nlohmann::json& k = d["kernels"][0];
   EXPECT_EQ(k["name"], "rmsnorm");
-  EXPECT_EQ(k["params"].dump(), R"([{"dtype":"bf16","kind":"tensor","name":"x","role":"input"},)"
-                                R"({"dtype":"bf16","kind":"tensor","name":"g","role":"input"},)"
-                                R"({"dtype":"f32","kind":"scalar","name":"inv_n","used":true},)"
-                                R"({"dtype":"f32","kind":"scalar","name":"eps","used":true},)"
-                                R"({"dtype":"bf16","kind":"tensor","name":"y","role":"output"}])");
-  EXPECT_EQ(k["shape_checks"][1].dump(),
-            R"({"cols":"N","cols_any":true,"param":"g","rows":1,"rows_any":false})");
+  EXPECT_EQ(k["params"].dump(),
+            R"([{"batched":false,"dtype":"bf16","kind":"tensor","name":"x","role":"input"},)"
+            R"({"batched":false,"dtype":"bf16","kind":"tensor","name":"g","role":"input"},)"
+            R"({"dtype":"f32","kind":"scalar","name":"inv_n","used":true},)"
+            R"({"dtype":"f32","kind":"scalar","name":"eps","used":true},)"
+            R"({"batched":false,"dtype":"bf16","kind":"tensor","name":"y","role":"output"}])");
+  EXPECT_EQ(
+      k["shape_checks"][1].dump(),
+      R"({"batched":false,"cols":"N","cols_any":true,"param":"g","rows":1,"rows_any":false})");
   EXPECT_EQ(k["same_dim_checks"][0].dump(),
             R"({"a":"x","axis_a":"cols","axis_b":"cols","b":"g","dim":"N"})");
   EXPECT_EQ(k["dims"].dump(), R"([{"axis":"rows","name":"M","tensor":"x"},)"
