@@ -15,14 +15,6 @@ bool plan(Program& p, Diagnostics& diags) {
   std::int64_t depth = tt::option_int(p, "cb_depth", 2);
   std::int64_t next[2] = {tt::cb_range(CBRole::input).first, tt::cb_range(CBRole::output).first};
   bool ok = true;
-  for (const Tensor& t : p.tensors)
-    if (t.dims.size() == 3) {
-      diags.error(t.loc.range, "tensor '" + t.name +
-                                   "' has a batch dimension, which the tt target does not "
-                                   "generate yet; generate this kernel with --target=cpu, or "
-                                   "call a rank-2 kernel once per batch");
-      return false;
-    }
   for (const Tensor& t : p.tensors) {
     if (t.role == TensorRole::intermediate)
       continue;
