@@ -58,6 +58,23 @@ TEST(TemplateData, SignatureChecksAndDimensions) {
   EXPECT_EQ(template_data(l, "rmsnorm").dump(), d.dump());
 }
 
+// A rank-3 tensor is a batch: a TensorView whose check takes the batch count, and a dimension
+// bound from its batch axis.
+TEST(TemplateData, BatchedTensorsCheckAndBindTheirBatch) {
+  Lowered l;
+  l.cpu = lower_example("batched_matmul");
+  nlohmann::json d = template_data(l, "batched_matmul");
+  const nlohmann::json& k = d["kernels"][0];
+  EXPECT_EQ(k["params"][0].dump(),
+            R"({"batched":true,"dtype":"bf16","kind":"tensor","name":"A","role":"input"})");
+  EXPECT_EQ(k["shape_checks"][0].dump(),
+            R"({"batch":"B","batch_any":true,"batched":true,"cols":"K","cols_any":true,)"
+            R"("param":"A","rows":"M","rows_any":true})");
+  EXPECT_EQ(k["same_dim_checks"][0].dump(),
+            R"({"a":"A","axis_a":"batch","axis_b":"batch","b":"X","dim":"B"})");
+  EXPECT_EQ(k["dims"][0].dump(), R"({"axis":"batch","name":"B","tensor":"A"})");
+}
+
 TEST(Generate, FilesAreFormattedAndNamedByTheStem) {
   auto files = generate(lower_example("matmul"), lower::Target::cpu, "mm");
   ASSERT_EQ(files.size(), 2u);
