@@ -62,7 +62,8 @@ json params(const Program& p, const std::vector<std::string>& sig,
       out.push_back({{"name", name},
                      {"kind", "tensor"},
                      {"role", std::string(to_string(t->role))},
-                     {"dtype", std::string(to_string(t->dtype))}});
+                     {"dtype", std::string(to_string(t->dtype))},
+                     {"batched", t->dims.size() == 3}});
     } else {
       // An unused scalar is named as used in the body, so -Wunused-parameter stays quiet.
       out.push_back(
@@ -83,23 +84,26 @@ void shapes(const Program& p, const std::vector<std::string>& sig,
     const Tensor* t = p.find_tensor(name);
     if (!t)
       continue;
-    json c = {{"param", t->name}};
-    for (std::size_t a = 0; a < 2 && a < t->dims.size(); ++a) {
+    // A rank-3 tensor is a batch of matrices: its axes are batch, rows, cols (the view's fields).
+    const bool batched = t->dims.size() == 3;
+    json c = {{"param", t->name}, {"batched", batched}};
+    for (std::size_t a = 0; a < t->dims.size(); ++a) {
       const Dim& d = t->dims[a];
-      c[std::string(kAxis[a]) + "_any"] = !d.name.empty();
-      c[kAxis[a]] = d.name.empty() ? json(d.size) : json(d.name);
+      const std::string axis = batched ? (a == 0 ? "batch" : kAxis[a - 1]) : kAxis[a];
+      c[axis + "_any"] = !d.name.empty();
+      c[axis] = d.name.empty() ? json(d.size) : json(d.name);
       if (d.name.empty())
         continue;
-      auto [it, fresh] = first.insert({d.name, {t->name, kAxis[a]}});
+      auto [it, fresh] = first.insert({d.name, {t->name, axis}});
       if (fresh) {
         if (used.count(d.name))
-          dims.push_back({{"name", d.name}, {"tensor", t->name}, {"axis", kAxis[a]}});
+          dims.push_back({{"name", d.name}, {"tensor", t->name}, {"axis", axis}});
       } else {
         same.push_back({{"dim", d.name},
                         {"a", it->second.first},
                         {"axis_a", it->second.second},
                         {"b", t->name},
-                        {"axis_b", kAxis[a]}});
+                        {"axis_b", axis}});
       }
     }
     checks.push_back(c);

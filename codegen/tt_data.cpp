@@ -109,12 +109,17 @@ json host_data(const Program& p, const Function& h, const HostPlan& plan) {
     }
     json bound;
     for (const Tensor& t : p.tensors)
-      for (std::size_t a = 0; a < t.dims.size() && a < 2 && bound.is_null(); ++a)
-        if (t.dims[a].name == q.name)
+      for (std::size_t a = 0; a < t.dims.size() && bound.is_null(); ++a)
+        if (t.dims[a].name == q.name) {
+          // A rank-3 tensor's axes are batch, rows, cols (the TensorView's fields).
+          const std::size_t axis = t.dims.size() == 3 ? a : a + 1;
           bound = {{"name", q.name},
                    {"type", "u32"},
                    {"tensor", t.name},
-                   {"axis", a == 0 ? "rows" : "cols"}};
+                   {"axis", axis == 0   ? "batch"
+                            : axis == 1 ? "rows"
+                                        : "cols"}};
+        }
     if (bound.is_null())
       fail(p, "host parameter '" + q.name + "' is no tensor dimension");
     host["params"].push_back(bound);

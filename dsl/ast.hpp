@@ -112,11 +112,13 @@ struct Expr {
 };
 
 // ---- statements ---------------------------------------------------------------------------------
-/// A range bound: an integer literal or `tiles(D)`.
+/// A range bound: an integer literal, `tiles(D)`, or a batch dimension `B` (its size, counted in
+/// matrices).
 struct Bound {
   std::optional<Ident> tiles_of; // `tiles(D)`: D / 32
-  std::int64_t value = 0;        // the literal, when tiles_of is empty
+  std::int64_t value = 0;        // the literal, when tiles_of and size_of are empty
   Loc loc;
+  std::optional<Ident> size_of; // a bare dimension name `B`: its size (a batch dimension's count)
   friend bool operator==(const Bound&, const Bound&) = default;
 };
 
@@ -187,7 +189,8 @@ struct Dim {
   friend bool operator==(const Dim&, const Dim&) = default;
 };
 
-/// `NAME: DTYPE[D0, D1]` (tensor) or `NAME: f32` (scalar; dims empty).
+/// `NAME: DTYPE[D0, D1]` or `NAME: DTYPE[B, D0, D1]` (tensor; B counts matrices) or `NAME: f32`
+/// (scalar; dims empty).
 struct Param {
   Ident name;
   DType dtype = DType::bf16;

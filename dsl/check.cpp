@@ -46,31 +46,65 @@ void Checker::unknown_name(const Ident& id, const std::vector<std::string>& cand
 }
 
 bool Checker::check_bound(const Bound& b, SymBound& out) {
-  if (!b.tiles_of) {
+  if (!b.tiles_of && !b.size_of) {
     out = {"", b.value};
     if (b.value >= 0)
       return true;
     error(b.loc.range, "a range bound cannot be negative");
     return false;
   }
-  const std::string& n = b.tiles_of->name;
+  const bool bare = b.size_of.has_value(); // `0 .. B`, not `tiles(B)`
+  const std::string& n = bare ? b.size_of->name : b.tiles_of->name;
+  SourceRange at = bare ? b.size_of->loc.range : b.tiles_of->loc.range;
   if (dims_.count(n)) {
-    out = {n, 0};
+    auto use = dim_use_.find(n);
+    if (use == dim_use_.end()) { // declared by a tensor of the wrong rank: already reported
+      out = {n, 0, bare};
+      return true;
+    }
+    bool batch = use->second.batch;
+    if (batch && !bare) {
+      error(b.loc.range, "'" + n +
+                             "' is a batch dimension, counted in matrices, not tiles; loop over "
+                             "its matrices with 0 .. " +
+                             n)
+          .note(use->second.where,
+                "'" + n + "' is the batch dimension of '" + use->second.tensor + "'");
+      return false;
+    }
+    if (!batch && bare) {
+      error(at, "'" + n +
+                    "' is a row or column dimension, counted in tiles of 32; loop over its tiles "
+                    "with tiles(" +
+                    n + ")")
+          .note(use->second.where, "'" + n + "' is declared here, in '" + use->second.tensor + "'");
+      return false;
+    }
+    out = {n, 0, batch};
     return true;
   }
-  SourceRange at = b.tiles_of->loc.range;
   auto p = params_.find(n);
-  if (p != params_.end() && p->second->is_tensor && p->second->dims.size() == 2) {
+  if (p != params_.end() && p->second->is_tensor &&
+      (p->second->dims.size() == 2 || p->second->dims.size() == 3)) {
     std::string alts;
-    for (const Dim& d : p->second->dims)
-      if (d.name)
-        alts += (alts.empty() ? "" : " or ") + ("tiles(" + d.name->name + ")");
-    error(at, "'" + n + "' is a tensor, not a dimension; tiles() takes a dimension name" +
+    for (std::size_t i = 0; i < p->second->dims.size(); ++i)
+      if (const Dim& d = p->second->dims[i]; d.name)
+        alts +=
+            (alts.empty() ? "" : " or ") +
+            (is_batch_dim(*p->second, i) ? "0 .. " + d.name->name : "tiles(" + d.name->name + ")");
+    error(at, "'" + n + "' is a tensor, not a dimension; " +
+                  (bare ? "a range ends at a dimension name" : "tiles() takes a dimension name") +
                   (alts.empty() ? std::string() : ", e.g. " + alts))
         .note(decl_of(*p->second), "'" + n + "' is declared here");
   } else if (p != params_.end()) {
-    error(at, "'" + n + "' is a scalar, not a dimension; tiles() takes a dimension name")
+    error(at, "'" + n + "' is a scalar, not a dimension; " +
+                  (bare ? "a range ends at an integer, tiles(N) or a batch dimension"
+                        : "tiles() takes a dimension name"))
         .note(decl_of(*p->second), "'" + n + "' is declared here");
+  } else if (bare && lookup(n)) {
+    error(at, "'" + n +
+                  "' is not a dimension; a range ends at an integer, tiles(N) or a batch "
+                  "dimension");
   } else {
     std::vector<std::string> dims;
     std::string all;
@@ -79,7 +113,7 @@ bool Checker::check_bound(const Bound& b, SymBound& out) {
       all += (all.empty() ? "" : ", ") + d;
     }
     std::string hint = closest(n, dims);
-    error(at, "unknown dimension '" + n + "' in tiles(" + n + "); " +
+    error(at, "unknown dimension '" + n + "'" + (bare ? "" : " in tiles(" + n + ")") + "; " +
                   (!hint.empty() ? "did you mean '" + hint + "'?"
                    : all.empty() ? std::string("this kernel has no named dimensions")
                                  : "the dimensions of this kernel are " + all));
@@ -107,11 +141,12 @@ LoopInfo* Checker::check_loop_var(const LoopVar& lv, bool parallel, SourceRange 
   }
   bool ok = true;
   if (lv.range.lo) {
-    if (lv.range.lo->tiles_of) {
+    if (lv.range.lo->tiles_of || lv.range.lo->size_of) {
       error(lv.range.lo->loc.range,
             "a range starts at an integer literal, e.g. 1 .. " +
-                (lv.range.hi.tiles_of ? "tiles(" + lv.range.hi.tiles_of->name + ")"
-                                      : std::string("4")));
+                (lv.range.hi.tiles_of  ? "tiles(" + lv.range.hi.tiles_of->name + ")"
+                 : lv.range.hi.size_of ? lv.range.hi.size_of->name
+                                       : std::string("4")));
       ok = false;
     } else {
       ok = check_bound(*lv.range.lo, L.lo);
@@ -243,9 +278,10 @@ namespace {
 // The accesses in `e` that read tile (b, a) for a store to (a, b): the tile grid swapped.
 void find_swapped(const Expr& e, const Ident& a, const Ident& b, std::vector<const Expr*>& out) {
   if (const auto* acc = std::get_if<Access>(&e.node)) {
-    const auto& ix = acc->indices;
-    if (ix.size() == 2 && ix[0].var && ix[1].var && ix[0].var->name == b.name &&
-        ix[1].var->name == a.name)
+    const auto& ix = acc->indices; // rows and columns are the last two indices
+    std::size_t r = ix.size() - 2;
+    if (ix.size() >= 2 && ix[r].var && ix[r + 1].var && ix[r].var->name == b.name &&
+        ix[r + 1].var->name == a.name)
       out.push_back(&e);
   } else if (const auto* c = std::get_if<Call>(&e.node)) {
     if (c->fn == Builtin::transpose)
@@ -262,10 +298,13 @@ void find_swapped(const Expr& e, const Ident& a, const Ident& b, std::vector<con
 // `y[j, i] = x[i, j]` moves whole tiles: the elements inside a tile keep their places.
 void Checker::warn_tile_permutation(const Store& st) {
   const auto& ix = st.target.indices;
-  if (ix.size() != 2 || !ix[0].var || !ix[1].var || ix[0].var->name == ix[1].var->name)
+  if (ix.size() < 2)
+    return;
+  std::size_t r = ix.size() - 2;
+  if (!ix[r].var || !ix[r + 1].var || ix[r].var->name == ix[r + 1].var->name)
     return;
   std::vector<const Expr*> swapped;
-  find_swapped(st.value, *ix[0].var, *ix[1].var, swapped);
+  find_swapped(st.value, *ix[r].var, *ix[r + 1].var, swapped);
   for (const Expr* e : swapped) {
     const std::string from = access_str(std::get<Access>(e->node));
     pending_.push_back({e->loc.range, "tile-permutation",
@@ -375,17 +414,19 @@ void Checker::check_coverage(const Store& st, const Param& out,
   for (std::size_t d = 0; d < vars.size(); ++d) {
     const TensorIndex& ix = st.target.indices[d];
     const Dim& dim = out.dims[d];
+    const bool batch = is_batch_dim(out, d);
     std::string dn = dim.name ? dim.name->name : std::to_string(dim.size);
+    // The range that covers the dimension, and its count of tiles (matrices for a batch).
+    std::int64_t count = batch ? dim.size : dim.size / 32;
+    std::string whole =
+        dim.name ? (batch ? "0 .. " + dn : "tiles(" + dn + ")") : "0 .. " + std::to_string(count);
     if (!ix.var) {
-      if (!dim.name && (dim.size == 1 || dim.size == 32))
-        continue; // the one tile of this dimension
-      error(ix.loc.range,
-            "'" + shown + "' stores only tile " + std::to_string(ix.offset) + " of dimension " +
-                std::to_string(d) + " (" + dn +
-                "); index it "
-                "with a loop variable over " +
-                (dim.name ? "tiles(" + dn + ")" : "0 .. " + std::to_string(dim.size / 32)) +
-                " so that every tile is written");
+      if (!dim.name && (batch ? dim.size == 1 : (dim.size == 1 || dim.size == 32)))
+        continue; // the one tile (matrix) of this dimension
+      error(ix.loc.range, "'" + shown + "' stores only " + (batch ? "matrix " : "tile ") +
+                              std::to_string(ix.offset) + " of dimension " + std::to_string(d) +
+                              " (" + dn + "); index it with a loop variable over " + whole +
+                              " so that every " + (batch ? "matrix" : "tile") + " is written");
       return;
     }
     const LoopInfo& L = *vars[d];
@@ -397,21 +438,22 @@ void Checker::check_coverage(const Store& st, const Param& out,
                               n + "' is written once");
       return;
     }
-    bool full = L.lo.value == 0 && (dim.name || L.hi.value == dim.size / 32);
+    bool full = L.lo.value == 0 && (dim.name || L.hi.value == count);
     if (!full) {
-      error(ix.loc.range,
-            "'" + ix.var->name + "' ranges over " + L.range_str() + ", so '" + shown +
-                "' misses tiles of dimension " + dn + "; loop over " +
-                (dim.name ? "tiles(" + dn + ")" : "0 .. " + std::to_string(dim.size / 32)))
+      error(ix.loc.range, "'" + ix.var->name + "' ranges over " + L.range_str() + ", so '" + shown +
+                              "' misses " + (batch ? "matrices" : "tiles") + " of dimension " + dn +
+                              "; loop over " + whole)
           .note(loop_at, "'" + ix.var->name + "' is defined here");
       return;
     }
-    if (d > 0 && vars[0] == vars[d]) {
-      error(at, "both indices of '" + shown + "' are '" + ix.var->name +
-                    "', so only the "
-                    "diagonal tiles would be written; use one loop index per dimension");
-      return;
-    }
+    for (std::size_t e = 0; e < d; ++e)
+      if (vars[e] == vars[d]) {
+        error(at, std::string(vars.size() == 2 ? "both" : "two") + " indices of '" + shown +
+                      "' are '" + ix.var->name +
+                      "', so only the "
+                      "diagonal tiles would be written; use one loop index per dimension");
+        return;
+      }
   }
   for (LoopInfo* L : enclosing_) {
     if (std::find(vars.begin(), vars.end(), L) != vars.end())

@@ -52,11 +52,11 @@ DimKey merge(const DimKey& a, const DimKey& b) {
 }
 
 std::string SymBound::str() const {
-  return dim.empty() ? std::to_string(value) : "tiles(" + dim + ")";
+  return dim.empty() ? std::to_string(value) : batch ? dim : "tiles(" + dim + ")";
 }
 
 std::string LoopInfo::range_str() const {
-  if (lo == SymBound{} && !hi.dim.empty())
+  if (lo == SymBound{} && !hi.dim.empty() && !hi.batch)
     return hi.str();
   return lo.str() + " .. " + hi.str();
 }
@@ -166,18 +166,20 @@ void Checker::check_params() {
     }
     b.kind = Binding::Kind::tensor;
     scopes_.front()[n] = b;
-    if (p.dims.size() != 2) {
+    if (p.dims.size() != 2 && p.dims.size() != 3) {
       auto text = [](const Dim& d) { return d.name ? d.name->name : std::to_string(d.size); };
       std::string dt(to_string(p.dtype));
       std::string msg = "tensor '" + n + "' has " + std::to_string(p.dims.size()) + " dimension" +
                         (p.dims.size() == 1 ? "" : "s") +
-                        ", but tensors have rank 2 (rows and columns)";
-      if (p.dims.size() == 1)
+                        ", but tensors have rank 2 (rows and columns) or 3 (a batch of matrices)";
+      std::size_t r = p.dims.size();
+      if (r == 1)
         msg += ": a vector is '" + n + ": " + dt + "[1, " + text(p.dims[0]) + "]' (a row) or '" +
                n + ": " + dt + "[" + text(p.dims[0]) + ", 1]' (a column)";
-      else if (p.dims.size() > 2)
-        msg += ", e.g. '" + n + ": " + dt + "[" + text(p.dims[p.dims.size() - 2]) + ", " +
-               text(p.dims.back()) + "]'; stack a batch along the rows";
+      else if (r > 3)
+        msg += "; fold the leading dimensions into one batch dimension, e.g. '" + n + ": " + dt +
+               "[B, " + text(p.dims[r - 2]) + ", " + text(p.dims[r - 1]) +
+               "]' with B the product of the other sizes";
       else
         msg += ", e.g. '" + n + ": " + dt + "[M, N]'";
       error(p.loc.range, msg);
@@ -189,10 +191,37 @@ void Checker::check_params() {
       return;
     }
     bool all_one = true;
-    for (const Dim& d : p.dims) {
+    for (std::size_t i = 0; i < p.dims.size(); ++i) {
+      const Dim& d = p.dims[i];
+      bool batch = is_batch_dim(p, i);
       if (d.name) {
-        dims_.emplace(d.name->name, d.name->loc.range);
-        all_one = false;
+        const std::string& dn = d.name->name;
+        dims_.emplace(dn, d.name->loc.range);
+        auto [use, fresh] = dim_use_.emplace(dn, DimUse{batch, d.name->loc.range, n});
+        if (!fresh && use->second.batch != batch) {
+          std::string first =
+              use->second.batch ? "the batch dimension" : "a row or column dimension";
+          error(d.name->loc.range,
+                "dimension '" + dn + "' is " + first + " of '" + use->second.tensor +
+                    "', but here it is " +
+                    (batch ? "a batch dimension (counted in matrices)"
+                           : "a row or column dimension (counted in tiles)") +
+                    "; a dimension name is either a batch or a tiled dimension, so give this "
+                    "one its own name")
+              .note(use->second.where, "'" + dn + "' is first declared here");
+          bad_params_[n] = true;
+        }
+        if (!batch)
+          all_one = false;
+        continue;
+      }
+      if (batch) { // any positive number of matrices
+        if (d.size < 1) {
+          error(d.loc.range, "batch dimension 0 of '" + n +
+                                 "' holds no matrix; a batch holds at least one (1 for a single "
+                                 "matrix shared by every batch)");
+          bad_params_[n] = true;
+        }
         continue;
       }
       all_one = all_one && d.size == 1;
@@ -205,7 +234,16 @@ void Checker::check_params() {
                              " (or exactly 1 for a vector)");
       bad_params_[n] = true;
     }
-    if (all_one) {
+    if (all_one && p.dims.size() == 3) {
+      error(p.loc.range,
+            "tensor '" + n +
+                "' holds a single element per matrix, but tensors are read and "
+                "stored a tile at a time; declare one-tile vectors such as '" +
+                n + ": " + std::string(to_string(p.dtype)) + "[" +
+                (p.dims[0].name ? p.dims[0].name->name : std::to_string(p.dims[0].size)) +
+                ", 1, 32]' and use element (0, 0) of each");
+      bad_params_[n] = true;
+    } else if (all_one) {
       if (output) // a scalar output is no alternative: say what works
         error(p.loc.range, "output '" + n +
                                "' is a single element, but outputs are stored a tile at a time; "

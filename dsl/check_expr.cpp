@@ -114,18 +114,117 @@ bool Checker::check_indices(const Access& a, SourceRange where, const Param& t,
   if (bad_params_.count(t.name.name))
     return false;
   if (a.indices.size() != t.dims.size()) {
-    error(where, "'" + t.name.name + "' has 2 dimensions but is indexed with " +
-                     std::to_string(a.indices.size()) + " ind" +
-                     (a.indices.size() == 1 ? "ex" : "ices") + "; write " + t.name.name +
-                     "[row, column], e.g. " + t.name.name + "[i, j]")
-        .note(decl_of(t), "'" + t.name.name + "' is declared here");
+    const std::string& n = t.name.name;
+    bool batched = t.dims.size() == 3;
+    std::string msg = "'" + n + "' has " + std::to_string(t.dims.size()) +
+                      " dimensions but is indexed with " + std::to_string(a.indices.size()) +
+                      " ind" + (a.indices.size() == 1 ? "ex" : "ices") + "; write " + n +
+                      (batched ? "[batch, row, column], e.g. " + n + "[b, i, j]"
+                               : "[row, column], e.g. " + n + "[i, j]");
+    bool kernel_batched = false; // the hint only helps in a kernel that has batches
+    for (const auto& [name, p] : params_)
+      kernel_batched = kernel_batched || (p->is_tensor && p->dims.size() == 3);
+    if (!batched && a.indices.size() == 3 && kernel_batched)
+      msg += " (a matrix without a batch dimension is shared by every batch)";
+    error(where, msg).note(decl_of(t), "'" + n + "' is declared here");
     return false;
   }
   bool ok = true;
   vars.assign(a.indices.size(), nullptr);
   for (std::size_t i = 0; i < a.indices.size(); ++i)
-    ok = check_index(a, i, t, vars[i]) && ok;
+    ok = (is_batch_dim(t, i) ? check_batch_index(a, t, vars[i]) : check_index(a, i, t, vars[i])) &&
+         ok;
   return ok;
+}
+
+// The batch index of a rank-3 tensor: like a row or column index, counted in matrices instead of
+// tiles, and a batch of one matrix (a weight shared by every batch) is indexed with 0.
+bool Checker::check_batch_index(const Access& a, const Param& t, LoopInfo*& var) {
+  const TensorIndex& ix = a.indices[0];
+  const Dim& dim = t.dims[0];
+  const std::string& tn = t.name.name;
+  const std::string desc = "batch dimension 0 of '" + tn + "' (" +
+                           (dim.name ? dim.name->name : std::to_string(dim.size)) + ")";
+  SourceRange at = ix.loc.range;
+  if (!dim.name && dim.size == 1 && !(!ix.var && ix.offset == 0)) {
+    Access fixed = a;
+    fixed.indices[0] = TensorIndex{};
+    error(at, desc + " holds a single matrix, shared by every batch; index it with 0: " +
+                  access_str(fixed))
+        .note(dim.loc.range, "the batch of one is declared here");
+    return false;
+  }
+  if (!ix.var) {
+    std::int64_t v = ix.offset;
+    if (v == 0)
+      return true;
+    if (dim.name)
+      error(at, "index " + std::to_string(v) + " may be outside '" + tn + "': batch dimension " +
+                    dim.name->name +
+                    " is only known at run time and can hold a single matrix; only 0 is always "
+                    "inside");
+    else if (v < 0 || v >= dim.size)
+      error(at, "index " + std::to_string(v) + " is outside '" + tn + "': " + desc + " has " +
+                    std::to_string(dim.size) + " matri" + (dim.size == 1 ? "x" : "ces") +
+                    ", 0 .. " + std::to_string(dim.size - 1));
+    else
+      return true;
+    return false;
+  }
+  const Ident& vid = *ix.var;
+  Binding* b = lookup(vid.name);
+  if (!b) {
+    unknown_name(vid, visible_names(true), "loop index");
+    return false;
+  }
+  if (b->kind != Binding::Kind::loop) {
+    error(vid.loc.range, "'" + vid.name +
+                             "' is not a loop index; a tensor index is a loop "
+                             "index, an integer, or a loop index plus or minus an integer")
+        .note(b->where, "'" + vid.name + "' is declared here");
+    return false;
+  }
+  LoopInfo& L = *b->loop;
+  var = &L;
+  if (!L.valid)
+    return false;
+  const std::string& vn = vid.name;
+  SourceRange loop_at{L.lv->var.loc.range.begin, L.lv->range.loc.range.end};
+  const std::string whole =
+      dim.name ? "0 .. " + dim.name->name : "0 .. " + std::to_string(dim.size);
+  if (dim.name ? !(L.hi.batch && L.hi.dim == dim.name->name) : !L.hi.dim.empty()) {
+    std::string why =
+        !L.hi.dim.empty() && !L.hi.batch
+            ? ", a batch dimension counted in matrices, not tiles; loop over " + whole
+        : dim.name && L.hi.dim.empty()
+            ? "; " + dim.name->name + " is only known at run time, so loop over " + whole
+            : "; loop over " + whole + " or index another tensor";
+    error(at, "index '" + vn + "' ranges over " + L.range_str() + ", but it indexes " + desc + why)
+        .note(loop_at, "'" + vn + "' is defined here");
+    return false;
+  }
+  std::string shown = index_str(ix);
+  if (L.lo.value + ix.offset < 0) {
+    error(at, "index '" + shown + "' can leave '" + tn + "': it is " +
+                  std::to_string(L.lo.value + ix.offset) + " when '" + vn + "' is " +
+                  std::to_string(L.lo.value) + "; start the loop at " + std::to_string(-ix.offset) +
+                  ": " + std::to_string(-ix.offset) + " .. " + L.hi.str())
+        .note(loop_at, "'" + vn + "' is defined here");
+    return false;
+  }
+  bool over = dim.name ? ix.offset > 0 : L.hi.value + ix.offset > dim.size;
+  if (over) {
+    std::string reach =
+        dim.name ? (ix.offset == 1 ? dim.name->name
+                                   : dim.name->name + " + " + std::to_string(ix.offset - 1))
+                 : std::to_string(L.hi.value + ix.offset - 1);
+    error(at, "index '" + shown + "' can leave '" + tn + "': '" + vn + "' ranges over " +
+                  L.range_str() + ", so " + shown + " reaches " + reach +
+                  ", past the last matrix of " + desc)
+        .note(loop_at, "'" + vn + "' is defined here");
+    return false;
+  }
+  return true;
 }
 
 bool Checker::check_index(const Access& a, std::size_t dim, const Param& t, LoopInfo*& var) {
@@ -136,7 +235,8 @@ bool Checker::check_index(const Access& a, std::size_t dim, const Param& t, Loop
   if (dk.is_vector() && !(!ix.var && ix.offset == 0)) {
     Access fixed = a;
     fixed.indices[dim] = TensorIndex{};
-    error(at, dim_desc(t, dim) + " has size 1 (" + tn + " is a " + (dim == 0 ? "row" : "column") +
+    error(at, dim_desc(t, dim) + " has size 1 (" + tn + " is a " +
+                  (dim + 2 == t.dims.size() ? "row" : "column") +
                   " vector); index it with 0: " + access_str(fixed))
         .note(t.dims[dim].loc.range, "the size-1 dimension is declared here");
     return false;
@@ -306,9 +406,9 @@ Shape Checker::check_expr(Expr& e) {
                                        "only, so keep the value in a local name and use that")
             .note(b->where, "'" + p.name.name + "' is declared as an output here");
       std::vector<LoopInfo*> vars;
-      if (check_indices(*a, e.loc.range, p, vars)) {
-        sh.rows = DimKey::of(p.dims[0], p.name.name);
-        sh.cols = DimKey::of(p.dims[1], p.name.name);
+      if (check_indices(*a, e.loc.range, p, vars)) { // rows and columns: the last two
+        sh.rows = DimKey::of(p.dims[p.dims.size() - 2], p.name.name);
+        sh.cols = DimKey::of(p.dims[p.dims.size() - 1], p.name.name);
       }
     }
   } else if (auto* c = std::get_if<Call>(&e.node)) {

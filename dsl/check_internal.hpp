@@ -42,10 +42,12 @@ struct Shape {
   DimKey rows, cols;
 };
 
-/// A loop bound: `tiles(dim)` when dim is set, else the literal `value`.
+/// A loop bound: `tiles(dim)` when dim is set, `dim` itself when `batch` (a batch dimension's
+/// size, in matrices), else the literal `value`.
 struct SymBound {
   std::string dim;
   std::int64_t value = 0;
+  bool batch = false;
   std::string str() const;
   friend bool operator==(const SymBound&, const SymBound&) = default;
 };
@@ -56,8 +58,21 @@ struct LoopInfo {
   bool valid = false; // range checked clean; lo and hi meaningful
   SymBound lo, hi;
   SourceRange keyword;           // `parallel` or `for`, for notes
-  std::string range_str() const; // "tiles(N)" or "1 .. tiles(N)"
+  std::string range_str() const; // "tiles(N)", "1 .. tiles(N)" or "0 .. B"
 };
+
+/// A dimension name: whether it is a batch dimension (the first of a rank-3 tensor, counted in
+/// matrices) or a tiled one (rows or columns), and where it was first declared.
+struct DimUse {
+  bool batch = false;
+  SourceRange where;
+  std::string tensor;
+};
+
+/// A tensor of rank 3 has a leading batch dimension; rows and columns are always the last two.
+inline bool is_batch_dim(const Param& t, std::size_t dim) {
+  return t.dims.size() == 3 && dim == 0;
+}
 
 struct Binding {
   enum class Kind { tensor, scalar, loop, local } kind = Kind::local;
@@ -110,6 +125,7 @@ public:
   bool check_indices(const Access& a, SourceRange where, const Param& t,
                      std::vector<LoopInfo*>& vars);
   bool check_index(const Access& a, std::size_t dim, const Param& t, LoopInfo*& var);
+  bool check_batch_index(const Access& a, const Param& t, LoopInfo*& var);
   /// Reports operands whose rows or columns provably differ; `what` names the operation.
   void check_agree(const Shape& a, const Expr& ea, const Shape& b, const Expr& eb,
                    SourceRange where, const std::string& what);
@@ -145,6 +161,7 @@ public:
   Diagnostics& d_;
   std::map<std::string, const Param*> params_;
   std::map<std::string, SourceRange> dims_; // dimension names, first occurrence
+  std::map<std::string, DimUse> dim_use_;   // dimension names: batch or tiled, first declaration
   std::map<std::string, bool> bad_params_;  // params whose declaration had an error
   std::vector<std::map<std::string, Binding>> scopes_;
   std::deque<LoopInfo> loops_;

@@ -116,6 +116,8 @@ void print_expr(std::string& out, const Expr& e) {
 void print_bound(std::string& out, const Bound& b) {
   if (b.tiles_of)
     out += "tiles(" + b.tiles_of->name + ")";
+  else if (b.size_of)
+    out += b.size_of->name;
   else
     out += std::to_string(b.value);
 }

@@ -19,6 +19,11 @@ const char* axis_name(std::size_t d) {
   return d == 0 ? "rows" : "cols";
 }
 
+/// The axes of a batch: 0 batch, 1 rows, 2 cols (a matrix has the last two).
+const char* axis3_name(std::size_t a) {
+  return a == 0 ? "batch" : axis_name(a - 1);
+}
+
 /// `x.rows = 70` as the messages spell it.
 std::string where(const std::string& kernel, const std::string& param, const std::string& axis,
                   std::int64_t value) {
@@ -50,10 +55,29 @@ void check_literal(const std::string& kernel, const std::string& param, std::siz
 }
 
 const dsl::Param& tensor_param(const dsl::Param& p) {
-  if (!p.is_tensor || p.dims.size() != 2)
+  if (!p.is_tensor || (p.dims.size() != 2 && p.dims.size() != 3))
     throw InternalError("interp: parameter '" + p.name.name +
-                        "' is not a rank-2 tensor; run() takes a checked kernel");
+                        "' is not a tensor of rank 2 or 3; run() takes a checked kernel");
   return p;
+}
+
+/// The batch count of an input: positive when named, else exactly the literal; 1 for a matrix.
+void check_batch(const std::string& kernel, const dsl::Param& p, std::int64_t value) {
+  const std::string& n = p.name.name;
+  if (p.dims.size() == 2) {
+    if (value != 1)
+      throw Error(where(kernel, n, "batch", value) + " but " + n +
+                  " is a matrix (rank 2), not a batch");
+    return;
+  }
+  const dsl::Dim& d = p.dims[0];
+  if (d.name && value < 1)
+    throw Error(where(kernel, n, "batch", value) + " but dimension " + d.name->name +
+                " holds at least one matrix");
+  if (!d.name && value != d.size)
+    throw Error(where(kernel, n, "batch", value) + " but must be exactly " +
+                std::to_string(d.size) +
+                (d.size == 1 ? " (one matrix shared by every batch)" : ""));
 }
 
 } // namespace
@@ -90,16 +114,19 @@ Binding bind(const dsl::Kernel& k, const Inputs& in) {
       throw Error(kn + ": no value for input tensor '" + n + "'" +
                   (in.scalars.count(n) ? " (it is given as a scalar)" : ""));
     const Matrix& m = it->second;
+    check_batch(kn, p, m.batch);
     const std::int64_t size[2] = {m.rows, m.cols};
+    const std::size_t r0 = p.dims.size() - 2; // rows and columns are the last two dimensions
     for (std::size_t d = 0; d < 2; ++d) {
-      if (p.dims[d].name)
-        check_named(kn, n, axis_name(d), size[d], p.dims[d].name->name);
+      if (p.dims[r0 + d].name)
+        check_named(kn, n, axis_name(d), size[d], p.dims[r0 + d].name->name);
       else
-        check_literal(kn, n, d, size[d], p.dims[d].size);
+        check_literal(kn, n, d, size[d], p.dims[r0 + d].size);
     }
-    if (static_cast<std::int64_t>(m.data.size()) != m.rows * m.cols)
+    if (static_cast<std::int64_t>(m.data.size()) != m.batch * m.rows * m.cols)
       throw Error(kn + ": " + n + ".data holds " + std::to_string(m.data.size()) + " values but " +
-                  n + " is " + std::to_string(m.rows) + "x" + std::to_string(m.cols));
+                  n + " is " + (p.dims.size() == 3 ? std::to_string(m.batch) + "x" : "") +
+                  std::to_string(m.rows) + "x" + std::to_string(m.cols));
     b.tensors[n] = &m;
   }
   // Every later use of a dimension name against its first use.
@@ -108,19 +135,21 @@ Binding bind(const dsl::Kernel& k, const Inputs& in) {
     if (!p.is_tensor)
       continue;
     const Matrix& m = *b.tensors[p.name.name];
-    for (std::size_t d = 0; d < 2; ++d) {
+    const bool batched = p.dims.size() == 3;
+    for (std::size_t d = 0; d < p.dims.size(); ++d) {
       if (!p.dims[d].name)
         continue;
       const std::string& dn = p.dims[d].name->name;
-      const std::int64_t v = d == 0 ? m.rows : m.cols;
-      auto [it, fresh] = first.emplace(dn, std::pair{p.name.name, d});
+      const std::size_t a = batched ? d : d + 1; // 0: batch, 1: rows, 2: cols
+      const std::int64_t v = a == 0 ? m.batch : a == 1 ? m.rows : m.cols;
+      auto [it, fresh] = first.emplace(dn, std::pair{p.name.name, a});
       if (fresh) {
         b.dims[dn] = v;
       } else if (b.dims[dn] != v) {
         const auto& [tensor, axis] = it->second;
-        throw Error(kn + ": dimension " + dn + " mismatch: " + tensor + "." + axis_name(axis) +
+        throw Error(kn + ": dimension " + dn + " mismatch: " + tensor + "." + axis3_name(axis) +
                     " = " + std::to_string(b.dims[dn]) + " but " + p.name.name + "." +
-                    axis_name(d) + " = " + std::to_string(v));
+                    axis3_name(a) + " = " + std::to_string(v));
       }
     }
   }
@@ -135,7 +164,8 @@ Binding bind(const dsl::Kernel& k, const Inputs& in) {
   for (const dsl::Param& p : k.outputs) {
     tensor_param(p);
     b.params[p.name.name] = &p;
-    for (const dsl::Dim& d : p.dims) {
+    for (std::size_t i = 0; i < p.dims.size(); ++i) {
+      const dsl::Dim& d = p.dims[i];
       if (!d.name || b.dims.count(d.name->name))
         continue;
       const std::string& dn = d.name->name;
@@ -143,7 +173,13 @@ Binding bind(const dsl::Kernel& k, const Inputs& in) {
       if (it == in.dims.end())
         throw Error(kn + ": dimension " + dn + " of output '" + p.name.name +
                     "' is declared by no input; give its size in Inputs::dims");
-      check_named(kn, "dims", dn, it->second, dn);
+      if (p.dims.size() == 3 && i == 0) {
+        if (it->second < 1)
+          throw Error(kn + ": dims." + dn + " = " + std::to_string(it->second) + " but dimension " +
+                      dn + " holds at least one matrix");
+      } else {
+        check_named(kn, "dims", dn, it->second, dn);
+      }
       b.dims[dn] = it->second;
     }
   }
@@ -153,9 +189,12 @@ Binding bind(const dsl::Kernel& k, const Inputs& in) {
                   "' already binds; it is only for a dimension that no input declares");
     else if (!b.dims.count(dn))
       throw Error(kn + ": Inputs::dims gives " + dn + ", which is not a dimension of " + kn);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const dsl::Param& p : k.outputs)
-    b.outputs.emplace(p.name.name, Matrix(extent(p, 0, b.dims), extent(p, 1, b.dims),
-                                          std::numeric_limits<double>::quiet_NaN()));
+    b.outputs.emplace(p.name.name, p.dims.size() == 3
+                                       ? Matrix::batched(extent(p, 0, b.dims), extent(p, 1, b.dims),
+                                                         extent(p, 2, b.dims), nan)
+                                       : Matrix(extent(p, 0, b.dims), extent(p, 1, b.dims), nan));
   return b;
 }
 

@@ -23,7 +23,8 @@ struct Binding {
 /// Checks `in` against the signature of `k` and allocates the outputs.
 Binding bind(const dsl::Kernel& k, const Inputs& in);
 
-/// The size in elements of dimension `d` (0: rows, 1: columns) of tensor `p` once `dims` is bound.
+/// The size of dimension `d` of tensor `p` once `dims` is bound: elements for rows and columns,
+/// matrices for the batch dimension of a rank-3 tensor.
 std::int64_t extent(const dsl::Param& p, std::size_t d,
                     const std::map<std::string, std::int64_t>& dims);
 

@@ -42,17 +42,20 @@ std::string access_str(const dsl::Access& a) {
 }
 
 /// The elements of a tensor that tile (ti, tj) covers: 32 along a tiled dimension, 1 along a
-/// vector one.
+/// vector one. `row0` counts rows across a batch (matrix b starts at row b * rows); `tile` is the
+/// tile's number among all of the tensor's tiles, batch-major.
 struct Region {
   std::int64_t row0 = 0, col0 = 0;
   int rows = 0, cols = 0;
+  std::int64_t tile = 0;
+  std::string coords; // "(b, i, j)" or "(i, j)"
 };
 
 class Machine {
 public:
   Machine(const dsl::Kernel& k, Binding& b, const Precision& p) : k_(k), b_(b), p_(p) {
     for (const auto& [name, m] : b_.outputs)
-      bounds_[name] = Matrix(m.rows, m.cols);
+      bounds_[name] = Matrix::batched(m.batch, m.rows, m.cols);
   }
 
   std::map<std::string, Matrix>& bounds() { return bounds_; }
@@ -61,7 +64,7 @@ public:
     if (k_.body.size() != 1 || !std::holds_alternative<dsl::Parallel>(k_.body[0].node))
       unchecked("the body of '" + k_.name.name + "' is not one 'parallel' statement");
     for (const auto& [name, m] : b_.outputs)
-      stored_[name].assign(static_cast<std::size_t>(tiles(m.rows) * tiles(m.cols)), 0);
+      stored_[name].assign(static_cast<std::size_t>(m.batch * tiles(m.rows) * tiles(m.cols)), 0);
     const auto& par = std::get<dsl::Parallel>(k_.body[0].node);
     parallel(par, 0);
     for (const auto& [name, counts] : stored_) {
@@ -69,8 +72,10 @@ public:
       for (std::size_t t = 0; t < counts.size(); ++t)
         if (counts[t] != 1) {
           const auto tc = static_cast<std::size_t>(tiles(m.cols));
-          unchecked("tile (" + std::to_string(t / tc) + ", " + std::to_string(t % tc) +
-                    ") of output '" + name + "' is never stored");
+          const auto per = static_cast<std::size_t>(tiles(m.rows)) * tc; // tiles per matrix
+          unchecked("tile (" + (m.batch > 1 ? std::to_string(t / per) + ", " : std::string()) +
+                    std::to_string(t % per / tc) + ", " + std::to_string(t % tc) + ") of output '" +
+                    name + "' is never stored");
         }
     }
   }
@@ -80,6 +85,12 @@ private:
 
   std::pair<std::int64_t, std::int64_t> range(const dsl::Range& r) const {
     auto bound = [&](const dsl::Bound& b) {
+      if (b.size_of) { // a batch dimension: its count of matrices
+        auto it = b_.dims.find(b.size_of->name);
+        if (it == b_.dims.end())
+          unchecked("'" + b.size_of->name + "' names no dimension");
+        return it->second;
+      }
       if (!b.tiles_of)
         return b.value;
       auto it = b_.dims.find(b.tiles_of->name);
@@ -160,25 +171,36 @@ private:
   }
 
   /// The tile of `a` its indices select now, checked against the tensor's size `rows x cols`.
-  Region region(const dsl::Access& a, const dsl::Param& p, std::int64_t rows, std::int64_t cols,
+  Region region(const dsl::Access& a, const dsl::Param& p, const Matrix& m,
                 const char* verb) const {
-    if (a.indices.size() != 2)
-      unchecked("'" + access_str(a) + "' does not have two indices");
-    std::int64_t ix[2];
-    for (std::size_t d = 0; d < 2; ++d) {
+    const std::int64_t rows = m.rows, cols = m.cols;
+    const std::size_t n = a.indices.size();
+    if (n != p.dims.size() || (n != 2 && n != 3))
+      unchecked("'" + access_str(a) + "' does not have one index per dimension of '" + p.name.name +
+                "'");
+    std::int64_t ix[3] = {0, 0, 0}; // batch, row, column
+    for (std::size_t d = 0; d < n; ++d) {
       const dsl::TensorIndex& t = a.indices[d];
-      ix[d] = t.offset;
+      std::int64_t& v = ix[d + 3 - n];
+      v = t.offset;
       if (t.var) {
         auto it = loops_.find(t.var->name);
         if (it == loops_.end())
           unchecked("'" + t.var->name + "' in '" + access_str(a) + "' is not a loop variable");
-        ix[d] += it->second;
+        v += it->second;
       }
     }
-    Region r{ix[0] * kTile, ix[1] * kTile, rows == 1 ? 1 : kTile, cols == 1 ? 1 : kTile};
-    if (ix[0] < 0 || ix[1] < 0 || r.row0 + r.rows > rows || r.col0 + r.cols > cols)
-      unchecked("'" + access_str(a) + "' " + verb + " tile (" + std::to_string(ix[0]) + ", " +
-                std::to_string(ix[1]) + "), outside '" + p.name.name + "' (" +
+    Region r{ix[0] * rows + ix[1] * kTile,
+             ix[2] * kTile,
+             rows == 1 ? 1 : kTile,
+             cols == 1 ? 1 : kTile,
+             (ix[0] * tiles(rows) + ix[1]) * tiles(cols) + ix[2],
+             "(" + (n == 3 ? std::to_string(ix[0]) + ", " : std::string()) + std::to_string(ix[1]) +
+                 ", " + std::to_string(ix[2]) + ")"};
+    if (ix[0] < 0 || ix[0] >= m.batch || ix[1] < 0 || ix[2] < 0 || ix[1] * kTile + r.rows > rows ||
+        r.col0 + r.cols > cols)
+      unchecked("'" + access_str(a) + "' " + verb + " tile " + r.coords + ", outside '" +
+                p.name.name + "' (" + (n == 3 ? std::to_string(m.batch) + "x" : std::string()) +
                 std::to_string(rows) + "x" + std::to_string(cols) + ")");
     return r;
   }
@@ -190,7 +212,7 @@ private:
     if (it == b_.tensors.end())
       unchecked("reading '" + access_str(a) + "', which is not an input");
     const Matrix& m = *it->second;
-    const Region r = region(a, p, m.rows, m.cols, "reads");
+    const Region r = region(a, p, m, "reads");
     Tile t;
     for (int i = 0; i < r.rows; ++i)
       for (int j = 0; j < r.cols; ++j)
@@ -207,15 +229,13 @@ private:
       unchecked("storing to '" + access_str(st.target) + "', which is not an output");
     Matrix& m = it->second;
     Matrix& bound = bounds_.at(p.name.name);
-    const Region r = region(st.target, p, m.rows, m.cols, "writes");
+    const Region r = region(st.target, p, m, "writes");
     // The output's dtype rounds what is stored (round to nearest even).
     const double u = !p_.round_outputs ? 0.0 : p.dtype == dsl::DType::bf16 ? 0x1p-8 : 0x1p-24;
-    std::uint8_t& count =
-        stored_[p.name.name]
-               [static_cast<std::size_t>(r.row0 / kTile * tiles(m.cols) + r.col0 / kTile)];
+    std::uint8_t& count = stored_[p.name.name][static_cast<std::size_t>(r.tile)];
     if (++count > 1)
-      unchecked("'" + access_str(st.target) + "' stores tile (" + std::to_string(r.row0 / kTile) +
-                ", " + std::to_string(r.col0 / kTile) + ") of '" + p.name.name + "' twice");
+      unchecked("'" + access_str(st.target) + "' stores tile " + r.coords + " of '" + p.name.name +
+                "' twice");
     for (int i = 0; i < r.rows; ++i)
       for (int j = 0; j < r.cols; ++j) {
         m.at(r.row0 + i, r.col0 + j) = t(i, j);

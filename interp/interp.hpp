@@ -14,21 +14,33 @@
 
 namespace tk::interp {
 
-/// A row-major rows x cols matrix of doubles.
+/// A row-major rows x cols matrix of doubles, or (for a tensor of rank 3) a batch of `batch` such
+/// matrices one after the other: element (b, r, c) is data[(b * rows + r) * cols + c].
 struct Matrix {
   std::int64_t rows = 0;
   std::int64_t cols = 0;
   std::vector<double> data;
+  std::int64_t batch = 1;
 
   Matrix() = default;
   Matrix(std::int64_t r, std::int64_t c, double value = 0.0)
       : rows(r), cols(c), data(static_cast<std::size_t>(r * c), value) {}
+  /// A batch of b matrices of r x c.
+  static Matrix batched(std::int64_t b, std::int64_t r, std::int64_t c, double value = 0.0) {
+    Matrix m(b * r, c, value);
+    m.rows = r;
+    m.batch = b;
+    return m;
+  }
+  /// Row r of the stacked matrices (r counts across the batch: b * rows + row).
   double& at(std::int64_t r, std::int64_t c) {
     return data[static_cast<std::size_t>(r * cols + c)];
   }
   double at(std::int64_t r, std::int64_t c) const {
     return data[static_cast<std::size_t>(r * cols + c)];
   }
+  double& at(std::int64_t b, std::int64_t r, std::int64_t c) { return at(b * rows + r, c); }
+  double at(std::int64_t b, std::int64_t r, std::int64_t c) const { return at(b * rows + r, c); }
 };
 
 /// The arguments of one run, by parameter name. Values are used as given: nothing is rounded to

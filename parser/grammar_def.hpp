@@ -309,11 +309,14 @@ x3::rule<class loop_var_class, dsl::LoopVar> const loop_var = "loop variable";
 x3::rule<class range_class, dsl::Range> const range = "range such as 'tiles(N)' or '0 .. 4'";
 x3::rule<class range_body_class, dsl::Range> const range_body =
     "range such as 'tiles(N)' or '0 .. 4'";
-x3::rule<class bound_class, dsl::Bound> const bound = "range bound (an integer or 'tiles(N)')";
+x3::rule<class bound_class, dsl::Bound> const bound =
+    "range bound (an integer, 'tiles(N)' or a batch dimension)";
 x3::rule<class int_bound_class, dsl::Bound> const int_bound = "integer";
 x3::rule<class int_bound_body_class, dsl::Bound> const int_bound_body = "integer";
 x3::rule<class tiles_bound_class, dsl::Bound> const tiles_bound = "'tiles(N)'";
 x3::rule<class tiles_bound_body_class, dsl::Bound> const tiles_bound_body = "'tiles(N)'";
+x3::rule<class size_bound_class, dsl::Bound> const size_bound = "batch dimension";
+x3::rule<class size_bound_body_class, dsl::Bound> const size_bound_body = "batch dimension";
 
 template <class Node>
 dsl::Stmt make_stmt(Node&& n) {
@@ -328,7 +331,13 @@ auto const int_bound_body_def =
 auto const tiles_bound_def = tiles_bound_body;
 auto const tiles_bound_body_def = (kw("tiles") > nest[lit('(') > free_lines[dim_name > ')']])[(
     [](auto& ctx) { _val(ctx) = dsl::Bound{std::move(_attr(ctx)), 0, {}}; })];
-auto const bound_def = int_bound | tiles_bound;
+auto const size_bound_def = size_bound_body;
+auto const size_bound_body_def = dim_name[([](auto& ctx) {
+  dsl::Bound b;
+  b.size_of = std::move(_attr(ctx));
+  _val(ctx) = std::move(b);
+})];
+auto const bound_def = int_bound | tiles_bound | size_bound;
 auto const range_def = range_body;
 auto const range_body_def = (int_bound > dotdot > bound)[([](auto& ctx) {
                               auto& a = _attr(ctx);
@@ -389,7 +398,7 @@ auto const name_stmt_def =
 
 BOOST_SPIRIT_DEFINE(stmt, block, parallel_stmt, for_stmt, store_stmt, name_stmt, loop_var,
                     loop_vars, range, bound, int_bound, tiles_bound, range_body, int_bound_body,
-                    tiles_bound_body)
+                    tiles_bound_body, size_bound, size_bound_body)
 
 // ---- declarations -------------------------------------------------------------------------------
 x3::rule<class dim_class, dsl::Dim> const dim = "dimension (a name or an integer)";
@@ -502,6 +511,7 @@ struct for_class : annotate {};            struct store_class : annotate {};
 struct name_stmt_class : annotate {};      struct range_class : annotate {};
 struct bound_class : annotate {};          struct int_bound_class : annotate {};
 struct tiles_bound_class : annotate {};    struct dim_class : annotate {};
+struct size_bound_class : annotate {};
 struct dtype_class : annotate {};          struct param_class : annotate {};
 struct option_value_class : annotate {};   struct kernel_class : annotate {};
 // clang-format on

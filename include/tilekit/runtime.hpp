@@ -73,6 +73,33 @@ struct MatrixView {
   }
 };
 
+/// A batch of `batch` row-major rows x cols matrices, one after the other (batch-major,
+/// contiguous), that the caller owns: what a kernel takes for a tensor of rank 3 (`x: bf16[B, M,
+/// N]`). Element (b, r, c) is data[(b * rows + r) * cols + c]. A view of T converts to a view of
+/// const T.
+template <class T>
+struct TensorView {
+  T* data = nullptr;
+  std::int64_t batch = 0;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+
+  constexpr T& operator()(std::int64_t b, std::int64_t r, std::int64_t c) const {
+    return data[(b * rows + r) * cols + c];
+  }
+  constexpr std::int64_t size() const { return batch * rows * cols; }
+  /// Matrix `b` of the batch.
+  constexpr MatrixView<T> matrix(std::int64_t b) const {
+    return {data + b * rows * cols, rows, cols};
+  }
+
+  template <class U = T>
+    requires(std::is_same_v<U, T> && !std::is_const_v<U>)
+  constexpr operator TensorView<const U>() const {
+    return {data, batch, rows, cols};
+  }
+};
+
 /// What a generated kernel throws when it is called with arguments it cannot run on.
 class Error : public std::runtime_error {
 public:
@@ -88,6 +115,15 @@ inline constexpr std::int64_t kAnyTiles = -1;
 void check_tile_multiple(const char* kernel, const char* param, const char* axis,
                          std::int64_t value, const char* dim = "");
 
+/// Pass for a batch dimension that the kernel declares by name: any positive count is accepted.
+inline constexpr std::int64_t kAnyBatch = -1;
+
+/// Checks the batch count of a rank-3 tensor: positive when the kernel names it (`dim`), else
+/// exactly `expected` ("bmm: A.batch = 0 but dimension B holds at least one matrix",
+/// "bmm: W.batch = 3 but must be exactly 1 (one matrix shared by every batch)").
+void check_batch(const char* kernel, const char* param, std::int64_t value, std::int64_t expected,
+                 const char* dim = "");
+
 /// Checks one dimension declared as a literal, e.g. 1 for a vector
 /// ("k: bias.rows = 32 but must be exactly 1 (a row vector)").
 void check_dim_equals(const char* kernel, const char* param, const char* axis, std::int64_t value,
@@ -101,6 +137,9 @@ void check_same_dim(const char* kernel, const char* dim, const char* param_a, co
 /// Checks that a non-empty view has data ("matmul: A.data is null but A is 64x32").
 void check_data(const char* kernel, const char* param, const void* data, std::int64_t rows,
                 std::int64_t cols);
+/// The same for a batch ("bmm: A.data is null but A is 3x64x32").
+void check_data(const char* kernel, const char* param, const void* data, std::int64_t batch,
+                std::int64_t rows, std::int64_t cols);
 
 /// One call per tensor parameter: `rows`/`cols` are kAnyTiles for a named dimension (named by
 /// `rows_dim`/`cols_dim`) or the literal the kernel declares. Cross-parameter agreement is
@@ -117,6 +156,24 @@ void check_shape(const char* kernel, const char* param, const MatrixView<T>& v, 
   else
     check_dim_equals(kernel, param, "cols", v.cols, cols);
   check_data(kernel, param, v.data, v.rows, v.cols);
+}
+
+/// One call per rank-3 tensor parameter: the batch count (kAnyBatch for a named one), then rows
+/// and columns as for a matrix.
+template <class T>
+void check_shape(const char* kernel, const char* param, const TensorView<T>& v, std::int64_t batch,
+                 std::int64_t rows, std::int64_t cols, const char* batch_dim, const char* rows_dim,
+                 const char* cols_dim) {
+  check_batch(kernel, param, v.batch, batch, batch_dim);
+  if (rows == kAnyTiles)
+    check_tile_multiple(kernel, param, "rows", v.rows, rows_dim);
+  else
+    check_dim_equals(kernel, param, "rows", v.rows, rows);
+  if (cols == kAnyTiles)
+    check_tile_multiple(kernel, param, "cols", v.cols, cols_dim);
+  else
+    check_dim_equals(kernel, param, "cols", v.cols, cols);
+  check_data(kernel, param, v.data, v.batch, v.rows, v.cols);
 }
 
 } // namespace tk

@@ -1,6 +1,7 @@
 // Host-side layout helpers of the generated TT-Metalium programs (run_tt): a row-major
-// tk::MatrixView to and from the device's tiled pages. Header-only, and built only on the SDK's
-// own tilize_nfaces/untilize_nfaces, so generated host code compiles against the real SDK too.
+// tk::MatrixView (or a batch of them, tk::TensorView) to and from the device's tiled pages.
+// Header-only, and built only on the SDK's own tilize_nfaces/untilize_nfaces, so generated host
+// code compiles against the real SDK too.
 #pragma once
 
 #include <tilekit/runtime.hpp>
@@ -40,6 +41,29 @@ void from_tiles(const std::vector<D>& tiles, tk::MatrixView<T> v) {
     for (std::int64_t c = 0; c < v.cols; ++c)
       v(r, c) = T(static_cast<float>(
           host[static_cast<std::size_t>(r) * cols + static_cast<std::size_t>(c)]));
+}
+
+/// A batch in the device's layout: each matrix tilized as above, one after the other (page
+/// (b * Rt + r) * Ct + c is tile (r, c) of matrix b).
+template <class D, class T>
+std::vector<D> to_tiles(tk::TensorView<const T> v) {
+  std::vector<D> out;
+  for (std::int64_t b = 0; b < v.batch; ++b) {
+    const std::vector<D> m = to_tiles<D>(v.matrix(b));
+    out.insert(out.end(), m.begin(), m.end());
+  }
+  return out;
+}
+
+/// The inverse for a batch.
+template <class T, class D>
+void from_tiles(const std::vector<D>& tiles, tk::TensorView<T> v) {
+  const std::size_t per = std::size_t{tiled(v.rows)} * tiled(v.cols);
+  for (std::int64_t b = 0; b < v.batch; ++b) {
+    const auto first =
+        tiles.begin() + static_cast<std::ptrdiff_t>(per * static_cast<std::size_t>(b));
+    from_tiles(std::vector<D>(first, first + static_cast<std::ptrdiff_t>(per)), v.matrix(b));
+  }
 }
 
 } // namespace tk::tt_host

@@ -97,7 +97,10 @@ private:
       std::string src = buffer_of(st->value, out);
       std::vector<Expr> args{var(src, kTile), tensor_ref(st->tensor)};
       args.insert(args.end(), st->indices.begin(), st->indices.end());
-      out.push_back(evaluate(call(Intrinsic::cpu_store_tile, std::move(args)), st->loc.range));
+      // A batched tensor: tile (row, col) of matrix `b` (the first index).
+      Intrinsic fn =
+          st->indices.size() == 3 ? Intrinsic::cpu_store_batch_tile : Intrinsic::cpu_store_tile;
+      out.push_back(evaluate(call(fn, std::move(args)), st->loc.range));
     } else if (const For* f = as<For>(s)) {
       out.push_back(
           for_loop(f->var, f->min, f->extent, f->role, lower_body(f->body), f->loc.range));
@@ -143,7 +146,9 @@ private:
       std::vector<Expr> args{tensor_ref(l->tensor)};
       args.insert(args.end(), l->indices.begin(), l->indices.end());
       args.push_back(var(dst, kTile));
-      out.push_back(evaluate(call(Intrinsic::cpu_load_tile, std::move(args)), l->loc.range));
+      Intrinsic fn =
+          l->indices.size() == 3 ? Intrinsic::cpu_load_batch_tile : Intrinsic::cpu_load_tile;
+      out.push_back(evaluate(call(fn, std::move(args)), l->loc.range));
       return;
     }
     if (const Call* c = as<Call>(e)) {

@@ -53,10 +53,13 @@ public:
       t.dtype = ir_dtype(prm.dtype);
       t.role = role;
       t.loc.range = prm.loc.range;
-      for (const dsl::Dim& d : prm.dims) {
+      for (std::size_t i = 0; i < prm.dims.size(); ++i) {
+        const dsl::Dim& d = prm.dims[i];
         t.dims.push_back(d.name ? Dim{d.name->name, 0} : Dim{"", d.size});
         if (d.name && std::find(dims.begin(), dims.end(), d.name->name) == dims.end())
           dims.push_back(d.name->name);
+        if (d.name && prm.dims.size() == 3 && i == 0) // counted in matrices: no tile count
+          batch_dims_.insert(d.name->name);
       }
       p.tensors.push_back(t);
       f.params.push_back({t.name, Type::tensor()});
@@ -79,6 +82,9 @@ public:
     }
     // Tile counts get fresh names so they never capture a user's name.
     for (const std::string& d : dims) {
+      dim_names_.insert(d);
+      if (batch_dims_.count(d))
+        continue;
       std::string t = d + "t";
       while (names_.count(t))
         t += "_";
@@ -99,6 +105,7 @@ public:
 private:
   const dsl::Kernel& k_;
   std::set<std::string> names_, scalars_;
+  std::set<std::string> dim_names_, batch_dims_; // every dimension name; those counting matrices
   std::map<std::string, std::string> tile_counts_;
   std::map<std::string, DType> dtypes_;
   std::vector<std::map<std::string, Type>> scopes_; // locals bound per block, with their type
@@ -145,6 +152,8 @@ private:
   }
 
   Expr bound(const dsl::Bound& b) {
+    if (b.size_of) // a batch dimension: its size is its count of matrices
+      return var(b.size_of->name, Type::i32());
     if (!b.tiles_of)
       return int_imm(b.value);
     return var(tile_counts_.at(b.tiles_of->name), Type::i32());
@@ -260,7 +269,7 @@ private:
         return var(id, Type::i32());
       if (bound_at(id) < 0 && scalars_.count(id))
         return var(id, Type::f32());
-      if (bound_at(id) < 0 && tile_counts_.count(id)) // a size as a value: its elements, in f32
+      if (bound_at(id) < 0 && dim_names_.count(id)) // a size as a value: its elements, in f32
         return call(Intrinsic::to_f32, {var(id, Type::i32())}, loc);
       return var(id, local_type(id));
     }

@@ -199,6 +199,8 @@ namespace tk::ir {
   X(cpu_tile, "cpu.tile", "", tile, pure, "")                                                      \
   X(cpu_load_tile, "cpu.load_tile", "src int int tile", void, writes, "")                          \
   X(cpu_store_tile, "cpu.store_tile", "tile dst int int", void, writes, "")                        \
+  X(cpu_load_batch_tile, "cpu.load_batch_tile", "src int int int tile", void, writes, "")          \
+  X(cpu_store_batch_tile, "cpu.store_batch_tile", "tile dst int int int", void, writes, "")        \
   X(cpu_tile_get, "cpu.tile_get", "tile int int", f32, reads, "")                                  \
   X(cpu_tile_set, "cpu.tile_set", "tile int int f32", void, writes, "")                            \
   X(cpu_rowsum, "cpu.rowsum", "tile tile", void, writes, "")                                       \

@@ -57,8 +57,16 @@ void finalize(Program& p, Diagnostics& diags) {
                           "', which is no tensor with a layout");
     b.size = names.fresh(t->name + "_bytes");
     b.page_size = t->layout->page_size;
-    Expr bytes = ir::mul(ir::mul(tiles(t->dims.at(0)), tiles(t->dims.at(1))),
+    // Rows and columns are the last two dimensions; a batch multiplies them by its count.
+    const std::size_t r = t->dims.size() - 2;
+    Expr bytes = ir::mul(ir::mul(tiles(t->dims.at(r)), tiles(t->dims.at(r + 1))),
                          int_imm(b.page_size, Type::u32()));
+    if (t->dims.size() == 3) {
+      const Dim& batch = t->dims[0];
+      bytes = ir::mul(batch.name.empty() ? int_imm(batch.size, Type::u32())
+                                         : var(batch.name, Type::u32()),
+                      bytes);
+    }
     body.push_back(decl(b.size, Type::u32(), bytes));
   }
   host->body = block(std::move(body));

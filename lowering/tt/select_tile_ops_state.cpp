@@ -36,8 +36,11 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
   for (const Tensor& t : p.tensors)
     inter_f32_ |= t.dtype == DType::f32;
   std::map<std::string, std::string> counts = tile_count_vars(kernel);
-  for (const Tensor& t : p.tensors)
+  for (const Tensor& t : p.tensors) {
     tile_counts_[t.name] = tiles_of(t.dims.back(), counts);
+    if (t.dims.size() == 3) // a batch: each matrix is its tile rows times its tile columns
+      row_tile_counts_[t.name] = tiles_of(t.dims[1], counts);
+  }
   for (const CircularBuffer& c : p.cbs)
     if (c.role == CBRole::scaler)
       scaler_cb_ = c.name;
@@ -80,7 +83,9 @@ OutsideFacts TileSelector::outside(const Expr& e) const {
   if (const Load* l = as<Load>(e)) { // a vector tensor's tile is 0 off its row / column
     const Tensor* t = prog_.find_tensor(l->tensor);
     auto one = [](const Dim& d) { return d.name.empty() && d.size == 1; };
-    return {t && one(t->dims.at(1)) ? Z : A, t && one(t->dims.at(0)) ? Z : A};
+    // Rows and columns are the last two dimensions (a rank-3 tensor leads with its batch).
+    const std::size_t r = t ? t->dims.size() - 2 : 0;
+    return {t && one(t->dims.at(r + 1)) ? Z : A, t && one(t->dims.at(r)) ? Z : A};
   }
   if (const Var* v = as<Var>(e)) {
     auto it = var_outside_.find(v->name);
@@ -175,7 +180,12 @@ std::string TileSelector::cb_of_tensor(const std::string& tensor) const {
                       "buffer (plan-buffers runs first)");
 }
 
+// Tile (r, c) is page r * Ct + c; tile (b, r, c) of a batch is page (b * Rt + r) * Ct + c: one
+// interleaved buffer of every matrix's tiles, batch-major.
 Expr TileSelector::page_of(const std::string& tensor, const std::vector<Expr>& idx) const {
+  if (idx.size() == 3)
+    return add(mul(add(mul(idx[0], row_tile_counts_.at(tensor)), idx[1]), tile_counts_.at(tensor)),
+               idx[2]);
   return add(mul(idx.at(0), tile_counts_.at(tensor)), idx.at(1));
 }
 

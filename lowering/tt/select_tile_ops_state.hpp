@@ -93,7 +93,8 @@ private:
   Diagnostics& diags_;
   std::vector<ir::Stmt>* out_ = nullptr;
   SourceRange loc_;
-  std::map<std::string, ir::Expr> tile_counts_; // tensor -> its tile-column count
+  std::map<std::string, ir::Expr> tile_counts_;     // tensor -> its tile-column count
+  std::map<std::string, ir::Expr> row_tile_counts_; // batched tensor -> its tile-row count
   std::map<std::string, std::string> var_cbs_;
   std::map<std::string, bool> in_cb_;
   std::map<std::string, Val> resident_;

@@ -27,6 +27,23 @@ void check_tile_multiple(const char* kernel, const char* param, const char* axis
                 ")");
 }
 
+void check_batch(const char* kernel, const char* param, std::int64_t value, std::int64_t expected,
+                 const char* dim) {
+  if (expected == kAnyBatch) {
+    if (value < 0)
+      throw Error(where(kernel, param, "batch", value) + " is negative");
+    if (value == 0) // docs/language.md: a batch holds at least one matrix
+      throw Error(where(kernel, param, "batch", value) + " but " +
+                  (dim && *dim ? "dimension " + std::string(dim) : std::string("a batch")) +
+                  " holds at least one matrix");
+    return;
+  }
+  if (value != expected)
+    throw Error(where(kernel, param, "batch", value) + " but must be exactly " +
+                std::to_string(expected) +
+                (expected == 1 ? " (one matrix shared by every batch)" : ""));
+}
+
 void check_dim_equals(const char* kernel, const char* param, const char* axis, std::int64_t value,
                       std::int64_t expected) {
   if (value == expected)
@@ -52,6 +69,13 @@ void check_data(const char* kernel, const char* param, const void* data, std::in
   if (data == nullptr && rows > 0 && cols > 0)
     throw Error(std::string(kernel) + ": " + param + ".data is null but " + param + " is " +
                 std::to_string(rows) + "x" + std::to_string(cols));
+}
+
+void check_data(const char* kernel, const char* param, const void* data, std::int64_t batch,
+                std::int64_t rows, std::int64_t cols) {
+  if (data == nullptr && batch > 0 && rows > 0 && cols > 0)
+    throw Error(std::string(kernel) + ": " + param + ".data is null but " + param + " is " +
+                std::to_string(batch) + "x" + std::to_string(rows) + "x" + std::to_string(cols));
 }
 
 } // namespace tk

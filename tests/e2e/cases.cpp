@@ -6,6 +6,7 @@ namespace tk::e2e {
 const std::vector<Example>& examples() {
   static const std::vector<Example> all = {
       {"axpby", TK_E2E_TT_axpby, false, run_axpby},
+      {"batched_matmul", TK_E2E_TT_batched_matmul, true, run_batched_matmul},
       {"eltwise_add", TK_E2E_TT_eltwise_add, false, run_eltwise_add},
       {"matmul", TK_E2E_TT_matmul, true, run_matmul},
       {"matmul_bias_relu", TK_E2E_TT_matmul_bias_relu, true, run_matmul_bias_relu},

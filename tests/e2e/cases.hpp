@@ -42,6 +42,7 @@ std::string to_string(const Shape& s, bool uses_k);
 namespace tk::e2e {
 // The run function of each example (cases_matmul.cpp, cases_eltwise.cpp, cases_rows.cpp).
 Outcome run_axpby(Backend b, const Shape& s);
+Outcome run_batched_matmul(Backend b, const Shape& s);
 Outcome run_eltwise_add(Backend b, const Shape& s);
 Outcome run_matmul(Backend b, const Shape& s);
 Outcome run_matmul_bias_relu(Backend b, const Shape& s);

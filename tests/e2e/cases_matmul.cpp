@@ -1,7 +1,8 @@
 // End-to-end cases of the matrix-product examples: matmul, matmul_bias_relu, matmul_bt,
-// matmul_f32, mlp.
+// matmul_f32, batched_matmul, mlp.
 #include "tests/e2e/cases.hpp"
 
+#include "batched_matmul.hpp"
 #include "matmul.hpp"
 #include "matmul_bias_relu.hpp"
 #include "matmul_bt.hpp"
@@ -60,6 +61,44 @@ Outcome run_matmul(Backend b, const Shape& s) {
   Reference ref = product(A, B, magnitude);
   set_bf16_bound(ref);
   Outcome out = verify("matmul", {{{"A", to_interp(A)}, {"B", to_interp(B)}}, {}, {}}, "C", C, ref);
+  out.seconds = seconds;
+  return out;
+}
+
+// A batch of kBatch products C[b] = A[b] @ X[b], stored batch-major as kBatch * M rows.
+Outcome run_batched_matmul(Backend b, const Shape& s) {
+  constexpr std::int64_t kBatch = 2;
+  Rng rng(seed_for("batched_matmul", s));
+  const auto A = random_bf16(kBatch * s.m, s.k, -1, 1, rng);
+  const auto X = random_bf16(kBatch * s.k, s.n, -b_scale(s), b_scale(s), rng);
+  Matrix<bf16> C(kBatch * s.m, s.n);
+  const TensorView<const bf16> a{A.data.data(), kBatch, s.m, s.k};
+  const TensorView<const bf16> x{X.data.data(), kBatch, s.k, s.n};
+  const TensorView<bf16> c{C.data.data(), kBatch, s.m, s.n};
+  auto cpu = [&] { gen::batched_matmul::run_cpu(a, x, c); };
+#if TK_E2E_TT_batched_matmul
+  auto tt = [&] { gen::batched_matmul::run_tt(device(), a, x, c); };
+#else
+  NoTt tt;
+#endif
+  const double seconds = launch(b, cpu, tt);
+  // The reference, one product per matrix of the batch, stacked like the output.
+  Reference ref{kBatch * s.m, s.n, {}, {}};
+  for (std::int64_t m = 0; m < kBatch; ++m) {
+    Matrix<bf16> Am(s.m, s.k), Xm(s.k, s.n);
+    std::copy_n(A.data.begin() + m * s.m * s.k, s.m * s.k, Am.data.begin());
+    std::copy_n(X.data.begin() + m * s.k * s.n, s.k * s.n, Xm.data.begin());
+    std::vector<double> magnitude;
+    const Reference part = product(Am, Xm, magnitude);
+    ref.value.insert(ref.value.end(), part.value.begin(), part.value.end());
+  }
+  set_bf16_bound(ref);
+  interp::Matrix ia = to_interp(A), ix = to_interp(X);
+  ia.rows = s.m;
+  ia.batch = kBatch;
+  ix.rows = s.k;
+  ix.batch = kBatch;
+  Outcome out = verify("batched_matmul", {{{"A", ia}, {"X", ix}}, {}, {}}, "C", C, ref);
   out.seconds = seconds;
   return out;
 }

@@ -147,9 +147,10 @@ const dsl::Kernel& kernel_in(const std::string& path, const std::string& name) {
 }
 
 /// The first elements where the interpreter and the C++ reference disagree, or "".
+// A batched output is compared as its stacked rows (batch * rows), as the harness stores it.
 std::string disagreement(const interp::Matrix& in, const Reference& ref) {
-  if (in.rows != ref.rows || in.cols != ref.cols)
-    return "the interpreter's output is " + std::to_string(in.rows) + "x" +
+  if (in.batch * in.rows != ref.rows || in.cols != ref.cols)
+    return "the interpreter's output is " + std::to_string(in.batch * in.rows) + "x" +
            std::to_string(in.cols) + ", the reference " + std::to_string(ref.rows) + "x" +
            std::to_string(ref.cols) + "\n";
   std::string detail;
@@ -202,7 +203,7 @@ Outcome verify_kernel(const std::string& file, const std::string& kernel,
     return out;
   }
   // The interpreter's values with the reference's bounds: the same tolerance, a second oracle.
-  const Reference iref{in.rows, in.cols, in.data, ref.bound};
+  const Reference iref{in.batch * in.rows, in.cols, in.data, ref.bound};
   const Outcome vs = compare(got, iref);
   out.interp_max_abs_err = vs.max_abs_err;
   out.interp_pcc = vs.pcc;

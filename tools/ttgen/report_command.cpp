@@ -48,9 +48,8 @@ std::optional<report::Shape> parse_shape(const std::vector<std::string>& items, 
       return std::nullopt;
     }
     const std::string name = item.substr(0, eq);
-    if (size <= 0 || size % 32 != 0) {
-      err << "ttgen: error: --shape: " << item
-          << ": a named dimension is a positive multiple of 32 (tiles are 32x32)\n";
+    if (size <= 0) {
+      err << "ttgen: error: --shape: " << item << ": a dimension holds at least one element\n";
       return std::nullopt;
     }
     if (!shape.emplace(name, size).second) {
@@ -114,6 +113,18 @@ int run_report(const ReportOptions& options, std::istream& in, std::ostream& out
       return kUsageError;
     }
   }
+  // Rows and columns are tiled; a leading (batch) dimension counts whole matrices.
+  std::set<std::string, std::less<>> tiled;
+  for (const ir::Program& p : m->programs)
+    for (const ir::Tensor& t : p.tensors)
+      for (std::size_t k = t.dims.size() >= 2 ? t.dims.size() - 2 : 0; k < t.dims.size(); ++k)
+        tiled.insert(t.dims[k].name);
+  for (const auto& [name, size] : *shape)
+    if (tiled.count(name) && size % 32 != 0) {
+      err << "ttgen: error: --shape: " << name << "=" << size
+          << ": a row or column dimension is a multiple of 32 (tiles are 32x32)\n";
+      return kUsageError;
+    }
   for (const auto& [name, size] : *shape)
     if (!known.count(name)) {
       err << "ttgen: error: --shape: '" << name << "' is not a dimension of any kernel in '"

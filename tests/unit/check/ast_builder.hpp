@@ -92,6 +92,8 @@ inline Range range(const std::string& s) {
     r.loc = loc();
     if (b.rfind("tiles(", 0) == 0)
       r.tiles_of = id(b.substr(6, b.size() - 7));
+    else if (!b.empty() && std::isalpha(static_cast<unsigned char>(b[0])))
+      r.size_of = id(b); // a batch dimension: `0..B`
     else
       r.value = std::stoll(b);
     return r;

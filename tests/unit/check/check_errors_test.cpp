@@ -212,27 +212,124 @@ TEST(CheckErrors, LimitOfTwentyIsRespected) {
 
 // A tensor of the wrong rank is one mistake: the dimension names it declares stay known.
 TEST(CheckErrors, WrongRankIsOneError) {
-  Kernel k = kernel("k", {tensor("x", {"B", "M", "N"})}, {tensor("y", {"M", "N"})},
+  Kernel k = kernel("k", {tensor("x", {"C", "B", "M", "N"})}, {tensor("y", {"M", "N"})},
                     {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
                          {assign("acc", call("zeros")),
                           for_("b", "tiles(B)", {accum("acc", at("x", {"b", "i"}))}),
                           store("y", {"i", "j"}, name("acc"))})});
   auto r = run(k);
   ASSERT_EQ(r.errors.size(), 1u) << r.errors.back();
-  EXPECT_EQ(r.errors[0], "tensor 'x' has 3 dimensions, but tensors have rank 2 (rows and "
-                         "columns), e.g. 'x: bf16[M, N]'; stack a batch along the rows");
+  EXPECT_EQ(r.errors[0],
+            "tensor 'x' has 4 dimensions, but tensors have rank 2 (rows and columns) or 3 (a "
+            "batch of matrices); fold the leading dimensions into one batch dimension, e.g. 'x: "
+            "bf16[B, M, N]' with B the product of the other sizes");
+}
+
+Kernel batch_kernel(std::vector<LoopVar> loops, std::vector<Stmt> body,
+                    std::vector<Param> extra_in = {}) {
+  std::vector<Param> in = {tensor("x", {"B", "M", "N"}), tensor("w", {"1", "M", "N"}),
+                           tensor("l", {"3", "M", "N"})};
+  for (auto& p : extra_in)
+    in.push_back(p);
+  return kernel("k", in, {tensor("y", {"B", "M", "N"})}, {par(std::move(loops), std::move(body))});
+}
+
+std::vector<LoopVar> bij() {
+  return {lv("b", "0..B"), lv("i", "tiles(M)"), lv("j", "tiles(N)")};
+}
+
+TEST(CheckErrors, BatchRangesSayWhichFormToWrite) {
+  auto r = run(batch_kernel({lv("b", "tiles(B)"), lv("i", "0..M"), lv("j", "tiles(N)")},
+                            {store("y", {"b", "i", "j"}, at("x", {"b", "i", "j"}))}));
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_EQ(r.errors[0], "'B' is a batch dimension, counted in matrices, not tiles; loop over its "
+                         "matrices with 0 .. B");
+  EXPECT_EQ(r.notes[0], 1u);
+  EXPECT_EQ(r.errors[1], "'M' is a row or column dimension, counted in tiles of 32; loop over its "
+                         "tiles with tiles(M)");
+}
+
+TEST(CheckErrors, BatchIndices) {
+  auto r = run(batch_kernel(
+      bij(), {assign("t", add(at("x", {"i", "i", "j"}), at("w", {"b", "i", "j"}))),
+              assign("u", add(at("x", {"1", "i", "j"}), at("l", {"3", "i", "j"}))),
+              assign("v", add(at("x", {"b", "b", "j"}), at("x", {"b+1", "i", "j"}))),
+              store("y", {"b", "i", "j"}, add(add(name("t"), name("u")), name("v")))}));
+  ASSERT_EQ(r.errors.size(), 6u);
+  EXPECT_EQ(r.errors[0], "index 'i' ranges over tiles(M), but it indexes batch dimension 0 of 'x' "
+                         "(B), a batch dimension counted in matrices, not tiles; loop over 0 .. B");
+  EXPECT_EQ(r.errors[1], "batch dimension 0 of 'w' (1) holds a single matrix, shared by every "
+                         "batch; index it with 0: w[0, i, j]");
+  EXPECT_EQ(r.errors[2], "index 1 may be outside 'x': batch dimension B is only known at run time "
+                         "and can hold a single matrix; only 0 is always inside");
+  EXPECT_EQ(r.errors[3], "index 3 is outside 'l': batch dimension 0 of 'l' (3) has 3 matrices, 0 "
+                         ".. 2");
+  EXPECT_EQ(r.errors[4], "index 'b' ranges over 0 .. B, but it indexes dimension 1 of 'x' (M); "
+                         "loop over tiles(M) or index another tensor");
+  EXPECT_EQ(r.errors[5], "index 'b + 1' can leave 'x': 'b' ranges over 0 .. B, so b + 1 reaches "
+                         "B, past the last matrix of batch dimension 0 of 'x' (B)");
+}
+
+TEST(CheckErrors, BatchStoreCoversEveryMatrix) {
+  auto partial = run(batch_kernel({lv("b", "1..B"), lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+                                  {store("y", {"b", "i", "j"}, at("x", {"b", "i", "j"}))}));
+  ASSERT_EQ(partial.errors.size(), 1u);
+  EXPECT_EQ(partial.errors[0], "'b' ranges over 1 .. B, so 'y[b, i, j]' misses matrices of "
+                               "dimension B; loop over 0 .. B");
+  auto fixed = run(batch_kernel({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+                                {store("y", {"0", "i", "j"}, at("x", {"0", "i", "j"}))}));
+  ASSERT_EQ(fixed.errors.size(), 1u);
+  EXPECT_EQ(fixed.errors[0], "'y[0, i, j]' stores only matrix 0 of dimension 0 (B); index it with "
+                             "a loop variable over 0 .. B so that every matrix is written");
+  auto unused = run(batch_kernel(bij(), {store("y", {"i", "i", "j"}, at("x", {"b", "i", "j"}))}));
+  ASSERT_GE(unused.errors.size(), 1u);
+  EXPECT_EQ(unused.errors[0], "index 'i' ranges over tiles(M), but it indexes batch dimension 0 "
+                              "of 'y' (B), a batch dimension counted in matrices, not tiles; "
+                              "loop over 0 .. B");
+}
+
+TEST(CheckErrors, BatchDeclarations) {
+  Kernel k = kernel("k",
+                    {tensor("x", {"B", "M", "N"}), tensor("z", {"M", "B"}),
+                     tensor("e", {"0", "M", "N"}), tensor("s", {"B", "1", "1"})},
+                    {tensor("y", {"M", "N"})},
+                    {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+                         {store("y", {"i", "j"}, at("x", {"0", "i", "j"}))})});
+  auto r = run(k);
+  ASSERT_EQ(r.errors.size(), 3u);
+  EXPECT_EQ(r.errors[0], "dimension 'B' is the batch dimension of 'x', but here it is a row or "
+                         "column dimension (counted in tiles); a dimension name is either a "
+                         "batch or a tiled dimension, so give this one its own name");
+  EXPECT_EQ(r.notes[0], 1u);
+  EXPECT_EQ(r.errors[1], "batch dimension 0 of 'e' holds no matrix; a batch holds at least one (1 "
+                         "for a single matrix shared by every batch)");
+  EXPECT_EQ(r.errors[2], "tensor 's' holds a single element per matrix, but tensors are read and "
+                         "stored a tile at a time; declare one-tile vectors such as 's: bf16[B, "
+                         "1, 32]' and use element (0, 0) of each");
+}
+
+TEST(CheckErrors, RankTwoTensorIndexedWithABatch) {
+  auto r = run(batch_kernel(bij(), {store("y", {"b", "i", "j"}, at("v", {"b", "i", "j"}))},
+                            {tensor("v", {"M", "N"})}));
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0], "'v' has 2 dimensions but is indexed with 3 indices; write v[row, "
+                         "column], e.g. v[i, j] (a matrix without a batch dimension is shared by "
+                         "every batch)");
 }
 
 TEST(CheckErrors, DeclarationShapesAndRanges) {
   Kernel k = kernel(
-      "k", {tensor("x", {"M", "N", "K"}), tensor("w", {"N", "N"}), tensor("v", {"M", "N"})}, {},
+      "k", {tensor("x", {"M", "M", "N", "K"}), tensor("w", {"N", "N"}), tensor("v", {"M", "N"})},
+      {},
       {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
            {assign("t", add(at("v", {"i", "j"}), at("w", {"j", "j"}))),
             for_("q", "tiles(M)..tiles(N)", {})})});
   auto r = run(k);
   ASSERT_EQ(r.errors.size(), 4u);
-  EXPECT_EQ(r.errors[0], "tensor 'x' has 3 dimensions, but tensors have rank 2 (rows and "
-                         "columns), e.g. 'x: bf16[N, K]'; stack a batch along the rows");
+  EXPECT_EQ(r.errors[0], "tensor 'x' has 4 dimensions, but tensors have rank 2 (rows and "
+                         "columns) or 3 (a batch of matrices); fold the leading dimensions into "
+                         "one batch dimension, e.g. 'x: bf16[B, N, K]' with B the product of the "
+                         "other sizes");
   EXPECT_EQ(r.errors[1], "kernel 'k' has no outputs; declare at least one: -> (C: bf16[M, N])");
   EXPECT_EQ(r.errors[2], "operands of '+' do not agree: the rows of 'v[i, j]' come from M, the "
                          "rows of 'w[j, j]' from N");

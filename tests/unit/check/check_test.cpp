@@ -32,6 +32,38 @@ std::string run(Module& m, bool* ok = nullptr) {
   return s;
 }
 
+// A batched matmul: a batch of A against one weight shared by every batch (W[0, k, j]), a rank-2
+// bias (the natural broadcast) and a literal batch of 4 indexed by a literal range.
+TEST(Check, BatchedKernelsAreAccepted) {
+  Module m{
+      {kernel("bmm",
+              {tensor("A", {"B", "M", "K"}), tensor("W", {"1", "K", "N"}), tensor("V", {"K", "N"}),
+               tensor("L", {"4", "M", "N"})},
+              {tensor("C", {"B", "M", "N"}), tensor("D", {"4", "M", "N"}), tensor("S", {"M", "N"})},
+              {
+                  par({lv("b", "0..B"), lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+                      {assign("acc", call("zeros")),
+                       for_("k", "tiles(K)",
+                            {accum("acc", mm(at("A", {"b", "i", "k"}), at("W", {"0", "k", "j"}))),
+                             accum("acc", mm(at("A", {"b", "i", "k"}), at("V", {"k", "j"})))}),
+                       store("C", {"b", "i", "j"}, name("acc"))}),
+              })}};
+  // Only one parallel: the literal batch and the sum over batches live in a second kernel.
+  m.kernels.push_back(kernel("lit", {tensor("L", {"4", "M", "N"})},
+                             {tensor("D", {"4", "M", "N"}), tensor("S", {"M", "N"})},
+                             {par({lv("i", "tiles(M)"), lv("j", "tiles(N)")},
+                                  {assign("s", call("zeros")),
+                                   for_("b", "0..4",
+                                        {accum("s", at("L", {"b", "i", "j"})),
+                                         store("D", {"b", "i", "j"}, at("L", {"b", "i", "j"}))}),
+                                   store("S", {"i", "j"}, name("s"))})}));
+  m.kernels[0].outputs.resize(1);
+  m.kernels[0].inputs.resize(3);
+  bool ok = false;
+  EXPECT_EQ(run(m, &ok), "");
+  EXPECT_TRUE(ok);
+}
+
 TEST(Check, MatmulTypesEveryExpression) {
   Module m{{matmul()}};
   bool ok = false;

@@ -56,6 +56,58 @@ TEST(InterpErrors, SameMessagesAsTheGeneratedShapeChecks) {
             "unary_chain: x.rows = 48 is not a multiple of 32");
 }
 
+// A batch is checked like the generated TensorView checks: its count, then rows and columns;
+// a matrix (rank 2) is a batch of exactly one.
+TEST(InterpErrors, BatchCounts) {
+  const dsl::Kernel bmm =
+      checked("kernel bmm(A: bf16[B, M, K], X: bf16[B, K, N]) -> (C: bf16[B, M, N]) {\n"
+              "  parallel b in 0 .. B, i in tiles(M), j in tiles(N) {\n"
+              "    acc = zeros()\n"
+              "    for k in tiles(K) { acc += A[b, i, k] @ X[b, k, j] }\n"
+              "    C[b, i, j] = acc\n"
+              "  }\n"
+              "}\n");
+  EXPECT_EQ(
+      error_of(bmm,
+               {{{"A", Matrix::batched(2, 32, 32)}, {"X", Matrix::batched(3, 32, 32)}}, {}, {}}),
+      "bmm: dimension B mismatch: A.batch = 2 but X.batch = 3");
+  EXPECT_EQ(
+      error_of(bmm,
+               {{{"A", Matrix::batched(0, 32, 32)}, {"X", Matrix::batched(1, 32, 32)}}, {}, {}}),
+      "bmm: A.batch = 0 but dimension B holds at least one matrix");
+  const dsl::Kernel k =
+      checked("kernel k(x: f32[B, M, N], w: f32[1, M, N], v: f32[M, N]) -> (y: f32[B, M, N]) {\n"
+              "  parallel b in 0 .. B, i in tiles(M), j in tiles(N) {\n"
+              "    y[b, i, j] = x[b, i, j] + w[0, i, j] + v[i, j]\n"
+              "  }\n"
+              "}\n");
+  EXPECT_EQ(error_of(k, {{{"x", Matrix::batched(2, 32, 32)},
+                          {"w", Matrix::batched(3, 32, 32)},
+                          {"v", Matrix(32, 32)}},
+                         {},
+                         {}}),
+            "k: w.batch = 3 but must be exactly 1 (one matrix shared by every batch)");
+  EXPECT_EQ(error_of(k, {{{"x", Matrix::batched(2, 32, 32)},
+                          {"w", Matrix::batched(1, 32, 32)},
+                          {"v", Matrix::batched(2, 32, 32)}},
+                         {},
+                         {}}),
+            "k: v.batch = 2 but v is a matrix (rank 2), not a batch");
+  // And it runs: y[b] = x[b] + w[0] + v for both matrices of the batch.
+  Matrix x = Matrix::batched(2, 32, 32), w = Matrix::batched(1, 32, 32), v(32, 32);
+  for (std::int64_t r = 0; r < 32; ++r)
+    for (std::int64_t c = 0; c < 32; ++c) {
+      x.at(0, r, c) = r;
+      x.at(1, r, c) = 100 + c;
+      w.at(0, r, c) = 0.5;
+      v.at(r, c) = -1;
+    }
+  const auto y = run(k, {{{"x", x}, {"w", w}, {"v", v}}, {}, {}}).at("y");
+  ASSERT_EQ(y.batch, 2);
+  EXPECT_EQ(y.at(0, 3, 7), 3 + 0.5 - 1);
+  EXPECT_EQ(y.at(1, 3, 7), 107 + 0.5 - 1);
+}
+
 TEST(InterpErrors, LiteralDimensionsAndColumnVectors) {
   const dsl::Kernel k = checked("kernel k(w: f32[M, 64], c: f32[M, 1]) -> (y: f32[M, 64]) {\n"
                                 "  parallel i in tiles(M), j in 0 .. 2 {\n"

@@ -49,6 +49,26 @@ void matmul(const Shape& s) {
   expect_example("matmul", {{{"A", A}, {"B", B}}, {}, {}}, "C", product(A, B));
 }
 
+// Three matrices per batch, each product checked against its own plain loops.
+void batched_matmul(const Shape& s) {
+  constexpr std::int64_t kBatch = 3;
+  Matrix A = random(kBatch * s.m, s.k, -1, 1, 23), X = random(kBatch * s.k, s.n, -1, 1, 24);
+  Matrix want = Matrix::batched(kBatch, s.m, s.n);
+  for (std::int64_t b = 0; b < kBatch; ++b) {
+    const Matrix Ab = make(s.m, s.k, [&](auto i, auto k) { return A.at(b * s.m + i, k); });
+    const Matrix Xb = make(s.k, s.n, [&](auto k, auto j) { return X.at(b * s.k + k, j); });
+    const Matrix Cb = product(Ab, Xb);
+    for (std::int64_t i = 0; i < s.m; ++i)
+      for (std::int64_t j = 0; j < s.n; ++j)
+        want.at(b, i, j) = Cb.at(i, j);
+  }
+  A.rows = s.m;
+  A.batch = kBatch;
+  X.rows = s.k;
+  X.batch = kBatch;
+  expect_example("batched_matmul", {{{"A", A}, {"X", X}}, {}, {}}, "C", want);
+}
+
 void matmul_bt(const Shape& s) {
   const Matrix A = random(s.m, s.k, -1, 1, 19), B = random(s.n, s.k, -1, 1, 20);
   const Matrix Bt = make(s.k, s.n, [&](auto k, auto j) { return B.at(j, k); });
@@ -173,6 +193,7 @@ const std::map<std::string, void (*)(const Shape&)>& cases() {
       {"mlp", mlp},
       {"softmax", softmax},
       {"unary_chain", unary_chain},
+      {"batched_matmul", batched_matmul},
   };
   return all;
 }

@@ -66,12 +66,13 @@ inline Matrix make(std::int64_t rows, std::int64_t cols,
 /// absolute part covers sums that cancel to near 0, where the summation order shows); both NaN, or
 /// equal infinities, also match. Reports the first few mismatches.
 inline ::testing::AssertionResult near(const Matrix& got, const Matrix& want, double tol = 1e-12) {
-  if (got.rows != want.rows || got.cols != want.cols)
+  if (got.rows != want.rows || got.cols != want.cols || got.batch != want.batch)
     return ::testing::AssertionFailure()
-           << "shape " << got.rows << "x" << got.cols << ", want " << want.rows << "x" << want.cols;
+           << "shape " << got.batch << "x" << got.rows << "x" << got.cols << ", want " << want.batch
+           << "x" << want.rows << "x" << want.cols;
   int bad = 0;
   std::ostringstream os;
-  for (std::int64_t r = 0; r < want.rows; ++r)
+  for (std::int64_t r = 0; r < want.batch * want.rows; ++r) // a batch: its stacked rows
     for (std::int64_t c = 0; c < want.cols; ++c) {
       const double g = got.at(r, c), w = want.at(r, c);
       const bool same = (std::isnan(g) && std::isnan(w)) || g == w;

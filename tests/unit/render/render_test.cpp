@@ -40,13 +40,15 @@ TEST(TemplateData, SignatureChecksAndDimensions) {
   EXPECT_EQ(d["targets"].dump(), R"({"cpu":true,"tt":false})");
   const nlohmann::json& k = d["kernels"][0];
   EXPECT_EQ(k["name"], "rmsnorm");
-  EXPECT_EQ(k["params"].dump(), R"([{"dtype":"bf16","kind":"tensor","name":"x","role":"input"},)"
-                                R"({"dtype":"bf16","kind":"tensor","name":"g","role":"input"},)"
-                                R"({"dtype":"f32","kind":"scalar","name":"inv_n","used":true},)"
-                                R"({"dtype":"f32","kind":"scalar","name":"eps","used":true},)"
-                                R"({"dtype":"bf16","kind":"tensor","name":"y","role":"output"}])");
-  EXPECT_EQ(k["shape_checks"][1].dump(),
-            R"({"cols":"N","cols_any":true,"param":"g","rows":1,"rows_any":false})");
+  EXPECT_EQ(k["params"].dump(),
+            R"([{"batched":false,"dtype":"bf16","kind":"tensor","name":"x","role":"input"},)"
+            R"({"batched":false,"dtype":"bf16","kind":"tensor","name":"g","role":"input"},)"
+            R"({"dtype":"f32","kind":"scalar","name":"inv_n","used":true},)"
+            R"({"dtype":"f32","kind":"scalar","name":"eps","used":true},)"
+            R"({"batched":false,"dtype":"bf16","kind":"tensor","name":"y","role":"output"}])");
+  EXPECT_EQ(
+      k["shape_checks"][1].dump(),
+      R"({"batched":false,"cols":"N","cols_any":true,"param":"g","rows":1,"rows_any":false})");
   EXPECT_EQ(k["same_dim_checks"][0].dump(),
             R"({"a":"x","axis_a":"cols","axis_b":"cols","b":"g","dim":"N"})");
   EXPECT_EQ(k["dims"].dump(), R"([{"axis":"rows","name":"M","tensor":"x"},)"
@@ -54,6 +56,23 @@ TEST(TemplateData, SignatureChecksAndDimensions) {
   EXPECT_EQ(k["cpu"]["body"]["kind"], "block");
   // Deterministic: the same module gives the same text.
   EXPECT_EQ(template_data(l, "rmsnorm").dump(), d.dump());
+}
+
+// A rank-3 tensor is a batch: a TensorView whose check takes the batch count, and a dimension
+// bound from its batch axis.
+TEST(TemplateData, BatchedTensorsCheckAndBindTheirBatch) {
+  Lowered l;
+  l.cpu = lower_example("batched_matmul");
+  nlohmann::json d = template_data(l, "batched_matmul");
+  const nlohmann::json& k = d["kernels"][0];
+  EXPECT_EQ(k["params"][0].dump(),
+            R"({"batched":true,"dtype":"bf16","kind":"tensor","name":"A","role":"input"})");
+  EXPECT_EQ(k["shape_checks"][0].dump(),
+            R"({"batch":"B","batch_any":true,"batched":true,"cols":"K","cols_any":true,)"
+            R"("param":"A","rows":"M","rows_any":true})");
+  EXPECT_EQ(k["same_dim_checks"][0].dump(),
+            R"({"a":"A","axis_a":"batch","axis_b":"batch","b":"X","dim":"B"})");
+  EXPECT_EQ(k["dims"][0].dump(), R"({"axis":"batch","name":"B","tensor":"A"})");
 }
 
 TEST(Generate, FilesAreFormattedAndNamedByTheStem) {

@@ -117,11 +117,10 @@ TEST(TtgenReport, ShapeErrorsAreUsageErrors) {
        "ttgen: error: --shape: 'Q' is not a dimension of any kernel in '" + mm +
            "' (its dimensions: K, M, N)\n"},
       {{"M=250", "K=64", "N=320"},
-       "ttgen: error: --shape: M=250: a named dimension is a positive multiple of 32 (tiles "
-       "are 32x32)\n"},
-      {{"M=0", "K=64", "N=320"},
-       "ttgen: error: --shape: M=0: a named dimension is a positive multiple of 32 (tiles are "
+       "ttgen: error: --shape: M=250: a row or column dimension is a multiple of 32 (tiles are "
        "32x32)\n"},
+      {{"M=0", "K=64", "N=320"},
+       "ttgen: error: --shape: M=0: a dimension holds at least one element\n"},
       {{"M256"},
        "ttgen: error: --shape: 'M256' is not NAME=SIZE; write the size of each dimension, e.g. "
        "--shape M=1024,N=512\n"},
