@@ -139,6 +139,22 @@ bool Checker::check_indices(const Access& a, SourceRange where, const Param& t,
 
 // The batch index of a rank-3 tensor: like a row or column index, counted in matrices instead of
 // tiles, and a batch of one matrix (a weight shared by every batch) is indexed with 0.
+LoopInfo* Checker::index_loop(const Ident& vid) {
+  Binding* b = lookup(vid.name);
+  if (!b) {
+    unknown_name(vid, visible_names(true), "loop index");
+    return nullptr;
+  }
+  if (b->kind != Binding::Kind::loop) {
+    error(vid.loc.range, "'" + vid.name +
+                             "' is not a loop index; a tensor index is a loop "
+                             "index, an integer, or a loop index plus or minus an integer")
+        .note(b->where, "'" + vid.name + "' is declared here");
+    return nullptr;
+  }
+  return b->loop;
+}
+
 bool Checker::check_batch_index(const Access& a, const Param& t, LoopInfo*& var) {
   const TensorIndex& ix = a.indices[0];
   const Dim& dim = t.dims[0];
@@ -172,19 +188,10 @@ bool Checker::check_batch_index(const Access& a, const Param& t, LoopInfo*& var)
     return false;
   }
   const Ident& vid = *ix.var;
-  Binding* b = lookup(vid.name);
-  if (!b) {
-    unknown_name(vid, visible_names(true), "loop index");
+  LoopInfo* found = index_loop(vid);
+  if (!found)
     return false;
-  }
-  if (b->kind != Binding::Kind::loop) {
-    error(vid.loc.range, "'" + vid.name +
-                             "' is not a loop index; a tensor index is a loop "
-                             "index, an integer, or a loop index plus or minus an integer")
-        .note(b->where, "'" + vid.name + "' is declared here");
-    return false;
-  }
-  LoopInfo& L = *b->loop;
+  LoopInfo& L = *found;
   var = &L;
   if (!L.valid)
     return false;
@@ -259,19 +266,10 @@ bool Checker::check_index(const Access& a, std::size_t dim, const Param& t, Loop
     return false;
   }
   const Ident& vid = *ix.var;
-  Binding* b = lookup(vid.name);
-  if (!b) {
-    unknown_name(vid, visible_names(true), "loop index");
+  LoopInfo* found = index_loop(vid);
+  if (!found)
     return false;
-  }
-  if (b->kind != Binding::Kind::loop) {
-    error(vid.loc.range, "'" + vid.name +
-                             "' is not a loop index; a tensor index is a loop "
-                             "index, an integer, or a loop index plus or minus an integer")
-        .note(b->where, "'" + vid.name + "' is declared here");
-    return false;
-  }
-  LoopInfo& L = *b->loop;
+  LoopInfo& L = *found;
   var = &L;
   if (!L.valid || !dk.known())
     return false; // the range or the dimension was already reported

@@ -126,6 +126,9 @@ public:
                      std::vector<LoopInfo*>& vars);
   bool check_index(const Access& a, std::size_t dim, const Param& t, LoopInfo*& var);
   bool check_batch_index(const Access& a, const Param& t, LoopInfo*& var);
+  /// The loop an index variable names; nullptr after reporting an unknown name or a name that is
+  /// not a loop index.
+  LoopInfo* index_loop(const Ident& vid);
   /// Reports operands whose rows or columns provably differ; `what` names the operation.
   void check_agree(const Shape& a, const Expr& ea, const Shape& b, const Expr& eb,
                    SourceRange where, const std::string& what);

@@ -84,7 +84,9 @@ TEST(InterpBounds, EluChargesItsSlopeAlphaAndTheCancellationOfExpMinusOne) {
   Matrix x(32, 32, 2.0);
   x.at(0, 0) = -1e-3;
   const Inputs in{{{"x", x}}, {{"s", 2.0}}, {}};
-  for (double b : run_bounded(k, in, Precision{}).bounds.at("y").data)
+  // Named: a range-for over a member of the temporary would read it after its end (until C++23).
+  const auto exact = run_bounded(k, in, Precision{});
+  for (double b : exact.bounds.at("y").data)
     EXPECT_EQ(b, 0.0);
   const auto out = run_bounded(k, in, cpu_precision(k));
   const double v = out.values.at("y").at(0, 0); // 2 (e^-0.0015 - 1)
