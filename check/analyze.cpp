@@ -136,7 +136,6 @@ private:
     if (!l.trips) {
       warning(l.range, "cannot prove: the trip count of this loop is not a counted 'for'; its CB "
                        "pushes and pops are not balanced against the other kernels");
-      uncountable_ = true;
     }
     const Poly trips = l.trips.value_or(Poly());
     const State entry = s;
@@ -304,8 +303,9 @@ private:
 
   void cb_event(const Event& e, State& s, const Poly& count, bool tally) {
     if (!e.cb) {
-      warning(e.range, "cannot prove: the CB of " + e.call + " is not a constant");
-      uncountable_cbs_ = true;
+      warning(e.range, "cannot prove: the CB of " + e.call +
+                           " is not a constant, so no CB is balanced against the other kernels");
+      unknown_cb_ = true;
       return;
     }
     const std::int64_t cb = *e.cb;
@@ -387,8 +387,7 @@ private:
   }
 
 public:
-  bool uncountable_ = false;     // a loop without a trip count
-  bool uncountable_cbs_ = false; // a CB call on a non-constant CB
+  bool unknown_cb_ = false; // a CB call on a CB that is not a constant: it may be any of them
 
 private:
   int uncounted_ = 0; // loops without a trip count around the current event
@@ -422,6 +421,7 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
              std::vector<std::string>& proved) {
   std::map<std::int64_t, std::vector<Side>> producers, consumers;
   std::set<std::int64_t> produced, consumed;
+  bool unknown_cb = false;
   for (const Kernel& k : kernels)
     KernelCheck::streamed(k.body, produced, consumed);
   for (const Kernel& k : kernels) {
@@ -434,7 +434,11 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
       if (consumes)
         consumers[cb].push_back({&k, t});
     }
+    unknown_cb |= check.unknown_cb_;
   }
+  // A push or pop on an unknown CB may belong to any of them: no balance is proved or refuted.
+  if (unknown_cb)
+    return;
 
   // A program whose three roles are all given: a CB nobody pushes is a bug, not a missing file.
   std::set<Role> roles;

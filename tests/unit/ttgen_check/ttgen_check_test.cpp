@@ -149,6 +149,14 @@ TEST(TtgenCheck, DstProtocol) {
   expect_check_golden("dst_index_fp32", "--fp32-dest-acc -DDST_INDEX=4 " + kProgram);
 }
 
+// A CB that is not a constant may be any CB: no balance is claimed, and no deadlock either (the
+// compute kernel pops c_0, which this reader may well feed).
+TEST(TtgenCheck, CbThatIsNotAConstant) {
+  expect_check_golden("variable_cb",
+                      "tests/unit/ttgen_check/kernels/variable_cb.cpp " + kBroken +
+                          "compute.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp");
+}
+
 TEST(TtgenCheck, RuntimeArgs) {
   expect_check_golden("arg_never_set",
                       "--runtime-args reader=3 -DARG_NEVER_SET " + kBroken + "reader.cpp");
