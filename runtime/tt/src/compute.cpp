@@ -1,10 +1,11 @@
 // Compute-kernel entry points: the DST register file and its acquire/commit/wait/release protocol,
-// and the numerics of unpack (bf16/fp32 pages, TF32 through SrcA/SrcB), FPU ops, SFPU ops, reduce
-// and pack.
+// the unpacker's and packer's configured data formats, and the numerics of unpack (bf16/fp32/bfp8_b
+// pages, TF32 through SrcA/SrcB), FPU ops, SFPU ops, reduce and pack.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
+#include "bfp8.hpp"
 #include "state.hpp"
 #include "tk_emulator/timing_params.hpp"
 
@@ -82,8 +83,46 @@ void store(const Compute& c, Tile& t) {
     v = round_bf16(v);
 }
 
+const char* format_name(tt::DataFormat f) {
+  switch (f) {
+  case tt::DataFormat::Float32:
+    return "Float32";
+  case tt::DataFormat::Float16_b:
+    return "Float16_b";
+  case tt::DataFormat::Bfp8_b:
+    return "Bfp8_b";
+  case tt::DataFormat::Invalid:
+    return "Invalid";
+  default:
+    return "another format";
+  }
+}
+
+// Which unpacker a CB operand goes through (the SDK's llk_unpack_AB order: an op's first CB is
+// unpacker A, its second B; matmul_tiles(in0, in1) unpacks in1 through A and in0 through B, as
+// mm_init configures them).
+enum class Src { A, B };
+void check_format(const Compute& c, const char* op, std::uint32_t cb, Src src) {
+  const CbState& s = c.core.cbs[cb];
+  const tt::DataFormat want = src == Src::A ? c.dst.srca : c.dst.srcb;
+  const char* which = src == Src::A ? "srcA" : "srcB";
+  if (want == tt::DataFormat::Invalid)
+    fail(std::string(op) + ": the unpacker's " + which +
+         " format is not configured; call compute_kernel_hw_startup (or mm_init, "
+         "binary_op_init_common) before the first operation");
+  if (s.format != want) {
+    const std::uint32_t from = src == Src::A ? c.dst.srca_cb : c.dst.srcb_cb;
+    fail(std::string(op) + ": " + cb_name(cb) + " holds " + format_name(s.format) +
+         " tiles, but the unpacker's " + which + " is configured for " + format_name(want) +
+         " (from " + cb_name(from) + "); call reconfig_data_format" +
+         (src == Src::A ? "_srca" : "_srcb") + "(" + cb_name(from) + ", " + cb_name(cb) +
+         ") first");
+  }
+}
+
 enum class Path { SrcReg, ToDest };
-Tile unpack(const Compute& c, const char* op, std::uint32_t cb, std::uint32_t tile, Path path) {
+Tile unpack(const Compute& c, const char* op, std::uint32_t cb, std::uint32_t tile, Path path,
+            Src src) {
   if (cb >= kNumCircularBuffers)
     fail(std::string(op) + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
   const CbState& s = c.core.cbs[cb];
@@ -97,6 +136,7 @@ Tile unpack(const Compute& c, const char* op, std::uint32_t cb, std::uint32_t ti
   if (s.rd_page + tile >= s.num_pages)
     fail(std::string(op) + ": tile " + std::to_string(tile) + " of " + cb_name(cb) +
          " lies past the end of the CB");
+  check_format(c, op, cb, src);
   const std::uint8_t* page = c.core.l1 + s.address + (s.rd_page + tile) * s.page_size;
   Tile t{};
   if (s.format == tt::DataFormat::Float16_b) {
@@ -121,10 +161,15 @@ Tile unpack(const Compute& c, const char* op, std::uint32_t cb, std::uint32_t ti
       for (float& v : t)
         v = tf32(v);
     }
+  } else if (s.format == tt::DataFormat::Bfp8_b) {
+    if (s.page_size < bfp8::kTileBytes)
+      fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than a bfp8_b tile");
+    // Every bfp8_b value is exact in the source registers (7 bits of magnitude at most).
+    t = bfp8::decode_tile(page);
   } else {
     fail(std::string(op) + ": " + cb_name(cb) + " has data format " +
          std::to_string(static_cast<int>(s.format)) +
-         "; the emulator computes on Float16_b and Float32 tiles");
+         "; the emulator computes on Float16_b, Float32 and Bfp8_b tiles");
   }
   return t;
 }
@@ -193,7 +238,7 @@ bool matmul_transposed() {
 void transpose_wh_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
   Compute c = ctx("transpose_wh_tile");
   Tile& d = dst_tile(c, "transpose_wh_tile", idst);
-  const Tile a = unpack(c, "transpose_wh_tile", cb, tile, Path::SrcReg);
+  const Tile a = unpack(c, "transpose_wh_tile", cb, tile, Path::SrcReg, Src::A);
   const auto& fi = face_index();
   for (int r = 0; r < 32; ++r)
     for (int col = 0; col < 32; ++col)
@@ -205,7 +250,7 @@ void transpose_wh_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst)
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
   Compute c = ctx("copy_tile");
   Tile& d = dst_tile(c, "copy_tile", idst);
-  d = unpack(c, "copy_tile", cb, tile, Path::ToDest);
+  d = unpack(c, "copy_tile", cb, tile, Path::ToDest, Src::A);
   store(c, d);
   timing::tile_op(c.f, timing::TileOp::Copy, "copy");
 }
@@ -217,8 +262,8 @@ void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, 
                                          : "mul_tiles";
   Compute c = ctx(name);
   Tile& d = dst_tile(c, name, idst);
-  const Tile a = unpack(c, name, cb0, tile0, Path::SrcReg);
-  const Tile b = unpack(c, name, cb1, tile1, Path::SrcReg);
+  const Tile a = unpack(c, name, cb0, tile0, Path::SrcReg, Src::A);
+  const Tile b = unpack(c, name, cb1, tile1, Path::SrcReg, Src::B);
   const auto& fi = face_index();
   for (int r = 0; r < 32; ++r) {
     for (int col = 0; col < 32; ++col) {
@@ -246,8 +291,8 @@ void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std
                   std::uint32_t idst, bool transpose) {
   Compute c = ctx("matmul_tiles");
   Tile& d = dst_tile(c, "matmul_tiles", idst);
-  const Tile a = unpack(c, "matmul_tiles", cb0, tile0, Path::SrcReg);
-  const Tile b = unpack(c, "matmul_tiles", cb1, tile1, Path::SrcReg);
+  const Tile a = unpack(c, "matmul_tiles", cb0, tile0, Path::SrcReg, Src::B);
+  const Tile b = unpack(c, "matmul_tiles", cb1, tile1, Path::SrcReg, Src::A);
   const auto& fi = face_index();
   float am[32][32], bm[32][32], acc[32][32];
   for (int r = 0; r < 32; ++r)
@@ -476,10 +521,10 @@ void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, s
                  std::uint32_t tile_scaler, std::uint32_t idst) {
   Compute c = ctx("reduce_tile");
   Tile& d = dst_tile(c, "reduce_tile", idst);
-  const Tile a = unpack(c, "reduce_tile", cb, tile, Path::SrcReg);
+  const Tile a = unpack(c, "reduce_tile", cb, tile, Path::SrcReg, Src::A);
   // The scaler tile carries the scale factor in every element of its first row per face (the SDK's
   // generate_reduce_scaler); element (0,0) is read.
-  const float scaler = unpack(c, "reduce_tile", cb_scaler, tile_scaler, Path::SrcReg)[0];
+  const float scaler = unpack(c, "reduce_tile", cb_scaler, tile_scaler, Path::SrcReg, Src::B)[0];
   const auto& fi = face_index();
   const bool is_max = pool == 2, is_min = pool == 3;
   auto combine = [&](float acc, float v) {
@@ -513,6 +558,25 @@ void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, s
                   kNames[pool & 3]);
 }
 
+void configure_formats(std::int32_t srca_cb, std::int32_t srcb_cb, std::int32_t pack_cb,
+                       const char* call) {
+  Compute c = ctx(call);
+  auto take = [&](std::int32_t cb, tt::DataFormat& format, std::uint32_t& from) {
+    if (cb == kKeep)
+      return;
+    if (cb < 0 || cb >= static_cast<std::int32_t>(kNumCircularBuffers))
+      fail(std::string(call) + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
+    const CbState& s = c.core.cbs[cb];
+    if (!s.configured)
+      fail(std::string(call) + ": " + cb_name(cb) + " is not configured on this core");
+    format = s.format;
+    from = static_cast<std::uint32_t>(cb);
+  };
+  take(srca_cb, c.dst.srca, c.dst.srca_cb);
+  take(srcb_cb, c.dst.srcb, c.dst.srcb_cb);
+  take(pack_cb, c.dst.pack_format, c.dst.pack_cb);
+}
+
 void reduce_pack_mask(int dim) {
   ctx(dim < 0 ? "reduce_uninit" : "reduce_init").dst.pack_mask = dim;
 }
@@ -539,6 +603,14 @@ void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, boo
   }
   if (s.wr_page + pos >= s.num_pages)
     fail(call + ": page " + std::to_string(pos) + " lies past the end of " + cb_name(cb));
+  if (c.dst.pack_format == tt::DataFormat::Invalid)
+    fail(call + ": the packer's format is not configured; call compute_kernel_hw_startup (or "
+                "mm_init, binary_op_init_common) before the first operation");
+  if (s.format != c.dst.pack_format)
+    fail(call + ": " + cb_name(cb) + " holds " + format_name(s.format) +
+         " tiles, but the packer is configured for " + format_name(c.dst.pack_format) + " (from " +
+         cb_name(c.dst.pack_cb) + "); call pack_reconfig_data_format(" + cb_name(c.dst.pack_cb) +
+         ", " + cb_name(cb) + ") first");
   if (!out_of_order)
     ++s.pack_index;
   std::uint8_t* page = c.core.l1 + s.address + (s.wr_page + pos) * s.page_size;

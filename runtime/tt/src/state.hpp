@@ -131,6 +131,11 @@ struct DstState {
   // The packer's edge mask, set by reduce_init (its ReduceDim: 0 ROW, 1 COL, 2 SCALAR) until
   // reduce_uninit; -1 when clear.
   int pack_mask = -1;
+  // The formats configured for the unpacker's srcA and srcB and for the packer, and the CBs they
+  // were taken from (for the messages); Invalid until a hardware init configures them.
+  tt::DataFormat srca = tt::DataFormat::Invalid, srcb = tt::DataFormat::Invalid,
+                 pack_format = tt::DataFormat::Invalid;
+  std::uint32_t srca_cb = 0, srcb_cb = 0, pack_cb = 0;
 };
 
 struct CoreState {

@@ -77,6 +77,7 @@ TEST_F(EmulatorJit, ChangingAnIncludedHeaderRecompiles) {
       << "#include <cstdint>\n#include \"api/compute/eltwise_binary.h\"\n#include \"op.h\"\n"
          "void kernel_main() {\n"
          "    const uint32_t n = get_arg_val<uint32_t>(0);\n"
+         "    compute_kernel_hw_startup(tt::CBIndex::c_0, tt::CBIndex::c_1, tt::CBIndex::c_16);\n"
          "    OP_INIT(tt::CBIndex::c_0, tt::CBIndex::c_1);\n"
          "    for (uint32_t i = 0; i < n; i++) {\n"
          "        cb_wait_front(tt::CBIndex::c_0, 1); cb_wait_front(tt::CBIndex::c_1, 1);\n"

@@ -126,4 +126,13 @@ void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, s
 // The packer's reduce edge mask (dim as above): set by reduce_init, cleared by reduce_uninit.
 void reduce_pack_mask(int dim);
 void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order);
+
+/// The data formats the unpacker (srcA, srcB) and the packer are configured for, each taken from
+/// a CB's format: the hardware inits (compute_kernel_hw_startup, mm_init, binary_op_init_common,
+/// ...) configure them, reconfig_data_format* and pack_reconfig_data_format change them, and every
+/// unpack or pack of a CB of another format is an error (on the device it would read or write the
+/// tile in the wrong format). `kKeep` leaves that operand as it is.
+inline constexpr std::int32_t kKeep = -1;
+void configure_formats(std::int32_t srca_cb, std::int32_t srcb_cb, std::int32_t pack_cb,
+                       const char* call);
 } // namespace tk::rt::emu

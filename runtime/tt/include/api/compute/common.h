@@ -13,7 +13,10 @@ FORCE_INLINE T get_common_arg_val(int arg_idx) {
 }
 } // namespace ckernel
 
-// Like the SDK's common.h, every compute header brings in the CB, DST and pack APIs.
+// Like the SDK's common.h, every compute header brings in the CB, DST and pack APIs, the
+// data-format reconfiguration and the hardware start-up.
 #include "api/compute/cb_api.h"
+#include "api/compute/compute_kernel_hw_startup.h"
 #include "api/compute/pack.h"
+#include "api/compute/reconfig_data_format.h"
 #include "api/compute/reg_api.h"

@@ -4,6 +4,12 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void compute_kernel_hw_startup(uint32_t /*icb0*/, uint32_t /*icb1*/, uint32_t /*ocb*/) {}
-ALWI void compute_kernel_hw_startup(uint32_t /*icb0*/, uint32_t /*ocb*/) {}
+// Configures the unpacker (srcA from icb0, srcB from icb1) and the packer (ocb) for those CBs'
+// data formats.
+ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
+  ::tk::rt::emu::configure_formats(icb0, icb1, ocb, "compute_kernel_hw_startup");
+}
+ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t ocb) {
+  ::tk::rt::emu::configure_formats(icb0, icb0, ocb, "compute_kernel_hw_startup");
+}
 } // namespace ckernel

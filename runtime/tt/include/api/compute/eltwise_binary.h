@@ -4,8 +4,10 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void binary_op_init_common(uint32_t /*icb0*/, uint32_t /*icb1*/, uint32_t /*ocb*/,
-                                uint32_t /*call_line*/ = __builtin_LINE()) {}
+ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb,
+                                uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::configure_formats(icb0, icb1, ocb, "binary_op_init_common");
+}
 ALWI void mul_tiles_init(uint32_t /*icb0*/, uint32_t /*icb1*/,
                          uint32_t /*call_line*/ = __builtin_LINE()) {
   ::tk::rt::emu::binary_init(false);

@@ -12,6 +12,15 @@ ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles) {
   for (uint32_t i = 0; i < ntiles; ++i)
     ::tk::rt::emu::pack_tile(ifrom_dst + i, icb, 0, false);
 }
-ALWI void pack_reconfig_data_format(uint32_t /*new_operand*/) {}
-ALWI void pack_reconfig_data_format(uint32_t /*old_operand*/, uint32_t /*new_operand*/) {}
+// The packer takes the new CB's data format.
+template <bool is_tile_dim_reconfig_en = false>
+ALWI void pack_reconfig_data_format(const uint32_t new_cb_id) {
+  ::tk::rt::emu::configure_formats(::tk::rt::emu::kKeep, ::tk::rt::emu::kKeep, new_cb_id,
+                                   "pack_reconfig_data_format");
+}
+template <bool is_tile_dim_reconfig_en = false>
+ALWI void pack_reconfig_data_format(const uint32_t /*old_cb_id*/, const uint32_t new_cb_id) {
+  ::tk::rt::emu::configure_formats(::tk::rt::emu::kKeep, ::tk::rt::emu::kKeep, new_cb_id,
+                                   "pack_reconfig_data_format");
+}
 } // namespace ckernel

@@ -12,10 +12,13 @@ ALWI void copy_tile_to_dst_init_short(uint32_t /*cbid*/, uint32_t transpose = 0,
     ::tk::rt::emu::not_modelled(
         "copy_tile_to_dst_init_short with transpose (use transpose_wh_tile)");
 }
-ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t /*old_cbid*/, uint32_t /*new_cbid*/,
+// Also reconfigures srcA (from old_cbid's format) to new_cbid's.
+ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t /*old_cbid*/, uint32_t new_cbid,
                                               uint32_t transpose = 0) {
   if (transpose != 0)
     ::tk::rt::emu::not_modelled("copy_tile_to_dst_init_short_with_dt with transpose");
+  ::tk::rt::emu::configure_formats(new_cbid, ::tk::rt::emu::kKeep, ::tk::rt::emu::kKeep,
+                                   "copy_tile_to_dst_init_short_with_dt");
 }
 ALWI void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
   ::tk::rt::emu::copy_tile(in_cb_id, in_tile_index, dst_tile_index);

@@ -4,8 +4,9 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void transpose_wh_init(uint32_t /*icb*/, uint32_t /*ocb*/,
-                            uint32_t /*call_line*/ = __builtin_LINE()) {}
+ALWI void transpose_wh_init(uint32_t icb, uint32_t ocb, uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::configure_formats(icb, icb, ocb, "transpose_wh_init");
+}
 ALWI void transpose_wh_init_short(uint32_t /*icb*/, uint32_t /*call_line*/ = __builtin_LINE()) {}
 ALWI void transpose_wh_tile(uint32_t icb, uint32_t itile, uint32_t idst) {
   ::tk::rt::emu::transpose_wh_tile(icb, itile, idst);

@@ -1,5 +1,4 @@
-// A compute kernel that breaks one DST/CB rule, chosen by a define; without one it copies n tiles
-// c_0 -> c_16.
+// Breaks one DST/CB rule, chosen by a define; without one, copies n tiles c_0 -> c_16.
 #include <cstdint>
 
 #include "api/compute/eltwise_binary.h"
@@ -9,6 +8,7 @@ void kernel_main() {
   const uint32_t n_tiles = get_arg_val<uint32_t>(0);
   constexpr auto in = tt::CBIndex::c_0;
   constexpr auto out = tt::CBIndex::c_16;
+  compute_kernel_hw_startup(in, in, out);
   copy_tile_init(in);
 #if defined(DEADLOCK)
   cb_wait_front(in, 2); // the reader pushes only one page

@@ -9,6 +9,7 @@ void kernel_main() {
   constexpr auto cb_in0 = tt::CBIndex::c_0;
   constexpr auto cb_in1 = tt::CBIndex::c_1;
   constexpr auto cb_out0 = tt::CBIndex::c_16;
+  compute_kernel_hw_startup(cb_in0, cb_in1, cb_out0);
   BCAST_INIT(cb_in0, cb_in1);
   for (uint32_t i = 0; i < n_tiles; i++) {
     cb_wait_front(cb_in0, 1);

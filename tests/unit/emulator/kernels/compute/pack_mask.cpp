@@ -9,6 +9,7 @@
 void kernel_main() {
   constexpr auto cb_in = tt::CBIndex::c_0;
   constexpr auto cb_out = tt::CBIndex::c_16;
+  compute_kernel_hw_startup(cb_in, cb_in, cb_out);
   cb_wait_front(cb_in, 1);
   for (uint32_t k = 0; k < 3; ++k) {
     copy_tile_to_dst_init_short(cb_in);

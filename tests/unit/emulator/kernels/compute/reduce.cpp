@@ -11,6 +11,7 @@ void kernel_main() {
   constexpr auto cb_scaler = tt::CBIndex::c_2;
   constexpr auto cb_out = tt::CBIndex::c_16;
 
+  compute_kernel_hw_startup(cb_in, cb_scaler, cb_out);
   reduce_init<REDUCE_OP, REDUCE_DIM>(cb_in, cb_scaler, cb_out);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t o = 0; o < n_out; o++) {

@@ -3,8 +3,11 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void unary_op_init_common(uint32_t /*icb*/, uint32_t /*ocb*/,
-                               uint32_t /*call_line*/ = __builtin_LINE()) {}
-ALWI void init_sfpu(uint32_t /*icb*/, uint32_t /*ocb*/, uint32_t /*call_line*/ = __builtin_LINE()) {
+ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb,
+                               uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::configure_formats(icb, icb, ocb, "unary_op_init_common");
+}
+ALWI void init_sfpu(uint32_t icb, uint32_t ocb, uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::configure_formats(icb, icb, ocb, "init_sfpu");
 }
 } // namespace ckernel

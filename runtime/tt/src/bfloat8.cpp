@@ -1,0 +1,73 @@
+// Host packing of Bfp8_b tiles: tt-metalium/bfloat8.hpp.
+#include <tt-metalium/bfloat16.hpp>
+#include <tt-metalium/bfloat8.hpp>
+
+#include <array>
+#include <cstring>
+#include <stdexcept>
+
+#include "bfp8.hpp"
+
+namespace {
+using tk::rt::emu::bfp8::kTileBytes;
+
+// Element (r, c) of a tile sits at this position of its face order.
+int face_pos(int r, int c) {
+  return ((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16;
+}
+
+void require_exp_b(bool is_exp_a, const char* fn) {
+  if (is_exp_a)
+    throw std::invalid_argument(std::string(fn) +
+                                ": is_exp_a = true (Bfp8, 5-bit exponents) is not modelled by the "
+                                "emulator; Bfp8_b takes is_exp_a = false");
+}
+} // namespace
+
+template <typename T>
+std::vector<std::uint32_t> pack_as_bfp8_tiles(tt::stl::Span<const T> data, bool row_major_input,
+                                               bool is_exp_a) {
+  require_exp_b(is_exp_a, "pack_as_bfp8_tiles");
+  if (data.size() % 1024 != 0)
+    throw std::invalid_argument("pack_as_bfp8_tiles: " + std::to_string(data.size()) +
+                                " values are not a whole number of 32x32 tiles");
+  const std::size_t tiles = data.size() / 1024;
+  std::vector<std::uint32_t> out(tiles * kTileBytes / 4);
+  std::array<float, 1024> faces{};
+  for (std::size_t t = 0; t < tiles; ++t) {
+    for (int r = 0; r < 32; ++r)
+      for (int c = 0; c < 32; ++c) {
+        const int src = row_major_input ? r * 32 + c : face_pos(r, c);
+        faces[face_pos(r, c)] = static_cast<float>(data[t * 1024 + src]);
+      }
+    std::uint8_t page[kTileBytes];
+    tk::rt::emu::bfp8::encode_tile(faces.data(), page);
+    std::memcpy(out.data() + t * kTileBytes / 4, page, kTileBytes);
+  }
+  return out;
+}
+
+template std::vector<std::uint32_t> pack_as_bfp8_tiles<float>(tt::stl::Span<const float>, bool,
+                                                              bool);
+template std::vector<std::uint32_t> pack_as_bfp8_tiles<bfloat16>(tt::stl::Span<const bfloat16>,
+                                                                 bool, bool);
+
+std::vector<float> unpack_bfp8_tiles_into_float_vec(tt::stl::Span<const std::uint32_t> bfp8_tiles,
+                                                    bool row_major_output, bool is_exp_a) {
+  require_exp_b(is_exp_a, "unpack_bfp8_tiles_into_float_vec");
+  if (bfp8_tiles.size() * 4 % kTileBytes != 0)
+    throw std::invalid_argument("unpack_bfp8_tiles_into_float_vec: " +
+                                std::to_string(bfp8_tiles.size()) +
+                                " words are not a whole number of Bfp8_b tiles (272 words each)");
+  const std::size_t tiles = bfp8_tiles.size() * 4 / kTileBytes;
+  std::vector<float> out(tiles * 1024);
+  for (std::size_t t = 0; t < tiles; ++t) {
+    std::uint8_t page[kTileBytes];
+    std::memcpy(page, bfp8_tiles.data() + t * kTileBytes / 4, kTileBytes);
+    const std::array<float, 1024> faces = tk::rt::emu::bfp8::decode_tile(page);
+    for (int r = 0; r < 32; ++r)
+      for (int c = 0; c < 32; ++c)
+        out[t * 1024 + (row_major_output ? r * 32 + c : face_pos(r, c))] = faces[face_pos(r, c)];
+  }
+  return out;
+}

@@ -1,0 +1,190 @@
+// Data formats on the emulator: the unpacker's and packer's configured formats (an operation on a
+// CB of another format is an error, as it would read or write garbage on the device) and the
+// Bfp8_b tile format, packed by the host (tt-metalium/bfloat8.hpp) and unpacked exactly.
+#include <bit>
+#include <cmath>
+#include <random>
+
+#include <tt-metalium/bfloat8.hpp>
+
+#include "emu_program.hpp"
+
+using namespace tk::test;
+
+namespace {
+constexpr uint32_t kF32Tile = 4096, kBfp8Tile = 1088;
+
+// The Bfp8_b value of `x` in a face row whose largest exponent is `shared`, from the format's
+// definition, in double: the magnitude |x| / 2^(shared - 133), first cut to 17 bits below the step
+// (the SDK shifts the 24-bit mantissa to the row's exponent before rounding), then rounded to
+// nearest even, at most 127.
+double bfp8_value(float x, int shared) {
+  const int e = (std::bit_cast<uint32_t>(x) >> 23) & 0xff;
+  if (e == 0)
+    return 0.0;
+  const double step = std::ldexp(1.0, shared - 133);
+  const double cut = std::floor(std::fabs(static_cast<double>(x)) / step * 0x1p17) * 0x1p-17;
+  const double m = std::min(std::nearbyint(cut), 127.0);
+  return std::copysign(m * step, x);
+}
+
+int exponent(float x) {
+  return (std::bit_cast<uint32_t>(x) >> 23) & 0xff;
+}
+
+std::vector<float> random_tiles(std::size_t tiles, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> n(0.0f, 1.0f);
+  std::uniform_int_distribution<int> scale(-12, 12);
+  std::vector<float> v(tiles * 1024);
+  for (float& x : v)
+    x = std::ldexp(n(rng), scale(rng)); // rows mixing magnitudes: many values lose bits
+  v[5] = 0.0f;
+  v[6] = -0.0f;
+  v[7] = 1e-40f; // a denormal packs as 0
+  return v;
+}
+
+struct Formats {
+  ProgramBuilder p;
+  std::shared_ptr<distributed::MeshBuffer> in_f32 = p.dram(1, kF32Tile),
+                                           in_bf16 = p.dram(1, kBf16Tile),
+                                           out_f32 = p.dram(1, kF32Tile),
+                                           out_bf16 = p.dram(1, kBf16Tile);
+  std::vector<float> f32_values = random_tiles(1, 3);
+
+  void run(std::map<std::string, std::string> defines) {
+    distributed::EnqueueWriteMeshBuffer(p.dev->mesh_command_queue(), in_f32, f32_values, false);
+    std::vector<bfloat16> bf(f32_values.begin(), f32_values.end());
+    distributed::EnqueueWriteMeshBuffer(p.dev->mesh_command_queue(), in_bf16, bf, false);
+    p.cb(tt::CBIndex::c_0, 1, kF32Tile, tt::DataFormat::Float32);
+    p.cb(tt::CBIndex::c_1, 1, kBf16Tile, tt::DataFormat::Float16_b);
+    p.cb(tt::CBIndex::c_16, 1, kF32Tile, tt::DataFormat::Float32);
+    p.cb(tt::CBIndex::c_17, 1, kBf16Tile, tt::DataFormat::Float16_b);
+    auto r = p.reader("dataflow/read_two_formats.cpp", {in_f32, in_bf16});
+    auto w = p.writer("dataflow/write_two_formats.cpp", {out_f32, out_bf16});
+    auto k = p.compute("compute/formats.cpp", ComputeConfig{.fp32_dest_acc_en = true,
+                                                           .defines = std::move(defines)});
+    const tt::tt_metal::CoreCoord core{0, 0};
+    SetRuntimeArgs(p.program, r, core, {p.addr(in_f32), p.addr(in_bf16)});
+    SetRuntimeArgs(p.program, w, core, {p.addr(out_f32), p.addr(out_bf16)});
+    SetRuntimeArgs(p.program, k, core, {});
+    p.run();
+  }
+};
+
+std::string error_of(Formats& f, std::map<std::string, std::string> defines) {
+  try {
+    f.run(std::move(defines));
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "no error";
+}
+} // namespace
+
+TEST(EmulatorFormats, ReconfiguredUnpackerAndPackerCopyBothFormats) {
+  Formats f;
+  f.run({});
+  std::vector<float> f32;
+  distributed::EnqueueReadMeshBuffer(f.p.dev->mesh_command_queue(), f32, f.out_f32, true);
+  std::vector<bfloat16> bf16 = f.p.read(f.out_bf16);
+  for (std::size_t i = 0; i < 1024; ++i) {
+    // Float32 through srcA is TF32 (no UnpackToDestFp32 here); bf16 is exact.
+    EXPECT_EQ(std::bit_cast<uint32_t>(f32[i]),
+              std::bit_cast<uint32_t>(f.f32_values[i]) & 0xFFFFE000u)
+        << i;
+    EXPECT_EQ(bf16[i], bfloat16(f.f32_values[i])) << i;
+  }
+}
+
+TEST(EmulatorFormats, UnpackingAnotherFormatIsAnError) {
+  Formats f;
+  EXPECT_NE(error_of(f, {{"FORGET_UNPACK", "1"}})
+                .find("copy_tile: c_1 holds Float16_b tiles, but the unpacker's srcA is configured "
+                      "for Float32 (from c_0); call reconfig_data_format_srca(c_0, c_1) first"),
+            std::string::npos)
+      << error_of(f, {{"FORGET_UNPACK", "1"}});
+}
+
+TEST(EmulatorFormats, PackingAnotherFormatIsAnError) {
+  Formats f;
+  const std::string e = error_of(f, {{"FORGET_PACK", "1"}});
+  EXPECT_NE(e.find("pack_tile(0, c_17): c_17 holds Float16_b tiles, but the packer is configured "
+                   "for Float32 (from c_16); call pack_reconfig_data_format(c_16, c_17) first"),
+            std::string::npos)
+      << e;
+}
+
+TEST(EmulatorBfp8, HostPackingFollowsTheFormat) {
+  const std::vector<float> v = random_tiles(2, 7);
+  const std::vector<uint32_t> packed =
+      pack_as_bfp8_tiles(tt::stl::Span<const float>(v.data(), v.size()), true, false);
+  ASSERT_EQ(packed.size(), 2u * kBfp8Tile / 4);
+  const std::vector<float> back = unpack_bfp8_tiles_into_float_vec(
+      tt::stl::Span<const uint32_t>(packed.data(), packed.size()), true, false);
+  ASSERT_EQ(back.size(), v.size());
+  const auto* bytes = reinterpret_cast<const uint8_t*>(packed.data());
+  for (std::size_t t = 0; t < 2; ++t)
+    for (int r = 0; r < 32; ++r)
+      for (int half = 0; half < 2; ++half) {
+        // A face row: 16 values of one tile row, sharing the largest exponent among them.
+        int shared = 0;
+        for (int c = half * 16; c < half * 16 + 16; ++c)
+          shared = std::max(shared, exponent(v[t * 1024 + r * 32 + c]));
+        const int face = (r / 16) * 2 + half;
+        EXPECT_EQ(bytes[t * kBfp8Tile + face * 16 + r % 16], shared) << t << " " << r;
+        for (int c = half * 16; c < half * 16 + 16; ++c) {
+          const std::size_t i = t * 1024 + r * 32 + c;
+          EXPECT_EQ(back[i], bfp8_value(v[i], shared)) << "tile " << t << " (" << r << ", " << c
+                                                       << ") from " << v[i];
+        }
+      }
+}
+
+TEST(EmulatorBfp8, TiesRoundToEvenAndMagnitudesSaturate) {
+  std::vector<float> v(1024, 0.0f);
+  v[0] = 1.0f;              // shared exponent 127: the step is 2^-6
+  v[1] = 1.5f * 0x1p-6f;    // 1.5 steps: a tie, to 2 (even)
+  v[2] = 2.5f * 0x1p-6f;    // a tie, to 2
+  v[3] = 0x1.fffffep0f;     // rounds up to 128 steps: saturates at 127
+  const std::vector<uint32_t> p = pack_as_bfp8_tiles(tt::stl::Span<const float>(v.data(), 1024),
+                                                      true, false);
+  const std::vector<float> b =
+      unpack_bfp8_tiles_into_float_vec(tt::stl::Span<const uint32_t>(p.data(), p.size()), true,
+                                       false);
+  EXPECT_EQ(b[0], 1.0f);
+  EXPECT_EQ(b[1], 2.0f * 0x1p-6f);
+  EXPECT_EQ(b[2], 2.0f * 0x1p-6f);
+  EXPECT_EQ(b[3], 127.0f * 0x1p-6f);
+}
+
+// A Bfp8_b CB feeds the unpacker exactly: |x| through eltwise_sfpu.cpp into a Float16_b CB is the
+// Bfp8_b value's magnitude (seven bits, exact in bf16).
+TEST(EmulatorBfp8, Bfp8CbUnpacksExactly) {
+  const std::vector<float> v = random_tiles(3, 11);
+  const std::vector<uint32_t> packed =
+      pack_as_bfp8_tiles(tt::stl::Span<const float>(v.data(), v.size()), true, false);
+  ProgramBuilder p;
+  auto src = p.dram(3, kBfp8Tile);
+  distributed::EnqueueWriteMeshBuffer(p.dev->mesh_command_queue(), src, packed, false);
+  auto dst = p.dram(3);
+  p.cb(tt::CBIndex::c_0, 2, kBfp8Tile, tt::DataFormat::Bfp8_b);
+  p.cb(tt::CBIndex::c_16, 2);
+  auto r = p.reader("dataflow/read_tile.cpp", {src});
+  auto w = p.writer("dataflow/write_tile.cpp", {dst});
+  auto k = p.compute("compute/eltwise_sfpu.cpp",
+                     ComputeConfig{.defines = {{"SFPU_OP_INIT", "abs_tile_init"},
+                                               {"SFPU_OP", "abs_tile"}}});
+  SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(src), 3u});
+  SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), 3u, 0u});
+  SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {3u});
+  p.run();
+  const std::vector<bfloat16> out = p.read(dst);
+  const std::vector<float> q =
+      unpack_bfp8_tiles_into_float_vec(tt::stl::Span<const uint32_t>(packed.data(), packed.size()),
+                                       false, false); // face order, as the device's pages
+  ASSERT_EQ(out.size(), q.size());
+  for (std::size_t i = 0; i < q.size(); ++i)
+    EXPECT_EQ(static_cast<float>(out[i]), std::fabs(q[i])) << i;
+}
