@@ -87,6 +87,11 @@ namespace tk::ir {
   X(mul_tiles, "mul_tiles", "cb cb int int slot", void, writes, "api/compute/eltwise_binary.h")    \
   X(compute_kernel_hw_startup, "compute_kernel_hw_startup", "cb cb cb", void, init,                \
     "api/compute/compute_kernel_hw_startup.h")                                                     \
+  /* the unpacker's srcA / srcB and the packer take the new CB's data format (common.h brings in   \
+     reconfig_data_format.h and pack.h) */                                                         \
+  X(reconfig_data_format_srca, "reconfig_data_format_srca", "cb", void, init, "")                  \
+  X(reconfig_data_format_srcb, "reconfig_data_format_srcb", "cb", void, init, "")                  \
+  X(pack_reconfig_data_format, "pack_reconfig_data_format", "cb", void, init, "")                  \
   /* bcast inits */                                                                                \
   X(init_bcast, "init_bcast", "binop bcast cb cb cb", void, init, "api/compute/bcast.h")           \
   X(add_bcast_rows_init_short, "add_bcast_rows_init_short", "cb cb", void, init,                   \

@@ -1,4 +1,5 @@
 #include "lowering/tt/insert_compute_init.hpp"
+#include "lowering/tt/insert_compute_init_formats.hpp"
 
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
@@ -136,8 +137,9 @@ public:
     return block(std::move(out));
   }
 
-  // compute_kernel_hw_startup(icb0, icb1, ocb): the first CB-reading operation's inputs and the
-  // first CB packed to.
+  // compute_kernel_hw_startup(icb0, icb1, ocb): the CBs the first CB-reading operation unpacks
+  // through srcA and srcB (matmul's in1 first, as mm_init configures it; reduce's scaler second)
+  // and the first CB packed to.
   std::optional<Stmt> startup() const {
     if (!first_in0_ || first_out_.empty())
       return std::nullopt;
@@ -188,10 +190,10 @@ private:
         visit(f->body);
       } else if (const Call* c = dst_op(s)) {
         pending.push_back(c);
-        const std::vector<std::size_t> cbs = cb_args(*c);
-        if (!first_in0_ && !cbs.empty()) {
-          first_in0_ = c->args[cbs[0]];
-          first_in1_ = c->args[cbs.size() > 1 ? cbs[1] : cbs[0]];
+        const tt::Unpackers u = tt::unpackers(*c);
+        if (!first_in0_ && u.srca) {
+          first_in0_ = u.srca;
+          first_in1_ = u.srcb ? u.srcb : u.srca;
         }
       } else if (const Evaluate* e = as<Evaluate>(s)) {
         const Call* pk = as<Call>(e->call);
@@ -209,16 +211,6 @@ private:
     for (const Call* p : pending) // never packed: cannot happen after select-tile-ops
       ocb_[p] = first_out_;
   }
-
-  static std::vector<std::size_t> cb_args(const Call& c) {
-    std::vector<std::size_t> out;
-    for (std::size_t k = 0; k < c.args.size(); ++k)
-      if (c.args[k]->type.kind == Type::Kind::cb)
-        out.push_back(k);
-    if (c.fn == Intrinsic::reduce_tile)
-      out.resize(1); // the scaler is not a startup input
-    return out;
-  }
 };
 
 } // namespace
@@ -235,6 +227,7 @@ ir::Module insert_compute_init(const ir::Module& m, Diagnostics&) {
       std::optional<Stmt> start = in.startup();
       if (!start)
         continue;
+      body = tt::insert_format_reconfigs(p, body, *as<Call>(as<Evaluate>(*start)->call));
       std::vector<Stmt> ss = as<Block>(body)->stmts;
       auto first = std::find_if(ss.begin(), ss.end(), [](const Stmt& s) { return !as<Decl>(s); });
       ss.insert(first, *start);

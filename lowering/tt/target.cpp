@@ -78,6 +78,19 @@ bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel) {
   return option_bool(p, "fp32_acc", false) || finder.found || f32_tensor;
 }
 
+Unpackers unpackers(const ir::Call& c) {
+  std::vector<ir::Expr> cbs;
+  std::span<const ir::ArgKind> kinds = ir::info(c.fn).args;
+  for (std::size_t i = 0; i < kinds.size() && i < c.args.size(); ++i)
+    if (kinds[i] == ir::ArgKind::cb)
+      cbs.push_back(c.args[i]);
+  if (cbs.empty())
+    return {};
+  if (c.fn == Intrinsic::matmul_tiles || c.fn == Intrinsic::matmul_tiles_bt)
+    return {cbs[1], cbs[0]};
+  return {cbs[0], cbs.size() > 1 ? cbs[1] : nullptr};
+}
+
 UnpackedCbs unpacked_cbs(const ir::Function& compute) {
   struct Collect : ir::Visitor {
     UnpackedCbs out;

@@ -51,6 +51,15 @@ bool is_compute_init(ir::Intrinsic fn);
 /// The indices of the arguments of a DST-writing intrinsic that name DST slots.
 std::vector<std::size_t> dst_slot_args(ir::Intrinsic fn);
 
+/// The CBs a DST-writing call unpacks through the unpacker's srcA and srcB (null when it reads
+/// none through that one): its CB arguments in order, the first through A and the second through B
+/// (the SDK's llk_unpack_AB order: reduce_tile's scaler is B), except matmul_tiles(in0, in1),
+/// whose in1 goes through A, as mm_init configures the unpacker. A call of one CB leaves B unread.
+struct Unpackers {
+  ir::Expr srca, srcb;
+};
+Unpackers unpackers(const ir::Call& c);
+
 /// The CBs a compute function unpacks: through copy_tile (`to_dest`, straight into DST) and as the
 /// SrcA/SrcB operands of the FPU ops, matmul, broadcast and reduce (`to_src`).
 struct UnpackedCbs {

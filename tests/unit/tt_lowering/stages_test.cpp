@@ -364,7 +364,7 @@ TEST(TTStages, InsertComputeInitHoistsUniformLoopsAndLeavesReduceMode) {
             R"(  func compute ci_compute() runtime_args [Nt, count] compile_args [] {
     let Nt: i32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
-    compute_kernel_hw_startup(cb_x, cb_x, cb_m)
+    compute_kernel_hw_startup(cb_x, cb_scaler, cb_m)
     for i in 0 .. count per_core {
       reduce_init(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, cb_m)
       for j in 0 .. Nt reduction {
@@ -401,7 +401,7 @@ TEST(TTStages, InsertDstManagementBracketsEachSection) {
             R"(  func compute ci_compute() runtime_args [Nt, count] compile_args [] {
     let Nt: i32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
-    compute_kernel_hw_startup(cb_x, cb_x, cb_m)
+    compute_kernel_hw_startup(cb_x, cb_scaler, cb_m)
     for i in 0 .. count per_core {
       reduce_init(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, cb_m)
       tile_regs_acquire()

@@ -30,7 +30,7 @@ void kernel_main() {
   const uint32_t scalar_bits = get_arg_val<uint32_t>(1);
   const uint32_t eps_bits = get_arg_val<uint32_t>(2);
   const uint32_t count = get_arg_val<uint32_t>(3);
-  compute_kernel_hw_startup(cb_x, cb_x, cb_tmp0);
+  compute_kernel_hw_startup(cb_x, cb_scaler, cb_tmp0);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_tmp0);

@@ -21,7 +21,7 @@ void kernel_main() {
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_24;
   const int32_t Kt = get_arg_val<uint32_t>(0);
   const uint32_t count = get_arg_val<uint32_t>(1);
-  compute_kernel_hw_startup(cb_A, cb_B, cb_tmp0);
+  compute_kernel_hw_startup(cb_B, cb_A, cb_tmp0);
   for (uint32_t w = 0; w < count; ++w) {
     mm_init_short(cb_A, cb_B);
     tile_regs_acquire();

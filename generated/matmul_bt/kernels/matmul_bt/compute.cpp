@@ -16,7 +16,7 @@ void kernel_main() {
   constexpr uint32_t cb_C = tt::CBIndex::c_16;
   const int32_t Kt = get_arg_val<uint32_t>(0);
   const uint32_t count = get_arg_val<uint32_t>(1);
-  compute_kernel_hw_startup(cb_A, cb_B, cb_C);
+  compute_kernel_hw_startup(cb_B, cb_A, cb_C);
   mm_init_short(cb_A, cb_B, /*transpose=*/1);
   for (uint32_t w = 0; w < count; ++w) {
     tile_regs_acquire();

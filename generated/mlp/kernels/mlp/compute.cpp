@@ -26,7 +26,7 @@ void kernel_main() {
   const int32_t Dt = get_arg_val<uint32_t>(0);
   const int32_t Ft = get_arg_val<uint32_t>(1);
   const uint32_t count = get_arg_val<uint32_t>(2);
-  compute_kernel_hw_startup(cb_X, cb_W1, cb_acc);
+  compute_kernel_hw_startup(cb_W1, cb_X, cb_acc);
   for (uint32_t w = 0; w < count; ++w) {
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire

@@ -25,7 +25,7 @@ void kernel_main() {
   constexpr uint32_t cb_r = tt::CBIndex::c_27;
   const int32_t Nt = get_arg_val<uint32_t>(0);
   const uint32_t count = get_arg_val<uint32_t>(1);
-  compute_kernel_hw_startup(cb_x, cb_x, cb_m);
+  compute_kernel_hw_startup(cb_x, cb_scaler, cb_m);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
     fill_tile_init();
