@@ -5,7 +5,7 @@
 namespace tk::dsl {
 
 std::string_view to_string(DType t) {
-  return t == DType::bf16 ? "bf16" : "f32";
+  return t == DType::bf16 ? "bf16" : t == DType::f32 ? "f32" : "bfp8";
 }
 
 std::optional<DType> dtype_from_string(std::string_view s) {
@@ -13,6 +13,8 @@ std::optional<DType> dtype_from_string(std::string_view s) {
     return DType::bf16;
   if (s == "f32")
     return DType::f32;
+  if (s == "bfp8")
+    return DType::bfp8;
   return std::nullopt;
 }
 

@@ -29,7 +29,8 @@ struct Ident {
   friend bool operator==(const Ident&, const Ident&) = default;
 };
 
-enum class DType : std::uint8_t { bf16, f32 };
+/// Element types: bf16, f32, and bfp8 (Bfp8_b block floats, an input format: see check_decl.cpp).
+enum class DType : std::uint8_t { bf16, f32, bfp8 };
 std::string_view to_string(DType);
 std::optional<DType> dtype_from_string(std::string_view);
 

@@ -432,8 +432,8 @@ auto const dtype_body_def = raw[lexeme[(x3::alpha | '_') >> *ident_char]][([](au
   std::string s(r.begin(), r.end());
   auto t = dsl::dtype_from_string(s);
   if (!t)
-    fail_with(state(ctx), r.begin(), "unknown element type '" + s + "' (expected bf16 or f32)",
-              r.end());
+    fail_with(state(ctx), r.begin(),
+              "unknown element type '" + s + "' (expected bf16, f32 or bfp8)", r.end());
   _val(ctx).value = *t;
 })];
 auto const param_def = param_body;

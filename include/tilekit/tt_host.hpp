@@ -1,11 +1,12 @@
 // Host-side layout helpers of the generated TT-Metalium programs (run_tt): a row-major
 // tk::MatrixView (or a batch of them, tk::TensorView) to and from the device's tiled pages.
-// Header-only, and built only on the SDK's own tilize_nfaces/untilize_nfaces, so generated host
-// code compiles against the real SDK too.
+// Header-only, and built only on the SDK's own tilize_nfaces/untilize_nfaces and
+// pack_as_bfp8_tiles, so generated host code compiles against the real SDK too.
 #pragma once
 
 #include <tilekit/runtime.hpp>
 
+#include <tt-metalium/bfloat8.hpp>
 #include <tt-metalium/tilize_utils.hpp>
 
 #include <cstddef>
@@ -64,6 +65,15 @@ void from_tiles(const std::vector<D>& tiles, tk::TensorView<T> v) {
         tiles.begin() + static_cast<std::ptrdiff_t>(per * static_cast<std::size_t>(b));
     from_tiles(std::vector<D>(first, first + static_cast<std::ptrdiff_t>(per)), v.matrix(b));
   }
+}
+
+/// A bfp8 tensor's Bfp8_b pages: tilized in float as above, then packed by the SDK (each face row
+/// of 16 values shares one exponent; 1088 bytes a tile).
+template <class V>
+std::vector<std::uint32_t> to_bfp8_tiles(V v) {
+  const std::vector<float> tiles = to_tiles<float>(v);
+  return pack_as_bfp8_tiles(tt::stl::Span<const float>(tiles.data(), tiles.size()),
+                            /*row_major_input=*/false, /*is_exp_a=*/false);
 }
 
 } // namespace tk::tt_host

@@ -17,7 +17,7 @@ Intrinsic builtin_intrinsic(dsl::Builtin b) {
 }
 
 DType ir_dtype(dsl::DType d) {
-  return d == dsl::DType::bf16 ? DType::bf16 : DType::f32;
+  return d == dsl::DType::bf16 ? DType::bf16 : d == dsl::DType::f32 ? DType::f32 : DType::bfp8;
 }
 
 const Type kTileVar = Type::tile(DType::f32); // tile values are computed in f32 (docs/ir.md)

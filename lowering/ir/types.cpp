@@ -28,7 +28,8 @@ constexpr auto names(P... p) {
   return Names<E, sizeof...(P)>{{{p...}}};
 }
 
-constexpr auto kDType = names<DType>(std::pair{DType::bf16, "bf16"}, std::pair{DType::f32, "f32"});
+constexpr auto kDType = names<DType>(std::pair{DType::bf16, "bf16"}, std::pair{DType::f32, "f32"},
+                                     std::pair{DType::bfp8, "bfp8"});
 constexpr auto kRole = names<ForRole>(
     std::pair{ForRole::parallel, "parallel"}, std::pair{ForRole::serial, "serial"},
     std::pair{ForRole::reduction, "reduction"}, std::pair{ForRole::per_core, "per_core"},
@@ -59,7 +60,7 @@ std::optional<DType> dtype_from_string(std::string_view s) {
   return kDType.find(s);
 }
 std::int64_t tile_bytes(DType d) {
-  return d == DType::bf16 ? 2048 : 4096;
+  return d == DType::bf16 ? 2048 : d == DType::f32 ? 4096 : 1088; // bfp8: tt::tile_size(Bfp8_b)
 }
 
 std::string to_string(Type t) {
@@ -87,9 +88,9 @@ std::string to_string(Type t) {
 }
 
 std::optional<Type> type_from_string(std::string_view s) {
-  for (Type t :
-       {Type::void_(), Type::i32(), Type::u32(), Type::f32(), Type::boolean(),
-        Type::tile(DType::bf16), Type::tile(DType::f32), Type::cb(), Type::tensor(), Type::enumc()})
+  for (Type t : {Type::void_(), Type::i32(), Type::u32(), Type::f32(), Type::boolean(),
+                 Type::tile(DType::bf16), Type::tile(DType::f32), Type::tile(DType::bfp8),
+                 Type::cb(), Type::tensor(), Type::enumc()})
     if (to_string(t) == s)
       return t;
   return std::nullopt;
@@ -126,7 +127,9 @@ std::optional<DataFormat> data_format_from_string(std::string_view s) {
   return kFormat.find(s);
 }
 DataFormat data_format_of(DType d) {
-  return d == DType::bf16 ? DataFormat::Float16_b : DataFormat::Float32;
+  return d == DType::bf16  ? DataFormat::Float16_b
+         : d == DType::f32 ? DataFormat::Float32
+                           : DataFormat::Bfp8_b;
 }
 std::string_view to_string(MemoryKind m) {
   return kMemory.name(m);

@@ -9,7 +9,7 @@
 
 namespace tk::ir {
 
-enum class DType : std::uint8_t { bf16, f32 };
+enum class DType : std::uint8_t { bf16, f32, bfp8 };
 std::string_view to_string(DType);
 std::optional<DType> dtype_from_string(std::string_view);
 /// Bytes of one 32x32 tile of this element type.

@@ -152,7 +152,7 @@ TEST(Robustness, ErrorsInSeveralKernelsAreAllReported) {
                      "kernel c(A: f16[M, N]) -> () {}\n";
   std::string d = parse_error(text);
   EXPECT_NE(d.find("t.tk:3:1: error: expected expression"), std::string::npos) << d;
-  EXPECT_NE(d.find("t.tk:5:13: error: unknown element type 'f16' (expected bf16 or f32)"),
+  EXPECT_NE(d.find("t.tk:5:13: error: unknown element type 'f16' (expected bf16, f32 or bfp8)"),
             std::string::npos)
       << d;
   EXPECT_NE(d.find("2 errors generated."), std::string::npos) << d;
