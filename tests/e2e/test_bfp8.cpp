@@ -31,7 +31,9 @@ Matrix<float> weights(std::int64_t rows, std::int64_t cols, Rng& rng) {
 // rounded to nearest even, at most 127 (tt-metal's convert_u32_to_bfp); zeros and denormals are 0.
 interp::Matrix bfp8_values(const Matrix<float>& w) {
   interp::Matrix out(w.rows, w.cols);
-  auto exponent = [](float x) { return static_cast<int>((std::bit_cast<std::uint32_t>(x) >> 23) & 0xff); };
+  auto exponent = [](float x) {
+    return static_cast<int>((std::bit_cast<std::uint32_t>(x) >> 23) & 0xff);
+  };
   for (std::int64_t r = 0; r < w.rows; ++r)
     for (std::int64_t c0 = 0; c0 < w.cols; c0 += 16) {
       int shared = 0;
@@ -56,8 +58,8 @@ constexpr Shape kShapes[] = {{32, 32, 32}, {64, 96, 128}, {288, 320, 96}, {96, 6
 
 // C = act(A @ Wq + bias) in double: the reference of matmul_w8 (no bias, no relu) and linear_w8.
 Reference linear(const Matrix<bf16>& a, const interp::Matrix& wq, const Matrix<bf16>* bias) {
-  Reference ref{a.rows, wq.cols, std::vector<double>(static_cast<std::size_t>(a.rows * wq.cols)),
-                {}};
+  Reference ref{
+      a.rows, wq.cols, std::vector<double>(static_cast<std::size_t>(a.rows * wq.cols)), {}};
   for (std::int64_t i = 0; i < a.rows; ++i)
     for (std::int64_t j = 0; j < wq.cols; ++j) {
       double s = 0;
@@ -81,9 +83,9 @@ TEST_P(Bfp8, MatmulWithBfp8Weights) {
         GetParam(), [&] { gen::matmul_w8::run_cpu(a.cview(), w.cview(), c.view()); },
         [&] { gen::matmul_w8::run_tt(device(), a.cview(), w.cview(), c.view()); });
     const interp::Matrix wq = bfp8_values(w);
-    const Outcome out = verify_kernel(TK_E2E_BFP8_FILE, "matmul_w8",
-                                      {{{"A", to_interp(a)}, {"W", wq}}, {}, {}}, "C", c,
-                                      linear(a, wq, nullptr));
+    const Outcome out =
+        verify_kernel(TK_E2E_BFP8_FILE, "matmul_w8", {{{"A", to_interp(a)}, {"W", wq}}, {}, {}},
+                      "C", c, linear(a, wq, nullptr));
     EXPECT_TRUE(out.ok) << s.m << "x" << s.k << "x" << s.n << ": " << out.detail;
   }
 }
@@ -96,13 +98,13 @@ TEST_P(Bfp8, LinearLayerWithBfp8WeightsAndBf16Bias) {
     const auto bias = random_bf16(1, s.n, -1, 1, rng);
     Matrix<bf16> c(s.m, s.n);
     launch(
-        GetParam(),
-        [&] { gen::linear_w8::run_cpu(a.cview(), w.cview(), bias.cview(), c.view()); },
+        GetParam(), [&] { gen::linear_w8::run_cpu(a.cview(), w.cview(), bias.cview(), c.view()); },
         [&] { gen::linear_w8::run_tt(device(), a.cview(), w.cview(), bias.cview(), c.view()); });
     const interp::Matrix wq = bfp8_values(w);
-    const Outcome out = verify_kernel(
-        TK_E2E_BFP8_FILE, "linear_w8", {{{"A", to_interp(a)}, {"W", wq}, {"b", to_interp(bias)}}, {}, {}},
-        "C", c, linear(a, wq, &bias));
+    const Outcome out =
+        verify_kernel(TK_E2E_BFP8_FILE, "linear_w8",
+                      {{{"A", to_interp(a)}, {"W", wq}, {"b", to_interp(bias)}}, {}, {}}, "C", c,
+                      linear(a, wq, &bias));
     EXPECT_TRUE(out.ok) << s.m << "x" << s.k << "x" << s.n << ": " << out.detail;
   }
 }

@@ -189,7 +189,7 @@ int main(int argc, char** argv) {
       "Print the static estimate of each kernel of INPUT at one shape, without running it: DRAM "
       "bytes per tensor, compute calls, and the compute and DRAM bounds of the timing model "
       "(docs/timing.md). ttgen's kernel options apply too: --grid, --cb-depth, --fp32-acc, "
-      "--math-fidelity (see ttgen --help)");
+      "--math-fidelity, and --kernel=NAME reports one kernel of the file (see ttgen --help)");
   report_cmd->add_option("input", report.input, "A .tk file, a TT IR dump, or - for standard input")
       ->required();
   report_cmd
@@ -236,6 +236,7 @@ int main(int argc, char** argv) {
 
   if (report_cmd->parsed()) {
     report.overrides = options.overrides;
+    report.kernel = options.kernel;
     return guard_internal_errors([&] { return run_report(report, std::cin, std::cout, std::cerr); },
                                  std::cerr, options.json_diagnostics);
   }

@@ -98,6 +98,17 @@ int run_report(const ReportOptions& options, std::istream& in, std::ostream& out
   std::optional<ir::Module> m = lower_tt(*file, options, err);
   if (!m)
     return kUserError;
+  if (options.kernel) { // --kernel=NAME: that kernel alone
+    std::vector<std::string> names;
+    for (const ir::Program& p : m->programs)
+      names.push_back(p.name);
+    std::erase_if(m->programs, [&](const ir::Program& p) { return p.name != *options.kernel; });
+    if (m->programs.empty()) {
+      err << "ttgen: error: --kernel: no kernel '" << *options.kernel << "' in '" << file->name()
+          << "'" << (names.empty() ? std::string() : "; its kernels are " + join(names)) << '\n';
+      return kUsageError;
+    }
+  }
 
   // Every dimension of every kernel must be given, and nothing else.
   std::set<std::string, std::less<>> known;

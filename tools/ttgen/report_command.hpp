@@ -5,15 +5,17 @@
 #include "lowering/pipeline.hpp"
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace tk::ttgen {
 
 struct ReportOptions {
-  std::string input;              // a .tk file, a TT IR dump, or "-"
-  std::vector<std::string> shape; // NAME=SIZE items, from one or more --shape flags
-  std::string format = "text";    // text or json
+  std::string input;                 // a .tk file, a TT IR dump, or "-"
+  std::vector<std::string> shape;    // NAME=SIZE items, from one or more --shape flags
+  std::string format = "text";       // text or json
+  std::optional<std::string> kernel; // --kernel: only this kernel of the file
   lower::OptionOverrides overrides;
 };
 

@@ -26,7 +26,7 @@ void require_exp_b(bool is_exp_a, const char* fn) {
 
 template <typename T>
 std::vector<std::uint32_t> pack_as_bfp8_tiles(tt::stl::Span<const T> data, bool row_major_input,
-                                               bool is_exp_a) {
+                                              bool is_exp_a) {
   require_exp_b(is_exp_a, "pack_as_bfp8_tiles");
   if (data.size() % 1024 != 0)
     throw std::invalid_argument("pack_as_bfp8_tiles: " + std::to_string(data.size()) +
@@ -56,9 +56,9 @@ std::vector<float> unpack_bfp8_tiles_into_float_vec(tt::stl::Span<const std::uin
                                                     bool row_major_output, bool is_exp_a) {
   require_exp_b(is_exp_a, "unpack_bfp8_tiles_into_float_vec");
   if (bfp8_tiles.size() * 4 % kTileBytes != 0)
-    throw std::invalid_argument("unpack_bfp8_tiles_into_float_vec: " +
-                                std::to_string(bfp8_tiles.size()) +
-                                " words are not a whole number of Bfp8_b tiles (272 words each)");
+    throw std::invalid_argument(
+        "unpack_bfp8_tiles_into_float_vec: " + std::to_string(bfp8_tiles.size()) +
+        " words are not a whole number of Bfp8_b tiles (272 words each)");
   const std::size_t tiles = bfp8_tiles.size() * 4 / kTileBytes;
   std::vector<float> out(tiles * 1024);
   for (std::size_t t = 0; t < tiles; ++t) {

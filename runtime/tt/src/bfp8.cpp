@@ -46,7 +46,8 @@ float decode(std::uint8_t byte, std::uint32_t shared_exp) {
   }
   const int exp = static_cast<int>(shared_exp) - shift;
   if (exp <= 0) { // below the normal range: the exact value, as a denormal
-    const float v = std::ldexp(static_cast<float>(byte & 0x7fu), static_cast<int>(shared_exp) - 133);
+    const float v =
+        std::ldexp(static_cast<float>(byte & 0x7fu), static_cast<int>(shared_exp) - 133);
     return sign ? -v : v;
   }
   const std::uint32_t bits =

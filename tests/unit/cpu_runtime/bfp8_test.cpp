@@ -44,13 +44,14 @@ TEST(CpuBfp8, RoundsExactlyAsTheTtHostPacks) {
     x = std::ldexp(n(rng), e(rng));
   m[3] = 0.0f;
   m[4] = -0.0f;
-  m[5] = 1e-41f;                                     // a denormal
-  m[40] = std::numeric_limits<float>::infinity();    // its row's other values flush toward 0
-  m[41] = 3e38f;                                     // ... unless they are near it
+  m[5] = 1e-41f;                                  // a denormal
+  m[40] = std::numeric_limits<float>::infinity(); // its row's other values flush toward 0
+  m[41] = 3e38f;                                  // ... unless they are near it
   m[80] = -std::numeric_limits<float>::infinity();
   m[200] = std::numeric_limits<float>::quiet_NaN();
-  m[1000] = 0x1.fffffep127f;                         // the largest float: saturates at 127
-  const std::vector<float> cpu = tk::cpu::round_to_bfp8(tk::MatrixView<const float>{m.data(), rows, cols});
+  m[1000] = 0x1.fffffep127f; // the largest float: saturates at 127
+  const std::vector<float> cpu =
+      tk::cpu::round_to_bfp8(tk::MatrixView<const float>{m.data(), rows, cols});
   const std::vector<float> tt = through_tt(m, rows, cols);
   for (std::size_t i = 0; i < m.size(); ++i) {
     if (std::isnan(tt[i])) {
@@ -66,9 +67,9 @@ TEST(CpuBfp8, RoundsExactlyAsTheTtHostPacks) {
 TEST(CpuBfp8, AVectorRowSharesItsExponentWithZeros) {
   const std::vector<float> v = {1.0f + 0x1p-7f, 3.0f, -0.3f};
   const std::vector<float> r = tk::cpu::round_to_bfp8(tk::MatrixView<const float>{v.data(), 3, 1});
-  EXPECT_EQ(r[0], 1.0f);           // 1 + 2^-7 is a tie between 64 and 65 steps of 2^-6: even
+  EXPECT_EQ(r[0], 1.0f); // 1 + 2^-7 is a tie between 64 and 65 steps of 2^-6: even
   EXPECT_EQ(r[1], 3.0f);
-  EXPECT_EQ(r[2], -0.30078125f);   // 0.3 / 2^-8 = 76.8 -> 77 steps
+  EXPECT_EQ(r[2], -0.30078125f); // 0.3 / 2^-8 = 76.8 -> 77 steps
 }
 
 } // namespace

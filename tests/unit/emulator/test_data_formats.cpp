@@ -63,8 +63,8 @@ struct Formats {
     p.cb(tt::CBIndex::c_17, 1, kBf16Tile, tt::DataFormat::Float16_b);
     auto r = p.reader("dataflow/read_two_formats.cpp", {in_f32, in_bf16});
     auto w = p.writer("dataflow/write_two_formats.cpp", {out_f32, out_bf16});
-    auto k = p.compute("compute/formats.cpp", ComputeConfig{.fp32_dest_acc_en = true,
-                                                           .defines = std::move(defines)});
+    auto k = p.compute("compute/formats.cpp",
+                       ComputeConfig{.fp32_dest_acc_en = true, .defines = std::move(defines)});
     const tt::tt_metal::CoreCoord core{0, 0};
     SetRuntimeArgs(p.program, r, core, {p.addr(in_f32), p.addr(in_bf16)});
     SetRuntimeArgs(p.program, w, core, {p.addr(out_f32), p.addr(out_bf16)});
@@ -136,23 +136,22 @@ TEST(EmulatorBfp8, HostPackingFollowsTheFormat) {
         EXPECT_EQ(bytes[t * kBfp8Tile + face * 16 + r % 16], shared) << t << " " << r;
         for (int c = half * 16; c < half * 16 + 16; ++c) {
           const std::size_t i = t * 1024 + r * 32 + c;
-          EXPECT_EQ(back[i], bfp8_value(v[i], shared)) << "tile " << t << " (" << r << ", " << c
-                                                       << ") from " << v[i];
+          EXPECT_EQ(back[i], bfp8_value(v[i], shared))
+              << "tile " << t << " (" << r << ", " << c << ") from " << v[i];
         }
       }
 }
 
 TEST(EmulatorBfp8, TiesRoundToEvenAndMagnitudesSaturate) {
   std::vector<float> v(1024, 0.0f);
-  v[0] = 1.0f;              // shared exponent 127: the step is 2^-6
-  v[1] = 1.5f * 0x1p-6f;    // 1.5 steps: a tie, to 2 (even)
-  v[2] = 2.5f * 0x1p-6f;    // a tie, to 2
-  v[3] = 0x1.fffffep0f;     // rounds up to 128 steps: saturates at 127
-  const std::vector<uint32_t> p = pack_as_bfp8_tiles(tt::stl::Span<const float>(v.data(), 1024),
-                                                      true, false);
-  const std::vector<float> b =
-      unpack_bfp8_tiles_into_float_vec(tt::stl::Span<const uint32_t>(p.data(), p.size()), true,
-                                       false);
+  v[0] = 1.0f;           // shared exponent 127: the step is 2^-6
+  v[1] = 1.5f * 0x1p-6f; // 1.5 steps: a tie, to 2 (even)
+  v[2] = 2.5f * 0x1p-6f; // a tie, to 2
+  v[3] = 0x1.fffffep0f;  // rounds up to 128 steps: saturates at 127
+  const std::vector<uint32_t> p =
+      pack_as_bfp8_tiles(tt::stl::Span<const float>(v.data(), 1024), true, false);
+  const std::vector<float> b = unpack_bfp8_tiles_into_float_vec(
+      tt::stl::Span<const uint32_t>(p.data(), p.size()), true, false);
   EXPECT_EQ(b[0], 1.0f);
   EXPECT_EQ(b[1], 2.0f * 0x1p-6f);
   EXPECT_EQ(b[2], 2.0f * 0x1p-6f);
@@ -173,9 +172,9 @@ TEST(EmulatorBfp8, Bfp8CbUnpacksExactly) {
   p.cb(tt::CBIndex::c_16, 2);
   auto r = p.reader("dataflow/read_tile.cpp", {src});
   auto w = p.writer("dataflow/write_tile.cpp", {dst});
-  auto k = p.compute("compute/eltwise_sfpu.cpp",
-                     ComputeConfig{.defines = {{"SFPU_OP_INIT", "abs_tile_init"},
-                                               {"SFPU_OP", "abs_tile"}}});
+  auto k = p.compute(
+      "compute/eltwise_sfpu.cpp",
+      ComputeConfig{.defines = {{"SFPU_OP_INIT", "abs_tile_init"}, {"SFPU_OP", "abs_tile"}}});
   SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(src), 3u});
   SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), 3u, 0u});
   SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {3u});

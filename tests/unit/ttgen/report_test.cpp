@@ -168,5 +168,33 @@ TEST(TtgenReport, EveryKernelOfAFile) {
   EXPECT_EQ(j[1]["dram_bytes_read"], 2 * 2048);
 }
 
+// --kernel reports one kernel of a file; a name that is not there is a usage error listing them.
+TEST(TtgenReport, KernelSelectsOneKernel) {
+  const std::string two = "kernel a(x: bf16[M, N]) -> (y: bf16[M, N]) {\n"
+                          "  parallel i in tiles(M), j in tiles(N) { y[i, j] = exp(x[i, j]) }\n"
+                          "}\n"
+                          "kernel b(x: bf16[M, 32]) -> (y: bf16[M, 32]) {\n"
+                          "  parallel i in tiles(M) { y[i, 0] = relu(x[i, 0]) }\n"
+                          "}\n";
+  ReportOptions o;
+  o.input = "-";
+  o.shape = {"M=64"};
+  o.format = "json";
+  o.kernel = "b";
+  std::istringstream in(two);
+  std::ostringstream out, err;
+  ASSERT_EQ(run_report(o, in, out, err), kOk) << err.str();
+  const auto j = nlohmann::json::parse(out.str());
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["kernel"], "b");
+
+  o.kernel = "c";
+  std::istringstream in2(two);
+  std::ostringstream out2, err2;
+  EXPECT_EQ(run_report(o, in2, out2, err2), kUsageError);
+  EXPECT_EQ(err2.str(),
+            "ttgen: error: --kernel: no kernel 'c' in '<stdin>'; its kernels are a, b\n");
+}
+
 } // namespace
 } // namespace tk::test

@@ -11,7 +11,7 @@
 /// `is_exp_a = false` (Bfp8_b, the 8-bit exponent) is modelled; T is float or bfloat16.
 template <typename T>
 std::vector<std::uint32_t> pack_as_bfp8_tiles(tt::stl::Span<const T> data, bool row_major_input,
-                                               bool is_exp_a);
+                                              bool is_exp_a);
 
 std::vector<float> unpack_bfp8_tiles_into_float_vec(tt::stl::Span<const std::uint32_t> bfp8_tiles,
                                                     bool row_major_output, bool is_exp_a);

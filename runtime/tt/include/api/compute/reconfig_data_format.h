@@ -1,7 +1,8 @@
-// Unpacker data-format reconfiguration (mirrors tt_metal/hw/inc/api/compute/reconfig_data_format.h):
-// srcA and srcB take the data formats of the new CBs; the old-CB forms skip the reconfiguration on
-// the device when the formats already agree, which is the same state. The template arguments
-// (int8 conversions, tile-shape reconfiguration) are accepted as the SDK's and not modelled.
+// Unpacker data-format reconfiguration (mirrors
+// tt_metal/hw/inc/api/compute/reconfig_data_format.h): srcA and srcB take the data formats of the
+// new CBs; the old-CB forms skip the reconfiguration on the device when the formats already agree,
+// which is the same state. The template arguments (int8 conversions, tile-shape reconfiguration)
+// are accepted as the SDK's and not modelled.
 #pragma once
 #include "api/compute/common.h"
 
@@ -12,8 +13,7 @@ ALWI void reconfig_data_format(const uint32_t srca_new_operand, const uint32_t s
                                    "reconfig_data_format");
 }
 template <bool to_from_int8 = false, bool is_tile_dim_reconfig_en = false>
-ALWI void reconfig_data_format(const uint32_t /*srca_old_operand*/,
-                               const uint32_t srca_new_operand,
+ALWI void reconfig_data_format(const uint32_t /*srca_old_operand*/, const uint32_t srca_new_operand,
                                const uint32_t /*srcb_old_operand*/,
                                const uint32_t srcb_new_operand) {
   ::tk::rt::emu::configure_formats(srca_new_operand, srcb_new_operand, ::tk::rt::emu::kKeep,
