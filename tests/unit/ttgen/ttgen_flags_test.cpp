@@ -184,7 +184,7 @@ TEST(TtgenPrintChanged, ListsTheStagesThatChangedMatmul) {
   for (const std::string& d : dumps(r.out))
     headers += d.substr(0, d.find('\n') + 1);
   EXPECT_EQ(headers, "// after to-tile-ir\n// after infer-layout\n// after partition-threads\n"
-                     "// after lower-gemm\n// after lower-elementwise\n");
+                     "// after lower-gemm\n// after lower-elementwise\n"); // lower-reductions: none
 }
 
 TEST(TtgenPrintChanged, AllTargetsIsAUsageError) {
@@ -201,11 +201,17 @@ TEST(TtgenTimeStages, ATableOfEveryPhaseOnStderr) {
   Result r = ttgen("--time-stages --target=cpu --emit=ir " + example("matmul"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("// after lower-elementwise\n", 0), 0u); // stdout is untouched
-  const std::vector<std::string> rows = {"read",         "parse",
-                                         "check",        "to-tile-ir",
-                                         "infer-layout", "partition-threads",
-                                         "lower-gemm",   "lower-elementwise",
-                                         "write",        "total"};
+  const std::vector<std::string> rows = {"read",
+                                         "parse",
+                                         "check",
+                                         "to-tile-ir",
+                                         "lower-reductions",
+                                         "infer-layout",
+                                         "partition-threads",
+                                         "lower-gemm",
+                                         "lower-elementwise",
+                                         "write",
+                                         "total"};
   std::string pattern = "stage {12}     wall ms        %\n";
   for (const std::string& row : rows)
     pattern +=
