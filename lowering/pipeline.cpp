@@ -40,8 +40,8 @@ constexpr Stage kFront[] = {
      "loops, tile loads, tile ops, tile stores",
      nullptr},
     {"lower-reductions",
-     "a kernel with reduction variables as its sequential program, in a parallel loop of one "
-     "iteration",
+     "a kernel with reduction variables as two programs: per-chunk partial results over the "
+     "parallel space, then their combine and the statements after it",
      lower_reductions},
     {"infer-layout", "every tensor in DRAM, interleaved, 32x32 tiles, one tile per page",
      infer_layout},

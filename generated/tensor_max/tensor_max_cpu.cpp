@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace tk::gen::tensor_max {
 
@@ -16,34 +17,64 @@ void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<tk::bf16> y) {
   tk::check_shape("tensor_max", "y", y, 1, 32);
   const std::int64_t M = x.rows;
   const std::int64_t N = x.cols;
+  // Rows 32c .. 32c + 31: the partial result of chunk c, stored by the first loop nest, combined
+  // by the second.
+  std::vector<tk::bf16> tensor_max_m_storage(65536);
+  const tk::MatrixView<tk::bf16> tensor_max_m{tensor_max_m_storage.data(), 2048, 32};
   std::int64_t Mt = M / 32;
   std::int64_t Nt = N / 32;
-  tk::cpu::parallel_for(1, [&](std::int64_t tk_begin, std::int64_t tk_end) {
-    for (std::int64_t z = tk_begin; z < tk_end; ++z) {
+  std::int64_t items = Mt * Nt;
+  tk::cpu::parallel_for(64, [&](std::int64_t tk_begin, std::int64_t tk_end) {
+    for (std::int64_t c = tk_begin; c < tk_end; ++c) {
       tk::cpu::Tile m;
       for (std::int64_t er = 0; er < 32; ++er) {
         for (std::int64_t ec = 0; ec < 32; ++ec) {
           m(er, ec) = -std::numeric_limits<float>::infinity();
         }
       }
-      for (std::int64_t i = 0; i < Mt; ++i) {
-        for (std::int64_t j = 0; j < Nt; ++j) {
+      std::int64_t lo = c * items / 64;
+      std::int64_t hi = (c + 1) * items / 64;
+      for (std::int64_t t = 0; t < hi - lo; ++t) {
+        std::int64_t i = (lo + t) / Nt;
+        std::int64_t j = (lo + t) % Nt;
+        tk::cpu::Tile t0;
+        tk::cpu::load_tile(x, i, j, t0);
+        for (std::int64_t er = 0; er < 32; ++er) {
+          for (std::int64_t ec = 0; ec < 32; ++ec) {
+            m(er, ec) = std::max(m(er, ec), t0(er, ec));
+          }
+        }
+      }
+      tk::cpu::store_tile(m, tensor_max_m, c, 0);
+    }
+  });
+  { // tensor_max_combine: the partial results combined, then the statements after the parallel
+    // space
+    tk::cpu::parallel_for(1, [&](std::int64_t tk_begin, std::int64_t tk_end) {
+      for (std::int64_t z = tk_begin; z < tk_end; ++z) {
+        tk::cpu::Tile m;
+        for (std::int64_t er = 0; er < 32; ++er) {
+          for (std::int64_t ec = 0; ec < 32; ++ec) {
+            m(er, ec) = -std::numeric_limits<float>::infinity();
+          }
+        }
+        for (std::int64_t c = 0; c < 64; ++c) {
           tk::cpu::Tile t0;
-          tk::cpu::load_tile(x, i, j, t0);
+          tk::cpu::load_tile(tensor_max_m, c, 0, t0);
           for (std::int64_t er = 0; er < 32; ++er) {
             for (std::int64_t ec = 0; ec < 32; ++ec) {
               m(er, ec) = std::max(m(er, ec), t0(er, ec));
             }
           }
         }
+        tk::cpu::Tile t1;
+        tk::cpu::Tile t2;
+        tk::cpu::colmax(m, t2);
+        tk::cpu::rowmax(t2, t1);
+        tk::cpu::store_tile(t1, y, 0, 0);
       }
-      tk::cpu::Tile t1;
-      tk::cpu::Tile t2;
-      tk::cpu::colmax(m, t2);
-      tk::cpu::rowmax(t2, t1);
-      tk::cpu::store_tile(t1, y, 0, 0);
-    }
-  });
+    });
+  }
 }
 
 } // namespace tk::gen::tensor_max

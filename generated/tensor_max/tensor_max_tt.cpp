@@ -35,112 +35,209 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   tk::check_shape("tensor_max", "y", y, 1, 32);
   const std::uint32_t M = static_cast<std::uint32_t>(x.rows);
   const std::uint32_t N = static_cast<std::uint32_t>(x.cols);
-  const std::uint32_t work_items = 1u;
-  const std::uint32_t Mt = M / 32u;
-  const std::uint32_t Nt = N / 32u;
-  const std::uint32_t x_bytes = Mt * Nt * 2048u;
-  const std::uint32_t y_bytes = 2048u;
-  if (work_items == 0) {
-    return; // no output tile: nothing to launch
-  }
+  // Page c: the partial result of chunk c, stored by the first program, combined by the second.
+  std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> tensor_max_m_buffer;
+  { // tensor_max
+    const std::uint32_t work_items = 64u;
+    const std::uint32_t Mt = M / 32u;
+    const std::uint32_t Nt = N / 32u;
+    const std::uint32_t items = Mt * Nt;
+    const std::uint32_t x_bytes = Mt * Nt * 2048u;
+    const std::uint32_t tensor_max_m_bytes = 131072u;
+    if (work_items == 0) {
+      return; // no output tile: nothing to launch
+    }
 
-  tt::tt_metal::distributed::MeshCommandQueue& tk_queue = device.mesh_command_queue();
-  std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> x_buffer =
-      tt::tt_metal::distributed::MeshBuffer::create(
-          tt::tt_metal::distributed::ReplicatedBufferConfig{.size = x_bytes},
-          tt::tt_metal::distributed::DeviceLocalBufferConfig{
-              .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
-          &device);
-  const std::uint32_t x_addr = static_cast<std::uint32_t>(x_buffer->address());
-  tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, x_buffer,
-                                                    tk::tt_host::to_tiles<bfloat16>(x), false);
-  std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> y_buffer =
-      tt::tt_metal::distributed::MeshBuffer::create(
-          tt::tt_metal::distributed::ReplicatedBufferConfig{.size = y_bytes},
-          tt::tt_metal::distributed::DeviceLocalBufferConfig{
-              .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
-          &device);
-  const std::uint32_t y_addr = static_cast<std::uint32_t>(y_buffer->address());
+    tt::tt_metal::distributed::MeshCommandQueue& tk_queue = device.mesh_command_queue();
+    std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> x_buffer =
+        tt::tt_metal::distributed::MeshBuffer::create(
+            tt::tt_metal::distributed::ReplicatedBufferConfig{.size = x_bytes},
+            tt::tt_metal::distributed::DeviceLocalBufferConfig{
+                .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+            &device);
+    const std::uint32_t x_addr = static_cast<std::uint32_t>(x_buffer->address());
+    tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, x_buffer,
+                                                      tk::tt_host::to_tiles<bfloat16>(x), false);
+    tensor_max_m_buffer = tt::tt_metal::distributed::MeshBuffer::create(
+        tt::tt_metal::distributed::ReplicatedBufferConfig{.size = tensor_max_m_bytes},
+        tt::tt_metal::distributed::DeviceLocalBufferConfig{
+            .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+        &device);
+    const std::uint32_t tensor_max_m_addr =
+        static_cast<std::uint32_t>(tensor_max_m_buffer->address());
 
-  // The work items over at most the kernel's grid: group 1 takes one item more per core than
-  // group 2.
-  tt::tt_metal::CoreCoord tk_grid = device.compute_with_storage_grid_size();
-  tk_grid.x = std::min<std::size_t>(tk_grid.x, 8);
-  tk_grid.y = std::min<std::size_t>(tk_grid.y, 8);
-  const auto [tk_num_cores, tk_all_cores, tk_group_1, tk_group_2, tk_per_core_1, tk_per_core_2] =
-      tt::tt_metal::split_work_to_cores(tk_grid, work_items, false);
-  static_cast<void>(tk_num_cores);
+    // The work items over at most the kernel's grid: group 1 takes one item more per core than
+    // group 2.
+    tt::tt_metal::CoreCoord tk_grid = device.compute_with_storage_grid_size();
+    tk_grid.x = std::min<std::size_t>(tk_grid.x, 8);
+    tk_grid.y = std::min<std::size_t>(tk_grid.y, 8);
+    const auto [tk_num_cores, tk_all_cores, tk_group_1, tk_group_2, tk_per_core_1, tk_per_core_2] =
+        tt::tt_metal::split_work_to_cores(tk_grid, work_items, false);
+    static_cast<void>(tk_num_cores);
 
-  tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_0, 2048));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_16, 2048));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_1, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_1, 2048));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_24, 2048));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_25, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_25, 2048));
+    tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_0, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_16, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_24, 2048));
 
-  std::vector<std::uint32_t> tk_reader_compile_args;
-  tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_reader_compile_args);
-  const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
-      tk_program, TILEKIT_KERNEL_DIR "/tensor_max/reader.cpp", tk_all_cores,
-      tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
-                                       .noc = tt::tt_metal::NOC::RISCV_1_default,
-                                       .compile_args = tk_reader_compile_args});
+    std::vector<std::uint32_t> tk_reader_compile_args;
+    tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_reader_compile_args);
+    const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/tensor_max/reader.cpp", tk_all_cores,
+        tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
+                                         .noc = tt::tt_metal::NOC::RISCV_1_default,
+                                         .compile_args = tk_reader_compile_args});
 
-  std::vector<std::uint32_t> tk_compute_compile_args;
-  const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
-      tk_program, TILEKIT_KERNEL_DIR "/tensor_max/compute.cpp", tk_all_cores,
-      tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
-                                  .fp32_dest_acc_en = true,
-                                  .math_approx_mode = false,
-                                  .compile_args = tk_compute_compile_args});
+    std::vector<std::uint32_t> tk_compute_compile_args;
+    const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/tensor_max/compute.cpp", tk_all_cores,
+        tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
+                                    .fp32_dest_acc_en = true,
+                                    .math_approx_mode = false,
+                                    .compile_args = tk_compute_compile_args});
 
-  std::vector<std::uint32_t> tk_writer_compile_args;
-  tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_writer_compile_args);
-  const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
-      tk_program, TILEKIT_KERNEL_DIR "/tensor_max/writer.cpp", tk_all_cores,
-      tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_0,
-                                       .noc = tt::tt_metal::NOC::RISCV_0_default,
-                                       .compile_args = tk_writer_compile_args});
+    std::vector<std::uint32_t> tk_writer_compile_args;
+    tt::tt_metal::TensorAccessorArgs(*tensor_max_m_buffer).append_to(tk_writer_compile_args);
+    const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/tensor_max/writer.cpp", tk_all_cores,
+        tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_0,
+                                         .noc = tt::tt_metal::NOC::RISCV_0_default,
+                                         .compile_args = tk_writer_compile_args});
 
-  // Per core, group 1 then group 2 (as the SDK's matmul_multi_core): its first work item and count.
-  std::uint32_t start = 0;
-  for (const auto& [tk_group, tk_items] :
-       {std::pair{tk_group_1, tk_per_core_1}, std::pair{tk_group_2, tk_per_core_2}}) {
-    for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
-      for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
-        const std::uint32_t count = tk_items;
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, {x_addr, Mt, Nt, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {Mt, Nt, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, {y_addr, count});
-        start += count;
+    // Per core, group 1 then group 2 (as the SDK's matmul_multi_core): its first work item and
+    // count.
+    std::uint32_t start = 0;
+    for (const auto& [tk_group, tk_items] :
+         {std::pair{tk_group_1, tk_per_core_1}, std::pair{tk_group_2, tk_per_core_2}}) {
+      for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
+        for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
+          const std::uint32_t count = tk_items;
+          tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
+                                       {x_addr, Nt, items, start, count});
+          tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {items, start, count});
+          tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
+                                       {tensor_max_m_addr, start, count});
+          start += count;
+        }
       }
     }
+
+    tt::tt_metal::distributed::MeshWorkload tk_workload;
+    tk_workload.add_program(tt::tt_metal::distributed::MeshCoordinateRange(device.shape()),
+                            std::move(tk_program));
+    tt::tt_metal::distributed::EnqueueMeshWorkload(tk_queue, tk_workload, false);
+    tt::tt_metal::distributed::Finish(tk_queue);
   }
+  { // tensor_max_combine
+    const std::uint32_t work_items = 1u;
+    const std::uint32_t tensor_max_m_bytes = 131072u;
+    const std::uint32_t y_bytes = 2048u;
+    if (work_items == 0) {
+      return; // no output tile: nothing to launch
+    }
 
-  tt::tt_metal::distributed::MeshWorkload tk_workload;
-  tk_workload.add_program(tt::tt_metal::distributed::MeshCoordinateRange(device.shape()),
-                          std::move(tk_program));
-  tt::tt_metal::distributed::EnqueueMeshWorkload(tk_queue, tk_workload, false);
-  tt::tt_metal::distributed::Finish(tk_queue);
+    tt::tt_metal::distributed::MeshCommandQueue& tk_queue = device.mesh_command_queue();
+    static_cast<void>(tensor_max_m_bytes); // the first program created the buffer
+    const std::uint32_t tensor_max_m_addr =
+        static_cast<std::uint32_t>(tensor_max_m_buffer->address());
+    std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> y_buffer =
+        tt::tt_metal::distributed::MeshBuffer::create(
+            tt::tt_metal::distributed::ReplicatedBufferConfig{.size = y_bytes},
+            tt::tt_metal::distributed::DeviceLocalBufferConfig{
+                .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+            &device);
+    const std::uint32_t y_addr = static_cast<std::uint32_t>(y_buffer->address());
 
-  std::vector<bfloat16> y_tiles;
-  tt::tt_metal::distributed::EnqueueReadMeshBuffer(tk_queue, y_tiles, y_buffer, true);
-  tk::tt_host::from_tiles(y_tiles, y);
+    // The work items over at most the kernel's grid: group 1 takes one item more per core than
+    // group 2.
+    tt::tt_metal::CoreCoord tk_grid = device.compute_with_storage_grid_size();
+    tk_grid.x = std::min<std::size_t>(tk_grid.x, 8);
+    tk_grid.y = std::min<std::size_t>(tk_grid.y, 8);
+    const auto [tk_num_cores, tk_all_cores, tk_group_1, tk_group_2, tk_per_core_1, tk_per_core_2] =
+        tt::tt_metal::split_work_to_cores(tk_grid, work_items, false);
+    static_cast<void>(tk_num_cores);
+
+    tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_0, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_16, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_1, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_1, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_24, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_25, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_25, 2048));
+
+    std::vector<std::uint32_t> tk_reader_compile_args;
+    tt::tt_metal::TensorAccessorArgs(*tensor_max_m_buffer).append_to(tk_reader_compile_args);
+    const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/tensor_max_combine/reader.cpp", tk_all_cores,
+        tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
+                                         .noc = tt::tt_metal::NOC::RISCV_1_default,
+                                         .compile_args = tk_reader_compile_args});
+
+    std::vector<std::uint32_t> tk_compute_compile_args;
+    const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/tensor_max_combine/compute.cpp", tk_all_cores,
+        tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
+                                    .fp32_dest_acc_en = true,
+                                    .math_approx_mode = false,
+                                    .compile_args = tk_compute_compile_args});
+
+    std::vector<std::uint32_t> tk_writer_compile_args;
+    tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_writer_compile_args);
+    const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/tensor_max_combine/writer.cpp", tk_all_cores,
+        tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_0,
+                                         .noc = tt::tt_metal::NOC::RISCV_0_default,
+                                         .compile_args = tk_writer_compile_args});
+
+    // Per core, group 1 then group 2 (as the SDK's matmul_multi_core): its first work item and
+    // count.
+    std::uint32_t start = 0;
+    for (const auto& [tk_group, tk_items] :
+         {std::pair{tk_group_1, tk_per_core_1}, std::pair{tk_group_2, tk_per_core_2}}) {
+      for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
+        for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
+          const std::uint32_t count = tk_items;
+          tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, {tensor_max_m_addr, count});
+          tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {count});
+          tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, {y_addr, count});
+          start += count;
+        }
+      }
+    }
+
+    tt::tt_metal::distributed::MeshWorkload tk_workload;
+    tk_workload.add_program(tt::tt_metal::distributed::MeshCoordinateRange(device.shape()),
+                            std::move(tk_program));
+    tt::tt_metal::distributed::EnqueueMeshWorkload(tk_queue, tk_workload, false);
+    tt::tt_metal::distributed::Finish(tk_queue);
+
+    std::vector<bfloat16> y_tiles;
+    tt::tt_metal::distributed::EnqueueReadMeshBuffer(tk_queue, y_tiles, y_buffer, true);
+    tk::tt_host::from_tiles(y_tiles, y);
+  }
 }
 
 } // namespace tk::gen::tensor_max

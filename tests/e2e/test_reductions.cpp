@@ -78,8 +78,8 @@ TEST_P(Reductions, MeanOfEveryElement) {
     // In double, as the interpreter has it (the targets compute the scale in f32 on the host).
     ref.value[0] = sum * (1.0 / (static_cast<double>(s.m) * static_cast<double>(s.n)));
     set_f32_bound(ref);
-    Outcome out = verify_kernel(TK_E2E_REDUCTIONS_FILE, "tensor_mean", {{{"x", to_interp(x)}}, {}, {}},
-                                "y", y, ref);
+    Outcome out = verify_kernel(TK_E2E_REDUCTIONS_FILE, "tensor_mean",
+                                {{{"x", to_interp(x)}}, {}, {}}, "y", y, ref);
     EXPECT_TRUE(out.ok) << name(s) << "\n" << out.detail;
   }
 }
@@ -141,8 +141,8 @@ TEST_P(Reductions, ElementwiseOutputBesideTwoReductions) {
     set_f32_bound(sref);
     set_f32_bound(tref);
     const interp::Inputs in{{{"x", to_interp(x)}}, {}, {}};
-    for (const auto& [output, got, ref] :
-         {std::tuple{"r", &r, &rref}, std::tuple{"ss", &ss, &sref}, std::tuple{"top", &top, &tref}}) {
+    for (const auto& [output, got, ref] : {std::tuple{"r", &r, &rref}, std::tuple{"ss", &ss, &sref},
+                                           std::tuple{"top", &top, &tref}}) {
       Outcome out = verify_kernel(TK_E2E_REDUCTIONS_FILE, "relu_and_stats", in, output, *got, *ref);
       EXPECT_TRUE(out.ok) << name(s) << " " << output << "\n" << out.detail;
     }

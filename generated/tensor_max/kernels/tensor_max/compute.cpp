@@ -10,21 +10,17 @@
 #include "api/compute/binary_max_min.h"
 #include "api/compute/compute_kernel_hw_startup.h"
 #include "api/compute/eltwise_unary/fill.h"
-#include "api/compute/reduce.h"
 #include "api/compute/tile_move_copy.h"
 
 void kernel_main() {
   constexpr uint32_t cb_x = tt::CBIndex::c_0;
-  constexpr uint32_t cb_scaler = tt::CBIndex::c_1;
-  constexpr uint32_t cb_y = tt::CBIndex::c_16;
+  constexpr uint32_t cb_tensor_max_m = tt::CBIndex::c_16;
   constexpr uint32_t cb_m = tt::CBIndex::c_24;
-  constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
-  const int32_t Mt = get_arg_val<uint32_t>(0);
-  const int32_t Nt = get_arg_val<uint32_t>(1);
+  const int32_t items = get_arg_val<uint32_t>(0);
+  const uint32_t start = get_arg_val<uint32_t>(1);
   const uint32_t count = get_arg_val<uint32_t>(2);
   compute_kernel_hw_startup(cb_m, cb_m, cb_m);
-  cb_wait_front(cb_scaler, 1);
-  for (uint32_t z = 0; z < count; ++z) {
+  for (uint32_t c = start; c < start + count; ++c) {
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
@@ -35,54 +31,36 @@ void kernel_main() {
     cb_push_back(cb_m, 1);
     tile_regs_release();
     cb_wait_front(cb_m, 1);
-    for (int32_t i = 0; i < Mt; ++i) {
-      for (int32_t j = 0; j < Nt; ++j) {
-        copy_tile_to_dst_init_short(cb_m);
-        tile_regs_acquire();
-        copy_tile(cb_m, 0, 0);
-        cb_wait_front(cb_x, 1);
-        copy_tile_to_dst_init_short(cb_x);
-        copy_tile(cb_x, 0, 1);
-        cb_pop_front(cb_x, 1);
-        binary_max_tile_init();
-        binary_max_tile(0, 1, 0);
-        cb_pop_front(cb_m, 1);
-        tile_regs_commit();
-        tile_regs_wait();
-        cb_reserve_back(cb_m, 1);
-        pack_tile(0, cb_m);
-        cb_push_back(cb_m, 1);
-        tile_regs_release();
-        cb_wait_front(cb_m, 1);
-      }
+    const int32_t lo = c * items / 64;
+    const int32_t hi = (c + 1) * items / 64;
+    for (int32_t t = 0; t < hi - lo; ++t) {
+      copy_tile_to_dst_init_short(cb_m);
+      tile_regs_acquire();
+      copy_tile(cb_m, 0, 0);
+      cb_wait_front(cb_x, 1);
+      copy_tile_to_dst_init_short(cb_x);
+      copy_tile(cb_x, 0, 1);
+      cb_pop_front(cb_x, 1);
+      binary_max_tile_init();
+      binary_max_tile(0, 1, 0);
+      cb_pop_front(cb_m, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_m, 1);
+      pack_tile(0, cb_m);
+      cb_push_back(cb_m, 1);
+      tile_regs_release();
+      cb_wait_front(cb_m, 1);
     }
-    fill_tile_init();
+    copy_tile_to_dst_init_short(cb_m);
     tile_regs_acquire();
-    fill_tile(0, -std::numeric_limits<float>::infinity());
-    reduce_init<PoolType::MAX, ReduceDim::REDUCE_COL>(cb_m, cb_scaler, cb_tmp0);
-    reduce_tile<PoolType::MAX, ReduceDim::REDUCE_COL>(cb_m, cb_scaler, 0, 0, 0);
+    copy_tile(cb_m, 0, 0);
     tile_regs_commit();
     tile_regs_wait();
-    cb_reserve_back(cb_tmp0, 1);
-    pack_tile(0, cb_tmp0);
-    cb_push_back(cb_tmp0, 1);
-    tile_regs_release();
-    cb_wait_front(cb_tmp0, 1);
-    reduce_uninit();
-    fill_tile_init();
-    tile_regs_acquire();
-    fill_tile(0, -std::numeric_limits<float>::infinity());
-    reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_y);
-    reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
-    cb_pop_front(cb_tmp0, 1);
-    tile_regs_commit();
-    tile_regs_wait();
-    cb_reserve_back(cb_y, 1);
-    pack_tile(0, cb_y);
-    cb_push_back(cb_y, 1);
+    cb_reserve_back(cb_tensor_max_m, 1);
+    pack_tile(0, cb_tensor_max_m);
+    cb_push_back(cb_tensor_max_m, 1);
     tile_regs_release();
     cb_pop_front(cb_m, 1);
-    reduce_uninit();
   }
-  cb_pop_front(cb_scaler, 1);
 }

@@ -4,41 +4,25 @@
 
 #include "api/dataflow/dataflow_api.h"
 
-// Fills the reduce scaler tile at L1 address `addr` (one Float16_b page): the bf16 pair `packed`
-// in the first row of each of the four 16x16 faces and zeros elsewhere, as ttnn's
-// generate_reduce_scaler writes it; reduce_tile multiplies by the value it finds there.
-static void fill_scaler_tile(uint32_t addr, uint32_t packed) {
-  volatile tt_l1_ptr uint32_t* ptr = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(addr);
-  for (uint32_t k = 0; k < 512; ++k) {
-    ptr[k] = 0;
-  }
-  for (uint32_t face = 0; face < 4; ++face) {
-    for (uint32_t k = 0; k < 8; ++k) {
-      ptr[face * 128 + k] = packed;
-    }
-  }
-}
-
 void kernel_main() {
   constexpr uint32_t cb_x = tt::CBIndex::c_0;
-  constexpr uint32_t cb_scaler = tt::CBIndex::c_1;
   const uint32_t x_addr = get_arg_val<uint32_t>(0);
-  const int32_t Mt = get_arg_val<uint32_t>(1);
-  const int32_t Nt = get_arg_val<uint32_t>(2);
-  const uint32_t count = get_arg_val<uint32_t>(3);
+  const int32_t Nt = get_arg_val<uint32_t>(1);
+  const int32_t items = get_arg_val<uint32_t>(2);
+  const uint32_t start = get_arg_val<uint32_t>(3);
+  const uint32_t count = get_arg_val<uint32_t>(4);
   constexpr auto x_args = TensorAccessorArgs<0>();
   const auto x_accessor = TensorAccessor(x_args, x_addr, 2048u);
-  cb_reserve_back(cb_scaler, 1);
-  fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);
-  cb_push_back(cb_scaler, 1);
-  for (uint32_t z = 0; z < count; ++z) {
-    for (int32_t i = 0; i < Mt; ++i) {
-      for (int32_t j = 0; j < Nt; ++j) {
-        cb_reserve_back(cb_x, 1);
-        noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
-        noc_async_read_barrier();
-        cb_push_back(cb_x, 1);
-      }
+  for (uint32_t c = start; c < start + count; ++c) {
+    const int32_t lo = c * items / 64;
+    const int32_t hi = (c + 1) * items / 64;
+    for (int32_t t = 0; t < hi - lo; ++t) {
+      const int32_t i = (lo + t) / Nt;
+      const int32_t j = (lo + t) % Nt;
+      cb_reserve_back(cb_x, 1);
+      noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
+      noc_async_read_barrier();
+      cb_push_back(cb_x, 1);
     }
   }
 }

@@ -5,15 +5,16 @@
 #include "api/dataflow/dataflow_api.h"
 
 void kernel_main() {
-  constexpr uint32_t cb_y = tt::CBIndex::c_16;
-  const uint32_t y_addr = get_arg_val<uint32_t>(0);
-  const uint32_t count = get_arg_val<uint32_t>(1);
-  constexpr auto y_args = TensorAccessorArgs<0>();
-  const auto y_accessor = TensorAccessor(y_args, y_addr, 2048u);
-  for (uint32_t z = 0; z < count; ++z) {
-    cb_wait_front(cb_y, 1);
-    noc_async_write_page(0, y_accessor, get_read_ptr(cb_y));
+  constexpr uint32_t cb_tensor_max_m = tt::CBIndex::c_16;
+  const uint32_t tensor_max_m_addr = get_arg_val<uint32_t>(0);
+  const uint32_t start = get_arg_val<uint32_t>(1);
+  const uint32_t count = get_arg_val<uint32_t>(2);
+  constexpr auto tensor_max_m_args = TensorAccessorArgs<0>();
+  const auto tensor_max_m_accessor = TensorAccessor(tensor_max_m_args, tensor_max_m_addr, 2048u);
+  for (uint32_t c = start; c < start + count; ++c) {
+    cb_wait_front(cb_tensor_max_m, 1);
+    noc_async_write_page(c, tensor_max_m_accessor, get_read_ptr(cb_tensor_max_m));
     noc_async_write_barrier();
-    cb_pop_front(cb_y, 1);
+    cb_pop_front(cb_tensor_max_m, 1);
   }
 }
