@@ -43,15 +43,19 @@ std::map<std::string, std::string> render_files(const Lowered& lowered,
         render(env, "cpu/kernel_cpu.cpp.jinja", data, file_stem + "_cpu.cpp");
   if (lowered.tt) {
     files[file_stem + "_tt.cpp"] = render(env, "tt/host_tt.cpp.jinja", data, file_stem + "_tt.cpp");
-    // Each kernel file is rendered from the whole data plus `kernel`, the DSL kernel it belongs to.
-    for (const nlohmann::json& k : data["kernels"]) {
-      nlohmann::json one = data;
-      one["kernel"] = k;
-      for (const char* role : {"reader", "compute", "writer"}) {
-        const std::string file = "kernels/" + k["name"].get<std::string>() + "/" + role + ".cpp";
-        files[file] = render(env, std::string("tt/") + role + ".cpp.jinja", one, file);
+    // Each kernel file is rendered from the whole data plus `kernel`: the name and TT data of the
+    // program it belongs to (a reduction kernel launches two, kernels/<K>/ and
+    // kernels/<K>_combine/).
+    for (const nlohmann::json& k : data["kernels"])
+      for (const nlohmann::json& launch : k["launches"]) {
+        nlohmann::json one = data;
+        one["kernel"] = launch;
+        for (const char* role : {"reader", "compute", "writer"}) {
+          const std::string file =
+              "kernels/" + launch["name"].get<std::string>() + "/" + role + ".cpp";
+          files[file] = render(env, std::string("tt/") + role + ".cpp.jinja", one, file);
+        }
       }
-    }
   }
   return files;
 }

@@ -5,6 +5,8 @@
 #include "lowering/ir/visitor.hpp"
 #include "support/diagnostics.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
 namespace tk::codegen {
@@ -44,6 +46,13 @@ std::vector<std::string> signature(const Program& p) {
   return out;
 }
 
+// A tensor of the kernel: of its program, or, for a reduction kernel, of its combine program
+// (the outputs stored after the parallel space).
+const Tensor* find_tensor(const Program& p, const Program* combine, const std::string& name) {
+  const Tensor* t = p.find_tensor(name);
+  return t || !combine ? t : combine->find_tensor(name);
+}
+
 const Function* find_function(const Program& p, FuncKind k) {
   for (const Function& f : p.functions)
     if (f.kind == k)
@@ -54,11 +63,11 @@ const Function* find_function(const Program& p, FuncKind k) {
 // The kernel signature as the header declares it: tensors and scalars in declaration order
 // (inputs, then outputs). A name the program declares no tensor for is an f32 scalar; `used` says
 // whether the generated code reads it.
-json params(const Program& p, const std::vector<std::string>& sig,
+json params(const Program& p, const Program* combine, const std::vector<std::string>& sig,
             const std::set<std::string>& used) {
   json out = json::array();
   for (const std::string& name : sig) {
-    if (const Tensor* t = p.find_tensor(name)) {
+    if (const Tensor* t = find_tensor(p, combine, name)) {
       out.push_back({{"name", name},
                      {"kind", "tensor"},
                      {"role", std::string(to_string(t->role))},
@@ -76,12 +85,12 @@ json params(const Program& p, const std::vector<std::string>& sig,
 // Shape checks: one per tensor (a literal dimension must match exactly; a named one must be a
 // multiple of 32), then one agreement check per later use of a dimension name; and where each
 // named dimension the body uses is bound from (its first use).
-void shapes(const Program& p, const std::vector<std::string>& sig,
+void shapes(const Program& p, const Program* combine, const std::vector<std::string>& sig,
             const std::set<std::string>& used, json& k) {
   json checks = json::array(), same = json::array(), dims = json::array();
   std::map<std::string, std::pair<std::string, std::string>> first; // dim -> (tensor, axis)
   for (const std::string& name : sig) {
-    const Tensor* t = p.find_tensor(name);
+    const Tensor* t = find_tensor(p, combine, name);
     if (!t)
       continue;
     // A rank-3 tensor is a batch of matrices: its axes are batch, rows, cols (the view's fields).
@@ -152,37 +161,107 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
   data["targets"] = {{"cpu", lowered.cpu.has_value()}, {"tt", lowered.tt.has_value()}};
   if (lowered.cpu)
     data["ops"] = cpu_element_functions(*lowered.cpu);
-  data["kernels"] = json::array();
-  for (std::size_t i = 0; i < any->programs.size(); ++i) {
-    const Program& p = any->programs[i];
-    json k;
-    k["name"] = p.name;
-    // The names the generated code reads: the cpu function's, else those of the TT functions
-    // (the host plan takes the scalars and sizes the kernels use).
-    std::set<std::string> used;
-    if (lowered.cpu) {
-      const Function* f = find_function(p, FuncKind::cpu);
-      used = f ? used_vars(f->body) : used;
-    } else {
-      for (const Function& f : p.functions) {
-        for (const Param& q : f.params)
-          used.insert(q.name);
-        std::set<std::string> body = used_vars(f.body);
-        used.insert(body.begin(), body.end());
-      }
-    }
-    std::vector<std::string> sig = signature(p);
-    k["params"] = params(p, sig, used);
-    shapes(p, sig, used, k);
+  // A reduction kernel is two programs (lower-reductions): the second, named by the first's
+  // `combine` attribute, is generated inside the first's run_cpu / run_tt, after it.
+  auto combine_of = [&](const Program& p) -> std::optional<std::size_t> {
+    auto it = p.attrs.find("combine");
+    const auto* name = it == p.attrs.end() ? nullptr : std::get_if<std::string>(&it->second.value);
+    if (!name)
+      return std::nullopt;
+    for (std::size_t j = 0; j < any->programs.size(); ++j)
+      if (any->programs[j].name == *name)
+        return j;
+    throw InternalError("internal error: render: program '" + p.name + "' names combine program '" +
+                        *name + "', which the module does not hold");
+  };
+  std::set<std::size_t> combines;
+  for (const Program& p : any->programs)
+    if (std::optional<std::size_t> j = combine_of(p))
+      combines.insert(*j);
+  // The names the generated code reads: the cpu function's, else those of the TT functions
+  // (the host plan takes the scalars and sizes the kernels use).
+  auto used_by = [&](std::size_t i, std::set<std::string>& used) {
     if (lowered.cpu) {
       const Function* f = find_function(lowered.cpu->programs.at(i), FuncKind::cpu);
-      if (!f)
-        throw InternalError("internal error: render: program '" + p.name +
-                            "' has no cpu function; run the cpu chain to its end");
-      k["cpu"] = {{"body", to_json(f->body)}};
+      if (f) {
+        std::set<std::string> body = used_vars(f->body);
+        used.insert(body.begin(), body.end());
+      }
+      return;
     }
+    for (const Function& f : any->programs[i].functions) {
+      for (const Param& q : f.params)
+        used.insert(q.name);
+      std::set<std::string> body = used_vars(f.body);
+      used.insert(body.begin(), body.end());
+    }
+  };
+  auto cpu_body = [&](std::size_t i) {
+    const Function* f = find_function(lowered.cpu->programs.at(i), FuncKind::cpu);
+    if (!f)
+      throw InternalError("internal error: render: program '" + any->programs[i].name +
+                          "' has no cpu function; run the cpu chain to its end");
+    return json{{"body", to_json(f->body)}};
+  };
+  data["kernels"] = json::array();
+  data["any_partials"] = false;
+  for (std::size_t i = 0; i < any->programs.size(); ++i) {
+    if (combines.count(i))
+      continue;
+    const Program& p = any->programs[i];
+    const std::optional<std::size_t> ci = combine_of(p);
+    const Program* combine = ci ? &any->programs[*ci] : nullptr;
+    json k;
+    k["name"] = p.name;
+    std::set<std::string> used;
+    used_by(i, used);
+    if (ci)
+      used_by(*ci, used);
+    std::vector<std::string> sig = signature(p);
+    k["params"] = params(p, combine, sig, used);
+    shapes(p, combine, sig, used, k);
+    // The partial results the first program stores and the combine reads: storage the generated
+    // function holds (CPU) or a DRAM buffer it creates for both programs (TT).
+    std::set<std::string> partials;
+    k["partials"] = json::array();
+    if (combine)
+      for (const Tensor& t : combine->tensors)
+        if (p.find_tensor(t.name)) {
+          partials.insert(t.name);
+          k["partials"].push_back({{"name", t.name},
+                                   {"dtype", std::string(to_string(t.dtype))},
+                                   {"rows", t.dims.at(0).size},
+                                   {"cols", t.dims.at(1).size}});
+        }
+    if (lowered.cpu)
+      k["cpu"] = cpu_body(i);
     if (lowered.tt)
-      k["tt"] = tt_template_data(lowered.tt->programs.at(i));
+      k["tt"] = tt_template_data(lowered.tt->programs.at(i), partials);
+    // The programs run_tt launches in order, each with its kernels' folder under kernels/.
+    k["combine"] = nullptr;
+    k["launches"] = json::array();
+    if (lowered.tt)
+      k["launches"].push_back({{"name", p.name}, {"tt", k["tt"]}});
+    if (combine) {
+      json c;
+      c["name"] = combine->name;
+      if (lowered.cpu)
+        c["cpu"] = cpu_body(*ci);
+      if (lowered.tt) {
+        c["tt"] =
+            tt_template_data(lowered.tt->programs.at(*ci), partials, &lowered.tt->programs.at(i));
+        // The sizes the first program's host already bound are not bound again.
+        json params = json::array();
+        const json& declared = k["tt"]["host"]["param_names"];
+        for (const json& q : c["tt"]["host"]["params"])
+          if (std::find(declared.begin(), declared.end(), q["name"]) == declared.end())
+            params.push_back(q);
+        c["tt"]["host"]["params"] = params;
+        k["launches"].push_back({{"name", c["name"]}, {"tt", c["tt"]}});
+      }
+      k["combine"] = c;
+    }
+    data["any_partials"] = data["any_partials"].get<bool>() || !k["partials"].empty();
     data["kernels"].push_back(std::move(k));
   }
   return data;

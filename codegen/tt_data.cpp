@@ -97,7 +97,8 @@ json kernel_data(const Program& p, const Function& f) {
 // The host: its function's parameters (a size bound from the first tensor axis that names it, or
 // a scalar) and lets, then the plan field by field, with each buffer's tensor role and dtype and
 // the CBs.
-json host_data(const Program& p, const Function& h, const HostPlan& plan) {
+json host_data(const Program& p, const Function& h, const HostPlan& plan,
+               const std::set<std::string>& partials, const Program* outer) {
   json host;
   host["params"] = json::array();
   host["param_names"] = json::array(); // a scalar of the kernel not among them is unused
@@ -108,18 +109,19 @@ json host_data(const Program& p, const Function& h, const HostPlan& plan) {
       continue;
     }
     json bound;
-    for (const Tensor& t : p.tensors)
-      for (std::size_t a = 0; a < t.dims.size() && bound.is_null(); ++a)
-        if (t.dims[a].name == q.name) {
-          // A rank-3 tensor's axes are batch, rows, cols (the TensorView's fields).
-          const std::size_t axis = t.dims.size() == 3 ? a : a + 1;
-          bound = {{"name", q.name},
-                   {"type", "u32"},
-                   {"tensor", t.name},
-                   {"axis", axis == 0   ? "batch"
-                            : axis == 1 ? "rows"
-                                        : "cols"}};
-        }
+    for (const Program* from : {&p, outer})
+      for (const Tensor& t : from ? from->tensors : std::vector<Tensor>{})
+        for (std::size_t a = 0; a < t.dims.size() && bound.is_null(); ++a)
+          if (t.dims[a].name == q.name) {
+            // A rank-3 tensor's axes are batch, rows, cols (the TensorView's fields).
+            const std::size_t axis = t.dims.size() == 3 ? a : a + 1;
+            bound = {{"name", q.name},
+                     {"type", "u32"},
+                     {"tensor", t.name},
+                     {"axis", axis == 0   ? "batch"
+                              : axis == 1 ? "rows"
+                                          : "cols"}};
+          }
     if (bound.is_null())
       fail(p, "host parameter '" + q.name + "' is no tensor dimension");
     host["params"].push_back(bound);
@@ -137,7 +139,7 @@ json host_data(const Program& p, const Function& h, const HostPlan& plan) {
     if (!t)
       fail(p, "a buffer of unknown tensor '" + b.tensor + "'");
     host["buffers"].push_back({{"tensor", b.tensor},
-                               {"role", str(t->role)},
+                               {"role", partials.count(b.tensor) ? "partials" : str(t->role)},
                                {"dtype", str(t->dtype)},
                                {"addr", b.address},
                                {"size", b.size},
@@ -164,13 +166,14 @@ json host_data(const Program& p, const Function& h, const HostPlan& plan) {
 
 } // namespace
 
-json tt_template_data(const Program& p) {
+json tt_template_data(const Program& p, const std::set<std::string>& partials,
+                      const Program* outer) {
   json tt;
   for (FuncKind k : {FuncKind::reader, FuncKind::compute, FuncKind::writer})
     tt[str(k)] = kernel_data(p, function(p, k));
   if (!p.host_plan)
     fail(p, "no host plan; run the tt chain to its end");
-  tt["host"] = host_data(p, function(p, FuncKind::host), *p.host_plan);
+  tt["host"] = host_data(p, function(p, FuncKind::host), *p.host_plan, partials, outer);
   return tt;
 }
 

@@ -8,11 +8,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
+#include <string>
+
 namespace tk::codegen {
 
 /// The "tt" key of a kernel in the template data: {"reader", "compute", "writer", "host"}.
 /// `p` is a program at the end of the TT chain; a missing kernel, config or plan is an internal
 /// error (the chain did not run to its end).
-nlohmann::json tt_template_data(const ir::Program& p);
+/// `partials`: the tensors of per-chunk partial results a reduction kernel hands from its first
+/// program to its combine program (lower-reductions); their buffers get the role "partials".
+/// `outer`: for a combine program, the kernel's first program, whose tensors bind the sizes the
+/// combine's host reads.
+nlohmann::json tt_template_data(const ir::Program& p, const std::set<std::string>& partials = {},
+                                const ir::Program* outer = nullptr);
 
 } // namespace tk::codegen

@@ -177,9 +177,13 @@ void Checker::check_block(std::vector<Stmt>& body) {
 
 void Checker::check_stmt(Stmt& s) {
   if (auto* a = std::get_if<Assign>(&s.node)) {
-    Shape sh = check_expr(a->value);
     const std::string& n = a->name.name;
     SourceRange at = a->name.loc.range;
+    std::string combine; // a reduction variable's combine inside the 'parallel'
+    if (Binding* r = lookup(n); r && r->reduction && phase_ == Phase::inside)
+      combine = combine_of(*a);
+    Shape sh = check_expr(a->value);
+    combine_operand_ = nullptr;
     Binding* b = lookup(n);
     if (b && b->kind == Binding::Kind::tensor) {
       error(at, "cannot assign to tensor '" + n + "'; " +
@@ -200,6 +204,12 @@ void Checker::check_stmt(Stmt& s) {
                                       n + " = fill(" + expr_str(a->value) + ")");
       if (b) {
         b->shape = {merge(b->shape.rows, sh.rows), merge(b->shape.cols, sh.cols)};
+        if (b->reduction && phase_ == Phase::inside) {
+          if (combine.empty())
+            reduction_misuse(*b, n, at, false);
+          else
+            record_combine(*b, n, combine, at);
+        }
         write_local(*b, n, at, false);
       } else {
         Binding nb;
@@ -239,12 +249,19 @@ void Checker::check_stmt(Stmt& s) {
           .note(b->where, "'" + n + "' is declared here");
     } else {
       b->shape = {merge(b->shape.rows, sh.rows), merge(b->shape.cols, sh.cols)};
+      if (b->reduction && phase_ == Phase::inside)
+        record_combine(*b, n, "+=", at);
       b->read_since_write = true; // '+=' adds to the value it holds
       write_local(*b, n, at, true);
     }
   } else if (auto* st = std::get_if<Store>(&s.node)) {
     check_store(*st);
   } else if (auto* f = std::get_if<For>(&s.node)) {
+    if (phase_ == Phase::after)
+      error(keyword_range(s, 3),
+            "'for' after 'parallel': the statements after a kernel's 'parallel' run once, to "
+            "finish its reductions; loop inside the 'parallel' instead")
+          .note(keyword_range(*parallel_, 8), "the 'parallel' block is here");
     if (++for_depth_ == kMaxLoopNesting + 1) // once, at the first loop too deep
       error(keyword_range(s, 3), "'for' loops nest too deeply here; the limit is " +
                                      std::to_string(kMaxLoopNesting) + " levels");
@@ -360,6 +377,89 @@ void Checker::warn_unused_inputs() {
   }
 }
 
+void Checker::check_prologue(Stmt& s) {
+  auto* a = std::get_if<Assign>(&s.node);
+  if (!a) {
+    error(s.loc.range, "statement before 'parallel'; before its 'parallel' a kernel only binds "
+                       "reduction variables to a constant tile ('s = zeros()', 'm = "
+                       "fill(-inf)'); move this statement inside the 'parallel' block or after it")
+        .note(keyword_range(*parallel_, 8), "the 'parallel' block is here");
+    if (std::holds_alternative<Store>(s.node))
+      coverage_ok_ = false;
+    return;
+  }
+  const std::size_t errors_before = d_.error_count();
+  check_stmt(s);
+  Binding* b = lookup(a->name.name);
+  if (!b || b->kind != Binding::Kind::local || d_.error_count() != errors_before)
+    return;
+  const auto* c = std::get_if<Call>(&a->value.node);
+  const std::string& n = a->name.name;
+  if (!c || (c->fn != Builtin::zeros && c->fn != Builtin::fill)) {
+    error(a->value.loc.range,
+          "'" + n +
+              "' is bound before 'parallel', so it is a reduction variable, which starts from a "
+              "constant tile: write '" +
+              n + " = zeros()' or '" + n +
+              " = fill(c)' here, and compute this value inside the 'parallel' or after it")
+        .note(keyword_range(*parallel_, 8), "the 'parallel' block is here");
+    return;
+  }
+  b->reduction = true;
+}
+
+std::string Checker::combine_of(const Assign& a) {
+  const auto* c = std::get_if<Call>(&a.value.node);
+  if (!c || c->args.size() != 2)
+    return "";
+  Builtin fn = builtin_from_string(c->callee.name);
+  if (fn != Builtin::max && fn != Builtin::min)
+    return "";
+  auto names = [&](const Expr& e) {
+    const auto* nm = std::get_if<Name>(&e.node);
+    return nm && nm->id.name == a.name.name;
+  };
+  // One operand is the variable itself; a second mention is a read the combine does not allow.
+  const Expr* self = names(c->args[0]) ? &c->args[0] : names(c->args[1]) ? &c->args[1] : nullptr;
+  if (!self)
+    return "";
+  combine_operand_ = self;
+  return std::string(to_string(fn));
+}
+
+void Checker::record_combine(Binding& b, const std::string& n, const std::string& op,
+                             SourceRange at) {
+  if (b.combine.empty()) {
+    b.combine = op;
+    b.combine_at = at;
+    return;
+  }
+  if (b.combine == op || !reported_reduction_.insert(n).second)
+    return;
+  auto spell = [&](const std::string& o) {
+    return o == "+=" ? "'" + n + " += ...'" : "'" + n + " = " + o + "(" + n + ", ...)'";
+  };
+  error(at, "reduction variable '" + n + "' is combined by " + spell(op) + " here but by " +
+                spell(b.combine) +
+                " before; a reduction variable has one combine, so bind another one before "
+                "'parallel' for this")
+      .note(b.combine_at, "'" + n + "' is first combined here");
+}
+
+void Checker::reduction_misuse(const Binding& b, const std::string& n, SourceRange at, bool read) {
+  if (!reported_reduction_.insert(n).second)
+    return;
+  const std::string forms =
+      "'" + n + " += e', '" + n + " = max(" + n + ", e)' or '" + n + " = min(" + n + ", e)'";
+  error(at, "'" + n + "' is a reduction variable (bound before 'parallel'), " +
+                (read ? "so it is not read inside the 'parallel': its value there would depend "
+                        "on the order of the iterations; inside, only combine into it with " +
+                            forms + ", and use it after the 'parallel'"
+                      : "so inside the 'parallel' it is only combined, with " + forms +
+                            "; for a value of one iteration, bind a new name"))
+      .note(b.where, "'" + n + "' is bound here");
+}
+
 void Checker::check_store(Store& st) {
   check_expr(st.value);
   const Binding* b = resolve_tensor(st.target.tensor);
@@ -423,6 +523,15 @@ void Checker::check_coverage(const Store& st, const Param& out,
     if (!ix.var) {
       if (!dim.name && (batch ? dim.size == 1 : (dim.size == 1 || dim.size == 32)))
         continue; // the one tile (matrix) of this dimension
+      if (phase_ == Phase::after) {
+        error(ix.loc.range, "'" + shown +
+                                "' is stored after 'parallel', which runs once and writes one "
+                                "tile, but dimension " +
+                                std::to_string(d) + " of '" + n + "' (" + dn +
+                                ") can hold more; declare '" + n + "' with one tile, e.g. '" + n +
+                                ": bf16[1, 32]', or store it inside the 'parallel'");
+        return;
+      }
       error(ix.loc.range, "'" + shown + "' stores only " + (batch ? "matrix " : "tile ") +
                               std::to_string(ix.offset) + " of dimension " + std::to_string(d) +
                               " (" + dn + "); index it with a loop variable over " + whole +
@@ -504,30 +613,43 @@ void Checker::check_body() {
                   "one, e.g. parallel i in tiles(M), j in tiles(N) { ... }");
     return; // nothing to check the statements against without their iteration space
   }
+  // Reduction variables and the statements after the 'parallel' live in the kernel's scope.
+  scopes_.emplace_back();
   for (Stmt& s : k_.body) {
     if (&s == parallel_) {
       auto& p = std::get<Parallel>(s.node);
+      phase_ = Phase::inside;
       scopes_.emplace_back();
       for (const LoopVar& lv : p.loops)
         enclosing_.push_back(check_loop_var(lv, true, keyword_range(s, 8)));
       check_block(p.body);
       enclosing_.clear();
       warn_unused_locals();
+      for (const auto& [n, b] : scopes_.back())
+        if (b.kind == Binding::Kind::local)
+          expired_[n] = b.where;
       scopes_.pop_back();
+      phase_ = Phase::after;
+      for (auto& [n, b] : scopes_.back())
+        if (b.reduction && b.combine.empty() && reported_reduction_.insert(n).second)
+          error(b.where, "reduction variable '" + n +
+                             "' is never combined inside 'parallel'; combine into it there ('" + n +
+                             " += e', '" + n + " = max(" + n + ", e)' or '" + n + " = min(" + n +
+                             ", e)'), or bind it after the 'parallel'")
+              .note(keyword_range(*parallel_, 8), "the 'parallel' block is here");
     } else if (std::holds_alternative<Parallel>(s.node)) {
-      error(keyword_range(s, 8), "second 'parallel' block; a kernel has exactly one, at its top "
+      error(keyword_range(s, 8), "second 'parallel' block; a kernel has exactly one "
                                  "(write another kernel for a second iteration space)")
           .note(keyword_range(*parallel_, 8), "the first 'parallel' is here");
       coverage_ok_ = false;
+    } else if (phase_ == Phase::before) {
+      check_prologue(s);
     } else {
-      error(s.loc.range,
-            "statement outside 'parallel'; every statement of a kernel goes inside its "
-            "'parallel' block")
-          .note(keyword_range(*parallel_, 8), "the 'parallel' block is here");
-      if (std::holds_alternative<Store>(s.node))
-        coverage_ok_ = false;
+      check_stmt(s);
     }
   }
+  warn_unused_locals();
+  scopes_.pop_back();
   if (!coverage_ok_)
     return;
   for (const Param& o : k_.outputs)

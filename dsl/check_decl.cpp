@@ -156,7 +156,10 @@ void Checker::check_params() {
         error(p.loc.range, "output '" + n +
                                "' is a scalar, but outputs are tensors stored a tile at a time; "
                                "for a single value, declare a one-tile vector such as '" +
-                               n + ": f32[1, 32]' and store a tile whose element (0, 0) holds it");
+                               n +
+                               ": f32[1, 32]' and store, after the 'parallel', a tile whose "
+                               "element (0, 0) holds it, e.g. '" +
+                               n + "[0, 0] = rowsum(colsum(s))' with 's += x[i, j]' inside");
         bad_params_[n] = true;
       } else if (p.dtype != DType::f32) {
         error(p.dtype_loc.range,
@@ -260,7 +263,9 @@ void Checker::check_params() {
                                "' is a single element, but outputs are stored a tile at a time; "
                                "declare a one-tile vector such as '" +
                                n + ": " + std::string(to_string(p.dtype)) +
-                               "[1, 32]' and store a tile whose element (0, 0) holds the value");
+                               "[1, 32]' and store, after the 'parallel', a tile whose element "
+                               "(0, 0) holds the value, e.g. '" +
+                               n + "[0, 0] = rowsum(colsum(s))' with 's += x[i, j]' inside");
       else
         error(p.loc.range,
               "tensor '" + n + "' is a single element; pass it as a scalar: '" + n + ": f32'");

@@ -392,8 +392,16 @@ Shape Checker::check_expr(Expr& e) {
       t = Type::tile;
       sh = b->shape;
       b->read = b->read_since_write = true;
+      if (b->reduction && phase_ == Phase::inside && &e != combine_operand_)
+        reduction_misuse(*b, nm, at, true);
     }
   } else if (auto* a = std::get_if<Access>(&e.node)) {
+    if (phase_ == Phase::after)
+      error(e.loc.range, "'" + access_str(*a) +
+                             "' reads a tensor after 'parallel'; the statements after a "
+                             "kernel's 'parallel' run once and finish its reductions from "
+                             "reduction variables, so read tensors inside the 'parallel'")
+          .note(keyword_range(*parallel_, 8), "the 'parallel' block is here");
     if (const Binding* b = resolve_tensor(a->tensor)) {
       lookup(a->tensor.name)->read = true;
       t = Type::tile;

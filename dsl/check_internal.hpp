@@ -87,6 +87,11 @@ struct Binding {
   SourceRange last_write;       // local: the name of its last '=' or '+='
   bool last_write_accumulates = false;
   std::size_t write_scope = 0; // local: the scope depth of its last write
+  // A reduction variable: a local bound before the 'parallel' (docs/language.md, "Whole-tensor
+  // reductions"), combined inside it by one associative operation.
+  bool reduction = false;
+  std::string combine;    // "+=", "max" or "min" once combined inside the 'parallel'
+  SourceRange combine_at; // the first combine, for notes
 };
 
 /// A warning held until the kernel is checked: dropped if the kernel had an error (an unused name
@@ -140,6 +145,16 @@ public:
   void check_stmt(Stmt& s);
   void check_store(Store& st);
   void check_coverage(const Store& st, const Param& out, const std::vector<LoopInfo*>& vars);
+  /// A statement before the 'parallel': only `v = zeros()` / `v = fill(c)`, binding a reduction
+  /// variable.
+  void check_prologue(Stmt& s);
+  /// An assignment to reduction variable `b` inside the 'parallel': `v = max(v, e)`, `max(e, v)`
+  /// or the same with min. Returns the combine's name ("max", "min"), empty if it is none.
+  std::string combine_of(const Assign& a);
+  /// Records that reduction variable `n` is combined by `op` at `at`; reports a second kind.
+  void record_combine(Binding& b, const std::string& n, const std::string& op, SourceRange at);
+  /// Reports a read or assignment of a reduction variable inside the 'parallel', once per name.
+  void reduction_misuse(const Binding& b, const std::string& n, SourceRange at, bool read);
   LoopInfo* check_loop_var(const LoopVar& lv, bool parallel, SourceRange keyword);
   bool check_bound(const Bound& b, SymBound& out);
 
@@ -173,7 +188,11 @@ public:
   std::map<std::string, SourceRange> expired_; // locals whose loop body ended
   std::map<std::string, StoreSite> stores_;    // output name -> first store
   const Stmt* parallel_ = nullptr;             // the top-level parallel
-  int for_depth_ = 0;                          // 'for' loops around the current statement
+  /// Where the statement being checked stands relative to the 'parallel'.
+  enum class Phase { before, inside, after } phase_ = Phase::before;
+  const Expr* combine_operand_ = nullptr; // the one read of a reduction variable its combine allows
+  std::set<std::string> reported_reduction_; // reduction variables whose misuse was reported
+  int for_depth_ = 0;                        // 'for' loops around the current statement
   bool coverage_ok_ = true; // false once a store was skipped, so "never stored" would lie
   std::vector<PendingWarning> pending_;
 };

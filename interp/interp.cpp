@@ -1,6 +1,7 @@
 // The interpreter proper (interp.hpp): statements and expressions of a checked kernel, executed
 // one tile at a time. The `parallel` points run one after the other in row-major order (they are
-// independent, so any order gives the same outputs); `for` loops run in increasing order.
+// independent, so any order gives the same outputs, up to the reassociation of a reduction
+// variable's combine); `for` loops run in increasing order.
 #include "interp/interp.hpp"
 
 #include "interp/bind.hpp"
@@ -61,12 +62,25 @@ public:
   std::map<std::string, Matrix>& bounds() { return bounds_; }
 
   void run() {
-    if (k_.body.size() != 1 || !std::holds_alternative<dsl::Parallel>(k_.body[0].node))
-      unchecked("the body of '" + k_.name.name + "' is not one 'parallel' statement");
     for (const auto& [name, m] : b_.outputs)
       stored_[name].assign(static_cast<std::size_t>(m.batch * tiles(m.rows) * tiles(m.cols)), 0);
-    const auto& par = std::get<dsl::Parallel>(k_.body[0].node);
-    parallel(par, 0);
+    // The reduction variables bound before the 'parallel', then its points in order carrying
+    // them, then the statements after it, once (docs/language.md, "Whole-tensor reductions").
+    const dsl::Parallel* par = nullptr;
+    scopes_.assign(1, {});
+    for (const dsl::Stmt& s : k_.body) {
+      if (const auto* p = std::get_if<dsl::Parallel>(&s.node)) {
+        if (par)
+          unchecked("'" + k_.name.name + "' has two 'parallel' statements");
+        par = p;
+        parallel(*p, 0);
+      } else {
+        exec(s);
+      }
+    }
+    if (!par)
+      unchecked("'" + k_.name.name + "' has no 'parallel' statement");
+    scopes_.clear();
     for (const auto& [name, counts] : stored_) {
       const Matrix& m = b_.outputs.at(name);
       for (std::size_t t = 0; t < counts.size(); ++t)
@@ -104,9 +118,9 @@ private:
   // `parallel` variables from the d-th on; each point starts with no local names.
   void parallel(const dsl::Parallel& p, std::size_t d) {
     if (d == p.loops.size()) {
-      scopes_.assign(1, {});
+      scopes_.emplace_back();
       block(p.body);
-      scopes_.clear();
+      scopes_.pop_back();
       return;
     }
     const auto [lo, hi] = range(p.loops[d].range);

@@ -5,6 +5,7 @@
 #include "lowering/cpu/lower_gemm.hpp"
 #include "lowering/cpu/partition_threads.hpp"
 #include "lowering/front/infer_layout.hpp"
+#include "lowering/front/lower_reductions.hpp"
 #include "lowering/front/to_tile_ir.hpp"
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/reader.hpp"
@@ -38,6 +39,10 @@ constexpr Stage kFront[] = {
      "the checked AST as tile IR: one kernel function, parallel and sequential "
      "loops, tile loads, tile ops, tile stores",
      nullptr},
+    {"lower-reductions",
+     "a kernel with reduction variables as two programs: per-chunk partial results over the "
+     "parallel space, then their combine and the statements after it",
+     lower_reductions},
     {"infer-layout", "every tensor in DRAM, interleaved, 32x32 tiles, one tile per page",
      infer_layout},
 };

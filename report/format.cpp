@@ -64,9 +64,13 @@ std::string role_text(ir::TensorRole r) {
 
 std::string format_text(const Estimate& e) {
   const double us_per_cycle = 1e-3 / e.clock_ghz;
+  // A kernel with no named dimension (a reduction's combine program) has the same work at every
+  // shape.
+  const std::string shape = shape_text(e.shape);
   std::string out = fmt::format(
-      "{} at {}: static estimate for {} at {:g} GHz, grid {}x{}, {} (no run; docs/timing.md)\n",
-      e.kernel, shape_text(e.shape), e.arch, e.clock_ghz, e.grid.x, e.grid.y, e.math_fidelity);
+      "{}{}: static estimate for {} at {:g} GHz, grid {}x{}, {} (no run; docs/timing.md)\n",
+      e.kernel, shape.empty() ? "" : " at " + shape, e.arch, e.clock_ghz, e.grid.x, e.grid.y,
+      e.math_fidelity);
   out += fmt::format("work: {} item(s) on {} core(s), {}{} per core\n\n", grouped(e.work_items),
                      e.cores, e.items_max,
                      e.items_min != e.items_max ? fmt::format(" or {}", e.items_min) : "");

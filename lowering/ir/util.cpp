@@ -1,5 +1,7 @@
 #include "lowering/ir/util.hpp"
 
+#include "lowering/ir/equal.hpp"
+
 #include <algorithm>
 
 namespace tk::ir {
@@ -159,8 +161,17 @@ Stmt dce(const Stmt& s, const std::set<std::string>& live_after) {
 } // namespace
 
 Stmt drop_dead_code(const Stmt& s) {
-  Stmt out = dce(s, {});
-  return out ? out : block({});
+  // A loop keeps alive what its body read before the pass; once a pass has emptied an inner loop,
+  // the lets only its bounds read die in the next one (a reduction chunk's `lo` and `hi` in a
+  // writer that stores after the loop).
+  Stmt out = s;
+  for (;;) {
+    Stmt next = dce(out, {});
+    next = next ? next : block({});
+    if (equal(next, out))
+      return next;
+    out = next;
+  }
 }
 
 Expr mul(Expr a, Expr b) {

@@ -16,6 +16,7 @@ const std::vector<Example>& examples() {
       {"mlp", TK_E2E_TT_mlp, true, run_mlp},
       {"rmsnorm", TK_E2E_TT_rmsnorm, false, run_rmsnorm},
       {"softmax", TK_E2E_TT_softmax, false, run_softmax},
+      {"tensor_max", TK_E2E_TT_tensor_max, false, run_tensor_max},
       {"unary_chain", TK_E2E_TT_unary_chain, false, run_unary_chain},
   };
   return all;

@@ -40,7 +40,8 @@ std::string to_string(const Shape& s, bool uses_k);
 } // namespace tk::e2e
 
 namespace tk::e2e {
-// The run function of each example (cases_matmul.cpp, cases_eltwise.cpp, cases_rows.cpp).
+// The run function of each example (cases_matmul.cpp, cases_eltwise.cpp, cases_rows.cpp,
+// cases_reduce.cpp).
 Outcome run_axpby(Backend b, const Shape& s);
 Outcome run_batched_matmul(Backend b, const Shape& s);
 Outcome run_eltwise_add(Backend b, const Shape& s);
@@ -52,6 +53,7 @@ Outcome run_matmul_bt(Backend b, const Shape& s);
 Outcome run_mlp(Backend b, const Shape& s);
 Outcome run_rmsnorm(Backend b, const Shape& s);
 Outcome run_softmax(Backend b, const Shape& s);
+Outcome run_tensor_max(Backend b, const Shape& s);
 Outcome run_unary_chain(Backend b, const Shape& s);
 
 /// A seed that depends only on the example and the shape, so every run sees the same inputs.

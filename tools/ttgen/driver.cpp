@@ -141,7 +141,8 @@ bool select_kernel(const Options& options, std::vector<T>& items, NameOf name_of
     return true;
   std::vector<std::string> names;
   for (const T& x : items)
-    names.push_back(name_of(x));
+    if (std::find(names.begin(), names.end(), name_of(x)) == names.end())
+      names.push_back(name_of(x));
   std::erase_if(items, [&](const T& x) { return name_of(x) != *options.kernel; });
   if (!items.empty())
     return true;
@@ -284,9 +285,19 @@ int run_dump(const Options& options, Emit emit, const SourceFile& file,
     err.add(diags);
     return kUserError;
   }
+  // A reduction kernel's combine program (lower-reductions) goes with the kernel it finishes.
+  std::map<std::string, std::string> owner;
+  for (const ir::Program& p : dump->module.programs)
+    if (auto it = p.attrs.find("combine"); it != p.attrs.end())
+      if (const auto* c = std::get_if<std::string>(&it->second.value))
+        owner[*c] = p.name;
   if (!select_kernel(
-          options, dump->module.programs, [](const ir::Program& p) { return p.name; }, file.name(),
-          err))
+          options, dump->module.programs,
+          [&](const ir::Program& p) {
+            auto it = owner.find(p.name);
+            return it == owner.end() ? p.name : it->second;
+          },
+          file.name(), err))
     return kUsageError;
   std::optional<ir::Module> m =
       lower::run_pipeline_from_dump(std::move(*dump), options.target, popts, diags);

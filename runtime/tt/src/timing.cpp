@@ -26,6 +26,7 @@ struct Launch {
 std::optional<bool> g_forced;
 std::optional<Launch> g_launch;
 std::optional<ProgramTiming> g_last;
+std::vector<ProgramTiming> g_all;          // since the last set_timing(true)
 std::map<std::string, unsigned> g_written; // runs that wrote each file path, for numbering
 
 const char* env(const char* name) {
@@ -339,6 +340,9 @@ void end(const std::vector<Fiber*>& fibers, const DeviceState& device) {
     write_report(p, numbered(path, g_written[path]++));
   if (const char* path = env("TK_EMULATOR_TRACE"))
     write_trace(fibers, a.clock_ghz.value, numbered(path, g_written[path]++));
+  if (g_forced.value_or(
+          false)) // kept for the caller who asked: not for a long run the environment timed
+    g_all.push_back(p);
   g_last = std::move(p);
   g_launch.reset();
 }
@@ -346,8 +350,12 @@ void end(const std::vector<Fiber*>& fibers, const DeviceState& device) {
 
 void set_timing(std::optional<bool> on) {
   timing::g_forced = on;
+  timing::g_all.clear();
 }
 const std::optional<ProgramTiming>& last_timing() {
   return timing::g_last;
+}
+const std::vector<ProgramTiming>& timings() {
+  return timing::g_all;
 }
 } // namespace tk::rt::emu

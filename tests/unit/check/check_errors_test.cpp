@@ -174,10 +174,12 @@ TEST(CheckErrors, SecondParallelAndStatementsOutside) {
   k.body.push_back(par({lv("i", "tiles(M)")}, {}));
   auto r = run(k);
   ASSERT_EQ(r.errors.size(), 2u);
-  EXPECT_EQ(r.errors[0], "statement outside 'parallel'; every statement of a kernel goes inside "
-                         "its 'parallel' block");
-  EXPECT_EQ(r.errors[1], "second 'parallel' block; a kernel has exactly one, at its top (write "
-                         "another kernel for a second iteration space)");
+  // 't' is bound before the parallel, so it is a reduction variable, and it is never combined.
+  EXPECT_EQ(r.errors[0], "reduction variable 't' is never combined inside 'parallel'; combine into "
+                         "it there ('t += e', 't = max(t, e)' or 't = min(t, e)'), or bind it "
+                         "after the 'parallel'");
+  EXPECT_EQ(r.errors[1], "second 'parallel' block; a kernel has exactly one (write another kernel "
+                         "for a second iteration space)");
 }
 
 TEST(CheckErrors, LiteralDimensionsAndVectors) {

@@ -180,6 +180,16 @@ void layernorm(const Shape& s) {
                  "y", want);
 }
 
+void tensor_max(const Shape& s) {
+  const Matrix x = random(s.m, s.n, -4, 4, 19);
+  Matrix want(1, 32); // rowmax(colmax(m)) into a row vector: the maximum at (0, 0), 0 elsewhere
+  want.at(0, 0) = -std::numeric_limits<double>::infinity();
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.n; ++j)
+      want.at(0, 0) = std::max(want.at(0, 0), x.at(i, j));
+  expect_example("tensor_max", {{{"x", x}}, {}, {}}, "y", want);
+}
+
 const std::map<std::string, void (*)(const Shape&)>& cases() {
   static const std::map<std::string, void (*)(const Shape&)> all = {
       {"axpby", axpby},
@@ -194,6 +204,7 @@ const std::map<std::string, void (*)(const Shape&)>& cases() {
       {"softmax", softmax},
       {"unary_chain", unary_chain},
       {"batched_matmul", batched_matmul},
+      {"tensor_max", tensor_max},
   };
   return all;
 }

@@ -1,7 +1,8 @@
 // The statements and tensor rules of the language in the interpreter: vector tensors in and out,
 // index offsets and literal indices, carried values and loop-local names, several outputs,
-// literal ranges, and a dimension only an output declares. Each case is compared with the same
-// computation written per element; tolerance 1e-12 · (1 + |want|).
+// literal ranges, a dimension only an output declares, and reductions across the whole parallel
+// space (reduction variables, the statements after the parallel). Each case is compared with the
+// same computation written per element; tolerance 1e-12 · (1 + |want|).
 #include "tests/unit/interp/interp_test_util.hpp"
 
 #include <algorithm>
@@ -141,6 +142,44 @@ TEST(InterpSemantics, ADimensionOnlyAnOutputDeclaresComesFromInputsDims) {
   const Matrix x = random(64, 32, -1, 1, 49);
   EXPECT_TRUE(near(run(k, {{{"x", x}}, {}, {{"P", 96}}}).at("y"),
                    make(64, 96, [&](auto r, auto) { return x.at(r, 0); })));
+}
+
+TEST(InterpSemantics, ReductionVariablesCarryAcrossTheParallelSpace) {
+  // Every combine (+=, max(v, e), min(e, v)), an initial value from a scalar parameter, an
+  // element-wise output stored beside them, then statements that run once after the parallel.
+  const dsl::Kernel k = checked(
+      "kernel k(x: f32[M, N], start: f32) -> (y: f32[M, N], s: f32[32, 32], hi: f32[1, 32],\n"
+      "                                       lo: f32[1, 32]) {\n"
+      "  acc = zeros()\n"
+      "  m = fill(-inf)\n"
+      "  n = fill(start)\n"
+      "  parallel i in tiles(M), j in tiles(N) {\n"
+      "    acc += x[i, j]\n"
+      "    m = max(m, x[i, j])\n"
+      "    n = min(x[i, j] * 2.0, n)\n"
+      "    y[i, j] = x[i, j] + 1.0\n"
+      "  }\n"
+      "  t = acc * (1.0 / (M * N))\n"
+      "  s[0, 0] = t\n"
+      "  hi[0, 0] = rowmax(colmax(m))\n"
+      "  lo[0, 0] = neg(rowmax(colmax(neg(n))))\n"
+      "}\n");
+  const Matrix x = random(96, 64, -1, 1, 44);
+  const auto out = run(k, {{{"x", x}}, {{"start", 0.25}}, {}});
+  Matrix s(32, 32), hi(1, 32), lo(1, 32);
+  double top = -std::numeric_limits<double>::infinity(), bottom = 0.25;
+  for (std::int64_t r = 0; r < 96; ++r)
+    for (std::int64_t c = 0; c < 64; ++c) {
+      s.at(r % 32, c % 32) += x.at(r, c) / (96.0 * 64.0);
+      top = std::max(top, x.at(r, c));
+      bottom = std::min(bottom, 2 * x.at(r, c));
+    }
+  hi.at(0, 0) = top;
+  lo.at(0, 0) = bottom;
+  EXPECT_TRUE(near(out.at("y"), make(96, 64, [&](auto r, auto c) { return x.at(r, c) + 1.0; })));
+  EXPECT_TRUE(near(out.at("s"), s));
+  EXPECT_TRUE(near(out.at("hi"), hi));
+  EXPECT_TRUE(near(out.at("lo"), lo));
 }
 
 } // namespace

@@ -22,15 +22,16 @@ std::vector<std::string> names(Target t) {
 }
 
 TEST(Pipeline, StageTables) {
-  EXPECT_EQ(names(Target::tt),
-            (std::vector<std::string>{
-                "to-tile-ir", "infer-layout", "plan-buffers", "attach-accessors", "partition-work",
-                "to-core-loop", "select-tile-ops", "assign-cbs", "split-kernels",
-                "bind-runtime-args", "insert-cb-protocol", "insert-compute-init",
-                "insert-dst-management", "finalize-signature", "verify-kernels"}));
+  EXPECT_EQ(
+      names(Target::tt),
+      (std::vector<std::string>{"to-tile-ir", "lower-reductions", "infer-layout", "plan-buffers",
+                                "attach-accessors", "partition-work", "to-core-loop",
+                                "select-tile-ops", "assign-cbs", "split-kernels",
+                                "bind-runtime-args", "insert-cb-protocol", "insert-compute-init",
+                                "insert-dst-management", "finalize-signature", "verify-kernels"}));
   EXPECT_EQ(names(Target::cpu),
-            (std::vector<std::string>{"to-tile-ir", "infer-layout", "partition-threads",
-                                      "lower-gemm", "lower-elementwise"}));
+            (std::vector<std::string>{"to-tile-ir", "lower-reductions", "infer-layout",
+                                      "partition-threads", "lower-gemm", "lower-elementwise"}));
   for (Target t : {Target::tt, Target::cpu})
     for (const Stage& s : stages(t)) {
       EXPECT_FALSE(s.summary.empty()) << s.name;
@@ -51,7 +52,8 @@ TEST(Pipeline, PrintAfterAllDumpsEveryStage) {
   Diagnostics d2;
   ir::Module tile = to_tile_ir(test::matmul_ast(), d2);
   ir::Module laid = infer_layout(tile, d2);
-  EXPECT_EQ(os.str(), "// after to-tile-ir\n" + ir::print(tile) + "// after infer-layout\n" +
+  EXPECT_EQ(os.str(), "// after to-tile-ir\n" + ir::print(tile) +
+                          "// after lower-reductions\n(unchanged)\n// after infer-layout\n" +
                           ir::print(laid));
   EXPECT_EQ(ir::print(*m), ir::print(laid));
 }
@@ -124,7 +126,8 @@ TEST(Pipeline, ResumesFromADump) {
   ASSERT_TRUE(m) << d.str();
   ir::Module expected = infer_layout(tile, d);
   apply_overrides(expected, o.overrides);
-  EXPECT_EQ(os.str(), "// after infer-layout\n" + ir::print(expected));
+  EXPECT_EQ(os.str(), "// after lower-reductions\n(unchanged)\n// after infer-layout\n" +
+                          ir::print(expected));
 }
 
 TEST(Pipeline, StopAfterAStageThatAlreadyRanIsAUserError) {

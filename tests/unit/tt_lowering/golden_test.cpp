@@ -69,9 +69,9 @@ TEST_P(TTGolden, DumpAfterEveryStage) {
   auto dumps = split_dumps(all_dumps(GetParam()));
   std::vector<std::string> names = tt_stages();
   ASSERT_EQ(names.size(), 13u);
-  ASSERT_EQ(dumps.size(), names.size() + 2); // + to-tile-ir, infer-layout
+  ASSERT_EQ(dumps.size(), names.size() + 3); // + to-tile-ir, lower-reductions, infer-layout
   for (std::size_t k = 0; k < names.size(); ++k) {
-    const auto& [stage, text] = dumps[k + 2];
+    const auto& [stage, text] = dumps[k + 3];
     ASSERT_EQ(stage, names[k]);
     tk::test::expect_golden(tk::test::source_dir() / "tests/golden/ir" / GetParam() / "tt" /
                                 ("after-" + stage + ".txt"),

@@ -230,11 +230,15 @@ TEST(TtgenCodegen, GeneratedFolderIsUpToDate) {
                      quote((source_dir() / "examples" / (name + ".tk")).string()));
     ASSERT_EQ(r.code, 0) << name << ": " << r.err;
     EXPECT_EQ(r.out, "");
-    // One DSL kernel per example, named as its file.
-    const std::string k = "kernels/" + name + "/";
-    EXPECT_EQ(files_under(out),
-              (std::set<std::string>{name + ".hpp", name + "_cpu.cpp", name + "_tt.cpp",
-                                     k + "reader.cpp", k + "compute.cpp", k + "writer.cpp"}));
+    // One DSL kernel per example, named as its file; a whole-tensor reduction launches a second
+    // program, its combine, with kernels of its own.
+    std::set<std::string> files = {name + ".hpp", name + "_cpu.cpp", name + "_tt.cpp"};
+    for (const std::string& dir : {name, name + "_combine"})
+      if (dir == name || fs::exists(out / "kernels" / dir))
+        for (const char* role : {"reader", "compute", "writer"})
+          files.insert("kernels/" + dir + "/" + role + ".cpp");
+    EXPECT_EQ(files_under(out), files);
+    EXPECT_EQ(fs::exists(out / "kernels" / (name + "_combine")), name == "tensor_max") << name;
     fs::path checked_in = source_dir() / "generated" / name;
     for (const std::string& f : files_under(out))
       expect_golden(checked_in / f, read_file(out / f));
@@ -320,7 +324,10 @@ TEST(TtgenCodegen, TemplateDataIsDeterministicJson) {
   std::string in = quote((source_dir() / "examples/matmul.tk").string());
   Result r = ttgen("--target=cpu --emit=template-data " + in);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("{\n  \"file_stem\": \"matmul\",\n  \"kernels\": [", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.rfind(
+                "{\n  \"any_partials\": false,\n  \"file_stem\": \"matmul\",\n  \"kernels\": [", 0),
+            0u)
+      << r.out;
   EXPECT_NE(r.out.find("\"fn\": \"cpu.gemm_tile\""), std::string::npos);
   EXPECT_EQ(ttgen("--target=cpu --emit=template-data " + in).out, r.out);
   fs::path file = scratch_dir() / "data.json";

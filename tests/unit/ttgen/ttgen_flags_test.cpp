@@ -89,6 +89,27 @@ TEST(TtgenKernel, SelectsOneProgramOfAnIrDump) {
   EXPECT_EQ(r.out.find("program shift"), std::string::npos) << r.out;
 }
 
+// A whole-tensor reduction is two programs after lower-reductions; selecting the kernel keeps
+// its combine program, which its code needs.
+TEST(TtgenKernel, AReductionKeepsItsCombineProgram) {
+  fs::path dump = scratch_dir() / "reduce.ir";
+  const std::string two = std::string(kTwo) + "kernel total(x: bf16[M, N]) -> (y: bf16[1, 32]) {\n"
+                                              "    s = zeros()\n"
+                                              "    parallel i in tiles(M), j in tiles(N) {\n"
+                                              "        s += x[i, j]\n"
+                                              "    }\n"
+                                              "    y[0, 0] = rowsum(colsum(s))\n"
+                                              "}\n";
+  Result d = ttgen("--target=cpu --stop-after=lower-reductions --emit=ir -o " +
+                       quote(dump.string()) + " -",
+                   two);
+  ASSERT_EQ(d.code, 0) << d.err;
+  Result r = ttgen("--target=cpu --kernel=total --emit=template-data " + quote(dump.string()));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"name\": \"total_combine\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"name\": \"shift\""), std::string::npos) << r.out;
+}
+
 TEST(TtgenKernel, CodeForOneKernel) {
   fs::path in = scratch_dir() / "two.tk";
   std::ofstream(in, std::ios::binary) << kTwo;
@@ -184,7 +205,7 @@ TEST(TtgenPrintChanged, ListsTheStagesThatChangedMatmul) {
   for (const std::string& d : dumps(r.out))
     headers += d.substr(0, d.find('\n') + 1);
   EXPECT_EQ(headers, "// after to-tile-ir\n// after infer-layout\n// after partition-threads\n"
-                     "// after lower-gemm\n// after lower-elementwise\n");
+                     "// after lower-gemm\n// after lower-elementwise\n"); // lower-reductions: none
 }
 
 TEST(TtgenPrintChanged, AllTargetsIsAUsageError) {
@@ -201,11 +222,17 @@ TEST(TtgenTimeStages, ATableOfEveryPhaseOnStderr) {
   Result r = ttgen("--time-stages --target=cpu --emit=ir " + example("matmul"));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("// after lower-elementwise\n", 0), 0u); // stdout is untouched
-  const std::vector<std::string> rows = {"read",         "parse",
-                                         "check",        "to-tile-ir",
-                                         "infer-layout", "partition-threads",
-                                         "lower-gemm",   "lower-elementwise",
-                                         "write",        "total"};
+  const std::vector<std::string> rows = {"read",
+                                         "parse",
+                                         "check",
+                                         "to-tile-ir",
+                                         "lower-reductions",
+                                         "infer-layout",
+                                         "partition-threads",
+                                         "lower-gemm",
+                                         "lower-elementwise",
+                                         "write",
+                                         "total"};
   std::string pattern = "stage {12}     wall ms        %\n";
   for (const std::string& row : rows)
     pattern +=

@@ -64,6 +64,10 @@ struct ProgramTiming {
 };
 /// The last program run in timing mode in this process, if any.
 const std::optional<ProgramTiming>& last_timing();
+/// Every program run in timing mode since the last set_timing(true), in launch order (one
+/// generated run_tt may launch several: a whole-tensor reduction's two programs); empty when the
+/// environment, not set_timing(true), turned timing on.
+const std::vector<ProgramTiming>& timings();
 
 // L1 bytes reserved for firmware at the bottom of each core's L1; CBs start here.
 constexpr std::uint32_t kL1Size = 1464 * 1024;
