@@ -51,11 +51,6 @@ static void fill_tril_tile(uint32_t addr, int32_t diff) {
   fill_position_tile(addr, diff, /*lower=*/true, df == DataFormat::Float32);
 }
 
-template <DataFormat df>
-static void fill_triu_tile(uint32_t addr, int32_t diff) {
-  fill_position_tile(addr, diff, /*lower=*/false, df == DataFormat::Float32);
-}
-
 void kernel_main() {
   constexpr uint32_t cb_Q = tt::CBIndex::c_0;
   constexpr uint32_t cb_K = tt::CBIndex::c_1;
