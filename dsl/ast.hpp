@@ -89,6 +89,9 @@ struct Call {
   Ident callee;
   std::vector<Expr> args;
   Builtin fn = Builtin::unknown; // set by check
+  /// A position builtin (tril, triu; op table kind `position`): its arguments as the tile indices
+  /// they denote, one per argument (set by check).
+  std::vector<TensorIndex> indices;
   friend bool operator==(const Call&, const Call&) = default;
 };
 

@@ -71,6 +71,12 @@ std::int64_t tile_count(std::int64_t size) {
   return size == 1 ? 1 : size / 32;
 }
 
+// tril, triu: builtins of op table kind position, whose arguments are tile indices.
+bool is_position(const std::string& name) {
+  Builtin f = builtin_from_string(name);
+  return f != Builtin::unknown && ops::info(to_op(f)).kind == ops::Kind::position;
+}
+
 bool is_unary_elementwise(Builtin f) {
   return ops::info(to_op(f)).kind == ops::Kind::unary;
 }
@@ -355,7 +361,111 @@ void Checker::check_agree(const Shape& a, const Expr& ea, const Shape& b, const 
     one(a.cols, b.cols, "columns", "bcast_col");
 }
 
+Shape Checker::check_position(Call& c, const Expr& e) {
+  const std::string& fname = c.callee.name;
+  c.fn = builtin_from_string(fname);
+  c.indices.clear();
+  if (static_cast<int>(c.args.size()) != arity(c.fn)) {
+    error(e.loc.range, "'" + fname + "' takes 2 arguments, but " + std::to_string(c.args.size()) +
+                           (c.args.size() == 1 ? " was" : " were") + " given");
+    return {};
+  }
+  const std::string forms = "'" + fname +
+                            "' takes tile indices: a loop variable, optionally plus or minus an "
+                            "integer ('j', 'j + 1'), or an integer";
+  DimKey keys[2];
+  bool ok = true;
+  // "but 'x[i, j]' is a tile; ...": what to write instead of a value.
+  auto not_index = [&](const Expr& x, const std::string& is) {
+    error(x.loc.range, forms + ", but '" + expr_str(x) + "' is " + is +
+                           "; it makes the mask of the tile at those indices, e.g. " + fname +
+                           "(i, j) for tile (i, j) of a score matrix");
+    ok = false;
+  };
+  for (std::size_t k = 0; k < 2; ++k) {
+    Expr& x = c.args[k];
+    TensorIndex ix;
+    ix.loc = x.loc;
+    const Name* var = std::get_if<Name>(&x.node);
+    if (const auto* b = std::get_if<Binary>(&x.node)) {
+      const Name* lhs = std::get_if<Name>(&b->lhs->node);
+      const Number* off = std::get_if<Number>(&b->rhs->node);
+      if ((b->op != BinOp::add && b->op != BinOp::sub) || !lhs || !off || !off->is_integer) {
+        error(x.loc.range, forms + ", not '" + expr_str(x) + "'");
+        ok = false;
+        continue;
+      }
+      var = lhs;
+      ix.offset = static_cast<std::int64_t>(b->op == BinOp::add ? off->value : -off->value);
+    } else if (const Number* num = std::get_if<Number>(&x.node)) {
+      if (!num->is_integer) {
+        not_index(x, "a scalar");
+        continue;
+      }
+      ix.offset = static_cast<std::int64_t>(num->value);
+      x.type = Type::index;
+      c.indices.push_back(ix);
+      continue;
+    } else if (!var) { // a tensor access, a call: type it (its own errors first)
+      check_expr(x);
+      if (x.type == Type::tile || x.type == Type::scalar)
+        not_index(x, x.type == Type::tile ? "a tile" : "a scalar");
+      ok = false;
+      continue;
+    }
+    Binding* bd = lookup(var->id.name);
+    if (!bd && dims_.count(var->id.name)) {
+      not_index(x, "a scalar (the size of a dimension)");
+      continue;
+    }
+    if (!bd) {
+      unknown_name(var->id, visible_names(true), "loop index");
+      ok = false;
+      continue;
+    }
+    if (bd->kind != Binding::Kind::loop) {
+      bd->read = true; // named: not also an unused input
+      Expr named{Name{var->id}, var->id.loc, Type::unknown};
+      not_index(named, bd->kind == Binding::Kind::tensor   ? "a tensor"
+                       : bd->kind == Binding::Kind::scalar ? "a scalar"
+                                                           : "a tile");
+      continue;
+    }
+    const LoopInfo& L = *bd->loop;
+    if (L.valid && L.hi.batch) {
+      error(x.loc.range, "'" + var->id.name + "' ranges over " + L.range_str() +
+                             ", matrices of a batch dimension, but '" + fname +
+                             "' takes tile indices (rows and columns of a matrix), e.g. " + fname +
+                             "(i, j) with i and j over tiles(...)")
+          .note(SourceRange{L.lv->var.loc.range.begin, L.lv->range.loc.range.end},
+                "'" + var->id.name + "' is defined here");
+      ok = false;
+      continue;
+    }
+    ix.var = var->id;
+    x.type = Type::index;
+    if (L.valid && !L.hi.dim.empty()) {
+      DimKey& key = keys[k];
+      key.kind = DimKey::Kind::named;
+      key.name = L.hi.dim;
+      if (auto d = dims_.find(L.hi.dim); d != dims_.end())
+        key.where = d->second;
+      if (auto u = dim_use_.find(L.hi.dim); u != dim_use_.end())
+        key.tensor = u->second.tensor;
+    }
+    c.indices.push_back(ix);
+  }
+  if (!ok)
+    c.indices.clear();
+  return {keys[0], keys[1]};
+}
+
 Shape Checker::check_expr(Expr& e) {
+  if (auto* pc = std::get_if<Call>(&e.node); pc && is_position(pc->callee.name)) {
+    Shape ps = check_position(*pc, e); // its arguments are indices, not values
+    e.type = Type::tile;
+    return ps;
+  }
   Shape sh;
   Type t = Type::unknown;
   if (std::holds_alternative<Number>(e.node)) {

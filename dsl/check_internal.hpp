@@ -137,6 +137,9 @@ public:
   /// Reports operands whose rows or columns provably differ; `what` names the operation.
   void check_agree(const Shape& a, const Expr& ea, const Shape& b, const Expr& eb,
                    SourceRange where, const std::string& what);
+  /// tril(i, j) / triu(i, j): the arguments are tile indices (recorded in c.indices); the
+  /// result's rows come from the dimension the first ranges over, its columns from the second's.
+  Shape check_position(Call& c, const Expr& e);
   /// Resolves the tensor of an access; reports what the name is otherwise. Null on error.
   const Binding* resolve_tensor(const Ident& id);
 

@@ -358,6 +358,22 @@ private:
       Tile a = as_tile(c.args[1]);
       return where(m, a, as_tile(c.args[2]), p_);
     }
+    case Builtin::tril:
+    case Builtin::triu: { // exact 0/1 values: no bound
+      if (c.indices.size() != 2)
+        unchecked("'" + c.callee.name + "' without its tile indices");
+      auto at = [&](const dsl::TensorIndex& t) {
+        std::int64_t v = t.offset;
+        if (t.var) {
+          auto it = loops_.find(t.var->name);
+          if (it == loops_.end())
+            unchecked("'" + t.var->name + "' in '" + c.callee.name + "' is not a loop variable");
+          v += it->second;
+        }
+        return v;
+      };
+      return position(c.fn, at(c.indices[0]), at(c.indices[1]));
+    }
     default:
       return apply(c.fn, tile(c.args[0]), p_);
     }

@@ -353,6 +353,16 @@ Tile transpose(const Tile& a, const Precision& p) {
   return out;
 }
 
+Tile position(dsl::Builtin f, std::int64_t i, std::int64_t j) {
+  Tile out;
+  for (int r = 0; r < kTile; ++r)
+    for (int c = 0; c < kTile; ++c) {
+      const std::int64_t row = i * kTile + r, col = j * kTile + c;
+      out(r, c) = (f == dsl::Builtin::tril ? row >= col : row <= col) ? 1.0 : 0.0;
+    }
+  return out;
+}
+
 Tile constant(double value, const Precision& p, double err) {
   Tile out(value);
   const double e = std::isinf(value) ? 0.0 : rounded(value, err, p.op, p); // inf stays inf

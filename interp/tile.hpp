@@ -8,6 +8,7 @@
 #include "interp/precision.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace tk::interp {
@@ -69,6 +70,9 @@ Tile broadcast(dsl::Builtin f, const Tile& a, const Precision& p);
 Tile where(const Tile& m, const Tile& a, const Tile& b, const Precision& p);
 /// The 32x32 transpose: element (r, c) is a's (c, r), read and kept like a broadcast's.
 Tile transpose(const Tile& a, const Precision& p);
+/// tril(i, j) (element (r, c) is 1 where 32 i + r >= 32 j + c, else 0) or triu(i, j) (1 where
+/// 32 i + r <= 32 j + c): exact, every bound 0.
+Tile position(dsl::Builtin f, std::int64_t i, std::int64_t j);
 /// fill(value) (zeros() is fill(0)): the constant as the target keeps it.
 Tile constant(double value, const Precision& p, double err = 0);
 

@@ -14,13 +14,16 @@
 //   op        the name: the DSL builtin `op(...)` when surface is call, the IR intrinsic `tile.op`
 //   surface   call: a builtin function of the language; infix: written as an operator (+ - * @);
 //             internal: made by to-tile-ir only (a scalar operand, the accumulating matmul)
-//   args      the operands of `tile.op` in the IR: tile or f32, space-separated (the DSL arity is
-//             their count)
+//   args      the operands of `tile.op` in the IR: tile, f32 or int (a tile index: a loop variable,
+//             optionally plus or minus an integer, or an integer), space-separated (the DSL arity
+//             is their count)
 //   kind      unary: element-wise, one tile -> one tile, one SFPU call in place on a DST slot;
 //             scalar: tile op f32 scalar, an SFPU call in place with the scalar's f32 bits (as a
 //             builtin, elu(x, alpha), the scalar is its second argument);
 //             binary, reduce, broadcast, matmul, constant, transpose, compare (a mask: 1.0
-//             where it holds, 0.0 elsewhere), select: lowered by their own rules
+//             where it holds, 0.0 elsewhere), select, position (a 0/1 tile that depends only on
+//             the tile's position, given by its int operands: tril, triu): lowered by their own
+//             rules
 //             (lowering/tt/select_tile_ops_rules.cpp, lowering/cpu/lower_elementwise.cpp)
 //   tt_call   unary: the TT compute call `tt_call(dst_slot)`, declared by this row (fixed extra
 //             arguments, softplus_tile's beta, 1/beta and threshold, are spelled by the TT
@@ -107,7 +110,9 @@
   X(ne, infix, "tile tile", compare, ne_binary_tile, ne_binary_tile_init, "", "", "")              \
   X(where, call, "tile tile tile", select, _, _, "", "", "")                                       \
   X(zeros, call, "", constant, _, _, "", "", "")                                                   \
-  X(fill, call, "f32", constant, _, _, "", "", "")
+  X(fill, call, "f32", constant, _, _, "", "", "")                                                 \
+  X(tril, call, "int int", position, _, _, "", "", "")                                             \
+  X(triu, call, "int int", position, _, _, "", "", "")
 
 // Row filters for the consumers of TK_TILE_OPS: TK_OPS_IF_<word>(...) keeps its arguments when
 // <word> is the column value asked for, e.g. `TK_OPS_IF_unary(x)` is `x` and `TK_OPS_IF_reduce(x)`
@@ -124,6 +129,7 @@
 #define TK_OPS_UNARY_transpose TK_OPS_DROP
 #define TK_OPS_UNARY_compare TK_OPS_DROP
 #define TK_OPS_UNARY_select TK_OPS_DROP
+#define TK_OPS_UNARY_position TK_OPS_DROP
 /// `text` for a row of kind unary, nothing for any other kind.
 #define TK_OPS_UNARY(kind, ...) TK_OPS_UNARY_##kind(__VA_ARGS__)
 #define TK_OPS_SFPU_unary TK_OPS_KEEP
@@ -136,6 +142,7 @@
 #define TK_OPS_SFPU_transpose TK_OPS_DROP
 #define TK_OPS_SFPU_compare TK_OPS_KEEP
 #define TK_OPS_SFPU_select TK_OPS_DROP
+#define TK_OPS_SFPU_position TK_OPS_DROP
 /// `text` for a row whose TT call and init are SFPU calls it names (kinds unary, scalar and
 /// compare), else nothing.
 #define TK_OPS_SFPU(kind, ...) TK_OPS_SFPU_##kind(__VA_ARGS__)
@@ -164,7 +171,8 @@ enum class Kind : std::uint8_t {
   constant,
   transpose,
   compare,
-  select
+  select,
+  position
 };
 
 struct OpInfo {

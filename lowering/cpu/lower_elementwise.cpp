@@ -263,6 +263,13 @@ private:
       Expr b = arg(2);
       return call(Intrinsic::f32_where, {std::move(m), std::move(a), std::move(b)});
     }
+    case Intrinsic::tile_tril:   // 1.0 where the global row 32 i + er is >= (<=) the global
+    case Intrinsic::tile_triu: { // column 32 j + ec, else 0.0: exact in f32 for any index
+      Expr row = call(Intrinsic::to_f32, {int_imm(32) * c->args[0] + er()});
+      Expr col = call(Intrinsic::to_f32, {int_imm(32) * c->args[1] + ec()});
+      return call(c->fn == Intrinsic::tile_tril ? Intrinsic::f32_ge : Intrinsic::f32_le,
+                  {std::move(row), std::move(col)});
+    }
     case Intrinsic::tile_transpose: { // element (er, ec) is the operand's (ec, er)
       std::string src = buffer_of(c->args[0], pre);
       shifted = shifted || src == dst;

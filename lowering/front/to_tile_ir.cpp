@@ -235,9 +235,10 @@ private:
     return nest(0);
   }
 
-  std::vector<Expr> indices(const dsl::Access& a) {
+  std::vector<Expr> indices(const dsl::Access& a) { return indices(a.indices); }
+  std::vector<Expr> indices(const std::vector<dsl::TensorIndex>& ixs) {
     std::vector<Expr> out;
-    for (const dsl::TensorIndex& ti : a.indices) {
+    for (const dsl::TensorIndex& ti : ixs) {
       if (!ti.var) {
         out.push_back(int_imm(ti.offset));
         continue;
@@ -278,6 +279,8 @@ private:
     if (const auto* c = std::get_if<dsl::Call>(&e.node)) {
       dsl::Builtin b =
           c->fn != dsl::Builtin::unknown ? c->fn : dsl::builtin_from_string(c->callee.name);
+      if (ops::info(dsl::to_op(b)).kind == ops::Kind::position) // tril(i, j): tile indices
+        return call(builtin_intrinsic(b), indices(c->indices), loc);
       std::vector<Expr> args;
       for (const dsl::Expr& x : c->args)
         args.push_back(expr(x));

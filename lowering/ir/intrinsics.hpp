@@ -195,8 +195,15 @@ namespace tk::ir {
   X(df_read_tile, "df.read_tile", "cb src int", void, writes, "")   /* reader: page -> cb */       \
   X(df_write_tile, "df.write_tile", "cb dst int", void, writes, "") /* writer: cb -> page */       \
   X(df_scaler_tile, "df.scaler_tile", "cb int", void, writes, "")   /* reader: one scaler tile */  \
+  /* reader: the tile of tril(i, j) / triu(i, j) in the CB's format; the int is 32 * (j - i) */    \
+  X(df_tril_tile, "df.tril_tile", "cb dformat int", void, writes, "")                              \
+  X(df_triu_tile, "df.triu_tile", "cb dformat int", void, writes, "")                              \
   /* the reduce scaler tile at an L1 address: a packed bf16 pair in row 0 of each face */          \
   X(fill_scaler_tile, "fill_scaler_tile", "int int", void, writes, "")                             \
+  /* a tril / triu tile at an L1 address (reader template): 1.0 where row - column >= (<=) the     \
+     int, 0.0 elsewhere, in the face layout */                                                     \
+  X(fill_tril_tile, "fill_tril_tile", "dformat int int", void, writes, "")                         \
+  X(fill_triu_tile, "fill_triu_tile", "dformat int int", void, writes, "")                         \
   /* ---- CPU chain: elements of a tensor (row, col in elements) and f32 math ---- */              \
   X(elem_load, "elem.load", "src int int", f32, reads, "")                                         \
   X(elem_store, "elem.store", "dst int int f32", void, writes, "")                                 \

@@ -56,6 +56,16 @@ protected:
                              at),
                     evaluate(call(Intrinsic::cb_push_back, {cb, int_imm(1)}), at)});
     }
+    case Intrinsic::df_tril_tile:
+    case Intrinsic::df_triu_tile: { // generated in place: reserve, fill, push
+      const Expr& cb = c->args[0];
+      Intrinsic fill =
+          c->fn == Intrinsic::df_tril_tile ? Intrinsic::fill_tril_tile : Intrinsic::fill_triu_tile;
+      return block(
+          {evaluate(call(Intrinsic::cb_reserve_back, {cb, int_imm(1)}), at),
+           evaluate(call(fill, {c->args[1], call(Intrinsic::get_write_ptr, {cb}), c->args[2]}), at),
+           evaluate(call(Intrinsic::cb_push_back, {cb, int_imm(1)}), at)});
+    }
     default:
       return self; // the block factory splices the expansions into their block
     }

@@ -6,7 +6,8 @@
 // `cb_push_back(cb, 1)`: the reads are in flight together. Writes likewise: every
 // `cb_wait_front`, every `noc_async_write_page(page, T, get_read_ptr(cb))`, one
 // `noc_async_write_barrier()`, every `cb_pop_front`. The scaler tile is reserved, filled in place
-// (`fill_scaler_tile`) and pushed. No df.* stream is left.
+// (`fill_scaler_tile`) and pushed, and so is each tril/triu tile (`fill_tril_tile<format>` /
+// `fill_triu_tile<format>` at the CB's write pointer). No df.* stream is left.
 #pragma once
 
 #include "lowering/ir/module.hpp"

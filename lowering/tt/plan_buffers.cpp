@@ -3,6 +3,8 @@
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/target.hpp"
 
+#include <algorithm>
+
 namespace tk::lower {
 
 namespace {
@@ -63,6 +65,40 @@ bool plan(Program& p, Diagnostics& diags) {
     cb.page_size = tile_bytes(DType::bf16);
     cb.depth = 1;
     cb.role = CBRole::scaler;
+    p.cbs.push_back(cb);
+    break;
+  }
+  // The position masks (tril, triu): one CB the reader fills per use, in the order compute
+  // consumes them, like an input tensor's; in the intermediates' format (Float32 when the kernel
+  // has f32 data, else Float16_b), whose 0.0 and 1.0 every format holds exactly.
+  for (const Function& f : p.functions) {
+    std::vector<const Call*> masks = ir::calls_of(f.body, Intrinsic::tile_tril);
+    for (const Call* c : ir::calls_of(f.body, Intrinsic::tile_triu))
+      masks.push_back(c);
+    if (masks.empty() || !ok)
+      continue;
+    if (next[0] > tt::cb_range(CBRole::mask).last) {
+      diags.error(masks.front()->loc.range,
+                  "this mask needs a circular buffer of its own, but the kernel's input tensors" +
+                      std::string(std::any_of(p.cbs.begin(), p.cbs.end(),
+                                              [](const CircularBuffer& c) {
+                                                return c.role == CBRole::scaler;
+                                              })
+                                      ? " and the reduce scaler"
+                                      : "") +
+                      " use all 8 input circular buffers (indices 0-7); pass fewer tensors");
+      return false;
+    }
+    bool f32 = false;
+    for (const Tensor& t : p.tensors)
+      f32 |= t.dtype == DType::f32;
+    CircularBuffer cb;
+    cb.name = names.fresh("cb_mask");
+    cb.index = next[0]++;
+    cb.format = f32 ? DataFormat::Float32 : DataFormat::Float16_b;
+    cb.page_size = tile_bytes(f32 ? DType::f32 : DType::bf16);
+    cb.depth = depth;
+    cb.role = CBRole::mask;
     p.cbs.push_back(cb);
     break;
   }

@@ -77,8 +77,8 @@ Val TileSelector::select(const Expr& e) {
     v->where = TileValue::Where::cb;
     v->cb = cb_of_tensor(l->tensor);
     v->pop = true;
-    v->read_tensor = l->tensor;
-    v->read_page = page_of(t->name, l->indices);
+    v->read = call(Intrinsic::df_read_tile,
+                   {cb(v->cb), tensor_ref(l->tensor), page_of(t->name, l->indices)});
     v->read_loc = l->loc.range;
     return v;
   }
@@ -103,6 +103,9 @@ Val TileSelector::select(const Expr& e) {
   switch (c->fn) {
   case Intrinsic::tile_zeros:
     return fresh_zero();
+  case Intrinsic::tile_tril:
+  case Intrinsic::tile_triu:
+    return position_mask(*c, at);
   case Intrinsic::tile_fill: {
     if (as<FloatImm>(c->args[0])) {
       Val v = fresh_dst();
@@ -301,6 +304,26 @@ Val TileSelector::sfpu_where(Val m, Val a, Val b) {
   if (b != m && b != a)
     release(b);
   return m;
+}
+
+// The element (r, c) of tril(i, j) is 1 where 32 i + r >= 32 j + c, i.e. r - c >= 32 (j - i):
+// the reader fills the tile from that one difference, in the mask CB's format (plan-buffers
+// gives it the intermediates' format), and pushes it; compute consumes it like a loaded tile.
+Val TileSelector::position_mask(const Call& c, SourceRange at) {
+  if (mask_cb_.empty())
+    throw InternalError("internal error: select-tile-ops: " + std::string(to_string(c.fn)) +
+                        " without a mask circular buffer (plan-buffers declares it)");
+  const CircularBuffer* m = prog_.find_cb(mask_cb_);
+  const EnumConst format =
+      m->format == DataFormat::Float32 ? EnumConst::df_float32 : EnumConst::df_float16_b;
+  auto v = std::make_shared<TileValue>();
+  v->where = TileValue::Where::cb;
+  v->cb = mask_cb_;
+  v->pop = true;
+  v->read = call(c.fn == Intrinsic::tile_tril ? Intrinsic::df_tril_tile : Intrinsic::df_triu_tile,
+                 {cb(mask_cb_), enum_imm(format), i(32) * (c.args[1] - c.args[0])});
+  v->read_loc = at;
+  return v;
 }
 
 const std::string& TileSelector::scaler() const {

@@ -44,6 +44,8 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
   for (const CircularBuffer& c : p.cbs)
     if (c.role == CBRole::scaler)
       scaler_cb_ = c.name;
+    else if (c.role == CBRole::mask)
+      mask_cb_ = c.name;
   // Each variable's facts join those of every value it is given, to a fixed point (three levels,
   // two axes: a few rounds). A variable not yet seen counts as zero, the least fact.
   struct Defs : Visitor {
@@ -294,13 +296,11 @@ void TileSelector::pack(const Val& v, const std::string& to) {
 // ---- moving values ------------------------------------------------------------------------------
 
 void TileSelector::pre(const Val& v) {
-  if (v->read_tensor.empty())
+  if (!v->read)
     return;
-  out_->push_back(
-      evaluate(call(Intrinsic::df_read_tile, {cb(v->cb), tensor_ref(v->read_tensor), v->read_page}),
-               v->read_loc == SourceRange{} ? loc_ : v->read_loc));
+  out_->push_back(evaluate(v->read, v->read_loc == SourceRange{} ? loc_ : v->read_loc));
   emit(Intrinsic::cb_wait_front, {cb(v->cb), i(1)});
-  v->read_tensor.clear();
+  v->read = nullptr;
 }
 
 void TileSelector::post(const Val& v) {
@@ -334,7 +334,7 @@ void TileSelector::to_cb(const Val& v) {
 // Two tiles still to arrive in the same CB cannot both be at its front: the first goes through DST
 // into a temporary CB.
 void TileSelector::separate(const Val& a, const Val& b) {
-  if (a != b && !a->read_tensor.empty() && !b->read_tensor.empty() && a->cb == b->cb) {
+  if (a != b && a->read && b->read && a->cb == b->cb) {
     to_dst(a);
     to_cb(a);
   }

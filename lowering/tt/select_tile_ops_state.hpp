@@ -27,13 +27,14 @@ struct OutsideFacts {
 /// A tile value during selection.
 struct TileValue {
   enum class Where : std::uint8_t { cb, dst } where = Where::dst;
-  std::string cb;          // where == cb: the CB whose front tile holds it
-  bool pop = false;        // its consumer pops it (a loaded tile or a temporary)
-  bool temp = false;       // the CB is a pooled temporary, free again after the pop
-  std::string read_tensor; // a df.read_tile to emit before its consumer (a load) ...
-  ir::Expr read_page;      // ... of this page
-  SourceRange read_loc;    // the load in the .tk file
-  int slot = -1;           // where == dst
+  std::string cb;    // where == cb: the CB whose front tile holds it
+  bool pop = false;  // its consumer pops it (a loaded tile or a temporary)
+  bool temp = false; // the CB is a pooled temporary, free again after the pop
+  // The stream that brings the tile into its CB, emitted right before its consumer waits for it:
+  // a load's df.read_tile(cb, T, page), a tril/triu's df.tril_tile(cb, format, 32 * (j - i)).
+  ir::Expr read;
+  SourceRange read_loc; // the load or the tril/triu in the .tk file
+  int slot = -1;        // where == dst
   // A reduction in DST (its ReduceDim: 0 row, 1 column), -1 otherwise. Only its row or column 0 is
   // defined (on the device REDUCE_ROW leaves scratch elsewhere); the packer's mask, on from
   // reduce_init to reduce_uninit, writes zeros there. So it must be packed before any other DST
@@ -86,6 +87,8 @@ public:
   OutsideFacts outside(const ir::Expr& e) const;
 
   bool used_reduction() const { return used_reduction_; }
+  /// tril(i, j) / triu(i, j): a tile the reader generates into the mask CB, per use.
+  Val position_mask(const ir::Call& c, SourceRange at);
   const std::string& scaler_cb() const { return scaler_cb_; }
 
 private:
@@ -103,7 +106,7 @@ private:
   std::vector<std::string> free_temps_;
   int next_slot_ = 0, capacity_ = 8, temps_ = 0;
   bool fp32_acc_ = false, inter_f32_ = false, used_reduction_ = false;
-  std::string scaler_cb_;
+  std::string scaler_cb_, mask_cb_;
 
   [[noreturn]] void user_error(SourceRange at, const std::string& msg);
   std::string new_cb(const std::string& base);

@@ -15,6 +15,8 @@ FuncKind side_of(Intrinsic fn) {
   switch (fn) {
   case Intrinsic::df_read_tile:
   case Intrinsic::df_scaler_tile:
+  case Intrinsic::df_tril_tile:
+  case Intrinsic::df_triu_tile:
     return FuncKind::reader;
   case Intrinsic::df_write_tile:
     return FuncKind::writer;

@@ -14,6 +14,7 @@ CbRange cb_range(ir::CBRole role) {
   switch (role) {
   case ir::CBRole::input:
   case ir::CBRole::scaler:
+  case ir::CBRole::mask:
     return {0, 7};
   case ir::CBRole::output:
     return {16, 23};

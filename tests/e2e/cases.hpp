@@ -11,7 +11,7 @@
 namespace tk::e2e {
 
 /// Sizes in elements. k is the reduction dimension of the matmul kernels (mlp: its hidden width F,
-/// with D = n); the others ignore it.
+/// with D = n); the others ignore it (attention: its sequence S is m, its head width D is n).
 struct Shape {
   std::int64_t m = 0;
   std::int64_t n = 0;
@@ -41,7 +41,8 @@ std::string to_string(const Shape& s, bool uses_k);
 
 namespace tk::e2e {
 // The run function of each example (cases_matmul.cpp, cases_eltwise.cpp, cases_rows.cpp,
-// cases_reduce.cpp).
+// cases_reduce.cpp, cases_attention.cpp).
+Outcome run_attention(Backend b, const Shape& s);
 Outcome run_axpby(Backend b, const Shape& s);
 Outcome run_batched_matmul(Backend b, const Shape& s);
 Outcome run_eltwise_add(Backend b, const Shape& s);

@@ -49,9 +49,11 @@ TEST(StaticReport, MatchesTheEmulatorsCounters) {
     for (const Shape& s : shapes) {
       SCOPED_TRACE(ex.name + " at " + to_string(s, ex.uses_k));
       // The e2e shape's m, n, k by dimension name (mlp's model width D is n, its hidden F is k).
-      // batched_matmul's batch B is 2 (cases_matmul.cpp).
+      // batched_matmul's batch B is 2 (cases_matmul.cpp); attention's sequence S is m, its heads
+      // H are 2 (cases_attention.cpp).
       const std::map<std::string, std::int64_t> size = {{"M", s.m}, {"N", s.n}, {"D", s.n},
-                                                        {"K", s.k}, {"F", s.k}, {"B", 2}};
+                                                        {"K", s.k}, {"F", s.k}, {"B", 2},
+                                                        {"S", s.m}, {"H", 2}};
       const std::size_t before = rt::emu::timings().size();
       ASSERT_TRUE(ex.run(Backend::tt, s).ok);
       // Each program run_tt launched, against its own estimate.

@@ -3,8 +3,9 @@
 // reduction then map (softmax-like), an accumulating matmul, a column-wise reduction — filled with
 // random expression trees over every op of the op table, scalars and scalar expressions (of
 // parameters, literals and sizes: `(alpha * 0.5)`, `(1.0 / M)`), `/` by and of scalars,
-// transposes, masks (comparisons) and where(), constants, broadcasts and reductions, on named and
-// literal dimensions, vectors in and out, with random @options.
+// transposes, masks (comparisons, tril and triu of the tile's indices) and where(), constants,
+// broadcasts and reductions, on named and literal dimensions, vectors in and out, with random
+// @options.
 //
 // Each expression carries an interval that holds all its values. The element-wise functions are
 // not special-cased: the interval of f over [lo, hi] is sampled through the reference
@@ -53,6 +54,7 @@ struct Ctx {
   std::vector<Val> full, col, row;
   std::vector<std::string> scalars;
   std::optional<Val> square;
+  bool ij = false; // the full tiles are tile (i, j) of their tensors: tril(i, j) fits them
 };
 
 std::string number(double v) {
@@ -207,10 +209,15 @@ private:
     if (depth <= 0 || chance(0.2))
       return full_leaf(c);
     switch (pick(12)) {
-    case 10: { // a mask (1.0 where a comparison holds), or where() choosing by one
-      static const char* cmp[] = {"<", "<=", ">", ">=", "==", "!="};
-      Val a = full(c, depth - 1), b = chance(0.5) ? full(c, depth - 1) : constant_tile();
-      Expr m = Expr::binary(cmp[pick(6)], std::move(a.e), std::move(b.e));
+    case 10: { // a mask (1.0 where a comparison holds, or tril/triu), or where() choosing by one
+      Expr m;
+      if (c.ij && chance(0.3)) {
+        m = position_mask();
+      } else {
+        static const char* cmp[] = {"<", "<=", ">", ">=", "==", "!="};
+        Val a = full(c, depth - 1), b = chance(0.5) ? full(c, depth - 1) : constant_tile();
+        m = Expr::binary(cmp[pick(6)], std::move(a.e), std::move(b.e));
+      }
       if (chance(0.4))
         return {std::move(m), {0, 1}};
       Val x = full(c, depth - 1), y = full(c, depth - 1);
@@ -261,6 +268,15 @@ private:
       return scaled({Expr::binary("@", std::move(a.e), std::move(b.e)), {-m, m}}, kMaxMag);
     }
     }
+  }
+
+  /// tril or triu of tile (i, j), an index sometimes offset by 1 or a literal 0.
+  Expr position_mask() {
+    static const char* rows[] = {"i", "i", "i + 1", "i - 1", "0"};
+    static const char* cols[] = {"j", "j", "j + 1", "j - 1", "0"};
+    const char* f = chance(0.5) ? "tril" : "triu";
+    const char* r = rows[pick(5)];
+    return Expr::call(f, {Expr::leaf(r), Expr::leaf(cols[pick(5)])});
   }
 
   Val full_leaf(const Ctx& c) {
@@ -430,6 +446,7 @@ private:
   void map_kernel() {
     const Axis R = axis("M"), C = axis("N");
     Ctx c;
+    c.ij = true;
     for (std::size_t n = 1 + pick(3); n > 0; --n)
       c.full.push_back(load(input(R.dim, C.dim) + "[i, j]"));
     if (chance(0.3))
@@ -461,6 +478,7 @@ private:
   void row_kernel() {
     const Axis R = axis("M"), C = axis("N");
     Ctx c;
+    c.ij = true; // inside the loops over j
     const std::string x = input(R.dim, C.dim);
     c.full.push_back(load(x + "[i, j]"));
     if (chance(0.4))
@@ -474,7 +492,7 @@ private:
       in.full.push_back(load(x + "[i, j - 1]"));
     Stmt loop{Stmt::Kind::loop, offset ? "j in 1 .. " + upper(C.range) : "j in " + C.range, {}, {}};
     Ctx after = c;
-    Ctx vec; // after the loop, outside any j: the column vectors and the scalars
+    Ctx vec; // after the loop, outside any j: the column vectors and the scalars (no tril)
     vec.col = c.col;
     vec.scalars = c.scalars;
     for (std::size_t n = 1 + pick(3); n > 0; --n) {
@@ -522,6 +540,7 @@ private:
     a.full.push_back(load(input(R.dim, K.dim) + "[i, k]"));
     b.full.push_back(load(input(K.dim, C.dim) + "[k, j]"));
     extras(out, R, C, "i", "j");
+    out.ij = true;
     a.scalars = b.scalars = out.scalars;
     p_.parallel = "i in " + R.range + ", j in " + C.range;
     Val init = chance(0.6) ? Val{Expr::call("zeros", {}), {0, 0}}
@@ -548,6 +567,7 @@ private:
   void col_kernel() {
     const Axis R = axis("M"), C = axis("N");
     Ctx c;
+    c.ij = true; // inside the loops over i
     c.full.push_back(load(input(R.dim, C.dim) + "[i, j]"));
     extras(c, R, C, "i", "j");
     p_.parallel = "j in " + C.range;

@@ -249,12 +249,34 @@ TEST(InterpBuiltins, MasksAndWhere) {
       make(64, 96, [&](auto r, auto c) { return x.at(r, c) < w.at(r, c) ? x.at(r, c) : -3.0; })));
 }
 
+// tril and triu by position: element (r, c) of the output compares the global row with the
+// global column, shifted by the index offsets (in tiles of 32); exactly 0 or 1.
+TEST(InterpBuiltins, PositionMasks) {
+  const Matrix x(96, 128);
+  auto tri = [&](bool lower, std::int64_t di, std::int64_t dj) {
+    return make(96, 128, [&](auto r, auto c) {
+      const std::int64_t row = r + 32 * di, col = c + 32 * dj;
+      return (lower ? row >= col : row <= col) ? 1.0 : 0.0;
+    });
+  };
+  EXPECT_TRUE(near(eltwise("tril(i, j)", x), tri(true, 0, 0)));
+  EXPECT_TRUE(near(eltwise("triu(i, j)", x), tri(false, 0, 0)));
+  EXPECT_TRUE(near(eltwise("tril(i, j + 1)", x), tri(true, 0, 1)));
+  EXPECT_TRUE(near(eltwise("triu(i - 1, j)", x), tri(false, -1, 0)));
+  // A literal index: the mask of tile row 2 on every tile (i, j).
+  const Matrix lit = make(96, 128, [&](auto r, auto c) { return 64 + r % 32 >= c ? 1.0 : 0.0; });
+  EXPECT_TRUE(near(eltwise("tril(2, j)", x), lit));
+  const Matrix w = random(96, 128, -1, 1, 35);
+  EXPECT_TRUE(near(eltwise("where(tril(i, j), w[i, j], -inf)", x, w),
+                   make(96, 128, [&](auto r, auto c) { return r >= c ? w.at(r, c) : -kInf; })));
+}
+
 // A builtin added to the op table (ops/ops.hpp) needs a test here: kUnary, or a test above listed
 // below.
 TEST(InterpBuiltins, EveryBuiltinHasATest) {
-  std::set<std::string> all,
-      tested = {"max",    "min",       "zeros",     "fill",      "rowsum", "rowmax", "colsum",
-                "colmax", "bcast_row", "bcast_col", "transpose", "where",  "elu"};
+  std::set<std::string> all, tested = {"max",       "min",    "zeros",  "fill",      "rowsum",
+                                       "rowmax",    "colsum", "colmax", "bcast_row", "bcast_col",
+                                       "transpose", "where",  "elu",    "tril",      "triu"};
   for (const Unary& u : kUnary)
     tested.insert(u.name);
   for (int b = 0; b < static_cast<int>(dsl::Builtin::unknown); ++b)

@@ -92,6 +92,39 @@ void mlp(const Shape& s) {
                  want);
 }
 
+// Causal attention over two heads at S x D = m x n: row r of head h is the softmax of the scaled
+// scores of the keys 0 .. r, times V.
+void attention(const Shape& s) {
+  constexpr std::int64_t kHeads = 2;
+  const std::int64_t S = s.m, D = s.n;
+  Matrix Q = random(kHeads * S, D, -1, 1, 26), K = random(kHeads * S, D, -1, 1, 27),
+         V = random(kHeads * S, D, -1, 1, 28);
+  const double scale = 0.125;
+  Matrix want = Matrix::batched(kHeads, S, D);
+  for (std::int64_t h = 0; h < kHeads; ++h)
+    for (std::int64_t r = 0; r < S; ++r) {
+      std::vector<double> x(static_cast<std::size_t>(r + 1));
+      double m = -std::numeric_limits<double>::infinity(), l = 0;
+      for (std::int64_t c = 0; c <= r; ++c) {
+        double dot = 0;
+        for (std::int64_t e = 0; e < D; ++e)
+          dot += Q.at(h * S + r, e) * K.at(h * S + c, e);
+        x[static_cast<std::size_t>(c)] = dot * scale;
+        m = std::max(m, dot * scale);
+      }
+      for (double v : x)
+        l += std::exp(v - m);
+      for (std::int64_t c = 0; c <= r; ++c)
+        for (std::int64_t d = 0; d < D; ++d)
+          want.at(h, r, d) += std::exp(x[static_cast<std::size_t>(c)] - m) / l * V.at(h * S + c, d);
+    }
+  for (Matrix* t : {&Q, &K, &V}) {
+    t->rows = S;
+    t->batch = kHeads;
+  }
+  expect_example("attention", {{{"Q", Q}, {"K", K}, {"V", V}}, {{"scale", scale}}, {}}, "O", want);
+}
+
 void matmul_f32(const Shape& s) {
   const Matrix A = random(s.m, s.k, -1, 1, 3), B = random(s.k, s.n, -1, 1, 4);
   expect_example("matmul_f32", {{{"A", A}, {"B", B}}, {}, {}}, "C", product(A, B));
@@ -192,6 +225,7 @@ void tensor_max(const Shape& s) {
 
 const std::map<std::string, void (*)(const Shape&)>& cases() {
   static const std::map<std::string, void (*)(const Shape&)> all = {
+      {"attention", attention},
       {"axpby", axpby},
       {"eltwise_add", eltwise_add},
       {"matmul", matmul},

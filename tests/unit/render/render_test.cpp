@@ -87,6 +87,31 @@ TEST(Generate, FilesAreFormattedAndNamedByTheStem) {
   EXPECT_EQ(files["mm.hpp"].find("run_tt"), std::string::npos);
 }
 
+// tril(i, j): the reader generates each mask tile into the mask CB with the helper the template
+// defines (in the CB's format, from 32 * (j - i)), compute copies it into DST for where_tile,
+// and the host declares the CB (index 4, after Q, K, V and the scaler; cb_depth pages).
+TEST(Generate, TtReaderGeneratesMaskTiles) {
+  Lowered l;
+  l.tt = lower_example("attention", lower::Target::tt);
+  auto files = generate(l, "att");
+  const std::string& reader = files["kernels/attention/reader.cpp"];
+  for (const char* line :
+       {"constexpr uint32_t cb_mask = tt::CBIndex::c_4;", "cb_reserve_back(cb_mask, 1);",
+        "fill_tril_tile<DataFormat::Float16_b>(get_write_ptr(cb_mask), 32 * (j - i));",
+        "cb_push_back(cb_mask, 1);", "static void fill_tril_tile(uint32_t addr, int32_t diff) {",
+        "static void fill_position_tile(uint32_t addr, int32_t diff, bool lower, bool f32) {"})
+    EXPECT_NE(reader.find(line), std::string::npos) << line;
+  EXPECT_EQ(reader.find("fill_triu_tile"), std::string::npos); // only what it calls
+  const std::string& compute = files["kernels/attention/compute.cpp"];
+  for (const char* line :
+       {"cb_wait_front(cb_mask, 1);", "copy_tile(cb_mask, 0, 2);", "cb_pop_front(cb_mask, 1);",
+        "where_tile<DataFormat::Float32>(2, 0, 1, 2);"})
+    EXPECT_NE(compute.find(line), std::string::npos) << line;
+  EXPECT_NE(files["att_tt.cpp"].find("CircularBufferConfig(4096, {{tt::CBIndex::c_4, "
+                                     "tt::DataFormat::Float16_b}})"),
+            std::string::npos);
+}
+
 // The tt target: a host file and three kernels per kernel, formatted, spelling the plan as the
 // SDK does (accessors chained, CB ids, enum operands as template arguments).
 TEST(Generate, TtWritesHostAndThreeKernels) {

@@ -1,0 +1,73 @@
+// End-to-end case of examples/attention.tk: causal self-attention over kHeads heads, against a
+// plain double reference (the softmax of the masked, scaled scores row by row, times V) and the
+// interpreter.
+#include "tests/e2e/cases.hpp"
+
+#include "attention.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tk::e2e {
+
+// Causal attention at S x D = m x n (uses no k) for kHeads heads, stored head-major as
+// kHeads * S rows. Inputs in [-1, 1]; scale = 1/sqrt(D), so that the scores stay of order 1 at
+// every D and exp spans a few units below the row max.
+Outcome run_attention(Backend b, const Shape& s) {
+  constexpr std::int64_t kHeads = 2;
+  const std::int64_t S = s.m, D = s.n;
+  Rng rng(seed_for("attention", s));
+  const auto Q = random_bf16(kHeads * S, D, -1, 1, rng);
+  const auto K = random_bf16(kHeads * S, D, -1, 1, rng);
+  const auto V = random_bf16(kHeads * S, D, -1, 1, rng);
+  const float scale = 1.0f / std::sqrt(static_cast<float>(D));
+  Matrix<bf16> O(kHeads * S, D);
+  const TensorView<const bf16> q{Q.data.data(), kHeads, S, D}, k{K.data.data(), kHeads, S, D},
+      v{V.data.data(), kHeads, S, D};
+  const TensorView<bf16> o{O.data.data(), kHeads, S, D};
+  auto cpu = [&] { gen::attention::run_cpu(q, k, v, scale, o); };
+#if TK_E2E_TT_attention
+  auto tt = [&] { gen::attention::run_tt(device(), q, k, v, scale, o); };
+#else
+  NoTt tt;
+#endif
+  const double seconds = launch(b, cpu, tt);
+  Reference ref{kHeads * S, D, std::vector<double>(static_cast<std::size_t>(kHeads * S * D)), {}};
+  std::vector<double> x(static_cast<std::size_t>(S));
+  for (std::int64_t h = 0; h < kHeads; ++h)
+    for (std::int64_t r = 0; r < S; ++r) {
+      const std::int64_t row = h * S + r;
+      double m = -INFINITY;
+      for (std::int64_t c = 0; c <= r; ++c) { // the causal mask: columns up to the row
+        double dot = 0;
+        for (std::int64_t e = 0; e < D; ++e)
+          dot += Q.at(row, e) * K.at(h * S + c, e);
+        x[static_cast<std::size_t>(c)] = dot * static_cast<double>(scale);
+        m = std::max(m, x[static_cast<std::size_t>(c)]);
+      }
+      double l = 0;
+      for (std::int64_t c = 0; c <= r; ++c)
+        l += std::exp(x[static_cast<std::size_t>(c)] - m);
+      for (std::int64_t c = 0; c <= r; ++c) {
+        const double p = std::exp(x[static_cast<std::size_t>(c)] - m) / l;
+        for (std::int64_t d = 0; d < D; ++d)
+          ref.value[static_cast<std::size_t>(row * D + d)] += p * V.at(h * S + c, d);
+      }
+    }
+  set_bf16_bound(ref);
+  auto batch = [&](const Matrix<bf16>& m) {
+    interp::Matrix r = to_interp(m);
+    r.rows = S;
+    r.batch = kHeads;
+    return r;
+  };
+  Outcome out = verify("attention",
+                       {{{"Q", batch(Q)}, {"K", batch(K)}, {"V", batch(V)}},
+                        {{"scale", static_cast<double>(scale)}},
+                        {}},
+                       "O", O, ref);
+  out.seconds = seconds;
+  return out;
+}
+
+} // namespace tk::e2e
