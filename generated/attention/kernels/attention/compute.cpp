@@ -34,7 +34,7 @@ void kernel_main() {
   const int32_t Dt = get_arg_val<uint32_t>(1);
   const uint32_t scale_bits = get_arg_val<uint32_t>(2);
   const uint32_t count = get_arg_val<uint32_t>(3);
-  compute_kernel_hw_startup(cb_Q, cb_K, cb_m);
+  compute_kernel_hw_startup(cb_K, cb_Q, cb_m);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t w = 0; w < count; ++w) {
     fill_tile_init();
