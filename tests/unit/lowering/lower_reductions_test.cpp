@@ -48,7 +48,9 @@ TEST(LowerReductions, PartialsProgramThenCombineProgram) {
   Diagnostics d;
   ir::Module out = lower_reductions(read(kInput), d);
   EXPECT_FALSE(d.has_errors());
-  EXPECT_EQ(ir::print(out), R"(program k attributes {combine = "k_combine", grid = 2x4, signature = ["x", "a", "r", "y"]} {
+  EXPECT_EQ(
+      ir::print(out),
+      R"(program k attributes {combine = "k_combine", grid = 2x4, signature = ["x", "a", "r", "y"]} {
   tensor x: f32[M, N] input
   tensor r: f32[M, N] output
   tensor k_s: f32[256, 32] output
