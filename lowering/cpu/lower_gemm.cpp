@@ -90,26 +90,51 @@ private:
     const Var* acc = as<Var>(mm->args[0]);
     const Load* la = as<Load>(mm->args[1]);
     const Load* lb = as<Load>(mm->args[2]);
-    if (!acc || acc->name != d->name || !la || !lb || la->indices.size() != 2 ||
-        lb->indices.size() != 2)
-      return false;
-    const Var* ka = as<Var>(la->indices[1]);
-    const Var* kb = as<Var>(lb->indices[0]);
-    if (!ka || !kb || ka->name != f->var || kb->name != f->var ||
-        mentions(la->indices[0], f->var) || mentions(lb->indices[1], f->var) ||
-        mentions(la->indices[0], d->name) || mentions(lb->indices[1], d->name))
+    if (!acc || acc->name != d->name || !la || !lb)
       return false;
     const Tensor* ta = prog_.find_tensor(la->tensor);
     const Tensor* tb = prog_.find_tensor(lb->tensor);
-    if (!ta || !tb || ta->dims.size() != 2 || tb->dims.size() != 2 || !covers_k(*f, ta->dims[1]) ||
-        !covers_k(*f, tb->dims[0]))
+    // Rank 2, or rank 3 with the batch index first: A[b, x, k] @ B[b', k, y].
+    auto rank_ok = [](const Load* l, const Tensor* t) {
+      return t && (l->indices.size() == 2 || l->indices.size() == 3) &&
+             t->dims.size() == l->indices.size();
+    };
+    if (!rank_ok(la, ta) || !rank_ok(lb, tb))
+      return false;
+    const std::size_t ra = la->indices.size(), rb = lb->indices.size();
+    const Expr& row = la->indices[ra - 2];
+    const Expr& col = lb->indices[rb - 1];
+    const Var* ka = as<Var>(la->indices[ra - 1]);
+    const Var* kb = as<Var>(lb->indices[rb - 2]);
+    if (!ka || !kb || ka->name != f->var || kb->name != f->var)
+      return false;
+    // Everything but k is fixed over the loop: row, column and the batch indices.
+    std::vector<Expr> fixed = {row, col};
+    if (ra == 3)
+      fixed.push_back(la->indices[0]);
+    if (rb == 3)
+      fixed.push_back(lb->indices[0]);
+    for (const Expr& e : fixed)
+      if (mentions(e, f->var) || mentions(e, d->name))
+        return false;
+    if (!covers_k(*f, ta->dims[ra - 1]) || !covers_k(*f, tb->dims[rb - 2]))
       return false;
     out.push_back(decl(d->name, kTile, call(Intrinsic::cpu_tile, {}), d->loc.range));
     add_pack(Intrinsic::cpu_pack_a, la->tensor);
     add_pack(Intrinsic::cpu_pack_b, lb->tensor);
+    const Expr tile = var(d->name, kTile);
+    if (ra == 2 && rb == 2) {
+      out.push_back(evaluate(call(Intrinsic::cpu_gemm_tile,
+                                  {tensor_ref(la->tensor), tensor_ref(lb->tensor), row, col, tile}),
+                             f->loc.range));
+      return true;
+    }
+    // A batched product: each operand's matrix (a rank-2 one is the same for every batch).
+    const Expr batch_a = ra == 3 ? la->indices[0] : int_imm(0);
+    const Expr batch_b = rb == 3 ? lb->indices[0] : int_imm(0);
     out.push_back(evaluate(
-        call(Intrinsic::cpu_gemm_tile, {tensor_ref(la->tensor), tensor_ref(lb->tensor),
-                                        la->indices[0], lb->indices[1], var(d->name, kTile)}),
+        call(Intrinsic::cpu_gemm_batch_tile,
+             {tensor_ref(la->tensor), batch_a, tensor_ref(lb->tensor), batch_b, row, col, tile}),
         f->loc.range));
     return true;
   }

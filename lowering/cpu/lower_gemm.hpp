@@ -2,7 +2,10 @@
 // `acc = zeros(); for k in 0 .. Kt { acc += A[x, k] @ B[k, y] }` over all of K becomes
 // `let acc: tile<f32> = cpu.tile()` and `cpu.gemm_tile(A, B, x, y, acc)`, with `cpu.pack_a(A)` /
 // `cpu.pack_b(B)` once before the per_thread loop (packing reads whole tensors, once per run), so
-// whatever follows (the epilogue) stays a tile expression over acc for lower-elementwise. Tile
+// whatever follows (the epilogue) stays a tile expression over acc for lower-elementwise. A
+// batched product (`A[b, x, k] @ B[b', k, y]`, either operand rank 3 or 2) is
+// `cpu.gemm_batch_tile(A, b, B, b', x, y, acc)`, the batch index 0 for a rank-2 operand, with
+// every matrix of a rank-3 operand packed once. Tile
 // counts the pattern made unused (`let Kt: i32 = K / 32`) are dropped. Everything else is left
 // as it is; a matmul outside the pattern is lowered by lower-elementwise.
 #pragma once

@@ -209,7 +209,9 @@ namespace tk::ir {
   X(cpu_colmax, "cpu.colmax", "tile tile", void, writes, "")                                       \
   X(cpu_pack_a, "cpu.pack_a", "src", void, writes, "")                                             \
   X(cpu_pack_b, "cpu.pack_b", "src", void, writes, "")                                             \
-  X(cpu_gemm_tile, "cpu.gemm_tile", "src src int int tile", void, writes, "")
+  X(cpu_gemm_tile, "cpu.gemm_tile", "src src int int tile", void, writes, "")                      \
+  /* the batched form: A's matrix, B's matrix (0 for a rank-2 operand), then as above */           \
+  X(cpu_gemm_batch_tile, "cpu.gemm_batch_tile", "src int src int int int tile", void, writes, "")
 
 // The intrinsics one op table row declares, as rows of an X macro that must be named TK_X (expand
 // `TK_TILE_OPS(TK_IR_OP_INTRINSICS)` right after `TK_IR_INTRINSICS(TK_X)`): `tile.<op>` for

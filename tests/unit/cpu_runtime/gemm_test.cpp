@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -190,6 +191,57 @@ TEST_P(GemmTest, ParallelEqualsSerialBitForBit) {
   const auto a = random_floats(s.m * s.k, 51), b = random_floats(s.k * s.n, 52);
   tk::cpu::ThreadPool pool(3);
   EXPECT_EQ(tile_matmul(a, b, s, &pool), tile_matmul(a, b, s));
+}
+
+// A batch packed in one pass gives, for every matrix, bit for bit what packing that matrix alone
+// gives: its own rows (a ragged row count is padded per matrix, not across the batch boundary),
+// against the other operand's matching matrix, a batch of one, or a single matrix.
+TEST_P(GemmTest, BatchesPackEachMatrixOnItsOwn) {
+  const std::int64_t batch = 3, m = 40, k = 288, n = 64; // 40 rows: two tiles, the second ragged
+  const auto a = random_floats(batch * m * k, 61), x = random_floats(batch * k * n, 62);
+  const auto w = random_floats(k * n, 63);
+  tk::cpu::ThreadPool pool(2);
+  const auto pa = tk::cpu::pack_a(tk::TensorView<const float>{a.data(), batch, m, k}, &pool);
+  const auto px = tk::cpu::pack_b(tk::TensorView<const float>{x.data(), batch, k, n}, &pool);
+  const auto pw1 = tk::cpu::pack_b(tk::TensorView<const float>{w.data(), 1, k, n}, &pool);
+  const auto pw = tk::cpu::pack_b(tk::MatrixView<const float>{w.data(), k, n});
+  EXPECT_EQ(pa.batch, batch);
+  EXPECT_EQ(pa.m_tiles, 2);
+  EXPECT_EQ(px.batch, batch);
+  EXPECT_EQ(px.n_tiles, 2);
+  EXPECT_EQ(pw1.batch, 1);
+  for (std::int64_t b = 0; b < batch; ++b) {
+    SCOPED_TRACE("matrix " + std::to_string(b));
+    const auto a1 = tk::cpu::pack_a(tk::MatrixView<const float>{a.data() + b * m * k, m, k});
+    const auto x1 = tk::cpu::pack_b(tk::MatrixView<const float>{x.data() + b * k * n, k, n});
+    for (std::int64_t ti = 0; ti < 2; ++ti)
+      for (std::int64_t tj = 0; tj < 2; ++tj) {
+        Tile got, want;
+        tk::cpu::gemm_tile(pa, b, px, b, ti, tj, got);
+        tk::cpu::gemm_tile(a1, x1, ti, tj, want);
+        ASSERT_EQ(0, std::memcmp(got.data, want.data, sizeof got.data)) << ti << "," << tj;
+        tk::cpu::gemm_tile(pa, b, pw1, 0, ti, tj, got);
+        tk::cpu::gemm_tile(a1, pw, ti, tj, want);
+        ASSERT_EQ(0, std::memcmp(got.data, want.data, sizeof got.data)) << ti << "," << tj;
+        tk::cpu::gemm_tile(pa, b, pw, 0, ti, tj, got);
+        ASSERT_EQ(0, std::memcmp(got.data, want.data, sizeof got.data)) << ti << "," << tj;
+      }
+    // And against the double reference, so the comparison above is not of two wrong results.
+    Tile acc;
+    tk::cpu::gemm_tile(pa, b, px, b, 1, 1, acc);
+    for (int i = 0; i < 32; ++i)
+      for (int j = 0; j < 32; ++j) {
+        const std::int64_t r = 32 + i, c = 32 + j;
+        double ref = 0, mag = 0;
+        for (std::int64_t kk = 0; kk < k; ++kk) {
+          const double p = static_cast<double>(a[static_cast<std::size_t>((b * m + r) * k + kk)]) *
+                           x[static_cast<std::size_t>((b * k + kk) * n + c)];
+          ref += r < m ? p : 0.0;
+          mag += r < m ? std::fabs(p) : 0.0;
+        }
+        ASSERT_NEAR(acc(i, j), ref, 1e-5 * mag) << i << "," << j;
+      }
+  }
 }
 
 std::vector<std::string> compiled_kernels() {
