@@ -80,8 +80,9 @@ void bm_tilekit(benchmark::State& state, Shape s, int threads) {
 }
 
 // The f32 run's parts, through the runtime calls the generated code makes: packing A and B
-// alone (`pack`), and the tile loop over operands packed once outside the timing (`tiles`).
-void bm_parts(benchmark::State& state, Shape s, int threads, bool pack) {
+// alone (`pack`), and the tile loop over operands packed once outside the timing (`tiles`), in
+// the generated code's blocked tile order or, to show what that order buys, row-major.
+void bm_parts(benchmark::State& state, Shape s, int threads, bool pack, bool blocked) {
   const auto a = random_floats(s.m * s.k, 1), b = random_floats(s.k * s.n, 2);
   std::vector<float> c(static_cast<std::size_t>(s.m * s.n));
   tk::cpu::set_num_threads(threads);
@@ -101,8 +102,10 @@ void bm_parts(benchmark::State& state, Shape s, int threads, bool pack) {
       tk::cpu::parallel_for(pa.m_tiles * nt, [&](std::int64_t begin, std::int64_t end) {
         tk::cpu::Tile acc;
         for (std::int64_t w = begin; w < end; ++w) {
-          tk::cpu::gemm_tile(pa, pb, w / nt, w % nt, acc);
-          tk::cpu::store_tile(acc, cv, w / nt, w % nt);
+          const auto p =
+              blocked ? tk::cpu::gemm_tile_pos(pa, pb, w) : tk::cpu::TilePos{w / nt, w % nt};
+          tk::cpu::gemm_tile(pa, pb, p.row, p.col, acc);
+          tk::cpu::store_tile(acc, cv, p.row, p.col);
         }
       });
     }
@@ -198,10 +201,14 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(("openblas_sgemm/" + n).c_str(), bm_openblas, s, t)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("f32_pack/" + n).c_str(), bm_parts, s, t, true)
+      benchmark::RegisterBenchmark(("f32_pack/" + n).c_str(), bm_parts, s, t, true, true)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("f32_tiles/" + n).c_str(), bm_parts, s, t, false)
+      benchmark::RegisterBenchmark(("f32_tiles/" + n).c_str(), bm_parts, s, t, false, true)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("f32_tiles_rowmajor/" + n).c_str(), bm_parts, s, t, false,
+                                   false)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
     }
@@ -233,9 +240,10 @@ int main(int argc, char** argv) {
   print_table(reporter.gflops_cpu, "GFLOPS over thread CPU time (1 thread only)");
 
   // Where the f32 run's wall time goes: packing, the tile loop, and the rest (the pool's
-  // wake-ups, shape checks); OpenBLAS's time for scale.
-  std::printf("\nf32 wall time in ms: run_cpu = pack + tiles + rest\n%-24s %9s %9s %9s %9s %9s\n",
-              "shape (MxKxN)/threads", "openblas", "run_cpu", "pack", "tiles", "rest");
+  // wake-ups, shape checks); OpenBLAS's time for scale, and the tile loop in row-major order.
+  std::printf(
+      "\nf32 wall time in ms: run_cpu = pack + tiles + rest\n%-24s %9s %9s %9s %9s %9s %9s\n",
+      "shape (MxKxN)/threads", "openblas", "run_cpu", "pack", "tiles", "rest", "rowmajor");
   for (const Shape& s : kShapes)
     for (int t : kThreads) {
       const std::string n = shape_name(s, t);
@@ -246,8 +254,8 @@ int main(int argc, char** argv) {
       };
       const double run = ms("tilekit_f32"), pack = ms("f32_pack"), tiles = ms("f32_tiles");
       if (run > 0 && pack > 0 && tiles > 0)
-        std::printf("%-24s %9.3f %9.3f %9.3f %9.3f %9.3f\n", n.c_str(), ms("openblas_sgemm"), run,
-                    pack, tiles, run - pack - tiles);
+        std::printf("%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f\n", n.c_str(), ms("openblas_sgemm"),
+                    run, pack, tiles, run - pack - tiles, ms("f32_tiles_rowmajor"));
     }
   return 0;
 }

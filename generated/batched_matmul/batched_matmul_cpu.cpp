@@ -34,8 +34,8 @@ void run_cpu(tk::TensorView<const tk::bf16> A, tk::TensorView<const tk::bf16> X,
   tk::cpu::parallel_for(B * Mt * Nt, [&](std::int64_t tk_begin, std::int64_t tk_end) {
     for (std::int64_t w = tk_begin; w < tk_end; ++w) {
       std::int64_t b = w / (Mt * Nt);
-      std::int64_t i = w / Nt % Mt;
-      std::int64_t j = w % Nt;
+      std::int64_t i = tk::cpu::gemm_row(tk_packed_a_A, tk_packed_b_X, w);
+      std::int64_t j = tk::cpu::gemm_col(tk_packed_a_A, tk_packed_b_X, w);
       tk::cpu::Tile acc;
       tk::cpu::gemm_tile(tk_packed_a_A, b, tk_packed_b_X, b, i, j, acc);
       tk::cpu::store_tile(acc, C.matrix(b), i, j);

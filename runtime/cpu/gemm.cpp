@@ -12,6 +12,8 @@
 #include <new>
 #include <utility>
 
+#include <unistd.h>
+
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 #include <immintrin.h>
 #endif
@@ -94,6 +96,18 @@ std::int64_t tiles_of(std::int64_t n) {
   return (n + kTile - 1) / kTile;
 }
 
+// Tile columns of B whose panels fit in half of L2 together (at least 1, at most all): the rest
+// of L2 holds the A panel streaming through and the output.
+std::int64_t block_cols(std::int64_t k_tiles, std::int64_t n_tiles) {
+  static const std::int64_t budget = [] {
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return static_cast<std::int64_t>(l2 > 0 ? l2 : 1L << 20) / 2;
+  }();
+  const std::int64_t panel = k_tiles * kTile * kTile * static_cast<std::int64_t>(sizeof(float));
+  return std::clamp<std::int64_t>(budget / std::max<std::int64_t>(panel, 1), 1,
+                                  std::max<std::int64_t>(n_tiles, 1));
+}
+
 inline float widen(float x) {
   return x;
 }
@@ -148,6 +162,7 @@ PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool) {
   p.batch = b.batch;
   p.k_tiles = tiles_of(b.rows);
   p.n_tiles = tiles_of(b.cols);
+  p.block_cols = block_cols(p.k_tiles, p.n_tiles);
   const std::int64_t kp = p.k_tiles * kTile;
   p.data = alloc_floats(p.batch * p.n_tiles * kp * kTile);
   float* base = p.data.get();

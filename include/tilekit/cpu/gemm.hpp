@@ -7,7 +7,8 @@
 //   tk::cpu::parallel_for(mt * nt, [&](std::int64_t b, std::int64_t e) {
 //     tk::cpu::Tile acc;
 //     for (auto w = b; w < e; ++w) {
-//       tk::cpu::gemm_tile(pa, pb, w / nt, w % nt, acc);  // then the epilogue and store_tile
+//       const auto p = tk::cpu::gemm_tile_pos(pa, pb, w);  // the order that keeps B in L2
+//       tk::cpu::gemm_tile(pa, pb, p.row, p.col, acc);     // then the epilogue and store_tile
 //     }
 //   });
 #pragma once
@@ -47,6 +48,8 @@ struct PackedA {
 struct PackedB {
   AlignedFloats data;
   std::int64_t batch = 1, k_tiles = 0, n_tiles = 0;
+  std::int64_t block_cols = 1; // see gemm_tile_pos: set by pack_b
+
   const float* panel(std::int64_t tj) const { return panel(0, tj); }
   const float* panel(std::int64_t b, std::int64_t tj) const {
     return data.get() + (b * n_tiles + tj) * k_tiles * kTile * kTile;
@@ -89,6 +92,29 @@ inline void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::
 inline void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::int64_t tj,
                       Tile& acc, bool accumulate = false) {
   gemm_tile(a, 0, b, 0, ti, tj, 0, a.k_tiles, acc, accumulate);
+}
+
+/// The order of the output tiles that keeps B in L2, for a tile-parallel loop over work items
+/// w = 0 .. m_tiles * n_tiles: tile columns go in blocks of b.block_cols, as many as fit in half
+/// of L2 together (pack_b sets it from K and the L2 size), and within a block the tile rows in
+/// order, each across the block's columns (the last block may be narrower). The plain row-major
+/// order (i = w / n_tiles) streams every B panel from L3 once per tile row as soon as B is larger
+/// than L2. For a batch, w counts on across its matrices and is taken modulo m_tiles * n_tiles.
+struct TilePos {
+  std::int64_t row, col;
+};
+inline TilePos gemm_tile_pos(const PackedA& a, const PackedB& b, std::int64_t w) {
+  const std::int64_t mt = a.m_tiles, nt = b.n_tiles, nb = b.block_cols;
+  w %= mt * nt;
+  const std::int64_t block = w / (mt * nb), r = w % (mt * nb);
+  const std::int64_t width = nt - block * nb < nb ? nt - block * nb : nb;
+  return {r / width, block * nb + r % width};
+}
+inline std::int64_t gemm_row(const PackedA& a, const PackedB& b, std::int64_t w) {
+  return gemm_tile_pos(a, b, w).row;
+}
+inline std::int64_t gemm_col(const PackedA& a, const PackedB& b, std::int64_t w) {
+  return gemm_tile_pos(a, b, w).col;
 }
 
 /// The micro-kernels compiled into this build, best first ("avx512", "avx2", "portable"), and

@@ -244,6 +244,56 @@ TEST_P(GemmTest, BatchesPackEachMatrixOnItsOwn) {
   }
 }
 
+// The blocked tile order visits every tile of every matrix exactly once, block by block of
+// block_cols columns (the last one narrower), rows in order inside a block.
+TEST(Gemm, TileOrderIsABijectionBlockByBlock) {
+  for (std::int64_t mt : {1, 3, 7})
+    for (std::int64_t nt : {1, 5, 19})
+      for (std::int64_t nb : {1, 2, 4, 19, 25}) {
+        SCOPED_TRACE(std::to_string(mt) + "x" + std::to_string(nt) + " nb " + std::to_string(nb));
+        tk::cpu::PackedA a;
+        a.m_tiles = mt;
+        tk::cpu::PackedB b;
+        b.n_tiles = nt;
+        b.block_cols = std::min(nb, nt);
+        std::vector<int> seen(static_cast<std::size_t>(mt * nt), 0);
+        tk::cpu::TilePos prev{-1, -1};
+        for (std::int64_t w = 0; w < 2 * mt * nt; ++w) { // two matrices of a batch
+          const auto p = tk::cpu::gemm_tile_pos(a, b, w);
+          EXPECT_EQ(p.row, tk::cpu::gemm_row(a, b, w));
+          EXPECT_EQ(p.col, tk::cpu::gemm_col(a, b, w));
+          ASSERT_TRUE(0 <= p.row && p.row < mt && 0 <= p.col && p.col < nt) << w;
+          if (w < mt * nt)
+            ++seen[static_cast<std::size_t>(p.row * nt + p.col)];
+          else // the second matrix repeats the first one's order
+            EXPECT_EQ(p.col, tk::cpu::gemm_col(a, b, w - mt * nt));
+          if (w % (mt * nt) != 0 && p.col / b.block_cols == prev.col / b.block_cols) {
+            // Inside a block: across the row, then down to the next row.
+            const bool next_in_row = p.row == prev.row && p.col == prev.col + 1;
+            const bool next_row = p.row == prev.row + 1 && p.col % b.block_cols == 0;
+            EXPECT_TRUE(next_in_row || next_row) << w;
+          }
+          prev = p;
+        }
+        for (int n : seen)
+          ASSERT_EQ(n, 1);
+      }
+}
+
+// pack_b sizes the column blocks from K: at least one panel, never more than there are.
+TEST(Gemm, BlockColumnsFollowK) {
+  std::vector<float> b(static_cast<std::size_t>(4096 * 64), 1.0f);
+  const auto tall = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), 4096, 64});
+  EXPECT_GE(tall.block_cols, 1);
+  EXPECT_LE(tall.block_cols, 2);
+  const auto flat = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), 32, 4096 * 2});
+  EXPECT_GE(flat.block_cols, 1);
+  EXPECT_LE(flat.block_cols, flat.n_tiles);
+  const auto shallow = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), 64, 4096});
+  const auto deep = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), 4096, 64});
+  EXPECT_LE(deep.block_cols, shallow.block_cols);
+}
+
 std::vector<std::string> compiled_kernels() {
   std::vector<std::string> names;
   for (const char* const* k = tk::cpu::gemm_kernels(); *k; ++k)
