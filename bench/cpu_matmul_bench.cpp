@@ -1,5 +1,11 @@
-// CPU matmul through TileKit's tile API (pack, tile-parallel gemm_tile, store) against OpenBLAS
-// cblas_sgemm on the same shapes and thread counts, in one run; prints GFLOPS and the ratio.
+// The CPU matmul as users get it: the generated run_cpu of examples/matmul.tk (bf16 in and out)
+// and examples/matmul_f32.tk (f32), built by tilekit_add_kernel, against OpenBLAS cblas_sgemm on
+// the same shapes and thread counts, in one run; prints GFLOPS and the ratios. Two more cases
+// split the f32 run into its parts (packing alone, the tile loop on packed operands) to show
+// where the time goes.
+#include "matmul.hpp"
+#include "matmul_f32.hpp"
+
 #include <tilekit/cpu.hpp>
 
 #include <benchmark/benchmark.h>
@@ -9,7 +15,6 @@
 #include <cstdio>
 #include <ctime>
 #include <map>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -32,28 +37,14 @@ std::vector<float> random_floats(std::int64_t n, unsigned seed) {
   return v;
 }
 
-tk::cpu::ThreadPool& pool(int threads) {
-  static std::map<int, std::unique_ptr<tk::cpu::ThreadPool>> pools;
-  auto& p = pools[threads];
-  if (!p)
-    p = std::make_unique<tk::cpu::ThreadPool>(threads);
-  return *p;
+// The generated code runs on the default pool; each case sizes it as OpenBLAS's thread count.
+void run_generated(tk::MatrixView<const float> a, tk::MatrixView<const float> b,
+                   tk::MatrixView<float> c) {
+  tk::gen::matmul_f32::run_cpu(a, b, c);
 }
-
-// What generated code for `C[i, j] = acc` does: pack once, then one gemm_tile per output tile.
-template <class T>
-void tk_matmul(tk::MatrixView<const T> a, tk::MatrixView<const T> b, tk::MatrixView<T> c,
-               tk::cpu::ThreadPool& p) {
-  const auto pa = tk::cpu::pack_a(a, &p);
-  const auto pb = tk::cpu::pack_b(b, &p);
-  const std::int64_t nt = pb.n_tiles;
-  p.parallel_for(pa.m_tiles * nt, [&](std::int64_t begin, std::int64_t end) {
-    tk::cpu::Tile acc;
-    for (std::int64_t w = begin; w < end; ++w) {
-      tk::cpu::gemm_tile(pa, pb, w / nt, w % nt, acc);
-      tk::cpu::store_tile(acc, c, w / nt, w % nt);
-    }
-  });
+void run_generated(tk::MatrixView<const tk::bf16> a, tk::MatrixView<const tk::bf16> b,
+                   tk::MatrixView<tk::bf16> c) {
+  tk::gen::matmul::run_cpu(a, b, c);
 }
 
 double thread_cpu_seconds() {
@@ -78,13 +69,49 @@ void bm_tilekit(benchmark::State& state, Shape s, int threads) {
   const auto af = random_floats(s.m * s.k, 1), bf = random_floats(s.k * s.n, 2);
   const std::vector<T> a(af.begin(), af.end()), b(bf.begin(), bf.end());
   std::vector<T> c(static_cast<std::size_t>(s.m * s.n));
-  auto& p = pool(threads);
+  tk::cpu::set_num_threads(threads);
   const double cpu0 = thread_cpu_seconds();
   for (auto _ : state) {
-    tk_matmul<T>({a.data(), s.m, s.k}, {b.data(), s.k, s.n}, {c.data(), s.m, s.n}, p);
+    run_generated({a.data(), s.m, s.k}, {b.data(), s.k, s.n}, {c.data(), s.m, s.n});
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
+  set_flops(state, s, threads, thread_cpu_seconds() - cpu0);
+}
+
+// The f32 run's parts, through the runtime calls the generated code makes: packing A and B
+// alone (`pack`), and the tile loop over operands packed once outside the timing (`tiles`), in
+// the generated code's blocked tile order or, to show what that order buys, row-major.
+void bm_parts(benchmark::State& state, Shape s, int threads, bool pack, bool blocked) {
+  const auto a = random_floats(s.m * s.k, 1), b = random_floats(s.k * s.n, 2);
+  std::vector<float> c(static_cast<std::size_t>(s.m * s.n));
+  tk::cpu::set_num_threads(threads);
+  const tk::MatrixView<const float> av{a.data(), s.m, s.k}, bv{b.data(), s.k, s.n};
+  const tk::MatrixView<float> cv{c.data(), s.m, s.n};
+  const auto pa = tk::cpu::pack_a(av);
+  const auto pb = tk::cpu::pack_b(bv);
+  const std::int64_t nt = pb.n_tiles;
+  const double cpu0 = thread_cpu_seconds();
+  for (auto _ : state) {
+    if (pack) {
+      auto qa = tk::cpu::pack_a(av);
+      auto qb = tk::cpu::pack_b(bv);
+      benchmark::DoNotOptimize(qa.data.get());
+      benchmark::DoNotOptimize(qb.data.get());
+    } else {
+      tk::cpu::parallel_for(pa.m_tiles * nt, [&](std::int64_t begin, std::int64_t end) {
+        tk::cpu::Tile acc;
+        for (std::int64_t w = begin; w < end; ++w) {
+          const auto p =
+              blocked ? tk::cpu::gemm_tile_pos(pa, pb, w) : tk::cpu::TilePos{w / nt, w % nt};
+          tk::cpu::gemm_tile(pa, pb, p.row, p.col, acc);
+          tk::cpu::store_tile(acc, cv, p.row, p.col);
+        }
+      });
+    }
+    benchmark::ClobberMemory();
+  }
+  // Both report the GFLOPS of the whole product over their own time, so 1/rate adds up.
   set_flops(state, s, threads, thread_cpu_seconds() - cpu0);
 }
 
@@ -108,13 +135,14 @@ std::string shape_name(const Shape& s, int threads) {
          "/threads:" + std::to_string(threads);
 }
 
-// Before timing anything: our f32 result must agree with OpenBLAS on every shape.
+// Before timing anything: the generated f32 kernel must agree with OpenBLAS on every shape.
 bool check_against_openblas() {
   bool ok = true;
   for (const Shape& s : kShapes) {
     const auto a = random_floats(s.m * s.k, 1), b = random_floats(s.k * s.n, 2);
     std::vector<float> ours(static_cast<std::size_t>(s.m * s.n)), ref(ours.size());
-    tk_matmul<float>({a.data(), s.m, s.k}, {b.data(), s.k, s.n}, {ours.data(), s.m, s.n}, pool(2));
+    tk::cpu::set_num_threads(2);
+    run_generated({a.data(), s.m, s.k}, {b.data(), s.k, s.n}, {ours.data(), s.m, s.n});
     openblas_set_num_threads(1);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(s.m),
                 static_cast<int>(s.n), static_cast<int>(s.k), 1.0f, a.data(), static_cast<int>(s.k),
@@ -173,6 +201,16 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(("openblas_sgemm/" + n).c_str(), bm_openblas, s, t)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("f32_pack/" + n).c_str(), bm_parts, s, t, true, true)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("f32_tiles/" + n).c_str(), bm_parts, s, t, false, true)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("f32_tiles_rowmajor/" + n).c_str(), bm_parts, s, t, false,
+                                   false)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
     }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
@@ -200,5 +238,24 @@ int main(int argc, char** argv) {
   };
   print_table(reporter.gflops, "GFLOPS over wall time; ratio = TileKit / OpenBLAS in this run");
   print_table(reporter.gflops_cpu, "GFLOPS over thread CPU time (1 thread only)");
+
+  // Where the f32 run's wall time goes: packing, the tile loop, and the rest (the pool's
+  // wake-ups, shape checks); OpenBLAS's time for scale, and the tile loop in row-major order.
+  std::printf(
+      "\nf32 wall time in ms: run_cpu = pack + tiles + rest\n%-24s %9s %9s %9s %9s %9s %9s\n",
+      "shape (MxKxN)/threads", "openblas", "run_cpu", "pack", "tiles", "rest", "rowmajor");
+  for (const Shape& s : kShapes)
+    for (int t : kThreads) {
+      const std::string n = shape_name(s, t);
+      const double flops = 2.0 * static_cast<double>(s.m * s.n * s.k);
+      auto ms = [&](const std::string& impl) {
+        auto it = reporter.gflops.find(impl + "/" + n);
+        return it == reporter.gflops.end() || it->second <= 0 ? 0.0 : flops / it->second * 1e-6;
+      };
+      const double run = ms("tilekit_f32"), pack = ms("f32_pack"), tiles = ms("f32_tiles");
+      if (run > 0 && pack > 0 && tiles > 0)
+        std::printf("%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f\n", n.c_str(), ms("openblas_sgemm"),
+                    run, pack, tiles, run - pack - tiles, ms("f32_tiles_rowmajor"));
+    }
   return 0;
 }

@@ -26,42 +26,18 @@ void run_cpu(tk::TensorView<const tk::bf16> A, tk::TensorView<const tk::bf16> X,
   tk::check_same_dim("batched_matmul", "N", "X", "cols", X.cols, "C", "cols", C.cols);
   const std::int64_t B = A.batch;
   const std::int64_t M = A.rows;
-  const std::int64_t K = A.cols;
   const std::int64_t N = X.cols;
   std::int64_t Mt = M / 32;
-  std::int64_t Kt = K / 32;
   std::int64_t Nt = N / 32;
+  const auto tk_packed_a_A = tk::cpu::pack_a(A);
+  const auto tk_packed_b_X = tk::cpu::pack_b(X);
   tk::cpu::parallel_for(B * Mt * Nt, [&](std::int64_t tk_begin, std::int64_t tk_end) {
     for (std::int64_t w = tk_begin; w < tk_end; ++w) {
       std::int64_t b = w / (Mt * Nt);
-      std::int64_t i = w / Nt % Mt;
-      std::int64_t j = w % Nt;
+      std::int64_t i = tk::cpu::gemm_row(tk_packed_a_A, tk_packed_b_X, w);
+      std::int64_t j = tk::cpu::gemm_col(tk_packed_a_A, tk_packed_b_X, w);
       tk::cpu::Tile acc;
-      for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
-          acc(er, ec) = 0.0f;
-        }
-      }
-      for (std::int64_t k = 0; k < Kt; ++k) {
-        tk::cpu::Tile t0;
-        tk::cpu::load_tile(A.matrix(b), i, k, t0);
-        tk::cpu::Tile t1;
-        tk::cpu::load_tile(X.matrix(b), k, j, t1);
-        tk::cpu::Tile t2;
-        t2 = acc;
-        for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ek = 0; ek < 32; ++ek) {
-            for (std::int64_t ec = 0; ec < 32; ++ec) {
-              t2(er, ec) = t2(er, ec) + t0(er, ek) * t1(ek, ec);
-            }
-          }
-        }
-        for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
-            acc(er, ec) = t2(er, ec);
-          }
-        }
-      }
+      tk::cpu::gemm_tile(tk_packed_a_A, b, tk_packed_b_X, b, i, j, acc);
       tk::cpu::store_tile(acc, C.matrix(b), i, j);
     }
   });

@@ -38,8 +38,8 @@ void run_cpu(tk::MatrixView<const tk::bf16> A, tk::MatrixView<const tk::bf16> B,
   const auto tk_packed_b_B = tk::cpu::pack_b(B);
   tk::cpu::parallel_for(Mt * Nt, [&](std::int64_t tk_begin, std::int64_t tk_end) {
     for (std::int64_t w = tk_begin; w < tk_end; ++w) {
-      std::int64_t i = w / Nt;
-      std::int64_t j = w % Nt;
+      std::int64_t i = tk::cpu::gemm_row(tk_packed_a_A, tk_packed_b_B, w);
+      std::int64_t j = tk::cpu::gemm_col(tk_packed_a_A, tk_packed_b_B, w);
       tk::cpu::Tile acc;
       tk::cpu::gemm_tile(tk_packed_a_A, tk_packed_b_B, i, j, acc);
       tk::cpu::Tile t0;

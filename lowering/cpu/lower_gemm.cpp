@@ -1,8 +1,10 @@
 #include "lowering/cpu/lower_gemm.hpp"
 
+#include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -62,8 +64,15 @@ private:
   }
 
   Stmt lower_stmt(const Stmt& s) {
-    if (const For* f = as<For>(s))
-      return for_loop(f->var, f->min, f->extent, f->role, lower_body(f->body), f->loc.range);
+    if (const For* f = as<For>(s)) {
+      if (f->role != ForRole::per_thread)
+        return for_loop(f->var, f->min, f->extent, f->role, lower_body(f->body), f->loc.range);
+      order_.reset();
+      Stmt body = lower_body(f->body);
+      if (order_)
+        body = reorder(*f, body, *order_);
+      return for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
+    }
     if (const IfThenElse* i = as<IfThenElse>(s))
       return if_then_else(i->cond, lower_body(i->then_case), lower_body(i->else_case),
                           i->loc.range);
@@ -90,28 +99,118 @@ private:
     const Var* acc = as<Var>(mm->args[0]);
     const Load* la = as<Load>(mm->args[1]);
     const Load* lb = as<Load>(mm->args[2]);
-    if (!acc || acc->name != d->name || !la || !lb || la->indices.size() != 2 ||
-        lb->indices.size() != 2)
-      return false;
-    const Var* ka = as<Var>(la->indices[1]);
-    const Var* kb = as<Var>(lb->indices[0]);
-    if (!ka || !kb || ka->name != f->var || kb->name != f->var ||
-        mentions(la->indices[0], f->var) || mentions(lb->indices[1], f->var) ||
-        mentions(la->indices[0], d->name) || mentions(lb->indices[1], d->name))
+    if (!acc || acc->name != d->name || !la || !lb)
       return false;
     const Tensor* ta = prog_.find_tensor(la->tensor);
     const Tensor* tb = prog_.find_tensor(lb->tensor);
-    if (!ta || !tb || ta->dims.size() != 2 || tb->dims.size() != 2 || !covers_k(*f, ta->dims[1]) ||
-        !covers_k(*f, tb->dims[0]))
+    // Rank 2, or rank 3 with the batch index first: A[b, x, k] @ B[b', k, y].
+    auto rank_ok = [](const Load* l, const Tensor* t) {
+      return t && (l->indices.size() == 2 || l->indices.size() == 3) &&
+             t->dims.size() == l->indices.size();
+    };
+    if (!rank_ok(la, ta) || !rank_ok(lb, tb))
+      return false;
+    const std::size_t ra = la->indices.size(), rb = lb->indices.size();
+    const Expr& row = la->indices[ra - 2];
+    const Expr& col = lb->indices[rb - 1];
+    const Var* ka = as<Var>(la->indices[ra - 1]);
+    const Var* kb = as<Var>(lb->indices[rb - 2]);
+    if (!ka || !kb || ka->name != f->var || kb->name != f->var)
+      return false;
+    // Everything but k is fixed over the loop: row, column and the batch indices.
+    std::vector<Expr> fixed = {row, col};
+    if (ra == 3)
+      fixed.push_back(la->indices[0]);
+    if (rb == 3)
+      fixed.push_back(lb->indices[0]);
+    for (const Expr& e : fixed)
+      if (mentions(e, f->var) || mentions(e, d->name))
+        return false;
+    if (!covers_k(*f, ta->dims[ra - 1]) || !covers_k(*f, tb->dims[rb - 2]))
       return false;
     out.push_back(decl(d->name, kTile, call(Intrinsic::cpu_tile, {}), d->loc.range));
+    const Var* row_var = as<Var>(row);
+    const Var* col_var = as<Var>(col);
+    if (!order_ && row_var && col_var)
+      order_ = Order{
+          la->tensor,           lb->tensor, row_var->name, col_var->name, ta->dims[ra - 2].name,
+          tb->dims[rb - 1].name};
     add_pack(Intrinsic::cpu_pack_a, la->tensor);
     add_pack(Intrinsic::cpu_pack_b, lb->tensor);
+    const Expr tile = var(d->name, kTile);
+    if (ra == 2 && rb == 2) {
+      out.push_back(evaluate(call(Intrinsic::cpu_gemm_tile,
+                                  {tensor_ref(la->tensor), tensor_ref(lb->tensor), row, col, tile}),
+                             f->loc.range));
+      return true;
+    }
+    // A batched product: each operand's matrix (a rank-2 one is the same for every batch).
+    const Expr batch_a = ra == 3 ? la->indices[0] : int_imm(0);
+    const Expr batch_b = rb == 3 ? lb->indices[0] : int_imm(0);
     out.push_back(evaluate(
-        call(Intrinsic::cpu_gemm_tile, {tensor_ref(la->tensor), tensor_ref(lb->tensor),
-                                        la->indices[0], lb->indices[1], var(d->name, kTile)}),
+        call(Intrinsic::cpu_gemm_batch_tile,
+             {tensor_ref(la->tensor), batch_a, tensor_ref(lb->tensor), batch_b, row, col, tile}),
         f->loc.range));
     return true;
+  }
+
+  // The first gemm of a per_thread loop whose row and column are plain variables: the tile order
+  // of that loop may follow it.
+  struct Order {
+    std::string a, b;             // the packed operands
+    std::string row, col;         // the variables of the output tile
+    std::string row_dim, col_dim; // A's row and B's column dimension names
+  };
+
+  // partition-threads decodes the work item row-major: `let i = w / Nt` (`w / Nt % Mt` when a
+  // batch loop is outside it) and `let j = w % Nt` over `Mt * Nt` (`X * Mt * Nt`) items, Mt and
+  // Nt the tile counts of A's rows and B's columns. Then any order of the Mt x Nt tiles is as
+  // good, and the runtime's keeps blocks of B in L2: i and j become cpu.gemm_row/col(A, B, w).
+  // Any other decode is left as it is.
+  Stmt reorder(const For& f, const Stmt& body, const Order& o) const {
+    std::string mt, nt;
+    for (const auto& [count, dim] : dim_of_count_) {
+      if (!dim.empty() && dim == o.row_dim)
+        mt = count;
+      if (!dim.empty() && dim == o.col_dim)
+        nt = count;
+    }
+    const Block* b = as<Block>(body);
+    if (mt.empty() || nt.empty() || !b)
+      return body;
+    const std::string extent = print(f.extent), w = f.var;
+    const std::string items = mt + " * " + nt;
+    std::string row_decode;
+    if (extent == items)
+      row_decode = w + " / " + nt;
+    else if (extent.size() > items.size() && extent.compare(extent.size() - items.size() - 3,
+                                                            std::string::npos, " * " + items) == 0)
+      row_decode = w + " / " + nt + " % " + mt;
+    else
+      return body;
+    const Decl* row = nullptr;
+    const Decl* col = nullptr;
+    for (const Stmt& st : b->stmts)
+      if (const Decl* d = as<Decl>(st)) {
+        if (d->name == o.row && print(d->value) == row_decode)
+          row = d;
+        if (d->name == o.col && print(d->value) == w + " % " + nt)
+          col = d;
+      }
+    if (!row || !col || row == col)
+      return body;
+    std::vector<Stmt> stmts;
+    for (const Stmt& st : b->stmts) {
+      const Decl* d = as<Decl>(st);
+      if (d == row || d == col)
+        stmts.push_back(decl(d->name, d->type,
+                             call(d == row ? Intrinsic::cpu_gemm_row : Intrinsic::cpu_gemm_col,
+                                  {tensor_ref(o.a), tensor_ref(o.b), var(w, Type::i32())}),
+                             d->loc.range));
+      else
+        stmts.push_back(st);
+    }
+    return block(std::move(stmts));
   }
 
   // The loop runs over every tile of dimension `k`: from 0 to its tile count.
@@ -156,6 +255,7 @@ private:
   std::map<std::string, std::string> dim_of_count_; // `Kt` -> `K`
   std::set<std::pair<Intrinsic, std::string>> packed_;
   std::vector<Stmt> packs_;
+  std::optional<Order> order_; // of the per_thread loop being lowered
 };
 
 } // namespace

@@ -2,7 +2,13 @@
 // `acc = zeros(); for k in 0 .. Kt { acc += A[x, k] @ B[k, y] }` over all of K becomes
 // `let acc: tile<f32> = cpu.tile()` and `cpu.gemm_tile(A, B, x, y, acc)`, with `cpu.pack_a(A)` /
 // `cpu.pack_b(B)` once before the per_thread loop (packing reads whole tensors, once per run), so
-// whatever follows (the epilogue) stays a tile expression over acc for lower-elementwise. Tile
+// whatever follows (the epilogue) stays a tile expression over acc for lower-elementwise. A
+// batched product (`A[b, x, k] @ B[b', k, y]`, either operand rank 3 or 2) is
+// `cpu.gemm_batch_tile(A, b, B, b', x, y, acc)`, the batch index 0 for a rank-2 operand, with
+// every matrix of a rank-3 operand packed once. When the per_thread loop decodes its work item
+// row-major into the gemm's output tile (`let i = w / Nt`, `let j = w % Nt`, as
+// partition-threads does), the decode becomes `cpu.gemm_row(A, B, w)` / `cpu.gemm_col(A, B, w)`:
+// the runtime's tile order, which keeps blocks of the packed B in L2. Tile
 // counts the pattern made unused (`let Kt: i32 = K / 32`) are dropped. Everything else is left
 // as it is; a matmul outside the pattern is lowered by lower-elementwise.
 #pragma once

@@ -22,7 +22,8 @@ struct RawEntry {
 };
 
 constexpr ResultKind result_kind(std::string_view r) {
-  return r == "u32"    ? ResultKind::u32
+  return r == "i32"    ? ResultKind::i32
+         : r == "u32"  ? ResultKind::u32
          : r == "f32"  ? ResultKind::f32
          : r == "tile" ? ResultKind::tile
                        : ResultKind::void_;

@@ -22,8 +22,9 @@ namespace tk::ir {
 //                   output), dst (a tensor it writes: never an input),
 //                   pool (PoolType::*), rdim (ReduceDim::*), bcast (BroadcastType::*),
 //                   binop (EltwiseBinaryType::*)
-//   result: void, u32, f32, tile (f32 if any tile argument is f32 or there is none, else bf16)
-//   effect: pure (value only), reads (reads device state: keep order), writes (statement only),
+//   result: void, i32 (index math), u32, f32, tile (f32 if any tile argument is f32 or there is
+//   none, else bf16) effect: pure (value only), reads (reads device state: keep order), writes
+//   (statement only),
 //           init (statement only: configures the compute engine for the calls that follow)
 //   SDK header: for a TT compute call, the api/compute/ header that declares it, included by the
 //           generated compute kernel when it calls it; "" where the template always includes
@@ -221,7 +222,12 @@ namespace tk::ir {
   X(cpu_colmax, "cpu.colmax", "tile tile", void, writes, "")                                       \
   X(cpu_pack_a, "cpu.pack_a", "src", void, writes, "")                                             \
   X(cpu_pack_b, "cpu.pack_b", "src", void, writes, "")                                             \
-  X(cpu_gemm_tile, "cpu.gemm_tile", "src src int int tile", void, writes, "")
+  X(cpu_gemm_tile, "cpu.gemm_tile", "src src int int tile", void, writes, "")                      \
+  /* the batched form: A's matrix, B's matrix (0 for a rank-2 operand), then as above */           \
+  X(cpu_gemm_batch_tile, "cpu.gemm_batch_tile", "src int src int int int tile", void, writes, "")  \
+  /* work item -> output tile (row, col) in the order that keeps the packed B in L2 */             \
+  X(cpu_gemm_row, "cpu.gemm_row", "src src int", i32, pure, "")                                    \
+  X(cpu_gemm_col, "cpu.gemm_col", "src src int", i32, pure, "")
 
 // The intrinsics one op table row declares, as rows of an X macro that must be named TK_X (expand
 // `TK_TILE_OPS(TK_IR_OP_INTRINSICS)` right after `TK_IR_INTRINSICS(TK_X)`): `tile.<op>` for
@@ -255,7 +261,7 @@ enum class ArgKind : std::uint8_t {
   binop,
   dformat
 };
-enum class ResultKind : std::uint8_t { void_, u32, f32, tile };
+enum class ResultKind : std::uint8_t { void_, i32, u32, f32, tile };
 enum class Effect : std::uint8_t { pure, reads, writes, init };
 
 struct IntrinsicInfo {

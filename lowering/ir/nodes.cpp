@@ -99,6 +99,8 @@ Type call_type(Intrinsic fn, const std::vector<Expr>& args) {
   switch (info(fn).result) {
   case ResultKind::void_:
     return Type::void_();
+  case ResultKind::i32:
+    return Type::i32();
   case ResultKind::u32:
     return Type::u32();
   case ResultKind::f32:

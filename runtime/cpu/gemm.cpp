@@ -12,6 +12,8 @@
 #include <new>
 #include <utility>
 
+#include <unistd.h>
+
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 #include <immintrin.h>
 #endif
@@ -94,6 +96,18 @@ std::int64_t tiles_of(std::int64_t n) {
   return (n + kTile - 1) / kTile;
 }
 
+// Tile columns of B whose panels fit in half of L2 together (at least 1, at most all): the rest
+// of L2 holds the A panel streaming through and the output.
+std::int64_t block_cols(std::int64_t k_tiles, std::int64_t n_tiles) {
+  static const std::int64_t budget = [] {
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return static_cast<std::int64_t>(l2 > 0 ? l2 : 1L << 20) / 2;
+  }();
+  const std::int64_t panel = k_tiles * kTile * kTile * static_cast<std::int64_t>(sizeof(float));
+  return std::clamp<std::int64_t>(budget / std::max<std::int64_t>(panel, 1), 1,
+                                  std::max<std::int64_t>(n_tiles, 1));
+}
+
 inline float widen(float x) {
   return x;
 }
@@ -106,63 +120,71 @@ ThreadPool& pool_or_default(ThreadPool* p) {
 }
 
 // Micro-panel layout: dst[k * 8 + r] = A[row0 + r, k]; rows beyond A and k beyond K are zero.
+// `a` is every matrix of the batch, each padded to whole tiles on its own.
 template <class T>
-PackedA pack_a_impl(MatrixView<const T> a, ThreadPool* pool) {
+PackedA pack_a_impl(TensorView<const T> a, ThreadPool* pool) {
   PackedA p;
+  p.batch = a.batch;
   p.m_tiles = tiles_of(a.rows);
   p.k_tiles = tiles_of(a.cols);
   const std::int64_t kp = p.k_tiles * kTile;
-  p.data = alloc_floats(p.m_tiles * kTile * kp);
+  const std::int64_t panels = p.m_tiles * (kTile / kMr); // micro-panels per matrix
+  p.data = alloc_floats(p.batch * p.m_tiles * kTile * kp);
   float* base = p.data.get();
-  pool_or_default(pool).parallel_for(
-      p.m_tiles * (kTile / kMr), [&](std::int64_t b, std::int64_t e) {
-        for (std::int64_t mp = b; mp < e; ++mp) { // one 8-row micro-panel
-          float* dst = base + mp * kMr * kp;
-          const std::int64_t row0 = mp * kMr;
-          const int rows = static_cast<int>(std::clamp<std::int64_t>(a.rows - row0, 0, kMr));
-          if (rows < kMr || a.cols < kp)
-            std::memset(dst, 0, sizeof(float) * kMr * kp);
-          if (rows == kMr) { // the common case: write each k's 8 floats contiguously
-            const T* src = a.data + row0 * a.cols;
-            for (std::int64_t k = 0; k < a.cols; ++k)
-              for (int r = 0; r < kMr; ++r)
-                dst[k * kMr + r] = widen(src[r * a.cols + k]);
-          } else {
-            for (int r = 0; r < rows; ++r)
-              for (std::int64_t k = 0; k < a.cols; ++k)
-                dst[k * kMr + r] = widen(a.data[(row0 + r) * a.cols + k]);
-          }
-        }
-      });
-  return p;
-}
-
-// Panel layout: dst[k * 32 + c] = B[k, tj * 32 + c]; padding is zero.
-template <class T>
-PackedB pack_b_impl(MatrixView<const T> b, ThreadPool* pool) {
-  PackedB p;
-  p.k_tiles = tiles_of(b.rows);
-  p.n_tiles = tiles_of(b.cols);
-  const std::int64_t kp = p.k_tiles * kTile;
-  p.data = alloc_floats(p.n_tiles * kp * kTile);
-  float* base = p.data.get();
-  // Split over (panel, k tile) so that a single tall panel (N = 32, large K) uses every thread.
-  pool_or_default(pool).parallel_for(p.n_tiles * p.k_tiles, [&](std::int64_t b0, std::int64_t e0) {
-    for (std::int64_t w = b0; w < e0; ++w) {
-      const std::int64_t tj = w / p.k_tiles, kt = w % p.k_tiles;
-      float* dst = base + (tj * kp + kt * kTile) * kTile;
-      const std::int64_t col0 = tj * kTile;
-      const int cols = static_cast<int>(std::min<std::int64_t>(b.cols - col0, kTile));
-      const int ks = static_cast<int>(std::clamp<std::int64_t>(b.rows - kt * kTile, 0, kTile));
-      if (cols < kTile || ks < kTile)
-        std::memset(dst, 0, sizeof(float) * kTile * kTile);
-      for (int k = 0; k < ks; ++k) {
-        const T* src = b.data + (kt * kTile + k) * b.cols + col0;
-        for (int c = 0; c < cols; ++c)
-          dst[k * kTile + c] = widen(src[c]);
+  pool_or_default(pool).parallel_for(p.batch * panels, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t g = b; g < e; ++g) { // one 8-row micro-panel
+      float* dst = base + g * kMr * kp;
+      const MatrixView<const T> m = a.matrix(g / panels);
+      const std::int64_t row0 = g % panels * kMr;
+      const int rows = static_cast<int>(std::clamp<std::int64_t>(m.rows - row0, 0, kMr));
+      if (rows < kMr || m.cols < kp)
+        std::memset(dst, 0, sizeof(float) * kMr * kp);
+      if (rows == kMr) { // the common case: write each k's 8 floats contiguously
+        const T* src = m.data + row0 * m.cols;
+        for (std::int64_t k = 0; k < m.cols; ++k)
+          for (int r = 0; r < kMr; ++r)
+            dst[k * kMr + r] = widen(src[r * m.cols + k]);
+      } else {
+        for (int r = 0; r < rows; ++r)
+          for (std::int64_t k = 0; k < m.cols; ++k)
+            dst[k * kMr + r] = widen(m.data[(row0 + r) * m.cols + k]);
       }
     }
   });
+  return p;
+}
+
+// Panel layout: dst[k * 32 + c] = B[k, tj * 32 + c]; padding is zero. `b` is every matrix of
+// the batch.
+template <class T>
+PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool) {
+  PackedB p;
+  p.batch = b.batch;
+  p.k_tiles = tiles_of(b.rows);
+  p.n_tiles = tiles_of(b.cols);
+  p.block_cols = block_cols(p.k_tiles, p.n_tiles);
+  const std::int64_t kp = p.k_tiles * kTile;
+  p.data = alloc_floats(p.batch * p.n_tiles * kp * kTile);
+  float* base = p.data.get();
+  // Split over (panel, k tile) so that a single tall panel (N = 32, large K) uses every thread.
+  pool_or_default(pool).parallel_for(
+      p.batch * p.n_tiles * p.k_tiles, [&](std::int64_t b0, std::int64_t e0) {
+        for (std::int64_t w = b0; w < e0; ++w) {
+          const std::int64_t panel = w / p.k_tiles, kt = w % p.k_tiles; // panel over the batch
+          const MatrixView<const T> m = b.matrix(panel / p.n_tiles);
+          float* dst = base + (panel * kp + kt * kTile) * kTile;
+          const std::int64_t col0 = panel % p.n_tiles * kTile;
+          const int cols = static_cast<int>(std::min<std::int64_t>(m.cols - col0, kTile));
+          const int ks = static_cast<int>(std::clamp<std::int64_t>(m.rows - kt * kTile, 0, kTile));
+          if (cols < kTile || ks < kTile)
+            std::memset(dst, 0, sizeof(float) * kTile * kTile);
+          for (int k = 0; k < ks; ++k) {
+            const T* src = m.data + (kt * kTile + k) * m.cols + col0;
+            for (int c = 0; c < cols; ++c)
+              dst[k * kTile + c] = widen(src[c]);
+          }
+        }
+      });
   return p;
 }
 
@@ -272,25 +294,39 @@ const KernelEntry* g_kernel = &kKernels[0];
 } // namespace
 
 PackedA pack_a(MatrixView<const float> a, ThreadPool* pool) {
-  return pack_a_impl(a, pool);
+  return pack_a_impl<float>({a.data, 1, a.rows, a.cols}, pool);
 }
 PackedA pack_a(MatrixView<const bf16> a, ThreadPool* pool) {
-  return pack_a_impl(a, pool);
+  return pack_a_impl<bf16>({a.data, 1, a.rows, a.cols}, pool);
 }
 PackedB pack_b(MatrixView<const float> b, ThreadPool* pool) {
-  return pack_b_impl(b, pool);
+  return pack_b_impl<float>({b.data, 1, b.rows, b.cols}, pool);
 }
 PackedB pack_b(MatrixView<const bf16> b, ThreadPool* pool) {
+  return pack_b_impl<bf16>({b.data, 1, b.rows, b.cols}, pool);
+}
+PackedA pack_a(TensorView<const float> a, ThreadPool* pool) {
+  return pack_a_impl(a, pool);
+}
+PackedA pack_a(TensorView<const bf16> a, ThreadPool* pool) {
+  return pack_a_impl(a, pool);
+}
+PackedB pack_b(TensorView<const float> b, ThreadPool* pool) {
+  return pack_b_impl(b, pool);
+}
+PackedB pack_b(TensorView<const bf16> b, ThreadPool* pool) {
   return pack_b_impl(b, pool);
 }
 
-void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::int64_t tj,
-               std::int64_t kt_begin, std::int64_t kt_end, Tile& acc, bool accumulate) {
+void gemm_tile(const PackedA& a, std::int64_t ba, const PackedB& b, std::int64_t bb,
+               std::int64_t ti, std::int64_t tj, std::int64_t kt_begin, std::int64_t kt_end,
+               Tile& acc, bool accumulate) {
   assert(a.k_tiles == b.k_tiles && 0 <= ti && ti < a.m_tiles && 0 <= tj && tj < b.n_tiles);
+  assert(0 <= ba && ba < a.batch && 0 <= bb && bb < b.batch);
   assert(0 <= kt_begin && kt_begin <= kt_end && kt_end <= a.k_tiles);
   const std::int64_t kp = a.k_tiles * kTile;
-  const float* ap = a.panel(ti);
-  const float* bp = b.panel(tj);
+  const float* ap = a.panel(ba, ti);
+  const float* bp = b.panel(bb, tj);
   // K in chunks of kKc: a kKc x 32 block of B (32 KB) then stays in L1 while all four
   // micro-tiles use it, instead of being streamed from L2 four times. Each element still sums
   // in k order, so the result does not depend on the chunking.

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -123,17 +124,45 @@ void ThreadPool::parallel_for(std::int64_t count, RangeFn fn) {
     std::rethrow_exception(std::exchange(s.error, nullptr));
 }
 
+namespace {
+
+int threads_from_environment() {
+  if (const char* env = std::getenv("TILEKIT_NUM_THREADS")) {
+    char* end = nullptr;
+    const long n = std::strtol(env, &end, 10);
+    if (end != env && *end == '\0' && n > 0)
+      return static_cast<int>(std::min<long>(n, kMaxThreads));
+  }
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// The default pool, replaced by set_num_threads. Read on every parallel_for, so the common path
+// is one acquire load; destroyed (its workers joined) at exit, as a function-local static was.
+std::mutex g_default_m;
+std::unique_ptr<ThreadPool> g_default_owner;
+std::atomic<ThreadPool*> g_default{nullptr};
+
+} // namespace
+
 ThreadPool& default_pool() {
-  static ThreadPool pool([] {
-    if (const char* env = std::getenv("TILEKIT_NUM_THREADS")) {
-      char* end = nullptr;
-      const long n = std::strtol(env, &end, 10);
-      if (end != env && *end == '\0' && n > 0)
-        return static_cast<int>(std::min<long>(n, kMaxThreads));
-    }
-    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  }());
-  return pool;
+  if (ThreadPool* p = g_default.load(std::memory_order_acquire))
+    return *p;
+  std::lock_guard lock(g_default_m);
+  if (!g_default_owner) {
+    g_default_owner = std::make_unique<ThreadPool>(threads_from_environment());
+    g_default.store(g_default_owner.get(), std::memory_order_release);
+  }
+  return *g_default_owner;
+}
+
+void set_num_threads(int num_threads) {
+  std::lock_guard lock(g_default_m);
+  const int n = std::clamp(num_threads, 1, kMaxThreads);
+  if (g_default_owner && g_default_owner->num_threads() == n)
+    return;
+  auto pool = std::make_unique<ThreadPool>(n);
+  g_default.store(pool.get(), std::memory_order_release);
+  std::swap(pool, g_default_owner); // the old pool's workers are joined here
 }
 
 } // namespace tk::cpu

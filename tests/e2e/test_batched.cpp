@@ -50,8 +50,9 @@ std::string name(const BatchShape& s) {
 }
 
 // B > 1 on small tiles; one tile per matrix; 5 x 3 x 5 = 75 output tiles, which do not divide
-// the 64 cores of the 8x8 grid (some cores take two items, across a batch boundary).
-const BatchShape kShapes[] = {{3, 64, 96, 64}, {2, 32, 32, 32}, {5, 96, 160, 96}};
+// the 64 cores of the 8x8 grid (some cores take two items, across a batch boundary); K = 288,
+// longer than the CPU gemm's 256-deep K chunk.
+const BatchShape kShapes[] = {{3, 64, 96, 64}, {2, 32, 32, 32}, {5, 96, 160, 96}, {2, 64, 96, 288}};
 
 class Batched : public ::testing::TestWithParam<Backend> {};
 

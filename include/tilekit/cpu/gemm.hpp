@@ -7,7 +7,8 @@
 //   tk::cpu::parallel_for(mt * nt, [&](std::int64_t b, std::int64_t e) {
 //     tk::cpu::Tile acc;
 //     for (auto w = b; w < e; ++w) {
-//       tk::cpu::gemm_tile(pa, pb, w / nt, w % nt, acc);  // then the epilogue and store_tile
+//       const auto p = tk::cpu::gemm_tile_pos(pa, pb, w);  // the order that keeps B in L2
+//       tk::cpu::gemm_tile(pa, pb, p.row, p.col, acc);     // then the epilogue and store_tile
 //     }
 //   });
 #pragma once
@@ -30,19 +31,29 @@ using AlignedFloats = std::unique_ptr<float[], AlignedFree>;
 
 /// A (M x K) widened to fp32 and zero-padded to whole tiles. Tile row ti is one contiguous panel
 /// of 32 x Kp floats, made of four 8-row micro-panels stored k-major (8 consecutive floats per k),
-/// which is the order the micro-kernel broadcasts them in.
+/// which is the order the micro-kernel broadcasts them in. A batch of `batch` matrices (packed
+/// from a TensorView) is their panels one matrix after the other; m_tiles counts one matrix.
 struct PackedA {
   AlignedFloats data;
-  std::int64_t m_tiles = 0, k_tiles = 0;
-  const float* panel(std::int64_t ti) const { return data.get() + ti * kTile * k_tiles * kTile; }
+  std::int64_t batch = 1, m_tiles = 0, k_tiles = 0;
+  const float* panel(std::int64_t ti) const { return panel(0, ti); }
+  const float* panel(std::int64_t b, std::int64_t ti) const {
+    return data.get() + (b * m_tiles + ti) * kTile * k_tiles * kTile;
+  }
 };
 
 /// B (K x N) widened to fp32 and zero-padded to whole tiles. Tile column tj is one contiguous
 /// panel of Kp x 32 floats, k-major (one 32-float row of B per k), read as two vector registers.
+/// A batch is its matrices' panels one after the other; n_tiles counts one matrix.
 struct PackedB {
   AlignedFloats data;
-  std::int64_t k_tiles = 0, n_tiles = 0;
-  const float* panel(std::int64_t tj) const { return data.get() + tj * k_tiles * kTile * kTile; }
+  std::int64_t batch = 1, k_tiles = 0, n_tiles = 0;
+  std::int64_t block_cols = 1; // see gemm_tile_pos: set by pack_b
+
+  const float* panel(std::int64_t tj) const { return panel(0, tj); }
+  const float* panel(std::int64_t b, std::int64_t tj) const {
+    return data.get() + (b * n_tiles + tj) * k_tiles * kTile * kTile;
+  }
 };
 
 /// Packs on `pool` (nullptr: default_pool()); run serially when called from inside a job. A
@@ -51,16 +62,59 @@ PackedA pack_a(MatrixView<const float> a, ThreadPool* pool = nullptr);
 PackedA pack_a(MatrixView<const bf16> a, ThreadPool* pool = nullptr);
 PackedB pack_b(MatrixView<const float> b, ThreadPool* pool = nullptr);
 PackedB pack_b(MatrixView<const bf16> b, ThreadPool* pool = nullptr);
+/// Every matrix of a batch, in one pass on the pool: panel(b, t) is tile row (column) t of
+/// matrix b.
+PackedA pack_a(TensorView<const float> a, ThreadPool* pool = nullptr);
+PackedA pack_a(TensorView<const bf16> a, ThreadPool* pool = nullptr);
+PackedB pack_b(TensorView<const float> b, ThreadPool* pool = nullptr);
+PackedB pack_b(TensorView<const bf16> b, ThreadPool* pool = nullptr);
 
-/// acc = A[ti, :] @ B[:, tj] over K tiles [kt_begin, kt_end), or acc += that when `accumulate`.
-/// fp32 products and fp32 accumulation in k order per element. Requires a.k_tiles == b.k_tiles.
-void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::int64_t tj,
-               std::int64_t kt_begin, std::int64_t kt_end, Tile& acc, bool accumulate = false);
+/// acc = A_ba[ti, :] @ B_bb[:, tj] over K tiles [kt_begin, kt_end), or acc += that when
+/// `accumulate`: matrix `ba` of a batch `a`, matrix `bb` of `b` (0 for a single matrix, or for a
+/// batch of one shared by every batch). fp32 products and fp32 accumulation in k order per
+/// element. Requires a.k_tiles == b.k_tiles.
+void gemm_tile(const PackedA& a, std::int64_t ba, const PackedB& b, std::int64_t bb,
+               std::int64_t ti, std::int64_t tj, std::int64_t kt_begin, std::int64_t kt_end,
+               Tile& acc, bool accumulate = false);
 
 /// The whole K range.
+inline void gemm_tile(const PackedA& a, std::int64_t ba, const PackedB& b, std::int64_t bb,
+                      std::int64_t ti, std::int64_t tj, Tile& acc, bool accumulate = false) {
+  gemm_tile(a, ba, b, bb, ti, tj, 0, a.k_tiles, acc, accumulate);
+}
+
+/// Single matrices (matrix 0 of each).
+inline void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::int64_t tj,
+                      std::int64_t kt_begin, std::int64_t kt_end, Tile& acc,
+                      bool accumulate = false) {
+  gemm_tile(a, 0, b, 0, ti, tj, kt_begin, kt_end, acc, accumulate);
+}
 inline void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::int64_t tj,
                       Tile& acc, bool accumulate = false) {
-  gemm_tile(a, b, ti, tj, 0, a.k_tiles, acc, accumulate);
+  gemm_tile(a, 0, b, 0, ti, tj, 0, a.k_tiles, acc, accumulate);
+}
+
+/// The order of the output tiles that keeps B in L2, for a tile-parallel loop over work items
+/// w = 0 .. m_tiles * n_tiles: tile columns go in blocks of b.block_cols, as many as fit in half
+/// of L2 together (pack_b sets it from K and the L2 size), and within a block the tile rows in
+/// order, each across the block's columns (the last block may be narrower). The plain row-major
+/// order (i = w / n_tiles) streams every B panel from L3 once per tile row as soon as B is larger
+/// than L2. For a batch, w counts on across its matrices and is taken modulo m_tiles * n_tiles.
+struct TilePos {
+  std::int64_t row, col;
+};
+inline TilePos gemm_tile_pos(const PackedA& a, const PackedB& b, std::int64_t w) {
+  const std::int64_t mt = a.m_tiles, nt = b.n_tiles, nb = b.block_cols;
+  w %= mt * nt;
+  const std::int64_t block = w / (mt * nb), r = w % (mt * nb);
+  const std::int64_t width = nt - block * nb < nb ? nt - block * nb : nb;
+  return {r / width, block * nb + r % width};
+}
+inline std::int64_t gemm_row(const PackedA& a, const PackedB& b, std::int64_t w) {
+  return gemm_tile_pos(a, b, w).row;
+}
+inline std::int64_t gemm_col(const PackedA& a, const PackedB& b, std::int64_t w) {
+  return gemm_tile_pos(a, b, w).col;
 }
 
 /// The micro-kernels compiled into this build, best first ("avx512", "avx2", "portable"), and

@@ -55,9 +55,14 @@ private:
   std::unique_ptr<State> state_;
 };
 
-/// The process-wide pool: TILEKIT_NUM_THREADS threads if set to a positive number, else
-/// std::thread::hardware_concurrency(). Created on first use.
+/// The process-wide pool that generated code runs on: TILEKIT_NUM_THREADS threads if set to a
+/// positive number, else std::thread::hardware_concurrency(). Created on first use.
 ThreadPool& default_pool();
+
+/// Replaces the default pool with one of `num_threads` threads (clamped to [1, kMaxThreads]),
+/// like openblas_set_num_threads; nothing happens if it already has that many. Not while a
+/// kernel runs on the default pool (its threads are joined and the pool freed).
+void set_num_threads(int num_threads);
 
 /// parallel_for on default_pool().
 inline void parallel_for(std::int64_t count, RangeFn fn) {

@@ -109,11 +109,94 @@ TEST(LowerCpu, FullLiteralKIsTheGemm) {
     cpu.pack_a(A)
     cpu.pack_b(B)
     for w in 0 .. Mt * Nt per_thread {
-      let i: i32 = w / Nt
-      let j: i32 = w % Nt
+      let i: i32 = cpu.gemm_row(A, B, w)
+      let j: i32 = cpu.gemm_col(A, B, w)
       let acc: tile<f32> = cpu.tile()
       cpu.gemm_tile(A, B, i, j, acc)
       cpu.store_tile(acc, C, i, j)
+    }
+  }
+}
+)");
+}
+
+// Batched products are the packed gemm too: each rank-3 operand is packed whole (every matrix)
+// and indexed by its batch index, a batch of one by 0, a rank-2 operand (the same matrix for
+// every batch, on either side) by 0. The tile order follows the first product.
+TEST(LowerCpu, BatchedProductsAreTheGemm) {
+  std::string errors;
+  std::string all = cpu_dumps(
+      R"(kernel bat(A: f32[B, M, K], X: f32[B, K, N], W: f32[1, K, N], V: f32[K, N], U: f32[M, K]) -> (C: f32[B, M, N]) {
+    parallel b in 0 .. B, i in tiles(M), j in tiles(N) {
+        acc = zeros()
+        for k in tiles(K) { acc += A[b, i, k] @ X[b, k, j] }
+        acc2 = zeros()
+        for k in tiles(K) { acc2 += A[b, i, k] @ W[0, k, j] }
+        acc3 = zeros()
+        for k in tiles(K) { acc3 += A[b, i, k] @ V[k, j] }
+        acc4 = zeros()
+        for k in tiles(K) { acc4 += U[i, k] @ X[b, k, j] }
+        C[b, i, j] = acc + acc2 + acc3 + acc4
+    }
+}
+)",
+      &errors);
+  ASSERT_FALSE(all.empty()) << errors;
+  EXPECT_EQ(
+      function_of(dump_of(all, "lower-gemm")),
+      R"(  func kernel bat(A: tensor, X: tensor, W: tensor, V: tensor, U: tensor, C: tensor, B: i32, M: i32, K: i32, N: i32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    cpu.pack_a(A)
+    cpu.pack_b(X)
+    cpu.pack_b(W)
+    cpu.pack_b(V)
+    cpu.pack_a(U)
+    for w in 0 .. B * Mt * Nt per_thread {
+      let b: i32 = w / (Mt * Nt)
+      let i: i32 = cpu.gemm_row(A, X, w)
+      let j: i32 = cpu.gemm_col(A, X, w)
+      let acc: tile<f32> = cpu.tile()
+      cpu.gemm_batch_tile(A, b, X, b, i, j, acc)
+      let acc2: tile<f32> = cpu.tile()
+      cpu.gemm_batch_tile(A, b, W, 0, i, j, acc2)
+      let acc3: tile<f32> = cpu.tile()
+      cpu.gemm_batch_tile(A, b, V, 0, i, j, acc3)
+      let acc4: tile<f32> = cpu.tile()
+      cpu.gemm_batch_tile(U, 0, X, b, i, j, acc4)
+      store C[b, i, j] = tile.add(tile.add(tile.add(acc, acc2), acc3), acc4)
+    }
+  }
+}
+)");
+}
+
+// The work-item decode becomes the runtime's blocked tile order only when it is the row-major
+// one over the gemm's own rows and columns: with j outermost it stays as it is.
+TEST(LowerCpu, OtherDecodesKeepTheirOrder) {
+  std::string errors;
+  std::string all = cpu_dumps(R"(kernel colmajor(A: f32[M, K], B: f32[K, N]) -> (C: f32[M, N]) {
+    parallel j in tiles(N), i in tiles(M) {
+        acc = zeros()
+        for k in tiles(K) { acc += A[i, k] @ B[k, j] }
+        C[i, j] = acc
+    }
+}
+)",
+                              &errors);
+  ASSERT_FALSE(all.empty()) << errors;
+  EXPECT_EQ(function_of(dump_of(all, "lower-gemm")),
+            R"(  func kernel colmajor(A: tensor, B: tensor, C: tensor, M: i32, K: i32, N: i32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    cpu.pack_a(A)
+    cpu.pack_b(B)
+    for w in 0 .. Nt * Mt per_thread {
+      let j: i32 = w / Mt
+      let i: i32 = w % Mt
+      let acc: tile<f32> = cpu.tile()
+      cpu.gemm_tile(A, B, i, j, acc)
+      store C[i, j] = acc
     }
   }
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -190,6 +191,107 @@ TEST_P(GemmTest, ParallelEqualsSerialBitForBit) {
   const auto a = random_floats(s.m * s.k, 51), b = random_floats(s.k * s.n, 52);
   tk::cpu::ThreadPool pool(3);
   EXPECT_EQ(tile_matmul(a, b, s, &pool), tile_matmul(a, b, s));
+}
+
+// A batch packed in one pass gives, for every matrix, bit for bit what packing that matrix alone
+// gives: its own rows (a ragged row count is padded per matrix, not across the batch boundary),
+// against the other operand's matching matrix, a batch of one, or a single matrix.
+TEST_P(GemmTest, BatchesPackEachMatrixOnItsOwn) {
+  const std::int64_t batch = 3, m = 40, k = 288, n = 64; // 40 rows: two tiles, the second ragged
+  const auto a = random_floats(batch * m * k, 61), x = random_floats(batch * k * n, 62);
+  const auto w = random_floats(k * n, 63);
+  tk::cpu::ThreadPool pool(2);
+  const auto pa = tk::cpu::pack_a(tk::TensorView<const float>{a.data(), batch, m, k}, &pool);
+  const auto px = tk::cpu::pack_b(tk::TensorView<const float>{x.data(), batch, k, n}, &pool);
+  const auto pw1 = tk::cpu::pack_b(tk::TensorView<const float>{w.data(), 1, k, n}, &pool);
+  const auto pw = tk::cpu::pack_b(tk::MatrixView<const float>{w.data(), k, n});
+  EXPECT_EQ(pa.batch, batch);
+  EXPECT_EQ(pa.m_tiles, 2);
+  EXPECT_EQ(px.batch, batch);
+  EXPECT_EQ(px.n_tiles, 2);
+  EXPECT_EQ(pw1.batch, 1);
+  for (std::int64_t b = 0; b < batch; ++b) {
+    SCOPED_TRACE("matrix " + std::to_string(b));
+    const auto a1 = tk::cpu::pack_a(tk::MatrixView<const float>{a.data() + b * m * k, m, k});
+    const auto x1 = tk::cpu::pack_b(tk::MatrixView<const float>{x.data() + b * k * n, k, n});
+    for (std::int64_t ti = 0; ti < 2; ++ti)
+      for (std::int64_t tj = 0; tj < 2; ++tj) {
+        Tile got, want;
+        tk::cpu::gemm_tile(pa, b, px, b, ti, tj, got);
+        tk::cpu::gemm_tile(a1, x1, ti, tj, want);
+        ASSERT_EQ(0, std::memcmp(got.data, want.data, sizeof got.data)) << ti << "," << tj;
+        tk::cpu::gemm_tile(pa, b, pw1, 0, ti, tj, got);
+        tk::cpu::gemm_tile(a1, pw, ti, tj, want);
+        ASSERT_EQ(0, std::memcmp(got.data, want.data, sizeof got.data)) << ti << "," << tj;
+        tk::cpu::gemm_tile(pa, b, pw, 0, ti, tj, got);
+        ASSERT_EQ(0, std::memcmp(got.data, want.data, sizeof got.data)) << ti << "," << tj;
+      }
+    // And against the double reference, so the comparison above is not of two wrong results.
+    Tile acc;
+    tk::cpu::gemm_tile(pa, b, px, b, 1, 1, acc);
+    for (int i = 0; i < 32; ++i)
+      for (int j = 0; j < 32; ++j) {
+        const std::int64_t r = 32 + i, c = 32 + j;
+        double ref = 0, mag = 0;
+        for (std::int64_t kk = 0; kk < k && r < m; ++kk) { // rows past m are padding: zero
+          const double p = static_cast<double>(a[static_cast<std::size_t>((b * m + r) * k + kk)]) *
+                           x[static_cast<std::size_t>((b * k + kk) * n + c)];
+          ref += p;
+          mag += std::fabs(p);
+        }
+        ASSERT_NEAR(acc(i, j), ref, 1e-5 * mag) << i << "," << j;
+      }
+  }
+}
+
+// The blocked tile order visits every tile of every matrix exactly once, block by block of
+// block_cols columns (the last one narrower), rows in order inside a block.
+TEST(Gemm, TileOrderIsABijectionBlockByBlock) {
+  for (std::int64_t mt : {1, 3, 7})
+    for (std::int64_t nt : {1, 5, 19})
+      for (std::int64_t nb : {1, 2, 4, 19, 25}) {
+        SCOPED_TRACE(std::to_string(mt) + "x" + std::to_string(nt) + " nb " + std::to_string(nb));
+        tk::cpu::PackedA a;
+        a.m_tiles = mt;
+        tk::cpu::PackedB b;
+        b.n_tiles = nt;
+        b.block_cols = std::min(nb, nt);
+        std::vector<int> seen(static_cast<std::size_t>(mt * nt), 0);
+        tk::cpu::TilePos prev{-1, -1};
+        for (std::int64_t w = 0; w < 2 * mt * nt; ++w) { // two matrices of a batch
+          const auto p = tk::cpu::gemm_tile_pos(a, b, w);
+          EXPECT_EQ(p.row, tk::cpu::gemm_row(a, b, w));
+          EXPECT_EQ(p.col, tk::cpu::gemm_col(a, b, w));
+          ASSERT_TRUE(0 <= p.row && p.row < mt && 0 <= p.col && p.col < nt) << w;
+          if (w < mt * nt)
+            ++seen[static_cast<std::size_t>(p.row * nt + p.col)];
+          else // the second matrix repeats the first one's order
+            EXPECT_EQ(p.col, tk::cpu::gemm_col(a, b, w - mt * nt));
+          if (w % (mt * nt) != 0 && p.col / b.block_cols == prev.col / b.block_cols) {
+            // Inside a block: across the row, then down to the next row.
+            const bool next_in_row = p.row == prev.row && p.col == prev.col + 1;
+            const bool next_row = p.row == prev.row + 1 && p.col % b.block_cols == 0;
+            EXPECT_TRUE(next_in_row || next_row) << w;
+          }
+          prev = p;
+        }
+        for (int n : seen)
+          ASSERT_EQ(n, 1);
+      }
+}
+
+// pack_b sizes the column blocks from K: at least one panel, never more than there are.
+TEST(Gemm, BlockColumnsFollowK) {
+  std::vector<float> b(static_cast<std::size_t>(4096 * 64), 1.0f);
+  const auto tall = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), 4096, 64});
+  EXPECT_GE(tall.block_cols, 1);
+  EXPECT_LE(tall.block_cols, 2);
+  const auto flat = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), 32, 4096 * 2});
+  EXPECT_GE(flat.block_cols, 1);
+  EXPECT_LE(flat.block_cols, flat.n_tiles);
+  const auto shallow = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), 64, 4096});
+  const auto deep = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), 4096, 64});
+  EXPECT_LE(deep.block_cols, shallow.block_cols);
 }
 
 std::vector<std::string> compiled_kernels() {

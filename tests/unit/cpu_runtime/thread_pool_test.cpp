@@ -159,6 +159,26 @@ TEST(ThreadPool, DefaultPoolHasAtLeastOneThread) {
   EXPECT_EQ(total.load(), 1000);
 }
 
+// set_num_threads replaces the pool that parallel_for (and so generated code) runs on.
+TEST(ThreadPool, SetNumThreadsReplacesTheDefaultPool) {
+  const int before = tk::cpu::default_pool().num_threads();
+  for (int n : {1, 3, 2, 0}) {
+    tk::cpu::set_num_threads(n);
+    EXPECT_EQ(tk::cpu::default_pool().num_threads(), std::max(n, 1));
+    std::atomic<std::int64_t> total{0};
+    std::atomic<int> calls{0};
+    tk::cpu::parallel_for(1000, [&](std::int64_t b, std::int64_t e) {
+      total += e - b;
+      ++calls;
+    });
+    EXPECT_EQ(total.load(), 1000);
+    if (n <= 1) {
+      EXPECT_EQ(calls.load(), 1); // one thread: a single inline call
+    }
+  }
+  tk::cpu::set_num_threads(before);
+}
+
 } // namespace
 
 namespace {
