@@ -10,24 +10,6 @@ namespace {
 
 using namespace ir;
 
-// The nest of parallel loops at the top of `s`, outermost first; `body` gets the innermost body.
-std::vector<const For*> parallel_nest(const Stmt& s, Stmt& body) {
-  std::vector<const For*> nest;
-  Stmt cur = s;
-  while (const For* f = as<For>(cur)) {
-    if (f->role != ForRole::parallel)
-      break;
-    nest.push_back(f);
-    body = f->body;
-    const Block* b = as<Block>(f->body);
-    if (!b || b->stmts.size() != 1 || !as<For>(b->stmts[0]) ||
-        as<For>(b->stmts[0])->role != ForRole::parallel)
-      break;
-    cur = b->stmts[0];
-  }
-  return nest;
-}
-
 bool is_zero(const Expr& e) {
   const IntImm* i = as<IntImm>(e);
   return i && i->value == 0;

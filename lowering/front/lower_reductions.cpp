@@ -63,24 +63,6 @@ Expr combine(Combine c, Expr acc, Expr v) {
   return call(fn, {std::move(acc), std::move(v)});
 }
 
-// The nest of parallel loops at the top of `s`, outermost first; `body` gets the innermost body.
-std::vector<const For*> parallel_nest(const Stmt& s, Stmt& body) {
-  std::vector<const For*> nest;
-  Stmt cur = s;
-  while (const For* f = as<For>(cur)) {
-    if (f->role != ForRole::parallel)
-      break;
-    nest.push_back(f);
-    body = f->body;
-    const Block* b = as<Block>(f->body);
-    if (!b || b->stmts.size() != 1 || !as<For>(b->stmts[0]) ||
-        as<For>(b->stmts[0])->role != ForRole::parallel)
-      break;
-    cur = b->stmts[0];
-  }
-  return nest;
-}
-
 std::set<std::string> stored_tensors(const std::vector<Stmt>& ss) {
   struct Stores : Visitor {
     std::set<std::string> names;

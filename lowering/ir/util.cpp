@@ -242,4 +242,21 @@ const Function* find_function(const Program& p, FuncKind kind) {
   return nullptr;
 }
 
+std::vector<const ir::For*> parallel_nest(const ir::Stmt& s, ir::Stmt& body) {
+  std::vector<const For*> nest;
+  Stmt cur = s;
+  while (const For* f = as<For>(cur)) {
+    if (f->role != ForRole::parallel)
+      break;
+    nest.push_back(f);
+    body = f->body;
+    const Block* b = as<Block>(f->body);
+    if (!b || b->stmts.size() != 1 || !as<For>(b->stmts[0]) ||
+        as<For>(b->stmts[0])->role != ForRole::parallel)
+      break;
+    cur = b->stmts[0];
+  }
+  return nest;
+}
+
 } // namespace tk::ir

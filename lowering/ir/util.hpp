@@ -63,6 +63,11 @@ std::map<std::string, std::string> tile_count_vars(const ir::Function& kernel);
 /// whole tiles (a vector dimension of 1 is one tile).
 ir::Expr tiles_of(const ir::Dim& d, const std::map<std::string, std::string>& tile_counts);
 
+/// The nest of parallel loops starting at `s`, outermost first (a parallel loop whose body is one
+/// parallel loop continues the nest); `body` gets the innermost loop's body. Empty when `s` is not
+/// a parallel loop.
+std::vector<const ir::For*> parallel_nest(const ir::Stmt& s, ir::Stmt& body);
+
 /// The first function of the kind, or null.
 ir::Function* find_function(ir::Program& p, ir::FuncKind kind);
 const ir::Function* find_function(const ir::Program& p, ir::FuncKind kind);
