@@ -100,11 +100,11 @@ TEST(EmulatorFormats, ReconfiguredUnpackerAndPackerCopyBothFormats) {
 
 TEST(EmulatorFormats, UnpackingAnotherFormatIsAnError) {
   Formats f;
-  EXPECT_NE(error_of(f, {{"FORGET_UNPACK", "1"}})
-                .find("copy_tile: c_1 holds Float16_b tiles, but the unpacker's srcA is configured "
-                      "for Float32 (from c_0); call reconfig_data_format_srca(c_0, c_1) first"),
+  const std::string e = error_of(f, {{"FORGET_UNPACK", "1"}});
+  EXPECT_NE(e.find("copy_tile: c_1 holds Float16_b tiles, but the unpacker's srcA is configured "
+                   "for Float32 (from c_0); call reconfig_data_format_srca(c_0, c_1) first"),
             std::string::npos)
-      << error_of(f, {{"FORGET_UNPACK", "1"}});
+      << e;
 }
 
 TEST(EmulatorFormats, PackingAnotherFormatIsAnError) {
