@@ -36,6 +36,8 @@ void collect(const json& j, std::set<std::string>& refs, std::set<std::string>& 
       refs.insert(j["name"].get<std::string>());
     if (j.contains("kind") && j["kind"] == "call")
       calls.insert(j["fn"].get<std::string>());
+    if (j.contains("kind") && j["kind"] == "binary" && j.value("call", false))
+      calls.insert(j["op"].get<std::string>()); // min, max: <algorithm>
     for (const auto& [k, v] : j.items())
       collect(v, refs, calls);
   } else if (j.is_array()) {

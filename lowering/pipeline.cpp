@@ -13,6 +13,8 @@
 #include "lowering/tt/assign_cbs.hpp"
 #include "lowering/tt/attach_accessors.hpp"
 #include "lowering/tt/bind_runtime_args.hpp"
+#include "lowering/tt/block_matmul.hpp"
+#include "lowering/tt/choose_blocks.hpp"
 #include "lowering/tt/finalize_signature.hpp"
 #include "lowering/tt/insert_cb_protocol.hpp"
 #include "lowering/tt/insert_compute_init.hpp"
@@ -55,6 +57,14 @@ constexpr Stage kTT[] = {
      "scaler: format, page, depth",
      plan_buffers},
     {"attach-accessors", "TensorAccessor compile-time args of every DRAM tensor", attach_accessors},
+    {"choose-blocks",
+     "a plain C = A @ B kernel gets its blocking: the DST sub-block, the CB capacities and the "
+     "run-time rule for the block's rows, columns and depth",
+     choose_blocks},
+    {"block-matmul",
+     "a blocked matmul as blocks of C per work item: A and B read a block per K step and "
+     "reused, matmul_block on DST sub-blocks, partial sums through cb_partials",
+     block_matmul},
     {"partition-work",
      "the host plan function: work items split over the core grid like "
      "split_work_to_cores",

@@ -1,5 +1,7 @@
 #include "report/estimate.hpp"
 
+#include "include/tilekit/matmul_blocks.hpp"
+
 #include "lowering/tt/target.hpp"
 #include "support/diagnostics.hpp"
 
@@ -77,6 +79,17 @@ std::optional<double> eval(const Expr& e, const Env& env,
   if (const Call* c = as<Call>(e)) {
     if (c->fn == Intrinsic::to_f32)
       return eval(c->args[0], env, args);
+    if (c->fn == Intrinsic::tt_matmul_block) { // the host's rule, as the host calls it
+      std::int64_t a[11];
+      for (std::size_t k = 0; k < 11; ++k) {
+        std::optional<double> x = eval(c->args[k], env, args);
+        if (!x)
+          return std::nullopt;
+        a[k] = static_cast<std::int64_t>(*x);
+      }
+      return static_cast<double>(tk::tt_host::matmul_block(a[0], a[1], a[2], a[3], a[4], a[5], a[6],
+                                                           a[7], a[8], a[9], a[10]));
+    }
     if (c->fn == Intrinsic::get_arg_val && args) {
       const auto* i = as<IntImm>(c->args[0]);
       if (!i || i->value < 0 || static_cast<std::size_t>(i->value) >= args->size())
@@ -117,6 +130,7 @@ timing::TileOp cost_class(const Call& c) {
   switch (c.fn) {
   case Intrinsic::matmul_tiles:
   case Intrinsic::matmul_tiles_bt:
+  case Intrinsic::matmul_block:
     return timing::TileOp::Matmul;
   case Intrinsic::add_tiles:
   case Intrinsic::sub_tiles:
@@ -259,9 +273,15 @@ private:
         throw InternalError("internal error: report: pack_tile into an unknown CB");
       bytes = static_cast<double>(cb->page_size);
     }
-    const double cycles = timing::tile_op_cycles(arch_, cls, phases_, bytes);
+    // A call is one tile operation, but matmul_block is rt_dim x ct_dim tile products, and
+    // counts as that many (the tile products are what the report and the emulator compare).
+    const std::int64_t tiles = c.fn == Intrinsic::matmul_block
+                                   ? as<IntImm>(c.args[6])->value * as<IntImm>(c.args[7])->value
+                                   : 1;
+    const double cycles =
+        timing::tile_op_cycles(arch_, cls, phases_, bytes) * static_cast<double>(tiles);
     Counts::Op& op = out.ops.try_emplace(sdk_name(c), Counts::Op{cls}).first->second;
-    ++op.count;
+    op.count += tiles;
     op.cycles += cycles;
     out.compute_cycles += cycles;
   }

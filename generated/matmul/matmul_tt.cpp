@@ -41,9 +41,17 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t K = static_cast<std::uint32_t>(A.cols);
   const std::uint32_t N = static_cast<std::uint32_t>(B.cols);
   const std::uint32_t Mt = M / 32u;
-  const std::uint32_t Nt = N / 32u;
-  const std::uint32_t work_items = Mt * Nt;
   const std::uint32_t Kt = K / 32u;
+  const std::uint32_t Nt = N / 32u;
+  const std::uint32_t bm = static_cast<uint32_t>(
+      tk::tt_host::matmul_block(0u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 256u));
+  const std::uint32_t bn = static_cast<uint32_t>(
+      tk::tt_host::matmul_block(1u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 256u));
+  const std::uint32_t Mb = (Mt + bm - 1u) / bm;
+  const std::uint32_t Nb = (Nt + bn - 1u) / bn;
+  const std::uint32_t work_items = Mb * Nb;
+  const std::uint32_t bk = static_cast<uint32_t>(
+      tk::tt_host::matmul_block(2u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 256u));
   const std::uint32_t A_bytes = Mt * Kt * 2048u;
   const std::uint32_t B_bytes = Kt * Nt * 2048u;
   const std::uint32_t C_bytes = Mt * Nt * 2048u;
@@ -90,16 +98,20 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_0, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_1, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_1, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_1, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(16384, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_16, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_24, 2048));
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*A_buffer).append_to(tk_reader_compile_args);
@@ -134,9 +146,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {A_addr, B_addr, Kt, Nt, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {Kt, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, {C_addr, Nt, start, count});
+                                     {A_addr, B_addr, Mt, Kt, Nt, bm, bn, bk, Nb, start, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {Kt, bm, bn, bk, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
+                                     {C_addr, Mt, Nt, bm, bn, Nb, start, count});
         start += count;
       }
     }

@@ -41,9 +41,17 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t K = static_cast<std::uint32_t>(A.cols);
   const std::uint32_t N = static_cast<std::uint32_t>(B.cols);
   const std::uint32_t Mt = M / 32u;
-  const std::uint32_t Nt = N / 32u;
-  const std::uint32_t work_items = Mt * Nt;
   const std::uint32_t Kt = K / 32u;
+  const std::uint32_t Nt = N / 32u;
+  const std::uint32_t bm = static_cast<uint32_t>(
+      tk::tt_host::matmul_block(0u, Mt, Kt, Nt, 4u, 4u, 2u, 2u, 64u, 64u, 128u));
+  const std::uint32_t bn = static_cast<uint32_t>(
+      tk::tt_host::matmul_block(1u, Mt, Kt, Nt, 4u, 4u, 2u, 2u, 64u, 64u, 128u));
+  const std::uint32_t Mb = (Mt + bm - 1u) / bm;
+  const std::uint32_t Nb = (Nt + bn - 1u) / bn;
+  const std::uint32_t work_items = Mb * Nb;
+  const std::uint32_t bk = static_cast<uint32_t>(
+      tk::tt_host::matmul_block(2u, Mt, Kt, Nt, 4u, 4u, 2u, 2u, 64u, 64u, 128u));
   const std::uint32_t A_bytes = Mt * Kt * 4096u;
   const std::uint32_t B_bytes = Kt * Nt * 4096u;
   const std::uint32_t C_bytes = Mt * Nt * 4096u;
@@ -90,16 +98,20 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(8192, {{tt::CBIndex::c_0, tt::DataFormat::Float32}})
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_0, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(8192, {{tt::CBIndex::c_1, tt::DataFormat::Float32}})
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_1, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_1, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(8192, {{tt::CBIndex::c_16, tt::DataFormat::Float32}})
+      tt::tt_metal::CircularBufferConfig(32768, {{tt::CBIndex::c_16, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_16, 4096));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
+          .set_page_size(tt::CBIndex::c_24, 4096));
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*A_buffer).append_to(tk_reader_compile_args);
@@ -111,10 +123,15 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                        .compile_args = tk_reader_compile_args});
 
   std::vector<std::uint32_t> tk_compute_compile_args;
+  // Float32 CBs that only copy_tile reads go straight to the fp32 DST, not through SrcA as TF32.
+  std::vector<tt::tt_metal::UnpackToDestMode> tk_unpack_to_dest_mode(
+      NUM_CIRCULAR_BUFFERS, tt::tt_metal::UnpackToDestMode::Default);
+  tk_unpack_to_dest_mode[tt::CBIndex::c_24] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/matmul_f32/compute.cpp", tk_all_cores,
       tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
                                   .fp32_dest_acc_en = true,
+                                  .unpack_to_dest_mode = tk_unpack_to_dest_mode,
                                   .math_approx_mode = false,
                                   .compile_args = tk_compute_compile_args});
 
@@ -134,9 +151,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {A_addr, B_addr, Kt, Nt, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {Kt, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, {C_addr, Nt, start, count});
+                                     {A_addr, B_addr, Mt, Kt, Nt, bm, bn, bk, Nb, start, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {Kt, bm, bn, bk, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
+                                     {C_addr, Mt, Nt, bm, bn, Nb, start, count});
         start += count;
       }
     }

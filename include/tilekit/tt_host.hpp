@@ -4,6 +4,7 @@
 // pack_as_bfp8_tiles, so generated host code compiles against the real SDK too.
 #pragma once
 
+#include <tilekit/matmul_blocks.hpp>
 #include <tilekit/runtime.hpp>
 
 #include <tt-metalium/bfloat8.hpp>

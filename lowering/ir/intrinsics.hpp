@@ -78,6 +78,13 @@ namespace tk::ir {
   X(transpose_wh_tile, "transpose_wh_tile", "cb int slot", void, writes,                           \
     "api/compute/transpose_wh.h")                                                                  \
   X(matmul_tiles, "matmul_tiles", "cb cb int int slot", void, writes, "api/compute/matmul.h")      \
+  /* the block form (docs/lowering.md, "Blocked matmul"): (in0, in1, transpose, ct_dim, rt_dim,    \
+     kt_dim) and (in0, in1, in0 index, in1 index, idst, transpose, ct_dim, rt_dim, kt_dim): an     \
+     rt_dim x ct_dim block of DST from rt_dim x kt_dim tiles of in0 and kt_dim x ct_dim of in1 */  \
+  X(mm_block_init_short, "mm_block_init_short", "cb cb const const const int", void, init,         \
+    "api/compute/matmul.h")                                                                        \
+  X(matmul_block, "matmul_block", "cb cb int int slot const const const int", void, writes,        \
+    "api/compute/matmul.h")                                                                        \
   X(binary_op_init_common, "binary_op_init_common", "cb cb cb", void, init,                        \
     "api/compute/eltwise_binary.h")                                                                \
   X(add_tiles_init, "add_tiles_init", "cb cb", void, init, "api/compute/eltwise_binary.h")         \
@@ -199,6 +206,17 @@ namespace tk::ir {
   /* reader: the tile of tril(i, j) / triu(i, j) in the CB's format; the int is 32 * (j - i) */    \
   X(df_tril_tile, "df.tril_tile", "cb dformat int", void, writes, "")                              \
   X(df_triu_tile, "df.triu_tile", "cb dformat int", void, writes, "")                              \
+  /* blocks of pages: (cb, tensor, first page, rows, cols, row stride in pages, valid rows,        \
+     valid cols, CB pages): rows x cols pages, row-major, at the front of a window of `CB pages`   \
+     reserved (waited for) at once; the pages past the valid ones are left as they are (a block    \
+     over the edge of the tensor), and so are those past the block */                              \
+  X(df_read_block, "df.read_block", "cb src int int int int int int const", void, writes, "")      \
+  X(df_write_block, "df.write_block", "cb dst int int int int int int const", void, writes, "")    \
+  /* the blocked matmul's rule (include/tilekit/matmul_blocks.hpp), on the host: field (0 rows,    \
+     1 cols, 2 depth), Mt, Kt, Nt, grid x, grid y, sub-block rows, cols, CB capacities (A, B,      \
+     partials) in tiles */                                                                         \
+  X(tt_matmul_block, "tt.matmul_block",                                                            \
+    "const int int int const const const const const const const", i32, pure, "")                  \
   /* the reduce scaler tile at an L1 address: a packed bf16 pair in row 0 of each face */          \
   X(fill_scaler_tile, "fill_scaler_tile", "int int", void, writes, "")                             \
   /* a tril / triu tile at an L1 address (reader template): 1.0 where row - column >= (<=) the     \

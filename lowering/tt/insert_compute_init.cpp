@@ -32,6 +32,8 @@ Stmt init_for(const Call& c, const std::string& ocb) {
     return mk(Intrinsic::mm_init_short, {a[0], a[1]});
   case Intrinsic::matmul_tiles_bt:
     return mk(Intrinsic::mm_init_short_bt, {a[0], a[1]});
+  case Intrinsic::matmul_block: // (in0, in1, transpose, ct_dim, rt_dim, kt_dim)
+    return mk(Intrinsic::mm_block_init_short, {a[0], a[1], a[5], a[6], a[7], a[8]});
   case Intrinsic::transpose_wh_tile:
     return mk(Intrinsic::transpose_wh_init_short, {a[0]});
   case Intrinsic::add_tiles:

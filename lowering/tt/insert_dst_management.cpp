@@ -16,6 +16,10 @@ bool is_pack(Intrinsic fn) {
 
 enum class Kind { math, pack, loop_with_packs, other };
 
+const Expr& pack_cb(const Stmt& s) {
+  return as<Call>(as<Evaluate>(s)->call)->args[1];
+}
+
 Kind classify(const Stmt& s) {
   bool packs = ir::any_call(s, is_pack);
   if (as<For>(s) || as<IfThenElse>(s))
@@ -35,7 +39,9 @@ public:
     enum class State { idle, math, packing } st = State::idle;
     std::vector<Stmt> out;
     auto regs = [&](Intrinsic fn) { out.push_back(evaluate(call(fn, {}))); };
-    for (const Stmt& x : as<Block>(s)->stmts) {
+    const std::vector<Stmt>& stmts = as<Block>(s)->stmts;
+    for (std::size_t i = 0; i < stmts.size(); ++i) {
+      const Stmt& x = stmts[i];
       check_slots(x);
       switch (classify(x)) {
       case Kind::math:
@@ -54,10 +60,22 @@ public:
           regs(Intrinsic::tile_regs_wait);
         }
         st = State::packing;
-        const Expr& cb = as<Call>(as<Evaluate>(x)->call)->args[1];
-        out.push_back(evaluate(call(Intrinsic::cb_reserve_back, {cb, int_imm(1)}), x->loc.range));
-        out.push_back(x);
-        out.push_back(evaluate(call(Intrinsic::cb_push_back, {cb, int_imm(1)}), x->loc.range));
+        // Consecutive packs into one CB fill one reservation, as the SDK's kernels pack a
+        // sub-block: the packer writes the reserved pages in order.
+        const Expr& cb = pack_cb(x);
+        std::size_t n = 1;
+        while (i + n < stmts.size() && classify(stmts[i + n]) == Kind::pack &&
+               as<Ref>(pack_cb(stmts[i + n]))->name == as<Ref>(cb)->name)
+          ++n;
+        const auto pages = static_cast<std::int64_t>(n);
+        out.push_back(
+            evaluate(call(Intrinsic::cb_reserve_back, {cb, int_imm(pages)}), x->loc.range));
+        for (std::size_t k = 0; k < n; ++k) {
+          check_slots(stmts[i + k]);
+          out.push_back(stmts[i + k]);
+        }
+        out.push_back(evaluate(call(Intrinsic::cb_push_back, {cb, int_imm(pages)}), x->loc.range));
+        i += n - 1;
         break;
       }
       case Kind::loop_with_packs: {

@@ -209,7 +209,7 @@ ir::Module select_tile_ops(const ir::Module& m, Diagnostics& diags) {
   try {
     for (Program& p : out.programs)
       for (Function& f : p.functions)
-        if (f.kind == FuncKind::kernel) {
+        if (f.kind == FuncKind::kernel && !p.attrs.count("matmul_sub_block")) {
           Function copy = f;
           // DST precision is decided once, here; every later stage reads it (tt::dst_fp32).
           p.attrs["dst_fp32"] = {tt::decide_dst_fp32(p, copy)};

@@ -14,11 +14,13 @@ using namespace tk::ir;
 FuncKind side_of(Intrinsic fn) {
   switch (fn) {
   case Intrinsic::df_read_tile:
+  case Intrinsic::df_read_block:
   case Intrinsic::df_scaler_tile:
   case Intrinsic::df_tril_tile:
   case Intrinsic::df_triu_tile:
     return FuncKind::reader;
   case Intrinsic::df_write_tile:
+  case Intrinsic::df_write_block:
     return FuncKind::writer;
   default:
     return FuncKind::compute;

@@ -19,6 +19,7 @@ CbRange cb_range(ir::CBRole role) {
   case ir::CBRole::output:
     return {16, 23};
   case ir::CBRole::intermediate:
+  case ir::CBRole::partials:
     return {24, 31};
   }
   return {0, 7};
@@ -87,7 +88,8 @@ Unpackers unpackers(const ir::Call& c) {
       cbs.push_back(c.args[i]);
   if (cbs.empty())
     return {};
-  if (c.fn == Intrinsic::matmul_tiles || c.fn == Intrinsic::matmul_tiles_bt)
+  if (c.fn == Intrinsic::matmul_tiles || c.fn == Intrinsic::matmul_tiles_bt ||
+      c.fn == Intrinsic::matmul_block)
     return {cbs[1], cbs[0]};
   return {cbs[0], cbs.size() > 1 ? cbs[1] : nullptr};
 }

@@ -83,6 +83,28 @@ void check_pair(const Function& prod, const Function& cons, const std::set<std::
   }
 }
 
+// A CB compute both fills and drains (a blocked matmul's partial sums): it reserves as it pushes,
+// pops as it waits, and pushes in total what it waits for in total. Its occupancy along the way
+// (a whole block, pushed over one K step and drained over the next) is the host's block rule's to
+// keep within the CB's depth (include/tilekit/matmul_blocks.hpp).
+void check_self(const Function& f, const std::set<std::string>& cbs) {
+  for (const std::string& c : cbs) {
+    auto tree = [&](Intrinsic fn) { return tt::event_tree(f, fn, {c}); };
+    tt::EventTree reserves = tree(Intrinsic::cb_reserve_back),
+                  pushes = tree(Intrinsic::cb_push_back);
+    tt::EventTree waits = tree(Intrinsic::cb_wait_front), pops = tree(Intrinsic::cb_pop_front);
+    if (!(reserves == pushes))
+      fail("'" + f.name + "' reserves and pushes differ on " + c + ": reserves `" +
+           print(reserves) + "`, pushes `" + print(pushes) + "`");
+    if (!(waits == pops))
+      fail("'" + f.name + "' waits and pops differ on " + c + ": waits `" + print(waits) +
+           "`, pops `" + print(pops) + "`");
+    if (tt::total(pushes) != tt::total(waits))
+      fail("'" + f.name + "' pushes `" + print(pushes) + "` into " + c + " but waits for `" +
+           print(waits) + "`: not the same number of tiles");
+  }
+}
+
 // tile_regs_acquire -> commit -> wait -> release, math in the first phase, packs in the last;
 // `dst.assume_zero(k)` only on a slot nothing touched since the section's tile_regs_acquire; the
 // packer's reduce mask (reduce_init to reduce_uninit) on for the packs of reductions and only
@@ -169,6 +191,8 @@ public:
     if (!pack && ph != Phase::math)
       fail("in '" + f_.name + "', " + one_line(s) + " writes DST " + name(ph) +
            ", not between tile_regs_acquire and tile_regs_commit");
+    if (c->fn == Intrinsic::matmul_block) // writes rt_dim x ct_dim slots from idst
+      block_footprint(*c, s);
     for (std::size_t k : slots) {
       const IntImm* i = as<IntImm>(c->args[k]);
       if (!i || i->value < 0 || i->value >= cap_)
@@ -229,6 +253,7 @@ private:
     }
     case Intrinsic::matmul_tiles: // accumulates
     case Intrinsic::matmul_tiles_bt:
+    case Intrinsic::matmul_block:
       set(out, {reduced(before) ? Held::from_reduction : Held::value});
       return;
     default:
@@ -242,6 +267,19 @@ private:
       for (std::size_t k : slots)
         from_reduction |= reduced(held(c.args[k]));
     set(out, {from_reduction ? Held::from_reduction : Held::value});
+  }
+
+  void block_footprint(const Call& c, const Stmt& s) {
+    const IntImm* idst = as<IntImm>(c.args[4]);
+    const IntImm* ct = as<IntImm>(c.args[6]);
+    const IntImm* rt = as<IntImm>(c.args[7]);
+    if (!idst || !ct || !rt || idst->value + ct->value * rt->value > cap_)
+      fail("in '" + f_.name + "', " + one_line(s) + " writes DST slots past the " +
+           std::to_string(cap_) + " DST holds (dst_fp32 = " + (fp32_ ? "true" : "false") + ")");
+    for (std::int64_t k = idst->value; k < idst->value + ct->value * rt->value; ++k) {
+      touched_.emplace(k, one_line(s));
+      held_[k] = {Held::value};
+    }
   }
 
   void check_mask(const Call& c, const Stmt& s) {
@@ -426,14 +464,17 @@ void check_program(const Program& p) {
   const Function& compute = kernel(p, FuncKind::compute);
   const Function& writer = kernel(p, FuncKind::writer);
   const Function& host = kernel(p, FuncKind::host);
-  std::set<std::string> in, out; // reader -> compute, compute -> writer
+  std::set<std::string> in, out, partials; // reader -> compute, compute -> writer, compute
   for (const CircularBuffer& c : p.cbs)
     if (c.role == CBRole::output)
       out.insert(c.name);
+    else if (c.role == CBRole::partials)
+      partials.insert(c.name);
     else if (c.role != CBRole::intermediate)
       in.insert(c.name);
   check_pair(reader, compute, in);
   check_pair(compute, writer, out);
+  check_self(compute, partials);
   if (auto err = tt::check_occupancy(p, compute))
     fail("in '" + compute.name + "', " + *err);
   bool fp32 = tt::dst_fp32(p);

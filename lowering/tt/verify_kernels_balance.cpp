@@ -3,6 +3,7 @@
 #include "lowering/ir/printer.hpp"
 #include "support/diagnostics.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace tk::lower::tt {
@@ -74,6 +75,26 @@ EventTree event_tree(const Function& f, Intrinsic fn, const std::set<std::string
   EventTree t;
   build(f.body, fn, cbs, t);
   return t;
+}
+
+namespace {
+void terms(const EventTree& t, const std::string& prefix, std::vector<std::string>& out) {
+  for (const auto& item : t.items) {
+    if (const auto* e = std::get_if<EventTree::Event>(&item)) {
+      out.push_back(prefix + std::to_string(e->n));
+    } else {
+      const auto& l = std::get<std::shared_ptr<EventTree::Loop>>(item);
+      terms(l->body, prefix + "(" + l->extent + ") * ", out);
+    }
+  }
+}
+} // namespace
+
+std::vector<std::string> total(const EventTree& t) {
+  std::vector<std::string> out;
+  terms(t, "", out);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::string print(const EventTree& t) {

@@ -33,6 +33,11 @@ struct EventTree::Loop {
 /// CBs in `cbs`, in `f`. Event counts must be integer literals.
 EventTree event_tree(const ir::Function& f, ir::Intrinsic fn, const std::set<std::string>& cbs);
 
+/// The number of pages a tree counts, as a sum of products: each event's count times the extents
+/// of the loops around it, one printed term per event, sorted (two trees that count the same
+/// events in another order have equal totals).
+std::vector<std::string> total(const EventTree& t);
+
 /// `count { Kt { cb_A cb_B } }`; an event of n > 1 pages prints as `cb_A x2`.
 std::string print(const EventTree& t);
 

@@ -45,7 +45,9 @@ const std::set<std::string> kDataflowApi = {
     // TensorAccessor / TensorAccessorArgs members, §3.2
     "TensorAccessorArgs::next_compile_time_args_offset", "TensorAccessor::get_noc_addr",
     "TensorAccessor::get_aligned_page_size", "TensorAccessor::get_shard_noc_addr",
-    "TensorAccessor::is_local_page"};
+    "TensorAccessor::is_local_page",
+    // the C++ standard library's <algorithm>: a block's rows and columns inside the tensor
+    "std::min", "std::max"};
 
 struct Parsed {
   std::unique_ptr<clang::ASTUnit> ast;

@@ -10,10 +10,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The last dump before verify-kernels, without its header line.
+// The last dump before verify-kernels, without its header line. "matmul" and "matmul_f32" are the
+// per-tile matmuls (fixtures/*_per_tile.ir, the examples' dumps before they became blocked
+// matmuls), whose lines the hand-broken cases below edit; every other name is the example's own.
 std::string final_ir(const std::string& example) {
-  std::string text = tk::test::read_file(tk::test::source_dir() / "tests/golden/ir" / example /
-                                         "tt/after-finalize-signature.txt");
+  const fs::path fixtures = tk::test::source_dir() / "tests/unit/tt_lowering/fixtures";
+  fs::path path = example == "matmul" || example == "matmul_f32"
+                      ? fixtures / (example + "_per_tile.ir")
+                      : tk::test::source_dir() / "tests/golden/ir" / example /
+                            "tt/after-finalize-signature.txt";
+  std::string text = tk::test::read_file(path);
   EXPECT_FALSE(text.empty()) << "no golden dump for " << example;
   return text.substr(text.find('\n') + 1);
 }
@@ -46,11 +52,16 @@ TEST(Verify, PassesOnEveryExample) {
     if (e.path().extension() != ".tk")
       continue;
     std::string name = e.path().stem().string();
-    EXPECT_EQ(verify_error(final_ir(name)), "") << name;
-    ir::Module m = test::read_ir(final_ir(name));
+    std::string text = tk::test::read_file(tk::test::source_dir() / "tests/golden/ir" / name /
+                                           "tt/after-finalize-signature.txt");
+    text = text.substr(text.find('\n') + 1);
+    EXPECT_EQ(verify_error(text), "") << name;
+    ir::Module m = test::read_ir(text);
     Diagnostics d;
     EXPECT_TRUE(ir::identical(verify_kernels(m, d), m)) << "verify changes nothing";
   }
+  EXPECT_EQ(verify_error(final_ir("matmul")), "") << "the per-tile matmul";
+  EXPECT_EQ(verify_error(final_ir("matmul_f32")), "") << "the per-tile f32 matmul";
 }
 
 TEST(Verify, DroppedPush) {

@@ -27,10 +27,17 @@ ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
   ::tk::rt::emu::matmul_tiles(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst,
                               ::tk::rt::emu::matmul_transposed());
 }
-ALWI void mm_block_init(uint32_t in0, uint32_t in1, uint32_t out, const uint32_t /*transpose*/ = 0,
+ALWI void mm_block_init(uint32_t in0, uint32_t in1, uint32_t out, const uint32_t transpose = 0,
                         uint32_t /*ct_dim*/ = 1, uint32_t /*rt_dim*/ = 1, uint32_t /*kt_dim*/ = 1,
                         uint32_t /*call_line*/ = __builtin_LINE()) {
   ::tk::rt::emu::configure_formats(in1, in0, out, "mm_block_init");
+  ::tk::rt::emu::matmul_init(transpose != 0);
+}
+ALWI void mm_block_init_short(uint32_t /*in0_cb_id*/, uint32_t /*in1_cb_id*/,
+                              const uint32_t transpose = 0, uint32_t /*ct_dim*/ = 1,
+                              uint32_t /*rt_dim*/ = 1, uint32_t /*kt_dim*/ = 1,
+                              uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::matmul_init(transpose != 0);
 }
 // Block form: an rt_dim x ct_dim block of DST += (rt_dim x kt_dim of in0) x (kt_dim x ct_dim of
 // in1) for one k step; in0 tiles are row-major with row stride kt_dim, in1 tiles with row stride

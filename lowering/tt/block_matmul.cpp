@@ -1,0 +1,202 @@
+#include "lowering/tt/block_matmul.hpp"
+
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/choose_blocks.hpp"
+#include "lowering/tt/target.hpp"
+
+namespace tk::lower {
+
+namespace {
+
+using namespace tk::ir;
+
+Expr i32(std::int64_t v) {
+  return int_imm(v);
+}
+Expr min_of(Expr a, Expr b) {
+  return binary(BinaryOp::min, std::move(a), std::move(b));
+}
+Expr max_of(Expr a, Expr b) {
+  return binary(BinaryOp::max, std::move(a), std::move(b));
+}
+Stmt call_stmt(Intrinsic fn, std::vector<Expr> args) {
+  return evaluate(call(fn, std::move(args)));
+}
+
+class Blocked {
+public:
+  Blocked(Program& p, const tt::MatmulPattern& mm) : p_(p), mm_(mm), names_(p) {
+    const Grid sub = std::get<Grid>(p.attrs.at("matmul_sub_block").value);
+    sh_ = sub.y;
+    sw_ = sub.x;
+    for (const AttrValue& v : std::get<std::vector<AttrValue>>(p.attrs.at("matmul_caps").value))
+      caps_.push_back(std::get<std::int64_t>(v.value));
+    for (const CircularBuffer& c : p.cbs)
+      (c.tensor == mm.a ? cb_a_ : c.tensor == mm.b ? cb_b_ : cb_c_) = c.name;
+  }
+
+  void run() {
+    plan_cbs();
+    Function& k = *ir::find_function(p_, FuncKind::kernel);
+    std::vector<Stmt> top = as<Block>(k.body)->stmts;
+    top.pop_back(); // the parallel nest; the tile-count lets stay
+    const Grid grid = tt::option_grid(p_);
+    auto rule = [&](std::int64_t field) {
+      return call(Intrinsic::tt_matmul_block,
+                  {i32(field), v(mm_.mt), v(mm_.kt), v(mm_.nt), i32(grid.x), i32(grid.y), i32(sh_),
+                   i32(sw_), i32(caps_[0]), i32(caps_[1]), i32(caps_[2])});
+    };
+    bm_ = names_.fresh("bm");
+    bn_ = names_.fresh("bn");
+    bk_ = names_.fresh("bk");
+    std::string mb = names_.fresh("Mb"), nb = names_.fresh("Nb");
+    top.push_back(decl(bm_, Type::i32(), rule(0)));
+    top.push_back(decl(bn_, Type::i32(), rule(1)));
+    top.push_back(decl(bk_, Type::i32(), rule(2)));
+    top.push_back(decl(mb, Type::i32(), (v(mm_.mt) + v(bm_) - i32(1)) / v(bm_)));
+    top.push_back(decl(nb, Type::i32(), (v(mm_.nt) + v(bn_) - i32(1)) / v(bn_)));
+    std::string bi = names_.fresh("bi"), bj = names_.fresh("bj");
+    Stmt inner = for_loop(bj, i32(0), v(nb), ForRole::parallel, block_body(bi, bj),
+                          mm_.outer->loc.range);
+    top.push_back(for_loop(bi, i32(0), v(mb), ForRole::parallel, block({inner}),
+                           mm_.outer->loc.range));
+    k.body = block(std::move(top));
+    p_.attrs["dst_fp32"] = {true};
+  }
+
+private:
+  Program& p_;
+  const tt::MatmulPattern& mm_;
+  ir::NameSet names_;
+  std::int64_t sh_ = 2, sw_ = 2;
+  std::vector<std::int64_t> caps_;
+  std::string cb_a_, cb_b_, cb_c_, cb_p_;
+  std::string bm_, bn_, bk_, r0_, c0_, rows_, cols_;
+
+  static Expr v(const std::string& n) { return var(n, Type::i32()); }
+  Expr cb(const std::string& n) const { return cb_ref(n); }
+
+  void plan_cbs() {
+    const Tensor& c = *p_.find_tensor(mm_.c);
+    CircularBuffer partials;
+    partials.name = names_.fresh("cb_partials");
+    partials.index = tt::cb_range(CBRole::partials).first;
+    partials.format = data_format_of(c.dtype);
+    partials.page_size = tile_bytes(c.dtype);
+    partials.depth = caps_[2];
+    partials.role = CBRole::partials;
+    for (CircularBuffer& x : p_.cbs)
+      x.depth = x.name == cb_a_ ? caps_[0] : x.name == cb_b_ ? caps_[1] : 2 * sh_ * sw_;
+    p_.cbs.push_back(partials);
+    cb_p_ = partials.name;
+  }
+
+  // One block of C: its corner, the tiles of it inside C, the K steps, the last pass.
+  Stmt block_body(const std::string& bi, const std::string& bj) {
+    r0_ = names_.fresh("r0");
+    c0_ = names_.fresh("c0");
+    rows_ = names_.fresh("rows");
+    cols_ = names_.fresh("cols");
+    std::vector<Stmt> out;
+    out.push_back(decl(r0_, Type::i32(), v(bi) * v(bm_)));
+    out.push_back(decl(c0_, Type::i32(), v(bj) * v(bn_)));
+    out.push_back(decl(rows_, Type::i32(), min_of(v(bm_), v(mm_.mt) - v(r0_))));
+    out.push_back(decl(cols_, Type::i32(), min_of(v(bn_), v(mm_.nt) - v(c0_))));
+    out.push_back(k_step(i32(0), /*first=*/true));
+    std::string kb = names_.fresh("kb");
+    out.push_back(for_loop(kb, i32(1), v(mm_.kt) / v(bk_) - i32(1), ForRole::reduction,
+                           k_step(v(kb), false)));
+    out.push_back(sub_blocks([&](const Expr& sr, const Expr& sc) {
+      std::vector<Stmt> s = reload();
+      for (std::int64_t t = 0; t < sh_ * sw_; ++t)
+        s.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_c_)}));
+      // The sub-block's tiles inside C, as lets: loop bounds stay plain variables.
+      std::string rn = names_.fresh("sub_rows"), cn = names_.fresh("sub_cols");
+      s.push_back(
+          decl(rn, Type::i32(), max_of(i32(0), min_of(i32(sh_), v(rows_) - sr * i32(sh_)))));
+      s.push_back(
+          decl(cn, Type::i32(), max_of(i32(0), min_of(i32(sw_), v(cols_) - sc * i32(sw_)))));
+      Expr rows = v(rn), cols = v(cn);
+      s.push_back(call_stmt(Intrinsic::df_write_block,
+                            {cb(cb_c_), tensor_ref(mm_.c),
+                             (v(r0_) + sr * i32(sh_)) * v(mm_.nt) + v(c0_) + sc * i32(sw_),
+                             i32(sh_), i32(sw_), v(mm_.nt), rows, cols, i32(sh_ * sw_)}));
+      return s;
+    }));
+    return block(std::move(out));
+  }
+
+  // K step kb: read the blocks of A and B, then every sub-block's products into the partials.
+  Stmt k_step(const Expr& kb, bool first) {
+    std::vector<Stmt> s;
+    // Each K step takes half of A's and of B's CB, whatever the block's size: a window that
+    // divides the CB never wraps around its end, which a block read into contiguous L1 pages
+    // could not cross.
+    Expr a_tiles = i32(caps_[0] / 2), b_tiles = i32(caps_[1] / 2);
+    s.push_back(call_stmt(Intrinsic::df_read_block,
+                          {cb(cb_a_), tensor_ref(mm_.a), ir::add(v(r0_) * v(mm_.kt), ir::mul(kb, v(bk_))), v(bm_),
+                           v(bk_), v(mm_.kt), v(rows_), v(bk_), a_tiles}));
+    s.push_back(call_stmt(Intrinsic::df_read_block,
+                          {cb(cb_b_), tensor_ref(mm_.b), ir::add(ir::mul(ir::mul(kb, v(bk_)), v(mm_.nt)), v(c0_)), v(bk_),
+                           v(bn_), v(mm_.nt), v(bk_), v(cols_), b_tiles}));
+    s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_a_), a_tiles}));
+    s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_b_), b_tiles}));
+    s.push_back(sub_blocks([&](const Expr& sr, const Expr& sc) {
+      std::vector<Stmt> x;
+      if (first)
+        for (std::int64_t t = 0; t < sh_ * sw_; ++t)
+          x.push_back(call_stmt(Intrinsic::dst_assume_zero, {i32(t)}));
+      else
+        x = reload();
+      std::string kk = names_.fresh("k");
+      x.push_back(for_loop(
+          kk, i32(0), v(bk_), ForRole::serial,
+          block({call_stmt(Intrinsic::matmul_block,
+                           {cb(cb_a_), cb(cb_b_), sr * i32(sh_) * v(bk_) + v(kk),
+                            v(kk) * v(bn_) + sc * i32(sw_), i32(0), i32(0), i32(sw_), i32(sh_),
+                            v(bk_)})})));
+      for (std::int64_t t = 0; t < sh_ * sw_; ++t)
+        x.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_p_)}));
+      return x;
+    }));
+    s.push_back(call_stmt(Intrinsic::cb_pop_front, {cb(cb_a_), a_tiles}));
+    s.push_back(call_stmt(Intrinsic::cb_pop_front, {cb(cb_b_), b_tiles}));
+    return block(std::move(s));
+  }
+
+  // A sub-block's partial sums back into DST slots 0 ... sh*sw - 1.
+  std::vector<Stmt> reload() {
+    const std::int64_t n = sh_ * sw_;
+    std::vector<Stmt> s{call_stmt(Intrinsic::cb_wait_front, {cb(cb_p_), i32(n)})};
+    for (std::int64_t t = 0; t < n; ++t)
+      s.push_back(call_stmt(Intrinsic::copy_tile, {cb(cb_p_), i32(t), i32(t)}));
+    s.push_back(call_stmt(Intrinsic::cb_pop_front, {cb(cb_p_), i32(n)}));
+    return s;
+  }
+
+  // `for sr in 0 .. bm / sh { for sc in 0 .. bn / sw { body(sr, sc) } }`
+  template <class F>
+  Stmt sub_blocks(F body) {
+    std::string sr = names_.fresh("sr"), sc = names_.fresh("sc");
+    Stmt in = for_loop(sc, i32(0), v(bn_) / i32(sw_), ForRole::serial, block(body(v(sr), v(sc))));
+    return for_loop(sr, i32(0), v(bm_) / i32(sh_), ForRole::serial, block({in}));
+  }
+};
+
+} // namespace
+
+ir::Module block_matmul(const ir::Module& m, Diagnostics&) {
+  ir::Module out = m;
+  for (Program& p : out.programs) {
+    if (!p.attrs.count("matmul_sub_block"))
+      continue;
+    std::optional<tt::MatmulPattern> mm = tt::match_matmul(p);
+    if (!mm)
+      throw InternalError("internal error: block-matmul: program '" + p.name +
+                          "' has blocking attributes but is not the matmul pattern");
+    Blocked(p, *mm).run();
+  }
+  return out;
+}
+
+} // namespace tk::lower

@@ -1,0 +1,138 @@
+#include "lowering/tt/choose_blocks.hpp"
+
+#include "lowering/ir/printer.hpp"
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
+
+
+namespace tk::lower {
+
+namespace {
+
+using namespace tk::ir;
+
+bool is_var(const Expr& e, const std::string& name) {
+  const Var* v = as<Var>(e);
+  return v && v->name == name;
+}
+
+bool from_zero(const For& f) {
+  const IntImm* i = as<IntImm>(f.min);
+  return i && i->value == 0;
+}
+
+const Load* load_of(const Expr& e, std::size_t rank) {
+  const Load* l = as<Load>(e);
+  return l && l->indices.size() == rank ? l : nullptr;
+}
+
+// The L1 shares of the blocked matmul's CBs, in bytes: A and B a quarter of the CB budget each
+// less their slack, the partial sums half of it (it holds a whole block); what is left holds the
+// output CB's two sub-blocks. bf16 pages give the SDK example's 128 / 128 / 256 tiles.
+constexpr std::int64_t kShareA = 256 * 1024, kShareB = 256 * 1024, kSharePartials = 512 * 1024;
+
+} // namespace
+
+namespace tt {
+
+std::optional<MatmulPattern> match_matmul(const Program& p) {
+  const Function* k = ir::find_function(p, FuncKind::kernel);
+  if (!k || p.tensors.size() != 3)
+    return std::nullopt;
+  const std::vector<Stmt>& top = as<Block>(k->body)->stmts;
+  if (top.empty())
+    return std::nullopt;
+  for (std::size_t n = 0; n + 1 < top.size(); ++n) {
+    const Decl* d = as<Decl>(top[n]);
+    if (!d || !d->type.is_int())
+      return std::nullopt;
+  }
+  const For* fi = as<For>(top.back());
+  if (!fi || fi->role != ForRole::parallel || !from_zero(*fi))
+    return std::nullopt;
+  const std::vector<Stmt>& bi = as<Block>(fi->body)->stmts;
+  const For* fj = bi.size() == 1 ? as<For>(bi[0]) : nullptr;
+  if (!fj || fj->role != ForRole::parallel || !from_zero(*fj))
+    return std::nullopt;
+  const std::vector<Stmt>& bj = as<Block>(fj->body)->stmts;
+  if (bj.size() != 3)
+    return std::nullopt;
+  const Decl* acc = as<Decl>(bj[0]);
+  const For* fk = as<For>(bj[1]);
+  const Store* st = as<Store>(bj[2]);
+  if (!acc || !fk || !st || !acc->type.is_tile())
+    return std::nullopt;
+  const Call* zero = as<Call>(acc->value);
+  if (!zero || zero->fn != Intrinsic::tile_zeros || fk->role != ForRole::reduction ||
+      !from_zero(*fk))
+    return std::nullopt;
+  const std::vector<Stmt>& bk = as<Block>(fk->body)->stmts;
+  const Assign* up = bk.size() == 1 ? as<Assign>(bk[0]) : nullptr;
+  const Call* mm = up ? as<Call>(up->value) : nullptr;
+  if (!up || up->name != acc->name || !mm || mm->fn != Intrinsic::tile_matmul_acc ||
+      !is_var(mm->args[0], acc->name))
+    return std::nullopt;
+  const Load* la = load_of(mm->args[1], 2);
+  const Load* lb = load_of(mm->args[2], 2);
+  if (!la || !lb || la->tensor == lb->tensor || st->indices.size() != 2 ||
+      !is_var(st->value, acc->name))
+    return std::nullopt;
+  const std::string &i = fi->var, &j = fj->var, &kk = fk->var;
+  if (!is_var(la->indices[0], i) || !is_var(la->indices[1], kk) || !is_var(lb->indices[0], kk) ||
+      !is_var(lb->indices[1], j) || !is_var(st->indices[0], i) || !is_var(st->indices[1], j))
+    return std::nullopt;
+  const Tensor* ta = p.find_tensor(la->tensor);
+  const Tensor* tb = p.find_tensor(lb->tensor);
+  const Tensor* tc = p.find_tensor(st->tensor);
+  if (!ta || !tb || !tc || ta->dims.size() != 2 || tb->dims.size() != 2 || tc->dims.size() != 2 ||
+      tc->role != TensorRole::output || tc->dtype == DType::bfp8)
+    return std::nullopt;
+  // The loops walk exactly the tiles of the tensors' dimensions.
+  std::map<std::string, std::string> tc_vars = ir::tile_count_vars(*k);
+  auto tiles = [&](const Dim& d) { return ir::tiles_of(d, tc_vars); };
+  const Var* mt = as<Var>(fi->extent);
+  const Var* kt = as<Var>(fk->extent);
+  const Var* nt = as<Var>(fj->extent);
+  if (!mt || !kt || !nt || print(fi->extent) != print(tiles(ta->dims[0])) ||
+      print(fk->extent) != print(tiles(ta->dims[1])) ||
+      print(fk->extent) != print(tiles(tb->dims[0])) ||
+      print(fj->extent) != print(tiles(tb->dims[1])) ||
+      print(fi->extent) != print(tiles(tc->dims[0])) ||
+      print(fj->extent) != print(tiles(tc->dims[1])))
+    return std::nullopt;
+  return MatmulPattern{ta->name, tb->name, tc->name, i, j, kk, mt->name, kt->name, nt->name, fi};
+}
+
+} // namespace tt
+
+ir::Module choose_blocks(const ir::Module& m, Diagnostics&) {
+  ir::Module out = m;
+  for (Program& p : out.programs) {
+    std::optional<tt::MatmulPattern> mm = tt::match_matmul(p);
+    if (!mm)
+      continue;
+    // DST holds fp32 in every matmul (tt::decide_dst_fp32): 4 tiles, a 2x2 sub-block; a 16-bit
+    // DST would hold 8, the SDK's favourite 4x2.
+    const std::int64_t dst = tt::dst_capacity(true);
+    const std::int64_t sub_rows = 2, sub_cols = dst / 2;
+    auto page = [&](const std::string& t) { return p.find_tensor(t)->layout->page_size; };
+    // Even, so that a K step takes exactly half of the CB of A or B (block-matmul).
+    const std::int64_t cap_a = kShareA / page(mm->a) / 2 * 2, cap_b = kShareB / page(mm->b) / 2 * 2;
+    const std::int64_t cap_p = kSharePartials / page(mm->c);
+    p.attrs["matmul_sub_block"] = {Grid{sub_cols, sub_rows}};
+    p.attrs["matmul_caps"] = {std::vector<AttrValue>{{cap_a}, {cap_b}, {cap_p}}};
+    auto n = [](std::int64_t v) { return std::to_string(v); };
+    p.attrs["matmul_why"] = {
+        "C = A @ B reads a row of A and a column of B per output tile; blocked, a core reads a "
+        "block of A and of B once per K step and reuses them for a whole block of C. The DST "
+        "sub-block is " +
+        n(sub_rows) + "x" + n(sub_cols) + " (" + n(dst) + " fp32 tiles fit DST); the CBs hold " +
+        n(cap_a) + " tiles of A and " + n(cap_b) + " of B (two blocks each, " + n(kShareA / 1024) +
+        " KiB each) and " + n(cap_p) + " partial sums (" + n(kSharePartials / 1024) +
+        " KiB, one block of C). The block's rows, columns and depth follow from the shape at run "
+        "time (tt.matmul_block): fewest products on the busiest core, then fewest DRAM reads"};
+  }
+  return out;
+}
+
+} // namespace tk::lower

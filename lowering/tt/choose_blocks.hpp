@@ -1,0 +1,35 @@
+// choose-blocks: decides how a matmul kernel is blocked (docs/lowering.md, "Blocked matmul").
+// A kernel that is exactly the accumulation pattern
+//     parallel i in tiles(M), j in tiles(N) { acc = zeros(); for k { acc += A[i, k] @ B[k, j] }
+//                                             C[i, j] = acc }
+// gets three program attributes, the compile-time half of the decision, which block-matmul
+// follows: `matmul_sub_block` (rows x cols of the DST sub-block: as many tiles as DST holds),
+// `matmul_caps` (the tiles the CBs of A, B and the partial sums hold, from their L1 shares) and
+// `matmul_why` (the reasoning, in words). The run-time half, the block's rows, columns and depth
+// for the shape, is the host's call of the rule in include/tilekit/matmul_blocks.hpp with these
+// as its limits. Every other kernel is left as it is.
+#pragma once
+
+#include "lowering/ir/module.hpp"
+#include "support/diagnostics.hpp"
+
+#include <optional>
+#include <string>
+
+namespace tk::lower {
+
+namespace tt {
+/// The parts of a kernel that is the plain accumulation pattern.
+struct MatmulPattern {
+  std::string a, b, c;          // the tensors of C = A @ B
+  std::string i, j, k;          // the loop variables
+  std::string mt, kt, nt;       // the tile-count variables of M, K and N
+  const ir::For* outer = nullptr; // the parallel loop over i
+};
+/// The pattern in the kernel function of `p`, or nullopt.
+std::optional<MatmulPattern> match_matmul(const ir::Program& p);
+} // namespace tt
+
+ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags);
+
+} // namespace tk::lower
