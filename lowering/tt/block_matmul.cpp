@@ -56,10 +56,10 @@ public:
     top.push_back(decl(mb, Type::i32(), (v(mm_.mt) + v(bm_) - i32(1)) / v(bm_)));
     top.push_back(decl(nb, Type::i32(), (v(mm_.nt) + v(bn_) - i32(1)) / v(bn_)));
     std::string bi = names_.fresh("bi"), bj = names_.fresh("bj");
-    Stmt inner = for_loop(bj, i32(0), v(nb), ForRole::parallel, block_body(bi, bj),
-                          mm_.outer->loc.range);
-    top.push_back(for_loop(bi, i32(0), v(mb), ForRole::parallel, block({inner}),
-                           mm_.outer->loc.range));
+    Stmt inner =
+        for_loop(bj, i32(0), v(nb), ForRole::parallel, block_body(bi, bj), mm_.outer->loc.range);
+    top.push_back(
+        for_loop(bi, i32(0), v(mb), ForRole::parallel, block({inner}), mm_.outer->loc.range));
     k.body = block(std::move(top));
     p_.attrs["dst_fp32"] = {true};
   }
@@ -133,12 +133,14 @@ private:
     // divides the CB never wraps around its end, which a block read into contiguous L1 pages
     // could not cross.
     Expr a_tiles = i32(caps_[0] / 2), b_tiles = i32(caps_[1] / 2);
+    s.push_back(
+        call_stmt(Intrinsic::df_read_block,
+                  {cb(cb_a_), tensor_ref(mm_.a), ir::add(v(r0_) * v(mm_.kt), ir::mul(kb, v(bk_))),
+                   v(bm_), v(bk_), v(mm_.kt), v(rows_), v(bk_), a_tiles}));
     s.push_back(call_stmt(Intrinsic::df_read_block,
-                          {cb(cb_a_), tensor_ref(mm_.a), ir::add(v(r0_) * v(mm_.kt), ir::mul(kb, v(bk_))), v(bm_),
-                           v(bk_), v(mm_.kt), v(rows_), v(bk_), a_tiles}));
-    s.push_back(call_stmt(Intrinsic::df_read_block,
-                          {cb(cb_b_), tensor_ref(mm_.b), ir::add(ir::mul(ir::mul(kb, v(bk_)), v(mm_.nt)), v(c0_)), v(bk_),
-                           v(bn_), v(mm_.nt), v(bk_), v(cols_), b_tiles}));
+                          {cb(cb_b_), tensor_ref(mm_.b),
+                           ir::add(ir::mul(ir::mul(kb, v(bk_)), v(mm_.nt)), v(c0_)), v(bk_), v(bn_),
+                           v(mm_.nt), v(bk_), v(cols_), b_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_a_), a_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_b_), b_tiles}));
     s.push_back(sub_blocks([&](const Expr& sr, const Expr& sc) {
@@ -149,12 +151,11 @@ private:
       else
         x = reload();
       std::string kk = names_.fresh("k");
-      x.push_back(for_loop(
-          kk, i32(0), v(bk_), ForRole::serial,
-          block({call_stmt(Intrinsic::matmul_block,
-                           {cb(cb_a_), cb(cb_b_), sr * i32(sh_) * v(bk_) + v(kk),
-                            v(kk) * v(bn_) + sc * i32(sw_), i32(0), i32(0), i32(sw_), i32(sh_),
-                            v(bk_)})})));
+      x.push_back(for_loop(kk, i32(0), v(bk_), ForRole::serial,
+                           block({call_stmt(Intrinsic::matmul_block,
+                                            {cb(cb_a_), cb(cb_b_), sr * i32(sh_) * v(bk_) + v(kk),
+                                             v(kk) * v(bn_) + sc * i32(sw_), i32(0), i32(0),
+                                             i32(sw_), i32(sh_), v(bk_)})})));
       for (std::int64_t t = 0; t < sh_ * sw_; ++t)
         x.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_p_)}));
       return x;

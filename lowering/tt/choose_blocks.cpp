@@ -4,7 +4,6 @@
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/target.hpp"
 
-
 namespace tk::lower {
 
 namespace {

@@ -21,9 +21,9 @@ namespace tk::lower {
 namespace tt {
 /// The parts of a kernel that is the plain accumulation pattern.
 struct MatmulPattern {
-  std::string a, b, c;          // the tensors of C = A @ B
-  std::string i, j, k;          // the loop variables
-  std::string mt, kt, nt;       // the tile-count variables of M, K and N
+  std::string a, b, c;            // the tensors of C = A @ B
+  std::string i, j, k;            // the loop variables
+  std::string mt, kt, nt;         // the tile-count variables of M, K and N
   const ir::For* outer = nullptr; // the parallel loop over i
 };
 /// The pattern in the kernel function of `p`, or nullopt.
