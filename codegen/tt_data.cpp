@@ -135,6 +135,14 @@ json host_data(const Program& p, const Function& h, const HostPlan& plan,
   host["row_wise"] = plan.row_wise;
   if (plan.per_core)
     host["per_core"] = {{"start", plan.per_core->start}, {"count", plan.per_core->count}};
+  if (const auto& g = plan.core_grid)
+    host["core_grid"] = {{"x", g->x},       {"y", g->y},           {"cols", g->cols},
+                         {"rows", g->rows}, {"across", g->across}, {"down", g->down}};
+  host["semaphores"] = plan.semaphores;
+  host["core_body"] = nullptr;
+  for (const Function& f : p.functions)
+    if (f.kind == FuncKind::host_core)
+      host["core_body"] = to_json(f.body);
   host["buffers"] = json::array();
   for (const HostBuffer& b : plan.buffers) {
     const Tensor* t = p.find_tensor(b.tensor);

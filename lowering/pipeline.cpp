@@ -19,6 +19,7 @@
 #include "lowering/tt/insert_cb_protocol.hpp"
 #include "lowering/tt/insert_compute_init.hpp"
 #include "lowering/tt/insert_dst_management.hpp"
+#include "lowering/tt/multicast_reads.hpp"
 #include "lowering/tt/partition_work.hpp"
 #include "lowering/tt/plan_buffers.hpp"
 #include "lowering/tt/select_tile_ops.hpp"
@@ -81,6 +82,10 @@ constexpr Stage kTT[] = {
      assign_cbs},
     {"split-kernels", "reader, compute and writer functions, each with only the loops it needs",
      split_kernels},
+    {"multicast-reads",
+     "core-grid kernels: a block read alike along a grid row (column) read by its first core and "
+     "multicast to the others; the handshake's per-core values in host_core, its semaphores",
+     multicast_reads},
     {"bind-runtime-args",
      "runtime args read with get_arg_val, tensor accessors from compile-time "
      "args, size lets moved to the host plan",

@@ -326,7 +326,7 @@ std::vector<std::string> dimension_names(const Program& p) {
 }
 
 Estimate estimate(const Program& p, const Shape& shape, const timing::Arch& arch) {
-  if (!p.host_plan || !p.host_plan->per_core)
+  if (!p.host_plan || (!p.host_plan->per_core && !p.host_plan->core_grid))
     throw InternalError("internal error: report: '" + p.name + "' is not lowered to TT kernels");
   const HostPlan& plan = *p.host_plan;
   Estimate est;
@@ -359,15 +359,59 @@ Estimate estimate(const Program& p, const Shape& shape, const timing::Arch& arch
   for (const HostBuffer& b : plan.buffers)
     host[b.address] = std::nullopt;
 
-  // split_work_to_cores: the first items % cores cores take one item more.
   std::optional<double> items = host[plan.work_items];
   if (!items)
     throw InternalError("internal error: report: cannot evaluate '" + plan.work_items + "'");
   est.work_items = static_cast<std::int64_t>(*items);
-  est.cores = std::min<std::int64_t>(est.work_items, plan.grid.x * plan.grid.y);
-  if (est.cores > 0) {
-    est.items_max = (est.work_items + est.cores - 1) / est.cores;
-    est.items_min = est.work_items / est.cores;
+  for (const std::string& s : plan.semaphores)
+    host[s] = std::nullopt;
+  // Each core's host values, as the host sets them.
+  std::vector<Env> cores;
+  if (const auto& g = plan.core_grid) {
+    // core_grid: a cols x rows rectangle, every core walking the same rounds of items.
+    auto known = [&](const std::string& n) {
+      std::optional<double> v = host[n];
+      if (!v)
+        throw InternalError("internal error: report: cannot evaluate '" + n + "'");
+      return static_cast<std::int64_t>(*v);
+    };
+    const std::int64_t across = known(g->across), down = known(g->down);
+    const std::int64_t cols = std::min(plan.grid.x, across), rows = std::min(plan.grid.y, down);
+    const Function* core_fn = nullptr;
+    for (const Function& f : p.functions)
+      if (f.kind == FuncKind::host_core)
+        core_fn = &f;
+    for (std::int64_t y = 0; y < rows; ++y)
+      for (std::int64_t x = 0; x < cols; ++x) {
+        Env e = host;
+        e[g->x] = static_cast<double>(x);
+        e[g->y] = static_cast<double>(y);
+        e[g->cols] = static_cast<double>(cols);
+        e[g->rows] = static_cast<double>(rows);
+        if (core_fn)
+          host_walker.walk(core_fn->body, e, unused);
+        cores.push_back(std::move(e));
+      }
+    est.cores = cols * rows;
+    if (est.cores > 0)
+      est.items_min = est.items_max = ((down + rows - 1) / rows) * ((across + cols - 1) / cols);
+  } else {
+    // split_work_to_cores: the first items % cores cores take one item more.
+    est.cores = std::min<std::int64_t>(est.work_items, plan.grid.x * plan.grid.y);
+    if (est.cores > 0) {
+      est.items_max = (est.work_items + est.cores - 1) / est.cores;
+      est.items_min = est.work_items / est.cores;
+    }
+    std::int64_t start = 0;
+    for (std::int64_t core = 0; core < est.cores; ++core) {
+      const std::int64_t count =
+          core < est.work_items % est.cores ? est.items_max : est.work_items / est.cores;
+      Env e = host;
+      e[plan.per_core->start] = static_cast<double>(start);
+      e[plan.per_core->count] = static_cast<double>(count);
+      cores.push_back(std::move(e));
+      start += count;
+    }
   }
 
   MathFidelity fidelity = MathFidelity::hifi4;
@@ -379,13 +423,7 @@ Estimate estimate(const Program& p, const Shape& shape, const timing::Arch& arch
   const int phases = phases_of(fidelity);
 
   Counts total;
-  std::int64_t start = 0;
-  for (std::int64_t core = 0; core < est.cores; ++core) {
-    const std::int64_t count =
-        core < est.work_items % est.cores ? est.items_max : est.work_items / est.cores;
-    Env per_core = host;
-    per_core[plan.per_core->start] = static_cast<double>(start);
-    per_core[plan.per_core->count] = static_cast<double>(count);
+  for (const Env& per_core : cores) {
     Counts on_core;
     for (const std::string& k : plan.kernels) {
       const Function& f = function(p, k);
@@ -408,7 +446,6 @@ Estimate estimate(const Program& p, const Shape& shape, const timing::Arch& arch
     est.busiest_core_compute_cycles =
         std::max(est.busiest_core_compute_cycles, on_core.compute_cycles);
     total.add(on_core, 1);
-    start += count;
   }
 
   for (const Tensor& t : p.tensors) {

@@ -1,11 +1,11 @@
 // ttgen report: what a lowered TT program does at one shape, counted from its IR without running
 // it. The host function's lets are evaluated at the shape, the work is split over the grid as the
-// host does (split_work_to_cores), and every core's reader, compute and writer bodies are walked
-// with their runtime arguments: DRAM pages read and written per tensor, compute calls by SDK name,
-// and the cycles those cost in the timing model's table (tk_emulator/timing_params.hpp, the same
-// formula the emulator charges). From those, the two lower bounds of the roofline: compute (the
-// busiest core's tile operations) and DRAM (all bytes at the DRAM's peak). docs/timing.md, "Static
-// estimate".
+// host does (split_work_to_cores, or core_grid with its host_core values), and every core's reader,
+// compute and writer bodies are walked with their runtime arguments: DRAM pages read and written
+// per tensor, compute calls by SDK name, and the cycles those cost in the timing model's table
+// (tk_emulator/timing_params.hpp, the same formula the emulator charges). From those, the two lower
+// bounds of the roofline: compute (the busiest core's tile operations) and DRAM (all bytes at the
+// DRAM's peak). docs/timing.md, "Static estimate".
 #pragma once
 
 #include "lowering/ir/module.hpp"

@@ -1,10 +1,10 @@
 // The block rule of TileKit's blocked TT matmul (docs/lowering.md, "Blocked matmul"): how many
-// output tiles each work item (one core's block) covers, and how many K tiles each read brings,
-// chosen from the shape at run time. The compiler fixes the rest at compile time (the DST
-// sub-block and each CB's capacity, in tiles) and states them in the IR as the arguments of
-// `tt.matmul_block`; the generated host program calls this function with them, and ttgen report
-// evaluates the same call. Header-only and dependency-free: the compiler, the report and the
-// generated host code all include it.
+// output tiles each work item (a block of C on one core of the core grid) covers, and how many K
+// tiles each read brings, chosen from the shape at run time. The compiler fixes the rest at compile
+// time (the DST sub-block and each CB's capacity, in tiles) and states them in the IR as the
+// arguments of `tt.matmul_block`; the generated host program calls this function with them, and
+// ttgen report evaluates the same call. Header-only and dependency-free: the compiler, the report
+// and the generated host code all include it.
 #pragma once
 
 #include <cstdint>
@@ -26,17 +26,21 @@ struct MatmulBlockLimits {
   std::int64_t cap_a = 128, cap_b = 128, cap_partials = 256;
 };
 
-/// The rule, over every block shape that fits the partials CB (multiples of the sub-block):
-///   1. fewest tile products on the busiest core: ceil(blocks / cores) * rows * cols, padding
-///      included (a block past the edge of C still computes whole sub-blocks);
-///   2. then the fewest tiles read from DRAM: Mt * Kt * (blocks across) + Kt * Nt * (blocks down);
+/// The rule, over every block shape that fits the partials CB (multiples of the sub-block). The
+/// blocks lie on the grid as the core_grid split puts them: block (i, j) on core (j % cols, i %
+/// rows) of a cols x rows rectangle, cols = min(grid x, blocks across), rows = min(grid y, blocks
+/// down), every core walking ceil(down / rows) x ceil(across / cols) blocks. Least first:
+///   1. tile products per core: those rounds * rows * cols, padding included (a block past the edge
+///      of C still computes whole sub-blocks);
+///   2. tiles read from DRAM, the first core of each grid row (column) reading A's (B's) blocks
+///      for the others: Mt * Kt * ceil(across / cols) + Kt * Nt * ceil(down / rows);
 ///   3. then the taller block.
 /// depth is the largest divisor of Kt whose double-buffered blocks of A and B fit their CBs.
 /// A shape no block fits (a sub-block larger than a CB) gives rows = cols = depth = 0.
 constexpr MatmulBlocks choose_matmul_blocks(std::int64_t Mt, std::int64_t Kt, std::int64_t Nt,
                                             const MatmulBlockLimits& l) {
   auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
-  const std::int64_t cores = l.grid_x * l.grid_y;
+  auto min = [](std::int64_t a, std::int64_t b) { return a < b ? a : b; };
   MatmulBlocks best{0, 0, 0};
   std::int64_t best_work = 0, best_reads = 0;
   const std::int64_t max_rows = ceil_div(Mt, l.sub_rows) * l.sub_rows;
@@ -46,8 +50,10 @@ constexpr MatmulBlocks choose_matmul_blocks(std::int64_t Mt, std::int64_t Kt, st
       if (r * c > l.cap_partials || 2 * r > l.cap_a || 2 * c > l.cap_b)
         continue;
       const std::int64_t down = ceil_div(Mt, r), across = ceil_div(Nt, c);
-      const std::int64_t work = ceil_div(down * across, cores) * r * c;
-      const std::int64_t reads = Mt * Kt * across + Kt * Nt * down;
+      const std::int64_t rounds_down = ceil_div(down, min(l.grid_y, down));
+      const std::int64_t rounds_across = ceil_div(across, min(l.grid_x, across));
+      const std::int64_t work = rounds_down * rounds_across * r * c;
+      const std::int64_t reads = Mt * Kt * rounds_across + Kt * Nt * rounds_down;
       const bool better = best.rows == 0 || work < best_work ||
                           (work == best_work && reads < best_reads) ||
                           (work == best_work && reads == best_reads && r > best.rows);

@@ -33,7 +33,8 @@ constexpr Table<MathFidelity, 4> kFidelity{{{MathFidelity::lofi, "lofi"},
                                             {MathFidelity::hifi2, "hifi2"},
                                             {MathFidelity::hifi3, "hifi3"},
                                             {MathFidelity::hifi4, "hifi4"}}};
-constexpr Table<WorkSplit, 1> kSplit{{{WorkSplit::split_work_to_cores, "split_work_to_cores"}}};
+constexpr Table<WorkSplit, 2> kSplit{
+    {{WorkSplit::split_work_to_cores, "split_work_to_cores"}, {WorkSplit::core_grid, "core_grid"}}};
 
 } // namespace
 

@@ -37,9 +37,13 @@ enum class MathFidelity : std::uint8_t { lofi, hifi2, hifi3, hifi4 };
 std::string_view to_string(MathFidelity);
 std::optional<MathFidelity> math_fidelity_from_string(std::string_view);
 
-/// How the host splits the work items over the cores. One policy so far: the SDK's
-/// split_work_to_cores (the first `items % cores` cores take one item more; lowering/tt/partition).
-enum class WorkSplit : std::uint8_t { split_work_to_cores };
+/// How the host splits the work items over the cores:
+///   split_work_to_cores  the SDK's function: the first `items % cores` cores take one item more;
+///   core_grid            item (i, j) of a two-loop parallel nest on core (j % cols, i % rows) of a
+///                        cols x rows rectangle, every core walking the same number of items (those
+///                        past the edge empty), so that a grid row (column) shares its i (j): what
+///                        multicast-reads needs. lowering/tt/partition_work.cpp picks one.
+enum class WorkSplit : std::uint8_t { split_work_to_cores, core_grid };
 std::string_view to_string(WorkSplit);
 std::optional<WorkSplit> work_split_from_string(std::string_view);
 
@@ -117,12 +121,22 @@ struct PerCore {
   friend bool operator==(const PerCore&, const PerCore&) = default;
 };
 
+/// The rectangle of a core_grid split. Printed `core_grid x y cols gx rows gy across Nb down Mb`.
+struct CoreGrid {
+  std::string x, y;         // per-core values: the core's column and row
+  std::string cols, rows;   // host values: the cores used, min(grid, across) and min(grid, down)
+  std::string across, down; // host lets: the extents of the inner and the outer parallel loop
+  friend bool operator==(const CoreGrid&, const CoreGrid&) = default;
+};
+
 /// What the host program does besides the lets of the program's `host` function: split the work
 /// items over the grid, create the buffers, launch the kernels, set each core's runtime args.
 /// Printed after the functions:
 ///   host_plan {
 ///     split split_work_to_cores items work_items grid 8x8 row_wise false
-///     per_core start count
+///     per_core start count                      (split_work_to_cores)
+///     core_grid x y cols gx rows gy across Nb down Mb   (core_grid, instead)
+///     semaphores [A_ready, A_valid]              (when a kernel multicasts)
 ///     buffer A address A_addr size A_bytes page 2048
 ///     kernels [matmul_reader, matmul_compute, matmul_writer]
 ///   }
@@ -130,10 +144,14 @@ struct HostPlan {
   WorkSplit split = WorkSplit::split_work_to_cores;
   std::string work_items; // the host let counting the work items
   Grid grid;
-  bool row_wise = false;            // split_work_to_cores's row_wise: false takes cores by column
-  std::optional<PerCore> per_core;  // to-core-loop
-  std::vector<HostBuffer> buffers;  // tensor order
-  std::vector<std::string> kernels; // function names in launch order (finalize-signature)
+  bool row_wise = false;             // split_work_to_cores's row_wise: false takes cores by column
+  std::optional<PerCore> per_core;   // to-core-loop, split_work_to_cores
+  std::vector<HostBuffer> buffers;   // tensor order
+  std::vector<std::string> kernels;  // function names in launch order (finalize-signature)
+  std::optional<CoreGrid> core_grid; // to-core-loop, core_grid
+  /// CreateSemaphore(program, all cores, 0) ids, in creation order, named as host values
+  /// (multicast-reads).
+  std::vector<std::string> semaphores;
   friend bool operator==(const HostPlan&, const HostPlan&) = default;
 };
 

@@ -53,6 +53,16 @@ namespace tk::ir {
   X(noc_async_read_barrier, "noc_async_read_barrier", "", void, writes, "")                        \
   X(noc_async_write_barrier, "noc_async_write_barrier", "", void, writes, "")                      \
   X(noc_async_writes_flushed, "noc_async_writes_flushed", "", void, writes, "")                    \
+  /* multicast and semaphores (dataflow_api.h): a semaphore is an L1 address (get_semaphore);      \
+     a multicast names the receivers' NoC rectangle (x0, y0, x1, y1) and their number */           \
+  X(get_semaphore, "get_semaphore", "int", u32, pure, "")                                          \
+  X(noc_semaphore_wait, "noc_semaphore_wait", "int int", void, writes, "")                         \
+  X(noc_semaphore_set, "noc_semaphore_set", "int int", void, writes, "")                           \
+  X(noc_semaphore_inc, "noc_semaphore_inc", "int int int int", void, writes, "") /* x y sem n */   \
+  X(noc_async_write_multicast, "noc_async_write_multicast", "int int int int int int int", void,   \
+    writes, "") /* src, rectangle, bytes, receivers */                                             \
+  X(noc_semaphore_set_multicast, "noc_semaphore_set_multicast", "int int int int int int", void,   \
+    writes, "") /* sem, rectangle, receivers */                                                    \
   /* ---- TT compute: DST, pack, copy (reg_api.h, pack.h, tile_move_copy.h) ---- */                \
   X(tile_regs_acquire, "tile_regs_acquire", "", void, writes, "")                                  \
   X(tile_regs_commit, "tile_regs_commit", "", void, writes, "")                                    \
@@ -212,6 +222,18 @@ namespace tk::ir {
      over the edge of the tensor), and so are those past the block */                              \
   X(df_read_block, "df.read_block", "cb src int int int int int int const", void, writes, "")      \
   X(df_write_block, "df.write_block", "cb dst int int int int int int const", void, writes, "")    \
+  /* a df.read_block every core of a grid row (column) makes alike: the row's first core reads     \
+     it and multicasts it to the others (multicast-reads; insert-cb-protocol writes the            \
+     handshake). After the block's nine: this core sends (0 / 1), the receivers' NoC rectangle     \
+     (x0, y0, x1, y1), their number, the sender's NoC x and y, the semaphore ids the receivers     \
+     raise when ready and the sender sets when the block has landed */                             \
+  X(df_mcast_block, "df.mcast_block",                                                              \
+    "cb src int int int int int int const int int int int int int int int int int", void, writes,  \
+    "")                                                                                            \
+  /* a worker core's NoC coordinates from its logical ones (host: worker_core_from_logical_core)   \
+   */                                                                                              \
+  X(tt_noc_x, "tt.noc_x", "int int", u32, pure, "")                                                \
+  X(tt_noc_y, "tt.noc_y", "int int", u32, pure, "")                                                \
   /* the blocked matmul's rule (include/tilekit/matmul_blocks.hpp), on the host: field (0 rows,    \
      1 cols, 2 depth), Mt, Kt, Nt, grid x, grid y, sub-block rows, cols, CB capacities (A, B,      \
      partials) in tiles */                                                                         \

@@ -280,6 +280,14 @@ public:
        << h.grid.x << 'x' << h.grid.y << " row_wise " << boolean(h.row_wise) << '\n';
     if (h.per_core)
       os << "    per_core " << h.per_core->start << ' ' << h.per_core->count << '\n';
+    if (const auto& g = h.core_grid)
+      os << "    core_grid " << g->x << ' ' << g->y << " cols " << g->cols << " rows " << g->rows
+         << " across " << g->across << " down " << g->down << '\n';
+    if (!h.semaphores.empty()) {
+      os << "    semaphores ";
+      names(h.semaphores);
+      os << '\n';
+    }
     for (const HostBuffer& b : h.buffers) {
       os << "    buffer " << b.tensor << " address " << b.address;
       if (!b.size.empty())

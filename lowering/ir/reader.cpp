@@ -292,6 +292,22 @@ private:
       pc.count = ident("the name of a core's work-item count");
       h.per_core = pc;
     }
+    if (accept_word("core_grid")) {
+      CoreGrid g;
+      g.x = ident("the name of a core's column");
+      g.y = ident("the name of a core's row");
+      expect_word("cols");
+      g.cols = ident("the name of the grid's columns");
+      expect_word("rows");
+      g.rows = ident("the name of the grid's rows");
+      expect_word("across");
+      g.across = ident("the name of the work items across");
+      expect_word("down");
+      g.down = ident("the name of the work items down");
+      h.core_grid = g;
+    }
+    if (accept_word("semaphores"))
+      h.semaphores = names("a semaphore name");
     while (accept_word("buffer")) {
       HostBuffer b;
       b.tensor = known_tensor("buffer");

@@ -37,7 +37,8 @@ constexpr auto kRole = names<ForRole>(
 constexpr auto kFunc =
     names<FuncKind>(std::pair{FuncKind::kernel, "kernel"}, std::pair{FuncKind::reader, "reader"},
                     std::pair{FuncKind::compute, "compute"}, std::pair{FuncKind::writer, "writer"},
-                    std::pair{FuncKind::cpu, "cpu"}, std::pair{FuncKind::host, "host"});
+                    std::pair{FuncKind::cpu, "cpu"}, std::pair{FuncKind::host, "host"},
+                    std::pair{FuncKind::host_core, "host_core"});
 constexpr auto kTensorRole = names<TensorRole>(std::pair{TensorRole::input, "input"},
                                                std::pair{TensorRole::output, "output"},
                                                std::pair{TensorRole::intermediate, "intermediate"});

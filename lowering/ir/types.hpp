@@ -53,7 +53,9 @@ std::optional<ForRole> for_role_from_string(std::string_view);
 
 /// kernel: the target-independent body of one DSL kernel; reader/compute/writer: TT kernels
 /// after split-kernels; cpu: the CPU kernel; host: the host plan.
-enum class FuncKind : std::uint8_t { kernel, reader, compute, writer, cpu, host };
+/// host: the host program's lets; host_core: the lets the host computes per core of a core_grid
+/// split, from the core's column and row (multicast-reads).
+enum class FuncKind : std::uint8_t { kernel, reader, compute, writer, cpu, host, host_core };
 std::string_view to_string(FuncKind);
 std::optional<FuncKind> func_kind_from_string(std::string_view);
 

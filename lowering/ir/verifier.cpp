@@ -167,7 +167,8 @@ private:
           fail("parallel loop " + q(f.var) + " nested in a " + std::string(to_string(x)) + " loop");
       break;
     case ForRole::per_core:
-      if (fn_.kind == FuncKind::cpu || fn_.kind == FuncKind::host)
+      if (fn_.kind == FuncKind::cpu || fn_.kind == FuncKind::host ||
+          fn_.kind == FuncKind::host_core)
         fail("per_core loop " + q(f.var) + " in a " + std::string(to_string(fn_.kind)) +
              " function");
       if (!loops_.empty())
@@ -365,6 +366,15 @@ void check_host_plan(const Program& p, const HostPlan& h) {
       fail("the host plan's " + what + " " + q(name) + " is no let of " + q(host->name));
   };
   let(h.work_items, "work-item count");
+  if (h.per_core && h.core_grid)
+    fail("the host plan has both per_core values and a core_grid");
+  if (h.core_grid && h.split != WorkSplit::core_grid)
+    fail("the host plan has a core_grid but splits the work with " +
+         std::string(to_string(h.split)));
+  if (h.core_grid) {
+    let(h.core_grid->across, "items across");
+    let(h.core_grid->down, "items down");
+  }
   if (h.grid.x <= 0 || h.grid.y <= 0)
     fail("the host plan's grid is empty");
   std::set<std::string> seen;

@@ -54,6 +54,19 @@ struct RefCollector : Visitor {
 class Binder {
 public:
   Binder(Program& p, Function& host) : prog_(p), host_(host), names_(p) {
+    if (!p.host_plan || (!p.host_plan->per_core && !p.host_plan->core_grid))
+      throw InternalError("internal error: bind-runtime-args: program '" + p.name +
+                          "' has no host plan with per-core values (to-core-loop runs first)");
+    // The values the host sets per core: a kernel let reading one stays in the kernel.
+    if (const auto& pc = p.host_plan->per_core)
+      per_core_ = {pc->start, pc->count};
+    if (const auto& g = p.host_plan->core_grid)
+      per_core_ = {g->x, g->y};
+    for (const Function& f : p.functions)
+      if (f.kind == FuncKind::host_core)
+        for (const Stmt& s : as<Block>(f.body)->stmts)
+          if (const Decl* d = as<Decl>(s))
+            per_core_.insert(d->name);
     for (const Stmt& s : as<Block>(host.body)->stmts)
       if (const Decl* d = as<Decl>(s))
         host_lets_.insert(d->name);
@@ -79,7 +92,7 @@ public:
         break;
       std::set<std::string> r = ir::vars_read(d->value);
       bool host = std::all_of(r.begin(), r.end(), [&](const std::string& n) {
-        return host_known.count(n) && n != start_name() && n != count_name();
+        return host_known.count(n) && !per_core_.count(n);
       });
       if (!host)
         break;
@@ -115,8 +128,7 @@ public:
       if (reads.count(n))
         arg(n, t);
     for (const Param& q : f.params) {
-      if (q.type.kind == Type::Kind::tensor || !reads.count(q.name) || q.name == start_name() ||
-          q.name == count_name())
+      if (q.type.kind == Type::Kind::tensor || !reads.count(q.name) || is_start_or_count(q.name))
         continue;
       if (q.type.kind == Type::Kind::f32)
         throw InternalError("internal error: bind-runtime-args: scalar '" + q.name +
@@ -127,7 +139,7 @@ public:
       if (reads.count(n))
         arg(n, Type::u32());
     for (const Param& q : f.params)
-      if ((q.name == start_name() || q.name == count_name()) && reads.count(q.name))
+      if (is_start_or_count(q.name) && reads.count(q.name))
         arg(q.name, q.type);
     // The TensorAccessorArgs chain, as the SDK writes it: the first accessor at compile-time word
     // 0, each next one where the previous one's words end (`tensor_accessor.chained` names it).
@@ -174,14 +186,13 @@ private:
   std::vector<Stmt> host_body_;
   std::map<std::string, std::string> addr_;
 
-  const PerCore& per_core() const {
-    if (!prog_.host_plan || !prog_.host_plan->per_core)
-      throw InternalError("internal error: bind-runtime-args: program '" + prog_.name +
-                          "' has no host plan with per-core values (to-core-loop runs first)");
-    return *prog_.host_plan->per_core;
+  std::set<std::string> per_core_;
+
+  // split_work_to_cores's two per-core values go last in every kernel's runtime args.
+  bool is_start_or_count(const std::string& n) const {
+    const auto& pc = prog_.host_plan->per_core;
+    return pc && (n == pc->start || n == pc->count);
   }
-  const std::string& start_name() const { return per_core().start; }
-  const std::string& count_name() const { return per_core().count; }
 };
 
 } // namespace

@@ -84,11 +84,11 @@ void finalize(Program& p, Diagnostics& diags) {
     if (!f.config)
       throw InternalError("internal error: finalize-signature: '" + f.name +
                           "' has no kernel config (bind-runtime-args runs first)");
-    // Reader on RISCV_1 / NoC 1, writer on RISCV_0 / NoC 0, as the SDK's matmul examples.
+    // Reader on RISCV_1, writer on RISCV_0, as the SDK's matmul examples (tt::kReaderNoc).
     if (f.kind == FuncKind::reader)
-      f.config->data_movement = DataMovementConfig{Processor::riscv_1, Noc::noc_1};
+      f.config->data_movement = DataMovementConfig{Processor::riscv_1, tt::kReaderNoc};
     else if (f.kind == FuncKind::writer)
-      f.config->data_movement = DataMovementConfig{Processor::riscv_0, Noc::noc_0};
+      f.config->data_movement = DataMovementConfig{Processor::riscv_0, tt::kWriterNoc};
     else
       f.config->compute =
           ComputeConfig{*fidelity, tt::dst_fp32(p), false, tt::unpack_to_dest_fp32(p, f)};

@@ -11,13 +11,15 @@ namespace {
 using namespace tk::ir;
 
 bool is_read(Intrinsic fn) {
-  return fn == Intrinsic::df_read_tile || fn == Intrinsic::df_read_block;
+  return fn == Intrinsic::df_read_tile || fn == Intrinsic::df_read_block ||
+         fn == Intrinsic::df_mcast_block;
 }
 bool is_transfer(Intrinsic fn) {
   return is_read(fn) || fn == Intrinsic::df_write_tile || fn == Intrinsic::df_write_block;
 }
 bool is_block(Intrinsic fn) {
-  return fn == Intrinsic::df_read_block || fn == Intrinsic::df_write_block;
+  return fn == Intrinsic::df_read_block || fn == Intrinsic::df_write_block ||
+         fn == Intrinsic::df_mcast_block;
 }
 
 // One df.read_tile, df.write_tile, df.read_block or df.write_block and where it came from.
@@ -60,6 +62,7 @@ protected:
     case Intrinsic::df_read_tile:
     case Intrinsic::df_write_tile:
     case Intrinsic::df_read_block:
+    case Intrinsic::df_mcast_block:
     case Intrinsic::df_write_block: {
       std::vector<Transfer> one{{c, at}};
       return expand(one);
@@ -90,6 +93,44 @@ protected:
 private:
   ir::NameSet& names_;
 
+  // The handshake of a df.mcast_block (its window reserved and, on the sender, read), as the
+  // SDK's matmul_multicore_reuse_mcast: a receiver clears its `valid` flag and raises the sender's
+  // `ready` semaphore; the sender waits for all of them, multicasts the block and then its own
+  // `valid` flag, which lands behind the data (same NoC, same virtual channel); a receiver waits
+  // for the flag. Every receiver signals before anyone waits, so two multicasts in one group
+  // (A along the row, B down the column) cannot wait on each other.
+  static void multicast(const Call& c, SourceRange at, std::vector<Stmt>& ready,
+                        std::vector<Stmt>& send, std::vector<Stmt>& landed) {
+    const std::vector<Expr>& a = c.args;
+    const Expr &receives = a[9], &x0 = a[10], &y0 = a[11], &x1 = a[12], &y1 = a[13], &dests = a[14],
+               &sx = a[15], &sy = a[16];
+    Expr ready_sem = call(Intrinsic::get_semaphore, {a[17]});
+    Expr valid_sem = call(Intrinsic::get_semaphore, {a[18]});
+    auto ev = [&](Intrinsic fn, std::vector<Expr> args) {
+      return evaluate(call(fn, std::move(args)), at);
+    };
+    Expr receiver = binary(BinaryOp::ne, receives, int_imm(0));
+    ready.push_back(
+        if_then_else(receiver,
+                     block({ev(Intrinsic::noc_semaphore_set, {valid_sem, int_imm(0)}),
+                            ev(Intrinsic::noc_semaphore_inc, {sx, sy, ready_sem, int_imm(1)})}),
+                     nullptr, at));
+    Expr bytes = a[3] * a[4] * call(Intrinsic::get_tile_size, {a[0]});
+    send.push_back(if_then_else(
+        binary(BinaryOp::logical_and, binary(BinaryOp::eq, receives, int_imm(0)),
+               binary(BinaryOp::gt, dests, int_imm(0))),
+        block({ev(Intrinsic::noc_semaphore_wait, {ready_sem, dests}),
+               ev(Intrinsic::noc_semaphore_set, {ready_sem, int_imm(0)}),
+               ev(Intrinsic::noc_async_write_multicast,
+                  {call(Intrinsic::get_write_ptr, {a[0]}), x0, y0, x1, y1, bytes, dests}),
+               ev(Intrinsic::noc_semaphore_set, {valid_sem, int_imm(1)}),
+               ev(Intrinsic::noc_semaphore_set_multicast, {valid_sem, x0, y0, x1, y1, dests})}),
+        nullptr, at));
+    landed.push_back(
+        if_then_else(receiver, block({ev(Intrinsic::noc_semaphore_wait, {valid_sem, int_imm(1)})}),
+                     nullptr, at));
+  }
+
   static bool joins(const std::vector<Transfer>& group, const Call* c) {
     if (is_read(c->fn) != is_read(group.front().call->fn))
       return false;
@@ -103,10 +144,12 @@ private:
   // Reads: every reserve, every read, one barrier, every push. Writes: every wait, every write,
   // one barrier, every pop. A block reserves (waits for) its window at once and moves the valid
   // pages, page (r, c) of the block at `first + r * stride + c` of the tensor and at page
-  // `r * cols + c` of the window. Clears `group`.
+  // `r * cols + c` of the window. A multicast block is read by its sender only; after the
+  // barrier come the handshakes (multicast()). Clears `group`.
   Stmt expand(std::vector<Transfer>& group) {
     const bool read = is_read(group.front().call->fn);
     std::vector<Stmt> open, move, close;
+    std::vector<Stmt> ready, send, landed; // the multicasts' handshakes
     for (const Transfer& t : group) {
       const std::vector<Expr>& a = t.call->args;
       const Expr& cb = a[0];
@@ -123,9 +166,14 @@ private:
         Expr rv = var(r, Type::i32()), cv = var(c, Type::i32());
         Expr l1 = window + (rv * a[4] + cv) * call(Intrinsic::get_tile_size, {cb});
         Stmt one = evaluate(call(noc, {a[2] + rv * a[5] + cv, a[1], l1}), t.at);
-        move.push_back(for_loop(
+        Stmt each = for_loop(
             r, int_imm(0), a[6], ForRole::serial,
-            block({for_loop(c, int_imm(0), a[7], ForRole::serial, block({one}), t.at)}), t.at));
+            block({for_loop(c, int_imm(0), a[7], ForRole::serial, block({one}), t.at)}), t.at);
+        if (t.call->fn == Intrinsic::df_mcast_block) {
+          each = if_then_else(binary(BinaryOp::eq, a[9], int_imm(0)), block({each}), nullptr, t.at);
+          multicast(*t.call, t.at, ready, send, landed);
+        }
+        move.push_back(each);
       }
       close.push_back(evaluate(
           call(read ? Intrinsic::cb_push_back : Intrinsic::cb_pop_front, {cb, pages}), t.at));
@@ -135,6 +183,8 @@ private:
         group.back().at));
     group.clear();
     open.insert(open.end(), move.begin(), move.end());
+    for (std::vector<Stmt>* h : {&ready, &send, &landed})
+      open.insert(open.end(), h->begin(), h->end());
     open.insert(open.end(), close.begin(), close.end());
     return block(std::move(open));
   }

@@ -69,7 +69,11 @@ Function host_function(const Program& p, const Function& k, HostPlan& plan) {
   std::string work = names.fresh("work_items");
   body.push_back(decl(work, Type::u32(), items));
   h.body = block(std::move(body));
-  plan.split = WorkSplit::split_work_to_cores;
+  // A blocked matmul's blocks go on a core grid, so that multicast-reads can share A's blocks
+  // along a grid row and B's down a column.
+  plan.split = p.attrs.count("matmul_sub_block") && nest.size() == 2
+                   ? WorkSplit::core_grid
+                   : WorkSplit::split_work_to_cores;
   plan.work_items = work;
   plan.grid = tt::option_grid(p);
   plan.row_wise = false;

@@ -15,6 +15,7 @@ FuncKind side_of(Intrinsic fn) {
   switch (fn) {
   case Intrinsic::df_read_tile:
   case Intrinsic::df_read_block:
+  case Intrinsic::df_mcast_block:
   case Intrinsic::df_scaler_tile:
   case Intrinsic::df_tril_tile:
   case Intrinsic::df_triu_tile:

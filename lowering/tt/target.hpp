@@ -40,6 +40,12 @@ bool dst_fp32(const ir::Program& p);
 /// The decision itself, from the kernel function (before select-tile-ops rewrites it).
 bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel);
 
+/// The NoC of the reader and of the writer (finalize-signature), as the SDK's matmul examples:
+/// reader on RISCV_1 / NoC 1, writer on RISCV_0 / NoC 0. A multicast rectangle runs from the
+/// corner its NoC starts at: the smallest on NoC 0, the largest on NoC 1 (multicast-reads).
+constexpr ir::Noc kReaderNoc = ir::Noc::noc_1;
+constexpr ir::Noc kWriterNoc = ir::Noc::noc_0;
+
 /// The reduce scaler 1.0 as the packed bf16 pair the scaler tile is filled with.
 constexpr std::uint32_t kScalerOne = 0x3F803F80u;
 

@@ -55,6 +55,45 @@ private:
   std::string start_, count_, linear_;
 };
 
+// core_grid: the nest `parallel i in 0 .. down { parallel j in 0 .. across { body } }` becomes
+// `for ri in 0 .. ceil(down / rows) { for rj in 0 .. ceil(across / cols) { i = ri * rows + y;
+// j = rj * cols + x; body } }`: every core walks as many items, and a grid row shares its i.
+Stmt grid_loops(const For& outer, const CoreGrid& g, ir::NameSet& names) {
+  const For& inner = *as<For>(as<Block>(outer.body)->stmts[0]);
+  auto v = [](const std::string& n) { return var(n, Type::i32()); };
+  auto rounds = [&](const Expr& extent, const std::string& cores) {
+    return (extent + v(cores) - int_imm(1)) / v(cores);
+  };
+  std::string ri = names.fresh("ri"), rj = names.fresh("rj");
+  Stmt body = block({decl(outer.var, Type::i32(), v(ri) * v(g.rows) + v(g.y)),
+                     decl(inner.var, Type::i32(), v(rj) * v(g.cols) + v(g.x)), inner.body});
+  Stmt across = for_loop(rj, int_imm(0), rounds(inner.extent, g.cols), ForRole::serial,
+                         block({body}), inner.loc.range);
+  return for_loop(ri, int_imm(0), rounds(outer.extent, g.rows), ForRole::serial, block({across}),
+                  outer.loc.range);
+}
+
+void to_core_grid(Program& p, Function& k, ir::NameSet& names) {
+  std::vector<Stmt> top = as<Block>(k.body)->stmts;
+  const For* outer = top.empty() ? nullptr : as<For>(top.back());
+  const Block* ob = outer ? as<Block>(outer->body) : nullptr;
+  const For* inner = ob && ob->stmts.size() == 1 ? as<For>(ob->stmts[0]) : nullptr;
+  const Var* down = outer ? as<Var>(outer->extent) : nullptr;
+  const Var* across = inner ? as<Var>(inner->extent) : nullptr;
+  if (!outer || outer->role != ForRole::parallel || !inner || inner->role != ForRole::parallel ||
+      !is_zero(outer->min) || !is_zero(inner->min) || !down || !across)
+    throw InternalError("internal error: to-core-loop: program '" + p.name +
+                        "' splits over a core grid but its kernel is no nest of two parallel "
+                        "loops from 0 over lets");
+  CoreGrid g{names.fresh("core_x"),    names.fresh("core_y"), names.fresh("grid_cols"),
+             names.fresh("grid_rows"), across->name,          down->name};
+  top.back() = grid_loops(*outer, g, names);
+  k.body = block(std::move(top));
+  for (const std::string& n : {g.x, g.y, g.cols, g.rows})
+    k.params.push_back({n, Type::i32()});
+  p.host_plan->core_grid = g;
+}
+
 } // namespace
 
 ir::Module to_core_loop(const ir::Module& m, Diagnostics&) {
@@ -64,6 +103,10 @@ ir::Module to_core_loop(const ir::Module& m, Diagnostics&) {
     for (Function& f : p.functions) {
       if (f.kind != FuncKind::kernel)
         continue;
+      if (p.host_plan && p.host_plan->split == WorkSplit::core_grid) {
+        to_core_grid(p, f, names);
+        continue;
+      }
       std::string start = names.fresh("start"), count = names.fresh("count");
       CoreLoop cl(start, count, names.fresh("w"));
       f.body = cl.mutate(f.body);

@@ -185,6 +185,11 @@ Module everything_module() {
                          PerCore{"start", "n"},
                          {{"X", "X_addr", "X_bytes", 2048}, {"Y", "Y_addr", "", 0}},
                          {"all_reader", "all_compute", "all_writer"}};
+  HostPlan grid = *p.host_plan; // a core_grid split and semaphores, for a second program below
+  grid.split = WorkSplit::core_grid;
+  grid.per_core.reset();
+  grid.core_grid = CoreGrid{"cx", "cy", "cols", "rows", "Nb", "Mb"};
+  grid.semaphores = {"A_ready", "A_valid"};
 
   Module m;
   m.attrs["target"] = {std::string("tt")};
@@ -194,6 +199,29 @@ Module everything_module() {
   second.tensors = {{"Z", DType::f32, {{"", 32}, {"", 32}}, TensorRole::input, {}, {}}};
   second.functions = {{"second", FuncKind::kernel, {}, {}, block({}), {}}};
   m.programs.push_back(second);
+  Program gridded; // a core_grid split, its host_core function and semaphores
+  gridded.name = "gridded";
+  gridded.tensors = second.tensors;
+  Expr u_cx = var("cx", Type::u32());
+  gridded.functions = {
+      {"gridded_host",
+       FuncKind::host,
+       {},
+       {},
+       block({decl("items", Type::u32(), int_imm(4, Type::u32())),
+              decl("Nb", Type::u32(), int_imm(2, Type::u32())),
+              decl("Mb", Type::u32(), int_imm(2, Type::u32()))}),
+       {}},
+      {"gridded_host_core",
+       FuncKind::host_core,
+       {{"cx", Type::u32()}, {"cy", Type::u32()}},
+       {},
+       block({decl("sender", Type::u32(), binary(BinaryOp::min, u_cx, int_imm(1, Type::u32())))}),
+       {}}};
+  gridded.host_plan = grid;
+  gridded.host_plan->buffers.clear();
+  gridded.host_plan->kernels.clear();
+  m.programs.push_back(gridded);
   return m;
 }
 
@@ -229,7 +257,13 @@ TEST(RoundTrip, EveryHostPlanPartPrintsOnce) {
         "    buffer X address X_addr size X_bytes page 2048\n"
         "    buffer Y address Y_addr\n"
         "    kernels [all_reader, all_compute, all_writer]\n"
-        "  }\n}\n"})
+        "  }\n}\n",
+        "  func host_core gridded_host_core(cx: u32, cy: u32) {\n",
+        "  host_plan {\n"
+        "    split core_grid items items grid 4x2 row_wise true\n"
+        "    core_grid cx cy cols cols rows rows across Nb down Mb\n"
+        "    semaphores [A_ready, A_valid]\n"
+        "  }\n"})
     EXPECT_NE(text.find(part), std::string::npos) << part << "\nin\n" << text;
 }
 

@@ -169,12 +169,16 @@ TEST(Generate, TtHostFollowsTheTypedPlan) {
   ASSERT_NE(w, std::string::npos);
   EXPECT_LT(w, r);
   EXPECT_LT(r, c);
-  for (const char* text : {".processor = tt::tt_metal::DataMovementProcessor::RISCV_1",
-                           ".noc = tt::tt_metal::NOC::RISCV_1_default",
-                           ".processor = tt::tt_metal::DataMovementProcessor::RISCV_0",
-                           ".noc = tt::tt_metal::NOC::RISCV_0_default",
-                           ".math_fidelity = tt::tt_metal::MathFidelity::LoFi",
-                           "tt::tt_metal::split_work_to_cores(tk_grid, "})
+  for (const char* text :
+       {".processor = tt::tt_metal::DataMovementProcessor::RISCV_1",
+        ".noc = tt::tt_metal::NOC::RISCV_1_default",
+        ".processor = tt::tt_metal::DataMovementProcessor::RISCV_0",
+        ".noc = tt::tt_metal::NOC::RISCV_0_default",
+        ".math_fidelity = tt::tt_metal::MathFidelity::LoFi",
+        // a blocked matmul's core grid, its semaphores and per-core values
+        "tt::tt_metal::CoreRange({0, 0}, {grid_cols - 1, grid_rows - 1})",
+        "tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);",
+        "device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).x"})
     EXPECT_NE(host.find(text), std::string::npos) << text;
 }
 

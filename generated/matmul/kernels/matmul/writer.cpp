@@ -12,32 +12,37 @@ void kernel_main() {
   const int32_t Nt = get_arg_val<uint32_t>(2);
   const int32_t bm = get_arg_val<uint32_t>(3);
   const int32_t bn = get_arg_val<uint32_t>(4);
-  const int32_t Nb = get_arg_val<uint32_t>(5);
-  const uint32_t start = get_arg_val<uint32_t>(6);
-  const uint32_t count = get_arg_val<uint32_t>(7);
+  const int32_t Mb = get_arg_val<uint32_t>(5);
+  const int32_t Nb = get_arg_val<uint32_t>(6);
+  const int32_t core_x = get_arg_val<uint32_t>(7);
+  const int32_t core_y = get_arg_val<uint32_t>(8);
+  const int32_t grid_cols = get_arg_val<uint32_t>(9);
+  const int32_t grid_rows = get_arg_val<uint32_t>(10);
   constexpr auto C_args = TensorAccessorArgs<0>();
   const auto C_accessor = TensorAccessor(C_args, C_addr, 2048u);
-  for (uint32_t w = start; w < start + count; ++w) {
-    const int32_t bi = w / Nb;
-    const int32_t bj = w % Nb;
-    const int32_t r0 = bi * bm;
-    const int32_t c0 = bj * bn;
-    const int32_t rows = std::min(bm, Mt - r0);
-    const int32_t cols = std::min(bn, Nt - c0);
-    for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
-      for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
-        const int32_t sub_rows = std::max(0, std::min(2, rows - sr_2 * 2));
-        const int32_t sub_cols = std::max(0, std::min(2, cols - sc_2 * 2));
-        cb_wait_front(cb_C, 4);
-        for (int32_t cb_C_r = 0; cb_C_r < sub_rows; ++cb_C_r) {
-          for (int32_t cb_C_c = 0; cb_C_c < sub_cols; ++cb_C_c) {
-            noc_async_write_page((r0 + sr_2 * 2) * Nt + c0 + sc_2 * 2 + cb_C_r * Nt + cb_C_c,
-                                 C_accessor,
-                                 get_read_ptr(cb_C) + (cb_C_r * 2 + cb_C_c) * get_tile_size(cb_C));
+  for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
+    for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
+      const int32_t bi = ri * grid_rows + core_y;
+      const int32_t bj = rj * grid_cols + core_x;
+      const int32_t r0 = bi * bm;
+      const int32_t c0 = bj * bn;
+      const int32_t rows = std::min(bm, Mt - r0);
+      const int32_t cols = std::min(bn, Nt - c0);
+      for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
+        for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
+          const int32_t sub_rows = std::max(0, std::min(2, rows - sr_2 * 2));
+          const int32_t sub_cols = std::max(0, std::min(2, cols - sc_2 * 2));
+          cb_wait_front(cb_C, 4);
+          for (int32_t cb_C_r = 0; cb_C_r < sub_rows; ++cb_C_r) {
+            for (int32_t cb_C_c = 0; cb_C_c < sub_cols; ++cb_C_c) {
+              noc_async_write_page(
+                  (r0 + sr_2 * 2) * Nt + c0 + sc_2 * 2 + cb_C_r * Nt + cb_C_c, C_accessor,
+                  get_read_ptr(cb_C) + (cb_C_r * 2 + cb_C_c) * get_tile_size(cb_C));
+            }
           }
+          noc_async_write_barrier();
+          cb_pop_front(cb_C, 4);
         }
-        noc_async_write_barrier();
-        cb_pop_front(cb_C, 4);
       }
     }
   }
