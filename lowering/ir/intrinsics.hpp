@@ -236,9 +236,12 @@ namespace tk::ir {
   X(tt_noc_y, "tt.noc_y", "int int", u32, pure, "")                                                \
   /* the blocked matmul's rule (include/tilekit/matmul_blocks.hpp), on the host: field (0 rows,    \
      1 cols, 2 depth), Mt, Kt, Nt, grid x, grid y, sub-block rows, cols, CB capacities (A, B,      \
-     partials) in tiles */                                                                         \
+     partials) in tiles, costs (a product, a partial sum's round trip, in cycles; a multicast's    \
+     and the DRAM's bytes per cycle; a page of A and of B) */                                      \
   X(tt_matmul_block, "tt.matmul_block",                                                            \
-    "const int int int const const const const const const const", i32, pure, "")                  \
+    "const int int int const const const const const const const const const const const const "   \
+    "const",                                                                                       \
+    i32, pure, "")                                                                                 \
   /* the reduce scaler tile at an L1 address: a packed bf16 pair in row 0 of each face */          \
   X(fill_scaler_tile, "fill_scaler_tile", "int int", void, writes, "")                             \
   /* a tril / triu tile at an L1 address (reader template): 1.0 where row - column >= (<=) the     \

@@ -31,6 +31,8 @@ public:
     sw_ = sub.x;
     for (const AttrValue& v : std::get<std::vector<AttrValue>>(p.attrs.at("matmul_caps").value))
       caps_.push_back(std::get<std::int64_t>(v.value));
+    for (const AttrValue& v : std::get<std::vector<AttrValue>>(p.attrs.at("matmul_costs").value))
+      costs_.push_back(std::get<std::int64_t>(v.value));
     for (const CircularBuffer& c : p.cbs)
       (c.tensor == mm.a ? cb_a_ : c.tensor == mm.b ? cb_b_ : cb_c_) = c.name;
   }
@@ -42,9 +44,13 @@ public:
     top.pop_back(); // the parallel nest; the tile-count lets stay
     const Grid grid = tt::option_grid(p_);
     auto rule = [&](std::int64_t field) {
-      return call(Intrinsic::tt_matmul_block,
-                  {i32(field), v(mm_.mt), v(mm_.kt), v(mm_.nt), i32(grid.x), i32(grid.y), i32(sh_),
-                   i32(sw_), i32(caps_[0]), i32(caps_[1]), i32(caps_[2])});
+      std::vector<Expr> args{i32(field),  v(mm_.mt),   v(mm_.kt), v(mm_.nt),
+                             i32(grid.x), i32(grid.y), i32(sh_),  i32(sw_)};
+      for (std::int64_t x : caps_)
+        args.push_back(i32(x));
+      for (std::int64_t x : costs_)
+        args.push_back(i32(x));
+      return call(Intrinsic::tt_matmul_block, std::move(args));
     };
     bm_ = names_.fresh("bm");
     bn_ = names_.fresh("bn");
@@ -69,7 +75,7 @@ private:
   const tt::MatmulPattern& mm_;
   ir::NameSet names_;
   std::int64_t sh_ = 2, sw_ = 2;
-  std::vector<std::int64_t> caps_;
+  std::vector<std::int64_t> caps_, costs_;
   std::string cb_a_, cb_b_, cb_c_, cb_p_;
   std::string bm_, bn_, bk_, r0_, c0_, rows_, cols_;
 

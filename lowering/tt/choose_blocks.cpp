@@ -4,6 +4,8 @@
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/target.hpp"
 
+#include <tk_emulator/timing_params.hpp>
+
 namespace tk::lower {
 
 namespace {
@@ -25,9 +27,9 @@ const Load* load_of(const Expr& e, std::size_t rank) {
   return l && l->indices.size() == rank ? l : nullptr;
 }
 
-// The L1 shares of the blocked matmul's CBs, in bytes: A and B a quarter of the CB budget each
-// less their slack, the partial sums half of it (it holds a whole block); what is left holds the
-// output CB's two sub-blocks. bf16 pages give the SDK example's 128 / 128 / 256 tiles.
+// The L1 shares of the blocked matmul's CBs, in bytes: A and B 256 KiB each (two blocks each),
+// the partial sums 512 KiB (a whole block); what is left of the 1,364 KiB holds the output CB.
+// bf16 pages give the SDK example's 128 / 128 / 256 tiles.
 constexpr std::int64_t kShareA = 256 * 1024, kShareB = 256 * 1024, kSharePartials = 512 * 1024;
 
 } // namespace
@@ -118,8 +120,26 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics&) {
     // Even, so that a K step takes exactly half of the CB of A or B (block-matmul).
     const std::int64_t cap_a = kShareA / page(mm->a) / 2 * 2, cap_b = kShareB / page(mm->b) / 2 * 2;
     const std::int64_t cap_p = kSharePartials / page(mm->c);
+    // What the block rule weighs, from the timing model's published figures (Wormhole B0): a
+    // tile product at the kernel's fidelity, a partial sum's pack and copy back, a core's
+    // multicast and the DRAM's bandwidth.
+    namespace timing = rt::emu::timing;
+    const timing::Arch& arch = timing::kWormholeB0;
+    const int phases =
+        static_cast<int>(tt::math_fidelity_option(p).value_or(MathFidelity::hifi4)) + 1;
+    const auto cycles = [](double v) { return static_cast<std::int64_t>(v + 0.5); };
+    const std::int64_t product =
+        cycles(timing::tile_op_cycles(arch, timing::TileOp::Matmul, phases));
+    const std::int64_t round_trip =
+        cycles(timing::tile_op_cycles(arch, timing::TileOp::Pack, phases,
+                                      static_cast<double>(page(mm->c))) +
+               timing::tile_op_cycles(arch, timing::TileOp::Copy, phases));
+    const std::int64_t sender = cycles(arch.mcast_bytes_per_cycle.value);
+    const std::int64_t dram = cycles(arch.dram_peak_bytes_per_cycle.value);
     p.attrs["matmul_sub_block"] = {Grid{sub_cols, sub_rows}};
     p.attrs["matmul_caps"] = {std::vector<AttrValue>{{cap_a}, {cap_b}, {cap_p}}};
+    p.attrs["matmul_costs"] = {std::vector<AttrValue>{
+        {product}, {round_trip}, {sender}, {dram}, {page(mm->a)}, {page(mm->b)}}};
     auto n = [](std::int64_t v) { return std::to_string(v); };
     p.attrs["matmul_why"] = {
         "C = A @ B reads a row of A and a column of B per output tile; blocked, a core reads a "
@@ -129,7 +149,10 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics&) {
         n(cap_a) + " tiles of A and " + n(cap_b) + " of B (two blocks each, " + n(kShareA / 1024) +
         " KiB each) and " + n(cap_p) + " partial sums (" + n(kSharePartials / 1024) +
         " KiB, one block of C). The block's rows, columns and depth follow from the shape at run "
-        "time (tt.matmul_block): fewest products on the busiest core, then fewest DRAM reads"};
+        "time (tt.matmul_block): the least of the largest of each core's compute (a product " +
+        n(product) + " cycles, a partial sum's pack and copy back " + n(round_trip) +
+        "), the corner core's reads and multicasts (" + n(sender) + " B/cycle) and the DRAM (" +
+        n(dram) + " B/cycle), then the fewest DRAM reads"};
   }
   return out;
 }

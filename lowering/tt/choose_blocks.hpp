@@ -2,12 +2,14 @@
 // A kernel that is exactly the accumulation pattern
 //     parallel i in tiles(M), j in tiles(N) { acc = zeros(); for k { acc += A[i, k] @ B[k, j] }
 //                                             C[i, j] = acc }
-// gets three program attributes, the compile-time half of the decision, which block-matmul
+// gets four program attributes, the compile-time half of the decision, which block-matmul
 // follows: `matmul_sub_block` (rows x cols of the DST sub-block: as many tiles as DST holds),
-// `matmul_caps` (the tiles the CBs of A, B and the partial sums hold, from their L1 shares) and
-// `matmul_why` (the reasoning, in words). The run-time half, the block's rows, columns and depth
-// for the shape, is the host's call of the rule in include/tilekit/matmul_blocks.hpp with these
-// as its limits. Every other kernel is left as it is.
+// `matmul_caps` (the tiles the CBs of A, B and the partial sums hold, from their L1 shares),
+// `matmul_costs` (what the rule weighs, from the timing model's table: a tile product at the
+// kernel's fidelity and a partial sum's round trip in cycles, a multicast's and the DRAM's bytes
+// per cycle, a page of A and of B) and `matmul_why` (the reasoning, in words). The run-time half,
+// the block's rows, columns and depth for the shape, is the host's call of the rule in
+// include/tilekit/matmul_blocks.hpp with these as its limits. Every other kernel is left as it is.
 #pragma once
 
 #include "lowering/ir/module.hpp"

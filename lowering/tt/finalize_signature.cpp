@@ -12,22 +12,6 @@ namespace {
 
 using namespace tk::ir;
 
-// The `math_fidelity` option as the DSL spells it (the checker and ttgen accept these four).
-constexpr std::array<std::pair<std::string_view, MathFidelity>, 4> kFidelityOptions{{
-    {"LoFi", MathFidelity::lofi},
-    {"HiFi2", MathFidelity::hifi2},
-    {"HiFi3", MathFidelity::hifi3},
-    {"HiFi4", MathFidelity::hifi4},
-}};
-
-std::optional<MathFidelity> fidelity_option(const Program& p) {
-  std::string s = tt::option_string(p, "math_fidelity", "HiFi4");
-  for (const auto& [name, f] : kFidelityOptions)
-    if (name == s)
-      return f;
-  return std::nullopt;
-}
-
 void finalize(Program& p, Diagnostics& diags) {
   Function* host = ir::find_function(p, FuncKind::host);
   if (!host || !p.host_plan)
@@ -71,7 +55,7 @@ void finalize(Program& p, Diagnostics& diags) {
   }
   host->body = block(std::move(body));
 
-  std::optional<MathFidelity> fidelity = fidelity_option(p);
+  std::optional<MathFidelity> fidelity = tt::math_fidelity_option(p);
   if (!fidelity) {
     diags.error("kernel '" + p.name + "': unknown math_fidelity '" +
                 tt::option_string(p, "math_fidelity", "") + "'; use LoFi, HiFi2, HiFi3 or HiFi4");

@@ -148,4 +148,19 @@ ir::Grid option_grid(const ir::Program& p) {
   return g ? *g : ir::Grid{8, 8};
 }
 
+std::optional<ir::MathFidelity> math_fidelity_option(const ir::Program& p) {
+  // The option as the DSL spells it (the checker and ttgen accept these four).
+  static constexpr std::pair<std::string_view, ir::MathFidelity> kNames[] = {
+      {"LoFi", ir::MathFidelity::lofi},
+      {"HiFi2", ir::MathFidelity::hifi2},
+      {"HiFi3", ir::MathFidelity::hifi3},
+      {"HiFi4", ir::MathFidelity::hifi4},
+  };
+  const std::string s = option_string(p, "math_fidelity", "HiFi4");
+  for (const auto& [name, f] : kNames)
+    if (name == s)
+      return f;
+  return std::nullopt;
+}
+
 } // namespace tk::lower::tt

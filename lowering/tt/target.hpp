@@ -82,5 +82,8 @@ bool option_bool(const ir::Program& p, std::string_view key, bool fallback);
 std::int64_t option_int(const ir::Program& p, std::string_view key, std::int64_t fallback);
 std::string option_string(const ir::Program& p, std::string_view key, std::string_view fallback);
 ir::Grid option_grid(const ir::Program& p);
+/// The `math_fidelity` option (LoFi, HiFi2, HiFi3, HiFi4; default HiFi4); nullopt when it is none
+/// of those (finalize-signature reports it).
+std::optional<ir::MathFidelity> math_fidelity_option(const ir::Program& p);
 
 } // namespace tk::lower::tt
