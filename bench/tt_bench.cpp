@@ -20,10 +20,12 @@
 #include "matmul.hpp"
 #include "matmul_bias_relu.hpp"
 #include "matmul_f32.hpp"
+#include "matmul_w8.hpp"
 #include "rmsnorm.hpp"
 #include "softmax.hpp"
 #include "unary_chain.hpp"
 
+#include <tilekit/cpu/bfp8.hpp>
 #include <tilekit/runtime.hpp>
 #include <tk_emulator/emulator.hpp>
 
@@ -64,6 +66,7 @@ struct Program {
   const char* dtype;       // of the inputs and outputs
   const char* accumulator; // DST: what ComputeConfig::fp32_dest_acc_en gives
   const char* flops;       // the nominal count, as written in docs/bench.md
+  const char* fidelity = "HiFi4";
 };
 
 // The generated examples' options are their @options or ttgen's defaults (HiFi4 everywhere; fp32
@@ -77,6 +80,7 @@ const Program kPrograms[] = {
     {"reuse_mcast", false, Family::matmul, "bf16", "bf16", "2MKN"},
     {"matmul_bias_relu", true, Family::matmul, "bf16", "fp32", "2MKN+2MN"},
     {"matmul_f32", true, Family::matmul, "f32", "fp32", "2MKN"},
+    {"matmul_w8", true, Family::matmul, "bf16 x bfp8_b", "fp32", "2MKN", "HiFi2"},
     {"eltwise_add", true, Family::elementwise, "bf16", "bf16", "MN"},
     {"axpby", true, Family::elementwise, "bf16", "bf16", "3MN"},
     {"unary_chain", true, Family::elementwise, "bf16", "bf16", "3MN"},
@@ -292,6 +296,14 @@ RunResult run_matmul_family(Device& device, const Program& p, MatmulShape s, con
     const auto start = std::chrono::steady_clock::now();
     tk::gen::matmul_f32::run_tt(device, cview(af, M, K), cview(bf, K, N), view(c, M, N));
     r.wall_seconds = seconds_since(start);
+  } else if (name == "matmul_w8") {
+    // The same B, stored as Bfp8_b on the device; the reference multiplies the values it holds.
+    std::vector<tk::bf16> A = to_tk(a), C(static_cast<std::size_t>(M * N));
+    const auto start = std::chrono::steady_clock::now();
+    tk::gen::matmul_w8::run_tt(device, cview(A, M, K), cview(bf, K, N), view(C, M, N));
+    r.wall_seconds = seconds_since(start);
+    c = to_float(C);
+    bf = tk::cpu::round_to_bfp8(cview(bf, K, N));
   } else {
     throw std::logic_error("not a matmul program: " + name);
   }
@@ -431,7 +443,7 @@ nlohmann::json run_one(Device& device, const Program& p, const std::vector<std::
                         {"N", mm ? dims[2] : dims[1]},
                         {"dtype", p.dtype},
                         {"dst", p.accumulator},
-                        {"fidelity", "HiFi4"},
+                        {"fidelity", p.fidelity},
                         {"flops_formula", p.flops}};
   RunResult r;
   try {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Smoke test of the TT benchmark table (ctest e2e.tt_bench_smoke): the driver on one small shape
-# (the generated matmul and reuse_mcast at 256x256x256) through bench/tt_bench.py; every row must
+# (the generated matmul, the bfp8-weight matmul_w8 and reuse_mcast at 256x256x256) through bench/tt_bench.py; every row must
 # be timed and checked with sane figures (projected cycles at or above both bounds, utilisation in
 # (0, 1], PCC >= 0.999) and index.html must hold the table and the roofline's <svg>.
 # Usage: tt_bench_smoke.sh TK_TT_BENCH_EXE WORK_DIR
@@ -10,12 +10,12 @@ work="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
 rm -rf "$work"
 mkdir -p "$work"
-python3 "$here/tt_bench.py" --exe "$exe" --out "$work" --case matmul,reuse_mcast@256x256x256
+python3 "$here/tt_bench.py" --exe "$exe" --out "$work" --case matmul,matmul_w8,reuse_mcast@256x256x256
 python3 - "$work" <<'PY'
 import json, pathlib, sys
 work = pathlib.Path(sys.argv[1])
 rows = [json.loads(l) for l in (work / "rows.jsonl").read_text().splitlines() if l.strip()]
-if [r["program"] for r in rows] != ["matmul", "reuse_mcast"]:
+if [r["program"] for r in rows] != ["matmul", "matmul_w8", "reuse_mcast"]:
     sys.exit(f"rows: {[r.get('program') for r in rows]}")
 for r in rows:
     name = f"{r['program']} {r['shape']}"
