@@ -19,6 +19,7 @@
 #include "lowering/tt/insert_cb_protocol.hpp"
 #include "lowering/tt/insert_compute_init.hpp"
 #include "lowering/tt/insert_dst_management.hpp"
+#include "lowering/tt/keep_rows.hpp"
 #include "lowering/tt/multicast_reads.hpp"
 #include "lowering/tt/partition_work.hpp"
 #include "lowering/tt/plan_buffers.hpp"
@@ -74,6 +75,10 @@ constexpr Stage kTT[] = {
      "the parallel loops as one per_core loop over [start, start+count), "
      "indices decoded from the linear id",
      to_core_loop},
+    {"keep-rows",
+     "a row several loops read, read once per work item into a CB and kept in L1 (the tiles "
+     "past the CB's capacity still streamed)",
+     keep_rows},
     {"select-tile-ops",
      "TT compute primitives on CBs and DST slots, packs, waits and pops; "
      "abstract tile streams to and from DRAM; intermediate CBs",

@@ -42,6 +42,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t Mt = M / 32u;
   const std::uint32_t work_items = Mt;
   const std::uint32_t Nt = N / 32u;
+  const std::uint32_t row_kept = std::min(Nt, 256u);
+  const std::uint32_t row_rest = std::max(Nt - 256u, 0u);
   const std::uint32_t inv_n_bits = std::bit_cast<std::uint32_t>(inv_n);
   const std::uint32_t eps_bits = std::bit_cast<std::uint32_t>(eps);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
@@ -106,6 +108,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_2, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(1048576, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_3, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_24, 2048));
   tt::tt_metal::CreateCircularBuffer(
@@ -150,10 +156,11 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {x_addr, g_addr, Nt, start, count});
+                                     {x_addr, g_addr, Nt, row_kept, row_rest, start, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                     {Nt, inv_n_bits, eps_bits, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, {y_addr, Nt, start, count});
+                                     {row_kept, row_rest, inv_n_bits, eps_bits, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
+                                     {y_addr, Nt, row_kept, row_rest, start, count});
         start += count;
       }
     }

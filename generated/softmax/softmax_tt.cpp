@@ -40,6 +40,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t Mt = M / 32u;
   const std::uint32_t work_items = Mt;
   const std::uint32_t Nt = N / 32u;
+  const std::uint32_t row_kept = std::min(Nt, 256u);
+  const std::uint32_t row_rest = std::max(Nt - 256u, 0u);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
   const std::uint32_t y_bytes = Mt * Nt * 2048u;
   if (work_items == 0) {
@@ -88,6 +90,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_1, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(1048576, {{tt::CBIndex::c_2, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_2, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_24, 2048));
   tt::tt_metal::CreateCircularBuffer(
@@ -134,9 +140,11 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, {x_addr, Nt, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {Nt, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, {y_addr, Nt, start, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
+                                     {x_addr, Nt, row_kept, row_rest, start, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {row_kept, row_rest, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
+                                     {y_addr, Nt, row_kept, row_rest, start, count});
         start += count;
       }
     }

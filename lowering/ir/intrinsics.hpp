@@ -227,6 +227,9 @@ namespace tk::ir {
      handshake). After the block's nine: this core sends (0 / 1), the receivers' NoC rectangle     \
      (x0, y0, x1, y1), their number, the sender's NoC x and y, the semaphore ids the receivers     \
      raise when ready and the sender sets when the block has landed */                             \
+  /* compute: the tile at index `int` of the CB's waited front, which holds a row kept in L1       \
+     (keep-rows); select-tile-ops reads it in place, without a wait or a pop of its own */         \
+  X(cb_tile, "cb.tile", "cb int", tile, reads, "")                                                 \
   X(df_mcast_block, "df.mcast_block",                                                              \
     "cb src int int int int int int const int int int int int int int int int int", void, writes,  \
     "")                                                                                            \

@@ -71,7 +71,8 @@ public:
         out.push_back(
             evaluate(call(Intrinsic::cb_reserve_back, {cb, int_imm(pages)}), x->loc.range));
         for (std::size_t k = 0; k < n; ++k) {
-          check_slots(stmts[i + k]);
+          if (k > 0) // the first was checked with every statement
+            check_slots(stmts[i + k]);
           out.push_back(stmts[i + k]);
         }
         out.push_back(evaluate(call(Intrinsic::cb_push_back, {cb, int_imm(pages)}), x->loc.range));

@@ -65,6 +65,10 @@ Expr cb(const std::string& n) {
 Expr i(std::int64_t v) {
   return int_imm(v);
 }
+// A CB value's tile index: the front (0), or its place in a row kept in L1 (keep-rows).
+Expr index_of(const Val& v) {
+  return v->index ? v->index : i(0);
+}
 
 } // namespace
 
@@ -80,6 +84,13 @@ Val TileSelector::select(const Expr& e) {
     v->read = call(Intrinsic::df_read_tile,
                    {cb(v->cb), tensor_ref(l->tensor), page_of(t->name, l->indices)});
     v->read_loc = l->loc.range;
+    return v;
+  }
+  if (const Call* c = as<Call>(e); c && c->fn == Intrinsic::cb_tile) { // waited for once, kept
+    auto v = std::make_shared<TileValue>();
+    v->where = TileValue::Where::cb;
+    v->cb = as<Ref>(c->args[0])->name;
+    v->index = c->args[1];
     return v;
   }
   if (const Var* x = as<Var>(e)) {
@@ -144,7 +155,7 @@ Val TileSelector::select(const Expr& e) {
     pre(a);
     pre(b);
     emit(m.bt ? Intrinsic::matmul_tiles_bt : Intrinsic::matmul_tiles,
-         {cb(a->cb), cb(b->cb), i(0), i(0), i(d->slot)});
+         {cb(a->cb), cb(b->cb), index_of(a), index_of(b), i(d->slot)});
     post(a);
     post(b);
     return d;
@@ -178,7 +189,7 @@ Val TileSelector::select(const Expr& e) {
     to_cb(a);
     Val d = fresh_dst();
     pre(a);
-    emit(Intrinsic::transpose_wh_tile, {cb(a->cb), i(0), i(d->slot)});
+    emit(Intrinsic::transpose_wh_tile, {cb(a->cb), index_of(a), i(d->slot)});
     post(a);
     return d;
   }
@@ -235,7 +246,7 @@ Val TileSelector::binary(const Call& c) {
     Intrinsic op = fn == Intrinsic::tile_add   ? Intrinsic::add_tiles
                    : fn == Intrinsic::tile_sub ? Intrinsic::sub_tiles
                                                : Intrinsic::mul_tiles;
-    emit(op, {cb(va->cb), cb(vb->cb), i(0), i(0), i(d->slot)});
+    emit(op, {cb(va->cb), cb(vb->cb), index_of(va), index_of(vb), i(d->slot)});
     post(va);
     if (vb != va)
       post(vb);
@@ -260,7 +271,7 @@ Val TileSelector::bcast(Intrinsic fn, const Expr& a, const Call& bc, SourceRange
                  : fn == Intrinsic::tile_sub ? Intrinsic::sub_tiles_bcast
                                              : Intrinsic::mul_tiles_bcast;
   EnumConst dim = bc.fn == Intrinsic::tile_bcast_row ? EnumConst::bcast_row : EnumConst::bcast_col;
-  emit(op, {enum_imm(dim), cb(va->cb), cb(vv->cb), i(0), i(0), i(d->slot)});
+  emit(op, {enum_imm(dim), cb(va->cb), cb(vv->cb), index_of(va), index_of(vv), i(d->slot)});
   post(va);
   post(vv);
   return d;
@@ -349,7 +360,7 @@ Val TileSelector::reduce(const Call& c) {
   bool row = c.fn == Intrinsic::tile_rowsum || c.fn == Intrinsic::tile_rowmax;
   emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
                                 enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
-                                cb(a->cb), cb(scaler()), i(0), i(0), i(d->slot)});
+                                cb(a->cb), cb(scaler()), index_of(a), i(0), i(d->slot)});
   post(a);
   d->mask = row ? 0 : 1;
   return d;
@@ -377,7 +388,8 @@ bool TileSelector::accumulates_from_cbs(const Expr& acc, const Expr& rhs, Intrin
     operands = {m.a, m.b};
   }
   for (const Expr& operand : operands) {
-    if (as<Load>(operand))
+    const Call* kept = as<Call>(operand);
+    if (as<Load>(operand) || (kept && kept->fn == Intrinsic::cb_tile))
       continue;
     const Var* v = as<Var>(operand);
     if (!v || !in_cb(v->name))
@@ -419,13 +431,14 @@ Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine
     pre(v);
   if (!is_reduce) {
     emit(bt ? Intrinsic::matmul_tiles_bt : Intrinsic::matmul_tiles,
-         {cb(ops[0]->cb), cb(ops[1]->cb), i(0), i(0), i(x->slot)});
+         {cb(ops[0]->cb), cb(ops[1]->cb), index_of(ops[0]), index_of(ops[1]), i(x->slot)});
   } else {
     used_reduction_ = true;
     bool is_max = r->fn == Intrinsic::tile_rowmax || r->fn == Intrinsic::tile_colmax;
-    emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
-                                  enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
-                                  cb(ops[0]->cb), cb(scaler()), i(0), i(0), i(x->slot)});
+    emit(Intrinsic::reduce_tile,
+         {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
+          enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col), cb(ops[0]->cb),
+          cb(scaler()), index_of(ops[0]), i(0), i(x->slot)});
     x->mask = row ? 0 : 1;
   }
   for (const Val& v : ops)

@@ -319,9 +319,10 @@ void TileSelector::to_dst(const Val& v, bool keep_reduction) {
     return;
   int slot = alloc_slot();
   pre(v);
-  emit(Intrinsic::copy_tile, {cb(v->cb), i(0), i(slot)});
+  emit(Intrinsic::copy_tile, {cb(v->cb), v->index ? v->index : i(0), i(slot)});
   post(v);
   v->where = TileValue::Where::dst;
+  v->index = nullptr;
   v->slot = slot;
   live_.push_back(v);
 }

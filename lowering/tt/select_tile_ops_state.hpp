@@ -28,6 +28,7 @@ struct OutsideFacts {
 struct TileValue {
   enum class Where : std::uint8_t { cb, dst } where = Where::dst;
   std::string cb;    // where == cb: the CB whose front tile holds it
+  ir::Expr index;    // where == cb: its tile index in the CB's waited front; null for 0 (the front)
   bool pop = false;  // its consumer pops it (a loaded tile or a temporary)
   bool temp = false; // the CB is a pooled temporary, free again after the pop
   // The stream that brings the tile into its CB, emitted right before its consumer waits for it:

@@ -196,6 +196,17 @@ TEST(Verifier, HostPlanReferences) {
   EXPECT_EQ(error(edit(all, "grid 8x8", "grid 0x8")), "the host plan's grid is empty");
   EXPECT_EQ(error(edit(all, "func host p_host", "func cpu p_host")),
             "a host plan without a host function");
+  // A core grid: its extents are host lets, its split says so, and it replaces per_core.
+  const std::string grid = "    core_grid x y cols gx rows gy across n down n\n";
+  std::string gridded = edit(edit(all, "    per_core start count\n", grid),
+                             "split split_work_to_cores", "split core_grid");
+  EXPECT_EQ(error(gridded), "<valid>");
+  EXPECT_EQ(error(edit(gridded, "across n", "across m")),
+            "the host plan's items across 'm' is no let of 'p_host'");
+  EXPECT_EQ(error(edit(gridded, "split core_grid", "split split_work_to_cores")),
+            "the host plan has a core_grid but splits the work with split_work_to_cores");
+  EXPECT_EQ(error(edit(gridded, grid, "    per_core start count\n" + grid)),
+            "the host plan has both per_core values and a core_grid");
 }
 
 } // namespace

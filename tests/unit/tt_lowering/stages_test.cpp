@@ -648,5 +648,158 @@ TEST(TTStages, VerifyKernelsStaysFastOnDeeplyNestedLoops) {
   EXPECT_NE(out.find("func compute deep_compute()"), std::string::npos) << out;
 }
 
+// multicast-reads: a block read that depends on the core's row only (A, through i) is multicast
+// along the row, one that depends on its column only (B) down the column; one that depends on
+// both (D) or sits in a loop whose trip count depends on the column stays a read of its own. The
+// per-core values and the semaphores follow.
+const char* kMulticast = R"(// after split-kernels
+program mc attributes {grid = 8x8} {
+  tensor A: bf16[M, K] input layout dram interleaved tile 32x32 page 2048
+  tensor B: bf16[K, N] input layout dram interleaved tile 32x32 page 2048
+  tensor D: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
+  cb cb_A index 0 format Float16_b page 2048 depth 8 role input tensor A
+  cb cb_B index 1 format Float16_b page 2048 depth 8 role input tensor B
+  cb cb_D index 2 format Float16_b page 2048 depth 8 role input tensor D
+
+  func reader mc_reader(A: tensor, B: tensor, D: tensor, Kt: i32, Nt: i32, core_x: i32, core_y: i32, grid_cols: i32, grid_rows: i32) {
+    for r in 0 .. 2 serial {
+      let i: i32 = r * grid_rows + core_y
+      let j: i32 = core_x
+      df.read_block(cb_A, A, i * Kt, 2, 2, Kt, 2, 2, 4)
+      df.read_block(cb_B, B, j * 2, 2, 2, Nt, 2, 2, 4)
+      df.read_block(cb_D, D, i * Nt + j, 2, 2, Nt, 2, 2, 4)
+      for t in 0 .. core_x serial {
+        df.read_block(cb_A, A, i * Kt, 2, 2, Kt, 2, 2, 4)
+      }
+    }
+  }
+
+  func host mc_host(M: u32, N: u32) {
+    let Mb: u32 = M / 64
+    let Nb: u32 = N / 64
+    let work_items: u32 = Mb * Nb
+  }
+
+  host_plan {
+    split core_grid items work_items grid 8x8 row_wise false
+    core_grid core_x core_y cols grid_cols rows grid_rows across Nb down Mb
+  }
+}
+)";
+
+TEST(TTStages, MulticastReadsSharesWhatARowOrAColumnReadsAlike) {
+  const std::string out = test::run_stage("multicast-reads", kMulticast);
+  for (const char* line :
+       {"      df.mcast_block(cb_A, A, i * Kt, 2, 2, Kt, 2, 2, 4, A_mcast_receives, A_mcast_x0, "
+        "A_mcast_y0, A_mcast_x1, A_mcast_y1, A_mcast_dests, A_mcast_sender_x, "
+        "A_mcast_sender_y, A_mcast_ready, A_mcast_valid)\n",
+        "      df.mcast_block(cb_B, B, j * 2, 2, 2, Nt, 2, 2, 4, B_mcast_receives, B_mcast_x0, "
+        "B_mcast_y0, B_mcast_x1, B_mcast_y1, B_mcast_dests, B_mcast_sender_x, "
+        "B_mcast_sender_y, B_mcast_ready, B_mcast_valid)\n",
+        "      df.read_block(cb_D, D, i * Nt + j, 2, 2, Nt, 2, 2, 4)\n",
+        "      for t in 0 .. core_x serial {\n"
+        "        df.read_block(cb_A, A, i * Kt, 2, 2, Kt, 2, 2, 4)\n",
+        // along a row: column 0 sends to columns grid_cols - 1 down to 1 (NoC 1's corner first)
+        "  func host_core mc_host_core(core_x: u32, core_y: u32, grid_cols: u32, grid_rows: u32) "
+        "{\n"
+        "    let A_mcast_receives: u32 = min(core_x, 1u)\n"
+        "    let A_mcast_x0: u32 = tt.noc_x(grid_cols - 1u, core_y)\n"
+        "    let A_mcast_y0: u32 = tt.noc_y(grid_cols - 1u, core_y)\n"
+        "    let A_mcast_x1: u32 = tt.noc_x(min(1u, grid_cols - 1u), core_y)\n"
+        "    let A_mcast_y1: u32 = tt.noc_y(min(1u, grid_cols - 1u), core_y)\n"
+        "    let A_mcast_dests: u32 = grid_cols - 1u\n"
+        "    let A_mcast_sender_x: u32 = tt.noc_x(0u, core_y)\n"
+        "    let A_mcast_sender_y: u32 = tt.noc_y(0u, core_y)\n",
+        // down a column: row 0 sends
+        "    let B_mcast_receives: u32 = min(core_y, 1u)\n"
+        "    let B_mcast_x0: u32 = tt.noc_x(core_x, grid_rows - 1u)\n",
+        "    let B_mcast_sender_y: u32 = tt.noc_y(core_x, 0u)\n  }\n",
+        "    semaphores [A_mcast_ready, A_mcast_valid, B_mcast_ready, B_mcast_valid]\n"})
+    EXPECT_NE(out.find(line), std::string::npos) << line << "\n--- in ---\n" << out;
+  // Ten new reader parameters per multicast, after the kernel's own.
+  EXPECT_NE(out.find("grid_rows: i32, A_mcast_receives: i32, A_mcast_x0: i32"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("B_mcast_ready: i32, B_mcast_valid: i32) {"), std::string::npos) << out;
+}
+
+// A program split with split_work_to_cores has no core grid: multicast-reads leaves it alone.
+TEST(TTStages, MulticastReadsNeedsACoreGrid) {
+  std::string in = kMulticast;
+  const std::string grid =
+      "    core_grid core_x core_y cols grid_cols rows grid_rows across Nb down Mb\n";
+  in.replace(in.find(grid), grid.size(), "    per_core core_x core_y\n");
+  in.replace(in.find("split core_grid"), 15, "split split_work_to_cores");
+  const std::string out = test::run_stage("multicast-reads", in);
+  EXPECT_EQ(out.find("df.mcast_block"), std::string::npos) << out;
+  EXPECT_EQ(out.find("host_core"), std::string::npos) << out;
+}
+
+// keep-rows: x is read at [i, j] by two loops: its row is read once per work item into
+// cb_x_row (256 tiles, double-buffered: 512 pages of the 1 MiB share) and each loop splits into
+// the tiles kept and those past the CB. z is read by one loop only, w at two different rows: both
+// stay streamed.
+const char* kKeepRows = R"(// after to-core-loop
+program kr attributes {grid = 8x8} {
+  tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
+  tensor z: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
+  tensor w: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
+  tensor y: bf16[M, N] output layout dram interleaved tile 32x32 page 2048
+  cb cb_x index 0 format Float16_b page 2048 depth 2 role input tensor x
+  cb cb_z index 1 format Float16_b page 2048 depth 2 role input tensor z
+  cb cb_w index 2 format Float16_b page 2048 depth 2 role input tensor w
+  cb cb_y index 16 format Float16_b page 2048 depth 2 role output tensor y
+
+  func kernel kr(x: tensor, z: tensor, w: tensor, y: tensor, M: i32, N: i32, start: u32, count: u32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    for i in start .. +count per_core {
+      let s: tile<f32> = tile.zeros()
+      for j in 0 .. Nt reduction {
+        s = tile.add(s, tile.rowsum(tile.add(load x[i, j], load w[i, j])))
+      }
+      for j in 0 .. Nt serial {
+        store y[i, j] = tile.mul(tile.mul(load x[i, j], tile.bcast_col(s)), load z[i, j])
+      }
+      for j in 0 .. Nt serial {
+        store y[i, j] = load w[0, j]
+      }
+    }
+  }
+
+  func host kr_host(M: u32, N: u32) {
+    let Mt: u32 = M / 32u
+    let work_items: u32 = Mt
+  }
+
+  host_plan {
+    split split_work_to_cores items work_items grid 8x8 row_wise false
+    per_core start count
+  }
+}
+)";
+
+TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
+  const std::string out = test::run_stage("keep-rows", kKeepRows);
+  for (const char* text :
+       {"  cb cb_x_row index 3 format Float16_b page 2048 depth 512 role input\n",
+        "    let row_kept: i32 = min(Nt, 256)\n"
+        "    let row_rest: i32 = max(Nt - 256, 0)\n"
+        "    for i in start .. +count per_core {\n"
+        "      df.read_block(cb_x_row, x, i * Nt, 1, 256, Nt, 1, row_kept, 256)\n"
+        "      cb_wait_front(cb_x_row, 256)\n",
+        "      for j in 0 .. row_kept reduction {\n"
+        "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row, j), load w[i, j])))\n"
+        "      }\n"
+        "      for j in 256 .. +row_rest reduction {\n"
+        "        s = tile.add(s, tile.rowsum(tile.add(load x[i, j], load w[i, j])))\n",
+        "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), load "
+        "z[i, j])\n",
+        "      for j in 0 .. Nt serial {\n        store y[i, j] = load w[0, j]\n      }\n"
+        "      cb_pop_front(cb_x_row, 256)\n    }\n"})
+    EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
+  EXPECT_EQ(out.find("cb_z_row"), std::string::npos) << out;
+  EXPECT_EQ(out.find("cb_w_row"), std::string::npos) << out;
+}
+
 } // namespace
 } // namespace tk::lower

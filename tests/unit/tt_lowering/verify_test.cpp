@@ -34,6 +34,17 @@ std::string edit(std::string text, const std::string& from, const std::string& t
   return text;
 }
 
+// Replaces the first occurrence of `from` in `text`, which has more (a loop over a row kept in L1
+// and the loop over its tiles past the CB repeat the same body).
+std::string edit_first(std::string text, const std::string& from, const std::string& to) {
+  std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "no '" << from << "' to replace";
+  EXPECT_NE(text.find(from, at + 1), std::string::npos) << "'" << from << "' is unique: use edit";
+  if (at != std::string::npos)
+    text.replace(at, from.size(), to);
+  return text;
+}
+
 // The internal error verify-kernels throws on `text`, or "" when it passes.
 std::string verify_error(const std::string& text) {
   ir::Module m = test::read_ir(text);
@@ -156,7 +167,8 @@ TEST(Verify, ReductionPackedWithoutItsMask) {
 
 TEST(Verify, ValuePackedUnderTheReduceMask) {
   // Without the reduce_uninit that ends each iteration, the next one packs exp(x - m) masked.
-  std::string broken = edit(final_ir("softmax"), "        reduce_uninit()\n      }\n", "      }\n");
+  std::string broken =
+      edit_first(final_ir("softmax"), "        reduce_uninit()\n      }\n", "      }\n");
   EXPECT_EQ(verify_error(broken),
             "internal error: in 'softmax_compute', pack_tile(0, cb_tmp0) packs a value that is not "
             "a reduction while reduce_init's packer mask keeps only its column 0 (reduce_uninit "
@@ -164,7 +176,7 @@ TEST(Verify, ValuePackedUnderTheReduceMask) {
 }
 
 TEST(Verify, ValueComputedInDstFromAReduction) {
-  std::string broken = edit(
+  std::string broken = edit_first(
       final_ir("softmax"),
       "        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n",
       "        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n"

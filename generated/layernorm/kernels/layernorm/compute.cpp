@@ -20,23 +20,31 @@ void kernel_main() {
   constexpr uint32_t cb_gamma = tt::CBIndex::c_1;
   constexpr uint32_t cb_beta = tt::CBIndex::c_2;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_3;
+  constexpr uint32_t cb_x_row = tt::CBIndex::c_4;
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_24;
   constexpr uint32_t cb_mean = tt::CBIndex::c_25;
   constexpr uint32_t cb_v = tt::CBIndex::c_26;
   constexpr uint32_t cb_d = tt::CBIndex::c_27;
   constexpr uint32_t cb_r = tt::CBIndex::c_28;
-  const int32_t Nt = get_arg_val<uint32_t>(0);
-  const uint32_t scalar_bits = get_arg_val<uint32_t>(1);
-  const uint32_t eps_bits = get_arg_val<uint32_t>(2);
-  const uint32_t count = get_arg_val<uint32_t>(3);
-  compute_kernel_hw_startup(cb_x, cb_scaler, cb_tmp0);
+  const int32_t row_kept = get_arg_val<uint32_t>(0);
+  const int32_t row_rest = get_arg_val<uint32_t>(1);
+  const uint32_t scalar_bits = get_arg_val<uint32_t>(2);
+  const uint32_t eps_bits = get_arg_val<uint32_t>(3);
+  const uint32_t count = get_arg_val<uint32_t>(4);
+  compute_kernel_hw_startup(cb_x_row, cb_scaler, cb_tmp0);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
-    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_tmp0);
+    cb_wait_front(cb_x_row, 256);
+    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_tmp0);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
-    for (int32_t j = 0; j < Nt; ++j) {
+    for (int32_t j = 0; j < row_kept; ++j) {
+      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, j, 0, 0);
+    }
+    reduce_uninit();
+    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_tmp0);
+    for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_x, 1);
@@ -71,7 +79,45 @@ void kernel_main() {
     cb_push_back(cb_v, 1);
     tile_regs_release();
     cb_wait_front(cb_v, 1);
-    for (int32_t j = 0; j < Nt; ++j) {
+    for (int32_t j = 0; j < row_kept; ++j) {
+      sub_bcast_cols_init_short(cb_x_row, cb_mean);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_mean, j, 0, 0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_d, 1);
+      pack_tile(0, cb_d);
+      cb_push_back(cb_d, 1);
+      tile_regs_release();
+      cb_wait_front(cb_d, 1);
+      mul_tiles_init(cb_d, cb_d);
+      tile_regs_acquire();
+      mul_tiles(cb_d, cb_d, 0, 0, 0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      copy_tile_to_dst_init_short(cb_v);
+      tile_regs_acquire();
+      copy_tile(cb_v, 0, 0);
+      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_v);
+      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_v, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_v, 1);
+      pack_tile(0, cb_v);
+      cb_push_back(cb_v, 1);
+      tile_regs_release();
+      cb_wait_front(cb_v, 1);
+      cb_pop_front(cb_d, 1);
+      reduce_uninit();
+    }
+    for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       sub_bcast_cols_init_short(cb_x, cb_mean);
       tile_regs_acquire();
@@ -127,7 +173,55 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_v, 1);
-    for (int32_t j = 0; j < Nt; ++j) {
+    for (int32_t j = 0; j < row_kept; ++j) {
+      sub_bcast_cols_init_short(cb_x_row, cb_mean);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_mean, j, 0, 0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      mul_bcast_cols_init_short(cb_tmp0, cb_r);
+      tile_regs_acquire();
+      mul_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_r, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      cb_wait_front(cb_gamma, 1);
+      mul_bcast_rows_init_short(cb_tmp0, cb_gamma);
+      tile_regs_acquire();
+      mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_gamma, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_gamma, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      cb_wait_front(cb_beta, 1);
+      add_bcast_rows_init_short(cb_tmp0, cb_beta);
+      tile_regs_acquire();
+      add_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_beta, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_beta, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y, 1);
+      pack_tile(0, cb_y);
+      cb_push_back(cb_y, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       sub_bcast_cols_init_short(cb_x, cb_mean);
       tile_regs_acquire();
@@ -179,6 +273,7 @@ void kernel_main() {
     }
     cb_pop_front(cb_mean, 1);
     cb_pop_front(cb_r, 1);
+    cb_pop_front(cb_x_row, 256);
   }
   cb_pop_front(cb_scaler, 1);
 }

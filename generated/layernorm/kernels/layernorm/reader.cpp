@@ -24,12 +24,15 @@ void kernel_main() {
   constexpr uint32_t cb_gamma = tt::CBIndex::c_1;
   constexpr uint32_t cb_beta = tt::CBIndex::c_2;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_3;
+  constexpr uint32_t cb_x_row = tt::CBIndex::c_4;
   const uint32_t x_addr = get_arg_val<uint32_t>(0);
   const uint32_t gamma_addr = get_arg_val<uint32_t>(1);
   const uint32_t beta_addr = get_arg_val<uint32_t>(2);
   const int32_t Nt = get_arg_val<uint32_t>(3);
-  const uint32_t start = get_arg_val<uint32_t>(4);
-  const uint32_t count = get_arg_val<uint32_t>(5);
+  const int32_t row_kept = get_arg_val<uint32_t>(4);
+  const int32_t row_rest = get_arg_val<uint32_t>(5);
+  const uint32_t start = get_arg_val<uint32_t>(6);
+  const uint32_t count = get_arg_val<uint32_t>(7);
   constexpr auto x_args = TensorAccessorArgs<0>();
   const auto x_accessor = TensorAccessor(x_args, x_addr, 2048u);
   constexpr auto gamma_args = TensorAccessorArgs<x_args.next_compile_time_args_offset()>();
@@ -40,19 +43,38 @@ void kernel_main() {
   fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);
   cb_push_back(cb_scaler, 1);
   for (uint32_t i = start; i < start + count; ++i) {
-    for (int32_t j = 0; j < Nt; ++j) {
+    cb_reserve_back(cb_x_row, 256);
+    for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
+      for (int32_t cb_x_row_c = 0; cb_x_row_c < row_kept; ++cb_x_row_c) {
+        noc_async_read_page(i * Nt + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
+                            get_write_ptr(cb_x_row) +
+                                (cb_x_row_r * 256 + cb_x_row_c) * get_tile_size(cb_x_row));
+      }
+    }
+    noc_async_read_barrier();
+    cb_push_back(cb_x_row, 256);
+    for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 0; j < Nt; ++j) {
+    for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 0; j < Nt; ++j) {
+    for (int32_t j = 0; j < row_kept; ++j) {
+      cb_reserve_back(cb_gamma, 1);
+      cb_reserve_back(cb_beta, 1);
+      noc_async_read_page(j, gamma_accessor, get_write_ptr(cb_gamma));
+      noc_async_read_page(j, beta_accessor, get_write_ptr(cb_beta));
+      noc_async_read_barrier();
+      cb_push_back(cb_gamma, 1);
+      cb_push_back(cb_beta, 1);
+    }
+    for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_reserve_back(cb_x, 1);
       cb_reserve_back(cb_gamma, 1);
       cb_reserve_back(cb_beta, 1);

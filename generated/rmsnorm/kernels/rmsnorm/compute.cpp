@@ -19,17 +19,20 @@ void kernel_main() {
   constexpr uint32_t cb_x = tt::CBIndex::c_0;
   constexpr uint32_t cb_g = tt::CBIndex::c_1;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_2;
+  constexpr uint32_t cb_x_row = tt::CBIndex::c_3;
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
   constexpr uint32_t cb_ss = tt::CBIndex::c_24;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
   constexpr uint32_t cb_r = tt::CBIndex::c_26;
-  const int32_t Nt = get_arg_val<uint32_t>(0);
-  const uint32_t inv_n_bits = get_arg_val<uint32_t>(1);
-  const uint32_t eps_bits = get_arg_val<uint32_t>(2);
-  const uint32_t count = get_arg_val<uint32_t>(3);
-  compute_kernel_hw_startup(cb_x, cb_x, cb_ss);
+  const int32_t row_kept = get_arg_val<uint32_t>(0);
+  const int32_t row_rest = get_arg_val<uint32_t>(1);
+  const uint32_t inv_n_bits = get_arg_val<uint32_t>(2);
+  const uint32_t eps_bits = get_arg_val<uint32_t>(3);
+  const uint32_t count = get_arg_val<uint32_t>(4);
+  compute_kernel_hw_startup(cb_x_row, cb_x_row, cb_ss);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
+    cb_wait_front(cb_x_row, 256);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
     tile_regs_commit();
@@ -39,7 +42,36 @@ void kernel_main() {
     cb_push_back(cb_ss, 1);
     tile_regs_release();
     cb_wait_front(cb_ss, 1);
-    for (int32_t j = 0; j < Nt; ++j) {
+    for (int32_t j = 0; j < row_kept; ++j) {
+      copy_tile_to_dst_init_short(cb_x_row);
+      tile_regs_acquire();
+      copy_tile(cb_x_row, j, 0);
+      square_tile_init();
+      square_tile(0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      copy_tile_to_dst_init_short(cb_ss);
+      tile_regs_acquire();
+      copy_tile(cb_ss, 0, 0);
+      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_ss);
+      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_ss, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_ss, 1);
+      pack_tile(0, cb_ss);
+      cb_push_back(cb_ss, 1);
+      tile_regs_release();
+      cb_wait_front(cb_ss, 1);
+      reduce_uninit();
+    }
+    for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       copy_tile_to_dst_init_short(cb_x);
       tile_regs_acquire();
@@ -86,7 +118,31 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_ss, 1);
-    for (int32_t j = 0; j < Nt; ++j) {
+    for (int32_t j = 0; j < row_kept; ++j) {
+      mul_bcast_cols_init_short(cb_x_row, cb_r);
+      tile_regs_acquire();
+      mul_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_r, j, 0, 0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      cb_wait_front(cb_g, 1);
+      mul_bcast_rows_init_short(cb_tmp0, cb_g);
+      tile_regs_acquire();
+      mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_g, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y, 1);
+      pack_tile(0, cb_y);
+      cb_push_back(cb_y, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       mul_bcast_cols_init_short(cb_x, cb_r);
       tile_regs_acquire();
@@ -113,6 +169,7 @@ void kernel_main() {
       tile_regs_release();
     }
     cb_pop_front(cb_r, 1);
+    cb_pop_front(cb_x_row, 256);
   }
   cb_pop_front(cb_scaler, 1);
 }

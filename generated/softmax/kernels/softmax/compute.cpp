@@ -18,21 +18,29 @@
 void kernel_main() {
   constexpr uint32_t cb_x = tt::CBIndex::c_0;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_1;
+  constexpr uint32_t cb_x_row = tt::CBIndex::c_2;
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
   constexpr uint32_t cb_m = tt::CBIndex::c_24;
   constexpr uint32_t cb_s = tt::CBIndex::c_25;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_26;
   constexpr uint32_t cb_r = tt::CBIndex::c_27;
-  const int32_t Nt = get_arg_val<uint32_t>(0);
-  const uint32_t count = get_arg_val<uint32_t>(1);
-  compute_kernel_hw_startup(cb_x, cb_scaler, cb_m);
+  const int32_t row_kept = get_arg_val<uint32_t>(0);
+  const int32_t row_rest = get_arg_val<uint32_t>(1);
+  const uint32_t count = get_arg_val<uint32_t>(2);
+  compute_kernel_hw_startup(cb_x_row, cb_scaler, cb_m);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
+    cb_wait_front(cb_x_row, 256);
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
+    reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_m);
+    for (int32_t j = 0; j < row_kept; ++j) {
+      reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, j, 0, 0);
+    }
+    reduce_uninit();
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_m);
-    for (int32_t j = 0; j < Nt; ++j) {
+    for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_x, 1);
@@ -54,7 +62,36 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_s, 1);
     reduce_uninit();
-    for (int32_t j = 0; j < Nt; ++j) {
+    for (int32_t j = 0; j < row_kept; ++j) {
+      sub_bcast_cols_init_short(cb_x_row, cb_m);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, j, 0, 0);
+      exp_tile_init();
+      exp_tile(0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      copy_tile_to_dst_init_short(cb_s);
+      tile_regs_acquire();
+      copy_tile(cb_s, 0, 0);
+      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_s);
+      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_s, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_s, 1);
+      pack_tile(0, cb_s);
+      cb_push_back(cb_s, 1);
+      tile_regs_release();
+      cb_wait_front(cb_s, 1);
+      reduce_uninit();
+    }
+    for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       sub_bcast_cols_init_short(cb_x, cb_m);
       tile_regs_acquire();
@@ -98,7 +135,31 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_s, 1);
-    for (int32_t j = 0; j < Nt; ++j) {
+    for (int32_t j = 0; j < row_kept; ++j) {
+      sub_bcast_cols_init_short(cb_x_row, cb_m);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, j, 0, 0);
+      exp_tile_init();
+      exp_tile(0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      mul_bcast_cols_init_short(cb_tmp0, cb_r);
+      tile_regs_acquire();
+      mul_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_r, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y, 1);
+      pack_tile(0, cb_y);
+      cb_push_back(cb_y, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       sub_bcast_cols_init_short(cb_x, cb_m);
       tile_regs_acquire();
@@ -126,6 +187,7 @@ void kernel_main() {
     }
     cb_pop_front(cb_m, 1);
     cb_pop_front(cb_r, 1);
+    cb_pop_front(cb_x_row, 256);
   }
   cb_pop_front(cb_scaler, 1);
 }

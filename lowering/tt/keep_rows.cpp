@@ -1,0 +1,257 @@
+#include "lowering/tt/keep_rows.hpp"
+
+#include "lowering/ir/printer.hpp"
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
+
+#include <algorithm>
+
+namespace tk::lower {
+
+namespace {
+
+using namespace tk::ir;
+
+// The L1 share of the rows kept, double-buffered (the next work item's row arrives while compute
+// works on this one).
+constexpr std::int64_t kRowShare = 1024 * 1024;
+
+bool is_zero(const Expr& e) {
+  const IntImm* i = as<IntImm>(e);
+  return i && i->value == 0;
+}
+
+// Every load of a tensor in a statement.
+struct Loads : Visitor {
+  std::string tensor;
+  std::vector<const Load*> found;
+  void visit_node(const Load& l) override {
+    if (l.tensor == tensor)
+      found.push_back(&l);
+    Visitor::visit_node(l);
+  }
+};
+
+// The names a statement binds: lets, assignments, loop variables.
+struct Bound : Visitor {
+  std::set<std::string> names;
+  void visit_node(const Decl& d) override {
+    names.insert(d.name);
+    Visitor::visit_node(d);
+  }
+  void visit_node(const Assign& a) override {
+    names.insert(a.name);
+    Visitor::visit_node(a);
+  }
+  void visit_node(const For& f) override {
+    names.insert(f.var);
+    Visitor::visit_node(f);
+  }
+};
+
+// Loads of `tensor` at [row, j] become the tile at index j of `cb`.
+struct FromCb : Mutator {
+  std::string tensor, cb;
+  Expr mutate_node(const Load& l, const Expr& self) override {
+    if (l.tensor != tensor)
+      return Mutator::mutate_node(l, self);
+    return call(Intrinsic::cb_tile, {cb_ref(cb), l.indices[1]}, l.loc.range);
+  }
+};
+
+class Rows {
+public:
+  Rows(Program& p, Function& k) : p_(p), k_(k) {}
+
+  void run() {
+    std::vector<Stmt> top = as<Block>(k_.body)->stmts, out;
+    for (const Stmt& s : top) {
+      const For* f = as<For>(s);
+      if (!f || f->role != ForRole::per_core) {
+        out.push_back(s);
+        continue;
+      }
+      Stmt body = rewrite(*f, lets_);
+      out.insert(out.end(), lets_.begin(), lets_.end()); // sizes: computed once, on the host
+      lets_.clear();
+      out.push_back(for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range));
+    }
+    k_.body = block(std::move(out));
+  }
+
+private:
+  Program& p_;
+  Function& k_;
+  std::vector<Stmt> lets_;
+
+  struct Kept {
+    const Tensor* tensor;
+    Expr row;                    // the tile row of the work item
+    std::vector<std::size_t> at; // the loops (statement indices) that read it
+    std::string cb;
+  };
+
+  // T qualifies when at least two top-level loops of `body` read it, all at [row, their j].
+  std::optional<Kept> qualifies(const Tensor& t, const Block& body, const Bound& bound,
+                                const Bound& outside) {
+    if (t.role != TensorRole::input || t.dims.size() != 2)
+      return std::nullopt;
+    Kept kept{&t, nullptr, {}, ""};
+    std::string row, extent;
+    for (std::size_t n = 0; n < body.stmts.size(); ++n) {
+      Loads loads;
+      loads.tensor = t.name;
+      loads.visit(body.stmts[n]);
+      if (loads.found.empty())
+        continue;
+      const For* f = as<For>(body.stmts[n]);
+      if (!f || !is_zero(f->min))
+        return std::nullopt;
+      for (const Load* l : loads.found) {
+        const Var* j = as<Var>(l->indices[1]);
+        std::set<std::string> reads = ir::vars_read(l->indices[0]);
+        if (!j || j->name != f->var ||
+            std::any_of(reads.begin(), reads.end(),
+                        [&](const std::string& v) { return bound.names.count(v) > 0; }))
+          return std::nullopt;
+        if (row.empty())
+          row = print(l->indices[0]), kept.row = l->indices[0];
+        if (print(l->indices[0]) != row)
+          return std::nullopt;
+      }
+      if (extent.empty())
+        extent = print(f->extent);
+      std::set<std::string> sizes = ir::vars_read(f->extent);
+      if (print(f->extent) != extent ||
+          std::any_of(sizes.begin(), sizes.end(),
+                      [&](const std::string& v) { return outside.names.count(v) > 0; }))
+        return std::nullopt;
+      kept.at.push_back(n);
+    }
+    if (kept.at.size() < 2)
+      return std::nullopt;
+    return kept;
+  }
+
+  Stmt rewrite(const For& core, std::vector<Stmt>& lets) {
+    const Block& body = *as<Block>(core.body);
+    // What varies within the work item: names bound in its loops or assigned anywhere. A row
+    // index may read the rest (the core's loop variable, the work item's index lets).
+    Bound bound;
+    for (const Stmt& x : body.stmts)
+      if (as<For>(x) || as<Assign>(x))
+        bound.visit(x);
+    // A loop extent must be known outside the per-core loop: its lets go before it.
+    Bound outside = bound;
+    outside.visit(block(body.stmts));
+    outside.names.insert(core.var);
+    std::vector<Kept> kept;
+    for (const Tensor& t : p_.tensors)
+      if (std::optional<Kept> k = qualifies(t, body, bound, outside))
+        kept.push_back(*k);
+    if (kept.empty())
+      return block(body.stmts);
+    // One cap for the program, so that a loop reading two kept rows splits at one place.
+    std::int64_t pages = 0;
+    for (const Kept& k : kept)
+      pages += 2 * k.tensor->layout->page_size;
+    const std::int64_t cap = kRowShare / pages;
+    if (cap < 1)
+      return block(body.stmts);
+    std::map<std::string, std::string> counts = ir::tile_count_vars(k_);
+    std::vector<Stmt> head, tail;
+    // Each loop's tiles kept and tiles past the CB, as lets over sizes (the loops' bounds stay
+    // plain variables): `kept = min(E, cap)`, `rest = max(E - cap, 0)`, one pair per extent.
+    std::map<std::string, std::pair<Expr, Expr>> split;
+    ir::NameSet names(p_);
+    auto split_of = [&](const Expr& extent) {
+      auto [it, fresh] = split.try_emplace(print(extent));
+      if (fresh) {
+        std::string kept_n = names.fresh("row_kept"), rest_n = names.fresh("row_rest");
+        lets.push_back(decl(kept_n, Type::i32(), binary(BinaryOp::min, extent, int_imm(cap))));
+        lets.push_back(
+            decl(rest_n, Type::i32(), binary(BinaryOp::max, extent - int_imm(cap), int_imm(0))));
+        it->second = {var(kept_n, Type::i32()), var(rest_n, Type::i32())};
+      }
+      return it->second;
+    };
+    for (Kept& k : kept) {
+      if (!add_cb(k, cap))
+        return block(body.stmts);
+      const Expr cols = ir::tiles_of(k.tensor->dims[1], counts);
+      const Expr valid = split_of(as<For>(body.stmts[k.at.front()])->extent).first;
+      head.push_back(
+          evaluate(call(Intrinsic::df_read_block,
+                        {cb_ref(k.cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols), int_imm(1),
+                         int_imm(cap), cols, int_imm(1), valid, int_imm(cap)})));
+      tail.push_back(evaluate(call(Intrinsic::cb_pop_front, {cb_ref(k.cb), int_imm(cap)})));
+    }
+    for (const Kept& k : kept)
+      head.push_back(evaluate(call(Intrinsic::cb_wait_front, {cb_ref(k.cb), int_imm(cap)})));
+    std::vector<Stmt> out = head;
+    for (std::size_t n = 0; n < body.stmts.size(); ++n) {
+      const bool reads = std::any_of(kept.begin(), kept.end(), [&](const Kept& k) {
+        return std::find(k.at.begin(), k.at.end(), n) != k.at.end();
+      });
+      if (!reads) {
+        out.push_back(body.stmts[n]);
+        continue;
+      }
+      const For& f = *as<For>(body.stmts[n]);
+      Stmt kept_body = f.body;
+      for (const Kept& k : kept) {
+        FromCb from;
+        from.tensor = k.tensor->name;
+        from.cb = k.cb;
+        kept_body = from.mutate(kept_body);
+      }
+      const auto [kept_n, rest_n] = split_of(f.extent);
+      out.push_back(for_loop(f.var, f.min, kept_n, f.role, kept_body, f.loc.range));
+      out.push_back(for_loop(f.var, int_imm(cap), rest_n, f.role, f.body, f.loc.range));
+    }
+    out.insert(out.end(), tail.begin(), tail.end());
+    return block(std::move(out));
+  }
+
+  // The row's CB: the tensor's format and page, at the next free input index.
+  bool add_cb(Kept& k, std::int64_t cap) {
+    const tt::CbRange r = tt::cb_range(CBRole::input);
+    std::int64_t index = r.first;
+    auto taken = [&](std::int64_t i) {
+      return std::any_of(p_.cbs.begin(), p_.cbs.end(),
+                         [&](const CircularBuffer& c) { return c.index == i; });
+    };
+    while (index <= r.last && taken(index))
+      ++index;
+    const CircularBuffer* stream = nullptr;
+    for (const CircularBuffer& c : p_.cbs)
+      if (c.tensor == k.tensor->name)
+        stream = &c;
+    if (index > r.last || !stream)
+      return false;
+    CircularBuffer c = *stream;
+    ir::NameSet names(p_);
+    c.name = names.fresh("cb_" + k.tensor->name + "_row");
+    c.index = index;
+    c.depth = 2 * cap;
+    c.tensor.clear(); // the stream's CB stays the tensor's; this one is named by the read
+    p_.cbs.push_back(c);
+    k.cb = c.name;
+    return true;
+  }
+};
+
+} // namespace
+
+ir::Module keep_rows(const ir::Module& m, Diagnostics&) {
+  ir::Module out = m;
+  for (Program& p : out.programs) {
+    if (p.attrs.count("matmul_sub_block"))
+      continue;
+    if (Function* k = ir::find_function(p, FuncKind::kernel))
+      Rows(p, *k).run();
+  }
+  return out;
+}
+
+} // namespace tk::lower

@@ -1,0 +1,20 @@
+// keep-rows (tt): a kernel that walks the same row of a tensor several times (softmax's max, sum
+// and output passes; rmsnorm's and layernorm's) reads it from DRAM once and keeps it in L1
+// (docs/lowering.md, "Rows in L1"). Inside the per-core loop, every top-level loop `for j in 0 ..
+// E` that loads T[row, j] (row the same in all of them and fixed for the core's work item) takes
+// the first min(E, cap) tiles from a new CB `cb_<T>_row`, where one df.read_block per work item
+// brings the row, compute waiting for it once (`cb.tile(cb, j)` in place of the load); the tiles
+// past `cap`, a row longer than L1 holds, are still streamed by a second loop `for j in cap ..
+// +max(0, E - cap)` with the original body. cap is one compile-time number per program, from an
+// L1 share of 1 MiB for the double-buffered rows; a tensor qualifies when at least two loops read
+// it, every load of it in the per-core loop is of that form, and it is a rank-2 input.
+#pragma once
+
+#include "lowering/ir/module.hpp"
+#include "support/diagnostics.hpp"
+
+namespace tk::lower {
+
+ir::Module keep_rows(const ir::Module& m, Diagnostics& diags);
+
+} // namespace tk::lower
