@@ -21,6 +21,8 @@ struct KernelOptions {
   std::int64_t cb_depth = 2;
   bool fp32_acc = false;
   std::string math_fidelity = "HiFi4"; // LoFi, HiFi2, HiFi3 or HiFi4
+  // matmul_block = <rows>x<cols>: the blocked matmul's block of output tiles; 0 = the rule's.
+  std::int64_t matmul_rows = 0, matmul_cols = 0;
 };
 
 /// Reads the options of a kernel that passed check() (invalid entries are ignored).

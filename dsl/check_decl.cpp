@@ -63,8 +63,8 @@ std::string LoopInfo::range_str() const {
 
 namespace {
 
-constexpr std::array<const char*, 4> kOptionKeys = {"grid", "cb_depth", "fp32_acc",
-                                                    "math_fidelity"};
+constexpr std::array<const char*, 5> kOptionKeys = {"grid", "cb_depth", "fp32_acc", "math_fidelity",
+                                                    "matmul_block"};
 constexpr std::array<const char*, 4> kFidelities = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
 constexpr std::int64_t kMaxGridSide = 8;
 constexpr std::int64_t kMaxCbDepth = 8;
@@ -92,7 +92,8 @@ void Checker::check_options() {
     if (std::find(kOptionKeys.begin(), kOptionKeys.end(), key) == kOptionKeys.end()) {
       std::string hint = closest(key, {kOptionKeys.begin(), kOptionKeys.end()});
       error(kr, "unknown option '" + key + "'; " +
-                    (hint.empty() ? "the options are grid, cb_depth, fp32_acc and math_fidelity"
+                    (hint.empty() ? "the options are grid, cb_depth, fp32_acc, math_fidelity and "
+                                    "matmul_block"
                                   : "did you mean '" + hint + "'?"));
       continue;
     }
@@ -117,6 +118,16 @@ void Checker::check_options() {
         error(vr, "cb_depth must be at least 1 (2, the default, double-buffers)");
       else if (*v > kMaxCbDepth)
         error(vr, "cb_depth " + std::to_string(*v) + " is too deep; the limit is 8 tiles");
+    } else if (key == "matmul_block") {
+      const auto* g = std::get_if<GridValue>(&o.value);
+      if (!g)
+        error(vr, "option 'matmul_block' takes a block of output tiles such as 4x4 (rows x "
+                  "columns), not " +
+                      kind_of(o));
+      else if (g->x < 2 || g->y < 2 || g->x % 2 != 0 || g->y % 2 != 0)
+        error(vr, "matmul_block " + std::to_string(g->x) + "x" + std::to_string(g->y) +
+                      " is not made of whole 2x2 sub-blocks; each side must be even and at least "
+                      "2");
     } else if (key == "fp32_acc") {
       if (!std::holds_alternative<bool>(o.value))
         error(vr, "option 'fp32_acc' takes true or false, not " + kind_of(o));
@@ -302,6 +313,11 @@ KernelOptions options_of(const Kernel& k) {
     if (o.key.name == "math_fidelity")
       if (const auto* v = std::get_if<std::string>(&o.value))
         r.math_fidelity = *v;
+    if (o.key.name == "matmul_block")
+      if (const auto* g = std::get_if<GridValue>(&o.value)) {
+        r.matmul_rows = g->x;
+        r.matmul_cols = g->y;
+      }
   }
   return r;
 }

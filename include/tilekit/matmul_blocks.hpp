@@ -30,6 +30,8 @@ struct MatmulBlockLimits {
   std::int64_t cap_a = 128, cap_b = 128, cap_partials = 256;
   std::int64_t product = 64, round_trip = 40, sender_bytes = 28, dram_bytes = 288;
   std::int64_t page_a = 2048, page_b = 2048;
+  /// The block `@options(matmul_block = RxC)` fixes (rows, cols), or 0 and 0 for the rule's.
+  std::int64_t fixed_rows = 0, fixed_cols = 0;
 };
 
 /// The rule, over every block shape that fits the partials CB (multiples of the sub-block). The
@@ -45,8 +47,9 @@ struct MatmulBlockLimits {
 ///   DRAM     every read, the first core of each grid row (column) reading A's (B's) blocks for
 ///            the others: (Mt * Kt * rounds across * page_a + Kt * Nt * rounds down * page_b) /
 ///            dram_bytes.
-/// The least time wins, then the fewest DRAM bytes, then the taller block. A shape no block fits
-/// (a sub-block larger than a CB) gives rows = cols = depth = 0.
+/// The least time wins, then the fewest DRAM bytes, then the taller block. A fixed block is the
+/// only candidate (its depth still chosen). A shape no block fits (a sub-block larger than a CB)
+/// gives rows = cols = depth = 0.
 constexpr MatmulBlocks choose_matmul_blocks(std::int64_t Mt, std::int64_t Kt, std::int64_t Nt,
                                             const MatmulBlockLimits& l) {
   auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
@@ -54,11 +57,14 @@ constexpr MatmulBlocks choose_matmul_blocks(std::int64_t Mt, std::int64_t Kt, st
   auto max = [](double a, double b) { return a < b ? b : a; };
   MatmulBlocks best{0, 0, 0};
   double best_time = 0, best_reads = 0;
-  const std::int64_t max_rows = ceil_div(Mt, l.sub_rows) * l.sub_rows;
-  const std::int64_t max_cols = ceil_div(Nt, l.sub_cols) * l.sub_cols;
+  const std::int64_t max_rows =
+      l.fixed_rows > 0 ? l.fixed_rows : ceil_div(Mt, l.sub_rows) * l.sub_rows;
+  const std::int64_t max_cols =
+      l.fixed_cols > 0 ? l.fixed_cols : ceil_div(Nt, l.sub_cols) * l.sub_cols;
   for (std::int64_t r = l.sub_rows; r <= max_rows; r += l.sub_rows)
     for (std::int64_t c = l.sub_cols; c <= max_cols; c += l.sub_cols) {
-      if (r * c > l.cap_partials || 2 * r > l.cap_a || 2 * c > l.cap_b)
+      if (r * c > l.cap_partials || 2 * r > l.cap_a || 2 * c > l.cap_b ||
+          (l.fixed_rows > 0 && (r != l.fixed_rows || c != l.fixed_cols)))
         continue;
       std::int64_t depth = Kt;
       while (depth > 1 && (Kt % depth != 0 || 2 * r * depth > l.cap_a || 2 * depth * c > l.cap_b))
@@ -94,11 +100,12 @@ matmul_block(std::int64_t field, std::int64_t Mt, std::int64_t Kt, std::int64_t 
              std::int64_t grid_x, std::int64_t grid_y, std::int64_t sub_rows, std::int64_t sub_cols,
              std::int64_t cap_a, std::int64_t cap_b, std::int64_t cap_partials,
              std::int64_t product, std::int64_t round_trip, std::int64_t sender_bytes,
-             std::int64_t dram_bytes, std::int64_t page_a, std::int64_t page_b) {
-  const MatmulBlocks b =
-      choose_matmul_blocks(Mt, Kt, Nt,
-                           {grid_x, grid_y, sub_rows, sub_cols, cap_a, cap_b, cap_partials, product,
-                            round_trip, sender_bytes, dram_bytes, page_a, page_b});
+             std::int64_t dram_bytes, std::int64_t page_a, std::int64_t page_b,
+             std::int64_t fixed_rows, std::int64_t fixed_cols) {
+  const MatmulBlocks b = choose_matmul_blocks(Mt, Kt, Nt,
+                                              {grid_x, grid_y, sub_rows, sub_cols, cap_a, cap_b,
+                                               cap_partials, product, round_trip, sender_bytes,
+                                               dram_bytes, page_a, page_b, fixed_rows, fixed_cols});
   return field == 0 ? b.rows : field == 1 ? b.cols : b.depth;
 }
 

@@ -35,6 +35,8 @@ public:
     p.attrs["cb_depth"] = {o.cb_depth};
     p.attrs["fp32_acc"] = {o.fp32_acc};
     p.attrs["math_fidelity"] = {o.math_fidelity};
+    if (o.matmul_rows > 0) // rows, columns: choose-blocks checks that the kernel is a matmul
+      p.attrs["matmul_block"] = {std::vector<AttrValue>{{o.matmul_rows}, {o.matmul_cols}}};
 
     Function f;
     f.name = k_.name.name;

@@ -33,6 +33,11 @@ public:
       caps_.push_back(std::get<std::int64_t>(v.value));
     for (const AttrValue& v : std::get<std::vector<AttrValue>>(p.attrs.at("matmul_costs").value))
       costs_.push_back(std::get<std::int64_t>(v.value));
+    fixed_ = {0, 0};
+    if (auto it = p.attrs.find("matmul_block"); it != p.attrs.end()) {
+      const auto& rc = std::get<std::vector<AttrValue>>(it->second.value);
+      fixed_ = {std::get<std::int64_t>(rc[0].value), std::get<std::int64_t>(rc[1].value)};
+    }
     for (const CircularBuffer& c : p.cbs)
       (c.tensor == mm.a ? cb_a_ : c.tensor == mm.b ? cb_b_ : cb_c_) = c.name;
   }
@@ -49,6 +54,8 @@ public:
       for (std::int64_t x : caps_)
         args.push_back(i32(x));
       for (std::int64_t x : costs_)
+        args.push_back(i32(x));
+      for (std::int64_t x : fixed_)
         args.push_back(i32(x));
       return call(Intrinsic::tt_matmul_block, std::move(args));
     };
@@ -75,7 +82,7 @@ private:
   const tt::MatmulPattern& mm_;
   ir::NameSet names_;
   std::int64_t sh_ = 2, sw_ = 2;
-  std::vector<std::int64_t> caps_, costs_;
+  std::vector<std::int64_t> caps_, costs_, fixed_;
   std::string cb_a_, cb_b_, cb_c_, cb_p_;
   std::string bm_, bn_, bk_, r0_, c0_, rows_, cols_;
 

@@ -106,12 +106,19 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
 
 } // namespace tt
 
-ir::Module choose_blocks(const ir::Module& m, Diagnostics&) {
+ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
   ir::Module out = m;
   for (Program& p : out.programs) {
     std::optional<tt::MatmulPattern> mm = tt::match_matmul(p);
-    if (!mm)
+    const auto fixed = p.attrs.find("matmul_block");
+    if (!mm) {
+      if (fixed != p.attrs.end())
+        diags.error(p.loc.range, "kernel '" + p.name +
+                                     "': option matmul_block applies only to a plain matmul, "
+                                     "acc = zeros(); for k { acc += A[i, k] @ B[k, j] }; "
+                                     "C[i, j] = acc; this kernel is not one");
       continue;
+    }
     // DST holds fp32 in every matmul (tt::decide_dst_fp32): 4 tiles, a 2x2 sub-block; a 16-bit
     // DST would hold 8, the SDK's favourite 4x2.
     const std::int64_t dst = tt::dst_capacity(true);
@@ -120,6 +127,7 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics&) {
     // Even, so that a K step takes exactly half of the CB of A or B (block-matmul).
     const std::int64_t cap_a = kShareA / page(mm->a) / 2 * 2, cap_b = kShareB / page(mm->b) / 2 * 2;
     const std::int64_t cap_p = kSharePartials / page(mm->c);
+    auto n = [](std::int64_t v) { return std::to_string(v); };
     // What the block rule weighs, from the timing model's published figures (Wormhole B0): a
     // tile product at the kernel's fidelity, a partial sum's pack and copy back, a core's
     // multicast and the DRAM's bandwidth.
@@ -136,11 +144,22 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics&) {
                timing::tile_op_cycles(arch, timing::TileOp::Copy, phases));
     const std::int64_t sender = cycles(arch.mcast_bytes_per_cycle.value);
     const std::int64_t dram = cycles(arch.dram_peak_bytes_per_cycle.value);
+    if (fixed != p.attrs.end()) { // the DSL checked whole sub-blocks; the CBs must hold it
+      const auto& rc = std::get<std::vector<AttrValue>>(fixed->second.value);
+      const std::int64_t rows = std::get<std::int64_t>(rc[0].value);
+      const std::int64_t cols = std::get<std::int64_t>(rc[1].value);
+      if (rows * cols > cap_p || 2 * rows > cap_a || 2 * cols > cap_b) {
+        diags.error(p.loc.range, "kernel '" + p.name + "': matmul_block " + n(rows) + "x" +
+                                     n(cols) + " does not fit L1: at most " + n(cap_p) +
+                                     " output tiles (" + n(cap_a / 2) + " rows, " + n(cap_b / 2) +
+                                     " columns) for this kernel's " + "tile sizes");
+        continue;
+      }
+    }
     p.attrs["matmul_sub_block"] = {Grid{sub_cols, sub_rows}};
     p.attrs["matmul_caps"] = {std::vector<AttrValue>{{cap_a}, {cap_b}, {cap_p}}};
     p.attrs["matmul_costs"] = {std::vector<AttrValue>{
         {product}, {round_trip}, {sender}, {dram}, {page(mm->a)}, {page(mm->b)}}};
-    auto n = [](std::int64_t v) { return std::to_string(v); };
     p.attrs["matmul_why"] = {
         "C = A @ B reads a row of A and a column of B per output tile; blocked, a core reads a "
         "block of A and of B once per K step and reuses them for a whole block of C. The DST "
@@ -153,6 +172,12 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics&) {
         n(product) + " cycles, a partial sum's pack and copy back " + n(round_trip) +
         "), the corner core's reads and multicasts (" + n(sender) + " B/cycle) and the DRAM (" +
         n(dram) + " B/cycle), then the fewest DRAM reads"};
+    if (fixed != p.attrs.end()) {
+      const auto& rc = std::get<std::vector<AttrValue>>(fixed->second.value);
+      std::get<std::string>(p.attrs["matmul_why"].value) +=
+          "; @options(matmul_block = " + n(std::get<std::int64_t>(rc[0].value)) + "x" +
+          n(std::get<std::int64_t>(rc[1].value)) + ") fixes the block, the depth still follows";
+    }
   }
   return out;
 }

@@ -9,21 +9,15 @@ namespace {
 
 using namespace tk::ir;
 
-// The nest of parallel loops at the top of a kernel body, outermost first.
+// The nest of parallel loops at the top of a kernel body (its last parallel loop), outermost
+// first.
 std::vector<const For*> parallel_nest(const Function& k) {
-  std::vector<const For*> nest;
-  const Block* b = as<Block>(k.body);
-  const For* f = nullptr;
-  for (const Stmt& s : b->stmts)
+  Stmt last;
+  for (const Stmt& s : as<Block>(k.body)->stmts)
     if (const For* x = as<For>(s); x && x->role == ForRole::parallel)
-      f = x;
-  while (f) {
-    nest.push_back(f);
-    const Block* body = as<Block>(f->body);
-    const For* inner = body->stmts.size() == 1 ? as<For>(body->stmts[0]) : nullptr;
-    f = inner && inner->role == ForRole::parallel ? inner : nullptr;
-  }
-  return nest;
+      last = s;
+  Stmt body;
+  return last ? ir::parallel_nest(last, body) : std::vector<const For*>{};
 }
 
 // Re-types a kernel index expression for the host, where sizes are u32.

@@ -77,6 +77,17 @@ TEST(MatmulBlocks, F32Grid4x4) {
       4, 8);
 }
 
+// A block fixed by @options is the only candidate; its depth still follows (2 * 6 * d <= 128 and
+// d divides 18: 9). Fixed or not, FourK's 4 x 4 comes with depth 16.
+TEST(MatmulBlocks, FixedBlock) {
+  MatmulBlockLimits fixed = kBf16;
+  fixed.fixed_rows = 6;
+  fixed.fixed_cols = 4;
+  expect_blocks(choose_matmul_blocks(17, 18, 19, fixed), 6, 4, 9);
+  fixed.fixed_rows = fixed.fixed_cols = 4;
+  expect_blocks(choose_matmul_blocks(128, 128, 128, fixed), 4, 4, 16);
+}
+
 // A sub-block larger than a CB's half: no block fits.
 TEST(MatmulBlocks, NothingFits) {
   expect_blocks(choose_matmul_blocks(8, 8, 8, {8, 8, 4, 4, 6, 6, 256}), 0, 0, 0);
@@ -85,13 +96,13 @@ TEST(MatmulBlocks, NothingFits) {
 // The IR's call returns the fields of the same choice.
 TEST(MatmulBlocks, FieldsOfTheIrCall) {
   EXPECT_EQ(tk::tt_host::matmul_block(0, 17, 18, 19, 8, 8, 2, 2, 128, 128, 256, 64, 40, 28, 288,
-                                      2048, 2048),
+                                      2048, 2048, 0, 0),
             4);
   EXPECT_EQ(tk::tt_host::matmul_block(1, 17, 18, 19, 8, 8, 2, 2, 128, 128, 256, 64, 40, 28, 288,
-                                      2048, 2048),
+                                      2048, 2048, 0, 0),
             4);
   EXPECT_EQ(tk::tt_host::matmul_block(2, 17, 18, 19, 8, 8, 2, 2, 128, 128, 256, 64, 40, 28, 288,
-                                      2048, 2048),
+                                      2048, 2048, 0, 0),
             9);
 }
 
