@@ -1,7 +1,9 @@
 #include "lowering/tt/block_matmul.hpp"
 
 #include "lowering/ir/util.hpp"
+#include "lowering/ir/visitor.hpp"
 #include "lowering/tt/choose_blocks.hpp"
+#include "lowering/tt/select_tile_ops_state.hpp"
 #include "lowering/tt/target.hpp"
 
 namespace tk::lower {
@@ -25,7 +27,8 @@ Stmt call_stmt(Intrinsic fn, std::vector<Expr> args) {
 
 class Blocked {
 public:
-  Blocked(Program& p, const tt::MatmulPattern& mm) : p_(p), mm_(mm), names_(p) {
+  Blocked(Program& p, const tt::MatmulPattern& mm, Diagnostics& diags)
+      : p_(p), mm_(mm), names_(p), diags_(diags) {
     const Grid sub = std::get<Grid>(p.attrs.at("matmul_sub_block").value);
     sh_ = sub.y;
     sw_ = sub.x;
@@ -38,13 +41,23 @@ public:
       const auto& rc = std::get<std::vector<AttrValue>>(it->second.value);
       fixed_ = {std::get<std::int64_t>(rc[0].value), std::get<std::int64_t>(rc[1].value)};
     }
-    for (const CircularBuffer& c : p.cbs)
-      (c.tensor == mm.a ? cb_a_ : c.tensor == mm.b ? cb_b_ : cb_c_) = c.name;
+    for (const CircularBuffer& c : p.cbs) {
+      if (c.tensor == mm.a)
+        cb_a_ = c.name;
+      else if (c.tensor == mm.b)
+        cb_b_ = c.name;
+      else if (c.tensor == mm.c)
+        cb_c_ = c.name;
+      else
+        cb_rows_[c.tensor] = c.name;
+    }
   }
 
   void run() {
     plan_cbs();
+    p_.attrs["dst_fp32"] = {true};
     Function& k = *ir::find_function(p_, FuncKind::kernel);
+    kernel_ = k; // the tile form, which the epilogue's selection reads its tile counts from
     std::vector<Stmt> top = as<Block>(k.body)->stmts;
     top.pop_back(); // the parallel nest; the tile-count lets stay
     const Grid grid = tt::option_grid(p_);
@@ -74,13 +87,15 @@ public:
     top.push_back(
         for_loop(bi, i32(0), v(mb), ForRole::parallel, block({inner}), mm_.outer->loc.range));
     k.body = block(std::move(top));
-    p_.attrs["dst_fp32"] = {true};
   }
 
 private:
   Program& p_;
   const tt::MatmulPattern& mm_;
   ir::NameSet names_;
+  Diagnostics& diags_;
+  Function kernel_;
+  std::map<std::string, std::string> cb_rows_; // an epilogue's row vector -> its CB
   std::int64_t sh_ = 2, sw_ = 2;
   std::vector<std::int64_t> caps_, costs_, fixed_;
   std::string cb_a_, cb_b_, cb_c_, cb_p_;
@@ -98,8 +113,12 @@ private:
     partials.page_size = tile_bytes(c.dtype);
     partials.depth = caps_[2];
     partials.role = CBRole::partials;
+    // A row vector of the epilogue holds a block's columns: at most half of B's capacity.
     for (CircularBuffer& x : p_.cbs)
-      x.depth = x.name == cb_a_ ? caps_[0] : x.name == cb_b_ ? caps_[1] : 2 * sh_ * sw_;
+      x.depth = x.name == cb_a_   ? caps_[0]
+                : x.name == cb_b_ ? caps_[1]
+                : x.name == cb_c_ ? 2 * sh_ * sw_
+                                  : row_window();
     p_.cbs.push_back(partials);
     cb_p_ = partials.name;
   }
@@ -115,14 +134,19 @@ private:
     out.push_back(decl(c0_, Type::i32(), v(bj) * v(bn_)));
     out.push_back(decl(rows_, Type::i32(), min_of(v(bm_), v(mm_.mt) - v(r0_))));
     out.push_back(decl(cols_, Type::i32(), min_of(v(bn_), v(mm_.nt) - v(c0_))));
+    // The epilogue's row vectors: the block's columns, once per block.
+    for (const auto& [t, cb_name] : cb_rows_) {
+      out.push_back(
+          call_stmt(Intrinsic::df_read_block, {cb(cb_name), tensor_ref(t), v(c0_), i32(1), v(bn_),
+                                               v(mm_.nt), i32(1), v(cols_), i32(row_window())}));
+      out.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_name), i32(row_window())}));
+    }
     out.push_back(k_step(i32(0), /*first=*/true));
     std::string kb = names_.fresh("kb");
     out.push_back(for_loop(kb, i32(1), v(mm_.kt) / v(bk_) - i32(1), ForRole::reduction,
                            k_step(v(kb), false)));
     out.push_back(sub_blocks([&](const Expr& sr, const Expr& sc) {
-      std::vector<Stmt> s = reload();
-      for (std::int64_t t = 0; t < sh_ * sw_; ++t)
-        s.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_c_)}));
+      std::vector<Stmt> s = epilogue(sc);
       // The sub-block's tiles inside C, as lets: loop bounds stay plain variables.
       std::string rn = names_.fresh("sub_rows"), cn = names_.fresh("sub_cols");
       s.push_back(
@@ -136,7 +160,52 @@ private:
                              i32(sh_), i32(sw_), v(mm_.nt), rows, cols, i32(sh_ * sw_)}));
       return s;
     }));
+    for (const auto& [t, cb_name] : cb_rows_)
+      out.push_back(call_stmt(Intrinsic::cb_pop_front, {cb(cb_name), i32(row_window())}));
     return block(std::move(out));
+  }
+
+  std::int64_t row_window() const { return caps_[1] / 2; }
+
+  // A sub-block's last pass: its partial sums into C's CB, through the epilogue when there is
+  // one. The plain C = acc reloads the four into DST and packs them; an epilogue is selected tile
+  // by tile as select-tile-ops would, acc read in place from the partials' CB (cb.tile) and a
+  // row vector from its block of columns.
+  std::vector<Stmt> epilogue(const Expr& sc) {
+    const std::int64_t n = sh_ * sw_;
+    const Var* plain = as<Var>(mm_.epilogue);
+    if (plain && plain->name == mm_.acc) {
+      std::vector<Stmt> s = reload();
+      for (std::int64_t t = 0; t < n; ++t)
+        s.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_c_)}));
+      return s;
+    }
+    std::vector<Stmt> s{call_stmt(Intrinsic::cb_wait_front, {cb(cb_p_), i32(n)})};
+    tt::TileSelector sel(p_, kernel_, diags_);
+    sel.set_output(&s);
+    for (std::int64_t t = 0; t < n; ++t) {
+      Expr col = sc * i32(sw_) + i32(t % sw_); // the tile's column in the block
+      struct InPlace : Mutator {
+        const Blocked* self;
+        std::int64_t t;
+        Expr col;
+        Expr mutate_node(const Var& x, const Expr& e) override {
+          return x.name == self->mm_.acc ? call(Intrinsic::cb_tile, {cb_ref(self->cb_p_), i32(t)})
+                                         : e;
+        }
+        Expr mutate_node(const Load& l, const Expr&) override {
+          return call(Intrinsic::cb_tile, {cb_ref(self->cb_rows_.at(l.tensor)), col});
+        }
+      } in_place;
+      in_place.self = this;
+      in_place.t = t;
+      in_place.col = col;
+      tt::Val val = sel.select(in_place.mutate(mm_.epilogue));
+      sel.pack(val, cb_c_);
+      sel.close_section();
+    }
+    s.push_back(call_stmt(Intrinsic::cb_pop_front, {cb(cb_p_), i32(n)}));
+    return s;
   }
 
   // K step kb: read the blocks of A and B, then every sub-block's products into the partials.
@@ -199,7 +268,7 @@ private:
 
 } // namespace
 
-ir::Module block_matmul(const ir::Module& m, Diagnostics&) {
+ir::Module block_matmul(const ir::Module& m, Diagnostics& diags) {
   ir::Module out = m;
   for (Program& p : out.programs) {
     if (!p.attrs.count("matmul_sub_block"))
@@ -208,7 +277,7 @@ ir::Module block_matmul(const ir::Module& m, Diagnostics&) {
     if (!mm)
       throw InternalError("internal error: block-matmul: program '" + p.name +
                           "' has blocking attributes but is not the matmul pattern");
-    Blocked(p, *mm).run();
+    Blocked(p, *mm, diags).run();
   }
   return out;
 }

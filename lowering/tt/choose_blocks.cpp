@@ -2,6 +2,7 @@
 
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
+#include "lowering/ir/visitor.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <tk_emulator/timing_params.hpp>
@@ -32,13 +33,50 @@ const Load* load_of(const Expr& e, std::size_t rank) {
 // bf16 pages give the SDK example's 128 / 128 / 256 tiles.
 constexpr std::int64_t kShareA = 256 * 1024, kShareB = 256 * 1024, kSharePartials = 512 * 1024;
 
+// The row-vector inputs an element-wise epilogue of `acc` reads at [0, j]; nullopt when the
+// stored value is no such expression (a reduction, a matmul, a transpose, a mask, another load).
+std::optional<std::vector<std::string>>
+epilogue_rows(const Program& p, const Expr& e, const std::string& acc, const std::string& j) {
+  struct Walk : Visitor {
+    const Program& p;
+    const std::string &acc, &j;
+    bool ok = true, uses_acc = false;
+    std::vector<std::string> rows;
+    Walk(const Program& prog, const std::string& a, const std::string& jj)
+        : p(prog), acc(a), j(jj) {}
+    void visit_node(const Var& v) override {
+      if (v.type.is_tile())
+        uses_acc |= v.name == acc, ok &= v.name == acc;
+    }
+    void visit_node(const Load& l) override {
+      const Tensor* t = p.find_tensor(l.tensor);
+      const IntImm* zero = l.indices.size() == 2 ? as<IntImm>(l.indices[0]) : nullptr;
+      ok &= t && t->role == TensorRole::input && t->dims.size() == 2 && t->dims[0].name.empty() &&
+            t->dims[0].size == 1 && zero && zero->value == 0 && is_var(l.indices[1], j);
+      if (ok && std::find(rows.begin(), rows.end(), l.tensor) == rows.end())
+        rows.push_back(l.tensor);
+    }
+    void visit_node(const Call& c) override {
+      const std::optional<ops::Op> op = ir::op_of(c.fn);
+      const ops::Kind k = op ? ops::info(*op).kind : ops::Kind::matmul;
+      ok &= k == ops::Kind::unary || k == ops::Kind::scalar || k == ops::Kind::binary ||
+            (k == ops::Kind::broadcast && c.fn == Intrinsic::tile_bcast_row);
+      Visitor::visit_node(c);
+    }
+  } w(p, acc, j);
+  w.visit(e);
+  if (!w.ok || !w.uses_acc)
+    return std::nullopt;
+  return w.rows;
+}
+
 } // namespace
 
 namespace tt {
 
 std::optional<MatmulPattern> match_matmul(const Program& p) {
   const Function* k = ir::find_function(p, FuncKind::kernel);
-  if (!k || p.tensors.size() != 3)
+  if (!k || p.tensors.size() < 3)
     return std::nullopt;
   const std::vector<Stmt>& top = as<Block>(k->body)->stmts;
   if (top.empty())
@@ -75,12 +113,19 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
     return std::nullopt;
   const Load* la = load_of(mm->args[1], 2);
   const Load* lb = load_of(mm->args[2], 2);
-  if (!la || !lb || la->tensor == lb->tensor || st->indices.size() != 2 ||
-      !is_var(st->value, acc->name))
+  if (!la || !lb || la->tensor == lb->tensor || st->indices.size() != 2)
+    return std::nullopt;
+  std::optional<std::vector<std::string>> rows = epilogue_rows(p, st->value, acc->name, fj->var);
+  if (!rows)
     return std::nullopt;
   const std::string &i = fi->var, &j = fj->var, &kk = fk->var;
   if (!is_var(la->indices[0], i) || !is_var(la->indices[1], kk) || !is_var(lb->indices[0], kk) ||
       !is_var(lb->indices[1], j) || !is_var(st->indices[0], i) || !is_var(st->indices[1], j))
+    return std::nullopt;
+  for (const std::string& r : *rows)
+    if (r == la->tensor || r == lb->tensor || r == st->tensor)
+      return std::nullopt;
+  if (p.tensors.size() != 3 + rows->size())
     return std::nullopt;
   const Tensor* ta = p.find_tensor(la->tensor);
   const Tensor* tb = p.find_tensor(lb->tensor);
@@ -101,7 +146,8 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
       print(fi->extent) != print(tiles(tc->dims[0])) ||
       print(fj->extent) != print(tiles(tc->dims[1])))
     return std::nullopt;
-  return MatmulPattern{ta->name, tb->name, tc->name, i, j, kk, mt->name, kt->name, nt->name, fi};
+  return MatmulPattern{ta->name, tb->name, tc->name, i,         j,         kk,   mt->name,
+                       kt->name, nt->name, fi,       st->value, acc->name, *rows};
 }
 
 } // namespace tt

@@ -1,7 +1,8 @@
 // choose-blocks: decides how a matmul kernel is blocked (docs/lowering.md, "Blocked matmul").
 // A kernel that is exactly the accumulation pattern
 //     parallel i in tiles(M), j in tiles(N) { acc = zeros(); for k { acc += A[i, k] @ B[k, j] }
-//                                             C[i, j] = acc }
+//                                             C[i, j] = f(acc) }
+// (f element-wise, reading acc and row vectors at [0, j], such as relu(acc + bcast_row(b[0, j])))
 // gets four program attributes, the compile-time half of the decision, which block-matmul
 // follows: `matmul_sub_block` (rows x cols of the DST sub-block: as many tiles as DST holds),
 // `matmul_caps` (the tiles the CBs of A, B and the partial sums hold, from their L1 shares),
@@ -27,6 +28,11 @@ struct MatmulPattern {
   std::string i, j, k;            // the loop variables
   std::string mt, kt, nt;         // the tile-count variables of M, K and N
   const ir::For* outer = nullptr; // the parallel loop over i
+  /// What is stored, an element-wise expression of `acc` (the accumulator itself when nothing is
+  /// fused) and of `rows`, row-vector inputs read at [0, j] (a bias).
+  ir::Expr epilogue;
+  std::string acc;
+  std::vector<std::string> rows;
 };
 /// The pattern in the kernel function of `p`, or nullopt.
 std::optional<MatmulPattern> match_matmul(const ir::Program& p);

@@ -60,7 +60,10 @@ protected:
     const bool column = d.count(g_.x) > 0, row = d.count(g_.y) > 0;
     if (column && row)
       return self;
-    const Mcast& m = mcast_of(as<Ref>(c->args[1])->name, column ? Along::column : Along::row);
+    const Mcast* found = mcast_of(as<Ref>(c->args[1])->name, column ? Along::column : Along::row);
+    if (!found) // out of semaphores: a read of its own
+      return self;
+    const Mcast& m = *found;
     std::vector<Expr> args = c->args;
     for (const std::string& n :
          {m.receives, m.x0, m.y0, m.x1, m.y1, m.dests, m.sender_x, m.sender_y, m.ready, m.valid})
@@ -86,14 +89,16 @@ private:
     return out;
   }
 
-  const Mcast& mcast_of(const std::string& tensor, Along along) {
+  const Mcast* mcast_of(const std::string& tensor, Along along) {
     for (const Mcast& m : mcasts)
       if (m.tensor == tensor && m.along == along)
-        return m;
+        return &m;
+    if (2 * static_cast<std::int64_t>(mcasts.size() + 1) > tt::kMaxSemaphores)
+      return nullptr;
     auto n = [&](const char* what) { return names_.fresh(tensor + "_mcast_" + what); };
     mcasts.push_back({tensor, along, n("receives"), n("x0"), n("y0"), n("x1"), n("y1"), n("dests"),
                       n("sender_x"), n("sender_y"), n("ready"), n("valid")});
-    return mcasts.back();
+    return &mcasts.back();
   }
 };
 

@@ -46,6 +46,9 @@ bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel);
 constexpr ir::Noc kReaderNoc = ir::Noc::noc_1;
 constexpr ir::Noc kWriterNoc = ir::Noc::noc_0;
 
+/// Semaphores a program may create per core (tt-metal's NUM_SEMAPHORES): two per multicast.
+constexpr std::int64_t kMaxSemaphores = 16;
+
 /// The reduce scaler 1.0 as the packed bf16 pair the scaler tile is filled with.
 constexpr std::uint32_t kScalerOne = 0x3F803F80u;
 
