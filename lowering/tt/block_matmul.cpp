@@ -6,6 +6,8 @@
 #include "lowering/tt/select_tile_ops_state.hpp"
 #include "lowering/tt/target.hpp"
 
+#include <algorithm>
+
 namespace tk::lower {
 
 namespace {
@@ -32,15 +34,11 @@ public:
     const Grid sub = std::get<Grid>(p.attrs.at("matmul_sub_block").value);
     sh_ = sub.y;
     sw_ = sub.x;
-    for (const AttrValue& v : std::get<std::vector<AttrValue>>(p.attrs.at("matmul_caps").value))
-      caps_.push_back(std::get<std::int64_t>(v.value));
-    for (const AttrValue& v : std::get<std::vector<AttrValue>>(p.attrs.at("matmul_costs").value))
-      costs_.push_back(std::get<std::int64_t>(v.value));
-    fixed_ = {0, 0};
-    if (auto it = p.attrs.find("matmul_block"); it != p.attrs.end()) {
-      const auto& rc = std::get<std::vector<AttrValue>>(it->second.value);
-      fixed_ = {std::get<std::int64_t>(rc[0].value), std::get<std::int64_t>(rc[1].value)};
-    }
+    caps_ = tt::option_ints(p, "matmul_caps");
+    costs_ = tt::option_ints(p, "matmul_costs");
+    fixed_ = tt::option_ints(p, "matmul_block");
+    if (fixed_.empty())
+      fixed_ = {0, 0}; // the rule's choice
     for (const CircularBuffer& c : p.cbs) {
       if (c.tensor == mm.a)
         cb_a_ = c.name;
@@ -48,7 +46,7 @@ public:
         cb_b_ = c.name;
       else if (c.tensor == mm.c)
         cb_c_ = c.name;
-      else
+      else if (std::find(mm.rows.begin(), mm.rows.end(), c.tensor) != mm.rows.end())
         cb_rows_[c.tensor] = c.name;
     }
   }
@@ -115,10 +113,14 @@ private:
     partials.role = CBRole::partials;
     // A row vector of the epilogue holds a block's columns: at most half of B's capacity.
     for (CircularBuffer& x : p_.cbs)
-      x.depth = x.name == cb_a_   ? caps_[0]
-                : x.name == cb_b_ ? caps_[1]
-                : x.name == cb_c_ ? 2 * sh_ * sw_
-                                  : row_window();
+      if (x.name == cb_a_)
+        x.depth = caps_[0];
+      else if (x.name == cb_b_)
+        x.depth = caps_[1];
+      else if (x.name == cb_c_)
+        x.depth = 2 * sh_ * sw_;
+      else if (cb_rows_.count(x.tensor))
+        x.depth = row_window();
     p_.cbs.push_back(partials);
     cb_p_ = partials.name;
   }

@@ -156,13 +156,14 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
   ir::Module out = m;
   for (Program& p : out.programs) {
     std::optional<tt::MatmulPattern> mm = tt::match_matmul(p);
-    const auto fixed = p.attrs.find("matmul_block");
+    const std::vector<std::int64_t> fixed = tt::option_ints(p, "matmul_block"); // rows, cols
     if (!mm) {
-      if (fixed != p.attrs.end())
+      if (!fixed.empty())
         diags.error(p.loc.range, "kernel '" + p.name +
                                      "': option matmul_block applies only to a plain matmul, "
                                      "acc = zeros(); for k { acc += A[i, k] @ B[k, j] }; "
-                                     "C[i, j] = acc; this kernel is not one");
+                                     "C[i, j] = f(acc), f element-wise over acc and row vectors "
+                                     "read at [0, j]; this kernel is not one");
       continue;
     }
     // DST holds fp32 in every matmul (tt::decide_dst_fp32): 4 tiles, a 2x2 sub-block; a 16-bit
@@ -190,15 +191,13 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
                timing::tile_op_cycles(arch, timing::TileOp::Copy, phases));
     const std::int64_t sender = cycles(arch.mcast_bytes_per_cycle.value);
     const std::int64_t dram = cycles(arch.dram_peak_bytes_per_cycle.value);
-    if (fixed != p.attrs.end()) { // the DSL checked whole sub-blocks; the CBs must hold it
-      const auto& rc = std::get<std::vector<AttrValue>>(fixed->second.value);
-      const std::int64_t rows = std::get<std::int64_t>(rc[0].value);
-      const std::int64_t cols = std::get<std::int64_t>(rc[1].value);
+    if (!fixed.empty()) { // the DSL checked whole sub-blocks; the CBs must hold it
+      const std::int64_t rows = fixed[0], cols = fixed[1];
       if (rows * cols > cap_p || 2 * rows > cap_a || 2 * cols > cap_b) {
         diags.error(p.loc.range, "kernel '" + p.name + "': matmul_block " + n(rows) + "x" +
                                      n(cols) + " does not fit L1: at most " + n(cap_p) +
                                      " output tiles (" + n(cap_a / 2) + " rows, " + n(cap_b / 2) +
-                                     " columns) for this kernel's " + "tile sizes");
+                                     " columns) for this kernel's tile sizes");
         continue;
       }
     }
@@ -218,12 +217,10 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
         n(product) + " cycles, a partial sum's pack and copy back " + n(round_trip) +
         "), the corner core's reads and multicasts (" + n(sender) + " B/cycle) and the DRAM (" +
         n(dram) + " B/cycle), then the fewest DRAM reads"};
-    if (fixed != p.attrs.end()) {
-      const auto& rc = std::get<std::vector<AttrValue>>(fixed->second.value);
+    if (!fixed.empty())
       std::get<std::string>(p.attrs["matmul_why"].value) +=
-          "; @options(matmul_block = " + n(std::get<std::int64_t>(rc[0].value)) + "x" +
-          n(std::get<std::int64_t>(rc[1].value)) + ") fixes the block, the depth still follows";
-    }
+          "; @options(matmul_block = " + n(fixed[0]) + "x" + n(fixed[1]) +
+          ") fixes the block, the depth still follows";
   }
   return out;
 }

@@ -71,9 +71,9 @@ public:
         out.push_back(s);
         continue;
       }
-      Stmt body = rewrite(*f, lets_);
-      out.insert(out.end(), lets_.begin(), lets_.end()); // sizes: computed once, on the host
-      lets_.clear();
+      std::vector<Stmt> lets; // sizes: before the per-core loop, computed once on the host
+      Stmt body = rewrite(*f, lets);
+      out.insert(out.end(), lets.begin(), lets.end());
       out.push_back(for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range));
     }
     k_.body = block(std::move(out));
@@ -82,7 +82,6 @@ public:
 private:
   Program& p_;
   Function& k_;
-  std::vector<Stmt> lets_;
 
   struct Kept {
     const Tensor* tensor;
@@ -149,6 +148,8 @@ private:
     for (const Tensor& t : p_.tensors)
       if (std::optional<Kept> k = qualifies(t, body, bound, outside))
         kept.push_back(*k);
+    // A row CB takes an input index: as many rows as there are free ones.
+    kept.resize(std::min(kept.size(), tt::free_cb_indices(p_, CBRole::input).size()));
     if (kept.empty())
       return block(body.stmts);
     // One cap for the program, so that a loop reading two kept rows splits at one place.
@@ -176,8 +177,7 @@ private:
       return it->second;
     };
     for (Kept& k : kept) {
-      if (!add_cb(k, cap))
-        return block(body.stmts);
+      add_cb(k, cap);
       const Expr cols = ir::tiles_of(k.tensor->dims[1], counts);
       const Expr valid = split_of(as<For>(body.stmts[k.at.front()])->extent).first;
       head.push_back(
@@ -213,31 +213,25 @@ private:
     return block(std::move(out));
   }
 
-  // The row's CB: the tensor's format and page, at the next free input index.
-  bool add_cb(Kept& k, std::int64_t cap) {
-    const tt::CbRange r = tt::cb_range(CBRole::input);
-    std::int64_t index = r.first;
-    auto taken = [&](std::int64_t i) {
-      return std::any_of(p_.cbs.begin(), p_.cbs.end(),
-                         [&](const CircularBuffer& c) { return c.index == i; });
-    };
-    while (index <= r.last && taken(index))
-      ++index;
+  // The row's CB: the tensor's format and page, at the next free input index (rewrite left one
+  // per kept row).
+  void add_cb(Kept& k, std::int64_t cap) {
+    const std::vector<std::int64_t> free = tt::free_cb_indices(p_, CBRole::input);
     const CircularBuffer* stream = nullptr;
     for (const CircularBuffer& c : p_.cbs)
       if (c.tensor == k.tensor->name)
         stream = &c;
-    if (index > r.last || !stream)
-      return false;
+    if (free.empty() || !stream)
+      throw InternalError("internal error: keep-rows: no CB index or stream CB for '" +
+                          k.tensor->name + "'");
     CircularBuffer c = *stream;
     ir::NameSet names(p_);
     c.name = names.fresh("cb_" + k.tensor->name + "_row");
-    c.index = index;
+    c.index = free.front();
     c.depth = 2 * cap;
     c.tensor.clear(); // the stream's CB stays the tensor's; this one is named by the read
     p_.cbs.push_back(c);
     k.cb = c.name;
-    return true;
   }
 };
 

@@ -16,6 +16,10 @@ struct Mcast {
   std::string tensor;
   Along along;
   std::string receives, x0, y0, x1, y1, dests, sender_x, sender_y, ready, valid;
+  /// The ten in df.mcast_block's order, which is also the reader's parameter order.
+  std::vector<std::string> values() const {
+    return {receives, x0, y0, x1, y1, dests, sender_x, sender_y, ready, valid};
+  }
 };
 
 class Multicast : public Mutator {
@@ -65,8 +69,7 @@ protected:
       return self;
     const Mcast& m = *found;
     std::vector<Expr> args = c->args;
-    for (const std::string& n :
-         {m.receives, m.x0, m.y0, m.x1, m.y1, m.dests, m.sender_x, m.sender_y, m.ready, m.valid})
+    for (const std::string& n : m.values())
       args.push_back(var(n, Type::i32()));
     return evaluate(call(Intrinsic::df_mcast_block, std::move(args)), e.loc.range);
   }
@@ -158,8 +161,7 @@ ir::Module multicast_reads(const ir::Module& m, Diagnostics&) {
     if (mc.mcasts.empty())
       continue;
     for (const Mcast& x : mc.mcasts) {
-      for (const std::string& n :
-           {x.receives, x.x0, x.y0, x.x1, x.y1, x.dests, x.sender_x, x.sender_y, x.ready, x.valid})
+      for (const std::string& n : x.values())
         reader->params.push_back({n, Type::i32()});
       p.host_plan->semaphores.push_back(x.ready);
       p.host_plan->semaphores.push_back(x.valid);

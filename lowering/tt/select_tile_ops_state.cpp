@@ -149,22 +149,15 @@ void TileSelector::emit(Intrinsic fn, std::vector<Expr> args) {
 }
 
 std::string TileSelector::new_cb(const std::string& base) {
-  CbRange r = cb_range(CBRole::intermediate);
-  std::int64_t index = r.first;
-  auto taken = [&](std::int64_t k) {
-    return std::any_of(prog_.cbs.begin(), prog_.cbs.end(),
-                       [&](const CircularBuffer& c) { return c.index == k; });
-  };
-  while (index <= r.last && taken(index))
-    ++index;
-  if (index > r.last)
+  const std::vector<std::int64_t> free = free_cb_indices(prog_, CBRole::intermediate);
+  if (free.empty())
     user_error(loc_, "this statement needs a ninth intermediate circular buffer, but a Tensix "
                      "core has 8 (indices 24-31); combine tile values as soon as they are "
                      "computed, so that fewer tile variables are live at once");
   NameSet names(prog_);
   CircularBuffer c;
   c.name = names.fresh(base);
-  c.index = index;
+  c.index = free.front();
   c.format = inter_f32_ ? DataFormat::Float32 : DataFormat::Float16_b;
   c.page_size = tile_bytes(inter_f32_ ? DType::f32 : DType::bf16);
   c.depth = 1;

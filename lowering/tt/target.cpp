@@ -38,6 +38,16 @@ std::vector<std::size_t> dst_slot_args(Intrinsic fn) {
   return out;
 }
 
+std::vector<std::int64_t> free_cb_indices(const ir::Program& p, ir::CBRole role) {
+  const CbRange r = cb_range(role);
+  std::vector<std::int64_t> out;
+  for (std::int64_t index = r.first; index <= r.last; ++index)
+    if (std::none_of(p.cbs.begin(), p.cbs.end(),
+                     [&](const ir::CircularBuffer& c) { return c.index == index; }))
+      out.push_back(index);
+  return out;
+}
+
 bool writes_dst(Intrinsic fn) {
   return !dst_slot_args(fn).empty();
 }
@@ -140,6 +150,16 @@ std::string option_string(const ir::Program& p, std::string_view key, std::strin
   const ir::AttrValue* v = find(p, key);
   const std::string* s = v ? std::get_if<std::string>(&v->value) : nullptr;
   return s ? *s : std::string(fallback);
+}
+
+std::vector<std::int64_t> option_ints(const ir::Program& p, std::string_view key) {
+  std::vector<std::int64_t> out;
+  const ir::AttrValue* v = find(p, key);
+  if (const auto* list = v ? std::get_if<std::vector<ir::AttrValue>>(&v->value) : nullptr)
+    for (const ir::AttrValue& x : *list)
+      if (const std::int64_t* i = std::get_if<std::int64_t>(&x.value))
+        out.push_back(*i);
+  return out;
 }
 
 ir::Grid option_grid(const ir::Program& p) {

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tk::lower::tt {
 
@@ -25,6 +26,8 @@ struct CbRange {
   std::int64_t first, last;
 };
 CbRange cb_range(ir::CBRole role);
+/// The indices of `role`'s range no CB of `p` takes, lowest first.
+std::vector<std::int64_t> free_cb_indices(const ir::Program& p, ir::CBRole role);
 
 /// DST tiles in half-sync mode: 8 with a 16-bit DST, 4 with fp32 accumulation.
 std::int64_t dst_capacity(bool fp32_acc);
@@ -85,6 +88,8 @@ bool option_bool(const ir::Program& p, std::string_view key, bool fallback);
 std::int64_t option_int(const ir::Program& p, std::string_view key, std::int64_t fallback);
 std::string option_string(const ir::Program& p, std::string_view key, std::string_view fallback);
 ir::Grid option_grid(const ir::Program& p);
+/// A list of integers (`matmul_caps = [128, 128, 256]`); empty when the attribute is absent.
+std::vector<std::int64_t> option_ints(const ir::Program& p, std::string_view key);
 /// The `math_fidelity` option (LoFi, HiFi2, HiFi3, HiFi4; default HiFi4); nullopt when it is none
 /// of those (finalize-signature reports it).
 std::optional<ir::MathFidelity> math_fidelity_option(const ir::Program& p);
