@@ -41,9 +41,11 @@ public:
   int num_threads() const { return num_threads_; }
 
   /// Calls fn(begin, end) on disjoint, non-empty ranges that together cover [0, count) exactly
-  /// once, and returns when all have finished. Threads take ranges of max(1, count / (4 x
-  /// threads)) consecutive items in increasing order as they become free (the last one may be
-  /// shorter); a pool of one thread, or a nested call, makes the single call fn(0, count).
+  /// once, and returns when all have finished. Threads take ranges of consecutive items in
+  /// increasing order as they become free: the range starting at b has
+  /// max(ceil((count - b) / (4 x parts)), max(1, count / (16 x parts))) items (fewer if the
+  /// items run out), parts = min(count, threads): long ranges first, short ones at the end. A
+  /// pool of one thread, or a nested call, makes the single call fn(0, count).
   /// If fn throws, no further ranges start, and the first exception is rethrown here
   /// once the running ones have finished. Called from inside fn (nested), it runs serially
   /// inline; called while another thread is using the pool, it waits its turn.
