@@ -97,15 +97,21 @@ std::int64_t tiles_of(std::int64_t n) {
 }
 
 // Tile columns of B whose panels fit in half of L2 together (at least 1, at most all): the rest
-// of L2 holds the A panel streaming through and the output.
-std::int64_t block_cols(std::int64_t k_tiles, std::int64_t n_tiles) {
+// of L2 holds the A panel streaming through and the output. Where they do not all fit and the
+// tiles run on several threads, at most n_tiles / (4 x threads) columns: a thread's first chunk
+// of tiles (a quarter of its share, ThreadPool::parallel_for) is then about one block, so each
+// core pulls its own part of B into its L2 instead of both reading the same panels from L3
+// (352x800x1536 on two threads: 0.85x OpenBLAS with the wider blocks, 0.94x with these).
+std::int64_t block_cols(std::int64_t k_tiles, std::int64_t n_tiles, int threads) {
   static const std::int64_t budget = [] {
     const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
     return static_cast<std::int64_t>(l2 > 0 ? l2 : 1L << 20) / 2;
   }();
   const std::int64_t panel = k_tiles * kTile * kTile * static_cast<std::int64_t>(sizeof(float));
-  return std::clamp<std::int64_t>(budget / std::max<std::int64_t>(panel, 1), 1,
-                                  std::max<std::int64_t>(n_tiles, 1));
+  const std::int64_t fit = std::max<std::int64_t>(budget / std::max<std::int64_t>(panel, 1), 1);
+  if (fit >= n_tiles)
+    return std::max<std::int64_t>(n_tiles, 1);
+  return std::max<std::int64_t>(std::min(fit, n_tiles / (4 * std::int64_t{threads})), 1);
 }
 
 inline float widen(float x) {
@@ -162,7 +168,7 @@ PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool) {
   p.batch = b.batch;
   p.k_tiles = tiles_of(b.rows);
   p.n_tiles = tiles_of(b.cols);
-  p.block_cols = block_cols(p.k_tiles, p.n_tiles);
+  p.block_cols = block_cols(p.k_tiles, p.n_tiles, pool_or_default(pool).num_threads());
   const std::int64_t kp = p.k_tiles * kTile;
   p.data = alloc_floats(p.batch * p.n_tiles * kp * kTile);
   float* base = p.data.get();

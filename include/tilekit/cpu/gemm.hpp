@@ -96,7 +96,8 @@ inline void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::
 
 /// The order of the output tiles that keeps B in L2, for a tile-parallel loop over work items
 /// w = 0 .. m_tiles * n_tiles: tile columns go in blocks of b.block_cols, as many as fit in half
-/// of L2 together (pack_b sets it from K and the L2 size), and within a block the tile rows in
+/// of L2 together (pack_b sets it from K, the L2 size and, where B does not fit, its pool's
+/// thread count: at most n_tiles / (4 x threads)), and within a block the tile rows in
 /// order, each across the block's columns (the last block may be narrower). The plain row-major
 /// order (i = w / n_tiles) streams every B panel from L3 once per tile row as soon as B is larger
 /// than L2. For a batch, w counts on across its matrices and is taken modulo m_tiles * n_tiles.

@@ -294,6 +294,24 @@ TEST(Gemm, BlockColumnsFollowK) {
   EXPECT_LE(deep.block_cols, shallow.block_cols);
 }
 
+// Where B does not fit in L2, a pool of several threads gets blocks of at most n_tiles / (4 x
+// threads) columns, so the threads' first chunks fall in different blocks; a B that fits is one
+// block whatever the thread count.
+TEST(Gemm, BlockColumnsFollowTheThreads) {
+  std::vector<float> b(static_cast<std::size_t>(1024 * 1536), 1.0f);
+  tk::cpu::ThreadPool one(1), two(2);
+  const tk::MatrixView<const float> big{b.data(), 1024, 1536}; // 6 MB: more than any L2 half
+  const auto serial = tk::cpu::pack_b(big, &one);
+  const auto parallel = tk::cpu::pack_b(big, &two);
+  EXPECT_LT(serial.block_cols, serial.n_tiles);
+  EXPECT_LE(parallel.block_cols, 48 / 8);
+  EXPECT_LE(parallel.block_cols, serial.block_cols);
+  EXPECT_GE(parallel.block_cols, 1);
+  const tk::MatrixView<const float> small{b.data(), 64, 256}; // 64 KB
+  EXPECT_EQ(tk::cpu::pack_b(small, &one).block_cols, 8);
+  EXPECT_EQ(tk::cpu::pack_b(small, &two).block_cols, 8);
+}
+
 std::vector<std::string> compiled_kernels() {
   std::vector<std::string> names;
   for (const char* const* k = tk::cpu::gemm_kernels(); *k; ++k)
