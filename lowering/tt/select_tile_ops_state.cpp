@@ -148,7 +148,7 @@ void TileSelector::emit(Intrinsic fn, std::vector<Expr> args) {
   out_->push_back(evaluate(call(fn, std::move(args)), loc_));
 }
 
-std::string TileSelector::new_cb(const std::string& base) {
+std::string TileSelector::new_cb(const std::string& base, bool f32) {
   const std::vector<std::int64_t> free = free_cb_indices(prog_, CBRole::intermediate);
   if (free.empty())
     user_error(loc_, "this statement needs a ninth intermediate circular buffer, but a Tensix "
@@ -158,8 +158,8 @@ std::string TileSelector::new_cb(const std::string& base) {
   CircularBuffer c;
   c.name = names.fresh(base);
   c.index = free.front();
-  c.format = inter_f32_ ? DataFormat::Float32 : DataFormat::Float16_b;
-  c.page_size = tile_bytes(inter_f32_ ? DType::f32 : DType::bf16);
+  c.format = f32 ? DataFormat::Float32 : DataFormat::Float16_b;
+  c.page_size = tile_bytes(f32 ? DType::f32 : DType::bf16);
   c.depth = 1;
   c.role = CBRole::intermediate;
   prog_.cbs.push_back(c);
@@ -190,7 +190,10 @@ std::string TileSelector::var_cb(const std::string& name) {
   auto it = var_cbs_.find(name);
   if (it != var_cbs_.end())
     return it->second;
-  return var_cbs_[name] = new_cb("cb_" + name);
+  // A variable is what a loop carries (`ss += rowsum(...)`) or a later statement reads again:
+  // with an fp32 DST it keeps fp32 between DST sections too, as the SDK's layernorm keeps its
+  // running sums, instead of being rounded to bf16 once per iteration.
+  return var_cbs_[name] = new_cb("cb_" + name, inter_f32_ || fp32_acc_);
 }
 void TileSelector::set_in_cb(const std::string& name, bool v) {
   in_cb_[name] = v;
@@ -258,7 +261,7 @@ void TileSelector::spill_all() {
       t = free_temps_.back();
       free_temps_.pop_back();
     } else {
-      t = new_cb("cb_tmp" + std::to_string(temps_++));
+      t = new_cb("cb_tmp" + std::to_string(temps_++), inter_f32_);
     }
     emit(Intrinsic::pack_tile, {i(v->slot), cb(t)});
     v->where = TileValue::Where::cb;

@@ -110,7 +110,7 @@ private:
   std::string scaler_cb_, mask_cb_;
 
   [[noreturn]] void user_error(SourceRange at, const std::string& msg);
-  std::string new_cb(const std::string& base);
+  std::string new_cb(const std::string& base, bool f32);
   std::string cb_of_tensor(const std::string& tensor) const;
   int alloc_slot();
   void spill_all();

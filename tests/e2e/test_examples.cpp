@@ -55,22 +55,21 @@ INSTANTIATE_TEST_SUITE_P(Examples, ExampleTest, ::testing::ValuesIn(all_params()
                          });
 
 // Rows longer than keep-rows holds in L1 (256 tiles): N = 8256 is 258 tiles a row, the first 256
-// read once into the row's CB, the last 2 streamed by each of softmax's three passes. (rmsnorm and
-// layernorm take the same path but their bf16 partial sums over 258 tiles exceed the documented
-// bound, as they do at N = 4096: docs/bench.md.)
-TEST(KeepRows, SoftmaxRowsLongerThanTheirCb) {
-  const Example* softmax = nullptr;
-  for (const Example& e : examples())
-    if (e.name == "softmax")
-      softmax = &e;
-  ASSERT_NE(softmax, nullptr);
-  for (Backend b : {Backend::cpu, Backend::tt}) {
-    if (b == Backend::tt && !softmax->tt_generated)
+// read once into the row's CB, the last 2 streamed by each pass. rmsnorm and layernorm also sum
+// 258 tiles of a row into a carried value, which keeps fp32 between iterations (an fp32 CB): in
+// bf16 these sums exceeded the documented bound 1.5 to 2 times.
+TEST(KeepRows, RowsLongerThanTheirCb) {
+  for (const Example& e : examples()) {
+    if (e.name != "softmax" && e.name != "rmsnorm" && e.name != "layernorm")
       continue;
-    const Outcome out = softmax->run(b, {64, 8256, 32});
-    EXPECT_TRUE(out.ok) << "softmax 64x8256 on " << to_string(b) << ": max |err| "
-                        << out.max_abs_err << ", PCC " << out.pcc << "\n"
-                        << out.detail;
+    for (Backend b : {Backend::cpu, Backend::tt}) {
+      if (b == Backend::tt && !e.tt_generated)
+        continue;
+      const Outcome out = e.run(b, {64, 8256, 32});
+      EXPECT_TRUE(out.ok) << e.name << " 64x8256 on " << to_string(b) << ": max |err| "
+                          << out.max_abs_err << ", PCC " << out.pcc << "\n"
+                          << out.detail;
+    }
   }
 }
 

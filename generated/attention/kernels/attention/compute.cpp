@@ -40,6 +40,7 @@ void kernel_main() {
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
+    pack_reconfig_data_format(cb_m);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_m, 1);
@@ -48,6 +49,7 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_m, 1);
     for (int32_t j = 0; j < St; ++j) {
+      reconfig_data_format_srca(cb_K);
       mm_init_short(cb_Q, cb_K, /*transpose=*/1);
       tile_regs_acquire();
       // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -68,6 +70,7 @@ void kernel_main() {
       cb_pop_front(cb_mask, 1);
       where_tile_init();
       where_tile<DataFormat::Float32>(2, 0, 1, 2);
+      pack_reconfig_data_format(cb_tmp0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -75,13 +78,16 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_m);
       copy_tile_to_dst_init_short(cb_m);
       tile_regs_acquire();
       copy_tile(cb_m, 0, 0);
+      reconfig_data_format_srca(cb_tmp0);
       reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_m);
       reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_tmp0, 1);
       cb_pop_front(cb_m, 1);
+      pack_reconfig_data_format(cb_m);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_m, 1);
@@ -101,6 +107,7 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_l, 1);
     for (int32_t j = 0; j < St; ++j) {
+      reconfig_data_format_srca(cb_K);
       mm_init_short(cb_Q, cb_K, /*transpose=*/1);
       tile_regs_acquire();
       // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -121,6 +128,7 @@ void kernel_main() {
       cb_pop_front(cb_mask, 1);
       where_tile_init();
       where_tile<DataFormat::Float32>(2, 0, 1, 2);
+      pack_reconfig_data_format(cb_tmp0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -128,6 +136,7 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srcb(cb_m);
       sub_bcast_cols_init_short(cb_tmp0, cb_m);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_m, 0, 0, 0);
@@ -141,13 +150,17 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_l);
       copy_tile_to_dst_init_short(cb_l);
       tile_regs_acquire();
       copy_tile(cb_l, 0, 0);
+      reconfig_data_format_srcb(cb_scaler);
+      reconfig_data_format_srca(cb_tmp0);
       reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_l);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_tmp0, 1);
       cb_pop_front(cb_l, 1);
+      pack_reconfig_data_format(cb_l);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_l, 1);
@@ -157,6 +170,7 @@ void kernel_main() {
       cb_wait_front(cb_l, 1);
       reduce_uninit();
     }
+    reconfig_data_format_srca(cb_l);
     copy_tile_to_dst_init_short(cb_l);
     tile_regs_acquire();
     copy_tile(cb_l, 0, 0);
@@ -173,6 +187,7 @@ void kernel_main() {
     for (int32_t d = 0; d < Dt; ++d) {
       tile_regs_acquire();
       // DST[0] is zero: nothing wrote it since tile_regs_acquire
+      pack_reconfig_data_format(cb_o);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_o, 1);
@@ -181,6 +196,7 @@ void kernel_main() {
       tile_regs_release();
       cb_wait_front(cb_o, 1);
       for (int32_t j = 0; j < St; ++j) {
+        reconfig_data_format_srca(cb_K);
         mm_init_short(cb_Q, cb_K, /*transpose=*/1);
         tile_regs_acquire();
         // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -201,6 +217,7 @@ void kernel_main() {
         cb_pop_front(cb_mask, 1);
         where_tile_init();
         where_tile<DataFormat::Float32>(2, 0, 1, 2);
+        pack_reconfig_data_format(cb_tmp0);
         tile_regs_commit();
         tile_regs_wait();
         cb_reserve_back(cb_tmp0, 1);
@@ -208,6 +225,7 @@ void kernel_main() {
         cb_push_back(cb_tmp0, 1);
         tile_regs_release();
         cb_wait_front(cb_tmp0, 1);
+        reconfig_data_format_srcb(cb_m);
         sub_bcast_cols_init_short(cb_tmp0, cb_m);
         tile_regs_acquire();
         sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_m, 0, 0, 0);
@@ -232,15 +250,19 @@ void kernel_main() {
         cb_push_back(cb_tmp0, 1);
         tile_regs_release();
         cb_wait_front(cb_tmp0, 1);
+        reconfig_data_format_srca(cb_o);
         copy_tile_to_dst_init_short(cb_o);
         tile_regs_acquire();
         copy_tile(cb_o, 0, 0);
         cb_wait_front(cb_V, 1);
+        reconfig_data_format_srcb(cb_tmp0);
+        reconfig_data_format_srca(cb_V);
         mm_init_short(cb_tmp0, cb_V);
         matmul_tiles(cb_tmp0, cb_V, 0, 0, 0);
         cb_pop_front(cb_tmp0, 1);
         cb_pop_front(cb_V, 1);
         cb_pop_front(cb_o, 1);
+        pack_reconfig_data_format(cb_o);
         tile_regs_commit();
         tile_regs_wait();
         cb_reserve_back(cb_o, 1);
@@ -249,9 +271,11 @@ void kernel_main() {
         tile_regs_release();
         cb_wait_front(cb_o, 1);
       }
+      reconfig_data_format_srca(cb_o);
       copy_tile_to_dst_init_short(cb_o);
       tile_regs_acquire();
       copy_tile(cb_o, 0, 0);
+      pack_reconfig_data_format(cb_O);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_O, 1);

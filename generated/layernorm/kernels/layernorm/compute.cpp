@@ -63,6 +63,7 @@ void kernel_main() {
     cb_pop_front(cb_tmp0, 1);
     binop_with_scalar_tile_init();
     mul_unary_tile(0, scalar_bits);
+    pack_reconfig_data_format(cb_mean);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_mean, 1);
@@ -80,6 +81,7 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_v, 1);
     for (int32_t j = 0; j < row_kept; ++j) {
+      reconfig_data_format_srcb(cb_mean);
       sub_bcast_cols_init_short(cb_x_row, cb_mean);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_mean, j, 0, 0);
@@ -90,9 +92,11 @@ void kernel_main() {
       cb_push_back(cb_d, 1);
       tile_regs_release();
       cb_wait_front(cb_d, 1);
+      reconfig_data_format_srca(cb_d);
       mul_tiles_init(cb_d, cb_d);
       tile_regs_acquire();
       mul_tiles(cb_d, cb_d, 0, 0, 0);
+      pack_reconfig_data_format(cb_tmp0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -103,10 +107,13 @@ void kernel_main() {
       copy_tile_to_dst_init_short(cb_v);
       tile_regs_acquire();
       copy_tile(cb_v, 0, 0);
+      reconfig_data_format_srcb(cb_scaler);
+      reconfig_data_format_srca(cb_tmp0);
       reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_v);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_tmp0, 1);
       cb_pop_front(cb_v, 1);
+      pack_reconfig_data_format(cb_v);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_v, 1);
@@ -119,6 +126,7 @@ void kernel_main() {
     }
     for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
+      reconfig_data_format_srcb(cb_mean);
       sub_bcast_cols_init_short(cb_x, cb_mean);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x, cb_mean, 0, 0, 0);
@@ -130,9 +138,11 @@ void kernel_main() {
       cb_push_back(cb_d, 1);
       tile_regs_release();
       cb_wait_front(cb_d, 1);
+      reconfig_data_format_srca(cb_d);
       mul_tiles_init(cb_d, cb_d);
       tile_regs_acquire();
       mul_tiles(cb_d, cb_d, 0, 0, 0);
+      pack_reconfig_data_format(cb_tmp0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -143,10 +153,13 @@ void kernel_main() {
       copy_tile_to_dst_init_short(cb_v);
       tile_regs_acquire();
       copy_tile(cb_v, 0, 0);
+      reconfig_data_format_srcb(cb_scaler);
+      reconfig_data_format_srca(cb_tmp0);
       reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_v);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_tmp0, 1);
       cb_pop_front(cb_v, 1);
+      pack_reconfig_data_format(cb_v);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_v, 1);
@@ -157,6 +170,7 @@ void kernel_main() {
       cb_pop_front(cb_d, 1);
       reduce_uninit();
     }
+    reconfig_data_format_srca(cb_v);
     copy_tile_to_dst_init_short(cb_v);
     tile_regs_acquire();
     copy_tile(cb_v, 0, 0);
@@ -173,7 +187,10 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_v, 1);
+    reconfig_data_format_srca(cb_x_row);
+    pack_reconfig_data_format(cb_tmp0);
     for (int32_t j = 0; j < row_kept; ++j) {
+      reconfig_data_format_srcb(cb_mean);
       sub_bcast_cols_init_short(cb_x_row, cb_mean);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_mean, j, 0, 0);
@@ -196,6 +213,7 @@ void kernel_main() {
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
       cb_wait_front(cb_gamma, 1);
+      reconfig_data_format_srcb(cb_gamma);
       mul_bcast_rows_init_short(cb_tmp0, cb_gamma);
       tile_regs_acquire();
       mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_gamma, 0, 0, 0);
@@ -223,6 +241,7 @@ void kernel_main() {
     }
     for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
+      reconfig_data_format_srcb(cb_mean);
       sub_bcast_cols_init_short(cb_x, cb_mean);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x, cb_mean, 0, 0, 0);
@@ -246,6 +265,7 @@ void kernel_main() {
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
       cb_wait_front(cb_gamma, 1);
+      reconfig_data_format_srcb(cb_gamma);
       mul_bcast_rows_init_short(cb_tmp0, cb_gamma);
       tile_regs_acquire();
       mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_gamma, 0, 0, 0);

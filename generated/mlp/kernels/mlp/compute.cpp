@@ -30,6 +30,7 @@ void kernel_main() {
   for (uint32_t w = 0; w < count; ++w) {
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
+    pack_reconfig_data_format(cb_acc);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_acc, 1);
@@ -48,6 +49,7 @@ void kernel_main() {
         cb_pop_front(cb_X, 1);
         cb_pop_front(cb_W1, 1);
       }
+      pack_reconfig_data_format(cb_tmp0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -70,15 +72,18 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_acc);
       copy_tile_to_dst_init_short(cb_acc);
       tile_regs_acquire();
       copy_tile(cb_acc, 0, 0);
       cb_wait_front(cb_W2, 1);
+      reconfig_data_format_srca(cb_W2);
       mm_init_short(cb_tmp0, cb_W2);
       matmul_tiles(cb_tmp0, cb_W2, 0, 0, 0);
       cb_pop_front(cb_tmp0, 1);
       cb_pop_front(cb_W2, 1);
       cb_pop_front(cb_acc, 1);
+      pack_reconfig_data_format(cb_acc);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_acc, 1);
@@ -88,16 +93,19 @@ void kernel_main() {
       cb_wait_front(cb_acc, 1);
     }
     cb_wait_front(cb_b2, 1);
+    reconfig_data_format_srca(cb_acc);
     add_bcast_rows_init_short(cb_acc, cb_b2);
     tile_regs_acquire();
     add_tiles_bcast<BroadcastType::ROW>(cb_acc, cb_b2, 0, 0, 0);
     cb_pop_front(cb_b2, 1);
     cb_wait_front(cb_X, 1);
+    reconfig_data_format_srca(cb_X);
     copy_tile_to_dst_init_short(cb_X);
     copy_tile(cb_X, 0, 1);
     cb_pop_front(cb_X, 1);
     add_binary_tile_init();
     add_binary_tile(0, 1, 0);
+    pack_reconfig_data_format(cb_Y);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_Y, 1);

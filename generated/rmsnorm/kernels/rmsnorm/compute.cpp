@@ -35,6 +35,7 @@ void kernel_main() {
     cb_wait_front(cb_x_row, 256);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
+    pack_reconfig_data_format(cb_ss);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_ss, 1);
@@ -48,6 +49,7 @@ void kernel_main() {
       copy_tile(cb_x_row, j, 0);
       square_tile_init();
       square_tile(0);
+      pack_reconfig_data_format(cb_tmp0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -55,13 +57,16 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_ss);
       copy_tile_to_dst_init_short(cb_ss);
       tile_regs_acquire();
       copy_tile(cb_ss, 0, 0);
+      reconfig_data_format_srca(cb_tmp0);
       reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_ss);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_tmp0, 1);
       cb_pop_front(cb_ss, 1);
+      pack_reconfig_data_format(cb_ss);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_ss, 1);
@@ -79,6 +84,7 @@ void kernel_main() {
       cb_pop_front(cb_x, 1);
       square_tile_init();
       square_tile(0);
+      pack_reconfig_data_format(cb_tmp0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -86,13 +92,16 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_ss);
       copy_tile_to_dst_init_short(cb_ss);
       tile_regs_acquire();
       copy_tile(cb_ss, 0, 0);
+      reconfig_data_format_srca(cb_tmp0);
       reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_ss);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_tmp0, 1);
       cb_pop_front(cb_ss, 1);
+      pack_reconfig_data_format(cb_ss);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_ss, 1);
@@ -102,6 +111,7 @@ void kernel_main() {
       cb_wait_front(cb_ss, 1);
       reduce_uninit();
     }
+    reconfig_data_format_srca(cb_ss);
     copy_tile_to_dst_init_short(cb_ss);
     tile_regs_acquire();
     copy_tile(cb_ss, 0, 0);
@@ -118,7 +128,10 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_ss, 1);
+    reconfig_data_format_srca(cb_x_row);
+    pack_reconfig_data_format(cb_tmp0);
     for (int32_t j = 0; j < row_kept; ++j) {
+      reconfig_data_format_srcb(cb_r);
       mul_bcast_cols_init_short(cb_x_row, cb_r);
       tile_regs_acquire();
       mul_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_r, j, 0, 0);
@@ -130,6 +143,7 @@ void kernel_main() {
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
       cb_wait_front(cb_g, 1);
+      reconfig_data_format_srcb(cb_g);
       mul_bcast_rows_init_short(cb_tmp0, cb_g);
       tile_regs_acquire();
       mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g, 0, 0, 0);
@@ -144,6 +158,7 @@ void kernel_main() {
     }
     for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
+      reconfig_data_format_srcb(cb_r);
       mul_bcast_cols_init_short(cb_x, cb_r);
       tile_regs_acquire();
       mul_tiles_bcast<BroadcastType::COL>(cb_x, cb_r, 0, 0, 0);
@@ -156,6 +171,7 @@ void kernel_main() {
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
       cb_wait_front(cb_g, 1);
+      reconfig_data_format_srcb(cb_g);
       mul_bcast_rows_init_short(cb_tmp0, cb_g);
       tile_regs_acquire();
       mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g, 0, 0, 0);

@@ -34,6 +34,7 @@ void kernel_main() {
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
+    reconfig_data_format_srcb(cb_scaler);
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_m);
     for (int32_t j = 0; j < row_kept; ++j) {
       reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, j, 0, 0);
@@ -45,6 +46,7 @@ void kernel_main() {
       reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_x, 1);
     }
+    pack_reconfig_data_format(cb_m);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_m, 1);
@@ -63,11 +65,13 @@ void kernel_main() {
     cb_wait_front(cb_s, 1);
     reduce_uninit();
     for (int32_t j = 0; j < row_kept; ++j) {
+      reconfig_data_format_srcb(cb_m);
       sub_bcast_cols_init_short(cb_x_row, cb_m);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, j, 0, 0);
       exp_tile_init();
       exp_tile(0);
+      pack_reconfig_data_format(cb_tmp0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -75,13 +79,17 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_s);
       copy_tile_to_dst_init_short(cb_s);
       tile_regs_acquire();
       copy_tile(cb_s, 0, 0);
+      reconfig_data_format_srcb(cb_scaler);
+      reconfig_data_format_srca(cb_tmp0);
       reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_s);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_tmp0, 1);
       cb_pop_front(cb_s, 1);
+      pack_reconfig_data_format(cb_s);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_s, 1);
@@ -93,12 +101,14 @@ void kernel_main() {
     }
     for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
+      reconfig_data_format_srcb(cb_m);
       sub_bcast_cols_init_short(cb_x, cb_m);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x, cb_m, 0, 0, 0);
       cb_pop_front(cb_x, 1);
       exp_tile_init();
       exp_tile(0);
+      pack_reconfig_data_format(cb_tmp0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -106,13 +116,17 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_s);
       copy_tile_to_dst_init_short(cb_s);
       tile_regs_acquire();
       copy_tile(cb_s, 0, 0);
+      reconfig_data_format_srcb(cb_scaler);
+      reconfig_data_format_srca(cb_tmp0);
       reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_s);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_tmp0, 1);
       cb_pop_front(cb_s, 1);
+      pack_reconfig_data_format(cb_s);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_s, 1);
@@ -122,6 +136,7 @@ void kernel_main() {
       cb_wait_front(cb_s, 1);
       reduce_uninit();
     }
+    reconfig_data_format_srca(cb_s);
     copy_tile_to_dst_init_short(cb_s);
     tile_regs_acquire();
     copy_tile(cb_s, 0, 0);
@@ -135,6 +150,9 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_s, 1);
+    reconfig_data_format_srcb(cb_m);
+    reconfig_data_format_srca(cb_x_row);
+    pack_reconfig_data_format(cb_tmp0);
     for (int32_t j = 0; j < row_kept; ++j) {
       sub_bcast_cols_init_short(cb_x_row, cb_m);
       tile_regs_acquire();

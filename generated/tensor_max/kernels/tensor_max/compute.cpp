@@ -24,6 +24,7 @@ void kernel_main() {
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
+    pack_reconfig_data_format(cb_m);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_m, 1);
@@ -34,10 +35,12 @@ void kernel_main() {
     const int32_t lo = c * items / 64;
     const int32_t hi = (c + 1) * items / 64;
     for (int32_t t = 0; t < hi - lo; ++t) {
+      reconfig_data_format_srca(cb_m);
       copy_tile_to_dst_init_short(cb_m);
       tile_regs_acquire();
       copy_tile(cb_m, 0, 0);
       cb_wait_front(cb_x, 1);
+      reconfig_data_format_srca(cb_x);
       copy_tile_to_dst_init_short(cb_x);
       copy_tile(cb_x, 0, 1);
       cb_pop_front(cb_x, 1);
@@ -52,9 +55,11 @@ void kernel_main() {
       tile_regs_release();
       cb_wait_front(cb_m, 1);
     }
+    reconfig_data_format_srca(cb_m);
     copy_tile_to_dst_init_short(cb_m);
     tile_regs_acquire();
     copy_tile(cb_m, 0, 0);
+    pack_reconfig_data_format(cb_tensor_max_m);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_tensor_max_m, 1);
