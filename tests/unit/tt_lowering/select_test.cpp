@@ -115,8 +115,8 @@ TEST(SelectTileOps, AccumulationThroughACbWhenTheOperandIsComputed) {
       }
       store y[i, j] = tile.relu(tile.matmul(s, r))
 )"),
-            R"(cb cb_r index 24 format Float16_b page 2048 depth 1 role intermediate
-cb cb_s index 25 format Float16_b page 2048 depth 1 role intermediate
+            R"(cb cb_r index 24 format Float32 page 4096 depth 1 role intermediate
+cb cb_s index 25 format Float32 page 4096 depth 1 role intermediate
 cb cb_tmp0 index 26 format Float16_b page 2048 depth 1 role intermediate
 df.read_tile(cb_v, v, i)
 cb_wait_front(cb_v, 1)
@@ -162,7 +162,7 @@ TEST(SelectTileOps, ReductionIntoAValueNonZeroOffItsColumnIsCombinedAfter) {
       }
       store y[i, j] = s
 )"),
-            R"(cb cb_s index 24 format Float16_b page 2048 depth 1 role intermediate
+            R"(cb cb_s index 24 format Float32 page 4096 depth 1 role intermediate
 cb cb_tmp0 index 25 format Float16_b page 2048 depth 1 role intermediate
 fill_tile(0, 1.0)
 pack_tile(0, cb_s)
@@ -219,8 +219,8 @@ TEST(SelectTileOps, AccumulationLoopStaysInDstWithAVariableOperandInACb) {
       }
       store y[i, j] = tile.min(s, tile.rsub_scalar(s, 2.0))
 )"),
-            R"(cb cb_r index 24 format Float16_b page 2048 depth 1 role intermediate
-cb cb_s index 25 format Float16_b page 2048 depth 1 role intermediate
+            R"(cb cb_r index 24 format Float32 page 4096 depth 1 role intermediate
+cb cb_s index 25 format Float32 page 4096 depth 1 role intermediate
 df.read_tile(cb_v, v, i)
 cb_wait_front(cb_v, 1)
 copy_tile(cb_v, 0, 0)

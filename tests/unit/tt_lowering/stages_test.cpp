@@ -473,6 +473,7 @@ TEST(TTStages, InsertDstManagementGivesAnAssumedZeroAFreshSection) {
   ASSERT_NE(from, std::string::npos) << compute;
   ASSERT_NE(to, std::string::npos) << compute;
   EXPECT_EQ(compute.substr(from, to - from), R"(      copy_tile(cb_m, 0, 0)
+      pack_reconfig_data_format(cb_a)
       tile_regs_commit()
       tile_regs_wait()
       cb_reserve_back(cb_a, 1)
@@ -481,6 +482,7 @@ TEST(TTStages, InsertDstManagementGivesAnAssumedZeroAFreshSection) {
       tile_regs_release()
       tile_regs_acquire()
       dst.assume_zero(0)
+      pack_reconfig_data_format(cb_s)
       tile_regs_commit()
       tile_regs_wait()
       cb_reserve_back(cb_s, 1)
