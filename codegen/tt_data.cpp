@@ -85,6 +85,7 @@ json kernel_data(const Program& p, const Function& f) {
     k["math_fidelity"] = str(c.compute->math_fidelity);
     k["fp32_dest_acc_en"] = c.compute->fp32_dest_acc_en;
     k["math_approx_mode"] = c.compute->math_approx_mode;
+    k["bfp8_pack_precise"] = c.compute->bfp8_pack_precise;
     k["unpack_to_dest_fp32"] = json::array();
     for (const std::string& name : c.compute->unpack_to_dest_fp32) {
       const CircularBuffer* cb = p.find_cb(name);

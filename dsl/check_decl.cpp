@@ -180,17 +180,6 @@ void Checker::check_params() {
     }
     b.kind = Binding::Kind::tensor;
     scopes_.front()[n] = b;
-    if (output && p.dtype == DType::bfp8) {
-      // The packer's rounding into Bfp8_b is not modelled (docs/language.md, "Precision").
-      std::string dims;
-      for (const Dim& d : p.dims)
-        dims += (dims.empty() ? "" : ", ") + (d.name ? d.name->name : std::to_string(d.size));
-      error(p.dtype_loc.range, "output '" + n +
-                                   "' cannot be bfp8: bfp8 is an input format (weights, stored "
-                                   "as Bfp8_b block floats); store results as bf16 or f32, e.g. '" +
-                                   n + ": bf16[" + dims + "]'");
-      bad_params_[n] = true;
-    }
     if (p.dims.size() != 2 && p.dims.size() != 3) {
       auto text = [](const Dim& d) { return d.name ? d.name->name : std::to_string(d.size); };
       std::string dt(to_string(p.dtype));

@@ -244,8 +244,12 @@ private:
     Matrix& m = it->second;
     Matrix& bound = bounds_.at(p.name.name);
     const Region r = region(st.target, p, m, "writes");
-    // The output's dtype rounds what is stored (round to nearest even).
-    const double u = !p_.round_outputs ? 0.0 : p.dtype == dsl::DType::bf16 ? 0x1p-8 : 0x1p-24;
+    // The output's dtype rounds what is stored: bf16 and f32 to nearest even, relative to each
+    // value; bfp8 relative to its run of 16 (below).
+    const bool bfp8 = p_.round_outputs && p.dtype == dsl::DType::bfp8;
+    const double u = !p_.round_outputs || bfp8 ? 0.0
+                     : p.dtype == dsl::DType::bf16 ? 0x1p-8
+                                                   : 0x1p-24;
     std::uint8_t& count = stored_[p.name.name][static_cast<std::size_t>(r.tile)];
     if (++count > 1)
       unchecked("'" + access_str(st.target) + "' stores tile " + r.coords + " of '" + p.name.name +
@@ -259,6 +263,19 @@ private:
         const double e = read + u * (std::abs(t(i, j)) + read);
         bound.at(r.row0 + i, r.col0 + j) = std::isfinite(e) ? e : kInf;
       }
+    // A bfp8 output: the packer truncates to bf16 and rounds to the run's largest exponent E,
+    // each step within half a unit 2^(E - 6) of the run, so at most 2^-6 times its largest value.
+    if (bfp8)
+      for (int i = 0; i < r.rows; ++i)
+        for (int j0 = 0; j0 < r.cols; j0 += 16) {
+          double largest = 0;
+          for (int j = j0; j < std::min(j0 + 16, r.cols); ++j)
+            largest = std::max(largest, std::abs(t(i, j)) + bound.at(r.row0 + i, r.col0 + j));
+          for (int j = j0; j < std::min(j0 + 16, r.cols); ++j) {
+            double& b = bound.at(r.row0 + i, r.col0 + j);
+            b = std::isfinite(b + 0x1p-6 * largest) ? b + 0x1p-6 * largest : kInf;
+          }
+        }
   }
 
   // ---- expressions ------------------------------------------------------------------------------

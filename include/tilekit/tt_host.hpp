@@ -77,4 +77,13 @@ std::vector<std::uint32_t> to_bfp8_tiles(V v) {
                             /*row_major_input=*/false, /*is_exp_a=*/false);
 }
 
+/// The inverse for a bfp8 output: its Bfp8_b pages unpacked by the SDK, then untilized.
+template <class V>
+void from_bfp8_tiles(const std::vector<std::uint32_t>& pages, V v) {
+  const std::vector<float> tiles = unpack_bfp8_tiles_into_float_vec(
+      tt::stl::Span<const std::uint32_t>(pages.data(), pages.size()),
+      /*row_major_output=*/false, /*is_exp_a=*/false);
+  from_tiles(tiles, v);
+}
+
 } // namespace tk::tt_host

@@ -83,6 +83,9 @@ struct ComputeConfig {
   /// (UnpackToDestMode::UnpackToDestFp32): no TF32 rounding through SrcA, but no FPU operand
   /// either, so only CBs that compute reads with copy_tile alone.
   std::vector<std::string> unpack_to_dest_fp32;
+  /// The packer rounds into Bfp8_b from full precision (ComputeConfig::bfp8_pack_precise): set
+  /// when the kernel packs into a Bfp8_b CB (a bfp8 output). Printed only when true.
+  bool bfp8_pack_precise = false;
   friend bool operator==(const ComputeConfig&, const ComputeConfig&) = default;
 };
 

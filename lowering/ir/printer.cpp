@@ -274,6 +274,8 @@ public:
       os << " unpack_to_dest_fp32 ";
       names(c.compute->unpack_to_dest_fp32);
     }
+    if (c.compute && c.compute->bfp8_pack_precise)
+      os << " bfp8_pack_precise";
   }
   void host_plan(const HostPlan& h) {
     os << "  host_plan {\n    split " << to_string(h.split) << " items " << h.work_items << " grid "

@@ -270,6 +270,7 @@ private:
       k.math_approx_mode = boolean();
       if (accept_word("unpack_to_dest_fp32"))
         k.unpack_to_dest_fp32 = names("a CB name");
+      k.bfp8_pack_precise = accept_word("bfp8_pack_precise");
       c.compute = k;
     }
     return c;

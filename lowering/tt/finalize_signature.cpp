@@ -12,6 +12,18 @@ namespace {
 
 using namespace tk::ir;
 
+// Whether the compute kernel pushes tiles into a Bfp8_b CB (it packs a bfp8 output): the packer
+// then rounds from full precision (bfp8_pack_precise), the one path whose rounding is documented.
+bool packs_bfp8(const Program& p, const Function& compute) {
+  for (const Call* c : ir::calls_of(compute.body, Intrinsic::cb_push_back)) {
+    const Ref* r = as<Ref>(c->args.at(0));
+    const CircularBuffer* cb = r ? p.find_cb(r->name) : nullptr;
+    if (cb && cb->format == DataFormat::Bfp8_b)
+      return true;
+  }
+  return false;
+}
+
 void finalize(Program& p, Diagnostics& diags) {
   Function* host = ir::find_function(p, FuncKind::host);
   if (!host || !p.host_plan)
@@ -74,8 +86,8 @@ void finalize(Program& p, Diagnostics& diags) {
     else if (f.kind == FuncKind::writer)
       f.config->data_movement = DataMovementConfig{Processor::riscv_0, tt::kWriterNoc};
     else
-      f.config->compute =
-          ComputeConfig{*fidelity, tt::dst_fp32(p), false, tt::unpack_to_dest_fp32(p, f)};
+      f.config->compute = ComputeConfig{*fidelity, tt::dst_fp32(p), false,
+                                        tt::unpack_to_dest_fp32(p, f), packs_bfp8(p, f)};
     plan.kernels.push_back(f.name);
   }
 }

@@ -18,4 +18,12 @@ std::vector<float> round_to_bfp8(MatrixView<const float> v);
 /// The same for each matrix of a batch.
 std::vector<float> round_to_bfp8(TensorView<const float> v);
 
+/// Rounds `v` in place as a Tenstorrent packer writes a bfp8 output into Bfp8_b pages
+/// (bfp8_pack_precise): each value truncated to bf16, then each run of 16 as above rounded to the
+/// largest exponent among them, to nearest with ties away from zero, at most 127; zeros and
+/// denormals become 0.
+void pack_to_bfp8(MatrixView<float> v);
+/// The same for each matrix of a batch.
+void pack_to_bfp8(TensorView<float> v);
+
 } // namespace tk::cpu

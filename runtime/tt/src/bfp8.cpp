@@ -13,18 +13,21 @@ std::uint32_t bits_of(float f) {
   return b;
 }
 
-// One value against its row's shared exponent: sign and 7-bit magnitude, rounded to nearest even.
-std::uint8_t encode(std::uint32_t bits, std::uint32_t shared_exp) {
+enum class Ties { even, away };
+
+// One value against its row's shared exponent: sign and 7-bit magnitude, rounded to nearest with
+// ties as given.
+std::uint8_t encode(std::uint32_t bits, std::uint32_t shared_exp, Ties ties) {
   const std::uint32_t exp = (bits >> 23) & 0xffu;
   if (exp == 0) // zero or a denormal
     return 0;
   std::uint64_t mantissa = (1u << 23) | (bits & 0x7fffffu);
   const std::uint32_t shift = shared_exp - exp;
   mantissa = shift >= 32 ? 0 : mantissa >> shift;
-  // 24 bits -> 7: 17 bits are rounded away; ties go to the even magnitude.
+  // 24 bits -> 7: 17 bits are rounded away.
   const std::uint64_t round = mantissa & 0x1ffffu;
   mantissa >>= 17;
-  if (round > 0x10000u || (round == 0x10000u && (mantissa & 1u)))
+  if (round > 0x10000u || (round == 0x10000u && (ties == Ties::away || (mantissa & 1u))))
     ++mantissa;
   mantissa = std::min<std::uint64_t>(mantissa, 127);
   const std::uint32_t sign = mantissa == 0 ? 0 : bits >> 31;
@@ -57,6 +60,20 @@ float decode(std::uint8_t byte, std::uint32_t shared_exp) {
   return f;
 }
 
+void encode_rows(const float* values, std::uint8_t* page, bool truncate_to_bf16, Ties ties) {
+  for (int row = 0; row < 64; ++row) {
+    std::uint32_t bits[16];
+    std::uint32_t shared = 0;
+    for (int j = 0; j < 16; ++j) {
+      bits[j] = bits_of(values[row * 16 + j]) & (truncate_to_bf16 ? 0xffff0000u : 0xffffffffu);
+      shared = std::max(shared, (bits[j] >> 23) & 0xffu);
+    }
+    page[row] = static_cast<std::uint8_t>(shared);
+    for (int j = 0; j < 16; ++j)
+      page[64 + row * 16 + j] = encode(bits[j], shared, ties);
+  }
+}
+
 } // namespace
 
 std::array<float, 1024> decode_tile(const std::uint8_t* page) {
@@ -68,14 +85,11 @@ std::array<float, 1024> decode_tile(const std::uint8_t* page) {
 }
 
 void encode_tile(const float* values, std::uint8_t* page) {
-  for (int row = 0; row < 64; ++row) {
-    std::uint32_t shared = 0;
-    for (int j = 0; j < 16; ++j)
-      shared = std::max(shared, (bits_of(values[row * 16 + j]) >> 23) & 0xffu);
-    page[row] = static_cast<std::uint8_t>(shared);
-    for (int j = 0; j < 16; ++j)
-      page[64 + row * 16 + j] = encode(bits_of(values[row * 16 + j]), shared);
-  }
+  encode_rows(values, page, false, Ties::even);
+}
+
+void encode_tile_packer(const float* values, std::uint8_t* page) {
+  encode_rows(values, page, true, Ties::away);
 }
 
 } // namespace tk::rt::emu::bfp8

@@ -17,8 +17,16 @@ inline constexpr std::uint32_t kTileBytes = 1088; // tt::tile_size(DataFormat::B
 
 /// One tile of values in face order (face 0..3, each row-major 16x16) from a Bfp8_b page.
 std::array<float, 1024> decode_tile(const std::uint8_t* page);
-/// One tile of values in face order into a Bfp8_b page, each face row rounded to its shared
-/// exponent with ties to even, magnitudes saturating at 127.
+/// One tile of values in face order into a Bfp8_b page as the SDK's host helper
+/// (pack_as_bfp8_tiles) writes it: each face row rounded to its shared exponent with ties to
+/// even, magnitudes saturating at 127.
 void encode_tile(const float* values, std::uint8_t* page);
+/// The same as Wormhole's packer writes it with ComputeConfig::bfp8_pack_precise (its source
+/// format then Float32 or Float16_b, tt_metal/jit_build/data_format.cpp): the late format
+/// conversion truncates each value to bf16, then rounds it to the face row's shared exponent
+/// (the largest) to nearest with ties away from zero (tt-isa-documentation, WormholeB0 Packer
+/// "Format Conversion"). Magnitudes saturate at 127, as the host helper's do: the document does
+/// not say what a magnitude that rounds up to 128 becomes.
+void encode_tile_packer(const float* values, std::uint8_t* page);
 
 } // namespace tk::rt::emu::bfp8

@@ -633,10 +633,20 @@ void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, boo
     }
   } else if (s.format == tt::DataFormat::Float32) {
     std::memcpy(page, t.data(), 4096);
+  } else if (s.format == tt::DataFormat::Bfp8_b) {
+    // Without bfp8_pack_precise the packer's source format is Bfp8_b itself and the early
+    // conversion's rounding is not documented, so it is not modelled.
+    if (!c.cc.bfp8_pack_precise)
+      fail(call + ": " + cb_name(cb) +
+           " holds Bfp8_b tiles, but the kernel's ComputeConfig has bfp8_pack_precise = false; the "
+           "emulator models the packer's rounding into Bfp8_b only with bfp8_pack_precise = true");
+    if (s.page_size < bfp8::kTileBytes)
+      fail(call + ": " + cb_name(cb) + " pages hold less than a bfp8_b tile");
+    bfp8::encode_tile_packer(t.data(), page);
   } else {
     fail(call + ": " + cb_name(cb) + " has data format " +
          std::to_string(static_cast<int>(s.format)) +
-         "; the emulator packs Float16_b and Float32 tiles");
+         "; the emulator packs Float16_b, Float32 and Bfp8_b tiles");
   }
   timing::tile_op(c.f, timing::TileOp::Pack, "pack", s.page_size);
 }

@@ -187,3 +187,85 @@ TEST(EmulatorBfp8, Bfp8CbUnpacksExactly) {
   for (std::size_t i = 0; i < q.size(); ++i)
     EXPECT_EQ(static_cast<float>(out[i]), std::fabs(q[i])) << i;
 }
+
+namespace {
+// A Bfp8_b output as the packer writes it (tt-isa-documentation, WormholeB0 Packer "Format
+// Conversion", with bfp8_pack_precise): each value truncated to bf16, then rounded to its face
+// row's largest exponent `shared` to nearest with ties away from zero, at most 127.
+double packer_bfp8_value(float x, int shared) {
+  const float t = std::bit_cast<float>(std::bit_cast<uint32_t>(x) & 0xffff0000u);
+  if (exponent(t) == 0)
+    return 0.0;
+  const double step = std::ldexp(1.0, shared - 133);
+  const double m = std::min(std::floor(std::fabs(static_cast<double>(t)) / step + 0.5), 127.0);
+  return std::copysign(m * step, t);
+}
+
+// |x| of three f32 tiles through eltwise_sfpu.cpp into a Bfp8_b CB, written to DRAM as Bfp8_b
+// pages; the words the host reads back.
+std::vector<uint32_t> abs_into_bfp8(const std::vector<float>& v, bool precise) {
+  ProgramBuilder p;
+  auto src = p.dram(3, kF32Tile);
+  distributed::EnqueueWriteMeshBuffer(p.dev->mesh_command_queue(), src, v, false);
+  auto dst = p.dram(3, kBfp8Tile);
+  p.cb(tt::CBIndex::c_0, 2, kF32Tile, tt::DataFormat::Float32);
+  p.cb(tt::CBIndex::c_16, 2, kBfp8Tile, tt::DataFormat::Bfp8_b);
+  auto r = p.reader("dataflow/read_tile.cpp", {src});
+  auto w = p.writer("dataflow/write_tile.cpp", {dst});
+  auto k = p.compute("compute/eltwise_sfpu.cpp",
+                     ComputeConfig{.fp32_dest_acc_en = true,
+                                   .bfp8_pack_precise = precise,
+                                   .defines = {{"SFPU_OP_INIT", "abs_tile_init"},
+                                               {"SFPU_OP", "abs_tile"}}});
+  SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(src), 3u});
+  SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), 3u, 0u});
+  SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {3u});
+  p.run();
+  std::vector<uint32_t> words;
+  distributed::EnqueueReadMeshBuffer(p.dev->mesh_command_queue(), words, dst, true);
+  return words;
+}
+} // namespace
+
+// The packer rounds an fp32 DST into Bfp8_b pages: bf16 truncation, then ties away from zero per
+// face row; the host's unpack_bfp8_tiles_into_float_vec reads them back.
+TEST(EmulatorBfp8, PackerRoundsTiesAwayFromZero) {
+  // bf16 values, so that many fall exactly halfway between two Bfp8_b magnitudes.
+  std::vector<float> v = random_tiles(3, 12);
+  for (float& x : v)
+    x = std::bit_cast<float>(std::bit_cast<uint32_t>(x) & 0xffff0000u);
+  const std::vector<uint32_t> words = abs_into_bfp8(v, true);
+  ASSERT_EQ(words.size(), 3u * kBfp8Tile / 4);
+  const std::vector<float> got = unpack_bfp8_tiles_into_float_vec(
+      tt::stl::Span<const uint32_t>(words.data(), words.size()), false, false);
+  int ties = 0;
+  for (std::size_t row = 0; row < v.size() / 16; ++row) { // face rows: the tiles are in face order
+    int shared = 0;
+    for (std::size_t j = 0; j < 16; ++j)
+      shared = std::max(shared, exponent(std::fabs(v[row * 16 + j])));
+    for (std::size_t j = 0; j < 16; ++j) {
+      const float x = std::fabs(v[row * 16 + j]);
+      const double want = packer_bfp8_value(x, shared);
+      ties += want != 0 && want != bfp8_value(x, shared);
+      ASSERT_EQ(got[row * 16 + j], want) << "value " << row * 16 + j << " = " << x;
+    }
+  }
+  EXPECT_GT(ties, 50) << "ties to even would give other values for these"; // 81 with this seed
+}
+
+// Without bfp8_pack_precise the packer's source format is Bfp8_b and its rounding is not
+// documented: the emulator refuses to guess.
+TEST(EmulatorBfp8, PackingBfp8NeedsThePreciseMode) {
+  const std::vector<float> v = random_tiles(3, 13);
+  try {
+    abs_into_bfp8(v, false);
+    FAIL() << "packed Bfp8_b without bfp8_pack_precise";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "pack_tile(0, c_16): c_16 holds Bfp8_b tiles, but the kernel's ComputeConfig has "
+                  "bfp8_pack_precise = false; the emulator models the packer's rounding into "
+                  "Bfp8_b only with bfp8_pack_precise = true"),
+              std::string::npos)
+        << e.what();
+  }
+}

@@ -175,7 +175,7 @@ Module everything_module() {
       {},
       block({}),
       {},
-      KernelConfig{{"items"}, {}, std::nullopt, ComputeConfig{MathFidelity::hifi3, true, true}}};
+      KernelConfig{{"items"}, {}, std::nullopt, ComputeConfig{MathFidelity::hifi3, true, true, {}, true}}};
   p.functions = {kernel, reader, compute, writer, cpu, host};
   p.accessors = {{"X", {2, 2048}}, {"Y", {0, 4096, 7}}};
   p.host_plan = HostPlan{WorkSplit::split_work_to_cores,
@@ -248,7 +248,7 @@ TEST(RoundTrip, EveryHostPlanPartPrintsOnce) {
         "func reader all_reader(start: u32, n: u32) attributes {args = [\"start\", \"n\"]} "
         "runtime_args [start, n] compile_args [X at 0, Y at 2] processor riscv_1 noc noc_1 {\n",
         "func compute all_compute() runtime_args [items] compile_args [] math_fidelity hifi3 "
-        "fp32_dest_acc_en true math_approx_mode true {\n",
+        "fp32_dest_acc_en true math_approx_mode true bfp8_pack_precise {\n",
         "func writer all_writer(count: i32) runtime_args [] compile_args [] processor riscv_0 noc "
         "noc_0 {\n",
         "  host_plan {\n"

@@ -512,6 +512,21 @@ TEST(TTStages, FinalizeSignatureUnpacksF32ToDestOnlyForCopyTile) {
             "math_fidelity hifi4 fp32_dest_acc_en true math_approx_mode false");
 }
 
+// A bfp8 output: compute packs into a Bfp8_b CB, so the packer is asked for its precise mode (the
+// one whose rounding into Bfp8_b is documented); nothing else sets it.
+TEST(TTStages, FinalizeSignatureSetsBfp8PackPreciseForABfp8Output) {
+  const std::string text = after_tk(R"(kernel s(x: f32[M, N]) -> (y: bfp8[M, N]) {
+    parallel i in tiles(M), j in tiles(N) { y[i, j] = x[i, j] * 3.0 }
+}
+)",
+                                    "finalize-signature");
+  const std::string f = function(text, "compute");
+  EXPECT_EQ(f.substr(f.find("math_fidelity"), f.find(" {\n") - f.find("math_fidelity")),
+            "math_fidelity hifi4 fp32_dest_acc_en true math_approx_mode false "
+            "unpack_to_dest_fp32 [cb_x] bfp8_pack_precise");
+  EXPECT_NE(text.find("cb cb_y index 16 format Bfp8_b page 1088"), std::string::npos) << text;
+}
+
 TEST(TTStages, FinalizeSignatureCompletesTheHostPlan) {
   std::string text = after_tk(kMini, "finalize-signature");
   EXPECT_EQ(
