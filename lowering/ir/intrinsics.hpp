@@ -216,22 +216,26 @@ namespace tk::ir {
   /* reader: the tile of tril(i, j) / triu(i, j) in the CB's format; the int is 32 * (j - i) */    \
   X(df_tril_tile, "df.tril_tile", "cb dformat int", void, writes, "")                              \
   X(df_triu_tile, "df.triu_tile", "cb dformat int", void, writes, "")                              \
-  /* blocks of pages: (cb, tensor, first page, rows, cols, row stride in pages, valid rows,        \
-     valid cols, CB pages): rows x cols pages, row-major, at the front of a window of `CB pages`   \
-     reserved (waited for) at once; the pages past the valid ones are left as they are (a block    \
-     over the edge of the tensor), and so are those past the block */                              \
-  X(df_read_block, "df.read_block", "cb src int int int int int int const", void, writes, "")      \
-  X(df_write_block, "df.write_block", "cb dst int int int int int int const", void, writes, "")    \
+  /* blocks of pages: (cb, tensor, first page, rows, cols, row stride, column stride (in pages),   \
+     valid rows, valid cols, CB pages): page (r, c) of the block is page first + r * row stride +  \
+     c * column stride of the tensor (column stride 1: rows of consecutive pages; K: a block of    \
+     B^T) and rows x cols pages, row-major, at the front of a window of `CB pages` reserved        \
+     (waited for) at once; the pages past the valid ones are left as they are (a block over the    \
+     edge of the tensor), and so are those past the block */                                       \
+  X(df_read_block, "df.read_block", "cb src int int int int int int int const", void, writes, "")  \
+  X(df_write_block, "df.write_block", "cb dst int int int int int int int const", void, writes,    \
+    "")                                                                                            \
   /* a df.read_block every core of a grid row (column) makes alike: the row's first core reads     \
      it and multicasts it to the others (multicast-reads; insert-cb-protocol writes the            \
-     handshake). After the block's nine: this core sends (0 / 1), the receivers' NoC rectangle     \
+     handshake). After the block's ten: this core sends (0 / 1), the receivers' NoC rectangle      \
      (x0, y0, x1, y1), their number, the sender's NoC x and y, the semaphore ids the receivers     \
      raise when ready and the sender sets when the block has landed */                             \
   /* compute: the tile at index `int` of the CB's waited front, which holds a row kept in L1       \
      (keep-rows); select-tile-ops reads it in place, without a wait or a pop of its own */         \
   X(cb_tile, "cb.tile", "cb int", tile, reads, "")                                                 \
   X(df_mcast_block, "df.mcast_block",                                                              \
-    "cb src int int int int int int const int int int int int int int int int int", void, writes,  \
+    "cb src int int int int int int int const int int int int int int int int int int", void,      \
+    writes,                                                                                        \
     "")                                                                                            \
   /* a worker core's NoC coordinates from its logical ones (host: worker_core_from_logical_core)   \
    */                                                                                              \

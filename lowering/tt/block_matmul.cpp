@@ -140,7 +140,8 @@ private:
     for (const auto& [t, cb_name] : cb_rows_) {
       out.push_back(
           call_stmt(Intrinsic::df_read_block, {cb(cb_name), tensor_ref(t), v(c0_), i32(1), v(bn_),
-                                               v(mm_.nt), i32(1), v(cols_), i32(row_window())}));
+                                               v(mm_.nt), i32(1), i32(1), v(cols_),
+                                               i32(row_window())}));
       out.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_name), i32(row_window())}));
     }
     out.push_back(k_step(i32(0), /*first=*/true));
@@ -159,7 +160,7 @@ private:
       s.push_back(call_stmt(Intrinsic::df_write_block,
                             {cb(cb_c_), tensor_ref(mm_.c),
                              (v(r0_) + sr * i32(sh_)) * v(mm_.nt) + v(c0_) + sc * i32(sw_),
-                             i32(sh_), i32(sw_), v(mm_.nt), rows, cols, i32(sh_ * sw_)}));
+                             i32(sh_), i32(sw_), v(mm_.nt), i32(1), rows, cols, i32(sh_ * sw_)}));
       return s;
     }));
     for (const auto& [t, cb_name] : cb_rows_)
@@ -220,11 +221,11 @@ private:
     s.push_back(
         call_stmt(Intrinsic::df_read_block,
                   {cb(cb_a_), tensor_ref(mm_.a), ir::add(v(r0_) * v(mm_.kt), ir::mul(kb, v(bk_))),
-                   v(bm_), v(bk_), v(mm_.kt), v(rows_), v(bk_), a_tiles}));
+                   v(bm_), v(bk_), v(mm_.kt), i32(1), v(rows_), v(bk_), a_tiles}));
     s.push_back(call_stmt(Intrinsic::df_read_block,
                           {cb(cb_b_), tensor_ref(mm_.b),
                            ir::add(ir::mul(ir::mul(kb, v(bk_)), v(mm_.nt)), v(c0_)), v(bk_), v(bn_),
-                           v(mm_.nt), v(bk_), v(cols_), b_tiles}));
+                           v(mm_.nt), i32(1), v(bk_), v(cols_), b_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_a_), a_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_b_), b_tiles}));
     s.push_back(sub_blocks([&](const Expr& sr, const Expr& sc) {

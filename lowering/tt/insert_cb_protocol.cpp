@@ -102,10 +102,10 @@ private:
   static void multicast(const Call& c, SourceRange at, std::vector<Stmt>& ready,
                         std::vector<Stmt>& send, std::vector<Stmt>& landed) {
     const std::vector<Expr>& a = c.args;
-    const Expr &receives = a[9], &x0 = a[10], &y0 = a[11], &x1 = a[12], &y1 = a[13], &dests = a[14],
-               &sx = a[15], &sy = a[16];
-    Expr ready_sem = call(Intrinsic::get_semaphore, {a[17]});
-    Expr valid_sem = call(Intrinsic::get_semaphore, {a[18]});
+    const Expr &receives = a[10], &x0 = a[11], &y0 = a[12], &x1 = a[13], &y1 = a[14],
+               &dests = a[15], &sx = a[16], &sy = a[17];
+    Expr ready_sem = call(Intrinsic::get_semaphore, {a[18]});
+    Expr valid_sem = call(Intrinsic::get_semaphore, {a[19]});
     auto ev = [&](Intrinsic fn, std::vector<Expr> args) {
       return evaluate(call(fn, std::move(args)), at);
     };
@@ -143,8 +143,8 @@ private:
 
   // Reads: every reserve, every read, one barrier, every push. Writes: every wait, every write,
   // one barrier, every pop. A block reserves (waits for) its window at once and moves the valid
-  // pages, page (r, c) of the block at `first + r * stride + c` of the tensor and at page
-  // `r * cols + c` of the window. A multicast block is read by its sender only; after the
+  // pages, page (r, c) of the block at `first + r * row stride + c * column stride` of the tensor
+  // and at page `r * cols + c` of the window. A multicast block is read by its sender only; after the
   // barrier come the handshakes (multicast()). Clears `group`.
   Stmt expand(std::vector<Transfer>& group) {
     const bool read = is_read(group.front().call->fn);
@@ -153,7 +153,7 @@ private:
     for (const Transfer& t : group) {
       const std::vector<Expr>& a = t.call->args;
       const Expr& cb = a[0];
-      Expr pages = is_block(t.call->fn) ? a[8] : int_imm(1);
+      Expr pages = is_block(t.call->fn) ? a[9] : int_imm(1);
       open.push_back(evaluate(
           call(read ? Intrinsic::cb_reserve_back : Intrinsic::cb_wait_front, {cb, pages}), t.at));
       Expr window = call(read ? Intrinsic::get_write_ptr : Intrinsic::get_read_ptr, {cb});
@@ -165,12 +165,13 @@ private:
         std::string r = names_.fresh(name + "_r"), c = names_.fresh(name + "_c");
         Expr rv = var(r, Type::i32()), cv = var(c, Type::i32());
         Expr l1 = window + (rv * a[4] + cv) * call(Intrinsic::get_tile_size, {cb});
-        Stmt one = evaluate(call(noc, {a[2] + rv * a[5] + cv, a[1], l1}), t.at);
+        Stmt one = evaluate(call(noc, {a[2] + rv * a[5] + ir::mul(cv, a[6]), a[1], l1}), t.at);
         Stmt each = for_loop(
-            r, int_imm(0), a[6], ForRole::serial,
-            block({for_loop(c, int_imm(0), a[7], ForRole::serial, block({one}), t.at)}), t.at);
+            r, int_imm(0), a[7], ForRole::serial,
+            block({for_loop(c, int_imm(0), a[8], ForRole::serial, block({one}), t.at)}), t.at);
         if (t.call->fn == Intrinsic::df_mcast_block) {
-          each = if_then_else(binary(BinaryOp::eq, a[9], int_imm(0)), block({each}), nullptr, t.at);
+          each =
+              if_then_else(binary(BinaryOp::eq, a[10], int_imm(0)), block({each}), nullptr, t.at);
           multicast(*t.call, t.at, ready, send, landed);
         }
         move.push_back(each);

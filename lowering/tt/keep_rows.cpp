@@ -183,7 +183,7 @@ private:
       head.push_back(
           evaluate(call(Intrinsic::df_read_block,
                         {cb_ref(k.cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols), int_imm(1),
-                         int_imm(cap), cols, int_imm(1), valid, int_imm(cap)})));
+                         int_imm(cap), cols, int_imm(1), int_imm(1), valid, int_imm(cap)})));
       tail.push_back(evaluate(call(Intrinsic::cb_pop_front, {cb_ref(k.cb), int_imm(cap)})));
     }
     for (const Kept& k : kept)

@@ -682,11 +682,11 @@ program mc attributes {grid = 8x8} {
     for r in 0 .. 2 serial {
       let i: i32 = r * grid_rows + core_y
       let j: i32 = core_x
-      df.read_block(cb_A, A, i * Kt, 2, 2, Kt, 2, 2, 4)
-      df.read_block(cb_B, B, j * 2, 2, 2, Nt, 2, 2, 4)
-      df.read_block(cb_D, D, i * Nt + j, 2, 2, Nt, 2, 2, 4)
+      df.read_block(cb_A, A, i * Kt, 2, 2, Kt, 1, 2, 2, 4)
+      df.read_block(cb_B, B, j * 2, 2, 2, Nt, 1, 2, 2, 4)
+      df.read_block(cb_D, D, i * Nt + j, 2, 2, Nt, 1, 2, 2, 4)
       for t in 0 .. core_x serial {
-        df.read_block(cb_A, A, i * Kt, 2, 2, Kt, 2, 2, 4)
+        df.read_block(cb_A, A, i * Kt, 2, 2, Kt, 1, 2, 2, 4)
       }
     }
   }
@@ -707,15 +707,15 @@ program mc attributes {grid = 8x8} {
 TEST(TTStages, MulticastReadsSharesWhatARowOrAColumnReadsAlike) {
   const std::string out = test::run_stage("multicast-reads", kMulticast);
   for (const char* line :
-       {"      df.mcast_block(cb_A, A, i * Kt, 2, 2, Kt, 2, 2, 4, A_mcast_receives, A_mcast_x0, "
+       {"      df.mcast_block(cb_A, A, i * Kt, 2, 2, Kt, 1, 2, 2, 4, A_mcast_receives, A_mcast_x0, "
         "A_mcast_y0, A_mcast_x1, A_mcast_y1, A_mcast_dests, A_mcast_sender_x, "
         "A_mcast_sender_y, A_mcast_ready, A_mcast_valid)\n",
-        "      df.mcast_block(cb_B, B, j * 2, 2, 2, Nt, 2, 2, 4, B_mcast_receives, B_mcast_x0, "
+        "      df.mcast_block(cb_B, B, j * 2, 2, 2, Nt, 1, 2, 2, 4, B_mcast_receives, B_mcast_x0, "
         "B_mcast_y0, B_mcast_x1, B_mcast_y1, B_mcast_dests, B_mcast_sender_x, "
         "B_mcast_sender_y, B_mcast_ready, B_mcast_valid)\n",
-        "      df.read_block(cb_D, D, i * Nt + j, 2, 2, Nt, 2, 2, 4)\n",
+        "      df.read_block(cb_D, D, i * Nt + j, 2, 2, Nt, 1, 2, 2, 4)\n",
         "      for t in 0 .. core_x serial {\n"
-        "        df.read_block(cb_A, A, i * Kt, 2, 2, Kt, 2, 2, 4)\n",
+        "        df.read_block(cb_A, A, i * Kt, 2, 2, Kt, 1, 2, 2, 4)\n",
         // along a row: column 0 sends to columns grid_cols - 1 down to 1 (NoC 1's corner first)
         "  func host_core mc_host_core(core_x: u32, core_y: u32, grid_cols: u32, grid_rows: u32) "
         "{\n"
@@ -802,7 +802,7 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
         "    let row_kept: i32 = min(Nt, 256)\n"
         "    let row_rest: i32 = max(Nt - 256, 0)\n"
         "    for i in start .. +count per_core {\n"
-        "      df.read_block(cb_x_row, x, i * Nt, 1, 256, Nt, 1, row_kept, 256)\n"
+        "      df.read_block(cb_x_row, x, i * Nt, 1, 256, Nt, 1, 1, row_kept, 256)\n"
         "      cb_wait_front(cb_x_row, 256)\n",
         "      for j in 0 .. row_kept reduction {\n"
         "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row, j), load w[i, j])))\n"
