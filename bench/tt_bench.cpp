@@ -19,6 +19,7 @@
 #include "layernorm.hpp"
 #include "matmul.hpp"
 #include "matmul_bias_relu.hpp"
+#include "matmul_bt.hpp"
 #include "matmul_f32.hpp"
 #include "matmul_w8.hpp"
 #include "rmsnorm.hpp"
@@ -79,6 +80,7 @@ const Program kPrograms[] = {
     {"reuse", false, Family::matmul, "bf16", "bf16", "2MKN"},
     {"reuse_mcast", false, Family::matmul, "bf16", "bf16", "2MKN"},
     {"matmul_bias_relu", true, Family::matmul, "bf16", "fp32", "2MKN+2MN"},
+    {"matmul_bt", true, Family::matmul, "bf16", "fp32", "2MKN"},
     {"matmul_f32", true, Family::matmul, "f32", "fp32", "2MKN"},
     {"matmul_w8", true, Family::matmul, "bf16 x bfp8_b", "fp32", "2MKN", "HiFi2"},
     {"eltwise_add", true, Family::elementwise, "bf16", "bf16", "MN"},
@@ -288,6 +290,17 @@ RunResult run_matmul_family(Device& device, const Program& p, MatmulShape s, con
       tk::gen::matmul_bias_relu::run_tt(device, cview(A, M, K), cview(B, K, N), cview(Bias, 1, N),
                                         view(C, M, N));
     }
+    r.wall_seconds = seconds_since(start);
+    c = to_float(C);
+  } else if (name == "matmul_bt") {
+    // The same product with B stored transposed, [N, K], as attention's K.
+    std::vector<tk::bf16> Bt(static_cast<std::size_t>(N * K)), C(static_cast<std::size_t>(M * N));
+    for (std::int64_t k = 0; k < K; ++k)
+      for (std::int64_t j = 0; j < N; ++j)
+        Bt[static_cast<std::size_t>(j * K + k)] = tk::bf16(b[static_cast<std::size_t>(k * N + j)]);
+    const std::vector<tk::bf16> A = to_tk(a);
+    const auto start = std::chrono::steady_clock::now();
+    tk::gen::matmul_bt::run_tt(device, cview(A, M, K), cview(Bt, N, K), view(C, M, N));
     r.wall_seconds = seconds_since(start);
     c = to_float(C);
   } else if (name == "matmul_f32") {

@@ -36,8 +36,8 @@ MATMUL_PROGRAMS = ["matmul"] + BASELINES
 # K a multiple of 64 and blocks under get_large_matmul_params (docs/baselines.md).
 FULL = [
     (MATMUL_PROGRAMS, (512, 512, 512)),
-    (MATMUL_PROGRAMS + ["matmul_bias_relu", "matmul_f32"], (1024, 1024, 1024)),
-    (MATMUL_PROGRAMS + ["matmul_bias_relu"], (2048, 2048, 2048)),
+    (MATMUL_PROGRAMS + ["matmul_bias_relu", "matmul_bt", "matmul_f32"], (1024, 1024, 1024)),
+    (MATMUL_PROGRAMS + ["matmul_bias_relu", "matmul_bt"], (2048, 2048, 2048)),
     (MATMUL_PROGRAMS + ["matmul_w8"], (4096, 4096, 4096)),
     (MATMUL_PROGRAMS, (1024, 4096, 1024)),
     (MATMUL_PROGRAMS, (4096, 1024, 2048)),

@@ -222,10 +222,18 @@ private:
         call_stmt(Intrinsic::df_read_block,
                   {cb(cb_a_), tensor_ref(mm_.a), ir::add(v(r0_) * v(mm_.kt), ir::mul(kb, v(bk_))),
                    v(bm_), v(bk_), v(mm_.kt), i32(1), v(rows_), v(bk_), a_tiles}));
-    s.push_back(call_stmt(Intrinsic::df_read_block,
-                          {cb(cb_b_), tensor_ref(mm_.b),
-                           ir::add(ir::mul(ir::mul(kb, v(bk_)), v(mm_.nt)), v(c0_)), v(bk_), v(bn_),
-                           v(mm_.nt), i32(1), v(bk_), v(cols_), b_tiles}));
+    // B's block k-major, as matmul_block reads in1: tile (k, j) of the block is B[k, j], or,
+    // for B^T, B[j, k] (column stride Kt), which matmul_block transposes as it multiplies.
+    if (mm_.transpose_b)
+      s.push_back(call_stmt(Intrinsic::df_read_block,
+                            {cb(cb_b_), tensor_ref(mm_.b),
+                             ir::add(ir::mul(v(c0_), v(mm_.kt)), ir::mul(kb, v(bk_))), v(bk_),
+                             v(bn_), i32(1), v(mm_.kt), v(bk_), v(cols_), b_tiles}));
+    else
+      s.push_back(call_stmt(Intrinsic::df_read_block,
+                            {cb(cb_b_), tensor_ref(mm_.b),
+                             ir::add(ir::mul(ir::mul(kb, v(bk_)), v(mm_.nt)), v(c0_)), v(bk_),
+                             v(bn_), v(mm_.nt), i32(1), v(bk_), v(cols_), b_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_a_), a_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_b_), b_tiles}));
     s.push_back(sub_blocks([&](const Expr& sr, const Expr& sc) {
@@ -239,8 +247,9 @@ private:
       x.push_back(for_loop(kk, i32(0), v(bk_), ForRole::serial,
                            block({call_stmt(Intrinsic::matmul_block,
                                             {cb(cb_a_), cb(cb_b_), sr * i32(sh_) * v(bk_) + v(kk),
-                                             v(kk) * v(bn_) + sc * i32(sw_), i32(0), i32(0),
-                                             i32(sw_), i32(sh_), v(bk_)})})));
+                                             v(kk) * v(bn_) + sc * i32(sw_), i32(0),
+                                             i32(mm_.transpose_b ? 1 : 0), i32(sw_), i32(sh_),
+                                             v(bk_)})})));
       for (std::int64_t t = 0; t < sh_ * sw_; ++t)
         x.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_p_)}));
       return x;

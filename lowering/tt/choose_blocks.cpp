@@ -112,15 +112,20 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
       !is_var(mm->args[0], acc->name))
     return std::nullopt;
   const Load* la = load_of(mm->args[1], 2);
-  const Load* lb = load_of(mm->args[2], 2);
+  // B, or B^T: transpose(B[j, k]) with B stored [N, K].
+  const Call* tr = as<Call>(mm->args[2]);
+  const bool transpose_b = tr && tr->fn == Intrinsic::tile_transpose;
+  const Load* lb = load_of(transpose_b ? tr->args[0] : mm->args[2], 2);
   if (!la || !lb || la->tensor == lb->tensor || st->indices.size() != 2)
     return std::nullopt;
   std::optional<std::vector<std::string>> rows = epilogue_rows(p, st->value, acc->name, fj->var);
   if (!rows)
     return std::nullopt;
   const std::string &i = fi->var, &j = fj->var, &kk = fk->var;
-  if (!is_var(la->indices[0], i) || !is_var(la->indices[1], kk) || !is_var(lb->indices[0], kk) ||
-      !is_var(lb->indices[1], j) || !is_var(st->indices[0], i) || !is_var(st->indices[1], j))
+  const std::string &b_row = transpose_b ? j : kk, &b_col = transpose_b ? kk : j;
+  if (!is_var(la->indices[0], i) || !is_var(la->indices[1], kk) ||
+      !is_var(lb->indices[0], b_row) || !is_var(lb->indices[1], b_col) ||
+      !is_var(st->indices[0], i) || !is_var(st->indices[1], j))
     return std::nullopt;
   for (const std::string& r : *rows)
     if (r == la->tensor || r == lb->tensor || r == st->tensor)
@@ -141,13 +146,13 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
   const Var* nt = as<Var>(fj->extent);
   if (!mt || !kt || !nt || print(fi->extent) != print(tiles(ta->dims[0])) ||
       print(fk->extent) != print(tiles(ta->dims[1])) ||
-      print(fk->extent) != print(tiles(tb->dims[0])) ||
-      print(fj->extent) != print(tiles(tb->dims[1])) ||
+      print(fk->extent) != print(tiles(tb->dims[transpose_b ? 1 : 0])) ||
+      print(fj->extent) != print(tiles(tb->dims[transpose_b ? 0 : 1])) ||
       print(fi->extent) != print(tiles(tc->dims[0])) ||
       print(fj->extent) != print(tiles(tc->dims[1])))
     return std::nullopt;
-  return MatmulPattern{ta->name, tb->name, tc->name, i,         j,         kk,   mt->name,
-                       kt->name, nt->name, fi,       st->value, acc->name, *rows};
+  return MatmulPattern{ta->name, tb->name, tc->name, i,         j,         kk,     mt->name,
+                       kt->name, nt->name, fi,       st->value, acc->name, *rows, transpose_b};
 }
 
 } // namespace tt
@@ -161,7 +166,8 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
       if (!fixed.empty())
         diags.error(p.loc.range, "kernel '" + p.name +
                                      "': option matmul_block applies only to a plain matmul, "
-                                     "acc = zeros(); for k { acc += A[i, k] @ B[k, j] }; "
+                                     "acc = zeros(); for k { acc += A[i, k] @ B[k, j] } (or "
+                                     "@ transpose(B[j, k])); "
                                      "C[i, j] = f(acc), f element-wise over acc and row vectors "
                                      "read at [0, j]; this kernel is not one");
       continue;

@@ -2,7 +2,8 @@
 // A kernel that is exactly the accumulation pattern
 //     parallel i in tiles(M), j in tiles(N) { acc = zeros(); for k { acc += A[i, k] @ B[k, j] }
 //                                             C[i, j] = f(acc) }
-// (f element-wise, reading acc and row vectors at [0, j], such as relu(acc + bcast_row(b[0, j])))
+// (f element-wise, reading acc and row vectors at [0, j], such as relu(acc + bcast_row(b[0, j]));
+// B[k, j] may also be transpose(B[j, k]) with B stored [N, K])
 // gets four program attributes, the compile-time half of the decision, which block-matmul
 // follows: `matmul_sub_block` (rows x cols of the DST sub-block: as many tiles as DST holds),
 // `matmul_caps` (the tiles the CBs of A, B and the partial sums hold, from their L1 shares),
@@ -33,6 +34,8 @@ struct MatmulPattern {
   ir::Expr epilogue;
   std::string acc;
   std::vector<std::string> rows;
+  /// C = A @ B^T: B is stored [N, K] and read as transpose(B[j, k]).
+  bool transpose_b = false;
 };
 /// The pattern in the kernel function of `p`, or nullopt.
 std::optional<MatmulPattern> match_matmul(const ir::Program& p);

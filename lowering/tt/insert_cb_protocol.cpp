@@ -165,7 +165,8 @@ private:
         std::string r = names_.fresh(name + "_r"), c = names_.fresh(name + "_c");
         Expr rv = var(r, Type::i32()), cv = var(c, Type::i32());
         Expr l1 = window + (rv * a[4] + cv) * call(Intrinsic::get_tile_size, {cb});
-        Stmt one = evaluate(call(noc, {a[2] + rv * a[5] + ir::mul(cv, a[6]), a[1], l1}), t.at);
+        Stmt one =
+            evaluate(call(noc, {a[2] + ir::mul(rv, a[5]) + ir::mul(cv, a[6]), a[1], l1}), t.at);
         Stmt each = for_loop(
             r, int_imm(0), a[7], ForRole::serial,
             block({for_loop(c, int_imm(0), a[8], ForRole::serial, block({one}), t.at)}), t.at);
