@@ -47,9 +47,17 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   const std::uint32_t K = static_cast<std::uint32_t>(A.cols);
   const std::uint32_t N = static_cast<std::uint32_t>(X.cols);
   const std::uint32_t Mt = M / 32u;
-  const std::uint32_t Nt = N / 32u;
-  const std::uint32_t work_items = B * Mt * Nt;
   const std::uint32_t Kt = K / 32u;
+  const std::uint32_t Nt = N / 32u;
+  const std::uint32_t bm = static_cast<uint32_t>(tk::tt_host::matmul_block(
+      0u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 256u, 64u, 40u, 28u, 288u, 2048u, 2048u, 0u, 0u));
+  const std::uint32_t bn = static_cast<uint32_t>(tk::tt_host::matmul_block(
+      1u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 256u, 64u, 40u, 28u, 288u, 2048u, 2048u, 0u, 0u));
+  const std::uint32_t Mb = (Mt + bm - 1u) / bm;
+  const std::uint32_t Nb = (Nt + bn - 1u) / bn;
+  const std::uint32_t work_items = B * Mb * Nb;
+  const std::uint32_t bk = static_cast<uint32_t>(tk::tt_host::matmul_block(
+      2u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 256u, 64u, 40u, 28u, 288u, 2048u, 2048u, 0u, 0u));
   const std::uint32_t A_bytes = B * (Mt * Kt * 2048u);
   const std::uint32_t X_bytes = B * (Kt * Nt * 2048u);
   const std::uint32_t C_bytes = B * (Mt * Nt * 2048u);
@@ -84,28 +92,39 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
           &device);
   const std::uint32_t C_addr = static_cast<std::uint32_t>(C_buffer->address());
 
-  // The work items over at most the kernel's grid: group 1 takes one item more per core than
-  // group 2.
+  // Work item (i, j) on core (j % grid_cols, i % grid_rows) of a rectangle of at most the kernel's
+  // grid.
   tt::tt_metal::CoreCoord tk_grid = device.compute_with_storage_grid_size();
   tk_grid.x = std::min<std::size_t>(tk_grid.x, 8);
   tk_grid.y = std::min<std::size_t>(tk_grid.y, 8);
-  const auto [tk_num_cores, tk_all_cores, tk_group_1, tk_group_2, tk_per_core_1, tk_per_core_2] =
-      tt::tt_metal::split_work_to_cores(tk_grid, work_items, false);
-  static_cast<void>(tk_num_cores);
+  const std::uint32_t grid_cols =
+      std::min<std::uint32_t>(static_cast<std::uint32_t>(tk_grid.x), Nb);
+  const std::uint32_t grid_rows =
+      std::min<std::uint32_t>(static_cast<std::uint32_t>(tk_grid.y), Mb);
+  const tt::tt_metal::CoreRangeSet tk_all_cores(
+      tt::tt_metal::CoreRange({0, 0}, {grid_cols - 1, grid_rows - 1}));
 
   tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
+  const std::uint32_t A_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+  const std::uint32_t A_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+  const std::uint32_t X_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+  const std::uint32_t X_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_0, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_1, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_1, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_1, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(16384, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_16, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_24, 2048));
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*A_buffer).append_to(tk_reader_compile_args);
@@ -132,20 +151,91 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
                                        .noc = tt::tt_metal::NOC::RISCV_0_default,
                                        .compile_args = tk_writer_compile_args});
 
-  // Per core, group 1 then group 2 (as the SDK's matmul_multi_core): its first work item and count.
-  std::uint32_t start = 0;
-  for (const auto& [tk_group, tk_items] :
-       {std::pair{tk_group_1, tk_per_core_1}, std::pair{tk_group_2, tk_per_core_2}}) {
-    for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
-      for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
-        const std::uint32_t count = tk_items;
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {A_addr, X_addr, Mt, Kt, Nt, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {Kt, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                     {C_addr, Mt, Nt, start, count});
-        start += count;
-      }
+  // Per core: its column and row, and the values the host computes from them.
+  for (std::uint32_t core_y = 0; core_y < grid_rows; ++core_y) {
+    for (std::uint32_t core_x = 0; core_x < grid_cols; ++core_x) {
+      const tt::tt_metal::CoreCoord tk_core{core_x, core_y};
+      const std::uint32_t A_mcast_receives = std::min(core_x, 1u);
+      const std::uint32_t A_mcast_x0 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y}).x);
+      const std::uint32_t A_mcast_y0 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y}).y);
+      const std::uint32_t A_mcast_x1 =
+          static_cast<std::uint32_t>(device
+                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                             std::min(1u, grid_cols - 1u), core_y})
+                                         .x);
+      const std::uint32_t A_mcast_y1 =
+          static_cast<std::uint32_t>(device
+                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                             std::min(1u, grid_cols - 1u), core_y})
+                                         .y);
+      const std::uint32_t A_mcast_dests = grid_cols - 1u;
+      const std::uint32_t A_mcast_sender_x = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).x);
+      const std::uint32_t A_mcast_sender_y = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).y);
+      const std::uint32_t X_mcast_receives = std::min(core_y, 1u);
+      const std::uint32_t X_mcast_x0 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).x);
+      const std::uint32_t X_mcast_y0 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).y);
+      const std::uint32_t X_mcast_x1 =
+          static_cast<std::uint32_t>(device
+                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                             core_x, std::min(1u, grid_rows - 1u)})
+                                         .x);
+      const std::uint32_t X_mcast_y1 =
+          static_cast<std::uint32_t>(device
+                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                             core_x, std::min(1u, grid_rows - 1u)})
+                                         .y);
+      const std::uint32_t X_mcast_dests = grid_rows - 1u;
+      const std::uint32_t X_mcast_sender_x = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
+      const std::uint32_t X_mcast_sender_y = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+      tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
+                                   {A_addr,
+                                    X_addr,
+                                    Mt,
+                                    Kt,
+                                    Nt,
+                                    bm,
+                                    bn,
+                                    bk,
+                                    Mb,
+                                    Nb,
+                                    B,
+                                    core_x,
+                                    core_y,
+                                    grid_cols,
+                                    grid_rows,
+                                    A_mcast_receives,
+                                    A_mcast_x0,
+                                    A_mcast_y0,
+                                    A_mcast_x1,
+                                    A_mcast_y1,
+                                    A_mcast_dests,
+                                    A_mcast_sender_x,
+                                    A_mcast_sender_y,
+                                    A_mcast_ready,
+                                    A_mcast_valid,
+                                    X_mcast_receives,
+                                    X_mcast_x0,
+                                    X_mcast_y0,
+                                    X_mcast_x1,
+                                    X_mcast_y1,
+                                    X_mcast_dests,
+                                    X_mcast_sender_x,
+                                    X_mcast_sender_y,
+                                    X_mcast_ready,
+                                    X_mcast_valid});
+      tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
+                                   {Kt, bm, bn, bk, Mb, Nb, B, grid_cols, grid_rows});
+      tt::tt_metal::SetRuntimeArgs(
+          tk_program, tk_writer, tk_core,
+          {C_addr, Mt, Nt, bm, bn, Mb, Nb, B, core_x, core_y, grid_cols, grid_rows});
     }
   }
 

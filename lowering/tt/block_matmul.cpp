@@ -82,8 +82,14 @@ public:
     std::string bi = names_.fresh("bi"), bj = names_.fresh("bj");
     Stmt inner =
         for_loop(bj, i32(0), v(nb), ForRole::parallel, block_body(bi, bj), mm_.outer->loc.range);
-    top.push_back(
-        for_loop(bi, i32(0), v(mb), ForRole::parallel, block({inner}), mm_.outer->loc.range));
+    Stmt blocks =
+        for_loop(bi, i32(0), v(mb), ForRole::parallel, block({inner}), mm_.outer->loc.range);
+    // A batch: the blocks of each matrix in turn (to-core-loop walks them serially on every
+    // core, so a grid row still shares A's blocks and a column B's).
+    if (!mm_.batch.empty())
+      blocks = for_loop(mm_.batch, i32(0), v(mm_.batch_size), ForRole::parallel, block({blocks}),
+                        mm_.outer->loc.range);
+    top.push_back(blocks);
     k.body = block(std::move(top));
   }
 
@@ -100,6 +106,11 @@ private:
   std::string bm_, bn_, bk_, r0_, c0_, rows_, cols_;
 
   static Expr v(const std::string& n) { return var(n, Type::i32()); }
+
+  // The first page of matrix b of a batched tensor (rows x cols tiles a matrix); 0 otherwise.
+  Expr base(bool batched, const std::string& rows, const std::string& cols) const {
+    return batched && !mm_.batch.empty() ? v(mm_.batch) * v(rows) * v(cols) : i32(0);
+  }
   Expr cb(const std::string& n) const { return cb_ref(n); }
 
   void plan_cbs() {
@@ -159,7 +170,8 @@ private:
       Expr rows = v(rn), cols = v(cn);
       s.push_back(call_stmt(Intrinsic::df_write_block,
                             {cb(cb_c_), tensor_ref(mm_.c),
-                             (v(r0_) + sr * i32(sh_)) * v(mm_.nt) + v(c0_) + sc * i32(sw_),
+                             ir::add(base(true, mm_.mt, mm_.nt),
+                                     (v(r0_) + sr * i32(sh_)) * v(mm_.nt) + v(c0_) + sc * i32(sw_)),
                              i32(sh_), i32(sw_), v(mm_.nt), i32(1), rows, cols, i32(sh_ * sw_)}));
       return s;
     }));
@@ -220,19 +232,27 @@ private:
     Expr a_tiles = i32(caps_[0] / 2), b_tiles = i32(caps_[1] / 2);
     s.push_back(
         call_stmt(Intrinsic::df_read_block,
-                  {cb(cb_a_), tensor_ref(mm_.a), ir::add(v(r0_) * v(mm_.kt), ir::mul(kb, v(bk_))),
+                  {cb(cb_a_), tensor_ref(mm_.a),
+                   ir::add(ir::add(base(true, mm_.mt, mm_.kt), v(r0_) * v(mm_.kt)),
+                           ir::mul(kb, v(bk_))),
                    v(bm_), v(bk_), v(mm_.kt), i32(1), v(rows_), v(bk_), a_tiles}));
     // B's block k-major, as matmul_block reads in1: tile (k, j) of the block is B[k, j], or,
     // for B^T, B[j, k] (column stride Kt), which matmul_block transposes as it multiplies.
     if (mm_.transpose_b)
       s.push_back(call_stmt(Intrinsic::df_read_block,
                             {cb(cb_b_), tensor_ref(mm_.b),
-                             ir::add(ir::mul(v(c0_), v(mm_.kt)), ir::mul(kb, v(bk_))), v(bk_),
+                             ir::add(ir::add(base(mm_.b_batched, mm_.nt, mm_.kt),
+                                             ir::mul(v(c0_), v(mm_.kt))),
+                                     ir::mul(kb, v(bk_))),
+                             v(bk_),
                              v(bn_), i32(1), v(mm_.kt), v(bk_), v(cols_), b_tiles}));
     else
       s.push_back(call_stmt(Intrinsic::df_read_block,
                             {cb(cb_b_), tensor_ref(mm_.b),
-                             ir::add(ir::mul(ir::mul(kb, v(bk_)), v(mm_.nt)), v(c0_)), v(bk_),
+                             ir::add(ir::add(base(mm_.b_batched, mm_.kt, mm_.nt),
+                                             ir::mul(ir::mul(kb, v(bk_)), v(mm_.nt))),
+                                     v(c0_)),
+                             v(bk_),
                              v(bn_), v(mm_.nt), i32(1), v(bk_), v(cols_), b_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_a_), a_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_b_), b_tiles}));

@@ -23,11 +23,6 @@ bool from_zero(const For& f) {
   return i && i->value == 0;
 }
 
-const Load* load_of(const Expr& e, std::size_t rank) {
-  const Load* l = as<Load>(e);
-  return l && l->indices.size() == rank ? l : nullptr;
-}
-
 // The L1 shares of the blocked matmul's CBs, in bytes: A and B 256 KiB each (two blocks each),
 // the partial sums 512 KiB (a whole block); what is left of the 1,364 KiB holds the output CB.
 // bf16 pages give the SDK example's 128 / 128 / 256 tiles.
@@ -86,13 +81,20 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
     if (!d || !d->type.is_int())
       return std::nullopt;
   }
-  const For* fi = as<For>(top.back());
-  if (!fi || fi->role != ForRole::parallel || !from_zero(*fi))
+  // The parallel nest: [b,] i, j, each the only statement of the one outside it.
+  std::vector<const For*> nest;
+  for (const For* f = as<For>(top.back()); f && f->role == ForRole::parallel && from_zero(*f);) {
+    nest.push_back(f);
+    const std::vector<Stmt>& body = as<Block>(f->body)->stmts;
+    f = body.size() == 1 ? as<For>(body[0]) : nullptr;
+  }
+  if (nest.size() == 4 || nest.size() < 2)
     return std::nullopt;
-  const std::vector<Stmt>& bi = as<Block>(fi->body)->stmts;
-  const For* fj = bi.size() == 1 ? as<For>(bi[0]) : nullptr;
-  if (!fj || fj->role != ForRole::parallel || !from_zero(*fj))
-    return std::nullopt;
+  if (nest.size() == 3 && !as<Var>(nest[0]->extent))
+    return std::nullopt; // the batch loop runs over a size parameter
+  const For* fb = nest.size() == 3 ? nest[0] : nullptr;
+  const For* fi = nest[nest.size() - 2];
+  const For* fj = nest.back();
   const std::vector<Stmt>& bj = as<Block>(fj->body)->stmts;
   if (bj.size() != 3)
     return std::nullopt;
@@ -111,21 +113,29 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
   if (!up || up->name != acc->name || !mm || mm->fn != Intrinsic::tile_matmul_acc ||
       !is_var(mm->args[0], acc->name))
     return std::nullopt;
-  const Load* la = load_of(mm->args[1], 2);
-  // B, or B^T: transpose(B[j, k]) with B stored [N, K].
+  // A[i, k] (A[b, i, k] in a batch); B[k, j], or B^T: transpose(B[j, k]) with B stored [N, K];
+  // in a batch B[b, k, j] (B[b, j, k]), or one B for every matrix of the batch.
+  const Load* la = as<Load>(mm->args[1]);
   const Call* tr = as<Call>(mm->args[2]);
   const bool transpose_b = tr && tr->fn == Intrinsic::tile_transpose;
-  const Load* lb = load_of(transpose_b ? tr->args[0] : mm->args[2], 2);
-  if (!la || !lb || la->tensor == lb->tensor || st->indices.size() != 2)
+  const Load* lb = as<Load>(transpose_b ? tr->args[0] : mm->args[2]);
+  const std::size_t rank = fb ? 3 : 2;
+  if (!la || !lb || la->tensor == lb->tensor || la->indices.size() != rank ||
+      st->indices.size() != rank || (lb->indices.size() != rank && lb->indices.size() != 2))
     return std::nullopt;
+  const bool b_batched = lb->indices.size() == 3;
+  if (fb && (!is_var(la->indices[0], fb->var) || !is_var(st->indices[0], fb->var) ||
+             (b_batched && !is_var(lb->indices[0], fb->var))))
+    return std::nullopt;
+  const std::size_t oa = rank - 2, ob = lb->indices.size() - 2; // the batch index comes first
   std::optional<std::vector<std::string>> rows = epilogue_rows(p, st->value, acc->name, fj->var);
   if (!rows)
     return std::nullopt;
   const std::string &i = fi->var, &j = fj->var, &kk = fk->var;
   const std::string &b_row = transpose_b ? j : kk, &b_col = transpose_b ? kk : j;
-  if (!is_var(la->indices[0], i) || !is_var(la->indices[1], kk) ||
-      !is_var(lb->indices[0], b_row) || !is_var(lb->indices[1], b_col) ||
-      !is_var(st->indices[0], i) || !is_var(st->indices[1], j))
+  if (!is_var(la->indices[oa], i) || !is_var(la->indices[oa + 1], kk) ||
+      !is_var(lb->indices[ob], b_row) || !is_var(lb->indices[ob + 1], b_col) ||
+      !is_var(st->indices[oa], i) || !is_var(st->indices[oa + 1], j))
     return std::nullopt;
   for (const std::string& r : *rows)
     if (r == la->tensor || r == lb->tensor || r == st->tensor)
@@ -135,24 +145,38 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
   const Tensor* ta = p.find_tensor(la->tensor);
   const Tensor* tb = p.find_tensor(lb->tensor);
   const Tensor* tc = p.find_tensor(st->tensor);
-  if (!ta || !tb || !tc || ta->dims.size() != 2 || tb->dims.size() != 2 || tc->dims.size() != 2 ||
-      tc->role != TensorRole::output || tc->dtype == DType::bfp8)
+  if (!ta || !tb || !tc || ta->dims.size() != rank || tb->dims.size() != lb->indices.size() ||
+      tc->dims.size() != rank || tc->role != TensorRole::output || tc->dtype == DType::bfp8)
     return std::nullopt;
-  // The loops walk exactly the tiles of the tensors' dimensions.
+  // The loops walk exactly the tiles of the tensors' dimensions (and the batch loop its size).
   std::map<std::string, std::string> tc_vars = ir::tile_count_vars(*k);
   auto tiles = [&](const Dim& d) { return ir::tiles_of(d, tc_vars); };
   const Var* mt = as<Var>(fi->extent);
   const Var* kt = as<Var>(fk->extent);
   const Var* nt = as<Var>(fj->extent);
-  if (!mt || !kt || !nt || print(fi->extent) != print(tiles(ta->dims[0])) ||
-      print(fk->extent) != print(tiles(ta->dims[1])) ||
-      print(fk->extent) != print(tiles(tb->dims[transpose_b ? 1 : 0])) ||
-      print(fj->extent) != print(tiles(tb->dims[transpose_b ? 0 : 1])) ||
-      print(fi->extent) != print(tiles(tc->dims[0])) ||
-      print(fj->extent) != print(tiles(tc->dims[1])))
+  if (!mt || !kt || !nt || print(fi->extent) != print(tiles(ta->dims[oa])) ||
+      print(fk->extent) != print(tiles(ta->dims[oa + 1])) ||
+      print(fk->extent) != print(tiles(tb->dims[ob + (transpose_b ? 1 : 0)])) ||
+      print(fj->extent) != print(tiles(tb->dims[ob + (transpose_b ? 0 : 1)])) ||
+      print(fi->extent) != print(tiles(tc->dims[oa])) ||
+      print(fj->extent) != print(tiles(tc->dims[oa + 1])))
     return std::nullopt;
-  return MatmulPattern{ta->name, tb->name, tc->name, i,         j,         kk,     mt->name,
-                       kt->name, nt->name, fi,       st->value, acc->name, *rows, transpose_b};
+  if (fb) {
+    auto size = [](const Dim& d) { return d.name.empty() ? std::to_string(d.size) : d.name; };
+    const std::string batch = print(fb->extent);
+    if (size(ta->dims[0]) != batch || size(tc->dims[0]) != batch ||
+        (b_batched && size(tb->dims[0]) != batch))
+      return std::nullopt;
+  }
+  MatmulPattern m{ta->name, tb->name, tc->name, i,         j,         kk,    mt->name,
+                  kt->name, nt->name, fi,       st->value, acc->name, *rows, transpose_b};
+  if (fb) {
+    m.batch = fb->var;
+    m.batch_size = print(fb->extent);
+    m.outer = fb;
+    m.b_batched = b_batched;
+  }
+  return m;
 }
 
 } // namespace tt

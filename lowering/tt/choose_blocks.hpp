@@ -28,7 +28,7 @@ struct MatmulPattern {
   std::string a, b, c;            // the tensors of C = A @ B
   std::string i, j, k;            // the loop variables
   std::string mt, kt, nt;         // the tile-count variables of M, K and N
-  const ir::For* outer = nullptr; // the parallel loop over i
+  const ir::For* outer = nullptr; // the outermost parallel loop (over i, or the batch)
   /// What is stored, an element-wise expression of `acc` (the accumulator itself when nothing is
   /// fused) and of `rows`, row-vector inputs read at [0, j] (a bias).
   ir::Expr epilogue;
@@ -36,6 +36,10 @@ struct MatmulPattern {
   std::vector<std::string> rows;
   /// C = A @ B^T: B is stored [N, K] and read as transpose(B[j, k]).
   bool transpose_b = false;
+  /// A batch: `parallel b in 0 .. batch_size` outside i and j (then `outer` is that loop), A and
+  /// C rank 3, B rank 3 too (b_batched) or one matrix for every b.
+  std::string batch, batch_size;
+  bool b_batched = false;
 };
 /// The pattern in the kernel function of `p`, or nullopt.
 std::optional<MatmulPattern> match_matmul(const ir::Program& p);

@@ -55,7 +55,8 @@ private:
   std::string start_, count_, linear_;
 };
 
-// core_grid: the nest `parallel i in 0 .. down { parallel j in 0 .. across { body } }` becomes
+// core_grid: the nest `parallel i in 0 .. down { parallel j in 0 .. across { body } }` (inside a
+// batch's `parallel b`, which becomes a serial loop around it) becomes
 // `for ri in 0 .. ceil(down / rows) { for rj in 0 .. ceil(across / cols) { i = ri * rows + y;
 // j = rj * cols + x; body } }`: every core walks as many items, and a grid row shares its i.
 Stmt grid_loops(const For& outer, const CoreGrid& g, ir::NameSet& names) {
@@ -76,6 +77,15 @@ Stmt grid_loops(const For& outer, const CoreGrid& g, ir::NameSet& names) {
 void to_core_grid(Program& p, Function& k, ir::NameSet& names) {
   std::vector<Stmt> top = as<Block>(k.body)->stmts;
   const For* outer = top.empty() ? nullptr : as<For>(top.back());
+  // A batch of matrices, a parallel loop around the nest: every core walks it in order.
+  const For* batch = nullptr;
+  if (const Block* b = outer ? as<Block>(outer->body) : nullptr;
+      b && b->stmts.size() == 1 && as<For>(b->stmts[0]) &&
+      as<Block>(as<For>(b->stmts[0])->body)->stmts.size() == 1 &&
+      as<For>(as<Block>(as<For>(b->stmts[0])->body)->stmts[0])) {
+    batch = outer;
+    outer = as<For>(b->stmts[0]);
+  }
   const Block* ob = outer ? as<Block>(outer->body) : nullptr;
   const For* inner = ob && ob->stmts.size() == 1 ? as<For>(ob->stmts[0]) : nullptr;
   const Var* down = outer ? as<Var>(outer->extent) : nullptr;
@@ -88,6 +98,9 @@ void to_core_grid(Program& p, Function& k, ir::NameSet& names) {
   CoreGrid g{names.fresh("core_x"),    names.fresh("core_y"), names.fresh("grid_cols"),
              names.fresh("grid_rows"), across->name,          down->name};
   top.back() = grid_loops(*outer, g, names);
+  if (batch)
+    top.back() = for_loop(batch->var, batch->min, batch->extent, ForRole::serial,
+                          block({top.back()}), batch->loc.range);
   k.body = block(std::move(top));
   for (const std::string& n : {g.x, g.y, g.cols, g.rows})
     k.params.push_back({n, Type::i32()});

@@ -90,6 +90,51 @@ TEST_P(Batched, MatmulPerBatch) {
   }
 }
 
+// One rank-2 weight matrix for every matrix of the batch (bmm_w), and a batch of A @ B^T with B
+// stored [B, N, K] (bmm_t): on TT both take the blocked matmul, matrix by matrix.
+TEST_P(Batched, BlockedMatmulWithSharedOrTransposedOperands) {
+  for (const BatchShape& s : kShapes) {
+    Rng rng(0xba7c4 + static_cast<std::uint64_t>(s.b * 1000 + s.m));
+    const auto a = random_bf16(s.b * s.m, s.k, -1, 1, rng);
+    const auto w = random_bf16(s.k, s.n, -1, 1, rng);
+    const auto kx = random_bf16(s.b * s.n, s.k, -1, 1, rng); // [B, N, K]
+    Matrix<bf16> c(s.b * s.m, s.n), st(s.b * s.m, s.n);
+    launch(
+        GetParam(),
+        [&] {
+          gen::bmm_w::run_cpu(batch_view(a, s.b), w.cview(), batch_view(c, s.b));
+          gen::bmm_t::run_cpu(batch_view(a, s.b), batch_view(kx, s.b), batch_view(st, s.b));
+        },
+        TK_TT({
+          gen::bmm_w::run_tt(device(), batch_view(a, s.b), w.cview(), batch_view(c, s.b));
+          gen::bmm_t::run_tt(device(), batch_view(a, s.b), batch_view(kx, s.b),
+                             batch_view(st, s.b));
+        }));
+    Reference ref{s.b * s.m, s.n, std::vector<double>(c.data.size()), {}};
+    Reference ref_t = ref;
+    for (std::int64_t b = 0; b < s.b; ++b) {
+      add_product(a, b, w, 0, s, ref);
+      for (std::int64_t i = 0; i < s.m; ++i)
+        for (std::int64_t j = 0; j < s.n; ++j) {
+          double sum = 0;
+          for (std::int64_t k = 0; k < s.k; ++k)
+            sum += a.at(b * s.m + i, k) * kx.at(b * s.n + j, k);
+          ref_t.value[static_cast<std::size_t>((b * s.m + i) * s.n + j)] = sum;
+        }
+    }
+    set_bf16_bound(ref);
+    set_bf16_bound(ref_t);
+    Outcome out = verify_kernel(TK_E2E_BATCHED_FILE, "bmm_w",
+                                {{{"A", batch_interp(a, s.b)}, {"W", to_interp(w)}}, {}, {}}, "C",
+                                c, ref);
+    EXPECT_TRUE(out.ok) << "bmm_w " << name(s) << "\n" << out.detail;
+    out = verify_kernel(TK_E2E_BATCHED_FILE, "bmm_t",
+                        {{{"Q", batch_interp(a, s.b)}, {"Kx", batch_interp(kx, s.b)}}, {}, {}},
+                        "S", st, ref_t);
+    EXPECT_TRUE(out.ok) << "bmm_t " << name(s) << "\n" << out.detail;
+  }
+}
+
 TEST_P(Batched, MatmulWithWeightsSharedByTheBatch) {
   for (const BatchShape& s : kShapes) {
     Rng rng(0xba7c1 + static_cast<std::uint64_t>(s.b * 1000 + s.m));

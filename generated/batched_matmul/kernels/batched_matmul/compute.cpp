@@ -9,30 +9,105 @@
 #include "api/compute/reg_api.h"
 #include "api/compute/compute_kernel_hw_startup.h"
 #include "api/compute/matmul.h"
+#include "api/compute/tile_move_copy.h"
 
 void kernel_main() {
   constexpr uint32_t cb_A = tt::CBIndex::c_0;
   constexpr uint32_t cb_X = tt::CBIndex::c_1;
   constexpr uint32_t cb_C = tt::CBIndex::c_16;
+  constexpr uint32_t cb_partials = tt::CBIndex::c_24;
   const int32_t Kt = get_arg_val<uint32_t>(0);
-  const uint32_t count = get_arg_val<uint32_t>(1);
-  compute_kernel_hw_startup(cb_X, cb_A, cb_C);
-  mm_init_short(cb_A, cb_X);
-  for (uint32_t w = 0; w < count; ++w) {
-    tile_regs_acquire();
-    // DST[0] is zero: nothing wrote it since tile_regs_acquire
-    for (int32_t k = 0; k < Kt; ++k) {
-      cb_wait_front(cb_A, 1);
-      cb_wait_front(cb_X, 1);
-      matmul_tiles(cb_A, cb_X, 0, 0, 0);
-      cb_pop_front(cb_A, 1);
-      cb_pop_front(cb_X, 1);
+  const int32_t bm = get_arg_val<uint32_t>(1);
+  const int32_t bn = get_arg_val<uint32_t>(2);
+  const int32_t bk = get_arg_val<uint32_t>(3);
+  const int32_t Mb = get_arg_val<uint32_t>(4);
+  const int32_t Nb = get_arg_val<uint32_t>(5);
+  const int32_t B = get_arg_val<uint32_t>(6);
+  const int32_t grid_cols = get_arg_val<uint32_t>(7);
+  const int32_t grid_rows = get_arg_val<uint32_t>(8);
+  compute_kernel_hw_startup(cb_X, cb_A, cb_partials);
+  for (int32_t b = 0; b < B; ++b) {
+    for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
+      for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
+        cb_wait_front(cb_A, 64);
+        cb_wait_front(cb_X, 64);
+        mm_block_init_short(cb_A, cb_X, 0, 2, 2, bk);
+        for (int32_t sr = 0; sr < bm / 2; ++sr) {
+          for (int32_t sc = 0; sc < bn / 2; ++sc) {
+            tile_regs_acquire();
+            // DST[0] is zero: nothing wrote it since tile_regs_acquire
+            // DST[1] is zero: nothing wrote it since tile_regs_acquire
+            // DST[2] is zero: nothing wrote it since tile_regs_acquire
+            // DST[3] is zero: nothing wrote it since tile_regs_acquire
+            for (int32_t k_1 = 0; k_1 < bk; ++k_1) {
+              matmul_block(cb_A, cb_X, sr * 2 * bk + k_1, k_1 * bn + sc * 2, 0, 0, 2, 2, bk);
+            }
+            tile_regs_commit();
+            tile_regs_wait();
+            cb_reserve_back(cb_partials, 4);
+            pack_tile(0, cb_partials);
+            pack_tile(1, cb_partials);
+            pack_tile(2, cb_partials);
+            pack_tile(3, cb_partials);
+            cb_push_back(cb_partials, 4);
+            tile_regs_release();
+          }
+        }
+        cb_pop_front(cb_A, 64);
+        cb_pop_front(cb_X, 64);
+        for (int32_t kb = 1; kb < 1 + (Kt / bk - 1); ++kb) {
+          cb_wait_front(cb_A, 64);
+          cb_wait_front(cb_X, 64);
+          for (int32_t sr_1 = 0; sr_1 < bm / 2; ++sr_1) {
+            for (int32_t sc_1 = 0; sc_1 < bn / 2; ++sc_1) {
+              cb_wait_front(cb_partials, 4);
+              copy_tile_to_dst_init_short(cb_partials);
+              tile_regs_acquire();
+              copy_tile(cb_partials, 0, 0);
+              copy_tile(cb_partials, 1, 1);
+              copy_tile(cb_partials, 2, 2);
+              copy_tile(cb_partials, 3, 3);
+              cb_pop_front(cb_partials, 4);
+              mm_block_init_short(cb_A, cb_X, 0, 2, 2, bk);
+              for (int32_t k_2 = 0; k_2 < bk; ++k_2) {
+                matmul_block(cb_A, cb_X, sr_1 * 2 * bk + k_2, k_2 * bn + sc_1 * 2, 0, 0, 2, 2, bk);
+              }
+              tile_regs_commit();
+              tile_regs_wait();
+              cb_reserve_back(cb_partials, 4);
+              pack_tile(0, cb_partials);
+              pack_tile(1, cb_partials);
+              pack_tile(2, cb_partials);
+              pack_tile(3, cb_partials);
+              cb_push_back(cb_partials, 4);
+              tile_regs_release();
+            }
+          }
+          cb_pop_front(cb_A, 64);
+          cb_pop_front(cb_X, 64);
+        }
+        copy_tile_to_dst_init_short(cb_partials);
+        for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
+          for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
+            cb_wait_front(cb_partials, 4);
+            tile_regs_acquire();
+            copy_tile(cb_partials, 0, 0);
+            copy_tile(cb_partials, 1, 1);
+            copy_tile(cb_partials, 2, 2);
+            copy_tile(cb_partials, 3, 3);
+            cb_pop_front(cb_partials, 4);
+            tile_regs_commit();
+            tile_regs_wait();
+            cb_reserve_back(cb_C, 4);
+            pack_tile(0, cb_C);
+            pack_tile(1, cb_C);
+            pack_tile(2, cb_C);
+            pack_tile(3, cb_C);
+            cb_push_back(cb_C, 4);
+            tile_regs_release();
+          }
+        }
+      }
     }
-    tile_regs_commit();
-    tile_regs_wait();
-    cb_reserve_back(cb_C, 1);
-    pack_tile(0, cb_C);
-    cb_push_back(cb_C, 1);
-    tile_regs_release();
   }
 }
