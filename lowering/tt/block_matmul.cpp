@@ -48,6 +48,8 @@ public:
         cb_c_ = c.name;
       else if (std::find(mm.rows.begin(), mm.rows.end(), c.tensor) != mm.rows.end())
         cb_rows_[c.tensor] = c.name;
+      else if (std::find(mm.tiles.begin(), mm.tiles.end(), c.tensor) != mm.tiles.end())
+        cb_tiles_[c.tensor] = c.name;
     }
   }
 
@@ -99,7 +101,8 @@ private:
   ir::NameSet names_;
   Diagnostics& diags_;
   Function kernel_;
-  std::map<std::string, std::string> cb_rows_; // an epilogue's row vector -> its CB
+  std::map<std::string, std::string> cb_rows_;  // an epilogue's row vector -> its CB
+  std::map<std::string, std::string> cb_tiles_; // an epilogue's tile of C's shape -> its CB
   std::int64_t sh_ = 2, sw_ = 2;
   std::vector<std::int64_t> caps_, costs_, fixed_;
   std::string cb_a_, cb_b_, cb_c_, cb_p_;
@@ -132,6 +135,8 @@ private:
         x.depth = 2 * sh_ * sw_;
       else if (cb_rows_.count(x.tensor))
         x.depth = row_window();
+      else if (cb_tiles_.count(x.tensor))
+        x.depth = 2 * sh_ * sw_; // a sub-block's tiles, double-buffered
     p_.cbs.push_back(partials);
     cb_p_ = partials.name;
   }
@@ -160,19 +165,30 @@ private:
     out.push_back(for_loop(kb, i32(1), v(mm_.kt) / v(bk_) - i32(1), ForRole::reduction,
                            k_step(v(kb), false)));
     out.push_back(sub_blocks([&](const Expr& sr, const Expr& sc) {
-      std::vector<Stmt> s = epilogue(sc);
       // The sub-block's tiles inside C, as lets: loop bounds stay plain variables.
+      std::vector<Stmt> s;
       std::string rn = names_.fresh("sub_rows"), cn = names_.fresh("sub_cols");
       s.push_back(
           decl(rn, Type::i32(), max_of(i32(0), min_of(i32(sh_), v(rows_) - sr * i32(sh_)))));
       s.push_back(
           decl(cn, Type::i32(), max_of(i32(0), min_of(i32(sw_), v(cols_) - sc * i32(sw_)))));
       Expr rows = v(rn), cols = v(cn);
+      Expr first = ir::add(base(true, mm_.mt, mm_.nt),
+                           (v(r0_) + sr * i32(sh_)) * v(mm_.nt) + v(c0_) + sc * i32(sw_));
+      // The epilogue's tiles of C's shape: this sub-block's, read where C's are written.
+      for (const auto& [t, cb_name] : cb_tiles_) {
+        s.push_back(call_stmt(Intrinsic::df_read_block,
+                              {cb(cb_name), tensor_ref(t), first, i32(sh_), i32(sw_), v(mm_.nt),
+                               i32(1), rows, cols, i32(sh_ * sw_)}));
+        s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_name), i32(sh_ * sw_)}));
+      }
+      std::vector<Stmt> e = epilogue(sc);
+      s.insert(s.end(), e.begin(), e.end());
+      for (const auto& [t, cb_name] : cb_tiles_)
+        s.push_back(call_stmt(Intrinsic::cb_pop_front, {cb(cb_name), i32(sh_ * sw_)}));
       s.push_back(call_stmt(Intrinsic::df_write_block,
-                            {cb(cb_c_), tensor_ref(mm_.c),
-                             ir::add(base(true, mm_.mt, mm_.nt),
-                                     (v(r0_) + sr * i32(sh_)) * v(mm_.nt) + v(c0_) + sc * i32(sw_)),
-                             i32(sh_), i32(sw_), v(mm_.nt), i32(1), rows, cols, i32(sh_ * sw_)}));
+                            {cb(cb_c_), tensor_ref(mm_.c), first, i32(sh_), i32(sw_), v(mm_.nt),
+                             i32(1), rows, cols, i32(sh_ * sw_)}));
       return s;
     }));
     for (const auto& [t, cb_name] : cb_rows_)
@@ -209,6 +225,8 @@ private:
                                          : e;
         }
         Expr mutate_node(const Load& l, const Expr&) override {
+          if (auto it = self->cb_tiles_.find(l.tensor); it != self->cb_tiles_.end())
+            return call(Intrinsic::cb_tile, {cb_ref(it->second), i32(t)});
           return call(Intrinsic::cb_tile, {cb_ref(self->cb_rows_.at(l.tensor)), col});
         }
       } in_place;

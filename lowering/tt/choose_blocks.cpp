@@ -28,28 +28,44 @@ bool from_zero(const For& f) {
 // bf16 pages give the SDK example's 128 / 128 / 256 tiles.
 constexpr std::int64_t kShareA = 256 * 1024, kShareB = 256 * 1024, kSharePartials = 512 * 1024;
 
-// The row-vector inputs an element-wise epilogue of `acc` reads at [0, j]; nullopt when the
-// stored value is no such expression (a reduction, a matmul, a transpose, a mask, another load).
-std::optional<std::vector<std::string>>
-epilogue_rows(const Program& p, const Expr& e, const std::string& acc, const std::string& j) {
+// The inputs an element-wise epilogue of `acc` reads: row vectors at [0, j] (a bias) and tiles
+// of C's shape at C's own indices (a residual); nullopt when the stored value is no such
+// expression (a reduction, a matmul, a transpose, a mask, another load).
+struct EpilogueInputs {
+  std::vector<std::string> rows, tiles;
+};
+std::optional<EpilogueInputs> epilogue_inputs(const Program& p, const Store& st,
+                                              const std::string& acc, const std::string& j) {
   struct Walk : Visitor {
     const Program& p;
+    const Store& st;
     const std::string &acc, &j;
     bool ok = true, uses_acc = false;
-    std::vector<std::string> rows;
-    Walk(const Program& prog, const std::string& a, const std::string& jj)
-        : p(prog), acc(a), j(jj) {}
+    EpilogueInputs in;
+    Walk(const Program& prog, const Store& s, const std::string& a, const std::string& jj)
+        : p(prog), st(s), acc(a), j(jj) {}
     void visit_node(const Var& v) override {
       if (v.type.is_tile())
         uses_acc |= v.name == acc, ok &= v.name == acc;
     }
     void visit_node(const Load& l) override {
       const Tensor* t = p.find_tensor(l.tensor);
+      const Tensor* c = p.find_tensor(st.tensor);
+      if (!t || !c || t->role != TensorRole::input) {
+        ok = false;
+        return;
+      }
       const IntImm* zero = l.indices.size() == 2 ? as<IntImm>(l.indices[0]) : nullptr;
-      ok &= t && t->role == TensorRole::input && t->dims.size() == 2 && t->dims[0].name.empty() &&
-            t->dims[0].size == 1 && zero && zero->value == 0 && is_var(l.indices[1], j);
-      if (ok && std::find(rows.begin(), rows.end(), l.tensor) == rows.end())
-        rows.push_back(l.tensor);
+      const bool row = t->dims.size() == 2 && t->dims[0].name.empty() && t->dims[0].size == 1 &&
+                       zero && zero->value == 0 && is_var(l.indices[1], j);
+      bool tile = l.indices.size() == st.indices.size() && t->dims.size() == c->dims.size();
+      for (std::size_t n = 0; tile && n < l.indices.size(); ++n)
+        tile = print(l.indices[n]) == print(st.indices[n]) &&
+               t->dims[n].name == c->dims[n].name && t->dims[n].size == c->dims[n].size;
+      ok &= row || tile;
+      std::vector<std::string>& list = row ? in.rows : in.tiles;
+      if (ok && std::find(list.begin(), list.end(), l.tensor) == list.end())
+        list.push_back(l.tensor);
     }
     void visit_node(const Call& c) override {
       const std::optional<ops::Op> op = ir::op_of(c.fn);
@@ -58,11 +74,11 @@ epilogue_rows(const Program& p, const Expr& e, const std::string& acc, const std
             (k == ops::Kind::broadcast && c.fn == Intrinsic::tile_bcast_row);
       Visitor::visit_node(c);
     }
-  } w(p, acc, j);
-  w.visit(e);
+  } w(p, st, acc, j);
+  w.visit(st.value);
   if (!w.ok || !w.uses_acc)
     return std::nullopt;
-  return w.rows;
+  return w.in;
 }
 
 } // namespace
@@ -128,8 +144,8 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
              (b_batched && !is_var(lb->indices[0], fb->var))))
     return std::nullopt;
   const std::size_t oa = rank - 2, ob = lb->indices.size() - 2; // the batch index comes first
-  std::optional<std::vector<std::string>> rows = epilogue_rows(p, st->value, acc->name, fj->var);
-  if (!rows)
+  std::optional<EpilogueInputs> inputs = epilogue_inputs(p, *st, acc->name, fj->var);
+  if (!inputs)
     return std::nullopt;
   const std::string &i = fi->var, &j = fj->var, &kk = fk->var;
   const std::string &b_row = transpose_b ? j : kk, &b_col = transpose_b ? kk : j;
@@ -137,10 +153,11 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
       !is_var(lb->indices[ob], b_row) || !is_var(lb->indices[ob + 1], b_col) ||
       !is_var(st->indices[oa], i) || !is_var(st->indices[oa + 1], j))
     return std::nullopt;
-  for (const std::string& r : *rows)
-    if (r == la->tensor || r == lb->tensor || r == st->tensor)
-      return std::nullopt;
-  if (p.tensors.size() != 3 + rows->size())
+  for (const std::vector<std::string>* list : {&inputs->rows, &inputs->tiles})
+    for (const std::string& r : *list)
+      if (r == la->tensor || r == lb->tensor || r == st->tensor)
+        return std::nullopt;
+  if (p.tensors.size() != 3 + inputs->rows.size() + inputs->tiles.size())
     return std::nullopt;
   const Tensor* ta = p.find_tensor(la->tensor);
   const Tensor* tb = p.find_tensor(lb->tensor);
@@ -169,7 +186,9 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
       return std::nullopt;
   }
   MatmulPattern m{ta->name, tb->name, tc->name, i,         j,         kk,    mt->name,
-                  kt->name, nt->name, fi,       st->value, acc->name, *rows, transpose_b};
+                  kt->name, nt->name, fi,       st->value, acc->name, inputs->rows,
+                  transpose_b};
+  m.tiles = inputs->tiles;
   if (fb) {
     m.batch = fb->var;
     m.batch_size = print(fb->extent);
@@ -192,8 +211,9 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
                                      "': option matmul_block applies only to a plain matmul, "
                                      "acc = zeros(); for k { acc += A[i, k] @ B[k, j] } (or "
                                      "@ transpose(B[j, k])); "
-                                     "C[i, j] = f(acc), f element-wise over acc and row vectors "
-                                     "read at [0, j]; this kernel is not one");
+                                     "C[i, j] = f(acc), f element-wise over acc, row vectors "
+                                     "read at [0, j] and tiles read at [i, j]; this kernel is not "
+                                     "one");
       continue;
     }
     // DST holds fp32 in every matmul (tt::decide_dst_fp32): 4 tiles, a 2x2 sub-block; a 16-bit

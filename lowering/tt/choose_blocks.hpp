@@ -2,7 +2,8 @@
 // A kernel that is exactly the accumulation pattern
 //     parallel i in tiles(M), j in tiles(N) { acc = zeros(); for k { acc += A[i, k] @ B[k, j] }
 //                                             C[i, j] = f(acc) }
-// (f element-wise, reading acc and row vectors at [0, j], such as relu(acc + bcast_row(b[0, j]));
+// (f element-wise, reading acc, row vectors at [0, j] and tiles of C's shape at [i, j], such as
+// relu(acc + bcast_row(b[0, j])) + R[i, j];
 // B[k, j] may also be transpose(B[j, k]) with B stored [N, K])
 // gets four program attributes, the compile-time half of the decision, which block-matmul
 // follows: `matmul_sub_block` (rows x cols of the DST sub-block: as many tiles as DST holds),
@@ -30,7 +31,8 @@ struct MatmulPattern {
   std::string mt, kt, nt;         // the tile-count variables of M, K and N
   const ir::For* outer = nullptr; // the outermost parallel loop (over i, or the batch)
   /// What is stored, an element-wise expression of `acc` (the accumulator itself when nothing is
-  /// fused) and of `rows`, row-vector inputs read at [0, j] (a bias).
+  /// fused), of `rows`, row-vector inputs read at [0, j] (a bias), and of `tiles`, inputs of C's
+  /// shape read at C's indices (a residual).
   ir::Expr epilogue;
   std::string acc;
   std::vector<std::string> rows;
@@ -40,6 +42,7 @@ struct MatmulPattern {
   /// C rank 3, B rank 3 too (b_batched) or one matrix for every b.
   std::string batch, batch_size;
   bool b_batched = false;
+  std::vector<std::string> tiles;
 };
 /// The pattern in the kernel function of `p`, or nullopt.
 std::optional<MatmulPattern> match_matmul(const ir::Program& p);

@@ -59,6 +59,58 @@ TEST_P(FixedBlocks, SixByFour) {
   run(GetParam(), "matmul_6x4", gen::matmul_6x4::run_cpu, gen::matmul_6x4::run_tt);
 }
 
+// C = A @ B + R and C = relu(A @ B + b) + R: the epilogue reads R's tiles (and b's row) where C
+// is written, on the blocked path on TT.
+TEST_P(FixedBlocks, ResidualEpilogues) {
+  for (const Shape& s : kShapes) {
+    Rng rng(0xb10d + static_cast<std::uint64_t>(s.m * 7 + s.k * 3 + s.n));
+    const auto a = random_bf16(s.m, s.k, -1, 1, rng);
+    const auto bs = static_cast<float>(2 / std::sqrt(static_cast<double>(s.k)));
+    const auto b = random_bf16(s.k, s.n, -bs, bs, rng);
+    const auto bias = random_bf16(1, s.n, -1, 1, rng);
+    const auto r = random_bf16(s.m, s.n, -1, 1, rng);
+    Matrix<bf16> c(s.m, s.n), cl(s.m, s.n);
+    launch(
+        GetParam(),
+        [&] {
+          gen::matmul_residual::run_cpu(a.cview(), b.cview(), r.cview(), c.view());
+          gen::linear_residual::run_cpu(a.cview(), b.cview(), bias.cview(), r.cview(), cl.view());
+        },
+        [&] {
+          gen::matmul_residual::run_tt(device(), a.cview(), b.cview(), r.cview(), c.view());
+          gen::linear_residual::run_tt(device(), a.cview(), b.cview(), bias.cview(), r.cview(),
+                                       cl.view());
+        });
+    Reference ref = matmul(a, b), ref_l = ref;
+    for (std::int64_t i = 0; i < s.m; ++i)
+      for (std::int64_t j = 0; j < s.n; ++j) {
+        const auto n = static_cast<std::size_t>(i * s.n + j);
+        const double p = ref.value[n];
+        ref.value[n] = p + r.at(i, j);
+        ref_l.value[n] = std::max(p + bias.at(0, j), 0.0) + r.at(i, j);
+      }
+    set_bf16_bound(ref);
+    set_bf16_bound(ref_l);
+    const std::string at = std::to_string(s.m) + "x" + std::to_string(s.k) + "x" +
+                           std::to_string(s.n);
+    Outcome out = verify_kernel(TK_E2E_BLOCKS_FILE, "matmul_residual",
+                                {{{"A", to_interp(a)}, {"B", to_interp(b)}, {"R", to_interp(r)}},
+                                 {},
+                                 {}},
+                                "C", c, ref);
+    EXPECT_TRUE(out.ok) << "matmul_residual " << at << ": " << out.detail;
+    out = verify_kernel(TK_E2E_BLOCKS_FILE, "linear_residual",
+                        {{{"A", to_interp(a)},
+                          {"B", to_interp(b)},
+                          {"b", to_interp(bias)},
+                          {"R", to_interp(r)}},
+                         {},
+                         {}},
+                        "C", cl, ref_l);
+    EXPECT_TRUE(out.ok) << "linear_residual " << at << ": " << out.detail;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, FixedBlocks, ::testing::Values(Backend::cpu, Backend::tt),
                          [](const ::testing::TestParamInfo<Backend>& p) {
                            return to_string(p.param);
