@@ -135,6 +135,43 @@ TEST_P(Batched, BlockedMatmulWithSharedOrTransposedOperands) {
   }
 }
 
+TEST_P(Batched, BlockedMatmulWithAnEpilogue) {
+  for (const BatchShape& s : kShapes) {
+    Rng rng(0xba7c5 + static_cast<std::uint64_t>(s.b * 1000 + s.m));
+    const auto a = random_bf16(s.b * s.m, s.k, -1, 1, rng);
+    const auto w = random_bf16(s.k, s.n, -1, 1, rng);
+    const auto bias = random_bf16(1, s.n, -1, 1, rng);
+    const auto r = random_bf16(s.b * s.m, s.n, -1, 1, rng);
+    Matrix<bf16> c(s.b * s.m, s.n);
+    launch(
+        GetParam(),
+        [&] {
+          gen::bmm_epilogue::run_cpu(batch_view(a, s.b), w.cview(), bias.cview(),
+                                     batch_view(r, s.b), batch_view(c, s.b));
+        },
+        TK_TT(gen::bmm_epilogue::run_tt(device(), batch_view(a, s.b), w.cview(), bias.cview(),
+                                        batch_view(r, s.b), batch_view(c, s.b))));
+    Reference ref{s.b * s.m, s.n, std::vector<double>(c.data.size()), {}};
+    for (std::int64_t b = 0; b < s.b; ++b)
+      add_product(a, b, w, 0, s, ref);
+    for (std::int64_t row = 0; row < s.b * s.m; ++row)
+      for (std::int64_t j = 0; j < s.n; ++j) {
+        double& v = ref.value[static_cast<std::size_t>(row * s.n + j)];
+        v = std::max(v + bias.at(0, j), 0.0) + r.at(row, j);
+      }
+    set_bf16_bound(ref);
+    const Outcome out = verify_kernel(TK_E2E_BATCHED_FILE, "bmm_epilogue",
+                                      {{{"A", batch_interp(a, s.b)},
+                                        {"W", to_interp(w)},
+                                        {"bias", to_interp(bias)},
+                                        {"R", batch_interp(r, s.b)}},
+                                       {},
+                                       {}},
+                                      "C", c, ref);
+    EXPECT_TRUE(out.ok) << name(s) << "\n" << out.detail;
+  }
+}
+
 TEST_P(Batched, MatmulWithWeightsSharedByTheBatch) {
   for (const BatchShape& s : kShapes) {
     Rng rng(0xba7c1 + static_cast<std::uint64_t>(s.b * 1000 + s.m));
