@@ -247,7 +247,7 @@ private:
     // The output's dtype rounds what is stored: bf16 and f32 to nearest even, relative to each
     // value; bfp8 relative to its run of 16 (below).
     const bool bfp8 = p_.round_outputs && p.dtype == dsl::DType::bfp8;
-    const double u = !p_.round_outputs || bfp8 ? 0.0
+    const double u = !p_.round_outputs || bfp8     ? 0.0
                      : p.dtype == dsl::DType::bf16 ? 0x1p-8
                                                    : 0x1p-24;
     std::uint8_t& count = stored_[p.name.name][static_cast<std::size_t>(r.tile)];

@@ -235,8 +235,7 @@ namespace tk::ir {
   X(cb_tile, "cb.tile", "cb int", tile, reads, "")                                                 \
   X(df_mcast_block, "df.mcast_block",                                                              \
     "cb src int int int int int int int const int int int int int int int int int int", void,      \
-    writes,                                                                                        \
-    "")                                                                                            \
+    writes, "")                                                                                    \
   /* a worker core's NoC coordinates from its logical ones (host: worker_core_from_logical_core)   \
    */                                                                                              \
   X(tt_noc_x, "tt.noc_x", "int int", u32, pure, "")                                                \

@@ -154,10 +154,9 @@ private:
     out.push_back(decl(cols_, Type::i32(), min_of(v(bn_), v(mm_.nt) - v(c0_))));
     // The epilogue's row vectors: the block's columns, once per block.
     for (const auto& [t, cb_name] : cb_rows_) {
-      out.push_back(
-          call_stmt(Intrinsic::df_read_block, {cb(cb_name), tensor_ref(t), v(c0_), i32(1), v(bn_),
-                                               v(mm_.nt), i32(1), i32(1), v(cols_),
-                                               i32(row_window())}));
+      out.push_back(call_stmt(Intrinsic::df_read_block,
+                              {cb(cb_name), tensor_ref(t), v(c0_), i32(1), v(bn_), v(mm_.nt),
+                               i32(1), i32(1), v(cols_), i32(row_window())}));
       out.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_name), i32(row_window())}));
     }
     out.push_back(k_step(i32(0), /*first=*/true));
@@ -248,30 +247,27 @@ private:
     // divides the CB never wraps around its end, which a block read into contiguous L1 pages
     // could not cross.
     Expr a_tiles = i32(caps_[0] / 2), b_tiles = i32(caps_[1] / 2);
-    s.push_back(
-        call_stmt(Intrinsic::df_read_block,
-                  {cb(cb_a_), tensor_ref(mm_.a),
-                   ir::add(ir::add(base(true, mm_.mt, mm_.kt), v(r0_) * v(mm_.kt)),
-                           ir::mul(kb, v(bk_))),
-                   v(bm_), v(bk_), v(mm_.kt), i32(1), v(rows_), v(bk_), a_tiles}));
+    s.push_back(call_stmt(
+        Intrinsic::df_read_block,
+        {cb(cb_a_), tensor_ref(mm_.a),
+         ir::add(ir::add(base(true, mm_.mt, mm_.kt), v(r0_) * v(mm_.kt)), ir::mul(kb, v(bk_))),
+         v(bm_), v(bk_), v(mm_.kt), i32(1), v(rows_), v(bk_), a_tiles}));
     // B's block k-major, as matmul_block reads in1: tile (k, j) of the block is B[k, j], or,
     // for B^T, B[j, k] (column stride Kt), which matmul_block transposes as it multiplies.
     if (mm_.transpose_b)
-      s.push_back(call_stmt(Intrinsic::df_read_block,
-                            {cb(cb_b_), tensor_ref(mm_.b),
-                             ir::add(ir::add(base(mm_.b_batched, mm_.nt, mm_.kt),
-                                             ir::mul(v(c0_), v(mm_.kt))),
-                                     ir::mul(kb, v(bk_))),
-                             v(bk_),
-                             v(bn_), i32(1), v(mm_.kt), v(bk_), v(cols_), b_tiles}));
+      s.push_back(call_stmt(
+          Intrinsic::df_read_block,
+          {cb(cb_b_), tensor_ref(mm_.b),
+           ir::add(ir::add(base(mm_.b_batched, mm_.nt, mm_.kt), ir::mul(v(c0_), v(mm_.kt))),
+                   ir::mul(kb, v(bk_))),
+           v(bk_), v(bn_), i32(1), v(mm_.kt), v(bk_), v(cols_), b_tiles}));
     else
       s.push_back(call_stmt(Intrinsic::df_read_block,
                             {cb(cb_b_), tensor_ref(mm_.b),
                              ir::add(ir::add(base(mm_.b_batched, mm_.kt, mm_.nt),
                                              ir::mul(ir::mul(kb, v(bk_)), v(mm_.nt))),
                                      v(c0_)),
-                             v(bk_),
-                             v(bn_), v(mm_.nt), i32(1), v(bk_), v(cols_), b_tiles}));
+                             v(bk_), v(bn_), v(mm_.nt), i32(1), v(bk_), v(cols_), b_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_a_), a_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_b_), b_tiles}));
     s.push_back(sub_blocks([&](const Expr& sr, const Expr& sc) {
@@ -282,12 +278,12 @@ private:
       else
         x = reload();
       std::string kk = names_.fresh("k");
-      x.push_back(for_loop(kk, i32(0), v(bk_), ForRole::serial,
-                           block({call_stmt(Intrinsic::matmul_block,
-                                            {cb(cb_a_), cb(cb_b_), sr * i32(sh_) * v(bk_) + v(kk),
-                                             v(kk) * v(bn_) + sc * i32(sw_), i32(0),
-                                             i32(mm_.transpose_b ? 1 : 0), i32(sw_), i32(sh_),
-                                             v(bk_)})})));
+      x.push_back(
+          for_loop(kk, i32(0), v(bk_), ForRole::serial,
+                   block({call_stmt(Intrinsic::matmul_block,
+                                    {cb(cb_a_), cb(cb_b_), sr * i32(sh_) * v(bk_) + v(kk),
+                                     v(kk) * v(bn_) + sc * i32(sw_), i32(0),
+                                     i32(mm_.transpose_b ? 1 : 0), i32(sw_), i32(sh_), v(bk_)})})));
       for (std::int64_t t = 0; t < sh_ * sw_; ++t)
         x.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_p_)}));
       return x;

@@ -60,8 +60,8 @@ std::optional<EpilogueInputs> epilogue_inputs(const Program& p, const Store& st,
                        zero && zero->value == 0 && is_var(l.indices[1], j);
       bool tile = l.indices.size() == st.indices.size() && t->dims.size() == c->dims.size();
       for (std::size_t n = 0; tile && n < l.indices.size(); ++n)
-        tile = print(l.indices[n]) == print(st.indices[n]) &&
-               t->dims[n].name == c->dims[n].name && t->dims[n].size == c->dims[n].size;
+        tile = print(l.indices[n]) == print(st.indices[n]) && t->dims[n].name == c->dims[n].name &&
+               t->dims[n].size == c->dims[n].size;
       ok &= row || tile;
       std::vector<std::string>& list = row ? in.rows : in.tiles;
       if (ok && std::find(list.begin(), list.end(), l.tensor) == list.end())
@@ -185,9 +185,8 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
         (b_batched && size(tb->dims[0]) != batch))
       return std::nullopt;
   }
-  MatmulPattern m{ta->name, tb->name, tc->name, i,         j,         kk,    mt->name,
-                  kt->name, nt->name, fi,       st->value, acc->name, inputs->rows,
-                  transpose_b};
+  MatmulPattern m{ta->name, tb->name, tc->name, i,         j,         kk,           mt->name,
+                  kt->name, nt->name, fi,       st->value, acc->name, inputs->rows, transpose_b};
   m.tiles = inputs->tiles;
   if (fb) {
     m.batch = fb->var;

@@ -144,8 +144,8 @@ private:
   // Reads: every reserve, every read, one barrier, every push. Writes: every wait, every write,
   // one barrier, every pop. A block reserves (waits for) its window at once and moves the valid
   // pages, page (r, c) of the block at `first + r * row stride + c * column stride` of the tensor
-  // and at page `r * cols + c` of the window. A multicast block is read by its sender only; after the
-  // barrier come the handshakes (multicast()). Clears `group`.
+  // and at page `r * cols + c` of the window. A multicast block is read by its sender only; after
+  // the barrier come the handshakes (multicast()). Clears `group`.
   Stmt expand(std::vector<Transfer>& group) {
     const bool read = is_read(group.front().call->fn);
     std::vector<Stmt> open, move, close;

@@ -124,13 +124,13 @@ TEST_P(Batched, BlockedMatmulWithSharedOrTransposedOperands) {
     }
     set_bf16_bound(ref);
     set_bf16_bound(ref_t);
-    Outcome out = verify_kernel(TK_E2E_BATCHED_FILE, "bmm_w",
-                                {{{"A", batch_interp(a, s.b)}, {"W", to_interp(w)}}, {}, {}}, "C",
-                                c, ref);
+    Outcome out =
+        verify_kernel(TK_E2E_BATCHED_FILE, "bmm_w",
+                      {{{"A", batch_interp(a, s.b)}, {"W", to_interp(w)}}, {}, {}}, "C", c, ref);
     EXPECT_TRUE(out.ok) << "bmm_w " << name(s) << "\n" << out.detail;
     out = verify_kernel(TK_E2E_BATCHED_FILE, "bmm_t",
-                        {{{"Q", batch_interp(a, s.b)}, {"Kx", batch_interp(kx, s.b)}}, {}, {}},
-                        "S", st, ref_t);
+                        {{{"Q", batch_interp(a, s.b)}, {"Kx", batch_interp(kx, s.b)}}, {}, {}}, "S",
+                        st, ref_t);
     EXPECT_TRUE(out.ok) << "bmm_t " << name(s) << "\n" << out.detail;
   }
 }

@@ -192,15 +192,15 @@ TEST_P(Bfp8, OutputIsThePackersRounding) {
   int wrong = 0;
   for (std::size_t i = 0; i < want.size(); ++i)
     if (y.data[i] != want[i] && ++wrong <= 5)
-      ADD_FAILURE() << "y[" << i / 128 << ", " << i % 128 << "] = " << y.data[i] << ", the packer writes "
-                    << want[i] << " (from " << products[i] << ")";
+      ADD_FAILURE() << "y[" << i / 128 << ", " << i % 128 << "] = " << y.data[i]
+                    << ", the packer writes " << want[i] << " (from " << products[i] << ")";
   EXPECT_EQ(wrong, 0);
   Reference ref{96, 128, std::vector<double>(x.data.size()), {}};
   for (std::size_t i = 0; i < x.data.size(); ++i)
     ref.value[i] = 3.0 * x.data[i];
   set_bfp8_bound(ref);
-  const Outcome out = verify_kernel(TK_E2E_BFP8_FILE, "scale_to_w8", {{{"x", to_interp(x)}}, {}, {}},
-                                    "y", y, ref);
+  const Outcome out =
+      verify_kernel(TK_E2E_BFP8_FILE, "scale_to_w8", {{{"x", to_interp(x)}}, {}, {}}, "y", y, ref);
   EXPECT_TRUE(out.ok) << out.detail;
 }
 
@@ -222,9 +222,9 @@ TEST_P(Bfp8, MatmulIntoBfp8) {
         ref.value[static_cast<std::size_t>(i * s.n + j)] = sum;
       }
     set_bfp8_bound(ref);
-    const Outcome out = verify_kernel(TK_E2E_BFP8_FILE, "matmul_to_w8",
-                                      {{{"A", to_interp(a)}, {"B", to_interp(b)}}, {}, {}}, "C", c,
-                                      ref);
+    const Outcome out =
+        verify_kernel(TK_E2E_BFP8_FILE, "matmul_to_w8",
+                      {{{"A", to_interp(a)}, {"B", to_interp(b)}}, {}, {}}, "C", c, ref);
     EXPECT_TRUE(out.ok) << s.m << "x" << s.k << "x" << s.n << ": " << out.detail;
   }
 }

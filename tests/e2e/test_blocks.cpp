@@ -91,22 +91,18 @@ TEST_P(FixedBlocks, ResidualEpilogues) {
       }
     set_bf16_bound(ref);
     set_bf16_bound(ref_l);
-    const std::string at = std::to_string(s.m) + "x" + std::to_string(s.k) + "x" +
-                           std::to_string(s.n);
-    Outcome out = verify_kernel(TK_E2E_BLOCKS_FILE, "matmul_residual",
-                                {{{"A", to_interp(a)}, {"B", to_interp(b)}, {"R", to_interp(r)}},
-                                 {},
-                                 {}},
-                                "C", c, ref);
+    const std::string at =
+        std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n);
+    Outcome out = verify_kernel(
+        TK_E2E_BLOCKS_FILE, "matmul_residual",
+        {{{"A", to_interp(a)}, {"B", to_interp(b)}, {"R", to_interp(r)}}, {}, {}}, "C", c, ref);
     EXPECT_TRUE(out.ok) << "matmul_residual " << at << ": " << out.detail;
-    out = verify_kernel(TK_E2E_BLOCKS_FILE, "linear_residual",
-                        {{{"A", to_interp(a)},
-                          {"B", to_interp(b)},
-                          {"b", to_interp(bias)},
-                          {"R", to_interp(r)}},
-                         {},
-                         {}},
-                        "C", cl, ref_l);
+    out = verify_kernel(
+        TK_E2E_BLOCKS_FILE, "linear_residual",
+        {{{"A", to_interp(a)}, {"B", to_interp(b)}, {"b", to_interp(bias)}, {"R", to_interp(r)}},
+         {},
+         {}},
+        "C", cl, ref_l);
     EXPECT_TRUE(out.ok) << "linear_residual " << at << ": " << out.detail;
   }
 }

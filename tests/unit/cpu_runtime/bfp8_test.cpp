@@ -79,25 +79,25 @@ TEST(CpuBfp8, AVectorRowSharesItsExponentWithZeros) {
 TEST(CpuBfp8, PacksAnOutputAsTheDevicePacker) {
   const float u = 0x1p-6f;
   std::vector<float> row = {
-      1.9921875f,           // 127.5 units: rounds away to 128, saturates at 127
-      2.5f * u,             // a tie: away from zero, 3 units (ties to even would give 2)
-      -2.5f * u,            // -3 units
-      3.5f * u,             // 4 units
-      1.5f * u,             // 2 units
-      2.5f * u + 0x1p-20f,  // truncated to bf16 first: the tie 2.5 units, then 3
-      2.25f * u,            // 2 units
-      0.49f * u,            // 0
-      1e-41f,               // a denormal: 0
-      1.0f,                 // 64 units, exact
-      -0.0f,                // 0
-      64.5f * u,            // 1.0078125 = 64.5 units: a tie, 65
-      0.75f * u,            // 1 unit
-      -0.5f * u,            // a tie at half a unit: -1 unit
-      100.0f * u,           // exact
-      -126.75f * u,         // -127
+      1.9921875f,          // 127.5 units: rounds away to 128, saturates at 127
+      2.5f * u,            // a tie: away from zero, 3 units (ties to even would give 2)
+      -2.5f * u,           // -3 units
+      3.5f * u,            // 4 units
+      1.5f * u,            // 2 units
+      2.5f * u + 0x1p-20f, // truncated to bf16 first: the tie 2.5 units, then 3
+      2.25f * u,           // 2 units
+      0.49f * u,           // 0
+      1e-41f,              // a denormal: 0
+      1.0f,                // 64 units, exact
+      -0.0f,               // 0
+      64.5f * u,           // 1.0078125 = 64.5 units: a tie, 65
+      0.75f * u,           // 1 unit
+      -0.5f * u,           // a tie at half a unit: -1 unit
+      100.0f * u,          // exact
+      -126.75f * u,        // -127
   };
-  const std::vector<float> want = {127 * u, 3 * u,  -3 * u, 4 * u, 2 * u, 3 * u,   2 * u,  0,
-                                   0,       64 * u, 0,      65 * u, 1 * u, -1 * u, 100 * u, -127 * u};
+  const std::vector<float> want = {127 * u, 3 * u, -3 * u, 4 * u, 2 * u,  3 * u,   2 * u,   0, 0,
+                                   64 * u,  0,     65 * u, 1 * u, -1 * u, 100 * u, -127 * u};
   std::vector<float> m(32 * 32, 0.0f); // one tile; the other runs are zeros
   std::copy(row.begin(), row.end(), m.begin());
   tk::cpu::pack_to_bfp8(tk::MatrixView<float>{m.data(), 32, 32});

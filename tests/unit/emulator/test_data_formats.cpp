@@ -212,11 +212,11 @@ std::vector<uint32_t> abs_into_bfp8(const std::vector<float>& v, bool precise) {
   p.cb(tt::CBIndex::c_16, 2, kBfp8Tile, tt::DataFormat::Bfp8_b);
   auto r = p.reader("dataflow/read_tile.cpp", {src});
   auto w = p.writer("dataflow/write_tile.cpp", {dst});
-  auto k = p.compute("compute/eltwise_sfpu.cpp",
-                     ComputeConfig{.fp32_dest_acc_en = true,
-                                   .bfp8_pack_precise = precise,
-                                   .defines = {{"SFPU_OP_INIT", "abs_tile_init"},
-                                               {"SFPU_OP", "abs_tile"}}});
+  auto k = p.compute(
+      "compute/eltwise_sfpu.cpp",
+      ComputeConfig{.fp32_dest_acc_en = true,
+                    .bfp8_pack_precise = precise,
+                    .defines = {{"SFPU_OP_INIT", "abs_tile_init"}, {"SFPU_OP", "abs_tile"}}});
   SetRuntimeArgs(p.program, r, tt::tt_metal::CoreCoord{0, 0}, {p.addr(src), 3u});
   SetRuntimeArgs(p.program, w, tt::tt_metal::CoreCoord{0, 0}, {p.addr(dst), 3u, 0u});
   SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0}, {3u});

@@ -175,7 +175,8 @@ Module everything_module() {
       {},
       block({}),
       {},
-      KernelConfig{{"items"}, {}, std::nullopt, ComputeConfig{MathFidelity::hifi3, true, true, {}, true}}};
+      KernelConfig{
+          {"items"}, {}, std::nullopt, ComputeConfig{MathFidelity::hifi3, true, true, {}, true}}};
   p.functions = {kernel, reader, compute, writer, cpu, host};
   p.accessors = {{"X", {2, 2048}}, {"Y", {0, 4096, 7}}};
   p.host_plan = HostPlan{WorkSplit::split_work_to_cores,
