@@ -121,8 +121,8 @@ private:
     CircularBuffer partials;
     partials.name = names_.fresh("cb_partials");
     partials.index = tt::cb_range(CBRole::partials).first;
-    partials.format = data_format_of(c.dtype);
-    partials.page_size = tile_bytes(c.dtype);
+    partials.format = data_format_of(tt::partials_dtype(c));
+    partials.page_size = tile_bytes(tt::partials_dtype(c));
     partials.depth = caps_[2];
     partials.role = CBRole::partials;
     // A row vector of the epilogue holds a block's columns: at most half of B's capacity.

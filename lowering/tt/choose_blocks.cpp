@@ -163,7 +163,7 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
   const Tensor* tb = p.find_tensor(lb->tensor);
   const Tensor* tc = p.find_tensor(st->tensor);
   if (!ta || !tb || !tc || ta->dims.size() != rank || tb->dims.size() != lb->indices.size() ||
-      tc->dims.size() != rank || tc->role != TensorRole::output || tc->dtype == DType::bfp8)
+      tc->dims.size() != rank || tc->role != TensorRole::output)
     return std::nullopt;
   // The loops walk exactly the tiles of the tensors' dimensions (and the batch loop its size).
   std::map<std::string, std::string> tc_vars = ir::tile_count_vars(*k);
@@ -197,6 +197,10 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
   return m;
 }
 
+DType partials_dtype(const Tensor& c) {
+  return c.dtype == DType::bfp8 ? DType::bf16 : c.dtype;
+}
+
 } // namespace tt
 
 ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
@@ -222,7 +226,8 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
     auto page = [&](const std::string& t) { return p.find_tensor(t)->layout->page_size; };
     // Even, so that a K step takes exactly half of the CB of A or B (block-matmul).
     const std::int64_t cap_a = kShareA / page(mm->a) / 2 * 2, cap_b = kShareB / page(mm->b) / 2 * 2;
-    const std::int64_t cap_p = kSharePartials / page(mm->c);
+    const std::int64_t page_p = tile_bytes(tt::partials_dtype(*p.find_tensor(mm->c)));
+    const std::int64_t cap_p = kSharePartials / page_p;
     auto n = [](std::int64_t v) { return std::to_string(v); };
     // What the block rule weighs, from the timing model's published figures (Wormhole B0): a
     // tile product at the kernel's fidelity, a partial sum's pack and copy back, a core's
@@ -234,10 +239,9 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
     const auto cycles = [](double v) { return static_cast<std::int64_t>(v + 0.5); };
     const std::int64_t product =
         cycles(timing::tile_op_cycles(arch, timing::TileOp::Matmul, phases));
-    const std::int64_t round_trip =
-        cycles(timing::tile_op_cycles(arch, timing::TileOp::Pack, phases,
-                                      static_cast<double>(page(mm->c))) +
-               timing::tile_op_cycles(arch, timing::TileOp::Copy, phases));
+    const std::int64_t round_trip = cycles(
+        timing::tile_op_cycles(arch, timing::TileOp::Pack, phases, static_cast<double>(page_p)) +
+        timing::tile_op_cycles(arch, timing::TileOp::Copy, phases));
     const std::int64_t sender = cycles(arch.mcast_bytes_per_cycle.value);
     const std::int64_t dram = cycles(arch.dram_peak_bytes_per_cycle.value);
     if (!fixed.empty()) { // the DSL checked whole sub-blocks; the CBs must hold it

@@ -46,6 +46,9 @@ struct MatmulPattern {
 };
 /// The pattern in the kernel function of `p`, or nullopt.
 std::optional<MatmulPattern> match_matmul(const ir::Program& p);
+/// The type of the partial sums' CB: C's, but bf16 for a bfp8 C (a partial sum goes back into
+/// DST every K step; the packer's Bfp8_b rounding is for the finished value).
+ir::DType partials_dtype(const ir::Tensor& c);
 } // namespace tt
 
 ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags);
