@@ -538,7 +538,13 @@ private:
     const Axis R = axis("M"), C = axis("N"), K = axis("K");
     Ctx a, b, out;
     a.full.push_back(load(input(R.dim, K.dim) + "[i, k]"));
-    b.full.push_back(load(input(K.dim, C.dim) + "[k, j]"));
+    if (chance(0.3)) { // B stored [N, K], read as transpose(B[j, k]) (attention's Q @ K^T)
+      Val bt = load(input(C.dim, K.dim) + "[j, k]");
+      bt.e = Expr::call("transpose", {bt.e});
+      b.full.push_back(bt);
+    } else {
+      b.full.push_back(load(input(K.dim, C.dim) + "[k, j]"));
+    }
     extras(out, R, C, "i", "j");
     out.ij = true;
     a.scalars = b.scalars = out.scalars;
