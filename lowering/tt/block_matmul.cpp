@@ -253,21 +253,17 @@ private:
          ir::add(ir::add(base(true, mm_.mt, mm_.kt), v(r0_) * v(mm_.kt)), ir::mul(kb, v(bk_))),
          v(bm_), v(bk_), v(mm_.kt), i32(1), v(rows_), v(bk_), a_tiles}));
     // B's block k-major, as matmul_block reads in1: tile (k, j) of the block is B[k, j], or,
-    // for B^T, B[j, k] (column stride Kt), which matmul_block transposes as it multiplies.
-    if (mm_.transpose_b)
-      s.push_back(call_stmt(
-          Intrinsic::df_read_block,
-          {cb(cb_b_), tensor_ref(mm_.b),
-           ir::add(ir::add(base(mm_.b_batched, mm_.nt, mm_.kt), ir::mul(v(c0_), v(mm_.kt))),
-                   ir::mul(kb, v(bk_))),
-           v(bk_), v(bn_), i32(1), v(mm_.kt), v(bk_), v(cols_), b_tiles}));
-    else
-      s.push_back(call_stmt(Intrinsic::df_read_block,
-                            {cb(cb_b_), tensor_ref(mm_.b),
-                             ir::add(ir::add(base(mm_.b_batched, mm_.kt, mm_.nt),
-                                             ir::mul(ir::mul(kb, v(bk_)), v(mm_.nt))),
-                                     v(c0_)),
-                             v(bk_), v(bn_), v(mm_.nt), i32(1), v(bk_), v(cols_), b_tiles}));
+    // for B^T, B[j, k], which matmul_block transposes as it multiplies. B's page of (k, j) is
+    // k * Nt + j, B^T's j * Kt + k.
+    const Expr k0 = ir::mul(kb, v(bk_));
+    const Expr k_stride = mm_.transpose_b ? i32(1) : v(mm_.nt);
+    const Expr j_stride = mm_.transpose_b ? v(mm_.kt) : i32(1);
+    s.push_back(
+        call_stmt(Intrinsic::df_read_block,
+                  {cb(cb_b_), tensor_ref(mm_.b),
+                   ir::add(ir::add(base(mm_.b_batched, mm_.kt, mm_.nt), ir::mul(k0, k_stride)),
+                           ir::mul(v(c0_), j_stride)),
+                   v(bk_), v(bn_), k_stride, j_stride, v(bk_), v(cols_), b_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_a_), a_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_b_), b_tiles}));
     s.push_back(sub_blocks([&](const Expr& sr, const Expr& sc) {

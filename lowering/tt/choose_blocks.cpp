@@ -7,6 +7,8 @@
 
 #include <tk_emulator/timing_params.hpp>
 
+#include <algorithm>
+
 namespace tk::lower {
 
 namespace {
@@ -98,13 +100,10 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
       return std::nullopt;
   }
   // The parallel nest: [b,] i, j, each the only statement of the one outside it.
-  std::vector<const For*> nest;
-  for (const For* f = as<For>(top.back()); f && f->role == ForRole::parallel && from_zero(*f);) {
-    nest.push_back(f);
-    const std::vector<Stmt>& body = as<Block>(f->body)->stmts;
-    f = body.size() == 1 ? as<For>(body[0]) : nullptr;
-  }
-  if (nest.size() == 4 || nest.size() < 2)
+  Stmt nest_body;
+  const std::vector<const For*> nest = ir::parallel_nest(top.back(), nest_body);
+  if (nest.size() < 2 || nest.size() > 3 ||
+      !std::all_of(nest.begin(), nest.end(), [](const For* f) { return from_zero(*f); }))
     return std::nullopt;
   if (nest.size() == 3 && !as<Var>(nest[0]->extent))
     return std::nullopt; // the batch loop runs over a size parameter

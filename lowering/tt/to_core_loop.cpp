@@ -76,25 +76,20 @@ Stmt grid_loops(const For& outer, const CoreGrid& g, ir::NameSet& names) {
 
 void to_core_grid(Program& p, Function& k, ir::NameSet& names) {
   std::vector<Stmt> top = as<Block>(k.body)->stmts;
-  const For* outer = top.empty() ? nullptr : as<For>(top.back());
-  // A batch of matrices, a parallel loop around the nest: every core walks it in order.
-  const For* batch = nullptr;
-  if (const Block* b = outer ? as<Block>(outer->body) : nullptr;
-      b && b->stmts.size() == 1 && as<For>(b->stmts[0]) &&
-      as<Block>(as<For>(b->stmts[0])->body)->stmts.size() == 1 &&
-      as<For>(as<Block>(as<For>(b->stmts[0])->body)->stmts[0])) {
-    batch = outer;
-    outer = as<For>(b->stmts[0]);
-  }
-  const Block* ob = outer ? as<Block>(outer->body) : nullptr;
-  const For* inner = ob && ob->stmts.size() == 1 ? as<For>(ob->stmts[0]) : nullptr;
+  Stmt body;
+  const std::vector<const For*> nest =
+      top.empty() ? std::vector<const For*>{} : ir::parallel_nest(top.back(), body);
+  // Two loops, or three: a batch of matrices around them, which every core walks in order.
+  const bool sized = nest.size() == 2 || nest.size() == 3;
+  const For* batch = nest.size() == 3 ? nest[0] : nullptr;
+  const For* outer = sized ? nest[nest.size() - 2] : nullptr;
+  const For* inner = sized ? nest.back() : nullptr;
   const Var* down = outer ? as<Var>(outer->extent) : nullptr;
   const Var* across = inner ? as<Var>(inner->extent) : nullptr;
-  if (!outer || outer->role != ForRole::parallel || !inner || inner->role != ForRole::parallel ||
-      !is_zero(outer->min) || !is_zero(inner->min) || !down || !across)
+  if (!outer || !is_zero(outer->min) || !is_zero(inner->min) || !down || !across)
     throw InternalError("internal error: to-core-loop: program '" + p.name +
                         "' splits over a core grid but its kernel is no nest of two parallel "
-                        "loops from 0 over lets");
+                        "loops from 0 over lets (in a batch's loop or not)");
   CoreGrid g{names.fresh("core_x"),    names.fresh("core_y"), names.fresh("grid_cols"),
              names.fresh("grid_rows"), across->name,          down->name};
   top.back() = grid_loops(*outer, g, names);

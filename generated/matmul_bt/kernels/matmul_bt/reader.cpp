@@ -146,7 +146,7 @@ void kernel_main() {
         if (B_mcast_receives == 0) {
           for (int32_t cb_B_r_1 = 0; cb_B_r_1 < bk; ++cb_B_r_1) {
             for (int32_t cb_B_c_1 = 0; cb_B_c_1 < cols; ++cb_B_c_1) {
-              noc_async_read_page(c0 * Kt + kb * bk + cb_B_r_1 + cb_B_c_1 * Kt, B_accessor,
+              noc_async_read_page(kb * bk + c0 * Kt + cb_B_r_1 + cb_B_c_1 * Kt, B_accessor,
                                   get_write_ptr(cb_B) +
                                       (cb_B_r_1 * bn + cb_B_c_1) * get_tile_size(cb_B));
             }
