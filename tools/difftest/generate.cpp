@@ -68,7 +68,7 @@ std::string number(double v) {
 
 class Gen {
 public:
-  explicit Gen(std::uint64_t seed) : rng_(seed) {}
+  explicit Gen(std::uint64_t seed) : rng_(seed), format_rng_(seed ^ 0xb8f8b8f8b8f8b8f8ull) {}
 
   Program run(std::uint64_t seed) {
     p_.name = "k" + std::to_string(seed);
@@ -118,8 +118,17 @@ private:
     dtype_mode_ = d < 0.75 ? 0 : d < 0.95 ? 1 : 2; // all bf16, all f32, mixed
   }
 
-  std::string dtype() {
-    return dtype_mode_ == 0 ? "bf16" : dtype_mode_ == 1 ? "f32" : (chance(0.5) ? "bf16" : "f32");
+  /// A tensor's dtype: bf16 or f32 by the kernel's mode, and in a kernel that is not all f32
+  /// sometimes bfp8 instead (an input 15% of the time, an output 10%). bfp8 is drawn from its own
+  /// generator, so that a seed's kernel is otherwise what it was before bfp8 was added.
+  std::string dtype(bool output) {
+    std::string d = dtype_mode_ == 0   ? "bf16"
+                    : dtype_mode_ == 1 ? "f32"
+                                       : (chance(0.5) ? "bf16" : "f32");
+    const double u = static_cast<double>(format_rng_() >> 11) * 0x1.0p-53;
+    if (dtype_mode_ != 1 && u < (output ? 0.10 : 0.15))
+      d = "bfp8";
+    return d;
   }
 
   /// A dimension: the name `name` (its size chosen for the run) or a literal multiple of 32.
@@ -139,12 +148,12 @@ private:
 
   std::string input(const std::string& rows, const std::string& cols) {
     const std::string name = "x" + std::to_string(p_.inputs.size());
-    p_.inputs.push_back({name, dtype(), rows, cols});
+    p_.inputs.push_back({name, dtype(false), rows, cols});
     return name;
   }
   std::string output(const std::string& rows, const std::string& cols) {
     const std::string name = "y" + std::to_string(p_.outputs.size());
-    p_.outputs.push_back({name, dtype(), rows, cols});
+    p_.outputs.push_back({name, dtype(true), rows, cols});
     return name;
   }
   void scalars(Ctx& c) {
@@ -603,6 +612,7 @@ private:
   }
 
   std::mt19937_64 rng_;
+  std::mt19937_64 format_rng_; // only for bfp8 (dtype)
   Program p_;
   int dtype_mode_ = 0;
 };

@@ -12,6 +12,7 @@
 #include "tools/difftest/generate.hpp"
 #include "tools/ttgen/driver.hpp"
 
+#include <tilekit/cpu/bfp8.hpp>
 #include <tilekit/runtime.hpp>
 #include <tt-metalium/mesh_device.hpp>
 
@@ -38,7 +39,7 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
-/// The C++ type of a tensor's elements in the generated interface.
+/// The C++ type of a tensor's elements in the generated interface (bfp8: float).
 std::string element(const Tensor& t) {
   return t.dtype == "bf16" ? "tk::bf16" : "float";
 }
@@ -174,6 +175,12 @@ Outcome run_in(const fs::path& dir, const Program& p) {
           kInputMin + (kInputMax - kInputMin) * static_cast<double>(rng() >> 11) * 0x1.0p-53;
       v = t.dtype == "bf16" ? static_cast<double>(static_cast<float>(bf16(static_cast<float>(u))))
                             : static_cast<double>(static_cast<float>(u));
+    }
+    if (t.dtype == "bfp8") { // both targets compute on the bfp8 values: so does the reference
+      const std::vector<float> f(m.data.begin(), m.data.end());
+      const std::vector<float> q =
+          cpu::round_to_bfp8(MatrixView<const float>{f.data(), m.rows, m.cols});
+      m.data.assign(q.begin(), q.end());
     }
     input_data.push_back(m.data);
     in.tensors[t.name] = std::move(m);

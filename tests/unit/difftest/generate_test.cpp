@@ -156,13 +156,17 @@ bool has_word(const std::string& text, const std::string& word) {
 }
 
 TEST(DifftestGenerate, KernelsCoverTheLanguage) {
-  // Over 500 seeds every shape, every option, both dtypes, vectors, offsets and every builtin
-  // of the op table appear.
+  // Over 500 seeds every shape, every option, every dtype (bfp8 as input and output), vectors,
+  // offsets and every builtin of the op table appear.
   std::map<std::string, int> seen;
   for (std::uint64_t seed = 1; seed <= 500; ++seed) {
     const Program p = generate(seed);
     const std::string text = print(p);
     ++seen[p.shape];
+    for (const Tensor& t : p.inputs)
+      seen["bfp8 input"] += t.dtype == "bfp8";
+    for (const Tensor& t : p.outputs)
+      seen["bfp8 output"] += t.dtype == "bfp8";
     for (const char* word : {"grid =",       "cb_depth =", "fp32_acc =", "math_fidelity =",
                              "f32[",         "bf16[",      ", 1]",       "[1, ",
                              "j - 1]",       "alpha",      "+=",         "@",
@@ -181,9 +185,11 @@ TEST(DifftestGenerate, KernelsCoverTheLanguage) {
   }
   for (const char* shape : {"map", "row", "matmul", "col"})
     EXPECT_GT(seen[shape], 50) << shape;
+  EXPECT_GT(seen["bfp8 input"], 30);
+  EXPECT_GT(seen["bfp8 output"], 20);
   for (const auto& [word, n] : seen)
     EXPECT_GT(n, 3) << word;
-  EXPECT_EQ(seen.size(), 4u + 50u) << "a construct never appears";
+  EXPECT_EQ(seen.size(), 4u + 2u + 50u) << "a construct never appears";
 }
 
 } // namespace
