@@ -4,6 +4,8 @@
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
 
+#include <optional>
+
 namespace tk::lower {
 
 namespace {
@@ -31,6 +33,15 @@ struct Transfer {
 class Protocol : public Mutator {
 public:
   explicit Protocol(ir::NameSet& names) : names_(names) {}
+
+  /// The barrier that ends a kernel that wrote (a writer, or a reader that multicasts): every
+  /// write complete before it returns, as tt-metal's firmware asserts after kernel_main and as
+  /// ttnn's matmul readers and writers end.
+  std::optional<Stmt> kernel_end() const {
+    if (!last_write_)
+      return std::nullopt;
+    return evaluate(call(Intrinsic::noc_async_write_barrier, {}), *last_write_);
+  }
 
 protected:
   // Consecutive reads (or writes) of distinct CBs share one barrier.
@@ -92,6 +103,7 @@ protected:
 
 private:
   ir::NameSet& names_;
+  std::optional<SourceRange> last_write_; // of the last write expanded
 
   // The handshake of a df.mcast_block (its window reserved and, on the sender, read), as the
   // SDK's matmul_multicore_reuse_mcast: a receiver clears its `valid` flag and raises the sender's
@@ -174,15 +186,21 @@ private:
           each =
               if_then_else(binary(BinaryOp::eq, a[10], int_imm(0)), block({each}), nullptr, t.at);
           multicast(*t.call, t.at, ready, send, landed);
+          last_write_ = t.at; // the sender's multicasts are writes
         }
         move.push_back(each);
       }
       close.push_back(evaluate(
           call(read ? Intrinsic::cb_push_back : Intrinsic::cb_pop_front, {cb, pages}), t.at));
     }
+    // A read must land before its pages are pushed. A write need only have left L1 before its
+    // pages are popped (and overwritten by the producer): the SDK's writers flush per page and
+    // wait for the writes to complete once, at the end of the kernel (kernel_end below).
     move.push_back(evaluate(
-        call(read ? Intrinsic::noc_async_read_barrier : Intrinsic::noc_async_write_barrier, {}),
+        call(read ? Intrinsic::noc_async_read_barrier : Intrinsic::noc_async_writes_flushed, {}),
         group.back().at));
+    if (!read)
+      last_write_ = group.back().at;
     group.clear();
     open.insert(open.end(), move.begin(), move.end());
     for (std::vector<Stmt>* h : {&ready, &send, &landed})
@@ -201,6 +219,8 @@ ir::Module insert_cb_protocol(const ir::Module& m, Diagnostics&) {
     for (Function& f : p.functions) {
       Protocol protocol(names);
       f.body = protocol.mutate(f.body);
+      if (std::optional<Stmt> end = protocol.kernel_end())
+        f.body = block({f.body, *end});
     }
   }
   return out;

@@ -5,7 +5,9 @@
 // every `noc_async_read_page(page, T, get_write_ptr(cb))`, one `noc_async_read_barrier()`, every
 // `cb_push_back(cb, 1)`: the reads are in flight together. Writes likewise: every
 // `cb_wait_front`, every `noc_async_write_page(page, T, get_read_ptr(cb))`, one
-// `noc_async_write_barrier()`, every `cb_pop_front`. The scaler tile is reserved, filled in place
+// `noc_async_writes_flushed()` (the pages have left L1 and may be reused), every `cb_pop_front`;
+// a kernel that writes ends with one `noc_async_write_barrier()`, as the SDK's writers do, so
+// writes are not waited for one round trip at a time. The scaler tile is reserved, filled in place
 // (`fill_scaler_tile`) and pushed, and so is each tril/triu tile (`fill_tril_tile<format>` /
 // `fill_triu_tile<format>` at the CB's write pointer). No df.* stream is left.
 #pragma once

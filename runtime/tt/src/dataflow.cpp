@@ -246,6 +246,14 @@ void cb_pop_front(std::int32_t cb, std::int32_t pages) {
          " runs past the end of " + cb_name(cb) + " (" + count(s.num_pages, "page") +
          "); pops must add up to exactly " + std::to_string(s.num_pages) + " per lap of the ring");
   }
+  // A write sends from L1 after it is issued, until it is flushed: the pages popped must not be
+  // among its sources, or the producer may overwrite them while they are on their way.
+  const std::uint32_t lo = s.address + s.rd_page * s.page_size, hi = lo + n * s.page_size;
+  for (const auto& [at, bytes] : current().noc_pending.write_sources)
+    if (at < hi && lo < at + bytes)
+      fail(call + ": pops pages that a NoC write of this kernel may still be sending from " +
+           range_str(at, bytes) +
+           " (noc_async_writes_flushed or noc_async_write_barrier before cb_pop_front)");
   timing::cb_pop(current(), s, n);
   s.waited -= n;
   s.rd_page = (s.rd_page + n) % s.num_pages;
@@ -296,6 +304,7 @@ std::uint32_t cb_page_size(std::uint32_t cb) {
 void noc_read(std::uint64_t src, std::uint32_t dst, std::uint32_t size) {
   const Target from = resolve(src, size, false, "noc_async_read");
   std::memmove(local(dst, size, true, "noc_async_read"), from.ptr, size);
+  ++current().noc_pending.reads;
   timing::read(current(), from.at, size);
 }
 
@@ -303,6 +312,8 @@ void noc_write(std::uint32_t src, std::uint64_t dst, std::uint32_t size) {
   const std::uint8_t* from = local(src, size, false, "noc_async_write");
   const Target to = resolve(dst, size, true, "noc_async_write");
   std::memmove(to.ptr, from, size);
+  current().noc_pending.write_sources.emplace_back(
+      to_offset(*current().core, src, "noc_async_write"), size);
   const double landed = timing::write(current(), to.at, size);
   if (const auto sem = semaphore_id(to))
     timing::semaphore_written(*to.core, *sem, landed);
@@ -351,6 +362,8 @@ void noc_write_multicast(std::uint32_t src, std::uint64_t dst, std::uint32_t siz
          std::to_string(x1) + "," + std::to_string(y1) + ") holds " + std::to_string(delivered) +
          " destination cores");
   }
+  current().noc_pending.write_sources.emplace_back(
+      to_offset(self, src, "noc_async_write_multicast"), size);
   const double landed = timing::multicast(current(), size, delivered);
   for (const Target& t : targets) {
     if (const auto sem = semaphore_id(t))
@@ -393,7 +406,37 @@ void semaphore_set(volatile std::uint32_t* sem, std::uint32_t value) {
 }
 
 void noc_barrier(int kind) {
+  auto& pending = current().noc_pending;
+  switch (static_cast<timing::Barrier>(kind)) {
+  case timing::Barrier::Read:
+    pending.reads = 0;
+    break;
+  case timing::Barrier::Write:
+  case timing::Barrier::Flush:
+    pending.write_sources.clear();
+    break;
+  case timing::Barrier::Atomic:
+    break;
+  case timing::Barrier::Full:
+    pending.reads = 0;
+    pending.write_sources.clear();
+    break;
+  }
   timing::barrier(current(), static_cast<timing::Barrier>(kind));
+}
+
+// tt-metal's firmware, after kernel_main returns, asserts that the RISC's NoC is idle (brisc.cc /
+// ncrisc.cc, "Assert that no noc transactions are outstanding": reads flushed, writes sent; the
+// watcher reports DebugAssertNCriscNOCReadsFlushedTripped). The emulator completes every read at
+// once, so it checks the kernel's own barriers instead: a kernel must wait for the reads it
+// issued before it returns. Writes are not checked here: "sent" needs no call (the SDK's
+// matmul_multicore_reuse_mcast senders end without one); cb_pop_front checks what matters about
+// them, that a page is not released while a write may still be sending it.
+void check_noc_idle() {
+  const std::uint32_t n = current().noc_pending.reads;
+  if (n != 0)
+    fail("kernel returned with " + count(n, "NoC read") +
+         " not waited for (noc_async_read_barrier)");
 }
 
 std::uint64_t noc_xy_addr(std::uint32_t x, std::uint32_t y, std::uint32_t addr) {

@@ -87,6 +87,7 @@ ctx::fiber make_fiber(Fiber* f) {
     f->scheduler = &scheduler;
     try {
       f->entry();
+      check_noc_idle();
     } catch (const ctx::detail::forced_unwind&) {
       // The scheduler is destroying this unfinished fiber; Boost.Context switches back to it
       // once the stack has unwound.

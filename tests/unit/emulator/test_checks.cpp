@@ -1,6 +1,7 @@
 // Protocol checks: hand-written broken kernels, each caught with an error that names the kernel
-// file, the core and the CB; the deadlock report (with each CB's producer or consumer); a kernel
-// compile error; L1 over budget.
+// file, the core and the CB (a read not waited for when the kernel returns, a page popped while a
+// write may still send it, among others); the deadlock report (with each CB's producer or
+// consumer); a kernel compile error; L1 over budget.
 #include <tk_emulator/emulator.hpp>
 
 #include "emu_program.hpp"
@@ -18,6 +19,8 @@ struct Broken {
   bool consumer = false;
   std::map<std::string, std::string> consumer_defines;
   uint32_t reader_tiles = 1, compute_tiles = 1, writer_tiles = 1;
+  std::string writer = "dataflow/write_tile.cpp";
+  std::map<std::string, std::string> writer_defines;
 };
 
 // Runs reader.cpp (+ compute.cpp + write_tile.cpp) on core (0,0) and returns the error text ("" if
@@ -33,7 +36,7 @@ std::string run(const Broken& b) {
   if (b.consumer)
     p.writer("broken/consumer.cpp", {}, b.consumer_defines);
   if (b.with_compute) {
-    auto w = p.writer("dataflow/write_tile.cpp", {dst});
+    auto w = p.writer(b.writer, {dst}, b.writer_defines);
     SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), b.writer_tiles, 0u});
     auto k = p.compute("broken/compute.cpp", ComputeConfig{.fp32_dest_acc_en = b.fp32_dest,
                                                            .defines = b.compute_defines});
@@ -50,6 +53,7 @@ const std::string reader = kernel("broken/reader.cpp");
 const std::string compute = kernel("broken/compute.cpp");
 const std::string writer = kernel("dataflow/write_tile.cpp");
 const std::string consumer = kernel("broken/consumer.cpp");
+const std::string broken_writer = kernel("broken/writer.cpp");
 } // namespace
 
 TEST(EmulatorChecks, UnbrokenKernelsRun) {
@@ -243,4 +247,29 @@ TEST(EmulatorChecks, L1OverBudget) {
   EXPECT_EQ(run({.c0_pages = 700}), "core (0,0): circular buffer c_0 (1433600 B at 0x19000) ends "
                                     "at 0x177000, beyond the L1 budget (CBs may use "
                                     "0x19000..0x16e000, 1364 KiB)");
+}
+
+// tt-metal's firmware asserts after kernel_main that the RISC's reads have landed.
+TEST(EmulatorChecks, ReturnWithAReadNotWaitedFor) {
+  EXPECT_EQ(run({.reader_defines = {{"RETURN_BEFORE_READ_BARRIER", "1"}}, .with_compute = false}),
+            reader + ": core (0,0): kernel returned with 1 NoC read not waited for "
+                     "(noc_async_read_barrier)");
+}
+
+// A page is released to its producer only once the write sending it has been flushed; the SDK's
+// writers flush each page and wait for every write once, at the end.
+TEST(EmulatorChecks, FlushBeforePopRuns) {
+  EXPECT_EQ(run({.reader_tiles = 3,
+                 .compute_tiles = 3,
+                 .writer_tiles = 3,
+                 .writer = "broken/writer.cpp"}),
+            "");
+}
+
+TEST(EmulatorChecks, PopOfAPageAWriteMayStillSend) {
+  EXPECT_EQ(run({.writer = "broken/writer.cpp", .writer_defines = {{"POP_BEFORE_FLUSH", "1"}}}),
+            broken_writer + ": core (0,0): cb_pop_front(c_16, 1): pops pages that a NoC write of "
+                            "this kernel may still be sending from [0x1a000, 0x1a800) "
+                            "(noc_async_writes_flushed or noc_async_write_barrier before "
+                            "cb_pop_front)");
 }

@@ -352,9 +352,10 @@ TEST(TTStages, InsertCbProtocolExpandsTheStreams) {
       let j: i32 = w % 2
       cb_wait_front(cb_y, 1)
       noc_async_write_page(i * 2 + j, y, get_read_ptr(cb_y))
-      noc_async_write_barrier()
+      noc_async_writes_flushed()
       cb_pop_front(cb_y, 1)
     }
+    noc_async_write_barrier()
   }
 )");
 }

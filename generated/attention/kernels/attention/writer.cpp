@@ -19,8 +19,9 @@ void kernel_main() {
     for (int32_t d = 0; d < Dt; ++d) {
       cb_wait_front(cb_O, 1);
       noc_async_write_page((h * St + i) * Dt + d, O_accessor, get_read_ptr(cb_O));
-      noc_async_write_barrier();
+      noc_async_writes_flushed();
       cb_pop_front(cb_O, 1);
     }
   }
+  noc_async_write_barrier();
 }

@@ -17,7 +17,8 @@ void kernel_main() {
     const int32_t j = w % Nt;
     cb_wait_front(cb_z, 1);
     noc_async_write_page(i * Nt + j, z_accessor, get_read_ptr(cb_z));
-    noc_async_write_barrier();
+    noc_async_writes_flushed();
     cb_pop_front(cb_z, 1);
   }
+  noc_async_write_barrier();
 }

@@ -219,4 +219,5 @@ void kernel_main() {
       }
     }
   }
+  noc_async_write_barrier();
 }

@@ -269,4 +269,5 @@ void kernel_main() {
       }
     }
   }
+  noc_async_write_barrier();
 }

@@ -214,4 +214,5 @@ void kernel_main() {
       }
     }
   }
+  noc_async_write_barrier();
 }

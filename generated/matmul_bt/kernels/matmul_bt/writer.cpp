@@ -40,10 +40,11 @@ void kernel_main() {
                   get_read_ptr(cb_C) + (cb_C_r * 2 + cb_C_c) * get_tile_size(cb_C));
             }
           }
-          noc_async_write_barrier();
+          noc_async_writes_flushed();
           cb_pop_front(cb_C, 4);
         }
       }
     }
   }
+  noc_async_write_barrier();
 }

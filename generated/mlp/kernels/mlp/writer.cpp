@@ -17,7 +17,8 @@ void kernel_main() {
     const int32_t j = w % Dt;
     cb_wait_front(cb_Y, 1);
     noc_async_write_page(i * Dt + j, Y_accessor, get_read_ptr(cb_Y));
-    noc_async_write_barrier();
+    noc_async_writes_flushed();
     cb_pop_front(cb_Y, 1);
   }
+  noc_async_write_barrier();
 }

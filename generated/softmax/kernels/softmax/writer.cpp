@@ -18,14 +18,15 @@ void kernel_main() {
     for (int32_t j = 0; j < row_kept; ++j) {
       cb_wait_front(cb_y, 1);
       noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y));
-      noc_async_write_barrier();
+      noc_async_writes_flushed();
       cb_pop_front(cb_y, 1);
     }
     for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_y, 1);
       noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y));
-      noc_async_write_barrier();
+      noc_async_writes_flushed();
       cb_pop_front(cb_y, 1);
     }
   }
+  noc_async_write_barrier();
 }

@@ -14,7 +14,8 @@ void kernel_main() {
   for (uint32_t c = start; c < start + count; ++c) {
     cb_wait_front(cb_tensor_max_m, 1);
     noc_async_write_page(c, tensor_max_m_accessor, get_read_ptr(cb_tensor_max_m));
-    noc_async_write_barrier();
+    noc_async_writes_flushed();
     cb_pop_front(cb_tensor_max_m, 1);
   }
+  noc_async_write_barrier();
 }

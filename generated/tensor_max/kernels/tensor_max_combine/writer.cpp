@@ -13,7 +13,8 @@ void kernel_main() {
   for (uint32_t z = 0; z < count; ++z) {
     cb_wait_front(cb_y, 1);
     noc_async_write_page(0, y_accessor, get_read_ptr(cb_y));
-    noc_async_write_barrier();
+    noc_async_writes_flushed();
     cb_pop_front(cb_y, 1);
   }
+  noc_async_write_barrier();
 }

@@ -35,6 +35,9 @@ void kernel_main() {
   cb_reserve_back(cb, 1); // reads a tile into c_0 and returns without pushing it
   noc_async_read_tile(0, src, get_write_ptr(cb));
   noc_async_read_barrier();
+#elif defined(RETURN_BEFORE_READ_BARRIER)
+  cb_reserve_back(cb, 1); // reads a tile and returns without waiting for it to land
+  noc_async_read_page(0, src, get_write_ptr(cb));
 #elif defined(SYNTAX_ERROR)
   cb_push_bak(cb, 1);
 #else
