@@ -18,7 +18,7 @@ const Type kTile = Type::tile(DType::f32);
 
 class GemmLowering {
 public:
-  GemmLowering(const Program& p, const Function& f) : prog_(p) {
+  GemmLowering(const Program& p, const Function& f) : prog_(p), names_(p) {
     for (const auto& [dim, count] : tile_count_vars(f))
       dim_of_count_[count] = dim;
   }
@@ -70,7 +70,8 @@ private:
       order_.reset();
       Stmt body = lower_body(f->body);
       if (order_)
-        body = reorder(*f, body, *order_);
+        if (std::optional<Stmt> ordered = reorder(*f, body, *order_))
+          return by_units(*f, *ordered, *order_);
       return for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
     }
     if (const IfThenElse* i = as<IfThenElse>(s))
@@ -167,7 +168,7 @@ private:
   // Nt the tile counts of A's rows and B's columns. Then any order of the Mt x Nt tiles is as
   // good, and the runtime's keeps blocks of B in L2: i and j become cpu.gemm_row/col(A, B, w).
   // Any other decode is left as it is.
-  Stmt reorder(const For& f, const Stmt& body, const Order& o) const {
+  std::optional<Stmt> reorder(const For& f, const Stmt& body, const Order& o) const {
     std::string mt, nt;
     for (const auto& [count, dim] : dim_of_count_) {
       if (!dim.empty() && dim == o.row_dim)
@@ -177,7 +178,7 @@ private:
     }
     const Block* b = as<Block>(body);
     if (mt.empty() || nt.empty() || !b)
-      return body;
+      return std::nullopt;
     const std::string extent = print(f.extent), w = f.var;
     const std::string items = mt + " * " + nt;
     std::string row_decode;
@@ -187,7 +188,7 @@ private:
                                                             std::string::npos, " * " + items) == 0)
       row_decode = w + " / " + nt + " % " + mt;
     else
-      return body;
+      return std::nullopt;
     const Decl* row = nullptr;
     const Decl* col = nullptr;
     for (const Stmt& st : b->stmts)
@@ -198,7 +199,7 @@ private:
           col = d;
       }
     if (!row || !col || row == col)
-      return body;
+      return std::nullopt;
     std::vector<Stmt> stmts;
     for (const Stmt& st : b->stmts) {
       const Decl* d = as<Decl>(st);
@@ -211,6 +212,26 @@ private:
         stmts.push_back(st);
     }
     return block(std::move(stmts));
+  }
+
+  // The tile loop in the order of reorder(), `for w in 0 .. n per_thread { body }`, goes a unit
+  // of tiles at a time: `for u in 0 .. cpu.gemm_units(A, B, n) per_thread { let w0 =
+  // cpu.gemm_unit_begin(A, B, n, u); let wn = cpu.gemm_unit_size(A, B, n, u); for w in w0 .. +wn
+  // { body } }`. A unit is a column block of B where there are enough to go round, so that each
+  // thread works on whole blocks and keeps their panels of B in its own L2, else one tile.
+  Stmt by_units(const For& f, const Stmt& body, const Order& o) {
+    const SourceRange at = f.loc.range;
+    const std::string u = names_.fresh("u"), first = names_.fresh(f.var + "0"),
+                      size = names_.fresh(f.var + "n");
+    const Expr a = tensor_ref(o.a), b = tensor_ref(o.b), unit = var(u, Type::i32());
+    Stmt items =
+        for_loop(f.var, var(first, Type::i32()), var(size, Type::i32()), ForRole::serial, body, at);
+    Stmt each = block(
+        {decl(first, Type::i32(), call(Intrinsic::cpu_gemm_unit_begin, {a, b, f.extent, unit}), at),
+         decl(size, Type::i32(), call(Intrinsic::cpu_gemm_unit_size, {a, b, f.extent, unit}), at),
+         items});
+    return for_loop(u, int_imm(0), call(Intrinsic::cpu_gemm_units, {a, b, f.extent}),
+                    ForRole::per_thread, each, at);
   }
 
   // The loop runs over every tile of dimension `k`: from 0 to its tile count.
@@ -252,6 +273,7 @@ private:
   }
 
   const Program& prog_;
+  NameSet names_;
   std::map<std::string, std::string> dim_of_count_; // `Kt` -> `K`
   std::set<std::pair<Intrinsic, std::string>> packed_;
   std::vector<Stmt> packs_;

@@ -8,7 +8,10 @@
 // every matrix of a rank-3 operand packed once. When the per_thread loop decodes its work item
 // row-major into the gemm's output tile (`let i = w / Nt`, `let j = w % Nt`, as
 // partition-threads does), the decode becomes `cpu.gemm_row(A, B, w)` / `cpu.gemm_col(A, B, w)`:
-// the runtime's tile order, which keeps blocks of the packed B in L2. Tile
+// the runtime's tile order, which keeps blocks of the packed B in L2; and the loop goes a unit
+// of work items at a time (`for u in 0 .. cpu.gemm_units(A, B, n) per_thread { for w in
+// cpu.gemm_unit_begin(..., u) .. +cpu.gemm_unit_size(..., u) { ... } }`), a unit being a whole
+// column block of B where there are enough, so that each thread keeps its blocks in its L2. Tile
 // counts the pattern made unused (`let Kt: i32 = K / 32`) are dropped. Everything else is left
 // as it is; a matmul outside the pattern is lowered by lower-elementwise.
 #pragma once

@@ -277,7 +277,11 @@ namespace tk::ir {
   X(cpu_gemm_batch_tile, "cpu.gemm_batch_tile", "src int src int int int tile", void, writes, "")  \
   /* work item -> output tile (row, col) in the order that keeps the packed B in L2 */             \
   X(cpu_gemm_row, "cpu.gemm_row", "src src int", i32, pure, "")                                    \
-  X(cpu_gemm_col, "cpu.gemm_col", "src src int", i32, pure, "")
+  X(cpu_gemm_col, "cpu.gemm_col", "src src int", i32, pure, "")                                    \
+  /* a tile-parallel loop over n work items, a unit at a time: how many, and unit u's items */     \
+  X(cpu_gemm_units, "cpu.gemm_units", "src src int", i32, pure, "")                                \
+  X(cpu_gemm_unit_begin, "cpu.gemm_unit_begin", "src src int int", i32, pure, "")                  \
+  X(cpu_gemm_unit_size, "cpu.gemm_unit_size", "src src int int", i32, pure, "")
 
 // The intrinsics one op table row declares, as rows of an X macro that must be named TK_X (expand
 // `TK_TILE_OPS(TK_IR_OP_INTRINSICS)` right after `TK_IR_INTRINSICS(TK_X)`): `tile.<op>` for

@@ -366,6 +366,37 @@ void gemm_tile(const PackedA& a, std::int64_t ba, const PackedB& b, std::int64_t
     fill(acc, 0.0f);
 }
 
+namespace {
+// Column blocks per matrix where the loop goes a block at a time (gemm_units), else 0.
+std::int64_t unit_blocks(const PackedA& a, const PackedB& b, std::int64_t n) {
+  const std::int64_t per = a.m_tiles * b.n_tiles;
+  const std::int64_t blocks =
+      (b.n_tiles + b.block_cols - 1) / std::max<std::int64_t>(b.block_cols, 1);
+  if (per <= 0 || blocks < 2 || n % per != 0)
+    return 0;
+  return n / per * blocks >= 4 * std::int64_t{default_pool().num_threads()} ? blocks : 0;
+}
+} // namespace
+
+std::int64_t gemm_units(const PackedA& a, const PackedB& b, std::int64_t n) {
+  const std::int64_t blocks = unit_blocks(a, b, n);
+  return blocks ? n / (a.m_tiles * b.n_tiles) * blocks : n;
+}
+
+std::int64_t gemm_unit_begin(const PackedA& a, const PackedB& b, std::int64_t n, std::int64_t u) {
+  const std::int64_t blocks = unit_blocks(a, b, n);
+  if (!blocks)
+    return u;
+  return u / blocks * a.m_tiles * b.n_tiles + u % blocks * a.m_tiles * b.block_cols;
+}
+
+std::int64_t gemm_unit_size(const PackedA& a, const PackedB& b, std::int64_t n, std::int64_t u) {
+  const std::int64_t blocks = unit_blocks(a, b, n);
+  if (!blocks)
+    return 1;
+  return a.m_tiles * std::min(b.block_cols, b.n_tiles - u % blocks * b.block_cols);
+}
+
 const char* const* gemm_kernels() {
   return kKernelNames;
 }

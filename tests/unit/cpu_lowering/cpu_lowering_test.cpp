@@ -108,12 +108,16 @@ TEST(LowerCpu, FullLiteralKIsTheGemm) {
     let Nt: i32 = N / 32
     cpu.pack_a(A)
     cpu.pack_b(B)
-    for w in 0 .. Mt * Nt per_thread {
-      let i: i32 = cpu.gemm_row(A, B, w)
-      let j: i32 = cpu.gemm_col(A, B, w)
-      let acc: tile<f32> = cpu.tile()
-      cpu.gemm_tile(A, B, i, j, acc)
-      cpu.store_tile(acc, C, i, j)
+    for u in 0 .. cpu.gemm_units(A, B, Mt * Nt) per_thread {
+      let w0: i32 = cpu.gemm_unit_begin(A, B, Mt * Nt, u)
+      let wn: i32 = cpu.gemm_unit_size(A, B, Mt * Nt, u)
+      for w in w0 .. +wn serial {
+        let i: i32 = cpu.gemm_row(A, B, w)
+        let j: i32 = cpu.gemm_col(A, B, w)
+        let acc: tile<f32> = cpu.tile()
+        cpu.gemm_tile(A, B, i, j, acc)
+        cpu.store_tile(acc, C, i, j)
+      }
     }
   }
 }
@@ -152,19 +156,23 @@ TEST(LowerCpu, BatchedProductsAreTheGemm) {
     cpu.pack_b(W)
     cpu.pack_b(V)
     cpu.pack_a(U)
-    for w in 0 .. B * Mt * Nt per_thread {
-      let b: i32 = w / (Mt * Nt)
-      let i: i32 = cpu.gemm_row(A, X, w)
-      let j: i32 = cpu.gemm_col(A, X, w)
-      let acc: tile<f32> = cpu.tile()
-      cpu.gemm_batch_tile(A, b, X, b, i, j, acc)
-      let acc2: tile<f32> = cpu.tile()
-      cpu.gemm_batch_tile(A, b, W, 0, i, j, acc2)
-      let acc3: tile<f32> = cpu.tile()
-      cpu.gemm_batch_tile(A, b, V, 0, i, j, acc3)
-      let acc4: tile<f32> = cpu.tile()
-      cpu.gemm_batch_tile(U, 0, X, b, i, j, acc4)
-      store C[b, i, j] = tile.add(tile.add(tile.add(acc, acc2), acc3), acc4)
+    for u in 0 .. cpu.gemm_units(A, X, B * Mt * Nt) per_thread {
+      let w0: i32 = cpu.gemm_unit_begin(A, X, B * Mt * Nt, u)
+      let wn: i32 = cpu.gemm_unit_size(A, X, B * Mt * Nt, u)
+      for w in w0 .. +wn serial {
+        let b: i32 = w / (Mt * Nt)
+        let i: i32 = cpu.gemm_row(A, X, w)
+        let j: i32 = cpu.gemm_col(A, X, w)
+        let acc: tile<f32> = cpu.tile()
+        cpu.gemm_batch_tile(A, b, X, b, i, j, acc)
+        let acc2: tile<f32> = cpu.tile()
+        cpu.gemm_batch_tile(A, b, W, 0, i, j, acc2)
+        let acc3: tile<f32> = cpu.tile()
+        cpu.gemm_batch_tile(A, b, V, 0, i, j, acc3)
+        let acc4: tile<f32> = cpu.tile()
+        cpu.gemm_batch_tile(U, 0, X, b, i, j, acc4)
+        store C[b, i, j] = tile.add(tile.add(tile.add(acc, acc2), acc3), acc4)
+      }
     }
   }
 }

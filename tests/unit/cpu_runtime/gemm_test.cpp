@@ -280,6 +280,49 @@ TEST(Gemm, TileOrderIsABijectionBlockByBlock) {
       }
 }
 
+// The units of a gemm loop cover every work item once, in order. With enough column blocks (at
+// least four per thread of the default pool) a unit is one block of one matrix: its items are
+// that block's tiles, so one thread computes it whole; otherwise a unit is one item.
+TEST(Gemm, UnitsAreWholeBlocksWhenThereAreEnough) {
+  const int threads = tk::cpu::default_pool().num_threads();
+  tk::cpu::set_num_threads(2);
+  for (std::int64_t mt : {1, 3})
+    for (std::int64_t nt : {5, 19})
+      for (std::int64_t nb : {1, 2, 4, 19})
+        for (std::int64_t batch : {1, 3}) {
+          SCOPED_TRACE(std::to_string(mt) + "x" + std::to_string(nt) + " nb " + std::to_string(nb) +
+                       " batch " + std::to_string(batch));
+          tk::cpu::PackedA a;
+          a.m_tiles = mt;
+          tk::cpu::PackedB b;
+          b.n_tiles = nt;
+          b.block_cols = std::min(nb, nt);
+          const std::int64_t n = batch * mt * nt, blocks = (nt + b.block_cols - 1) / b.block_cols;
+          const std::int64_t units = tk::cpu::gemm_units(a, b, n);
+          const bool by_block = blocks > 1 && batch * blocks >= 8;
+          EXPECT_EQ(units, by_block ? batch * blocks : n);
+          std::int64_t next = 0;
+          for (std::int64_t u = 0; u < units; ++u) {
+            const std::int64_t first = tk::cpu::gemm_unit_begin(a, b, n, u);
+            const std::int64_t size = tk::cpu::gemm_unit_size(a, b, n, u);
+            ASSERT_EQ(first, next) << u;
+            ASSERT_GE(size, 1) << u;
+            next = first + size;
+            // Every tile of a unit is in one column block of one matrix.
+            const auto p0 = tk::cpu::gemm_tile_pos(a, b, first);
+            for (std::int64_t w = first; w < next; ++w) {
+              EXPECT_EQ(w / (mt * nt), first / (mt * nt)) << w;
+              EXPECT_EQ(tk::cpu::gemm_col(a, b, w) / b.block_cols, p0.col / b.block_cols) << w;
+            }
+            if (by_block) {
+              EXPECT_EQ(size, mt * std::min(b.block_cols, nt - p0.col)) << u;
+            }
+          }
+          EXPECT_EQ(next, n);
+        }
+  tk::cpu::set_num_threads(threads);
+}
+
 // pack_b sizes the column blocks from K: at least one panel, never more than there are.
 TEST(Gemm, BlockColumnsFollowK) {
   std::vector<float> b(static_cast<std::size_t>(4096 * 64), 1.0f);
