@@ -81,7 +81,8 @@ void bm_tilekit(benchmark::State& state, Shape s, int threads) {
 
 // The f32 run's parts, through the runtime calls the generated code makes: packing A and B
 // alone (`pack`), and the tile loop over operands packed once outside the timing (`tiles`), in
-// the generated code's blocked tile order or, to show what that order buys, row-major.
+// the generated code's blocked tile order and units or, to show what they buy, row-major a tile
+// at a time.
 void bm_parts(benchmark::State& state, Shape s, int threads, bool pack, bool blocked) {
   const auto a = random_floats(s.m * s.k, 1), b = random_floats(s.k * s.n, 2);
   std::vector<float> c(static_cast<std::size_t>(s.m * s.n));
@@ -99,13 +100,21 @@ void bm_parts(benchmark::State& state, Shape s, int threads, bool pack, bool blo
       benchmark::DoNotOptimize(qa.data.get());
       benchmark::DoNotOptimize(qb.data.get());
     } else {
-      tk::cpu::parallel_for(pa.m_tiles * nt, [&](std::int64_t begin, std::int64_t end) {
+      // Blocked: a unit of tiles at a time (a column block of B where there are enough), as the
+      // generated loop goes; row-major: a tile at a time.
+      const std::int64_t n = pa.m_tiles * nt;
+      const std::int64_t units = blocked ? tk::cpu::gemm_units(pa, pb, n) : n;
+      tk::cpu::parallel_for(units, [&](std::int64_t begin, std::int64_t end) {
         tk::cpu::Tile acc;
-        for (std::int64_t w = begin; w < end; ++w) {
-          const auto p =
-              blocked ? tk::cpu::gemm_tile_pos(pa, pb, w) : tk::cpu::TilePos{w / nt, w % nt};
-          tk::cpu::gemm_tile(pa, pb, p.row, p.col, acc);
-          tk::cpu::store_tile(acc, cv, p.row, p.col);
+        for (std::int64_t u = begin; u < end; ++u) {
+          const std::int64_t w0 = blocked ? tk::cpu::gemm_unit_begin(pa, pb, n, u) : u;
+          const std::int64_t wn = blocked ? tk::cpu::gemm_unit_size(pa, pb, n, u) : 1;
+          for (std::int64_t w = w0; w < w0 + wn; ++w) {
+            const auto p =
+                blocked ? tk::cpu::gemm_tile_pos(pa, pb, w) : tk::cpu::TilePos{w / nt, w % nt};
+            tk::cpu::gemm_tile(pa, pb, p.row, p.col, acc);
+            tk::cpu::store_tile(acc, cv, p.row, p.col);
+          }
         }
       });
     }
