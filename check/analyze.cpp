@@ -43,7 +43,16 @@ struct Window {
 struct State {
   Dst dst = Dst::released;
   std::map<std::int64_t, Window> cbs;
+  const Event* unwaited_read = nullptr; // a NoC read issued since the last read barrier
+  std::set<std::int64_t> unflushed;     // CBs that writes issued since the last flush send from
   friend bool operator==(const State&, const State&) = default;
+
+  /// What may be pending after either of two paths.
+  void merge_noc(const State& other) {
+    if (!unwaited_read)
+      unwaited_read = other.unwaited_read;
+    unflushed.insert(other.unflushed.begin(), other.unflushed.end());
+  }
 };
 
 /// What a kernel does to one CB over its whole run.
@@ -90,6 +99,11 @@ public:
   std::map<std::int64_t, Totals> run() {
     State s;
     walk(k_.body, s, Poly::constant(1), true);
+    // tt-metal's firmware asserts after kernel_main that the RISC's reads have landed.
+    if (s.unwaited_read)
+      error(*s.unwaited_read, s.unwaited_read->call +
+                                  ": the kernel can return with this read not waited for "
+                                  "(noc_async_read_barrier)");
     return totals_;
   }
 
@@ -160,6 +174,7 @@ private:
     for (auto& [cb, w] : s.cbs)
       if (!(second.cbs[cb] == w))
         w = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    s.merge_noc(second);
   }
 
   void branch(const Branch& b, State& s, const Poly& count, bool tally) {
@@ -191,6 +206,7 @@ private:
     for (auto& [cb, w] : s.cbs)
       if (!(other.cbs[cb] == w))
         w = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    s.merge_noc(other);
   }
 
   // ---- one event -------------------------------------------------------------------------------
@@ -244,6 +260,24 @@ private:
       return;
     case EventKind::pack:
       pack(e, s);
+      return;
+    case EventKind::noc_read:
+      if (!s.unwaited_read)
+        s.unwaited_read = &e;
+      return;
+    case EventKind::noc_write:
+      if (e.cb)
+        s.unflushed.insert(*e.cb);
+      return;
+    case EventKind::read_barrier:
+      s.unwaited_read = nullptr;
+      return;
+    case EventKind::write_flush:
+      s.unflushed.clear();
+      return;
+    case EventKind::full_barrier:
+      s.unwaited_read = nullptr;
+      s.unflushed.clear();
       return;
     case EventKind::arg:
       if (e.arg_index)
@@ -372,6 +406,10 @@ private:
       if (n && w.front && *n > *w.front)
         error(e, call + ": pops " + pages(*n) + " but only " + pages(*w.front) +
                      " waited for with cb_wait_front");
+      if (s.unflushed.count(cb))
+        error(e, call + ": pops pages that a NoC write of this kernel may still be sending "
+                        "(noc_async_writes_flushed or noc_async_write_barrier before "
+                        "cb_pop_front)");
       if (n && cap && w.rd && *w.rd + *n > *cap)
         error(e, call + ": popping " + pages(*n) + " at page " + std::to_string(*w.rd) +
                      " runs past the end of " + cb_name(cb) + " (" + pages(*cap) +

@@ -76,6 +76,26 @@ private:
     return std::nullopt;
   }
 
+  /// The CB whose get_read_ptr `e` is, plus an offset or not, directly or through the
+  /// initializer of a variable.
+  std::optional<std::int64_t> read_ptr_cb(const clang::Expr* e, int depth = 0) const {
+    if (!e || depth > 8)
+      return std::nullopt;
+    e = strip(e);
+    if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {
+      const clang::FunctionDecl* fn = call->getDirectCallee();
+      if (fn && fn->getNameAsString() == "get_read_ptr" && call->getNumArgs() == 1)
+        return constant(call->getArg(0));
+      return std::nullopt;
+    }
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e))
+      return b->isAdditiveOp() ? read_ptr_cb(b->getLHS(), depth + 1) : std::nullopt;
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && v->hasInit())
+        return read_ptr_cb(v->getInit(), depth + 1);
+    return std::nullopt;
+  }
+
   std::string text(clang::SourceRange r) const {
     return clang::Lexer::getSourceText(
                clang::CharSourceRange::getTokenRange(sm_.getExpansionRange(r).getAsRange()), sm_,
@@ -286,6 +306,31 @@ private:
       out.push_back({std::move(ev)});
       return;
     }
+    // NoC transfers and their barriers. A write's source (the first argument of noc_async_write
+    // and the multicasts, the third of noc_async_write_page / _tile) names its CB when it is
+    // get_read_ptr(cb), plus an offset or not, directly or through a variable.
+    static const std::pair<const char*, EventKind> kNoc[] = {
+        {"noc_async_read", EventKind::noc_read},
+        {"noc_async_read_page", EventKind::noc_read},
+        {"noc_async_read_tile", EventKind::noc_read},
+        {"noc_async_write", EventKind::noc_write},
+        {"noc_async_write_page", EventKind::noc_write},
+        {"noc_async_write_tile", EventKind::noc_write},
+        {"noc_async_write_multicast", EventKind::noc_write},
+        {"noc_async_write_multicast_loopback_src", EventKind::noc_write},
+        {"noc_async_read_barrier", EventKind::read_barrier},
+        {"noc_async_writes_flushed", EventKind::write_flush},
+        {"noc_async_write_barrier", EventKind::write_flush},
+        {"noc_async_full_barrier", EventKind::full_barrier}};
+    for (const auto& [n, kind] : kNoc)
+      if (name == n) {
+        ev.kind = kind;
+        const unsigned src = contains(name, "_page") || contains(name, "_tile") ? 2 : 0;
+        if (kind == EventKind::noc_write && src < c.getNumArgs())
+          ev.cb = read_ptr_cb(c.getArg(src));
+        out.push_back({std::move(ev)});
+        return;
+      }
     // A compute API call that names a DST slot: math, or pack_tile (which reads DST).
     const std::string header = sm_.getFilename(sm_.getSpellingLoc(fn->getLocation())).str();
     if (contains(header, "api/compute/") && !contains(name, "init")) {

@@ -47,19 +47,24 @@ enum class Role { reader, compute, writer };
 const char* to_string(Role);
 
 enum class EventKind {
-  reserve,   // cb_reserve_back(cb, pages)
-  push,      // cb_push_back(cb, pages)
-  wait,      // cb_wait_front(cb, pages)
-  pop,       // cb_pop_front(cb, pages)
-  write_ptr, // get_write_ptr(cb)
-  read_ptr,  // get_read_ptr(cb)
-  acquire,   // tile_regs_acquire()
-  commit,    // tile_regs_commit()
-  dst_wait,  // tile_regs_wait()
-  release,   // tile_regs_release()
-  math,      // a compute call that writes DST (copy_tile, add_tiles, exp_tile, ...)
-  pack,      // pack_tile(dst, cb)
-  arg,       // get_arg_val<T>(index)
+  reserve,      // cb_reserve_back(cb, pages)
+  push,         // cb_push_back(cb, pages)
+  wait,         // cb_wait_front(cb, pages)
+  pop,          // cb_pop_front(cb, pages)
+  write_ptr,    // get_write_ptr(cb)
+  read_ptr,     // get_read_ptr(cb)
+  acquire,      // tile_regs_acquire()
+  commit,       // tile_regs_commit()
+  dst_wait,     // tile_regs_wait()
+  release,      // tile_regs_release()
+  math,         // a compute call that writes DST (copy_tile, add_tiles, exp_tile, ...)
+  pack,         // pack_tile(dst, cb)
+  arg,          // get_arg_val<T>(index)
+  noc_read,     // noc_async_read, noc_async_read_page, noc_async_read_tile
+  noc_write,    // noc_async_write*, its source get_read_ptr(cb) when that is what it sends (cb)
+  read_barrier, // noc_async_read_barrier
+  write_flush,  // noc_async_writes_flushed, noc_async_write_barrier
+  full_barrier, // noc_async_full_barrier: both
 };
 
 struct Event {

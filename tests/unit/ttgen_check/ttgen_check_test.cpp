@@ -133,6 +133,18 @@ TEST(TtgenCheck, CbWindows) {
   expect_check_golden("read_unwaited", "-DREAD_UNWAITED " + kProgram);
 }
 
+// NoC transfers not waited for: a read the kernel can return before (the firmware asserts after
+// kernel_main that reads have landed), a page popped while a write may still be sending it; the
+// SDK's writer idiom (flush each page, one barrier at the end) is clean.
+TEST(TtgenCheck, NocTransfersWaitedFor) {
+  expect_check_golden("return_before_read_barrier",
+                      "-DRETURN_BEFORE_READ_BARRIER " + kBroken + "reader.cpp");
+  expect_check_golden("pop_before_flush", "-DPOP_BEFORE_FLUSH " + kBroken + "reader.cpp " +
+                                              kBroken + "compute.cpp " + kBroken + "writer.cpp");
+  expect_check_golden("flush_before_pop",
+                      kBroken + "reader.cpp " + kBroken + "compute.cpp " + kBroken + "writer.cpp");
+}
+
 TEST(TtgenCheck, CbCapacityAndExactWrap) {
   expect_check_golden("wait_beyond_capacity",
                       "--cb c_0=2 -DWAIT_TOO_MANY " + kBroken + "reader.cpp");
