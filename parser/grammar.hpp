@@ -40,12 +40,61 @@ struct State {
 };
 struct state_tag;
 
-/// Words that cannot name anything: the keywords of dsl.md, and `inf` (a number literal).
-inline bool is_reserved_word(std::string_view w) {
+/// The keywords of dsl.md, and `inf` (a number literal).
+inline bool is_dsl_keyword(std::string_view w) {
   for (std::string_view k : {"kernel", "parallel", "for", "in", "tiles", "zeros", "fill", "inf"})
     if (w == k)
       return true;
   return false;
+}
+
+/// C++20's keywords and alternative tokens: the generated C++ names kernels, parameters,
+/// dimensions, loop variables and values as they are written, so none of these can be one.
+inline bool is_cpp_keyword(std::string_view w) {
+  for (std::string_view k : {"alignas",       "alignof",     "and",
+                             "and_eq",        "asm",         "auto",
+                             "bitand",        "bitor",       "bool",
+                             "break",         "case",        "catch",
+                             "char",          "char8_t",     "char16_t",
+                             "char32_t",      "class",       "compl",
+                             "concept",       "const",       "consteval",
+                             "constexpr",     "constinit",   "const_cast",
+                             "continue",      "co_await",    "co_return",
+                             "co_yield",      "decltype",    "default",
+                             "delete",        "do",          "double",
+                             "dynamic_cast",  "else",        "enum",
+                             "explicit",      "export",      "extern",
+                             "false",         "float",       "for",
+                             "friend",        "goto",        "if",
+                             "inline",        "int",         "long",
+                             "mutable",       "namespace",   "new",
+                             "noexcept",      "not",         "not_eq",
+                             "nullptr",       "operator",    "or",
+                             "or_eq",         "private",     "protected",
+                             "public",        "register",    "reinterpret_cast",
+                             "requires",      "return",      "short",
+                             "signed",        "sizeof",      "static",
+                             "static_assert", "static_cast", "struct",
+                             "switch",        "template",    "this",
+                             "thread_local",  "throw",       "true",
+                             "try",           "typedef",     "typeid",
+                             "typename",      "union",       "unsigned",
+                             "using",         "virtual",     "void",
+                             "volatile",      "wchar_t",     "while",
+                             "xor",           "xor_eq"})
+    if (w == k)
+      return true;
+  return false;
+}
+
+/// Names the generated code keeps for its own variables (tk_program, tk_begin, ...).
+inline bool is_generated_name(std::string_view w) {
+  return w.starts_with("tk_");
+}
+
+/// Words that cannot name anything.
+inline bool is_reserved_word(std::string_view w) {
+  return is_dsl_keyword(w) || is_cpp_keyword(w) || is_generated_name(w);
 }
 
 /// A message that is not "expected ..." travels as an expectation_failure whose `which` starts

@@ -118,13 +118,21 @@ void report_syntax_error(State& st, Iterator where, const std::string& which) {
         as = what;
       else if (what == "parameter" || what == "loop variable" || what == "option")
         as = what + " name";
+      const std::string quoted = "'" + std::string(word) + "'";
+      const std::string kind = is_dsl_keyword(word)   ? "reserved word"
+                               : is_cpp_keyword(word) ? "C++ keyword"
+                                                      : "name kept for the generated code";
       if (!as.empty()) {
         bool vowel = std::string_view("aeiou").find(as[0]) != std::string_view::npos;
-        message = "'" + std::string(word) + "' is a reserved word and cannot be used as " +
-                  (vowel ? "an " : "a ") + as;
+        message =
+            quoted + " is a " + kind + " and cannot be used as " + (vowel ? "an " : "a ") + as;
+        if (is_cpp_keyword(word) && !is_dsl_keyword(word))
+          message += " (the generated C++ uses names as they are written)";
+        else if (is_generated_name(word))
+          message += " (names starting with 'tk_' are the generated code's own)";
         range.end = off(w);
       } else if (what == "statement" || what == "expression") {
-        message += ", found reserved word '" + std::string(word) + "'";
+        message += ", found " + kind + " " + quoted;
         range.end = off(w);
       }
     }
