@@ -87,9 +87,10 @@ inline bool is_cpp_keyword(std::string_view w) {
   return false;
 }
 
-/// Names the generated code keeps for its own variables (tk_program, tk_begin, ...).
+/// Names the generated code keeps for its own: its variables (tk_program, tk_begin, ...) and
+/// run_tt's first parameter, `device`.
 inline bool is_generated_name(std::string_view w) {
-  return w.starts_with("tk_");
+  return w.starts_with("tk_") || w == "device";
 }
 
 /// Words that cannot name anything.

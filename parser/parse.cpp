@@ -128,6 +128,8 @@ void report_syntax_error(State& st, Iterator where, const std::string& which) {
             quoted + " is a " + kind + " and cannot be used as " + (vowel ? "an " : "a ") + as;
         if (is_cpp_keyword(word) && !is_dsl_keyword(word))
           message += " (the generated C++ uses names as they are written)";
+        else if (word == "device")
+          message += " (the generated run_tt takes the device under that name)";
         else if (is_generated_name(word))
           message += " (names starting with 'tk_' are the generated code's own)";
         range.end = off(w);
