@@ -86,13 +86,15 @@ auto const prefixed_def = (pos >> '-' > postfixed)[make_unary<ExprKind::neg>] |
 auto const primary_def =
     (pos >> x3::lexeme[constants >> !(x3::alnum | '_')])[make_const] |
     (pos >> number)[make_literal] | (pos >> +string_lit)[make_string] | (pos >> ident)[make_name] |
-    (pos >> '[' >> -(expr % ',') >> -x3::lit(',') > ']')[make_list] |
-    (pos >> '{' >> -((expr > ':' > expr) % ',') >> -x3::lit(',') > '}')[make_dict] |
-    (pos >> '(' >> -(expr % ',') >> -x3::char_(',') > ')')[make_paren];
-auto const args_def = x3::lit('(') >> -((((any_ident >> '=' >> !x3::lit('=')) > expr)[push_kwarg] |
-                                         expr[push_arg]) %
-                                        ',') >>
-                      -x3::lit(',') > ')';
+    // A trailing comma follows an item, as in Jinja2: `[1,]` is a list, `[,]` an error.
+    (pos >> '[' >> !x3::lit(',') >> -(expr % ',') >> -x3::lit(',') > ']')[make_list] |
+    (pos >> '{' >> !x3::lit(',') >> -((expr > ':' > expr) % ',') >> -x3::lit(',') >
+     '}')[make_dict] |
+    (pos >> '(' >> !x3::lit(',') >> -(expr % ',') >> -x3::char_(',') > ')')[make_paren];
+auto const args_def =
+    x3::lit('(') >> !x3::lit(',') >>
+    -((((any_ident >> '=' >> !x3::lit('=')) > expr)[push_kwarg] | expr[push_arg]) % ',') >>
+    -x3::lit(',') > ')';
 auto const postfix_step_def =
     ('.' >> pos >> any_ident)[make_attr_step] | ('.' >> pos >> number)[make_index_attr_step] |
     (pos >> '[' >> -expr >> ':' >> -expr >> -(':' >> -expr) > ']')[make_slice_step] |

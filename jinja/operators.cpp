@@ -57,6 +57,8 @@ auto const mul = [](std::int64_t a, std::int64_t b, std::int64_t* r) {
 
 Value repeat(const Value& seq, std::int64_t n) {
   std::size_t each = seq.kind() == K::string ? seq.as_string().size() : seq.as_list().size();
+  if (each == 0) // empty whatever n is: no loop of n rounds that add nothing
+    n = 0;
   std::size_t total = 0;
   if (n > 0 && __builtin_mul_overflow(each, static_cast<std::uint64_t>(n), &total))
     total = max_result_size + 1;

@@ -80,6 +80,13 @@ TEST(JinjaSyntaxErrors, AreLocatedWithExactMessages) {
             "t.jinja:1:1: error: unclosed 'raw' block; expected '{% endraw %}'");
   EXPECT_EQ(error_of("ok\n{{ \"abc }}"), "t.jinja:2:4: error: unterminated string literal");
   EXPECT_EQ(error_of("{{ x is }}"), "t.jinja:1:9: error: expected name before the end of the tag");
+  // A trailing comma follows an item, as in Jinja2 ("unexpected ','"): found by jinja_fuzzer,
+  // which rendered `[,]` as an empty list.
+  for (const char* t : {"{{ [,] }}", "{{ {,} }}", "{{ (,) }}"})
+    EXPECT_EQ(error_of(t), "t.jinja:1:4: error: expected expression") << t;
+  EXPECT_EQ(error_of("{{ f(,) }}"), "t.jinja:1:5: error: expected '}}'");
+  EXPECT_EQ(render("{{ [1,] }}|{{ {'a': 2,} }}|{{ (1,) }}|{{ (1) }}|{{ [] }}|{{ () }}"),
+            "[1]|{'a': 2}|(1,)|1|[]|()");
 }
 
 TEST(JinjaRenderErrors, AreLocatedAtTheCulprit) {
@@ -130,6 +137,10 @@ TEST(JinjaStability, HostileInputIsALocatedError) {
   EXPECT_EQ(error_of("{{ [1, 2] * 9223372036854775807 }}"),
             "t.jinja:1:11: error: result too large: 18446744073709551614 characters or items "
             "(TileKit's limit is 10000000)");
+  // Found by jinja_fuzzer: an empty sequence times 10^10 is empty, as in Python, at once (it
+  // looped 10^10 times adding nothing).
+  EXPECT_EQ(render("{{ [] * 10000000000 }}|{{ '' * 9223372036854775807 }}|{{ () * 100 }}"),
+            "[]||()");
   EXPECT_EQ(error_of("{{ s | indent(100000000000) }}", {{"s", "a\nb"}}),
             "t.jinja:1:6: error: result too large: 10000001 characters or items (TileKit's "
             "limit is 10000000)");
