@@ -35,8 +35,8 @@ public:
   explicit Protocol(ir::NameSet& names) : names_(names) {}
 
   /// The barrier that ends a kernel that wrote (a writer, or a reader that multicasts): every
-  /// write complete before it returns, as tt-metal's firmware asserts after kernel_main and as
-  /// ttnn's matmul readers and writers end.
+  /// write complete before it returns, as ttnn's matmul readers and writers end (the firmware
+  /// asserts after kernel_main only that writes were sent, which the per-group flush ensures).
   std::optional<Stmt> kernel_end() const {
     if (!last_write_)
       return std::nullopt;

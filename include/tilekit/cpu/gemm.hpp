@@ -119,11 +119,12 @@ inline std::int64_t gemm_col(const PackedA& a, const PackedB& b, std::int64_t w)
 }
 
 /// Units of work for the tile-parallel loop over the n = batch x m_tiles x n_tiles work items
-/// of gemm_tile_pos: where B is cut into column blocks, at least four per thread of the default
-/// pool, a unit is one block of one matrix (its tiles are consecutive work items), so that a
-/// thread computes whole blocks and keeps their B panels in its own L2; otherwise a unit is one
-/// work item. Generated code runs `parallel_for(gemm_units(a, b, n), ...)` and, for unit u, the
-/// gemm_unit_size(a, b, n, u) items from gemm_unit_begin(a, b, n, u).
+/// of gemm_tile_pos: where B is cut into column blocks, and the blocks of all the matrices are
+/// at least four per thread of the default pool, a unit is one block of one matrix (its tiles are
+/// consecutive work items), so that a thread computes whole blocks and keeps their B panels in its
+/// own L2; otherwise a unit is one work item. Generated code runs `parallel_for(gemm_units(a, b,
+/// n), ...)` and, for unit u, the gemm_unit_size(a, b, n, u) items from gemm_unit_begin(a, b, n,
+/// u).
 std::int64_t gemm_units(const PackedA& a, const PackedB& b, std::int64_t n);
 std::int64_t gemm_unit_begin(const PackedA& a, const PackedB& b, std::int64_t n, std::int64_t u);
 std::int64_t gemm_unit_size(const PackedA& a, const PackedB& b, std::int64_t n, std::int64_t u);

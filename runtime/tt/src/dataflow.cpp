@@ -1,5 +1,8 @@
 // Kernel entry points for runtime args, circular buffers and the NoC, with the protocol checks the
-// hardware does not make (reserve/push and wait/pop windows, the exact-wrap rule, NoC targets).
+// hardware does not make (reserve/push and wait/pop windows, the exact-wrap rule, NoC targets,
+// reads waited for before a kernel returns, pages popped only once the writes sending them are
+// flushed).
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <utility>
@@ -308,12 +311,21 @@ void noc_read(std::uint64_t src, std::uint32_t dst, std::uint32_t size) {
   timing::read(current(), from.at, size);
 }
 
+namespace {
+// Records that a write of this kernel sends from L1 [at, at + bytes) until it is flushed.
+void pending_write(std::uint32_t at, std::uint32_t bytes) {
+  auto& sources = current().noc_pending.write_sources;
+  const std::pair<std::uint32_t, std::uint32_t> range{at, bytes};
+  if (std::find(sources.begin(), sources.end(), range) == sources.end())
+    sources.push_back(range);
+}
+} // namespace
+
 void noc_write(std::uint32_t src, std::uint64_t dst, std::uint32_t size) {
   const std::uint8_t* from = local(src, size, false, "noc_async_write");
   const Target to = resolve(dst, size, true, "noc_async_write");
   std::memmove(to.ptr, from, size);
-  current().noc_pending.write_sources.emplace_back(
-      to_offset(*current().core, src, "noc_async_write"), size);
+  pending_write(to_offset(*current().core, src, "noc_async_write"), size);
   const double landed = timing::write(current(), to.at, size);
   if (const auto sem = semaphore_id(to))
     timing::semaphore_written(*to.core, *sem, landed);
@@ -362,8 +374,7 @@ void noc_write_multicast(std::uint32_t src, std::uint64_t dst, std::uint32_t siz
          std::to_string(x1) + "," + std::to_string(y1) + ") holds " + std::to_string(delivered) +
          " destination cores");
   }
-  current().noc_pending.write_sources.emplace_back(
-      to_offset(self, src, "noc_async_write_multicast"), size);
+  pending_write(to_offset(self, src, "noc_async_write_multicast"), size);
   const double landed = timing::multicast(current(), size, delivered);
   for (const Target& t : targets) {
     if (const auto sem = semaphore_id(t))

@@ -182,8 +182,8 @@ struct Fiber {
   Wait wait;
   std::array<CbUse, kNumCircularBuffers> cb_use{};
   // NoC transactions issued and not yet waited for (dataflow.cpp): reads until a read barrier;
-  // the L1 ranges (offset, bytes) that writes and multicasts send from, until a write barrier or
-  // a flush.
+  // the distinct L1 ranges (offset, bytes) that writes and multicasts send from, until a write
+  // barrier or a flush (a multicast sender that never flushes repeats a few ranges).
   struct {
     std::uint32_t reads = 0;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> write_sources;
@@ -202,7 +202,7 @@ struct Fiber {
 
 // The fiber the scheduler is running; kernel entry points act on it.
 Fiber& current();
-// Called when a kernel returns: fails if it left NoC transactions outstanding (dataflow.cpp).
+// Called when a kernel returns: fails if it left NoC reads not waited for (dataflow.cpp).
 void check_noc_idle();
 // Throws a kernel error: the scheduler reports it with the kernel path and core.
 [[noreturn]] void fail(const std::string& message);
