@@ -172,14 +172,20 @@ PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool) {
   p.data = alloc_floats(p.batch * p.n_tiles * kp * kTile);
   float* base = p.data.get();
   // Split over (k tile, panel) so that a single tall panel (N = 32, large K) uses every thread;
-  // k-tile-major, so that consecutive blocks read neighbouring pieces of the same 32 rows of B
-  // (panel-major, each block reading 128 bytes from each of 32 rows 4 KiB apart, took 1.5x as
-  // long at 1024 x 1024; this runs as fast as a memcpy of B).
+  // column block by column block, k-tile-major within one, so that consecutive items read
+  // neighbouring pieces of the same 32 rows of B (panel-major, each item reading 128 bytes from
+  // each of 32 rows 4 KiB apart, took 1.5x as long at 1024 x 1024; this runs as fast as a memcpy
+  // of B), and so that the thread that packs a block is the one whose share of the tile loop's
+  // units computes with it (ThreadPool::parallel_for gives each thread the same share of both).
+  const std::int64_t per_block = p.k_tiles * p.block_cols;
   pool_or_default(pool).parallel_for(
       p.batch * p.n_tiles * p.k_tiles, [&](std::int64_t b0, std::int64_t e0) {
         for (std::int64_t w = b0; w < e0; ++w) {
           const std::int64_t mat = w / (p.k_tiles * p.n_tiles), r = w % (p.k_tiles * p.n_tiles);
-          const std::int64_t kt = r / p.n_tiles, panel = mat * p.n_tiles + r % p.n_tiles;
+          const std::int64_t col0_tile = r / per_block * p.block_cols;
+          const std::int64_t width = std::min(p.block_cols, p.n_tiles - col0_tile);
+          const std::int64_t kt = r % per_block / width;
+          const std::int64_t panel = mat * p.n_tiles + col0_tile + r % per_block % width;
           const MatrixView<const T> m = b.matrix(mat);
           float* dst = base + (panel * kp + kt * kTile) * kTile;
           const std::int64_t col0 = panel % p.n_tiles * kTile;

@@ -1,5 +1,6 @@
-// The persistent thread pool that generated CPU code spreads its parallel space over: chunks of
-// consecutive work items handed to whichever thread (the caller included) is free.
+// The persistent thread pool that generated CPU code spreads its parallel space over: a share of
+// consecutive work items per thread (the caller included), the rest of a share stolen by
+// whichever thread runs out first.
 #pragma once
 
 #include <cstdint>
@@ -41,11 +42,12 @@ public:
   int num_threads() const { return num_threads_; }
 
   /// Calls fn(begin, end) on disjoint, non-empty ranges that together cover [0, count) exactly
-  /// once, and returns when all have finished. Threads take ranges of consecutive items in
-  /// increasing order as they become free: the range starting at b has
-  /// max(ceil((count - b) / (4 x parts)), max(1, count / (16 x parts))) items (fewer if the
-  /// items run out), parts = min(count, threads): long ranges first, short ones at the end. A
-  /// pool of one thread, or a nested call, makes the single call fn(0, count).
+  /// once, and returns when all have finished. With parts = min(count, threads), thread p (the
+  /// caller is thread 0) owns the share [count x p / parts, count x (p + 1) / parts) and runs it
+  /// front to back, a quarter of what is left of it at a time (at least count / (16 x parts)
+  /// items); a thread whose share is used up takes the back half of the largest share left and
+  /// runs it the same way. So, unless a thread stalls, jobs of the same count give each thread
+  /// the same items. A pool of one thread, or a nested call, makes the single call fn(0, count).
   /// If fn throws, no further ranges start, and the first exception is rethrown here
   /// once the running ones have finished. Called from inside fn (nested), it runs serially
   /// inline; called while another thread is using the pool, it waits its turn.
