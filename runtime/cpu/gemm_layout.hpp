@@ -1,0 +1,18 @@
+// What packing (pack.cpp) and the tile loop (gemm.cpp) of the CPU runtime agree on.
+#pragma once
+
+#include <cstdint>
+
+namespace tk::cpu::detail {
+
+inline constexpr int kMr = 8;  // rows of a micro-tile (one packed-A micro-panel)
+inline constexpr int kNr = 32; // columns of a micro-tile: the whole tile width
+
+// The tile loop goes a column block of B at a time (gemm_units) where the blocks of all the
+// matrices are at least four per thread, and only then: fewer would leave a thread idle while
+// another finishes a block.
+inline bool blocks_go_round(std::int64_t blocks, int threads) {
+  return blocks >= 4 * std::int64_t{threads};
+}
+
+} // namespace tk::cpu::detail

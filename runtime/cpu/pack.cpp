@@ -1,0 +1,232 @@
+// Packing for <tilekit/cpu/gemm.hpp>: A into 8-row micro-panels, B into 32-column panels, both
+// widened to fp32 and padded to whole tiles, in 64-byte aligned blocks that a small cache hands
+// back to the next call. B is packed whole, or, where the tile loop goes a column block at a
+// time (gemm_units), one block at a time by the thread that computes with it.
+#include <tilekit/cpu/gemm.hpp>
+
+#include "gemm_layout.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <utility>
+
+#include <unistd.h>
+
+namespace tk::cpu {
+
+namespace {
+
+// Packed operands are large (8 MB for two 1024x1024 f32 matrices) and live for one kernel call.
+// Fresh pages cost a page fault each, about as much as the packing itself, so, like a BLAS with
+// its persistent pack buffers, the runtime keeps a few freed blocks for the next call. A block
+// is 64-byte aligned, with its capacity stored in the 64 bytes before the data.
+constexpr std::size_t kHeader = 64;
+constexpr std::size_t kMaxCachedBytes = std::size_t{256} << 20;
+
+struct BlockCache {
+  std::mutex m;
+  std::array<void*, 4> slots{};
+};
+// Never destroyed: packed operands in static storage may be freed after it would have been.
+BlockCache& block_cache() {
+  static auto* c = new BlockCache;
+  return *c;
+}
+std::size_t& capacity_of(void* block) {
+  return *static_cast<std::size_t*>(block);
+}
+
+void* take_block(std::size_t bytes) {
+  BlockCache& c = block_cache();
+  {
+    std::lock_guard lock(c.m);
+    void** best = nullptr;
+    for (void*& s : c.slots)
+      if (s && capacity_of(s) >= bytes && (!best || capacity_of(s) < capacity_of(*best)))
+        best = &s;
+    if (best)
+      return std::exchange(*best, nullptr);
+  }
+  void* block = std::aligned_alloc(64, bytes + kHeader);
+  if (!block)
+    throw std::bad_alloc();
+  capacity_of(block) = bytes;
+  return block;
+}
+
+void give_block(void* block) {
+  BlockCache& c = block_cache();
+  if (capacity_of(block) <= kMaxCachedBytes) {
+    std::lock_guard lock(c.m);
+    void** smallest = nullptr;
+    for (void*& s : c.slots)
+      if (!s || !smallest || (*smallest && capacity_of(s) < capacity_of(*smallest)))
+        smallest = &s;
+    if (!*smallest || capacity_of(*smallest) < capacity_of(block))
+      block = std::exchange(*smallest, block); // keep the larger; free what it replaces
+  }
+  std::free(block);
+}
+
+} // namespace
+
+void AlignedFree::operator()(float* p) const {
+  give_block(reinterpret_cast<char*>(p) - kHeader);
+}
+
+namespace {
+
+using detail::kMr;
+
+AlignedFloats alloc_floats(std::int64_t n) {
+  const std::size_t bytes =
+      (static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * 4 + 63) & ~std::size_t{63};
+  return AlignedFloats(reinterpret_cast<float*>(static_cast<char*>(take_block(bytes)) + kHeader));
+}
+
+std::int64_t tiles_of(std::int64_t n) {
+  return (n + kTile - 1) / kTile;
+}
+
+// Tile columns of B whose panels fit in half of L2 together (at least 1, at most all): the rest
+// of L2 holds the A panel streaming through and the output. Where they do not all fit and the
+// tiles run on several threads, at most n_tiles / (4 x threads) columns: then there are at
+// least four blocks per thread, the tile loop goes a block at a time (gemm_units), and each
+// core pulls its own blocks of B into its L2 instead of both reading the same panels from L3.
+// On two threads, at most n_tiles / (2 x threads) made 352x800x1536 0.89x OpenBLAS instead of
+// 0.98-1.01x, and n_tiles / (8 x threads) made 1024^3 0.96x instead of 1.03x.
+std::int64_t block_cols(std::int64_t k_tiles, std::int64_t n_tiles, int threads) {
+  static const std::int64_t budget = [] {
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return static_cast<std::int64_t>(l2 > 0 ? l2 : 1L << 20) / 2;
+  }();
+  const std::int64_t panel = k_tiles * kTile * kTile * static_cast<std::int64_t>(sizeof(float));
+  const std::int64_t fit = std::max<std::int64_t>(budget / std::max<std::int64_t>(panel, 1), 1);
+  if (fit >= n_tiles)
+    return std::max<std::int64_t>(n_tiles, 1);
+  return std::max<std::int64_t>(std::min(fit, n_tiles / (4 * std::int64_t{threads})), 1);
+}
+
+inline float widen(float x) {
+  return x;
+}
+inline float widen(bf16 x) {
+  return static_cast<float>(x);
+}
+
+ThreadPool& pool_or_default(ThreadPool* p) {
+  return p ? *p : default_pool();
+}
+
+// Micro-panel layout: dst[k * 8 + r] = A[row0 + r, k]; rows beyond A and k beyond K are zero.
+// `a` is every matrix of the batch, each padded to whole tiles on its own.
+template <class T>
+PackedA pack_a_impl(TensorView<const T> a, ThreadPool* pool) {
+  PackedA p;
+  p.batch = a.batch;
+  p.m_tiles = tiles_of(a.rows);
+  p.k_tiles = tiles_of(a.cols);
+  const std::int64_t kp = p.k_tiles * kTile;
+  const std::int64_t panels = p.m_tiles * (kTile / kMr); // micro-panels per matrix
+  p.data = alloc_floats(p.batch * p.m_tiles * kTile * kp);
+  float* base = p.data.get();
+  pool_or_default(pool).parallel_for(p.batch * panels, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t g = b; g < e; ++g) { // one 8-row micro-panel
+      float* dst = base + g * kMr * kp;
+      const MatrixView<const T> m = a.matrix(g / panels);
+      const std::int64_t row0 = g % panels * kMr;
+      const int rows = static_cast<int>(std::clamp<std::int64_t>(m.rows - row0, 0, kMr));
+      if (rows < kMr || m.cols < kp)
+        std::memset(dst, 0, sizeof(float) * kMr * kp);
+      if (rows == kMr) { // the common case: write each k's 8 floats contiguously
+        const T* src = m.data + row0 * m.cols;
+        for (std::int64_t k = 0; k < m.cols; ++k)
+          for (int r = 0; r < kMr; ++r)
+            dst[k * kMr + r] = widen(src[r * m.cols + k]);
+      } else {
+        for (int r = 0; r < rows; ++r)
+          for (std::int64_t k = 0; k < m.cols; ++k)
+            dst[k * kMr + r] = widen(m.data[(row0 + r) * m.cols + k]);
+      }
+    }
+  });
+  return p;
+}
+
+// Panel layout: dst[k * 32 + c] = B[k, tj * 32 + c]; padding is zero. `b` is every matrix of
+// the batch.
+template <class T>
+PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool) {
+  PackedB p;
+  p.batch = b.batch;
+  p.k_tiles = tiles_of(b.rows);
+  p.n_tiles = tiles_of(b.cols);
+  p.block_cols = block_cols(p.k_tiles, p.n_tiles, pool_or_default(pool).num_threads());
+  const std::int64_t kp = p.k_tiles * kTile;
+  p.data = alloc_floats(p.batch * p.n_tiles * kp * kTile);
+  float* base = p.data.get();
+  // Split over (k tile, panel) so that a single tall panel (N = 32, large K) uses every thread;
+  // column block by column block, k-tile-major within one, so that consecutive items read
+  // neighbouring pieces of the same 32 rows of B (panel-major, each item reading 128 bytes from
+  // each of 32 rows 4 KiB apart, took 1.5x as long at 1024 x 1024; this runs as fast as a memcpy
+  // of B), and so that the thread that packs a block is the one whose share of the tile loop's
+  // units computes with it (ThreadPool::parallel_for gives each thread the same share of both).
+  const std::int64_t per_block = p.k_tiles * p.block_cols;
+  pool_or_default(pool).parallel_for(
+      p.batch * p.n_tiles * p.k_tiles, [&](std::int64_t b0, std::int64_t e0) {
+        for (std::int64_t w = b0; w < e0; ++w) {
+          const std::int64_t mat = w / (p.k_tiles * p.n_tiles), r = w % (p.k_tiles * p.n_tiles);
+          const std::int64_t col0_tile = r / per_block * p.block_cols;
+          const std::int64_t width = std::min(p.block_cols, p.n_tiles - col0_tile);
+          const std::int64_t kt = r % per_block / width;
+          const std::int64_t panel = mat * p.n_tiles + col0_tile + r % per_block % width;
+          const MatrixView<const T> m = b.matrix(mat);
+          float* dst = base + (panel * kp + kt * kTile) * kTile;
+          const std::int64_t col0 = panel % p.n_tiles * kTile;
+          const int cols = static_cast<int>(std::min<std::int64_t>(m.cols - col0, kTile));
+          const int ks = static_cast<int>(std::clamp<std::int64_t>(m.rows - kt * kTile, 0, kTile));
+          if (cols < kTile || ks < kTile)
+            std::memset(dst, 0, sizeof(float) * kTile * kTile);
+          for (int k = 0; k < ks; ++k) {
+            const T* src = m.data + (kt * kTile + k) * m.cols + col0;
+            for (int c = 0; c < cols; ++c)
+              dst[k * kTile + c] = widen(src[c]);
+          }
+        }
+      });
+  return p;
+}
+
+} // namespace
+
+PackedA pack_a(MatrixView<const float> a, ThreadPool* pool) {
+  return pack_a_impl<float>({a.data, 1, a.rows, a.cols}, pool);
+}
+PackedA pack_a(MatrixView<const bf16> a, ThreadPool* pool) {
+  return pack_a_impl<bf16>({a.data, 1, a.rows, a.cols}, pool);
+}
+PackedB pack_b(MatrixView<const float> b, ThreadPool* pool) {
+  return pack_b_impl<float>({b.data, 1, b.rows, b.cols}, pool);
+}
+PackedB pack_b(MatrixView<const bf16> b, ThreadPool* pool) {
+  return pack_b_impl<bf16>({b.data, 1, b.rows, b.cols}, pool);
+}
+PackedA pack_a(TensorView<const float> a, ThreadPool* pool) {
+  return pack_a_impl(a, pool);
+}
+PackedA pack_a(TensorView<const bf16> a, ThreadPool* pool) {
+  return pack_a_impl(a, pool);
+}
+PackedB pack_b(TensorView<const float> b, ThreadPool* pool) {
+  return pack_b_impl(b, pool);
+}
+PackedB pack_b(TensorView<const bf16> b, ThreadPool* pool) {
+  return pack_b_impl(b, pool);
+}
+
+} // namespace tk::cpu
