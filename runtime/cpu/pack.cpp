@@ -13,6 +13,7 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 #include <unistd.h>
@@ -78,6 +79,21 @@ void give_block(void* block) {
 void AlignedFree::operator()(float* p) const {
   give_block(reinterpret_cast<char*>(p) - kHeader);
 }
+
+namespace detail {
+// What a deferred pack_b keeps: B itself (one of the two views), a serial number that tells
+// thread buffers apart, and all of B packed, if a loop needs it.
+struct DeferredB {
+  std::uint64_t id = 0;
+  TensorView<const float> f32_src{};
+  TensorView<const bf16> bf16_src{};
+  std::int64_t blocks = 0; // column blocks per matrix
+  std::atomic<std::int64_t> packs{0};
+  std::once_flag once;
+  AlignedFloats all;
+  std::atomic<bool> ready{false};
+};
+} // namespace detail
 
 namespace {
 
@@ -158,18 +174,27 @@ PackedA pack_a_impl(TensorView<const T> a, ThreadPool* pool) {
   return p;
 }
 
-// Panel layout: dst[k * 32 + c] = B[k, tj * 32 + c]; padding is zero. `b` is every matrix of
-// the batch.
+// One 32 x 32 piece of a B panel: dst[k * 32 + c] = B[kt * 32 + k, col_tile * 32 + c], zero
+// beyond B.
 template <class T>
-PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool) {
-  PackedB p;
-  p.batch = b.batch;
-  p.k_tiles = tiles_of(b.rows);
-  p.n_tiles = tiles_of(b.cols);
-  p.block_cols = block_cols(p.k_tiles, p.n_tiles, pool_or_default(pool).num_threads());
+void pack_b_piece(MatrixView<const T> m, std::int64_t kt, std::int64_t col_tile, float* dst) {
+  const std::int64_t col0 = col_tile * kTile;
+  const int cols = static_cast<int>(std::min<std::int64_t>(m.cols - col0, kTile));
+  const int ks = static_cast<int>(std::clamp<std::int64_t>(m.rows - kt * kTile, 0, kTile));
+  if (cols < kTile || ks < kTile)
+    std::memset(dst, 0, sizeof(float) * kTile * kTile);
+  for (int k = 0; k < ks; ++k) {
+    const T* src = m.data + (kt * kTile + k) * m.cols + col0;
+    for (int c = 0; c < cols; ++c)
+      dst[k * kTile + c] = widen(src[c]);
+  }
+}
+
+// Panel layout: dst[k * 32 + c] = B[k, tj * 32 + c]; padding is zero. `b` is every matrix of
+// the batch, packed into `base` on `pool`.
+template <class T>
+void pack_b_all(TensorView<const T> b, const PackedB& p, float* base, ThreadPool& pool) {
   const std::int64_t kp = p.k_tiles * kTile;
-  p.data = alloc_floats(p.batch * p.n_tiles * kp * kTile);
-  float* base = p.data.get();
   // Split over (k tile, panel) so that a single tall panel (N = 32, large K) uses every thread;
   // column block by column block, k-tile-major within one, so that consecutive items read
   // neighbouring pieces of the same 32 rows of B (panel-major, each item reading 128 bytes from
@@ -177,32 +202,109 @@ PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool) {
   // of B), and so that the thread that packs a block is the one whose share of the tile loop's
   // units computes with it (ThreadPool::parallel_for gives each thread the same share of both).
   const std::int64_t per_block = p.k_tiles * p.block_cols;
-  pool_or_default(pool).parallel_for(
-      p.batch * p.n_tiles * p.k_tiles, [&](std::int64_t b0, std::int64_t e0) {
-        for (std::int64_t w = b0; w < e0; ++w) {
-          const std::int64_t mat = w / (p.k_tiles * p.n_tiles), r = w % (p.k_tiles * p.n_tiles);
-          const std::int64_t col0_tile = r / per_block * p.block_cols;
-          const std::int64_t width = std::min(p.block_cols, p.n_tiles - col0_tile);
-          const std::int64_t kt = r % per_block / width;
-          const std::int64_t panel = mat * p.n_tiles + col0_tile + r % per_block % width;
-          const MatrixView<const T> m = b.matrix(mat);
-          float* dst = base + (panel * kp + kt * kTile) * kTile;
-          const std::int64_t col0 = panel % p.n_tiles * kTile;
-          const int cols = static_cast<int>(std::min<std::int64_t>(m.cols - col0, kTile));
-          const int ks = static_cast<int>(std::clamp<std::int64_t>(m.rows - kt * kTile, 0, kTile));
-          if (cols < kTile || ks < kTile)
-            std::memset(dst, 0, sizeof(float) * kTile * kTile);
-          for (int k = 0; k < ks; ++k) {
-            const T* src = m.data + (kt * kTile + k) * m.cols + col0;
-            for (int c = 0; c < cols; ++c)
-              dst[k * kTile + c] = widen(src[c]);
-          }
-        }
-      });
+  pool.parallel_for(p.batch * p.n_tiles * p.k_tiles, [&](std::int64_t b0, std::int64_t e0) {
+    for (std::int64_t w = b0; w < e0; ++w) {
+      const std::int64_t mat = w / (p.k_tiles * p.n_tiles), r = w % (p.k_tiles * p.n_tiles);
+      const std::int64_t col0_tile = r / per_block * p.block_cols;
+      const std::int64_t width = std::min(p.block_cols, p.n_tiles - col0_tile);
+      const std::int64_t kt = r % per_block / width, tj = col0_tile + r % per_block % width;
+      pack_b_piece(b.matrix(mat), kt, tj,
+                   base + ((mat * p.n_tiles + tj) * kp + kt * kTile) * kTile);
+    }
+  });
+}
+
+// The panels of tile columns [c0, c0 + width) of one matrix, one after the other from `dst`,
+// on the calling thread; k tile by k tile, so that it reads B row by row.
+template <class T>
+void pack_b_block(MatrixView<const T> m, std::int64_t k_tiles, std::int64_t c0, std::int64_t width,
+                  float* dst) {
+  const std::int64_t kp = k_tiles * kTile;
+  for (std::int64_t kt = 0; kt < k_tiles; ++kt)
+    for (std::int64_t j = 0; j < width; ++j)
+      pack_b_piece(m, kt, c0 + j, dst + (j * kp + kt * kTile) * kTile);
+}
+
+std::atomic<std::uint64_t> g_next_deferred{1};
+
+template <class T>
+PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool) {
+  PackedB p;
+  p.batch = b.batch;
+  p.k_tiles = tiles_of(b.rows);
+  p.n_tiles = tiles_of(b.cols);
+  ThreadPool& on = pool_or_default(pool);
+  p.block_cols = block_cols(p.k_tiles, p.n_tiles, on.num_threads());
+  const std::int64_t blocks = (p.n_tiles + p.block_cols - 1) / p.block_cols;
+  if (blocks >= 2 && detail::blocks_go_round(p.batch * blocks, on.num_threads())) {
+    // The tile loop will go a block at a time (gemm_units): leave each block to the thread
+    // that computes with it (PackedB::panel).
+    auto d = std::make_shared<detail::DeferredB>();
+    d->id = g_next_deferred.fetch_add(1, std::memory_order_relaxed);
+    if constexpr (std::is_same_v<T, bf16>)
+      d->bf16_src = b;
+    else
+      d->f32_src = b;
+    d->blocks = blocks;
+    p.deferred = std::move(d);
+    return p;
+  }
+  p.data = alloc_floats(p.batch * p.n_tiles * p.k_tiles * kTile * kTile);
+  pack_b_all(b, p, p.data.get(), on);
   return p;
 }
 
+// The block of B that a thread packed last, in a buffer of its own that stays in its L2 while
+// it computes the block's tiles.
+struct ThreadBlock {
+  std::uint64_t id = 0; // the DeferredB it is a block of; 0: none
+  std::int64_t mat = 0, block = 0;
+  AlignedFloats data;
+  std::int64_t capacity = 0; // floats
+};
+thread_local ThreadBlock t_block;
+
 } // namespace
+
+const float* PackedB::panel(std::int64_t b, std::int64_t tj) const {
+  const std::int64_t panel_floats = k_tiles * kTile * kTile;
+  if (!deferred)
+    return data.get() + (b * n_tiles + tj) * panel_floats;
+  detail::DeferredB& d = *deferred;
+  if (d.ready.load(std::memory_order_acquire))
+    return d.all.get() + (b * n_tiles + tj) * panel_floats;
+  const std::int64_t block = tj / block_cols;
+  ThreadBlock& t = t_block;
+  if (t.id != d.id || t.mat != b || t.block != block) {
+    // Twice as many blocks packed as there are: the tile loop is not going a block at a time
+    // (a thread asks again for blocks it packed before), so pack all of B once, as when
+    // packing is not deferred, and read it from there.
+    if (d.packs.fetch_add(1, std::memory_order_relaxed) >= 2 * batch * d.blocks) {
+      std::call_once(d.once, [&] {
+        d.all = alloc_floats(batch * n_tiles * panel_floats);
+        if (d.bf16_src.data)
+          pack_b_all(d.bf16_src, *this, d.all.get(), default_pool());
+        else
+          pack_b_all(d.f32_src, *this, d.all.get(), default_pool());
+        d.ready.store(true, std::memory_order_release);
+      });
+      return d.all.get() + (b * n_tiles + tj) * panel_floats;
+    }
+    const std::int64_t c0 = block * block_cols, width = std::min(block_cols, n_tiles - c0);
+    if (t.capacity < block_cols * panel_floats) {
+      t.data = alloc_floats(block_cols * panel_floats);
+      t.capacity = block_cols * panel_floats;
+    }
+    if (d.bf16_src.data)
+      pack_b_block(d.bf16_src.matrix(b), k_tiles, c0, width, t.data.get());
+    else
+      pack_b_block(d.f32_src.matrix(b), k_tiles, c0, width, t.data.get());
+    t.id = d.id;
+    t.mat = b;
+    t.block = block;
+  }
+  return t.data.get() + (tj - block * block_cols) * panel_floats;
+}
 
 PackedA pack_a(MatrixView<const float> a, ThreadPool* pool) {
   return pack_a_impl<float>({a.data, 1, a.rows, a.cols}, pool);

@@ -42,18 +42,31 @@ struct PackedA {
   }
 };
 
+namespace detail {
+struct DeferredB; // pack.cpp
+}
+
 /// B (K x N) widened to fp32 and zero-padded to whole tiles. Tile column tj is one contiguous
 /// panel of Kp x 32 floats, k-major (one 32-float row of B per k), read as two vector registers.
 /// A batch is its matrices' panels one after the other; n_tiles counts one matrix.
+///
+/// Where the tile loop will go a column block at a time (gemm_units: B cut into blocks, at least
+/// four per thread), pack_b copies nothing: `deferred` is set, `data` is empty, and panel()
+/// packs a block into a buffer of the calling thread's own, which stays in its L2 while the
+/// thread computes the block's tiles, when the thread first asks for one of its panels (a BLAS
+/// packs B a block at a time in the same way). Such a PackedB reads B, which must outlive it. If
+/// the threads ask for twice as many blocks as there are (a loop that does not go a block at a
+/// time), all of B is packed once instead and read from there.
 struct PackedB {
   AlignedFloats data;
   std::int64_t batch = 1, k_tiles = 0, n_tiles = 0;
   std::int64_t block_cols = 1; // see gemm_tile_pos: set by pack_b
+  std::shared_ptr<detail::DeferredB> deferred;
 
+  /// Panel tj of matrix b. Where packing is deferred, in the calling thread's buffer: valid until
+  /// the thread asks for a panel of another block (of any PackedB).
   const float* panel(std::int64_t tj) const { return panel(0, tj); }
-  const float* panel(std::int64_t b, std::int64_t tj) const {
-    return data.get() + (b * n_tiles + tj) * k_tiles * kTile * kTile;
-  }
+  const float* panel(std::int64_t b, std::int64_t tj) const;
 };
 
 /// Packs on `pool` (nullptr: default_pool()); run serially when called from inside a job. A

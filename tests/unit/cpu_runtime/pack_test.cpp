@@ -1,0 +1,108 @@
+// Deferred packing of B: where the tile loop goes a column block at a time, pack_b leaves each
+// block to the thread that computes with it. Whatever the loop's order, the tiles must come out
+// bit for bit as from B packed whole: every panel holds the same floats either way.
+#include <tilekit/cpu/gemm.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace {
+
+template <class T>
+std::vector<T> random_values(std::int64_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (T& x : v)
+    x = T(dist(gen));
+  return v;
+}
+
+enum class Order { units, row_major, column_across_batch };
+
+// C = A @ B for every matrix of the batch: through the units (a block at a time, on the default
+// pool) as generated code goes; or, on one thread, tile by tile in row-major order, or column by
+// column with the same column of every matrix in a row (the same block of each matrix in turn).
+template <class T>
+std::vector<float> product(const tk::cpu::PackedA& pa, const tk::cpu::PackedB& pb,
+                           std::int64_t batch, std::int64_t m, std::int64_t n, Order order) {
+  std::vector<float> c(static_cast<std::size_t>(batch * m * n));
+  const std::int64_t per = pa.m_tiles * pb.n_tiles, items = batch * per;
+  auto tile = [&](std::int64_t w, std::int64_t row, std::int64_t col) {
+    tk::cpu::Tile acc;
+    const std::int64_t mat = w / per;
+    tk::cpu::gemm_tile(pa, mat, pb, pb.batch == 1 ? 0 : mat, row, col, acc);
+    tk::cpu::store_tile(acc, tk::MatrixView<float>{c.data() + mat * m * n, m, n}, row, col);
+  };
+  if (order == Order::row_major) {
+    for (std::int64_t w = 0; w < items; ++w)
+      tile(w, w % per / pb.n_tiles, w % pb.n_tiles);
+    return c;
+  }
+  if (order == Order::column_across_batch) {
+    for (std::int64_t col = 0; col < pb.n_tiles; ++col)
+      for (std::int64_t row = 0; row < pa.m_tiles; ++row)
+        for (std::int64_t mat = 0; mat < batch; ++mat)
+          tile(mat * per, row, col);
+    return c;
+  }
+  tk::cpu::parallel_for(tk::cpu::gemm_units(pa, pb, items), [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t u = b; u < e; ++u) {
+      const std::int64_t w0 = tk::cpu::gemm_unit_begin(pa, pb, items, u);
+      for (std::int64_t w = w0; w < w0 + tk::cpu::gemm_unit_size(pa, pb, items, u); ++w) {
+        const auto p = tk::cpu::gemm_tile_pos(pa, pb, w);
+        tile(w, p.row, p.col);
+      }
+    }
+  });
+  return c;
+}
+
+template <class T>
+void expect_deferred_matches_whole(std::int64_t batch, std::int64_t m, std::int64_t k,
+                                   std::int64_t n) {
+  const int before = tk::cpu::default_pool().num_threads();
+  tk::cpu::set_num_threads(2);
+  const auto a = random_values<T>(batch * m * k, 1), b = random_values<T>(batch * k * n, 2);
+  const tk::TensorView<const T> av{a.data(), batch, m, k}, bv{b.data(), batch, k, n};
+  // B is eight tile columns of at least 512 KiB each, more than half of any L2 here together.
+  // On two threads that is eight blocks of one column, enough to go round (four per thread),
+  // so packing is deferred; on eight, eight blocks of the batch are not enough (32), so B is
+  // packed whole.
+  tk::cpu::ThreadPool eight(8);
+  const auto pa = tk::cpu::pack_a(av);
+  const auto whole = tk::cpu::pack_b(bv, &eight);
+  const auto deferred = tk::cpu::pack_b(bv);
+  ASSERT_FALSE(whole.deferred);
+  ASSERT_TRUE(whole.data);
+  ASSERT_TRUE(deferred.deferred);
+  EXPECT_FALSE(deferred.data);
+  const auto want = product<T>(pa, whole, batch, m, n, Order::row_major);
+  // A block at a time, each thread packing its own blocks; column by column across the batch,
+  // which packs each block once per row of tiles; then in row-major order, which asks for every
+  // block once per tile row, as many times as there are blocks at least, so that B ends up packed
+  // whole.
+  for (Order order : {Order::units, Order::column_across_batch, Order::row_major}) {
+    const auto got = product<T>(pa, deferred, batch, m, n, order);
+    EXPECT_EQ(0, std::memcmp(got.data(), want.data(), want.size() * sizeof(float)))
+        << "order " << static_cast<int>(order);
+  }
+  tk::cpu::set_num_threads(before);
+}
+
+TEST(DeferredPackB, BlockByBlockAsWhole) {
+  expect_deferred_matches_whole<float>(1, 96, 4096, 256);
+}
+
+TEST(DeferredPackB, Bf16) {
+  expect_deferred_matches_whole<tk::bf16>(1, 64, 4096, 256);
+}
+
+TEST(DeferredPackB, EveryMatrixOfABatch) {
+  expect_deferred_matches_whole<float>(3, 64, 4096, 256);
+}
+
+} // namespace
