@@ -179,6 +179,8 @@ std::int64_t unit_blocks(const PackedA& a, const PackedB& b, std::int64_t n) {
 
 std::int64_t gemm_units(const PackedA& a, const PackedB& b, std::int64_t n) {
   const std::int64_t blocks = unit_blocks(a, b, n);
+  if (blocks)
+    detail::expect_units(b);
   return blocks ? n / (a.m_tiles * b.n_tiles) * blocks : n;
 }
 

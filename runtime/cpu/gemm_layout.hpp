@@ -1,6 +1,8 @@
 // What packing (pack.cpp) and the tile loop (gemm.cpp) of the CPU runtime agree on.
 #pragma once
 
+#include <tilekit/cpu/gemm.hpp>
+
 #include <cstdint>
 
 namespace tk::cpu::detail {
@@ -14,5 +16,10 @@ inline constexpr int kNr = 32; // columns of a micro-tile: the whole tile width
 inline bool blocks_go_round(std::int64_t blocks, int threads) {
   return blocks >= 4 * std::int64_t{threads};
 }
+
+// Called by gemm_units where the loop will go a block at a time: a B whose packing is deferred
+// may then be packed a block at a time (pack.cpp; otherwise panel() packs all of it at once).
+// Before the loop's parallel_for, which publishes it to the threads.
+void expect_units(const PackedB& b);
 
 } // namespace tk::cpu::detail

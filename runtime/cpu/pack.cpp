@@ -87,7 +87,8 @@ struct DeferredB {
   std::uint64_t id = 0;
   TensorView<const float> f32_src{};
   TensorView<const bf16> bf16_src{};
-  std::int64_t blocks = 0; // column blocks per matrix
+  std::int64_t blocks = 0;           // column blocks per matrix
+  std::atomic<bool> by_units{false}; // gemm_units said a loop goes a block at a time
   std::atomic<std::int64_t> packs{0};
   std::once_flag once;
   AlignedFloats all;
@@ -266,6 +267,11 @@ thread_local ThreadBlock t_block;
 
 } // namespace
 
+void detail::expect_units(const PackedB& b) {
+  if (b.deferred)
+    b.deferred->by_units.store(true, std::memory_order_relaxed);
+}
+
 const float* PackedB::panel(std::int64_t b, std::int64_t tj) const {
   const std::int64_t panel_floats = k_tiles * kTile * kTile;
   if (!deferred)
@@ -276,10 +282,11 @@ const float* PackedB::panel(std::int64_t b, std::int64_t tj) const {
   const std::int64_t block = tj / block_cols;
   ThreadBlock& t = t_block;
   if (t.id != d.id || t.mat != b || t.block != block) {
-    // Twice as many blocks packed as there are: the tile loop is not going a block at a time
-    // (a thread asks again for blocks it packed before), so pack all of B once, as when
-    // packing is not deferred, and read it from there.
-    if (d.packs.fetch_add(1, std::memory_order_relaxed) >= 2 * batch * d.blocks) {
+    // No loop goes a block at a time, or, once twice as many blocks have been packed as there
+    // are, this one does not (a thread asks again for blocks it packed before): pack all of B
+    // once, as when packing is not deferred, and read it from there.
+    if (!d.by_units.load(std::memory_order_relaxed) ||
+        d.packs.fetch_add(1, std::memory_order_relaxed) >= 2 * batch * d.blocks) {
       std::call_once(d.once, [&] {
         d.all = alloc_floats(batch * n_tiles * panel_floats);
         if (d.bf16_src.data)

@@ -50,13 +50,14 @@ struct DeferredB; // pack.cpp
 /// panel of Kp x 32 floats, k-major (one 32-float row of B per k), read as two vector registers.
 /// A batch is its matrices' panels one after the other; n_tiles counts one matrix.
 ///
-/// Where the tile loop will go a column block at a time (gemm_units: B cut into blocks, at least
-/// four per thread), pack_b copies nothing: `deferred` is set, `data` is empty, and panel()
-/// packs a block into a buffer of the calling thread's own, which stays in its L2 while the
-/// thread computes the block's tiles, when the thread first asks for one of its panels (a BLAS
-/// packs B a block at a time in the same way). Such a PackedB reads B, which must outlive it. If
-/// the threads ask for twice as many blocks as there are (a loop that does not go a block at a
-/// time), all of B is packed once instead and read from there.
+/// Where a tile loop can go a column block at a time (B cut into blocks, at least four per
+/// thread), pack_b copies nothing: `deferred` is set and `data` is empty. Once gemm_units has
+/// been called for it (the loop goes a block at a time), panel() packs a block into a buffer of
+/// the calling thread's own, which stays in its L2 while the thread computes the block's tiles,
+/// when the thread first asks for one of its panels (a BLAS packs B a block at a time in the same
+/// way). Such a PackedB reads B, which must outlive it. Without gemm_units, or once the threads
+/// have asked for twice as many blocks as there are (a loop that does not go a block at a time),
+/// panel() packs all of B once and reads it from there.
 struct PackedB {
   AlignedFloats data;
   std::int64_t batch = 1, k_tiles = 0, n_tiles = 0;

@@ -81,6 +81,13 @@ void expect_deferred_matches_whole(std::int64_t batch, std::int64_t m, std::int6
   ASSERT_TRUE(deferred.deferred);
   EXPECT_FALSE(deferred.data);
   const auto want = product<T>(pa, whole, batch, m, n, Order::row_major);
+  {
+    // Never through gemm_units: B is packed whole on the first panel asked for.
+    const auto never_by_units = tk::cpu::pack_b(bv);
+    ASSERT_TRUE(never_by_units.deferred);
+    const auto got = product<T>(pa, never_by_units, batch, m, n, Order::column_across_batch);
+    EXPECT_EQ(0, std::memcmp(got.data(), want.data(), want.size() * sizeof(float)));
+  }
   // A block at a time, each thread packing its own blocks; column by column across the batch,
   // which packs each block once per row of tiles; then in row-major order, which asks for every
   // block once per tile row, as many times as there are blocks at least, so that B ends up packed
@@ -103,6 +110,35 @@ TEST(DeferredPackB, Bf16) {
 
 TEST(DeferredPackB, EveryMatrixOfABatch) {
   expect_deferred_matches_whole<float>(3, 64, 4096, 256);
+}
+
+} // namespace
+
+namespace {
+
+// Where the panels come from: B packed whole keeps every panel at its own place; a block at a
+// time, every block starts at the thread's buffer. A deferred B is packed whole unless
+// gemm_units said a loop goes a block at a time.
+TEST(DeferredPackB, PacksABlockAtATimeOnlyForUnits) {
+  const int before = tk::cpu::default_pool().num_threads();
+  tk::cpu::set_num_threads(2);
+  const auto a = random_values<float>(64 * 4096, 1), b = random_values<float>(4096 * 256, 2);
+  const tk::MatrixView<const float> av{a.data(), 64, 4096}, bv{b.data(), 4096, 256};
+  const auto pa = tk::cpu::pack_a(av);
+  const std::int64_t panel_floats = 4096 * 32;
+  for (bool units : {false, true}) {
+    const auto pb = tk::cpu::pack_b(bv);
+    ASSERT_TRUE(pb.deferred);
+    ASSERT_EQ(pb.block_cols, 1);
+    if (units) {
+      EXPECT_EQ(tk::cpu::gemm_units(pa, pb, pa.m_tiles * pb.n_tiles), 8); // one block each
+    }
+    const float* first = pb.panel(0, 0);
+    const float* third = pb.panel(0, 2);
+    EXPECT_EQ(third, units ? first : first + 2 * panel_floats) << "units " << units;
+    EXPECT_EQ(third[0], b[2 * 32]); // B[0, 64], the first value of panel 2
+  }
+  tk::cpu::set_num_threads(before);
 }
 
 } // namespace
