@@ -265,6 +265,15 @@ struct ThreadBlock {
 };
 thread_local ThreadBlock t_block;
 
+// f(B's view), whichever element type B has.
+template <class F>
+void with_source(const detail::DeferredB& d, F&& f) {
+  if (d.bf16_src.data)
+    f(d.bf16_src);
+  else
+    f(d.f32_src);
+}
+
 } // namespace
 
 void detail::expect_units(const PackedB& b) {
@@ -289,10 +298,7 @@ const float* PackedB::panel(std::int64_t b, std::int64_t tj) const {
         d.packs.fetch_add(1, std::memory_order_relaxed) >= 2 * batch * d.blocks) {
       std::call_once(d.once, [&] {
         d.all = alloc_floats(batch * n_tiles * panel_floats);
-        if (d.bf16_src.data)
-          pack_b_all(d.bf16_src, *this, d.all.get(), default_pool());
-        else
-          pack_b_all(d.f32_src, *this, d.all.get(), default_pool());
+        with_source(d, [&](auto src) { pack_b_all(src, *this, d.all.get(), default_pool()); });
         d.ready.store(true, std::memory_order_release);
       });
       return d.all.get() + (b * n_tiles + tj) * panel_floats;
@@ -302,10 +308,8 @@ const float* PackedB::panel(std::int64_t b, std::int64_t tj) const {
       t.data = alloc_floats(block_cols * panel_floats);
       t.capacity = block_cols * panel_floats;
     }
-    if (d.bf16_src.data)
-      pack_b_block(d.bf16_src.matrix(b), k_tiles, c0, width, t.data.get());
-    else
-      pack_b_block(d.f32_src.matrix(b), k_tiles, c0, width, t.data.get());
+    with_source(d,
+                [&](auto src) { pack_b_block(src.matrix(b), k_tiles, c0, width, t.data.get()); });
     t.id = d.id;
     t.mat = b;
     t.block = block;
