@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <string_view>
 #include <type_traits>
 
@@ -19,12 +18,15 @@ std::string number_text(const Number& n) {
     return n.value < 0 ? "-inf" : "inf";
   if (std::isnan(n.value))
     return "nan"; // no literal denotes NaN; a parsed module never holds one
-  char buf[64];
+  // Room for any double in fixed notation: up to 309 digits before the point (DBL_MAX).
+  char buf[400];
   if (n.is_integer && std::trunc(n.value) == n.value) {
     if (std::fabs(n.value) < 9.2e18)
       return std::to_string(static_cast<std::int64_t>(n.value));
-    std::snprintf(buf, sizeof buf, "%.0f", n.value);
-    return buf;
+    // Every digit of the double, as "%.0f" (which, into 64 bytes, cut 71-digit literals short,
+    // into another number).
+    auto res = std::to_chars(buf, buf + sizeof buf, n.value, std::chars_format::fixed);
+    return std::string(buf, res.ptr);
   }
   auto res = std::to_chars(buf, buf + sizeof buf, n.value);
   std::string s(buf, res.ptr);

@@ -67,7 +67,15 @@ TEST(Print, Numbers) {
   EXPECT_EQ(expr_of("x = 1234.5"), "1234.5");
   EXPECT_EQ(expr_of("x = 1e22"), "1e22");
   EXPECT_EQ(expr_of("x = 0.1"), "0.1");
+  // An integer literal past 2^63: every digit of the double it reads as, at any length (a
+  // 71-digit literal used to be cut to 63 digits, another number), and that reads back as itself.
   EXPECT_EQ(expr_of("x = 123456789012345678901234567890"), "123456789012345677877719597056");
+  for (const std::string& literal : {std::string(71, '1'), "1" + std::string(308, '0')}) {
+    const std::string printed = expr_of("x = " + literal);
+    EXPECT_EQ(printed.size(), literal.size());
+    EXPECT_EQ(printed.substr(0, 16), literal.substr(0, 16));
+    EXPECT_EQ(expr_of("x = " + printed), printed);
+  }
   EXPECT_EQ(expr_of("x = inf"), "inf");
   EXPECT_EQ(expr_of("x = -inf"), "-inf");
   EXPECT_EQ(expr_of("x = a - -1.5"), "a - -1.5");
