@@ -70,13 +70,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
           }
           tk::cpu::Tile t3;
           t3 = s;
-          for (std::int64_t er = 0; er < 32; ++er) {
-            for (std::int64_t ek = 0; ek < 32; ++ek) {
-              for (std::int64_t ec = 0; ec < 32; ++ec) {
-                t3(er, ec) = t3(er, ec) + t0(er, ek) * t1(ek, ec);
-              }
-            }
-          }
+          tk::cpu::tile_matmul_acc(t0, t1, t3);
           for (std::int64_t er = 0; er < 32; ++er) {
             for (std::int64_t ec = 0; ec < 32; ++ec) {
               s(er, ec) = t3(er, ec);
@@ -126,13 +120,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
           }
           tk::cpu::Tile t8;
           t8 = s;
-          for (std::int64_t er = 0; er < 32; ++er) {
-            for (std::int64_t ek = 0; ek < 32; ++ek) {
-              for (std::int64_t ec = 0; ec < 32; ++ec) {
-                t8(er, ec) = t8(er, ec) + t5(er, ek) * t6(ek, ec);
-              }
-            }
-          }
+          tk::cpu::tile_matmul_acc(t5, t6, t8);
           for (std::int64_t er = 0; er < 32; ++er) {
             for (std::int64_t ec = 0; ec < 32; ++ec) {
               s(er, ec) = t8(er, ec);
@@ -190,13 +178,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
             }
             tk::cpu::Tile t13;
             t13 = s;
-            for (std::int64_t er = 0; er < 32; ++er) {
-              for (std::int64_t ek = 0; ek < 32; ++ek) {
-                for (std::int64_t ec = 0; ec < 32; ++ec) {
-                  t13(er, ec) = t13(er, ec) + t10(er, ek) * t11(ek, ec);
-                }
-              }
-            }
+            tk::cpu::tile_matmul_acc(t10, t11, t13);
             for (std::int64_t er = 0; er < 32; ++er) {
               for (std::int64_t ec = 0; ec < 32; ++ec) {
                 s(er, ec) = t13(er, ec);
@@ -220,13 +202,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
           tk::cpu::load_tile(V.matrix(h), j, d, t14);
           tk::cpu::Tile t15;
           t15 = o;
-          for (std::int64_t er = 0; er < 32; ++er) {
-            for (std::int64_t ek = 0; ek < 32; ++ek) {
-              for (std::int64_t ec = 0; ec < 32; ++ec) {
-                t15(er, ec) = t15(er, ec) + p(er, ek) * t14(ek, ec);
-              }
-            }
-          }
+          tk::cpu::tile_matmul_acc(p, t14, t15);
           for (std::int64_t er = 0; er < 32; ++er) {
             for (std::int64_t ec = 0; ec < 32; ++ec) {
               o(er, ec) = t15(er, ec);

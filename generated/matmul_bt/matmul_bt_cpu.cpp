@@ -48,13 +48,7 @@ void run_cpu(tk::MatrixView<const tk::bf16> A, tk::MatrixView<const tk::bf16> B,
         }
         tk::cpu::Tile t3;
         t3 = acc;
-        for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ek = 0; ek < 32; ++ek) {
-            for (std::int64_t ec = 0; ec < 32; ++ec) {
-              t3(er, ec) = t3(er, ec) + t0(er, ek) * t1(ek, ec);
-            }
-          }
-        }
+        tk::cpu::tile_matmul_acc(t0, t1, t3);
         for (std::int64_t er = 0; er < 32; ++er) {
           for (std::int64_t ec = 0; ec < 32; ++ec) {
             acc(er, ec) = t3(er, ec);

@@ -270,6 +270,8 @@ namespace tk::ir {
   X(cpu_rowmax, "cpu.rowmax", "tile tile", void, writes, "")                                       \
   X(cpu_colsum, "cpu.colsum", "tile tile", void, writes, "")                                       \
   X(cpu_colmax, "cpu.colmax", "tile tile", void, writes, "")                                       \
+  /* c += a @ b on tile buffers (a matmul outside the packed pattern), the gemm's micro-kernel */  \
+  X(cpu_tile_matmul_acc, "cpu.tile_matmul_acc", "tile tile tile", void, writes, "")                \
   X(cpu_pack_a, "cpu.pack_a", "src", void, writes, "")                                             \
   X(cpu_pack_b, "cpu.pack_b", "src", void, writes, "")                                             \
   X(cpu_gemm_tile, "cpu.gemm_tile", "src src int int tile", void, writes, "")                      \

@@ -165,6 +165,18 @@ void gemm_tile(const PackedA& a, std::int64_t ba, const PackedB& b, std::int64_t
     fill(acc, 0.0f);
 }
 
+void tile_matmul_acc(const Tile& a, const Tile& b, Tile& acc) {
+  // A into four 8-row micro-panels, k-major, as pack_a lays them out; a tile of B already is a
+  // packed panel (dst[k * 32 + c]).
+  alignas(64) float ap[kTileElems];
+  for (int mp = 0; mp < kTile / kMr; ++mp)
+    for (int k = 0; k < kTile; ++k)
+      for (int r = 0; r < kMr; ++r)
+        ap[(mp * kTile + k) * kMr + r] = a.data[(mp * kMr + r) * kTile + k];
+  for (int mp = 0; mp < kTile / kMr; ++mp)
+    g_kernel->fn(kTile, ap + mp * kTile * kMr, b.data, acc.data + mp * kMr * kTile, true);
+}
+
 namespace {
 // Column blocks per matrix where the loop goes a block at a time (gemm_units), else 0.
 std::int64_t unit_blocks(const PackedA& a, const PackedB& b, std::int64_t n) {

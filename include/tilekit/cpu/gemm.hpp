@@ -108,6 +108,10 @@ inline void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::
   gemm_tile(a, 0, b, 0, ti, tj, 0, a.k_tiles, acc, accumulate);
 }
 
+/// acc += a @ b on tiles already at hand (a matmul with a computed operand, as mlp's gelu(h) @
+/// W2), with gemm_tile's micro-kernel and numerics: fp32 products and accumulation in k order.
+void tile_matmul_acc(const Tile& a, const Tile& b, Tile& acc);
+
 /// The order of the output tiles that keeps B in L2, for a tile-parallel loop over work items
 /// w = 0 .. m_tiles * n_tiles: tile columns go in blocks of b.block_cols, as many as fit in half
 /// of L2 together (pack_b sets it from K, the L2 size and, where B does not fit, its pool's

@@ -70,13 +70,7 @@ TEST(LowerCpu, PartialKMatmulIsNotTheGemmAndSelfBroadcastGoesThroughATemporary) 
         cpu.load_tile(B, k, j, t1)
         let t2: tile<f32> = cpu.tile()
         t2 = acc
-        for er in 0 .. 32 serial {
-          for ek in 0 .. 32 serial {
-            for ec in 0 .. 32 serial {
-              cpu.tile_set(t2, er, ec, cpu.tile_get(t2, er, ec) + cpu.tile_get(t0, er, ek) * cpu.tile_get(t1, ek, ec))
-            }
-          }
-        }
+        cpu.tile_matmul_acc(t0, t1, t2)
         for er in 0 .. 32 serial {
           for ec in 0 .. 32 serial {
             cpu.tile_set(acc, er, ec, cpu.tile_get(t2, er, ec))

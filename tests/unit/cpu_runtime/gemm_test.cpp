@@ -129,6 +129,29 @@ TEST_P(GemmTest, SmallIntegersAreExact) {
     }
 }
 
+// A tile times a tile, added to an accumulator: bit for bit what gemm_tile computes for the same
+// 32x32 matrices (the same micro-kernel, k in order), plus the accumulator's start.
+TEST_P(GemmTest, TileMatmulAccIsGemmTileOnTiles) {
+  const auto a = random_floats(32 * 32, 41), b = random_floats(32 * 32, 42);
+  const Shape s{32, 32, 32};
+  const auto pa = tk::cpu::pack_a(tk::MatrixView<const float>{a.data(), 32, 32});
+  const auto pb = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), 32, 32});
+  Tile ta, tb, start, want, got;
+  std::memcpy(ta.data, a.data(), sizeof ta.data);
+  std::memcpy(tb.data, b.data(), sizeof tb.data);
+  const auto c0 = random_floats(32 * 32, 43);
+  std::memcpy(start.data, c0.data(), sizeof start.data);
+  want = start;
+  tk::cpu::gemm_tile(pa, pb, 0, 0, want, /*accumulate=*/true);
+  got = start;
+  tk::cpu::tile_matmul_acc(ta, tb, got);
+  EXPECT_EQ(0, std::memcmp(got.data, want.data, sizeof got.data));
+  // And from zero, against the double reference.
+  tk::cpu::fill(got, 0.0f);
+  tk::cpu::tile_matmul_acc(ta, tb, got);
+  expect_close(std::vector<float>(got.data, got.data + 32 * 32), a, b, s, 1e-5);
+}
+
 TEST_P(GemmTest, KRangesAccumulate) {
   const Shape s{32, 160, 32}; // 5 K tiles
   const auto a = random_floats(s.m * s.k, 31), b = random_floats(s.k * s.n, 32);
