@@ -181,11 +181,11 @@ namespace {
 // Column blocks per matrix where the loop goes a block at a time (gemm_units), else 0.
 std::int64_t unit_blocks(const PackedA& a, const PackedB& b, std::int64_t n) {
   const std::int64_t per = a.m_tiles * b.n_tiles;
-  const std::int64_t blocks =
-      (b.n_tiles + b.block_cols - 1) / std::max<std::int64_t>(b.block_cols, 1);
-  if (per <= 0 || blocks < 2 || n % per != 0)
+  if (per <= 0 || n % per != 0)
     return 0;
-  return detail::blocks_go_round(n / per * blocks, default_pool().num_threads()) ? blocks : 0;
+  return detail::blocks_go_round(b, n / per, default_pool().num_threads())
+             ? detail::column_blocks(b)
+             : 0;
 }
 } // namespace
 

@@ -87,7 +87,6 @@ struct DeferredB {
   std::uint64_t id = 0;
   TensorView<const float> f32_src{};
   TensorView<const bf16> bf16_src{};
-  std::int64_t blocks = 0;           // column blocks per matrix
   std::atomic<bool> by_units{false}; // gemm_units said a loop goes a block at a time
   std::atomic<std::int64_t> packs{0};
   std::once_flag once;
@@ -236,8 +235,7 @@ PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool) {
   p.n_tiles = tiles_of(b.cols);
   ThreadPool& on = pool_or_default(pool);
   p.block_cols = block_cols(p.k_tiles, p.n_tiles, on.num_threads());
-  const std::int64_t blocks = (p.n_tiles + p.block_cols - 1) / p.block_cols;
-  if (blocks >= 2 && detail::blocks_go_round(p.batch * blocks, on.num_threads())) {
+  if (detail::blocks_go_round(p, p.batch, on.num_threads())) {
     // The tile loop will go a block at a time (gemm_units): leave each block to the thread
     // that computes with it (PackedB::panel).
     auto d = std::make_shared<detail::DeferredB>();
@@ -246,7 +244,6 @@ PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool) {
       d->bf16_src = b;
     else
       d->f32_src = b;
-    d->blocks = blocks;
     p.deferred = std::move(d);
     return p;
   }
@@ -295,7 +292,8 @@ const float* PackedB::panel(std::int64_t b, std::int64_t tj) const {
     // are, this one does not (a thread asks again for blocks it packed before): pack all of B
     // once, as when packing is not deferred, and read it from there.
     if (!d.by_units.load(std::memory_order_relaxed) ||
-        d.packs.fetch_add(1, std::memory_order_relaxed) >= 2 * batch * d.blocks) {
+        d.packs.fetch_add(1, std::memory_order_relaxed) >=
+            2 * batch * detail::column_blocks(*this)) {
       std::call_once(d.once, [&] {
         d.all = alloc_floats(batch * n_tiles * panel_floats);
         with_source(d, [&](auto src) { pack_b_all(src, *this, d.all.get(), default_pool()); });
