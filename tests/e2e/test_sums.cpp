@@ -61,8 +61,8 @@ TEST_P(RunningSum, Bf16StaysWithinTheBf16BoundUnbiased) {
     gen::running_sum_bf16::run_tt(device(), x.cview(), y.view());
   Reference ref = tile_sums(x);
   set_bf16_bound(ref);
-  Outcome out = verify_kernel(TK_E2E_SUMS_FILE, "running_sum_bf16",
-                              {{{"x", to_interp(x)}}, {}, {}}, "y", y, ref);
+  Outcome out = verify_kernel(TK_E2E_SUMS_FILE, "running_sum_bf16", {{{"x", to_interp(x)}}, {}, {}},
+                              "y", y, ref);
   EXPECT_TRUE(out.ok) << out.detail;
 }
 
@@ -77,8 +77,8 @@ TEST_P(RunningSum, F32StaysWithinAnFp32SumBoundUnbiased) {
     gen::running_sum_f32::run_tt(device(), x.cview(), y.view());
   Reference ref = tile_sums(x);
   set_f32_sum_bound(ref, ref.value, static_cast<double>(n / 32)); // positive terms: |sum| = sum
-  Outcome out = verify_kernel(TK_E2E_SUMS_FILE, "running_sum_f32",
-                              {{{"x", to_interp(x)}}, {}, {}}, "y", y, ref);
+  Outcome out = verify_kernel(TK_E2E_SUMS_FILE, "running_sum_f32", {{{"x", to_interp(x)}}, {}, {}},
+                              "y", y, ref);
   EXPECT_TRUE(out.ok) << out.detail;
 }
 
@@ -173,8 +173,8 @@ INSTANTIATE_TEST_SUITE_P(Sums, Centred,
                                   std::to_string(std::get<1>(p.param));
                          });
 
-class LayernormOffset
-    : public ::testing::TestWithParam<std::tuple<Backend, std::int64_t, double>> {};
+class LayernormOffset : public ::testing::TestWithParam<std::tuple<Backend, std::int64_t, double>> {
+};
 
 // examples/layernorm.tk unchanged on rows of offset + U(-1, 1): 4.1e-2 at offset 8 and 5.5e-2 at
 // 64 (N = 1024) on TT before, against the bf16 bound of 1.6e-2 (1 + |ref|).
