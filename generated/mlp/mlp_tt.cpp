@@ -173,10 +173,15 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                        .compile_args = tk_reader_compile_args});
 
   std::vector<std::uint32_t> tk_compute_compile_args;
+  // Float32 CBs that only copy_tile reads go straight to the fp32 DST, not through SrcA as TF32.
+  std::vector<tt::tt_metal::UnpackToDestMode> tk_unpack_to_dest_mode(
+      NUM_CIRCULAR_BUFFERS, tt::tt_metal::UnpackToDestMode::Default);
+  tk_unpack_to_dest_mode[tt::CBIndex::c_24] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/mlp/compute.cpp", tk_all_cores,
       tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
                                   .fp32_dest_acc_en = true,
+                                  .unpack_to_dest_mode = tk_unpack_to_dest_mode,
                                   .math_approx_mode = false,
                                   .compile_args = tk_compute_compile_args});
 

@@ -19,8 +19,8 @@ void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<tk::bf16> y) {
   const std::int64_t N = x.cols;
   // Rows 32c .. 32c + 31: the partial result of chunk c, stored by the first loop nest, combined
   // by the second.
-  std::vector<tk::bf16> tensor_max_m_storage(65536);
-  const tk::MatrixView<tk::bf16> tensor_max_m{tensor_max_m_storage.data(), 2048, 32};
+  std::vector<float> tensor_max_m_storage(65536);
+  const tk::MatrixView<float> tensor_max_m{tensor_max_m_storage.data(), 2048, 32};
   std::int64_t Mt = M / 32;
   std::int64_t Nt = N / 32;
   std::int64_t items = Mt * Nt;

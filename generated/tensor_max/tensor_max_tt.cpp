@@ -43,7 +43,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     const std::uint32_t Nt = N / 32u;
     const std::uint32_t items = Mt * Nt;
     const std::uint32_t x_bytes = Mt * Nt * 2048u;
-    const std::uint32_t tensor_max_m_bytes = 131072u;
+    const std::uint32_t tensor_max_m_bytes = 262144u;
     if (work_items == 0) {
       return; // no output tile: nothing to launch
     }
@@ -61,7 +61,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     tensor_max_m_buffer = tt::tt_metal::distributed::MeshBuffer::create(
         tt::tt_metal::distributed::ReplicatedBufferConfig{.size = tensor_max_m_bytes},
         tt::tt_metal::distributed::DeviceLocalBufferConfig{
-            .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+            .page_size = 4096, .buffer_type = tt::tt_metal::BufferType::DRAM},
         &device);
     const std::uint32_t tensor_max_m_addr =
         static_cast<std::uint32_t>(tensor_max_m_buffer->address());
@@ -82,8 +82,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
             .set_page_size(tt::CBIndex::c_0, 2048));
     tt::tt_metal::CreateCircularBuffer(
         tk_program, tk_all_cores,
-        tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
-            .set_page_size(tt::CBIndex::c_16, 2048));
+        tt::tt_metal::CircularBufferConfig(8192, {{tt::CBIndex::c_16, tt::DataFormat::Float32}})
+            .set_page_size(tt::CBIndex::c_16, 4096));
     tt::tt_metal::CreateCircularBuffer(
         tk_program, tk_all_cores,
         tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
@@ -144,7 +144,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   }
   { // tensor_max_combine
     const std::uint32_t work_items = 1u;
-    const std::uint32_t tensor_max_m_bytes = 131072u;
+    const std::uint32_t tensor_max_m_bytes = 262144u;
     const std::uint32_t y_bytes = 2048u;
     if (work_items == 0) {
       return; // no output tile: nothing to launch
@@ -174,8 +174,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
     tt::tt_metal::CreateCircularBuffer(
         tk_program, tk_all_cores,
-        tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
-            .set_page_size(tt::CBIndex::c_0, 2048));
+        tt::tt_metal::CircularBufferConfig(8192, {{tt::CBIndex::c_0, tt::DataFormat::Float32}})
+            .set_page_size(tt::CBIndex::c_0, 4096));
     tt::tt_metal::CreateCircularBuffer(
         tk_program, tk_all_cores,
         tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
@@ -190,8 +190,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
             .set_page_size(tt::CBIndex::c_24, 4096));
     tt::tt_metal::CreateCircularBuffer(
         tk_program, tk_all_cores,
-        tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_25, tt::DataFormat::Float16_b}})
-            .set_page_size(tt::CBIndex::c_25, 2048));
+        tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_25, tt::DataFormat::Float32}})
+            .set_page_size(tt::CBIndex::c_25, 4096));
 
     std::vector<std::uint32_t> tk_reader_compile_args;
     tt::tt_metal::TensorAccessorArgs(*tensor_max_m_buffer).append_to(tk_reader_compile_args);
@@ -202,10 +202,15 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                          .compile_args = tk_reader_compile_args});
 
     std::vector<std::uint32_t> tk_compute_compile_args;
+    // Float32 CBs that only copy_tile reads go straight to the fp32 DST, not through SrcA as TF32.
+    std::vector<tt::tt_metal::UnpackToDestMode> tk_unpack_to_dest_mode(
+        NUM_CIRCULAR_BUFFERS, tt::tt_metal::UnpackToDestMode::Default);
+    tk_unpack_to_dest_mode[tt::CBIndex::c_0] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
     const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
         tk_program, TILEKIT_KERNEL_DIR "/tensor_max_combine/compute.cpp", tk_all_cores,
         tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
                                     .fp32_dest_acc_en = true,
+                                    .unpack_to_dest_mode = tk_unpack_to_dest_mode,
                                     .math_approx_mode = false,
                                     .compile_args = tk_compute_compile_args});
 

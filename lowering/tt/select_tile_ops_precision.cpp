@@ -96,6 +96,10 @@ void TileSelector::analyze_precision(const Function& kernel) {
     if (!c)
       return false;
     switch (c->fn) {
+    case Intrinsic::cb_tile: { // a tile of a row kept in L1 (keep-rows): its CB's format says
+      const CircularBuffer* cb = prog_.find_cb(as<Ref>(c->args[0])->name);
+      return cb && cb->format != DataFormat::Float32;
+    }
     case Intrinsic::tile_zeros:
     case Intrinsic::tile_tril:
     case Intrinsic::tile_triu:

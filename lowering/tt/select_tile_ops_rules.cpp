@@ -388,6 +388,7 @@ Val TileSelector::reduce(const Call& c) {
                                 cb(a->cb), cb(scaler()), index_of(a), i(0), i(d->slot)});
   post(a);
   d->mask = row ? 0 : 1;
+  d->sum = !is_max;
   return d;
 }
 
@@ -468,6 +469,7 @@ Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine
           cb(scaler()), index_of(ops[0]), i(0), i(x->slot)});
     x->mask = row ? 0 : 1;
   }
+  x->sum = combine == Intrinsic::tile_add;
   for (const Val& v : ops)
     post(v);
   return x;

@@ -257,7 +257,7 @@ void TileSelector::spill_all(bool copy_back) {
                         "other values, which the packer's reduce mask would cut to row/column 0");
   std::vector<Val> spilled = live_;
   for (const Val& v : spilled) {
-    const bool dest = copy_back && fp32_acc_;
+    const bool dest = copy_back && fp32_acc_ && v->sum;
     const std::string t = temp_cb(dest);
     emit(Intrinsic::pack_tile, {i(v->slot), cb(t)});
     v->where = TileValue::Where::cb;
@@ -317,6 +317,7 @@ void TileSelector::to_dst(const Val& v, bool keep_reduction) {
   v->where = TileValue::Where::dst;
   v->index = nullptr;
   v->dest_only = false;
+  v->sum = false;
   v->slot = slot;
   live_.push_back(v);
 }

@@ -41,6 +41,9 @@ struct TileValue {
   // (UnpackToDestFp32): a carried sum or a spilled reduction, exact in fp32. An FPU operation
   // takes such a value only after fpu_operand() copied it to a CB the FPU may read.
   bool dest_only = false;
+  // where == dst: a sum the FPU accumulated (rowsum, colsum, @ into an accumulator), kept exact
+  // in fp32 when it leaves DST to be copied back (spill_all's copy_back).
+  bool sum = false;
   // A reduction in DST (its ReduceDim: 0 row, 1 column), -1 otherwise. Only its row or column 0 is
   // defined (on the device REDUCE_ROW leaves scratch elsewhere); the packer's mask, on from
   // reduce_init to reduce_uninit, writes zeros there. So it must be packed before any other DST

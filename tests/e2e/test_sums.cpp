@@ -12,12 +12,21 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace tk::e2e {
 namespace {
 
 using Sizes = std::tuple<Backend, std::int64_t>;
+
+/// One line per checked output (what the before/after table is made of).
+void report(const Outcome& out, const char* output = "") {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::printf("sums: %s/%s %s max|err| %.3g bias %+.3g (bound %.3g) PCC %.6f\n",
+              info->test_suite_name(), info->name(), output, out.max_abs_err, out.bias,
+              out.bias_bound, out.pcc);
+}
 
 /// fp32 sums: each of `terms` additions rounds once (2^-24 of the partial sum, at most the sum
 /// of the magnitudes), both targets adding in fp32; rounding to nearest is unbiased, so the bias
@@ -63,6 +72,7 @@ TEST_P(RunningSum, Bf16StaysWithinTheBf16BoundUnbiased) {
   set_bf16_bound(ref);
   Outcome out = verify_kernel(TK_E2E_SUMS_FILE, "running_sum_bf16", {{{"x", to_interp(x)}}, {}, {}},
                               "y", y, ref);
+  report(out);
   EXPECT_TRUE(out.ok) << out.detail;
 }
 
@@ -79,6 +89,7 @@ TEST_P(RunningSum, F32StaysWithinAnFp32SumBoundUnbiased) {
   set_f32_sum_bound(ref, ref.value, static_cast<double>(n / 32)); // positive terms: |sum| = sum
   Outcome out = verify_kernel(TK_E2E_SUMS_FILE, "running_sum_f32", {{{"x", to_interp(x)}}, {}, {}},
                               "y", y, ref);
+  report(out);
   EXPECT_TRUE(out.ok) << out.detail;
 }
 
@@ -114,6 +125,7 @@ TEST_P(TensorMean, F32MeanWithinTwoTf32Roundings) {
   ref.bound[0] = std::ldexp(ref.value[0], -9) + std::ldexp(ref.value[0], -24) * (n * n / 1024.0);
   Outcome out = verify_kernel(TK_E2E_SUMS_FILE, one_core ? "tensor_mean_1x1" : "tensor_mean",
                               {{{"x", to_interp(x)}}, {}, {}}, "y", y, ref);
+  report(out);
   EXPECT_TRUE(out.ok) << out.detail;
 }
 
@@ -160,8 +172,10 @@ TEST_P(Centred, RowMeanAndCentredRowsWithinBoundsUnbiased) {
   rm.bias_bound = kBiasFraction * bound_sum / 64;
   const interp::Inputs in{{{"x", to_interp(x)}}, {}, {}};
   Outcome oy = verify_kernel(TK_E2E_SUMS_FILE, "centred", in, "y", y, ry);
+  report(oy, "y");
   EXPECT_TRUE(oy.ok) << "y:\n" << oy.detail;
   Outcome om = verify_kernel(TK_E2E_SUMS_FILE, "centred", in, "mean", mean, rm);
+  report(om, "mean");
   EXPECT_TRUE(om.ok) << "mean:\n" << om.detail;
 }
 
@@ -181,6 +195,7 @@ class LayernormOffset : public ::testing::TestWithParam<std::tuple<Backend, std:
 TEST_P(LayernormOffset, WithinTheBf16BoundUnbiased) {
   const auto [b, n, offset] = GetParam();
   Outcome out = run_layernorm_on(b, Shape{64, n, 0}, offset - 1, offset + 1);
+  report(out);
   EXPECT_TRUE(out.ok) << out.detail;
 }
 

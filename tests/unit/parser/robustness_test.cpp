@@ -125,10 +125,10 @@ TEST(Robustness, AnIndexThatStartsWithAParenthesisOrAMinusIsNamed) {
   const std::string k = "kernel k(x: bf16[M, N]) -> (y: bf16[M, N]) {\n"
                         "    parallel i in tiles(M), j in tiles(N) { y[i, j] = x[i, ";
   EXPECT_EQ(first_line(parse_error(k + "(j)] }\n}\n")),
-            "t.tk:2:58: error: expected tensor index (a loop variable, optionally plus or minus an "
+            "t.tk:2:60: error: expected tensor index (a loop variable, optionally plus or minus an "
             "integer: 'j', 'j - 1'; or an integer literal)");
   EXPECT_EQ(first_line(parse_error(k + "-j] }\n}\n")),
-            "t.tk:2:58: error: expected tensor index (a loop variable, optionally plus or minus an "
+            "t.tk:2:60: error: expected tensor index (a loop variable, optionally plus or minus an "
             "integer: 'j', 'j - 1'; or an integer literal)");
 }
 

@@ -9,6 +9,7 @@
 #include "api/compute/reg_api.h"
 #include "api/compute/bcast.h"
 #include "api/compute/compute_kernel_hw_startup.h"
+#include "api/compute/eltwise_binary_sfpu.h"
 #include "api/compute/eltwise_unary/binop_with_scalar.h"
 #include "api/compute/eltwise_unary/exp.h"
 #include "api/compute/eltwise_unary/fill.h"
@@ -28,8 +29,10 @@ void kernel_main() {
   constexpr uint32_t cb_m = tt::CBIndex::c_24;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
   constexpr uint32_t cb_l = tt::CBIndex::c_26;
-  constexpr uint32_t cb_r = tt::CBIndex::c_27;
-  constexpr uint32_t cb_o = tt::CBIndex::c_28;
+  constexpr uint32_t cb_m_hi = tt::CBIndex::c_27;
+  constexpr uint32_t cb_m_lo = tt::CBIndex::c_28;
+  constexpr uint32_t cb_r = tt::CBIndex::c_29;
+  constexpr uint32_t cb_o = tt::CBIndex::c_30;
   const int32_t St = get_arg_val<uint32_t>(0);
   const int32_t Dt = get_arg_val<uint32_t>(1);
   const uint32_t scale_bits = get_arg_val<uint32_t>(2);
@@ -106,8 +109,34 @@ void kernel_main() {
     cb_push_back(cb_l, 1);
     tile_regs_release();
     cb_wait_front(cb_l, 1);
+    reconfig_data_format_srca(cb_m);
+    copy_tile_to_dst_init_short(cb_m);
+    tile_regs_acquire();
+    copy_tile(cb_m, 0, 0);
+    pack_reconfig_data_format(cb_m_hi);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_m_hi, 1);
+    pack_tile(0, cb_m_hi);
+    cb_push_back(cb_m_hi, 1);
+    tile_regs_release();
+    cb_wait_front(cb_m_hi, 1);
+    tile_regs_acquire();
+    copy_tile(cb_m, 0, 0);
+    reconfig_data_format_srca(cb_m_hi);
+    copy_tile_to_dst_init_short(cb_m_hi);
+    copy_tile(cb_m_hi, 0, 1);
+    sub_binary_tile_init();
+    sub_binary_tile(0, 1, 0);
+    pack_reconfig_data_format(cb_m_lo);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_m_lo, 1);
+    pack_tile(0, cb_m_lo);
+    cb_push_back(cb_m_lo, 1);
+    tile_regs_release();
+    cb_wait_front(cb_m_lo, 1);
     for (int32_t j = 0; j < St; ++j) {
-      reconfig_data_format_srca(cb_K);
       mm_init_short(cb_Q, cb_K, /*transpose=*/1);
       tile_regs_acquire();
       // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -136,10 +165,21 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
-      reconfig_data_format_srcb(cb_m);
-      sub_bcast_cols_init_short(cb_tmp0, cb_m);
+      sub_bcast_cols_init_short(cb_tmp0, cb_m_hi);
       tile_regs_acquire();
-      sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_m, 0, 0, 0);
+      sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_m_hi, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srcb(cb_m_lo);
+      sub_bcast_cols_init_short(cb_tmp0, cb_m_lo);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_m_lo, 0, 0, 0);
       cb_pop_front(cb_tmp0, 1);
       exp_tile_init();
       exp_tile(0);
@@ -225,10 +265,21 @@ void kernel_main() {
         cb_push_back(cb_tmp0, 1);
         tile_regs_release();
         cb_wait_front(cb_tmp0, 1);
-        reconfig_data_format_srcb(cb_m);
-        sub_bcast_cols_init_short(cb_tmp0, cb_m);
+        sub_bcast_cols_init_short(cb_tmp0, cb_m_hi);
         tile_regs_acquire();
-        sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_m, 0, 0, 0);
+        sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_m_hi, 0, 0, 0);
+        cb_pop_front(cb_tmp0, 1);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_tmp0, 1);
+        pack_tile(0, cb_tmp0);
+        cb_push_back(cb_tmp0, 1);
+        tile_regs_release();
+        cb_wait_front(cb_tmp0, 1);
+        reconfig_data_format_srcb(cb_m_lo);
+        sub_bcast_cols_init_short(cb_tmp0, cb_m_lo);
+        tile_regs_acquire();
+        sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_m_lo, 0, 0, 0);
         cb_pop_front(cb_tmp0, 1);
         exp_tile_init();
         exp_tile(0);
@@ -285,6 +336,8 @@ void kernel_main() {
       cb_pop_front(cb_o, 1);
     }
     cb_pop_front(cb_m, 1);
+    cb_pop_front(cb_m_hi, 1);
+    cb_pop_front(cb_m_lo, 1);
     cb_pop_front(cb_r, 1);
   }
   cb_pop_front(cb_scaler, 1);

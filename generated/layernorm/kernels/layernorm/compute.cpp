@@ -10,6 +10,7 @@
 #include "api/compute/bcast.h"
 #include "api/compute/compute_kernel_hw_startup.h"
 #include "api/compute/eltwise_binary.h"
+#include "api/compute/eltwise_binary_sfpu.h"
 #include "api/compute/eltwise_unary/binop_with_scalar.h"
 #include "api/compute/eltwise_unary/rsqrt.h"
 #include "api/compute/reduce.h"
@@ -22,48 +23,52 @@ void kernel_main() {
   constexpr uint32_t cb_scaler = tt::CBIndex::c_3;
   constexpr uint32_t cb_x_row = tt::CBIndex::c_4;
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
-  constexpr uint32_t cb_tmp0 = tt::CBIndex::c_24;
+  constexpr uint32_t cb_sum0 = tt::CBIndex::c_24;
   constexpr uint32_t cb_mean = tt::CBIndex::c_25;
   constexpr uint32_t cb_v = tt::CBIndex::c_26;
-  constexpr uint32_t cb_d = tt::CBIndex::c_27;
-  constexpr uint32_t cb_r = tt::CBIndex::c_28;
+  constexpr uint32_t cb_mean_hi = tt::CBIndex::c_27;
+  constexpr uint32_t cb_mean_lo = tt::CBIndex::c_28;
+  constexpr uint32_t cb_tmp0 = tt::CBIndex::c_29;
+  constexpr uint32_t cb_d = tt::CBIndex::c_30;
+  constexpr uint32_t cb_r = tt::CBIndex::c_31;
   const int32_t row_kept = get_arg_val<uint32_t>(0);
   const int32_t row_rest = get_arg_val<uint32_t>(1);
   const uint32_t scalar_bits = get_arg_val<uint32_t>(2);
   const uint32_t eps_bits = get_arg_val<uint32_t>(3);
   const uint32_t count = get_arg_val<uint32_t>(4);
-  compute_kernel_hw_startup(cb_x_row, cb_scaler, cb_tmp0);
+  compute_kernel_hw_startup(cb_x_row, cb_scaler, cb_sum0);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
     cb_wait_front(cb_x_row, 256);
-    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_tmp0);
+    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_sum0);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
     for (int32_t j = 0; j < row_kept; ++j) {
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, j, 0, 0);
     }
     reduce_uninit();
-    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_tmp0);
+    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_sum0);
     for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_x, 1);
     }
+    pack_reconfig_data_format(cb_sum0);
     tile_regs_commit();
     tile_regs_wait();
-    cb_reserve_back(cb_tmp0, 1);
-    pack_tile(0, cb_tmp0);
-    cb_push_back(cb_tmp0, 1);
+    cb_reserve_back(cb_sum0, 1);
+    pack_tile(0, cb_sum0);
+    cb_push_back(cb_sum0, 1);
     tile_regs_release();
-    cb_wait_front(cb_tmp0, 1);
+    cb_wait_front(cb_sum0, 1);
+    reconfig_data_format_srca(cb_sum0);
     reduce_uninit();
-    copy_tile_to_dst_init_short(cb_tmp0);
+    copy_tile_to_dst_init_short(cb_sum0);
     tile_regs_acquire();
-    copy_tile(cb_tmp0, 0, 0);
-    cb_pop_front(cb_tmp0, 1);
+    copy_tile(cb_sum0, 0, 0);
+    cb_pop_front(cb_sum0, 1);
     binop_with_scalar_tile_init();
     mul_unary_tile(0, scalar_bits);
-    pack_reconfig_data_format(cb_mean);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_mean, 1);
@@ -80,11 +85,50 @@ void kernel_main() {
     cb_push_back(cb_v, 1);
     tile_regs_release();
     cb_wait_front(cb_v, 1);
+    copy_tile_to_dst_init_short(cb_mean);
+    tile_regs_acquire();
+    copy_tile(cb_mean, 0, 0);
+    pack_reconfig_data_format(cb_mean_hi);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_mean_hi, 1);
+    pack_tile(0, cb_mean_hi);
+    cb_push_back(cb_mean_hi, 1);
+    tile_regs_release();
+    cb_wait_front(cb_mean_hi, 1);
+    tile_regs_acquire();
+    copy_tile(cb_mean, 0, 0);
+    reconfig_data_format_srca(cb_mean_hi);
+    copy_tile_to_dst_init_short(cb_mean_hi);
+    copy_tile(cb_mean_hi, 0, 1);
+    sub_binary_tile_init();
+    sub_binary_tile(0, 1, 0);
+    pack_reconfig_data_format(cb_mean_lo);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_mean_lo, 1);
+    pack_tile(0, cb_mean_lo);
+    cb_push_back(cb_mean_lo, 1);
+    tile_regs_release();
+    cb_wait_front(cb_mean_lo, 1);
     for (int32_t j = 0; j < row_kept; ++j) {
-      reconfig_data_format_srcb(cb_mean);
-      sub_bcast_cols_init_short(cb_x_row, cb_mean);
+      sub_bcast_cols_init_short(cb_x_row, cb_mean_hi);
       tile_regs_acquire();
-      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_mean, j, 0, 0);
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_mean_hi, j, 0, 0);
+      pack_reconfig_data_format(cb_tmp0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srcb(cb_mean_lo);
+      sub_bcast_cols_init_short(cb_tmp0, cb_mean_lo);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_mean_lo, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      pack_reconfig_data_format(cb_d);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_d, 1);
@@ -126,11 +170,24 @@ void kernel_main() {
     }
     for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
-      reconfig_data_format_srcb(cb_mean);
-      sub_bcast_cols_init_short(cb_x, cb_mean);
+      sub_bcast_cols_init_short(cb_x, cb_mean_hi);
       tile_regs_acquire();
-      sub_tiles_bcast<BroadcastType::COL>(cb_x, cb_mean, 0, 0, 0);
+      sub_tiles_bcast<BroadcastType::COL>(cb_x, cb_mean_hi, 0, 0, 0);
       cb_pop_front(cb_x, 1);
+      pack_reconfig_data_format(cb_tmp0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srcb(cb_mean_lo);
+      sub_bcast_cols_init_short(cb_tmp0, cb_mean_lo);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_mean_lo, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      pack_reconfig_data_format(cb_d);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_d, 1);
@@ -190,10 +247,21 @@ void kernel_main() {
     reconfig_data_format_srca(cb_x_row);
     pack_reconfig_data_format(cb_tmp0);
     for (int32_t j = 0; j < row_kept; ++j) {
-      reconfig_data_format_srcb(cb_mean);
-      sub_bcast_cols_init_short(cb_x_row, cb_mean);
+      sub_bcast_cols_init_short(cb_x_row, cb_mean_hi);
       tile_regs_acquire();
-      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_mean, j, 0, 0);
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_mean_hi, j, 0, 0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srcb(cb_mean_lo);
+      sub_bcast_cols_init_short(cb_tmp0, cb_mean_lo);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_mean_lo, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -241,11 +309,22 @@ void kernel_main() {
     }
     for (int32_t j = 256; j < 256 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
-      reconfig_data_format_srcb(cb_mean);
-      sub_bcast_cols_init_short(cb_x, cb_mean);
+      sub_bcast_cols_init_short(cb_x, cb_mean_hi);
       tile_regs_acquire();
-      sub_tiles_bcast<BroadcastType::COL>(cb_x, cb_mean, 0, 0, 0);
+      sub_tiles_bcast<BroadcastType::COL>(cb_x, cb_mean_hi, 0, 0, 0);
       cb_pop_front(cb_x, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srcb(cb_mean_lo);
+      sub_bcast_cols_init_short(cb_tmp0, cb_mean_lo);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_mean_lo, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -292,6 +371,8 @@ void kernel_main() {
       tile_regs_release();
     }
     cb_pop_front(cb_mean, 1);
+    cb_pop_front(cb_mean_hi, 1);
+    cb_pop_front(cb_mean_lo, 1);
     cb_pop_front(cb_r, 1);
     cb_pop_front(cb_x_row, 256);
   }

@@ -24,7 +24,6 @@ void kernel_main() {
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
-    pack_reconfig_data_format(cb_m);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_m, 1);
@@ -59,7 +58,6 @@ void kernel_main() {
     copy_tile_to_dst_init_short(cb_m);
     tile_regs_acquire();
     copy_tile(cb_m, 0, 0);
-    pack_reconfig_data_format(cb_tensor_max_m);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_tensor_max_m, 1);

@@ -10,7 +10,7 @@ void kernel_main() {
   const uint32_t start = get_arg_val<uint32_t>(1);
   const uint32_t count = get_arg_val<uint32_t>(2);
   constexpr auto tensor_max_m_args = TensorAccessorArgs<0>();
-  const auto tensor_max_m_accessor = TensorAccessor(tensor_max_m_args, tensor_max_m_addr, 2048u);
+  const auto tensor_max_m_accessor = TensorAccessor(tensor_max_m_args, tensor_max_m_addr, 4096u);
   for (uint32_t c = start; c < start + count; ++c) {
     cb_wait_front(cb_tensor_max_m, 1);
     noc_async_write_page(c, tensor_max_m_accessor, get_read_ptr(cb_tensor_max_m));

@@ -36,12 +36,10 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_m, 1);
     for (int32_t c = 0; c < 64; ++c) {
-      reconfig_data_format_srca(cb_m);
       copy_tile_to_dst_init_short(cb_m);
       tile_regs_acquire();
       copy_tile(cb_m, 0, 0);
       cb_wait_front(cb_tensor_max_m, 1);
-      reconfig_data_format_srca(cb_tensor_max_m);
       copy_tile_to_dst_init_short(cb_tensor_max_m);
       copy_tile(cb_tensor_max_m, 0, 1);
       cb_pop_front(cb_tensor_max_m, 1);
@@ -59,10 +57,8 @@ void kernel_main() {
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
-    reconfig_data_format_srca(cb_m);
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_COL>(cb_m, cb_scaler, cb_tmp0);
     reduce_tile<PoolType::MAX, ReduceDim::REDUCE_COL>(cb_m, cb_scaler, 0, 0, 0);
-    pack_reconfig_data_format(cb_tmp0);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_tmp0, 1);
@@ -74,10 +70,10 @@ void kernel_main() {
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
-    reconfig_data_format_srca(cb_tmp0);
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_y);
     reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
     cb_pop_front(cb_tmp0, 1);
+    pack_reconfig_data_format(cb_y);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_y, 1);

@@ -25,7 +25,7 @@ void kernel_main() {
   const uint32_t tensor_max_m_addr = get_arg_val<uint32_t>(0);
   const uint32_t count = get_arg_val<uint32_t>(1);
   constexpr auto tensor_max_m_args = TensorAccessorArgs<0>();
-  const auto tensor_max_m_accessor = TensorAccessor(tensor_max_m_args, tensor_max_m_addr, 2048u);
+  const auto tensor_max_m_accessor = TensorAccessor(tensor_max_m_args, tensor_max_m_addr, 4096u);
   cb_reserve_back(cb_scaler, 1);
   fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);
   cb_push_back(cb_scaler, 1);
