@@ -200,6 +200,8 @@ std::vector<Stage> stages(Target t) {
 }
 
 void apply_overrides(ir::Module& m, const OptionOverrides& o) {
+  if (o.arch)
+    set_attr(m, "arch", {*o.arch});
   if (o.grid)
     set_attr(m, "grid", {*o.grid});
   if (o.cb_depth)
