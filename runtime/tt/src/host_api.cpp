@@ -156,7 +156,7 @@ std::uint32_t CreateSemaphore(Program& program,
 
 void SetRuntimeArgs(const Program& program, KernelHandle kernel,
                     const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
-                    tt::stl::Span<const std::uint32_t> runtime_args) {
+                    ttsl::Span<const std::uint32_t> runtime_args) {
   auto& k = kernel_of(program, kernel);
   const CoreRangeSet cores = to_set(core_spec);
   for (const auto& r : cores.ranges()) {
@@ -168,7 +168,7 @@ void SetRuntimeArgs(const Program& program, KernelHandle kernel,
                     const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
                     std::initializer_list<std::uint32_t> runtime_args) {
   SetRuntimeArgs(program, kernel, core_spec,
-                 tt::stl::Span<const std::uint32_t>(runtime_args.begin(), runtime_args.size()));
+                 ttsl::Span<const std::uint32_t>(runtime_args.begin(), runtime_args.size()));
 }
 void SetRuntimeArgs(const Program& program, KernelHandle kernel,
                     const std::vector<CoreCoord>& cores,
@@ -182,7 +182,7 @@ void SetRuntimeArgs(const Program& program, KernelHandle kernel,
     set_args(k, cores[i], runtime_args[i]);
 }
 void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel,
-                          tt::stl::Span<const std::uint32_t> runtime_args) {
+                          ttsl::Span<const std::uint32_t> runtime_args) {
   auto& k = kernel_of(program, kernel);
   k.common_args.assign(runtime_args.begin(), runtime_args.end());
   k.common_view = RuntimeArgsData{k.common_args.data(), k.common_args.size()};
