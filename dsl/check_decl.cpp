@@ -290,6 +290,8 @@ namespace tk::dsl {
 
 KernelOptions options_of(const Kernel& k) {
   KernelOptions r;
+  r.grid_x = arch::default_arch().grid_x;
+  r.grid_y = arch::default_arch().grid_y;
   for (const Option& o : k.options) {
     if (o.key.name == "grid")
       if (const auto* g = std::get_if<GridValue>(&o.value)) {
