@@ -3,6 +3,8 @@
 // get_large_matmul_params); the double reference and the bf16 check.
 #include "baselines/matmul.hpp"
 
+#include "arch/arch.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -248,10 +250,10 @@ std::optional<ReuseBlocking> mcast_fallback(std::uint32_t Mt, std::uint32_t Nt,
   return b;
 }
 
-// The L1 a core's CBs may use: Wormhole B0's 1464 KiB less the region below the first address the
-// allocator hands out (0x19000, firmware and mailboxes). ttnn's get_max_l1_space is the same
-// difference, read from the device's allocator.
-constexpr std::uint32_t kL1CbBytes = 1464 * 1024 - 0x19000;
+// The L1 a core's CBs may use: the L1 above the first address the allocator hands out (firmware,
+// mailboxes and the kernel-config ring lie below it), from the architecture table. ttnn's
+// get_max_l1_space is the same difference, read from the device's allocator.
+const std::uint32_t kL1CbBytes = arch::default_arch().l1_cb_budget();
 
 // BlockRule::ttnn, as tests/ttnn/unit_tests/benchmarks/test_benchmark.py sets its program config
 // for a shape on the grid: one block per core, in0_block_w = Kt / columns / in0_block_w_div. The
@@ -275,7 +277,7 @@ ReuseBlocking ttnn_blocking(const std::string& name, std::uint32_t Mt, std::uint
       throw std::invalid_argument(
           name + ": ttnn's block rule finds no in0_block_w for " + dims(pcm, pcn) +
           " tiles per core: 2*in0_block_w*(per_core_M + per_core_N) + per_core_M*per_core_N " +
-          "tiles must fit the " + std::to_string(kL1CbBytes / 1024) + " KiB of L1 for CBs");
+          "tiles must fit the " + std::to_string(kL1CbBytes) + " B of L1 for CBs");
     }
     w /= 2;
   }
@@ -637,7 +639,7 @@ ReuseBlocking choose_reuse_blocking(MatmulAlgo algo, MatmulShape shape, CoreCoor
                       Nt = shape.N / TILE_WIDTH;
   const auto cores_x = static_cast<std::uint32_t>(grid.x),
              cores_y = static_cast<std::uint32_t>(grid.y);
-  const std::uint32_t max_subblock_tiles = fp32_dest_acc_en ? 4 : 8;
+  const std::uint32_t max_subblock_tiles = arch::default_arch().dst_tiles(fp32_dest_acc_en);
   if (rule == BlockRule::ttnn) {
     const ReuseBlocking b = ttnn_blocking(name, Mt, Kt, Nt, cores_y, cores_x, max_subblock_tiles);
     if (algo == MatmulAlgo::reuse_mcast && (b.num_blocks_y < 2 || b.num_blocks_x < 2)) {

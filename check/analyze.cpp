@@ -76,7 +76,7 @@ public:
   /// a bug; of any other CB (an L1 scratch buffer) it is not. Likewise get_read_ptr.
   KernelCheck(const Kernel& k, const CheckOptions& o, Diagnostics& d,
               const std::set<std::int64_t>& produced, const std::set<std::int64_t>& consumed)
-      : k_(k), opts_(o), diags_(d), dst_tiles_(o.fp32_dest ? 4 : 8), produced_(produced),
+      : k_(k), opts_(o), diags_(d), dst_tiles_(o.arch->dst_tiles(o.fp32_dest)), produced_(produced),
         consumed_(consumed) {}
 
   /// Adds the CBs `b` pushes or reserves to `produced`, those it pops or waits for to `consumed`.

@@ -3,6 +3,7 @@
 // of every CB's pushes and pops, for all trip counts or under a stated condition.
 #pragma once
 
+#include "arch/arch.hpp"
 #include "check/model.hpp"
 #include "support/diagnostics.hpp"
 
@@ -14,9 +15,10 @@
 namespace tk::check {
 
 struct CheckOptions {
-  std::map<std::int64_t, std::int64_t> cb_pages; // --cb c_N=PAGES
-  std::map<Role, std::int64_t> runtime_args;     // --runtime-args ROLE=COUNT
-  bool fp32_dest = false;                        // --fp32-dest-acc: 4 DST tiles, not 8
+  std::map<std::int64_t, std::int64_t> cb_pages;      // --cb c_N=PAGES
+  std::map<Role, std::int64_t> runtime_args;          // --runtime-args ROLE=COUNT
+  bool fp32_dest = false;                             // --fp32-dest-acc: DST holds fp32
+  const arch::ArchSpec* arch = &arch::default_arch(); // DST capacity
 };
 
 /// Checks the kernels; errors (bugs) and warnings (what it cannot prove) go to `diags`, and one

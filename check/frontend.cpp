@@ -399,14 +399,14 @@ std::string jit_translation_unit(const std::string& kernel_include, bool compute
   return code + "#include \"" + kernel_include + "\"\n";
 }
 
-std::vector<std::string> jit_defines(bool compute) {
+std::vector<std::string> jit_defines(bool compute, const arch::ArchSpec& a) {
   // Placeholder TensorAccessorArgs words (two per interleaved accessor). ttgen check makes every
   // count that depends on a compile-time argument a symbol, never one of these values.
   return {
       "KERNEL_BUILD",
       "TENSIX_FIRMWARE",
-      "ARCH_WORMHOLE",
-      "NUM_DRAM_BANKS=12",
+      std::string(a.firmware_define),
+      "NUM_DRAM_BANKS=" + std::to_string(a.dram_banks),
       "NOC_MODE=0",
       "NOC_INDEX=0",
       "KERNEL_COMPILE_TIME_ARGS=2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,"

@@ -3,6 +3,7 @@
 // summarised into the model of model.hpp.
 #pragma once
 
+#include "arch/arch.hpp"
 #include "check/model.hpp"
 
 #include <optional>
@@ -23,8 +24,8 @@ struct ParseOptions {
 /// `#include "kernel_include"`.
 std::string jit_translation_unit(const std::string& kernel_include, bool compute);
 /// The macros the SDK's kernel build defines (NAME or NAME=VALUE), for a compute kernel or a
-/// data-movement one.
-std::vector<std::string> jit_defines(bool compute);
+/// data-movement one, on architecture `a`.
+std::vector<std::string> jit_defines(bool compute, const arch::ArchSpec& a = arch::default_arch());
 
 /// The summary of the kernel in `path` (a readable file), or nullopt with the compiler's messages
 /// in `errors` when it does not compile or has no kernel_main.

@@ -16,8 +16,8 @@ bool check(Module& m, Diagnostics& diags);
 
 /// The effective value of the kernel options after `@options(...)` and the defaults.
 struct KernelOptions {
-  std::int64_t grid_x = 8;
-  std::int64_t grid_y = 8;
+  std::int64_t grid_x = 0; // options_of: the default architecture's whole grid unless given
+  std::int64_t grid_y = 0;
   std::int64_t cb_depth = 2;
   bool fp32_acc = false;
   std::string math_fidelity = "HiFi4"; // LoFi, HiFi2, HiFi3 or HiFi4

@@ -2,6 +2,8 @@
 // helpers (suggestions, shape keys) the other checker files share.
 #include "dsl/check_internal.hpp"
 
+#include "arch/arch.hpp"
+
 #include <algorithm>
 #include <array>
 #include <numeric>
@@ -66,7 +68,6 @@ namespace {
 constexpr std::array<const char*, 5> kOptionKeys = {"grid", "cb_depth", "fp32_acc", "math_fidelity",
                                                     "matmul_block"};
 constexpr std::array<const char*, 4> kFidelities = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
-constexpr std::int64_t kMaxGridSide = 8;
 constexpr std::int64_t kMaxCbDepth = 8;
 
 std::string kind_of(const Option& o) {
@@ -105,9 +106,11 @@ void Checker::check_options() {
       const auto* g = std::get_if<GridValue>(&o.value);
       if (!g) {
         error(vr, "option 'grid' takes a core grid such as 8x8, not " + kind_of(o));
-      } else if (g->x < 1 || g->y < 1 || g->x > kMaxGridSide || g->y > kMaxGridSide) {
+      } else if (const arch::ArchSpec& a = arch::default_arch();
+                 g->x < 1 || g->y < 1 || g->x > a.grid_x || g->y > a.grid_y) {
         error(vr, "grid " + std::to_string(g->x) + "x" + std::to_string(g->y) +
-                      " is out of range; each side must be 1 to 8 (the default is 8x8)");
+                      " is out of range; " + arch::grid_sides(a, " must be") + " (the default is " +
+                      arch::grid_text(a) + ")");
       }
     } else if (key == "cb_depth") {
       const auto* v = std::get_if<std::int64_t>(&o.value);
@@ -287,6 +290,8 @@ namespace tk::dsl {
 
 KernelOptions options_of(const Kernel& k) {
   KernelOptions r;
+  r.grid_x = arch::default_arch().grid_x;
+  r.grid_y = arch::default_arch().grid_y;
   for (const Option& o : k.options) {
     if (o.key.name == "grid")
       if (const auto* g = std::get_if<GridValue>(&o.value)) {

@@ -25,6 +25,7 @@
 #include "lowering/tt/plan_buffers.hpp"
 #include "lowering/tt/select_tile_ops.hpp"
 #include "lowering/tt/split_kernels.hpp"
+#include "lowering/tt/target.hpp"
 #include "lowering/tt/to_core_loop.hpp"
 #include "lowering/tt/verify_kernels.hpp"
 
@@ -200,6 +201,8 @@ std::vector<Stage> stages(Target t) {
 }
 
 void apply_overrides(ir::Module& m, const OptionOverrides& o) {
+  if (o.arch)
+    set_attr(m, "arch", {*o.arch});
   if (o.grid)
     set_attr(m, "grid", {*o.grid});
   if (o.cb_depth)
@@ -249,6 +252,16 @@ std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_s
                   " names a stage that already ran: the input "
                   "is the IR after '" +
                   std::string(after_stage) + "'");
+      return std::nullopt;
+    }
+  }
+  // The architecture a program names (ttgen --arch, or an IR dump's `arch` attribute) is one of
+  // arch/'s: every stage reads the chip's facts from it (tt::arch_of).
+  for (const ir::Program& p : m.programs) {
+    const std::string name = tt::option_string(p, "arch", "");
+    if (!name.empty() && arch::find(name) == nullptr) {
+      diags.error("program '" + p.name + "' targets an unknown architecture '" + name +
+                  "'; the known ones are " + arch::names());
       return std::nullopt;
     }
   }

@@ -326,13 +326,14 @@ std::vector<std::string> dimension_names(const Program& p) {
   return names;
 }
 
-Estimate estimate(const Program& p, const Shape& shape, const timing::Arch& arch) {
+Estimate estimate(const Program& p, const Shape& shape) {
+  const timing::Arch& arch = lower::tt::arch_of(p);
   if (!p.host_plan || (!p.host_plan->per_core && !p.host_plan->core_grid))
     throw InternalError("internal error: report: '" + p.name + "' is not lowered to TT kernels");
   const HostPlan& plan = *p.host_plan;
   Estimate est;
   est.kernel = p.name;
-  est.arch = std::string(arch.name);
+  est.arch = ::tk::arch::describe(arch);
   est.clock_ghz = arch.clock_ghz.value;
   est.grid = plan.grid;
   for (const std::string& d : dimension_names(p)) {

@@ -78,7 +78,7 @@ std::vector<std::string> dimension_names(const ir::Program& p);
 /// every dimension of dimension_names(p), each a positive multiple of 32). Throws
 /// tk::InternalError when the IR holds something it cannot count (a bug: the TT chain makes
 /// nothing else).
-Estimate estimate(const ir::Program& p, const Shape& shape,
-                  const rt::emu::timing::Arch& arch = rt::emu::timing::kWormholeB0);
+/// The figures are those of the program's architecture (lower::tt::arch_of).
+Estimate estimate(const ir::Program& p, const Shape& shape);
 
 } // namespace tk::report

@@ -24,12 +24,13 @@ struct MatmulBlocks {
 /// costs, in cycles and bytes: one tile product, one partial sum's round trip between K steps
 /// (its pack and its copy back), the bytes per cycle one core sends a multicast at, the DRAM's
 /// bytes per cycle, and a page of A and of B.
+/// Every field is given by the caller (choose-blocks fills them from the architecture's table).
 struct MatmulBlockLimits {
-  std::int64_t grid_x = 8, grid_y = 8;
-  std::int64_t sub_rows = 2, sub_cols = 2;
-  std::int64_t cap_a = 128, cap_b = 128, cap_partials = 256;
-  std::int64_t product = 64, round_trip = 40, sender_bytes = 28, dram_bytes = 288;
-  std::int64_t page_a = 2048, page_b = 2048;
+  std::int64_t grid_x = 0, grid_y = 0;
+  std::int64_t sub_rows = 0, sub_cols = 0;
+  std::int64_t cap_a = 0, cap_b = 0, cap_partials = 0;
+  std::int64_t product = 0, round_trip = 0, sender_bytes = 0, dram_bytes = 0;
+  std::int64_t page_a = 0, page_b = 0;
   /// The block `@options(matmul_block = RxC)` fixes (rows, cols), or 0 and 0 for the rule's.
   std::int64_t fixed_rows = 0, fixed_cols = 0;
 };

@@ -73,16 +73,16 @@ void from_tiles(const std::vector<D>& tiles, tk::TensorView<T> v) {
 template <class V>
 std::vector<std::uint32_t> to_bfp8_tiles(V v) {
   const std::vector<float> tiles = to_tiles<float>(v);
-  return pack_as_bfp8_tiles(tt::stl::Span<const float>(tiles.data(), tiles.size()),
+  return pack_as_bfp8_tiles(ttsl::Span<const float>(tiles.data(), tiles.size()),
                             /*row_major_input=*/false, /*is_exp_a=*/false);
 }
 
 /// The inverse for a bfp8 output: its Bfp8_b pages unpacked by the SDK, then untilized.
 template <class V>
 void from_bfp8_tiles(const std::vector<std::uint32_t>& pages, V v) {
-  const std::vector<float> tiles = unpack_bfp8_tiles_into_float_vec(
-      tt::stl::Span<const std::uint32_t>(pages.data(), pages.size()),
-      /*row_major_output=*/false, /*is_exp_a=*/false);
+  const std::vector<float> tiles =
+      unpack_bfp8_tiles_into_float_vec(ttsl::Span<const std::uint32_t>(pages.data(), pages.size()),
+                                       /*row_major_output=*/false, /*is_exp_a=*/false);
   from_tiles(tiles, v);
 }
 

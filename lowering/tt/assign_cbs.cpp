@@ -88,10 +88,11 @@ ir::Module assign_cbs(const ir::Module& m, Diagnostics& diags) {
         c.depth = std::max<std::int64_t>(1, occ.peak());
       }
     }
+    const arch::ArchSpec& a = tt::arch_of(p);
     std::int64_t total = 0;
     for (const CircularBuffer& c : p.cbs) {
       total += c.page_size * c.depth;
-      if (total <= tt::kL1CbBudget)
+      if (total <= tt::l1_cb_budget(p))
         continue;
       std::int64_t all = 0;
       for (const CircularBuffer& x : p.cbs)
@@ -99,9 +100,11 @@ ir::Module assign_cbs(const ir::Module& m, Diagnostics& diags) {
       diags.error(first_use(k->body, c.name),
                   "the circular buffers of kernel '" + p.name + "' need " + std::to_string(all) +
                       " bytes of L1 (cb_depth " + std::to_string(tt::option_int(p, "cb_depth", 2)) +
-                      "), but a Wormhole core has " + std::to_string(tt::kL1CbBudget) +
-                      " for them (1464 KiB less 100 KiB reserved); the one for '" +
-                      (c.tensor.empty() ? c.name : c.tensor) + "' does not fit: lower cb_depth");
+                      "), but a " + std::string(a.name) + " core has " +
+                      std::to_string(tt::l1_cb_budget(p)) + " for them (its L1 from " +
+                      arch::hex(a.first_free_l1_address()) + " to " + arch::hex(a.l1_size) +
+                      "); the one for '" + (c.tensor.empty() ? c.name : c.tensor) +
+                      "' does not fit: lower cb_depth");
       return m;
     }
   }

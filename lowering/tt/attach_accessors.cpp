@@ -1,5 +1,7 @@
 #include "lowering/tt/attach_accessors.hpp"
 
+#include "lowering/tt/target.hpp"
+
 namespace tk::lower {
 
 namespace {
@@ -8,8 +10,6 @@ using namespace tk::ir;
 
 // tensor_accessor::ArgConfig bits (hostdevcommon/tensor_accessor/arg_config.hpp).
 constexpr std::int64_t kSharded = 1, kIsDram = 2;
-// DRAM pages are aligned to 32 B on Wormhole (NOC_DRAM_READ_ALIGNMENT_BYTES), L1 pages to 16 B.
-constexpr std::int64_t kDramAlign = 32, kL1Align = 16;
 
 std::int64_t align_up(std::int64_t v, std::int64_t a) {
   return (v + a - 1) / a * a;
@@ -31,7 +31,9 @@ ir::Module attach_accessors(const ir::Module& m, Diagnostics&) {
       bool dram = t.layout->memory == MemoryKind::dram;
       std::int64_t config =
           (dram ? kIsDram : 0) | (t.layout->kind == LayoutKind::sharded ? kSharded : 0);
-      std::int64_t page = align_up(t.layout->page_size, dram ? kDramAlign : kL1Align);
+      // Pages are aligned to the architecture's DRAM or L1 alignment.
+      const arch::ArchSpec& a = tt::arch_of(p);
+      std::int64_t page = align_up(t.layout->page_size, dram ? a.dram_alignment : a.l1_alignment);
       p.accessors.push_back({t.name, {config, page}});
     }
   }

@@ -220,7 +220,7 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
     }
     // DST holds fp32 in every matmul (tt::decide_dst_fp32): 4 tiles, a 2x2 sub-block; a 16-bit
     // DST would hold 8, the SDK's favourite 4x2.
-    const std::int64_t dst = tt::dst_capacity(true);
+    const std::int64_t dst = tt::dst_capacity(p, true);
     const std::int64_t sub_rows = 2, sub_cols = dst / 2;
     auto page = [&](const std::string& t) { return p.find_tensor(t)->layout->page_size; };
     // Even, so that a K step takes exactly half of the CB of A or B (block-matmul).
@@ -228,11 +228,12 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
     const std::int64_t page_p = tile_bytes(tt::partials_dtype(*p.find_tensor(mm->c)));
     const std::int64_t cap_p = kSharePartials / page_p;
     auto n = [](std::int64_t v) { return std::to_string(v); };
-    // What the block rule weighs, from the timing model's published figures (Wormhole B0): a
+    // What the block rule weighs, from the timing model's published figures (the program's
+    // architecture): a
     // tile product at the kernel's fidelity, a partial sum's pack and copy back, a core's
     // multicast and the DRAM's bandwidth.
     namespace timing = rt::emu::timing;
-    const timing::Arch& arch = timing::kWormholeB0;
+    const timing::Arch& arch = tt::arch_of(p);
     const int phases =
         static_cast<int>(tt::math_fidelity_option(p).value_or(MathFidelity::hifi4)) + 1;
     const auto cycles = [](double v) { return static_cast<std::int64_t>(v + 0.5); };

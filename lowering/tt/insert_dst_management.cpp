@@ -143,7 +143,7 @@ ir::Module insert_dst_management(const ir::Module& m, Diagnostics&) {
   for (Program& p : out.programs)
     for (Function& f : p.functions)
       if (f.kind == FuncKind::compute) {
-        Sections s(tt::dst_capacity(tt::dst_fp32(p)), f.name);
+        Sections s(tt::dst_capacity(p, tt::dst_fp32(p)), f.name);
         f.body = s.walk(f.body);
       }
   return out;

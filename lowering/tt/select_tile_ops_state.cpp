@@ -29,7 +29,7 @@ Expr i(std::int64_t v) {
 TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diags)
     : prog_(p), diags_(diags) {
   fp32_acc_ = dst_fp32(p);
-  capacity_ = static_cast<int>(dst_capacity(fp32_acc_));
+  capacity_ = static_cast<int>(dst_capacity(p, fp32_acc_));
   // Intermediates share the tensors' format: Float32 when the kernel has f32 data, else bf16 (an
   // fp32 DST packs into them with one rounding). One format for every CB of a bf16 kernel keeps
   // the unpacker and packer as compute_kernel_hw_startup configured them.

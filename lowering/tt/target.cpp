@@ -3,6 +3,7 @@
 #include "lowering/ir/intrinsics.hpp"
 #include "lowering/ir/visitor.hpp"
 #include "ops/ops.hpp"
+#include "support/diagnostics.hpp"
 
 #include <algorithm>
 
@@ -25,8 +26,20 @@ CbRange cb_range(ir::CBRole role) {
   return {0, 7};
 }
 
-std::int64_t dst_capacity(bool fp32_acc) {
-  return fp32_acc ? 4 : 8;
+const arch::ArchSpec& arch_of(const ir::Program& p) {
+  const std::string name = option_string(p, "arch", "");
+  const arch::ArchSpec* a = name.empty() ? &arch::default_arch() : arch::find(name);
+  if (a == nullptr) // apply_overrides and to-tile-ir accept only the names of arch::all()
+    throw InternalError("program '" + p.name + "' names an unknown architecture '" + name + "'");
+  return *a;
+}
+
+std::int64_t l1_cb_budget(const ir::Program& p) {
+  return arch_of(p).l1_cb_budget();
+}
+
+std::int64_t dst_capacity(const ir::Program& p, bool fp32_acc) {
+  return arch_of(p).dst_tiles(fp32_acc);
 }
 
 std::vector<std::size_t> dst_slot_args(Intrinsic fn) {
@@ -165,7 +178,10 @@ std::vector<std::int64_t> option_ints(const ir::Program& p, std::string_view key
 ir::Grid option_grid(const ir::Program& p) {
   const ir::AttrValue* v = find(p, "grid");
   const ir::Grid* g = v ? std::get_if<ir::Grid>(&v->value) : nullptr;
-  return g ? *g : ir::Grid{8, 8};
+  if (g)
+    return *g;
+  const arch::ArchSpec& a = arch_of(p);
+  return ir::Grid{a.grid_x, a.grid_y};
 }
 
 std::optional<ir::MathFidelity> math_fidelity_option(const ir::Program& p) {

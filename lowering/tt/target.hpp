@@ -2,6 +2,7 @@
 // and DST budgets, and which TT compute intrinsics write DST (docs/lowering.md, docs/tt_metal.md).
 #pragma once
 
+#include "arch/arch.hpp"
 #include "lowering/ir/module.hpp"
 
 #include <cstdint>
@@ -12,12 +13,15 @@
 
 namespace tk::lower::tt {
 
-/// Wormhole L1 per Tensix core, and the base below which firmware, mailboxes and semaphores live
-/// (the emulator places CBs from the same base, docs/emulator.md).
-constexpr std::int64_t kL1Size = 1464 * 1024;
-constexpr std::int64_t kL1ReservedBase = 0x19000;
-constexpr std::int64_t kL1CbBudget = kL1Size - kL1ReservedBase;
-/// Circular buffers per core on Wormhole; each role has 8 of them.
+/// The architecture a program targets (arch/): its `arch` option (ttgen --arch), else the default
+/// one. Every chip fact a stage uses (L1, DST, grid, alignments, timing) comes from here.
+const arch::ArchSpec& arch_of(const ir::Program& p);
+
+/// The L1 bytes a core's CBs may use on the program's architecture: L1 above the first free
+/// address (ArchSpec::l1_cb_budget; the emulator places CBs from the same address).
+std::int64_t l1_cb_budget(const ir::Program& p);
+
+/// Circular buffers per core (tt-metal's NUM_CIRCULAR_BUFFERS); each role has 8 of them.
 constexpr std::int64_t kNumCbs = 32;
 constexpr std::int64_t kCbsPerRole = 8;
 
@@ -29,8 +33,9 @@ CbRange cb_range(ir::CBRole role);
 /// The indices of `role`'s range no CB of `p` takes, lowest first.
 std::vector<std::int64_t> free_cb_indices(const ir::Program& p, ir::CBRole role);
 
-/// DST tiles in half-sync mode: 8 with a 16-bit DST, 4 with fp32 accumulation.
-std::int64_t dst_capacity(bool fp32_acc);
+/// DST tiles in half-sync mode on the program's architecture (8 with a 16-bit DST, 4 with fp32
+/// accumulation on Wormhole).
+std::int64_t dst_capacity(const ir::Program& p, bool fp32_acc);
 
 /// Whether DST holds fp32 (ComputeConfig::fp32_dest_acc_en): the `fp32_acc` option, or a kernel
 /// that accumulates (an `@`, a reduction builtin, a value carried across a `for` loop) or has an

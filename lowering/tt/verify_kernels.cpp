@@ -51,9 +51,9 @@ void check_cbs(const Program& p) {
            std::to_string(r.last));
     total += c.page_size * c.depth;
   }
-  if (total > tt::kL1CbBudget)
+  if (total > tt::l1_cb_budget(p))
     fail("the circular buffers of '" + p.name + "' use " + std::to_string(total) +
-         " bytes of L1, over the " + std::to_string(tt::kL1CbBudget) + " a core offers them");
+         " bytes of L1, over the " + std::to_string(tt::l1_cb_budget(p)) + " a core offers them");
 }
 
 // One side produces, the other consumes: push tree == wait tree over the CBs together; each side
@@ -489,7 +489,7 @@ void check_program(const Program& p) {
   if (auto err = tt::check_occupancy(p, compute))
     fail("in '" + compute.name + "', " + *err);
   bool fp32 = tt::dst_fp32(p);
-  DstCheck dst(compute, tt::dst_capacity(fp32), fp32);
+  DstCheck dst(compute, tt::dst_capacity(p, fp32), fp32);
   DstCheck::Phase ph = DstCheck::Phase::idle;
   dst.walk(compute.body, ph);
   if (ph != DstCheck::Phase::idle)

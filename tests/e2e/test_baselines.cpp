@@ -187,7 +187,7 @@ TEST(BaselineMatmul, ReuseBlocksAreTheSdkChoice) {
 
 // ttnn's rule, worked out by hand from test_benchmark.py's formulas on the 8x8 grid: per_core_M =
 // Mt / 8, per_core_N = Nt / 8, in0_block_w = Kt / 8 halved until 2*w*(M + N) + M*N tiles of 2 KiB
-// fit the 1364 KiB of L1 above 0x19000 (682 tiles).
+// fit the 1,395,424 B of L1 above 0x19520 (681 tiles).
 TEST(BaselineMatmul, TtnnBlocksFollowTheBenchmarkRule) {
   const tt::tt_metal::CoreCoord grid{8, 8};
   auto blocks = [&](MatmulShape s) {

@@ -2,6 +2,7 @@
 // TT target: the DRAM bytes, the tile products and the compute cycles are the same counts, made
 // once from the IR and once by running the generated program (each program of a whole-tensor
 // reduction's two); and the projected time is never below the estimate's roofline bound.
+#include "arch/arch.hpp"
 #include "dsl/check.hpp"
 #include "lowering/pipeline.hpp"
 #include "parser/parse.hpp"
@@ -37,8 +38,7 @@ std::vector<ir::Program> lowered(const std::string& name) {
 }
 
 TEST(StaticReport, MatchesTheEmulatorsCounters) {
-  namespace timing = rt::emu::timing;
-  const double grid_cores = timing::kWormholeB0.grid_x * timing::kWormholeB0.grid_y;
+  const double grid_cores = arch::default_arch().num_workers();
   // Work that does not divide the grid (90 tiles), and one over 512 in every dimension.
   const Shape shapes[] = {{288, 320, 96}, {544, 576, 608}};
   rt::emu::set_timing(true);

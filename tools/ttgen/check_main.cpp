@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
       ->type_name("NAME")
       ->allow_extra_args(false);
   app.add_flag("--fp32-dest-acc", check.fp32_dest,
-               "DST holds fp32 (ComputeConfig::fp32_dest_acc_en): 4 tiles, not 8");
+               "DST holds fp32 (ComputeConfig::fp32_dest_acc_en): half the tiles");
   try {
     app.parse(argc, argv);
     for (const std::string& c : cbs) {

@@ -1,5 +1,6 @@
 // ttgen: compiles .tk kernels. Flags are parsed here; the work is in driver.cpp. Exit codes:
 // 0 ok, 1 errors in the input, 2 usage errors, 3 internal errors (a bug in TileKit).
+#include "arch/arch.hpp"
 #include "tools/ttgen/driver.hpp"
 #include "tools/ttgen/report.hpp"
 #include "tools/ttgen/report_command.hpp"
@@ -19,7 +20,7 @@
 
 namespace {
 
-/// Parses `XxY` (each side 1 to 8, as in @options(grid = 8x8)).
+/// Parses `XxY` (within the default architecture's grid, as in @options(grid = 8x8)).
 std::optional<tk::ir::Grid> parse_grid(const std::string& s) {
   auto x = s.find('x');
   if (x == std::string::npos)
@@ -28,7 +29,8 @@ std::optional<tk::ir::Grid> parse_grid(const std::string& s) {
   auto a = std::from_chars(s.data(), s.data() + x, g.x);
   auto b = std::from_chars(s.data() + x + 1, s.data() + s.size(), g.y);
   if (a.ec != std::errc() || a.ptr != s.data() + x || b.ec != std::errc() ||
-      b.ptr != s.data() + s.size() || g.x < 1 || g.x > 8 || g.y < 1 || g.y > 8)
+      b.ptr != s.data() + s.size() || g.x < 1 || g.x > tk::arch::default_arch().grid_x || g.y < 1 ||
+      g.y > tk::arch::default_arch().grid_y)
     return std::nullopt;
   return g;
 }
@@ -156,8 +158,10 @@ int main(int argc, char** argv) {
   app.add_flag("--verify-each", options.verify_each,
                "Run the IR verifier after every stage (always on in debug builds)");
   std::string grid;
+  const tk::arch::ArchSpec& arch = tk::arch::default_arch();
   app.add_option("--grid", grid,
-                 "Core grid XxY, 1 to 8 each (overrides @options grid; default 8x8)")
+                 "Core grid XxY, " + tk::arch::grid_sides(arch) +
+                     " (overrides @options grid; default " + tk::arch::grid_text(arch) + ")")
       ->type_name("XxY");
   app.add_option("--cb-depth", options.overrides.cb_depth,
                  "Pages per streamed circular buffer, 1 to 8 (overrides @options cb_depth; "
@@ -168,6 +172,14 @@ int main(int argc, char** argv) {
                  "Accumulate in fp32 DST: true or false (overrides @options fp32_acc; default "
                  "false)")
       ->type_name("BOOL");
+  std::vector<std::string> arch_names;
+  for (const tk::arch::ArchSpec* a : tk::arch::all())
+    arch_names.emplace_back(a->name);
+  app.add_option("--arch", options.overrides.arch,
+                 "Target architecture: " + tk::arch::names() + " (default " +
+                     std::string(arch.name) + ")")
+      ->check(CLI::IsMember(arch_names))
+      ->type_name("NAME");
   app.add_option("--math-fidelity", options.overrides.math_fidelity,
                  "LoFi, HiFi2, HiFi3 or HiFi4 (overrides @options math_fidelity; default HiFi4)")
       ->check(CLI::IsMember({"LoFi", "HiFi2", "HiFi3", "HiFi4"}))
@@ -227,8 +239,8 @@ int main(int argc, char** argv) {
     options.overrides.grid = parse_grid(grid);
     if (!options.overrides.grid) {
       tk::ttgen::Reporter r(std::cerr, options.json_diagnostics);
-      r.error("--grid: '" + grid +
-              "' is not a core grid; write XxY with each side 1 to 8, e.g. 8x8");
+      r.error("--grid: '" + grid + "' is not a core grid; write XxY with " +
+              tk::arch::grid_sides(arch) + ", e.g. " + tk::arch::grid_text(arch));
       r.finish();
       return kUsageError;
     }

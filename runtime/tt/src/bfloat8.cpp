@@ -25,7 +25,7 @@ void require_exp_b(bool is_exp_a, const char* fn) {
 } // namespace
 
 template <typename T>
-std::vector<std::uint32_t> pack_as_bfp8_tiles(tt::stl::Span<const T> data, bool row_major_input,
+std::vector<std::uint32_t> pack_as_bfp8_tiles(ttsl::Span<const T> data, bool row_major_input,
                                               bool is_exp_a) {
   require_exp_b(is_exp_a, "pack_as_bfp8_tiles");
   if (data.size() % 1024 != 0)
@@ -47,12 +47,11 @@ std::vector<std::uint32_t> pack_as_bfp8_tiles(tt::stl::Span<const T> data, bool 
   return out;
 }
 
-template std::vector<std::uint32_t> pack_as_bfp8_tiles<float>(tt::stl::Span<const float>, bool,
-                                                              bool);
-template std::vector<std::uint32_t> pack_as_bfp8_tiles<bfloat16>(tt::stl::Span<const bfloat16>,
-                                                                 bool, bool);
+template std::vector<std::uint32_t> pack_as_bfp8_tiles<float>(ttsl::Span<const float>, bool, bool);
+template std::vector<std::uint32_t> pack_as_bfp8_tiles<bfloat16>(ttsl::Span<const bfloat16>, bool,
+                                                                 bool);
 
-std::vector<float> unpack_bfp8_tiles_into_float_vec(tt::stl::Span<const std::uint32_t> bfp8_tiles,
+std::vector<float> unpack_bfp8_tiles_into_float_vec(ttsl::Span<const std::uint32_t> bfp8_tiles,
                                                     bool row_major_output, bool is_exp_a) {
   require_exp_b(is_exp_a, "unpack_bfp8_tiles_into_float_vec");
   if (bfp8_tiles.size() * 4 % kTileBytes != 0)

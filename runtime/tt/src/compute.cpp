@@ -60,7 +60,7 @@ Compute ctx(const char* op) {
   return {f, *f.core, f.kernel->cc, f.core->dst};
 }
 std::uint32_t capacity(const ComputeConfig& cc) {
-  return (cc.dst_full_sync_en ? 16u : 8u) / (cc.fp32_dest_acc_en ? 2u : 1u);
+  return active_device().arch.dst_tiles(cc.fp32_dest_acc_en, cc.dst_full_sync_en);
 }
 
 Tile& dst_tile(const Compute& c, const char* op, std::uint32_t idst) {

@@ -42,13 +42,23 @@ CbState& cb_at(std::int32_t cb, const char* op, std::int32_t pages) {
   return s;
 }
 
+// The semaphore at L1 offset `off` of `core`, if one of the program's semaphores is there.
+std::optional<std::uint32_t> semaphore_at(const CoreState& core, std::uint64_t off) {
+  const DeviceState& dev = active_device();
+  const std::uint32_t base = dev.semaphore_base(), align = dev.arch.l1_alignment;
+  if (off < base || off >= base + std::uint64_t{core.num_semaphores} * align)
+    return std::nullopt;
+  return static_cast<std::uint32_t>((off - base) / align);
+}
+
 // Local L1 addresses may be pointers into the core's window or plain offsets; both mean the same
 // byte.
 std::uint32_t to_offset(const CoreState& core, std::uint64_t addr, const char* op) {
   const std::uint32_t base = window_base(core);
-  if (addr >= base && addr < std::uint64_t{base} + kL1Size)
+  const std::uint32_t l1_size = active_device().l1_size();
+  if (addr >= base && addr < std::uint64_t{base} + l1_size)
     return static_cast<std::uint32_t>(addr - base);
-  if (addr < kL1Size)
+  if (addr < l1_size)
     return static_cast<std::uint32_t>(addr);
   fail(std::string(op) + ": address " + hex(addr) + " is not in this core's L1");
 }
@@ -59,10 +69,8 @@ void check_l1(const CoreState* core, std::uint32_t off, std::uint32_t size, bool
               const char* op, const std::string& who) {
   const DeviceState& dev = active_device();
   const std::uint64_t end = std::uint64_t{off} + size;
-  if (core != nullptr && off >= kSemaphoreBase &&
-      end <= kSemaphoreBase + std::uint64_t{core->num_semaphores} * kL1Alignment) {
+  if (core != nullptr && semaphore_at(*core, off) && semaphore_at(*core, end - 1))
     return;
-  }
   for (const auto& a : dev.allocations) {
     if (a.alive && !a.dram && off >= a.address && end <= a.address + a.bytes_per_bank)
       return;
@@ -108,10 +116,9 @@ struct Target {
 
 // The semaphore a worker-core access lands on, if any.
 std::optional<std::uint32_t> semaphore_id(const Target& t) {
-  if (t.core == nullptr || t.offset < kSemaphoreBase ||
-      t.offset >= kSemaphoreBase + std::uint64_t{t.core->num_semaphores} * kL1Alignment)
+  if (t.core == nullptr)
     return std::nullopt;
-  return static_cast<std::uint32_t>((t.offset - kSemaphoreBase) / kL1Alignment);
+  return semaphore_at(*t.core, t.offset);
 }
 
 // Resolves a NoC address to host memory, checking that it lies inside a buffer.
@@ -122,8 +129,8 @@ Target resolve(std::uint64_t noc_addr, std::uint32_t size, bool write, const cha
   const std::uint32_t xy = static_cast<std::uint32_t>(noc_addr >> kLocalBits);
   const std::uint32_t x = xy & 0x3f, y = (xy >> 6) & 0x3f;
   const std::uint64_t off = noc_addr & kLocalMask;
-  for (std::uint32_t b = 0; b < kNumDramBanks; ++b) {
-    if (dram_bank_noc_coord(b) != CoreCoord{x, y})
+  for (std::uint32_t b = 0; b < dev.dram_banks(); ++b) {
+    if (dev.dram_bank_noc(b) != CoreCoord{x, y})
       continue;
     for (const auto& a : dev.allocations) {
       if (a.alive && a.dram && off >= a.address && off + size <= a.address + a.bytes_per_bank) {
@@ -133,17 +140,15 @@ Target resolve(std::uint64_t noc_addr, std::uint32_t size, bool write, const cha
     fail(std::string(op) + ": DRAM bank " + std::to_string(b) + " " + range_str(off, size) +
          " is outside any buffer");
   }
-  if (x == 0 || x == 5 || y == 0 || y == 6)
+  const std::optional<CoreCoord> at = dev.worker_at(x, y);
+  if (!at) {
     fail(std::string(op) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) +
-         ") is not a worker or DRAM core");
-  const CoreCoord logical{x - 1 - (x >= 6 ? 1 : 0), y - 1 - (y >= 7 ? 1 : 0)};
-  if (logical.x >= dev.grid.x || logical.y >= dev.grid.y) {
-    fail(std::string(op) + ": NoC (" + std::to_string(x) + "," + std::to_string(y) +
-         ") is outside the worker grid");
+         ") is not a DRAM bank or a worker core of the grid");
   }
+  const CoreCoord logical = *at;
   const std::uint32_t index = dev.core_index(logical);
   CoreState* core = dev.launch_cores.empty() ? nullptr : dev.launch_cores[index];
-  if (off + size > kL1Size)
+  if (off + size > dev.l1_size())
     fail(std::string(op) + ": L1 " + range_str(off, size) + " is beyond the end of L1");
   const std::string who =
       "core (" + std::to_string(logical.x) + "," + std::to_string(logical.y) + ") ";
@@ -155,7 +160,7 @@ Target resolve(std::uint64_t noc_addr, std::uint32_t size, bool write, const cha
 std::uint8_t* local(std::uint32_t addr, std::uint32_t size, bool write, const char* op) {
   CoreState& core = *current().core;
   const std::uint32_t off = to_offset(core, addr, op);
-  if (std::uint64_t{off} + size > kL1Size)
+  if (std::uint64_t{off} + size > active_device().l1_size())
     fail(std::string(op) + ": local L1 " + range_str(off, size) + " is beyond the end of L1");
   check_l1(&core, off, size, write, op, "");
   return core.l1 + off;
@@ -359,8 +364,8 @@ void noc_write_multicast(std::uint32_t src, std::uint64_t dst, std::uint32_t siz
   std::vector<Target> targets;
   for (std::uint32_t y = y0; y <= y1; ++y) {
     for (std::uint32_t x = x0; x <= x1; ++x) {
-      if (x == 0 || x == 5 || y == 0 || y == 6)
-        continue; // not worker columns/rows
+      if (!active_device().worker_at(x, y))
+        continue; // no worker core of the grid
       if (!include_self && CoreCoord{x, y} == self.noc)
         continue;
       targets.push_back(resolve(encode(x, y, off), size, true, "noc_async_write_multicast"));
@@ -400,8 +405,8 @@ void semaphore_wait(volatile std::uint32_t* sem, std::uint32_t value, bool at_le
   Fiber& f = current();
   const auto off =
       reinterpret_cast<std::uintptr_t>(sem) - reinterpret_cast<std::uintptr_t>(f.core->l1);
-  if (off >= kSemaphoreBase)
-    timing::semaphore_waited(f, static_cast<std::uint32_t>((off - kSemaphoreBase) / kL1Alignment));
+  if (const auto id = semaphore_at(*f.core, off))
+    timing::semaphore_waited(f, *id);
 }
 
 void semaphore_set(volatile std::uint32_t* sem, std::uint32_t value) {
@@ -409,10 +414,8 @@ void semaphore_set(volatile std::uint32_t* sem, std::uint32_t value) {
   Fiber& f = current();
   const auto off =
       reinterpret_cast<std::uintptr_t>(sem) - reinterpret_cast<std::uintptr_t>(f.core->l1);
-  if (off >= kSemaphoreBase &&
-      off < kSemaphoreBase + std::uint64_t{f.core->num_semaphores} * kL1Alignment)
-    timing::semaphore_written(
-        *f.core, static_cast<std::uint32_t>((off - kSemaphoreBase) / kL1Alignment), f.time.clock);
+  if (const auto id = semaphore_at(*f.core, off))
+    timing::semaphore_written(*f.core, *id, f.time.clock);
   note_progress();
 }
 
@@ -467,13 +470,14 @@ std::uint64_t noc_multicast_addr(std::uint32_t x0, std::uint32_t y0, std::uint32
 std::uint64_t interleaved_page_addr(bool dram, std::uint32_t base, std::uint32_t aligned,
                                     std::uint32_t page, std::uint32_t offset) {
   if (dram) {
-    const CoreCoord c = dram_bank_noc_coord(page % kNumDramBanks);
+    const DeviceState& dev = active_device();
+    const CoreCoord c = dev.dram_bank_noc(page % dev.dram_banks());
     return encode(static_cast<std::uint32_t>(c.x), static_cast<std::uint32_t>(c.y),
-                  std::uint64_t{base} + std::uint64_t{page / kNumDramBanks} * aligned + offset);
+                  std::uint64_t{base} + std::uint64_t{page / dev.dram_banks()} * aligned + offset);
   }
   const DeviceState& dev = active_device();
   const std::uint32_t bank = page % dev.num_cores();
-  const CoreCoord c = worker_noc_coord({bank % dev.grid.x, bank / dev.grid.x});
+  const CoreCoord c = dev.worker_noc({bank % dev.grid.x, bank / dev.grid.x});
   return encode(static_cast<std::uint32_t>(c.x), static_cast<std::uint32_t>(c.y),
                 std::uint64_t{base} + std::uint64_t{page / dev.num_cores()} * aligned + offset);
 }
@@ -483,7 +487,8 @@ std::uint32_t semaphore_addr(std::uint32_t id) {
     fail("get_semaphore(" + std::to_string(id) + "): the program created " +
          count(core.num_semaphores, "semaphore"));
   }
-  return window_base(core) + kSemaphoreBase + id * kL1Alignment;
+  const DeviceState& dev = active_device();
+  return window_base(core) + dev.semaphore_base() + id * dev.arch.l1_alignment;
 }
 std::uint8_t* my_noc_x() {
   return current().core->noc_x.data();

@@ -1,5 +1,5 @@
-// MeshDevice and MeshBuffer: the device's memories (12 DRAM banks, one L1 window per worker core)
-// and interleaved buffers with the SDK's page -> bank mapping.
+// MeshDevice and MeshBuffer: the device's memories (the architecture's DRAM banks, one L1 window
+// per worker core) and interleaved buffers with the SDK's page -> bank mapping.
 #include <sys/mman.h>
 
 #include <cstdlib>
@@ -12,10 +12,10 @@
 
 namespace tk::rt::emu {
 namespace {
-CoreCoord grid_from_env() {
+CoreCoord grid_from_env(const arch::ArchSpec& a) {
   const char* env = std::getenv("TT_METAL_EMULATOR_GRID");
   if (env == nullptr || *env == '\0')
-    return {8, 8};
+    return {a.grid_x, a.grid_y};
   std::cmatch m;
   if (!std::regex_match(env, m, std::regex(R"((\d+)x(\d+))")) || std::stoul(m[1]) == 0 ||
       std::stoul(m[2]) == 0 || std::stoul(m[1]) > 16 || std::stoul(m[2]) > 16) {
@@ -35,16 +35,28 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
-CoreCoord worker_noc_coord(const CoreCoord& logical) {
-  return {logical.x + 1 + (logical.x >= 4 ? 1 : 0), logical.y + 1 + (logical.y >= 5 ? 1 : 0)};
+CoreCoord DeviceState::worker_noc(const CoreCoord& logical) const {
+  const arch::NocCoord c =
+      arch.worker_noc(static_cast<std::uint32_t>(logical.x), static_cast<std::uint32_t>(logical.y));
+  return {c.x, c.y};
 }
-CoreCoord dram_bank_noc_coord(std::uint32_t bank) {
-  return {bank < 6 ? 0u : 5u, (bank % 6) * 2};
+std::optional<CoreCoord> DeviceState::worker_at(std::uint32_t x, std::uint32_t y) const {
+  if (x < arch.virtual_worker_start_x || y < arch.virtual_worker_start_y)
+    return std::nullopt;
+  const CoreCoord logical{x - arch.virtual_worker_start_x, y - arch.virtual_worker_start_y};
+  if (logical.x >= grid.x || logical.y >= grid.y)
+    return std::nullopt;
+  return logical;
+}
+CoreCoord DeviceState::dram_bank_noc(std::uint32_t bank) const {
+  const arch::NocCoord c = arch.dram_bank_nocs()[bank];
+  return {c.x, c.y};
 }
 
-DeviceState::DeviceState(CoreCoord grid_size) : grid(grid_size) {
+DeviceState::DeviceState(const arch::ArchSpec& a, CoreCoord grid_size)
+    : arch(a), grid(grid_size), dram(a.dram_banks), l1_bottom(a.l1_size) {
   // Kernels turn L1 addresses (uint32_t) into pointers, so every core's L1 must live below 4 GiB.
-  const std::size_t bytes = std::size_t{num_cores()} * kL1Size;
+  const std::size_t bytes = std::size_t{num_cores()} * arch.l1_size;
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_32BIT, -1, 0);
   if (p == MAP_FAILED)
@@ -52,7 +64,7 @@ DeviceState::DeviceState(CoreCoord grid_size) : grid(grid_size) {
   l1_base = static_cast<std::uint8_t*>(p);
 }
 DeviceState::~DeviceState() {
-  munmap(l1_base, std::size_t{num_cores()} * kL1Size);
+  munmap(l1_base, std::size_t{num_cores()} * arch.l1_size);
 }
 } // namespace tk::rt::emu
 
@@ -60,7 +72,8 @@ namespace tt::tt_metal::distributed {
 using namespace tk::rt::emu;
 
 MeshDevice::MeshDevice(int id)
-    : id_(id), state_(std::make_shared<DeviceState>(grid_from_env())),
+    : id_(id), state_(std::make_shared<DeviceState>(tk::arch::default_arch(),
+                                                    grid_from_env(tk::arch::default_arch()))),
       cq_(std::make_unique<MeshCommandQueue>(this)) {}
 MeshDevice::~MeshDevice() = default;
 
@@ -88,10 +101,13 @@ CoreCoord MeshDevice::worker_core_from_logical_core(const CoreCoord& logical_cor
                         std::to_string(state_->grid.x) + "x" + std::to_string(state_->grid.y) +
                         " worker grid");
   }
-  return worker_noc_coord(logical_core);
+  return state_->worker_noc(logical_core);
 }
 std::uint32_t MeshDevice::l1_size_per_core() const {
-  return kL1Size;
+  return state_->arch.l1_size;
+}
+std::size_t MeshDevice::num_dram_channels() const {
+  return state_->arch.dram_banks;
 }
 
 std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buffer_config,
@@ -114,21 +130,22 @@ std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buff
   const bool dram = local.buffer_type == BufferType::DRAM;
   if (!dram && local.buffer_type != BufferType::L1)
     throw EmulatorError("MeshBuffer::create: only DRAM and L1 buffers");
-  const DeviceAddr align = dram ? kDramAlignment : kL1Alignment;
+  const DeviceAddr align = dram ? st.arch.dram_alignment : st.arch.l1_alignment;
   buf->aligned_page_size_ = (local.page_size + align - 1) / align * align;
-  const std::uint32_t banks = dram ? kNumDramBanks : st.num_cores();
+  const std::uint32_t banks = dram ? st.dram_banks() : st.num_cores();
   const std::uint64_t pages_per_bank = (buf->num_pages() + banks - 1) / banks;
   const std::uint64_t bytes = pages_per_bank * buf->aligned_page_size_;
   Allocation a{static_cast<std::uint32_t>(st.allocations.size()), dram, 0, bytes, true};
   if (dram) {
     a.address = (st.dram_top + align - 1) / align * align;
-    if (a.address + bytes > (1ull << 30))
-      throw EmulatorError("out of DRAM: each of the 12 banks holds 1 GiB");
+    if (a.address + bytes > st.arch.dram_bank_bytes)
+      throw EmulatorError("out of DRAM: each of the " + std::to_string(banks) + " banks holds " +
+                          std::to_string(st.arch.dram_bank_bytes >> 20) + " MiB");
     st.dram_top = a.address + bytes;
     for (auto& bank : st.dram)
       bank.resize(st.dram_top);
   } else {
-    if (bytes > st.l1_bottom || st.l1_bottom - bytes < kL1ReservedBase)
+    if (bytes > st.l1_bottom || st.l1_bottom - bytes < st.arch.first_free_l1_address())
       throw EmulatorError("out of L1 for an L1 buffer");
     a.address = (st.l1_bottom - bytes) / align * align;
     st.l1_bottom = a.address;
@@ -148,7 +165,7 @@ namespace {
 std::uint8_t* page_ptr(DeviceState& st, bool dram, std::uint64_t base, std::uint64_t aligned,
                        std::uint32_t page) {
   if (dram)
-    return st.dram[page % kNumDramBanks].data() + base + (page / kNumDramBanks) * aligned;
+    return st.dram[page % st.dram_banks()].data() + base + (page / st.dram_banks()) * aligned;
   return st.l1(page % st.num_cores()) + base + (page / st.num_cores()) * aligned;
 }
 } // namespace

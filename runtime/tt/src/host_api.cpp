@@ -156,7 +156,7 @@ std::uint32_t CreateSemaphore(Program& program,
 
 void SetRuntimeArgs(const Program& program, KernelHandle kernel,
                     const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
-                    tt::stl::Span<const std::uint32_t> runtime_args) {
+                    ttsl::Span<const std::uint32_t> runtime_args) {
   auto& k = kernel_of(program, kernel);
   const CoreRangeSet cores = to_set(core_spec);
   for (const auto& r : cores.ranges()) {
@@ -168,7 +168,7 @@ void SetRuntimeArgs(const Program& program, KernelHandle kernel,
                     const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
                     std::initializer_list<std::uint32_t> runtime_args) {
   SetRuntimeArgs(program, kernel, core_spec,
-                 tt::stl::Span<const std::uint32_t>(runtime_args.begin(), runtime_args.size()));
+                 ttsl::Span<const std::uint32_t>(runtime_args.begin(), runtime_args.size()));
 }
 void SetRuntimeArgs(const Program& program, KernelHandle kernel,
                     const std::vector<CoreCoord>& cores,
@@ -182,7 +182,7 @@ void SetRuntimeArgs(const Program& program, KernelHandle kernel,
     set_args(k, cores[i], runtime_args[i]);
 }
 void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel,
-                          tt::stl::Span<const std::uint32_t> runtime_args) {
+                          ttsl::Span<const std::uint32_t> runtime_args) {
   auto& k = kernel_of(program, kernel);
   k.common_args.assign(runtime_args.begin(), runtime_args.end());
   k.common_view = RuntimeArgsData{k.common_args.data(), k.common_args.size()};
@@ -228,12 +228,12 @@ void layout_core(DeviceState& dev, const tt::tt_metal::detail::ProgramImpl& prog
       cb.format = format;
       const std::uint32_t end = rec.address + rec.total_size;
       if (end > dev.l1_bottom) {
-        throw EmulatorError("core " + core_str(core.logical) + ": circular buffer " +
-                            cb_name(index) + " (" + std::to_string(rec.total_size) + " B at " +
-                            hex(rec.address) + ") ends at " + hex(end) +
-                            ", beyond the L1 budget (CBs may use " + hex(kL1ReservedBase) + ".." +
-                            hex(dev.l1_bottom) + ", " +
-                            std::to_string((dev.l1_bottom - kL1ReservedBase) / 1024) + " KiB)");
+        throw EmulatorError(
+            "core " + core_str(core.logical) + ": circular buffer " + cb_name(index) + " (" +
+            std::to_string(rec.total_size) + " B at " + hex(rec.address) + ") ends at " + hex(end) +
+            ", beyond the L1 budget (CBs may use " + hex(dev.arch.first_free_l1_address()) + ".." +
+            hex(dev.l1_bottom) + ", " +
+            std::to_string(dev.l1_bottom - dev.arch.first_free_l1_address()) + " B)");
       }
     }
   }
@@ -241,7 +241,7 @@ void layout_core(DeviceState& dev, const tt::tt_metal::detail::ProgramImpl& prog
     if (!prog.semaphores[i].cores.contains(core.logical))
       continue;
     const std::uint32_t v = prog.semaphores[i].initial;
-    std::memcpy(core.l1 + kSemaphoreBase + i * kL1Alignment, &v, 4);
+    std::memcpy(core.l1 + dev.semaphore_base() + i * dev.arch.l1_alignment, &v, 4);
   }
   core.num_semaphores = static_cast<std::uint32_t>(prog.semaphores.size());
 }
@@ -249,10 +249,11 @@ void layout_core(DeviceState& dev, const tt::tt_metal::detail::ProgramImpl& prog
 void assign_cb_addresses(tt::tt_metal::detail::ProgramImpl& prog, const DeviceState& dev) {
   std::map<CoreCoord, std::uint32_t> top;
   for (auto& rec : prog.cbs) {
-    std::uint32_t addr = kL1ReservedBase;
+    const std::uint32_t first = dev.arch.first_free_l1_address();
+    std::uint32_t addr = first;
     for (const auto& r : rec.cores.ranges())
       for (const CoreCoord c : r)
-        addr = std::max(addr, top.count(c) ? top[c] : kL1ReservedBase);
+        addr = std::max(addr, top.count(c) ? top[c] : first);
     rec.address = addr;
     for (const auto& r : rec.cores.ranges())
       for (const CoreCoord c : r) {
@@ -260,7 +261,8 @@ void assign_cb_addresses(tt::tt_metal::detail::ProgramImpl& prog, const DeviceSt
           throw EmulatorError("CreateCircularBuffer: core " + c.str() +
                               " is outside the worker grid");
         }
-        top[c] = (addr + rec.total_size + kL1Alignment - 1) / kL1Alignment * kL1Alignment;
+        const std::uint32_t align = dev.arch.l1_alignment;
+        top[c] = (addr + rec.total_size + align - 1) / align * align;
       }
   }
 }
@@ -325,7 +327,7 @@ void run_program(DeviceState& dev, tt::tt_metal::Program& program) {
           continue;
         auto core = std::make_unique<CoreState>();
         core->logical = c;
-        core->noc = worker_noc_coord(c);
+        core->noc = dev.worker_noc(c);
         core->index = dev.core_index(c);
         core->l1 = dev.l1(core->index);
         core->noc_x = {static_cast<std::uint8_t>(core->noc.x),

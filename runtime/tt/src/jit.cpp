@@ -144,8 +144,9 @@ std::vector<std::string> flags(const KernelRecord& k) {
                                 "-Wno-deprecated-declarations",
                                 "-DKERNEL_BUILD",
                                 "-DTENSIX_FIRMWARE",
-                                "-DARCH_WORMHOLE",
-                                "-DNUM_DRAM_BANKS=12",
+                                "-D" + std::string(active_device().arch.firmware_define),
+                                "-DNUM_DRAM_BANKS=" +
+                                    std::to_string(active_device().arch.dram_banks),
                                 "-DNOC_MODE=0",
                                 std::string("-I") + emulator_include_dir()};
   const auto& args = k.compute ? k.cc.compile_args : k.dm.compile_args;

@@ -6,10 +6,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <boost/context/fiber.hpp>
+
+#include "arch/arch.hpp"
 
 #include <tk_emulator/device_api.hpp>
 #include <tk_emulator/emulator.hpp>
@@ -40,29 +43,36 @@ struct Allocation {
 };
 
 struct DeviceState {
+  const arch::ArchSpec& arch;      // the chip emulated: L1, banks, coordinates, timing
   CoreCoord grid;                  // compute_with_storage grid (x = columns, y = rows)
-  std::uint8_t* l1_base = nullptr; // grid.x * grid.y windows of kL1Size bytes, below 4 GiB
-  std::array<std::vector<std::uint8_t>, kNumDramBanks> dram;
-  std::uint64_t dram_top = 64;       // bump allocator, same offset in every bank
-  std::uint64_t l1_bottom = kL1Size; // L1 buffers grow down from the top of L1
+  std::uint8_t* l1_base = nullptr; // grid.x * grid.y windows of arch.l1_size bytes, below 4 GiB
+  std::vector<std::vector<std::uint8_t>> dram; // one per DRAM bank
+  std::uint64_t dram_top = 64;                 // bump allocator, same offset in every bank
+  std::uint64_t l1_bottom;                     // L1 buffers grow down from the top of L1
   std::vector<Allocation> allocations;
   std::vector<struct CoreState*> launch_cores; // by core index, during a launch; null if unused
 
-  explicit DeviceState(CoreCoord grid_size);
+  DeviceState(const arch::ArchSpec& a, CoreCoord grid_size);
   ~DeviceState();
   std::uint32_t num_cores() const { return static_cast<std::uint32_t>(grid.x * grid.y); }
+  std::uint32_t l1_size() const { return arch.l1_size; }
   std::uint8_t* l1(std::uint32_t core_index) const {
-    return l1_base + std::size_t{core_index} * kL1Size;
+    return l1_base + std::size_t{core_index} * arch.l1_size;
   }
   std::uint32_t core_index(const CoreCoord& logical) const {
     return static_cast<std::uint32_t>(logical.y * grid.x + logical.x);
   }
+  // NoC coordinates (the same on both NoCs): a worker's are the architecture's harvesting-free
+  // virtual coordinates, a DRAM bank's its NoC 0 endpoint (arch/).
+  CoreCoord worker_noc(const CoreCoord& logical) const;
+  /// The logical core at NoC (x, y), or nullopt when no worker of the grid sits there.
+  std::optional<CoreCoord> worker_at(std::uint32_t x, std::uint32_t y) const;
+  CoreCoord dram_bank_noc(std::uint32_t bank) const;
+  std::uint32_t dram_banks() const { return arch.dram_banks; }
+  /// Where semaphore 0 lives (semaphore i at + i * L1 alignment): the kernel-config ring above
+  /// MEM_MAP_END, where tt-metal places a program's semaphores.
+  std::uint32_t semaphore_base() const { return arch.mem_map_end; }
 };
-
-// NoC coordinates of worker and DRAM cores (Wormhole-like: worker columns skip x = 0 and 5, rows
-// skip y = 0 and 6; DRAM bank b sits at x = 0 or 5).
-CoreCoord worker_noc_coord(const CoreCoord& logical);
-CoreCoord dram_bank_noc_coord(std::uint32_t bank);
 
 struct CbRecord {
   std::map<std::uint8_t, tt::DataFormat> formats;

@@ -109,7 +109,7 @@ void begin(const DeviceState& device) {
   if (!requested())
     return;
   Launch l;
-  l.arch = &kWormholeB0;
+  l.arch = &device.arch;
   l.bank_free.assign(static_cast<std::size_t>(l.arch->dram_banks), 0.0);
   l.grid_cores = device.num_cores();
   l.port_in.assign(l.grid_cores, {0.0, 0.0});
@@ -291,7 +291,7 @@ void end(const std::vector<Fiber*>& fibers, const DeviceState& device) {
     return;
   const Arch& a = arch();
   ProgramTiming p;
-  p.arch = a.name;
+  p.arch = ::tk::arch::describe(a);
   p.clock_ghz = a.clock_ghz.value;
   const double cores = static_cast<double>(device.num_cores());
   double compute = 0;

@@ -24,9 +24,9 @@ std::vector<float> through_tt(const std::vector<float>& m, std::int64_t rows, st
         for (int c = 0; c < 32; ++c)
           tile[r * 32 + c] = m[static_cast<std::size_t>((tr * 32 + r) * cols + tc * 32 + c)];
       const std::vector<std::uint32_t> packed =
-          pack_as_bfp8_tiles(tt::stl::Span<const float>(tile.data(), tile.size()), true, false);
+          pack_as_bfp8_tiles(ttsl::Span<const float>(tile.data(), tile.size()), true, false);
       const std::vector<float> back = unpack_bfp8_tiles_into_float_vec(
-          tt::stl::Span<const std::uint32_t>(packed.data(), packed.size()), true, false);
+          ttsl::Span<const std::uint32_t>(packed.data(), packed.size()), true, false);
       for (int r = 0; r < 32; ++r)
         for (int c = 0; c < 32; ++c)
           out[static_cast<std::size_t>((tr * 32 + r) * cols + tc * 32 + c)] = back[r * 32 + c];

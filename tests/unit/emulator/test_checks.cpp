@@ -244,9 +244,10 @@ TEST(EmulatorChecks, DeadlockSaysWhenNoKernelConsumesAFullCb) {
 }
 
 TEST(EmulatorChecks, L1OverBudget) {
-  EXPECT_EQ(run({.c0_pages = 700}), "core (0,0): circular buffer c_0 (1433600 B at 0x19000) ends "
-                                    "at 0x177000, beyond the L1 budget (CBs may use "
-                                    "0x19000..0x16e000, 1364 KiB)");
+  // The first CB address is Wormhole's DEFAULT_UNRESERVED, 0x19520 (arch/wormhole_b0.hpp).
+  EXPECT_EQ(run({.c0_pages = 700}), "core (0,0): circular buffer c_0 (1433600 B at 0x19520) ends "
+                                    "at 0x177520, beyond the L1 budget (CBs may use "
+                                    "0x19520..0x16e000, 1395424 B)");
 }
 
 // tt-metal's firmware asserts after kernel_main that the RISC's reads have landed.
@@ -269,7 +270,7 @@ TEST(EmulatorChecks, FlushBeforePopRuns) {
 TEST(EmulatorChecks, PopOfAPageAWriteMayStillSend) {
   EXPECT_EQ(run({.writer = "broken/writer.cpp", .writer_defines = {{"POP_BEFORE_FLUSH", "1"}}}),
             broken_writer + ": core (0,0): cb_pop_front(c_16, 1): pops pages that a NoC write of "
-                            "this kernel may still be sending from [0x1a000, 0x1a800) "
+                            "this kernel may still be sending from [0x1a520, 0x1ad20) "
                             "(noc_async_writes_flushed or noc_async_write_barrier before "
                             "cb_pop_front)");
 }

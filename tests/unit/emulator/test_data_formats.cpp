@@ -119,10 +119,10 @@ TEST(EmulatorFormats, PackingAnotherFormatIsAnError) {
 TEST(EmulatorBfp8, HostPackingFollowsTheFormat) {
   const std::vector<float> v = random_tiles(2, 7);
   const std::vector<uint32_t> packed =
-      pack_as_bfp8_tiles(tt::stl::Span<const float>(v.data(), v.size()), true, false);
+      pack_as_bfp8_tiles(ttsl::Span<const float>(v.data(), v.size()), true, false);
   ASSERT_EQ(packed.size(), 2u * kBfp8Tile / 4);
   const std::vector<float> back = unpack_bfp8_tiles_into_float_vec(
-      tt::stl::Span<const uint32_t>(packed.data(), packed.size()), true, false);
+      ttsl::Span<const uint32_t>(packed.data(), packed.size()), true, false);
   ASSERT_EQ(back.size(), v.size());
   const auto* bytes = reinterpret_cast<const uint8_t*>(packed.data());
   for (std::size_t t = 0; t < 2; ++t)
@@ -149,9 +149,9 @@ TEST(EmulatorBfp8, TiesRoundToEvenAndMagnitudesSaturate) {
   v[2] = 2.5f * 0x1p-6f; // a tie, to 2
   v[3] = 0x1.fffffep0f;  // rounds up to 128 steps: saturates at 127
   const std::vector<uint32_t> p =
-      pack_as_bfp8_tiles(tt::stl::Span<const float>(v.data(), 1024), true, false);
-  const std::vector<float> b = unpack_bfp8_tiles_into_float_vec(
-      tt::stl::Span<const uint32_t>(p.data(), p.size()), true, false);
+      pack_as_bfp8_tiles(ttsl::Span<const float>(v.data(), 1024), true, false);
+  const std::vector<float> b =
+      unpack_bfp8_tiles_into_float_vec(ttsl::Span<const uint32_t>(p.data(), p.size()), true, false);
   EXPECT_EQ(b[0], 1.0f);
   EXPECT_EQ(b[1], 2.0f * 0x1p-6f);
   EXPECT_EQ(b[2], 2.0f * 0x1p-6f);
@@ -163,7 +163,7 @@ TEST(EmulatorBfp8, TiesRoundToEvenAndMagnitudesSaturate) {
 TEST(EmulatorBfp8, Bfp8CbUnpacksExactly) {
   const std::vector<float> v = random_tiles(3, 11);
   const std::vector<uint32_t> packed =
-      pack_as_bfp8_tiles(tt::stl::Span<const float>(v.data(), v.size()), true, false);
+      pack_as_bfp8_tiles(ttsl::Span<const float>(v.data(), v.size()), true, false);
   ProgramBuilder p;
   auto src = p.dram(3, kBfp8Tile);
   distributed::EnqueueWriteMeshBuffer(p.dev->mesh_command_queue(), src, packed, false);
@@ -181,7 +181,7 @@ TEST(EmulatorBfp8, Bfp8CbUnpacksExactly) {
   p.run();
   const std::vector<bfloat16> out = p.read(dst);
   const std::vector<float> q =
-      unpack_bfp8_tiles_into_float_vec(tt::stl::Span<const uint32_t>(packed.data(), packed.size()),
+      unpack_bfp8_tiles_into_float_vec(ttsl::Span<const uint32_t>(packed.data(), packed.size()),
                                        false, false); // face order, as the device's pages
   ASSERT_EQ(out.size(), q.size());
   for (std::size_t i = 0; i < q.size(); ++i)
@@ -237,7 +237,7 @@ TEST(EmulatorBfp8, PackerRoundsTiesAwayFromZero) {
   const std::vector<uint32_t> words = abs_into_bfp8(v, true);
   ASSERT_EQ(words.size(), 3u * kBfp8Tile / 4);
   const std::vector<float> got = unpack_bfp8_tiles_into_float_vec(
-      tt::stl::Span<const uint32_t>(words.data(), words.size()), false, false);
+      ttsl::Span<const uint32_t>(words.data(), words.size()), false, false);
   int ties = 0;
   for (std::size_t row = 0; row < v.size() / 16; ++row) { // face rows: the tiles are in face order
     int shared = 0;

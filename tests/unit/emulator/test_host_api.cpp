@@ -106,8 +106,11 @@ TEST(EmulatorHostApi, SplitWorkToCoresUnevenIsColumnMajorWithTwoGroups) {
 TEST(EmulatorHostApi, InterleavedDramBufferMapsPagesToTwelveBanks) {
   auto dev = distributed::MeshDevice::create_unit_mesh(0);
   EXPECT_EQ(dev->compute_with_storage_grid_size(), tt::tt_metal::CoreCoord(8, 8));
-  EXPECT_EQ(dev->worker_core_from_logical_core({0, 0}), tt::tt_metal::CoreCoord(1, 1));
-  EXPECT_EQ(dev->worker_core_from_logical_core({4, 5}), tt::tt_metal::CoreCoord(6, 7));
+  // Wormhole's virtual (harvesting-free) Tensix coordinates start at (18, 18).
+  EXPECT_EQ(dev->worker_core_from_logical_core({0, 0}), tt::tt_metal::CoreCoord(18, 18));
+  EXPECT_EQ(dev->worker_core_from_logical_core({4, 5}), tt::tt_metal::CoreCoord(22, 23));
+  EXPECT_EQ(dev->num_dram_channels(), 12u);
+  EXPECT_EQ(dev->l1_size_per_core(), 1499136u);
   // A 1000-byte page is stored with a 1024-byte (32-aligned) stride; TensorAccessor args say so.
   auto buf = distributed::MeshBuffer::create(
       distributed::ReplicatedBufferConfig{.size = 1000 * 25},

@@ -104,15 +104,15 @@ TEST(EmulatorMulticore, MulticastOnNoc1StartsAtTheLargestCorner) {
 }
 
 TEST(EmulatorMulticore, MulticastRectangleInTheWrongOrderForItsNocIsAnError) {
-  // Logical (1,0) and (2,0) are NoC (2,1) and (3,1).
+  // Logical (1,0) and (2,0) are NoC (19,18) and (20,18) (Wormhole's virtual coordinates).
   const std::string n1 = multicast_error(NOC::RISCV_1_default, {1, 0}, {2, 0});
   EXPECT_NE(n1.find("noc_async_write_multicast: on NOC 1 a rectangle runs from largest to "
-                    "smallest (x, y); (2,1)-(3,1) does not"),
+                    "smallest (x, y); (19,18)-(20,18) does not"),
             std::string::npos)
       << n1;
   const std::string n0 = multicast_error(NOC::RISCV_0_default, {2, 0}, {1, 0});
   EXPECT_NE(n0.find("noc_async_write_multicast: on NOC 0 a rectangle runs from smallest to "
-                    "largest (x, y); (3,1)-(2,1) does not"),
+                    "largest (x, y); (20,18)-(19,18) does not"),
             std::string::npos)
       << n0;
 }

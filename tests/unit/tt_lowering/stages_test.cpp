@@ -607,8 +607,8 @@ TEST(TTStages, AssignCbsReportsL1OverflowAtTheFirstUseOfTheCbThatDoesNotFit) {
   deep.replace(deep.find("cb_depth = 2"), 12, "cb_depth = 400");
   EXPECT_EQ(after_text(deep, "assign-cbs"),
             "dump.txt:22:7: error: the circular buffers of kernel 'ad' need 1642496 bytes of L1 "
-            "(cb_depth 400), but a Wormhole core has 1396736 for them (1464 KiB less 100 KiB "
-            "reserved); the one for 'y' does not fit: lower cb_depth\n"
+            "(cb_depth 400), but a wormhole_b0 core has 1395424 for them (its L1 from 0x19520 to "
+            "0x16e000); the one for 'y' does not fit: lower cb_depth\n"
             "  22 |       pack_tile(0, cb_y)\n"
             "     |       ^~~~~~~~~\n");
 }

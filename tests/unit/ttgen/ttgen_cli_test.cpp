@@ -55,7 +55,7 @@ TEST(TtgenCli, HelpNamesOnlyRealOptions) {
                                           "--print-before", "--print-after-all", "--print-changed",
                                           "--time-stages", "--kernel", "--diagnostics-format",
                                           "--stop-after", "--verify-each", "--grid", "--cb-depth",
-                                          "--fp32-acc", "--math-fidelity",
+                                          "--fp32-acc", "--math-fidelity", "--arch",
                                           // the footer: -W<name>, -Wno-<name>, -Werror,
                                           // -Werror=<name>, -Wno-error=<name>
                                           "-W", "-Wno-", "-Werror", "-Wno-error"}))

@@ -1,5 +1,5 @@
 // The flags issue 13 part 4 added, run on the built ttgen: --kernel, --print-before,
-// --print-changed, --time-stages, -W..., --diagnostics-format=json and --emit=dot.
+// --print-changed, --time-stages, -W..., --diagnostics-format=json and --emit=dot; and --arch.
 #include "tests/support/golden.hpp"
 #include "tests/unit/ttgen/run_ttgen.hpp"
 
@@ -441,6 +441,31 @@ TEST(TtgenJson, UsageErrors) {
 }
 
 // ---- --emit=dot ---------------------------------------------------------------------------------
+
+// --arch (issue 28) is recorded as every program's `arch` attribute, which the TT stages read the
+// chip's facts from (lower::tt::arch_of); naming the default changes nothing else. An unknown name
+// is a usage error listing the known ones, in a dump a user error.
+TEST(TtgenArch, RecordedOnTheProgramAndNamingTheDefaultChangesNothingElse) {
+  Result named = ttgen("--arch=wormhole_b0 --emit=ir " + example("matmul"));
+  Result plain = ttgen("--emit=ir " + example("matmul"));
+  ASSERT_EQ(named.code, 0) << named.err;
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  const std::string attr = "program matmul attributes {arch = \"wormhole_b0\", ";
+  ASSERT_NE(named.out.find(attr), std::string::npos) << named.out;
+  EXPECT_EQ(std::regex_replace(named.out, std::regex("arch = \"wormhole_b0\", "), ""), plain.out);
+  Result bad = ttgen("--arch=blackhole -", kShift);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err,
+            "ttgen: error: --arch: blackhole not in {wormhole_b0}\nrun 'ttgen --help' for usage\n");
+  // An IR dump naming an architecture arch/ does not know is a user error, not an internal one.
+  Result dump = ttgen("--arch=wormhole_b0 --stop-after=to-tile-ir --emit=ir -", kShift);
+  ASSERT_EQ(dump.code, 0) << dump.err;
+  Result unknown =
+      ttgen("--emit=ir -", std::regex_replace(dump.out, std::regex("wormhole_b0"), "grayskull"));
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_EQ(unknown.err, "ttgen: error: program 'shift' targets an unknown architecture "
+                         "'grayskull'; the known ones are wormhole_b0\n");
+}
 
 // tests/golden/dot/<example>.dot is `ttgen <example>.tk --emit=dot` (UPDATE_GOLDEN=1 rewrites it).
 TEST(TtgenDot, EveryExampleMatchesItsGolden) {

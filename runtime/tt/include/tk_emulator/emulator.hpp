@@ -69,13 +69,7 @@ const std::optional<ProgramTiming>& last_timing();
 /// environment, not set_timing(true), turned timing on.
 const std::vector<ProgramTiming>& timings();
 
-// L1 bytes reserved for firmware at the bottom of each core's L1; CBs start here.
-constexpr std::uint32_t kL1Size = 1464 * 1024;
-constexpr std::uint32_t kL1ReservedBase = 0x19000;
-constexpr std::uint32_t kSemaphoreBase = 0x18000;
-constexpr std::uint32_t kNumDramBanks = 12;
-constexpr std::uint32_t kDramAlignment = 32;
-constexpr std::uint32_t kL1Alignment = 16;
+// The chip's facts (L1, DRAM banks, coordinates, alignments) are the device's ArchSpec (arch/).
 constexpr std::uint32_t kMaxRuntimeArgs = 341;
 constexpr std::uint32_t kNumCircularBuffers = 32;
 } // namespace tk::rt::emu

@@ -10,8 +10,8 @@
 /// `data` holds whole tiles: each row-major (`row_major_input`) or already in face order. Only
 /// `is_exp_a = false` (Bfp8_b, the 8-bit exponent) is modelled; T is float or bfloat16.
 template <typename T>
-std::vector<std::uint32_t> pack_as_bfp8_tiles(tt::stl::Span<const T> data, bool row_major_input,
+std::vector<std::uint32_t> pack_as_bfp8_tiles(ttsl::Span<const T> data, bool row_major_input,
                                               bool is_exp_a);
 
-std::vector<float> unpack_bfp8_tiles_into_float_vec(tt::stl::Span<const std::uint32_t> bfp8_tiles,
+std::vector<float> unpack_bfp8_tiles_into_float_vec(ttsl::Span<const std::uint32_t> bfp8_tiles,
                                                     bool row_major_output, bool is_exp_a);

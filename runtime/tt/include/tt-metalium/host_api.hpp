@@ -1,5 +1,6 @@
 // Program construction API (mirrors tt_metal/api/tt-metalium/host_api.hpp, TT-Mesh era).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <span>
@@ -16,10 +17,16 @@
 #include <tt-metalium/runtime_args_data.hpp>
 #include <tt-metalium/tt_backend_api_types.hpp>
 
-namespace tt::stl {
-template <typename T>
-using Span = std::span<T>;
+// tt_stl/span.hpp: Span lives in ttsl; tt::stl is a [[deprecated]] alias of it.
+namespace ttsl {
+template <typename T, std::size_t Extent = std::dynamic_extent>
+using Span = std::span<T, Extent>;
 }
+namespace tt {
+namespace [[deprecated("Use ttsl namespace instead")]] stl {
+using namespace ::ttsl;
+} // namespace stl
+} // namespace tt
 
 namespace tt::tt_metal {
 using KernelHandle = std::uint32_t;
@@ -42,7 +49,7 @@ std::uint32_t CreateSemaphore(Program& program,
 // At most 341 unique + common runtime args per core and kernel; more is an error.
 void SetRuntimeArgs(const Program& program, KernelHandle kernel,
                     const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
-                    tt::stl::Span<const std::uint32_t> runtime_args);
+                    ttsl::Span<const std::uint32_t> runtime_args);
 void SetRuntimeArgs(const Program& program, KernelHandle kernel,
                     const std::variant<CoreCoord, CoreRange, CoreRangeSet>& core_spec,
                     std::initializer_list<std::uint32_t> runtime_args);
@@ -50,7 +57,7 @@ void SetRuntimeArgs(const Program& program, KernelHandle kernel,
                     const std::vector<CoreCoord>& core_spec,
                     const std::vector<std::vector<std::uint32_t>>& runtime_args);
 void SetCommonRuntimeArgs(const Program& program, KernelHandle kernel,
-                          tt::stl::Span<const std::uint32_t> runtime_args);
+                          ttsl::Span<const std::uint32_t> runtime_args);
 
 RuntimeArgsData& GetRuntimeArgs(const Program& program, KernelHandle kernel,
                                 const CoreCoord& logical_core);

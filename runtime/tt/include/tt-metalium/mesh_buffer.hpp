@@ -1,5 +1,6 @@
 // Device buffers (mirrors tt_metal/api/tt-metalium/mesh_buffer.hpp). Interleaved only: page p of a
-// DRAM buffer lives in bank p % 12 at address() + (p / 12) * align(page_size, 32).
+// DRAM buffer lives in bank p % banks at address() + (p / banks) * align(page_size, DRAM
+// alignment).
 #pragma once
 #include <cstdint>
 #include <memory>

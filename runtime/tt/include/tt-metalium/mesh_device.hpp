@@ -1,6 +1,6 @@
-// The device (mirrors tt_metal/api/tt-metalium/mesh_device.hpp). The emulator models one Wormhole
-// n150: an 8x8 worker grid (TT_METAL_EMULATOR_GRID=RxC changes it), 12 DRAM banks, 1464 KiB L1 per
-// core.
+// The device (mirrors tt_metal/api/tt-metalium/mesh_device.hpp). The emulator models one chip of
+// the default architecture (arch/arch.hpp): its worker grid (TT_METAL_EMULATOR_GRID=RxC changes
+// it), DRAM banks, L1 per core and NoC coordinates.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -31,7 +31,7 @@ public:
   const MeshShape& shape() const { return shape_; }
   CoreCoord compute_with_storage_grid_size() const;
   CoreCoord worker_core_from_logical_core(const CoreCoord& logical_core) const;
-  std::size_t num_dram_channels() const { return 12; }
+  std::size_t num_dram_channels() const;
   std::uint32_t l1_size_per_core() const;
   int id() const { return id_; }
 

@@ -1,0 +1,110 @@
+// ArchSpec: the facts TileKit knows about one Tenstorrent architecture (arch/arch.hpp has the
+// table of architectures, wormhole_b0.hpp the values and their sources).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace tk::arch {
+
+/// One timing-model figure: its value and where it comes from (a tt-metal document, or
+/// "assumption: ..." where nothing is published).
+struct Param {
+  double value;
+  std::string_view source;
+};
+
+/// A NoC coordinate (x, y).
+struct NocCoord {
+  std::uint32_t x, y;
+  friend constexpr bool operator==(const NocCoord&, const NocCoord&) = default;
+};
+
+/// The most DRAM banks of any architecture (the bank table's capacity).
+inline constexpr std::size_t kMaxDramBanks = 12;
+
+struct ArchSpec {
+  // ---- Identity --------------------------------------------------------------------------------
+  std::string_view name;    // as --arch spells it: "wormhole_b0"
+  std::string_view product; // the board the figures are for: "n150"
+  /// The firmware's architecture define (-D...), as tt-metal's JIT build passes it.
+  std::string_view firmware_define;
+
+  // ---- Worker grid and coordinates ------------------------------------------------------------
+  /// The compute-with-storage grid of the product: columns (x) by rows (y).
+  std::uint32_t grid_x, grid_y;
+  /// NoC coordinates of worker (x, y) are virtual_worker_start + (x, y) on both NoCs: the
+  /// harvesting-free (translated) coordinates that worker_core_from_logical_core returns.
+  std::uint32_t virtual_worker_start_x, virtual_worker_start_y;
+  /// The NoC 0 coordinate of each DRAM bank (interleaved page p lives in bank p % dram_banks).
+  std::uint32_t dram_banks;
+  std::array<NocCoord, kMaxDramBanks> dram_bank_noc;
+  /// Bytes one DRAM bank holds (a bank is a view of half a channel).
+  std::uint64_t dram_bank_bytes;
+
+  // ---- L1 --------------------------------------------------------------------------------------
+  std::uint32_t l1_size;            // bytes of L1 per worker core
+  std::uint32_t mem_map_end;        // the end of the firmware's reserved region (MEM_MAP_END)
+  std::uint32_t kernel_config_size; // the kernel-config ring above it (runtime args, CB configs)
+  std::uint32_t l1_alignment;       // L1 buffers and CB pages
+  std::uint32_t dram_alignment;     // DRAM buffer pages
+
+  // ---- NoC -------------------------------------------------------------------------------------
+  std::uint32_t num_nocs;
+  std::uint32_t noc_word_bytes;      // one flit's payload
+  std::uint32_t noc_max_burst_bytes; // the largest single NoC transaction
+
+  // ---- DST -------------------------------------------------------------------------------------
+  /// DST tiles with a 16-bit DST in full-sync mode; half-sync halves it, fp32 halves it again.
+  std::uint32_t dst_tiles_full_sync_16bit;
+
+  // ---- Clock and timing model (runtime/tt/src/timing.cpp, report/, choose-blocks) ------------
+  Param clock_ghz;
+  // Compute (cycles per 32x32 tile on the compute clock; the three TRISCs are one clock).
+  std::array<Param, 4> matmul_tile; // LoFi, HiFi2, HiFi3, HiFi4
+  Param eltwise_tile;               // add / sub; mul multiplies by the fidelity's phases
+  Param reduce_tile;                // max; sum / avg multiply by the fidelity's phases
+  Param copy_tile;                  // unpack of one tile to DST
+  Param sfpu_simple_tile;           // SFPU ops of a few instructions per element
+  Param sfpu_function_tile;         // SFPU transcendental functions
+  Param pack_bytes_per_cycle;       // DST to L1
+  Param sync_call;                  // a CB or DST-handshake call on a RISC
+  // Data movement (cycles and bytes per cycle at the AI clock).
+  Param dram_bank_bytes_per_cycle;  // what one bank delivers, reads and writes
+  Param dram_peak_bytes_per_cycle;  // all banks at spec speed: the roofline
+  Param port_read_bytes_per_cycle;  // into one core, per NoC
+  Param port_write_bytes_per_cycle; // out of one core, per NoC
+  Param mcast_bytes_per_cycle;      // a linked multicast out of one core
+  Param dram_read_latency;
+  Param dram_write_latency;
+  Param l1_read_latency;
+  Param l1_write_latency;
+  Param mcast_latency;
+  Param read_issue;  // RISC cycles to issue one read request
+  Param write_issue; // RISC cycles to issue one write (or semaphore) request
+
+  // ---- Derived (computed as tt-metal computes them, never stored) -----------------------------
+  /// The first address the allocator hands out, where CBs start (HalL1MemAddrType::
+  /// DEFAULT_UNRESERVED): MEM_MAP_END plus the kernel-config ring, rounded up to the larger of the
+  /// L1 and DRAM alignments (create_tensix_mem_map in the HAL).
+  constexpr std::uint32_t first_free_l1_address() const {
+    const std::uint32_t align = l1_alignment > dram_alignment ? l1_alignment : dram_alignment;
+    return ((mem_map_end + kernel_config_size - 1) | (align - 1)) + 1;
+  }
+  /// The bytes a core's CBs (and L1 buffers) may use: tt-metal's program.cpp throws when a CB
+  /// ends past l1_size.
+  constexpr std::uint32_t l1_cb_budget() const { return l1_size - first_free_l1_address(); }
+  /// DST tiles in a mode (dest_helpers.hpp's get_dest_limit).
+  constexpr std::uint32_t dst_tiles(bool fp32, bool full_sync = false) const {
+    return dst_tiles_full_sync_16bit / (full_sync ? 1 : 2) / (fp32 ? 2 : 1);
+  }
+  constexpr std::uint32_t num_workers() const { return grid_x * grid_y; }
+  constexpr NocCoord worker_noc(std::uint32_t x, std::uint32_t y) const {
+    return {virtual_worker_start_x + x, virtual_worker_start_y + y};
+  }
+  std::span<const NocCoord> dram_bank_nocs() const { return {dram_bank_noc.data(), dram_banks}; }
+};
+
+} // namespace tk::arch

@@ -1,0 +1,100 @@
+// Wormhole B0, as the n150 board: every figure with the tt-metal file it comes from (tt-metal
+// a8c5af0f5a26, paths from its root; the timing figures' abbreviations are listed below).
+#pragma once
+
+#include "arch/spec.hpp"
+
+namespace tk::arch {
+
+// Sources of the timing figures, abbreviated in the table:
+//  GEMM  = tech_reports/GEMM_FLOPS/GEMM_FLOPS.md
+//  ME    = tech_reports/matrix_engine/matrix_engine.md
+//  DRAM  = tech_reports/Saturating_DRAM_bandwidth/Saturating_DRAM_bandwidth.md
+//  NOC   = tt_metal/impl/experimental/noc_estimator/latencies/noc_latencies.yaml (TT's measured
+//          latencies of the data-movement tests, Wormhole B0 entries; "N x S B" = N transactions of
+//          S bytes, cycles from the first issue to the barrier)
+inline constexpr ArchSpec kWormholeB0{
+    .name = "wormhole_b0",
+    .product = "n150",
+    // tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal.cpp: the JIT build defines ARCH_WORMHOLE (and
+    // build_env_manager.cpp NUM_DRAM_BANKS = dram_banks).
+    .firmware_define = "ARCH_WORMHOLE",
+
+    // tt_metal/core_descriptors/wormhole_b0_80_arch.yaml, nebula_x1 (n150), 1 command queue:
+    // compute_with_storage_grid_range [0, 0]..[7, 7].
+    .grid_x = 8,
+    .grid_y = 8,
+    // tt_metal/hw/inc/internal/tt-1xx/wormhole/noc/noc_parameters.h: VIRTUAL_TENSIX_START_X/Y 18,
+    // COORDINATE_VIRTUALIZATION_ENABLED 1 (wh_hal.cpp: virtual_worker_start_x_/y_).
+    .virtual_worker_start_x = 18,
+    .virtual_worker_start_y = 18,
+    // tt_metal/soc_descriptors/wormhole_b0_80_arch.yaml: 12 dram_views (bank b is view b), view b's
+    // NoC 0 endpoint is dram[channel][worker_endpoint[0]].
+    .dram_banks = 12,
+    .dram_bank_noc = {{{0, 11},
+                       {0, 1},
+                       {0, 5},
+                       {0, 7},
+                       {5, 1},
+                       {5, 11},
+                       {5, 2},
+                       {5, 9},
+                       {5, 8},
+                       {5, 3},
+                       {5, 5},
+                       {5, 7}}},
+    // The same file: dram_view_size 1073741824 (dev_mem_map.h: MEM_DRAM_SIZE 1048576 * 1024).
+    .dram_bank_bytes = 1073741824,
+
+    // tt_metal/soc_descriptors/wormhole_b0_80_arch.yaml: worker_l1_size 1499136 (= MEM_L1_SIZE,
+    // 1464 KiB, in dev_mem_map.h); tt_metal/impl/program/program.cpp throws when a CB ends past it.
+    .l1_size = 1499136,
+    // tt_metal/hw/inc/internal/tt-1xx/wormhole/dev_mem_map.h: MEM_MAP_END (the end of the packet
+    // header pool) is 33056 = 0x8120.
+    .mem_map_end = 33056,
+    // tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal_tensix.cpp: default_l1_kernel_config_size 69 * 1024,
+    // from MEM_MAP_END; DEFAULT_UNRESERVED starts past it (first_free_l1_address(): 0x19520).
+    .kernel_config_size = 69 * 1024,
+    // tt_metal/hw/inc/internal/tt-1xx/wormhole/noc/noc_parameters.h: L1_ALIGNMENT 16 (NOC_L1_READ/
+    // WRITE_ALIGNMENT_BYTES), DRAM_ALIGNMENT 32 (NOC_DRAM_READ_ALIGNMENT_BYTES).
+    .l1_alignment = 16,
+    .dram_alignment = 32,
+
+    // The same file: NUM_NOCS 2, NOC_WORD_BYTES = NOC_PAYLOAD_WIDTH / 8 = 32, NOC_MAX_BURST_SIZE =
+    // NOC_MAX_BURST_WORDS * NOC_WORD_BYTES = 8192.
+    .num_nocs = 2,
+    .noc_word_bytes = 32,
+    .noc_max_burst_bytes = 8192,
+
+    // ttnn/cpp/ttnn/kernel_lib/dest_helpers.hpp, get_dest_limit: SyncFull 16 tiles with a 16-bit
+    // DST, 8 with fp32; SyncHalf 8 and 4.
+    .dst_tiles_full_sync_16bit = 16,
+
+    .clock_ghz = {1.0, "GEMM, ME: 'at 1 GHz'"},
+    .matmul_tile = {{{16, "GEMM: cycle_per_tile LoFi 16"},
+                     {32, "GEMM: HiFi2 32"},
+                     {48, "GEMM: HiFi3 48"},
+                     {64, "GEMM: HiFi4 64"}}},
+    .eltwise_tile = {8, "ME: 8x16 element-wise per cycle (1024 / 128); mul x fidelity phases"},
+    .reduce_tile = {4, "ME: 16x16 reduce per cycle (1024 / 256); sum, avg x fidelity phases"},
+    .copy_tile = {8, "assumption: a datacopy moves 8x16 per cycle, like an element-wise op"},
+    .sfpu_simple_tile = {64, "assumption: 32 passes of 32 lanes, 2 instructions each"},
+    .sfpu_function_tile = {256, "assumption: 32 passes of 32 lanes, 8 instructions each"},
+    .pack_bytes_per_cycle = {64, "assumption: the packer writes 64 B per cycle to L1"},
+    .sync_call = {10, "assumption: a few RISC-V loads, compares and stores"},
+    .dram_bank_bytes_per_cycle = {22.25, "DRAM: u-benchmark 267 GB/s over 12 banks"},
+    .dram_peak_bytes_per_cycle = {288, "DRAM: spec speed 288 GB/s (12 GBps GDDR6)"},
+    .port_read_bytes_per_cycle = {30.4, "NOC: one core reads 256 x 2 KiB from interleaved DRAM"
+                                        " in 17249"},
+    .port_write_bytes_per_cycle = {30.2, "NOC: one core writes 256 x 2 KiB to one core in 17362"},
+    .mcast_bytes_per_cycle = {28.0, "NOC: linked multicast of 256 x 2 KiB to 25 cores in 18751"},
+    .dram_read_latency = {397, "NOC: 1 x 64 B read from one DRAM bank"},
+    .dram_write_latency = {425, "NOC: 1 x 128 B write to one DRAM bank"},
+    .l1_read_latency = {293, "NOC: 1 x 64 B read from another core"},
+    .l1_write_latency = {293, "NOC: 1 x 64 B write to another core"},
+    .mcast_latency = {536, "NOC: 1 x 64 B linked multicast to 25 cores"},
+    .read_issue = {23, "NOC: 256 x 64 B DRAM reads in 5817 (issue-bound)"},
+    .write_issue = {26, "NOC: 256 x 64 B DRAM writes in 6773 (issue-bound)"},
+};
+
+} // namespace tk::arch
