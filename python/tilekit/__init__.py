@@ -139,3 +139,6 @@ class timing:
                              p["dram_bytes_read"], p["dram_bytes_written"], p["dram_gbps"],
                              p["compute_bound_cycles"], p["dram_bound_cycles"]))
         return "\n".join(lines)
+
+
+from . import functional, nn  # noqa: E402  (they use compile, defined above)
