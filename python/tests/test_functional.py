@@ -92,6 +92,21 @@ def test_torch_ops_registration():
     torch.nn.functional.gelu(xd).sum().backward()
     check(y.detach(), torch.nn.functional.gelu(x.detach().double()))
     check(x.grad, xd.grad)
+    # every op is there, and each gives what tilekit.functional gives (the same kernels)
+    w, b = inputs(torch.bfloat16, 64, seed=26), inputs(torch.bfloat16, 64, seed=27)
+    q = inputs(torch.bfloat16, 2, 32, 32, seed=28)
+    wl = inputs(torch.bfloat16, 32, 64, seed=29)
+    x = x.detach()
+    pairs = [
+        (torch.ops.tilekit.softmax(x), TF.softmax(x)),
+        (torch.ops.tilekit.silu(x), TF.silu(x)),
+        (torch.ops.tilekit.linear(x, wl, b[:32]), TF.linear(x, wl, b[:32])),
+        (torch.ops.tilekit.layer_norm(x, w, b), TF.layer_norm(x, (64,), w, b)),
+        (torch.ops.tilekit.rms_norm(x, w, 1e-6), TF.rms_norm(x, (64,), w, 1e-6)),
+        (torch.ops.tilekit.attention(q, q, q), TF.attention(q, q, q)),
+    ]
+    for got, want in pairs:
+        assert torch.equal(got, want)
 
 
 def test_nn_modules_are_drop_in():

@@ -93,6 +93,10 @@ class Kernel:
             tensors.append(v)
         outputs = []
         for p in self.outputs:
+            unbound = [d for d in p["dims"] if isinstance(d, str) and d not in dims]
+            if unbound:  # the checker binds every output dimension to an input's; kept honest
+                raise ShapeError("%s: no input gives dimension %s of output %s" % (
+                    self.name, unbound[0], _declared(p)))
             shape = [d if isinstance(d, int) else dims[d] for d in p["dims"]]
             outputs.append(torch.empty(shape, dtype=_DTYPES[p["dtype"]]))
         all_t = tensors + outputs

@@ -225,12 +225,22 @@ def linear(x, weight, bias=None, *, target="cpu"):
 # torch.ops.tilekit.<name>: the same ops through torch's dispatcher (torch 1.13's Python
 # registration; CompositeImplicitAutograd, so autograd records the autograd.Functions above).
 _lib = torch.library.Library("tilekit", "DEF")
-_lib.define("softmax(Tensor x, str target='cpu') -> Tensor")
-_lib.define("silu(Tensor x, str target='cpu') -> Tensor")
-_lib.define("gelu(Tensor x, str target='cpu') -> Tensor")
-_lib.define("linear(Tensor x, Tensor weight, Tensor? bias=None, str target='cpu') -> Tensor")
-_lib.impl("softmax", lambda x, target="cpu": softmax(x, target=target), "CompositeImplicitAutograd")
-_lib.impl("silu", lambda x, target="cpu": silu(x, target=target), "CompositeImplicitAutograd")
-_lib.impl("gelu", lambda x, target="cpu": gelu(x, target=target), "CompositeImplicitAutograd")
-_lib.impl("linear", lambda x, weight, bias=None, target="cpu": linear(x, weight, bias, target=target),
-          "CompositeImplicitAutograd")
+_OPS = {
+    "softmax(Tensor x, str target='cpu') -> Tensor":
+        lambda x, target="cpu": softmax(x, target=target),
+    "silu(Tensor x, str target='cpu') -> Tensor": lambda x, target="cpu": silu(x, target=target),
+    "gelu(Tensor x, str target='cpu') -> Tensor": lambda x, target="cpu": gelu(x, target=target),
+    "linear(Tensor x, Tensor weight, Tensor? bias=None, str target='cpu') -> Tensor":
+        lambda x, weight, bias=None, target="cpu": linear(x, weight, bias, target=target),
+    "layer_norm(Tensor x, Tensor weight, Tensor bias, float eps=1e-05, str target='cpu') -> Tensor":
+        lambda x, weight, bias, eps=1e-5, target="cpu": layer_norm(
+            x, (x.shape[-1],), weight, bias, eps, target=target),
+    "rms_norm(Tensor x, Tensor weight, float? eps=None, str target='cpu') -> Tensor":
+        lambda x, weight, eps=None, target="cpu": rms_norm(
+            x, (x.shape[-1],), weight, eps, target=target),
+    "attention(Tensor q, Tensor k, Tensor v, float? scale=None, str target='cpu') -> Tensor":
+        lambda q, k, v, scale=None, target="cpu": attention(q, k, v, scale, target=target),
+}
+for _schema, _fn in _OPS.items():
+    _lib.define(_schema)
+    _lib.impl(_schema.split("(")[0], _fn, "CompositeImplicitAutograd")
