@@ -115,17 +115,20 @@ def shim(stem, kernels, target):
     return "\n".join(out)
 
 
-def compile_command(gen, stem, target, so):
-    """The C++ compiler's command line for one kernel library."""
+def compile_command(work, final, stem, target):
+    """The C++ compiler's command line for one kernel library: the sources generated in `work`,
+    built into work/kernel.so; for tt, run_tt finds its device kernels under `final` (where
+    `work` is renamed to when the build is done), by absolute path."""
+    gen = os.path.join(work, "gen")
     cmd = [_paths.CXX, "-std=c++20", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
            "-I" + _paths.INCLUDE, "-I" + gen]
     if target == "tt":
         cmd += ["-I" + _paths.EMULATOR_INCLUDE,
-                '-DTILEKIT_KERNEL_DIR="%s"' % os.path.join(gen, "kernels"),
+                '-DTILEKIT_KERNEL_DIR="%s"' % os.path.join(final, "gen", "kernels"),
                 os.path.join(gen, stem + "_tt.cpp")]
     else:
         cmd.append(os.path.join(gen, stem + "_cpu.cpp"))
-    cmd += [os.path.join(os.path.dirname(gen), "shim.cpp"), "-o", so,
+    cmd += [os.path.join(work, "shim.cpp"), "-o", os.path.join(work, "kernel.so"),
             "-L" + _paths.PACKAGE, "-ltilekit_cpu", "-Wl,-rpath," + _paths.PACKAGE]
     if target == "tt":
         cmd += ["-L" + _paths.EMULATOR_LIB, "-ltk_emulator", "-Wl,-rpath," + _paths.EMULATOR_LIB]
@@ -148,21 +151,13 @@ def build(source, name, stem, target, options, warnings, cache=None):
     os.makedirs(root, exist_ok=True)
     work = tempfile.mkdtemp(prefix=key + ".", dir=root)
     try:
-        # The files are generated where they will stay: run_tt finds its kernels by absolute path.
-        gen = os.path.join(final, "gen")
-        work_gen = os.path.join(work, "gen")
-        result = _tilekit.compile(source, name, stem, work_gen, _paths.TEMPLATES, [target],
-                                  warnings=warnings, **options)
+        result = _tilekit.compile(source, name, stem, os.path.join(work, "gen"), _paths.TEMPLATES,
+                                  [target], warnings=warnings, **options)
         if not result["ok"]:
             raise CompileError(result["text"], result["diagnostics"])
         with open(os.path.join(work, "shim.cpp"), "w") as f:
             f.write(shim(stem, result["kernels"], target))
-        # Compiled in place under the final name's directory layout, then renamed: build in
-        # `work` with paths that point at `final` for the TT kernel directory.
-        cmd = compile_command(work_gen, stem, target, os.path.join(work, "kernel.so"))
-        if target == "tt":
-            cmd = [c.replace(work_gen, gen) if c.startswith("-DTILEKIT_KERNEL_DIR") else c
-                   for c in cmd]
+        cmd = compile_command(work, final, stem, target)
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               env=dict(os.environ, LC_ALL="C"))
         if proc.returncode != 0:
