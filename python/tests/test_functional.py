@@ -182,7 +182,21 @@ def test_norm_modules_on_tt():
         x.double(), (64,), ref.weight.double(), ref.bias.double()).detach())
     rms = tilekit.nn.RMSNorm(64, eps=1e-6, dtype=torch.bfloat16, target="tt")
     assert list(rms.state_dict()) == ["weight"]
-    check(rms(x).detach(), rms_norm_ref(x.double(), 1.0, 1e-6))
+    with torch.no_grad():
+        rms.weight.add_(0.1 * torch.randn(64).to(torch.bfloat16))
+    x.requires_grad_()
+    dy = inputs(torch.bfloat16, 64, 64, seed=30)
+    y = rms(x)
+    y.backward(dy)
+    xd, wd = x.detach().double().requires_grad_(), rms.weight.detach().double().requires_grad_()
+    yd = rms_norm_ref(xd, wd, 1e-6)
+    yd.backward(dy.double())
+    check(y.detach(), yd.detach())
+    x0 = x.detach().double()
+    r = torch.rsqrt(x0.square().mean(-1, keepdim=True) + 1e-6)
+    g = (dy.double() * wd.detach()).abs()
+    check(x.grad, xd.grad, r * g + x0.abs() * r**3 * (g * x0.abs()).mean(-1, keepdim=True))
+    check(rms.weight.grad, wd.grad, (dy.double() * x0 * r).abs().sum(0))
 
 
 def attention_probs(q, k, scale):
