@@ -38,4 +38,13 @@ done <"$build/examples/targets.txt"
 echo
 echo "== every example on both targets, against a double-precision reference and the interpreter"
 if ! "$build/tests/e2e/tilekit_demo"; then status=1; fi
+
+if [ -d "$build/python/tilekit" ]; then
+  echo
+  echo "== from PyTorch: a GPT block from tilekit.nn against torch.nn (examples/python/gpt_block.py, docs/python.md)"
+  for target in cpu tt; do
+    if ! PYTHONPATH="$build/python" TILEKIT_CACHE_DIR="$build/python/cache" \
+        /usr/bin/python3 examples/python/gpt_block.py --target "$target"; then status=1; fi
+  done
+fi
 exit $status

@@ -14,6 +14,8 @@ packages=(
   python3-jinja2   # the reference Jinja for the template engine's conformance tests (/usr/bin/python3)
   gnuplot-nox   # bench/tt_bench.sh: the roofline plot (SVG) of the TT benchmark table
   graphviz   # dot: renders ttgen --emit=dot (the README's command, docs/ttgen.md's figure)
+  python3-dev pybind11-dev   # the tilekit Python package (python/, docs/python.md)
+  python3-torch python3-numpy python3-pytest   # ... its tensors, and its tests (pytest)
 )
 
 sudo=""
