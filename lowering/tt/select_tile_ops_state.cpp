@@ -251,13 +251,13 @@ void TileSelector::release(const Val& v) {
 
 // Ends the section: every value still in DST is packed to a temporary CB (all packs first, so the
 // section's packs stay together between tile_regs_wait and tile_regs_release).
-void TileSelector::spill_all(bool copy_back) {
+void TileSelector::spill_all(bool for_fpu) {
   if (reduction_live() && live_.size() > 1)
     throw InternalError("internal error: select-tile-ops: a reduction shares its DST section with "
                         "other values, which the packer's reduce mask would cut to row/column 0");
   std::vector<Val> spilled = live_;
   for (const Val& v : spilled) {
-    const bool dest = copy_back && fp32_acc_ && v->sum;
+    const bool dest = !for_fpu && fp32_acc_ && v->sum;
     const std::string t = temp_cb(dest);
     emit(Intrinsic::pack_tile, {i(v->slot), cb(t)});
     v->where = TileValue::Where::cb;
@@ -307,7 +307,7 @@ void TileSelector::post(const Val& v) {
 
 void TileSelector::to_dst(const Val& v, bool keep_reduction) {
   if (v->where == TileValue::Where::dst && v->mask >= 0 && !keep_reduction)
-    spill_all(/*copy_back=*/true); // through a CB, where it is exactly the language's value
+    spill_all(); // through a CB, where it is exactly the language's value
   if (v->where == TileValue::Where::dst)
     return;
   int slot = alloc_slot();
@@ -324,7 +324,7 @@ void TileSelector::to_dst(const Val& v, bool keep_reduction) {
 
 void TileSelector::to_cb(const Val& v) {
   if (v->where == TileValue::Where::dst)
-    spill_all();
+    spill_all(/*for_fpu=*/true);
 }
 
 // Two tiles still to arrive in the same CB cannot both be at its front: the first goes through DST

@@ -42,7 +42,7 @@ struct TileValue {
   // takes such a value only after fpu_operand() copied it to a CB the FPU may read.
   bool dest_only = false;
   // where == dst: a sum the FPU accumulated (rowsum, colsum, @ into an accumulator), kept exact
-  // in fp32 when it leaves DST to be copied back (spill_all's copy_back).
+  // in fp32 when it leaves DST for a copy back (spill_all).
   bool sum = false;
   // A reduction in DST (its ReduceDim: 0 row, 1 column), -1 otherwise. Only its row or column 0 is
   // defined (on the device REDUCE_ROW leaves scratch elsewhere); the packer's mask, on from
@@ -154,9 +154,10 @@ private:
   std::string new_cb(const std::string& base, bool f32);
   std::string cb_of_tensor(const std::string& tensor) const;
   int alloc_slot();
-  /// Packs every DST value to a temporary CB. `copy_back`: the value is read again by copy_tile
-  /// (a reduction leaving DST under its mask), so a dest-only Float32 temporary keeps it exact.
-  void spill_all(bool copy_back = false);
+  /// Packs every DST value to a temporary CB. A sum (TileValue::sum) goes to a dest-only Float32
+  /// temporary, exact when copied back, unless `for_fpu`: an FPU operation reads it next (to_cb),
+  /// through SrcA/SrcB, where it is truncated once anyway.
+  void spill_all(bool for_fpu = false);
   std::string temp_cb(bool dest_only);
   bool reduction_live() const;
   bool reduction_accumulates(const ir::Expr& acc, const ir::Call& r) const;
