@@ -55,7 +55,8 @@ private:
       return false;
     if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s)) {
       const std::string n = callee_name(c);
-      if (n == "get_compile_time_arg_val" || n == "get_ct_arg")
+      if (n == "get_compile_time_arg_val" || n == "get_ct_arg" ||
+          n == "get_named_compile_time_arg_val" || n == "get_named_ct_arg")
         return true;
     }
     if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
@@ -155,7 +156,8 @@ private:
                 if (std::optional<std::int64_t> i = constant(call->getArg(0)))
                   kernel_.arg_symbols[name] = *i;
               if (n == "get_arg_val" || n == "get_common_arg_val" ||
-                  n == "get_compile_time_arg_val" || n == "get_ct_arg")
+                  n == "get_compile_time_arg_val" || n == "get_ct_arg" ||
+                  n == "get_named_compile_time_arg_val")
                 return Poly::symbol(name);
             }
             // A local that is never assigned after its initialisation stands for its value.
@@ -602,8 +604,10 @@ std::string jit_translation_unit(const std::string& kernel_include, bool compute
                      "[[maybe_unused]] constexpr std::uint32_t unpack_tile_size[32] = {};\n"
                      "[[maybe_unused]] constexpr std::uint8_t unpack_src_format[32] = {};\n"
                      "[[maybe_unused]] constexpr std::uint8_t pack_dst_format[32] = {};\n";
-  if (compute)
-    code += "#include \"api/compute/common.h\"\nusing namespace ckernel;\n";
+  // As the firmware build: the dataflow API before a data-movement kernel
+  // (tt_metal/hw/firmware/src/tt-1xx/brisck.cc, ncrisck.cc).
+  code += compute ? "#include \"api/compute/common.h\"\nusing namespace ckernel;\n"
+                  : "#include \"api/dataflow/dataflow_api.h\"\n";
   return code + "#include \"" + kernel_include + "\"\n";
 }
 
@@ -613,6 +617,7 @@ std::vector<std::string> jit_defines(bool compute) {
   return {
       "KERNEL_BUILD",
       "TENSIX_FIRMWARE",
+      "TK_CHECK_PLACEHOLDER_NAMED_ARGS",
       "ARCH_WORMHOLE",
       "NUM_DRAM_BANKS=12",
       "NOC_MODE=0",
