@@ -204,6 +204,16 @@ TEST(TtgenCheck, ReadAfterPop) {
   EXPECT_EQ(clean.err, "");
 }
 
+// Device 2.0 kernels (experimental::CircularBuffer and Noc methods) are modelled like the calls
+// they wrap: the copy is proved balanced, and a dropped reserve_back is found (it was a vacuous
+// proof before).
+TEST(TtgenCheck, Device2Kernels) {
+  const std::string s = "tests/unit/emulator/kernels/sdk/";
+  expect_check_golden("device2_copy", s + "d2_read.cpp " + s + "d2_write.cpp");
+  expect_check_golden("device2_drop_reserve",
+                      "-DDROP_RESERVE " + s + "d2_read.cpp " + s + "d2_write.cpp");
+}
+
 TEST(TtgenCheck, RuntimeArgs) {
   expect_check_golden("arg_never_set",
                       "--runtime-args reader=3 -DARG_NEVER_SET " + kBroken + "reader.cpp");

@@ -13,7 +13,8 @@ void kernel_main() {
   const auto dst = TensorAccessor(args, dst_addr, get_tile_size(cb));
   for (uint32_t p = 0; p < n_pages; p++) {
     cb_reserve_back(cb, 1);
-    volatile tt_l1_ptr uint32_t* words = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_write_ptr(cb));
+    volatile tt_l1_ptr uint32_t* words =
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_write_ptr(cb));
     for (uint32_t i = 0; i < get_tile_size(cb) / sizeof(uint32_t); i++)
       words[i] = fill + p;
     noc_async_write_page(p, dst, get_write_ptr(cb));
