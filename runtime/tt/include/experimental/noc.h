@@ -69,8 +69,7 @@ public:
                    uint32_t vc = NOC_UNICAST_WRITE_VC, uint32_t /*trid*/ = INVALID_TXN_ID) const {
     static_assert(txn_id_mode == TxnIdMode::DISABLED,
                   "the emulator mirrors Noc::async_write without transaction ids");
-    noc_async_write<max_page_size, enable_noc_tracing,
-                    response_mode == ResponseMode::POSTED>(
+    noc_async_write<max_page_size, enable_noc_tracing, response_mode == ResponseMode::POSTED>(
         static_cast<uint32_t>(get_src_ptr<AddressType::LOCAL_L1>(src, src_args)),
         get_dst_ptr<AddressType::NOC>(dst, dst_args), size_bytes, noc_id_, vc);
   }

@@ -9,6 +9,8 @@
 namespace tk::rt::emu {
 // Runtime args of the current kernel on the current core.
 std::uint32_t runtime_arg(int index);
+/// DEVICE_PRINT's text on stdout when TT_METAL_DPRINT_CORES is set (src/device_print.cpp).
+void device_print(const char* text, std::size_t size);
 std::uint32_t common_runtime_arg(int index);
 /// An argument word read as the kernel's 4-byte type (get_arg_val<T> in both kernel APIs).
 template <typename T>
