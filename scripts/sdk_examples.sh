@@ -32,7 +32,10 @@ export TT_METAL_EMULATOR_CACHE_DIR="$work/kernel_cache"
 
 # Shipped bugs the emulator names: example -> the text its error must contain.
 declare -A expected_failure=(
+  # packs and pushes c_16 with no cb_reserve_back
   [add_2_integers_in_compute]="cb_reserve_back"
+  # add_multi_core.cpp calls release_dst() after tile_regs_release(), with no acquire_dst()
+  [vecadd_multi_core]="release_dst: DST was not acquired with acquire_dst"
 )
 
 passed=0 total=0 xfail=0
@@ -69,7 +72,8 @@ check_kernels() {
 run() {
   local name="$1" exe="$2" kernels="$3" log="$work/$1/run.log" rc
   total=$((total + 1))
-  (cd "$work/$name" && exec timeout 900 "$exe") > "$log" 2>&1
+  # An inner shell, so that its report of a crash ("Aborted") lands in the log.
+  (cd "$work/$name" && bash -c '"$@"; exit $?' _ timeout 900 "$exe") > "$log" 2>&1
   rc=$?
   local check
   check="$(check_kernels "$kernels")"
@@ -102,12 +106,13 @@ example() {
   elif ! grep -q '^project' "$dir/CMakeLists.txt"; then
     src="$work/$name/project"
     mkdir -p "$src"
-    printf 'cmake_minimum_required(VERSION 3.22)\nproject(%s LANGUAGES CXX)\nfind_package(TT-Metalium REQUIRED)\nadd_subdirectory(%s example)\n' \
+    # Such folders (distributed/*) link tt-metal's in-tree library target, tt_metal.
+    printf 'cmake_minimum_required(VERSION 3.22)\nproject(%s LANGUAGES CXX)\nfind_package(TT-Metalium REQUIRED)\nadd_library(tt_metal ALIAS TT::Metalium)\nadd_subdirectory(%s example)\n' \
       "$name" "$dir" > "$src/CMakeLists.txt"
   fi
   if ! build "$name" "$src"; then
     total=$((total + 1))
-    echo "FAIL  $name: does not build: $(grep -m1 'error' "$work/$name/configure.log" "$work/$name/build.log" | sed 's/^[^:]*:[0-9]*://' | cut -c1-200)"
+    echo "FAIL  $name: does not build: $(grep -m1 'error' "$work/$name/configure.log" "$work/$name/build.log" 2>/dev/null | sed 's/^[^:]*:[0-9]*://' | cut -c1-200)"
     return
   fi
   local exe
@@ -129,7 +134,7 @@ for d in "$examples"/*/ "$examples"/contributed/*/ "$examples"/distributed/*/; d
       if ! build matmul "$d"; then
         for m in matmul_single_core matmul_multi_core matmul_multicore_reuse matmul_multicore_reuse_mcast; do
           total=$((total + 1))
-          echo "FAIL  $m: does not build: $(grep -m1 'error' "$work/matmul/configure.log" "$work/matmul/build.log" | cut -c1-200)"
+          echo "FAIL  $m: does not build: $(grep -m1 'error' "$work/matmul/configure.log" "$work/matmul/build.log" 2>/dev/null | cut -c1-200)"
         done
         continue
       fi

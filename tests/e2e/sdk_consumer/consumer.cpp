@@ -1,6 +1,7 @@
 // Host program in the style of tt-metal's programming examples: the SDK's headers and helpers
 // (device.hpp, bfloat16 random vectors, get_backing_buffer, TT_FATAL, fmt), a kernel path relative
-// to $TT_METAL_KERNEL_PATH, named compile-time args. Exit 0 and "Test Passed" when the copy is exact.
+// to $TT_METAL_KERNEL_PATH, named compile-time args. Exit 0 and "Test Passed" when the copy is
+// exact.
 #include <fmt/core.h>
 
 #include <cstdint>
@@ -22,24 +23,25 @@ int main() {
   distributed::ReplicatedBufferConfig size{.size = tile_bytes * n_tiles};
   auto src = distributed::MeshBuffer::create(size, dram, mesh_device.get());
   auto dst = distributed::MeshBuffer::create(size, dram, mesh_device.get());
-  std::vector<bfloat16> input = create_random_vector_of_bfloat16_native(tile_bytes * n_tiles,
-                                                                        100.0f, 42, -50.0f);
+  std::vector<bfloat16> input =
+      create_random_vector_of_bfloat16_native(tile_bytes * n_tiles, 100.0f, 42, -50.0f);
   distributed::EnqueueWriteMeshBuffer(cq, src, input, false);
 
   Program program = CreateProgram();
   constexpr CoreCoord core = {0, 0};
-  CreateCircularBuffer(program, core,
-                       CircularBufferConfig(2 * tile_bytes, {{tt::CBIndex::c_0,
-                                                              tt::DataFormat::Float16_b}})
-                           .set_page_size(tt::CBIndex::c_0, tile_bytes));
+  CreateCircularBuffer(
+      program, core,
+      CircularBufferConfig(2 * tile_bytes, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_0, tile_bytes));
   std::vector<uint32_t> compile_args;
   TensorAccessorArgs(*src->get_backing_buffer()).append_to(compile_args);
   TensorAccessorArgs(*dst->get_backing_buffer()).append_to(compile_args);
-  KernelHandle copy = CreateKernel(program, "kernels/copy.cpp", core,
-                                   DataMovementConfig{.processor = DataMovementProcessor::RISCV_0,
-                                                      .noc = NOC::RISCV_0_default,
-                                                      .compile_args = compile_args,
-                                                      .named_compile_args = {{"n_tiles", n_tiles}}});
+  KernelHandle copy =
+      CreateKernel(program, "kernels/copy.cpp", core,
+                   DataMovementConfig{.processor = DataMovementProcessor::RISCV_0,
+                                      .noc = NOC::RISCV_0_default,
+                                      .compile_args = compile_args,
+                                      .named_compile_args = {{"n_tiles", n_tiles}}});
   SetRuntimeArgs(program, copy, core,
                  {static_cast<uint32_t>(src->address()), static_cast<uint32_t>(dst->address())});
   distributed::MeshWorkload workload;

@@ -126,8 +126,9 @@ std::string run_print(bool enabled) {
   else
     unsetenv("TT_METAL_DPRINT_CORES");
   ProgramBuilder p;
+  p.cores = CoreCoord{2, 1};
   auto k = p.writer("sdk/print.cpp", {});
-  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {42u});
+  SetRuntimeArgs(p.program, k, CoreCoord{2, 1}, {42u});
   testing::internal::CaptureStdout();
   p.run();
   unsetenv("TT_METAL_DPRINT_CORES");
@@ -136,8 +137,10 @@ std::string run_print(bool enabled) {
 } // namespace
 
 // DEVICE_PRINT on stdout when TT_METAL_DPRINT_CORES is set, as the SDK's print server; nothing
-// otherwise. The writer runs on RISCV_0 with NoC 0 (ProgramBuilder::writer).
+// otherwise. The writer runs on core (2,1), RISCV_0 with NoC 0 (ProgramBuilder::writer).
 TEST(EmulatorSdkSurface, DevicePrintGoesToStdoutWhenEnabled) {
-  EXPECT_EQ(run_print(true), "n=42 neg=-7 third=0.33333334 bf16=1.5 {literal} 255\non NoC 0\n");
+  EXPECT_EQ(
+      run_print(true),
+      "n=42 neg=-7 third=0.33333334 bf16=1.5 {literal} 255\ncore 2,1 (relative 2,1)\non NoC 0\n");
   EXPECT_EQ(run_print(false), "");
 }

@@ -43,8 +43,8 @@ void put(std::string& out, const T& v) {
   } else if constexpr (std::is_floating_point_v<U>) {
     put_float(out, static_cast<float>(v));
   } else if constexpr (std::is_integral_v<U> || std::is_enum_v<U>) {
-    out += std::to_string(static_cast<std::conditional_t<std::is_signed_v<U>, long long,
-                                                         unsigned long long>>(v));
+    out += std::to_string(
+        static_cast<std::conditional_t<std::is_signed_v<U>, long long, unsigned long long>>(v));
   } else if constexpr (std::is_convertible_v<U, std::string_view>) {
     out += std::string_view(v);
   } else if constexpr (std::is_pointer_v<U>) {
