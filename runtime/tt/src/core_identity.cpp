@@ -1,5 +1,5 @@
-// Which core the current kernel runs on, for get_absolute_logical_x/_y and get_relative_logical_x/_y
-// (api/dataflow/dataflow_api.h, api/compute/common.h).
+// Which core the current kernel runs on, for get_absolute_logical_x/_y and
+// get_relative_logical_x/_y (api/dataflow/dataflow_api.h, api/compute/common.h).
 #include "state.hpp"
 
 namespace tk::rt::emu {

@@ -107,6 +107,11 @@ TEST(EmulatorSdkSurface, HostHeadersReachWhatTheSdksDo) {
     // (to bfloat16 precision, 0.0625 at magnitudes below 16).
     EXPECT_NEAR(n, p - 5.0f, 0.0625f) << i;
   }
+  const std::vector<bfloat16> identity = create_identity_matrix(3, 4, 2);
+  ASSERT_EQ(identity.size(), 12u);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c)
+      EXPECT_EQ(static_cast<float>(identity[r * 4 + c]), r == c && r < 2 ? 1.0f : 0.0f);
   // A MeshBuffer's backing buffer: the same address, size and pages, and the same accessor args.
   ProgramBuilder b;
   auto buf = b.dram(3);

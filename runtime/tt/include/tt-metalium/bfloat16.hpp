@@ -51,8 +51,8 @@ private:
 static_assert(sizeof(bfloat16) == 2);
 
 // Host helpers the SDK declares beside bfloat16 (tt_metal/api/tt-metalium/bfloat16.hpp; behaviour
-// as tt_metal/impl/data_format/bfloat16.cpp: uniform floats in [0, rand_max) from one mt19937
-// seeded with `seed`, plus offset, drawn in element order).
+// as tt_metal/impl/data_format/bfloat16.cpp; the random vectors: uniform floats in [0, rand_max)
+// from one mt19937 seeded with `seed`, plus offset, drawn in element order).
 
 /// first -> low 16 bits, second -> high 16 bits.
 inline std::uint32_t pack_two_bfloat16_into_uint32(std::pair<bfloat16, bfloat16> two_bfloats) {
@@ -84,5 +84,13 @@ inline std::vector<std::uint32_t> create_random_vector_of_bfloat16(std::size_t n
     const float second = rand_float() + offset;
     elem = pack_two_bfloat16_into_uint32({bfloat16(first), bfloat16(second)});
   }
+  return vec;
+}
+
+/// rows x cols zeros with ones on the first num_ones diagonal elements (row-major).
+inline std::vector<bfloat16> create_identity_matrix(int rows, int cols, int num_ones) {
+  std::vector<bfloat16> vec(static_cast<std::size_t>(rows) * cols, bfloat16(0.0f));
+  for (int i = 0; i < num_ones; i++)
+    vec.at(static_cast<std::size_t>(i) * cols + i) = bfloat16(1.0f);
   return vec;
 }
