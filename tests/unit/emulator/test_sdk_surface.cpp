@@ -120,6 +120,7 @@ TEST(EmulatorSdkSurface, HostHeadersReachWhatTheSdksDo) {
   EXPECT_EQ(backing->size(), 3u * kBf16Tile);
   EXPECT_EQ(backing->num_pages(), 3u);
   EXPECT_TRUE(backing->is_dram());
+  EXPECT_EQ(buf->get_reference_buffer(), backing);
   EXPECT_EQ(TensorAccessorArgs(*backing).get_compile_time_args(),
             TensorAccessorArgs(*buf).get_compile_time_args());
 }

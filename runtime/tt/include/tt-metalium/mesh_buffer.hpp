@@ -43,9 +43,10 @@ public:
   }
 
   // Host <-> device copies of `bytes` bytes, page by page through the interleaved mapping.
-  /// The buffer on the device (tt-metal: a MeshBuffer's backing buffer, as its examples pass to
-  /// TensorAccessorArgs).
+  /// The buffer on the device (tt-metal: the backing buffer keeps the MeshBuffer allocated; the
+  /// reference buffer answers single-device queries). On the emulator's one device they are one.
   Buffer* get_backing_buffer() const { return &backing_; }
+  Buffer* get_reference_buffer() const { return &backing_; }
 
   void write_bytes(const void* src, std::size_t bytes);
   void read_bytes(void* dst, std::size_t bytes) const;
