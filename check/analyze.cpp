@@ -31,7 +31,9 @@ std::string file_name(const Kernel& k) {
   return k.file->name();
 }
 
-enum class Dst { released, acquired, committed, waited };
+/// DST's hand-over between MATH and PACK; `held` after acquire_dst (both may touch it), `unknown`
+/// after a call ttgen check does not model.
+enum class Dst { released, acquired, committed, waited, held, unknown };
 
 /// One CB's window on one kernel: what is reserved at the back, waited for at the front, and
 /// where the ring's write and read pages are (nullopt: not a constant here).
@@ -45,6 +47,10 @@ struct State {
   std::map<std::int64_t, Window> cbs;
   const Event* unwaited_read = nullptr; // a NoC read issued since the last read barrier
   std::set<std::int64_t> unflushed;     // CBs that writes issued since the last flush send from
+  /// Variables holding get_read_ptr(cb) [+ offset]: var -> (cb, the pop that freed the pages it
+  /// points to, or nullptr while they are held). A variable whose state differs between two paths
+  /// is dropped (unknown).
+  std::map<std::string, std::pair<std::int64_t, const Event*>> ptrs;
   friend bool operator==(const State&, const State&) = default;
 
   /// What may be pending after either of two paths.
@@ -52,6 +58,10 @@ struct State {
     if (!unwaited_read)
       unwaited_read = other.unwaited_read;
     unflushed.insert(other.unflushed.begin(), other.unflushed.end());
+    for (auto it = ptrs.begin(); it != ptrs.end();) {
+      auto o = other.ptrs.find(it->first);
+      it = o == other.ptrs.end() || o->second != it->second ? ptrs.erase(it) : std::next(it);
+    }
   }
 };
 
@@ -62,6 +72,7 @@ struct Totals {
   const Event* first_pop = nullptr;
   const Event* first_wait = nullptr;
   const Event* first_reserve = nullptr;
+  const Event* first_opaque = nullptr; // a call it does not model that may push or pop it
   std::int64_t max_reserve = 0;
 };
 
@@ -236,24 +247,56 @@ private:
                      "arrived");
       return;
     case EventKind::acquire:
-      if (s.dst != Dst::released)
+      if (s.dst != Dst::released && s.dst != Dst::unknown)
         error(e, "tile_regs_acquire: DST is already acquired (missing tile_regs_release?)");
       s.dst = Dst::acquired;
       return;
+    // tile_regs_commit, _wait and _release after acquire_dst (mixing the two APIs): what the
+    // hand-over is then is not modelled, so DST is unknown, never an error.
     case EventKind::commit:
-      if (s.dst != Dst::acquired)
+      if (s.dst != Dst::acquired && s.dst != Dst::unknown && s.dst != Dst::held)
         error(e, "tile_regs_commit: DST was not acquired with tile_regs_acquire");
-      s.dst = Dst::committed;
+      s.dst = s.dst == Dst::acquired ? Dst::committed : Dst::unknown;
       return;
     case EventKind::dst_wait:
-      if (s.dst != Dst::committed)
+      if (s.dst != Dst::committed && s.dst != Dst::unknown && s.dst != Dst::held)
         error(e, "tile_regs_wait: DST was not committed with tile_regs_commit");
-      s.dst = Dst::waited;
+      s.dst = s.dst == Dst::committed ? Dst::waited : Dst::unknown;
       return;
     case EventKind::release:
-      if (s.dst != Dst::waited)
+      if (s.dst != Dst::waited && s.dst != Dst::unknown && s.dst != Dst::held)
         error(e, "tile_regs_release: DST was not waited for with tile_regs_wait");
+      s.dst = s.dst == Dst::held ? Dst::unknown : Dst::released;
+      return;
+    // acquire_dst = tile_regs_acquire + tile_regs_wait, release_dst = tile_regs_commit +
+    // tile_regs_release (tt_metal/hw/inc/api/compute/reg_api.h): between them MATH and PACK
+    // both use DST.
+    case EventKind::acquire_dst:
+      if (s.dst != Dst::released && s.dst != Dst::unknown)
+        error(e, "acquire_dst: DST is already acquired (missing release_dst?)");
+      s.dst = Dst::held;
+      return;
+    case EventKind::release_dst:
+      if (s.dst == Dst::released || s.dst == Dst::committed || s.dst == Dst::waited)
+        error(e, "release_dst: DST was not acquired with acquire_dst");
       s.dst = Dst::released;
+      return;
+    case EventKind::opaque:
+      opaque(e, s);
+      return;
+    case EventKind::ptr_take:
+      if (e.cb)
+        s.ptrs[e.var] = {*e.cb, nullptr};
+      return;
+    case EventKind::ptr_use:
+      if (auto it = s.ptrs.find(e.var); it != s.ptrs.end() && it->second.second) {
+        const Event& pop = *it->second.second;
+        error(e, "'" + e.var + "' points into " + cb_name(it->second.first) +
+                     " (get_read_ptr) but " + pop.name + "(" + cb_name(it->second.first) + ", " +
+                     pop.pages.str() +
+                     ") freed those pages before this read: the producer may "
+                     "already be overwriting them");
+      }
       return;
     case EventKind::math:
       math(e, s);
@@ -301,8 +344,41 @@ private:
     return true;
   }
 
+  /// A call ttgen check does not model that reaches CB or DST calls: what it does to them is
+  /// unknown, so nothing about them is proved past it.
+  void opaque(const Event& e, State& s) {
+    std::string what;
+    if (e.opaque_cbs)
+      what = e.cb ? cb_name(*e.cb) : std::string("every CB");
+    if (e.opaque_dst)
+      what += (what.empty() ? "" : " and ") + std::string("DST");
+    warning(e.range, "cannot prove: ttgen check does not model " + e.name +
+                         ", which calls the CB or DST API; the state of " + what +
+                         " after it is unknown");
+    if (e.opaque_dst)
+      s.dst = Dst::unknown;
+    if (!e.opaque_cbs)
+      return;
+    const Window unknown{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    if (!e.cb) {
+      unknown_cb_ = true;
+      for (auto& [cb, w] : s.cbs)
+        w = unknown;
+      s.ptrs.clear();
+      return;
+    }
+    s.cbs[*e.cb] = unknown;
+    Totals& t = totals_[*e.cb];
+    t.pushed.reset();
+    t.popped.reset();
+    if (!t.first_opaque)
+      t.first_opaque = &e;
+    for (auto it = s.ptrs.begin(); it != s.ptrs.end();)
+      it = it->second.first == *e.cb ? s.ptrs.erase(it) : std::next(it);
+  }
+
   void math(const Event& e, State& s) {
-    if (s.dst != Dst::acquired) {
+    if (s.dst != Dst::acquired && s.dst != Dst::held && s.dst != Dst::unknown) {
       error(e, e.name + ": DST is used outside tile_regs_acquire ... tile_regs_commit");
       return;
     }
@@ -320,7 +396,7 @@ private:
     const std::string call = "pack_tile(" +
                              (e.dst.empty() ? std::string("?") : std::to_string(e.dst[0])) + ", " +
                              (e.cb ? cb_name(*e.cb) : std::string("?")) + ")";
-    if (s.dst != Dst::waited) {
+    if (s.dst != Dst::waited && s.dst != Dst::held && s.dst != Dst::unknown) {
       error(e, call + ": DST is read outside tile_regs_wait ... tile_regs_release");
       return;
     }
@@ -417,6 +493,12 @@ private:
                      " per lap of the ring");
       w.front = n && w.front ? std::optional<std::int64_t>(std::max<std::int64_t>(0, *w.front - *n))
                              : std::nullopt;
+      // No page of the CB is held any more: every pointer into its front now points at freed
+      // pages (one taken while more pages were held may point at one still held).
+      if (w.front == 0)
+        for (auto& [var, p] : s.ptrs)
+          if (p.first == cb)
+            p.second = &e;
       w.rd = n && cap && w.rd ? std::optional<std::int64_t>((*w.rd + *n) % *cap) : std::nullopt;
       return;
     default:
@@ -465,8 +547,8 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
   for (const Kernel& k : kernels) {
     KernelCheck check(k, options, diags, produced, consumed);
     for (auto& [cb, t] : check.run()) {
-      const bool produces = t.first_push || t.first_reserve;
-      const bool consumes = t.first_pop || t.first_wait;
+      const bool produces = t.first_push || t.first_reserve || t.first_opaque;
+      const bool consumes = t.first_pop || t.first_wait || t.first_opaque;
       if (produces)
         producers[cb].push_back({&k, t});
       if (consumes)
@@ -509,12 +591,23 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
       const Event* at = any.totals.first_push      ? any.totals.first_push
                         : any.totals.first_reserve ? any.totals.first_reserve
                         : any.totals.first_wait    ? any.totals.first_wait
-                                                   : any.totals.first_pop;
-      Diagnostic& d = cannot_prove(diags, at->range,
-                                   "cannot prove that " + name +
-                                       " is balanced: a count of its pushes or pops "
-                                       "depends on a branch or an uncounted loop");
-      d.file = any.kernel->file.get();
+                        : any.totals.first_pop     ? any.totals.first_pop
+                                                   : any.totals.first_opaque;
+      const Side* opaque = nullptr;
+      for (const std::vector<Side>* sides : {&prod, &cons})
+        for (const Side& side : *sides)
+          if (!opaque && side.totals.first_opaque)
+            opaque = &side;
+      Diagnostic& d =
+          opaque ? cannot_prove(diags, opaque->totals.first_opaque->range,
+                                "cannot prove that " + name +
+                                    " is balanced: " + opaque->totals.first_opaque->name +
+                                    ", a call ttgen check does not model, may push or pop it")
+                 : cannot_prove(diags, at->range,
+                                "cannot prove that " + name +
+                                    " is balanced: a count of its pushes or pops "
+                                    "depends on a branch or an uncounted loop");
+      d.file = (opaque ? opaque : &any)->kernel->file.get();
       continue;
     }
     const Poly left = *pushed - *popped;

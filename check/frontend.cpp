@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -54,7 +55,8 @@ private:
       return false;
     if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s)) {
       const std::string n = callee_name(c);
-      if (n == "get_compile_time_arg_val" || n == "get_ct_arg")
+      if (n == "get_compile_time_arg_val" || n == "get_ct_arg" ||
+          n == "get_named_compile_time_arg_val" || n == "get_named_ct_arg")
         return true;
     }
     if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
@@ -82,6 +84,11 @@ private:
     if (!e || depth > 8)
       return std::nullopt;
     e = strip(e);
+    if (const auto* m = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
+      if (class_of(*m) == "experimental::CircularBuffer" && callee_name(m) == "get_read_ptr")
+        return object_cb(m->getImplicitObjectArgument());
+      return std::nullopt;
+    }
     if (const auto* call = llvm::dyn_cast<clang::CallExpr>(e)) {
       const clang::FunctionDecl* fn = call->getDirectCallee();
       if (fn && fn->getNameAsString() == "get_read_ptr" && call->getNumArgs() == 1)
@@ -91,9 +98,40 @@ private:
     if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e))
       return b->isAdditiveOp() ? read_ptr_cb(b->getLHS(), depth + 1) : std::nullopt;
     if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
-      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()); v && v->hasInit())
-        return read_ptr_cb(v->getInit(), depth + 1);
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl())) {
+        if (auto it = ptr_vars_.find(v); it != ptr_vars_.end())
+          return it->second;
+        if (v->hasInit())
+          return read_ptr_cb(v->getInit(), depth + 1);
+      }
     return std::nullopt;
+  }
+
+  /// The qualified name of the class whose method `m` calls.
+  static std::string class_of(const clang::CXXMemberCallExpr& m) {
+    const clang::CXXMethodDecl* md = m.getMethodDecl();
+    return md ? md->getParent()->getQualifiedNameAsString() : std::string();
+  }
+
+  /// True when `e` is a Device 2.0 experimental::CircularBuffer object.
+  static bool is_cb_object(const clang::Expr* e) {
+    const clang::CXXRecordDecl* r = e ? e->getType()->getAsCXXRecordDecl() : nullptr;
+    return r && r->getQualifiedNameAsString() == "experimental::CircularBuffer";
+  }
+
+  /// The CB of a Device 2.0 experimental::CircularBuffer object: the constant its variable was
+  /// constructed with (`experimental::CircularBuffer cb(tt::CBIndex::c_0)`), else nullopt.
+  std::optional<std::int64_t> object_cb(const clang::Expr* e) const {
+    if (!e)
+      return std::nullopt;
+    const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
+    if (!v || !v->hasInit())
+      return std::nullopt;
+    const auto* ctor = llvm::dyn_cast<clang::CXXConstructExpr>(v->getInit()->IgnoreImplicit());
+    if (!ctor || ctor->getNumArgs() < 1)
+      return std::nullopt;
+    return constant(ctor->getArg(0));
   }
 
   std::string text(clang::SourceRange r) const {
@@ -118,7 +156,8 @@ private:
                 if (std::optional<std::int64_t> i = constant(call->getArg(0)))
                   kernel_.arg_symbols[name] = *i;
               if (n == "get_arg_val" || n == "get_common_arg_val" ||
-                  n == "get_compile_time_arg_val" || n == "get_ct_arg")
+                  n == "get_compile_time_arg_val" || n == "get_ct_arg" ||
+                  n == "get_named_compile_time_arg_val")
                 return Poly::symbol(name);
             }
             // A local that is never assigned after its initialisation stands for its value.
@@ -193,8 +232,10 @@ private:
       expr(e, out);
     } else if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(s)) {
       for (const clang::Decl* dd : decl->decls())
-        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(dd); v && v->hasInit())
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(dd); v && v->hasInit()) {
           expr(v->getInit(), out);
+          take_ptr(*v, v->getInit(), range(v->getSourceRange()), out);
+        }
     } else {
       for (const clang::Stmt* child : s->children())
         stmt(child, out);
@@ -254,11 +295,48 @@ private:
   }
 
   // ---- calls -----------------------------------------------------------------------------------
+  /// `v = get_read_ptr(cb) [+ offset]`, as a declaration or an assignment: v points into the
+  /// front of cb until cb_pop_front frees its pages.
+  void take_ptr(const clang::VarDecl& v, const clang::Expr* init, SourceRange where, Body& out) {
+    std::optional<std::int64_t> cb = read_ptr_cb(init);
+    if (!cb)
+      return;
+    ptr_vars_[&v] = *cb;
+    Event ev{
+        EventKind::ptr_take, v.getNameAsString(), "get_read_ptr", cb, {}, {}, false, {}, {}, where};
+    ev.var = v.getNameAsString();
+    out.push_back({std::move(ev)});
+  }
+
   void expr(const clang::Expr* e, Body& out) {
     if (!e)
       return;
     if (llvm::isa<clang::LambdaExpr>(e))
       return;
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); b && b->isAssignmentOp())
+      if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()))
+        if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
+            v && b->getOpcode() == clang::BO_Assign) {
+          expr(b->getRHS(), out);
+          take_ptr(*v, b->getRHS(), range(b->getSourceRange()), out);
+          return;
+        }
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e))
+      if (const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl()))
+        if (auto it = ptr_vars_.find(v); it != ptr_vars_.end()) {
+          Event ev{EventKind::ptr_use,
+                   v->getNameAsString(),
+                   v->getNameAsString(),
+                   it->second,
+                   {},
+                   {},
+                   false,
+                   {},
+                   {},
+                   range(r->getSourceRange())};
+          ev.var = v->getNameAsString();
+          out.push_back({std::move(ev)});
+        }
     for (const clang::Stmt* child : e->children())
       if (const auto* ce = llvm::dyn_cast_or_null<clang::Expr>(child))
         expr(ce, out);
@@ -277,6 +355,13 @@ private:
     const std::string name = fn->getNameAsString();
     Event ev{EventKind::arg,           text(c.getSourceRange()), name, {}, {}, {}, false, {}, {},
              range(c.getSourceRange())};
+    if (const auto* m = llvm::dyn_cast<clang::CXXMemberCallExpr>(&c); m && device2(*m, ev, out))
+      return;
+    if (name == "acquire_dst" || name == "release_dst") {
+      ev.kind = name == "acquire_dst" ? EventKind::acquire_dst : EventKind::release_dst;
+      out.push_back({std::move(ev)});
+      return;
+    }
     static const std::pair<const char*, EventKind> kCb[] = {{"cb_reserve_back", EventKind::reserve},
                                                             {"cb_push_back", EventKind::push},
                                                             {"cb_wait_front", EventKind::wait},
@@ -349,8 +434,12 @@ private:
           tiles.push_back(v.value_or(-1));
         }
       }
-      if (ev.dst.empty() && !ev.dst_unknown)
+      if (ev.dst.empty() && !ev.dst_unknown && !touches(fn).any())
         return; // a configuration call, not math
+      if (ev.dst.empty() && !ev.dst_unknown) {
+        opaque(c, *fn, ev, out);
+        return;
+      }
       if (name == "pack_tile") {
         ev.kind = EventKind::pack;
         ev.cb = cbs.empty() || cbs[0] < 0 ? std::nullopt : std::optional<std::int64_t>(cbs[0]);
@@ -370,7 +459,126 @@ private:
       ++depth_;
       function(*def, out);
       --depth_;
+      return;
     }
+    if (touches(fn).any())
+      opaque(c, *fn, ev, out);
+  }
+
+  // ---- Device 2.0 ------------------------------------------------------------------------------
+  /// A method of tt-metal's Device 2.0 classes (tt_metal/hw/inc/experimental/circular_buffer.h,
+  /// noc.h): the same events as the dataflow API calls each wraps. False for any other method.
+  bool device2(const clang::CXXMemberCallExpr& m, Event& ev, Body& out) {
+    const std::string cls = class_of(m);
+    const std::string method = callee_name(&m);
+    if (cls == "experimental::CircularBuffer") {
+      static const std::pair<const char*, std::pair<EventKind, const char*>> kCb[] = {
+          {"reserve_back", {EventKind::reserve, "cb_reserve_back"}},
+          {"push_back", {EventKind::push, "cb_push_back"}},
+          {"wait_front", {EventKind::wait, "cb_wait_front"}},
+          {"pop_front", {EventKind::pop, "cb_pop_front"}},
+          {"get_write_ptr", {EventKind::write_ptr, "get_write_ptr"}},
+          {"get_read_ptr", {EventKind::read_ptr, "get_read_ptr"}}};
+      for (const auto& [n, kind] : kCb)
+        if (method == n) {
+          ev.kind = kind.first;
+          ev.name = kind.second;
+          ev.cb = object_cb(m.getImplicitObjectArgument());
+          if (m.getNumArgs() == 1)
+            ev.pages = value(m.getArg(0));
+          out.push_back({std::move(ev)});
+          return true;
+        }
+      return false;
+    }
+    if (cls == "experimental::Noc") {
+      static const std::pair<const char*, EventKind> kNoc[] = {
+          {"async_read", EventKind::noc_read},
+          {"async_write", EventKind::noc_write},
+          {"async_write_multicast", EventKind::noc_write},
+          {"async_read_barrier", EventKind::read_barrier},
+          {"async_write_barrier", EventKind::write_flush},
+          {"async_writes_flushed", EventKind::write_flush},
+          {"async_full_barrier", EventKind::full_barrier}};
+      for (const auto& [n, kind] : kNoc)
+        if (method == n) {
+          ev.kind = kind;
+          // A write's source is its first argument: a CircularBuffer names its CB.
+          if (kind == EventKind::noc_write && m.getNumArgs() > 0)
+            ev.cb = is_cb_object(m.getArg(0)) ? object_cb(m.getArg(0)) : read_ptr_cb(m.getArg(0));
+          out.push_back({std::move(ev)});
+          return true;
+        }
+    }
+    return false;
+  }
+
+  // ---- calls it does not model -----------------------------------------------------------------
+  struct Reach {
+    bool cb = false, dst = false;
+    bool any() const { return cb || dst; }
+  };
+
+  /// Whether `fn`'s body (through the functions it calls, as far as their bodies are in the
+  /// translation unit) calls a CB or DST function of the SDK.
+  Reach touches(const clang::FunctionDecl* fn, int depth = 0) {
+    static const std::set<std::string> kCbCalls = {"cb_reserve_back", "cb_push_back",
+                                                   "cb_wait_front", "cb_pop_front"};
+    static const std::set<std::string> kDstCalls = {
+        "tile_regs_acquire", "tile_regs_commit", "tile_regs_wait", "tile_regs_release",
+        "acquire_dst",       "release_dst",      "pack_tile"};
+    if (!fn)
+      return {};
+    fn = fn->getDefinition() ? fn->getDefinition() : fn;
+    if (auto it = reach_.find(fn); it != reach_.end())
+      return it->second;
+    Reach r;
+    reach_[fn] = r; // a recursive call adds nothing
+    if (depth < 12 && fn->hasBody()) {
+      std::function<void(const clang::Stmt*)> scan = [&](const clang::Stmt* s) {
+        if (!s)
+          return;
+        if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s))
+          if (const clang::FunctionDecl* callee = c->getDirectCallee()) {
+            const std::string n = callee->getNameAsString();
+            const auto* m = llvm::dyn_cast<clang::CXXMemberCallExpr>(c);
+            static const std::set<std::string> kCbMethods = {"reserve_back", "push_back",
+                                                             "wait_front", "pop_front"};
+            r.cb |= kCbCalls.count(n) > 0 ||
+                    (m && class_of(*m) == "experimental::CircularBuffer" && kCbMethods.count(n));
+            r.dst |= kDstCalls.count(n) > 0;
+            const Reach inner = touches(callee, depth + 1);
+            r.cb |= inner.cb;
+            r.dst |= inner.dst;
+          }
+        for (const clang::Stmt* child : s->children())
+          scan(child);
+      };
+      scan(fn->getBody());
+    }
+    reach_[fn] = r;
+    return r;
+  }
+
+  /// A call that reaches CB or DST calls ttgen check does not model: the CB it names (a constant
+  /// argument of a CB parameter, or the CircularBuffer it is called on), else every CB, and DST,
+  /// are unknown after it.
+  void opaque(const clang::CallExpr& c, const clang::FunctionDecl& fn, Event& ev, Body& out) {
+    const Reach r = touches(&fn);
+    ev.kind = EventKind::opaque;
+    ev.opaque_cbs = r.cb;
+    ev.opaque_dst = r.dst;
+    if (const auto* m = llvm::dyn_cast<clang::CXXMemberCallExpr>(&c);
+        m && is_cb_object(m->getImplicitObjectArgument()))
+      ev.cb = object_cb(m->getImplicitObjectArgument());
+    for (unsigned i = 0; !ev.cb && i < fn.getNumParams() && i < c.getNumArgs(); ++i) {
+      const std::string p = fn.getParamDecl(i)->getNameAsString();
+      if (contains(p, "cb") || is_cb_object(c.getArg(i)))
+        ev.cb = is_cb_object(c.getArg(i)) ? object_cb(c.getArg(i)) : arg(c, i);
+    }
+    if (const auto* mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(&c))
+      ev.name = class_of(*mc) + "::" + ev.name;
+    out.push_back({std::move(ev)});
   }
 
   clang::ASTContext& ctx_;
@@ -378,6 +586,8 @@ private:
   clang::FileID file_;
   Kernel& kernel_;
   int depth_ = 0;
+  std::map<const clang::VarDecl*, std::int64_t> ptr_vars_; // get_read_ptr(cb) [+ offset] -> cb
+  std::map<const clang::FunctionDecl*, Reach> reach_;
 };
 
 std::string read_text(const std::string& path) {
@@ -394,8 +604,10 @@ std::string jit_translation_unit(const std::string& kernel_include, bool compute
                      "[[maybe_unused]] constexpr std::uint32_t unpack_tile_size[32] = {};\n"
                      "[[maybe_unused]] constexpr std::uint8_t unpack_src_format[32] = {};\n"
                      "[[maybe_unused]] constexpr std::uint8_t pack_dst_format[32] = {};\n";
-  if (compute)
-    code += "#include \"api/compute/common.h\"\nusing namespace ckernel;\n";
+  // As the firmware build: the dataflow API before a data-movement kernel
+  // (tt_metal/hw/firmware/src/tt-1xx/brisck.cc, ncrisck.cc).
+  code += compute ? "#include \"api/compute/common.h\"\nusing namespace ckernel;\n"
+                  : "#include \"api/dataflow/dataflow_api.h\"\n";
   return code + "#include \"" + kernel_include + "\"\n";
 }
 
@@ -405,6 +617,7 @@ std::vector<std::string> jit_defines(bool compute, const arch::ArchSpec& a) {
   return {
       "KERNEL_BUILD",
       "TENSIX_FIRMWARE",
+      "TK_CHECK_PLACEHOLDER_NAMED_ARGS",
       std::string(a.firmware_define),
       "NUM_DRAM_BANKS=" + std::to_string(a.dram_banks),
       "NOC_MODE=0",

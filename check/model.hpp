@@ -65,6 +65,11 @@ enum class EventKind {
   read_barrier, // noc_async_read_barrier
   write_flush,  // noc_async_writes_flushed, noc_async_write_barrier
   full_barrier, // noc_async_full_barrier: both
+  acquire_dst,  // acquire_dst(): tile_regs_acquire and tile_regs_wait at once (reg_api.h)
+  release_dst,  // release_dst(): tile_regs_commit and tile_regs_release at once
+  opaque,       // a call ttgen check does not model that reaches CB or DST calls (cb, or every CB)
+  ptr_take,     // `var = get_read_ptr(cb) [+ offset]`: var points into the front of cb
+  ptr_use,      // a read of such a var
 };
 
 struct Event {
@@ -79,6 +84,9 @@ struct Event {
   std::vector<std::pair<std::int64_t, std::int64_t>> reads;
   std::optional<std::int64_t> arg_index; // get_arg_val
   SourceRange range;
+  std::string var;         // ptr_take, ptr_use: the variable
+  bool opaque_dst = false; // opaque: the call reaches DST calls
+  bool opaque_cbs = false; // opaque: the call reaches CB calls
 };
 
 struct Node;

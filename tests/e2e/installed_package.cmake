@@ -27,5 +27,10 @@ endforeach()
 run("configure" ${CMAKE_COMMAND} -S "${CONSUMER_DIR}" -B "${WORK_DIR}/build" -G "${GENERATOR}"
     "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix" "-DCMAKE_CXX_COMPILER=${CXX}" -DCMAKE_BUILD_TYPE=Release)
 run("build" ${CMAKE_COMMAND} --build "${WORK_DIR}/build")
-run("run" "${WORK_DIR}/build/consumer")
+# KERNEL_PATH (optional): the program's relative kernel paths resolve there ($TT_METAL_KERNEL_PATH).
+if(DEFINED KERNEL_PATH)
+  run("run" ${CMAKE_COMMAND} -E env "TT_METAL_KERNEL_PATH=${KERNEL_PATH}" "${WORK_DIR}/build/consumer")
+else()
+  run("run" "${WORK_DIR}/build/consumer")
+endif()
 message(STATUS "${last_output}")

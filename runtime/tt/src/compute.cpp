@@ -208,6 +208,8 @@ void tile_regs_release() {
   c.dst.pack = c.dst.committed = c.dst.math = false;
 }
 void acquire_dst() {
+  if (const Compute c = ctx("acquire_dst"); c.dst.math || c.dst.committed || c.dst.pack)
+    fail("acquire_dst: DST is already acquired (missing release_dst?)");
   tile_regs_acquire();
   Compute c = ctx("acquire_dst");
   c.dst.pack = true; // acquire_dst = acquire + wait: MATH and PACK may both touch DST

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <regex>
 #include <set>
@@ -165,6 +166,17 @@ std::vector<std::string> flags(const KernelRecord& k) {
   }
   for (const auto& [name, value] : k.compute ? k.cc.defines : k.dm.defines)
     f.push_back("-D" + name + "=" + value);
+  // Named compile-time args as tt-metal's JIT passes them (tt_metal/jit_build/build.cpp):
+  // -DKERNEL_COMPILE_TIME_ARG_MAP={"name",value}, ... read by get_named_compile_time_arg_val.
+  // Sorted by name, so that the flags (part of the cache key) do not depend on hashing order.
+  const auto& named = k.compute ? k.cc.named_compile_args : k.dm.named_compile_args;
+  if (!named.empty()) {
+    std::map<std::string, std::uint32_t> sorted(named.begin(), named.end());
+    std::string map = "-DKERNEL_COMPILE_TIME_ARG_MAP=";
+    for (const auto& [name, value] : sorted)
+      map += "{\"" + name + "\"," + std::to_string(value) + "}, ";
+    f.push_back(map);
+  }
   // A kernel runs inside the host process, on a fiber of this library. When this library is
   // built with sanitizers (the asan preset: TK_EMULATOR_KERNEL_SANITIZE holds its -fsanitize
   // flags), kernels get the same flags: their out-of-bounds accesses and UB are reported like the
@@ -193,8 +205,11 @@ std::string wrapper(const KernelRecord& k, const CoreState& core, const fs::path
   w += "constexpr std::uint32_t unpack_tile_size[32] = {" + sizes + "};\n";
   w += "constexpr std::uint8_t unpack_src_format[32] = {" + formats + "};\n";
   w += "constexpr std::uint8_t pack_dst_format[32] = {" + formats + "};\n";
-  if (k.compute)
-    w += "#include \"api/compute/common.h\"\nusing namespace ckernel;\n";
+  // The firmware build includes the dataflow API before a data-movement kernel
+  // (tt_metal/hw/firmware/src/tt-1xx/brisck.cc and ncrisck.cc), so shipped kernels may use it
+  // without including it.
+  w += k.compute ? "#include \"api/compute/common.h\"\nusing namespace ckernel;\n"
+                 : "#include \"api/dataflow/dataflow_api.h\"\n";
   w += "#include \"" + source.string() + "\"\n";
   w += "extern \"C\" __attribute__((visibility(\"default\"))) void tk_emu_kernel_entry() { "
        "kernel_main(); }\n";

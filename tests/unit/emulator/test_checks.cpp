@@ -21,6 +21,7 @@ struct Broken {
   uint32_t reader_tiles = 1, compute_tiles = 1, writer_tiles = 1;
   std::string writer = "dataflow/write_tile.cpp";
   std::map<std::string, std::string> writer_defines;
+  std::string compute = "broken/compute.cpp";
 };
 
 // Runs reader.cpp (+ compute.cpp + write_tile.cpp) on core (0,0) and returns the error text ("" if
@@ -38,8 +39,8 @@ std::string run(const Broken& b) {
   if (b.with_compute) {
     auto w = p.writer(b.writer, {dst}, b.writer_defines);
     SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), b.writer_tiles, 0u});
-    auto k = p.compute("broken/compute.cpp", ComputeConfig{.fp32_dest_acc_en = b.fp32_dest,
-                                                           .defines = b.compute_defines});
+    auto k = p.compute(
+        b.compute, ComputeConfig{.fp32_dest_acc_en = b.fp32_dest, .defines = b.compute_defines});
     SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {b.compute_tiles});
   }
   try {
@@ -161,6 +162,22 @@ TEST(EmulatorChecks, AcquireWithoutRelease) {
                  .writer_tiles = 2}),
             compute + ": core (0,0): tile_regs_acquire: DST is already acquired (missing "
                       "tile_regs_release?)");
+}
+
+// acquire_dst twice without release_dst, and release_dst with nothing acquired: the words ttgen
+// check uses (tests/golden/ttgen_check/acquire_dst_missing_release.txt, release_dst_twice.txt).
+TEST(EmulatorChecks, AcquireDstWithoutReleaseDst) {
+  const std::string k = "../../ttgen_check/kernels/acquire_dst.cpp";
+  EXPECT_EQ(run({.compute_defines = {{"MISSING_RELEASE_DST", "1"}},
+                 .reader_tiles = 2,
+                 .compute_tiles = 2,
+                 .writer_tiles = 2,
+                 .compute = k}),
+            kernel(k) +
+                ": core (0,0): acquire_dst: DST is already acquired (missing release_dst?)");
+  EXPECT_EQ(run({.compute_defines = {{"RELEASE_TWICE", "1"}}, .compute = k}),
+            kernel(k) + ": core (0,0): release_dst: DST was not acquired with acquire_dst");
+  EXPECT_EQ(run({.reader_tiles = 2, .compute_tiles = 2, .writer_tiles = 2, .compute = k}), "");
 }
 
 TEST(EmulatorChecks, CbReadOutsideWaitWindow) {

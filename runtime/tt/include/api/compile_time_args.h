@@ -23,3 +23,31 @@ constexpr std::uint32_t get_ct_arg() {
   return kernel_compile_time_args[Idx];
 }
 #define get_compile_time_arg_val(arg_idx) get_ct_arg<arg_idx>()
+
+// Named compile-time args (tt_metal/hw/inc/api/compile_time_args.h): the host's
+// named_compile_args reach the kernel as -DKERNEL_COMPILE_TIME_ARG_MAP={"name",value}, ...; a name
+// the host did not set does not compile (a call to a function that is not constexpr).
+#ifdef KERNEL_COMPILE_TIME_ARG_MAP
+#include <string_view>
+#include <utility>
+namespace {
+constexpr std::pair<std::string_view, std::uint32_t> named_args_map[] = {
+    KERNEL_COMPILE_TIME_ARG_MAP};
+} // namespace
+std::uint32_t tk_emu_named_compile_time_arg_not_set_by_the_host(std::string_view name);
+constexpr std::uint32_t get_named_ct_arg(std::string_view name) {
+  for (const auto& [arg_name, arg_value] : named_args_map)
+    if (name == arg_name)
+      return arg_value;
+  return tk_emu_named_compile_time_arg_not_set_by_the_host(name);
+}
+constexpr std::uint32_t get_named_compile_time_arg_val(std::string_view name) {
+  return get_named_ct_arg(name);
+}
+#elif defined(TK_CHECK_PLACEHOLDER_NAMED_ARGS)
+// ttgen check parses a kernel without the host's names: a placeholder it reads as a symbol.
+#include <string_view>
+constexpr std::uint32_t get_named_compile_time_arg_val(std::string_view) {
+  return 1;
+}
+#endif

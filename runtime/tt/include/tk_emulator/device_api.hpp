@@ -9,6 +9,8 @@
 namespace tk::rt::emu {
 // Runtime args of the current kernel on the current core.
 std::uint32_t runtime_arg(int index);
+/// DEVICE_PRINT's text on stdout when TT_METAL_DPRINT_CORES is set (src/device_print.cpp).
+void device_print(const char* text, std::size_t size);
 std::uint32_t common_runtime_arg(int index);
 /// An argument word read as the kernel's 4-byte type (get_arg_val<T> in both kernel APIs).
 template <typename T>
@@ -50,6 +52,9 @@ std::uint64_t noc_multicast_addr(std::uint32_t x0, std::uint32_t y0, std::uint32
 std::uint64_t interleaved_page_addr(bool dram, std::uint32_t base, std::uint32_t aligned_page_size,
                                     std::uint32_t page_id, std::uint32_t offset);
 std::uint32_t semaphore_addr(std::uint32_t id);
+/// The current kernel's core, logical (src/core_identity.cpp).
+std::uint8_t logical_core_x();
+std::uint8_t logical_core_y();
 std::uint8_t* my_noc_x();
 std::uint8_t* my_noc_y();
 

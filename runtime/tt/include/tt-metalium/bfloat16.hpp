@@ -3,7 +3,11 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <random>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 class bfloat16 {
 public:
@@ -45,3 +49,48 @@ private:
   std::uint16_t uint16_data = 0;
 };
 static_assert(sizeof(bfloat16) == 2);
+
+// Host helpers the SDK declares beside bfloat16 (tt_metal/api/tt-metalium/bfloat16.hpp; behaviour
+// as tt_metal/impl/data_format/bfloat16.cpp; the random vectors: uniform floats in [0, rand_max)
+// from one mt19937 seeded with `seed`, plus offset, drawn in element order).
+
+/// first -> low 16 bits, second -> high 16 bits.
+inline std::uint32_t pack_two_bfloat16_into_uint32(std::pair<bfloat16, bfloat16> two_bfloats) {
+  return static_cast<std::uint32_t>(two_bfloats.first.to_uint16()) |
+         (static_cast<std::uint32_t>(two_bfloats.second.to_uint16()) << 16);
+}
+
+inline std::vector<bfloat16> create_random_vector_of_bfloat16_native(std::size_t num_bytes,
+                                                                     float rand_max_float, int seed,
+                                                                     float offset = 0.0f) {
+  auto rand_float =
+      std::bind(std::uniform_real_distribution<float>(0, rand_max_float), std::mt19937(seed));
+  std::vector<bfloat16> vec(num_bytes / sizeof(bfloat16), bfloat16(0.0f));
+  for (auto& elem : vec)
+    elem = bfloat16(rand_float() + offset);
+  return vec;
+}
+
+/// Two bfloat16 per uint32 word (pack_two_bfloat16_into_uint32).
+inline std::vector<std::uint32_t> create_random_vector_of_bfloat16(std::size_t num_bytes,
+                                                                   int rand_max_float, int seed,
+                                                                   float offset = 0.0f) {
+  auto rand_float =
+      std::bind(std::uniform_real_distribution<float>(0, static_cast<float>(rand_max_float)),
+                std::mt19937(seed));
+  std::vector<std::uint32_t> vec(num_bytes / sizeof(std::uint32_t), 0);
+  for (std::uint32_t& elem : vec) {
+    const float first = rand_float() + offset;
+    const float second = rand_float() + offset;
+    elem = pack_two_bfloat16_into_uint32({bfloat16(first), bfloat16(second)});
+  }
+  return vec;
+}
+
+/// rows x cols zeros with ones on the first num_ones diagonal elements (row-major).
+inline std::vector<bfloat16> create_identity_matrix(int rows, int cols, int num_ones) {
+  std::vector<bfloat16> vec(static_cast<std::size_t>(rows) * cols, bfloat16(0.0f));
+  for (int i = 0; i < num_ones; i++)
+    vec.at(static_cast<std::size_t>(i) * cols + i) = bfloat16(1.0f);
+  return vec;
+}

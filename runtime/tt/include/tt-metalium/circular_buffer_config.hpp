@@ -7,6 +7,7 @@
 
 #include <hostdevcommon/kernel_structs.h>
 #include <tt-metalium/circular_buffer_constants.h>
+#include <tt-metalium/constants.hpp> // the SDK reaches it through tile.hpp
 #include <tt-metalium/tt_backend_api_types.hpp>
 
 namespace tt::tt_metal {

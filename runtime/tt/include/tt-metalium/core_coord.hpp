@@ -8,20 +8,9 @@
 #include <string>
 #include <vector>
 
-struct tt_xy_pair {
-  constexpr tt_xy_pair() = default;
-  constexpr tt_xy_pair(std::size_t x_, std::size_t y_) : x(x_), y(y_) {}
-  std::size_t x = 0;
-  std::size_t y = 0;
-  std::string str() const { return "(x=" + std::to_string(x) + ",y=" + std::to_string(y) + ")"; }
-  friend constexpr bool operator==(const tt_xy_pair& a, const tt_xy_pair& b) {
-    return a.x == b.x && a.y == b.y;
-  }
-  friend constexpr bool operator!=(const tt_xy_pair& a, const tt_xy_pair& b) { return !(a == b); }
-  friend constexpr bool operator<(const tt_xy_pair& a, const tt_xy_pair& b) {
-    return a.x < b.x || (a.x == b.x && a.y < b.y);
-  }
-};
+#include <fmt/format.h>
+#include <umd/device/types/xy_pair.hpp>
+
 namespace tt::tt_metal {
 using CoreCoord = tt_xy_pair;
 
@@ -120,3 +109,11 @@ corerange_to_cores(const tt::tt_metal::CoreRangeSet& crs,
                    std::optional<std::uint32_t> max_cores = std::nullopt, bool row_wise = false) {
   return tt::tt_metal::corerange_to_cores(crs, max_cores, row_wise);
 }
+
+// fmt::formatter<CoreCoord> (tt_metal/api/tt-metalium/core_coord.hpp formats a core as its str()).
+template <>
+struct fmt::formatter<tt_xy_pair> : fmt::formatter<std::string> {
+  auto format(const tt_xy_pair& c, fmt::format_context& ctx) const {
+    return fmt::formatter<std::string>::format(c.str(), ctx);
+  }
+};

@@ -7,6 +7,7 @@
 #include <optional>
 #include <variant>
 
+#include <tt-metalium/buffer.hpp>
 #include <tt-metalium/buffer_types.hpp>
 #include <tt-metalium/mesh_device.hpp>
 
@@ -43,6 +44,11 @@ public:
   }
 
   // Host <-> device copies of `bytes` bytes, page by page through the interleaved mapping.
+  /// The buffer on the device (tt-metal: the backing buffer keeps the MeshBuffer allocated; the
+  /// reference buffer answers single-device queries). On the emulator's one device they are one.
+  Buffer* get_backing_buffer() const { return &backing_; }
+  Buffer* get_reference_buffer() const { return &backing_; }
+
   void write_bytes(const void* src, std::size_t bytes);
   void read_bytes(void* dst, std::size_t bytes) const;
 
@@ -56,5 +62,33 @@ private:
   DeviceAddr aligned_page_size_ = 0;
   BufferType type_ = BufferType::DRAM;
   std::uint32_t id_ = 0;
+  mutable Buffer backing_{*this};
 };
 } // namespace tt::tt_metal::distributed
+
+namespace tt::tt_metal {
+inline DeviceAddr Buffer::size() const {
+  return mesh_buffer_->size();
+}
+inline uint32_t Buffer::address() const {
+  return static_cast<uint32_t>(mesh_buffer_->address());
+}
+inline DeviceAddr Buffer::page_size() const {
+  return mesh_buffer_->page_size();
+}
+inline uint32_t Buffer::num_pages() const {
+  return mesh_buffer_->num_pages();
+}
+inline BufferType Buffer::buffer_type() const {
+  return mesh_buffer_->buffer_type();
+}
+inline bool Buffer::is_l1() const {
+  return mesh_buffer_->buffer_type() == BufferType::L1;
+}
+inline bool Buffer::is_dram() const {
+  return mesh_buffer_->is_dram();
+}
+inline DeviceAddr Buffer::aligned_page_size() const {
+  return mesh_buffer_->aligned_page_size();
+}
+} // namespace tt::tt_metal

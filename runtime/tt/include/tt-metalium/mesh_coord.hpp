@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#include <tt_stl/assert.hpp>
 #include <vector>
 
 namespace tt::tt_metal::distributed {

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include <tt-metalium/host_api.hpp> // as the SDK's mesh_workload.hpp
 #include <tt-metalium/mesh_coord.hpp>
 #include <tt-metalium/program.hpp>
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <tt_stl/assert.hpp>
 
 namespace tt::tt_metal {
 struct RuntimeArgsData {

@@ -31,6 +31,10 @@ public:
       : TensorAccessorArgs(*buffer) {}
   explicit TensorAccessorArgs(const std::shared_ptr<distributed::MeshBuffer>& buffer)
       : TensorAccessorArgs(*buffer) {}
+  explicit TensorAccessorArgs(const Buffer& buffer)
+      : is_dram_(buffer.is_dram()),
+        aligned_page_size_(static_cast<std::uint32_t>(buffer.aligned_page_size())) {}
+  explicit TensorAccessorArgs(const Buffer* buffer) : TensorAccessorArgs(*buffer) {}
 
   void append_to(std::vector<std::uint32_t>& compile_time_args) const {
     const auto args = get_compile_time_args();

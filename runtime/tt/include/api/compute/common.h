@@ -1,6 +1,7 @@
 // Runtime args in compute kernels (mirrors tt_metal/hw/inc/api/compute/common.h).
 #pragma once
 #include "api/compute/common_globals.h"
+#include "tk_emulator/logical_core.h"
 
 namespace ckernel {
 template <typename T>

@@ -34,6 +34,10 @@ constexpr std::uint8_t noc_index = NOC_INDEX;
 #define my_x (::tk::rt::emu::my_noc_x())
 #define my_y (::tk::rt::emu::my_noc_y())
 
+#include "tk_emulator/logical_core.h"
+// DEVICE_PRINT, which the SDK's dataflow_api.h reaches through internal/debug/sanitize.h.
+#include "api/debug/device_print.h"
+
 enum class ProgrammableCoreType { TENSIX = 0, ACTIVE_ETH = 1, IDLE_ETH = 2 };
 
 // ---- arguments ----------------------------------------------------------------------------------

@@ -1,0 +1,122 @@
+// DEVICE_PRINT (mirrors tt_metal/hw/inc/api/debug/device_print.h): a kernel's formatted message
+// on the host's stdout, as the SDK's print server shows it when TT_METAL_DPRINT_CORES is set (any
+// value: the emulator prints every core's messages; it does not select cores). The format is the
+// SDK's: "{}" takes the next argument ("{:...}" too, its spec ignored), "{{" and "}}" are braces.
+// Integers print in decimal, floats and bf16_t as the shortest text that reads back the same value.
+// DEVICE_PRINT_MATH/_UNPACK/_PACK print once each (the emulator runs one compute thread for the
+// three); DEVICE_PRINT_DATA0/_DATA1 print on the data-movement kernel on NoC 0 / NoC 1.
+#pragma once
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "tk_emulator/device_api.hpp"
+
+struct bf16_t {
+  uint16_t val;
+  bf16_t(uint16_t val) : val(val) {}
+};
+
+namespace tk_emu_device_print {
+
+inline void put_float(std::string& out, float f) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, f);
+  out.append(buf, r.ptr);
+}
+
+template <typename T>
+void put(std::string& out, const T& v) {
+  using U = std::decay_t<T>;
+  if constexpr (std::is_same_v<U, bf16_t>) {
+    const std::uint32_t bits = static_cast<std::uint32_t>(v.val) << 16;
+    float f = 0;
+    std::memcpy(&f, &bits, 4);
+    put_float(out, f);
+  } else if constexpr (std::is_same_v<U, bool>) {
+    out += v ? "true" : "false";
+  } else if constexpr (std::is_same_v<U, char>) {
+    out += v;
+  } else if constexpr (std::is_floating_point_v<U>) {
+    put_float(out, static_cast<float>(v));
+  } else if constexpr (std::is_integral_v<U> || std::is_enum_v<U>) {
+    out += std::to_string(
+        static_cast<std::conditional_t<std::is_signed_v<U>, long long, unsigned long long>>(v));
+  } else if constexpr (std::is_convertible_v<U, std::string_view>) {
+    out += std::string_view(v);
+  } else if constexpr (std::is_pointer_v<U>) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, reinterpret_cast<std::uintptr_t>(v), 16);
+    out += "0x";
+    out.append(buf, r.ptr);
+  } else {
+    static_assert(sizeof(U) == 0, "DEVICE_PRINT: the emulator does not print this type");
+  }
+}
+
+/// Appends `fmt` up to its next "{...}" (unescaping "{{" and "}}"); returns the rest after it, or
+/// npos-like empty view with found=false when there is none.
+inline std::string_view text_until_field(std::string& out, std::string_view fmt, bool& found) {
+  found = false;
+  std::size_t i = 0;
+  while (i < fmt.size()) {
+    const char c = fmt[i];
+    if ((c == '{' || c == '}') && i + 1 < fmt.size() && fmt[i + 1] == c) {
+      out += c;
+      i += 2;
+    } else if (c == '{') {
+      const std::size_t close = fmt.find('}', i);
+      found = true;
+      return close == std::string_view::npos ? std::string_view() : fmt.substr(close + 1);
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  return {};
+}
+
+inline void format(std::string& out, std::string_view fmt) {
+  bool found = false;
+  text_until_field(out, fmt, found);
+}
+
+template <typename First, typename... Rest>
+void format(std::string& out, std::string_view fmt, const First& first, const Rest&... rest) {
+  bool found = false;
+  const std::string_view after = text_until_field(out, fmt, found);
+  if (!found)
+    return;
+  put(out, first);
+  format(out, after, rest...);
+}
+
+template <typename... Args>
+void print(std::string_view fmt, const Args&... args) {
+  std::string out;
+  format(out, fmt, args...);
+  ::tk::rt::emu::device_print(out.data(), out.size());
+}
+
+} // namespace tk_emu_device_print
+
+#define DEVICE_PRINT(format, ...) ::tk_emu_device_print::print(format, ##__VA_ARGS__)
+#define DEVICE_PRINT_UNPACK(format, ...) DEVICE_PRINT(format, ##__VA_ARGS__)
+#define DEVICE_PRINT_MATH(format, ...) DEVICE_PRINT(format, ##__VA_ARGS__)
+#define DEVICE_PRINT_PACK(format, ...) DEVICE_PRINT(format, ##__VA_ARGS__)
+#if defined(COMPILE_FOR_BRISC) || defined(COMPILE_FOR_NCRISC)
+#define DEVICE_PRINT_DATA0(format, ...)                                                            \
+  if (noc_index == 0) {                                                                            \
+    DEVICE_PRINT(format, ##__VA_ARGS__);                                                           \
+  }
+#define DEVICE_PRINT_DATA1(format, ...)                                                            \
+  if (noc_index == 1) {                                                                            \
+    DEVICE_PRINT(format, ##__VA_ARGS__);                                                           \
+  }
+#else
+#define DEVICE_PRINT_DATA0(format, ...)
+#define DEVICE_PRINT_DATA1(format, ...)
+#endif

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Builds and runs tt-metal's own programming examples against an installed TileKit (the emulator
+# as TT::Metalium through find_package(TT-Metalium)), each with its own CMakeLists.txt, unmodified,
+# and runs `ttgen check` on its kernels (docs/sdk_examples.md):
+#
+#   scripts/sdk_examples.sh TT_METAL_DIR [TILEKIT_PREFIX]
+#
+# TT_METAL_DIR is a tt-metal source tree (it holds tt_metal/programming_examples); nothing of it is
+# copied into this repository. TILEKIT_PREFIX is an installed TileKit; without it, build/ci of this
+# tree is installed into a scratch directory first. One line per example, then
+# "N/M examples passed, E expected failures". Exit status 0 when every example that is not an
+# expected failure passed.
+set -uo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+tt_metal="$(cd "${1:?usage: scripts/sdk_examples.sh TT_METAL_DIR [TILEKIT_PREFIX]}" && pwd)"
+examples="$tt_metal/tt_metal/programming_examples"
+[[ -d "$examples" ]] || { echo "sdk_examples: $examples: no such directory" >&2; exit 2; }
+work="${SDK_EXAMPLES_WORK:-$(mktemp -d /tmp/tk_sdk_examples.XXXXXX)}"
+mkdir -p "$work"
+prefix="${2:-}"
+if [[ -z "$prefix" ]]; then
+  prefix="$work/prefix"
+  cmake --install "$here/build/ci" --prefix "$prefix" > "$work/install.log" 2>&1 ||
+    { echo "sdk_examples: cmake --install build/ci failed (see $work/install.log)" >&2; exit 2; }
+fi
+ttgen="$prefix/bin/ttgen"
+# Relative kernel paths of the examples resolve here (docs/emulator.md): most are relative to
+# programming_examples ("loopback/kernels/..."), some to the tt-metal root
+# ("tt_metal/programming_examples/pad_multi_core/kernels/...").
+export TT_METAL_KERNEL_PATH="$examples" TT_METAL_HOME="$tt_metal"
+export TT_METAL_EMULATOR_CACHE_DIR="$work/kernel_cache"
+
+# Shipped bugs the emulator names: example -> the text its error must contain.
+declare -A expected_failure=(
+  # packs and pushes c_16 with no cb_reserve_back
+  [add_2_integers_in_compute]="cb_reserve_back"
+  # add_multi_core.cpp calls release_dst() after tile_regs_release(), with no acquire_dst()
+  [vecadd_multi_core]="release_dst: DST was not acquired with acquire_dst"
+)
+
+passed=0 total=0 xfail=0
+# Builds the CMake project in $2 (a directory) for example $1; prints nothing, logs in $work/$1.
+build() {
+  local name="$1" src="$2"
+  cmake -S "$src" -B "$work/$name/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
+    > "$work/$name/configure.log" 2>&1 &&
+    nice -n 10 cmake --build "$work/$name/build" -j 2 > "$work/$name/build.log" 2>&1
+}
+
+# `ttgen check` on an example's kernels: all together when they are at most a reader, a compute
+# and a writer, else each alone. Prints a short summary.
+check_kernels() {
+  local dir="$1" files=() summary="" out
+  [[ -d "$dir" ]] || { echo "no kernels"; return; }
+  mapfile -t files < <(find "$dir" -name '*.cpp' | sort)
+  ((${#files[@]} > 0)) || { echo "no kernels"; return; }
+  local groups=()
+  if ((${#files[@]} <= 3)); then groups=("${files[*]}"); else groups=("${files[@]}"); fi
+  for g in "${groups[@]}"; do
+    # shellcheck disable=SC2086
+    out="$("$ttgen" check $g 2>&1)"
+    case $? in
+      0) if grep -q "warning" <<< "$out"; then summary+="proved with $(grep -c ': warning:' <<< "$out") warning(s); "; else summary+="proved; "; fi ;;
+      1) summary+="$(grep -c ': error:' <<< "$out") bug(s): $(grep -m1 ': error:' <<< "$out" | sed 's/.*error: //'); " ;;
+      *) summary+="does not compile: $(grep -m1 'error' <<< "$out" | sed 's/.*error: //'); " ;;
+    esac
+  done
+  echo "${summary%; }"
+}
+
+# Runs executable $2 of example $1 and prints its line.
+run() {
+  local name="$1" exe="$2" kernels="$3" log="$work/$1/run.log" rc
+  total=$((total + 1))
+  # An inner shell, so that its report of a crash ("Aborted") lands in the log.
+  (cd "$work/$name" && bash -c '"$@"; exit $?' _ timeout 900 "$exe") > "$log" 2>&1
+  rc=$?
+  local check
+  check="$(check_kernels "$kernels")"
+  if [[ -n "${expected_failure[$name]:-}" ]]; then
+    if ((rc != 0)) && grep -q "${expected_failure[$name]}" "$log"; then
+      xfail=$((xfail + 1))
+      echo "XFAIL $name: $(grep -m1 "${expected_failure[$name]}" "$log" | cut -c1-200) [check: $check]"
+    else
+      echo "FAIL  $name: expected the emulator to name '${expected_failure[$name]}' (exit $rc) [check: $check]"
+    fi
+  elif ((rc == 0)); then
+    passed=$((passed + 1))
+    echo "PASS  $name [check: $check]"
+  else
+    echo "FAIL  $name: exit $rc: $(grep -m1 -i 'error\|fail\|what' "$log" | cut -c1-200) [check: $check]"
+  fi
+}
+
+# One example: a folder with its own CMake project, or (no project() of its own) a scratch project
+# that adds it as a subdirectory, or (no CMakeLists.txt at all) one that builds its sources.
+example() {
+  local name="$1" dir="$2" kernels="${3:-$2/kernels}"
+  mkdir -p "$work/$name"
+  local src="$dir"
+  if [[ ! -f "$dir/CMakeLists.txt" ]]; then
+    src="$work/$name/project"
+    mkdir -p "$src"
+    printf 'cmake_minimum_required(VERSION 3.22)\nproject(%s LANGUAGES CXX)\nfind_package(TT-Metalium REQUIRED)\nadd_executable(%s %s)\ntarget_link_libraries(%s PRIVATE TT::Metalium TT::STL)\n' \
+      "$name" "$name" "$(ls "$dir"/*.cpp | tr '\n' ' ')" "$name" > "$src/CMakeLists.txt"
+  elif ! grep -q '^project' "$dir/CMakeLists.txt"; then
+    src="$work/$name/project"
+    mkdir -p "$src"
+    # Such folders (distributed/*) link tt-metal's in-tree library target, tt_metal.
+    printf 'cmake_minimum_required(VERSION 3.22)\nproject(%s LANGUAGES CXX)\nfind_package(TT-Metalium REQUIRED)\nadd_library(tt_metal ALIAS TT::Metalium)\nadd_subdirectory(%s example)\n' \
+      "$name" "$dir" > "$src/CMakeLists.txt"
+  fi
+  if ! build "$name" "$src"; then
+    total=$((total + 1))
+    echo "FAIL  $name: does not build: $(grep -m1 'error' "$work/$name/configure.log" "$work/$name/build.log" 2>/dev/null | sed 's/^[^:]*:[0-9]*://' | cut -c1-200)"
+    return
+  fi
+  local exe
+  exe="$(find "$work/$name/build" -type f -executable -newer "$work/$name/configure.log" \
+           ! -name '*.so' ! -path '*/CMakeFiles/*' | head -1)"
+  run "$name" "$exe" "$kernels"
+}
+
+for d in "$examples"/*/ "$examples"/contributed/*/ "$examples"/distributed/*/; do
+  d="${d%/}"
+  name="$(basename "$d")"
+  case "$name" in
+    contributed | distributed) continue ;; # their examples are listed one by one
+    custom_sfpi_*) echo "SKIP  $name: custom SFPI code runs only on the Tensix vector unit"; continue ;;
+    profiler) echo "SKIP  $name: the device profiler is not emulated"; continue ;;
+    matmul)
+      # One CMake project (matmul/) with four examples sharing matmul_common.
+      mkdir -p "$work/matmul"
+      if ! build matmul "$d"; then
+        for m in matmul_single_core matmul_multi_core matmul_multicore_reuse matmul_multicore_reuse_mcast; do
+          total=$((total + 1))
+          echo "FAIL  $m: does not build: $(grep -m1 'error' "$work/matmul/configure.log" "$work/matmul/build.log" 2>/dev/null | cut -c1-200)"
+        done
+        continue
+      fi
+      for m in matmul_single_core matmul_multi_core matmul_multicore_reuse matmul_multicore_reuse_mcast; do
+        mkdir -p "$work/$m"
+        k="$d/$m/kernels"
+        [[ -d "$k" ]] || k="$d/matmul_common/kernels"
+        run "$m" "$(find "$work/matmul/build" -type f -executable -name "metal_example_$m")" "$k"
+      done
+      continue ;;
+  esac
+  example "$name" "$d"
+done
+echo "$passed/$total examples passed, $xfail expected failures"
+((passed + xfail == total))

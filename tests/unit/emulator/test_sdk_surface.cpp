@@ -1,0 +1,152 @@
+// The SDK surface shipped tt-metal code relies on (docs/emulator.md, "SDK surface"): kernels that
+// use the dataflow API without including it, named compile-time args.
+#include <tk_emulator/emulator.hpp>
+
+#include "emu_program.hpp"
+
+using namespace tk::test;
+
+namespace {
+
+std::vector<uint32_t> fill_pages(const std::unordered_map<std::string, uint32_t>& named,
+                                 uint32_t pages) {
+  ProgramBuilder p;
+  auto out = p.dram(pages);
+  p.cb(tt::CBIndex::c_0, 1);
+  std::vector<uint32_t> args;
+  TensorAccessorArgs(*out).append_to(args);
+  auto k = CreateKernel(p.program, kernel("sdk/fill_named.cpp"), CoreCoord{0, 0},
+                        DataMovementConfig{.processor = DataMovementProcessor::RISCV_0,
+                                           .noc = NOC::RISCV_0_default,
+                                           .compile_args = args,
+                                           .named_compile_args = named});
+  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {ProgramBuilder::addr(out)});
+  p.run();
+  std::vector<uint32_t> words;
+  distributed::EnqueueReadMeshBuffer(p.dev->mesh_command_queue(), words, out, true);
+  return words;
+}
+
+} // namespace
+
+TEST(EmulatorSdkSurface, DataMovementKernelUsesTheDataflowApiWithoutIncludingItAndNamedArgs) {
+  const std::vector<uint32_t> words = fill_pages({{"n_pages", 3}, {"fill", 70}}, 3);
+  ASSERT_EQ(words.size(), 3u * kBf16Tile / 4);
+  for (std::size_t i = 0; i < words.size(); ++i)
+    ASSERT_EQ(words[i], 70 + i / (kBf16Tile / 4)) << "word " << i;
+}
+
+TEST(EmulatorSdkSurface, NamedArgTheHostDidNotSetDoesNotCompile) {
+  try {
+    fill_pages({{"n_pages", 1}}, 1);
+    FAIL() << "a kernel reading a named arg the host did not set compiled";
+  } catch (const tk::rt::emu::EmulatorError& e) {
+    EXPECT_NE(std::string(e.what()).find("tk_emu_named_compile_time_arg_not_set_by_the_host"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Device 2.0 (experimental::Noc, CircularBuffer and the TensorAccessor endpoint): a copy of three
+// tiles through c_0, exact.
+TEST(EmulatorSdkSurface, Device2ReaderAndWriterCopyTiles) {
+  ProgramBuilder p;
+  std::vector<bfloat16> in(3 * 1024);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = bfloat16(static_cast<float>(i % 251) - 125.0f);
+  auto src = p.dram(in);
+  auto dst = p.dram(3);
+  p.cb(tt::CBIndex::c_0, 2);
+  auto r = p.reader("sdk/d2_read.cpp", {src});
+  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {ProgramBuilder::addr(src), 3u});
+  auto w = p.writer("sdk/d2_write.cpp", {dst});
+  SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {ProgramBuilder::addr(dst), 3u});
+  p.run();
+  const std::vector<bfloat16> out = p.read(dst);
+  ASSERT_EQ(out.size(), in.size());
+  for (std::size_t i = 0; i < in.size(); ++i)
+    ASSERT_EQ(static_cast<float>(out[i]), static_cast<float>(in[i])) << "element " << i;
+}
+
+// The host surface shipped examples reach through the SDK's headers.
+TEST(EmulatorSdkSurface, HostHeadersReachWhatTheSdksDo) {
+  // TT_FATAL / TT_THROW: std::runtime_error, "<TYPE> @ <file>:<line>: <condition>", then the
+  // formatted message (tt_stl/assert.hpp).
+  try {
+    const int n = 3;
+    TT_FATAL(n == 4, "n is {}", n);
+    FAIL() << "TT_FATAL did not throw";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("TT_FATAL @ "), std::string::npos) << what;
+    EXPECT_NE(what.find(": n == 4\ninfo:\nn is 3\n"), std::string::npos) << what;
+  }
+  try {
+    TT_THROW("failed with {} errors", 2);
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(": tt::exception\ninfo:\nfailed with 2 errors\n"),
+              std::string::npos)
+        << e.what();
+  }
+  // fmt::formatter<CoreCoord>, tt::constants through circular_buffer_config.hpp.
+  EXPECT_EQ(fmt::format("{}", CoreCoord{1, 2}), "(x=1,y=2)");
+  EXPECT_EQ(tt::constants::TILE_HW, 1024u);
+  // bfloat16 helpers: first value in the low half.
+  EXPECT_EQ(pack_two_bfloat16_into_uint32({bfloat16(1.0f), bfloat16(-2.0f)}), 0xC0003F80u);
+  const std::vector<uint32_t> packed = create_random_vector_of_bfloat16(64, 10, 7);
+  const std::vector<bfloat16> native = create_random_vector_of_bfloat16_native(64, 10.0f, 7, -5.0f);
+  ASSERT_EQ(packed.size(), 16u);
+  ASSERT_EQ(native.size(), 32u);
+  for (std::size_t i = 0; i < 32; ++i) {
+    const float p = static_cast<float>(bfloat16::from_bits(
+        static_cast<uint16_t>(i % 2 ? packed[i / 2] >> 16 : packed[i / 2] & 0xffff)));
+    const float n = static_cast<float>(native[i]);
+    EXPECT_GE(p, 0.0f);
+    EXPECT_LE(p, 10.0f);
+    // The same seed draws the same floats: the native vector is the packed one shifted by -5
+    // (to bfloat16 precision, 0.0625 at magnitudes below 16).
+    EXPECT_NEAR(n, p - 5.0f, 0.0625f) << i;
+  }
+  const std::vector<bfloat16> identity = create_identity_matrix(3, 4, 2);
+  ASSERT_EQ(identity.size(), 12u);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c)
+      EXPECT_EQ(static_cast<float>(identity[r * 4 + c]), r == c && r < 2 ? 1.0f : 0.0f);
+  // A MeshBuffer's backing buffer: the same address, size and pages, and the same accessor args.
+  ProgramBuilder b;
+  auto buf = b.dram(3);
+  const Buffer* backing = buf->get_backing_buffer();
+  EXPECT_EQ(backing->address(), buf->address());
+  EXPECT_EQ(backing->size(), 3u * kBf16Tile);
+  EXPECT_EQ(backing->num_pages(), 3u);
+  EXPECT_TRUE(backing->is_dram());
+  EXPECT_EQ(buf->get_reference_buffer(), backing);
+  EXPECT_EQ(TensorAccessorArgs(*backing).get_compile_time_args(),
+            TensorAccessorArgs(*buf).get_compile_time_args());
+}
+
+namespace {
+std::string run_print(bool enabled) {
+  if (enabled)
+    setenv("TT_METAL_DPRINT_CORES", "0,0", 1);
+  else
+    unsetenv("TT_METAL_DPRINT_CORES");
+  ProgramBuilder p;
+  p.cores = CoreCoord{2, 1};
+  auto k = p.writer("sdk/print.cpp", {});
+  SetRuntimeArgs(p.program, k, CoreCoord{2, 1}, {42u});
+  testing::internal::CaptureStdout();
+  p.run();
+  unsetenv("TT_METAL_DPRINT_CORES");
+  return testing::internal::GetCapturedStdout();
+}
+} // namespace
+
+// DEVICE_PRINT on stdout when TT_METAL_DPRINT_CORES is set, as the SDK's print server; nothing
+// otherwise. The writer runs on core (2,1), RISCV_0 with NoC 0 (ProgramBuilder::writer).
+TEST(EmulatorSdkSurface, DevicePrintGoesToStdoutWhenEnabled) {
+  EXPECT_EQ(
+      run_print(true),
+      "n=42 neg=-7 third=0.33333334 bf16=1.5 {literal} 255\ncore 2,1 (relative 2,1)\non NoC 0\n");
+  EXPECT_EQ(run_print(false), "");
+}
