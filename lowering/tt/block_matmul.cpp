@@ -211,7 +211,7 @@ private:
       return s;
     }
     std::vector<Stmt> s{call_stmt(Intrinsic::cb_wait_front, {cb(cb_p_), i32(n)})};
-    tt::TileSelector sel(p_, kernel_, diags_);
+    tt::TileSelector sel(p_, kernel_, diags_, /*economy=*/false);
     sel.set_output(&s);
     for (std::int64_t t = 0; t < n; ++t) {
       Expr col = sc * i32(sw_) + i32(t % sw_); // the tile's column in the block

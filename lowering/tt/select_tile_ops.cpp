@@ -42,8 +42,8 @@ std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) 
 
 class KernelSelection {
 public:
-  KernelSelection(Program& p, const Function& k, Diagnostics& d)
-      : prog_(p), sel_(p, k, d), diags_(d) {}
+  KernelSelection(Program& p, const Function& k, Diagnostics& d, bool economy)
+      : prog_(p), sel_(p, k, d, economy), diags_(d) {}
 
   Stmt run(const Stmt& body) {
     Stmt out = walk(*as<Block>(body));
@@ -206,16 +206,28 @@ private:
 ir::Module select_tile_ops(const ir::Module& m, Diagnostics& diags) {
   ir::Module out = m;
   try {
-    for (Program& p : out.programs)
-      for (Function& f : p.functions)
-        if (f.kind == FuncKind::kernel && !p.attrs.count("matmul_sub_block")) {
-          Function copy = f;
-          // DST precision is decided once, here; every later stage reads it (tt::dst_fp32).
-          p.attrs["dst_fp32"] = {tt::decide_dst_fp32(p, copy)};
-          KernelSelection ks(p, copy, diags);
-          Stmt body = ks.run(copy.body);
-          ir::find_function(p, FuncKind::kernel)->body = body;
-        }
+    for (Program& p : out.programs) {
+      const Function* kernel = ir::find_function(p, FuncKind::kernel);
+      if (!kernel || p.attrs.count("matmul_sub_block"))
+        continue;
+      const Function copy = *kernel;
+      // DST precision is decided once, here; every later stage reads it (tt::dst_fp32).
+      p.attrs["dst_fp32"] = {tt::decide_dst_fp32(p, copy)};
+      // The exact-sum rules take CBs of their own (a split's hi and lo, dest-only temporaries).
+      // A kernel they take past the 8 intermediate CBs is selected again without them
+      // (economy): its carried sums stay exact, but its split values and spilled sums are read as
+      // any f32 operand (docs/lowering.md, "Sums that stay exact").
+      const Program before = p;
+      Diagnostics trial(diags.file());
+      Stmt body;
+      try {
+        body = KernelSelection(p, copy, trial, /*economy=*/false).run(copy.body);
+      } catch (const UserErrorReported&) {
+        p = before;
+        body = KernelSelection(p, copy, diags, /*economy=*/true).run(copy.body);
+      }
+      ir::find_function(p, FuncKind::kernel)->body = body;
+    }
   } catch (const UserErrorReported&) {
     return m;
   }

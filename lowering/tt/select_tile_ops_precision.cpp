@@ -132,6 +132,8 @@ void TileSelector::analyze_precision(const Function& kernel) {
         exact[name] = false, changed = true;
   }
   for (const std::string& name : defs.additive_bcasts) {
+    if (economy_)
+      break;
     if (exact.count(name) && exact[name])
       continue;
     split_.insert(name);

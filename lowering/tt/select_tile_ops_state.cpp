@@ -26,8 +26,8 @@ Expr i(std::int64_t v) {
 }
 } // namespace
 
-TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diags)
-    : prog_(p), diags_(diags) {
+TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diags, bool economy)
+    : prog_(p), diags_(diags), economy_(economy) {
   fp32_acc_ = dst_fp32(p);
   capacity_ = static_cast<int>(dst_capacity(p, fp32_acc_));
   // Intermediates share the tensors' format: Float32 when the kernel has f32 data, else bf16 (an
@@ -257,7 +257,7 @@ void TileSelector::spill_all(bool for_fpu) {
                         "other values, which the packer's reduce mask would cut to row/column 0");
   std::vector<Val> spilled = live_;
   for (const Val& v : spilled) {
-    const bool dest = !for_fpu && fp32_acc_ && v->sum;
+    const bool dest = !for_fpu && fp32_acc_ && v->sum && !economy_;
     const std::string t = temp_cb(dest);
     emit(Intrinsic::pack_tile, {i(v->slot), cb(t)});
     v->where = TileValue::Where::cb;

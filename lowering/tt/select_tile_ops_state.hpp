@@ -54,7 +54,9 @@ using Val = std::shared_ptr<TileValue>;
 
 class TileSelector {
 public:
-  TileSelector(ir::Program& p, const ir::Function& kernel, Diagnostics& diags);
+  /// `economy`: without the exact-sum rules that take CBs of their own (splits, dest-only
+  /// temporaries), for a kernel they would take past the 8 intermediate CBs.
+  TileSelector(ir::Program& p, const ir::Function& kernel, Diagnostics& diags, bool economy);
 
   /// Where emitted statements go, and the location user errors point at.
   void set_output(std::vector<ir::Stmt>* out) { out_ = out; }
@@ -145,7 +147,7 @@ private:
   std::set<std::string> carried_, split_, split_held_;
   std::map<std::string, std::pair<std::string, std::string>> split_cbs_; // name -> hi, lo
   int next_slot_ = 0, capacity_ = 8, temps_ = 0, dest_temps_ = 0;
-  bool fp32_acc_ = false, inter_f32_ = false, used_reduction_ = false;
+  bool fp32_acc_ = false, inter_f32_ = false, used_reduction_ = false, economy_ = false;
   std::string scaler_cb_, mask_cb_;
 
   [[noreturn]] void user_error(SourceRange at, const std::string& msg);
