@@ -232,9 +232,14 @@ auto const tensor_index_body_def =
       _val(ctx) = std::move(t);
     })] |
     uint64[([](auto& ctx) { _val(ctx) = dsl::TensorIndex{std::nullopt, _attr(ctx), {}}; })];
-auto const indices_def =
-    free_lines[strided_index >> tensor_index[push_back] >
-               *(',' > strided_index >> tensor_index[push_back]) > close_indices];
+// After a comma the next index is expected: a rule of its own, so that a failure there is
+// reported by name ("expected tensor index ...") and not as the parser's C++ type.
+x3::rule<class next_index_class, dsl::TensorIndex> const next_index =
+    "tensor index (a loop variable, optionally plus or minus an integer: 'j', 'j - 1'; or an "
+    "integer literal)";
+auto const next_index_def = strided_index >> tensor_index;
+auto const indices_def = free_lines[strided_index >> tensor_index[push_back] >
+                                    *(',' > next_index[push_back]) > close_indices];
 
 auto const access_def = access_body;
 auto const access_body_def = (ident >> '[' > indices)[([](auto& ctx) {
@@ -296,7 +301,7 @@ auto const expr_def = sum[assign_val] >> -((CompareOps{} > sum)[fold]) >> chaine
 BOOST_SPIRIT_DEFINE(ident, ident_body, kernel_name, param_name, loop_var_name, dim_name,
                     option_name, callee, callee_body)
 BOOST_SPIRIT_DEFINE(expr, sum, product, primary, number, call, access, name_ref, paren, args,
-                    tensor_index, indices, access_body, tensor_index_body)
+                    tensor_index, indices, access_body, tensor_index_body, next_index)
 
 // ---- statements ---------------------------------------------------------------------------------
 x3::rule<class stmt_class, dsl::Stmt> const stmt = "statement";
@@ -506,6 +511,7 @@ struct sum_class : annotate {};
 struct number_class : annotate {};         struct call_class : annotate {};
 struct access_class : annotate {};         struct name_ref_class : annotate {};
 struct paren_class : annotate {};          struct tensor_index_class : annotate {};
+struct next_index_class : annotate {};
 struct stmt_class : annotate {};           struct parallel_class : annotate {};
 struct for_class : annotate {};            struct store_class : annotate {};
 struct name_stmt_class : annotate {};      struct range_class : annotate {};

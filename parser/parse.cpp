@@ -4,6 +4,7 @@
 
 #include "parser/grammar.hpp"
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -83,6 +84,15 @@ Iterator next_kernel_start(Iterator from, Iterator end) {
   return end;
 }
 
+/// X3's what() of a parser that is not a named rule: a mangled C++ type such as
+/// `N2tk6parser7grammar6RejectI...` or a demangled `boost::spirit::x3::...`.
+bool names_a_cpp_type(const std::string& which) {
+  if (which.find("boost") != std::string::npos || which.find("spirit") != std::string::npos ||
+      which.find("::") != std::string::npos)
+    return true;
+  return which.size() > 2 && which[0] == 'N' && std::isdigit(static_cast<unsigned char>(which[1]));
+}
+
 } // namespace
 
 void report_syntax_error(State& st, Iterator where, const std::string& which) {
@@ -102,6 +112,17 @@ void report_syntax_error(State& st, Iterator where, const std::string& which) {
   } else if (at != st.end && is_invalid_char(static_cast<unsigned char>(*at))) {
     message = describe_invalid_char(static_cast<unsigned char>(*at));
     range.end = range.begin + 1;
+  } else if (names_a_cpp_type(which)) {
+    // An expectation point whose parser has no rule name: X3 names it by its C++ type, which
+    // means nothing to a user. Say what was found instead (every such point should get a name).
+    Iterator w = at;
+    while (w != st.end && is_ident_char(*w))
+      ++w;
+    if (w == at && at != st.end)
+      ++w;
+    message =
+        at == st.end ? "unexpected end of file" : "unexpected '" + std::string(at, w) + "' here";
+    range.end = off(w);
   } else {
     std::string what = which;
     for (char& c : what) // X3 quotes string literals with '"'; tokens read better as 'x'

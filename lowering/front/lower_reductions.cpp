@@ -100,10 +100,6 @@ public:
       epilogue_.push_back(b_.stmts[i]);
     const Grid grid = std::get<Grid>(p_.attrs.at("grid").value);
     chunks_ = grid.x * grid.y;
-    bool any_f32 = false;
-    for (const Tensor& t : p_.tensors)
-      any_f32 |= t.dtype == DType::f32;
-    dtype_ = any_f32 ? DType::f32 : DType::bf16;
     for (const Decl* d : prologue_) {
       std::optional<Combine> c = combine_of(b_.stmts[at_], d->name);
       if (!c)
@@ -126,7 +122,9 @@ private:
   std::vector<const Decl*> prologue_;
   std::vector<Reduction> reductions_;
   std::int64_t chunks_ = 0;
-  DType dtype_ = DType::bf16;
+  // Partial results are f32 whatever the tensors hold: a chunk's sum rounded to bf16 would lose
+  // 2^-9 of itself before the combine (docs/language.md, "Whole-tensor reductions").
+  DType dtype_ = DType::f32;
   std::string combine_name_;
 
   Tensor partials_tensor(const Reduction& r, TensorRole role) const {

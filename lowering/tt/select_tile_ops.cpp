@@ -96,12 +96,11 @@ private:
           at = k;
     }
     for (std::size_t k = 0; k < ss.size();) {
+      sel_.prepare_splits(ss[k]);
       std::size_t n = statement(ss, k, last);
       for (const auto& [v, at] : last)
-        if (at >= k && at < k + n && sel_.in_cb(v)) { // dead: its tile leaves the CB
-          sel_.emit(Intrinsic::cb_pop_front, {cb_ref(sel_.var_cb(v)), int_imm(1)});
-          sel_.set_in_cb(v, false);
-        }
+        if (at >= k && at < k + n && sel_.holds(v)) // dead: its tiles leave their CBs
+          sel_.drop(v);
       k += n;
     }
     for (const auto& [v, at] : last)
@@ -151,10 +150,7 @@ private:
     }
     Val v = sel_.select(value);
     sel_.to_dst(v, /*keep_reduction=*/true); // packed or kept for its next statement below
-    if (sel_.in_cb(name)) {                  // the old value is dead once the new one is computed
-      sel_.emit(Intrinsic::cb_pop_front, {cb_ref(sel_.var_cb(name)), int_imm(1)});
-      sel_.set_in_cb(name, false);
-    }
+    sel_.drop(name);                         // the old value is dead once the new one is computed
     return define(ss, k, last, name, v);
   }
 
@@ -167,15 +163,18 @@ private:
     const For* loop = next ? as<For>(*next) : nullptr;
     if (loop) {
       auto acc = accumulation_of(*loop, name);
-      if (acc &&
-          sel_.accumulates_from_cbs(var(name, Type::tile(DType::f32)), acc->rhs, acc->combine)) {
+      const Expr self = var(name, Type::tile(DType::f32));
+      // Into DST by the FPU (matmul, reduce), or by the SFPU's fp32 add (a tile from a CB).
+      const bool fpu = acc && sel_.accumulates_from_cbs(self, acc->rhs, acc->combine);
+      if (fpu || (acc && sel_.sums_in_dst(name, acc->rhs, acc->combine))) {
         sel_.set_resident(name, v);
         std::vector<Stmt> body;
         std::vector<Stmt>* saved = out_;
         out_ = &body;
         sel_.set_output(out_);
         sel_.set_loc(as<Block>(loop->body)->stmts[0]->loc.range);
-        Val x = sel_.accumulate(var(name, Type::tile(DType::f32)), acc->rhs, acc->combine);
+        Val x =
+            fpu ? sel_.accumulate(self, acc->rhs, acc->combine) : sel_.sum_in_dst(self, acc->rhs);
         out_ = saved;
         sel_.set_output(out_);
         out_->push_back(for_loop(loop->var, loop->min, loop->extent, loop->role,
@@ -184,7 +183,7 @@ private:
       }
     }
     auto it = last.find(name);
-    bool declared_here = it != last.end();
+    bool declared_here = it != last.end() && !sel_.split(name); // a split value needs its CB
     const Assign* next_assign = next ? as<Assign>(*next) : nullptr;
     if (declared_here && next && !loop && it->second == k + 1 &&
         ir::count_mentions(*next, name) == 1 && !(next_assign && next_assign->name == name)) {

@@ -105,6 +105,7 @@ Val TileSelector::select(const Expr& e) {
     auto v = std::make_shared<TileValue>();
     v->where = TileValue::Where::cb;
     v->cb = var_cb(x->name);
+    v->dest_only = dest_only_var(x->name);
     return v;
   }
   const Call* c = as<Call>(e);
@@ -149,6 +150,8 @@ Val TileSelector::select(const Expr& e) {
     const MatmulOperands m = matmul_operands(c->args[0], c->args[1]);
     Val a = select(m.a), b = select(m.b);
     separate(a, b);
+    fpu_operand(a);
+    fpu_operand(b);
     to_cb(a);
     to_cb(b);
     Val d = fresh_zero(); // matmul_tiles accumulates into DST
@@ -186,6 +189,7 @@ Val TileSelector::select(const Expr& e) {
   }
   case Intrinsic::tile_transpose: { // unpacked from a CB through SrcA, transposed, into DST
     Val a = select(c->args[0]);
+    fpu_operand(a);
     to_cb(a);
     Val d = fresh_dst();
     pre(a);
@@ -238,7 +242,9 @@ Val TileSelector::binary(const Call& c) {
   }
   Val va = select(a), vb = select(b);
   separate(va, vb);
-  if (va->where == TileValue::Where::cb && vb->where == TileValue::Where::cb) {
+  // A carried sum is combined in DST by the SFPU, exactly in fp32 (select_tile_ops_precision.cpp).
+  if (va->where == TileValue::Where::cb && vb->where == TileValue::Where::cb && !va->dest_only &&
+      !vb->dest_only) {
     Val d = fresh_dst();
     pre(va);
     if (vb != va)
@@ -259,9 +265,28 @@ Val TileSelector::binary(const Call& c) {
 }
 
 Val TileSelector::bcast(Intrinsic fn, const Expr& a, const Call& bc, SourceRange) {
+  EnumConst dim = bc.fn == Intrinsic::tile_bcast_row ? EnumConst::bcast_row : EnumConst::bcast_col;
+  const Var* x = as<Var>(bc.args[0]);
+  if (x && fn != Intrinsic::tile_mul && split_ready(x->name)) { // (a op bcast(hi)) op bcast(lo)
+    const auto& [hi, lo] = split_cbs_.at(x->name);
+    auto part = [](const std::string& name) {
+      auto v = std::make_shared<TileValue>();
+      v->where = TileValue::Where::cb;
+      v->cb = name;
+      return v;
+    };
+    Val d = bcast_vals(fn, select(a), part(hi), dim);
+    return bcast_vals(fn, d, part(lo), dim);
+  }
   Val va = select(a);
   Val vv = select(bc.args[0]);
   separate(va, vv);
+  return bcast_vals(fn, va, vv, dim);
+}
+
+Val TileSelector::bcast_vals(Intrinsic fn, Val va, Val vv, EnumConst dim) {
+  fpu_operand(va);
+  fpu_operand(vv);
   to_cb(va);
   to_cb(vv);
   Val d = fresh_dst();
@@ -270,7 +295,6 @@ Val TileSelector::bcast(Intrinsic fn, const Expr& a, const Call& bc, SourceRange
   Intrinsic op = fn == Intrinsic::tile_add   ? Intrinsic::add_tiles_bcast
                  : fn == Intrinsic::tile_sub ? Intrinsic::sub_tiles_bcast
                                              : Intrinsic::mul_tiles_bcast;
-  EnumConst dim = bc.fn == Intrinsic::tile_bcast_row ? EnumConst::bcast_row : EnumConst::bcast_col;
   emit(op, {enum_imm(dim), cb(va->cb), cb(vv->cb), index_of(va), index_of(vv), i(d->slot)});
   post(va);
   post(vv);
@@ -348,6 +372,7 @@ const std::string& TileSelector::scaler() const {
 // the other values of the section are packed first, with the init that computed them.
 Val TileSelector::reduce(const Call& c) {
   Val a = select(c.args[0]);
+  fpu_operand(a);
   to_cb(a);
   if (!live_.empty())
     spill_all();
@@ -415,6 +440,8 @@ Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine
     ops.push_back(select(operand));
   if (ops.size() == 2)
     separate(ops[0], ops[1]);
+  for (const Val& v : ops)
+    fpu_operand(v);
   for (const Val& v : ops)
     to_cb(v);
   Val x = select(acc);

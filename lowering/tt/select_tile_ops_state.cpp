@@ -71,6 +71,7 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
       f = j;
     }
   }
+  analyze_precision(kernel);
 }
 
 // ---- what a value holds outside row / column 0 --------------------------------------------------
@@ -250,22 +251,18 @@ void TileSelector::release(const Val& v) {
 
 // Ends the section: every value still in DST is packed to a temporary CB (all packs first, so the
 // section's packs stay together between tile_regs_wait and tile_regs_release).
-void TileSelector::spill_all() {
+void TileSelector::spill_all(bool copy_back) {
   if (reduction_live() && live_.size() > 1)
     throw InternalError("internal error: select-tile-ops: a reduction shares its DST section with "
                         "other values, which the packer's reduce mask would cut to row/column 0");
   std::vector<Val> spilled = live_;
   for (const Val& v : spilled) {
-    std::string t;
-    if (!free_temps_.empty()) {
-      t = free_temps_.back();
-      free_temps_.pop_back();
-    } else {
-      t = new_cb("cb_tmp" + std::to_string(temps_++), inter_f32_);
-    }
+    const bool dest = copy_back && fp32_acc_;
+    const std::string t = temp_cb(dest);
     emit(Intrinsic::pack_tile, {i(v->slot), cb(t)});
     v->where = TileValue::Where::cb;
     v->cb = t;
+    v->dest_only = dest;
     v->pop = v->temp = true;
     v->slot = -1;
     v->mask = -1; // packed under the mask: the CB tile is 0 off its row / column
@@ -305,12 +302,12 @@ void TileSelector::post(const Val& v) {
   emit(Intrinsic::cb_pop_front, {cb(v->cb), i(1)});
   v->pop = false;
   if (v->temp)
-    free_temps_.push_back(v->cb);
+    (v->dest_only ? free_dest_temps_ : free_temps_).push_back(v->cb);
 }
 
 void TileSelector::to_dst(const Val& v, bool keep_reduction) {
   if (v->where == TileValue::Where::dst && v->mask >= 0 && !keep_reduction)
-    spill_all(); // through a CB, where it is exactly the language's value
+    spill_all(/*copy_back=*/true); // through a CB, where it is exactly the language's value
   if (v->where == TileValue::Where::dst)
     return;
   int slot = alloc_slot();
@@ -319,6 +316,7 @@ void TileSelector::to_dst(const Val& v, bool keep_reduction) {
   post(v);
   v->where = TileValue::Where::dst;
   v->index = nullptr;
+  v->dest_only = false;
   v->slot = slot;
   live_.push_back(v);
 }

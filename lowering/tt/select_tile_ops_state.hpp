@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ struct TileValue {
   ir::Expr read;
   SourceRange read_loc; // the load or the tril/triu in the .tk file
   int slot = -1;        // where == dst
+  // where == cb: a Float32 CB that compute reads only with copy_tile, unpacked straight to DST
+  // (UnpackToDestFp32): a carried sum or a spilled reduction, exact in fp32. An FPU operation
+  // takes such a value only after fpu_operand() copied it to a CB the FPU may read.
+  bool dest_only = false;
   // A reduction in DST (its ReduceDim: 0 row, 1 column), -1 otherwise. Only its row or column 0 is
   // defined (on the device REDUCE_ROW leaves scratch elsewhere); the packer's mask, on from
   // reduce_init to reduce_uninit, writes zeros there. So it must be packed before any other DST
@@ -87,6 +92,35 @@ public:
   /// What `e` holds outside row / column 0, from the kernel's definitions of its variables.
   OutsideFacts outside(const ir::Expr& e) const;
 
+  /// Where an FPU operation reads `v`: a value in a dest-only CB is first copied into DST (to be
+  /// packed to an ordinary temporary by the caller's to_cb).
+  void fpu_operand(const Val& v);
+  /// A carried sum (docs/language.md, "Precision"): a tile variable updated from its own value
+  /// with +, - or * in a kernel with an fp32 DST. It lives in a dest-only Float32 CB and is
+  /// combined through the SFPU, never through SrcA/SrcB, where it would be truncated to TF32
+  /// once per iteration.
+  bool carried_sum(const std::string& name) const { return carried_.count(name) > 0; }
+  /// A variable an additive broadcast reads (`a - bcast_col(v)`) whose values bf16 does not hold
+  /// exactly: it is kept as hi + lo, hi = v rounded to bf16 and lo = v - hi in Float32, and
+  /// `a - bcast(v)` becomes `(a - bcast(hi)) - bcast(lo)`. The first difference is exact in the FPU
+  /// (two bf16 operands), the second truncates only lo (2^-10 of 2^-9 of v), where reading v
+  /// through SrcB as TF32 would lose 2^-10 of v itself, most of `a - v` when a is near v.
+  bool split(const std::string& name) const { return split_.count(name) > 0; }
+  /// `acc += rhs` as a loop body that keeps acc in DST: rhs a tile already in a CB (a load, a
+  /// variable), copied into DST and added by the SFPU in fp32 (add_binary_tile), for a carried sum.
+  bool sums_in_dst(const std::string& acc, const ir::Expr& rhs, ir::Intrinsic combine) const;
+  Val sum_in_dst(const ir::Expr& acc, const ir::Expr& rhs);
+  /// Its own CB is dest-only: a carried sum, or a split variable (hi and lo are made from it).
+  bool dest_only_var(const std::string& name) const { return carried_sum(name) || split(name); }
+  /// Before statement `s`: makes hi and lo of each split variable that `s` broadcasts additively
+  /// and does not assign, from its own CB, once per value (outside the loops of `s`).
+  void prepare_splits(const ir::Stmt& s);
+  /// Whether hi and lo of `name` hold its current value.
+  bool split_ready(const std::string& name) const { return split_held_.count(name) > 0; }
+  /// Pops whatever CBs hold the current value of `name`.
+  void drop(const std::string& name);
+  bool holds(const std::string& name) const { return in_cb(name) || split_held_.count(name); }
+
   bool used_reduction() const { return used_reduction_; }
   /// tril(i, j) / triu(i, j): a tile the reader generates into the mask CB, per use.
   Val position_mask(const ir::Call& c, SourceRange at);
@@ -104,16 +138,23 @@ private:
   std::map<std::string, Val> resident_;
   std::map<std::string, OutsideFacts> var_outside_; // every tile variable, over all its values
   std::vector<Val> live_;                           // DST values of the open section
-  std::vector<std::string> free_temps_;
-  int next_slot_ = 0, capacity_ = 8, temps_ = 0;
+  std::vector<std::string> free_temps_, free_dest_temps_;
+  std::set<std::string> carried_, split_, split_held_;
+  std::map<std::string, std::pair<std::string, std::string>> split_cbs_; // name -> hi, lo
+  int next_slot_ = 0, capacity_ = 8, temps_ = 0, dest_temps_ = 0;
   bool fp32_acc_ = false, inter_f32_ = false, used_reduction_ = false;
   std::string scaler_cb_, mask_cb_;
 
   [[noreturn]] void user_error(SourceRange at, const std::string& msg);
+  void analyze_precision(const ir::Function& kernel); // select_tile_ops_precision.cpp
+  void make_split(const std::string& name);
   std::string new_cb(const std::string& base, bool f32);
   std::string cb_of_tensor(const std::string& tensor) const;
   int alloc_slot();
-  void spill_all();
+  /// Packs every DST value to a temporary CB. `copy_back`: the value is read again by copy_tile
+  /// (a reduction leaving DST under its mask), so a dest-only Float32 temporary keeps it exact.
+  void spill_all(bool copy_back = false);
+  std::string temp_cb(bool dest_only);
   bool reduction_live() const;
   bool reduction_accumulates(const ir::Expr& acc, const ir::Call& r) const;
   void release(const Val& v);
@@ -126,6 +167,7 @@ private:
   Val fresh_zero();
   Val binary(const ir::Call& c);
   Val bcast(ir::Intrinsic op, const ir::Expr& a, const ir::Call& bc, SourceRange at);
+  Val bcast_vals(ir::Intrinsic op, Val a, Val v, ir::EnumConst dim);
   Val sfpu_binary(ir::Intrinsic op, Val a, Val b);
   Val sfpu_where(Val m, Val a, Val b);
   Val reduce(const ir::Call& c);

@@ -50,6 +50,8 @@ Outcome run_matmul(Backend b, const Shape& s);
 Outcome run_matmul_bias_relu(Backend b, const Shape& s);
 Outcome run_matmul_f32(Backend b, const Shape& s);
 Outcome run_layernorm(Backend b, const Shape& s);
+/// layernorm on x uniform in [lo, hi] (run_layernorm: [-1, 3]).
+Outcome run_layernorm_on(Backend b, const Shape& s, double lo, double hi);
 Outcome run_matmul_bt(Backend b, const Shape& s);
 Outcome run_mlp(Backend b, const Shape& s);
 Outcome run_rmsnorm(Backend b, const Shape& s);

@@ -72,8 +72,12 @@ Outcome run_rmsnorm(Backend b, const Shape& s) {
 
 Outcome run_layernorm(Backend b, const Shape& s) {
   // Rows with a mean away from 0 (x in [-1, 3]): the centring matters.
+  return run_layernorm_on(b, s, -1, 3);
+}
+
+Outcome run_layernorm_on(Backend b, const Shape& s, double lo, double hi) {
   Rng rng(seed_for("layernorm", s));
-  const auto x = random_bf16(s.m, s.n, -1, 3, rng);
+  const auto x = random_bf16(s.m, s.n, lo, hi, rng);
   const auto gamma = random_bf16(1, s.n, 0.5, 1.5, rng);
   const auto beta = random_bf16(1, s.n, -0.5, 0.5, rng);
   const float eps = 1e-5f;

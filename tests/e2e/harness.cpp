@@ -47,6 +47,11 @@ void set_bf16_bound(Reference& ref) {
   ref.bound.resize(ref.value.size());
   for (std::size_t i = 0; i < ref.value.size(); ++i)
     ref.bound[i] = kBf16Tol + kBf16Tol * std::abs(ref.value[i]);
+  double sum = 0;
+  for (double b : ref.bound)
+    sum += b;
+  ref.bias_bound =
+      ref.bound.empty() ? 0 : kBiasFraction * sum / static_cast<double>(ref.bound.size());
 }
 
 double pearson(const std::vector<double>& a, const std::vector<double>& b) {
@@ -99,12 +104,26 @@ Outcome compare(const Matrix<T>& got, const Reference& ref) {
     }
   }
   out.pcc = pearson(g, ref.value);
+  // The bias: the mean signed error (a drift hides inside every element's bound and the PCC).
+  double signed_sum = 0;
+  for (std::size_t i = 0; i < g.size(); ++i)
+    signed_sum += g[i] - ref.value[i];
+  const auto n = static_cast<double>(std::max<std::size_t>(g.size(), 1));
+  out.bias = signed_sum / n;
+  out.bias_bound = ref.bias_bound;
+  const bool unbiased = std::isnan(ref.bias_bound) || std::abs(out.bias) <= ref.bias_bound;
   if (bad > 0)
     out.detail = std::to_string(bad) + " of " + std::to_string(g.size()) +
                  " elements outside their bound:\n" + out.detail;
   if (!(out.pcc >= kMinPcc))
     out.detail += "PCC " + std::to_string(out.pcc) + " < " + std::to_string(kMinPcc) + "\n";
-  out.ok = bad == 0 && out.pcc >= kMinPcc;
+  if (!unbiased) {
+    char line[160];
+    std::snprintf(line, sizeof line, "mean signed error %.4g exceeds the bias bound %.4g\n",
+                  out.bias, out.bias_bound);
+    out.detail += line;
+  }
+  out.ok = bad == 0 && out.pcc >= kMinPcc && unbiased;
   return out;
 }
 template Outcome compare(const Matrix<bf16>&, const Reference&);

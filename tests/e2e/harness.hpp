@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <ostream>
 #include <random>
 #include <stdexcept>
@@ -44,6 +45,8 @@ struct Reference {
   std::int64_t cols = 0;
   std::vector<double> value; // what the kernel computes, in exact arithmetic on its inputs
   std::vector<double> bound; // the largest |got - value| accepted, element by element
+  // The largest |mean of (got - value)| accepted over the whole output; NaN: not checked.
+  double bias_bound = std::numeric_limits<double>::quiet_NaN();
 };
 
 using Rng = std::mt19937_64;
@@ -57,15 +60,23 @@ Matrix<float> random_f32(std::int64_t rows, std::int64_t cols, double lo, double
 inline constexpr double kBf16Tol = 1.6e-2;
 /// Every output must also correlate with its reference: Pearson coefficient >= 0.999.
 inline constexpr double kMinPcc = 0.999;
-/// Sets ref.bound to the bf16 rule above.
+/// The mean signed error over an output (its bias) must stay within this fraction of the mean
+/// element bound. Rounding to nearest is unbiased, so its mean error over thousands of elements is
+/// far smaller; a sum that drifts (a carried value truncated once per iteration) is biased and can
+/// hide inside every element's bound and behind a PCC of 0.99999.
+inline constexpr double kBiasFraction = 1.0 / 8;
+/// Sets ref.bound to the bf16 rule above, and ref.bias_bound to kBiasFraction of its mean.
 void set_bf16_bound(Reference& ref);
 
-/// The result of one run: `ok` when every element is within its bound and PCC >= kMinPcc;
+/// The result of one run: `ok` when every element is within its bound, PCC >= kMinPcc and the
+/// bias is within its bound;
 /// `detail` names the first offending elements otherwise.
 struct Outcome {
   bool ok = false;
   double max_abs_err = 0; // against the C++ reference
   double pcc = 0;
+  double bias = 0;               // mean signed error against the C++ reference
+  double bias_bound = 0;         // ref.bias_bound (NaN: not checked)
   double interp_max_abs_err = 0; // against the interpreter (verify())
   double interp_pcc = 0;
   double seconds = 0;

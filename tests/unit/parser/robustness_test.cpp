@@ -4,6 +4,7 @@
 
 #include "tests/support/golden.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <random>
 
@@ -88,6 +89,47 @@ TEST(Robustness, RandomTokenSoup) {
       s += std::string(tokens[rng() % std::size(tokens)]) + " ";
     expect_parse_or_error(s);
   }
+}
+
+/// A diagnostic that names a parser's C++ type instead of saying what was expected in words.
+bool names_a_type(const std::string& d) {
+  for (const char* bad : {"boost", "spirit", "::", "N2tk", "parser<", "grammar"})
+    if (d.find(bad) != std::string::npos)
+      return true;
+  return false;
+}
+
+// Every failure point of the grammar that the examples reach: each example with a token that does
+// not belong inserted at every position. No message may be a C++ type (`x[i, (j)]` printed
+// `expected N2tk6parser7grammar6RejectIN5boost6spirit2x3...`).
+TEST(Robustness, EveryFailurePointSaysWhatItExpectsInWords) {
+  const char* junk[] = {"(", "-", ")", ",", "]", "{", "@", "=", "*", ".."};
+  int failures = 0;
+  for (const std::string& src : sample_sources())
+    for (std::size_t n = 0; n <= src.size(); ++n) {
+      if (n > 0 && n < src.size() && std::isalnum(static_cast<unsigned char>(src[n - 1])) &&
+          std::isalnum(static_cast<unsigned char>(src[n])))
+        continue; // inside a word: the same failure points as at its ends
+      for (const char* j : junk) {
+        Parsed p = parse_text(src.substr(0, n) + j + src.substr(n));
+        if (p.module)
+          continue;
+        ++failures;
+        ASSERT_FALSE(names_a_type(p.diagnostics)) << p.diagnostics;
+      }
+    }
+  EXPECT_GT(failures, 1000);
+}
+
+TEST(Robustness, AnIndexThatStartsWithAParenthesisOrAMinusIsNamed) {
+  const std::string k = "kernel k(x: bf16[M, N]) -> (y: bf16[M, N]) {\n"
+                        "    parallel i in tiles(M), j in tiles(N) { y[i, j] = x[i, ";
+  EXPECT_EQ(first_line(parse_error(k + "(j)] }\n}\n")),
+            "t.tk:2:58: error: expected tensor index (a loop variable, optionally plus or minus an "
+            "integer: 'j', 'j - 1'; or an integer literal)");
+  EXPECT_EQ(first_line(parse_error(k + "-j] }\n}\n")),
+            "t.tk:2:58: error: expected tensor index (a loop variable, optionally plus or minus an "
+            "integer: 'j', 'j - 1'; or an integer literal)");
 }
 
 TEST(Robustness, EmptyFile) {

@@ -1,0 +1,243 @@
+// What keeps sums exact on TT (docs/language.md, "Precision"; docs/lowering.md, "Sums that stay
+// exact"). The FPU reads its operands through SrcA/SrcB, which hold TF32: an fp32 value read
+// there loses its low 13 mantissa bits, truncated. Once is within the documented operand
+// precision; once per iteration of a carried sum is a drift (-3.8% over 256 tiles), and once on a
+// mean that is then subtracted from values near it is most of the difference. So:
+// - a carried sum lives in a dest-only Float32 CB (UnpackToDestFp32), is combined through the
+//   SFPU's fp32 binary ops, and reaches an FPU operation only through a copy (fpu_operand);
+// - a reduction leaving DST under its mask for a copy back goes through a dest-only temporary;
+// - a variable an additive broadcast reads is split into hi (bf16) + lo (Float32).
+#include "lowering/tt/select_tile_ops_state.hpp"
+
+#include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+namespace tk::lower::tt {
+
+using namespace tk::ir;
+
+namespace {
+
+Expr i(std::int64_t v) {
+  return int_imm(v);
+}
+
+bool bf16_holds(double v) {
+  if (!std::isfinite(v))
+    return true;
+  const auto f = static_cast<float>(v);
+  std::uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return static_cast<double>(f) == v && (bits & 0xffffu) == 0;
+}
+
+const Var* bcast_operand(const Expr& e) {
+  const Call* c = as<Call>(e);
+  if (!c || (c->fn != Intrinsic::tile_bcast_row && c->fn != Intrinsic::tile_bcast_col))
+    return nullptr;
+  return as<Var>(c->args[0]);
+}
+
+} // namespace
+
+// Which variables are carried sums and which are split; run once by the constructor.
+void TileSelector::analyze_precision(const Function& kernel) {
+  if (!fp32_acc_)
+    return; // a 16-bit DST rounds every value to bf16: nothing here is more precise than that
+  struct Defs : Visitor {
+    std::vector<std::pair<std::string, Expr>> defs;
+    std::set<std::string> carried;
+    std::set<std::string> additive_bcasts; // v in `a +/- bcast(v)` or `bcast(v) +/- a`
+    void visit_node(const Decl& d) override {
+      if (d.type.is_tile())
+        defs.emplace_back(d.name, d.value);
+      Visitor::visit_node(d);
+    }
+    void visit_node(const Assign& a) override {
+      if (a.value->type.is_tile()) {
+        defs.emplace_back(a.name, a.value);
+        const Call* c = as<Call>(a.value);
+        bool extremum = c && (c->fn == Intrinsic::tile_max || c->fn == Intrinsic::tile_min);
+        if (!extremum && ir::count_mentions(a.value, a.name) > 0)
+          carried.insert(a.name); // max/min are exact: a truncated max is not a drift
+      }
+      Visitor::visit_node(a);
+    }
+    void visit_node(const Call& c) override {
+      if (c.fn == Intrinsic::tile_add || c.fn == Intrinsic::tile_sub)
+        for (const Expr& arg : c.args)
+          if (const Var* v = bcast_operand(arg))
+            additive_bcasts.insert(v->name);
+      Visitor::visit_node(c);
+    }
+  } defs;
+  defs.visit(kernel.body);
+  carried_ = defs.carried;
+
+  // bf16-exact values (loads of bf16 data and what max, min, relu, neg... make of them) lose
+  // nothing through SrcB: they need no split. A fixed point over the definitions, from "exact".
+  std::map<std::string, bool> exact;
+  for (const auto& [name, value] : defs.defs)
+    exact[name] = true;
+  std::function<bool(const Expr&)> holds_bf16 = [&](const Expr& e) -> bool {
+    if (const Load* l = as<Load>(e)) {
+      const Tensor* t = prog_.find_tensor(l->tensor);
+      return t && t->dtype != DType::f32;
+    }
+    if (const Var* v = as<Var>(e)) {
+      auto it = exact.find(v->name);
+      return it != exact.end() && it->second;
+    }
+    const Call* c = as<Call>(e);
+    if (!c)
+      return false;
+    switch (c->fn) {
+    case Intrinsic::tile_zeros:
+    case Intrinsic::tile_tril:
+    case Intrinsic::tile_triu:
+      return true;
+    case Intrinsic::tile_fill: {
+      const FloatImm* f = as<FloatImm>(c->args[0]);
+      return f && bf16_holds(f->value);
+    }
+    case Intrinsic::tile_max:
+    case Intrinsic::tile_min:
+    case Intrinsic::tile_rowmax:
+    case Intrinsic::tile_colmax:
+    case Intrinsic::tile_relu:
+    case Intrinsic::tile_neg:
+    case Intrinsic::tile_abs:
+    case Intrinsic::tile_transpose:
+    case Intrinsic::tile_bcast_row:
+    case Intrinsic::tile_bcast_col:
+      return std::all_of(c->args.begin(), c->args.end(), holds_bf16);
+    case Intrinsic::tile_where:
+      return holds_bf16(c->args[1]) && holds_bf16(c->args[2]);
+    default:
+      return false;
+    }
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [name, value] : defs.defs)
+      if (exact[name] && !holds_bf16(value))
+        exact[name] = false, changed = true;
+  }
+  for (const std::string& name : defs.additive_bcasts) {
+    if (exact.count(name) && exact[name])
+      continue;
+    split_.insert(name);
+  }
+}
+
+std::string TileSelector::temp_cb(bool dest_only) {
+  std::vector<std::string>& pool = dest_only ? free_dest_temps_ : free_temps_;
+  if (!pool.empty()) {
+    std::string t = pool.back();
+    pool.pop_back();
+    return t;
+  }
+  if (dest_only)
+    return new_cb("cb_sum" + std::to_string(dest_temps_++), true);
+  return new_cb("cb_tmp" + std::to_string(temps_++), inter_f32_);
+}
+
+void TileSelector::fpu_operand(const Val& v) {
+  if (v->where == TileValue::Where::cb && v->dest_only)
+    to_dst(v); // exact; the caller's to_cb packs it where the FPU may read it
+}
+
+namespace {
+
+struct SplitUses : Visitor {
+  const std::set<std::string>& split;
+  std::set<std::string> read, assigned; // read by an additive broadcast; assigned
+  explicit SplitUses(const std::set<std::string>& s) : split(s) {}
+  void visit_node(const Assign& a) override {
+    assigned.insert(a.name);
+    Visitor::visit_node(a);
+  }
+  void visit_node(const Call& c) override {
+    if (c.fn == Intrinsic::tile_add || c.fn == Intrinsic::tile_sub)
+      for (const Expr& arg : c.args)
+        if (const Var* v = bcast_operand(arg); v && split.count(v->name))
+          read.insert(v->name);
+    Visitor::visit_node(c);
+  }
+};
+
+Val cb_value(const std::string& cb, bool dest_only) {
+  auto v = std::make_shared<TileValue>();
+  v->where = TileValue::Where::cb;
+  v->cb = cb;
+  v->dest_only = dest_only;
+  return v;
+}
+
+} // namespace
+
+void TileSelector::prepare_splits(const Stmt& s) {
+  if (split_.empty() || section_open()) // a value kept in DST for `s`: `s` reads v unsplit
+    return;
+  SplitUses uses(split_);
+  uses.visit(s);
+  for (const std::string& name : uses.read)
+    if (in_cb(name) && !split_held_.count(name) && !uses.assigned.count(name))
+      make_split(name);
+}
+
+// hi = v rounded to bf16 by the packer; lo = v - hi by the SFPU, v copied back exactly from its
+// dest-only CB and hi exactly through SrcA (a bf16 value). Two sections, one pack each.
+void TileSelector::make_split(const std::string& name) {
+  auto it = split_cbs_.find(name);
+  if (it == split_cbs_.end())
+    it = split_cbs_
+             .emplace(name, std::pair{new_cb("cb_" + name + "_hi", false),
+                                      new_cb("cb_" + name + "_lo", true)})
+             .first;
+  const auto& [hi, lo] = it->second;
+  const std::string own = var_cb(name);
+  pack(cb_value(own, true), hi);
+  close_section();
+  emit(Intrinsic::cb_wait_front, {cb_ref(hi), i(1)});
+  pack(sfpu_binary(Intrinsic::sub_binary_tile, cb_value(own, true), cb_value(hi, false)), lo);
+  close_section();
+  emit(Intrinsic::cb_wait_front, {cb_ref(lo), i(1)});
+  split_held_.insert(name);
+}
+
+bool TileSelector::sums_in_dst(const std::string& acc, const Expr& rhs, Intrinsic combine) const {
+  if (combine != Intrinsic::tile_add || !carried_sum(acc))
+    return false;
+  const Call* kept = as<Call>(rhs);
+  const Var* v = as<Var>(rhs);
+  return as<Load>(rhs) || (kept && kept->fn == Intrinsic::cb_tile) || (v && in_cb(v->name));
+}
+
+Val TileSelector::sum_in_dst(const Expr& acc, const Expr& rhs) {
+  Val x = select(acc);
+  to_dst(x);
+  Val t = select(rhs);
+  to_dst(t);
+  emit(Intrinsic::add_binary_tile, {i(x->slot), i(t->slot), i(x->slot)});
+  release(t);
+  return x;
+}
+
+void TileSelector::drop(const std::string& name) {
+  if (in_cb(name)) {
+    emit(Intrinsic::cb_pop_front, {cb_ref(var_cb(name)), i(1)});
+    set_in_cb(name, false);
+  }
+  if (split_held_.erase(name)) {
+    const auto& [hi, lo] = split_cbs_.at(name);
+    emit(Intrinsic::cb_pop_front, {cb_ref(hi), i(1)});
+    emit(Intrinsic::cb_pop_front, {cb_ref(lo), i(1)});
+  }
+}
+
+} // namespace tk::lower::tt
