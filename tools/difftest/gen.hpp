@@ -18,7 +18,6 @@
 
 namespace tk::difftest::gen {
 
-
 /// An interval holding every value of an expression.
 struct Iv {
   double lo = 0, hi = 0;
@@ -606,7 +605,8 @@ private:
     }
   }
 
-  // ---- the kinds of generate_sums.cpp ------------------------------------------------------------
+  // ---- the kinds of generate_sums.cpp
+  // ------------------------------------------------------------
   void sums_options();
   std::string offset_input(const std::string& rows, const std::string& cols, double offset);
   double data_offset();

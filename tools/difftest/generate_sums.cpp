@@ -106,9 +106,9 @@ void Gen::sum_kernel() {
     p_.body.push_back(std::move(loop));
     p_.body.push_back(store(output("M", rows ? "1" : "32") + "[i, 0]", {Expr::leaf("s"), {}}));
     if (rows && chance(0.5)) { // the mean, subtracted from the row: a broadcast of a sum
-      p_.body.push_back(assign("mean", Expr::binary("*", Expr::leaf("s"),
-                                                    Expr::binary("/", Expr::leaf("1.0"),
-                                                                 Expr::leaf("N")))));
+      p_.body.push_back(
+          assign("mean", Expr::binary("*", Expr::leaf("s"),
+                                      Expr::binary("/", Expr::leaf("1.0"), Expr::leaf("N")))));
       Stmt map{Stmt::Kind::loop, "j in " + C.range, {}, {}};
       Expr centred = Expr::binary("-", c.full[0].e, Expr::call("bcast_col", {Expr::leaf("mean")}));
       map.body.push_back(store(output("M", "N") + "[i, j]", {std::move(centred), {}}));
@@ -125,8 +125,8 @@ void Gen::sum_kernel() {
     p_.parallel = "j in tiles(N)";
     p_.body.push_back(assign("s", Expr::call("zeros", {})));
     Stmt loop{Stmt::Kind::loop, "i in " + R.range, {}, {}};
-    loop.body.push_back({Stmt::Kind::accumulate, "s",
-                         Expr::call("colsum", {increment(c, depth, 4.0).e}), {}});
+    loop.body.push_back(
+        {Stmt::Kind::accumulate, "s", Expr::call("colsum", {increment(c, depth, 4.0).e}), {}});
     p_.body.push_back(std::move(loop));
     p_.body.push_back(store(output("1", "N") + "[0, j]", {Expr::leaf("s"), {}}));
     return;
@@ -213,17 +213,18 @@ void Gen::reduction_kernel() {
     const Val init = chance(0.7) ? Val{Expr::call("zeros", {}), {0, 0}} : constant_tile();
     p_.before.push_back(assign("s", init.e));
     Val v = increment(c, depth, 4.0);
-    updates.push_back({Stmt::Kind::accumulate, "s",
+    updates.push_back({Stmt::Kind::accumulate,
+                       "s",
                        chance(0.25) ? Expr::call(chance(0.5) ? "rowsum" : "colsum", {v.e}) : v.e,
                        {}});
     if (chance(0.5)) { // the mean of every element
       const std::string y = output("1", "32");
-      p_.after.push_back(store(
-          y + "[0, 0]",
-          {Expr::binary("*", Expr::call("rowsum", {Expr::call("colsum", {Expr::leaf("s")})}),
-                        Expr::binary("/", Expr::leaf("1.0"),
-                                     Expr::binary("*", Expr::leaf("M"), Expr::leaf("N")))),
-           {}}));
+      p_.after.push_back(
+          store(y + "[0, 0]",
+                {Expr::binary("*", Expr::call("rowsum", {Expr::call("colsum", {Expr::leaf("s")})}),
+                              Expr::binary("/", Expr::leaf("1.0"),
+                                           Expr::binary("*", Expr::leaf("M"), Expr::leaf("N")))),
+                 {}}));
     } else {
       p_.after.push_back(store(output("32", "32") + "[0, 0]", {Expr::leaf("s"), {}}));
     }
@@ -237,9 +238,9 @@ void Gen::reduction_kernel() {
     updates.push_back(assign(name, chance(0.5) ? Expr::call(fn, {Expr::leaf(name), v.e})
                                                : Expr::call(fn, {v.e, Expr::leaf(name)})));
     if (k == 0 && chance(0.5))
-      p_.after.push_back(store(output("1", "32") + "[0, 0]",
-                               {Expr::call("rowmax", {Expr::call("colmax", {Expr::leaf(name)})}),
-                                {}}));
+      p_.after.push_back(
+          store(output("1", "32") + "[0, 0]",
+                {Expr::call("rowmax", {Expr::call("colmax", {Expr::leaf(name)})}), {}}));
     else
       p_.after.push_back(store(output("32", "32") + "[0, 0]", {Expr::leaf(name), {}}));
   }
@@ -283,7 +284,8 @@ void Gen::offset_kernel() {
     Stmt loop{Stmt::Kind::loop, "j in " + C.range, {}, {}};
     loop.body.push_back(assign("d", centred()));
     loop.body.push_back(
-        {Stmt::Kind::accumulate, "v",
+        {Stmt::Kind::accumulate,
+         "v",
          Expr::call("rowsum", {chance(0.5) ? Expr::call("square", {Expr::leaf("d")})
                                            : Expr::binary("*", Expr::leaf("d"), Expr::leaf("d"))}),
          {}});
