@@ -1,20 +1,5 @@
-// The random kernel generator (generate.hpp). A kernel is one of four shapes that between them
-// use every statement and expression form of docs/language.md — an element-wise map, a row-wise
-// reduction then map (softmax-like), an accumulating matmul, a column-wise reduction — filled with
-// random expression trees over every op of the op table, scalars and scalar expressions (of
-// parameters, literals and sizes: `(alpha * 0.5)`, `(1.0 / M)`), `/` by and of scalars,
-// transposes, masks (comparisons, tril and triu of the tile's indices) and where(), constants,
-// broadcasts and reductions, on named and literal dimensions, vectors in and out, with random
-// @options.
-//
-// Each expression carries an interval that holds all its values. The element-wise functions are
-// not special-cased: the interval of f over [lo, hi] is sampled through the reference
-// interpreter's own definition (interp::unary); where f is not finite on it (log, sqrt, rsqrt,
-// recip near or below 0) the operand becomes abs(E) + 0.5, and where it grows too large (exp,
-// square) the operand is scaled by a power of two first. So a new unary op in the op table is
-// generated, guarded and tested without a change here (log1p, below -1 undefined, gets
-// abs(E) + 0.5 like log). elu(E, alpha), the one builtin with a scalar parameter, is generated
-// here with a positive scalar leaf for alpha.
+// generate() and the choice of kind (generate.hpp): the classic shapes are built by gen.hpp's
+// Gen, the kinds that look where sums drift by generate_sums.cpp.
 #include "tools/difftest/generate.hpp"
 
 #include "tools/difftest/gen.hpp"
