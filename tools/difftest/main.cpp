@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -160,12 +161,16 @@ int main(int argc, char** argv) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   std::map<std::string, int> shapes; // kernels run of each shape
+  double worst = 0;                  // the largest error over its bound, every kernel
   auto report = [&](const Program& p, const Outcome& o) {
     ++shapes[p.shape];
-    std::printf("%-12s %-6s %-7s %9lld compared %6lld unbounded %6.1f s%s%s\n", p.name.c_str(),
-                p.shape.c_str(), status(o), static_cast<long long>(o.compared),
-                static_cast<long long>(o.unbounded), o.seconds, o.kind.empty() ? "" : "  ",
+    std::printf("%-12s %-6s %-7s %9lld compared %6lld unbounded %5.3f of bound %6.1f s%s%s\n",
+                p.name.c_str(), p.shape.c_str(), status(o), static_cast<long long>(o.compared),
+                static_cast<long long>(o.unbounded), o.worst, o.seconds, o.kind.empty() ? "" : "  ",
                 o.kind.c_str());
+    worst = std::max(worst, o.worst);
+    if (verbose && !o.worst_at.empty())
+      std::printf("  closest to its bound: %s\n", o.worst_at.c_str());
     std::fflush(stdout);
     compared += o.compared;
     unbounded += o.unbounded;
@@ -218,9 +223,9 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("tk-difftest: %d kernels, %d passed, %d failed, %d invalid; %lld elements compared, "
-              "%lld unbounded; %.0f s;",
+              "%lld unbounded; worst %.3f of a bound; %.0f s;",
               passed + failed + invalid, passed, failed, invalid, static_cast<long long>(compared),
-              static_cast<long long>(unbounded), elapsed());
+              static_cast<long long>(unbounded), worst, elapsed());
   for (const auto& [shape, n] : shapes)
     std::printf(" %s %d", shape.c_str(), n);
   std::printf("\n");

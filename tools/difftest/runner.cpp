@@ -18,6 +18,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -118,6 +119,15 @@ void compare(const std::string& target, const std::string& output, const std::ve
         continue;
       }
       ++o.compared;
+      const double ratio = b > 0 ? std::abs(g - v) / b : g == v ? 0.0 : INFINITY;
+      if (ratio > o.worst) {
+        o.worst = ratio;
+        std::ostringstream s;
+        s.precision(9);
+        s << target << " " << output << "(" << r << ", " << c << ") = " << g << ", interpreter "
+          << v << " +- " << b;
+        o.worst_at = s.str();
+      }
       if (std::abs(g - v) <= b)
         continue;
       ++bad;
