@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
@@ -54,9 +55,13 @@ struct Region {
 
 class Machine {
 public:
-  Machine(const dsl::Kernel& k, Binding& b, const Precision& p) : k_(k), b_(b), p_(p) {
+  Machine(const dsl::Kernel& k, Binding& b, const Precision& p) : k_(k), b_(b), p_(p), pc_(p) {
     for (const auto& [name, m] : b_.outputs)
       bounds_[name] = Matrix::batched(m.batch, m.rows, m.cols);
+    // A carried sum's combine, and a split value's definition, round in fp32 (pc_).
+    pc_.op = p.carried;
+    if (p_.fp32_names)
+      find_names(k_.body);
   }
 
   std::map<std::string, Matrix>& bounds() { return bounds_; }
@@ -73,7 +78,12 @@ public:
         if (par)
           unchecked("'" + k_.name.name + "' has two 'parallel' statements");
         par = p;
+        for (const auto& [name, t] : scopes_[0])
+          reductions_[name].init = t;
+        in_parallel_ = true;
         parallel(*p, 0);
+        in_parallel_ = false;
+        finish_reductions();
       } else {
         exec(s);
       }
@@ -139,19 +149,35 @@ private:
 
   void exec(const dsl::Stmt& s) {
     if (const auto* a = std::get_if<dsl::Assign>(&s.node)) {
-      Tile t = tile(a->value);
-      if (Tile* x = lookup(a->name.name))
+      const std::string& name = a->name.name;
+      Tile t = assigned(name, a->value);
+      if (Tile* x = lookup(name))
         *x = std::move(t); // an enclosing scope's name: updated, carried to the next iteration
       else
-        scopes_.back().insert_or_assign(a->name.name, std::move(t));
+        scopes_.back().insert_or_assign(name, std::move(t));
     } else if (const auto* acc = std::get_if<dsl::Accumulate>(&s.node)) {
-      Value v = eval(acc->value);
-      Tile* x = lookup(acc->name.name);
+      const std::string& name = acc->name.name;
+      Tile* x = lookup(name);
       if (!x)
-        unchecked("'+=' on unbound name '" + acc->name.name + "'");
-      *x = std::holds_alternative<Tile>(v)
-               ? apply(dsl::BinOp::add, *x, std::get<Tile>(v), p_)
-               : apply(dsl::BinOp::add, *x, std::get<Scalar>(v), /*scalar_left=*/false, p_);
+        unchecked("'+=' on unbound name '" + name + "'");
+      if (in_parallel_ && reductions_.count(name)) {
+        reduction_sum(name, *x, acc->value);
+        return;
+      }
+      if (!p_.fp32_names) {
+        Value v = eval(acc->value);
+        *x = std::holds_alternative<Tile>(v)
+                 ? apply(dsl::BinOp::add, *x, std::get<Tile>(v), p_)
+                 : apply(dsl::BinOp::add, *x, std::get<Scalar>(v), /*scalar_left=*/false, p_);
+        return;
+      }
+      Tile sum = exact(name);
+      Value v = increment(acc->value);
+      Tile r = std::holds_alternative<Tile>(v)
+                   ? apply(dsl::BinOp::add, sum, std::get<Tile>(v), pc_)
+                   : apply(dsl::BinOp::add, sum, std::get<Scalar>(v), false, pc_);
+      r.kept = Kept::carried;
+      *lookup(name) = std::move(r);
     } else if (const auto* st = std::get_if<dsl::Store>(&s.node)) {
       store(*st);
     } else if (const auto* f = std::get_if<dsl::For>(&s.node)) {
@@ -228,6 +254,8 @@ private:
     const Matrix& m = *it->second;
     const Region r = region(a, p, m, "reads");
     Tile t;
+    if (p.dtype != dsl::DType::f32) // bf16 and bfp8 values pass SrcA/SrcB (TF32) exactly
+      t.kept = Kept::exact;
     for (int i = 0; i < r.rows; ++i)
       for (int j = 0; j < r.cols; ++j)
         t(i, j) = m.at(r.row0 + i, r.col0 + j);
@@ -259,7 +287,7 @@ private:
         m.at(r.row0 + i, r.col0 + j) = t(i, j);
         // A stored tile passes the target's unpacker once more (TT: copy_tile from a circular
         // buffer that also feeds the FPU reads f32 as TF32), then the output's rounding.
-        const double read = t.err(i, j) + p_.operand * (std::abs(t(i, j)) + t.err(i, j));
+        const double read = operand(t, static_cast<std::size_t>(i * kTile + j), p_, false);
         const double e = read + u * (std::abs(t(i, j)) + read);
         bound.at(r.row0 + i, r.col0 + j) = std::isfinite(e) ? e : kInf;
       }
@@ -279,17 +307,18 @@ private:
   }
 
   // ---- expressions ------------------------------------------------------------------------------
-  Tile tile(const dsl::Expr& e) {
-    Value v = eval(e);
+  Tile tile(const dsl::Expr& e, const Precision* top = nullptr) {
+    Value v = eval(e, top);
     if (!std::holds_alternative<Tile>(v))
       unchecked("a scalar where a tile is needed");
     return std::move(std::get<Tile>(v));
   }
 
-  Value eval(const dsl::Expr& e) {
+  /// `e`'s value; its outermost operation rounds as `top` says (default: the target's `op`).
+  Value eval(const dsl::Expr& e, const Precision* top = nullptr) {
     if (e.type != dsl::Type::tile && e.type != dsl::Type::scalar)
       unchecked("an expression of type " + std::string(dsl::to_string(e.type)));
-    Value v = eval_node(e);
+    Value v = eval_node(e, top ? *top : p_);
     if (std::holds_alternative<Tile>(v) != (e.type == dsl::Type::tile))
       unchecked("an expression evaluates to a " +
                 std::string(std::holds_alternative<Tile>(v) ? "tile" : "scalar") +
@@ -297,7 +326,7 @@ private:
     return v;
   }
 
-  Value eval_node(const dsl::Expr& e) {
+  Value eval_node(const dsl::Expr& e, const Precision& q) {
     if (const auto* n = std::get_if<dsl::Number>(&e.node))
       return Scalar{n->value, 0};
     if (const auto* n = std::get_if<dsl::Name>(&e.node)) {
@@ -313,21 +342,28 @@ private:
     if (const auto* a = std::get_if<dsl::Access>(&e.node))
       return load(*a);
     if (const auto* c = std::get_if<dsl::Call>(&e.node))
-      return call(*c);
+      return call(*c, q);
     const auto& b = std::get<dsl::Binary>(e.node);
-    Value l = eval(*b.lhs), r = eval(*b.rhs);
-    const bool lt = std::holds_alternative<Tile>(l), rt = std::holds_alternative<Tile>(r);
-    if (lt && rt)
-      return apply(b.op, std::get<Tile>(l), std::get<Tile>(r), p_);
-    if (!lt && !rt)
-      return apply(b.op, std::get<Scalar>(l), std::get<Scalar>(r), p_);
-    if (b.op == dsl::BinOp::matmul)
-      unchecked("'@' with a scalar operand");
-    return lt ? apply(b.op, std::get<Tile>(l), std::get<Scalar>(r), false, p_)
-              : apply(b.op, std::get<Tile>(r), std::get<Scalar>(l), true, p_);
+    if (p_.lo_operand > 0 && (b.op == dsl::BinOp::add || b.op == dsl::BinOp::sub))
+      for (int side = 0; side < 2; ++side)
+        if (const Tile* v = split_broadcast(side == 0 ? *b.lhs : *b.rhs))
+          return split_add(b, side, *v, q);
+    return binary(b.op, eval(*b.lhs), eval(*b.rhs), q);
   }
 
-  Value call(const dsl::Call& c) {
+  Value binary(dsl::BinOp op, Value l, Value r, const Precision& q) {
+    const bool lt = std::holds_alternative<Tile>(l), rt = std::holds_alternative<Tile>(r);
+    if (lt && rt)
+      return apply(op, std::get<Tile>(l), std::get<Tile>(r), q);
+    if (!lt && !rt)
+      return apply(op, std::get<Scalar>(l), std::get<Scalar>(r), q);
+    if (op == dsl::BinOp::matmul)
+      unchecked("'@' with a scalar operand");
+    return lt ? apply(op, std::get<Tile>(l), std::get<Scalar>(r), false, q)
+              : apply(op, std::get<Tile>(r), std::get<Scalar>(l), true, q);
+  }
+
+  Value call(const dsl::Call& c, const Precision& q) {
     using dsl::Builtin;
     if (c.fn == Builtin::unknown)
       unchecked("the call to '" + c.callee.name + "' is not resolved");
@@ -335,34 +371,34 @@ private:
       unchecked("'" + c.callee.name + "' has the wrong number of arguments");
     switch (c.fn) {
     case Builtin::zeros:
-      return constant(0.0, p_);
+      return constant(0.0, q);
     case Builtin::fill: {
       Value v = eval(c.args[0]);
       if (!std::holds_alternative<Scalar>(v))
         unchecked("fill() of a tile");
-      return constant(std::get<Scalar>(v).v, p_, std::get<Scalar>(v).err);
+      return constant(std::get<Scalar>(v).v, q, std::get<Scalar>(v).err);
     }
     case Builtin::max:
     case Builtin::min: {
       Tile a = tile(c.args[0]);
-      return apply(c.fn, a, tile(c.args[1]), p_);
+      return apply(c.fn, a, tile(c.args[1]), q);
     }
     case Builtin::rowsum:
     case Builtin::rowmax:
     case Builtin::colsum:
     case Builtin::colmax:
-      return reduce(c.fn, tile(c.args[0]), p_);
+      return reduce(c.fn, tile(c.args[0]), q);
     case Builtin::bcast_row:
     case Builtin::bcast_col:
-      return broadcast(c.fn, tile(c.args[0]), p_);
+      return broadcast(c.fn, tile(c.args[0]), q);
     case Builtin::transpose:
-      return transpose(tile(c.args[0]), p_);
+      return transpose(tile(c.args[0]), q);
     case Builtin::elu: {
       Tile a = tile(c.args[0]);
       Value s = eval(c.args[1]);
       if (!std::holds_alternative<Scalar>(s))
         unchecked("elu() with a tile alpha");
-      return elu(a, std::get<Scalar>(s), p_);
+      return elu(a, std::get<Scalar>(s), q);
     }
     case Builtin::where: {
       auto as_tile = [&](const dsl::Expr& x) {
@@ -392,13 +428,231 @@ private:
       return position(c.fn, at(c.indices[0]), at(c.indices[1]));
     }
     default:
-      return apply(c.fn, tile(c.args[0]), p_);
+      return apply(c.fn, tile(c.args[0]), q);
     }
   }
+
+  // ---- sums (docs/language.md, "Sums"; docs/difftest.md) ---------------------------------------
+  /// The carried sums (a name updated from its own value, other than by max or min, or by +=)
+  /// and the split values (a name that `+` or `-` broadcasts) of `body`.
+  void find_names(const std::vector<dsl::Stmt>& body) {
+    for (const dsl::Stmt& s : body) {
+      if (const auto* a = std::get_if<dsl::Assign>(&s.node)) {
+        dsl::Builtin fn{};
+        if (mentions(a->value, a->name.name) && !extremum_update(a->name.name, a->value, fn))
+          carried_.insert(a->name.name);
+        find_splits(a->value);
+      } else if (const auto* acc = std::get_if<dsl::Accumulate>(&s.node)) {
+        carried_.insert(acc->name.name);
+        find_splits(acc->value);
+      } else if (const auto* st = std::get_if<dsl::Store>(&s.node)) {
+        find_splits(st->value);
+      } else if (const auto* f = std::get_if<dsl::For>(&s.node)) {
+        find_names(f->body);
+      } else if (const auto* p = std::get_if<dsl::Parallel>(&s.node)) {
+        find_names(p->body);
+      }
+    }
+  }
+  void find_splits(const dsl::Expr& e) {
+    if (const auto* b = std::get_if<dsl::Binary>(&e.node)) {
+      if (b->op == dsl::BinOp::add || b->op == dsl::BinOp::sub)
+        for (const dsl::Expr* side : {&*b->lhs, &*b->rhs})
+          if (const auto* c = std::get_if<dsl::Call>(&side->node);
+              c && (c->fn == dsl::Builtin::bcast_row || c->fn == dsl::Builtin::bcast_col))
+            if (const auto* n = std::get_if<dsl::Name>(&c->args[0].node))
+              split_.insert(n->id.name);
+      find_splits(*b->lhs);
+      find_splits(*b->rhs);
+    } else if (const auto* c = std::get_if<dsl::Call>(&e.node)) {
+      for (const dsl::Expr& a : c->args)
+        find_splits(a);
+    }
+  }
+
+  /// In `v = max(v, e)`, `max(e, v)`, `min(v, e)` or `min(e, v)` (e not mentioning v): e, with
+  /// max or min in `fn`; else null.
+  static const dsl::Expr* extremum_update(const std::string& v, const dsl::Expr& value,
+                                          dsl::Builtin& fn) {
+    const auto* c = std::get_if<dsl::Call>(&value.node);
+    if (!c || (c->fn != dsl::Builtin::max && c->fn != dsl::Builtin::min) || c->args.size() != 2)
+      return nullptr;
+    for (std::size_t k = 0; k < 2; ++k) {
+      const auto* n = std::get_if<dsl::Name>(&c->args[k].node);
+      if (n && n->id.name == v && !mentions(c->args[1 - k], v)) {
+        fn = c->fn;
+        return &c->args[1 - k];
+      }
+    }
+    return nullptr;
+  }
+
+  /// The value `name = value` gives `name`.
+  Tile assigned(const std::string& name, const dsl::Expr& value) {
+    const Tile* old = lookup(name);
+    dsl::Builtin fn{};
+    if (const dsl::Expr* other = old ? extremum_update(name, value, fn) : nullptr)
+      return extremum(*old, fn, *other);
+    if (p_.fp32_names && old && carried_.count(name)) {
+      Tile t = std::get<Tile>(combine(value, name));
+      t.kept = Kept::carried;
+      return t;
+    }
+    // A split value leaves DST for its Float32 CBs (hi, lo): its last operation rounds in fp32.
+    const bool split = p_.fp32_names && split_.count(name);
+    Tile t = tile(value, split ? &pc_ : nullptr);
+    if (p_.fp32_names && carried_.count(name))
+      t.kept = Kept::carried; // its first binding, into the carried sum's CB
+    else if (p_.fp32_names && (split || t.kept == Kept::carried || t.kept == Kept::split))
+      t.kept = Kept::split; // a Float32 CB that may feed the FPU
+    else
+      t.kept = Kept::value;
+    return t;
+  }
+
+  /// `v = max(v, e)` (or min): rounding is monotone, so round(max(v~, e~)) = max(v~, round(e~))
+  /// for a v~ already kept, and TF32 truncation is idempotent: the bound is the larger of v's and
+  /// of e's read, rounded and truncated once, and does not grow with the trip count.
+  Tile extremum(const Tile& old, dsl::Builtin fn, const dsl::Expr& other) {
+    const Tile e = tile(other);
+    Tile out = old;
+    const double trunc = std::max(p_.operand, p_.named_operand);
+    for (std::size_t i = 0; i < Tile::size(); ++i) {
+      const double a = old[i], b = e[i];
+      out[i] = std::isnan(a) || std::isnan(b) ? a + b
+               : fn == dsl::Builtin::max      ? std::max(a, b)
+                                              : std::min(a, b);
+      double eb = operand(e, i, p_, false);
+      eb += p_.op * (std::abs(b) + eb) + (p_.op > 0 ? p_.tiny : 0.0);
+      eb += trunc * (std::abs(b) + eb);
+      const double bound = std::max(old.err(i), eb);
+      out.err(i) = std::isfinite(out[i]) && std::isfinite(bound) ? bound : kInf;
+    }
+    return out;
+  }
+
+  /// The carried sum `v` as its own combine reads it: in DST, exactly.
+  Tile exact(const std::string& v) {
+    Tile t = *lookup(v);
+    t.kept = Kept::exact;
+    return t;
+  }
+
+  /// What a carried sum adds: an `@`, rowsum or colsum accumulates into it in DST (fp32).
+  Value increment(const dsl::Expr& e) {
+    const auto* b = std::get_if<dsl::Binary>(&e.node);
+    const auto* c = std::get_if<dsl::Call>(&e.node);
+    const bool into = (b && b->op == dsl::BinOp::matmul) ||
+                      (c && (c->fn == dsl::Builtin::rowsum || c->fn == dsl::Builtin::colsum));
+    Value v = eval(e, into ? &pc_ : nullptr);
+    if (Tile* t = std::get_if<Tile>(&v); t && into)
+      t->kept = Kept::exact; // the sum is already in DST: not read again
+    return v;
+  }
+
+  /// The right side of an update of carried sum `v`: the + - * on the way to `v` read it exactly
+  /// and round in fp32 (the SFPU's fp32 binary ops, or the FPU's accumulation into DST).
+  Value combine(const dsl::Expr& e, const std::string& v) {
+    if (const auto* n = std::get_if<dsl::Name>(&e.node); n && n->id.name == v)
+      return exact(v);
+    const auto* b = std::get_if<dsl::Binary>(&e.node);
+    if (!b || (b->op != dsl::BinOp::add && b->op != dsl::BinOp::sub && b->op != dsl::BinOp::mul))
+      return eval(e);
+    const bool lv = mentions(*b->lhs, v), rv = mentions(*b->rhs, v);
+    if (lv == rv)
+      return eval(e);
+    Value l = lv ? combine(*b->lhs, v) : increment(*b->lhs);
+    Value r = rv ? combine(*b->rhs, v) : increment(*b->rhs);
+    return binary(b->op, std::move(l), std::move(r), pc_);
+  }
+
+  /// `v += e` on a reduction variable inside the `parallel`. The targets sum each chunk of points
+  /// from 0 and combine the chunks' f32 partials in order, so the order is not this one: the
+  /// bound is order-free, (2n + 1) fp32 roundings of the sum of magnitudes for n updates (at
+  /// most n in a chunk, at most n chunks that are not empty, and the initial value).
+  void reduction_sum(const std::string& name, Tile& x, const dsl::Expr& value) {
+    Value v = increment(value);
+    const Tile t = std::holds_alternative<Tile>(v)
+                       ? std::move(std::get<Tile>(v))
+                       : constant(std::get<Scalar>(v).v, p_, std::get<Scalar>(v).err);
+    Reduction& r = reductions_.at(name);
+    if (r.n++ == 0)
+      r.errs = r.mass = Tile(0.0);
+    for (std::size_t i = 0; i < Tile::size(); ++i) {
+      const double e = operand(t, i, p_, false);
+      x[i] += t[i];
+      r.errs[i] += e;
+      r.mass[i] += std::abs(t[i]) + e;
+    }
+  }
+  void finish_reductions() {
+    for (auto& [name, r] : reductions_) {
+      if (r.n == 0)
+        continue;
+      Tile& x = scopes_[0].at(name);
+      const double rounds = static_cast<double>(2 * r.n + 1);
+      for (std::size_t i = 0; i < Tile::size(); ++i) {
+        const double e = r.init.err(i) + r.errs[i] +
+                         p_.carried * rounds * (std::abs(r.init[i]) + r.init.err(i) + r.mass[i]) +
+                         (p_.carried > 0 ? rounds * p_.tiny : 0.0);
+        x.err(i) = std::isfinite(x[i]) && std::isfinite(e) ? e : kInf;
+      }
+      x.kept = p_.fp32_names ? Kept::carried : Kept::value;
+    }
+  }
+
+  /// The named fp32 value that `e` broadcasts, if `e` is `bcast_row(v)` or `bcast_col(v)` of a
+  /// carried or split name; else null.
+  const Tile* split_broadcast(const dsl::Expr& e) {
+    const auto* c = std::get_if<dsl::Call>(&e.node);
+    if (!c || (c->fn != dsl::Builtin::bcast_row && c->fn != dsl::Builtin::bcast_col))
+      return nullptr;
+    const auto* n = std::get_if<dsl::Name>(&c->args[0].node);
+    const Tile* t = n ? lookup(n->id.name) : nullptr;
+    return t && (t->kept == Kept::carried || t->kept == Kept::split) ? t : nullptr;
+  }
+
+  /// `a +- bcast(v)` (side 1) or `bcast(v) +- a` (side 0) with v split: (a +- hi) +- lo, hi exact,
+  /// lo truncated, and a +- hi read once more through SrcA for the second operation.
+  Value split_add(const dsl::Binary& b, int side, const Tile& v, const Precision& q) {
+    const auto& c = std::get<dsl::Call>((side == 0 ? *b.lhs : *b.rhs).node);
+    const bool row = c.fn == dsl::Builtin::bcast_row;
+    Tile bc;
+    bc.kept = Kept::exact;
+    for (int r = 0; r < kTile; ++r)
+      for (int k = 0; k < kTile; ++k) {
+        const auto from = static_cast<std::size_t>(row ? k : r * kTile);
+        bc(r, k) = v[from];
+        bc.err(r, k) = split_operand(v, from, p_);
+      }
+    Value other = eval(side == 0 ? *b.rhs : *b.lhs);
+    Value out = side == 0 ? binary(b.op, std::move(bc), std::move(other), q)
+                          : binary(b.op, std::move(other), std::move(bc), q);
+    Tile& t = std::get<Tile>(out);
+    for (int r = 0; r < kTile; ++r)
+      for (int k = 0; k < kTile; ++k) {
+        const auto from = static_cast<std::size_t>(row ? k : r * kTile);
+        const double lo = 0x1p-8 * (std::abs(v[from]) + v.err(from));
+        const double e =
+            t.err(r, k) + (1 + 0x1p-8) * p_.lo_operand * (std::abs(t(r, k)) + t.err(r, k) + lo);
+        t.err(r, k) = std::isfinite(e) ? e : kInf;
+      }
+    return out;
+  }
+
+  struct Reduction {
+    Tile init;       // the value bound before the parallel
+    Tile errs, mass; // a sum's: the increments' bounds, their magnitudes plus bounds
+    std::int64_t n = 0;
+  };
 
   const dsl::Kernel& k_;
   Binding& b_;
   const Precision& p_;
+  Precision pc_; // p_ with fp32 rounding: carried sums, split values
+  std::set<std::string> carried_, split_;
+  std::map<std::string, Reduction> reductions_; // the reduction variables
+  bool in_parallel_ = false;
   std::map<std::string, Matrix> bounds_;            // output -> the bound of each stored element
   std::map<std::string, std::int64_t> loops_;       // loop variable -> its current value
   std::vector<std::map<std::string, Tile>> scopes_; // local names, innermost scope last

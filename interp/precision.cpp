@@ -2,6 +2,8 @@
 // the hardware figures cited in docs/difftest.md, never off the back ends' code.
 #include "interp/precision.hpp"
 
+#include <algorithm>
+#include <set>
 #include <string>
 #include <variant>
 
@@ -35,15 +37,75 @@ std::string fidelity(const dsl::Kernel& k) {
   return "HiFi4";
 }
 
+/// Any `@` or reduction builtin in `e`.
+bool accumulates(const dsl::Expr& e) {
+  if (const auto* b = std::get_if<dsl::Binary>(&e.node))
+    return b->op == dsl::BinOp::matmul || accumulates(*b->lhs) || accumulates(*b->rhs);
+  if (const auto* c = std::get_if<dsl::Call>(&e.node)) {
+    if (c->fn == dsl::Builtin::rowsum || c->fn == dsl::Builtin::colsum ||
+        c->fn == dsl::Builtin::rowmax || c->fn == dsl::Builtin::colmax)
+      return true;
+    for (const dsl::Expr& a : c->args)
+      if (accumulates(a))
+        return true;
+  }
+  return false;
+}
+
+/// Any `@` or reduction in `body`, or a name bound outside a loop (`outer`) assigned inside it.
+bool accumulates(const std::vector<dsl::Stmt>& body, std::set<std::string> outer, bool in_loop) {
+  for (const dsl::Stmt& s : body) {
+    if (const auto* a = std::get_if<dsl::Assign>(&s.node)) {
+      if (accumulates(a->value) || (in_loop && outer.count(a->name.name)))
+        return true;
+      outer.insert(a->name.name);
+    } else if (const auto* acc = std::get_if<dsl::Accumulate>(&s.node)) {
+      if (accumulates(acc->value) || in_loop)
+        return true;
+    } else if (const auto* st = std::get_if<dsl::Store>(&s.node)) {
+      if (accumulates(st->value))
+        return true;
+    } else if (const auto* f = std::get_if<dsl::For>(&s.node)) {
+      if (accumulates(f->body, outer, true))
+        return true;
+    } else if (const auto* p = std::get_if<dsl::Parallel>(&s.node)) {
+      if (accumulates(p->body, outer, !outer.empty())) // reduction variables bound before it
+        return true;
+    }
+  }
+  return false;
+}
+
 } // namespace
+
+bool mentions(const dsl::Expr& e, const std::string& name) {
+  if (const auto* n = std::get_if<dsl::Name>(&e.node))
+    return n->id.name == name;
+  if (const auto* b = std::get_if<dsl::Binary>(&e.node))
+    return mentions(*b->lhs, name) || mentions(*b->rhs, name);
+  if (const auto* c = std::get_if<dsl::Call>(&e.node))
+    for (const dsl::Expr& a : c->args)
+      if (mentions(a, name))
+        return true;
+  return false;
+}
+
+bool dst_fp32(const dsl::Kernel& k) {
+  for (const dsl::Option& o : k.options)
+    if (o.key.name == "fp32_acc")
+      if (const auto* b = std::get_if<bool>(&o.value); b && *b)
+        return true;
+  return has_f32_tensor(k) || accumulates(k.body, {}, false);
+}
 
 Precision cpu_precision(const dsl::Kernel&) {
   Precision p;
-  p.op = p.acc = p.scalar = kF32;
+  p.op = p.acc = p.scalar = p.carried = kF32;
   p.fn = kFn;
   p.fn_arg = kFnArg;
   p.tiny = kTiny;
   p.round_outputs = true;
+  p.fp32_names = true;
   return p;
 }
 
@@ -68,6 +130,14 @@ Precision tt_precision(const dsl::Kernel& k) {
                              : 0.0;
   if (f32)
     p.product += 0x1p-8;
+  // With an fp32 DST a carried sum and a split value live in Float32 CBs (docs/language.md,
+  // "Sums"): an FPU operation reads a copy of one, packed into an intermediate CB (the tensors'
+  // format) and unpacked through SrcA/SrcB (TF32); an additive broadcast of one takes hi and lo.
+  p.fp32_names = dst_fp32(k);
+  if (p.fp32_names) {
+    p.named_operand = std::max(0x1p-10, p.op);
+    p.lo_operand = 0x1p-10;
+  }
   return p;
 }
 

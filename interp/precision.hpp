@@ -6,6 +6,8 @@
 
 #include "dsl/ast.hpp"
 
+#include <string>
+
 namespace tk::interp {
 
 struct Precision {
@@ -30,7 +32,29 @@ struct Precision {
   double tiny = 0;
   /// Round every stored value to its output's dtype (bf16: 2^-8, f32: 2^-24).
   bool round_outputs = false;
+  /// Relative rounding of a carried sum's combine (`acc += E`, `o = o * c + E`, a reduction
+  /// variable's chunk and combine), of an `@`/rowsum/colsum that accumulates straight into it,
+  /// and of a named value that an additive broadcast splits: fp32 on both targets, 2^-24.
+  double carried = 0;
+  /// Relative error of an FPU operand that is an fp32 named value (a carried sum or a split
+  /// value read other than by its own combine): TT reads a copy, as TF32 or through the kernel's
+  /// intermediate format (max(2^-10, op)); 0 on the CPU.
+  double named_operand = 0;
+  /// Whether carried sums and split values are kept in fp32 (the CPU; TT with an fp32 DST).
+  bool fp32_names = false;
+  /// Relative error of the low part of a named fp32 value that `+` or `-` broadcasts: TT splits
+  /// it into hi (its bf16 rounding, exact through SrcA/SrcB) and lo (the rest, TF32: 2^-10);
+  /// 0 on the CPU (docs/language.md, "Sums").
+  double lo_operand = 0;
 };
+
+/// Whether TT runs kernel `k` with an fp32 DST: fp32_acc = true, an f32 tensor, an `@`, a
+/// reduction builtin, a value carried across a loop or a reduction variable
+/// (docs/language.md, "Precision").
+bool dst_fp32(const dsl::Kernel& k);
+
+/// Whether `e` mentions the tile name `name`.
+bool mentions(const dsl::Expr& e, const std::string& name);
 
 /// The CPU target: every tile operation in fp32 (docs/language.md, "Precision").
 Precision cpu_precision(const dsl::Kernel& k);

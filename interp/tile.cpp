@@ -121,9 +121,22 @@ double rounded(double v, double e, double u, const Precision& p) {
   return std::isfinite(v) && std::isfinite(r) ? r : kInf;
 }
 
-/// The bound of an operand as the target reads it (TT: an f32 tile through the unpacker).
-double read(double v, double e, const Precision& p) {
-  return p.operand == 0 || (std::isinf(v) && e == 0) ? e : e + p.operand * (std::abs(v) + e);
+/// v rounded to bf16 (8 significant bits, to nearest even), as a double.
+double to_bf16(double v) {
+  int ex = 0;
+  const double m = std::frexp(v, &ex); // v = m 2^ex, 0.5 <= |m| < 1
+  return std::ldexp(std::nearbyint(std::ldexp(m, 8)), ex - 8);
+}
+
+/// The bound of an operand read with relative error `rel` (TT: an f32 tile through the unpacker).
+double read_rel(double v, double e, double rel) {
+  return rel == 0 || (std::isinf(v) && e == 0) ? e : e + rel * (std::abs(v) + e);
+}
+double read(const Tile& t, std::size_t i, const Precision& p, bool fpu) {
+  return operand(t, i, p, fpu);
+}
+double read(const Tile& t, int r, int c, const Precision& p, bool fpu) {
+  return operand(t, static_cast<std::size_t>(r * kTile + c), p, fpu);
 }
 
 /// How far f(x~) can be from f(x) for |x~ - x| <= e: the interval's end points for the monotone
@@ -171,8 +184,7 @@ Tile apply(Builtin f, const Tile& a, const Precision& p) {
     out[i] = unary(f, a[i]);
     // At an infinite argument the functions take their limits (exp(-inf) = 0): no argument term.
     const double arg_term = std::isinf(a[i]) ? 0.0 : p.fn_arg * std::abs(a[i]);
-    const double e =
-        propagate(f, a[i], read(a[i], a.err(i), p)) + p.fn * std::abs(out[i]) + arg_term;
+    const double e = propagate(f, a[i], read(a, i, p, false)) + p.fn * std::abs(out[i]) + arg_term;
     out.err(i) = rounded(out[i], e, p.op, p);
   }
   return out;
@@ -182,7 +194,7 @@ Tile elu(const Tile& a, Scalar alpha, const Precision& p) {
   Tile out;
   const double s = alpha.v, es = alpha.err;
   for (std::size_t i = 0; i < Tile::size(); ++i) {
-    const double x = a[i], ex = read(x, a.err(i), p);
+    const double x = a[i], ex = read(a, i, p, false);
     const double em1 = x < 0 ? std::expm1(x) : 0.0; // e^x - 1 below 0, in (-1, 0)
     out[i] = x < 0 ? s * em1 : x;
     // The argument's error through the slope (1 from 0 on, alpha * e^x <= |alpha| below), and
@@ -207,8 +219,7 @@ Tile apply(Builtin f, const Tile& a, const Tile& b, const Precision& p) {
   Tile out;
   for (std::size_t i = 0; i < Tile::size(); ++i) {
     out[i] = f == Builtin::max ? max_nan(a[i], b[i]) : min_nan(a[i], b[i]);
-    out.err(i) =
-        rounded(out[i], std::max(read(a[i], a.err(i), p), read(b[i], b.err(i), p)), p.op, p);
+    out.err(i) = rounded(out[i], std::max(read(a, i, p, false), read(b, i, p, false)), p.op, p);
   }
   return out;
 }
@@ -222,9 +233,9 @@ Tile apply(BinOp op, const Tile& a, const Tile& b, const Precision& p) {
     std::vector<double> mass(Tile::size(), 0.0);
     for (int r = 0; r < kTile; ++r)
       for (int k = 0; k < kTile; ++k) {
-        const double ark = a(r, k), ea = read(ark, a.err(r, k), p);
+        const double ark = a(r, k), ea = read(a, r, k, p, true);
         for (int c = 0; c < kTile; ++c) {
-          const double bkc = b(k, c), eb = read(bkc, b.err(k, c), p);
+          const double bkc = b(k, c), eb = read(b, k, c, p, true);
           out(r, c) += ark * bkc;
           out.err(r, c) += std::abs(ark) * eb + std::abs(bkc) * ea + ea * eb;
           mass[static_cast<std::size_t>(r * kTile + c)] +=
@@ -237,7 +248,7 @@ Tile apply(BinOp op, const Tile& a, const Tile& b, const Precision& p) {
   }
   for (std::size_t i = 0; i < Tile::size(); ++i) {
     out[i] = binary(op, a[i], b[i]);
-    const double ea = read(a[i], a.err(i), p), eb = read(b[i], b.err(i), p);
+    const double ea = read(a, i, p, true), eb = read(b, i, p, true);
     if (dsl::is_comparison(op)) { // exact, unless the operands' errors could reorder them
       out.err(i) = ea + eb > 0 && std::abs(a[i] - b[i]) <= ea + eb ? 1.0 : 0.0;
       continue;
@@ -287,7 +298,7 @@ Tile apply(BinOp op, const Tile& a, Scalar s, bool scalar_left, const Precision&
   Tile out;
   for (std::size_t i = 0; i < Tile::size(); ++i) {
     out[i] = scalar_left ? binary(op, s.v, a[i]) : binary(op, a[i], s.v);
-    const double ea = read(a[i], a.err(i), p);
+    const double ea = read(a, i, p, false);
     const double e =
         op == BinOp::mul ? std::abs(s.v) * ea + std::abs(a[i]) * s.err + ea * s.err : ea + s.err;
     out.err(i) = rounded(out[i], e, p.op, p);
@@ -306,7 +317,7 @@ Tile reduce(Builtin f, const Tile& a, const Precision& p) {
     double err = 0, mass = 0; // sum: the operands' errors and the rounding of 32 partial sums
     for (int j = 0; j < kTile; ++j) {
       const double x = rows ? a(i, j) : a(j, i);
-      const double e = read(x, rows ? a.err(i, j) : a.err(j, i), p);
+      const double e = rows ? read(a, i, j, p, true) : read(a, j, i, p, true);
       acc = sum ? acc + x : max_nan(acc, x);
       err = sum ? err + e : std::max(err, e);
       mass += std::abs(x) + e;
@@ -326,7 +337,7 @@ Tile broadcast(Builtin f, const Tile& a, const Precision& p) {
     for (int c = 0; c < kTile; ++c) {
       const int sr = f == Builtin::bcast_row ? 0 : r, sc = f == Builtin::bcast_row ? c : 0;
       out(r, c) = a(sr, sc);
-      out.err(r, c) = rounded(out(r, c), read(a(sr, sc), a.err(sr, sc), p), p.op, p);
+      out.err(r, c) = rounded(out(r, c), read(a, sr, sc, p, true), p.op, p);
     }
   return out;
 }
@@ -348,7 +359,7 @@ Tile transpose(const Tile& a, const Precision& p) {
   for (int r = 0; r < kTile; ++r)
     for (int c = 0; c < kTile; ++c) {
       out(r, c) = a(c, r);
-      out.err(r, c) = rounded(out(r, c), read(a(c, r), a.err(c, r), p), p.op, p);
+      out.err(r, c) = rounded(out(r, c), read(a, c, r, p, true), p.op, p);
     }
   return out;
 }
@@ -369,6 +380,35 @@ Tile constant(double value, const Precision& p, double err) {
   for (std::size_t i = 0; i < Tile::size(); ++i)
     out.err(i) = e;
   return out;
+}
+
+double operand(const Tile& t, std::size_t i, const Precision& p, bool fpu) {
+  double rel = p.operand;
+  switch (t.kept) {
+  case Kept::value:
+    break;
+  case Kept::exact: // the carried sum in its own combine: already in DST
+    rel = 0;
+    break;
+  case Kept::carried: // a dest-only Float32 CB: exact through copy_tile, a copy for the FPU
+    rel = fpu ? std::max(p.operand, p.named_operand) : 0.0;
+    break;
+  case Kept::split: // its own Float32 CB, which may also feed the FPU
+    rel = std::max(p.operand, p.named_operand);
+    break;
+  }
+  return read_rel(t[i], t.err(i), rel);
+}
+
+double split_operand(const Tile& a, std::size_t i, const Precision& p) {
+  // lo = v~ - bf16(v~) is at most the distance from v~ to bf16(v), a bf16 number, and at most
+  // 2^-8 |v~| (round to nearest even): min(|v - bf16(v)| + e, 2^-8 (|v| + e)).
+  const double v = a[i], e = a.err(i);
+  if (!std::isfinite(v) || !std::isfinite(e))
+    return kInf;
+  const double hi = to_bf16(v);
+  const double lo = std::min(std::abs(v - hi) + e, 0x1p-8 * (std::abs(v) + e));
+  return e + p.lo_operand * lo;
 }
 
 } // namespace tk::interp

@@ -15,10 +15,17 @@ namespace tk::interp {
 
 inline constexpr int kTile = 32;
 
+/// Where a target keeps a named tile, as far as reading it is concerned (docs/difftest.md):
+/// `value` an ordinary value or intermediate; `carried` a carried sum in a Float32 CB that only
+/// copy_tile reads (exact) and the FPU reads through a copy; `split` a named fp32 value an
+/// additive broadcast splits into hi + lo; `exact` the carried operand inside its own combine.
+enum class Kept : std::uint8_t { value, carried, split, exact };
+
 /// A 32x32 tile of doubles, row-major, and the error bound of each element. Held on the heap so
 /// that moving a value is cheap.
 class Tile {
 public:
+  Kept kept = Kept::value;
   explicit Tile(double value = 0.0) : v_(kTile * kTile, value), e_(kTile * kTile, 0.0) {}
   double& operator()(int r, int c) { return v_[static_cast<std::size_t>(r * kTile + c)]; }
   double operator()(int r, int c) const { return v_[static_cast<std::size_t>(r * kTile + c)]; }
@@ -75,5 +82,12 @@ Tile transpose(const Tile& a, const Precision& p);
 Tile position(dsl::Builtin f, std::int64_t i, std::int64_t j);
 /// fill(value) (zeros() is fill(0)): the constant as the target keeps it.
 Tile constant(double value, const Precision& p, double err = 0);
+
+/// The bound of element i of `t` as an operand: read by the FPU (through SrcA/SrcB) or not
+/// (copy_tile to DST, then the SFPU or the packer).
+double operand(const Tile& t, std::size_t i, const Precision& p, bool fpu);
+/// The bound of `a`'s element i broadcast by `+` or `-` when `a` is a named fp32 value that TT
+/// splits into hi (bf16, exact) and lo (the rest, truncated by lo_operand).
+double split_operand(const Tile& a, std::size_t i, const Precision& p);
 
 } // namespace tk::interp

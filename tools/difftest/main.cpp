@@ -9,12 +9,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace {
@@ -98,6 +100,15 @@ int main(int argc, char** argv) {
   app.add_option("--seeds", seeds, "Run the kernels of seeds A to B, inclusive")
       ->type_name("A..B")
       ->capture_default_str();
+  std::string kinds_text = "classic";
+  app.add_option("--kinds", kinds_text,
+                 "Which kernels to generate, comma-separated: classic (the map, row, matmul and "
+                 "col shapes), sums (long carried sums), reductions (whole-tensor reductions), "
+                 "offsets (row statistics of data far from zero mean); new = sums,reductions,"
+                 "offsets, all = every kind. A seed's kernel of a kind does not depend on the "
+                 "other kinds asked for")
+      ->type_name("KIND,...")
+      ->capture_default_str();
   double seconds = 0;
   app.add_option("--seconds", seconds,
                  "Keep going from seed A past B until this many seconds have passed")
@@ -128,6 +139,13 @@ int main(int argc, char** argv) {
     std::cerr << "tk-difftest: --seeds takes A..B with A <= B, e.g. 1..20, not '" << seeds << "'\n";
     return 2;
   }
+  const std::optional<std::vector<Kind>> kinds = parse_kinds(kinds_text);
+  if (!kinds || kinds->empty()) {
+    std::cerr << "tk-difftest: --kinds takes classic, sums, reductions, offsets, new or all, "
+                 "comma-separated, not '"
+              << kinds_text << "'\n";
+    return 2;
+  }
   if (seconds < 0) {
     std::cerr << "tk-difftest: --seconds must not be negative\n";
     return 2;
@@ -142,11 +160,17 @@ int main(int argc, char** argv) {
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
+  std::map<std::string, int> shapes; // kernels run of each shape
+  double worst = 0;                  // the largest error over its bound, every kernel
   auto report = [&](const Program& p, const Outcome& o) {
-    std::printf("%-12s %-6s %-7s %9lld compared %6lld unbounded %6.1f s%s%s\n", p.name.c_str(),
-                p.shape.c_str(), status(o), static_cast<long long>(o.compared),
-                static_cast<long long>(o.unbounded), o.seconds, o.kind.empty() ? "" : "  ",
+    ++shapes[p.shape];
+    std::printf("%-12s %-6s %-7s %9lld compared %6lld unbounded %5.3f of bound %6.1f s%s%s\n",
+                p.name.c_str(), p.shape.c_str(), status(o), static_cast<long long>(o.compared),
+                static_cast<long long>(o.unbounded), o.worst, o.seconds, o.kind.empty() ? "" : "  ",
                 o.kind.c_str());
+    worst = std::max(worst, o.worst);
+    if (verbose && !o.worst_at.empty())
+      std::printf("  closest to its bound: %s\n", o.worst_at.c_str());
     std::fflush(stdout);
     compared += o.compared;
     unbounded += o.unbounded;
@@ -190,7 +214,7 @@ int main(int argc, char** argv) {
     }
   } else {
     for (std::uint64_t seed = first; seed <= last || (seconds > 0 && elapsed() < seconds); ++seed) {
-      const Program p = generate(seed);
+      const Program p = generate(seed, *kinds);
       if (verbose)
         std::printf("%s", print(p).c_str());
       report(p, runner.run(p));
@@ -199,8 +223,11 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("tk-difftest: %d kernels, %d passed, %d failed, %d invalid; %lld elements compared, "
-              "%lld unbounded; %.0f s\n",
+              "%lld unbounded; worst %.3f of a bound; %.0f s;",
               passed + failed + invalid, passed, failed, invalid, static_cast<long long>(compared),
-              static_cast<long long>(unbounded), elapsed());
+              static_cast<long long>(unbounded), worst, elapsed());
+  for (const auto& [shape, n] : shapes)
+    std::printf(" %s %d", shape.c_str(), n);
+  std::printf("\n");
   return failed + invalid == 0 ? 0 : 1;
 }

@@ -62,6 +62,8 @@ std::string run_line(const Program& p) {
     out << " " << d << "=" << n;
   for (const auto& [s, v] : p.scalar_values)
     out << " " << s << "=" << v;
+  for (const auto& [t, v] : p.offsets)
+    out << " " << t << ".offset=" << v;
   return out.str();
 }
 } // namespace
@@ -79,6 +81,8 @@ bool parse_run(const std::string& text, Program& p) {
     const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
     if (key == "seed")
       p.input_seed = std::strtoull(value.c_str(), nullptr, 10);
+    else if (key.size() > 7 && key.ends_with(".offset"))
+      p.offsets[key.substr(0, key.size() - 7)] = std::strtod(value.c_str(), nullptr);
     else if (std::isupper(static_cast<unsigned char>(key[0])))
       p.dims[key] = std::strtoll(value.c_str(), nullptr, 10);
     else
@@ -111,9 +115,13 @@ std::string print(const Program& p) {
   out << ") -> (";
   for (std::size_t i = 0; i < p.outputs.size(); ++i)
     out << (i ? ", " : "") << param(p.outputs[i]);
-  out << ") {\n    parallel " << p.parallel << " {\n";
+  out << ") {\n";
+  print_stmts(out, p.before, 1);
+  out << "    parallel " << p.parallel << " {\n";
   print_stmts(out, p.body, 2);
-  out << "    }\n}\n";
+  out << "    }\n";
+  print_stmts(out, p.after, 1);
+  out << "}\n";
   return out.str();
 }
 

@@ -46,18 +46,23 @@ struct Program {
   std::vector<Tensor> inputs;
   std::vector<std::string> scalars; // f32 scalar inputs, after the tensors
   std::vector<Tensor> outputs;
-  std::string parallel; // "i in tiles(M), j in tiles(N)"
+  std::vector<Stmt> before; // before the parallel: reduction variables bound
+  std::string parallel;     // "i in tiles(M), j in tiles(N)"
   std::vector<Stmt> body;
+  std::vector<Stmt> after; // after the parallel: what finishes the reduction variables
 
   std::map<std::string, std::int64_t> dims;    // each dimension name's size for the run
   std::map<std::string, double> scalar_values; // each scalar's value for the run
   std::uint64_t input_seed = 0;                // the seed of the run's input values
+  /// Input tensor -> the offset of its rows: row r holds c_r + U(-1, 1), c_r = offset (1 +
+  /// U(-1, 1) / 4). An input not listed is uniform in [kInputMin, kInputMax].
+  std::map<std::string, double> offsets;
   std::string shape;  // the generator's kernel shape: map, row, matmul or col
   std::string source; // a replayed file's text, used as is (the body is then empty)
 };
 
 /// The program as .tk source (or `source` when set), its first line the run's comment:
-/// `// tk-difftest run: seed=7 M=64 N=32 alpha=0.5` (parse_run reads it back).
+/// `// tk-difftest run: seed=7 M=64 N=32 alpha=0.5 x0.offset=64` (parse_run reads it back).
 std::string print(const Program& p);
 /// The run of a replayed file: reads the comment print() writes into dims, scalar_values and
 /// input_seed; false if `text` has none.

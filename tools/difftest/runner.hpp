@@ -25,6 +25,8 @@ struct Outcome {
   std::string detail;         // the diagnostics, the exception or the first differing elements
   std::int64_t compared = 0;  // elements compared with a finite bound, both targets
   std::int64_t unbounded = 0; // elements with no finite bound or value (not compared)
+  double worst = 0;           // the largest |got - value| / bound over the compared elements
+  std::string worst_at;       // that element: "tt y(3, 4) = got, interpreter value +- bound"
   double seconds = 0;
 };
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <random>
@@ -190,6 +191,96 @@ TEST(DifftestGenerate, KernelsCoverTheLanguage) {
   for (const auto& [word, n] : seen)
     EXPECT_GT(n, 3) << word;
   EXPECT_EQ(seen.size(), 4u + 2u + 50u) << "a construct never appears";
+}
+
+const std::vector<Kind> kNew = {Kind::sums, Kind::reductions, Kind::offsets};
+
+TEST(DifftestGenerate, NewKindsCheckAndHaveNoUnboundedElement) {
+  // Every kernel of the new kinds checks, and the interpreter bounds every element of it on both
+  // targets (here on inputs uniform in [-2, 2], or on the kernel's offset rows).
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const Program p = generate(seed, kNew);
+    const std::string text = print(p);
+    SourceFile src("k.tk", text);
+    Diagnostics diags(&src);
+    auto m = parser::parse(src, diags);
+    const bool ok = m && dsl::check(*m, diags);
+    ASSERT_TRUE(ok) << "seed " << seed << ":\n" << text << diags.str();
+    if (seed % 10 != 0)
+      continue; // the interpreter on a sample: the kernels are long
+    interp::Inputs in = warnings::inputs_of(p);
+    for (auto& [name, t] : in.tensors)
+      if (auto o = p.offsets.find(name); o != p.offsets.end())
+        for (double& v : t.data)
+          v = o->second + v / 2; // offset + U(-1, 1)
+    const dsl::Kernel& k = m->kernels[0];
+    for (const interp::Precision& prec : {interp::cpu_precision(k), interp::tt_precision(k)})
+      for (const auto& [name, b] : interp::run_bounded(k, in, prec).bounds)
+        for (double e : b.data)
+          ASSERT_TRUE(std::isfinite(e)) << "seed " << seed << ", " << name << ":\n" << text;
+  }
+}
+
+TEST(DifftestGenerate, KindsDoNotMoveTheClassicKernels) {
+  for (std::uint64_t seed = 1; seed <= 50; ++seed)
+    EXPECT_EQ(print(generate(seed, {Kind::classic})), print(generate(seed)));
+  // Asked for with the others, a seed that draws the classic kind is the classic kernel, and
+  // one that draws a new kind is that kind's kernel whatever else is asked for.
+  int classic = 0;
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    const Program p = generate(seed, {Kind::classic, Kind::sums, Kind::reductions, Kind::offsets});
+    if (p.shape == "map" || p.shape == "row" || p.shape == "matmul" || p.shape == "col") {
+      ++classic;
+      EXPECT_EQ(print(p), print(generate(seed)));
+    } else {
+      EXPECT_EQ(print(p), print(generate(seed, {p.shape == "sum"         ? Kind::sums
+                                                : p.shape == "reduction" ? Kind::reductions
+                                                                         : Kind::offsets})));
+    }
+  }
+  EXPECT_GT(classic, 5);
+  EXPECT_EQ(print(generate(9, kNew)), print(generate(9, kNew)));
+  // The offsets of a run are on its first line, and parse_run reads them back.
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    const Program p = generate(seed, {Kind::offsets});
+    Program q;
+    ASSERT_TRUE(parse_run(print(p), q));
+    EXPECT_EQ(q.offsets, p.offsets);
+    EXPECT_EQ(q.dims, p.dims);
+  }
+}
+
+TEST(DifftestGenerate, ParseKinds) {
+  EXPECT_EQ(parse_kinds("classic"), std::vector<Kind>{Kind::classic});
+  EXPECT_EQ(parse_kinds("new"), kNew);
+  EXPECT_EQ(parse_kinds("offsets,sums"), (std::vector<Kind>{Kind::sums, Kind::offsets}));
+  EXPECT_EQ(parse_kinds("all")->size(), 4u);
+  EXPECT_FALSE(parse_kinds("sum"));
+  EXPECT_FALSE(parse_kinds("sums,"));
+}
+
+TEST(DifftestGenerate, NewKindsCoverWhatTheyAreFor) {
+  // Over 300 seeds: each kind, loops of more than 128 tiles, every combine of a reduction
+  // variable, the forms of a carried sum, bfp8 inputs, data far from zero mean and at zero mean.
+  std::map<std::string, int> seen;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const Program p = generate(seed, kNew);
+    const std::string text = print(p);
+    ++seen[p.shape];
+    for (const Tensor& t : p.inputs)
+      seen["bfp8 input"] += t.dtype == "bfp8";
+    seen["offset rows"] += !p.offsets.empty();
+    seen["zero mean"] += p.offsets.empty();
+    for (const auto& [d, n] : p.dims)
+      seen["> 128 tiles"] += n > 128 * 32;
+    for (const char* word : {"+= rowsum(", "+= colsum(", "s = (s * (", "s = ((s * ", "s = (s - ",
+                             "= max(m, ", "= min(", "rowsum(colsum(s))", "grid = 1x1", "@",
+                             "- bcast_col(mean))", "rsqrt(", "f32[", "bf16["})
+      seen[word] += text.find(word) != std::string::npos;
+  }
+  for (const auto& [what, n] : seen)
+    EXPECT_GT(n, 3) << what;
+  EXPECT_EQ(seen.size(), 3u + 4u + 14u);
 }
 
 } // namespace

@@ -119,5 +119,95 @@ TEST(InterpBounds, TtPrecisionFollowsDtypesAndFidelity) {
   EXPECT_EQ(cpu_precision(f32).product, 0.0);
 }
 
+// docs/language.md, "Sums": a carried sum keeps fp32 on TT, read exactly by its own combine, so
+// its bound grows by 2^-24 of the running sum per iteration, and a TF32 truncation per iteration
+// (the drift of issue 27: -0.26% at 32 tiles) is far outside it.
+TEST(InterpBounds, ACarriedSumOnTtIsFp32AndReadExactly) {
+  const dsl::Kernel k = checked("kernel k(x: bf16[M, N]) -> (y: f32[M, 32]) {\n"
+                                "  parallel i in tiles(M) {\n"
+                                "    acc = zeros()\n"
+                                "    for j in tiles(N) { acc += x[i, j] }\n"
+                                "    y[i, 0] = acc\n  }\n}\n");
+  constexpr int kTiles = 64;
+  const Inputs in{{{"x", Matrix(32, 32 * kTiles, 1.5)}}, {}, {}};
+  const auto tt = run_bounded(k, in, tt_precision(k));
+  EXPECT_EQ(tt.values.at("y").at(3, 4), 1.5 * kTiles);
+  // Sum over the iterations of 2^-24 |s_k| (s_k = 1.5 k) and the slack, then the f32 store.
+  double want = 0;
+  for (int n = 1; n <= kTiles; ++n)
+    want += kF32 * (1.5 * n + want) + kTiny;
+  want += kF32 * (1.5 * kTiles + want);
+  EXPECT_DOUBLE_EQ(tt.bounds.at("y").at(3, 4), want);
+  EXPECT_LT(want, 0.001 * 0.0026 * 1.5 * kTiles);
+  // The CPU: the same.
+  EXPECT_DOUBLE_EQ(run_bounded(k, in, cpu_precision(k)).bounds.at("y").at(0, 0), want);
+}
+
+TEST(InterpBounds, AReductionVariablesBoundIsOrderFree) {
+  // s += x over 16 points (4x4 tiles): any chunking sums each element in at most 2n + 1 fp32
+  // roundings of the sum of magnitudes. colsum then reads s on TT through a copy (TF32 in an f32
+  // kernel: 2^-10), which the CPU does not.
+  const dsl::Kernel k = checked("kernel k(x: f32[M, N]) -> (y: f32[1, 32], g: f32[32, 32]) {\n"
+                                "  s = zeros()\n"
+                                "  parallel i in tiles(M), j in tiles(N) { s += x[i, j] }\n"
+                                "  y[0, 0] = rowsum(colsum(s)) * (1.0 / (M * N))\n"
+                                "  g[0, 0] = s\n}\n");
+  const Inputs in{{{"x", Matrix(128, 128, 2.0)}}, {}, {}};
+  const auto cpu = run_bounded(k, in, cpu_precision(k));
+  const auto tt = run_bounded(k, in, tt_precision(k));
+  EXPECT_EQ(cpu.values.at("g").at(5, 5), 32.0);
+  // The f32 read of each increment (2^-10 on TT: copy_tile of a tensor's CB), then the roundings.
+  const double rounds = 33 * (kF32 * 32 + kTiny);
+  EXPECT_DOUBLE_EQ(cpu.bounds.at("g").at(5, 5), rounds + kF32 * (32 + rounds));
+  const double tt_g = 16 * 0x1p-10 * 2 + 33 * (kF32 * (32 + 16 * 0x1p-10 * 2) + kTiny);
+  EXPECT_DOUBLE_EQ(tt.bounds.at("g").at(5, 5), tt_g + kF32 * (32 + tt_g)); // stored exactly
+  // The mean: 2 on both; on TT within a few TF32 reads (x, s, the colsum), on the CPU within the
+  // roundings of colsum and rowsum in any order.
+  EXPECT_DOUBLE_EQ(tt.values.at("y").at(0, 0), 2.0);
+  EXPECT_GT(tt.bounds.at("y").at(0, 0), 2 * 3 * 0x1p-10);
+  EXPECT_LT(tt.bounds.at("y").at(0, 0), 2 * 6 * 0x1p-10); // and the reads of colsum and of rowsum
+  EXPECT_LT(cpu.bounds.at("y").at(0, 0), 2 * 0x1p-16);
+}
+
+TEST(InterpBounds, AnAdditiveBroadcastOfASplitValueTruncatesOnlyItsLowPart) {
+  // mean = s / N at 64.0625 (not a bf16 number): x - bcast_col(mean) on TT subtracts hi = 64
+  // exactly and lo = 0.0625 truncated, so the centred values keep a few 2^-24 of 64 and 2^-10 of
+  // what they are, not 2^-10 of 64 (= 0.0625, as large as the values themselves).
+  const dsl::Kernel k = checked("kernel k(x: f32[M, N]) -> (y: f32[M, N]) {\n"
+                                "  parallel i in tiles(M) {\n"
+                                "    s = zeros()\n"
+                                "    for j in tiles(N) { s += rowsum(x[i, j]) }\n"
+                                "    mean = s * (1.0 / N)\n"
+                                "    for j in tiles(N) { y[i, j] = x[i, j] - bcast_col(mean) }\n"
+                                "  }\n}\n");
+  Matrix x(32, 64, 64.0625);
+  x.at(0, 0) = 64.0625 + 0.5;
+  x.at(0, 1) = 64.0625 - 0.5;
+  const auto tt = run_bounded(k, {{{"x", x}}, {}, {}}, tt_precision(k));
+  EXPECT_DOUBLE_EQ(tt.values.at("y").at(0, 0), 0.5);
+  const double b = tt.bounds.at("y").at(0, 0);
+  // x itself is read as TF32 (an f32 tensor that feeds the FPU): 2^-10 of 64.5, and so is each
+  // x in the row sums, 2^-10 of the mean; lo's truncation adds 2^-10 of 0.0625 at most.
+  EXPECT_GT(b, 0x1p-10 * (64.5 + 64.0625));
+  // The rest is 2^-10 of a few units: lo, x - hi read once more through SrcA (the second
+  // subtraction), the store's read; not another 2^-10 of 64, as a TF32 read of the mean would be.
+  EXPECT_LT(b, 0x1p-10 * (64.5 + 64.0625 + 2));
+  // A bf16 kernel (with an f32 output): x is exact in SrcA/SrcB, s = 64 N exactly and the mean
+  // 64.015625, whose lo (0.015625) is truncated; then the reuse and the rounding.
+  const dsl::Kernel kb = checked("kernel k(x: bf16[M, N]) -> (y: f32[M, N]) {\n"
+                                 "  parallel i in tiles(M) {\n"
+                                 "    s = zeros()\n"
+                                 "    for j in tiles(N) { s += rowsum(x[i, j]) }\n"
+                                 "    mean = s * (1.0 / N)\n"
+                                 "    for j in tiles(N) { y[i, j] = x[i, j] - bcast_col(mean) }\n"
+                                 "  }\n}\n");
+  Matrix xb(32, 64, 64.0);
+  xb.at(0, 0) = 64.5;
+  xb.at(0, 1) = 63.5;
+  xb.at(0, 2) = 64.5;
+  const auto ttb = run_bounded(kb, {{{"x", xb}}, {}, {}}, tt_precision(kb));
+  EXPECT_LT(ttb.bounds.at("y").at(0, 0), 0x1p-8 * 0.5 + 0x1p-10 * 0.6 + 1e-4);
+}
+
 } // namespace
 } // namespace tk::interp::test
