@@ -124,13 +124,13 @@ private:
   std::int64_t chunks_ = 0;
   // Partial results are f32 whatever the tensors hold: a chunk's sum rounded to bf16 would lose
   // 2^-9 of itself before the combine (docs/language.md, "Whole-tensor reductions").
-  DType dtype_ = DType::f32;
+  static constexpr DType kPartials = DType::f32;
   std::string combine_name_;
 
   Tensor partials_tensor(const Reduction& r, TensorRole role) const {
     Tensor t;
     t.name = r.partials;
-    t.dtype = dtype_;
+    t.dtype = kPartials;
     t.dims = {Dim{"", chunks_ * 32}, Dim{"", 32}};
     t.role = role;
     t.loc = p_.loc;
@@ -221,7 +221,7 @@ private:
     for (const Reduction& r : reductions_) {
       body.push_back(decl(r.var, kTileVar, r.init));
       steps.push_back(assign(r.var, combine(r.combine, var(r.var, kTileVar),
-                                            load(r.partials, dtype_, {cv, int_imm(0)}))));
+                                            load(r.partials, kPartials, {cv, int_imm(0)}))));
     }
     body.push_back(
         for_loop(c, int_imm(0), int_imm(chunks_), ForRole::reduction, block(std::move(steps))));

@@ -45,43 +45,32 @@ const Var* bcast_operand(const Expr& e) {
 } // namespace
 
 // Which variables are carried sums and which are split; run once by the constructor.
-void TileSelector::analyze_precision(const Function& kernel) {
+void TileSelector::analyze_precision(const Function& kernel,
+                                     const std::vector<std::pair<std::string, Expr>>& defs) {
   if (!fp32_acc_)
     return; // a 16-bit DST rounds every value to bf16: nothing here is more precise than that
-  struct Defs : Visitor {
-    std::vector<std::pair<std::string, Expr>> defs;
-    std::set<std::string> carried;
-    std::set<std::string> additive_bcasts; // v in `a +/- bcast(v)` or `bcast(v) +/- a`
-    void visit_node(const Decl& d) override {
-      if (d.type.is_tile())
-        defs.emplace_back(d.name, d.value);
-      Visitor::visit_node(d);
-    }
-    void visit_node(const Assign& a) override {
-      if (a.value->type.is_tile()) {
-        defs.emplace_back(a.name, a.value);
-        const Call* c = as<Call>(a.value);
-        bool extremum = c && (c->fn == Intrinsic::tile_max || c->fn == Intrinsic::tile_min);
-        if (!extremum && ir::count_mentions(a.value, a.name) > 0)
-          carried.insert(a.name); // max/min are exact: a truncated max is not a drift
-      }
-      Visitor::visit_node(a);
-    }
+  for (const auto& [name, value] : defs) {
+    const Call* c = as<Call>(value);
+    const bool extremum = c && (c->fn == Intrinsic::tile_max || c->fn == Intrinsic::tile_min);
+    if (!extremum && ir::count_mentions(value, name) > 0)
+      carried_.insert(name); // max/min are exact: a truncated max is not a drift
+  }
+  struct AdditiveBcasts : Visitor { // v in `a +/- bcast(v)` or `bcast(v) +/- a`
+    std::set<std::string> names;
     void visit_node(const Call& c) override {
       if (c.fn == Intrinsic::tile_add || c.fn == Intrinsic::tile_sub)
         for (const Expr& arg : c.args)
           if (const Var* v = bcast_operand(arg))
-            additive_bcasts.insert(v->name);
+            names.insert(v->name);
       Visitor::visit_node(c);
     }
-  } defs;
-  defs.visit(kernel.body);
-  carried_ = defs.carried;
+  } bcasts;
+  bcasts.visit(kernel.body);
 
   // bf16-exact values (loads of bf16 data and what max, min, relu, neg... make of them) lose
   // nothing through SrcB: they need no split. A fixed point over the definitions, from "exact".
   std::map<std::string, bool> exact;
-  for (const auto& [name, value] : defs.defs)
+  for (const auto& [name, value] : defs)
     exact[name] = true;
   std::function<bool(const Expr&)> holds_bf16 = [&](const Expr& e) -> bool {
     if (const Load* l = as<Load>(e)) {
@@ -127,11 +116,11 @@ void TileSelector::analyze_precision(const Function& kernel) {
   };
   for (bool changed = true; changed;) {
     changed = false;
-    for (const auto& [name, value] : defs.defs)
+    for (const auto& [name, value] : defs)
       if (exact[name] && !holds_bf16(value))
         exact[name] = false, changed = true;
   }
-  for (const std::string& name : defs.additive_bcasts) {
+  for (const std::string& name : bcasts.names) {
     if (economy_)
       break;
     if (exact.count(name) && exact[name])

@@ -71,7 +71,7 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
       f = j;
     }
   }
-  analyze_precision(kernel);
+  analyze_precision(kernel, defs.defs);
 }
 
 // ---- what a value holds outside row / column 0 --------------------------------------------------

@@ -151,7 +151,9 @@ private:
   std::string scaler_cb_, mask_cb_;
 
   [[noreturn]] void user_error(SourceRange at, const std::string& msg);
-  void analyze_precision(const ir::Function& kernel); // select_tile_ops_precision.cpp
+  /// `defs`: every tile variable's definitions (name, value), in program order.
+  void analyze_precision(const ir::Function& kernel,
+                         const std::vector<std::pair<std::string, ir::Expr>>& defs);
   void make_split(const std::string& name);
   std::string new_cb(const std::string& base, bool f32);
   std::string cb_of_tensor(const std::string& tensor) const;
