@@ -50,14 +50,14 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   const std::uint32_t Kt = K / 32u;
   const std::uint32_t Nt = N / 32u;
   const std::uint32_t bm = static_cast<uint32_t>(tk::tt_host::matmul_block(
-      0u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 256u, 64u, 40u, 28u, 288u, 2048u, 2048u, 0u, 0u));
+      0u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 64u, 72u, 28u, 288u, 2048u, 2048u, 0u, 0u));
   const std::uint32_t bn = static_cast<uint32_t>(tk::tt_host::matmul_block(
-      1u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 256u, 64u, 40u, 28u, 288u, 2048u, 2048u, 0u, 0u));
+      1u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 64u, 72u, 28u, 288u, 2048u, 2048u, 0u, 0u));
   const std::uint32_t Mb = (Mt + bm - 1u) / bm;
   const std::uint32_t Nb = (Nt + bn - 1u) / bn;
   const std::uint32_t work_items = B * Mb * Nb;
   const std::uint32_t bk = static_cast<uint32_t>(tk::tt_host::matmul_block(
-      2u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 256u, 64u, 40u, 28u, 288u, 2048u, 2048u, 0u, 0u));
+      2u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 64u, 72u, 28u, 288u, 2048u, 2048u, 0u, 0u));
   const std::uint32_t A_bytes = B * (Mt * Kt * 2048u);
   const std::uint32_t X_bytes = B * (Kt * Nt * 2048u);
   const std::uint32_t C_bytes = B * (Mt * Nt * 2048u);
@@ -123,8 +123,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
           .set_page_size(tt::CBIndex::c_16, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_24, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_24, 2048));
+      tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
+          .set_page_size(tt::CBIndex::c_24, 4096));
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*A_buffer).append_to(tk_reader_compile_args);
@@ -136,10 +136,15 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
                                        .compile_args = tk_reader_compile_args});
 
   std::vector<std::uint32_t> tk_compute_compile_args;
+  // Float32 CBs that only copy_tile reads go straight to the fp32 DST, not through SrcA as TF32.
+  std::vector<tt::tt_metal::UnpackToDestMode> tk_unpack_to_dest_mode(
+      NUM_CIRCULAR_BUFFERS, tt::tt_metal::UnpackToDestMode::Default);
+  tk_unpack_to_dest_mode[tt::CBIndex::c_24] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/batched_matmul/compute.cpp", tk_all_cores,
       tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
                                   .fp32_dest_acc_en = true,
+                                  .unpack_to_dest_mode = tk_unpack_to_dest_mode,
                                   .math_approx_mode = false,
                                   .compile_args = tk_compute_compile_args});
 

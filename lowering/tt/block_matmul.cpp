@@ -117,12 +117,11 @@ private:
   Expr cb(const std::string& n) const { return cb_ref(n); }
 
   void plan_cbs() {
-    const Tensor& c = *p_.find_tensor(mm_.c);
     CircularBuffer partials;
     partials.name = names_.fresh("cb_partials");
     partials.index = tt::cb_range(CBRole::partials).first;
-    partials.format = data_format_of(tt::partials_dtype(c));
-    partials.page_size = tile_bytes(tt::partials_dtype(c));
+    partials.format = data_format_of(tt::kPartialsDtype);
+    partials.page_size = tile_bytes(tt::kPartialsDtype);
     partials.depth = caps_[2];
     partials.role = CBRole::partials;
     // A row vector of the epilogue holds a block's columns: at most half of B's capacity.

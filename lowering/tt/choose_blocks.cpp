@@ -196,10 +196,6 @@ std::optional<MatmulPattern> match_matmul(const Program& p) {
   return m;
 }
 
-DType partials_dtype(const Tensor& c) {
-  return c.dtype == DType::bfp8 ? DType::bf16 : c.dtype;
-}
-
 } // namespace tt
 
 ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
@@ -225,7 +221,7 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
     auto page = [&](const std::string& t) { return p.find_tensor(t)->layout->page_size; };
     // Even, so that a K step takes exactly half of the CB of A or B (block-matmul).
     const std::int64_t cap_a = kShareA / page(mm->a) / 2 * 2, cap_b = kShareB / page(mm->b) / 2 * 2;
-    const std::int64_t page_p = tile_bytes(tt::partials_dtype(*p.find_tensor(mm->c)));
+    const std::int64_t page_p = tile_bytes(tt::kPartialsDtype);
     const std::int64_t cap_p = kSharePartials / page_p;
     auto n = [](std::int64_t v) { return std::to_string(v); };
     // What the block rule weighs, from the timing model's published figures (the program's

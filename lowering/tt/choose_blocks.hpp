@@ -46,9 +46,12 @@ struct MatmulPattern {
 };
 /// The pattern in the kernel function of `p`, or nullopt.
 std::optional<MatmulPattern> match_matmul(const ir::Program& p);
-/// The type of the partial sums' CB: C's, but bf16 for a bfp8 C (a partial sum goes back into
-/// DST every K step; the packer's Bfp8_b rounding is for the finished value).
-ir::DType partials_dtype(const ir::Tensor& c);
+/// The type of the partial sums' CB, the running sum between K blocks: Float32 whatever C's
+/// format, as TTNN's matmul factories choose their intermediate format when fp32_dest_acc_en
+/// (every matmul here has an fp32 DST, tt::decide_dst_fp32). It is unpacked to DST only
+/// (UnpackToDestFp32), so the sum stays exact across K blocks; in C's format it was rounded after
+/// every block (tests/difftest/sums_blocked_matmul_long_k.tk).
+inline constexpr ir::DType kPartialsDtype = ir::DType::f32;
 } // namespace tt
 
 ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags);

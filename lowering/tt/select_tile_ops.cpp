@@ -124,7 +124,7 @@ private:
     }
     if (const Store* st = as<Store>(s)) {
       std::string cb = cb_of_tensor(st->tensor);
-      Val v = sel_.select(st->value);
+      Val v = sel_.select(column_vector_store(*st));
       sel_.pack(v, cb);
       sel_.emit(Intrinsic::df_write_tile,
                 {cb_ref(cb), tensor_ref(st->tensor), sel_.page_of(st->tensor, st->indices)});
@@ -152,6 +152,18 @@ private:
     sel_.to_dst(v, /*keep_reduction=*/true); // packed or kept for its next statement below
     sel_.drop(name);                         // the old value is dead once the new one is computed
     return define(ss, k, last, name, v);
+  }
+
+  // What a store packs. The packer rounds a Bfp8_b tile in runs of 16 elements of a row that share
+  // one exponent, so a column vector's column 0 would share it with columns the store drops: a
+  // value that may hold anything there is broadcast from column 0 first (the CPU rounds the
+  // column alone, tests/difftest/bfp8_column_vector_output.tk).
+  Expr column_vector_store(const Store& st) const {
+    const Tensor& t = *prog_.find_tensor(st.tensor);
+    const bool column = !t.dims.empty() && t.dims.back().name.empty() && t.dims.back().size == 1;
+    if (t.dtype != DType::bfp8 || !column || sel_.outside(st.value).col == tt::Outside::zero)
+      return st.value;
+    return call(Intrinsic::tile_bcast_col, {st.value});
   }
 
   // Where a new value of `name` goes: it stays in DST for an accumulation loop right after it,

@@ -91,6 +91,10 @@ Val TileSelector::select(const Expr& e) {
     v->where = TileValue::Where::cb;
     v->cb = as<Ref>(c->args[0])->name;
     v->index = c->args[1];
+    // A blocked matmul's Float32 partial sums are unpacked to DST only (UnpackToDestFp32): an
+    // FPU reader takes a copy, so the reload between K blocks stays exact.
+    const CircularBuffer* buf = prog_.find_cb(v->cb);
+    v->dest_only = buf && buf->role == CBRole::partials && buf->format == DataFormat::Float32;
     return v;
   }
   if (const Var* x = as<Var>(e)) {

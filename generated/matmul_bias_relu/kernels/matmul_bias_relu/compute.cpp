@@ -20,6 +20,7 @@ void kernel_main() {
   constexpr uint32_t cb_bias = tt::CBIndex::c_2;
   constexpr uint32_t cb_C = tt::CBIndex::c_16;
   constexpr uint32_t cb_partials = tt::CBIndex::c_24;
+  constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
   const int32_t Kt = get_arg_val<uint32_t>(0);
   const int32_t bm = get_arg_val<uint32_t>(1);
   const int32_t bn = get_arg_val<uint32_t>(2);
@@ -35,6 +36,7 @@ void kernel_main() {
       cb_wait_front(cb_A, 64);
       cb_wait_front(cb_B, 64);
       mm_block_init_short(cb_A, cb_B, 0, 2, 2, bk);
+      pack_reconfig_data_format(cb_partials);
       for (int32_t sr = 0; sr < bm / 2; ++sr) {
         for (int32_t sc = 0; sc < bn / 2; ++sc) {
           tile_regs_acquire();
@@ -64,6 +66,7 @@ void kernel_main() {
         for (int32_t sr_1 = 0; sr_1 < bm / 2; ++sr_1) {
           for (int32_t sc_1 = 0; sc_1 < bn / 2; ++sc_1) {
             cb_wait_front(cb_partials, 4);
+            reconfig_data_format_srca(cb_partials);
             copy_tile_to_dst_init_short(cb_partials);
             tile_regs_acquire();
             copy_tile(cb_partials, 0, 0);
@@ -71,6 +74,7 @@ void kernel_main() {
             copy_tile(cb_partials, 2, 2);
             copy_tile(cb_partials, 3, 3);
             cb_pop_front(cb_partials, 4);
+            reconfig_data_format_srca(cb_B);
             mm_block_init_short(cb_A, cb_B, 0, 2, 2, bk);
             for (int32_t k_2 = 0; k_2 < bk; ++k_2) {
               matmul_block(cb_A, cb_B, sr_1 * 2 * bk + k_2, k_2 * bn + sc_1 * 2, 0, 0, 2, 2, bk);
@@ -89,12 +93,26 @@ void kernel_main() {
         cb_pop_front(cb_A, 64);
         cb_pop_front(cb_B, 64);
       }
+      pack_reconfig_data_format(cb_tmp0);
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
           cb_wait_front(cb_partials, 4);
-          add_bcast_rows_init_short(cb_partials, cb_bias);
+          reconfig_data_format_srca(cb_partials);
+          copy_tile_to_dst_init_short(cb_partials);
           tile_regs_acquire();
-          add_tiles_bcast<BroadcastType::ROW>(cb_partials, cb_bias, 0, sc_2 * 2 + 0, 0);
+          copy_tile(cb_partials, 0, 0);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_tmp0, 1);
+          pack_tile(0, cb_tmp0);
+          cb_push_back(cb_tmp0, 1);
+          tile_regs_release();
+          cb_wait_front(cb_tmp0, 1);
+          reconfig_data_format_srca(cb_tmp0);
+          add_bcast_rows_init_short(cb_tmp0, cb_bias);
+          tile_regs_acquire();
+          add_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_bias, 0, sc_2 * 2 + 0, 0);
+          cb_pop_front(cb_tmp0, 1);
           relu_tile_init();
           relu_tile(0);
           tile_regs_commit();
@@ -103,9 +121,22 @@ void kernel_main() {
           pack_tile(0, cb_C);
           cb_push_back(cb_C, 1);
           tile_regs_release();
-          add_bcast_rows_init_short(cb_partials, cb_bias);
+          reconfig_data_format_srca(cb_partials);
+          copy_tile_to_dst_init_short(cb_partials);
           tile_regs_acquire();
-          add_tiles_bcast<BroadcastType::ROW>(cb_partials, cb_bias, 1, sc_2 * 2 + 1, 0);
+          copy_tile(cb_partials, 1, 0);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_tmp0, 1);
+          pack_tile(0, cb_tmp0);
+          cb_push_back(cb_tmp0, 1);
+          tile_regs_release();
+          cb_wait_front(cb_tmp0, 1);
+          reconfig_data_format_srca(cb_tmp0);
+          add_bcast_rows_init_short(cb_tmp0, cb_bias);
+          tile_regs_acquire();
+          add_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_bias, 0, sc_2 * 2 + 1, 0);
+          cb_pop_front(cb_tmp0, 1);
           relu_tile_init();
           relu_tile(0);
           tile_regs_commit();
@@ -114,9 +145,22 @@ void kernel_main() {
           pack_tile(0, cb_C);
           cb_push_back(cb_C, 1);
           tile_regs_release();
-          add_bcast_rows_init_short(cb_partials, cb_bias);
+          reconfig_data_format_srca(cb_partials);
+          copy_tile_to_dst_init_short(cb_partials);
           tile_regs_acquire();
-          add_tiles_bcast<BroadcastType::ROW>(cb_partials, cb_bias, 2, sc_2 * 2 + 0, 0);
+          copy_tile(cb_partials, 2, 0);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_tmp0, 1);
+          pack_tile(0, cb_tmp0);
+          cb_push_back(cb_tmp0, 1);
+          tile_regs_release();
+          cb_wait_front(cb_tmp0, 1);
+          reconfig_data_format_srca(cb_tmp0);
+          add_bcast_rows_init_short(cb_tmp0, cb_bias);
+          tile_regs_acquire();
+          add_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_bias, 0, sc_2 * 2 + 0, 0);
+          cb_pop_front(cb_tmp0, 1);
           relu_tile_init();
           relu_tile(0);
           tile_regs_commit();
@@ -125,9 +169,22 @@ void kernel_main() {
           pack_tile(0, cb_C);
           cb_push_back(cb_C, 1);
           tile_regs_release();
-          add_bcast_rows_init_short(cb_partials, cb_bias);
+          reconfig_data_format_srca(cb_partials);
+          copy_tile_to_dst_init_short(cb_partials);
           tile_regs_acquire();
-          add_tiles_bcast<BroadcastType::ROW>(cb_partials, cb_bias, 3, sc_2 * 2 + 1, 0);
+          copy_tile(cb_partials, 3, 0);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_tmp0, 1);
+          pack_tile(0, cb_tmp0);
+          cb_push_back(cb_tmp0, 1);
+          tile_regs_release();
+          cb_wait_front(cb_tmp0, 1);
+          reconfig_data_format_srca(cb_tmp0);
+          add_bcast_rows_init_short(cb_tmp0, cb_bias);
+          tile_regs_acquire();
+          add_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_bias, 0, sc_2 * 2 + 1, 0);
+          cb_pop_front(cb_tmp0, 1);
           relu_tile_init();
           relu_tile(0);
           tile_regs_commit();

@@ -29,7 +29,9 @@ void kernel_main() {
     for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
       cb_wait_front(cb_A, 64);
       cb_wait_front(cb_B, 64);
+      reconfig_data_format_srca(cb_B);
       mm_block_init_short(cb_A, cb_B, 1, 2, 2, bk);
+      pack_reconfig_data_format(cb_partials);
       for (int32_t sr = 0; sr < bm / 2; ++sr) {
         for (int32_t sc = 0; sc < bn / 2; ++sc) {
           tile_regs_acquire();
@@ -59,6 +61,7 @@ void kernel_main() {
         for (int32_t sr_1 = 0; sr_1 < bm / 2; ++sr_1) {
           for (int32_t sc_1 = 0; sc_1 < bn / 2; ++sc_1) {
             cb_wait_front(cb_partials, 4);
+            reconfig_data_format_srca(cb_partials);
             copy_tile_to_dst_init_short(cb_partials);
             tile_regs_acquire();
             copy_tile(cb_partials, 0, 0);
@@ -66,6 +69,7 @@ void kernel_main() {
             copy_tile(cb_partials, 2, 2);
             copy_tile(cb_partials, 3, 3);
             cb_pop_front(cb_partials, 4);
+            reconfig_data_format_srca(cb_B);
             mm_block_init_short(cb_A, cb_B, 1, 2, 2, bk);
             for (int32_t k_2 = 0; k_2 < bk; ++k_2) {
               matmul_block(cb_A, cb_B, sr_1 * 2 * bk + k_2, k_2 * bn + sc_1 * 2, 0, 1, 2, 2, bk);
@@ -84,7 +88,9 @@ void kernel_main() {
         cb_pop_front(cb_A, 64);
         cb_pop_front(cb_B, 64);
       }
+      reconfig_data_format_srca(cb_partials);
       copy_tile_to_dst_init_short(cb_partials);
+      pack_reconfig_data_format(cb_C);
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
           cb_wait_front(cb_partials, 4);
