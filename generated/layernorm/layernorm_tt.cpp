@@ -45,8 +45,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t Mt = M / 32u;
   const std::uint32_t work_items = Mt;
   const std::uint32_t Nt = N / 32u;
-  const std::uint32_t row_kept = std::min(Nt, 256u);
-  const std::uint32_t row_rest = std::max(Nt - 256u, 0u);
+  const std::uint32_t row_kept = std::min(Nt, 128u);
+  const std::uint32_t row_rest = std::max(Nt - 128u, 0u);
   const std::uint32_t scalar_bits = std::bit_cast<std::uint32_t>(1.0f / static_cast<float>(N));
   const std::uint32_t eps_bits = std::bit_cast<std::uint32_t>(eps);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
@@ -125,8 +125,16 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_3, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(1048576, {{tt::CBIndex::c_4, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_4, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_4, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_5, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_5, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_6, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_6, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})

@@ -53,6 +53,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t Dt = D / 32u;
   const std::uint32_t work_items = Mt * Dt;
   const std::uint32_t Ft = F / 32u;
+  const std::uint32_t row_kept = std::min(Ft, 512u);
+  const std::uint32_t row_rest = std::max(Ft - 512u, 0u);
   const std::uint32_t X_bytes = Mt * Dt * 2048u;
   const std::uint32_t W1_bytes = Dt * Ft * 2048u;
   const std::uint32_t b1_bytes = Ft * 2048u;
@@ -153,6 +155,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_16, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(1048576, {{tt::CBIndex::c_5, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_5, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_24, 4096));
   tt::tt_metal::CreateCircularBuffer(
@@ -202,8 +208,9 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
         const std::uint32_t count = tk_items;
         tt::tt_metal::SetRuntimeArgs(
             tk_program, tk_reader, tk_core,
-            {X_addr, W1_addr, b1_addr, W2_addr, b2_addr, Dt, Ft, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {Dt, Ft, count});
+            {X_addr, W1_addr, b1_addr, W2_addr, b2_addr, Dt, Ft, row_kept, row_rest, start, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
+                                     {Dt, row_kept, row_rest, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, {Y_addr, Dt, start, count});
         start += count;
       }

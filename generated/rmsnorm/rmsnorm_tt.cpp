@@ -42,8 +42,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t Mt = M / 32u;
   const std::uint32_t work_items = Mt;
   const std::uint32_t Nt = N / 32u;
-  const std::uint32_t row_kept = std::min(Nt, 256u);
-  const std::uint32_t row_rest = std::max(Nt - 256u, 0u);
+  const std::uint32_t row_kept = std::min(Nt, 170u);
+  const std::uint32_t row_rest = std::max(Nt - 170u, 0u);
   const std::uint32_t inv_n_bits = std::bit_cast<std::uint32_t>(inv_n);
   const std::uint32_t eps_bits = std::bit_cast<std::uint32_t>(eps);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
@@ -108,8 +108,12 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_2, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(1048576, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(696320, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_3, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(348160, {{tt::CBIndex::c_4, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_4, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})

@@ -12,9 +12,11 @@ namespace {
 
 using namespace tk::ir;
 
-// The L1 share of the rows kept, double-buffered (the next work item's row arrives while compute
-// works on this one).
+// The L1 share of the rows kept: a work item's rows double-buffered (the next work item's row
+// arrives while compute works on this one), the rows shared by every work item once. It leaves
+// at least kOtherShare of the arch's CB budget to the streams, the outputs and the intermediates.
 constexpr std::int64_t kRowShare = 1024 * 1024;
+constexpr std::int64_t kOtherShare = 256 * 1024;
 
 bool is_zero(const Expr& e) {
   const IntImm* i = as<IntImm>(e);
@@ -71,10 +73,13 @@ public:
         out.push_back(s);
         continue;
       }
-      std::vector<Stmt> lets; // sizes: before the per-core loop, computed once on the host
-      Stmt body = rewrite(*f, lets);
+      std::vector<Stmt> lets;          // sizes: before the per-core loop, computed once on the host
+      std::vector<Stmt> before, after; // the shared rows: read once per core, popped at the end
+      Stmt body = rewrite(*f, lets, before, after);
       out.insert(out.end(), lets.begin(), lets.end());
+      out.insert(out.end(), before.begin(), before.end());
       out.push_back(for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range));
+      out.insert(out.end(), after.begin(), after.end());
     }
     k_.body = block(std::move(out));
   }
@@ -88,14 +93,19 @@ private:
     Expr row;                    // the tile row of the work item
     std::vector<std::size_t> at; // the loops (statement indices) that read it
     std::string cb;
+    bool shared = false; // the same row for every work item: read once per core
   };
 
-  // T qualifies when at least two top-level loops of `body` read it, all at [row, their j].
+  // T qualifies when at least two top-level loops of `body` read it, all at [row, their j], the
+  // row fixed for the work item (it reads no name in `bound`); or, shared, when at least one
+  // does and the row is the same for every work item (it reads no name in `outside`: nothing
+  // bound in the per-core loop, nor its variable).
   std::optional<Kept> qualifies(const Tensor& t, const Block& body, const Bound& bound,
-                                const Bound& outside) {
+                                const Bound& outside, bool shared) {
     if (t.role != TensorRole::input || t.dims.size() != 2)
       return std::nullopt;
-    Kept kept{&t, nullptr, {}, ""};
+    Kept kept{&t, nullptr, {}, "", shared};
+    const Bound& fixed = shared ? outside : bound;
     std::string row, extent;
     for (std::size_t n = 0; n < body.stmts.size(); ++n) {
       Loads loads;
@@ -111,7 +121,7 @@ private:
         std::set<std::string> reads = ir::vars_read(l->indices[0]);
         if (!j || j->name != f->var ||
             std::any_of(reads.begin(), reads.end(),
-                        [&](const std::string& v) { return bound.names.count(v) > 0; }))
+                        [&](const std::string& v) { return fixed.names.count(v) > 0; }))
           return std::nullopt;
         if (row.empty())
           row = print(l->indices[0]), kept.row = l->indices[0];
@@ -127,12 +137,13 @@ private:
         return std::nullopt;
       kept.at.push_back(n);
     }
-    if (kept.at.size() < 2)
+    if (kept.at.size() < (shared ? 1u : 2u))
       return std::nullopt;
     return kept;
   }
 
-  Stmt rewrite(const For& core, std::vector<Stmt>& lets) {
+  Stmt rewrite(const For& core, std::vector<Stmt>& lets, std::vector<Stmt>& before,
+               std::vector<Stmt>& after) {
     const Block& body = *as<Block>(core.body);
     // What varies within the work item: names bound in its loops or assigned anywhere. A row
     // index may read the rest (the core's loop variable, the work item's index lets).
@@ -145,9 +156,13 @@ private:
     outside.visit(block(body.stmts));
     outside.names.insert(core.var);
     std::vector<Kept> kept;
-    for (const Tensor& t : p_.tensors)
-      if (std::optional<Kept> k = qualifies(t, body, bound, outside))
+    for (const Tensor& t : p_.tensors) {
+      std::optional<Kept> k = qualifies(t, body, bound, outside, /*shared=*/true);
+      if (!k)
+        k = qualifies(t, body, bound, outside, /*shared=*/false);
+      if (k)
         kept.push_back(*k);
+    }
     // A row CB takes an input index: as many rows as there are free ones.
     kept.resize(std::min(kept.size(), tt::free_cb_indices(p_, CBRole::input).size()));
     if (kept.empty())
@@ -155,8 +170,9 @@ private:
     // One cap for the program, so that a loop reading two kept rows splits at one place.
     std::int64_t pages = 0;
     for (const Kept& k : kept)
-      pages += 2 * k.tensor->layout->page_size;
-    const std::int64_t cap = kRowShare / pages;
+      pages += (k.shared ? 1 : 2) * k.tensor->layout->page_size;
+    const std::int64_t share = std::min(kRowShare, tt::l1_cb_budget(p_) - kOtherShare);
+    const std::int64_t cap = share / pages;
     if (cap < 1)
       return block(body.stmts);
     std::map<std::string, std::string> counts = ir::tile_count_vars(k_);
@@ -180,14 +196,17 @@ private:
       add_cb(k, cap);
       const Expr cols = ir::tiles_of(k.tensor->dims[1], counts);
       const Expr valid = split_of(as<For>(body.stmts[k.at.front()])->extent).first;
-      head.push_back(
-          evaluate(call(Intrinsic::df_read_block,
-                        {cb_ref(k.cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols), int_imm(1),
-                         int_imm(cap), cols, int_imm(1), int_imm(1), valid, int_imm(cap)})));
-      tail.push_back(evaluate(call(Intrinsic::cb_pop_front, {cb_ref(k.cb), int_imm(cap)})));
+      (k.shared ? before : head)
+          .push_back(evaluate(
+              call(Intrinsic::df_read_block,
+                   {cb_ref(k.cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols), int_imm(1),
+                    int_imm(cap), cols, int_imm(1), int_imm(1), valid, int_imm(cap)})));
+      (k.shared ? after : tail)
+          .push_back(evaluate(call(Intrinsic::cb_pop_front, {cb_ref(k.cb), int_imm(cap)})));
     }
     for (const Kept& k : kept)
-      head.push_back(evaluate(call(Intrinsic::cb_wait_front, {cb_ref(k.cb), int_imm(cap)})));
+      (k.shared ? before : head)
+          .push_back(evaluate(call(Intrinsic::cb_wait_front, {cb_ref(k.cb), int_imm(cap)})));
     std::vector<Stmt> out = head;
     for (std::size_t n = 0; n < body.stmts.size(); ++n) {
       const bool reads = std::any_of(kept.begin(), kept.end(), [&](const Kept& k) {
@@ -228,7 +247,7 @@ private:
     ir::NameSet names(p_);
     c.name = names.fresh("cb_" + k.tensor->name + "_row");
     c.index = free.front();
-    c.depth = 2 * cap;
+    c.depth = (k.shared ? 1 : 2) * cap;
     c.tensor.clear(); // the stream's CB stays the tensor's; this one is named by the read
     p_.cbs.push_back(c);
     k.cb = c.name;

@@ -5,9 +5,13 @@
 // the first min(E, cap) tiles from a new CB `cb_<T>_row`, where one df.read_block per work item
 // brings the row, compute waiting for it once (`cb.tile(cb, j)` in place of the load); the tiles
 // past `cap`, a row longer than L1 holds, are still streamed by a second loop `for j in cap ..
-// +max(0, E - cap)` with the original body. cap is one compile-time number per program, from an
-// L1 share of 1 MiB for the double-buffered rows; a tensor qualifies when at least two loops read
-// it, every load of it in the per-core loop is of that form, and it is a rank-2 input.
+// +max(0, E - cap)` with the original body. A tensor qualifies when at least two loops read it,
+// every load of it in the per-core loop is of that form, and it is a rank-2 input. A row that is
+// the same for every work item (gamma[0, j], a bias row: its row index reads nothing the per-core
+// loop binds) is shared: read once per core before the per-core loop, waited for once and popped
+// after it, and it qualifies when one loop reads it. cap is one compile-time number per program,
+// from an L1 share of 1 MiB (at most the arch's CB budget less 256 KiB) for the work item's rows,
+// double-buffered, and the shared rows, once.
 #pragma once
 
 #include "lowering/ir/module.hpp"

@@ -819,5 +819,72 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
   EXPECT_EQ(out.find("cb_w_row"), std::string::npos) << out;
 }
 
+// keep-rows, shared rows: g is read at [0, j], the same row for every work item, so it is read
+// once per core before the per-core loop into cb_g_row (one copy: 2048 B a page) and popped after
+// it; x's row is read once per work item as before (two copies). Together 3 pages per tile of cap:
+// cap = 1 MiB / 6144 B = 170. b is read at [i, 0]: one tile a work item, not a row, so it streams.
+const char* kSharedRows = R"(// after to-core-loop
+program sr attributes {grid = 8x8} {
+  tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
+  tensor g: bf16[1, N] input layout dram interleaved tile 32x32 page 2048
+  tensor b: bf16[M, 32] input layout dram interleaved tile 32x32 page 2048
+  tensor y: bf16[M, N] output layout dram interleaved tile 32x32 page 2048
+  cb cb_x index 0 format Float16_b page 2048 depth 2 role input tensor x
+  cb cb_g index 1 format Float16_b page 2048 depth 2 role input tensor g
+  cb cb_b index 2 format Float16_b page 2048 depth 2 role input tensor b
+  cb cb_y index 16 format Float16_b page 2048 depth 2 role output tensor y
+
+  func kernel sr(x: tensor, g: tensor, b: tensor, y: tensor, M: i32, N: i32, start: u32, count: u32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    for i in start .. +count per_core {
+      let s: tile<f32> = tile.zeros()
+      for j in 0 .. Nt reduction {
+        s = tile.add(s, tile.rowsum(load x[i, j]))
+      }
+      for j in 0 .. Nt serial {
+        store y[i, j] = tile.mul(tile.mul(load x[i, j], tile.bcast_col(s)), tile.bcast_row(load g[0, j]))
+      }
+      store y[i, 0] = load b[i, 0]
+    }
+  }
+
+  func host sr_host(M: u32, N: u32) {
+    let Mt: u32 = M / 32u
+    let work_items: u32 = Mt
+  }
+
+  host_plan {
+    split split_work_to_cores items work_items grid 8x8 row_wise false
+    per_core start count
+  }
+}
+)";
+
+TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
+  const std::string out = test::run_stage("keep-rows", kSharedRows);
+  for (const char* text :
+       {"  cb cb_x_row index 3 format Float16_b page 2048 depth 340 role input\n",
+        "  cb cb_g_row index 4 format Float16_b page 2048 depth 170 role input\n",
+        "    let row_kept: i32 = min(Nt, 170)\n"
+        "    let row_rest: i32 = max(Nt - 170, 0)\n"
+        "    df.read_block(cb_g_row, g, 0, 1, 170, Nt, 1, 1, row_kept, 170)\n"
+        "    cb_wait_front(cb_g_row, 170)\n"
+        "    for i in start .. +count per_core {\n"
+        "      df.read_block(cb_x_row, x, i * Nt, 1, 170, Nt, 1, 1, row_kept, 170)\n"
+        "      cb_wait_front(cb_x_row, 170)\n",
+        "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), "
+        "tile.bcast_row(cb.tile(cb_g_row, j)))\n",
+        "      for j in 170 .. +row_rest serial {\n"
+        "        store y[i, j] = tile.mul(tile.mul(load x[i, j], tile.bcast_col(s)), "
+        "tile.bcast_row(load g[0, j]))\n",
+        "      store y[i, 0] = load b[i, 0]\n"
+        "      cb_pop_front(cb_x_row, 170)\n"
+        "    }\n"
+        "    cb_pop_front(cb_g_row, 170)\n"})
+    EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
+  EXPECT_EQ(out.find("cb_b_row"), std::string::npos) << out;
+}
+
 } // namespace
 } // namespace tk::lower

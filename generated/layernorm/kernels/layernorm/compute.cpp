@@ -22,6 +22,8 @@ void kernel_main() {
   constexpr uint32_t cb_beta = tt::CBIndex::c_2;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_3;
   constexpr uint32_t cb_x_row = tt::CBIndex::c_4;
+  constexpr uint32_t cb_gamma_row = tt::CBIndex::c_5;
+  constexpr uint32_t cb_beta_row = tt::CBIndex::c_6;
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
   constexpr uint32_t cb_sum0 = tt::CBIndex::c_24;
   constexpr uint32_t cb_mean = tt::CBIndex::c_25;
@@ -37,9 +39,11 @@ void kernel_main() {
   const uint32_t eps_bits = get_arg_val<uint32_t>(3);
   const uint32_t count = get_arg_val<uint32_t>(4);
   compute_kernel_hw_startup(cb_x_row, cb_scaler, cb_sum0);
+  cb_wait_front(cb_gamma_row, 128);
+  cb_wait_front(cb_beta_row, 128);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
-    cb_wait_front(cb_x_row, 256);
+    cb_wait_front(cb_x_row, 128);
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_sum0);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -48,7 +52,7 @@ void kernel_main() {
     }
     reduce_uninit();
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_sum0);
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = 128; j < 128 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_x, 1);
@@ -168,7 +172,7 @@ void kernel_main() {
       cb_pop_front(cb_d, 1);
       reduce_uninit();
     }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = 128; j < 128 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       sub_bcast_cols_init_short(cb_x, cb_mean_hi);
       tile_regs_acquire();
@@ -280,13 +284,11 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
-      cb_wait_front(cb_gamma, 1);
-      reconfig_data_format_srcb(cb_gamma);
-      mul_bcast_rows_init_short(cb_tmp0, cb_gamma);
+      reconfig_data_format_srcb(cb_gamma_row);
+      mul_bcast_rows_init_short(cb_tmp0, cb_gamma_row);
       tile_regs_acquire();
-      mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_gamma, 0, 0, 0);
+      mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_gamma_row, 0, j, 0);
       cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_gamma, 1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
@@ -294,12 +296,10 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
-      cb_wait_front(cb_beta, 1);
-      add_bcast_rows_init_short(cb_tmp0, cb_beta);
+      add_bcast_rows_init_short(cb_tmp0, cb_beta_row);
       tile_regs_acquire();
-      add_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_beta, 0, 0, 0);
+      add_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_beta_row, 0, j, 0);
       cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_beta, 1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_y, 1);
@@ -307,7 +307,7 @@ void kernel_main() {
       cb_push_back(cb_y, 1);
       tile_regs_release();
     }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = 128; j < 128 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       sub_bcast_cols_init_short(cb_x, cb_mean_hi);
       tile_regs_acquire();
@@ -374,7 +374,9 @@ void kernel_main() {
     cb_pop_front(cb_mean_hi, 1);
     cb_pop_front(cb_mean_lo, 1);
     cb_pop_front(cb_r, 1);
-    cb_pop_front(cb_x_row, 256);
+    cb_pop_front(cb_x_row, 128);
   }
   cb_pop_front(cb_scaler, 1);
+  cb_pop_front(cb_gamma_row, 128);
+  cb_pop_front(cb_beta_row, 128);
 }

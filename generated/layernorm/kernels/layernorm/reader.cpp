@@ -25,6 +25,8 @@ void kernel_main() {
   constexpr uint32_t cb_beta = tt::CBIndex::c_2;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_3;
   constexpr uint32_t cb_x_row = tt::CBIndex::c_4;
+  constexpr uint32_t cb_gamma_row = tt::CBIndex::c_5;
+  constexpr uint32_t cb_beta_row = tt::CBIndex::c_6;
   const uint32_t x_addr = get_arg_val<uint32_t>(0);
   const uint32_t gamma_addr = get_arg_val<uint32_t>(1);
   const uint32_t beta_addr = get_arg_val<uint32_t>(2);
@@ -39,42 +41,52 @@ void kernel_main() {
   const auto gamma_accessor = TensorAccessor(gamma_args, gamma_addr, 2048u);
   constexpr auto beta_args = TensorAccessorArgs<gamma_args.next_compile_time_args_offset()>();
   const auto beta_accessor = TensorAccessor(beta_args, beta_addr, 2048u);
+  cb_reserve_back(cb_gamma_row, 128);
+  cb_reserve_back(cb_beta_row, 128);
+  for (int32_t cb_gamma_row_r = 0; cb_gamma_row_r < 1; ++cb_gamma_row_r) {
+    for (int32_t cb_gamma_row_c = 0; cb_gamma_row_c < row_kept; ++cb_gamma_row_c) {
+      noc_async_read_page(0 + cb_gamma_row_r * Nt + cb_gamma_row_c, gamma_accessor,
+                          get_write_ptr(cb_gamma_row) + (cb_gamma_row_r * 128 + cb_gamma_row_c) *
+                                                            get_tile_size(cb_gamma_row));
+    }
+  }
+  for (int32_t cb_beta_row_r = 0; cb_beta_row_r < 1; ++cb_beta_row_r) {
+    for (int32_t cb_beta_row_c = 0; cb_beta_row_c < row_kept; ++cb_beta_row_c) {
+      noc_async_read_page(0 + cb_beta_row_r * Nt + cb_beta_row_c, beta_accessor,
+                          get_write_ptr(cb_beta_row) +
+                              (cb_beta_row_r * 128 + cb_beta_row_c) * get_tile_size(cb_beta_row));
+    }
+  }
+  noc_async_read_barrier();
+  cb_push_back(cb_gamma_row, 128);
+  cb_push_back(cb_beta_row, 128);
   cb_reserve_back(cb_scaler, 1);
   fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);
   cb_push_back(cb_scaler, 1);
   for (uint32_t i = start; i < start + count; ++i) {
-    cb_reserve_back(cb_x_row, 256);
+    cb_reserve_back(cb_x_row, 128);
     for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
       for (int32_t cb_x_row_c = 0; cb_x_row_c < row_kept; ++cb_x_row_c) {
         noc_async_read_page(i * Nt + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
                             get_write_ptr(cb_x_row) +
-                                (cb_x_row_r * 256 + cb_x_row_c) * get_tile_size(cb_x_row));
+                                (cb_x_row_r * 128 + cb_x_row_c) * get_tile_size(cb_x_row));
       }
     }
     noc_async_read_barrier();
-    cb_push_back(cb_x_row, 256);
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    cb_push_back(cb_x_row, 128);
+    for (int32_t j = 128; j < 128 + row_rest; ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = 128; j < 128 + row_rest; ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 0; j < row_kept; ++j) {
-      cb_reserve_back(cb_gamma, 1);
-      cb_reserve_back(cb_beta, 1);
-      noc_async_read_page(j, gamma_accessor, get_write_ptr(cb_gamma));
-      noc_async_read_page(j, beta_accessor, get_write_ptr(cb_beta));
-      noc_async_read_barrier();
-      cb_push_back(cb_gamma, 1);
-      cb_push_back(cb_beta, 1);
-    }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = 128; j < 128 + row_rest; ++j) {
       cb_reserve_back(cb_x, 1);
       cb_reserve_back(cb_gamma, 1);
       cb_reserve_back(cb_beta, 1);

@@ -20,13 +20,16 @@ void kernel_main() {
   constexpr uint32_t cb_b1 = tt::CBIndex::c_2;
   constexpr uint32_t cb_W2 = tt::CBIndex::c_3;
   constexpr uint32_t cb_b2 = tt::CBIndex::c_4;
+  constexpr uint32_t cb_b1_row = tt::CBIndex::c_5;
   constexpr uint32_t cb_Y = tt::CBIndex::c_16;
   constexpr uint32_t cb_acc = tt::CBIndex::c_24;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
   const int32_t Dt = get_arg_val<uint32_t>(0);
-  const int32_t Ft = get_arg_val<uint32_t>(1);
-  const uint32_t count = get_arg_val<uint32_t>(2);
+  const int32_t row_kept = get_arg_val<uint32_t>(1);
+  const int32_t row_rest = get_arg_val<uint32_t>(2);
+  const uint32_t count = get_arg_val<uint32_t>(3);
   compute_kernel_hw_startup(cb_W1, cb_X, cb_acc);
+  cb_wait_front(cb_b1_row, 512);
   for (uint32_t w = 0; w < count; ++w) {
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -38,7 +41,59 @@ void kernel_main() {
     cb_push_back(cb_acc, 1);
     tile_regs_release();
     cb_wait_front(cb_acc, 1);
-    for (int32_t f = 0; f < Ft; ++f) {
+    for (int32_t f = 0; f < row_kept; ++f) {
+      mm_init_short(cb_X, cb_W1);
+      tile_regs_acquire();
+      // DST[0] is zero: nothing wrote it since tile_regs_acquire
+      for (int32_t d = 0; d < Dt; ++d) {
+        cb_wait_front(cb_X, 1);
+        cb_wait_front(cb_W1, 1);
+        matmul_tiles(cb_X, cb_W1, 0, 0, 0);
+        cb_pop_front(cb_X, 1);
+        cb_pop_front(cb_W1, 1);
+      }
+      pack_reconfig_data_format(cb_tmp0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      add_bcast_rows_init_short(cb_tmp0, cb_b1_row);
+      tile_regs_acquire();
+      add_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_b1_row, 0, f, 0);
+      cb_pop_front(cb_tmp0, 1);
+      gelu_tile_init<false>();
+      gelu_tile<false>(0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_acc);
+      copy_tile_to_dst_init_short(cb_acc);
+      tile_regs_acquire();
+      copy_tile(cb_acc, 0, 0);
+      cb_wait_front(cb_W2, 1);
+      reconfig_data_format_srca(cb_W2);
+      mm_init_short(cb_tmp0, cb_W2);
+      matmul_tiles(cb_tmp0, cb_W2, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_W2, 1);
+      cb_pop_front(cb_acc, 1);
+      pack_reconfig_data_format(cb_acc);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_acc, 1);
+      pack_tile(0, cb_acc);
+      cb_push_back(cb_acc, 1);
+      tile_regs_release();
+      cb_wait_front(cb_acc, 1);
+    }
+    for (int32_t f = 512; f < 512 + row_rest; ++f) {
       mm_init_short(cb_X, cb_W1);
       tile_regs_acquire();
       // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -125,4 +180,5 @@ void kernel_main() {
     tile_regs_release();
     cb_pop_front(cb_acc, 1);
   }
+  cb_pop_front(cb_b1_row, 512);
 }

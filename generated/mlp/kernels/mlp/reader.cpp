@@ -10,6 +10,7 @@ void kernel_main() {
   constexpr uint32_t cb_b1 = tt::CBIndex::c_2;
   constexpr uint32_t cb_W2 = tt::CBIndex::c_3;
   constexpr uint32_t cb_b2 = tt::CBIndex::c_4;
+  constexpr uint32_t cb_b1_row = tt::CBIndex::c_5;
   const uint32_t X_addr = get_arg_val<uint32_t>(0);
   const uint32_t W1_addr = get_arg_val<uint32_t>(1);
   const uint32_t b1_addr = get_arg_val<uint32_t>(2);
@@ -17,8 +18,10 @@ void kernel_main() {
   const uint32_t b2_addr = get_arg_val<uint32_t>(4);
   const int32_t Dt = get_arg_val<uint32_t>(5);
   const int32_t Ft = get_arg_val<uint32_t>(6);
-  const uint32_t start = get_arg_val<uint32_t>(7);
-  const uint32_t count = get_arg_val<uint32_t>(8);
+  const int32_t row_kept = get_arg_val<uint32_t>(7);
+  const int32_t row_rest = get_arg_val<uint32_t>(8);
+  const uint32_t start = get_arg_val<uint32_t>(9);
+  const uint32_t count = get_arg_val<uint32_t>(10);
   constexpr auto X_args = TensorAccessorArgs<0>();
   const auto X_accessor = TensorAccessor(X_args, X_addr, 2048u);
   constexpr auto W1_args = TensorAccessorArgs<X_args.next_compile_time_args_offset()>();
@@ -29,10 +32,35 @@ void kernel_main() {
   const auto W2_accessor = TensorAccessor(W2_args, W2_addr, 2048u);
   constexpr auto b2_args = TensorAccessorArgs<W2_args.next_compile_time_args_offset()>();
   const auto b2_accessor = TensorAccessor(b2_args, b2_addr, 2048u);
+  cb_reserve_back(cb_b1_row, 512);
+  for (int32_t cb_b1_row_r = 0; cb_b1_row_r < 1; ++cb_b1_row_r) {
+    for (int32_t cb_b1_row_c = 0; cb_b1_row_c < row_kept; ++cb_b1_row_c) {
+      noc_async_read_page(0 + cb_b1_row_r * Ft + cb_b1_row_c, b1_accessor,
+                          get_write_ptr(cb_b1_row) +
+                              (cb_b1_row_r * 512 + cb_b1_row_c) * get_tile_size(cb_b1_row));
+    }
+  }
+  noc_async_read_barrier();
+  cb_push_back(cb_b1_row, 512);
   for (uint32_t w = start; w < start + count; ++w) {
     const int32_t i = w / Dt;
     const int32_t j = w % Dt;
-    for (int32_t f = 0; f < Ft; ++f) {
+    for (int32_t f = 0; f < row_kept; ++f) {
+      for (int32_t d = 0; d < Dt; ++d) {
+        cb_reserve_back(cb_X, 1);
+        cb_reserve_back(cb_W1, 1);
+        noc_async_read_page(i * Dt + d, X_accessor, get_write_ptr(cb_X));
+        noc_async_read_page(d * Ft + f, W1_accessor, get_write_ptr(cb_W1));
+        noc_async_read_barrier();
+        cb_push_back(cb_X, 1);
+        cb_push_back(cb_W1, 1);
+      }
+      cb_reserve_back(cb_W2, 1);
+      noc_async_read_page(f * Dt + j, W2_accessor, get_write_ptr(cb_W2));
+      noc_async_read_barrier();
+      cb_push_back(cb_W2, 1);
+    }
+    for (int32_t f = 512; f < 512 + row_rest; ++f) {
       for (int32_t d = 0; d < Dt; ++d) {
         cb_reserve_back(cb_X, 1);
         cb_reserve_back(cb_W1, 1);

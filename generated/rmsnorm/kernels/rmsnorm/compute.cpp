@@ -20,6 +20,7 @@ void kernel_main() {
   constexpr uint32_t cb_g = tt::CBIndex::c_1;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_2;
   constexpr uint32_t cb_x_row = tt::CBIndex::c_3;
+  constexpr uint32_t cb_g_row = tt::CBIndex::c_4;
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
   constexpr uint32_t cb_ss = tt::CBIndex::c_24;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
@@ -30,9 +31,10 @@ void kernel_main() {
   const uint32_t eps_bits = get_arg_val<uint32_t>(3);
   const uint32_t count = get_arg_val<uint32_t>(4);
   compute_kernel_hw_startup(cb_x_row, cb_x_row, cb_ss);
+  cb_wait_front(cb_g_row, 170);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
-    cb_wait_front(cb_x_row, 256);
+    cb_wait_front(cb_x_row, 170);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
     pack_reconfig_data_format(cb_ss);
@@ -76,7 +78,7 @@ void kernel_main() {
       cb_wait_front(cb_ss, 1);
       reduce_uninit();
     }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = 170; j < 170 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       copy_tile_to_dst_init_short(cb_x);
       tile_regs_acquire();
@@ -142,13 +144,11 @@ void kernel_main() {
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
-      cb_wait_front(cb_g, 1);
-      reconfig_data_format_srcb(cb_g);
-      mul_bcast_rows_init_short(cb_tmp0, cb_g);
+      reconfig_data_format_srcb(cb_g_row);
+      mul_bcast_rows_init_short(cb_tmp0, cb_g_row);
       tile_regs_acquire();
-      mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g, 0, 0, 0);
+      mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g_row, 0, j, 0);
       cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_g, 1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_y, 1);
@@ -156,7 +156,7 @@ void kernel_main() {
       cb_push_back(cb_y, 1);
       tile_regs_release();
     }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = 170; j < 170 + row_rest; ++j) {
       cb_wait_front(cb_x, 1);
       reconfig_data_format_srcb(cb_r);
       mul_bcast_cols_init_short(cb_x, cb_r);
@@ -185,7 +185,8 @@ void kernel_main() {
       tile_regs_release();
     }
     cb_pop_front(cb_r, 1);
-    cb_pop_front(cb_x_row, 256);
+    cb_pop_front(cb_x_row, 170);
   }
   cb_pop_front(cb_scaler, 1);
+  cb_pop_front(cb_g_row, 170);
 }

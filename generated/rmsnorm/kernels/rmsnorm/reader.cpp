@@ -24,6 +24,7 @@ void kernel_main() {
   constexpr uint32_t cb_g = tt::CBIndex::c_1;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_2;
   constexpr uint32_t cb_x_row = tt::CBIndex::c_3;
+  constexpr uint32_t cb_g_row = tt::CBIndex::c_4;
   const uint32_t x_addr = get_arg_val<uint32_t>(0);
   const uint32_t g_addr = get_arg_val<uint32_t>(1);
   const int32_t Nt = get_arg_val<uint32_t>(2);
@@ -35,33 +36,37 @@ void kernel_main() {
   const auto x_accessor = TensorAccessor(x_args, x_addr, 2048u);
   constexpr auto g_args = TensorAccessorArgs<x_args.next_compile_time_args_offset()>();
   const auto g_accessor = TensorAccessor(g_args, g_addr, 2048u);
+  cb_reserve_back(cb_g_row, 170);
+  for (int32_t cb_g_row_r = 0; cb_g_row_r < 1; ++cb_g_row_r) {
+    for (int32_t cb_g_row_c = 0; cb_g_row_c < row_kept; ++cb_g_row_c) {
+      noc_async_read_page(0 + cb_g_row_r * Nt + cb_g_row_c, g_accessor,
+                          get_write_ptr(cb_g_row) +
+                              (cb_g_row_r * 170 + cb_g_row_c) * get_tile_size(cb_g_row));
+    }
+  }
+  noc_async_read_barrier();
+  cb_push_back(cb_g_row, 170);
   cb_reserve_back(cb_scaler, 1);
   fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);
   cb_push_back(cb_scaler, 1);
   for (uint32_t i = start; i < start + count; ++i) {
-    cb_reserve_back(cb_x_row, 256);
+    cb_reserve_back(cb_x_row, 170);
     for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
       for (int32_t cb_x_row_c = 0; cb_x_row_c < row_kept; ++cb_x_row_c) {
         noc_async_read_page(i * Nt + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
                             get_write_ptr(cb_x_row) +
-                                (cb_x_row_r * 256 + cb_x_row_c) * get_tile_size(cb_x_row));
+                                (cb_x_row_r * 170 + cb_x_row_c) * get_tile_size(cb_x_row));
       }
     }
     noc_async_read_barrier();
-    cb_push_back(cb_x_row, 256);
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    cb_push_back(cb_x_row, 170);
+    for (int32_t j = 170; j < 170 + row_rest; ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 0; j < row_kept; ++j) {
-      cb_reserve_back(cb_g, 1);
-      noc_async_read_page(j, g_accessor, get_write_ptr(cb_g));
-      noc_async_read_barrier();
-      cb_push_back(cb_g, 1);
-    }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = 170; j < 170 + row_rest; ++j) {
       cb_reserve_back(cb_x, 1);
       cb_reserve_back(cb_g, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));

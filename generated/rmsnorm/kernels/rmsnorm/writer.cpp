@@ -21,7 +21,7 @@ void kernel_main() {
       noc_async_writes_flushed();
       cb_pop_front(cb_y, 1);
     }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = 170; j < 170 + row_rest; ++j) {
       cb_wait_front(cb_y, 1);
       noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y));
       noc_async_writes_flushed();
