@@ -4,7 +4,8 @@
 // and prints one JSON line per program: the projected device time and the model's counters
 // (ProgramTiming), the figures derived from them (TFLOPS, arithmetic intensity, the bound that
 // binds) and a check of the output against a double-precision reference (max |err|, the bf16
-// bound's ratio, PCC), on every row or, for large products, on evenly spaced rows. It takes no
+// bound's ratio, PCC), on every row or, for large products, on evenly spaced rows; with
+// TK_EMULATOR_MATH=off the projection alone, in seconds at 4096^3 (docs/timing.md). It takes no
 // decision about what to run: bench/tt_bench.py chooses the shapes and renders the table.
 //
 //   tk_tt_bench --program matmul,reuse_mcast --shape 1024,1024,1024
@@ -235,6 +236,7 @@ struct Options {
   std::uint64_t seed = 1;
   double check_budget = 0x1p30; // reference operations per program; beyond, rows are sampled
   bool check = true;
+  bool math = true; // TK_EMULATOR_MATH: off projects without computing (and checks nothing)
 };
 
 // What the output of one run looks like to the checker: given the checked row indices, feeds the
@@ -478,6 +480,7 @@ nlohmann::json run_one(Device& device, const Program& p, const std::vector<std::
   const double seconds = t.device_cycles / (t.clock_ghz * 1e9);
   const double bytes = static_cast<double>(t.dram_bytes_read + t.dram_bytes_written);
   row["plan"] = r.plan;
+  row["math"] = o.math ? "on" : "off";
   row["wall_s"] = r.wall_seconds;
   row["device_cycles"] = t.device_cycles;
   row["device_us"] = t.device_us;
@@ -593,6 +596,9 @@ int main(int argc, char** argv) {
   }
 
   tk::rt::emu::set_timing(true);
+  // Without the arithmetic (docs/timing.md) the outputs are undefined: there is nothing to check.
+  options.math = tk::rt::emu::math_enabled();
+  options.check = options.check && options.math;
   auto device = Device::create_unit_mesh(0);
   int status = 0;
   for (const Program* p : programs) {

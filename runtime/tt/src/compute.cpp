@@ -1,15 +1,44 @@
 // Compute-kernel entry points: the DST register file and its acquire/commit/wait/release protocol,
 // the unpacker's and packer's configured data formats, and the numerics of unpack (bf16/fp32/bfp8_b
-// pages, TF32 through SrcA/SrcB), FPU ops, SFPU ops, reduce and pack.
+// pages, TF32 through SrcA/SrcB), FPU ops, SFPU ops, reduce and pack; and the switch that skips
+// that arithmetic (TK_EMULATOR_MATH=off, set_math) while every check and timing hook still runs.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "bfp8.hpp"
 #include "state.hpp"
+#include "tk_emulator/emulator.hpp"
 #include "tk_emulator/timing_params.hpp"
 
 namespace tk::rt::emu {
+namespace {
+std::optional<bool> g_math_forced; // set_math; nullopt: the environment decides
+bool g_math = true;                // for the launch that runs (begin_math_launch)
+} // namespace
+
+void set_math(std::optional<bool> on) {
+  g_math_forced = on;
+}
+bool math_enabled() {
+  if (g_math_forced)
+    return *g_math_forced;
+  const char* v = std::getenv("TK_EMULATOR_MATH");
+  if (v == nullptr || *v == '\0')
+    return true;
+  const std::string s = v;
+  if (s == "on" || s == "1")
+    return true;
+  if (s == "off" || s == "0")
+    return false;
+  throw EmulatorError("TK_EMULATOR_MATH=" + s + ": expected on or off");
+}
+void begin_math_launch() {
+  g_math = math_enabled();
+}
+
 namespace {
 float bits_float(std::uint32_t b) {
   float f;
@@ -77,7 +106,7 @@ Tile& dst_tile(const Compute& c, const char* op, std::uint32_t idst) {
 
 // Values written to a 16-bit DST keep bf16 precision.
 void store(const Compute& c, Tile& t) {
-  if (c.cc.fp32_dest_acc_en)
+  if (c.cc.fp32_dest_acc_en || !g_math)
     return;
   for (float& v : t)
     v = round_bf16(v);
@@ -120,9 +149,15 @@ void check_format(const Compute& c, const char* op, std::uint32_t cb, Src src) {
   }
 }
 
+bool unpacks_to_dest_fp32(const Compute& c, std::uint32_t cb) {
+  return cb < c.cc.unpack_to_dest_mode.size() &&
+         c.cc.unpack_to_dest_mode[cb] == UnpackToDestMode::UnpackToDestFp32;
+}
+
 enum class Path { SrcReg, ToDest };
-Tile unpack(const Compute& c, const char* op, std::uint32_t cb, std::uint32_t tile, Path path,
-            Src src) {
+// Every check of an unpack of tile `tile` of `cb`; returns its page in L1.
+const std::uint8_t* unpack_page(const Compute& c, const char* op, std::uint32_t cb,
+                                std::uint32_t tile, Path path, Src src) {
   if (cb >= kNumCircularBuffers)
     fail(std::string(op) + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
   const CbState& s = c.core.cbs[cb];
@@ -137,39 +172,47 @@ Tile unpack(const Compute& c, const char* op, std::uint32_t cb, std::uint32_t ti
     fail(std::string(op) + ": tile " + std::to_string(tile) + " of " + cb_name(cb) +
          " lies past the end of the CB");
   check_format(c, op, cb, src);
-  const std::uint8_t* page = c.core.l1 + s.address + (s.rd_page + tile) * s.page_size;
-  Tile t{};
   if (s.format == tt::DataFormat::Float16_b) {
     if (s.page_size < 2048)
       fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than a bf16 tile");
+  } else if (s.format == tt::DataFormat::Float32) {
+    if (s.page_size < 4096)
+      fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than an fp32 tile");
+    if (unpacks_to_dest_fp32(c, cb) && path == Path::SrcReg)
+      fail(std::string(op) + ": " + cb_name(cb) +
+           " is unpacked to DST (UnpackToDestMode::UnpackToDestFp32), so it cannot feed SrcA/SrcB; "
+           "only copy_tile reads it");
+  } else if (s.format == tt::DataFormat::Bfp8_b) {
+    if (s.page_size < bfp8::kTileBytes)
+      fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than a bfp8_b tile");
+  } else {
+    fail(std::string(op) + ": " + cb_name(cb) + " has data format " +
+         std::to_string(static_cast<int>(s.format)) +
+         "; the emulator computes on Float16_b, Float32 and Bfp8_b tiles");
+  }
+  return c.core.l1 + s.address + (s.rd_page + tile) * s.page_size;
+}
+
+// The values the unpacker delivers from `page` (checked by unpack_page) of `cb`. Only called with
+// the arithmetic on.
+Tile load(const Compute& c, std::uint32_t cb, const std::uint8_t* page) {
+  Tile t{};
+  const tt::DataFormat format = c.core.cbs[cb].format;
+  if (format == tt::DataFormat::Float16_b) {
     for (int i = 0; i < 1024; ++i) {
       std::uint16_t v;
       std::memcpy(&v, page + 2 * i, 2);
       t[i] = bits_float(static_cast<std::uint32_t>(v) << 16);
     }
-  } else if (s.format == tt::DataFormat::Float32) {
-    if (s.page_size < 4096)
-      fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than an fp32 tile");
+  } else if (format == tt::DataFormat::Float32) {
     std::memcpy(t.data(), page, 4096);
-    const bool to_dest_fp32 = cb < c.cc.unpack_to_dest_mode.size() &&
-                              c.cc.unpack_to_dest_mode[cb] == UnpackToDestMode::UnpackToDestFp32;
-    if (to_dest_fp32 && path == Path::SrcReg)
-      fail(std::string(op) + ": " + cb_name(cb) +
-           " is unpacked to DST (UnpackToDestMode::UnpackToDestFp32), so it cannot feed SrcA/SrcB; "
-           "only copy_tile reads it");
-    if (!to_dest_fp32) {
+    if (!unpacks_to_dest_fp32(c, cb)) {
       for (float& v : t)
         v = tf32(v);
     }
-  } else if (s.format == tt::DataFormat::Bfp8_b) {
-    if (s.page_size < bfp8::kTileBytes)
-      fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than a bfp8_b tile");
+  } else { // Bfp8_b (unpack_page rejects the rest)
     // Every bfp8_b value is exact in the source registers (7 bits of magnitude at most).
     t = bfp8::decode_tile(page);
-  } else {
-    fail(std::string(op) + ": " + cb_name(cb) + " has data format " +
-         std::to_string(static_cast<int>(s.format)) +
-         "; the emulator computes on Float16_b, Float32 and Bfp8_b tiles");
   }
   return t;
 }
@@ -183,8 +226,10 @@ void tile_regs_acquire() {
   // The packer zeroes each DST half after packing it (tt-llk _llk_pack_dest_section_done_: ZEROACC
   // CLR_HALF), so a freshly acquired DST reads as zero on silicon too; matmul accumulation relies
   // on it.
-  for (std::uint32_t i = 0; i < capacity(c.cc); ++i)
-    c.dst.tiles[i].fill(0.0f);
+  if (g_math) {
+    for (std::uint32_t i = 0; i < capacity(c.cc); ++i)
+      c.dst.tiles[i].fill(0.0f);
+  }
   c.dst.math = true;
 }
 void tile_regs_commit() {
@@ -240,20 +285,26 @@ bool matmul_transposed() {
 void transpose_wh_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
   Compute c = ctx("transpose_wh_tile");
   Tile& d = dst_tile(c, "transpose_wh_tile", idst);
-  const Tile a = unpack(c, "transpose_wh_tile", cb, tile, Path::SrcReg, Src::A);
-  const auto& fi = face_index();
-  for (int r = 0; r < 32; ++r)
-    for (int col = 0; col < 32; ++col)
-      d[fi[r * 32 + col]] = a[fi[col * 32 + r]];
-  store(c, d);
+  const std::uint8_t* pa = unpack_page(c, "transpose_wh_tile", cb, tile, Path::SrcReg, Src::A);
+  if (g_math) {
+    const Tile a = load(c, cb, pa);
+    const auto& fi = face_index();
+    for (int r = 0; r < 32; ++r)
+      for (int col = 0; col < 32; ++col)
+        d[fi[r * 32 + col]] = a[fi[col * 32 + r]];
+    store(c, d);
+  }
   timing::tile_op(c.f, timing::TileOp::Copy, "transpose");
 }
 
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
   Compute c = ctx("copy_tile");
   Tile& d = dst_tile(c, "copy_tile", idst);
-  d = unpack(c, "copy_tile", cb, tile, Path::ToDest, Src::A);
-  store(c, d);
+  const std::uint8_t* page = unpack_page(c, "copy_tile", cb, tile, Path::ToDest, Src::A);
+  if (g_math) {
+    d = load(c, cb, page);
+    store(c, d);
+  }
   timing::tile_op(c.f, timing::TileOp::Copy, "copy");
 }
 
@@ -264,23 +315,27 @@ void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, 
                                          : "mul_tiles";
   Compute c = ctx(name);
   Tile& d = dst_tile(c, name, idst);
-  const Tile a = unpack(c, name, cb0, tile0, Path::SrcReg, Src::A);
-  const Tile b = unpack(c, name, cb1, tile1, Path::SrcReg, Src::B);
-  const auto& fi = face_index();
-  for (int r = 0; r < 32; ++r) {
-    for (int col = 0; col < 32; ++col) {
-      const int i = fi[r * 32 + col];
-      const float bv = bcast == Bcast::None  ? b[i]
-                       : bcast == Bcast::Row ? b[fi[col]]
-                       : bcast == Bcast::Col ? b[fi[r * 32]]
-                                             : b[0];
-      float v = op == Binary::Add ? a[i] + bv : op == Binary::Sub ? a[i] - bv : a[i] * bv;
-      if (c.dst.acc_to_dest)
-        v += d[i];
-      d[i] = v;
+  const std::uint8_t* pa = unpack_page(c, name, cb0, tile0, Path::SrcReg, Src::A);
+  const std::uint8_t* pb = unpack_page(c, name, cb1, tile1, Path::SrcReg, Src::B);
+  if (g_math) {
+    const Tile a = load(c, cb0, pa);
+    const Tile b = load(c, cb1, pb);
+    const auto& fi = face_index();
+    for (int r = 0; r < 32; ++r) {
+      for (int col = 0; col < 32; ++col) {
+        const int i = fi[r * 32 + col];
+        const float bv = bcast == Bcast::None  ? b[i]
+                         : bcast == Bcast::Row ? b[fi[col]]
+                         : bcast == Bcast::Col ? b[fi[r * 32]]
+                                               : b[0];
+        float v = op == Binary::Add ? a[i] + bv : op == Binary::Sub ? a[i] - bv : a[i] * bv;
+        if (c.dst.acc_to_dest)
+          v += d[i];
+        d[i] = v;
+      }
     }
+    store(c, d);
   }
-  store(c, d);
   static constexpr const char* kCounters[3][4] = {
       {"add", "add_bcast_row", "add_bcast_col", "add_bcast_scalar"},
       {"sub", "sub_bcast_row", "sub_bcast_col", "sub_bcast_scalar"},
@@ -289,12 +344,24 @@ void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, 
                   kCounters[static_cast<int>(op)][static_cast<int>(bcast)]);
 }
 
+namespace {
+// DST[d] += a · b as the matrix engine computes it.
+void matmul_math(const Compute& c, Tile& d, const Tile& a, const Tile& b, bool transpose);
+} // namespace
+
 void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,
                   std::uint32_t idst, bool transpose) {
   Compute c = ctx("matmul_tiles");
   Tile& d = dst_tile(c, "matmul_tiles", idst);
-  const Tile a = unpack(c, "matmul_tiles", cb0, tile0, Path::SrcReg, Src::B);
-  const Tile b = unpack(c, "matmul_tiles", cb1, tile1, Path::SrcReg, Src::A);
+  const std::uint8_t* pa = unpack_page(c, "matmul_tiles", cb0, tile0, Path::SrcReg, Src::B);
+  const std::uint8_t* pb = unpack_page(c, "matmul_tiles", cb1, tile1, Path::SrcReg, Src::A);
+  if (g_math)
+    matmul_math(c, d, load(c, cb0, pa), load(c, cb1, pb), transpose);
+  timing::tile_op(c.f, timing::TileOp::Matmul, "matmul");
+}
+
+namespace {
+void matmul_math(const Compute& c, Tile& d, const Tile& a, const Tile& b, bool transpose) {
   const auto& fi = face_index();
   float am[32][32], bm[32][32], acc[32][32];
   for (int r = 0; r < 32; ++r)
@@ -319,16 +386,12 @@ void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std
   for (int r = 0; r < 32; ++r)
     for (int col = 0; col < 32; ++col)
       d[fi[r * 32 + col]] = acc[r][col];
-  timing::tile_op(c.f, timing::TileOp::Matmul, "matmul");
 }
+} // namespace
 
-void unary_tile(Unary op, std::uint32_t idst, float p) {
-  unary_tile(op, idst, p, 0.0f, 0.0f);
-}
-
-void unary_tile(Unary op, std::uint32_t idst, float p, float p1, float p2) {
-  Compute c = ctx("SFPU op");
-  Tile& d = dst_tile(c, "SFPU op", idst);
+namespace {
+// The SFPU op `op` on every element of `d`.
+void sfpu_math(Unary op, Tile& d, float p, float p1, float p2) {
   for (float& v : d) {
     const float x = v;
     switch (op) {
@@ -438,6 +501,18 @@ void unary_tile(Unary op, std::uint32_t idst, float p, float p1, float p2) {
       break;
     }
   }
+}
+} // namespace
+
+void unary_tile(Unary op, std::uint32_t idst, float p) {
+  unary_tile(op, idst, p, 0.0f, 0.0f);
+}
+
+void unary_tile(Unary op, std::uint32_t idst, float p, float p1, float p2) {
+  Compute c = ctx("SFPU op");
+  Tile& d = dst_tile(c, "SFPU op", idst);
+  if (g_math)
+    sfpu_math(op, d, p, p1, p2);
   store(c, d);
   // The counter names are the SDK's calls without "_tile"; transcendental functions cost more
   // (timing::kSfpuFunctions).
@@ -459,10 +534,11 @@ void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std
                                            "le_binary_tile",  "ge_binary_tile"};
   const char* name = kNames[static_cast<int>(op)];
   Compute c = ctx(name);
-  const Tile a = dst_tile(c, name, idst0);
-  const Tile b = dst_tile(c, name, idst1);
+  const Tile& a = dst_tile(c, name, idst0);
+  const Tile& b = dst_tile(c, name, idst1);
   Tile& o = dst_tile(c, name, odst);
-  for (int i = 0; i < 1024; ++i) {
+  // Element by element: o may be a or b.
+  for (int i = 0; i < 1024 && g_math; ++i) {
     switch (op) {
     case DstBinary::Max:
       o[i] = std::max(a[i], b[i]);
@@ -509,24 +585,20 @@ void where_tile(bool float_format, std::uint32_t ic, std::uint32_t ia, std::uint
   if (!float_format)
     not_modelled("where_tile on an integer DataFormat");
   Compute c = ctx("where_tile");
-  const Tile cond = dst_tile(c, "where_tile", ic);
-  const Tile a = dst_tile(c, "where_tile", ia);
-  const Tile b = dst_tile(c, "where_tile", ib);
+  const Tile& cond = dst_tile(c, "where_tile", ic);
+  const Tile& a = dst_tile(c, "where_tile", ia);
+  const Tile& b = dst_tile(c, "where_tile", ib);
   Tile& o = dst_tile(c, "where_tile", odst);
-  for (int i = 0; i < 1024; ++i)
+  // Element by element: o may be any of the three.
+  for (int i = 0; i < 1024 && g_math; ++i)
     o[i] = cond[i] != 0.0f ? a[i] : b[i];
   store(c, o);
   timing::tile_op(c.f, timing::TileOp::SfpuSimple, "where_tile");
 }
 
-void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, std::uint32_t tile,
-                 std::uint32_t tile_scaler, std::uint32_t idst) {
-  Compute c = ctx("reduce_tile");
-  Tile& d = dst_tile(c, "reduce_tile", idst);
-  const Tile a = unpack(c, "reduce_tile", cb, tile, Path::SrcReg, Src::A);
-  // The scaler tile carries the scale factor in every element of its first row per face (the SDK's
-  // generate_reduce_scaler); element (0,0) is read.
-  const float scaler = unpack(c, "reduce_tile", cb_scaler, tile_scaler, Path::SrcReg, Src::B)[0];
+namespace {
+// Reduces `a` into DST tile `d` (pool and dim as reduce_tile's).
+void reduce_math(int pool, int dim, Tile& d, const Tile& a, float scaler) {
   const auto& fi = face_index();
   const bool is_max = pool == 2, is_min = pool == 3;
   auto combine = [&](float acc, float v) {
@@ -554,7 +626,23 @@ void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, s
   } else {
     put(0, 0, reduce(0, 32, 0, 32));
   }
-  store(c, d);
+}
+} // namespace
+
+void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, std::uint32_t tile,
+                 std::uint32_t tile_scaler, std::uint32_t idst) {
+  Compute c = ctx("reduce_tile");
+  Tile& d = dst_tile(c, "reduce_tile", idst);
+  const std::uint8_t* pa = unpack_page(c, "reduce_tile", cb, tile, Path::SrcReg, Src::A);
+  const std::uint8_t* ps =
+      unpack_page(c, "reduce_tile", cb_scaler, tile_scaler, Path::SrcReg, Src::B);
+  if (g_math) {
+    // The scaler tile carries the scale factor in every element of its first row per face (the
+    // SDK's generate_reduce_scaler); element (0,0) is read.
+    reduce_math(pool, dim, d, load(c, cb, pa), load(c, cb_scaler, ps)[0]);
+    store(c, d);
+  }
+  const bool is_max = pool == 2, is_min = pool == 3;
   static constexpr const char* kNames[] = {"reduce_sum", "reduce_avg", "reduce_max", "reduce_min"};
   timing::tile_op(c.f, is_max || is_min ? timing::TileOp::ReduceMax : timing::TileOp::ReduceSum,
                   kNames[pool & 3]);
@@ -582,6 +670,33 @@ void configure_formats(std::int32_t srca_cb, std::int32_t srcb_cb, std::int32_t 
 void reduce_pack_mask(int dim) {
   ctx(dim < 0 ? "reduce_uninit" : "reduce_init").dst.pack_mask = dim;
 }
+
+namespace {
+// Writes DST tile `t` into `page` in `format`, through the packer's reduce mask.
+void pack_math(const Compute& c, Tile t, tt::DataFormat format, std::uint8_t* page) {
+  if (c.dst.pack_mask >= 0) { // reduce_init's edge mask: zeros outside the reduction's result
+    const auto& fi = face_index();
+    for (int r = 0; r < 32; ++r)
+      for (int col = 0; col < 32; ++col) {
+        const bool keep = c.dst.pack_mask == 0   ? col == 0
+                          : c.dst.pack_mask == 1 ? r == 0
+                                                 : r == 0 && col == 0;
+        if (!keep)
+          t[fi[r * 32 + col]] = 0.0f;
+      }
+  }
+  if (format == tt::DataFormat::Float16_b) {
+    for (int i = 0; i < 1024; ++i) {
+      const std::uint16_t v = to_bf16_rne(t[i]);
+      std::memcpy(page + 2 * i, &v, 2);
+    }
+  } else if (format == tt::DataFormat::Float32) {
+    std::memcpy(page, t.data(), 4096);
+  } else { // Bfp8_b (pack_tile rejects the rest)
+    bfp8::encode_tile_packer(t.data(), page);
+  }
+}
+} // namespace
 
 void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order) {
   Compute c = ctx("pack_tile");
@@ -615,27 +730,7 @@ void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, boo
          ", " + cb_name(cb) + ") first");
   if (!out_of_order)
     ++s.pack_index;
-  std::uint8_t* page = c.core.l1 + s.address + (s.wr_page + pos) * s.page_size;
-  Tile t = c.dst.tiles[idst];
-  if (c.dst.pack_mask >= 0) { // reduce_init's edge mask: zeros outside the reduction's result
-    const auto& fi = face_index();
-    for (int r = 0; r < 32; ++r)
-      for (int col = 0; col < 32; ++col) {
-        const bool keep = c.dst.pack_mask == 0   ? col == 0
-                          : c.dst.pack_mask == 1 ? r == 0
-                                                 : r == 0 && col == 0;
-        if (!keep)
-          t[fi[r * 32 + col]] = 0.0f;
-      }
-  }
-  if (s.format == tt::DataFormat::Float16_b) {
-    for (int i = 0; i < 1024; ++i) {
-      const std::uint16_t v = to_bf16_rne(t[i]);
-      std::memcpy(page + 2 * i, &v, 2);
-    }
-  } else if (s.format == tt::DataFormat::Float32) {
-    std::memcpy(page, t.data(), 4096);
-  } else if (s.format == tt::DataFormat::Bfp8_b) {
+  if (s.format == tt::DataFormat::Bfp8_b) {
     // Without bfp8_pack_precise the packer's source format is Bfp8_b itself and the early
     // conversion's rounding is not documented, so it is not modelled.
     if (!c.cc.bfp8_pack_precise)
@@ -644,12 +739,14 @@ void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, boo
            "emulator models the packer's rounding into Bfp8_b only with bfp8_pack_precise = true");
     if (s.page_size < bfp8::kTileBytes)
       fail(call + ": " + cb_name(cb) + " pages hold less than a bfp8_b tile");
-    bfp8::encode_tile_packer(t.data(), page);
-  } else {
+  } else if (s.format != tt::DataFormat::Float16_b && s.format != tt::DataFormat::Float32) {
     fail(call + ": " + cb_name(cb) + " has data format " +
          std::to_string(static_cast<int>(s.format)) +
          "; the emulator packs Float16_b, Float32 and Bfp8_b tiles");
   }
+  if (g_math)
+    pack_math(c, c.dst.tiles[idst], s.format,
+              c.core.l1 + s.address + (s.wr_page + pos) * s.page_size);
   timing::tile_op(c.f, timing::TileOp::Pack, "pack", s.page_size);
 }
 } // namespace tk::rt::emu

@@ -369,6 +369,7 @@ void run_program(DeviceState& dev, tt::tt_metal::Program& program) {
     DeviceState& d;
     ~Clear() { d.launch_cores.clear(); }
   } clear{dev};
+  begin_math_launch();
   timing::begin(dev);
   try {
     run_fibers(fibers);

@@ -229,6 +229,9 @@ void run_fibers(std::vector<std::unique_ptr<Fiber>>& fibers);
 // JIT: the entry point of `kernel` compiled for the CB formats of `core`.
 EntryFn load_kernel(const KernelRecord& kernel, const CoreState& core);
 
+// Reads set_math / TK_EMULATOR_MATH for the launch about to run (compute.cpp).
+void begin_math_launch();
+
 // The device a launch runs on (set for the duration of EnqueueMeshWorkload).
 DeviceState& active_device();
 void set_active_device(DeviceState* device);

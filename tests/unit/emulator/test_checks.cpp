@@ -291,3 +291,52 @@ TEST(EmulatorChecks, PopOfAPageAWriteMayStillSend) {
                             "(noc_async_writes_flushed or noc_async_write_barrier before "
                             "cb_pop_front)");
 }
+
+// Without the arithmetic (TK_EMULATOR_MATH=off, set_math(false)) every compute check above still
+// fails the same way: only the values are skipped (docs/timing.md, "Projections without the
+// arithmetic").
+TEST(EmulatorChecks, ComputeChecksHoldWithoutTheArithmetic) {
+  const Broken cases[] = {
+      {},
+      {.compute_defines = {{"PACK_NO_RESERVE", "1"}}},
+      {.compute_defines = {{"DST_INDEX", "8"}}},
+      {.compute_defines = {{"DST_INDEX", "4"}}, .fp32_dest = true},
+      {.compute_defines = {{"DST_OUTSIDE_ACQUIRE", "1"}}},
+      {.compute_defines = {{"PACK_BEFORE_WAIT", "1"}}},
+      {.compute_defines = {{"READ_UNWAITED", "1"}}},
+      {.compute_defines = {{"MISSING_RELEASE", "1"}},
+       .reader_tiles = 2,
+       .compute_tiles = 2,
+       .writer_tiles = 2},
+  };
+  for (const Broken& b : cases) {
+    const std::string with = run(b);
+    tk::rt::emu::set_math(false);
+    const std::string without = run(b);
+    tk::rt::emu::set_math(std::nullopt);
+    EXPECT_EQ(without, with);
+    EXPECT_EQ(with.empty(), b.compute_defines.empty()) << with;
+  }
+}
+
+TEST(EmulatorChecks, MathSwitchReadsTheEnvironment) {
+  unsetenv("TK_EMULATOR_MATH");
+  EXPECT_TRUE(tk::rt::emu::math_enabled());
+  setenv("TK_EMULATOR_MATH", "off", 1);
+  EXPECT_FALSE(tk::rt::emu::math_enabled());
+  tk::rt::emu::set_math(true);
+  EXPECT_TRUE(tk::rt::emu::math_enabled());
+  tk::rt::emu::set_math(std::nullopt);
+  setenv("TK_EMULATOR_MATH", "0", 1);
+  EXPECT_FALSE(tk::rt::emu::math_enabled());
+  setenv("TK_EMULATOR_MATH", "on", 1);
+  EXPECT_TRUE(tk::rt::emu::math_enabled());
+  setenv("TK_EMULATOR_MATH", "of", 1);
+  try {
+    tk::rt::emu::math_enabled();
+    ADD_FAILURE() << "TK_EMULATOR_MATH=of was accepted";
+  } catch (const tk::rt::emu::EmulatorError& e) {
+    EXPECT_STREQ(e.what(), "TK_EMULATOR_MATH=of: expected on or off");
+  }
+  unsetenv("TK_EMULATOR_MATH");
+}

@@ -8,6 +8,7 @@
 #include <tt-metalium/bfloat8.hpp>
 
 #include "emu_program.hpp"
+#include <tk_emulator/emulator.hpp>
 
 using namespace tk::test;
 
@@ -267,5 +268,18 @@ TEST(EmulatorBfp8, PackingBfp8NeedsThePreciseMode) {
                   "Bfp8_b only with bfp8_pack_precise = true"),
               std::string::npos)
         << e.what();
+  }
+}
+
+// The format checks stay without the arithmetic (TK_EMULATOR_MATH=off).
+TEST(EmulatorFormats, FormatChecksHoldWithoutTheArithmetic) {
+  for (const char* which : {"FORGET_UNPACK", "FORGET_PACK"}) {
+    Formats on, off;
+    const std::string with = error_of(on, {{which, "1"}});
+    tk::rt::emu::set_math(false);
+    const std::string without = error_of(off, {{which, "1"}});
+    tk::rt::emu::set_math(std::nullopt);
+    EXPECT_NE(with, "no error");
+    EXPECT_EQ(without, with);
   }
 }

@@ -1,6 +1,7 @@
 // Matmul host programs in the SDK's style (matmul_single_core, matmul_multi_core) on the emulator,
 // checked against a double-precision reference of the bf16 inputs; plus the 512^3 timing on the 8x8
 // grid.
+#include <algorithm>
 #include <chrono>
 
 #include <tt-metalium/tilize_utils.hpp>
@@ -87,6 +88,22 @@ TEST(EmulatorMatmul, MultiCoreUneven96x160x64) {
   constexpr uint32_t M = 96, N = 160, K = 64;
   const auto a = random_bf16(M * K, -1.0f, 1.0f, 23), b = random_bf16(K * N, -1.0f, 1.0f, 24);
   check(run_matmul(a, b, M, N, K, false), reference(a, b, M, N, K));
+}
+
+// Without the arithmetic (TK_EMULATOR_MATH=off) the same program runs but computes nothing: the
+// packer writes no page, so what reaches the output is the fresh device's L1, zeros.
+TEST(EmulatorMatmul, WithoutTheArithmeticNothingIsComputed) {
+  constexpr uint32_t M = 96, N = 160, K = 64;
+  const auto a = random_bf16(M * K, 0.5f, 1.0f, 23), b = random_bf16(K * N, 0.5f, 1.0f, 24);
+  tk::rt::emu::set_math(false);
+  const std::vector<bfloat16> got = run_matmul(a, b, M, N, K, false);
+  tk::rt::emu::set_math(std::nullopt);
+  ASSERT_EQ(got.size(), std::size_t{M} * N);
+  EXPECT_EQ(std::count(got.begin(), got.end(), bfloat16(0.0f)), M * N);
+  // On again: every output is a sum of 64 products in [0.25, 1].
+  const std::vector<bfloat16> on = run_matmul(a, b, M, N, K, false);
+  EXPECT_EQ(std::count_if(on.begin(), on.end(), [](bfloat16 v) { return float(v) >= 16.0f; }),
+            M * N);
 }
 
 TEST(EmulatorMatmul, MultiCoreTwoGroups640Cubed) {

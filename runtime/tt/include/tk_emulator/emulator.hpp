@@ -33,6 +33,17 @@ std::string kernel_cache_dir();
 /// is set. It changes no result.
 void set_timing(std::optional<bool> on);
 
+/// Turns the tile arithmetic off (false) or on (true) for the launches that follow; std::nullopt
+/// (the start) leaves it to the environment: off when TK_EMULATOR_MATH=off (or 0). Without it,
+/// compute kernels run every protocol check and every timing hook but neither unpack, compute nor
+/// pack values: DST and the pages packed into CBs hold undefined values, so are the outputs. Data
+/// movement, runtime args, CBs and semaphores stay exact, and the timing report is the same
+/// (docs/timing.md, "Projections without the arithmetic").
+void set_math(std::optional<bool> on);
+/// Whether a launch now would do the tile arithmetic (set_math, else TK_EMULATOR_MATH); throws
+/// EmulatorError when TK_EMULATOR_MATH is neither on, off, 1 nor 0.
+bool math_enabled();
+
 /// One kernel on one core, as the timing model saw it.
 struct KernelTiming {
   std::uint32_t core_x = 0, core_y = 0; // logical
