@@ -597,7 +597,12 @@ int main(int argc, char** argv) {
 
   tk::rt::emu::set_timing(true);
   // Without the arithmetic (docs/timing.md) the outputs are undefined: there is nothing to check.
-  options.math = tk::rt::emu::math_enabled();
+  try {
+    options.math = tk::rt::emu::math_enabled();
+  } catch (const tk::rt::emu::EmulatorError& e) {
+    std::fprintf(stderr, "tk_tt_bench: %s\n", e.what());
+    return 2;
+  }
   options.check = options.check && options.math;
   auto device = Device::create_unit_mesh(0);
   int status = 0;

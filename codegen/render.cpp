@@ -2,8 +2,10 @@
 
 #include "jinja/environment.hpp"
 #include "jinja/error.hpp"
+#include "jinja/value.hpp"
 #include "support/diagnostics.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace tk::codegen {
@@ -14,10 +16,10 @@ namespace {
 // tests/golden/jinja-templates/options.json says the same).
 const jinja::Options kOptions{.trim_blocks = true, .lstrip_blocks = true};
 
-std::string render(const jinja::Environment& env, const std::string& name,
-                   const nlohmann::json& data, const std::string& file) {
+std::string render(const jinja::Environment& env, const std::string& name, const jinja::Value& data,
+                   const std::string& file) {
   try {
-    return env.render_file(name, data);
+    return env.render_file_value(name, data);
   } catch (const jinja::TemplateError& e) {
     throw InternalError(std::string("internal error: rendering ") + file + ": " + e.what());
   }
@@ -34,7 +36,8 @@ std::filesystem::path template_dir() {
 std::map<std::string, std::string> render_files(const Lowered& lowered,
                                                 const std::string& file_stem,
                                                 const std::filesystem::path& templates) {
-  nlohmann::json data = template_data(lowered, file_stem);
+  // Converted once for every file (the kernel files share it, plus their `kernel`).
+  const jinja::Value data = jinja::Value::from_json(template_data(lowered, file_stem));
   jinja::Environment env(templates, kOptions);
   std::map<std::string, std::string> files;
   files[file_stem + ".hpp"] = render(env, "common/header.hpp.jinja", data, file_stem + ".hpp");
@@ -46,13 +49,17 @@ std::map<std::string, std::string> render_files(const Lowered& lowered,
     // Each kernel file is rendered from the whole data plus `kernel`: the name and TT data of the
     // program it belongs to (a reduction kernel launches two, kernels/<K>/ and
     // kernels/<K>_combine/).
-    for (const nlohmann::json& k : data["kernels"])
-      for (const nlohmann::json& launch : k["launches"]) {
-        nlohmann::json one = data;
-        one["kernel"] = launch;
+    for (const jinja::Value& k : data.find("kernels")->as_list())
+      for (const jinja::Value& launch : k.find("launches")->as_list()) {
+        // The top-level entries in the key order nlohmann::json gives them, `kernel` among them.
+        jinja::Dict entries = data.as_dict();
+        entries.emplace_back("kernel", launch);
+        std::stable_sort(entries.begin(), entries.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        const jinja::Value one = jinja::Value::dict(std::move(entries));
         for (const char* role : {"reader", "compute", "writer"}) {
           const std::string file =
-              "kernels/" + launch["name"].get<std::string>() + "/" + role + ".cpp";
+              "kernels/" + launch.find("name")->as_string() + "/" + role + ".cpp";
           files[file] = render(env, std::string("tt/") + role + ".cpp.jinja", one, file);
         }
       }

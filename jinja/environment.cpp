@@ -73,6 +73,10 @@ std::string Environment::render_file(const std::string& name, const nlohmann::js
   return render_template(*this, load(name), data);
 }
 
+std::string Environment::render_file_value(const std::string& name, const Value& data) const {
+  return render_template_value(*this, load(name), data);
+}
+
 std::string Environment::render_string(std::string_view source, const nlohmann::json& data,
                                        std::string name) const {
   // Keyed by name and text, in a separate namespace ("\n" never occurs in a file name we load).

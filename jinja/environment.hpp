@@ -18,6 +18,7 @@
 namespace tk::jinja {
 
 struct Template;
+class Value;
 
 /// Same names and defaults as jinja2.Environment's options, plus TileKit's max_work.
 struct Options {
@@ -41,6 +42,10 @@ public:
 
   /// Renders `template_dir / name`; `name` also names the template in errors.
   std::string render_file(const std::string& name, const nlohmann::json& data) const;
+  /// The same with data already converted (Value::from_json, a dict): data rendered by several
+  /// templates is converted once, and dicts share their entries.
+  /// (A name of its own: an overload would make every json argument probe Value's conversions.)
+  std::string render_file_value(const std::string& name, const Value& data) const;
   /// Renders template source held in memory; {% include %} still loads from template_dir.
   std::string render_string(std::string_view source, const nlohmann::json& data,
                             std::string name = "<string>") const;

@@ -354,4 +354,19 @@ std::string render_template(const Environment& env, const std::shared_ptr<const 
   return out;
 }
 
+std::string render_template_value(const Environment& env, const std::shared_ptr<const Template>& t,
+                                  const Value& data) {
+  Scope globals;
+  if (data.kind() == Value::Kind::dict) {
+    for (const auto& [key, value] : data.as_dict())
+      globals.set(key, value);
+  } else if (data.kind() != Value::Kind::none) {
+    fail(*t, 0, "template data must be a JSON object");
+  }
+  Scope top(&globals);
+  std::string out;
+  Renderer(env).run(*t, top, out);
+  return out;
+}
+
 } // namespace tk::jinja

@@ -30,5 +30,8 @@ private:
 /// Renders `t` with `data` (a JSON object) as its top-level variables.
 std::string render_template(const Environment& env, const std::shared_ptr<const Template>& t,
                             const nlohmann::json& data);
+/// The same with `data` a dict Value (or none).
+std::string render_template_value(const Environment& env, const std::shared_ptr<const Template>& t,
+                                  const Value& data);
 
 } // namespace tk::jinja
