@@ -116,13 +116,16 @@ struct Expr {
 };
 
 // ---- statements ---------------------------------------------------------------------------------
-/// A range bound: an integer literal, `tiles(D)`, or a batch dimension `B` (its size, counted in
-/// matrices).
+/// A range bound: an integer literal, `tiles(D)`, a batch dimension `B` (its size, counted in
+/// matrices), or an enclosing loop variable plus or minus an integer (`i + 1`: a triangular loop).
 struct Bound {
   std::optional<Ident> tiles_of; // `tiles(D)`: D / 32
   std::int64_t value = 0;        // the literal, when tiles_of and size_of are empty
   Loc loc;
-  std::optional<Ident> size_of; // a bare dimension name `B`: its size (a batch dimension's count)
+  /// A bare name: a batch dimension `B` (its count of matrices) or a loop variable `i`.
+  std::optional<Ident> size_of;
+  std::int64_t offset = 0; // `i + 1`, `i - 1` (a loop variable only)
+  bool is_index = false;   // size_of names an enclosing loop variable (set by check)
   friend bool operator==(const Bound&, const Bound&) = default;
 };
 

@@ -103,8 +103,8 @@ bool Checker::check_bound(const Bound& b, SymBound& out) {
         .note(decl_of(*p->second), "'" + n + "' is declared here");
   } else if (bare && lookup(n)) {
     error(at, "'" + n +
-                  "' is not a dimension; a range ends at an integer, tiles(N) or a batch "
-                  "dimension");
+                  "' is not a dimension; a range ends at an integer, tiles(N), a batch "
+                  "dimension or an enclosing loop variable ('0 .. i + 1')");
   } else {
     std::vector<std::string> dims;
     std::string all;
@@ -113,7 +113,12 @@ bool Checker::check_bound(const Bound& b, SymBound& out) {
       all += (all.empty() ? "" : ", ") + d;
     }
     std::string hint = closest(n, dims);
-    error(at, "unknown dimension '" + n + "'" + (bare ? "" : " in tiles(" + n + ")") + "; " +
+    if (bare) // a loop variable is a candidate too
+      for (const std::string& l : visible_names(true))
+        dims.push_back(l);
+    hint = closest(n, dims);
+    error(at, "unknown " + std::string(bare ? "dimension or loop variable" : "dimension") + " '" +
+                  n + "'" + (bare ? "" : " in tiles(" + n + ")") + "; " +
                   (!hint.empty() ? "did you mean '" + hint + "'?"
                    : all.empty() ? std::string("this kernel has no named dimensions")
                                  : "the dimensions of this kernel are " + all));
@@ -121,7 +126,28 @@ bool Checker::check_bound(const Bound& b, SymBound& out) {
   return false;
 }
 
-LoopInfo* Checker::check_loop_var(const LoopVar& lv, bool parallel, SourceRange keyword) {
+bool Checker::check_index_bound(Bound& b, LoopInfo& L, bool parallel) {
+  const std::string& n = b.size_of->name;
+  Binding* v = lookup(n);
+  if (parallel) {
+    error(b.loc.range, "a 'parallel' range cannot depend on '" + n +
+                           "': the parallel space is a rectangle; loop over this variable with "
+                           "'for' inside the 'parallel' instead")
+        .note(v->where, "'" + n + "' is defined here");
+    return false;
+  }
+  b.is_index = true;
+  const LoopInfo& O = *v->loop;
+  if (!O.valid)
+    return false; // its range was already reported
+  L.outer = &O;
+  L.outer_offset = b.offset;
+  L.hi = O.hi;
+  L.excess = O.excess + b.offset - 1;
+  return true;
+}
+
+LoopInfo* Checker::check_loop_var(LoopVar& lv, bool parallel, SourceRange keyword) {
   LoopInfo& L = loops_.emplace_back();
   L.lv = &lv;
   L.parallel = parallel;
@@ -152,8 +178,30 @@ LoopInfo* Checker::check_loop_var(const LoopVar& lv, bool parallel, SourceRange 
       ok = check_bound(*lv.range.lo, L.lo);
     }
   }
-  ok = check_bound(lv.range.hi, L.hi) && ok;
-  if (ok && L.hi.dim.empty() && L.lo.value >= L.hi.value) {
+  Bound& hi = lv.range.hi;
+  if (hi.size_of && lookup(hi.size_of->name) &&
+      lookup(hi.size_of->name)->kind == Binding::Kind::loop) {
+    ok = check_index_bound(hi, L, parallel) && ok;
+  } else if (hi.size_of && hi.size_of->name == lv.var.name) {
+    error(hi.size_of->loc.range, "the range of '" + lv.var.name + "' cannot end at '" +
+                                     lv.var.name +
+                                     "' itself; a bound can use the variables of enclosing loops "
+                                     "only");
+    ok = false;
+  } else if (hi.offset != 0) {
+    ok = check_bound(hi, L.hi) && ok;
+    if (ok) {
+      error(hi.loc.range, "'" + hi.size_of->name +
+                              "' is a batch dimension; a range ends at it exactly (0 .. " +
+                              hi.size_of->name +
+                              "): an offset applies only to an enclosing loop variable, as in "
+                              "'0 .. i + 1'");
+      ok = false;
+    }
+  } else {
+    ok = check_bound(hi, L.hi) && ok;
+  }
+  if (ok && !L.outer && L.hi.dim.empty() && L.lo.value >= L.hi.value) {
     error(lv.range.loc.range, "the range " + L.range_str() +
                                   " is empty; the upper bound is "
                                   "exclusive, so " +
@@ -283,7 +331,7 @@ void Checker::check_stmt(Stmt& s) {
     // Check the body as if it were a 'for' nest, so that the mistakes inside still show.
     scopes_.emplace_back();
     std::size_t depth = enclosing_.size();
-    for (const LoopVar& lv : p.loops)
+    for (LoopVar& lv : p.loops)
       enclosing_.push_back(check_loop_var(lv, false, keyword_range(s, 8)));
     check_block(p.body);
     enclosing_.resize(depth);
@@ -547,7 +595,7 @@ void Checker::check_coverage(const Store& st, const Param& out,
                               n + "' is written once");
       return;
     }
-    bool full = L.lo.value == 0 && (dim.name || L.hi.value == count);
+    bool full = L.lo.value == 0 && !L.outer && (dim.name || L.hi.value == count);
     if (!full) {
       error(ix.loc.range, "'" + ix.var->name + "' ranges over " + L.range_str() + ", so '" + shown +
                               "' misses " + (batch ? "matrices" : "tiles") + " of dimension " + dn +
@@ -620,7 +668,7 @@ void Checker::check_body() {
       auto& p = std::get<Parallel>(s.node);
       phase_ = Phase::inside;
       scopes_.emplace_back();
-      for (const LoopVar& lv : p.loops)
+      for (LoopVar& lv : p.loops)
         enclosing_.push_back(check_loop_var(lv, true, keyword_range(s, 8)));
       check_block(p.body);
       enclosing_.clear();

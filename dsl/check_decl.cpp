@@ -58,6 +58,13 @@ std::string SymBound::str() const {
 }
 
 std::string LoopInfo::range_str() const {
+  if (outer) {
+    const std::int64_t c = outer_offset;
+    return lo.str() + " .. " + outer->lv->var.name +
+           (c == 0  ? std::string()
+            : c > 0 ? " + " + std::to_string(c)
+                    : " - " + std::to_string(-c));
+  }
   if (lo == SymBound{} && !hi.dim.empty() && !hi.batch)
     return hi.str();
   return lo.str() + " .. " + hi.str();

@@ -225,12 +225,12 @@ bool Checker::check_batch_index(const Access& a, const Param& t, LoopInfo*& var)
         .note(loop_at, "'" + vn + "' is defined here");
     return false;
   }
-  bool over = dim.name ? ix.offset > 0 : L.hi.value + ix.offset > dim.size;
+  const std::int64_t off = ix.offset + L.excess; // past hi - 1 at the variable's largest value
+  bool over = dim.name ? off > 0 : L.hi.value + off > dim.size;
   if (over) {
     std::string reach =
-        dim.name ? (ix.offset == 1 ? dim.name->name
-                                   : dim.name->name + " + " + std::to_string(ix.offset - 1))
-                 : std::to_string(L.hi.value + ix.offset - 1);
+        dim.name ? (off == 1 ? dim.name->name : dim.name->name + " + " + std::to_string(off - 1))
+                 : std::to_string(L.hi.value + off - 1);
     error(at, "index '" + shown + "' can leave '" + tn + "': '" + vn + "' ranges over " +
                   L.range_str() + ", so " + shown + " reaches " + reach +
                   ", past the last matrix of " + desc)
@@ -309,15 +309,16 @@ bool Checker::check_index(const Access& a, std::size_t dim, const Param& t, Loop
         .note(loop_at, "'" + vn + "' is defined here");
     return false;
   }
-  bool over = dk.kind == DimKey::Kind::named ? ix.offset > 0 : L.hi.value + ix.offset > hi_limit;
+  const std::int64_t off = ix.offset + L.excess; // past hi - 1 at the variable's largest value
+  bool over = dk.kind == DimKey::Kind::named ? off > 0 : L.hi.value + off > hi_limit;
   if (over) {
     std::string end =
         dk.kind == DimKey::Kind::named ? "tiles(" + dk.name + ")" : std::to_string(hi_limit);
     error(at, "index '" + shown + "' can leave '" + tn + "': '" + vn + "' ranges over " +
                   L.range_str() + ", so " + shown + " reaches " +
                   (dk.kind == DimKey::Kind::named
-                       ? (ix.offset == 1 ? end : end + " + " + std::to_string(ix.offset - 1))
-                       : std::to_string(L.hi.value + ix.offset - 1)) +
+                       ? (off == 1 ? end : end + " + " + std::to_string(off - 1))
+                       : std::to_string(L.hi.value + off - 1)) +
                   ", past the last tile of " + dim_desc(t, dim))
         .note(loop_at, "'" + vn + "' is defined here");
     return false;

@@ -57,6 +57,12 @@ struct LoopInfo {
   bool parallel = false;
   bool valid = false; // range checked clean; lo and hi meaningful
   SymBound lo, hi;
+  /// A triangular loop `lo .. v + c`: the enclosing loop of v and c. Then hi is v's hi, and
+  /// excess says how far past hi - 1 the variable can reach: its largest value is
+  /// hi - 1 + excess (v's own excess plus c - 1), 0 for a rectangular loop.
+  const LoopInfo* outer = nullptr;
+  std::int64_t outer_offset = 0;
+  std::int64_t excess = 0;
   SourceRange keyword;           // `parallel` or `for`, for notes
   std::string range_str() const; // "tiles(N)", "1 .. tiles(N)" or "0 .. B"
 };
@@ -158,8 +164,10 @@ public:
   void record_combine(Binding& b, const std::string& n, const std::string& op, SourceRange at);
   /// Reports a read or assignment of a reduction variable inside the 'parallel', once per name.
   void reduction_misuse(const Binding& b, const std::string& n, SourceRange at, bool read);
-  LoopInfo* check_loop_var(const LoopVar& lv, bool parallel, SourceRange keyword);
+  LoopInfo* check_loop_var(LoopVar& lv, bool parallel, SourceRange keyword);
   bool check_bound(const Bound& b, SymBound& out);
+  /// `lo .. v + c` with v a loop variable: fills L's outer, hi and excess; false after an error.
+  bool check_index_bound(Bound& b, LoopInfo& L, bool parallel);
 
   Binding* lookup(const std::string& name);
   void bind(const std::string& name, Binding b) { scopes_.back()[name] = std::move(b); }

@@ -118,9 +118,11 @@ void print_expr(std::string& out, const Expr& e) {
 void print_bound(std::string& out, const Bound& b) {
   if (b.tiles_of)
     out += "tiles(" + b.tiles_of->name + ")";
-  else if (b.size_of)
+  else if (b.size_of) {
     out += b.size_of->name;
-  else
+    if (b.offset != 0)
+      out += (b.offset > 0 ? " + " : " - ") + std::to_string(b.offset > 0 ? b.offset : -b.offset);
+  } else
     out += std::to_string(b.value);
 }
 

@@ -109,6 +109,12 @@ private:
 
   std::pair<std::int64_t, std::int64_t> range(const dsl::Range& r) const {
     auto bound = [&](const dsl::Bound& b) {
+      if (b.size_of && b.is_index) { // an enclosing loop variable plus an offset
+        auto it = loops_.find(b.size_of->name);
+        if (it == loops_.end())
+          unchecked("'" + b.size_of->name + "' names no enclosing loop variable");
+        return it->second + b.offset;
+      }
       if (b.size_of) { // a batch dimension: its count of matrices
         auto it = b_.dims.find(b.size_of->name);
         if (it == b_.dims.end())

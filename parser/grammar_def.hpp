@@ -337,12 +337,24 @@ auto const tiles_bound_def = tiles_bound_body;
 auto const tiles_bound_body_def = (kw("tiles") > nest[lit('(') > free_lines[dim_name > ')']])[(
     [](auto& ctx) { _val(ctx) = dsl::Bound{std::move(_attr(ctx)), 0, {}}; })];
 auto const size_bound_def = size_bound_body;
-auto const size_bound_body_def = dim_name[([](auto& ctx) {
+auto const size_bound_body_def = (dim_name >> -((x3::char_("+-") > index_offset)))[([](auto& ctx) {
+  auto& a = _attr(ctx);
   dsl::Bound b;
-  b.size_of = std::move(_attr(ctx));
+  b.size_of = std::move(at_c<0>(a));
+  if (auto& off = at_c<1>(a))
+    b.offset = at_c<0>(*off) == '-' ? -at_c<1>(*off) : at_c<1>(*off);
   _val(ctx) = std::move(b);
 })];
-auto const bound_def = int_bound | tiles_bound | size_bound;
+// `0 .. 2 * i`, `0 .. i / 2`: a bound is affine in one loop variable with coefficient 1.
+auto const nonaffine_bound = reject(
+    (x3::uint_parser<std::int64_t>{} | ident_body) >> -(x3::char_("+-") >> uint64) >>
+        x3::char_("*/%") >> (x3::uint_parser<std::int64_t>{} | ident_body),
+    [](const std::string& text) {
+      return "loop bound '" + text +
+             "' is not supported: a range ends at an integer, tiles(N), a batch dimension, or an "
+             "enclosing loop variable optionally plus or minus an integer ('0 .. i + 1')";
+    });
+auto const bound_def = nonaffine_bound >> (int_bound | tiles_bound | size_bound);
 auto const range_def = range_body;
 auto const range_body_def = (int_bound > dotdot > bound)[([](auto& ctx) {
                               auto& a = _attr(ctx);

@@ -50,7 +50,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
           m(er, ec) = -std::numeric_limits<float>::infinity();
         }
       }
-      for (std::int64_t j = 0; j < St; ++j) {
+      for (std::int64_t j = 0; j < i + 1; ++j) {
         tk::cpu::Tile s;
         for (std::int64_t er = 0; er < 32; ++er) {
           for (std::int64_t ec = 0; ec < 32; ++ec) {
@@ -100,7 +100,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
           l(er, ec) = 0.0f;
         }
       }
-      for (std::int64_t j = 0; j < St; ++j) {
+      for (std::int64_t j = 0; j < i + 1; ++j) {
         tk::cpu::Tile s;
         for (std::int64_t er = 0; er < 32; ++er) {
           for (std::int64_t ec = 0; ec < 32; ++ec) {
@@ -158,7 +158,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
             o(er, ec) = 0.0f;
           }
         }
-        for (std::int64_t j = 0; j < St; ++j) {
+        for (std::int64_t j = 0; j < i + 1; ++j) {
           tk::cpu::Tile s;
           for (std::int64_t er = 0; er < 32; ++er) {
             for (std::int64_t ec = 0; ec < 32; ++ec) {

@@ -201,7 +201,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
         const std::uint32_t count = tk_items;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
                                      {Q_addr, K_addr, V_addr, St, Dt, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {St, Dt, scale_bits, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
+                                     {St, Dt, scale_bits, start, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
                                      {O_addr, St, Dt, start, count});
         start += count;

@@ -154,6 +154,10 @@ private:
   }
 
   Expr bound(const dsl::Bound& b) {
+    if (b.size_of && b.is_index) // an enclosing loop variable plus an offset: a triangular loop
+      return b.offset == 0  ? var(b.size_of->name, Type::i32())
+             : b.offset > 0 ? var(b.size_of->name, Type::i32()) + int_imm(b.offset)
+                            : var(b.size_of->name, Type::i32()) - int_imm(-b.offset);
     if (b.size_of) // a batch dimension: its size is its count of matrices
       return var(b.size_of->name, Type::i32());
     if (!b.tiles_of)

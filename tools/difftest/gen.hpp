@@ -633,6 +633,7 @@ private:
   void sum_kernel();
   void reduction_kernel();
   void offset_kernel();
+  void triangular_kernel();
 
   std::mt19937_64 rng_;
   std::mt19937_64 format_rng_; // only for bfp8 (dtype)

@@ -21,10 +21,10 @@ Program generate(std::uint64_t seed);
 /// look where sums drift (docs/difftest.md): long carried sums (`sums`), whole-tensor reductions
 /// (`reductions`), row statistics of data far from zero mean (`offsets`). Each kind draws from
 /// random streams of its own, so a seed's classic kernel is the same whatever else is asked for.
-enum class Kind { classic, sums, reductions, offsets };
+enum class Kind { classic, sums, reductions, offsets, triangular };
 
-/// "classic", "sums", "reductions", "offsets", comma-separated; "new" is the last three and
-/// "all" all four. Nothing for a word it does not know.
+/// "classic", "sums", "reductions", "offsets", "triangular", comma-separated; "new" is sums,
+/// reductions and offsets, "all" all five. Nothing for a word it does not know.
 std::optional<std::vector<Kind>> parse_kinds(const std::string& text);
 
 /// The kernel of `seed` of one of `kinds` (chosen by the seed); generate(seed) when `kinds` is

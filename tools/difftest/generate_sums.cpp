@@ -17,8 +17,10 @@ Program Gen::run_kind(std::uint64_t seed, Kind kind) {
     sum_kernel();
   else if (kind == Kind::reductions)
     reduction_kernel();
-  else
+  else if (kind == Kind::offsets)
     offset_kernel();
+  else
+    triangular_kernel();
   return std::move(p_);
 }
 
@@ -310,6 +312,42 @@ void Gen::offset_kernel() {
     p_.body.push_back(store(output("M", "1") + "[i, 0]", {Expr::leaf("mean"), {}}));
   if (variance && chance(0.3))
     p_.body.push_back(store(output("M", "1") + "[i, 0]", {Expr::leaf("rstd"), {}}));
+}
+
+} // namespace tk::difftest::gen
+
+namespace tk::difftest::gen {
+
+// parallel i, j: acc (+)= E(A[i, k]) @ E(B[k, j]) over a triangular k (0 .. i + 1, or 0 .. i:
+// no trip at i = 0), or a plain sum of E(A[k, j]) down the rows up to i; then y[i, j] = E(acc).
+// A is [M, M] (its columns index the same tiles as its rows, as a causal P @ V's scores do).
+void Gen::triangular_kernel() {
+  const Axis R = axis("M"), C = axis("N");
+  const std::string bound = chance(0.7) ? "i + 1" : "i";
+  Ctx out;
+  out.scalars.clear();
+  p_.parallel = "i in " + R.range + ", j in " + C.range;
+  Val init = chance(0.6) ? Val{Expr::call("zeros", {}), {0, 0}} : constant_tile();
+  p_.body.push_back(assign("acc", init.e));
+  Stmt loop{Stmt::Kind::loop, "k in 0 .. " + bound, {}, {}};
+  double m = init.iv.mag();
+  if (chance(0.6)) {
+    Ctx a, b;
+    a.full.push_back(load(input(R.dim, R.dim) + "[i, k]"));
+    b.full.push_back(load(input(R.dim, C.dim) + "[k, j]"));
+    Val ea = scaled(full(a, 1), 2.0), eb = scaled(full(b, 1), 2.0);
+    loop.body.push_back({Stmt::Kind::accumulate, "acc", Expr::binary("@", ea.e, eb.e), {}});
+    m += R.max_tiles * 32 * ea.iv.mag() * eb.iv.mag();
+  } else {
+    Ctx a;
+    a.full.push_back(load(input(R.dim, C.dim) + "[k, j]"));
+    Val ea = scaled(full(a, 1), 2.0);
+    loop.body.push_back({Stmt::Kind::accumulate, "acc", ea.e, {}});
+    m += R.max_tiles * ea.iv.mag();
+  }
+  p_.body.push_back(std::move(loop));
+  out.full.push_back(scaled({Expr::leaf("acc"), {-m, m}}, kMaxMag));
+  p_.body.push_back(store(output(R.dim, C.dim) + "[i, j]", full(out, 1)));
 }
 
 } // namespace tk::difftest::gen

@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
   app.add_option("--kinds", kinds_text,
                  "Which kernels to generate, comma-separated: classic (the map, row, matmul and "
                  "col shapes), sums (long carried sums), reductions (whole-tensor reductions), "
-                 "offsets (row statistics of data far from zero mean); new = sums,reductions,"
+                 "offsets (row statistics of data far from zero mean), triangular (sums and "
+                 "products over k in 0 .. i + 1 or 0 .. i); new = sums,reductions,"
                  "offsets, all = every kind. A seed's kernel of a kind does not depend on the "
                  "other kinds asked for")
       ->type_name("KIND,...")

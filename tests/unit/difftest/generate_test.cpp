@@ -31,6 +31,26 @@ TEST(DifftestGenerate, EveryKernelChecks) {
   }
 }
 
+// The triangular kind's kernels check clean and use both bounds, a product and a plain sum.
+TEST(DifftestGenerate, TriangularKernelsCheckAndCoverTheirForms) {
+  std::map<std::string, int> seen;
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+    const std::string text = print(generate(seed, {Kind::triangular}));
+    SourceFile src("k.tk", text);
+    Diagnostics diags(&src);
+    auto m = parser::parse(src, diags);
+    const bool ok = m && dsl::check(*m, diags);
+    ASSERT_TRUE(ok) << "seed " << seed << ":\n" << text << diags.str();
+    seen["0 .. i + 1"] += text.find("in 0 .. i + 1 {") != std::string::npos;
+    seen["0 .. i"] += text.find("in 0 .. i {") != std::string::npos;
+    seen["@"] += text.find(" @ ") != std::string::npos;
+  }
+  EXPECT_GT(seen["0 .. i + 1"], 10);
+  EXPECT_GT(seen["0 .. i"], 10);
+  EXPECT_GT(seen["@"], 10);
+  EXPECT_LT(seen["@"], 90);
+}
+
 // The checker's warnings are true on the generator's kernels, which bind values and declare
 // inputs at random: an input it reports as never read, or a value ('=' or '+=') as never used,
 // can take any other value without changing one bit of the outputs (the reference interpreter's).
@@ -254,7 +274,8 @@ TEST(DifftestGenerate, ParseKinds) {
   EXPECT_EQ(parse_kinds("classic"), std::vector<Kind>{Kind::classic});
   EXPECT_EQ(parse_kinds("new"), kNew);
   EXPECT_EQ(parse_kinds("offsets,sums"), (std::vector<Kind>{Kind::sums, Kind::offsets}));
-  EXPECT_EQ(parse_kinds("all")->size(), 4u);
+  EXPECT_EQ(parse_kinds("all")->size(), 5u);
+  EXPECT_EQ(parse_kinds("triangular"), std::vector<Kind>{Kind::triangular});
   EXPECT_FALSE(parse_kinds("sum"));
   EXPECT_FALSE(parse_kinds("sums,"));
 }

@@ -36,10 +36,12 @@ void kernel_main() {
   const int32_t St = get_arg_val<uint32_t>(0);
   const int32_t Dt = get_arg_val<uint32_t>(1);
   const uint32_t scale_bits = get_arg_val<uint32_t>(2);
-  const uint32_t count = get_arg_val<uint32_t>(3);
+  const uint32_t start = get_arg_val<uint32_t>(3);
+  const uint32_t count = get_arg_val<uint32_t>(4);
   compute_kernel_hw_startup(cb_K, cb_Q, cb_m);
   cb_wait_front(cb_scaler, 1);
-  for (uint32_t w = 0; w < count; ++w) {
+  for (uint32_t w = start; w < start + count; ++w) {
+    const int32_t i = w % St;
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
@@ -51,7 +53,7 @@ void kernel_main() {
     cb_push_back(cb_m, 1);
     tile_regs_release();
     cb_wait_front(cb_m, 1);
-    for (int32_t j = 0; j < St; ++j) {
+    for (int32_t j = 0; j < i + 1; ++j) {
       reconfig_data_format_srca(cb_K);
       mm_init_short(cb_Q, cb_K, /*transpose=*/1);
       tile_regs_acquire();
@@ -136,7 +138,7 @@ void kernel_main() {
     cb_push_back(cb_m_lo, 1);
     tile_regs_release();
     cb_wait_front(cb_m_lo, 1);
-    for (int32_t j = 0; j < St; ++j) {
+    for (int32_t j = 0; j < i + 1; ++j) {
       mm_init_short(cb_Q, cb_K, /*transpose=*/1);
       tile_regs_acquire();
       // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -235,7 +237,7 @@ void kernel_main() {
       cb_push_back(cb_o, 1);
       tile_regs_release();
       cb_wait_front(cb_o, 1);
-      for (int32_t j = 0; j < St; ++j) {
+      for (int32_t j = 0; j < i + 1; ++j) {
         reconfig_data_format_srca(cb_K);
         mm_init_short(cb_Q, cb_K, /*transpose=*/1);
         tile_regs_acquire();

@@ -76,7 +76,7 @@ void kernel_main() {
   for (uint32_t w = start; w < start + count; ++w) {
     const int32_t h = w / St;
     const int32_t i = w % St;
-    for (int32_t j = 0; j < St; ++j) {
+    for (int32_t j = 0; j < i + 1; ++j) {
       for (int32_t e = 0; e < Dt; ++e) {
         cb_reserve_back(cb_Q, 1);
         cb_reserve_back(cb_K, 1);
@@ -90,7 +90,7 @@ void kernel_main() {
       fill_tril_tile<DataFormat::Float16_b>(get_write_ptr(cb_mask), 32 * (j - i));
       cb_push_back(cb_mask, 1);
     }
-    for (int32_t j = 0; j < St; ++j) {
+    for (int32_t j = 0; j < i + 1; ++j) {
       for (int32_t e = 0; e < Dt; ++e) {
         cb_reserve_back(cb_Q, 1);
         cb_reserve_back(cb_K, 1);
@@ -105,7 +105,7 @@ void kernel_main() {
       cb_push_back(cb_mask, 1);
     }
     for (int32_t d = 0; d < Dt; ++d) {
-      for (int32_t j = 0; j < St; ++j) {
+      for (int32_t j = 0; j < i + 1; ++j) {
         for (int32_t e = 0; e < Dt; ++e) {
           cb_reserve_back(cb_Q, 1);
           cb_reserve_back(cb_K, 1);
