@@ -3,10 +3,20 @@
 // workloads. The emulator completes each command before it returns, so finish() has nothing to
 // wait for.
 #pragma once
+// The standard headers the SDK's mesh_command_queue.hpp includes (programs reach std::chrono
+// through <thread>).
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <queue>
 #include <span>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+#include <variant>
 #include <vector>
 
 #include <tt-metalium/mesh_coord.hpp>

@@ -1,10 +1,13 @@
 // A view of one core's runtime args (mirrors RuntimeArgsData in
 // tt_metal/api/tt-metalium/runtime_args_data.hpp).
 #pragma once
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <iostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <tt_stl/assert.hpp>
 
 namespace tt::tt_metal {
