@@ -96,8 +96,8 @@ void MeshCommandQueue::enqueue_write_shard_to_sub_grid(const MeshBuffer& buffer,
 
 void MeshCommandQueue::enqueue_write_mesh_buffer(const std::shared_ptr<MeshBuffer>& buffer,
                                                  const void* host_data, bool blocking) {
-  enqueue_write_shard_to_sub_grid(*buffer, host_data, MeshCoordinateRange(buffer->device()->shape()),
-                                  blocking);
+  enqueue_write_shard_to_sub_grid(*buffer, host_data,
+                                  MeshCoordinateRange(buffer->device()->shape()), blocking);
 }
 
 void MeshCommandQueue::enqueue_write_shards(

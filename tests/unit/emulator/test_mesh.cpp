@@ -18,13 +18,12 @@ std::shared_ptr<MeshDevice> open_t3000() {
 
 // A (2 * 32) x (4 * 32) bf16 array cut into 32x32 shards: one tile per device, in DRAM.
 std::shared_ptr<MeshBuffer> sharded(MeshDevice& mesh, ShardOrientation orientation) {
-  return MeshBuffer::create(ShardedBufferConfig{.global_size = kRows * kCols * kBf16Tile,
-                                                .global_buffer_shape = {kRows * 32, kCols * 32},
-                                                .shard_shape = {32, 32},
-                                                .shard_orientation = orientation},
-                            DeviceLocalBufferConfig{.page_size = kBf16Tile,
-                                                    .buffer_type = BufferType::DRAM},
-                            &mesh);
+  return MeshBuffer::create(
+      ShardedBufferConfig{.global_size = kRows * kCols * kBf16Tile,
+                          .global_buffer_shape = {kRows * 32, kCols * 32},
+                          .shard_shape = {32, 32},
+                          .shard_orientation = orientation},
+      DeviceLocalBufferConfig{.page_size = kBf16Tile, .buffer_type = BufferType::DRAM}, &mesh);
 }
 
 // Element (r, c) of the global array: distinct in every position.
@@ -46,12 +45,14 @@ std::vector<bfloat16> block(const std::vector<bfloat16>& g, uint32_t by, uint32_
 }
 
 // The copy program (Device 2.0 reader and writer) of one tile from `in` to `out` on core (0, 0).
-Program copy_program(const std::shared_ptr<MeshBuffer>& in, const std::shared_ptr<MeshBuffer>& out) {
+Program copy_program(const std::shared_ptr<MeshBuffer>& in,
+                     const std::shared_ptr<MeshBuffer>& out) {
   Program program = CreateProgram();
   const tt::tt_metal::CoreCoord core{0, 0};
-  CreateCircularBuffer(program, core,
-                       CircularBufferConfig(2 * kBf16Tile, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
-                           .set_page_size(tt::CBIndex::c_0, kBf16Tile));
+  CreateCircularBuffer(
+      program, core,
+      CircularBufferConfig(2 * kBf16Tile, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_0, kBf16Tile));
   std::vector<uint32_t> in_args, out_args;
   TensorAccessorArgs(*in->get_reference_buffer()).append_to(in_args);
   TensorAccessorArgs(*out->get_reference_buffer()).append_to(out_args);
@@ -81,7 +82,7 @@ TEST(EmulatorMesh, ShapeAndDevices) {
   for (const MeshCoordinate& c : MeshCoordinateRange(mesh->shape()))
     visited.emplace_back(c[0], c[1]);
   const std::vector<std::pair<uint32_t, uint32_t>> row_major = {{0, 0}, {0, 1}, {0, 2}, {0, 3},
-                                                                 {1, 0}, {1, 1}, {1, 2}, {1, 3}};
+                                                                {1, 0}, {1, 1}, {1, 2}, {1, 3}};
   EXPECT_EQ(visited, row_major);
 }
 
@@ -155,10 +156,9 @@ TEST(EmulatorMesh, WorkloadRunsOnEachDeviceOfItsRange) {
 TEST(EmulatorMesh, ReplicatedBufferIsOnEveryDevice) {
   auto mesh = open_t3000();
   auto& cq = mesh->mesh_command_queue();
-  auto buf = MeshBuffer::create(ReplicatedBufferConfig{.size = 2 * kBf16Tile},
-                                DeviceLocalBufferConfig{.page_size = kBf16Tile,
-                                                        .buffer_type = BufferType::L1},
-                                mesh.get());
+  auto buf = MeshBuffer::create(
+      ReplicatedBufferConfig{.size = 2 * kBf16Tile},
+      DeviceLocalBufferConfig{.page_size = kBf16Tile, .buffer_type = BufferType::L1}, mesh.get());
   const std::vector<bfloat16> data = random_bf16(2048, -1.0f, 1.0f, 5);
   EnqueueWriteMeshBuffer(cq, buf, data, false);
   for (const MeshCoordinate& c : MeshCoordinateRange(mesh->shape())) {

@@ -7,8 +7,8 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <tt_stl/assert.hpp>
+#include <utility>
 
 namespace tt::tt_metal {
 struct RuntimeArgsData {
