@@ -1,5 +1,6 @@
 #include "check/frontend.hpp"
 
+#include <bit>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -627,6 +629,85 @@ std::vector<std::string> jit_defines(bool compute, const arch::ArchSpec& a) {
       compute ? "COMPILE_FOR_TRISC=1" : "COMPILE_FOR_NCRISC"};
 }
 
+std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute) {
+  std::vector<std::string> rel = {"",
+                                  "ttnn",
+                                  "ttnn/cpp",
+                                  "tt_metal",
+                                  "tt_metal/hw/inc",
+                                  "tt_metal/tt-llk/common",
+                                  "tt_metal/hostdevcommon/api",
+                                  "tt_metal/api",
+                                  "tt_metal/hw/ckernels/wormhole_b0/metal/common",
+                                  "tt_metal/hw/ckernels/wormhole_b0/metal/llk_io",
+                                  "tt_metal/hw/inc/internal/tt-1xx",
+                                  "tt_metal/hw/inc/internal/tt-1xx/wormhole",
+                                  "tt_metal/hw/inc/internal/tt-1xx/wormhole/wormhole_b0_defines",
+                                  "tt_metal/hw/inc/internal/tt-1xx/wormhole/noc",
+                                  "tt_metal/tt-llk/tt_llk_wormhole_b0/common/inc",
+                                  "tt_metal/tt-llk/tt_llk_wormhole_b0/llk_lib"};
+  if (compute) {
+    rel.push_back("tt_metal/hw/ckernels/wormhole_b0/metal/llk_api");
+    rel.push_back("tt_metal/hw/ckernels/wormhole_b0/metal/llk_api/llk_sfpu");
+  }
+  rel.push_back("tt_metal/hw/firmware/src/tt-1xx");
+  std::vector<std::string> dirs;
+  for (const std::string& r : rel)
+    dirs.push_back(r.empty() ? root : root + "/" + r);
+  return dirs;
+}
+
+std::vector<std::string> sdk_jit_defines(bool compute, const arch::ArchSpec& a) {
+  const auto pow2 = [](std::uint32_t n) { return n != 0 && (n & (n - 1)) == 0; };
+  const auto log2 = [](std::uint32_t n) { return std::to_string(std::bit_width(n) - 1); };
+  const std::uint32_t l1_banks = a.num_workers();
+  std::vector<std::string> d = {"LOCAL_MEM_EN=0", "NUM_L1_BANKS=" + std::to_string(l1_banks),
+                                // The n150's PCIe core (tt_metal/soc_descriptors/
+                                // wormhole_b0_80_arch.yaml, pcie: [0-3]).
+                                "PCIE_NOC_X=0", "PCIE_NOC_Y=3",
+                                // BRISC 0, NCRISC 1, TRISC0..2 2..4 (hw/inc/hostdev/dev_msgs.h).
+                                compute ? "PROCESSOR_INDEX=3" : "PROCESSOR_INDEX=1",
+                                // A dispatch stream register's address (build.cpp); only its
+                                // presence matters to a syntax-level check.
+                                "DISPATCH_MESSAGE_ADDR=0"};
+  if (compute)
+    d.push_back("UCK_CHLKC_MATH");
+  d.push_back(pow2(a.dram_banks) ? "LOG_BASE_2_OF_NUM_DRAM_BANKS=" + log2(a.dram_banks)
+                                 : "IS_NOT_POW2_NUM_DRAM_BANKS=1");
+  d.push_back(pow2(l1_banks) ? "LOG_BASE_2_OF_NUM_L1_BANKS=" + log2(l1_banks)
+                             : "IS_NOT_POW2_NUM_L1_BANKS=1");
+  return d;
+}
+
+namespace {
+// The JIT's generated chlkc_descriptors.h for the math thread of a kernel whose 32 CBs hold
+// bfloat16 32x32 tiles (tt_metal/jit_build/genfiles.cpp generate_all_descriptors: under
+// UCK_CHLKC_MATH the math scalars, the unpack formats and tile shapes, the compute scalars).
+std::string sdk_math_descriptors() {
+  std::string d = "#pragma once\n#include \"llk_defs.h\"\n"
+                  "constexpr ckernel::MathFidelity MATH_FIDELITY = "
+                  "static_cast<ckernel::MathFidelity>(4);\nconstexpr bool APPROX = false;\n";
+  const auto array = [&](const char* type, const char* name, int value) {
+    d += std::string(type) + " " + name + "[32] = {";
+    for (int i = 0; i < 32; ++i)
+      d += std::to_string(value) + (i < 31 ? "," : "};\n");
+  };
+  array("constexpr std::int32_t", "unpack_src_format", 5); // DataFormat::Float16_b
+  array("constexpr std::int32_t", "unpack_dst_format", 5);
+  array("constexpr uint8_t", "unpack_tile_num_faces", 4);
+  array("constexpr uint8_t", "unpack_partial_face", 0);
+  array("constexpr uint8_t", "unpack_tile_face_r_dim", 16);
+  array("constexpr uint8_t", "unpack_narrow_tile", 0);
+  array("constexpr uint8_t", "unpack_tile_r_dim", 32);
+  array("constexpr uint8_t", "unpack_tile_c_dim", 32);
+  array("constexpr uint16_t", "unpack_tile_size", 2048);
+  array("constexpr uint8_t", "unpack_num_faces_r_dim", 2);
+  array("constexpr uint8_t", "unpack_num_faces_c_dim", 2);
+  return d + "constexpr bool DST_ACCUM_MODE = false;\n#define DST_SYNC_MODE DstSync::SyncHalf\n";
+}
+constexpr const char* kSdkGeneratedDir = "/tk_check_sdk_generated";
+} // namespace
+
 std::optional<Kernel> summarize(const std::string& path, const ParseOptions& options,
                                 std::string& errors) {
   namespace fs = std::filesystem;
@@ -636,12 +717,45 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
   const std::string abs = fs::absolute(path).lexically_normal().string();
 
   // As given, so that the compiler's messages name the file as the user did.
-  const std::string code = jit_translation_unit(fs::path(path).is_absolute() ? abs : path, compute);
+  const std::string include = fs::path(path).is_absolute() ? abs : path;
+  // With --sdk the real headers define the CB descriptor arrays (from the generated
+  // chlkc_descriptors.h, mapped in below), so the wrapper only includes.
+  const std::string code =
+      options.sdk_root.empty() ? jit_translation_unit(include, compute)
+      : compute
+          // As trisck.cc: the kernel reaches the build through chlkc_list.h -> the generated
+          // chlkc_math.cpp (genfiles.cpp), mapped in below.
+          ? std::string("#include \"internal/firmware_common.h\"\n#include \"chlkc_list.h\"\n")
+          // As the firmware build of a data-movement kernel: ncrisck.cc, which includes the
+          // generated kernel_includes.hpp.
+          : "#include \"ncrisck.cc\"\n";
   std::vector<std::string> args = {"-std=c++17", "-fsyntax-only", "-Wno-everything",
                                    "-resource-dir", options.clang_resource_dir};
   for (const std::string& dir : options.include_dirs)
     args.push_back("-I" + dir);
-  args.push_back("-I" + options.sdk_include_dir);
+  if (options.sdk_root.empty()) {
+    args.push_back("-I" + options.sdk_include_dir);
+  } else {
+    // The real headers are written for a 32-bit RISC-V core and cast pointers to uint32_t;
+    // -fms-extensions lets clang accept that on the host (a warning, silenced).
+    args.push_back("-fms-extensions");
+    args.push_back(std::string("-I") + kSdkGeneratedDir);
+    for (const std::string& dir : sdk_jit_includes(options.sdk_root, compute))
+      args.push_back("-I" + dir);
+    for (const std::string& d : sdk_jit_defines(compute))
+      args.push_back("-D" + d);
+    // The map the JIT defines for named compile-time args (build.cpp), with every name the kernel
+    // asks for and a placeholder value: ttgen check makes what depends on one a symbol.
+    static const std::regex named_arg(R"re(get_named_compile_time_arg_val\s*\(\s*"([^"]+)")re");
+    std::string map;
+    std::set<std::string> seen;
+    for (auto it = std::sregex_iterator(k.file->text().begin(), k.file->text().end(), named_arg);
+         it != std::sregex_iterator(); ++it)
+      if (seen.insert((*it)[1].str()).second)
+        map += (map.empty() ? "{\"" : ",{\"") + (*it)[1].str() + "\",1}";
+    if (!map.empty())
+      args.push_back("-DKERNEL_COMPILE_TIME_ARG_MAP=" + map);
+  }
   for (const std::string& d : jit_defines(compute))
     args.push_back("-D" + d);
   for (const std::string& d : options.defines)
@@ -654,7 +768,22 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
   std::unique_ptr<clang::ASTUnit> ast = clang::tooling::buildASTFromCodeWithArgs(
       code, args, "tk_check_wrapper.cpp", "ttgen-check",
       std::make_shared<clang::PCHContainerOperations>(),
-      clang::tooling::getClangStripDependencyFileAdjuster(), clang::tooling::FileContentMappings(),
+      clang::tooling::getClangStripDependencyFileAdjuster(),
+      options.sdk_root.empty()
+          ? clang::tooling::FileContentMappings()
+          : clang::tooling::FileContentMappings{{std::string(kSdkGeneratedDir) +
+                                                     "/chlkc_descriptors.h",
+                                                 sdk_math_descriptors()},
+                                                {std::string(kSdkGeneratedDir) +
+                                                     "/defines_generated.h",
+                                                 ""},
+                                                {std::string(kSdkGeneratedDir) +
+                                                     "/kernel_includes.hpp",
+                                                 "#include \"" + include + "\"\n"},
+                                                {std::string(kSdkGeneratedDir) + "/chlkc_math.cpp",
+                                                 "#define TRISC_MATH\n#include "
+                                                 "\"defines_generated.h\"\n#include \"" +
+                                                     include + "\"\n"}},
       &printer);
   diag_os.flush();
   if (!ast || ast->getDiagnostics().hasErrorOccurred()) {

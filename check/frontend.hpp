@@ -16,6 +16,9 @@ struct ParseOptions {
   std::vector<std::string> include_dirs; // searched before the SDK-mirror headers
   std::vector<std::string> defines;      // NAME or NAME=VALUE
   std::string sdk_include_dir;           // TileKit's SDK-mirror headers
+  // A tt-metal source tree (--sdk): its headers instead of the mirror, with the JIT's include
+  // list and device defines (sdk_jit_includes, sdk_jit_defines).
+  std::string sdk_root;
   std::string clang_resource_dir;
 };
 
@@ -26,6 +29,17 @@ std::string jit_translation_unit(const std::string& kernel_include, bool compute
 /// The macros the SDK's kernel build defines (NAME or NAME=VALUE), for a compute kernel or a
 /// data-movement one, on architecture `a`.
 std::vector<std::string> jit_defines(bool compute, const arch::ArchSpec& a = arch::default_arch());
+
+/// The include directories the SDK's JIT gives a Tensix kernel's build, under tt-metal tree
+/// `root`, on Wormhole: tt_metal/jit_build/build.cpp's common list, then
+/// tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal.cpp's (llk_api for compute only).
+std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute);
+/// The device defines the SDK's JIT adds for the emulated n150
+/// (tt_metal/jit_build/build_env_manager.cpp initialize_device_kernel_defines, build.cpp).
+/// A compute kernel is checked as the math thread's build (TRISC1), a data-movement one as
+/// NCRISC's (tt_metal/llrt/hal/tt-1xx/hal_1xx_common.cpp).
+std::vector<std::string> sdk_jit_defines(bool compute,
+                                         const arch::ArchSpec& a = arch::default_arch());
 
 /// The summary of the kernel in `path` (a readable file), or nullopt with the compiler's messages
 /// in `errors` when it does not compile or has no kernel_main.

@@ -103,7 +103,7 @@ void check_l1(const CoreState* core, std::uint32_t off, std::uint32_t size, bool
     if (!violation.empty())
       fail(violation);
   }
-  fail(std::string(op) + ": L1 " + range_str(off, size) + " of " + who +
+  fail(std::string(op) + ": L1 " + range_str(off, size) + (who.empty() ? " " : " of " + who) +
        "is outside any circular buffer, semaphore or L1 buffer");
 }
 
@@ -480,6 +480,13 @@ std::uint64_t interleaved_page_addr(bool dram, std::uint32_t base, std::uint32_t
   const CoreCoord c = dev.worker_noc({bank % dev.grid.x, bank / dev.grid.x});
   return encode(static_cast<std::uint32_t>(c.x), static_cast<std::uint32_t>(c.y),
                 std::uint64_t{base} + std::uint64_t{page / dev.num_cores()} * aligned + offset);
+}
+void check_bank_id(bool dram, std::uint32_t bank) {
+  const DeviceState& dev = active_device();
+  const std::uint32_t banks = dram ? dev.dram_banks() : dev.num_cores();
+  if (bank >= banks)
+    fail("get_noc_addr_from_bank_id: " + std::string(dram ? "DRAM" : "L1") + " bank " +
+         std::to_string(bank) + " does not exist (the device has " + std::to_string(banks) + ")");
 }
 std::uint32_t semaphore_addr(std::uint32_t id) {
   const CoreState& core = *current().core;

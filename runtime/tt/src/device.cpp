@@ -71,10 +71,14 @@ DeviceState::~DeviceState() {
 namespace tt::tt_metal::distributed {
 using namespace tk::rt::emu;
 
-MeshDevice::MeshDevice(int id)
-    : id_(id), state_(std::make_shared<DeviceState>(tk::arch::default_arch(),
-                                                    grid_from_env(tk::arch::default_arch()))),
-      cq_(std::make_unique<MeshCommandQueue>(this)) {}
+MeshDevice::MeshDevice(int id, const MeshShape& shape) : id_(id), shape_(shape) {
+  for (std::size_t i = 0; i < shape.mesh_size(); ++i)
+    states_.push_back(std::make_shared<DeviceState>(tk::arch::default_arch(),
+                                                    grid_from_env(tk::arch::default_arch())));
+  cq_ = std::make_unique<MeshCommandQueue>(this, 0);
+  allocator_impl_ = std::make_unique<AllocatorImpl>(*states_.front());
+  allocator_ = std::make_unique<Allocator>(allocator_impl_.get());
+}
 MeshDevice::~MeshDevice() = default;
 
 std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(int device_id, std::size_t, std::size_t,
@@ -82,7 +86,25 @@ std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(int device_id, std::siz
   if (device_id != 0)
     throw EmulatorError("the emulator has one device, id 0; asked for " +
                         std::to_string(device_id));
-  return std::shared_ptr<MeshDevice>(new MeshDevice(device_id));
+  return std::shared_ptr<MeshDevice>(new MeshDevice(device_id, MeshShape(1, 1)));
+}
+std::shared_ptr<MeshDevice> MeshDevice::create(const MeshDeviceConfig& config, std::size_t,
+                                               std::size_t, std::size_t) {
+  const MeshShape shape = config.mesh_shape().value_or(MeshShape(1, 1));
+  // Each device's L1 is mapped below 2 GiB (MAP_32BIT); 32 devices (a Galaxy) fit.
+  if (shape.dims() != 2 || shape.mesh_size() == 0 || shape.mesh_size() > 32)
+    throw EmulatorError("MeshDevice::create: the emulator opens 2-D meshes of 1 to 32 devices");
+  return std::shared_ptr<MeshDevice>(new MeshDevice(0, shape));
+}
+bool MeshDevice::is_local(const MeshCoordinate& coord) const {
+  return coord.dims() == 2 && coord[0] < num_rows() && coord[1] < num_cols();
+}
+const std::shared_ptr<DeviceState>& MeshDevice::state(const MeshCoordinate& coord) const {
+  if (!is_local(coord))
+    throw EmulatorError("device coordinate (" + std::to_string(coord[0]) + ", " +
+                        std::to_string(coord[1]) + ") is outside the " +
+                        std::to_string(num_rows()) + "x" + std::to_string(num_cols()) + " mesh");
+  return states_[coord[0] * num_cols() + coord[1]];
 }
 bool MeshDevice::close() {
   return true;
@@ -93,54 +115,55 @@ MeshCommandQueue& MeshDevice::mesh_command_queue(std::optional<std::uint8_t> cq_
   return *cq_;
 }
 CoreCoord MeshDevice::compute_with_storage_grid_size() const {
-  return state_->grid;
+  return state()->grid;
 }
 CoreCoord MeshDevice::worker_core_from_logical_core(const CoreCoord& logical_core) const {
-  if (logical_core.x >= state_->grid.x || logical_core.y >= state_->grid.y) {
+  if (logical_core.x >= state()->grid.x || logical_core.y >= state()->grid.y) {
     throw EmulatorError("logical core " + logical_core.str() + " is outside the " +
-                        std::to_string(state_->grid.x) + "x" + std::to_string(state_->grid.y) +
+                        std::to_string(state()->grid.x) + "x" + std::to_string(state()->grid.y) +
                         " worker grid");
   }
-  return state_->worker_noc(logical_core);
+  return state()->worker_noc(logical_core);
 }
 std::uint32_t MeshDevice::l1_size_per_core() const {
-  return state_->arch.l1_size;
+  return state()->arch.l1_size;
 }
 std::size_t MeshDevice::num_dram_channels() const {
-  return state_->arch.dram_banks;
+  return state()->arch.dram_banks;
 }
 
-std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buffer_config,
-                                               const DeviceLocalBufferConfig& local,
-                                               MeshDevice* mesh_device,
-                                               std::optional<DeviceAddr> address) {
-  const auto& cfg = std::get<ReplicatedBufferConfig>(mesh_buffer_config);
-  if (local.page_size == 0 || cfg.size == 0)
-    throw EmulatorError("MeshBuffer::create: size and page_size must be > 0");
-  if (address)
-    throw EmulatorError(
-        "MeshBuffer::create: the emulator does not place buffers at a given address");
-  auto& st = *mesh_device->state();
-  std::shared_ptr<MeshBuffer> buf(new MeshBuffer());
-  buf->device_ = mesh_device;
-  buf->state_ = mesh_device->state();
-  buf->size_ = cfg.size;
-  buf->page_size_ = local.page_size;
-  buf->type_ = local.buffer_type;
-  const bool dram = local.buffer_type == BufferType::DRAM;
-  if (!dram && local.buffer_type != BufferType::L1)
-    throw EmulatorError("MeshBuffer::create: only DRAM and L1 buffers");
-  const DeviceAddr align = dram ? st.arch.dram_alignment : st.arch.l1_alignment;
-  buf->aligned_page_size_ = (local.page_size + align - 1) / align * align;
-  const std::uint32_t banks = dram ? st.dram_banks() : st.num_cores();
-  const std::uint64_t pages_per_bank = (buf->num_pages() + banks - 1) / banks;
-  const std::uint64_t bytes = pages_per_bank * buf->aligned_page_size_;
+namespace {
+// The SDK's validate_mesh_buffer_config (tt_metal/distributed/mesh_buffer.cpp): the shards tile
+// the global shape and fit on the mesh, counting replicated dimensions.
+void validate(const ShardedBufferConfig& c, const MeshDevice& mesh) {
+  const auto [height, width] = c.global_buffer_shape;
+  const auto [shard_height, shard_width] = c.physical_shard_shape();
+  if (height == 0 || width == 0 || height % shard_height != 0 || width % shard_width != 0)
+    throw EmulatorError("MeshBuffer::create: global buffer shape (" + std::to_string(height) +
+                        ", " + std::to_string(width) + ") is not a multiple of the shard shape (" +
+                        std::to_string(shard_height) + ", " + std::to_string(shard_width) + ")");
+  std::size_t shards = (height / shard_height) * (width / shard_width);
+  const auto [height_replicated, width_replicated] = c.replicated_dims();
+  if (height_replicated && width_replicated)
+    shards *= mesh.num_devices();
+  else if (height_replicated || width_replicated)
+    shards *=
+        c.shard_orientation == ShardOrientation::ROW_MAJOR ? mesh.num_rows() : mesh.num_cols();
+  if (shards > mesh.num_devices())
+    throw EmulatorError("MeshBuffer::create: " + std::to_string(shards) +
+                        " shards do not fit on a mesh of " + std::to_string(mesh.num_devices()) +
+                        " devices");
+}
+
+// Allocates `bytes_per_bank` in every DRAM bank (or every core's L1) of `st`; the same address
+// on each device of a mesh, since every device sees the same allocations.
+Allocation allocate(DeviceState& st, bool dram, std::uint64_t bytes, DeviceAddr align) {
   Allocation a{static_cast<std::uint32_t>(st.allocations.size()), dram, 0, bytes, true};
   if (dram) {
     a.address = (st.dram_top + align - 1) / align * align;
     if (a.address + bytes > st.arch.dram_bank_bytes)
-      throw EmulatorError("out of DRAM: each of the " + std::to_string(banks) + " banks holds " +
-                          std::to_string(st.arch.dram_bank_bytes >> 20) + " MiB");
+      throw EmulatorError("out of DRAM: each of the " + std::to_string(st.dram_banks()) +
+                          " banks holds " + std::to_string(st.arch.dram_bank_bytes >> 20) + " MiB");
     st.dram_top = a.address + bytes;
     for (auto& bank : st.dram)
       bank.resize(st.dram_top);
@@ -150,15 +173,103 @@ std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buff
     a.address = (st.l1_bottom - bytes) / align * align;
     st.l1_bottom = a.address;
   }
-  buf->address_ = a.address;
-  buf->id_ = a.id;
   st.allocations.push_back(a);
+  return a;
+}
+} // namespace
+
+} // namespace tt::tt_metal::distributed
+
+namespace tt::tt_metal {
+using tk::rt::emu::EmulatorError;
+std::uint32_t Allocator::get_num_banks(const BufferType& buffer_type) const {
+  if (buffer_type == BufferType::DRAM)
+    return impl->dev.dram_banks();
+  if (buffer_type == BufferType::L1)
+    return impl->dev.num_cores();
+  throw EmulatorError("Allocator: the emulator has DRAM and L1 banks only");
+}
+DeviceAddr Allocator::get_bank_size(const BufferType& buffer_type) const {
+  if (buffer_type == BufferType::DRAM)
+    return impl->dev.arch.dram_bank_bytes;
+  if (buffer_type == BufferType::L1)
+    return impl->dev.arch.l1_size - impl->dev.arch.first_free_l1_address();
+  throw EmulatorError("Allocator: the emulator has DRAM and L1 banks only");
+}
+std::uint32_t Allocator::get_alignment(BufferType buffer_type) const {
+  if (buffer_type == BufferType::DRAM)
+    return impl->dev.arch.dram_alignment;
+  if (buffer_type == BufferType::L1)
+    return impl->dev.arch.l1_alignment;
+  throw EmulatorError("Allocator: the emulator has DRAM and L1 banks only");
+}
+} // namespace tt::tt_metal
+
+namespace tt::tt_metal::distributed {
+using namespace tk::rt::emu;
+std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buffer_config,
+                                               const DeviceLocalBufferConfig& local,
+                                               MeshDevice* mesh_device,
+                                               std::optional<DeviceAddr> address) {
+  std::shared_ptr<MeshBuffer> buf(new MeshBuffer());
+  buf->config_ = mesh_buffer_config;
+  buf->local_config_ = local;
+  if (const auto* sharded = std::get_if<ShardedBufferConfig>(&mesh_buffer_config)) {
+    validate(*sharded, *mesh_device);
+    const auto [shard_height, shard_width] = sharded->physical_shard_shape();
+    buf->size_ = sharded->global_size;
+    buf->device_local_size_ = sharded->compute_datum_size_bytes() * shard_height * shard_width;
+  } else {
+    buf->size_ = buf->device_local_size_ =
+        std::get<ReplicatedBufferConfig>(mesh_buffer_config).size;
+  }
+  if (local.page_size == 0 || buf->device_local_size_ == 0)
+    throw EmulatorError("MeshBuffer::create: size and page_size must be > 0");
+  if (address)
+    throw EmulatorError(
+        "MeshBuffer::create: the emulator does not place buffers at a given address");
+  buf->device_ = mesh_device;
+  buf->page_size_ = local.page_size;
+  buf->type_ = local.buffer_type;
+  const bool dram = local.buffer_type == BufferType::DRAM;
+  if (!dram && local.buffer_type != BufferType::L1)
+    throw EmulatorError("MeshBuffer::create: only DRAM and L1 buffers");
+  const auto& st0 = *mesh_device->state();
+  const DeviceAddr align = dram ? st0.arch.dram_alignment : st0.arch.l1_alignment;
+  buf->aligned_page_size_ = (local.page_size + align - 1) / align * align;
+  const std::uint32_t banks = dram ? st0.dram_banks() : st0.num_cores();
+  const std::uint64_t pages_per_bank = (buf->num_pages() + banks - 1) / banks;
+  const std::uint64_t bytes = pages_per_bank * buf->aligned_page_size_;
+  for (const MeshCoordinate& coord : MeshCoordinateRange(mesh_device->shape())) {
+    const auto& st = mesh_device->state(coord);
+    const Allocation a = allocate(*st, dram, bytes, align);
+    if (buf->states_.empty()) {
+      buf->address_ = a.address;
+      buf->id_ = a.id;
+    } else if (a.address != buf->address_ || a.id != buf->id_) {
+      throw EmulatorError("MeshBuffer::create: the devices' allocators diverged");
+    }
+    buf->states_.push_back(st);
+  }
   return buf;
 }
 
 MeshBuffer::~MeshBuffer() {
-  if (state_)
-    state_->allocations[id_].alive = false;
+  for (const auto& st : states_)
+    st->allocations[id_].alive = false;
+}
+
+const ShardedBufferConfig& MeshBuffer::global_shard_spec() const {
+  if (const auto* sharded = std::get_if<ShardedBufferConfig>(&config_))
+    return *sharded;
+  throw EmulatorError("Can only query the global shard spec for a sharded MeshBuffer");
+}
+std::uint32_t MeshBuffer::datum_size_bytes() const {
+  return global_shard_spec().compute_datum_size_bytes();
+}
+Buffer* MeshBuffer::get_device_buffer(const MeshCoordinate& device_coord) const {
+  device_->state(device_coord); // checks the coordinate
+  return &backing_;
 }
 
 namespace {
@@ -170,23 +281,25 @@ std::uint8_t* page_ptr(DeviceState& st, bool dram, std::uint64_t base, std::uint
 }
 } // namespace
 
-void MeshBuffer::write_bytes(const void* src, std::size_t bytes) {
-  if (bytes > size_)
-    throw EmulatorError("EnqueueWriteMeshBuffer: " + std::to_string(bytes) +
-                        " bytes into a buffer of " + std::to_string(size_));
+void MeshBuffer::write_device(const MeshCoordinate& coord, const void* src, std::size_t bytes) {
+  if (bytes > device_local_size_)
+    throw EmulatorError("write of " + std::to_string(bytes) + " bytes into a buffer of " +
+                        std::to_string(device_local_size_) + " bytes per device");
+  auto& st = *device_->state(coord);
   const auto* in = static_cast<const std::uint8_t*>(src);
   for (std::size_t off = 0; off < bytes; off += page_size_) {
     const auto page = static_cast<std::uint32_t>(off / page_size_);
-    std::memcpy(page_ptr(*state_, is_dram(), address_, aligned_page_size_, page), in + off,
+    std::memcpy(page_ptr(st, is_dram(), address_, aligned_page_size_, page), in + off,
                 std::min<std::size_t>(page_size_, bytes - off));
   }
 }
 
-void MeshBuffer::read_bytes(void* dst, std::size_t bytes) const {
+void MeshBuffer::read_device(const MeshCoordinate& coord, void* dst, std::size_t bytes) const {
+  auto& st = *device_->state(coord);
   auto* out = static_cast<std::uint8_t*>(dst);
   for (std::size_t off = 0; off < bytes; off += page_size_) {
     const auto page = static_cast<std::uint32_t>(off / page_size_);
-    std::memcpy(out + off, page_ptr(*state_, is_dram(), address_, aligned_page_size_, page),
+    std::memcpy(out + off, page_ptr(st, is_dram(), address_, aligned_page_size_, page),
                 std::min<std::size_t>(page_size_, bytes - off));
   }
 }

@@ -394,16 +394,22 @@ void set_active_device(DeviceState* device) {
 
 namespace tt::tt_metal::distributed {
 void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& mesh_workload, bool /*blocking*/) {
-  auto& dev = *cq.device()->state();
   struct Reset {
     ~Reset() { tk::rt::emu::set_active_device(nullptr); }
   } reset;
-  tk::rt::emu::set_active_device(&dev);
-  for (auto& [range, program] : mesh_workload.get_programs()) {
-    if (!range.contains(MeshCoordinate(0, 0)))
-      continue;
-    tk::rt::emu::run_program(dev, program);
+  // Each device of the mesh runs the programs whose range holds it, one device after another
+  // (devices share nothing but the host, so the order does not show).
+  MeshDevice& mesh = *cq.device();
+  for (const MeshCoordinate& coord : MeshCoordinateRange(mesh.shape())) {
+    auto& dev = *mesh.state(coord);
+    tk::rt::emu::set_active_device(&dev);
+    for (auto& [range, program] : mesh_workload.get_programs()) {
+      if (range.contains(coord))
+        tk::rt::emu::run_program(dev, program);
+    }
   }
 }
-void Finish(MeshCommandQueue& /*cq*/, std::span<const SubDeviceId> /*sub_device_ids*/) {}
+void Finish(MeshCommandQueue& mesh_cq, std::span<const SubDeviceId> sub_device_ids) {
+  mesh_cq.finish(sub_device_ids);
+}
 } // namespace tt::tt_metal::distributed

@@ -100,6 +100,15 @@ struct SemaphoreRecord {
 };
 } // namespace tk::rt::emu
 
+namespace tt::tt_metal {
+// What an Allocator answers from: the device model.
+class AllocatorImpl {
+public:
+  explicit AllocatorImpl(const tk::rt::emu::DeviceState& device) : dev(device) {}
+  const tk::rt::emu::DeviceState& dev;
+};
+} // namespace tt::tt_metal
+
 namespace tt::tt_metal::detail {
 struct ProgramImpl {
   std::vector<tk::rt::emu::KernelRecord> kernels;

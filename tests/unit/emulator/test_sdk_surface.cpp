@@ -150,3 +150,38 @@ TEST(EmulatorSdkSurface, DevicePrintGoesToStdoutWhenEnabled) {
       "n=42 neg=-7 third=0.33333334 bf16=1.5 {literal} 255\ncore 2,1 (relative 2,1)\non NoC 0\n");
   EXPECT_EQ(run_print(false), "");
 }
+
+namespace {
+std::vector<bfloat16> read_by_bank(uint32_t n_banks) {
+  ProgramBuilder p;
+  std::vector<bfloat16> in(12 * 1024);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = bfloat16(static_cast<float>(i % 509));
+  auto src = p.dram(in);
+  auto dst = p.dram(12);
+  p.cb(tt::CBIndex::c_0, 1);
+  auto k = p.writer("sdk/bank_read.cpp", {dst});
+  SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{0, 0},
+                 {ProgramBuilder::addr(src), ProgramBuilder::addr(dst), n_banks});
+  p.run();
+  std::vector<bfloat16> out = p.read(dst);
+  for (std::size_t i = 0; i < std::size_t{n_banks} * 1024; ++i)
+    EXPECT_EQ(static_cast<float>(out[i]), static_cast<float>(in[i])) << "element " << i;
+  return out;
+}
+} // namespace
+
+// get_noc_addr_from_bank_id<true>(b, address): page b of an interleaved DRAM buffer (its bank b, at
+// the buffer's address), on each of the n150's 12 banks; bank 12 does not exist.
+TEST(EmulatorSdkSurface, NocAddressFromBankId) {
+  read_by_bank(12);
+  try {
+    read_by_bank(13);
+    FAIL() << "read DRAM bank 12 of 12";
+  } catch (const tk::rt::emu::EmulatorError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "get_noc_addr_from_bank_id: DRAM bank 12 does not exist (the device has 12)"),
+              std::string::npos)
+        << e.what();
+  }
+}

@@ -51,6 +51,8 @@ std::uint64_t noc_multicast_addr(std::uint32_t x0, std::uint32_t y0, std::uint32
                                  std::uint32_t y1, std::uint32_t addr);
 std::uint64_t interleaved_page_addr(bool dram, std::uint32_t base, std::uint32_t aligned_page_size,
                                     std::uint32_t page_id, std::uint32_t offset);
+/// Fails unless `bank` is a DRAM bank (dram) or an L1 bank (a worker core) of the device.
+void check_bank_id(bool dram, std::uint32_t bank);
 std::uint32_t semaphore_addr(std::uint32_t id);
 /// The current kernel's core, logical (src/core_identity.cpp).
 std::uint8_t logical_core_x();

@@ -1,9 +1,12 @@
 // Host bfloat16 (mirrors tt_metal/api/tt-metalium/bfloat16.hpp): construction rounds to nearest,
 // ties to even.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <iostream>
 #include <random>
 #include <type_traits>
 #include <utility>
@@ -93,4 +96,53 @@ inline std::vector<bfloat16> create_identity_matrix(int rows, int cols, int num_
   for (int i = 0; i < num_ones; i++)
     vec.at(static_cast<std::size_t>(i) * cols + i) = bfloat16(1.0f);
   return vec;
+}
+
+/// Two bfloat16 `value`s per uint32 word; a single word holds (value, 0).
+inline std::vector<std::uint32_t> create_constant_vector_of_bfloat16(std::size_t num_bytes,
+                                                                     float value) {
+  const std::size_t words = std::max<std::size_t>(1, num_bytes / sizeof(std::uint32_t));
+  const bfloat16 second = words == 1 ? bfloat16(0.0f) : bfloat16(value);
+  return std::vector<std::uint32_t>(words,
+                                    pack_two_bfloat16_into_uint32({bfloat16(value), second}));
+}
+
+/// Element 2i in the low half of word i, 2i + 1 in the high half.
+inline std::vector<std::uint32_t>
+pack_bfloat16_vec_into_uint32_vec(const std::vector<bfloat16>& data) {
+  std::vector<std::uint32_t> result(data.size() / 2);
+  for (std::size_t i = 0; i < result.size(); ++i)
+    result[i] = pack_two_bfloat16_into_uint32({data[2 * i], data[2 * i + 1]});
+  return result;
+}
+
+inline bfloat16 bfloat16_identity_transform(const bfloat16& input) {
+  return input;
+}
+
+/// The inverse of pack_bfloat16_vec_into_uint32_vec, each element through `transform`.
+inline std::vector<bfloat16> unpack_uint32_vec_into_bfloat16_vec(
+    const std::vector<std::uint32_t>& data,
+    const std::function<bfloat16(const bfloat16&)>& transform = bfloat16_identity_transform) {
+  std::vector<bfloat16> result;
+  result.reserve(data.size() * 2);
+  for (const std::uint32_t packed : data) {
+    result.push_back(transform(bfloat16::from_bits(static_cast<std::uint16_t>(packed & 0xffffu))));
+    result.push_back(transform(bfloat16::from_bits(static_cast<std::uint16_t>(packed >> 16))));
+  }
+  return result;
+}
+
+/// numpy's isclose: |a - b| <= atol, or <= rtol * max(|a|, |b|); a miss is printed, as the SDK
+/// does.
+inline bool is_close(float a, float b, float rtol = 0.01f, float atol = 0.001f) {
+  const float absdiff = std::fabs(a - b);
+  const float reldenom = std::fmax(std::fabs(a), std::fabs(b));
+  const bool result = absdiff <= atol || absdiff <= rtol * reldenom;
+  if (!result) {
+    std::cout << "Discrepacy: A = " << a << " B = " << b << std::endl;
+    std::cout << "   absdiff = " << absdiff << std::endl;
+    std::cout << "   reldiff = " << absdiff / (reldenom + 1e-6f) << std::endl;
+  }
+  return result;
 }

@@ -5,6 +5,10 @@
 namespace tt::tt_metal {
 using DeviceAddr = std::uint64_t;
 enum class BufferType { DRAM, L1, SYSTEM_MEMORY, L1_SMALL, TRACE };
+enum class ShardOrientation {
+  ROW_MAJOR = 0,
+  COL_MAJOR,
+};
 enum class TensorMemoryLayout {
   INTERLEAVED = 0,
   HEIGHT_SHARDED = 2,

@@ -13,26 +13,43 @@
 #include <tt-metalium/mesh_device.hpp>
 #include <tt-metalium/mesh_workload.hpp>
 
-namespace tt::tt_metal {
-struct SubDeviceId {
-  std::uint8_t id = 0;
-};
-} // namespace tt::tt_metal
-
 namespace tt::tt_metal::distributed {
+/// One device's part of a buffer (WriteShard: the device-local buffer from src).
 template <class DType>
-void EnqueueWriteMeshBuffer(MeshCommandQueue& /*cq*/, std::shared_ptr<MeshBuffer>& mesh_buffer,
-                            const std::vector<DType>& src, bool /*blocking*/ = false) {
-  mesh_buffer->write_bytes(src.data(), src.size() * sizeof(DType));
+void WriteShard(MeshCommandQueue& mesh_cq, const std::shared_ptr<MeshBuffer>& mesh_buffer,
+                std::vector<DType>& src, const MeshCoordinate& coord, bool blocking = false) {
+  std::vector<ShardDataTransfer> shard_data_transfers = {
+      ShardDataTransfer{coord}.host_data(src.data())};
+  mesh_cq.enqueue_write_shards(mesh_buffer, shard_data_transfers, blocking);
 }
 
 template <class DType>
-void EnqueueReadMeshBuffer(MeshCommandQueue& /*cq*/, std::vector<DType>& dst,
-                           std::shared_ptr<MeshBuffer>& mesh_buffer, bool /*blocking*/ = true) {
-  dst.resize(mesh_buffer->size() / sizeof(DType));
-  mesh_buffer->read_bytes(dst.data(), dst.size() * sizeof(DType));
+void ReadShard(MeshCommandQueue& mesh_cq, std::vector<DType>& dst,
+               const std::shared_ptr<MeshBuffer>& mesh_buffer, const MeshCoordinate& coord,
+               bool blocking = true) {
+  auto* shard = mesh_buffer->get_device_buffer(coord);
+  dst.resize(shard->page_size() * shard->num_pages() / sizeof(DType));
+  std::vector<ShardDataTransfer> shard_data_transfers = {
+      ShardDataTransfer{coord}.host_data(dst.data())};
+  mesh_cq.enqueue_read_shards(shard_data_transfers, mesh_buffer, blocking);
+}
+
+template <class DType>
+void EnqueueWriteMeshBuffer(MeshCommandQueue& mesh_cq, std::shared_ptr<MeshBuffer>& mesh_buffer,
+                            const std::vector<DType>& src, bool blocking = false) {
+  mesh_cq.enqueue_write_mesh_buffer(mesh_buffer, src.data(), blocking);
+}
+
+template <class DType>
+void EnqueueReadMeshBuffer(MeshCommandQueue& mesh_cq, std::vector<DType>& dst,
+                           std::shared_ptr<MeshBuffer>& mesh_buffer, bool blocking = true) {
+  if (mesh_buffer->global_layout() == MeshBufferLayout::SHARDED)
+    dst.resize(mesh_buffer->global_shard_spec().global_size / sizeof(DType));
+  else
+    dst.resize(mesh_buffer->size() / sizeof(DType));
+  mesh_cq.enqueue_read_mesh_buffer(dst.data(), mesh_buffer, blocking);
 }
 
 void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& mesh_workload, bool blocking);
-void Finish(MeshCommandQueue& cq, std::span<const SubDeviceId> sub_device_ids = {});
+void Finish(MeshCommandQueue& mesh_cq, std::span<const SubDeviceId> sub_device_ids = {});
 } // namespace tt::tt_metal::distributed

@@ -1,5 +1,6 @@
-// Mesh shapes and coordinates (mirrors tt_metal/api/tt-metalium/mesh_coord.hpp); the emulator has
-// one 1x1 mesh.
+// Mesh shapes and coordinates (mirrors tt_metal/api/tt-metalium/mesh_coord.hpp): 2-D meshes of
+// devices (docs/emulator.md, "Meshes"); a range iterates its coordinates row-major, as the SDK's
+// MeshCoordinateRange::Iterator does.
 #pragma once
 #include <cstdint>
 #include <initializer_list>
@@ -50,6 +51,39 @@ public:
   bool contains(const MeshCoordinate& c) const {
     return c[0] >= start_[0] && c[0] <= end_[0] && c[1] >= start_[1] && c[1] <= end_[1];
   }
+  std::size_t size() const {
+    return std::size_t{end_[0] - start_[0] + 1} * (end_[1] - start_[1] + 1);
+  }
+
+  class Iterator {
+  public:
+    const MeshCoordinate& operator*() const { return current_; }
+    const MeshCoordinate* operator->() const { return &current_; }
+    Iterator& operator++() {
+      ++linear_;
+      const std::uint32_t cols = range_->end_[1] - range_->start_[1] + 1;
+      current_ = MeshCoordinate(range_->start_[0] + static_cast<std::uint32_t>(linear_ / cols),
+                                range_->start_[1] + static_cast<std::uint32_t>(linear_ % cols));
+      return *this;
+    }
+    Iterator operator++(int) {
+      Iterator old = *this;
+      ++*this;
+      return old;
+    }
+    bool operator==(const Iterator& o) const { return range_ == o.range_ && linear_ == o.linear_; }
+    bool operator!=(const Iterator& o) const { return !(*this == o); }
+
+  private:
+    friend class MeshCoordinateRange;
+    Iterator(const MeshCoordinateRange* range, std::size_t linear)
+        : range_(range), current_(range->start_), linear_(linear) {}
+    const MeshCoordinateRange* range_;
+    MeshCoordinate current_;
+    std::size_t linear_;
+  };
+  Iterator begin() const { return Iterator(this, 0); }
+  Iterator end() const { return Iterator(this, size()); }
 
 private:
   MeshCoordinate start_;

@@ -1,11 +1,14 @@
 // A view of one core's runtime args (mirrors RuntimeArgsData in
 // tt_metal/api/tt-metalium/runtime_args_data.hpp).
 #pragma once
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <tt_stl/assert.hpp>
+#include <utility>
 
 namespace tt::tt_metal {
 struct RuntimeArgsData {

@@ -100,6 +100,16 @@ FORCE_INLINE uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr
 FORCE_INLINE std::uint64_t get_noc_addr(std::uint32_t addr, uint8_t /*noc*/ = noc_index) {
   return ::tk::rt::emu::noc_local_addr(addr);
 }
+
+// The NoC address of `bank_address_offset` in DRAM bank (DRAM) or L1 bank (a worker core's L1)
+// `bank_id` (tt_metal/hw/inc/internal/dataflow/dataflow_api_addrgen.h; the n150's banks have no
+// per-bank offset): page `bank_id` of an interleaved buffer based at the offset.
+template <bool DRAM>
+FORCE_INLINE uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_address_offset,
+                                                uint8_t /*noc*/ = noc_index) {
+  ::tk::rt::emu::check_bank_id(DRAM, bank_id);
+  return ::tk::rt::emu::interleaved_page_addr(DRAM, bank_address_offset, 0, bank_id, 0);
+}
 FORCE_INLINE uint64_t get_noc_multicast_addr(uint32_t noc_x_start, uint32_t noc_y_start,
                                              uint32_t noc_x_end, uint32_t noc_y_end, uint32_t addr,
                                              uint8_t /*noc*/ = noc_index) {
