@@ -1,5 +1,6 @@
 // The device (mirrors tt_metal/api/tt-metalium/mesh_device.hpp). The emulator models one chip of
-// the default architecture (arch/arch.hpp): its worker grid (TT_METAL_EMULATOR_GRID=RxC changes
+// the architecture TK_EMULATOR_ARCH names, else the default one (arch/arch.hpp), read when the
+// device is created: its worker grid (TT_METAL_EMULATOR_GRID=RxC changes
 // it), DRAM banks, L1 per core and NoC coordinates.
 #pragma once
 #include <cstddef>
