@@ -47,14 +47,8 @@ inline constexpr ArchSpec kBlackhole{
     // blackhole_implementation.hpp: dram_translated_coordinate_start 17, 12). NoC 0 endpoints:
     // views 1-3 endpoint 0, views 0 and 4-7 endpoint 2.
     .dram_banks = 8,
-    .dram_bank_noc = {{{17, 14},
-                       {17, 15},
-                       {17, 18},
-                       {17, 21},
-                       {18, 14},
-                       {18, 17},
-                       {18, 20},
-                       {18, 23}}},
+    .dram_bank_noc =
+        {{{17, 14}, {17, 15}, {17, 18}, {17, 21}, {18, 14}, {18, 17}, {18, 20}, {18, 23}}},
     // The same file: dram_view_size 4278190080 (dev_mem_map.h: MEM_DRAM_SIZE 4177920 * 1024).
     .dram_bank_bytes = 4278190080,
 
