@@ -6,6 +6,7 @@
 // docs/arch.md lists the facts with their sources.
 #pragma once
 
+#include "arch/blackhole.hpp"
 #include "arch/spec.hpp"
 #include "arch/wormhole_b0.hpp"
 
@@ -19,7 +20,7 @@ namespace tk::arch {
 
 /// Every architecture, the default first.
 inline std::span<const ArchSpec* const> all() {
-  static constexpr const ArchSpec* kAll[] = {&kWormholeB0};
+  static constexpr const ArchSpec* kAll[] = {&kWormholeB0, &kBlackhole};
   return kAll;
 }
 
@@ -36,7 +37,7 @@ inline const ArchSpec* find(std::string_view name) {
   return it == archs.end() ? nullptr : *it;
 }
 
-/// The names of all(), comma-separated, for diagnostics: "wormhole_b0".
+/// The names of all(), comma-separated, for diagnostics: "wormhole_b0, blackhole".
 inline std::string names() {
   std::string out;
   for (const ArchSpec* a : all())

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -36,8 +37,11 @@ struct ArchSpec {
   /// The compute-with-storage grid of the product: columns (x) by rows (y).
   std::uint32_t grid_x, grid_y;
   /// NoC coordinates of worker (x, y) are virtual_worker_start + (x, y) on both NoCs: the
-  /// harvesting-free (translated) coordinates that worker_core_from_logical_core returns.
+  /// harvesting-free (translated) coordinates that worker_core_from_logical_core returns; except
+  /// that logical columns from noc_x_gap_from on sit noc_x_gap columns further right, past the
+  /// columns of the die that hold no Tensix core (Blackhole's; 0 on Wormhole).
   std::uint32_t virtual_worker_start_x, virtual_worker_start_y;
+  std::uint32_t noc_x_gap_from, noc_x_gap;
   /// The NoC 0 coordinate of each DRAM bank (interleaved page p lives in bank p % dram_banks).
   std::uint32_t dram_banks;
   std::array<NocCoord, kMaxDramBanks> dram_bank_noc;
@@ -102,7 +106,21 @@ struct ArchSpec {
   }
   constexpr std::uint32_t num_workers() const { return grid_x * grid_y; }
   constexpr NocCoord worker_noc(std::uint32_t x, std::uint32_t y) const {
-    return {virtual_worker_start_x + x, virtual_worker_start_y + y};
+    return {virtual_worker_start_x + x + (x >= noc_x_gap_from ? noc_x_gap : 0),
+            virtual_worker_start_y + y};
+  }
+  /// The logical worker at NoC coordinate (x, y), the inverse of worker_noc; nothing when no
+  /// worker of any grid sits there (left of or above the first worker, or in the gap).
+  constexpr std::optional<NocCoord> worker_at_noc(std::uint32_t x, std::uint32_t y) const {
+    if (x < virtual_worker_start_x || y < virtual_worker_start_y)
+      return std::nullopt;
+    std::uint32_t lx = x - virtual_worker_start_x;
+    if (lx >= noc_x_gap_from) {
+      if (lx < noc_x_gap_from + noc_x_gap)
+        return std::nullopt;
+      lx -= noc_x_gap;
+    }
+    return NocCoord{lx, y - virtual_worker_start_y};
   }
   std::span<const NocCoord> dram_bank_nocs() const { return {dram_bank_noc.data(), dram_banks}; }
 };

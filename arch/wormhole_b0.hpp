@@ -28,6 +28,9 @@ inline constexpr ArchSpec kWormholeB0{
     // COORDINATE_VIRTUALIZATION_ENABLED 1 (wh_hal.cpp: virtual_worker_start_x_/y_).
     .virtual_worker_start_x = 18,
     .virtual_worker_start_y = 18,
+    // Translated Tensix coordinates are contiguous on Wormhole: no gap.
+    .noc_x_gap_from = 0,
+    .noc_x_gap = 0,
     // tt_metal/soc_descriptors/wormhole_b0_80_arch.yaml: 12 dram_views (bank b is view b), view b's
     // NoC 0 endpoint is dram[channel][worker_endpoint[0]].
     .dram_banks = 12,

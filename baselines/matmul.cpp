@@ -5,6 +5,8 @@
 
 #include "arch/arch.hpp"
 
+#include <tk_emulator/emulator.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -250,11 +252,6 @@ std::optional<ReuseBlocking> mcast_fallback(std::uint32_t Mt, std::uint32_t Nt,
   return b;
 }
 
-// The L1 a core's CBs may use: the L1 above the first address the allocator hands out (firmware,
-// mailboxes and the kernel-config ring lie below it), from the architecture table. ttnn's
-// get_max_l1_space is the same difference, read from the device's allocator.
-const std::uint32_t kL1CbBytes = arch::default_arch().l1_cb_budget();
-
 // BlockRule::ttnn, as tests/ttnn/unit_tests/benchmarks/test_benchmark.py sets its program config
 // for a shape on the grid: one block per core, in0_block_w = Kt / columns / in0_block_w_div. The
 // benchmark lists its div per shape; here it is the smallest power of two whose CBs (two in0 and
@@ -263,7 +260,12 @@ const std::uint32_t kL1CbBytes = arch::default_arch().l1_cb_budget();
 // 4096^3 output 2 x 2 with div 1, this rule keeps the whole block and takes div 4.
 ReuseBlocking ttnn_blocking(const std::string& name, std::uint32_t Mt, std::uint32_t Kt,
                             std::uint32_t Nt, std::uint32_t cores_y, std::uint32_t cores_x,
-                            std::uint32_t max_subblock_tiles) {
+                            bool fp32_dest_acc_en, const arch::ArchSpec& a) {
+  // The L1 a core's CBs may use: the L1 above the first address the allocator hands out
+  // (firmware, mailboxes and the kernel-config ring lie below it), from the device's architecture.
+  // ttnn's get_max_l1_space is the same difference, read from the device's allocator.
+  const std::uint32_t l1_cb_bytes = a.l1_cb_budget();
+  const std::uint32_t max_subblock_tiles = a.dst_tiles(fp32_dest_acc_en);
   if (Mt % cores_y != 0 || Nt % cores_x != 0 || Kt % cores_x != 0) {
     throw std::invalid_argument(
         name + ": ttnn's block rule needs M/32 divisible by the grid's rows and K/32 and N/32 by " +
@@ -272,12 +274,12 @@ ReuseBlocking ttnn_blocking(const std::string& name, std::uint32_t Mt, std::uint
   }
   const std::uint32_t pcm = Mt / cores_y, pcn = Nt / cores_x;
   std::uint32_t w = Kt / cores_x;
-  while (2 * w * (pcm + pcn) + pcm * pcn > kL1CbBytes / kTileBytes) {
+  while (2 * w * (pcm + pcn) + pcm * pcn > l1_cb_bytes / kTileBytes) {
     if (w % 2 != 0) {
       throw std::invalid_argument(
           name + ": ttnn's block rule finds no in0_block_w for " + dims(pcm, pcn) +
           " tiles per core: 2*in0_block_w*(per_core_M + per_core_N) + per_core_M*per_core_N " +
-          "tiles must fit the " + std::to_string(kL1CbBytes) + " B of L1 for CBs");
+          "tiles must fit the " + std::to_string(l1_cb_bytes) + " B of L1 for CBs");
     }
     w /= 2;
   }
@@ -630,7 +632,8 @@ std::optional<BlockRule> parse_block_rule(std::string_view name) {
 }
 
 ReuseBlocking choose_reuse_blocking(MatmulAlgo algo, MatmulShape shape, CoreCoord grid,
-                                    bool fp32_dest_acc_en, BlockRule rule) {
+                                    bool fp32_dest_acc_en, BlockRule rule,
+                                    const arch::ArchSpec& a) {
   const std::string name(to_string(algo));
   if (algo != MatmulAlgo::reuse && algo != MatmulAlgo::reuse_mcast)
     throw std::invalid_argument(name + ": has no blocks (only reuse and reuse_mcast do)");
@@ -639,9 +642,9 @@ ReuseBlocking choose_reuse_blocking(MatmulAlgo algo, MatmulShape shape, CoreCoor
                       Nt = shape.N / TILE_WIDTH;
   const auto cores_x = static_cast<std::uint32_t>(grid.x),
              cores_y = static_cast<std::uint32_t>(grid.y);
-  const std::uint32_t max_subblock_tiles = arch::default_arch().dst_tiles(fp32_dest_acc_en);
+  const std::uint32_t max_subblock_tiles = a.dst_tiles(fp32_dest_acc_en);
   if (rule == BlockRule::ttnn) {
-    const ReuseBlocking b = ttnn_blocking(name, Mt, Kt, Nt, cores_y, cores_x, max_subblock_tiles);
+    const ReuseBlocking b = ttnn_blocking(name, Mt, Kt, Nt, cores_y, cores_x, fp32_dest_acc_en, a);
     if (algo == MatmulAlgo::reuse_mcast && (b.num_blocks_y < 2 || b.num_blocks_x < 2)) {
       throw std::invalid_argument(name + ": needs at least 2x2 output blocks (a sender column " +
                                   "and row, and receivers); ttnn's block rule on a " +
@@ -708,8 +711,8 @@ std::string describe_plan(const distributed::MeshDevice& device, MatmulAlgo algo
   }
   case MatmulAlgo::reuse:
   case MatmulAlgo::reuse_mcast: {
-    const ReuseBlocking b =
-        choose_reuse_blocking(algo, shape, grid, options.fp32_dest_acc_en, options.blocks);
+    const ReuseBlocking b = choose_reuse_blocking(algo, shape, grid, options.fp32_dest_acc_en,
+                                                  options.blocks, tk::rt::emu::device_arch(device));
     out << b.num_blocks_y << "x" << b.num_blocks_x << " blocks of " << b.per_core_M << "x"
         << b.per_core_N << " tiles (one per core), in0_block_w " << b.in0_block_w << " ("
         << Kt / b.in0_block_w << " K-blocks), sub-blocks " << b.out_subblock_h << "x"
@@ -743,8 +746,8 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
             .grid = resolve_grid(device, options.grid)};
   std::optional<ReuseBlocking> blocking;
   if (algo == MatmulAlgo::reuse || algo == MatmulAlgo::reuse_mcast)
-    blocking = choose_reuse_blocking(algo, shape, p.grid, options.fp32_dest_acc_en,
-                                     options.blocks); // may throw
+    blocking = choose_reuse_blocking(algo, shape, p.grid, options.fp32_dest_acc_en, options.blocks,
+                                     tk::rt::emu::device_arch(device)); // may throw
 
   auto dram = [&](std::uint32_t tiles) {
     return distributed::MeshBuffer::create(

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "arch/arch.hpp"
+
 #include <tt-metalium/base_types.hpp>
 #include <tt-metalium/bfloat16.hpp>
 #include <tt-metalium/core_coord.hpp>
@@ -80,10 +82,12 @@ struct ReuseBlocking {
 
 /// The blocks `algo` (reuse or reuse_mcast) uses for `shape` on `grid` under `rule` (sub-blocks of
 /// at most 4 tiles with fp32_dest_acc_en). Throws std::invalid_argument, stating the
-/// requirements, for a shape it cannot run.
+/// requirements, for a shape it cannot run. The L1 budget and DST capacity are those of `a` (the
+/// device's architecture, tk::rt::emu::device_arch).
 ReuseBlocking choose_reuse_blocking(MatmulAlgo algo, MatmulShape shape,
                                     tt::tt_metal::CoreCoord grid, bool fp32_dest_acc_en = false,
-                                    BlockRule rule = BlockRule::sdk);
+                                    BlockRule rule = BlockRule::sdk,
+                                    const tk::arch::ArchSpec& a = tk::arch::default_arch());
 std::string_view to_string(BlockRule rule);
 /// "sdk", "ttnn".
 std::optional<BlockRule> parse_block_rule(std::string_view name);

@@ -6,6 +6,9 @@
 #include "dsl/ast.hpp"
 #include "support/diagnostics.hpp"
 
+#include <string>
+#include <string_view>
+
 namespace tk::dsl {
 
 /// Checks every kernel of `m`. On return every Expr::type is set (Type::unknown only where an error
@@ -16,8 +19,9 @@ bool check(Module& m, Diagnostics& diags);
 
 /// The effective value of the kernel options after `@options(...)` and the defaults.
 struct KernelOptions {
-  std::int64_t grid_x = 0; // options_of: the default architecture's whole grid unless given
-  std::int64_t grid_y = 0;
+  std::string arch;        // @options(arch = ...): one of arch/'s names; empty = the default
+  std::int64_t grid_x = 0; // options_of: the whole grid of the kernel's architecture (`arch`, or
+  std::int64_t grid_y = 0; // options_of's argument, else the default) unless given
   std::int64_t cb_depth = 2;
   bool fp32_acc = false;
   std::string math_fidelity = "HiFi4"; // LoFi, HiFi2, HiFi3 or HiFi4
@@ -25,7 +29,8 @@ struct KernelOptions {
   std::int64_t matmul_rows = 0, matmul_cols = 0;
 };
 
-/// Reads the options of a kernel that passed check() (invalid entries are ignored).
-KernelOptions options_of(const Kernel& k);
+/// Reads the options of a kernel that passed check() (invalid entries are ignored). `arch`, when
+/// not empty, overrides the kernel's own `arch` option (ttgen --arch) and so its default grid.
+KernelOptions options_of(const Kernel& k, std::string_view arch = {});
 
 } // namespace tk::dsl

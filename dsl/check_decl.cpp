@@ -72,8 +72,8 @@ std::string LoopInfo::range_str() const {
 
 namespace {
 
-constexpr std::array<const char*, 5> kOptionKeys = {"grid", "cb_depth", "fp32_acc", "math_fidelity",
-                                                    "matmul_block"};
+constexpr std::array<const char*, 6> kOptionKeys = {"grid",          "cb_depth",     "fp32_acc",
+                                                    "math_fidelity", "matmul_block", "arch"};
 constexpr std::array<const char*, 4> kFidelities = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
 constexpr std::int64_t kMaxCbDepth = 8;
 
@@ -94,14 +94,21 @@ std::string kind_of(const Option& o) {
 
 void Checker::check_options() {
   std::map<std::string, SourceRange> seen;
+  // The grid's bounds are those of the kernel's architecture (@options(arch = ...)), else the
+  // default's.
+  const arch::ArchSpec* karch = &arch::default_arch();
+  for (const Option& o : k_.options)
+    if (const auto* v = std::get_if<std::string>(&o.value); v && o.key.name == "arch")
+      if (const arch::ArchSpec* a = arch::find(*v))
+        karch = a;
   for (const Option& o : k_.options) {
     const std::string& key = o.key.name;
     SourceRange kr = o.key.loc.range, vr = o.value_loc.range;
     if (std::find(kOptionKeys.begin(), kOptionKeys.end(), key) == kOptionKeys.end()) {
       std::string hint = closest(key, {kOptionKeys.begin(), kOptionKeys.end()});
       error(kr, "unknown option '" + key + "'; " +
-                    (hint.empty() ? "the options are grid, cb_depth, fp32_acc, math_fidelity and "
-                                    "matmul_block"
+                    (hint.empty() ? "the options are grid, cb_depth, fp32_acc, math_fidelity, "
+                                    "matmul_block and arch"
                                   : "did you mean '" + hint + "'?"));
       continue;
     }
@@ -113,7 +120,7 @@ void Checker::check_options() {
       const auto* g = std::get_if<GridValue>(&o.value);
       if (!g) {
         error(vr, "option 'grid' takes a core grid such as 8x8, not " + kind_of(o));
-      } else if (const arch::ArchSpec& a = arch::default_arch();
+      } else if (const arch::ArchSpec& a = *karch;
                  g->x < 1 || g->y < 1 || g->x > a.grid_x || g->y > a.grid_y) {
         error(vr, "grid " + std::to_string(g->x) + "x" + std::to_string(g->y) +
                       " is out of range; " + arch::grid_sides(a, " must be") + " (the default is " +
@@ -138,6 +145,12 @@ void Checker::check_options() {
         error(vr, "matmul_block " + std::to_string(g->x) + "x" + std::to_string(g->y) +
                       " is not made of whole 2x2 sub-blocks; each side must be even and at least "
                       "2");
+    } else if (key == "arch") {
+      const auto* s = std::get_if<std::string>(&o.value);
+      if (!s)
+        error(vr, "option 'arch' takes an architecture (" + arch::names() + "), not " + kind_of(o));
+      else if (arch::find(*s) == nullptr)
+        error(vr, "unknown architecture '" + *s + "'; the known ones are " + arch::names());
     } else if (key == "fp32_acc") {
       if (!std::holds_alternative<bool>(o.value))
         error(vr, "option 'fp32_acc' takes true or false, not " + kind_of(o));
@@ -295,10 +308,17 @@ void Checker::check_params() {
 
 namespace tk::dsl {
 
-KernelOptions options_of(const Kernel& k) {
+KernelOptions options_of(const Kernel& k, std::string_view arch_override) {
   KernelOptions r;
-  r.grid_x = arch::default_arch().grid_x;
-  r.grid_y = arch::default_arch().grid_y;
+  for (const Option& o : k.options)
+    if (o.key.name == "arch")
+      if (const auto* v = std::get_if<std::string>(&o.value); v && arch::find(*v))
+        r.arch = *v;
+  if (!arch_override.empty())
+    r.arch = std::string(arch_override);
+  const arch::ArchSpec* a = arch::find(r.arch);
+  r.grid_x = (a ? *a : arch::default_arch()).grid_x;
+  r.grid_y = (a ? *a : arch::default_arch()).grid_y;
   for (const Option& o : k.options) {
     if (o.key.name == "grid")
       if (const auto* g = std::get_if<GridValue>(&o.value)) {

@@ -264,6 +264,15 @@ std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_s
                   "'; the known ones are " + arch::names());
       return std::nullopt;
     }
+    // A grid given for another architecture (@options(grid), --grid, a dump's) must fit this one.
+    const arch::ArchSpec& a = tt::arch_of(p);
+    if (const ir::Grid g = tt::option_grid(p);
+        g.x < 1 || g.y < 1 || g.x > std::int64_t{a.grid_x} || g.y > std::int64_t{a.grid_y}) {
+      diags.error("program '" + p.name + "': grid " + std::to_string(g.x) + "x" +
+                  std::to_string(g.y) + " does not fit " + arch::describe(a) + "; " +
+                  arch::grid_sides(a, " must be"));
+      return std::nullopt;
+    }
   }
   for (++i; i < chain.size(); ++i) {
     const Stage& s = chain[i];
@@ -287,7 +296,8 @@ std::optional<ir::Module> run_pipeline(const dsl::Module& ast, Target t,
     return std::nullopt;
   if (opts.dump && opts.print_before.count("to-tile-ir"))
     *opts.dump << "// before to-tile-ir\n" << dsl::print(ast);
-  ir::Module m = timed(opts, "to-tile-ir", [&] { return to_tile_ir(ast, diags); });
+  ir::Module m = timed(opts, "to-tile-ir",
+                       [&] { return to_tile_ir(ast, diags, opts.overrides.arch.value_or("")); });
   if (diags.has_errors())
     return std::nullopt;
   if (!opts.source.empty())

@@ -39,6 +39,15 @@ echo
 echo "== every example on both targets, against a double-precision reference and the interpreter"
 if ! "$build/tests/e2e/tilekit_demo"; then status=1; fi
 
+echo
+echo "== both architectures: the generated matmul at 4096^3 by ttgen report (no run; docs/timing.md),"
+echo "   then P150 code (@options(arch = blackhole)) on an emulated P150 (tests/e2e/blackhole.tk)"
+for arch in wormhole_b0 blackhole; do
+  if ! "$ttgen" report examples/matmul.tk --arch="$arch" --shape M=4096,K=4096,N=4096 |
+      sed -n '1p;/^compute bound/,$p'; then status=1; fi
+done
+if ! "$build/tests/e2e/blackhole_tests" --gtest_brief=1 --gtest_filter='*/tt'; then status=1; fi
+
 if [ -d "$build/python/tilekit" ]; then
   echo
   echo "== from PyTorch: a GPT block from tilekit.nn against torch.nn (examples/python/gpt_block.py, docs/python.md)"

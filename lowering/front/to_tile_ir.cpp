@@ -24,13 +24,15 @@ const Type kTileVar = Type::tile(DType::f32); // tile values are computed in f32
 
 class KernelLowering {
 public:
-  explicit KernelLowering(const dsl::Kernel& k) : k_(k) {}
+  KernelLowering(const dsl::Kernel& k, std::string_view arch) : k_(k), arch_(arch) {}
 
   Program run() {
     Program p;
     p.name = k_.name.name;
     p.loc.range = k_.loc.range;
-    dsl::KernelOptions o = dsl::options_of(k_);
+    dsl::KernelOptions o = dsl::options_of(k_, arch_);
+    if (!o.arch.empty() && arch_.empty()) // --arch is recorded by apply_overrides
+      p.attrs["arch"] = {o.arch};
     p.attrs["grid"] = {Grid{o.grid_x, o.grid_y}};
     p.attrs["cb_depth"] = {o.cb_depth};
     p.attrs["fp32_acc"] = {o.fp32_acc};
@@ -106,6 +108,7 @@ public:
 
 private:
   const dsl::Kernel& k_;
+  std::string_view arch_; // ttgen --arch, or empty
   std::set<std::string> names_, scalars_;
   std::set<std::string> dim_names_, batch_dims_; // every dimension name; those counting matrices
   std::map<std::string, std::string> tile_counts_;
@@ -347,10 +350,10 @@ private:
 
 } // namespace
 
-ir::Module to_tile_ir(const dsl::Module& m, Diagnostics&) {
+ir::Module to_tile_ir(const dsl::Module& m, Diagnostics&, std::string_view arch) {
   ir::Module out;
   for (const dsl::Kernel& k : m.kernels)
-    out.programs.push_back(KernelLowering(k).run());
+    out.programs.push_back(KernelLowering(k, arch).run());
   return out;
 }
 

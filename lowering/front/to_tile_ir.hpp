@@ -12,9 +12,12 @@
 #include "lowering/ir/module.hpp"
 #include "support/diagnostics.hpp"
 
+#include <string_view>
+
 namespace tk::lower {
 
-/// `m` must have passed dsl::check.
-ir::Module to_tile_ir(const dsl::Module& m, Diagnostics& diags);
+/// `m` must have passed dsl::check. `arch` (ttgen --arch), when not empty, overrides a kernel's
+/// own `arch` option; a kernel without a `grid` option gets the whole grid of its architecture.
+ir::Module to_tile_ir(const dsl::Module& m, Diagnostics& diags, std::string_view arch = {});
 
 } // namespace tk::lower

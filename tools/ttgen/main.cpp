@@ -20,8 +20,8 @@
 
 namespace {
 
-/// Parses `XxY` (within the default architecture's grid, as in @options(grid = 8x8)).
-std::optional<tk::ir::Grid> parse_grid(const std::string& s) {
+/// Parses `XxY` (within the grid of `arch`, as in @options(grid = 8x8)).
+std::optional<tk::ir::Grid> parse_grid(const std::string& s, const tk::arch::ArchSpec& arch) {
   auto x = s.find('x');
   if (x == std::string::npos)
     return std::nullopt;
@@ -29,8 +29,7 @@ std::optional<tk::ir::Grid> parse_grid(const std::string& s) {
   auto a = std::from_chars(s.data(), s.data() + x, g.x);
   auto b = std::from_chars(s.data() + x + 1, s.data() + s.size(), g.y);
   if (a.ec != std::errc() || a.ptr != s.data() + x || b.ec != std::errc() ||
-      b.ptr != s.data() + s.size() || g.x < 1 || g.x > tk::arch::default_arch().grid_x || g.y < 1 ||
-      g.y > tk::arch::default_arch().grid_y)
+      b.ptr != s.data() + s.size() || g.x < 1 || g.x > arch.grid_x || g.y < 1 || g.y > arch.grid_y)
     return std::nullopt;
   return g;
 }
@@ -161,7 +160,8 @@ int main(int argc, char** argv) {
   const tk::arch::ArchSpec& arch = tk::arch::default_arch();
   app.add_option("--grid", grid,
                  "Core grid XxY, " + tk::arch::grid_sides(arch) +
-                     " (overrides @options grid; default " + tk::arch::grid_text(arch) + ")")
+                     " (overrides @options grid; default " + tk::arch::grid_text(arch) +
+                     "; --arch's grid bounds it)")
       ->type_name("XxY");
   app.add_option("--cb-depth", options.overrides.cb_depth,
                  "Pages per streamed circular buffer, 1 to 8 (overrides @options cb_depth; "
@@ -236,11 +236,13 @@ int main(int argc, char** argv) {
   options.target =
       options.all_targets ? tk::lower::Target::tt : *tk::lower::target_from_string(target);
   if (!grid.empty()) {
-    options.overrides.grid = parse_grid(grid);
+    const tk::arch::ArchSpec& target_arch =
+        options.overrides.arch ? *tk::arch::find(*options.overrides.arch) : arch;
+    options.overrides.grid = parse_grid(grid, target_arch);
     if (!options.overrides.grid) {
       tk::ttgen::Reporter r(std::cerr, options.json_diagnostics);
       r.error("--grid: '" + grid + "' is not a core grid; write XxY with " +
-              tk::arch::grid_sides(arch) + ", e.g. " + tk::arch::grid_text(arch));
+              tk::arch::grid_sides(target_arch) + ", e.g. " + tk::arch::grid_text(target_arch));
       r.finish();
       return kUsageError;
     }

@@ -12,6 +12,20 @@
 
 namespace tk::rt::emu {
 namespace {
+// The chip the device emulates: TK_EMULATOR_ARCH names one of arch/'s (arch::find), else the
+// default architecture.
+const arch::ArchSpec& arch_from_env() {
+  const char* env = std::getenv("TK_EMULATOR_ARCH");
+  if (env == nullptr || *env == '\0')
+    return arch::default_arch();
+  const arch::ArchSpec* a = arch::find(env);
+  if (a == nullptr) {
+    throw EmulatorError(std::string("TK_EMULATOR_ARCH='") + env + "' is not an architecture; " +
+                        "the known ones are " + arch::names());
+  }
+  return *a;
+}
+
 CoreCoord grid_from_env(const arch::ArchSpec& a) {
   const char* env = std::getenv("TT_METAL_EMULATOR_GRID");
   if (env == nullptr || *env == '\0')
@@ -22,9 +36,24 @@ CoreCoord grid_from_env(const arch::ArchSpec& a) {
     throw EmulatorError(std::string("TT_METAL_EMULATOR_GRID='") + env +
                         "' must be <rows>x<cols>, each 1..16");
   }
-  return {std::stoul(m[2]), std::stoul(m[1])};
+  const CoreCoord grid{std::stoul(m[2]), std::stoul(m[1])};
+  // A worker must not sit on a DRAM bank's NoC coordinate (past the die's grid on Blackhole).
+  for (std::uint32_t x = 0; x < grid.x; ++x)
+    for (std::uint32_t y = 0; y < grid.y; ++y)
+      for (const arch::NocCoord& d : a.dram_bank_nocs())
+        if (a.worker_noc(x, y) == d) {
+          throw EmulatorError(std::string("TT_METAL_EMULATOR_GRID='") + env + "': worker (" +
+                              std::to_string(x) + "," + std::to_string(y) + ") of " +
+                              std::string(a.name) + " would sit on DRAM bank (" +
+                              std::to_string(d.x) + "," + std::to_string(d.y) + ")");
+        }
+  return grid;
 }
 } // namespace
+
+const arch::ArchSpec& device_arch(const tt::tt_metal::distributed::MeshDevice& device) {
+  return device.state()->arch;
+}
 
 std::string cb_name(std::uint32_t cb) {
   return "c_" + std::to_string(cb);
@@ -41,12 +70,10 @@ CoreCoord DeviceState::worker_noc(const CoreCoord& logical) const {
   return {c.x, c.y};
 }
 std::optional<CoreCoord> DeviceState::worker_at(std::uint32_t x, std::uint32_t y) const {
-  if (x < arch.virtual_worker_start_x || y < arch.virtual_worker_start_y)
+  const std::optional<arch::NocCoord> w = arch.worker_at_noc(x, y);
+  if (!w || w->x >= grid.x || w->y >= grid.y)
     return std::nullopt;
-  const CoreCoord logical{x - arch.virtual_worker_start_x, y - arch.virtual_worker_start_y};
-  if (logical.x >= grid.x || logical.y >= grid.y)
-    return std::nullopt;
-  return logical;
+  return CoreCoord{w->x, w->y};
 }
 CoreCoord DeviceState::dram_bank_noc(std::uint32_t bank) const {
   const arch::NocCoord c = arch.dram_bank_nocs()[bank];
@@ -72,9 +99,9 @@ namespace tt::tt_metal::distributed {
 using namespace tk::rt::emu;
 
 MeshDevice::MeshDevice(int id, const MeshShape& shape) : id_(id), shape_(shape) {
+  const tk::arch::ArchSpec& a = arch_from_env();
   for (std::size_t i = 0; i < shape.mesh_size(); ++i)
-    states_.push_back(std::make_shared<DeviceState>(tk::arch::default_arch(),
-                                                    grid_from_env(tk::arch::default_arch())));
+    states_.push_back(std::make_shared<DeviceState>(a, grid_from_env(a)));
   cq_ = std::make_unique<MeshCommandQueue>(this, 0);
   allocator_impl_ = std::make_unique<AllocatorImpl>(*states_.front());
   allocator_ = std::make_unique<Allocator>(allocator_impl_.get());

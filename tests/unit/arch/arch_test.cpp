@@ -67,10 +67,80 @@ TEST(Arch, WormholeAlignmentsNocAndClock) {
   EXPECT_EQ(wh().firmware_define, "ARCH_WORMHOLE"); // wh_hal.cpp
 }
 
+const ArchSpec& bh() {
+  const ArchSpec* a = tk::arch::find("blackhole");
+  EXPECT_NE(a, nullptr);
+  return *a;
+}
+
+TEST(Arch, BlackholeL1BudgetIsTheSdks) {
+  // soc_descriptors/blackhole_140_arch.yaml: worker_l1_size; blackhole/dev_mem_map.h: MEM_L1_SIZE
+  // 1536 KiB, MEM_MAP_END 0x9e00; bh_hal_tensix.cpp: the 69 KiB ring, DEFAULT_UNRESERVED rounded
+  // up to 64 B (DRAM_ALIGNMENT).
+  EXPECT_EQ(bh().l1_size, 1536u * 1024u);
+  EXPECT_EQ(bh().mem_map_end, 0x9e00u);
+  EXPECT_EQ(bh().kernel_config_size, 69u * 1024u);
+  EXPECT_EQ(bh().first_free_l1_address(), 0x1b200u);
+  EXPECT_EQ(bh().l1_cb_budget(), 1461760u);
+}
+
+TEST(Arch, BlackholeGridAndCoordinates) {
+  // core_descriptors/blackhole_140_arch.yaml: compute_with_storage_grid_range [0,0]..[12,9].
+  EXPECT_EQ(bh().grid_x, 13u);
+  EXPECT_EQ(bh().grid_y, 10u);
+  // noc_parameters.h: virtual Tensix coordinates start at (1, 2); soc_descriptors/
+  // blackhole_140_arch.yaml: Tensix columns are NoC x 1-7 and 10-16.
+  EXPECT_EQ(bh().worker_noc(0, 0), (NocCoord{1, 2}));
+  EXPECT_EQ(bh().worker_noc(6, 9), (NocCoord{7, 11}));
+  EXPECT_EQ(bh().worker_noc(7, 0), (NocCoord{10, 2}));
+  EXPECT_EQ(bh().worker_noc(12, 9), (NocCoord{15, 11}));
+  EXPECT_EQ(bh().worker_noc(13, 0), (NocCoord{16, 2})); // the dispatch column
+  for (std::uint32_t x = 0; x < 14; ++x)
+    for (std::uint32_t y = 0; y < 10; ++y) {
+      const NocCoord n = bh().worker_noc(x, y);
+      EXPECT_EQ(bh().worker_at_noc(n.x, n.y), (NocCoord{x, y}));
+    }
+  EXPECT_EQ(bh().worker_at_noc(8, 2), std::nullopt);
+  EXPECT_EQ(bh().worker_at_noc(9, 5), std::nullopt);
+  EXPECT_EQ(bh().worker_at_noc(0, 2), std::nullopt);
+  EXPECT_EQ(wh().worker_at_noc(25, 18), (NocCoord{7, 0}));
+  EXPECT_EQ(wh().worker_at_noc(17, 18), std::nullopt);
+  // 8 DRAM views, translated coordinates: channels 0-3 at x 17, 4-7 at x 18, y 12 + 3 * (c % 4)
+  // + the view's NoC 0 endpoint; no bank shares a coordinate with a worker.
+  ASSERT_EQ(bh().dram_banks, 8u);
+  EXPECT_EQ(bh().dram_bank_nocs()[0], (NocCoord{17, 14}));
+  EXPECT_EQ(bh().dram_bank_nocs()[1], (NocCoord{17, 15}));
+  EXPECT_EQ(bh().dram_bank_nocs()[7], (NocCoord{18, 23}));
+  for (const NocCoord& c : bh().dram_bank_nocs()) {
+    const std::optional<NocCoord> w = bh().worker_at_noc(c.x, c.y);
+    EXPECT_TRUE(!w || w->x >= 14 || w->y >= 10) << c.x << "," << c.y; // the die's 14x10 Tensix
+  }
+  EXPECT_EQ(bh().dram_bank_bytes, 4278190080u);
+}
+
+TEST(Arch, BlackholeAlignmentsNocDstAndClock) {
+  // blackhole/noc/noc_parameters.h: L1 16, DRAM 64, NOC_PAYLOAD_WIDTH 512 (64 B words), bursts
+  // of 256 words.
+  EXPECT_EQ(bh().l1_alignment, 16u);
+  EXPECT_EQ(bh().dram_alignment, 64u);
+  EXPECT_EQ(bh().noc_word_bytes, 64u);
+  EXPECT_EQ(bh().noc_max_burst_bytes, 16384u);
+  EXPECT_EQ(bh().num_nocs, 2u);
+  EXPECT_EQ(bh().dst_tiles(false), 8u);
+  EXPECT_EQ(bh().dst_tiles(true), 4u);
+  EXPECT_EQ(bh().clock_ghz.value, 1.35);             // GEMM_FLOPS: "At 1.35GHz (BH)"
+  EXPECT_EQ(bh().firmware_define, "ARCH_BLACKHOLE"); // bh_hal.cpp
+  // The same matrix engine (matrix_engine.md: the numbers apply to both).
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(bh().matmul_tile[i].value, wh().matmul_tile[i].value);
+}
+
 TEST(Arch, TheTableIsFoundByName) {
   EXPECT_EQ(&tk::arch::default_arch(), &wh());
   EXPECT_EQ(tk::arch::find("grayskull"), nullptr);
-  EXPECT_EQ(tk::arch::names(), "wormhole_b0");
+  EXPECT_EQ(tk::arch::names(), "wormhole_b0, blackhole");
+  EXPECT_EQ(tk::arch::describe(bh()), "blackhole (p150, 13x10)");
+  EXPECT_EQ(tk::arch::grid_sides(bh(), " must be"), "x must be 1 to 13 and y 1 to 10");
   EXPECT_EQ(tk::arch::describe(wh()), "wormhole_b0 (n150, 8x8)");
   EXPECT_EQ(tk::arch::grid_sides(wh(), " must be"), "each side must be 1 to 8");
   EXPECT_EQ(tk::arch::hex(wh().first_free_l1_address()), "0x19520");

@@ -453,10 +453,10 @@ TEST(TtgenArch, RecordedOnTheProgramAndNamingTheDefaultChangesNothingElse) {
   const std::string attr = "program matmul attributes {arch = \"wormhole_b0\", ";
   ASSERT_NE(named.out.find(attr), std::string::npos) << named.out;
   EXPECT_EQ(std::regex_replace(named.out, std::regex("arch = \"wormhole_b0\", "), ""), plain.out);
-  Result bad = ttgen("--arch=blackhole -", kShift);
+  Result bad = ttgen("--arch=grayskull -", kShift);
   EXPECT_EQ(bad.code, 2);
-  EXPECT_EQ(bad.err,
-            "ttgen: error: --arch: blackhole not in {wormhole_b0}\nrun 'ttgen --help' for usage\n");
+  EXPECT_EQ(bad.err, "ttgen: error: --arch: grayskull not in {wormhole_b0,blackhole}\nrun "
+                     "'ttgen --help' for usage\n");
   // An IR dump naming an architecture arch/ does not know is a user error, not an internal one.
   Result dump = ttgen("--arch=wormhole_b0 --stop-after=to-tile-ir --emit=ir -", kShift);
   ASSERT_EQ(dump.code, 0) << dump.err;
@@ -464,7 +464,50 @@ TEST(TtgenArch, RecordedOnTheProgramAndNamingTheDefaultChangesNothingElse) {
       ttgen("--emit=ir -", std::regex_replace(dump.out, std::regex("wormhole_b0"), "grayskull"));
   EXPECT_EQ(unknown.code, 1);
   EXPECT_EQ(unknown.err, "ttgen: error: program 'shift' targets an unknown architecture "
-                         "'grayskull'; the known ones are wormhole_b0\n");
+                         "'grayskull'; the known ones are wormhole_b0, blackhole\n");
+}
+
+// --arch=blackhole and @options(arch = blackhole) target the P150: a kernel without a grid gets
+// its whole 13x10 grid (the host caps the device's grid at it), and --grid is bounded by it. A
+// grid given for another chip that does not fit is an error, not a silent clamp.
+TEST(TtgenArch, BlackholeTakesTheP150Grid) {
+  Result flag = ttgen("--arch=blackhole --stop-after=to-tile-ir --emit=ir " + example("matmul"));
+  ASSERT_EQ(flag.code, 0) << flag.err;
+  EXPECT_NE(flag.out.find("program matmul attributes {arch = \"blackhole\", cb_depth = 2, "
+                          "fp32_acc = false, grid = 13x10, "),
+            std::string::npos)
+      << flag.out;
+  const std::string in_source = "@options(arch = blackhole)\n" + std::string(kShift);
+  Result option = ttgen("--stop-after=to-tile-ir --emit=ir -", in_source);
+  ASSERT_EQ(option.code, 0) << option.err;
+  EXPECT_NE(option.out.find("arch = \"blackhole\""), std::string::npos) << option.out;
+  EXPECT_NE(option.out.find("grid = 13x10"), std::string::npos) << option.out;
+  // --arch wins over the kernel's option, and brings its own grid.
+  Result back = ttgen("--arch=wormhole_b0 --stop-after=to-tile-ir --emit=ir -", in_source);
+  ASSERT_EQ(back.code, 0) << back.err;
+  EXPECT_NE(back.out.find("arch = \"wormhole_b0\""), std::string::npos) << back.out;
+  EXPECT_NE(back.out.find("grid = 8x8"), std::string::npos) << back.out;
+  Result grid = ttgen("--arch=blackhole --grid=13x10 --emit=ir " + example("eltwise_add"));
+  EXPECT_EQ(grid.code, 0) << grid.err;
+  Result too_wide = ttgen("--grid=13x10 -", kShift);
+  EXPECT_EQ(too_wide.code, 2);
+  EXPECT_EQ(too_wide.err, "ttgen: error: --grid: '13x10' is not a core grid; write XxY with each "
+                          "side 1 to 8, e.g. 8x8\n");
+  Result bh_wide = ttgen("--arch=blackhole --grid=14x10 -", kShift);
+  EXPECT_EQ(bh_wide.code, 2);
+  EXPECT_EQ(bh_wide.err, "ttgen: error: --grid: '14x10' is not a core grid; write XxY with x 1 "
+                         "to 13 and y 1 to 10, e.g. 13x10\n");
+  Result misfit = ttgen("--arch=wormhole_b0 --emit=ir -",
+                        "@options(arch = blackhole, grid = 13x10)\n" + std::string(kShift));
+  EXPECT_EQ(misfit.code, 1);
+  EXPECT_EQ(misfit.err, "ttgen: error: program 'shift': grid 13x10 does not fit wormhole_b0 "
+                        "(n150, 8x8); each side must be 1 to 8\n");
+  Result unknown = ttgen("--emit=ir -", "@options(arch = grayskull)\n" + std::string(kShift));
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_NE(unknown.err.find("error: unknown architecture 'grayskull'; the known ones are "
+                             "wormhole_b0, blackhole"),
+            std::string::npos)
+      << unknown.err;
 }
 
 // tests/golden/dot/<example>.dot is `ttgen <example>.tk --emit=dot` (UPDATE_GOLDEN=1 rewrites it).

@@ -8,6 +8,13 @@
 #include <string>
 #include <vector>
 
+namespace tk::arch {
+struct ArchSpec;
+}
+namespace tt::tt_metal::distributed {
+class MeshDevice;
+}
+
 namespace tk::rt::emu {
 // Thrown for kernel protocol errors, deadlocks, kernel compile errors and invalid host calls.
 class EmulatorError : public std::runtime_error {
@@ -80,7 +87,9 @@ const std::optional<ProgramTiming>& last_timing();
 /// environment, not set_timing(true), turned timing on.
 const std::vector<ProgramTiming>& timings();
 
-// The chip's facts (L1, DRAM banks, coordinates, alignments) are the device's ArchSpec (arch/).
+// The chip's facts (L1, DRAM banks, coordinates, alignments) are the device's ArchSpec (arch/):
+/// The architecture `device` emulates (TK_EMULATOR_ARCH when it was created, else the default).
+const ::tk::arch::ArchSpec& device_arch(const tt::tt_metal::distributed::MeshDevice& device);
 constexpr std::uint32_t kMaxRuntimeArgs = 341;
 constexpr std::uint32_t kNumCircularBuffers = 32;
 } // namespace tk::rt::emu

@@ -1,7 +1,8 @@
 // The device (mirrors tt_metal/api/tt-metalium/mesh_device.hpp): a rows x cols mesh of chips
 // (create_unit_mesh: 1x1; create(MeshDeviceConfig(MeshShape(2, 4))): a T3000's 2x4). Each chip is
-// one of the default architecture (arch/arch.hpp) with its own worker grid
-// (TT_METAL_EMULATOR_GRID=RxC changes it), DRAM banks, L1 per core and NoC coordinates.
+// one of the architecture TK_EMULATOR_ARCH names, else the default one (arch/arch.hpp), read when
+// the device is created, with its own worker grid (TT_METAL_EMULATOR_GRID=RxC changes it), DRAM
+// banks, L1 per core and NoC coordinates.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,0 +1,109 @@
+// Blackhole, as the P150 board (140 Tensix cores, no harvesting): every figure with the tt-metal
+// file it comes from (tt-metal a8c5af0f5a26, paths from its root). The timing figures come from
+// documents only: the P150 rows of tech_reports/GEMM_FLOPS are held out to check the model
+// (bench/gemm_flops_p150.py), never used to set it.
+#pragma once
+
+#include "arch/spec.hpp"
+
+namespace tk::arch {
+
+// Sources of the timing figures, abbreviated in the table:
+//  GEMM  = tech_reports/GEMM_FLOPS/GEMM_FLOPS.md (its text; not its P150 result rows)
+//  ME    = tech_reports/matrix_engine/matrix_engine.md ("All numbers and values apply to both
+//          Wormhole and Blackhole devices")
+//  MOREH = tests/scripts/test_moreh_microbenchmark.py, test_dram_read_all_core: the measured DRAM
+//          read bandwidth of all banks must lie in [490, 512] GB/s on Blackhole
+//  NOC   = tt_metal/impl/experimental/noc_estimator/latencies/noc_latencies.yaml, the entries
+//          keyed `arch: 3` (noc_estimator/types.hpp: Architecture::BLACKHOLE = 3); the same tests
+//          as Wormhole's figures ("N x S B" = N transactions of S bytes, cycles from the first
+//          issue to the barrier)
+inline constexpr ArchSpec kBlackhole{
+    .name = "blackhole",
+    .product = "p150",
+    // tt_metal/llrt/hal/tt-1xx/blackhole/bh_hal.cpp: the JIT build defines ARCH_BLACKHOLE.
+    .firmware_define = "ARCH_BLACKHOLE",
+
+    // tt_metal/core_descriptors/blackhole_140_arch.yaml, unharvested (P150): the
+    // compute_with_storage_grid_range [0, 0]..[12, 9]; the 14th column (logical x 13) holds the
+    // dispatch cores. tech_reports/GEMM_FLOPS: "Blackhole supporting up to 13x10".
+    .grid_x = 13,
+    .grid_y = 10,
+    // tt_metal/hw/inc/internal/tt-1xx/blackhole/noc/noc_parameters.h: VIRTUAL_TENSIX_START_X 1,
+    // VIRTUAL_TENSIX_START_Y 2, COORDINATE_VIRTUALIZATION_ENABLED 1. The Tensix columns of the die
+    // are NoC x 1-7 and 10-16 (tt_metal/soc_descriptors/blackhole_140_arch.yaml,
+    // functional_workers; x 8 holds ARC, security and L2CPU, x 9 DRAM), and on an unharvested chip
+    // a core's translated coordinate is its NoC 0 one, so logical columns 7.. sit 2 further right.
+    .virtual_worker_start_x = 1,
+    .virtual_worker_start_y = 2,
+    .noc_x_gap_from = 7,
+    .noc_x_gap = 2,
+    // tt_metal/soc_descriptors/blackhole_140_arch.yaml: 8 dram_views (bank b is view b, channel
+    // b). Blackhole virtualizes DRAM (bh_hal.cpp: virtualized_core_types_ has DRAM), so the bank
+    // table holds translated coordinates (risc_firmware_initializer.cpp, dram_is_virtualized):
+    // metal_soc_descriptor.cpp asks for dram[channel][worker_endpoint[0]] in CoordSystem::
+    // TRANSLATED, which tt-umd maps channels 0-3 to x 17 and 4-7 to x 18, y 12 + 3 * (channel % 4)
+    // + endpoint (tt-umd blackhole_coordinate_manager.cpp, fill_dram_noc0_translated_mapping;
+    // blackhole_implementation.hpp: dram_translated_coordinate_start 17, 12). NoC 0 endpoints:
+    // views 1-3 endpoint 0, views 0 and 4-7 endpoint 2.
+    .dram_banks = 8,
+    .dram_bank_noc =
+        {{{17, 14}, {17, 15}, {17, 18}, {17, 21}, {18, 14}, {18, 17}, {18, 20}, {18, 23}}},
+    // The same file: dram_view_size 4278190080 (dev_mem_map.h: MEM_DRAM_SIZE 4177920 * 1024).
+    .dram_bank_bytes = 4278190080,
+
+    // tt_metal/soc_descriptors/blackhole_140_arch.yaml: worker_l1_size 1572864 (= MEM_L1_SIZE,
+    // 1536 KiB, in tt_metal/hw/inc/internal/tt-1xx/blackhole/dev_mem_map.h). The bring-up guide's
+    // table says "1464 KB" for Blackhole too; the header and the SoC descriptor are what the
+    // allocator uses.
+    .l1_size = 1572864,
+    // tt_metal/hw/inc/internal/tt-1xx/blackhole/dev_mem_map.h: MEM_MAP_END, the end of the packet
+    // header pool (144 B x 6 x 2 x MaxDMProcessorsPerCoreType 2, core_config.h), is 40448 = 0x9e00.
+    .mem_map_end = 40448,
+    // tt_metal/llrt/hal/tt-1xx/blackhole/bh_hal_tensix.cpp: default_l1_kernel_config_size
+    // 69 * 1024 from MEM_MAP_END; DEFAULT_UNRESERVED rounds its end up to max(DRAM, L1) alignment
+    // (first_free_l1_address(): 0x1b200).
+    .kernel_config_size = 69 * 1024,
+    // tt_metal/hw/inc/internal/tt-1xx/blackhole/noc/noc_parameters.h: L1_ALIGNMENT 16
+    // (NOC_L1_READ/WRITE_ALIGNMENT_BYTES), DRAM_ALIGNMENT 64 (NOC_DRAM_READ_ALIGNMENT_BYTES).
+    .l1_alignment = 16,
+    .dram_alignment = 64,
+
+    // The same file: NUM_NOCS 2, NOC_PAYLOAD_WIDTH 512 so NOC_WORD_BYTES 64, NOC_MAX_BURST_WORDS
+    // 256 so NOC_MAX_BURST_SIZE 16384.
+    .num_nocs = 2,
+    .noc_word_bytes = 64,
+    .noc_max_burst_bytes = 16384,
+
+    // ttnn/cpp/ttnn/kernel_lib/dest_helpers.hpp, get_dest_limit (the same for every architecture):
+    // SyncFull 16 tiles with a 16-bit DST, 8 with fp32; SyncHalf 8 and 4.
+    .dst_tiles_full_sync_16bit = 16,
+
+    .clock_ghz = {1.35, "GEMM: 'At 1.35GHz (BH)'"},
+    .matmul_tile = {{{16, "GEMM: cycle_per_tile LoFi 16 (one matrix engine on WH and BH)"},
+                     {32, "GEMM: HiFi2 32"},
+                     {48, "GEMM: HiFi3 48"},
+                     {64, "GEMM: HiFi4 64"}}},
+    .eltwise_tile = {8, "ME: 8x16 element-wise per cycle (1024 / 128); mul x fidelity phases"},
+    .reduce_tile = {4, "ME: 16x16 reduce per cycle (1024 / 256); sum, avg x fidelity phases"},
+    .copy_tile = {8, "assumption: a datacopy moves 8x16 per cycle, like an element-wise op"},
+    .sfpu_simple_tile = {64, "assumption: 32 passes of 32 lanes, 2 instructions each"},
+    .sfpu_function_tile = {256, "assumption: 32 passes of 32 lanes, 8 instructions each"},
+    .pack_bytes_per_cycle = {64, "assumption: the packer writes 64 B per cycle to L1"},
+    .sync_call = {10, "assumption: a few RISC-V loads, compares and stores"},
+    .dram_bank_bytes_per_cycle = {45.37, "MOREH: all 8 banks read at >= 490 GB/s; / 8 / 1.35"},
+    .dram_peak_bytes_per_cycle = {379.26, "MOREH: the test's ceiling, 512 GB/s; / 1.35"},
+    .port_read_bytes_per_cycle = {57.16, "NOC: one core reads 256 x 2 KiB from interleaved DRAM"
+                                         " in 9173"},
+    .port_write_bytes_per_cycle = {57.80, "NOC: one core writes 256 x 2 KiB to one core in 9070"},
+    .mcast_bytes_per_cycle = {50.56, "NOC: linked multicast of 256 x 2 KiB to 25 cores in 10369"},
+    .dram_read_latency = {481, "NOC: 1 x 64 B read from one DRAM bank"},
+    .dram_write_latency = {388, "NOC: 1 x 128 B write to one DRAM bank"},
+    .l1_read_latency = {373, "NOC: 1 x 64 B read from another core"},
+    .l1_write_latency = {358, "NOC: 1 x 64 B write to another core"},
+    .mcast_latency = {675, "NOC: 1 x 64 B linked multicast to 25 cores"},
+    .read_issue = {24, "NOC: 256 x 64 B DRAM reads in 6105 (issue-bound)"},
+    .write_issue = {27, "NOC: 256 x 128 B DRAM writes in 7015 (issue-bound)"},
+};
+
+} // namespace tk::arch
