@@ -304,8 +304,6 @@ TEST(BaselineMatmul, UnsupportedShapesStateTheRequirements) {
 }
 
 } // namespace
-} // namespace tk::e2e
-
 // ttnn_mcast's config at the four DRAM shapes of GEMM_FLOPS' hand-tuned table, as
 // test_benchmark.py derives it (per_core_M, per_core_N, in0_block_w, out block, sub-block).
 TEST(BaselineMatmulTtnn, ConfigIsTheBenchmarks) {
@@ -325,3 +323,5 @@ TEST(BaselineMatmulTtnn, ConfigIsTheBenchmarks) {
   EXPECT_EQ(config({4096, 4096, 4096}, 1, 2, 2), (V{16, 16, 16, 8, 8, 4, 2}));
   EXPECT_THROW(config({3328, 2560, 2560}, 3, 1, 1), std::invalid_argument);
 }
+
+} // namespace tk::e2e
