@@ -73,14 +73,22 @@ struct ArchSpec {
   Param copy_tile;                  // unpack of one tile to DST
   Param sfpu_simple_tile;           // SFPU ops of a few instructions per element
   Param sfpu_function_tile;         // SFPU transcendental functions
-  Param pack_bytes_per_cycle;       // DST to L1
-  Param sync_call;                  // a CB or DST-handshake call on a RISC
+  Param pack_bytes_per_cycle;       // DST to L1, on the pack thread (overlaps the math thread)
+  Param sync_call;                  // a CB call on a RISC (and its loop's control)
+  // Operand delivery and call overheads of the compute kernel (the unpack and math threads).
+  Param unpack_bytes_per_cycle; // an operand tile from L1 into srcA / srcB
+  Param unpack_product;         // per tile product: the srcA/srcB hand-off to the math thread
+  Param matmul_call;            // per matmul call (one k step of a sub-block; matmul_tiles is 1x1)
+  Param init_call;              // an *_init* call: unpacker / math / packer reconfiguration
+  Param dst_handoff;            // a tile_regs_* call (the DST half-sync semaphores)
   // Data movement (cycles and bytes per cycle at the AI clock).
-  Param dram_bank_bytes_per_cycle;  // what one bank delivers, reads and writes
-  Param dram_peak_bytes_per_cycle;  // all banks at spec speed: the roofline
-  Param port_read_bytes_per_cycle;  // into one core, per NoC
-  Param port_write_bytes_per_cycle; // out of one core, per NoC
-  Param mcast_bytes_per_cycle;      // a linked multicast out of one core
+  Param dram_bank_bytes_per_cycle;       // what one bank delivers to interleaved reads and writes
+  Param dram_read_total_bytes_per_cycle; // all the chip's DRAM reads together (NoC contention)
+  Param dram_peak_bytes_per_cycle;       // all banks at spec speed: the roofline
+  Param port_read_bytes_per_cycle;       // into one core, per NoC
+  Param port_write_bytes_per_cycle;      // out of one core, per NoC
+  Param mcast_bytes_per_cycle;           // a linked multicast out of one core
+  Param mcast_line_bytes_per_cycle;      // the links of one row (column), shared by its multicasts
   Param dram_read_latency;
   Param dram_write_latency;
   Param l1_read_latency;
@@ -88,6 +96,8 @@ struct ArchSpec {
   Param mcast_latency;
   Param read_issue;  // RISC cycles to issue one read request
   Param write_issue; // RISC cycles to issue one write (or semaphore) request
+  // Host.
+  Param host_dispatch_us; // per program launch, reported apart from the device time
 
   // ---- Derived (computed as tt-metal computes them, never stored) -----------------------------
   /// The first address the allocator hands out, where CBs start (HalL1MemAddrType::

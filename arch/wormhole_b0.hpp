@@ -12,7 +12,11 @@ namespace tk::arch {
 //  DRAM  = tech_reports/Saturating_DRAM_bandwidth/Saturating_DRAM_bandwidth.md
 //  NOC   = tt_metal/impl/experimental/noc_estimator/latencies/noc_latencies.yaml (TT's measured
 //          latencies of the data-movement tests, Wormhole B0 entries; "N x S B" = N transactions of
-//          S bytes, cycles from the first issue to the barrier)
+//          S bytes, cycles from the first issue to the barrier; patterns and memory types as
+//          tt_metal/api/tt-metalium/experimental/noc_estimator/types.hpp numbers them)
+//  LLM   = tech_reports/LLMs/llms.md
+// "assumption, pinned by X" marks a figure nothing publishes: its value is the one that makes the
+// model reproduce measurement X (docs/calibration.md); no other figure was fitted.
 inline constexpr ArchSpec kWormholeB0{
     .name = "wormhole_b0",
     .product = "n150",
@@ -84,20 +88,35 @@ inline constexpr ArchSpec kWormholeB0{
     .sfpu_simple_tile = {64, "assumption: 32 passes of 32 lanes, 2 instructions each"},
     .sfpu_function_tile = {256, "assumption: 32 passes of 32 lanes, 8 instructions each"},
     .pack_bytes_per_cycle = {64, "assumption: the packer writes 64 B per cycle to L1"},
-    .sync_call = {10, "assumption: a few RISC-V loads, compares and stores"},
-    .dram_bank_bytes_per_cycle = {22.25, "DRAM: u-benchmark 267 GB/s over 12 banks"},
+    .sync_call = {10, "assumption: a few RISC-V loads, compares and stores, and the loop's branch"},
+    .unpack_bytes_per_cycle = {160, "assumption, pinned by GEMM's N150 HiFi2 rows (4x2 and 1x5"
+                                    " sub-blocks)"},
+    .unpack_product = {28, "assumption, pinned by GEMM's N150 HiFi2 rows (4x2 and 1x5 "
+                           "sub-blocks)"},
+    .matmul_call = {28, "assumption, pinned by GEMM's N150 HiFi4 rows (in0_block_w 6 and 8)"},
+    .init_call = {50, "assumption: a few dozen configuration-register writes"},
+    .dst_handoff = {10, "assumption: a semaphore update and a stall on it"},
+    .dram_bank_bytes_per_cycle = {15.83, "LLM: interleaved DRAM reads at about 190 GB/s, over 12 "
+                                         "banks"},
+    .dram_read_total_bytes_per_cycle = {75.6, "NOC: ALL_FROM_ALL, 64 cores x 256 x 2 KiB from "
+                                              "interleaved DRAM in 444011"},
     .dram_peak_bytes_per_cycle = {288, "DRAM: spec speed 288 GB/s (12 GBps GDDR6)"},
     .port_read_bytes_per_cycle = {30.4, "NOC: one core reads 256 x 2 KiB from interleaved DRAM"
                                         " in 17249"},
     .port_write_bytes_per_cycle = {30.2, "NOC: one core writes 256 x 2 KiB to one core in 17362"},
     .mcast_bytes_per_cycle = {28.0, "NOC: linked multicast of 256 x 2 KiB to 25 cores in 18751"},
+    .mcast_line_bytes_per_cycle = {41.0, "NOC: ROW_TO_ROW, 8 linked senders x 256 x 2 KiB into "
+                                         "one row in 102229 (one sender: 19209)"},
     .dram_read_latency = {397, "NOC: 1 x 64 B read from one DRAM bank"},
     .dram_write_latency = {425, "NOC: 1 x 128 B write to one DRAM bank"},
     .l1_read_latency = {293, "NOC: 1 x 64 B read from another core"},
     .l1_write_latency = {293, "NOC: 1 x 64 B write to another core"},
     .mcast_latency = {536, "NOC: 1 x 64 B linked multicast to 25 cores"},
-    .read_issue = {23, "NOC: 256 x 64 B DRAM reads in 5817 (issue-bound)"},
-    .write_issue = {26, "NOC: 256 x 64 B DRAM writes in 6773 (issue-bound)"},
+    .read_issue = {23, "NOC: 256 x 64 B reads from one (sharded) DRAM bank in 5817 (issue-bound)"},
+    .write_issue = {26, "NOC: 256 x 128 B writes to one (sharded) DRAM bank in 6773 (issue-bound;"
+                        " the 64 B column, 17007, is slower and not issue-bound)"},
+    .host_dispatch_us = {3.4, "GEMM: N150 out-of-box 1024^3 bf16, 72388.65 ns without trace, "
+                              "68984.03 ns with"},
 };
 
 } // namespace tk::arch

@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
   std::string algo_name, shape_text, fidelity_name = "HiFi4", grid_text;
   std::uint64_t seed = 1;
   MatmulOptions options;
-  app.add_option("--algo", algo_name, "single_core, multi_core, reuse, reuse_mcast or all")
+  app.add_option("--algo", algo_name,
+                 "single_core, multi_core, reuse, reuse_mcast, all (the four), or ttnn_mcast")
       ->required();
   app.add_option("--shape", shape_text, "M,K,N: C (MxN) = A (MxK) * B (KxN), multiples of 32")
       ->required();
@@ -92,6 +93,14 @@ int main(int argc, char** argv) {
                  "block rule of reuse and reuse_mcast: sdk (the examples' get_large_matmul_params) "
                  "or ttnn (one block per core, as ttnn's hand-tuned matmul benchmark)")
       ->capture_default_str();
+  app.add_option("--in0-block-w-div", options.in0_block_w_div,
+                 "ttnn_mcast: the benchmark's in0_block_w_div (0: the smallest power of two whose "
+                 "CBs fit L1)")
+      ->capture_default_str();
+  std::string out_blocks_text = "1x1";
+  app.add_option("--out-blocks", out_blocks_text,
+                 "ttnn_mcast: the benchmark's num_out_blocks_h x num_out_blocks_w")
+      ->capture_default_str();
   app.add_flag("--fp32-dest-acc", options.fp32_dest_acc_en,
                "accumulate in fp32 DST (ComputeConfig::fp32_dest_acc_en; the SDK examples do not)");
   CLI11_PARSE(app, argc, argv);
@@ -104,7 +113,7 @@ int main(int argc, char** argv) {
   } else {
     std::fprintf(stderr,
                  "tk-baseline-matmul: unknown --algo '%s' (single_core, multi_core, "
-                 "reuse, reuse_mcast, all)\n",
+                 "reuse, reuse_mcast, all, ttnn_mcast)\n",
                  algo_name.c_str());
     return 2;
   }
@@ -127,6 +136,14 @@ int main(int argc, char** argv) {
   } else {
     std::fprintf(stderr, "tk-baseline-matmul: unknown --blocks '%s' (sdk, ttnn)\n",
                  blocks_name.c_str());
+    return 2;
+  }
+  if (tt::tt_metal::CoreCoord ob; parse_grid(out_blocks_text, ob)) {
+    options.out_blocks_h = static_cast<std::uint32_t>(ob.x);
+    options.out_blocks_w = static_cast<std::uint32_t>(ob.y);
+  } else {
+    std::fprintf(stderr, "tk-baseline-matmul: --out-blocks wants HxW (e.g. 2x2); got '%s'\n",
+                 out_blocks_text.c_str());
     return 2;
   }
   if (!grid_text.empty() && !parse_grid(grid_text, options.grid)) {

@@ -2,6 +2,7 @@
 // TT-Metalium host API; the block-size choice of the reuse examples (bmm_op.hpp's
 // get_large_matmul_params); the double reference and the bf16 check.
 #include "baselines/matmul.hpp"
+#include "baselines/matmul_ttnn.hpp"
 
 #include "arch/arch.hpp"
 
@@ -583,6 +584,8 @@ std::string_view to_string(MatmulAlgo algo) {
     return "reuse";
   case MatmulAlgo::reuse_mcast:
     return "reuse_mcast";
+  case MatmulAlgo::ttnn_mcast:
+    return "ttnn_mcast";
   }
   return "?";
 }
@@ -592,6 +595,8 @@ std::optional<MatmulAlgo> parse_matmul_algo(std::string_view name) {
     if (to_string(a) == name)
       return a;
   }
+  if (name == to_string(MatmulAlgo::ttnn_mcast))
+    return MatmulAlgo::ttnn_mcast;
   return std::nullopt;
 }
 
@@ -722,6 +727,15 @@ std::string describe_plan(const distributed::MeshDevice& device, MatmulAlgo algo
                                                            : " (fallback: at least 2x2 blocks)");
     break;
   }
+  case MatmulAlgo::ttnn_mcast: {
+    const TtnnConfig c = ttnn_config(shape, grid, options);
+    out << c.num_blocks_y << "x" << c.num_blocks_x << " blocks of " << c.per_core_M << "x"
+        << c.per_core_N << " tiles (one per core) in out blocks of " << c.out_block_h << "x"
+        << c.out_block_w << ", in0_block_w " << c.in0_block_w << " (" << Kt / c.in0_block_w
+        << " K-blocks), sub-blocks " << c.out_subblock_h << "x" << c.out_subblock_w
+        << ", packer L1 accumulation (ttnn's benchmark config)";
+    break;
+  }
   }
   return out.str();
 }
@@ -748,6 +762,9 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
   if (algo == MatmulAlgo::reuse || algo == MatmulAlgo::reuse_mcast)
     blocking = choose_reuse_blocking(algo, shape, p.grid, options.fp32_dest_acc_en, options.blocks,
                                      tk::rt::emu::device_arch(device)); // may throw
+  std::optional<TtnnConfig> ttnn;
+  if (algo == MatmulAlgo::ttnn_mcast)
+    ttnn = ttnn_config(shape, p.grid, options); // may throw
 
   auto dram = [&](std::uint32_t tiles) {
     return distributed::MeshBuffer::create(
@@ -776,6 +793,9 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
     break;
   case MatmulAlgo::reuse_mcast:
     reuse_mcast(program, device, p, *blocking);
+    break;
+  case MatmulAlgo::ttnn_mcast:
+    ttnn_mcast_program(program, device, p.Mt, p.Kt, p.Nt, p.a, p.b, p.c, options, *ttnn);
     break;
   }
   distributed::MeshWorkload workload;

@@ -21,11 +21,13 @@
 
 namespace tk::baselines {
 
-enum class MatmulAlgo { single_core, multi_core, reuse, reuse_mcast };
+/// The SDK's four examples, and ttnn_mcast: ttnn's 2D-multicast matmul as its matmul benchmark
+/// configures it (the configuration of tech_reports/GEMM_FLOPS' rows), not one of `all`.
+enum class MatmulAlgo { single_core, multi_core, reuse, reuse_mcast, ttnn_mcast };
 inline constexpr MatmulAlgo kMatmulAlgos[] = {MatmulAlgo::single_core, MatmulAlgo::multi_core,
                                               MatmulAlgo::reuse, MatmulAlgo::reuse_mcast};
 std::string_view to_string(MatmulAlgo algo);
-/// "single_core", "multi_core", "reuse", "reuse_mcast".
+/// "single_core", "multi_core", "reuse", "reuse_mcast", "ttnn_mcast".
 std::optional<MatmulAlgo> parse_matmul_algo(std::string_view name);
 std::string_view to_string(tt::tt_metal::MathFidelity fidelity);
 /// "LoFi", "HiFi2", "HiFi3", "HiFi4".
@@ -62,7 +64,23 @@ struct MatmulOptions {
   tt::tt_metal::CoreCoord grid{0, 0};
   /// The block rule of reuse and reuse_mcast (the others have no blocks).
   BlockRule blocks = BlockRule::sdk;
+  /// ttnn_mcast: the benchmark's in0_block_w_div (in0_block_w = Kt / grid columns / div; 0: the
+  /// smallest power of two whose CBs fit L1) and num_out_blocks_h / _w (each core's output
+  /// computed in out_blocks_h x out_blocks_w parts, each re-reading its in0 and in1 blocks).
+  std::uint32_t in0_block_w_div = 0;
+  std::uint32_t out_blocks_h = 1, out_blocks_w = 1;
 };
+
+/// ttnn_mcast's program config, as tests/ttnn/unit_tests/benchmarks/test_benchmark.py computes
+/// MatmulMultiCoreReuseMultiCastProgramConfig for a shape on the grid.
+struct TtnnConfig {
+  std::uint32_t per_core_M = 0, per_core_N = 0, in0_block_w = 0;
+  std::uint32_t out_block_h = 0, out_block_w = 0, out_subblock_h = 0, out_subblock_w = 0;
+  std::uint32_t num_blocks_y = 0, num_blocks_x = 0; // cores used: rows, columns
+};
+/// Throws std::invalid_argument (saying why) for shapes the config does not cover.
+TtnnConfig ttnn_config(MatmulShape shape, tt::tt_metal::CoreCoord grid,
+                       const MatmulOptions& options);
 
 /// How the reuse algorithms cut the output: blocks of per_core_M x per_core_N tiles, one per core
 /// on a num_blocks_y x num_blocks_x grid, K read in blocks of in0_block_w tiles, computed in DST in

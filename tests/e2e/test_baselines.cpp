@@ -69,6 +69,8 @@ struct Case {
   bool fp32_dest_acc_en = false;
   tt::tt_metal::CoreCoord grid{0, 0};
   baselines::BlockRule blocks = baselines::BlockRule::sdk;
+  // ttnn_mcast: in0_block_w_div (0: the L1 rule), num_out_blocks_h and _w.
+  std::uint32_t div = 0, out_blocks_h = 1, out_blocks_w = 1;
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
@@ -105,6 +107,15 @@ std::vector<Case> cases() {
   out.push_back(
       {MatmulAlgo::reuse_mcast, {256, 256, 768}, false, {0, 0}, baselines::BlockRule::ttnn});
   out.push_back({MatmulAlgo::reuse, {256, 256, 512}, false, {0, 0}, baselines::BlockRule::ttnn});
+  // ttnn's configuration (packer L1 accumulation, out blocks): one K-block per core's K slice
+  // (4 K-blocks: partials packed, accumulated, reloaded); 8 K-blocks in 2 x 2 out blocks of 1
+  // tile, each re-reading its in0 and in1 blocks; fp32 DST with 2 x 2 sub-blocks in 1 x 2 out
+  // blocks.
+  out.push_back({MatmulAlgo::ttnn_mcast, {256, 256, 512}, false, {4, 2}});
+  out.push_back(
+      {MatmulAlgo::ttnn_mcast, {256, 256, 256}, false, {4, 4}, baselines::BlockRule::sdk, 2, 2, 2});
+  out.push_back(
+      {MatmulAlgo::ttnn_mcast, {512, 512, 512}, true, {4, 4}, baselines::BlockRule::sdk, 2, 1, 2});
   return out;
 }
 
@@ -117,6 +128,9 @@ TEST_P(BaselineMatmul, MatchesReference) {
   options.fp32_dest_acc_en = c.fp32_dest_acc_en;
   options.grid = c.grid;
   options.blocks = c.blocks;
+  options.in0_block_w_div = c.div;
+  options.out_blocks_h = c.out_blocks_h;
+  options.out_blocks_w = c.out_blocks_w;
   const std::vector<float> got =
       baselines::run_matmul(device(), c.algo, c.shape, in.a, in.b, options);
   expect_within_bf16_bounds(got, baselines::reference_matmul(c.shape, in.a, in.b), c.shape,
@@ -134,6 +148,9 @@ INSTANTIATE_TEST_SUITE_P(Baselines, BaselineMatmul, ::testing::ValuesIn(cases())
                                      std::to_string(c.grid.y);
                            if (c.blocks == baselines::BlockRule::ttnn)
                              name += "_ttnnblocks";
+                           if (c.out_blocks_h * c.out_blocks_w > 1)
+                             name += "_outblocks" + std::to_string(c.out_blocks_h) + "x" +
+                                     std::to_string(c.out_blocks_w);
                            return name;
                          });
 
@@ -287,4 +304,24 @@ TEST(BaselineMatmul, UnsupportedShapesStateTheRequirements) {
 }
 
 } // namespace
+// ttnn_mcast's config at the four DRAM shapes of GEMM_FLOPS' hand-tuned table, as
+// test_benchmark.py derives it (per_core_M, per_core_N, in0_block_w, out block, sub-block).
+TEST(BaselineMatmulTtnn, ConfigIsTheBenchmarks) {
+  using V = std::vector<std::uint32_t>;
+  auto config = [](MatmulShape s, std::uint32_t div, std::uint32_t obh, std::uint32_t obw) {
+    MatmulOptions o;
+    o.in0_block_w_div = div;
+    o.out_blocks_h = obh;
+    o.out_blocks_w = obw;
+    const baselines::TtnnConfig c = baselines::ttnn_config(s, {8, 8}, o);
+    return V{c.per_core_M,  c.per_core_N,     c.in0_block_w,   c.out_block_h,
+             c.out_block_w, c.out_subblock_h, c.out_subblock_w};
+  };
+  EXPECT_EQ(config({3072, 3072, 4096}, 2, 1, 1), (V{12, 16, 6, 12, 16, 4, 2}));
+  EXPECT_EQ(config({3072, 4096, 4096}, 2, 1, 1), (V{12, 16, 8, 12, 16, 4, 2}));
+  EXPECT_EQ(config({3328, 2560, 2560}, 1, 1, 1), (V{13, 10, 10, 13, 10, 1, 5}));
+  EXPECT_EQ(config({4096, 4096, 4096}, 1, 2, 2), (V{16, 16, 16, 8, 8, 4, 2}));
+  EXPECT_THROW(config({3328, 2560, 2560}, 3, 1, 1), std::invalid_argument);
+}
+
 } // namespace tk::e2e

@@ -222,7 +222,7 @@ void tile_regs_acquire() {
   Compute c = ctx("tile_regs_acquire");
   if (c.dst.math || c.dst.committed || c.dst.pack)
     fail("tile_regs_acquire: DST is already acquired (missing tile_regs_release?)");
-  timing::sync_call(c.f);
+  timing::dst_acquire(c.f);
   // The packer zeroes each DST half after packing it (tt-llk _llk_pack_dest_section_done_: ZEROACC
   // CLR_HALF), so a freshly acquired DST reads as zero on silicon too; matmul accumulation relies
   // on it.
@@ -238,19 +238,21 @@ void tile_regs_commit() {
     fail("tile_regs_commit: DST was not acquired with tile_regs_acquire");
   c.dst.math = false;
   c.dst.committed = true;
-  timing::sync_call(c.f);
+  timing::dst_commit(c.f);
 }
 void tile_regs_wait() {
   Compute c = ctx("tile_regs_wait");
   if (!c.dst.committed)
     fail("tile_regs_wait: DST was not committed with tile_regs_commit");
   c.dst.pack = true;
+  timing::dst_wait(c.f);
 }
 void tile_regs_release() {
   Compute c = ctx("tile_regs_release");
   if (!c.dst.pack)
     fail("tile_regs_release: DST was not waited for with tile_regs_wait");
   c.dst.pack = c.dst.committed = c.dst.math = false;
+  timing::dst_release(c.f);
 }
 void acquire_dst() {
   if (const Compute c = ctx("acquire_dst"); c.dst.math || c.dst.committed || c.dst.pack)
@@ -264,14 +266,23 @@ void release_dst() {
   if (!c.dst.math)
     fail("release_dst: DST was not acquired with acquire_dst");
   c.dst.pack = c.dst.committed = c.dst.math = false;
+  timing::dst_release(c.f);
 }
 
 void binary_init(bool acc_to_dest) {
-  ctx("binary op init").dst.acc_to_dest = acc_to_dest;
+  Compute c = ctx("binary op init");
+  c.dst.acc_to_dest = acc_to_dest;
+  timing::init_call(c.f);
 }
 
 void matmul_init(bool transpose) {
-  ctx("mm_init").dst.mm_transpose = transpose;
+  Compute c = ctx("mm_init");
+  c.dst.mm_transpose = transpose;
+  timing::init_call(c.f);
+}
+
+void init_call() {
+  timing::init_call(ctx("init").f);
 }
 
 void not_modelled(const char* what) {
@@ -347,20 +358,38 @@ void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, 
 namespace {
 // DST[d] += a · b as the matrix engine computes it.
 void matmul_math(const Compute& c, Tile& d, const Tile& a, const Tile& b, bool transpose);
+// One tile product, DST[idst] += in0 x in1 (untimed: matmul_tiles and matmul_block time the call).
+void matmul_product(const Compute& c, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
+                    std::uint32_t tile1, std::uint32_t idst, bool transpose);
 } // namespace
 
 void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,
                   std::uint32_t idst, bool transpose) {
   Compute c = ctx("matmul_tiles");
+  matmul_product(c, cb0, cb1, tile0, tile1, idst, transpose);
+  timing::matmul_call(c.f, 1, 1, c.core.cbs[cb0].page_size, c.core.cbs[cb1].page_size);
+}
+
+void matmul_block(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,
+                  std::uint32_t idst, bool transpose, std::uint32_t ct, std::uint32_t rt,
+                  std::uint32_t kt) {
+  Compute c = ctx("matmul_block");
+  for (std::uint32_t r = 0; r < rt; ++r)
+    for (std::uint32_t col = 0; col < ct; ++col)
+      matmul_product(c, cb0, cb1, tile0 + r * kt, tile1 + col, idst + r * ct + col, transpose);
+  timing::matmul_call(c.f, rt, ct, c.core.cbs[cb0].page_size, c.core.cbs[cb1].page_size);
+}
+
+namespace {
+void matmul_product(const Compute& c, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
+                    std::uint32_t tile1, std::uint32_t idst, bool transpose) {
   Tile& d = dst_tile(c, "matmul_tiles", idst);
   const std::uint8_t* pa = unpack_page(c, "matmul_tiles", cb0, tile0, Path::SrcReg, Src::B);
   const std::uint8_t* pb = unpack_page(c, "matmul_tiles", cb1, tile1, Path::SrcReg, Src::A);
   if (g_math)
     matmul_math(c, d, load(c, cb0, pa), load(c, cb1, pb), transpose);
-  timing::tile_op(c.f, timing::TileOp::Matmul, "matmul");
 }
 
-namespace {
 void matmul_math(const Compute& c, Tile& d, const Tile& a, const Tile& b, bool transpose) {
   const auto& fi = face_index();
   float am[32][32], bm[32][32], acc[32][32];
@@ -665,10 +694,21 @@ void configure_formats(std::int32_t srca_cb, std::int32_t srcb_cb, std::int32_t 
   take(srca_cb, c.dst.srca, c.dst.srca_cb);
   take(srcb_cb, c.dst.srcb, c.dst.srcb_cb);
   take(pack_cb, c.dst.pack_format, c.dst.pack_cb);
+  timing::init_call(c.f);
 }
 
 void reduce_pack_mask(int dim) {
-  ctx(dim < 0 ? "reduce_uninit" : "reduce_init").dst.pack_mask = dim;
+  Compute c = ctx(dim < 0 ? "reduce_uninit" : "reduce_init");
+  c.dst.pack_mask = dim;
+  timing::init_call(c.f);
+}
+
+void pack_l1_acc(std::uint32_t enable) {
+  Compute c = ctx("pack_reconfig_l1_acc");
+  if (enable > 1)
+    fail("pack_reconfig_l1_acc(" + std::to_string(enable) + "): l1_acc_en must be 0 or 1");
+  c.dst.l1_acc = enable == 1;
+  timing::pack_init_call(c.f);
 }
 
 namespace {
@@ -684,6 +724,19 @@ void pack_math(const Compute& c, Tile t, tt::DataFormat format, std::uint8_t* pa
         if (!keep)
           t[fi[r * 32 + col]] = 0.0f;
       }
+  }
+  if (c.dst.l1_acc) { // the packer adds the tile it finds in L1 (bf16 and fp32 pages)
+    for (int i = 0; i < 1024; ++i) {
+      float v;
+      if (format == tt::DataFormat::Float16_b) {
+        std::uint16_t h;
+        std::memcpy(&h, page + 2 * i, 2);
+        v = bits_float(std::uint32_t{h} << 16);
+      } else {
+        std::memcpy(&v, page + 4 * i, 4);
+      }
+      t[i] += v;
+    }
   }
   if (format == tt::DataFormat::Float16_b) {
     for (int i = 0; i < 1024; ++i) {
@@ -730,6 +783,9 @@ void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, boo
          ", " + cb_name(cb) + ") first");
   if (!out_of_order)
     ++s.pack_index;
+  if (c.dst.l1_acc && s.format != tt::DataFormat::Float16_b && s.format != tt::DataFormat::Float32)
+    fail(call + ": the packer's L1 accumulation is modelled for Float16_b and Float32 pages; " +
+         cb_name(cb) + " holds " + format_name(s.format));
   if (s.format == tt::DataFormat::Bfp8_b) {
     // Without bfp8_pack_precise the packer's source format is Bfp8_b itself and the early
     // conversion's rounding is not documented, so it is not modelled.

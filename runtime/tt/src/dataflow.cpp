@@ -380,7 +380,7 @@ void noc_write_multicast(std::uint32_t src, std::uint64_t dst, std::uint32_t siz
          " destination cores");
   }
   pending_write(to_offset(self, src, "noc_async_write_multicast"), size);
-  const double landed = timing::multicast(current(), size, delivered);
+  const double landed = timing::multicast(current(), size, delivered, x0, y0, x1, y1);
   for (const Target& t : targets) {
     if (const auto sem = semaphore_id(t))
       timing::semaphore_written(*t.core, *sem, landed);

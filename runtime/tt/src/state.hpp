@@ -150,6 +150,8 @@ struct DstState {
   // The packer's edge mask, set by reduce_init (its ReduceDim: 0 ROW, 1 COL, 2 SCALAR) until
   // reduce_uninit; -1 when clear.
   int pack_mask = -1;
+  // pack_reconfig_l1_acc(1): pack_tile adds DST to the tile already in L1 instead of overwriting.
+  bool l1_acc = false;
   // The formats configured for the unpacker's srcA and srcB and for the packer, and the CBs they
   // were taken from (for the messages); Invalid until a hardware init configures them.
   tt::DataFormat srca = tt::DataFormat::Invalid, srcb = tt::DataFormat::Invalid,

@@ -19,7 +19,10 @@ namespace {
 struct Launch {
   const Arch* arch = nullptr;
   std::vector<double> bank_free;
+  double dram_reads_free = 0;                           // all DRAM reads of the chip together
   std::vector<std::array<double, 2>> port_in, port_out; // by core index, then NoC
+  // The links of each NoC row (by y) and column (by x) that multicasts travel along, per NoC.
+  std::map<std::uint32_t, std::array<double, 2>> row_links, column_links;
   std::uint32_t grid_cores = 0;
 };
 
@@ -133,6 +136,73 @@ void sync_call(Fiber& f) {
     work(f, arch().sync_call.value);
 }
 
+namespace {
+bool is_compute(const Fiber& f) {
+  return f.kernel->compute;
+}
+// Work on a compute kernel's pack thread.
+void pack_work(Fiber& f, double cycles) {
+  f.time.pack_clock += cycles;
+  f.time.pack_busy += cycles;
+}
+} // namespace
+
+void dst_acquire(Fiber& f) {
+  if (!on())
+    return;
+  KernelClock& k = f.time;
+  // Half-sync: the math thread takes the half the packer released longest ago.
+  k.half ^= 1;
+  k.committed = false;
+  stall_until(k, k.half_free[k.half], "tile_regs_acquire");
+  work(f, arch().dst_handoff.value);
+}
+void dst_commit(Fiber& f) {
+  if (!on())
+    return;
+  work(f, arch().dst_handoff.value);
+  f.time.pack_ready = f.time.clock;
+  f.time.committed = true;
+}
+void dst_wait(Fiber& f) {
+  if (!on())
+    return;
+  KernelClock& k = f.time;
+  k.pack_clock = std::max(k.pack_clock, k.pack_ready);
+  pack_work(f, arch().dst_handoff.value);
+}
+void dst_release(Fiber& f) {
+  if (!on())
+    return;
+  pack_work(f, arch().dst_handoff.value);
+  f.time.half_free[f.time.half] = f.time.pack_clock;
+}
+
+void init_call(Fiber& f) {
+  if (on())
+    work(f, arch().init_call.value);
+}
+void pack_init_call(Fiber& f) {
+  if (on())
+    pack_work(f, arch().init_call.value);
+}
+
+void matmul_call(Fiber& f, std::uint32_t rt, std::uint32_t ct, std::uint32_t in0_bytes,
+                 std::uint32_t in1_bytes) {
+  if (!on())
+    return;
+  const Arch& a = arch();
+  const MathFidelity fid = f.kernel->cc.math_fidelity;
+  const double engine = tile_op_cycles(a, TileOp::Matmul, phases(fid));
+  const double products = static_cast<double>(rt) * ct;
+  f.time.compute += products * engine;
+  f.time.matmul_tiles += static_cast<std::uint64_t>(rt) * ct;
+  f.time.matmul_cycles += products * engine;
+  f.time.tile_ops["matmul " + std::string(fidelity_name(fid))] +=
+      static_cast<std::uint64_t>(rt) * ct;
+  work(f, matmul_call_cycles(a, phases(fid), rt, ct, in0_bytes, in1_bytes));
+}
+
 void poll(Fiber& f, const std::string& what) {
   if (!on())
     return;
@@ -143,6 +213,12 @@ void cb_reserve(Fiber& f, CbState& cb, std::uint32_t pages) {
   if (!on())
     return;
   const auto& free_at = sized(cb.free_at, cb.num_pages);
+  if (is_compute(f)) { // the pack thread's call
+    KernelClock& k = f.time;
+    k.pack_clock = std::max(k.pack_clock, latest(free_at, cb.wr_page, pages));
+    pack_work(f, arch().sync_call.value);
+    return;
+  }
   stall_until(f.time, latest(free_at, cb.wr_page, pages),
               "cb_reserve_back(" + cb_name(cb.id) + ")");
   work(f, arch().sync_call.value);
@@ -150,6 +226,11 @@ void cb_reserve(Fiber& f, CbState& cb, std::uint32_t pages) {
 void cb_push(Fiber& f, CbState& cb, std::uint32_t pages) {
   if (!on())
     return;
+  if (is_compute(f)) {
+    pack_work(f, arch().sync_call.value);
+    stamp(sized(cb.ready_at, cb.num_pages), cb.wr_page, pages, f.time.pack_clock);
+    return;
+  }
   work(f, arch().sync_call.value);
   stamp(sized(cb.ready_at, cb.num_pages), cb.wr_page, pages, f.time.clock);
 }
@@ -189,10 +270,13 @@ Transfer transfer(Fiber& f, Endpoint far, std::uint32_t bytes, bool read) {
   const double sent = read ? through(l.port_in[core][noc], t, bytes, in_bw)
                            : through(l.port_out[core][noc], t, bytes, out_bw);
   const bool dram = far.bank >= 0;
-  const double far_done =
+  double far_done =
       dram   ? through(l.bank_free[far.bank], t, bytes, a.dram_bank_bytes_per_cycle.value)
       : read ? through(l.port_out[far.core][noc], t, bytes, out_bw)
              : through(l.port_in[far.core][noc], t, bytes, in_bw);
+  if (dram && read) // every DRAM read of the chip shares the NoC's capacity for them
+    far_done = std::max(
+        far_done, through(l.dram_reads_free, t, bytes, a.dram_read_total_bytes_per_cycle.value));
   const double latency = dram ? (read ? a.dram_read_latency : a.dram_write_latency).value
                               : (read ? a.l1_read_latency : a.l1_write_latency).value;
   (dram ? (read ? f.time.dram_read : f.time.dram_written)
@@ -217,15 +301,27 @@ double write(Fiber& f, Endpoint to, std::uint32_t bytes) {
   return f.time.writes_done;
 }
 
-double multicast(Fiber& f, std::uint32_t bytes, std::uint32_t destinations) {
+double multicast(Fiber& f, std::uint32_t bytes, std::uint32_t destinations, std::uint32_t x0,
+                 std::uint32_t y0, std::uint32_t x1, std::uint32_t y1) {
   if (!on())
     return 0;
   yield_if_behind();
   const Arch& a = arch();
   Launch& l = *g_launch;
   work(f, a.write_issue.value);
-  const double out = through(l.port_out[f.core->index][noc_of(f)], f.time.clock, bytes,
-                             a.mcast_bytes_per_cycle.value);
+  const int noc = noc_of(f);
+  const double t = f.time.clock;
+  double out = through(l.port_out[f.core->index][noc], t, bytes, a.mcast_bytes_per_cycle.value);
+  // The data travels along the links of the rectangle's row (a one-row rectangle), column (a
+  // one-column one), or of every row it covers; multicasts along the same links share them.
+  const double line_bw = a.mcast_line_bytes_per_cycle.value;
+  if (x0 != x1 && y0 == y1)
+    out = std::max(out, through(l.row_links[y0][noc], t, bytes, line_bw));
+  else if (x0 == x1)
+    out = std::max(out, through(l.column_links[x0][noc], t, bytes, line_bw));
+  else
+    for (std::uint32_t y = y0; y <= y1; ++y)
+      out = std::max(out, through(l.row_links[y][noc], t, bytes, line_bw));
   f.time.noc_written += std::uint64_t{bytes} * destinations;
   f.time.writes_sent = std::max(f.time.writes_sent, out);
   f.time.writes_done = std::max(f.time.writes_done, out + a.mcast_latency.value);
@@ -278,11 +374,14 @@ void tile_op(Fiber& f, TileOp op, const char* name, std::uint32_t bytes) {
   const int p = phases(fid);
   const double cycles = tile_op_cycles(a, op, p, bytes);
   f.time.compute += cycles;
-  if (op == TileOp::Matmul) {
-    ++f.time.matmul_tiles;
-    f.time.matmul_cycles += cycles;
-  }
   ++f.time.tile_ops[by_fidelity(op) ? std::string(name) + " " + fidelity_name(fid) : name];
+  if (op == TileOp::Pack) { // on the pack thread, after the math thread committed DST
+    KernelClock& k = f.time;
+    k.pack_ops += cycles;
+    k.pack_clock = std::max(k.pack_clock, k.committed ? k.pack_ready : k.clock);
+    pack_work(f, cycles);
+    return;
+  }
   work(f, cycles);
 }
 
@@ -294,11 +393,12 @@ void end(const std::vector<Fiber*>& fibers, const DeviceState& device) {
   p.arch = ::tk::arch::describe(a);
   p.clock_ghz = a.clock_ghz.value;
   const double cores = static_cast<double>(device.num_cores());
-  double compute = 0;
+  double compute = 0, packs = 0;
   for (Fiber* f : fibers) {
     KernelClock& k = f->time;
-    // A kernel is done when its last transfer is.
+    // A kernel is done when its last transfer is, and a compute kernel when its pack thread is.
     stall_until(k, std::max(k.reads_done, k.writes_done), "outstanding transfers");
+    stall_until(k, k.pack_clock, "pack thread");
     KernelTiming kt;
     kt.core_x = static_cast<std::uint32_t>(f->core->logical.x);
     kt.core_y = static_cast<std::uint32_t>(f->core->logical.y);
@@ -319,12 +419,14 @@ void end(const std::vector<Fiber*>& fibers, const DeviceState& device) {
     p.dram_bytes_read += k.dram_read;
     p.dram_bytes_written += k.dram_written;
     compute += k.compute;
+    packs += k.pack_ops;
     p.matmul_tiles += k.matmul_tiles;
     p.ideal_matmul_cycles += k.matmul_cycles / cores;
     p.kernels.push_back(std::move(kt));
   }
   const double seconds = p.device_cycles / (a.clock_ghz.value * 1e9);
   p.device_us = seconds * 1e6;
+  p.host_dispatch_us = a.host_dispatch_us.value;
   if (seconds > 0) {
     p.matmul_tflops = static_cast<double>(p.matmul_tiles) * 2.0 * 32 * 32 * 32 / seconds / 1e12;
     p.dram_gbps = static_cast<double>(p.dram_bytes_read + p.dram_bytes_written) / seconds / 1e9;
@@ -332,7 +434,9 @@ void end(const std::vector<Fiber*>& fibers, const DeviceState& device) {
   if (p.device_cycles > 0)
     p.utilization = p.ideal_matmul_cycles / p.device_cycles;
   p.dram_roofline_gbps = a.dram_peak_bytes_per_cycle.value * a.clock_ghz.value;
-  p.compute_bound_cycles = compute / cores;
+  // The pack thread overlaps the others: the grid takes at least the longer of the two shares.
+  p.compute_cycles = compute;
+  p.compute_bound_cycles = std::max(compute - packs, packs) / cores;
   p.dram_bound_cycles = static_cast<double>(p.dram_bytes_read + p.dram_bytes_written) /
                         a.dram_peak_bytes_per_cycle.value;
 

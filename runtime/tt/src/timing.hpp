@@ -25,10 +25,18 @@ namespace timing {
 
 /// What one kernel on one core did: cycles, bytes and tile operations, counted exactly.
 struct KernelClock {
-  double clock = 0;   // this RISC's time in cycles
-  double busy = 0;    // cycles spent issuing, computing, packing
-  double stalled = 0; // cycles spent waiting
-  double compute = 0; // cycles of tile operations (part of busy)
+  double clock = 0;    // this RISC's time in cycles
+  double busy = 0;     // cycles spent issuing, computing, packing
+  double stalled = 0;  // cycles spent waiting
+  double compute = 0;  // cycles of tile operations, math and pack threads (their engines' share)
+  double pack_ops = 0; // the pack thread's share of `compute`
+  // A compute kernel's pack thread (TRISC2) runs beside its unpack and math threads (`clock`):
+  // pack_tile, cb_reserve_back and cb_push_back advance `pack_clock`; DST is handed between them
+  // in two halves (half-sync), a half free again when the packer releases it.
+  double pack_clock = 0, pack_busy = 0, pack_ready = 0;
+  double half_free[2] = {0, 0};
+  int half = 0;
+  bool committed = false;
   std::uint64_t matmul_tiles = 0;
   double matmul_cycles = 0;             // the matrix engine's ideal cycles for those tiles
   std::map<std::string, double> stalls; // by what was waited for: "cb_wait_front(c_0)", ...
@@ -56,8 +64,22 @@ void abandon();
 
 // Every hook below does nothing unless on().
 void work(Fiber& f, double cycles);
-/// A CB or DST-handshake call's own cost.
+/// A CB call's own cost.
 void sync_call(Fiber& f);
+/// The DST hand-off between the math and pack threads: tile_regs_acquire / commit (math),
+/// tile_regs_wait / release (pack).
+void dst_acquire(Fiber& f);
+void dst_commit(Fiber& f);
+void dst_wait(Fiber& f);
+void dst_release(Fiber& f);
+/// An *_init* call (the unpacker's or math's reconfiguration).
+void init_call(Fiber& f);
+/// A packer reconfiguration (pack_reconfig_l1_acc), on the pack thread.
+void pack_init_call(Fiber& f);
+/// One matmul call: an rt x ct sub-block's products for one k step (matmul_tiles is 1 x 1), with
+/// operand pages of `in0_bytes` and `in1_bytes`; counts rt * ct tile products.
+void matmul_call(Fiber& f, std::uint32_t rt, std::uint32_t ct, std::uint32_t in0_bytes,
+                 std::uint32_t in1_bytes);
 void poll(Fiber& f, const std::string& what);
 void cb_reserve(Fiber& f, CbState& cb, std::uint32_t pages);
 void cb_push(Fiber& f, CbState& cb, std::uint32_t pages);
@@ -72,7 +94,9 @@ struct Endpoint {
 void read(Fiber& f, Endpoint from, std::uint32_t bytes);
 /// Returns the time the write lands.
 double write(Fiber& f, Endpoint to, std::uint32_t bytes);
-double multicast(Fiber& f, std::uint32_t bytes, std::uint32_t destinations);
+/// A multicast to the worker rectangle (x0, y0)-(x1, y1) (NoC coordinates, x0 <= x1, y0 <= y1).
+double multicast(Fiber& f, std::uint32_t bytes, std::uint32_t destinations, std::uint32_t x0,
+                 std::uint32_t y0, std::uint32_t x1, std::uint32_t y1);
 enum class Barrier { Read, Write, Flush, Atomic, Full };
 void barrier(Fiber& f, Barrier kind);
 /// Semaphore `id` of `core` gets a value at time `t`; a wait on it resumes no earlier.

@@ -48,6 +48,8 @@ void write_report(const ProgramTiming& p, const std::string& path) {
                     {"clock_ghz", p.clock_ghz},
                     {"device_cycles", p.device_cycles},
                     {"device_us", p.device_us},
+                    {"host_dispatch_us", p.host_dispatch_us},
+                    {"host_us", p.device_us + p.host_dispatch_us},
                     {"dram_bytes_read", p.dram_bytes_read},
                     {"dram_bytes_written", p.dram_bytes_written},
                     {"matmul_tiles", p.matmul_tiles},
@@ -56,6 +58,7 @@ void write_report(const ProgramTiming& p, const std::string& path) {
                     {"utilization", p.utilization},
                     {"dram_gbps", p.dram_gbps},
                     {"dram_roofline_gbps", p.dram_roofline_gbps},
+                    {"compute_cycles", p.compute_cycles},
                     {"compute_bound_cycles", p.compute_bound_cycles},
                     {"dram_bound_cycles", p.dram_bound_cycles},
                     {"cores", cores}});

@@ -8,6 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include <tk_emulator/emulator.hpp>
+#include <tt-metalium/tilize_utils.hpp>
+
+#include "arch/wormhole_b0.hpp"
 
 #include "emu_program.hpp"
 
@@ -45,13 +48,33 @@ std::vector<bfloat16> add_tiles(uint32_t n) {
     p.cb(cb, 2);
   auto r = p.reader("dataflow/read_tiles.cpp", {in0, in1});
   auto w = p.writer("dataflow/write_tile.cpp", {out});
-  auto c = p.compute("compute/tiles_add.cpp", ComputeConfig{.math_fidelity = MathFidelity::HiFi4});
+  auto c = p.compute("compute/tiles_add.cpp",
+                     ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4});
   const CoreCoord core{0, 0};
   SetRuntimeArgs(p.program, r, core, {ProgramBuilder::addr(in0), ProgramBuilder::addr(in1), n});
   SetRuntimeArgs(p.program, w, core, {ProgramBuilder::addr(out), n, 0u});
   SetRuntimeArgs(p.program, c, core, {n});
   p.run();
   return p.read(out);
+}
+
+// C (32 x 32) = A (32 x 64) B (64 x 32) on core (0,0): the SDK's mm.cpp compute (one output
+// tile, Kt = 2 matmul_tiles), at `fidelity`.
+void matmul_one_tile(tt::tt_metal::MathFidelity fidelity) {
+  ProgramBuilder p;
+  const auto a = random_bf16(32 * 64, -1.0f, 1.0f, 5), b = random_bf16(64 * 32, -1.0f, 1.0f, 6);
+  auto src0 = p.dram(tilize_nfaces(a, 32, 64)), src1 = p.dram(tilize_nfaces(b, 64, 32));
+  auto dst = p.dram(1);
+  for (auto cb : {tt::CBIndex::c_0, tt::CBIndex::c_1, tt::CBIndex::c_16})
+    p.cb(cb, 2);
+  auto r = p.reader("dataflow/reader_mm_output_tiles_partitioned.cpp", {src0, src1});
+  auto w = p.writer("dataflow/write_tile.cpp", {dst});
+  auto c = p.compute("compute/mm.cpp", ComputeConfig{.math_fidelity = fidelity});
+  const CoreCoord core{0, 0};
+  SetRuntimeArgs(p.program, r, core, {p.addr(src0), p.addr(src1), 1u, 2u, 1u, 0u, 1u});
+  SetRuntimeArgs(p.program, w, core, {p.addr(dst), 1u, 0u});
+  SetRuntimeArgs(p.program, c, core, {1u, 2u});
+  p.run();
 }
 
 std::string slurp(const std::string& path) {
@@ -62,20 +85,21 @@ std::string slurp(const std::string& path) {
 }
 } // namespace
 
-// Wormhole B0's table: sync call 10, read issue 23, write issue 26, a DRAM bank 22.25 B/cycle,
-// a read port 30.4 B/cycle, a write port 30.2 B/cycle, DRAM read latency 397, write 425.
-//   reader: cb_reserve_back 10; read issued at 10 + 23 = 33; bank busy 2048 / 22.25 = 92.045
-//           (the port, 2048 / 30.4, is faster): lands at 33 + 92.045 + 397 = 522.045 (barrier);
-//           cb_push_back: 532.045.
-//   writer: cb_wait_front resumes at 532.045, + 10; write issued at 568.045; bank 0 is free, so
-//           it lands at 568.045 + 92.045 + 425 = 1085.090 (barrier); cb_pop_front: 1095.090.
+// Wormhole B0's table: sync call 10, read issue 23, write issue 26, a DRAM bank 15.83 B/cycle,
+// all DRAM reads 75.6 B/cycle, a read port 30.4 B/cycle, a write port 30.2 B/cycle, DRAM read
+// latency 397, write 425.
+//   reader: cb_reserve_back 10; read issued at 10 + 23 = 33; bank busy 2048 / 15.83 = 129.375
+//           (the port, 2048 / 30.4, and the chip's DRAM reads, 2048 / 75.6, are faster): lands
+//           at 33 + 129.375 + 397 (barrier); cb_push_back 10 later.
+//   writer: cb_wait_front resumes then, + 10; write issued 26 later; bank 0 is free, so it lands
+//           129.375 + 425 later (barrier); cb_pop_front: 10.
 TEST(EmulatorTiming, OneTileCopyTakesTheCyclesWorkedOutByHand) {
   Timed timed;
   const auto in = random_bf16(1024, -2.0f, 2.0f, 3);
   copy_one_tile(in);
   const auto& t = emu::last_timing();
   ASSERT_TRUE(t.has_value());
-  const double bank = 2048 / 22.25;
+  const double bank = 2048 / 15.83;
   const double read_done = 10 + 23 + bank + 397;
   const double pushed = read_done + 10;
   const double end = pushed + 10 + 26 + bank + 425 + 10;
@@ -198,4 +222,81 @@ TEST(EmulatorTiming, WritesTheReportAndTheTraceOfEveryRun) {
   EXPECT_EQ(threads, 2);
   EXPECT_EQ(kernels, 2);
   EXPECT_EQ(waits, 3); // the read barrier, the writer's cb_wait_front and its write barrier
+}
+
+// The table's data-movement figures are the quotients their sources state (arch/wormhole_b0.hpp),
+// and every timing figure names its source.
+TEST(EmulatorTiming, ParameterTableStatesItsSources) {
+  const tk::arch::ArchSpec& a = tk::arch::kWormholeB0;
+  EXPECT_NEAR(a.dram_bank_bytes_per_cycle.value, 190.0 / 12, 0.01);                       // llms.md
+  EXPECT_NEAR(a.dram_read_total_bytes_per_cycle.value, 64.0 * 256 * 2048 / 444011, 0.05); // NOC
+  EXPECT_NEAR(a.mcast_line_bytes_per_cycle.value, 8.0 * 256 * 2048 / 102229, 0.05);       // NOC
+  EXPECT_NEAR(a.mcast_bytes_per_cycle.value, 256.0 * 2048 / 18751, 0.05);
+  EXPECT_NEAR(a.host_dispatch_us.value, (72388.65 - 68984.03) / 1000, 0.01); // GEMM_FLOPS
+  EXPECT_NE(a.write_issue.source.find("6773"), std::string_view::npos);
+  EXPECT_NE(a.write_issue.source.find("128 B"), std::string_view::npos);
+  for (const tk::arch::Param* p : {&a.clock_ghz,
+                                   &a.eltwise_tile,
+                                   &a.reduce_tile,
+                                   &a.copy_tile,
+                                   &a.sfpu_simple_tile,
+                                   &a.sfpu_function_tile,
+                                   &a.pack_bytes_per_cycle,
+                                   &a.sync_call,
+                                   &a.unpack_bytes_per_cycle,
+                                   &a.unpack_product,
+                                   &a.matmul_call,
+                                   &a.init_call,
+                                   &a.dst_handoff,
+                                   &a.dram_bank_bytes_per_cycle,
+                                   &a.dram_read_total_bytes_per_cycle,
+                                   &a.dram_peak_bytes_per_cycle,
+                                   &a.port_read_bytes_per_cycle,
+                                   &a.port_write_bytes_per_cycle,
+                                   &a.mcast_bytes_per_cycle,
+                                   &a.mcast_line_bytes_per_cycle,
+                                   &a.dram_read_latency,
+                                   &a.dram_write_latency,
+                                   &a.l1_read_latency,
+                                   &a.l1_write_latency,
+                                   &a.mcast_latency,
+                                   &a.read_issue,
+                                   &a.write_issue,
+                                   &a.host_dispatch_us}) {
+    EXPECT_GT(p->value, 0);
+    EXPECT_FALSE(p->source.empty());
+  }
+}
+
+// The math thread of mm.cpp for one output tile of Kt = 2 (Wormhole B0's table: init 50, CB call
+// 10, DST hand-off 10, matmul call 28, unpack 160 B/cycle plus 28 per product, HiFi4 64 and HiFi2
+// 32 cycles per product; pack 64 B/cycle on the pack thread):
+//   mm_init: the formats and the matmul init, 2 x 50; tile_regs_acquire 10;
+//   per k: cb_wait_front x 2 (20), matmul_tiles = max(engine, 28 + 2 x 2048 / 160) + 28,
+//          cb_pop_front x 2 (20);
+//   tile_regs_commit 10.
+// HiFi4: max(64, 53.6) + 28 = 92 per product (math-bound); HiFi2: max(32, 53.6) + 28 = 81.6
+// (unpack-bound). The pack thread (wait 10, reserve 10, pack 32, push 10, release 10) is apart.
+TEST(EmulatorTiming, MatmulCallCostsWhatTheUnpackerAndTheEngineTake) {
+  Timed timed;
+  for (const auto& [fidelity, product] : {std::pair{tt::tt_metal::MathFidelity::HiFi4, 92.0},
+                                          std::pair{tt::tt_metal::MathFidelity::HiFi2, 81.6}}) {
+    matmul_one_tile(fidelity);
+    const auto& t = emu::last_timing();
+    ASSERT_TRUE(t.has_value());
+    const emu::KernelTiming* trisc = nullptr;
+    for (const emu::KernelTiming& k : t->kernels)
+      if (k.risc == "trisc")
+        trisc = &k;
+    ASSERT_NE(trisc, nullptr);
+    EXPECT_NEAR(trisc->busy_cycles, 100 + 10 + 2 * (20 + product + 20) + 10, 1e-9);
+    EXPECT_EQ(trisc->tile_ops.at(fidelity == tt::tt_metal::MathFidelity::HiFi4 ? "matmul HiFi4"
+                                                                               : "matmul HiFi2"),
+              2u);
+    EXPECT_EQ(trisc->tile_ops.at("pack"), 1u);
+    EXPECT_EQ(t->matmul_tiles, 2u);
+    // The compute counters are the engines' cycles: 2 products and a pack.
+    EXPECT_NEAR(t->compute_cycles,
+                2 * (fidelity == tt::tt_metal::MathFidelity::HiFi4 ? 64 : 32) + 32, 1e-9);
+  }
 }

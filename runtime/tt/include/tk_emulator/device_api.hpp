@@ -120,6 +120,13 @@ void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, 
                   std::uint32_t tile1, std::uint32_t dst);
 void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,
                   std::uint32_t dst, bool transpose);
+/// matmul_block: DST[dst + r * ct + c] += in0[tile0 + r * kt] x in1[tile1 + c] for the rt x ct
+/// sub-block, one k step, timed as one call.
+void matmul_block(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,
+                  std::uint32_t dst, bool transpose, std::uint32_t ct, std::uint32_t rt,
+                  std::uint32_t kt);
+/// An *_init* call with no other effect in the emulator (its cost, in timing mode).
+void init_call();
 void unary_tile(Unary op, std::uint32_t dst, float param);
 /// An SFPU op of three parameters (softplus: beta, 1/beta, threshold).
 void unary_tile(Unary op, std::uint32_t dst, float param0, float param1, float param2);
@@ -132,6 +139,8 @@ void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, s
                  std::uint32_t tile_scaler, std::uint32_t dst);
 // The packer's reduce edge mask (dim as above): set by reduce_init, cleared by reduce_uninit.
 void reduce_pack_mask(int dim);
+/// pack_reconfig_l1_acc: whether the packer accumulates into L1 (1) or overwrites it (0).
+void pack_l1_acc(std::uint32_t enable);
 void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order);
 
 /// The data formats the unpacker (srcA, srcB) and the packer are configured for, each taken from

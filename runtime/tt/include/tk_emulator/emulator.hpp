@@ -69,6 +69,7 @@ struct ProgramTiming {
   double clock_ghz = 0;
   double device_cycles = 0; // the latest clock of any kernel
   double device_us = 0;
+  double host_dispatch_us = 0; // the host's dispatch of the program, not part of device_us
   std::uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
   std::uint64_t matmul_tiles = 0;
   double matmul_tflops = 0;          // 2 * 32^3 per matmul tile over the device time
@@ -76,7 +77,8 @@ struct ProgramTiming {
   double utilization = 0;            // ideal_matmul_cycles / device_cycles
   double dram_gbps = 0;              // bytes read and written over the device time
   double dram_roofline_gbps = 0;     // the DRAM's peak
-  double compute_bound_cycles = 0;   // the tile operations spread evenly over the grid
+  double compute_cycles = 0;         // every tile operation's cycles (math and pack threads)
+  double compute_bound_cycles = 0;   // the longer thread's tile operations spread over the grid
   double dram_bound_cycles = 0;      // the DRAM bytes at the DRAM's peak
   std::vector<KernelTiming> kernels; // by core (row-major), then kernel creation order
 };

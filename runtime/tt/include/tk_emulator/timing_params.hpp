@@ -63,6 +63,20 @@ constexpr double tile_op_cycles(const Arch& a, TileOp op, int phases, double byt
   return 0;
 }
 
+/// The unpack and math threads' cycles for one matmul call: an rt x ct sub-block's products for
+/// one k step (matmul_block; matmul_tiles is 1 x 1) at a fidelity of `phases` passes, with operand
+/// pages of `in0_bytes` and `in1_bytes`. The unpacker delivers each of the rt in0 tiles and ct in1
+/// tiles once per call (the sub-block reuses them) and hands srcA / srcB to the math thread once
+/// per product; the math thread runs the products; the two overlap, and the call's set-up adds.
+constexpr double matmul_call_cycles(const Arch& a, int phases, double rt, double ct,
+                                    double in0_bytes, double in1_bytes) {
+  const double products = rt * ct;
+  const double math = products * a.matmul_tile[phases - 1].value;
+  const double unpack = products * a.unpack_product.value +
+                        (rt * in0_bytes + ct * in1_bytes) / a.unpack_bytes_per_cycle.value;
+  return std::max(math, unpack) + a.matmul_call.value;
+}
+
 /// The SFPU calls that cost `sfpu_function_tile` (transcendental functions, several instructions
 /// per element), named as the SDK's call without `_tile` (`exp` for exp_tile); every other SFPU
 /// call costs `sfpu_simple_tile`. An assumption, like those two figures.

@@ -45,11 +45,7 @@ ALWI void mm_block_init_short(uint32_t /*in0_cb_id*/, uint32_t /*in1_cb_id*/,
 ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index,
                        uint32_t in1_tile_index, uint32_t idst, const uint32_t transpose,
                        uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim) {
-  for (uint32_t r = 0; r < rt_dim; ++r) {
-    for (uint32_t c = 0; c < ct_dim; ++c) {
-      ::tk::rt::emu::matmul_tiles(in0_cb_id, in1_cb_id, in0_tile_index + r * kt_dim,
-                                  in1_tile_index + c, idst + r * ct_dim + c, transpose != 0);
-    }
-  }
+  ::tk::rt::emu::matmul_block(in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst,
+                              transpose != 0, ct_dim, rt_dim, kt_dim);
 }
 } // namespace ckernel

@@ -12,6 +12,11 @@ ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles) {
   for (uint32_t i = 0; i < ntiles; ++i)
     ::tk::rt::emu::pack_tile(ifrom_dst + i, icb, 0, false);
 }
+// 1: the pack_tile calls that follow add DST to the tile in L1 (the packer's L1 accumulation);
+// 0: they overwrite it.
+ALWI void pack_reconfig_l1_acc(const uint32_t l1_acc_en) {
+  ::tk::rt::emu::pack_l1_acc(l1_acc_en);
+}
 // The packer takes the new CB's data format.
 template <bool is_tile_dim_reconfig_en = false>
 ALWI void pack_reconfig_data_format(const uint32_t new_cb_id) {

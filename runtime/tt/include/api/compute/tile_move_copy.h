@@ -3,7 +3,9 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void copy_tile_init(uint32_t /*cbid*/, uint32_t /*call_line*/ = __builtin_LINE()) {}
+ALWI void copy_tile_init(uint32_t /*cbid*/, uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::init_call();
+}
 // A transposing copy (transpose of faces, within faces) is not modelled: asking for it is an error.
 ALWI void copy_tile_to_dst_init_short(uint32_t /*cbid*/, uint32_t transpose = 0,
                                       uint32_t transpose_within_16x16_face = false,
@@ -11,6 +13,7 @@ ALWI void copy_tile_to_dst_init_short(uint32_t /*cbid*/, uint32_t transpose = 0,
   if (transpose != 0 || transpose_within_16x16_face != 0)
     ::tk::rt::emu::not_modelled(
         "copy_tile_to_dst_init_short with transpose (use transpose_wh_tile)");
+  ::tk::rt::emu::init_call();
 }
 // Also reconfigures srcA (from old_cbid's format) to new_cbid's.
 ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t /*old_cbid*/, uint32_t new_cbid,

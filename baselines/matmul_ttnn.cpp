@@ -1,0 +1,270 @@
+// ttnn_mcast: ttnn's 2D-multicast matmul (MatmulMultiCoreReuseMultiCastProgramConfig, the program
+// of ttnn/cpp/ttnn/operations/matmul/device/factory/matmul_multicore_reuse_mcast_2d_program_factory
+// .cpp) as tests/ttnn/unit_tests/benchmarks/test_benchmark.py configures it for the rows of
+// tech_reports/GEMM_FLOPS, written for TileKit: in0 read by the left column and multicast along
+// each row (RISCV_1), in1 read by the top row and multicast down each column (RISCV_0, which also
+// writes the output), partial sums accumulated in L1 by the packer (packer_l1_acc), each core's
+// output computed out_block_h x out_block_w at a time (docs/baselines.md).
+#include "baselines/matmul_ttnn.hpp"
+
+#include "arch/arch.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <hostdevcommon/common_values.hpp>
+#include <tt-metalium/tensor_accessor_args.hpp>
+
+namespace tk::baselines {
+
+namespace {
+using tt::tt_metal::ComputeConfig;
+using tt::tt_metal::CoreCoord;
+using tt::tt_metal::CoreRange;
+using tt::tt_metal::DataMovementConfig;
+using tt::tt_metal::DataMovementProcessor;
+using tt::tt_metal::KernelHandle;
+using tt::tt_metal::NOC;
+using tt::tt_metal::TensorAccessorArgs;
+namespace distributed = tt::tt_metal::distributed;
+using BufferPtr = std::shared_ptr<distributed::MeshBuffer>;
+
+constexpr std::uint32_t kTileBytes = 2048; // bf16
+constexpr tt::DataFormat kFormat = tt::DataFormat::Float16_b;
+
+std::string kernel(const std::string& rel) {
+  return std::string(TK_BASELINES_KERNEL_DIR) + "/" + rel;
+}
+std::uint32_t addr(const BufferPtr& b) {
+  return static_cast<std::uint32_t>(b->address());
+}
+std::string dims(std::uint32_t a, std::uint32_t b) {
+  return std::to_string(a) + "x" + std::to_string(b);
+}
+
+// test_benchmark.py's SUBBLOCK_HW_CHOICES and get_subblock_sizes (out_sharded false).
+std::pair<std::uint32_t, std::uint32_t> subblock(std::uint32_t h, std::uint32_t w, bool fp32) {
+  constexpr std::pair<std::uint32_t, std::uint32_t> kChoices[] = {
+      {4, 2}, {2, 4}, {8, 1}, {1, 8}, {7, 1}, {1, 7}, {3, 2}, {2, 3}, {6, 1}, {1, 6},
+      {5, 1}, {1, 5}, {2, 2}, {4, 1}, {1, 4}, {3, 1}, {1, 3}, {2, 1}, {1, 2}, {1, 1}};
+  for (const auto& [sh, sw] : kChoices) {
+    if (fp32 && sh * sw > 4)
+      continue;
+    if (h % sh == 0 && w % sw == 0)
+      return {sh, sw};
+  }
+  return {1, 1};
+}
+} // namespace
+
+TtnnConfig ttnn_config(MatmulShape shape, CoreCoord grid, const MatmulOptions& options) {
+  const std::string name = "ttnn_mcast";
+  const std::uint32_t Mt = shape.M / 32, Kt = shape.K / 32, Nt = shape.N / 32;
+  const auto cols = static_cast<std::uint32_t>(grid.x), rows = static_cast<std::uint32_t>(grid.y);
+  if (Mt % rows != 0 || Nt % cols != 0 || Kt % cols != 0 || rows < 2 || cols < 2) {
+    throw std::invalid_argument(
+        name +
+        ": the benchmark's config needs M/32 divisible by the grid's rows and K/32 and N/32 " +
+        "by its columns, on at least 2x2 cores; got " + dims(Mt, Kt) + "x" + std::to_string(Nt) +
+        " tiles (MxKxN) on a " + dims(cols, rows) + " grid (x by y)");
+  }
+  TtnnConfig c;
+  c.per_core_M = Mt / rows;
+  c.per_core_N = Nt / cols;
+  c.num_blocks_y = rows;
+  c.num_blocks_x = cols;
+  if (options.out_blocks_h == 0 || options.out_blocks_w == 0 ||
+      c.per_core_M % options.out_blocks_h != 0 || c.per_core_N % options.out_blocks_w != 0) {
+    throw std::invalid_argument(
+        name + ": --out-blocks " + dims(options.out_blocks_h, options.out_blocks_w) +
+        " must divide the per-core block " + dims(c.per_core_M, c.per_core_N));
+  }
+  c.out_block_h = c.per_core_M / options.out_blocks_h;
+  c.out_block_w = c.per_core_N / options.out_blocks_w;
+  const std::uint32_t budget = arch::default_arch().l1_cb_budget() / kTileBytes;
+  auto fits = [&](std::uint32_t w) {
+    return 2 * w * (c.out_block_h + c.out_block_w) + c.out_block_h * c.out_block_w <= budget;
+  };
+  const std::uint32_t per_core_k = Kt / cols;
+  if (options.in0_block_w_div > 0) {
+    if (per_core_k % options.in0_block_w_div != 0)
+      throw std::invalid_argument(name + ": --in0-block-w-div " +
+                                  std::to_string(options.in0_block_w_div) + " must divide K/32 / " +
+                                  "grid columns = " + std::to_string(per_core_k));
+    c.in0_block_w = per_core_k / options.in0_block_w_div;
+  } else {
+    c.in0_block_w = per_core_k;
+    while (!fits(c.in0_block_w) && c.in0_block_w % 2 == 0)
+      c.in0_block_w /= 2;
+  }
+  if (!fits(c.in0_block_w))
+    throw std::invalid_argument(name + ": the CBs (2 in0 and 2 in1 blocks of in0_block_w " +
+                                std::to_string(c.in0_block_w) + ", the out block " +
+                                dims(c.out_block_h, c.out_block_w) + ") do not fit the " +
+                                std::to_string(budget) + " tiles of L1 for CBs");
+  std::tie(c.out_subblock_h, c.out_subblock_w) =
+      subblock(c.out_block_h, c.out_block_w, options.fp32_dest_acc_en);
+  return c;
+}
+
+void ttnn_mcast_program(tt::tt_metal::Program& program, distributed::MeshDevice& device,
+                        std::uint32_t Mt, std::uint32_t Kt, std::uint32_t Nt, const BufferPtr& a,
+                        const BufferPtr& b, const BufferPtr& c, const MatmulOptions& options,
+                        const TtnnConfig& cfg) {
+  (void)Mt;
+  const std::size_t cols = cfg.num_blocks_x, rows = cfg.num_blocks_y;
+  const CoreRange all({0, 0}, {cols - 1, rows - 1});
+  const std::uint32_t w = cfg.in0_block_w;
+  const std::uint32_t num_blocks = Kt / w;
+  const std::uint32_t in0_block_tiles = cfg.out_block_h * w, in1_block_tiles = w * cfg.out_block_w;
+  const std::uint32_t out_block_tiles = cfg.out_block_h * cfg.out_block_w;
+  const std::uint32_t out_blocks_h = cfg.per_core_M / cfg.out_block_h;
+  const std::uint32_t out_blocks_w = cfg.per_core_N / cfg.out_block_w;
+
+  auto cb = [&](tt::CBIndex index, std::uint32_t tiles) {
+    tt::tt_metal::CreateCircularBuffer(
+        program, all,
+        tt::tt_metal::CircularBufferConfig(tiles * kTileBytes, {{index, kFormat}})
+            .set_page_size(index, kTileBytes));
+  };
+  cb(tt::CBIndex::c_0, 2 * in0_block_tiles);
+  cb(tt::CBIndex::c_1, 2 * in1_block_tiles);
+  // The output and the partial sums share one out block of L1 (ttnn's, when their formats agree).
+  tt::tt_metal::CreateCircularBuffer(
+      program, all,
+      tt::tt_metal::CircularBufferConfig(
+          out_block_tiles * kTileBytes,
+          {{tt::CBIndex::c_16, kFormat}, {tt::CBIndex::c_24, kFormat}})
+          .set_page_size(tt::CBIndex::c_16, kTileBytes)
+          .set_page_size(tt::CBIndex::c_24, kTileBytes));
+
+  const std::uint32_t in0_num_subblocks = cfg.out_block_h / cfg.out_subblock_h;
+  const std::uint32_t in1_num_subblocks = cfg.out_block_w / cfg.out_subblock_w;
+  const std::vector<std::uint32_t> compute_args = {w,
+                                                   in0_num_subblocks,
+                                                   in0_block_tiles,
+                                                   cfg.out_subblock_h * w,
+                                                   in1_num_subblocks,
+                                                   in1_block_tiles,
+                                                   cfg.out_block_w,
+                                                   num_blocks,
+                                                   cfg.out_subblock_h,
+                                                   cfg.out_subblock_w,
+                                                   cfg.out_subblock_h * cfg.out_subblock_w,
+                                                   out_block_tiles,
+                                                   out_blocks_h * out_blocks_w};
+  tt::tt_metal::CreateKernel(program, kernel("compute/bmm_ttnn_l1_acc.cpp"), all,
+                             ComputeConfig{.math_fidelity = options.fidelity,
+                                           .fp32_dest_acc_en = options.fp32_dest_acc_en,
+                                           .compile_args = compute_args});
+
+  // NoCs as the program factory picks them on Wormhole: in0 on NOC 1 (preferred_noc_for_dram_write)
+  // except the interior's receivers on NOC 0; in1 and the writer on NOC 0
+  // (preferred_noc_for_dram_read) except the interior's on NOC 1 (the "half-half" split).
+  std::vector<std::uint32_t> in0_ct;
+  TensorAccessorArgs(*a).append_to(in0_ct);
+  auto dm = [&](const char* file, const CoreRange& cores, DataMovementProcessor risc, NOC noc,
+                std::vector<std::uint32_t> ct) {
+    return tt::tt_metal::CreateKernel(
+        program, kernel(std::string("dataflow/") + file), cores,
+        DataMovementConfig{.processor = risc, .noc = noc, .compile_args = std::move(ct)});
+  };
+  const CoreRange left({0, 0}, {0, rows - 1});
+  const CoreRange top_receivers({1, 0}, {cols - 1, 0});
+  const CoreRange interior({1, 1}, {cols - 1, rows - 1});
+  const CoreRange top({0, 0}, {cols - 1, 0});
+  const CoreRange left_receivers({0, 1}, {0, rows - 1});
+  const KernelHandle in0_sender =
+      dm("ttnn_in0_sender.cpp", left, DataMovementProcessor::RISCV_1, NOC::NOC_1, in0_ct);
+  const KernelHandle in0_receiver_top =
+      dm("ttnn_in0_receiver.cpp", top_receivers, DataMovementProcessor::RISCV_1, NOC::NOC_1, {});
+  const KernelHandle in0_receiver_interior =
+      dm("ttnn_in0_receiver.cpp", interior, DataMovementProcessor::RISCV_1, NOC::NOC_0, {});
+  auto writer_ct = [&](bool sender) {
+    std::vector<std::uint32_t> ct{sender ? 1u : 0u};
+    TensorAccessorArgs(*b).append_to(ct);
+    TensorAccessorArgs(*c).append_to(ct);
+    return ct;
+  };
+  const KernelHandle in1_sender =
+      dm("ttnn_in1_writer.cpp", top, DataMovementProcessor::RISCV_0, NOC::NOC_0, writer_ct(true));
+  const KernelHandle in1_receiver_left =
+      dm("ttnn_in1_writer.cpp", left_receivers, DataMovementProcessor::RISCV_0, NOC::NOC_0,
+         writer_ct(false));
+  const KernelHandle in1_receiver_interior =
+      dm("ttnn_in1_writer.cpp", interior, DataMovementProcessor::RISCV_0, NOC::NOC_1,
+         writer_ct(false));
+
+  const std::uint32_t in0_sender_sem = tt::tt_metal::CreateSemaphore(program, all, INVALID);
+  const std::uint32_t in0_receiver_sem = tt::tt_metal::CreateSemaphore(program, all, INVALID);
+  const std::uint32_t in1_sender_sem = tt::tt_metal::CreateSemaphore(program, all, INVALID);
+  const std::uint32_t in1_receiver_sem = tt::tt_metal::CreateSemaphore(program, all, INVALID);
+
+  auto noc_xy = [&](CoreCoord logical) { return device.worker_core_from_logical_core(logical); };
+  // The receivers' rectangle from the corner the kernel's NoC starts at (NOC 1: the largest).
+  auto push_mcast = [&](std::vector<std::uint32_t>& args, NOC noc, CoreCoord first, CoreCoord last,
+                        std::uint32_t num_dests, CoreCoord sender, std::uint32_t sender_sem,
+                        std::uint32_t receiver_sem) {
+    CoreCoord start = noc_xy(first), end = noc_xy(last);
+    if (noc == NOC::NOC_1)
+      std::swap(start, end);
+    const CoreCoord s = noc_xy(sender);
+    for (std::size_t v : {start.x, start.y, end.x, end.y})
+      args.push_back(static_cast<std::uint32_t>(v));
+    args.insert(args.end(), {num_dests, static_cast<std::uint32_t>(s.x),
+                             static_cast<std::uint32_t>(s.y), sender_sem, receiver_sem});
+  };
+  for (std::uint32_t y = 0; y < rows; ++y) {
+    for (std::uint32_t x = 0; x < cols; ++x) {
+      const CoreCoord core{x, y};
+      // in0: rows y * per_core_M .. of A, out block rows out_block_h apart.
+      const NOC in0_noc = (x == 0 || y == 0) ? NOC::NOC_1 : NOC::NOC_0;
+      std::vector<std::uint32_t> in0_args;
+      if (x == 0) {
+        in0_args = {addr(a),
+                    Kt * cfg.per_core_M * y, // first tile
+                    1,                       // stride_w
+                    Kt,                      // stride_h
+                    w,                       // next K-block
+                    w,                       // block_w
+                    cfg.out_block_h,         // block_h
+                    in0_block_tiles,
+                    num_blocks,
+                    out_blocks_h,
+                    out_blocks_w,
+                    Kt * cfg.out_block_h}; // next out-block row
+      } else {
+        in0_args = {in0_block_tiles, num_blocks, out_blocks_h, out_blocks_w};
+      }
+      push_mcast(in0_args, in0_noc, {1, y}, {cols - 1, y}, static_cast<std::uint32_t>(cols - 1),
+                 {0, y}, in0_sender_sem, in0_receiver_sem);
+      tt::tt_metal::SetRuntimeArgs(
+          program, x == 0 ? in0_sender : (y == 0 ? in0_receiver_top : in0_receiver_interior), core,
+          in0_args);
+
+      const NOC in1_noc = (x == 0 || y == 0) ? NOC::NOC_0 : NOC::NOC_1;
+      std::vector<std::uint32_t> in1_args = {addr(b),
+                                             cfg.per_core_N * x, // first tile
+                                             1,                  // stride_w
+                                             Nt,                 // stride_h
+                                             w * Nt,             // next K-block
+                                             cfg.out_block_w,    // block_w
+                                             w,                  // block_h
+                                             in1_block_tiles,
+                                             num_blocks,
+                                             out_blocks_h,
+                                             out_blocks_w};
+      push_mcast(in1_args, in1_noc, {x, 1}, {x, rows - 1}, static_cast<std::uint32_t>(rows - 1),
+                 {x, 0}, in1_sender_sem, in1_receiver_sem);
+      in1_args.insert(in1_args.end(),
+                      {addr(c), y * cfg.per_core_M * Nt + x * cfg.per_core_N, Nt, cfg.out_block_h,
+                       cfg.out_block_w, cfg.out_subblock_h, cfg.out_subblock_w});
+      tt::tt_metal::SetRuntimeArgs(
+          program, y == 0 ? in1_sender : (x == 0 ? in1_receiver_left : in1_receiver_interior), core,
+          in1_args);
+    }
+  }
+}
+
+} // namespace tk::baselines
