@@ -91,12 +91,24 @@ inline constexpr ArchSpec kBlackhole{
     .sfpu_function_tile = {256, "assumption: 32 passes of 32 lanes, 8 instructions each"},
     .pack_bytes_per_cycle = {64, "assumption: the packer writes 64 B per cycle to L1"},
     .sync_call = {10, "assumption: a few RISC-V loads, compares and stores"},
+    // The compute kernel's operand delivery and call overheads: Wormhole's assumptions, not
+    // re-pinned (the P150 rows of GEMM that would pin them are held out); ME: the same engine.
+    .unpack_bytes_per_cycle = {160, "assumption: Wormhole's (pinned by GEMM's N150 HiFi2 rows)"},
+    .unpack_product = {28, "assumption: Wormhole's (pinned by GEMM's N150 HiFi2 rows)"},
+    .matmul_call = {28, "assumption: Wormhole's (pinned by GEMM's N150 HiFi4 rows)"},
+    .init_call = {50, "assumption: a few dozen configuration-register writes"},
+    .dst_handoff = {10, "assumption: a semaphore update and a stall on it"},
     .dram_bank_bytes_per_cycle = {45.37, "MOREH: all 8 banks read at >= 490 GB/s; / 8 / 1.35"},
+    .dram_read_total_bytes_per_cycle = {181.7, "NOC: ALL_FROM_ALL from interleaved DRAM, 256 x 2 "
+                                               "KiB on each of 110 cores (the measuring device's "
+                                               "grid: its L1 sweep's 110) in 317324"},
     .dram_peak_bytes_per_cycle = {379.26, "MOREH: the test's ceiling, 512 GB/s; / 1.35"},
     .port_read_bytes_per_cycle = {57.16, "NOC: one core reads 256 x 2 KiB from interleaved DRAM"
                                          " in 9173"},
     .port_write_bytes_per_cycle = {57.80, "NOC: one core writes 256 x 2 KiB to one core in 9070"},
     .mcast_bytes_per_cycle = {50.56, "NOC: linked multicast of 256 x 2 KiB to 25 cores in 10369"},
+    .mcast_line_bytes_per_cycle = {72.1, "NOC: ROW_TO_ROW, 11 linked senders x 256 x 2 KiB "
+                                         "into one row in 80030"},
     .dram_read_latency = {481, "NOC: 1 x 64 B read from one DRAM bank"},
     .dram_write_latency = {388, "NOC: 1 x 128 B write to one DRAM bank"},
     .l1_read_latency = {373, "NOC: 1 x 64 B read from another core"},
@@ -104,6 +116,8 @@ inline constexpr ArchSpec kBlackhole{
     .mcast_latency = {675, "NOC: 1 x 64 B linked multicast to 25 cores"},
     .read_issue = {24, "NOC: 256 x 64 B DRAM reads in 6105 (issue-bound)"},
     .write_issue = {27, "NOC: 256 x 128 B DRAM writes in 7015 (issue-bound)"},
+    .host_dispatch_us = {3.4, "assumption: Wormhole's (GEMM's N150 1024^3 with and without "
+                              "trace); the host's software is the same"},
 };
 
 } // namespace tk::arch
