@@ -224,22 +224,25 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
     const std::int64_t page_p = tile_bytes(tt::kPartialsDtype);
     const std::int64_t cap_p = kSharePartials / page_p;
     auto n = [](std::int64_t v) { return std::to_string(v); };
-    // What the block rule weighs, from the timing model's published figures (the program's
-    // architecture): a
-    // tile product at the kernel's fidelity, a partial sum's pack and copy back, a core's
-    // multicast and the DRAM's bandwidth.
+    // What the block rule weighs, from the timing model's figures (the program's architecture):
+    // a tile product at the kernel's fidelity (a 2x2 sub-block's matmul_block call, operand
+    // delivery included, over its four products), a partial sum's pack and copy back, a core's
+    // multicast and what the chip's DRAM reads deliver together.
     namespace timing = rt::emu::timing;
     const timing::Arch& arch = tt::arch_of(p);
     const int phases =
         static_cast<int>(tt::math_fidelity_option(p).value_or(MathFidelity::hifi4)) + 1;
     const auto cycles = [](double v) { return static_cast<std::int64_t>(v + 0.5); };
     const std::int64_t product =
-        cycles(timing::tile_op_cycles(arch, timing::TileOp::Matmul, phases));
+        cycles(timing::matmul_call_cycles(arch, phases, sub_rows, sub_cols,
+                                          static_cast<double>(page(mm->a)),
+                                          static_cast<double>(page(mm->b))) /
+               static_cast<double>(sub_rows * sub_cols));
     const std::int64_t round_trip = cycles(
         timing::tile_op_cycles(arch, timing::TileOp::Pack, phases, static_cast<double>(page_p)) +
         timing::tile_op_cycles(arch, timing::TileOp::Copy, phases));
     const std::int64_t sender = cycles(arch.mcast_bytes_per_cycle.value);
-    const std::int64_t dram = cycles(arch.dram_peak_bytes_per_cycle.value);
+    const std::int64_t dram = cycles(arch.dram_read_total_bytes_per_cycle.value);
     if (!fixed.empty()) { // the DSL checked whole sub-blocks; the CBs must hold it
       const std::int64_t rows = fixed[0], cols = fixed[1];
       if (rows * cols > cap_p || 2 * rows > cap_a || 2 * cols > cap_b) {
