@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -86,14 +87,70 @@ std::string shim(const Program& p) {
   return s.str();
 }
 
+/// The compiler and the flags every kernel's files share (the precompiled header's too).
+std::string compiler_and_flags() {
+  const char* env = std::getenv("TK_DIFFTEST_CXX");
+  std::ostringstream cmd;
+  cmd << (env && *env ? env : TK_DIFFTEST_CXX) << " -std=c++20 -O1 -fPIC " << TK_DIFFTEST_SANITIZE
+      << " -I" << TK_DIFFTEST_INCLUDE << " -I" << TK_DIFFTEST_EMULATOR_INCLUDE;
+  return cmd.str();
+}
+
+/// The headers the generated CPU and TT host files include (templates/cpu/kernel_cpu.cpp.jinja,
+/// templates/tt/host_tt.cpp.jinja). Parsing them is two thirds of a kernel's compile time, so the
+/// runner precompiles them once per work directory; a header missing here is merely parsed per
+/// kernel, and a failed precompile only costs time.
+constexpr const char* kSharedHeaders[] = {
+    "tilekit/cpu.hpp",
+    "tilekit/runtime.hpp",
+    "tilekit/tt_host.hpp",
+    "tt-metalium/bfloat16.hpp",
+    "tt-metalium/circular_buffer_config.hpp",
+    "tt-metalium/circular_buffer_constants.h",
+    "tt-metalium/constants.hpp",
+    "tt-metalium/core_coord.hpp",
+    "tt-metalium/distributed.hpp",
+    "tt-metalium/host_api.hpp",
+    "tt-metalium/kernel_types.hpp",
+    "tt-metalium/mesh_buffer.hpp",
+    "tt-metalium/mesh_device.hpp",
+    "tt-metalium/mesh_workload.hpp",
+    "tt-metalium/tensor_accessor_args.hpp",
+    "tt-metalium/work_split.hpp",
+    "algorithm",
+    "bit",
+    "cmath",
+    "cstdio",
+    "exception",
+    "limits",
+    "memory",
+    "utility",
+    "vector",
+};
+
+/// `-include` of work/pch/shared.hpp once its .gch is built (built on first use), or "".
+std::string precompiled_header(const fs::path& work) {
+  static std::map<fs::path, std::string> built;
+  if (auto it = built.find(work); it != built.end())
+    return it->second;
+  const fs::path dir = work / "pch", header = dir / "shared.hpp";
+  fs::create_directories(dir);
+  {
+    std::ofstream out(header);
+    for (const char* h : kSharedHeaders)
+      out << "#include <" << h << ">\n";
+  }
+  const std::string cmd = compiler_and_flags() + " -x c++-header " + header.string() + " -o " +
+                          header.string() + ".gch > " + (dir / "pch.log").string() + " 2>&1";
+  const bool ok = std::system(cmd.c_str()) == 0;
+  return built[work] = ok ? " -include " + header.string() : "";
+}
+
 /// Compiles the generated files and the shim of `dir` into dir/kernel.so; "" or the errors.
 std::string compile(const fs::path& dir, const Program& p) {
-  const char* env = std::getenv("TK_DIFFTEST_CXX");
-  const std::string cxx = env && *env ? env : TK_DIFFTEST_CXX;
   const fs::path gen = dir / "gen";
   std::ostringstream cmd;
-  cmd << cxx << " -std=c++20 -O1 -fPIC -shared " << TK_DIFFTEST_SANITIZE << " -I"
-      << TK_DIFFTEST_INCLUDE << " -I" << TK_DIFFTEST_EMULATOR_INCLUDE << " -I" << gen
+  cmd << compiler_and_flags() << precompiled_header(dir.parent_path()) << " -shared -I" << gen
       << " '-DTILEKIT_KERNEL_DIR=\"" << (gen / "kernels").string() << "\"' "
       << gen / (p.name + "_cpu.cpp") << " " << gen / (p.name + "_tt.cpp") << " " << dir / "shim.cpp"
       << " -o " << dir / "kernel.so" << " > " << dir / "compile.log" << " 2>&1";
