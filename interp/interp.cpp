@@ -62,6 +62,8 @@ public:
     pc_.op = p.carried;
     if (p_.fp32_names)
       find_names(k_.body);
+    if (p_.sfpu_arith)
+      find_fpu_reads(k_.body);
   }
 
   std::map<std::string, Matrix>& bounds() { return bounds_; }
@@ -262,6 +264,8 @@ private:
     Tile t;
     if (p.dtype != dsl::DType::f32) // bf16 and bfp8 values pass SrcA/SrcB (TF32) exactly
       t.kept = Kept::exact;
+    else if (fpu_read_.count(p.name.name))
+      t.kept = Kept::through_src;
     for (int i = 0; i < r.rows; ++i)
       for (int j = 0; j < r.cols; ++j)
         t(i, j) = m.at(r.row0 + i, r.col0 + j);
@@ -476,6 +480,45 @@ private:
     }
   }
 
+  /// The f32 tensors the FPU reads directly: a load that is an operand of `@`, a reduction
+  /// builtin or `transpose` (docs/language.md, "Precision").
+  void find_fpu_reads(const std::vector<dsl::Stmt>& body) {
+    auto expr = [&](const dsl::Expr& e) { find_fpu_reads(e); };
+    for (const dsl::Stmt& s : body) {
+      if (const auto* a = std::get_if<dsl::Assign>(&s.node))
+        expr(a->value);
+      else if (const auto* acc = std::get_if<dsl::Accumulate>(&s.node))
+        expr(acc->value);
+      else if (const auto* st = std::get_if<dsl::Store>(&s.node))
+        expr(st->value);
+      else if (const auto* f = std::get_if<dsl::For>(&s.node))
+        find_fpu_reads(f->body);
+      else if (const auto* p = std::get_if<dsl::Parallel>(&s.node))
+        find_fpu_reads(p->body);
+    }
+  }
+  void find_fpu_reads(const dsl::Expr& e) {
+    auto direct = [&](const dsl::Expr& x) {
+      if (const auto* a = std::get_if<dsl::Access>(&x.node))
+        fpu_read_.insert(a->tensor.name);
+    };
+    if (const auto* b = std::get_if<dsl::Binary>(&e.node)) {
+      if (b->op == dsl::BinOp::matmul) {
+        direct(*b->lhs);
+        direct(*b->rhs);
+      }
+      find_fpu_reads(*b->lhs);
+      find_fpu_reads(*b->rhs);
+    } else if (const auto* c = std::get_if<dsl::Call>(&e.node)) {
+      using dsl::Builtin;
+      if (c->fn == Builtin::rowsum || c->fn == Builtin::colsum || c->fn == Builtin::rowmax ||
+          c->fn == Builtin::colmax || c->fn == Builtin::transpose)
+        direct(c->args[0]);
+      for (const dsl::Expr& a : c->args)
+        find_fpu_reads(a);
+    }
+  }
+
   /// In `v = max(v, e)`, `max(e, v)`, `min(v, e)` or `min(e, v)` (e not mentioning v): e, with
   /// max or min in `fn`; else null.
   static const dsl::Expr* extremum_update(const std::string& v, const dsl::Expr& value,
@@ -507,8 +550,8 @@ private:
     // A split value leaves DST for its Float32 CBs (hi, lo): its last operation rounds in fp32.
     const bool split = p_.fp32_names && split_.count(name);
     Tile t = tile(value, split ? &pc_ : nullptr);
-    if (p_.fp32_names && carried_.count(name))
-      t.kept = Kept::carried; // its first binding, into the carried sum's CB
+    if (p_.fp32_names && (carried_.count(name) || p_.sfpu_arith))
+      t.kept = Kept::carried; // its first binding, into the carried sum's CB (or any dest-only)
     else if (p_.fp32_names && (split || t.kept == Kept::carried || t.kept == Kept::split))
       t.kept = Kept::split; // a Float32 CB that may feed the FPU
     else
@@ -657,6 +700,7 @@ private:
   const Precision& p_;
   Precision pc_; // p_ with fp32 rounding: carried sums, split values
   std::set<std::string> carried_, split_;
+  std::set<std::string> fpu_read_;              // f32 tensors the FPU reads (Precision::sfpu_arith)
   std::map<std::string, Reduction> reductions_; // the reduction variables
   bool in_parallel_ = false;
   std::map<std::string, Matrix> bounds_;            // output -> the bound of each stored element

@@ -138,6 +138,11 @@ Precision tt_precision(const dsl::Kernel& k) {
     p.named_operand = std::max(0x1p-10, p.op);
     p.lo_operand = 0x1p-10;
   }
+  // With f32 data, + - * run on the SFPU, so an additive broadcast reads its fp32 value whole: no
+  // split.
+  p.sfpu_arith = f32;
+  if (f32)
+    p.lo_operand = 0;
   return p;
 }
 

@@ -42,6 +42,12 @@ struct Precision {
   double named_operand = 0;
   /// Whether carried sums and split values are kept in fp32 (the CPU; TT with an fp32 DST).
   bool fp32_names = false;
+  /// TT with f32 data (docs/language.md, "Precision"): `+`, `-`, `*` and the comparisons of two
+  /// tiles, broadcasts included, run on the SFPU in fp32, their operands copied or broadcast
+  /// straight into DST. Only an f32 tensor that the FPU also reads (an operand of `@`, a
+  /// reduction or `transpose`) reaches DST through SrcA as TF32; named values live in dest-only
+  /// Float32 CBs, as carried sums do.
+  bool sfpu_arith = false;
   /// Relative error of the low part of a named fp32 value that `+` or `-` broadcasts: TT splits
   /// it into hi (its bf16 rounding, exact through SrcA/SrcB) and lo (the rest, TF32: 2^-10);
   /// 0 on the CPU (docs/language.md, "Sums").

@@ -246,17 +246,18 @@ Tile apply(BinOp op, const Tile& a, const Tile& b, const Precision& p) {
       out.err(i) = rounded(out[i], out.err(i) + (p.product + kTile * p.acc) * mass[i], p.op, p);
     return out;
   }
+  const bool fpu = !p.sfpu_arith; // else on the SFPU, in fp32, with no fidelity loss
   for (std::size_t i = 0; i < Tile::size(); ++i) {
     out[i] = binary(op, a[i], b[i]);
-    const double ea = read(a, i, p, true), eb = read(b, i, p, true);
+    const double ea = read(a, i, p, fpu), eb = read(b, i, p, fpu);
     if (dsl::is_comparison(op)) { // exact, unless the operands' errors could reorder them
       out.err(i) = ea + eb > 0 && std::abs(a[i] - b[i]) <= ea + eb ? 1.0 : 0.0;
       continue;
     }
-    const double e = op == BinOp::mul
-                         ? std::abs(a[i]) * eb + std::abs(b[i]) * ea + ea * eb +
-                               p.product * (std::abs(a[i]) + ea) * (std::abs(b[i]) + eb)
-                         : ea + eb;
+    const double e = op == BinOp::mul ? std::abs(a[i]) * eb + std::abs(b[i]) * ea + ea * eb +
+                                            (fpu ? p.product : 0.0) * (std::abs(a[i]) + ea) *
+                                                (std::abs(b[i]) + eb)
+                                      : ea + eb;
     out.err(i) = rounded(out[i], e, p.op, p);
   }
   return out;
@@ -337,7 +338,7 @@ Tile broadcast(Builtin f, const Tile& a, const Precision& p) {
     for (int c = 0; c < kTile; ++c) {
       const int sr = f == Builtin::bcast_row ? 0 : r, sc = f == Builtin::bcast_row ? c : 0;
       out(r, c) = a(sr, sc);
-      out.err(r, c) = rounded(out(r, c), read(a, sr, sc, p, true), p.op, p);
+      out.err(r, c) = rounded(out(r, c), read(a, sr, sc, p, !p.sfpu_arith), p.op, p);
     }
   return out;
 }
@@ -385,7 +386,10 @@ Tile constant(double value, const Precision& p, double err) {
 double operand(const Tile& t, std::size_t i, const Precision& p, bool fpu) {
   double rel = p.operand;
   switch (t.kept) {
-  case Kept::value:
+  case Kept::value: // an f32 value in DST or a dest-only CB reaches the SFPU whole
+    rel = fpu || !p.sfpu_arith ? p.operand : 0.0;
+    break;
+  case Kept::through_src:
     break;
   case Kept::exact: // the carried sum in its own combine: already in DST
     rel = 0;

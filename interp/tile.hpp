@@ -19,7 +19,9 @@ inline constexpr int kTile = 32;
 /// `value` an ordinary value or intermediate; `carried` a carried sum in a Float32 CB that only
 /// copy_tile reads (exact) and the FPU reads through a copy; `split` a named fp32 value an
 /// additive broadcast splits into hi + lo; `exact` the carried operand inside its own combine.
-enum class Kept : std::uint8_t { value, carried, split, exact };
+/// `through_src`: a tile of an f32 tensor that the FPU reads too, so that its CB cannot be unpacked
+/// straight to DST: every read is TF32 (Precision::sfpu_arith).
+enum class Kept : std::uint8_t { value, carried, split, exact, through_src };
 
 /// A 32x32 tile of doubles, row-major, and the error bound of each element. Held on the heap so
 /// that moving a value is cheap.

@@ -150,6 +150,7 @@ timing::TileOp cost_class(const Call& c) {
     return max ? timing::TileOp::ReduceMax : timing::TileOp::ReduceSum;
   }
   case Intrinsic::copy_tile:
+  case Intrinsic::unary_bcast:
   case Intrinsic::transpose_wh_tile:
     return timing::TileOp::Copy;
   case Intrinsic::pack_tile:

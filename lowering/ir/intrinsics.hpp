@@ -130,6 +130,10 @@ namespace tk::ir {
     "api/compute/bcast.h")                                                                         \
   X(mul_tiles_bcast, "mul_tiles_bcast", "bcast cb cb int int slot", void, writes,                  \
     "api/compute/bcast.h")                                                                         \
+  /* a broadcast into DST, no second operand: unpacked straight to DST from a Float32 CB in        \
+     UnpackToDestFp32 mode (exact), else through SrcB (bcast.h) */                                 \
+  X(unary_bcast_init, "unary_bcast_init", "bcast cb cb", void, init, "api/compute/bcast.h")        \
+  X(unary_bcast, "unary_bcast", "bcast cb int slot", void, writes, "api/compute/bcast.h")          \
   X(reduce_init, "reduce_init", "pool rdim cb cb cb", void, init, "api/compute/reduce.h")          \
   X(reduce_tile, "reduce_tile", "pool rdim cb cb int int slot", void, writes,                      \
     "api/compute/reduce.h")                                                                        \

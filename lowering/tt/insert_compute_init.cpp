@@ -56,6 +56,8 @@ Stmt init_for(const Call& c, const std::string& ocb) {
     return mk(is_row(a[0]) ? Intrinsic::mul_bcast_rows_init_short
                            : Intrinsic::mul_bcast_cols_init_short,
               {a[1], a[2]});
+  case Intrinsic::unary_bcast:
+    return mk(Intrinsic::unary_bcast_init, {a[0], a[1], cb_ref(ocb)});
   case Intrinsic::reduce_tile:
     return mk(Intrinsic::reduce_init, {a[0], a[1], a[2], a[3], cb_ref(ocb)});
   case Intrinsic::fill_tile:

@@ -68,6 +68,11 @@ private:
       return {};
     if (c->fn == Intrinsic::pack_tile)
       return {"", "", cb_name(c->args[1])};
+    // unary_bcast_init(icb, ocb) configures both unpackers from icb and the packer for ocb itself
+    // (bcast.h: llk_unpack_hw_configure, llk_pack_hw_configure): asking for exactly that keeps
+    // what this pass knows of the units true after it.
+    if (c->fn == Intrinsic::unary_bcast_init)
+      return {cb_name(c->args[1]), cb_name(c->args[1]), cb_name(c->args[2])};
     if (!writes_dst(c->fn))
       return {};
     Unpackers u = unpackers(*c);

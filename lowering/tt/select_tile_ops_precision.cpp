@@ -49,6 +49,40 @@ void TileSelector::analyze_precision(const Function& kernel,
                                      const std::vector<std::pair<std::string, Expr>>& defs) {
   if (!fp32_acc_)
     return; // a 16-bit DST rounds every value to bf16: nothing here is more precise than that
+  // The variables only the FPU reads (operands of @, the reductions, transpose): a dest-only CB
+  // would only add a copy before each read, which truncates them just the same.
+  struct Reads : Visitor {
+    std::map<std::string, int> all, fpu;
+    void visit_node(const Var& v) override { ++all[v.name]; }
+    void visit_node(const Call& c) override {
+      auto direct = [&](std::size_t k) {
+        if (const Var* v = k < c.args.size() ? as<Var>(c.args[k]) : nullptr)
+          ++fpu[v->name];
+      };
+      switch (c.fn) {
+      case Intrinsic::tile_matmul:
+        direct(0), direct(1);
+        break;
+      case Intrinsic::tile_matmul_acc:
+        direct(1), direct(2);
+        break;
+      case Intrinsic::tile_rowsum:
+      case Intrinsic::tile_colsum:
+      case Intrinsic::tile_rowmax:
+      case Intrinsic::tile_colmax:
+      case Intrinsic::tile_transpose:
+        direct(0);
+        break;
+      default:
+        break;
+      }
+      Visitor::visit_node(c);
+    }
+  } reads;
+  reads.visit(kernel.body);
+  for (const auto& [name, n] : reads.all)
+    if (reads.fpu[name] == n)
+      fpu_only_.insert(name);
   for (const auto& [name, value] : defs) {
     const Call* c = as<Call>(value);
     const bool extremum = c && (c->fn == Intrinsic::tile_max || c->fn == Intrinsic::tile_min);
@@ -121,7 +155,7 @@ void TileSelector::analyze_precision(const Function& kernel,
         exact[name] = false, changed = true;
   }
   for (const std::string& name : bcasts.names) {
-    if (economy_)
+    if (economy_ || sfpu_arith_) // broadcasts by unary_bcast read fp32 values exactly
       break;
     if (exact.count(name) && exact[name])
       continue;

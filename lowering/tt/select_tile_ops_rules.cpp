@@ -203,6 +203,8 @@ Val TileSelector::select(const Expr& e) {
   }
   case Intrinsic::tile_bcast_row:
   case Intrinsic::tile_bcast_col:
+    if (sfpu_arith_) // unpacked straight into DST
+      return bcast_in_dst(*c);
     // On its own (not an operand of + - *): 0 + bcast(v), the FPU's broadcast against a zero tile.
     return bcast(Intrinsic::tile_add, call(Intrinsic::tile_zeros, {}), *c, at);
   default:
@@ -233,6 +235,15 @@ Val TileSelector::binary(const Call& c) {
   }
   const Call* ba = as_call(a, {Intrinsic::tile_bcast_row, Intrinsic::tile_bcast_col});
   const Call* bb = as_call(b, {Intrinsic::tile_bcast_row, Intrinsic::tile_bcast_col});
+  const Intrinsic sfpu_op = fn == Intrinsic::tile_add   ? Intrinsic::add_binary_tile
+                            : fn == Intrinsic::tile_sub ? Intrinsic::sub_binary_tile
+                                                        : Intrinsic::mul_binary_tile;
+  if (sfpu_arith_) { // fp32 operands, exactly: in DST by copy_tile or unary_bcast, then the SFPU
+    Val va = ba ? bcast_in_dst(*ba) : select(a);
+    Val vb = bb ? bcast_in_dst(*bb) : select(b);
+    separate(va, vb);
+    return sfpu_binary(sfpu_op, va, vb);
+  }
   // Only the second operand of an FPU operation is broadcast: with two broadcasts, the first is
   // made a full tile on its own (select: 0 + bcast(v)).
   if (bb)
@@ -262,10 +273,22 @@ Val TileSelector::binary(const Call& c) {
       post(vb);
     return d;
   }
-  return sfpu_binary(fn == Intrinsic::tile_add   ? Intrinsic::add_binary_tile
-                     : fn == Intrinsic::tile_sub ? Intrinsic::sub_binary_tile
-                                                 : Intrinsic::mul_binary_tile,
-                     va, vb);
+  return sfpu_binary(sfpu_op, va, vb);
+}
+
+// bcast_row(v) / bcast_col(v) made in DST by unary_bcast from v's CB: a value in DST goes through
+// a dest-only temporary first, so that a Float32 v arrives exactly (UnpackToDestFp32).
+Val TileSelector::bcast_in_dst(const Call& bc) {
+  const EnumConst dim =
+      bc.fn == Intrinsic::tile_bcast_row ? EnumConst::bcast_row : EnumConst::bcast_col;
+  Val v = select(bc.args[0]);
+  if (v->where == TileValue::Where::dst)
+    spill_all();
+  Val d = fresh_dst();
+  pre(v);
+  emit(Intrinsic::unary_bcast, {enum_imm(dim), cb(v->cb), index_of(v), i(d->slot)});
+  post(v);
+  return d;
 }
 
 Val TileSelector::bcast(Intrinsic fn, const Expr& a, const Call& bc, SourceRange) {

@@ -35,6 +35,7 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
   // the unpacker and packer as compute_kernel_hw_startup configured them.
   for (const Tensor& t : p.tensors)
     inter_f32_ |= t.dtype == DType::f32;
+  sfpu_arith_ = inter_f32_ && fp32_acc_;
   std::map<std::string, std::string> counts = tile_count_vars(kernel);
   for (const Tensor& t : p.tensors) {
     tile_counts_[t.name] = tiles_of(t.dims.back(), counts);
@@ -251,13 +252,13 @@ void TileSelector::release(const Val& v) {
 
 // Ends the section: every value still in DST is packed to a temporary CB (all packs first, so the
 // section's packs stay together between tile_regs_wait and tile_regs_release).
-void TileSelector::spill_all(bool for_fpu) {
+void TileSelector::spill_all(const Val& for_fpu) {
   if (reduction_live() && live_.size() > 1)
     throw InternalError("internal error: select-tile-ops: a reduction shares its DST section with "
                         "other values, which the packer's reduce mask would cut to row/column 0");
   std::vector<Val> spilled = live_;
   for (const Val& v : spilled) {
-    const bool dest = !for_fpu && fp32_acc_ && v->sum && !economy_;
+    const bool dest = v != for_fpu && fp32_acc_ && (v->sum || sfpu_arith_) && !economy_;
     const std::string t = temp_cb(dest);
     emit(Intrinsic::pack_tile, {i(v->slot), cb(t)});
     v->where = TileValue::Where::cb;
@@ -324,7 +325,7 @@ void TileSelector::to_dst(const Val& v, bool keep_reduction) {
 
 void TileSelector::to_cb(const Val& v) {
   if (v->where == TileValue::Where::dst)
-    spill_all(/*for_fpu=*/true);
+    spill_all(/*for_fpu=*/v);
 }
 
 // Two tiles still to arrive in the same CB cannot both be at its front: the first goes through DST

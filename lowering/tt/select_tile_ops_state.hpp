@@ -116,7 +116,9 @@ public:
   bool sums_in_dst(const std::string& acc, const ir::Expr& rhs, ir::Intrinsic combine) const;
   Val sum_in_dst(const ir::Expr& acc, const ir::Expr& rhs);
   /// Its own CB is dest-only: a carried sum, or a split variable (hi and lo are made from it).
-  bool dest_only_var(const std::string& name) const { return carried_sum(name) || split(name); }
+  bool dest_only_var(const std::string& name) const {
+    return carried_sum(name) || split(name) || (sfpu_arith_ && !fpu_only_.count(name));
+  }
   /// Before statement `s`: makes hi and lo of each split variable that `s` broadcasts additively
   /// and does not assign, from its own CB, once per value (outside the loops of `s`).
   void prepare_splits(const ir::Stmt& s);
@@ -144,10 +146,14 @@ private:
   std::map<std::string, OutsideFacts> var_outside_; // every tile variable, over all its values
   std::vector<Val> live_;                           // DST values of the open section
   std::vector<std::string> free_temps_, free_dest_temps_;
-  std::set<std::string> carried_, split_, split_held_;
+  std::set<std::string> carried_, split_, split_held_, fpu_only_;
   std::map<std::string, std::pair<std::string, std::string>> split_cbs_; // name -> hi, lo
   int next_slot_ = 0, capacity_ = 8, temps_ = 0, dest_temps_ = 0;
   bool fp32_acc_ = false, inter_f32_ = false, used_reduction_ = false, economy_ = false;
+  /// A kernel with f32 data (docs/language.md, "Precision"): `+ - *` of tiles, broadcasts included,
+  /// run on the SFPU in fp32 with operands unpacked straight to DST, never through SrcA/SrcB
+  /// (TF32); named values and spilled intermediates live in dest-only CBs.
+  bool sfpu_arith_ = false;
   std::string scaler_cb_, mask_cb_;
 
   [[noreturn]] void user_error(SourceRange at, const std::string& msg);
@@ -158,10 +164,11 @@ private:
   std::string new_cb(const std::string& base, bool f32);
   std::string cb_of_tensor(const std::string& tensor) const;
   int alloc_slot();
-  /// Packs every DST value to a temporary CB. A sum (TileValue::sum) goes to a dest-only Float32
-  /// temporary, exact when copied back, unless `for_fpu`: an FPU operation reads it next (to_cb),
-  /// through SrcA/SrcB, where it is truncated once anyway.
-  void spill_all(bool for_fpu = false);
+  /// Packs every DST value to a temporary CB. A sum (TileValue::sum), and any value in a kernel
+  /// with f32 data (sfpu_arith_), goes to a dest-only Float32 temporary, exact when copied back,
+  /// unless it is `for_fpu`: an FPU operation reads it next (to_cb), through SrcA/SrcB, where it is
+  /// truncated once anyway.
+  void spill_all(const Val& for_fpu = nullptr);
   std::string temp_cb(bool dest_only);
   bool reduction_live() const;
   bool reduction_accumulates(const ir::Expr& acc, const ir::Call& r) const;
@@ -176,6 +183,7 @@ private:
   Val binary(const ir::Call& c);
   Val bcast(ir::Intrinsic op, const ir::Expr& a, const ir::Call& bc, SourceRange at);
   Val bcast_vals(ir::Intrinsic op, Val a, Val v, ir::EnumConst dim);
+  Val bcast_in_dst(const ir::Call& bc);
   Val sfpu_binary(ir::Intrinsic op, Val a, Val b);
   Val sfpu_where(Val m, Val a, Val b);
   Val reduce(const ir::Call& c);

@@ -125,7 +125,8 @@ UnpackedCbs unpacked_cbs(const ir::Function& compute) {
         std::span<const ir::ArgKind> kinds = ir::info(c.fn).args;
         for (std::size_t i = 0; i < kinds.size() && i < c.args.size(); ++i)
           if (kinds[i] == ir::ArgKind::cb)
-            (c.fn == Intrinsic::copy_tile ? out.to_dest : out.to_src)
+            (c.fn == Intrinsic::copy_tile || c.fn == Intrinsic::unary_bcast ? out.to_dest
+                                                                            : out.to_src)
                 .insert(ir::as<ir::Ref>(c.args[i])->name);
       }
       ir::Visitor::visit_node(c);

@@ -77,7 +77,8 @@ struct Unpackers {
 };
 Unpackers unpackers(const ir::Call& c);
 
-/// The CBs a compute function unpacks: through copy_tile (`to_dest`, straight into DST) and as the
+/// The CBs a compute function unpacks: through copy_tile or unary_bcast (`to_dest`, straight into
+/// DST when the CB is Float32 in UnpackToDestFp32 mode) and as the
 /// SrcA/SrcB operands of the FPU ops, matmul, broadcast and reduce (`to_src`).
 struct UnpackedCbs {
   std::set<std::string> to_dest, to_src;

@@ -319,6 +319,28 @@ void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
   timing::tile_op(c.f, timing::TileOp::Copy, "copy");
 }
 
+// The SDK's unary_bcast (bcast.h) takes a 32-bit format through unpack-to-dest (A2D), since "SrcB
+// is only 19bits wide", and any other through SrcB (B2D); the datacopy is timed as a copy.
+void unary_bcast(Bcast bcast, std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
+  Compute c = ctx("unary_bcast");
+  Tile& d = dst_tile(c, "unary_bcast", idst);
+  const Path path = unpacks_to_dest_fp32(c, cb) ? Path::ToDest : Path::SrcReg;
+  const std::uint8_t* page = unpack_page(c, "unary_bcast", cb, tile, path, Src::A);
+  if (g_math) {
+    const Tile a = load(c, cb, page);
+    const auto& fi = face_index();
+    for (int r = 0; r < 32; ++r)
+      for (int col = 0; col < 32; ++col)
+        d[fi[r * 32 + col]] = bcast == Bcast::Row      ? a[fi[col]]
+                              : bcast == Bcast::Col    ? a[fi[r * 32]]
+                              : bcast == Bcast::Scalar ? a[0]
+                                                       : a[fi[r * 32 + col]];
+    store(c, d);
+  }
+  static constexpr const char* kCounters[4] = {"copy", "bcast_row", "bcast_col", "bcast_scalar"};
+  timing::tile_op(c.f, timing::TileOp::Copy, kCounters[static_cast<int>(bcast)]);
+}
+
 void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
                   std::uint32_t tile1, std::uint32_t idst) {
   const char* name = op == Binary::Add   ? "add_tiles"

@@ -493,8 +493,9 @@ TEST(TTStages, InsertDstManagementGivesAnAssumedZeroAFreshSection) {
 )");
 }
 
-// The compute config's unpack_to_dest_fp32: the Float32 CBs that only copy_tile reads (an SFPU op's
-// input); an FPU operand stays on the default path (SrcA/SrcB, TF32).
+// The compute config's unpack_to_dest_fp32: the Float32 CBs that only copy_tile (or unary_bcast)
+// reads (an SFPU op's input: in an f32 kernel, + - * too); an FPU operand stays on the default
+// path (SrcA/SrcB, TF32).
 TEST(TTStages, FinalizeSignatureUnpacksF32ToDestOnlyForCopyTile) {
   auto compute_line = [](const std::string& tk) {
     std::string f = function(after_tk(tk, "finalize-signature"), "compute");
@@ -508,6 +509,12 @@ TEST(TTStages, FinalizeSignatureUnpacksF32ToDestOnlyForCopyTile) {
             "unpack_to_dest_fp32 [cb_x]");
   EXPECT_EQ(compute_line(R"(kernel a(x: f32[M, N], z: f32[M, N]) -> (y: f32[M, N]) {
     parallel i in tiles(M), j in tiles(N) { y[i, j] = x[i, j] + z[i, j] }
+}
+)"),
+            "math_fidelity hifi4 fp32_dest_acc_en true math_approx_mode false "
+            "unpack_to_dest_fp32 [cb_x, cb_z]");
+  EXPECT_EQ(compute_line(R"(kernel t(x: f32[M, N]) -> (y: f32[N, M]) {
+    parallel i in tiles(M), j in tiles(N) { y[j, i] = transpose(x[i, j]) }
 }
 )"),
             "math_fidelity hifi4 fp32_dest_acc_en true math_approx_mode false");

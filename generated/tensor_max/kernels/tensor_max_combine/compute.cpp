@@ -54,11 +54,22 @@ void kernel_main() {
       tile_regs_release();
       cb_wait_front(cb_m, 1);
     }
+    copy_tile_to_dst_init_short(cb_m);
+    tile_regs_acquire();
+    copy_tile(cb_m, 0, 0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_tmp0, 1);
+    pack_tile(0, cb_tmp0);
+    cb_push_back(cb_tmp0, 1);
+    tile_regs_release();
+    cb_wait_front(cb_tmp0, 1);
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
-    reduce_init<PoolType::MAX, ReduceDim::REDUCE_COL>(cb_m, cb_scaler, cb_tmp0);
-    reduce_tile<PoolType::MAX, ReduceDim::REDUCE_COL>(cb_m, cb_scaler, 0, 0, 0);
+    reduce_init<PoolType::MAX, ReduceDim::REDUCE_COL>(cb_tmp0, cb_scaler, cb_tmp0);
+    reduce_tile<PoolType::MAX, ReduceDim::REDUCE_COL>(cb_tmp0, cb_scaler, 0, 0, 0);
+    cb_pop_front(cb_tmp0, 1);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_tmp0, 1);

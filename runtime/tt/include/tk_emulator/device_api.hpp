@@ -116,6 +116,9 @@ bool matmul_transposed();
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst);
 /// transpose_wh_tile: DST[dst] = the transpose of tile `tile` of `cb`, through SrcA.
 void transpose_wh_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t dst);
+/// unary_bcast: DST[dst] = row 0 (Row), column 0 (Col) or element (0, 0) (Scalar) of tile `tile`
+/// of `cb` across the tile.
+void unary_bcast(Bcast bcast, std::uint32_t cb, std::uint32_t tile, std::uint32_t dst);
 void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
                   std::uint32_t tile1, std::uint32_t dst);
 void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,

@@ -50,6 +50,25 @@ ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_
   any_tiles_bcast<ELWMUL, tBcastDim>(icb0, icb1, itile0, itile1, idst);
 }
 
+// A broadcast alone, into DST: unary_bcast_init configures both unpackers from icb and the packer
+// for ocb (the SDK's llk_unpack_hw_configure / llk_pack_hw_configure); a Float32 icb in
+// UnpackToDestFp32 mode is unpacked straight to DST, exactly ("SrcB is only 19bits wide"), any
+// other through SrcB.
+template <BroadcastType bcast_type>
+ALWI void unary_bcast_init(uint32_t icb, uint32_t ocb, uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::binary_init(false);
+  ::tk::rt::emu::configure_formats(static_cast<std::int32_t>(icb), static_cast<std::int32_t>(icb),
+                                   static_cast<std::int32_t>(ocb), "unary_bcast_init");
+}
+template <BroadcastType bcast_type>
+ALWI void unary_bcast(uint32_t icb, uint32_t in_tile_index, uint32_t dst_tile_index) {
+  ::tk::rt::emu::unary_bcast(tk_emu_bcast::dim(bcast_type), icb, in_tile_index, dst_tile_index);
+}
+template <BroadcastType bcast_type>
+ALWI void unary_bcast_uninit(uint32_t /*icb*/) {
+  ::tk::rt::emu::init_call();
+}
+
 #define TK_EMU_BCAST_FN(name, op, dim)                                                             \
   ALWI void name(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {  \
     any_tiles_bcast<op, BroadcastType::dim>(icb0, icb1, itile0, itile1, idst);                     \
