@@ -14,7 +14,10 @@ bool is_pack(Intrinsic fn) {
   return fn == Intrinsic::pack_tile;
 }
 
-enum class Kind { math, pack, loop_with_packs, other };
+// pack_config: the packer's format (pack_reconfig_data_format), a call of the pack thread that
+// leaves the section as it is: between two packs into CBs of different formats it must not end
+// the section, whose other tiles would be lost with it.
+enum class Kind { math, pack, pack_config, loop_with_packs, other };
 
 const Expr& pack_cb(const Stmt& s) {
   return as<Call>(as<Evaluate>(s)->call)->args[1];
@@ -28,6 +31,9 @@ Kind classify(const Stmt& s) {
                                              : Kind::other;
   if (packs)
     return Kind::pack;
+  if (const Evaluate* e = as<Evaluate>(s))
+    if (const Call* c = as<Call>(e->call); c && c->fn == Intrinsic::pack_reconfig_data_format)
+      return Kind::pack_config;
   return ir::any_call(s, tt::writes_dst) ? Kind::math : Kind::other;
 }
 
@@ -92,6 +98,9 @@ public:
         out.push_back(for_loop(f->var, f->min, f->extent, f->role, walk(f->body), f->loc.range));
         break;
       }
+      case Kind::pack_config:
+        out.push_back(x);
+        break;
       case Kind::other:
         if (st == State::packing) {
           regs(Intrinsic::tile_regs_release);

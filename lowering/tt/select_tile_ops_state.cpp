@@ -258,7 +258,7 @@ void TileSelector::spill_all(const Val& for_fpu) {
                         "other values, which the packer's reduce mask would cut to row/column 0");
   std::vector<Val> spilled = live_;
   for (const Val& v : spilled) {
-    const bool dest = v != for_fpu && fp32_acc_ && (v->sum || sfpu_arith_) && !economy_;
+    const bool dest = v != for_fpu && fp32_acc_ && !economy_;
     const std::string t = temp_cb(dest);
     emit(Intrinsic::pack_tile, {i(v->slot), cb(t)});
     v->where = TileValue::Where::cb;

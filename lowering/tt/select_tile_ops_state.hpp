@@ -164,10 +164,10 @@ private:
   std::string new_cb(const std::string& base, bool f32);
   std::string cb_of_tensor(const std::string& tensor) const;
   int alloc_slot();
-  /// Packs every DST value to a temporary CB. A sum (TileValue::sum), and any value in a kernel
-  /// with f32 data (sfpu_arith_), goes to a dest-only Float32 temporary, exact when copied back,
-  /// unless it is `for_fpu`: an FPU operation reads it next (to_cb), through SrcA/SrcB, where it is
-  /// truncated once anyway.
+  /// Packs every DST value to a temporary CB. With an fp32 DST each goes to a dest-only Float32
+  /// temporary, exact when copied back (a bf16 one would round a carried sum's `s * alpha` once
+  /// per iteration, tests/difftest/sums_spilled_carried_product.tk), unless it is `for_fpu`: an FPU
+  /// operation reads it next (to_cb), through SrcA/SrcB, in the intermediates' format.
   void spill_all(const Val& for_fpu = nullptr);
   std::string temp_cb(bool dest_only);
   bool reduction_live() const;

@@ -163,7 +163,7 @@ TEST(SelectTileOps, ReductionIntoAValueNonZeroOffItsColumnIsCombinedAfter) {
       store y[i, j] = s
 )"),
             R"(cb cb_s index 24 format Float32 page 4096 depth 1 role intermediate
-cb cb_tmp0 index 25 format Float16_b page 2048 depth 1 role intermediate
+cb cb_sum0 index 25 format Float32 page 4096 depth 1 role intermediate
 fill_tile(0, 1.0)
 pack_tile(0, cb_s)
 cb_wait_front(cb_s, 1)
@@ -173,11 +173,11 @@ for k in 0 .. Nt reduction {
   cb_wait_front(cb_x, 1)
   reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, 0, 0, 0)
   cb_pop_front(cb_x, 1)
-  pack_tile(0, cb_tmp0)
-  cb_wait_front(cb_tmp0, 1)
+  pack_tile(0, cb_sum0)
+  cb_wait_front(cb_sum0, 1)
   copy_tile(cb_s, 0, 0)
-  copy_tile(cb_tmp0, 0, 1)
-  cb_pop_front(cb_tmp0, 1)
+  copy_tile(cb_sum0, 0, 1)
+  cb_pop_front(cb_sum0, 1)
   binary_max_tile(0, 1, 0)
   cb_pop_front(cb_s, 1)
   pack_tile(0, cb_s)
@@ -192,19 +192,20 @@ cb_pop_front(cb_s, 1)
 
 // A reduction used in DST (here scaled) is packed under its mask first, through a temporary, and
 // copied back: off column 0 DST holds -inf (the emulator) or scratch (the device), the CB tile 0.
+// With an fp32 DST the temporary is dest-only Float32, so the copy back is exact.
 TEST(SelectTileOps, ReductionUsedInDstGoesThroughItsMaskedPack) {
   EXPECT_EQ(selected(false, R"(      store y[i, j] = tile.mul_scalar(tile.rowmax(load x[i, j]), 2.0)
 )"),
-            R"(cb cb_tmp0 index 24 format Float16_b page 2048 depth 1 role intermediate
+            R"(cb cb_sum0 index 24 format Float32 page 4096 depth 1 role intermediate
 fill_tile(0, -inf)
 df.read_tile(cb_x, x, i * Nt + j)
 cb_wait_front(cb_x, 1)
 reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, 0, 0, 0)
 cb_pop_front(cb_x, 1)
-pack_tile(0, cb_tmp0)
-cb_wait_front(cb_tmp0, 1)
-copy_tile(cb_tmp0, 0, 0)
-cb_pop_front(cb_tmp0, 1)
+pack_tile(0, cb_sum0)
+cb_wait_front(cb_sum0, 1)
+copy_tile(cb_sum0, 0, 0)
+cb_pop_front(cb_sum0, 1)
 mul_unary_tile(0, 1073741824u)
 pack_tile(0, cb_y)
 df.write_tile(cb_y, y, i * Nt + j)
@@ -267,13 +268,15 @@ df.write_tile(cb_y, y, i * Nt + j)
 )");
 }
 
+// The fifth value finds DST full: the four before it leave in one section, through a dest-only
+// Float32 temporary (an fp32 DST), exact when copied back.
 TEST(SelectTileOps, FullDstEndsTheSection) {
   EXPECT_EQ(
       selected(
           true,
           R"(      store y[i, j] = tile.max(tile.max(tile.max(tile.max(tile.exp(load x[i, j]), tile.log(load x[i, j])), tile.sqrt(load x[i, j])), tile.abs(load x[i, j])), tile.neg(load x[i, j]))
 )"),
-      R"(cb cb_tmp0 index 24 format Float16_b page 2048 depth 1 role intermediate
+      R"(cb cb_sum0 index 24 format Float32 page 4096 depth 1 role intermediate
 df.read_tile(cb_x, x, i * Nt + j)
 cb_wait_front(cb_x, 1)
 copy_tile(cb_x, 0, 0)
@@ -297,15 +300,15 @@ copy_tile(cb_x, 0, 3)
 cb_pop_front(cb_x, 1)
 abs_tile(3)
 binary_max_tile(0, 3, 0)
-pack_tile(0, cb_tmp0)
-cb_wait_front(cb_tmp0, 1)
+pack_tile(0, cb_sum0)
+cb_wait_front(cb_sum0, 1)
 df.read_tile(cb_x, x, i * Nt + j)
 cb_wait_front(cb_x, 1)
 copy_tile(cb_x, 0, 0)
 cb_pop_front(cb_x, 1)
 negative_tile(0)
-copy_tile(cb_tmp0, 0, 1)
-cb_pop_front(cb_tmp0, 1)
+copy_tile(cb_sum0, 0, 1)
+cb_pop_front(cb_sum0, 1)
 binary_max_tile(1, 0, 1)
 pack_tile(1, cb_y)
 df.write_tile(cb_y, y, i * Nt + j)
