@@ -329,11 +329,12 @@ void TileSelector::to_cb(const Val& v) {
 }
 
 // Two tiles still to arrive in the same CB cannot both be at its front: the first goes through DST
-// into a temporary CB.
+// into a temporary CB (dest-only with an fp32 DST, so that an SFPU consumer reads it whole:
+// tests/difftest/f32_same_tile_twice.tk; an FPU consumer takes a copy).
 void TileSelector::separate(const Val& a, const Val& b) {
   if (a != b && a->read && b->read && a->cb == b->cb) {
     to_dst(a);
-    to_cb(a);
+    spill_all();
   }
 }
 
