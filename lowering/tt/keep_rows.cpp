@@ -197,10 +197,10 @@ private:
       const Expr cols = ir::tiles_of(k.tensor->dims[1], counts);
       const Expr valid = split_of(as<For>(body.stmts[k.at.front()])->extent).first;
       (k.shared ? before : head)
-          .push_back(evaluate(
-              call(Intrinsic::df_read_block,
-                   {cb_ref(k.cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols), int_imm(1),
-                    int_imm(cap), cols, int_imm(1), int_imm(1), valid, int_imm(cap)})));
+          .push_back(evaluate(call(Intrinsic::df_read_block,
+                                   {cb_ref(k.cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols),
+                                    int_imm(1), k.shared ? valid : int_imm(cap), cols, int_imm(1),
+                                    int_imm(1), valid, int_imm(cap)})));
       (k.shared ? after : tail)
           .push_back(evaluate(call(Intrinsic::cb_pop_front, {cb_ref(k.cb), int_imm(cap)})));
     }

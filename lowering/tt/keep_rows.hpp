@@ -9,7 +9,8 @@
 // every load of it in the per-core loop is of that form, and it is a rank-2 input. A row that is
 // the same for every work item (gamma[0, j], a bias row: its row index reads nothing the per-core
 // loop binds) is shared: read once per core before the per-core loop, waited for once and popped
-// after it, and it qualifies when one loop reads it. cap is one compile-time number per program,
+// after it, and it qualifies when one loop reads it; multicast-reads then has one core read it
+// from DRAM and multicast it to the others. cap is one compile-time number per program,
 // from an L1 share of 1 MiB (at most the arch's CB budget less 256 KiB) for the work item's rows,
 // double-buffered, and the shared rows, once.
 #pragma once
