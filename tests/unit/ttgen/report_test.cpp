@@ -108,14 +108,17 @@ TEST(TtgenReport, SoftmaxReadsARowOnceWhenItFits) {
   EXPECT_EQ(count["recip_tile"], 4);
 }
 
-// A row longer than the CB: N = 8256 is 258 tiles, the first 256 read once, the last 2 three times
-// (streamed by each pass, as before): 256 + 3 * 2 = 262 pages for one row of tiles.
+// A row longer than half the CB: N = 8256 is 258 tiles, kept whole in one window of the 512 and
+// read once; N = 16448 is 514 tiles, the first 512 read once, the last 2 three times (streamed by
+// each pass): 512 + 3 * 2 = 518 pages for one row of tiles.
 TEST(TtgenReport, SoftmaxStreamsWhatARowHasPastItsCb) {
-  Reported r = report(example("softmax"), {"M=32,N=8256"}, "json");
-  ASSERT_EQ(r.code, kOk) << r.err;
-  const auto j = nlohmann::json::parse(r.out).at(0);
-  EXPECT_EQ(j["tensors"][0]["dram_bytes_read"], 262 * 2048);
-  EXPECT_EQ(j["tensors"][1]["dram_bytes_written"], 258 * 2048);
+  for (const auto& [n, read] : {std::pair{8256, 258}, std::pair{16448, 518}}) {
+    Reported r = report(example("softmax"), {"M=32,N=" + std::to_string(n)}, "json");
+    ASSERT_EQ(r.code, kOk) << r.err;
+    const auto j = nlohmann::json::parse(r.out).at(0);
+    EXPECT_EQ(j["tensors"][0]["dram_bytes_read"], read * 2048) << n;
+    EXPECT_EQ(j["tensors"][1]["dram_bytes_written"], n / 32 * 2048) << n;
+  }
 }
 
 TEST(TtgenReport, TextOutput) {
