@@ -179,10 +179,11 @@ private:
     std::vector<Stmt> head, tail;
     // Per loop extent E, as lets over sizes (the loops' bounds stay plain variables): a shared
     // row keeps `shared_kept = min(E, cap)` tiles (its CB holds cap); a work item's row is
-    // double-buffered in windows of cap while it fits one (`row_double` = 1), and past that kept
-    // whole in one window of 2 cap (`row_single` = 1, the next row read once compute is done with
-    // this one), `row_kept = min(E, cap * (1 + row_single))` tiles: it is read once where it fits
-    // twice the cap, and streamed past that, instead of re-reading all but cap tiles in every pass.
+    // double-buffered in windows of cap (`row_double` = 1), or, when it is long enough that the
+    // walks' re-reads of its tiles past cap cost more than the lost overlap, kept whole in one
+    // window of 2 cap (`row_single` = 1, the next row read once compute is done with this one),
+    // `row_kept = min(E, cap * (1 + row_single))` tiles: read once where it fits twice the cap,
+    // and streamed past that, instead of re-reading all but cap tiles in every walk.
     struct Split {
       Expr shared_kept, kept, single, twice;
     };
@@ -197,6 +198,10 @@ private:
         std::any_of(kept.begin(), kept.end(), [](const Kept& k) { return !k.shared; });
     const bool any_shared =
         std::any_of(kept.begin(), kept.end(), [](const Kept& k) { return k.shared; });
+    std::int64_t walks = 2; // the most loops that read one work item's row
+    for (const Kept& k : kept)
+      if (!k.shared)
+        walks = std::max(walks, static_cast<std::int64_t>(k.at.size()));
     auto split_of = [&](const Expr& extent) -> const Split& {
       auto [it, fresh] = split.try_emplace(print(extent));
       if (fresh) {
@@ -204,9 +209,16 @@ private:
         if (any_shared)
           x.shared_kept = let("shared_kept", binary(BinaryOp::min, extent, int_imm(cap)));
         if (any_item) {
-          // E > cap, as the host computes it in u32: no difference that could wrap
+          // One window when the tiles past cap, re-read by every walk but the first, are at least
+          // a quarter of the row: 4 (walks - 1) (E - cap) >= E. Fitted to the timing model at
+          // layernorm 4096 x N (3 walks, cap 128; µs double-buffered / one window): 129 tiles
+          // 785 / 1,003, 170 1,692 / 1,429, 192 2,060 / 1,657, 256 3,183 / 2,318, which cross
+          // near 148; the rule switches at 147. In u32 as the host computes it: E - min(E, cap)
+          // cannot wrap.
+          Expr past = extent - binary(BinaryOp::min, extent, int_imm(cap));
           x.single =
-              let("row_single", binary(BinaryOp::min, extent / int_imm(cap + 1), int_imm(1)));
+              let("row_single",
+                  binary(BinaryOp::min, int_imm(4 * (walks - 1)) * past / extent, int_imm(1)));
           x.twice = let("row_double", int_imm(1) - x.single);
           x.kept = let("row_kept",
                        binary(BinaryOp::min, extent, int_imm(cap) + int_imm(cap) * x.single));

@@ -13,8 +13,9 @@
 // from DRAM and multicast it to the others. cap is one compile-time number per program,
 // from an L1 share of 1 MiB (at most the arch's CB budget less 256 KiB) for the work item's rows,
 // 2 cap pages each, and the shared rows, cap pages each. A work item's row of at most cap tiles is
-// double-buffered; a longer one is kept whole, up to 2 cap tiles, in one window (the host's
-// row_single / row_double choose which at run time, each form in a loop of 0 or 1 iterations).
+// double-buffered; a longer one may be kept whole, up to 2 cap tiles, in one window, when the
+// tiles past cap, re-read by every walk but the first, are at least a quarter of the row (the
+// host's row_single / row_double choose at run time, each form in a loop of 0 or 1 iterations).
 #pragma once
 
 #include "lowering/ir/module.hpp"

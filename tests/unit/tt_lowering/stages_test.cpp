@@ -801,7 +801,7 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
   const std::string out = test::run_stage("keep-rows", kKeepRows);
   for (const char* text :
        {"  cb cb_x_row index 3 format Float16_b page 2048 depth 512 role input\n",
-        "    let row_single: i32 = min(Nt / 257, 1)\n"
+        "    let row_single: i32 = min(4 * (Nt - min(Nt, 256)) / Nt, 1)\n"
         "    let row_double: i32 = 1 - row_single\n"
         "    let row_kept: i32 = min(Nt, 256 + 256 * row_single)\n"
         "    for i in start .. +count per_core {\n"
@@ -886,7 +886,7 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
        {"  cb cb_x_row index 3 format Float16_b page 2048 depth 340 role input\n",
         "  cb cb_g_row index 4 format Float16_b page 2048 depth 170 role input\n",
         "    let shared_kept: i32 = min(Nt, 170)\n"
-        "    let row_single: i32 = min(Nt / 171, 1)\n"
+        "    let row_single: i32 = min(4 * (Nt - min(Nt, 170)) / Nt, 1)\n"
         "    let row_double: i32 = 1 - row_single\n"
         "    let row_kept: i32 = min(Nt, 170 + 170 * row_single)\n"
         "    df.read_block(cb_g_row, g, 0, 1, shared_kept, Nt, 1, 1, shared_kept, 170)\n"
