@@ -141,9 +141,13 @@ json host_data(const Program& p, const Function& h, const HostPlan& plan,
                          {"rows", g->rows}, {"across", g->across}, {"down", g->down}};
   host["semaphores"] = plan.semaphores;
   host["core_body"] = nullptr;
+  host["core_params"] = json::array();
   for (const Function& f : p.functions)
-    if (f.kind == FuncKind::host_core)
+    if (f.kind == FuncKind::host_core) {
       host["core_body"] = to_json(f.body);
+      for (const Param& q : f.params)
+        host["core_params"].push_back(q.name);
+    }
   host["buffers"] = json::array();
   for (const HostBuffer& b : plan.buffers) {
     const Tensor* t = p.find_tensor(b.tensor);

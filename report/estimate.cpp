@@ -409,6 +409,12 @@ Estimate estimate(const Program& p, const Shape& shape) {
       est.items_max = (est.work_items + est.cores - 1) / est.cores;
       est.items_min = est.work_items / est.cores;
     }
+    // The cores in the split's order, by column (by row when row_wise); a host_core function
+    // (the multicasts to the grid) takes the core's coordinates, the cores used and the grid.
+    const Function* core_fn = nullptr;
+    for (const Function& f : p.functions)
+      if (f.kind == FuncKind::host_core)
+        core_fn = &f;
     std::int64_t start = 0;
     for (std::int64_t core = 0; core < est.cores; ++core) {
       const std::int64_t count =
@@ -416,6 +422,15 @@ Estimate estimate(const Program& p, const Shape& shape) {
       Env e = host;
       e[plan.per_core->start] = static_cast<double>(start);
       e[plan.per_core->count] = static_cast<double>(count);
+      if (core_fn) {
+        const std::int64_t gx = plan.grid.x, gy = plan.grid.y;
+        const std::int64_t x = plan.row_wise ? core % gx : core / gy;
+        const std::int64_t y = plan.row_wise ? core / gx : core % gy;
+        const std::vector<std::int64_t> values = {x, y, est.cores, gx, gy};
+        for (std::size_t n = 0; n < values.size(); ++n)
+          e[core_fn->params[n].name] = static_cast<double>(values[n]);
+        host_walker.walk(core_fn->body, e, unused);
+      }
       cores.push_back(std::move(e));
       start += count;
     }

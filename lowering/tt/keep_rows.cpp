@@ -177,56 +177,120 @@ private:
       return block(body.stmts);
     std::map<std::string, std::string> counts = ir::tile_count_vars(k_);
     std::vector<Stmt> head, tail;
-    // Each loop's tiles kept and tiles past the CB, as lets over sizes (the loops' bounds stay
-    // plain variables): `kept = min(E, cap)`, `rest = max(E - cap, 0)`, one pair per extent.
-    std::map<std::string, std::pair<Expr, Expr>> split;
+    // Per loop extent E, as lets over sizes (the loops' bounds stay plain variables): a shared
+    // row keeps `shared_kept = min(E, cap)` tiles (its CB holds cap); a work item's row is
+    // double-buffered in windows of cap (`row_double` = 1), or, when it is long enough that the
+    // walks' re-reads of its tiles past cap cost more than the lost overlap, kept whole in one
+    // window of 2 cap (`row_single` = 1, the next row read once compute is done with this one),
+    // `row_kept = min(E, cap * (1 + row_single))` tiles: read once where it fits twice the cap,
+    // and streamed past that, instead of re-reading all but cap tiles in every walk.
+    struct Split {
+      Expr shared_kept, kept, single, twice;
+    };
+    std::map<std::string, Split> split;
     ir::NameSet names(p_);
-    auto split_of = [&](const Expr& extent) {
+    auto let = [&](const char* base, Expr value) {
+      std::string n = names.fresh(base);
+      lets.push_back(decl(n, Type::i32(), std::move(value)));
+      return var(n, Type::i32());
+    };
+    const bool any_item =
+        std::any_of(kept.begin(), kept.end(), [](const Kept& k) { return !k.shared; });
+    const bool any_shared =
+        std::any_of(kept.begin(), kept.end(), [](const Kept& k) { return k.shared; });
+    std::int64_t walks = 2; // the most loops that read one work item's row
+    for (const Kept& k : kept)
+      if (!k.shared)
+        walks = std::max(walks, static_cast<std::int64_t>(k.at.size()));
+    auto split_of = [&](const Expr& extent) -> const Split& {
       auto [it, fresh] = split.try_emplace(print(extent));
       if (fresh) {
-        std::string kept_n = names.fresh("row_kept"), rest_n = names.fresh("row_rest");
-        lets.push_back(decl(kept_n, Type::i32(), binary(BinaryOp::min, extent, int_imm(cap))));
-        lets.push_back(
-            decl(rest_n, Type::i32(), binary(BinaryOp::max, extent - int_imm(cap), int_imm(0))));
-        it->second = {var(kept_n, Type::i32()), var(rest_n, Type::i32())};
+        Split& x = it->second;
+        if (any_shared)
+          x.shared_kept = let("shared_kept", binary(BinaryOp::min, extent, int_imm(cap)));
+        if (any_item) {
+          // One window when the tiles past cap, re-read by every walk but the first, are at least
+          // a quarter of the row: 4 (walks - 1) (E - cap) >= E. Fitted to the timing model at
+          // layernorm 4096 x N (3 walks, cap 128; µs double-buffered / one window): 129 tiles
+          // 785 / 1,003, 170 1,692 / 1,429, 192 2,060 / 1,657, 256 3,183 / 2,318, which cross
+          // near 148; the rule switches at 147. In u32 as the host computes it: E - min(E, cap)
+          // cannot wrap.
+          Expr past = extent - binary(BinaryOp::min, extent, int_imm(cap));
+          x.single =
+              let("row_single",
+                  binary(BinaryOp::min, int_imm(4 * (walks - 1)) * past / extent, int_imm(1)));
+          x.twice = let("row_double", int_imm(1) - x.single);
+          x.kept = let("row_kept",
+                       binary(BinaryOp::min, extent, int_imm(cap) + int_imm(cap) * x.single));
+        }
       }
       return it->second;
     };
+    auto once = [&](const Expr& times, Stmt s) { // `for _ in 0 .. times { s }`, times 0 or 1
+      return for_loop(names.fresh("row_window"), int_imm(0), times, ForRole::serial,
+                      block({std::move(s)}), core.loc.range);
+    };
+    std::vector<Stmt> waits, item_waits;
     for (Kept& k : kept) {
       add_cb(k, cap);
       const Expr cols = ir::tiles_of(k.tensor->dims[1], counts);
-      const Expr valid = split_of(as<For>(body.stmts[k.at.front()])->extent).first;
-      (k.shared ? before : head)
-          .push_back(evaluate(
-              call(Intrinsic::df_read_block,
-                   {cb_ref(k.cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols), int_imm(1),
-                    int_imm(cap), cols, int_imm(1), int_imm(1), valid, int_imm(cap)})));
-      (k.shared ? after : tail)
-          .push_back(evaluate(call(Intrinsic::cb_pop_front, {cb_ref(k.cb), int_imm(cap)})));
+      const Split& x = split_of(as<For>(body.stmts[k.at.front()])->extent);
+      auto read = [&](Expr valid, std::int64_t window) {
+        return evaluate(call(Intrinsic::df_read_block,
+                             {cb_ref(k.cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols),
+                              int_imm(1), k.shared ? valid : int_imm(window), cols, int_imm(1),
+                              int_imm(1), valid, int_imm(window)}));
+      };
+      auto cb_call = [&](Intrinsic fn, std::int64_t window) {
+        return evaluate(call(fn, {cb_ref(k.cb), int_imm(window)}));
+      };
+      if (k.shared) {
+        before.push_back(read(x.shared_kept, cap));
+        waits.push_back(cb_call(Intrinsic::cb_wait_front, cap));
+        after.push_back(cb_call(Intrinsic::cb_pop_front, cap));
+        continue;
+      }
+      head.push_back(once(x.twice, read(x.kept, cap)));
+      head.push_back(once(x.single, read(x.kept, 2 * cap)));
+      item_waits.push_back(once(x.twice, cb_call(Intrinsic::cb_wait_front, cap)));
+      item_waits.push_back(once(x.single, cb_call(Intrinsic::cb_wait_front, 2 * cap)));
+      tail.push_back(once(x.twice, cb_call(Intrinsic::cb_pop_front, cap)));
+      tail.push_back(once(x.single, cb_call(Intrinsic::cb_pop_front, 2 * cap)));
     }
-    for (const Kept& k : kept)
-      (k.shared ? before : head)
-          .push_back(evaluate(call(Intrinsic::cb_wait_front, {cb_ref(k.cb), int_imm(cap)})));
+    before.insert(before.end(), waits.begin(), waits.end());
+    head.insert(head.end(), item_waits.begin(), item_waits.end());
     std::vector<Stmt> out = head;
     for (std::size_t n = 0; n < body.stmts.size(); ++n) {
-      const bool reads = std::any_of(kept.begin(), kept.end(), [&](const Kept& k) {
-        return std::find(k.at.begin(), k.at.end(), n) != k.at.end();
-      });
-      if (!reads) {
+      std::vector<const Kept*> item, shared;
+      for (const Kept& k : kept)
+        if (std::find(k.at.begin(), k.at.end(), n) != k.at.end())
+          (k.shared ? shared : item).push_back(&k);
+      if (item.empty() && shared.empty()) {
         out.push_back(body.stmts[n]);
         continue;
       }
       const For& f = *as<For>(body.stmts[n]);
-      Stmt kept_body = f.body;
-      for (const Kept& k : kept) {
-        FromCb from;
-        from.tensor = k.tensor->name;
-        from.cb = k.cb;
-        kept_body = from.mutate(kept_body);
-      }
-      const auto [kept_n, rest_n] = split_of(f.extent);
-      out.push_back(for_loop(f.var, f.min, kept_n, f.role, kept_body, f.loc.range));
-      out.push_back(for_loop(f.var, int_imm(cap), rest_n, f.role, f.body, f.loc.range));
+      auto from_cbs = [&](const std::vector<const Kept*>& ks, Stmt s) {
+        for (const Kept* k : ks) {
+          FromCb from;
+          from.tensor = k->tensor->name;
+          from.cb = k->cb;
+          s = from.mutate(s);
+        }
+        return s;
+      };
+      const Split& x = split_of(f.extent);
+      std::vector<const Kept*> all = item;
+      all.insert(all.end(), shared.begin(), shared.end());
+      // [0, first): every row from its CB; [first, last): the work item's rows from theirs, the
+      // shared ones loaded (a row longer than the shared cap); [last, E): every row loaded.
+      const Expr first = shared.empty() ? x.kept : x.shared_kept;
+      const Expr last = item.empty() ? x.shared_kept : x.kept;
+      out.push_back(for_loop(f.var, f.min, first, f.role, from_cbs(all, f.body), f.loc.range));
+      if (!item.empty() && !shared.empty())
+        out.push_back(
+            for_loop(f.var, first, last - first, f.role, from_cbs(item, f.body), f.loc.range));
+      out.push_back(for_loop(f.var, last, f.extent - last, f.role, f.body, f.loc.range));
     }
     out.insert(out.end(), tail.begin(), tail.end());
     return block(std::move(out));

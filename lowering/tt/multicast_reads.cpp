@@ -9,7 +9,9 @@ namespace {
 
 using namespace tk::ir;
 
-enum class Along : std::uint8_t { row, column };
+// row, column: along a row (down a column) of a core_grid; grid: to every core of a
+// split_work_to_cores program, a read that depends on no per-core value.
+enum class Along : std::uint8_t { row, column, grid };
 
 // One tensor's multicast: the reader parameters its df.mcast_block passes.
 struct Mcast {
@@ -24,7 +26,11 @@ struct Mcast {
 
 class Multicast : public Mutator {
 public:
-  Multicast(Program& p, const CoreGrid& g) : p_(p), g_(g), names_(p) {}
+  // A core_grid program: its per-core values are the core's column and row.
+  Multicast(Program& p, const CoreGrid& g) : p_(p), names_(p), x_(g.x), y_(g.y) {}
+  // A split_work_to_cores program: its per-core values are the first work item and the count.
+  Multicast(Program& p, const PerCore& c)
+      : p_(p), names_(p), x_(c.start), y_(c.count), grid_(true) {}
 
   std::vector<Mcast> mcasts;
 
@@ -61,10 +67,12 @@ protected:
       d.insert(x.begin(), x.end());
     }
     // Alike along a row: it reads the core's row at most; down a column: its column at most.
-    const bool column = d.count(g_.x) > 0, row = d.count(g_.y) > 0;
-    if (column && row)
+    // Alike on every core of a split: it reads no per-core value (a row kept once per core).
+    const bool column = d.count(x_) > 0, row = d.count(y_) > 0;
+    if ((column && row) || (grid_ && (column || row)))
       return self;
-    const Mcast* found = mcast_of(as<Ref>(c->args[1])->name, column ? Along::column : Along::row);
+    const Along along = grid_ ? Along::grid : column ? Along::column : Along::row;
+    const Mcast* found = mcast_of(as<Ref>(c->args[1])->name, along);
     if (!found) // out of semaphores: a read of its own
       return self;
     const Mcast& m = *found;
@@ -76,15 +84,16 @@ protected:
 
 private:
   Program& p_;
-  const CoreGrid& g_;
   ir::NameSet names_;
+  std::string x_, y_; // the per-core values
+  bool grid_ = false;
   std::map<std::string, std::set<std::string>> deps_;
   std::set<std::string> control_;
 
   std::set<std::string> deps(const Expr& e) const {
     std::set<std::string> out;
     for (const std::string& v : ir::vars_read(e)) {
-      if (v == g_.x || v == g_.y)
+      if (v == x_ || v == y_)
         out.insert(v);
       if (auto it = deps_.find(v); it != deps_.end())
         out.insert(it->second.begin(), it->second.end());
@@ -146,27 +155,79 @@ Function host_core(const Program& p, const CoreGrid& g, const std::vector<Mcast>
   return f;
 }
 
+// The host_core function of a split_work_to_cores program: each grid multicast's per-core values
+// from the core's logical coordinates, the number of cores the split used and the grid. The split
+// takes cores column by column (row by row when row_wise): the largest rectangle from (0, 0) that
+// holds only used cores is w x h, w = max(cores / gy, 1) and h = min(cores, gy) (transposed when
+// row_wise). Core (0, 0) reads and multicasts to it, itself inside (noc_async_write_multicast
+// without loopback writes every core of the rectangle but the sender: num_dests = w * h - 1,
+// tt-metal's dataflow_api.h); a used core outside it (the last, partial column) reads its own.
+Function grid_host_core(const Program& p, bool row_wise, const std::vector<Mcast>& mcasts) {
+  ir::NameSet names(p);
+  const std::string x = names.fresh("core_x"), y = names.fresh("core_y"),
+                    n = names.fresh("used_cores"), gx = names.fresh("grid_x"),
+                    gy = names.fresh("grid_y");
+  auto u = [](const std::string& v) { return var(v, Type::u32()); };
+  auto k = [](std::int64_t v) { return int_imm(v, Type::u32()); };
+  auto min = [](Expr a, Expr b) { return binary(BinaryOp::min, std::move(a), std::move(b)); };
+  auto max = [](Expr a, Expr b) { return binary(BinaryOp::max, std::move(a), std::move(b)); };
+  auto noc = [](Intrinsic xy, Expr a, Expr b) { return call(xy, {std::move(a), std::move(b)}); };
+  std::vector<Stmt> body;
+  const std::string w = names.fresh("mcast_cols"), h = names.fresh("mcast_rows");
+  body.push_back(decl(w, Type::u32(), row_wise ? min(u(n), u(gx)) : max(u(n) / u(gy), k(1))));
+  body.push_back(decl(h, Type::u32(), row_wise ? max(u(n) / u(gx), k(1)) : min(u(n), u(gy))));
+  // 1 when the core is inside the rectangle (x < w and y < h), 0 when not; 1 when it is not (0, 0)
+  Expr inside = min(u(w) - min(u(x), u(w)), k(1)) * min(u(h) - min(u(y), u(h)), k(1));
+  Expr other = min(u(x) + u(y), k(1));
+  Expr fx = k(0), fy = k(0), lx = u(w) - k(1), ly = u(h) - k(1);
+  if (tt::kReaderNoc == Noc::noc_1) {
+    std::swap(fx, lx);
+    std::swap(fy, ly);
+  }
+  for (const Mcast& m : mcasts) {
+    body.push_back(decl(m.receives, Type::u32(), inside * other));
+    body.push_back(decl(m.x0, Type::u32(), noc(Intrinsic::tt_noc_x, fx, fy)));
+    body.push_back(decl(m.y0, Type::u32(), noc(Intrinsic::tt_noc_y, fx, fy)));
+    body.push_back(decl(m.x1, Type::u32(), noc(Intrinsic::tt_noc_x, lx, ly)));
+    body.push_back(decl(m.y1, Type::u32(), noc(Intrinsic::tt_noc_y, lx, ly)));
+    body.push_back(decl(m.dests, Type::u32(), (k(1) - other) * (u(w) * u(h) - k(1))));
+    body.push_back(decl(m.sender_x, Type::u32(), noc(Intrinsic::tt_noc_x, k(0), k(0))));
+    body.push_back(decl(m.sender_y, Type::u32(), noc(Intrinsic::tt_noc_y, k(0), k(0))));
+  }
+  Function f;
+  f.kind = FuncKind::host_core;
+  f.name = names.fresh(p.name + "_host_core");
+  // In this order: the template binds them to the core's x and y, the split's core count and grid.
+  for (const std::string& v : {x, y, n, gx, gy})
+    f.params.push_back({v, Type::u32()});
+  f.body = block(std::move(body));
+  return f;
+}
+
 } // namespace
 
 ir::Module multicast_reads(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
   for (Program& p : out.programs) {
-    if (!p.host_plan || !p.host_plan->core_grid)
+    if (!p.host_plan || (!p.host_plan->core_grid && !p.host_plan->per_core))
       continue;
     Function* reader = ir::find_function(p, FuncKind::reader);
     if (!reader)
       continue;
-    Multicast mc(p, *p.host_plan->core_grid);
-    reader->body = mc.mutate(reader->body);
+    const HostPlan& plan = *p.host_plan;
+    Multicast mc = plan.core_grid ? Multicast(p, *plan.core_grid) : Multicast(p, *plan.per_core);
+    Stmt body = mc.mutate(reader->body);
     if (mc.mcasts.empty())
-      continue;
+      continue; // unchanged (the dumps say so)
+    reader->body = body;
     for (const Mcast& x : mc.mcasts) {
       for (const std::string& n : x.values())
         reader->params.push_back({n, Type::i32()});
       p.host_plan->semaphores.push_back(x.ready);
       p.host_plan->semaphores.push_back(x.valid);
     }
-    p.functions.push_back(host_core(p, *p.host_plan->core_grid, mc.mcasts));
+    p.functions.push_back(plan.core_grid ? host_core(p, *plan.core_grid, mc.mcasts)
+                                         : grid_host_core(p, plan.row_wise, mc.mcasts));
   }
   return out;
 }

@@ -7,6 +7,11 @@
 // the sender's NoC coordinates and two semaphores (docs/lowering.md, "Multicast"). Those are
 // per-core values of the new host_core function, computed by the host from the core's column and
 // row; the semaphores join the host plan. The SDK's matmul_multicore_reuse_mcast scheme.
+// In a split_work_to_cores program, a block read that depends on no per-core value (a row that
+// keep-rows keeps once per core: gamma, beta) is alike on every core: core (0, 0) reads it and
+// multicasts it to the largest rectangle of used cores from (0, 0); a used core outside it reads
+// its own. The host_core function then takes the core's coordinates, the split's core count and
+// the grid.
 #pragma once
 
 #include "lowering/ir/module.hpp"

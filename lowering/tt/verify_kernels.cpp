@@ -420,14 +420,14 @@ std::set<std::string> host_names(const Program& p, const Function& host) {
   } else if (const auto& g = plan.core_grid) {
     for (const std::string& n : {g->x, g->y, g->cols, g->rows})
       out.insert(n);
-    for (const Function& f : p.functions)
-      if (f.kind == FuncKind::host_core)
-        for (const Stmt& s : as<Block>(f.body)->stmts)
-          if (const Decl* d = as<Decl>(s))
-            out.insert(d->name);
   } else {
     fail("the host plan of '" + p.name + "' sets no per-core values");
   }
+  for (const Function& f : p.functions)
+    if (f.kind == FuncKind::host_core)
+      for (const Stmt& s : as<Block>(f.body)->stmts)
+        if (const Decl* d = as<Decl>(s))
+          out.insert(d->name);
   out.insert(plan.semaphores.begin(), plan.semaphores.end());
   if (plan.buffers.size() != p.tensors.size())
     fail("the host plan of '" + p.name + "' has " + std::to_string(plan.buffers.size()) +

@@ -54,10 +54,13 @@ INSTANTIATE_TEST_SUITE_P(Examples, ExampleTest, ::testing::ValuesIn(all_params()
                                   to_string(p.backend);
                          });
 
-// Rows longer than keep-rows holds in L1 (256 tiles): N = 8256 is 258 tiles a row, the first 256
-// read once into the row's CB, the last 2 streamed by each pass. rmsnorm and layernorm also sum
-// 258 tiles of a row into a carried value, which keeps fp32 between iterations (an fp32 CB): in
-// bf16 these sums exceeded the documented bound 1.5 to 2 times.
+// Rows longer than half their CB: N = 8256 is 258 tiles a row. softmax (cap 256) keeps 256 of
+// them double-buffered and streams the last 2 in each walk; rmsnorm (cap 170) keeps the row whole
+// in one window of its CB (2 cap pages); layernorm (cap 128) keeps 256 in one window, the last 2
+// streamed by each walk, and its gamma and beta keep 128 tiles, the output loop reading tiles 128
+// to 255 of x from L1 and of gamma and beta from DRAM. rmsnorm and layernorm
+// also sum 258 tiles of a row into a carried value, which keeps fp32 between iterations (an fp32
+// CB): in bf16 these sums exceeded the documented bound 1.5 to 2 times.
 TEST(KeepRows, RowsLongerThanTheirCb) {
   for (const Example& e : examples()) {
     if (e.name != "softmax" && e.name != "rmsnorm" && e.name != "layernorm")

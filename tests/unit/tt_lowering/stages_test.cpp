@@ -760,9 +760,10 @@ TEST(TTStages, MulticastReadsNeedsACoreGrid) {
 }
 
 // keep-rows: x is read at [i, j] by two loops: its row is read once per work item into
-// cb_x_row (256 tiles, double-buffered: 512 pages of the 1 MiB share) and each loop splits into
-// the tiles kept and those past the CB. z is read by one loop only, w at two different rows: both
-// stay streamed.
+// cb_x_row (512 pages of the 1 MiB share: rows of up to 256 tiles double-buffered, longer ones
+// up to 512 in one window, which row_single / row_double choose at run time) and each loop splits
+// into the tiles kept and those past them. z is read by one loop only, w at two different rows:
+// both stay streamed.
 const char* kKeepRows = R"(// after to-core-loop
 program kr attributes {grid = 8x8} {
   tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
@@ -807,20 +808,36 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
   const std::string out = test::run_stage("keep-rows", kKeepRows);
   for (const char* text :
        {"  cb cb_x_row index 3 format Float16_b page 2048 depth 512 role input\n",
-        "    let row_kept: i32 = min(Nt, 256)\n"
-        "    let row_rest: i32 = max(Nt - 256, 0)\n"
+        "    let row_single: i32 = min(4 * (Nt - min(Nt, 256)) / Nt, 1)\n"
+        "    let row_double: i32 = 1 - row_single\n"
+        "    let row_kept: i32 = min(Nt, 256 + 256 * row_single)\n"
         "    for i in start .. +count per_core {\n"
-        "      df.read_block(cb_x_row, x, i * Nt, 1, 256, Nt, 1, 1, row_kept, 256)\n"
-        "      cb_wait_front(cb_x_row, 256)\n",
+        "      for row_window in 0 .. row_double serial {\n"
+        "        df.read_block(cb_x_row, x, i * Nt, 1, 256, Nt, 1, 1, row_kept, 256)\n"
+        "      }\n"
+        "      for row_window_1 in 0 .. row_single serial {\n"
+        "        df.read_block(cb_x_row, x, i * Nt, 1, 512, Nt, 1, 1, row_kept, 512)\n"
+        "      }\n"
+        "      for row_window_2 in 0 .. row_double serial {\n"
+        "        cb_wait_front(cb_x_row, 256)\n"
+        "      }\n"
+        "      for row_window_3 in 0 .. row_single serial {\n"
+        "        cb_wait_front(cb_x_row, 512)\n"
+        "      }\n",
         "      for j in 0 .. row_kept reduction {\n"
         "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row, j), load w[i, j])))\n"
         "      }\n"
-        "      for j in 256 .. +row_rest reduction {\n"
+        "      for j in row_kept .. +Nt - row_kept reduction {\n"
         "        s = tile.add(s, tile.rowsum(tile.add(load x[i, j], load w[i, j])))\n",
         "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), load "
         "z[i, j])\n",
         "      for j in 0 .. Nt serial {\n        store y[i, j] = load w[0, j]\n      }\n"
-        "      cb_pop_front(cb_x_row, 256)\n    }\n"})
+        "      for row_window_4 in 0 .. row_double serial {\n"
+        "        cb_pop_front(cb_x_row, 256)\n"
+        "      }\n"
+        "      for row_window_5 in 0 .. row_single serial {\n"
+        "        cb_pop_front(cb_x_row, 512)\n"
+        "      }\n    }\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
   EXPECT_EQ(out.find("cb_z_row"), std::string::npos) << out;
   EXPECT_EQ(out.find("cb_w_row"), std::string::npos) << out;
@@ -829,7 +846,9 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
 // keep-rows, shared rows: g is read at [0, j], the same row for every work item, so it is read
 // once per core before the per-core loop into cb_g_row (one copy: 2048 B a page) and popped after
 // it; x's row is read once per work item as before (two copies). Together 3 pages per tile of cap:
-// cap = 1 MiB / 6144 B = 170. b is read at [i, 0]: one tile a work item, not a row, so it streams.
+// cap = 1 MiB / 6144 B = 170. Past 170 tiles x's row is kept whole in one window of 340 while g's
+// tiles past 170 are loaded: the output loop splits at both. b is read at [i, 0]: one tile a work
+// item, not a row, so it streams.
 const char* kSharedRows = R"(// after to-core-loop
 program sr attributes {grid = 8x8} {
   tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
@@ -873,20 +892,38 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
   for (const char* text :
        {"  cb cb_x_row index 3 format Float16_b page 2048 depth 340 role input\n",
         "  cb cb_g_row index 4 format Float16_b page 2048 depth 170 role input\n",
-        "    let row_kept: i32 = min(Nt, 170)\n"
-        "    let row_rest: i32 = max(Nt - 170, 0)\n"
-        "    df.read_block(cb_g_row, g, 0, 1, 170, Nt, 1, 1, row_kept, 170)\n"
+        "    let shared_kept: i32 = min(Nt, 170)\n"
+        "    let row_single: i32 = min(4 * (Nt - min(Nt, 170)) / Nt, 1)\n"
+        "    let row_double: i32 = 1 - row_single\n"
+        "    let row_kept: i32 = min(Nt, 170 + 170 * row_single)\n"
+        "    df.read_block(cb_g_row, g, 0, 1, shared_kept, Nt, 1, 1, shared_kept, 170)\n"
         "    cb_wait_front(cb_g_row, 170)\n"
         "    for i in start .. +count per_core {\n"
-        "      df.read_block(cb_x_row, x, i * Nt, 1, 170, Nt, 1, 1, row_kept, 170)\n"
-        "      cb_wait_front(cb_x_row, 170)\n",
+        "      for row_window in 0 .. row_double serial {\n"
+        "        df.read_block(cb_x_row, x, i * Nt, 1, 170, Nt, 1, 1, row_kept, 170)\n"
+        "      }\n"
+        "      for row_window_1 in 0 .. row_single serial {\n"
+        "        df.read_block(cb_x_row, x, i * Nt, 1, 340, Nt, 1, 1, row_kept, 340)\n"
+        "      }\n",
+        // [0, shared_kept): both rows in L1; [shared_kept, row_kept): x's only; past: loaded
+        "      for j in 0 .. shared_kept serial {\n"
         "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), "
-        "tile.bcast_row(cb.tile(cb_g_row, j)))\n",
-        "      for j in 170 .. +row_rest serial {\n"
+        "tile.bcast_row(cb.tile(cb_g_row, j)))\n"
+        "      }\n"
+        "      for j in shared_kept .. +row_kept - shared_kept serial {\n"
+        "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), "
+        "tile.bcast_row(load g[0, j]))\n"
+        "      }\n"
+        "      for j in row_kept .. +Nt - row_kept serial {\n"
         "        store y[i, j] = tile.mul(tile.mul(load x[i, j], tile.bcast_col(s)), "
         "tile.bcast_row(load g[0, j]))\n",
         "      store y[i, 0] = load b[i, 0]\n"
-        "      cb_pop_front(cb_x_row, 170)\n"
+        "      for row_window_4 in 0 .. row_double serial {\n"
+        "        cb_pop_front(cb_x_row, 170)\n"
+        "      }\n"
+        "      for row_window_5 in 0 .. row_single serial {\n"
+        "        cb_pop_front(cb_x_row, 340)\n"
+        "      }\n"
         "    }\n"
         "    cb_pop_front(cb_g_row, 170)\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
