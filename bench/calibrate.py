@@ -27,6 +27,7 @@ and `clock_ghz`, i.e. the architecture's table, arch/).
 
   bench/calibrate.py [--exe build/ci/baselines/tk-baseline-matmul] [--arch all|wormhole_b0|blackhole]
                      [--quick] [--max-dim N] [--json FILE] [--jobs N] [--cache FILE]
+  bench/calibrate.py --self-test   # the rows and their configurations, nothing run (ctest)
 """
 import argparse
 import concurrent.futures
@@ -168,7 +169,47 @@ def project(exe, arch, m, k, n, fidelity, grid, config):
             "device_cycles": r["device_cycles"], "host_us": r["host_us"], "plan": plan}
 
 
+def self_test():
+    """Checks the rows and the configuration each resolves to, without running anything (ctest
+    bench.calibrate_configs): test_benchmark.py's table scaled by each row's grid."""
+    rows = all_rows()
+    want = {  # (arch, M, K, N): (in0_block_w_div, num_out_blocks_h, num_out_blocks_w)
+        ("wormhole_b0", 3072, 3072, 4096): (2, 1, 1),
+        ("wormhole_b0", 3072, 4096, 4096): (2, 1, 1),
+        ("wormhole_b0", 3328, 2560, 2560): (1, 1, 1),
+        ("wormhole_b0", 4096, 4096, 4096): (1, 2, 2),
+        ("blackhole", 3840, 4992, 6656): (2, 1, 1),
+        ("blackhole", 3840, 5632, 5632): (2, 1, 1),
+        ("blackhole", 4160, 4160, 4160): (1, 1, 1),
+        ("blackhole", 4160, 3520, 3520): (1, 1, 1),
+        ("blackhole", 5120, 6656, 6656): (1, 2, 2),
+        ("blackhole", 10240, 11264, 11264): (2, 4, 4),
+        ("blackhole", 20480, 26624, 26624): (4, 8, 8),
+    }
+    failures = []
+    for r in rows:
+        got = config_of(r)  # a hand-tuned shape missing from HAND_TUNED raises KeyError
+        w = want.get((r["arch"], r["M"], r["K"], r["N"]))
+        if r["table"] == "hand_tuned" and w is not None and got != w:
+            failures.append(f"{r}: {got}, want {w}")
+        if r["table"] == "out_of_box" and got != OUT_OF_BOX:
+            failures.append(f"{r}: {got}, want {OUT_OF_BOX}")
+    count = {a: sum(r["arch"] == a for r in rows) for a in ("wormhole_b0", "blackhole")}
+    if count != {"wormhole_b0": 43, "blackhole": 50}:
+        failures.append(f"rows: {count}, want 43 wormhole_b0 and 50 blackhole")
+    if not all(r["held_out"] for r in rows if r["arch"] == "blackhole"):
+        failures.append("a blackhole row is not held out")
+    if sum(r["held_out"] for r in rows if r["arch"] == "wormhole_b0") != 11:
+        failures.append("want the 11 block-float wormhole_b0 rows held out")
+    for f in failures:
+        print(f"calibrate: self-test: {f}", file=sys.stderr)
+    print(f"calibrate: self-test: {len(rows)} rows, {len(failures)} failures")
+    return 1 if failures else 0
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(self_test())
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     here = pathlib.Path(__file__).resolve().parent.parent
     ap.add_argument("--exe", default=str(here / "build/ci/baselines/tk-baseline-matmul"))
