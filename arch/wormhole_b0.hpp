@@ -98,8 +98,15 @@ inline constexpr ArchSpec kWormholeB0{
     .dst_handoff = {10, "assumption: a semaphore update and a stall on it"},
     .dram_bank_bytes_per_cycle = {15.83, "LLM: interleaved DRAM reads at about 190 GB/s, over 12 "
                                          "banks"},
-    .dram_read_total_bytes_per_cycle = {75.6, "NOC: ALL_FROM_ALL, 64 cores x 256 x 2 KiB from "
-                                              "interleaved DRAM in 444011"},
+    // The measuring device's whole grid was 8x7 (56 cores), not the n150's 8x8: the sweep reads
+    // 256 x 2 KiB on each core of compute_with_storage_grid_size() (tests/tt_metal/tt_metal/
+    // data_movement/noc_estimator_tests/test_noc_estimator.cpp, get_all_cores), and the same yaml's
+    // Wormhole L1 sweeps over that grid record 56 cores (ALL_FROM_ALL, ALL_TO_ALL), rows of 8 and
+    // columns of 7, and no 8x8 entry (skipped as larger than the device). 56 x 256 x 2048 / 444011
+    // = 66.1.
+    .dram_read_total_bytes_per_cycle = {66.1, "NOC: ALL_FROM_ALL, 56 cores (the measuring device's"
+                                              " 8x7 grid) x 256 x 2 KiB from interleaved DRAM in "
+                                              "444011"},
     .dram_peak_bytes_per_cycle = {288, "DRAM: spec speed 288 GB/s (12 GBps GDDR6)"},
     .port_read_bytes_per_cycle = {30.4, "NOC: one core reads 256 x 2 KiB from interleaved DRAM"
                                         " in 17249"},

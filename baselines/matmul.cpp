@@ -728,7 +728,7 @@ std::string describe_plan(const distributed::MeshDevice& device, MatmulAlgo algo
     break;
   }
   case MatmulAlgo::ttnn_mcast: {
-    const TtnnConfig c = ttnn_config(shape, grid, options);
+    const TtnnConfig c = ttnn_config(shape, grid, options, tk::rt::emu::device_arch(device));
     out << c.num_blocks_y << "x" << c.num_blocks_x << " blocks of " << c.per_core_M << "x"
         << c.per_core_N << " tiles (one per core) in out blocks of " << c.out_block_h << "x"
         << c.out_block_w << ", in0_block_w " << c.in0_block_w << " (" << Kt / c.in0_block_w
@@ -764,7 +764,7 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
                                      tk::rt::emu::device_arch(device)); // may throw
   std::optional<TtnnConfig> ttnn;
   if (algo == MatmulAlgo::ttnn_mcast)
-    ttnn = ttnn_config(shape, p.grid, options); // may throw
+    ttnn = ttnn_config(shape, p.grid, options, tk::rt::emu::device_arch(device)); // may throw
 
   auto dram = [&](std::uint32_t tiles) {
     return distributed::MeshBuffer::create(

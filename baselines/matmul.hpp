@@ -79,8 +79,10 @@ struct TtnnConfig {
   std::uint32_t num_blocks_y = 0, num_blocks_x = 0; // cores used: rows, columns
 };
 /// Throws std::invalid_argument (saying why) for shapes the config does not cover.
+/// The CB budget is the architecture's (tk::rt::emu::device_arch of the device it runs on).
 TtnnConfig ttnn_config(MatmulShape shape, tt::tt_metal::CoreCoord grid,
-                       const MatmulOptions& options);
+                       const MatmulOptions& options,
+                       const tk::arch::ArchSpec& a = tk::arch::default_arch());
 
 /// How the reuse algorithms cut the output: blocks of per_core_M x per_core_N tiles, one per core
 /// on a num_blocks_y x num_blocks_x grid, K read in blocks of in0_block_w tiles, computed in DST in

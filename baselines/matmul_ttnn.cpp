@@ -58,7 +58,8 @@ std::pair<std::uint32_t, std::uint32_t> subblock(std::uint32_t h, std::uint32_t 
 }
 } // namespace
 
-TtnnConfig ttnn_config(MatmulShape shape, CoreCoord grid, const MatmulOptions& options) {
+TtnnConfig ttnn_config(MatmulShape shape, CoreCoord grid, const MatmulOptions& options,
+                       const arch::ArchSpec& a) {
   const std::string name = "ttnn_mcast";
   const std::uint32_t Mt = shape.M / 32, Kt = shape.K / 32, Nt = shape.N / 32;
   const auto cols = static_cast<std::uint32_t>(grid.x), rows = static_cast<std::uint32_t>(grid.y);
@@ -82,7 +83,7 @@ TtnnConfig ttnn_config(MatmulShape shape, CoreCoord grid, const MatmulOptions& o
   }
   c.out_block_h = c.per_core_M / options.out_blocks_h;
   c.out_block_w = c.per_core_N / options.out_blocks_w;
-  const std::uint32_t budget = arch::default_arch().l1_cb_budget() / kTileBytes;
+  const std::uint32_t budget = a.l1_cb_budget() / kTileBytes;
   auto fits = [&](std::uint32_t w) {
     return 2 * w * (c.out_block_h + c.out_block_w) + c.out_block_h * c.out_block_w <= budget;
   };

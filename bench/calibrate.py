@@ -1,24 +1,33 @@
 #!/usr/bin/env python3
-"""Calibration of the emulator's timing model against Tenstorrent's published N150 matmul figures.
+"""Calibration of the emulator's timing model against Tenstorrent's published matmul figures.
 
 Runs the TTNN-configuration baseline (baselines/, `tk-baseline-matmul --algo ttnn_mcast`: ttnn's
 2D-multicast matmul with packer L1 accumulation, in the configuration each published row used)
-under the timing model at every Wormhole n150 point of tech_reports/GEMM_FLOPS/GEMM_FLOPS.md
-(tenstorrent/tt-metal) with in0, in1 and the output interleaved in DRAM from 1024^3 to 4096^3, and
-prints one Markdown table: the published device-based utilisation, the projected one and the error.
+under the timing model, without the arithmetic (TK_EMULATOR_MATH=off: the same projection, docs/
+timing.md), at every point of tech_reports/GEMM_FLOPS/GEMM_FLOPS.md (tenstorrent/tt-metal) with
+in0, in1 and the output interleaved in DRAM, and prints one Markdown table: the published
+device-based utilisation, the projected one and the error.
 
-Calibration rows: bf16 at HiFi4 and HiFi2, hand-tuned and out-of-box tables, with and without trace
-(trace changes the host's dispatch, not the device time the utilisation measures). Held-out rows:
-bfp8_b and bfp4_b at LoFi (and bfp8_b at HiFi2), never used to set a parameter; the baseline moves
-bf16 only, so they are listed with no projection (projected_util null) until it moves block floats.
+Wormhole n150 (8x8), from 1024^3 to 4096^3. Calibration rows: bf16 at HiFi4 and HiFi2,
+hand-tuned and out-of-box tables, with and without trace (trace changes the host's dispatch, not
+the device time the utilisation measures). Held-out rows: bfp8_b and bfp4_b at LoFi (and bfp8_b at
+HiFi2), never used to set a parameter; the baseline moves bf16 only, so they are listed with no
+projection (projected_util null) until it moves block floats.
+
+Blackhole P150 (bench/gemm_flops_p150.py's 50 rows, 13x10 and 11x10 grids, bf16, no trace): all
+held out; arch/blackhole.hpp's timing table is built from documents only. Each row runs on an
+emulated P150 (TK_EMULATOR_ARCH=blackhole) on the row's grid.
 
 The published "device based utilization" is ideal cycles / the average duration of the TRISC1
-(math) kernel measured by the device profiler (tests/ttnn/unit_tests/benchmarks/test_benchmark.py);
-the projection is the same quotient with the compute kernel's projected duration (busy + stalled
-cycles) averaged over the 64 cores.
+(math) kernel measured by the device profiler (tests/ttnn/unit_tests/benchmarks/test_benchmark.py),
+ideal cycles = M*K*N / 32^3 * cycles per tile / the cores of the grid used; the projection is the
+same quotient with the compute kernel's projected duration (busy + stalled cycles) averaged over the
+cores that ran it. The cores and the clock are the run's (its timing report: the compute kernels
+and `clock_ghz`, i.e. the architecture's table, arch/).
 
-  bench/calibrate.py [--exe build/ci/baselines/tk-baseline-matmul] [--quick] [--json FILE]
-                     [--jobs N] [--cache FILE]
+  bench/calibrate.py [--exe build/ci/baselines/tk-baseline-matmul] [--arch all|wormhole_b0|blackhole]
+                     [--quick] [--max-dim N] [--json FILE] [--jobs N] [--cache FILE]
+  bench/calibrate.py --self-test   # the rows and their configurations, nothing run (ctest)
 """
 import argparse
 import concurrent.futures
@@ -30,18 +39,25 @@ import sys
 import tempfile
 import time
 
-# The configuration of each hand-tuned shape: test_benchmark.py's matmul_shapes_bfloat16 (scaled
-# by the 8x8 grid): in0_block_w_div, num_out_blocks_h, num_out_blocks_w.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import gemm_flops_p150  # noqa: E402  (the P150 rows)
+
+# The configuration of each hand-tuned shape: test_benchmark.py's matmul_shapes_bfloat16, given for
+# a 1x1 grid and scaled by the grid ("M will be scaled by Y (num cols), N and K will be scaled by
+# X"): base (m, k, n) -> (in0_block_w_div, num_out_blocks_h, num_out_blocks_w).
 HAND_TUNED = {
-    (3072, 3072, 4096): (2, 1, 1),
-    (3072, 4096, 4096): (2, 1, 1),
-    (3328, 2560, 2560): (1, 1, 1),
-    (4096, 4096, 4096): (1, 2, 2),
+    (384, 384, 512): (2, 1, 1),
+    (384, 512, 512): (2, 1, 1),
+    (416, 320, 320): (1, 1, 1),
+    (512, 512, 512): (1, 2, 2),
+    (1024, 1024, 1024): (2, 4, 4),
+    (2048, 2048, 2048): (4, 8, 8),
 }
 # Out of box: ttnn picks the config (create_simple_matmul_program_config, all DRAM interleaved:
-# the 2D multicast, per_core = M/32/8 x N/32/8, in0_block_w = K/32/8, packer_l1_acc on for bf16,
-# HiFi2); where its CBs do not fit L1, ttnn shrinks the block (get_multi_dim_per_core_factor, not
-# ported) and the baseline halves in0_block_w instead (div 0).
+# the 2D multicast, per_core = M/32/rows x N/32/columns, in0_block_w = K/32/columns, packer_l1_acc
+# on for bf16); where its CBs do not fit L1, ttnn shrinks the block (get_multi_dim_per_core_factor,
+# not ported) and the baseline halves in0_block_w instead (div 0: its rule, with the L1 budget of
+# the device's architecture).
 OUT_OF_BOX = (0, 1, 1)
 
 # (table, trace, M, K, N, dtype, fidelity, published device-based utilisation %), GEMM_FLOPS.md:
@@ -94,51 +110,113 @@ PUBLISHED = [
     ("out_of_box", False, 4096, 4096, 4096, "bfp4_b", "LoFi", 82.25),
 ]
 CYCLES_PER_TILE = {"LoFi": 16, "HiFi2": 32, "HiFi3": 48, "HiFi4": 64}  # GEMM_FLOPS.md
-CORES = 64
-CLOCK_GHZ = 1.0
+N150_GRID = (8, 8)  # the n150 rows' grid: the whole of arch/wormhole_b0.hpp's (checked per run)
 
 
-def held_out(row):
-    return row[5] != "bf16"
-
-
-L1_CB_TILES = 1395424 // 2048  # arch::ArchSpec::l1_cb_budget() of Wormhole B0, in bf16 tiles
+def all_rows():
+    """Every published point as a dict: the N150 rows, then the P150 ones."""
+    rows = [{"arch": "wormhole_b0", "table": t, "trace": tr, "M": m, "K": k, "N": n, "dtype": d,
+             "fidelity": f, "published": pub, "grid": N150_GRID, "held_out": d != "bf16"}
+            for (t, tr, m, k, n, d, f, pub) in PUBLISHED]
+    rows += [{"arch": "blackhole", "table": cfg.replace("-", "_"), "trace": False, "M": m, "K": k,
+              "N": n, "dtype": "bf16", "fidelity": f, "published": pub, "grid": grid,
+              "held_out": True}
+             for (m, k, n, f, cfg, grid, pub) in gemm_flops_p150.ROWS]
+    return rows
 
 
 def config_of(row):
-    """The (in0_block_w, out blocks down, across) the baseline runs for a row (ttnn_config)."""
-    table, _, m, k, n = row[:5]
-    div, obh, obw = HAND_TUNED[(m, k, n)] if table == "hand_tuned" else OUT_OF_BOX
-    bh, bw, kc = m // 32 // 8 // obh, n // 32 // 8 // obw, k // 32 // 8
-    w = kc // div if div else kc
-    while not div and 2 * w * (bh + bw) + bh * bw > L1_CB_TILES and w % 2 == 0:
-        w //= 2
-    return (kc // w, obh, obw)  # as --in0-block-w-div, --out-blocks
+    """The (--in0-block-w-div, out blocks down, across) the baseline runs for a row."""
+    if row["table"] != "hand_tuned":
+        return OUT_OF_BOX
+    gx, gy = row["grid"]
+    return HAND_TUNED[(row["M"] // gy, row["K"] // gx, row["N"] // gx)]
 
 
-def project(exe, m, k, n, fidelity, config):
-    """Runs one configuration in timing mode; returns (math-kernel cycles, the report, the plan)."""
+def key_of(row):
+    return (row["arch"], row["M"], row["K"], row["N"], row["fidelity"], tuple(row["grid"]),
+            config_of(row))
+
+
+def is_projected(row):
+    """Whether the row is projected: the baseline moves bf16 only."""
+    return row["dtype"] == "bf16"
+
+
+def project(exe, arch, m, k, n, fidelity, grid, config):
+    """Runs one configuration in timing mode without the arithmetic; returns (math-kernel cycles,
+    the cores that ran it, the clock in GHz, the device cycles, host µs, the plan)."""
     div, obh, obw = config
     with tempfile.TemporaryDirectory() as tmp:
         report = pathlib.Path(tmp) / "report.json"
-        env = dict(os.environ, TK_EMULATOR_REPORT=str(report))
+        env = dict(os.environ, TK_EMULATOR_REPORT=str(report), TK_EMULATOR_MATH="off",
+                   TK_EMULATOR_ARCH=arch)
         cmd = [exe, "--algo", "ttnn_mcast", "--shape", f"{m},{k},{n}", "--fidelity", fidelity,
-               "--in0-block-w-div", str(div), "--out-blocks", f"{obh}x{obw}", "--no-check"]
+               "--grid", f"{grid[0]}x{grid[1]}", "--in0-block-w-div", str(div), "--out-blocks",
+               f"{obh}x{obw}", "--no-check"]
         run = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if run.returncode != 0:
-            sys.exit(f"calibrate: {' '.join(cmd)} failed:\n{run.stdout}{run.stderr}")
+            raise RuntimeError(f"calibrate: {' '.join(cmd)} failed:\n{run.stdout}{run.stderr}")
         plan = run.stdout.splitlines()[0]
         r = json.loads(report.read_text())
+    if not r["arch"].startswith(arch):
+        raise RuntimeError(f"calibrate: the run was on {r['arch']}, not {arch}")
     math = [c for c in r["cores"] if c["risc"] == "trisc"]
+    if len(math) != grid[0] * grid[1]:
+        raise RuntimeError(f"calibrate: {len(math)} compute cores ran, not the {grid} grid's")
     kernel = sum(c["busy_cycles"] + c["stalled_cycles"] for c in math) / len(math)
-    return kernel, r, plan
+    return {"kernel": kernel, "cores": len(math), "clock_ghz": r["clock_ghz"],
+            "device_cycles": r["device_cycles"], "host_us": r["host_us"], "plan": plan}
+
+
+def self_test():
+    """Checks the rows and the configuration each resolves to, without running anything (ctest
+    bench.calibrate_configs): test_benchmark.py's table scaled by each row's grid."""
+    rows = all_rows()
+    want = {  # (arch, M, K, N): (in0_block_w_div, num_out_blocks_h, num_out_blocks_w)
+        ("wormhole_b0", 3072, 3072, 4096): (2, 1, 1),
+        ("wormhole_b0", 3072, 4096, 4096): (2, 1, 1),
+        ("wormhole_b0", 3328, 2560, 2560): (1, 1, 1),
+        ("wormhole_b0", 4096, 4096, 4096): (1, 2, 2),
+        ("blackhole", 3840, 4992, 6656): (2, 1, 1),
+        ("blackhole", 3840, 5632, 5632): (2, 1, 1),
+        ("blackhole", 4160, 4160, 4160): (1, 1, 1),
+        ("blackhole", 4160, 3520, 3520): (1, 1, 1),
+        ("blackhole", 5120, 6656, 6656): (1, 2, 2),
+        ("blackhole", 10240, 11264, 11264): (2, 4, 4),
+        ("blackhole", 20480, 26624, 26624): (4, 8, 8),
+    }
+    failures = []
+    for r in rows:
+        got = config_of(r)  # a hand-tuned shape missing from HAND_TUNED raises KeyError
+        w = want.get((r["arch"], r["M"], r["K"], r["N"]))
+        if r["table"] == "hand_tuned" and w is not None and got != w:
+            failures.append(f"{r}: {got}, want {w}")
+        if r["table"] == "out_of_box" and got != OUT_OF_BOX:
+            failures.append(f"{r}: {got}, want {OUT_OF_BOX}")
+    count = {a: sum(r["arch"] == a for r in rows) for a in ("wormhole_b0", "blackhole")}
+    if count != {"wormhole_b0": 43, "blackhole": 50}:
+        failures.append(f"rows: {count}, want 43 wormhole_b0 and 50 blackhole")
+    if not all(r["held_out"] for r in rows if r["arch"] == "blackhole"):
+        failures.append("a blackhole row is not held out")
+    if sum(r["held_out"] for r in rows if r["arch"] == "wormhole_b0") != 11:
+        failures.append("want the 11 block-float wormhole_b0 rows held out")
+    for f in failures:
+        print(f"calibrate: self-test: {f}", file=sys.stderr)
+    print(f"calibrate: self-test: {len(rows)} rows, {len(failures)} failures")
+    return 1 if failures else 0
 
 
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(self_test())
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     here = pathlib.Path(__file__).resolve().parent.parent
     ap.add_argument("--exe", default=str(here / "build/ci/baselines/tk-baseline-matmul"))
+    ap.add_argument("--arch", default="all", choices=["all", "wormhole_b0", "blackhole"])
     ap.add_argument("--quick", action="store_true", help="only the shapes up to 2048")
+    ap.add_argument("--max-dim", type=int, default=0,
+                    help="only the rows whose largest dimension is at most this (0: all)")
     ap.add_argument("--json", metavar="FILE", help="also write every point as a JSON array")
     ap.add_argument("--jobs", type=int, default=1, help="projections run at once")
     ap.add_argument("--cache", metavar="FILE",
@@ -147,30 +225,23 @@ def main():
     if not os.access(args.exe, os.X_OK):
         sys.exit(f"calibrate: {args.exe} not found; build it: cmake --build --preset ci "
                  "--target tk-baseline-matmul")
-    rows = [p for p in PUBLISHED if not args.quick or max(p[2:5]) <= 2048]
+    limit = 2048 if args.quick else args.max_dim
+    rows = [r for r in all_rows() if (args.arch in ("all", r["arch"]))
+            and (not limit or max(r["M"], r["K"], r["N"]) <= limit)]
     keys = []
-    for p in rows:  # hand-tuned first, in table order
-        key = (p[2], p[3], p[4], p[6], config_of(p))
-        if not held_out(p) and key not in keys:
-            keys.append(key)
-    # The hand-tuned configurations first (4096^3 first: it takes longest), then the out-of-box
-    # ones, smallest first.
-    keys.sort(key=lambda key: (min(p[0] != "hand_tuned" for p in rows
-                                   if (p[2], p[3], p[4], p[6], config_of(p)) == key),
-                               -key[0] * key[1] * key[2] if key[0] == key[1] == key[2]
-                               else key[0] * key[1] * key[2]))
+    for r in rows:
+        if is_projected(r) and key_of(r) not in keys:
+            keys.append(key_of(r))
+    keys.sort(key=lambda key: key[1] * key[2] * key[3])  # the smallest first
     store = {}
     if args.cache and pathlib.Path(args.cache).exists():
         store = json.loads(pathlib.Path(args.cache).read_text())
     start = time.time()
-    cache = {}
 
     def run(key):
         name = json.dumps(key)
         if name not in store:
-            kernel, r, plan = project(args.exe, *key)
-            store[name] = [kernel, {"device_cycles": r["device_cycles"],
-                                    "host_us": r["host_us"]}, plan]
+            store[name] = project(args.exe, *key)
             if args.cache:
                 pathlib.Path(args.cache).write_text(json.dumps(store, indent=1) + "\n")
             print(f"calibrate: {key} projected ({time.time() - start:.0f} s)", file=sys.stderr,
@@ -180,34 +251,45 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = {key: pool.submit(run, key) for key in keys}
         cache = {key: f.result() for key, f in futures.items()}
-    print("| M×K×N | dtype | fidelity | table | trace | published | projected | error | "
-          "projected device µs | host µs | configuration |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    points, errors = [], []
+    print("| arch | grid | M×K×N | dtype | fidelity | table | trace | published | projected | "
+          "error | projected device µs | host µs | configuration |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    points, errors = [], {}
     for row in rows:
-        table, trace, m, k, n, dtype, fid, published = row
-        point = {"arch": "wormhole_b0", "M": m, "K": k, "N": n, "dtype": dtype,
-                 "fidelity": fid, "table": table, "trace": trace, "published_util": published,
-                 "projected_util": None, "held_out": held_out(row)}
-        if held_out(row):
-            print(f"| {m}×{k}×{n} | {dtype} | {fid} | {table} | {trace} | {published:.1f}% | "
-                  "— | held out, not projected | | | the baseline moves bf16 only |")
+        m, k, n, fid, pub = row["M"], row["K"], row["N"], row["fidelity"], row["published"]
+        grid = f"{row['grid'][0]}x{row['grid'][1]}"
+        point = {"arch": row["arch"], "M": m, "K": k, "N": n, "dtype": row["dtype"],
+                 "fidelity": fid, "table": row["table"], "trace": row["trace"],
+                 "published_util": pub, "projected_util": None, "held_out": row["held_out"],
+                 "grid": grid}
+        head = (f"| {row['arch']} | {grid} | {m}×{k}×{n} | {row['dtype']} | {fid} | "
+                f"{row['table']} | {row['trace']} | {pub:.1f}% |")
+        if not is_projected(row):
+            print(f"{head} — | held out, not projected | | | the baseline moves bf16 only |")
             points.append(point)
             continue
-        kernel, r, plan = cache[(m, k, n, fid, config_of(row))]
-        ideal = m * k * n / 32**3 * CYCLES_PER_TILE[fid] / CORES
-        projected = 100 * ideal / kernel
+        c = cache[key_of(row)]
+        ideal = m * k * n / 32**3 * CYCLES_PER_TILE[fid] / c["cores"]
+        projected = 100 * ideal / c["kernel"]
         point["projected_util"] = round(projected, 2)
         points.append(point)
-        err = projected - published
-        errors.append(abs(err))
+        err = projected - pub
+        group = (row["arch"], "held out" if row["held_out"] else "calibration", row["table"])
+        errors.setdefault(group, []).append(abs(err))
+        plan = c["plan"]
         blocks = plan.split(": ", 1)[1].split(", packer")[0] if ": " in plan else plan
-        print(f"| {m}×{k}×{n} | {dtype} | {fid} | {table} | {trace} | {published:.1f}% | "
-              f"{projected:.1f}% | {err:+.1f} pts | {r['device_cycles'] / CLOCK_GHZ / 1000:.1f} | "
-              f"{r['host_us']:.1f} | {blocks} |")
-    print(f"\n{len(rows)} points ({len(errors)} calibration, {len(rows) - len(errors)} held out), "
-          f"{len(cache)} projections in {time.time() - start:.0f} s; calibration mean |error| "
-          f"{sum(errors) / max(len(errors), 1):.1f} points, largest {max(errors, default=0):.1f}.")
+        print(f"{head} {projected:.1f}% | {err:+.1f} pts | "
+              f"{c['device_cycles'] / c['clock_ghz'] / 1000:.1f} | "
+              f"{c['host_us']:.1f} | {blocks} |")
+    print(f"\n{len(rows)} points, {len(cache)} projections in {time.time() - start:.0f} s.")
+    for arch in sorted({g[0] for g in errors}):
+        for kind in ("calibration", "held out"):
+            errs = [e for g, es in errors.items() if g[:2] == (arch, kind) for e in es]
+            if errs:
+                errors[(arch, kind, "all")] = errs
+    for group, errs in sorted(errors.items()):
+        print(f"{' / '.join(group)}: {len(errs)} rows, mean |error| {sum(errs) / len(errs):.1f} "
+              f"points, largest {max(errs):.1f}.")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(points, indent=1) + "\n")
 
