@@ -588,6 +588,14 @@ void Checker::check_coverage(const Store& st, const Param& out,
     }
     const LoopInfo& L = *vars[d];
     SourceRange loop_at{L.lv->var.loc.range.begin, L.lv->range.loc.range.end};
+    if (ix.divided) {
+      error(ix.loc.range, "store index '" + index_str(ix) + "' is divided, so several values of '" +
+                              ix.var->name + "' would write the same " +
+                              (batch ? "matrix" : "tile") + " of '" + n +
+                              "'; store with a plain loop variable over " + whole)
+          .note(loop_at, "'" + ix.var->name + "' is defined here");
+      return;
+    }
     if (ix.offset != 0) {
       error(ix.loc.range, "store index '" + index_str(ix) +
                               "' is offset; store with a plain "

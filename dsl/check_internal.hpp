@@ -137,6 +137,11 @@ public:
                      std::vector<LoopInfo*>& vars);
   bool check_index(const Access& a, std::size_t dim, const Param& t, LoopInfo*& var);
   bool check_batch_index(const Access& a, const Param& t, LoopInfo*& var);
+  /// The divisor of index `dim` of `a` (`h / 2`): a positive integer, on a batch index only.
+  bool check_divisor(const Access& a, std::size_t dim, const Param& t);
+  /// A divided batch index `v / r` whose variable ranges over a batch dimension or a literal
+  /// range; records the host's check in k_.grouped.
+  bool check_grouped_index(const Access& a, const Param& t, const LoopInfo& L);
   /// The loop an index variable names; nullptr after reporting an unknown name or a name that is
   /// not a loop index.
   LoopInfo* index_loop(const Ident& vid);

@@ -50,6 +50,10 @@ void print_index(std::string& out, const TensorIndex& ix) {
     return;
   }
   out += ix.var->name;
+  if (ix.divisor_name)
+    out += " / " + ix.divisor_name->name;
+  else if (ix.divided)
+    out += " / " + std::to_string(ix.divisor);
   if (ix.offset > 0)
     out += " + " + std::to_string(ix.offset);
   else if (ix.offset < 0)

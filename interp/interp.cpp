@@ -30,6 +30,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 std::string index_str(const dsl::TensorIndex& ix) {
   if (!ix.var)
     return std::to_string(ix.offset);
+  if (ix.divisor_name)
+    return ix.var->name + " / " + ix.divisor_name->name;
+  if (ix.divided)
+    return ix.var->name + " / " + std::to_string(ix.divisor);
   if (ix.offset == 0)
     return ix.var->name;
   return ix.var->name + (ix.offset > 0 ? " + " : " - ") +
@@ -234,6 +238,8 @@ private:
         if (it == loops_.end())
           unchecked("'" + t.var->name + "' in '" + access_str(a) + "' is not a loop variable");
         v += it->second;
+        if (t.divisor > 1) // a grouped index `h / 2`: floor division of a non-negative index
+          v /= t.divisor;
       }
     }
     Region r{ix[0] * rows + ix[1] * kTile,

@@ -133,13 +133,17 @@ auto const member = reject(lexeme[lit('.') >> !lit('.') >> *ident_char], [](cons
          "': values have no fields or methods; call a function instead, such as exp(x) or "
          "rowsum(x)";
 });
+// `h / 2` (a grouped index) is a tensor index; a product, or a literal divided, is a stride.
 auto const strided_index =
-    reject((x3::uint_parser<std::int64_t>{} | ident_body) >> x3::char_("*/") >>
-               (x3::uint_parser<std::int64_t>{} | ident_body),
+    reject(((x3::uint_parser<std::int64_t>{} | ident_body) >> x3::char_('*') >>
+            (x3::uint_parser<std::int64_t>{} | ident_body)) |
+               (x3::uint_parser<std::int64_t>{} >> x3::char_('/') >>
+                (x3::uint_parser<std::int64_t>{} | ident_body)),
            [](const std::string& text) {
              return "strided index '" + text +
                     "': an index is a loop variable, optionally plus or minus an integer ('j', "
-                    "'j + 1'), or an integer; loop over exactly the tiles you need instead";
+                    "'j + 1'), or an integer, and a batch index may divide its variable by an "
+                    "integer ('h / 2'); loop over exactly the tiles you need instead";
            });
 auto const if_stmt = reject(kw("if") >> !(lit("+=") | lit('=')), [](const std::string&) {
   return std::string(
@@ -221,8 +225,46 @@ auto const call_def = (callee >> &lit('(') > args)[([](auto& ctx) {
   _val(ctx) = std::move(x);
 })];
 
+// The divisor of a grouped index `h / 2`: an integer, possibly negative (`h / -1`), or a name
+// (`h / j`); the checker reports all but a positive integer (docs/language.md, "Tensor indices").
+struct IndexDivisor {
+  std::optional<dsl::Ident> name;
+  std::int64_t value = 0;
+  dsl::Loc loc;
+};
+x3::rule<class index_divisor_class, IndexDivisor> const index_divisor =
+    "index divisor (a positive integer: 'h / 2')";
+x3::rule<class index_divisor_body_class, IndexDivisor> const index_divisor_body =
+    "index divisor (a positive integer: 'h / 2')";
+auto const index_divisor_def = index_divisor_body;
+auto const index_divisor_body_def =
+    ident[([](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); })] |
+    raw[lexeme[-lit('-') >> +x3::digit]][([](auto& ctx) {
+      auto r = _attr(ctx);
+      std::string_view text(r.begin(), r.size());
+      bool negative = text[0] == '-';
+      std::string_view body = text.substr(negative ? 1 : 0);
+      std::int64_t v = 0;
+      auto [ptr, ec] = std::from_chars(body.data(), body.data() + body.size(), v);
+      if (ec != std::errc() || ptr != body.data() + body.size())
+        fail_with(state(ctx), r.begin(),
+                  "index divisor '" + std::string(text) + "' is out of range", r.end());
+      _val(ctx).value = negative ? -v : v;
+    })];
+
 auto const tensor_index_def = tensor_index_body;
 auto const tensor_index_body_def =
+    ((ident >> '/') > index_divisor)[([](auto& ctx) {
+      auto& a = _attr(ctx);
+      dsl::TensorIndex t;
+      t.var = std::move(at_c<0>(a));
+      IndexDivisor& d = at_c<1>(a);
+      t.divided = true;
+      t.divisor = d.name ? 1 : d.value;
+      t.divisor_name = std::move(d.name);
+      t.divisor_loc = d.loc;
+      _val(ctx) = std::move(t);
+    })] |
     (ident >> -((x3::char_("+-") > index_offset)))[([](auto& ctx) {
       auto& a = _attr(ctx);
       dsl::TensorIndex t;
@@ -301,7 +343,8 @@ auto const expr_def = sum[assign_val] >> -((CompareOps{} > sum)[fold]) >> chaine
 BOOST_SPIRIT_DEFINE(ident, ident_body, kernel_name, param_name, loop_var_name, dim_name,
                     option_name, callee, callee_body)
 BOOST_SPIRIT_DEFINE(expr, sum, product, primary, number, call, access, name_ref, paren, args,
-                    tensor_index, indices, access_body, tensor_index_body, next_index)
+                    tensor_index, indices, access_body, tensor_index_body, next_index,
+                    index_divisor, index_divisor_body)
 
 // ---- statements ---------------------------------------------------------------------------------
 x3::rule<class stmt_class, dsl::Stmt> const stmt = "statement";
@@ -523,7 +566,7 @@ struct sum_class : annotate {};
 struct number_class : annotate {};         struct call_class : annotate {};
 struct access_class : annotate {};         struct name_ref_class : annotate {};
 struct paren_class : annotate {};          struct tensor_index_class : annotate {};
-struct next_index_class : annotate {};
+struct next_index_class : annotate {};    struct index_divisor_class : annotate {};
 struct stmt_class : annotate {};           struct parallel_class : annotate {};
 struct for_class : annotate {};            struct store_class : annotate {};
 struct name_stmt_class : annotate {};      struct range_class : annotate {};

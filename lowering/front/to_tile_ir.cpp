@@ -37,6 +37,14 @@ public:
     p.attrs["cb_depth"] = {o.cb_depth};
     p.attrs["fp32_acc"] = {o.fp32_acc};
     p.attrs["math_fidelity"] = {o.math_fidelity};
+    // Grouped indices `K[h / 2, ...]` (dsl::Kernel::grouped): [outer, ratio, inner], each checked
+    // by the host (outer = ratio * inner) before the kernel runs.
+    if (!k_.grouped.empty()) {
+      std::vector<AttrValue> grouped;
+      for (const dsl::GroupedDim& g : k_.grouped)
+        grouped.push_back({std::vector<AttrValue>{{g.outer}, {g.ratio}, {g.inner}}});
+      p.attrs["grouped_dims"] = {std::move(grouped)};
+    }
     if (o.matmul_rows > 0) // rows, columns: choose-blocks checks that the kernel is a matmul
       p.attrs["matmul_block"] = {std::vector<AttrValue>{{o.matmul_rows}, {o.matmul_cols}}};
 
@@ -253,6 +261,8 @@ private:
         continue;
       }
       Expr v = var(ti.var->name, Type::i32());
+      if (ti.divisor > 1) // a grouped index `h / 2` (offset 0): the loop variable is never negative
+        v = v / int_imm(ti.divisor);
       if (ti.offset > 0)
         v = v + int_imm(ti.offset);
       else if (ti.offset < 0)
