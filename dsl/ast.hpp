@@ -84,10 +84,11 @@ struct Name {
   friend bool operator==(const Name&, const Name&) = default;
 };
 
-/// `T[i, j]`: one tile of a tensor.
+/// `T[i, j]`: one tile of a tensor; or `o[d]`: one tile of a row of tiles (RowInit).
 struct Access {
   Ident tensor;
   std::vector<TensorIndex> indices;
+  bool row = false; // set by check: `tensor` names a row of tiles, not a tensor
   friend bool operator==(const Access&, const Access&) = default;
 };
 
@@ -165,6 +166,16 @@ struct Accumulate {
   friend bool operator==(const Accumulate&, const Accumulate&) = default;
 };
 
+/// `o[d in tiles(D)] = EXPR`: binds `o` to a row of tiles, one per value of `d`, tile `d` the
+/// value of EXPR for that `d`. `o[d] = EXPR` (a Store whose target is a row) updates one tile and
+/// `o[d]` (an Access) reads one (docs/language.md, "Rows of tiles").
+struct RowInit {
+  Ident name;
+  LoopVar loop;
+  Expr value;
+  friend bool operator==(const RowInit&, const RowInit&) = default;
+};
+
 /// `T[i, j] = EXPR`
 struct Store {
   Access target;
@@ -188,7 +199,7 @@ struct Parallel {
 };
 
 struct Stmt {
-  std::variant<Assign, Accumulate, Store, For, Parallel> node;
+  std::variant<Assign, Accumulate, Store, For, Parallel, RowInit> node;
   Loc loc;
   friend bool operator==(const Stmt&, const Stmt&) = default;
 };

@@ -116,6 +116,8 @@ const Binding* Checker::resolve_tensor(const Ident& id) {
     error(id.loc.range, "'" + id.name + "' is a tile value, not a tensor; use it without indices")
         .note(b->where, "'" + id.name + "' is bound here");
     break;
+  case Binding::Kind::row: // check_expr and check_store take rows before resolving tensors
+    break;
   }
   return nullptr;
 }
@@ -581,6 +583,9 @@ Shape Checker::check_expr(Expr& e) {
     } else if (b->kind == Binding::Kind::scalar) {
       t = Type::scalar;
       b->read = true;
+    } else if (b->kind == Binding::Kind::row) {
+      t = Type::tile; // reported; a tile, so that nothing else is
+      row_as_tile(n->id, *b, "read");
     } else {
       t = Type::tile;
       sh = b->shape;
@@ -588,6 +593,12 @@ Shape Checker::check_expr(Expr& e) {
       if (b->reduction && phase_ == Phase::inside && &e != combine_operand_)
         reduction_misuse(*b, nm, at, true);
     }
+  } else if (Binding* row = std::get_if<Access>(&e.node)
+                                ? lookup(std::get<Access>(e.node).tensor.name)
+                                : nullptr;
+             row && row->kind == Binding::Kind::row) {
+    t = Type::tile;
+    sh = check_row_read(std::get<Access>(e.node), e.loc.range, *row);
   } else if (auto* a = std::get_if<Access>(&e.node)) {
     if (phase_ == Phase::after)
       error(e.loc.range, "'" + access_str(*a) +

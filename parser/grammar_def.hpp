@@ -75,6 +75,8 @@ TK_TOKEN(close_indices, "']' after tensor indices", lit(']'))
 TK_TOKEN(in_kw, "'in'", kw("in"))
 TK_TOKEN(dotdot, "'..'", lit(".."))
 TK_TOKEN(store_eq, "'=' after tensor access", lit('='))
+TK_TOKEN(row_eq, "'=' after a row of tiles", lit('='))
+TK_TOKEN(close_row, "']' after the row's range", lit(']'))
 TK_TOKEN(name_eq, "'=' or '+=' after name", lit('='))
 TK_TOKEN(option_eq, "'=' after option name", lit('='))
 TK_TOKEN(options_kw, "'options' after '@'", kw("options"))
@@ -352,6 +354,7 @@ x3::rule<class block_class, std::vector<dsl::Stmt>> const block = "'{'";
 x3::rule<class parallel_class, dsl::Stmt> const parallel_stmt = "parallel";
 x3::rule<class for_class, dsl::Stmt> const for_stmt = "for";
 x3::rule<class store_class, dsl::Stmt> const store_stmt = "store";
+x3::rule<class row_init_class, dsl::Stmt> const row_init_stmt = "row of tiles";
 x3::rule<class name_stmt_class, dsl::Stmt> const name_stmt = "assignment";
 x3::rule<class loop_var_class, dsl::LoopVar> const loop_var = "loop variable";
 x3::rule<class range_class, dsl::Range> const range = "range such as 'tiles(N)' or '0 .. 4'";
@@ -421,7 +424,7 @@ auto const loop_var_def = (loop_var_name > in_kw > range)[([](auto& ctx) {
 })];
 
 auto const stmt_def = ResetOperators{} >> if_stmt >> while_stmt >>
-                      (parallel_stmt | for_stmt | store_stmt | name_stmt);
+                      (parallel_stmt | for_stmt | row_init_stmt | store_stmt | name_stmt);
 
 // A block may open on the next line; it ends before the next `kernel` at the latest, so a
 // missing '}' is reported there rather than as a misplaced keyword.
@@ -438,6 +441,13 @@ auto const parallel_stmt_def = (kw("parallel") > loop_vars > block)[([](auto& ct
 auto const for_stmt_def = (kw("for") > loop_var > block)[([](auto& ctx) {
   auto& a = _attr(ctx);
   _val(ctx) = make_stmt(dsl::For{std::move(at_c<0>(a)), std::move(at_c<1>(a))});
+})];
+// `o[d in tiles(D)] = EXPR`: a name, '[', then a loop variable ('d in'), not a tensor index.
+auto const row_init_stmt_def = ((ident >> '[' >> &(ident >> kw("in"))) >
+                                free_lines[loop_var > close_row] > row_eq > expr)[([](auto& ctx) {
+  auto& a = _attr(ctx);
+  _val(ctx) =
+      make_stmt(dsl::RowInit{std::move(at_c<0>(a)), std::move(at_c<1>(a)), std::move(at_c<2>(a))});
 })];
 auto const store_stmt_def = (access > store_eq > expr)[([](auto& ctx) {
   auto& a = _attr(ctx);
@@ -456,9 +466,9 @@ auto const name_stmt_def =
       _val(ctx) = make_stmt(dsl::Assign{std::move(at_c<0>(a)), std::move(at_c<1>(a))});
     })];
 
-BOOST_SPIRIT_DEFINE(stmt, block, parallel_stmt, for_stmt, store_stmt, name_stmt, loop_var,
-                    loop_vars, range, bound, int_bound, tiles_bound, range_body, int_bound_body,
-                    tiles_bound_body, size_bound, size_bound_body)
+BOOST_SPIRIT_DEFINE(stmt, block, parallel_stmt, for_stmt, store_stmt, row_init_stmt, name_stmt,
+                    loop_var, loop_vars, range, bound, int_bound, tiles_bound, range_body,
+                    int_bound_body, tiles_bound_body, size_bound, size_bound_body)
 
 // ---- declarations -------------------------------------------------------------------------------
 x3::rule<class dim_class, dsl::Dim> const dim = "dimension (a name or an integer)";
@@ -569,6 +579,7 @@ struct paren_class : annotate {};          struct tensor_index_class : annotate 
 struct next_index_class : annotate {};    struct index_divisor_class : annotate {};
 struct stmt_class : annotate {};           struct parallel_class : annotate {};
 struct for_class : annotate {};            struct store_class : annotate {};
+struct row_init_class : annotate {};
 struct name_stmt_class : annotate {};      struct range_class : annotate {};
 struct bound_class : annotate {};          struct int_bound_class : annotate {};
 struct tiles_bound_class : annotate {};    struct dim_class : annotate {};

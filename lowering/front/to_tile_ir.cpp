@@ -360,10 +360,37 @@ private:
 
 } // namespace
 
-ir::Module to_tile_ir(const dsl::Module& m, Diagnostics&, std::string_view arch) {
+namespace {
+// The first row of tiles (`o[d in tiles(D)] = ...`) bound in `ss`, or null.
+const dsl::RowInit* first_row(const std::vector<dsl::Stmt>& ss) {
+  for (const dsl::Stmt& s : ss) {
+    if (const auto* r = std::get_if<dsl::RowInit>(&s.node))
+      return r;
+    const std::vector<dsl::Stmt>* body = nullptr;
+    if (const auto* f = std::get_if<dsl::For>(&s.node))
+      body = &f->body;
+    else if (const auto* p = std::get_if<dsl::Parallel>(&s.node))
+      body = &p->body;
+    if (const dsl::RowInit* r = body ? first_row(*body) : nullptr)
+      return r;
+  }
+  return nullptr;
+}
+} // namespace
+
+ir::Module to_tile_ir(const dsl::Module& m, Diagnostics& diags, std::string_view arch) {
   ir::Module out;
-  for (const dsl::Kernel& k : m.kernels)
+  for (const dsl::Kernel& k : m.kernels) {
+    // Rows of tiles are checked and interpreted, not yet lowered (docs/language.md).
+    if (const dsl::RowInit* r = first_row(k.body)) {
+      diags.error(r->name.loc.range,
+                  "row of tiles '" + r->name.name + "' in kernel '" + k.name.name +
+                      "': rows of tiles are checked and run by the interpreter, but not yet "
+                      "lowered to the CPU or TT targets");
+      continue;
+    }
     out.programs.push_back(KernelLowering(k, arch).run());
+  }
   return out;
 }
 
