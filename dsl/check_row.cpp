@@ -119,11 +119,11 @@ void Checker::check_row_store(Store& st, Binding& row, const Shape& value) {
   auto differ = [&](const DimKey& have, const DimKey& got, const char* what) {
     if (!provably_differ(have, got))
       return false;
-    Diagnostic& d = error(st.value.loc.range, "the tile stored into '" + access_str(st.target) +
-                                                  "' does not agree with row '" + n + "': the " +
-                                                  what + " of '" + expr_str(st.value) +
-                                                  "' come from " + got.str() + ", the " + what +
-                                                  " of '" + n + "' from " + have.str());
+    Diagnostic& d =
+        error(st.value.loc.range, "the tile stored into '" + access_str(st.target) +
+                                      "' does not agree with row '" + n + "': the " + what +
+                                      " of '" + expr_str(st.value) + "' come from " + got.str() +
+                                      ", the " + what + " of '" + n + "' from " + have.str());
     d.note(row.where, "'" + n + "' is bound here");
     return true;
   };
@@ -136,8 +136,7 @@ void Checker::row_as_tile(const Ident& id, const Binding& row, const std::string
   error(id.loc.range, "'" + id.name + "' is a row of tiles" +
                           (row.row_range.empty() ? "" : " over " + row.row_range) + "; " + how +
                           " one of its tiles, " +
-                          (row.row_range.empty() ? id.name + "[d]"
-                                                 : example_index(row, id.name)))
+                          (row.row_range.empty() ? id.name + "[d]" : example_index(row, id.name)))
       .note(row.where, "'" + id.name + "' is bound here");
 }
 

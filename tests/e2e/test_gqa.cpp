@@ -59,6 +59,7 @@ interp::Matrix batch(const Matrix<bf16>& m, std::int64_t heads, std::int64_t S) 
 using Sizes = std::tuple<Backend, std::int64_t, std::int64_t>; // backend, ratio R, S (D = 64)
 
 class Gqa : public ::testing::TestWithParam<Sizes> {};
+class GroupedMatmul : public ::testing::TestWithParam<Backend> {};
 
 TEST_P(Gqa, MatchesTheReference) {
   const auto [b, ratio, S] = GetParam();
@@ -98,6 +99,36 @@ TEST_P(Gqa, MatchesTheReference) {
 INSTANTIATE_TEST_SUITE_P(Shapes, Gqa,
                          ::testing::Combine(::testing::Values(Backend::cpu, Backend::tt),
                                             ::testing::Values(2, 4), ::testing::Values(32, 96)));
+
+// C[b] = A[b] @ W[b / 2] for 4 batches over 2 weights, M x K x N = 64 x 96 x 64.
+TEST_P(GroupedMatmul, MatchesTheReference) {
+  const Backend b = GetParam();
+  constexpr std::int64_t kB = 4, kG = 2, M = 64, K = 96, N = 64;
+  Rng rng(0x6b0);
+  const auto A = random_bf16(kB * M, K, -1, 1, rng);
+  const auto W = random_bf16(kG * K, N, -1, 1, rng);
+  Matrix<bf16> C(kB * M, N);
+  const TensorView<const bf16> a{A.data.data(), kB, M, K}, w{W.data.data(), kG, K, N};
+  const TensorView<bf16> c{C.data.data(), kB, M, N};
+  launch(b, [&] { gen::gbmm::run_cpu(a, w, c); }, [&] { gen::gbmm::run_tt(device(), a, w, c); });
+  Reference ref{kB * M, N, std::vector<double>(static_cast<std::size_t>(kB * M * N)), {}};
+  for (std::int64_t bb = 0; bb < kB; ++bb)
+    for (std::int64_t r = 0; r < M; ++r)
+      for (std::int64_t col = 0; col < N; ++col)
+        for (std::int64_t k = 0; k < K; ++k)
+          ref.value[static_cast<std::size_t>((bb * M + r) * N + col)] +=
+              A.at(bb * M + r, k) * W.at(bb / 2 * K + k, col);
+  set_bf16_bound(ref);
+  interp::Matrix ai = to_interp(A), wi = to_interp(W);
+  ai.rows = M, ai.batch = kB, wi.rows = K, wi.batch = kG;
+  const Outcome out =
+      verify_kernel(TK_E2E_GQA_FILE, "gbmm", {{{"A", ai}, {"W", wi}}, {}, {}}, "C", C, ref);
+  EXPECT_TRUE(out.ok) << out.detail;
+  std::printf("gbmm %s: max |err| %.3g, PCC %.6f, bias %.3g (bound %.3g)\n",
+              b == Backend::cpu ? "cpu" : "tt", out.max_abs_err, out.pcc, out.bias, out.bias_bound);
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, GroupedMatmul, ::testing::Values(Backend::cpu, Backend::tt));
 
 template <class F>
 std::string error_of(F f) {

@@ -46,8 +46,8 @@ TEST(InterpRows, EachTileIsItsOwnValue) {
                                 "  }\n"
                                 "}\n");
   const Matrix x = random(64, 64, -1, 1, 42);
-  const Matrix want =
-      make(64, 64, [&](std::int64_t r, std::int64_t c) { return std::exp(x.at(r, c)) + x.at(r, c); });
+  const Matrix want = make(
+      64, 64, [&](std::int64_t r, std::int64_t c) { return std::exp(x.at(r, c)) + x.at(r, c); });
   EXPECT_TRUE(near(run(k, {{{"x", x}}, {}, {}}).at("y"), want));
 }
 
