@@ -117,8 +117,24 @@ void shapes(const Program& p, const Program* combine, const std::vector<std::str
     }
     checks.push_back(c);
   }
+  // Grouped indices (to-tile-ir's grouped_dims: [outer, ratio, inner]): outer = ratio * inner.
+  json grouped = json::array();
+  if (auto it = p.attrs.find("grouped_dims"); it != p.attrs.end())
+    for (const AttrValue& g : std::get<std::vector<AttrValue>>(it->second.value)) {
+      const auto& v = std::get<std::vector<AttrValue>>(g.value);
+      const std::string& outer = std::get<std::string>(v.at(0).value);
+      const std::string& inner = std::get<std::string>(v.at(2).value);
+      grouped.push_back({{"outer", outer},
+                         {"a", first.at(outer).first},
+                         {"axis_a", first.at(outer).second},
+                         {"ratio", std::get<std::int64_t>(v.at(1).value)},
+                         {"inner", inner},
+                         {"b", first.at(inner).first},
+                         {"axis_b", first.at(inner).second}});
+    }
   k["shape_checks"] = checks;
   k["same_dim_checks"] = same;
+  k["grouped_dim_checks"] = grouped;
   k["dims"] = dims;
 }
 

@@ -54,12 +54,18 @@ ops::Op to_op(Builtin);
 enum class Type : std::uint8_t { unknown, index, scalar, tile };
 std::string_view to_string(Type);
 
-/// One index of a tensor access: a loop index, an integer literal, or `index + literal` /
-/// `index - literal` (offset negative).
+/// One index of a tensor access: a loop index, an integer literal, `index + literal` /
+/// `index - literal` (offset negative), or `index / literal` (a grouped index: floor division,
+/// offset 0). The parser also takes `index / name` (divisor_name) so that the checker can say why
+/// it is wrong.
 struct TensorIndex {
   std::optional<Ident> var;
   std::int64_t offset = 0;
   Loc loc;
+  bool divided = false;              // `h / 2`, `h / j`: a grouped index
+  std::int64_t divisor = 1;          // `h / 2`: 2 (the checker requires a positive integer)
+  std::optional<Ident> divisor_name; // `h / j`: j (an error)
+  Loc divisor_loc;                   // the divisor as written, for diagnostics
   friend bool operator==(const TensorIndex&, const TensorIndex&) = default;
 };
 
@@ -78,10 +84,11 @@ struct Name {
   friend bool operator==(const Name&, const Name&) = default;
 };
 
-/// `T[i, j]`: one tile of a tensor.
+/// `T[i, j]`: one tile of a tensor; or `o[d]`: one tile of a row of tiles (RowInit).
 struct Access {
   Ident tensor;
   std::vector<TensorIndex> indices;
+  bool row = false; // set by check: `tensor` names a row of tiles, not a tensor
   friend bool operator==(const Access&, const Access&) = default;
 };
 
@@ -159,6 +166,16 @@ struct Accumulate {
   friend bool operator==(const Accumulate&, const Accumulate&) = default;
 };
 
+/// `o[d in tiles(D)] = EXPR`: binds `o` to a row of tiles, one per value of `d`, tile `d` the
+/// value of EXPR for that `d`. `o[d] = EXPR` (a Store whose target is a row) updates one tile and
+/// `o[d]` (an Access) reads one (docs/language.md, "Rows of tiles").
+struct RowInit {
+  Ident name;
+  LoopVar loop;
+  Expr value;
+  friend bool operator==(const RowInit&, const RowInit&) = default;
+};
+
 /// `T[i, j] = EXPR`
 struct Store {
   Access target;
@@ -182,7 +199,7 @@ struct Parallel {
 };
 
 struct Stmt {
-  std::variant<Assign, Accumulate, Store, For, Parallel> node;
+  std::variant<Assign, Accumulate, Store, For, Parallel, RowInit> node;
   Loc loc;
   friend bool operator==(const Stmt&, const Stmt&) = default;
 };
@@ -223,6 +240,15 @@ struct Option {
   friend bool operator==(const Option&, const Option&) = default;
 };
 
+/// A grouped index `x[v / r, ...]` where `v` ranges over `0 .. outer` and the batch dimension of
+/// `x` is `inner`, another name: the host checks that `outer` is `r` times `inner`.
+struct GroupedDim {
+  std::string outer;
+  std::int64_t ratio = 1;
+  std::string inner;
+  friend bool operator==(const GroupedDim&, const GroupedDim&) = default;
+};
+
 struct Kernel {
   std::vector<Option> options; // from `@options(...)` before `kernel`
   Ident name;
@@ -230,6 +256,7 @@ struct Kernel {
   std::vector<Param> outputs;
   std::vector<Stmt> body;
   Loc loc;
+  std::vector<GroupedDim> grouped; // set by check, one per (outer, ratio, inner)
   friend bool operator==(const Kernel&, const Kernel&) = default;
 };
 

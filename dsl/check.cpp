@@ -158,6 +158,7 @@ LoopInfo* Checker::check_loop_var(LoopVar& lv, bool parallel, SourceRange keywor
     std::string what = b->kind == Binding::Kind::loop     ? "the loop index"
                        : b->kind == Binding::Kind::local  ? "the local name"
                        : b->kind == Binding::Kind::tensor ? "the tensor"
+                       : b->kind == Binding::Kind::row    ? "the row of tiles"
                                                           : "the scalar";
     error(lv.var.loc.range, "loop variable '" + n + "' shadows " + what + " '" + n +
                                 "'; give the loop its own name, e.g. '" + n + "2'")
@@ -244,6 +245,8 @@ void Checker::check_stmt(Stmt& s) {
     } else if (b && b->kind == Binding::Kind::loop) {
       error(at, "cannot assign to loop index '" + n + "'; bind the value to a new name")
           .note(b->where, "'" + n + "' is defined here");
+    } else if (b && b->kind == Binding::Kind::row) {
+      row_as_tile(a->name, *b, "assign");
     } else {
       if (a->value.type == Type::scalar)
         error(a->value.loc.range, "'" + n +
@@ -290,6 +293,8 @@ void Checker::check_stmt(Stmt& s) {
                     "store that: acc += ...; " +
                     n + "[i, j] = acc")
           .note(b->where, "'" + n + "' is declared here");
+    } else if (b->kind == Binding::Kind::row) {
+      row_as_tile(acc->name, *b, "accumulate into");
     } else if (b->kind != Binding::Kind::local) {
       error(at, "cannot accumulate into " +
                     std::string(b->kind == Binding::Kind::loop ? "loop index '" : "scalar '") + n +
@@ -304,6 +309,8 @@ void Checker::check_stmt(Stmt& s) {
     }
   } else if (auto* st = std::get_if<Store>(&s.node)) {
     check_store(*st);
+  } else if (auto* r = std::get_if<RowInit>(&s.node)) {
+    check_row_init(*r);
   } else if (auto* f = std::get_if<For>(&s.node)) {
     if (phase_ == Phase::after)
       error(keyword_range(s, 3),
@@ -320,7 +327,7 @@ void Checker::check_stmt(Stmt& s) {
     --for_depth_;
     warn_unused_locals();
     for (const auto& [n, b] : scopes_.back())
-      if (b.kind == Binding::Kind::local)
+      if (b.kind == Binding::Kind::local || b.kind == Binding::Kind::row)
         expired_[n] = b.where;
     scopes_.pop_back();
   } else {
@@ -509,7 +516,11 @@ void Checker::reduction_misuse(const Binding& b, const std::string& n, SourceRan
 }
 
 void Checker::check_store(Store& st) {
-  check_expr(st.value);
+  Shape value = check_expr(st.value);
+  if (Binding* row = lookup(st.target.tensor.name); row && row->kind == Binding::Kind::row) {
+    check_row_store(st, *row, value);
+    return;
+  }
   const Binding* b = resolve_tensor(st.target.tensor);
   if (!b) {
     coverage_ok_ = false; // the store was probably meant for an output; don't add "never stored"
@@ -588,6 +599,14 @@ void Checker::check_coverage(const Store& st, const Param& out,
     }
     const LoopInfo& L = *vars[d];
     SourceRange loop_at{L.lv->var.loc.range.begin, L.lv->range.loc.range.end};
+    if (ix.divided) {
+      error(ix.loc.range, "store index '" + index_str(ix) + "' is divided, so several values of '" +
+                              ix.var->name + "' would write the same " +
+                              (batch ? "matrix" : "tile") + " of '" + n +
+                              "'; store with a plain loop variable over " + whole)
+          .note(loop_at, "'" + ix.var->name + "' is defined here");
+      return;
+    }
     if (ix.offset != 0) {
       error(ix.loc.range, "store index '" + index_str(ix) +
                               "' is offset; store with a plain "
@@ -674,7 +693,7 @@ void Checker::check_body() {
       enclosing_.clear();
       warn_unused_locals();
       for (const auto& [n, b] : scopes_.back())
-        if (b.kind == Binding::Kind::local)
+        if (b.kind == Binding::Kind::local || b.kind == Binding::Kind::row)
           expired_[n] = b.where;
       scopes_.pop_back();
       phase_ = Phase::after;

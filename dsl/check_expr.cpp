@@ -2,6 +2,7 @@
 // the rule that every tensor index provably stays inside the dimension it indexes.
 #include "dsl/check_internal.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -10,6 +11,10 @@ namespace tk::dsl::detail {
 std::string index_str(const TensorIndex& ix) {
   if (!ix.var)
     return std::to_string(ix.offset);
+  if (ix.divisor_name)
+    return ix.var->name + " / " + ix.divisor_name->name;
+  if (ix.divided)
+    return ix.var->name + " / " + std::to_string(ix.divisor);
   if (ix.offset == 0)
     return ix.var->name;
   return ix.var->name + (ix.offset > 0 ? " + " : " - ") + std::to_string(std::abs(ix.offset));
@@ -111,6 +116,8 @@ const Binding* Checker::resolve_tensor(const Ident& id) {
     error(id.loc.range, "'" + id.name + "' is a tile value, not a tensor; use it without indices")
         .note(b->where, "'" + id.name + "' is bound here");
     break;
+  case Binding::Kind::row: // check_expr and check_store take rows before resolving tensors
+    break;
   }
   return nullptr;
 }
@@ -138,9 +145,39 @@ bool Checker::check_indices(const Access& a, SourceRange where, const Param& t,
   bool ok = true;
   vars.assign(a.indices.size(), nullptr);
   for (std::size_t i = 0; i < a.indices.size(); ++i)
-    ok = (is_batch_dim(t, i) ? check_batch_index(a, t, vars[i]) : check_index(a, i, t, vars[i])) &&
+    ok = check_divisor(a, i, t) &&
+         (is_batch_dim(t, i) ? check_batch_index(a, t, vars[i]) : check_index(a, i, t, vars[i])) &&
          ok;
   return ok;
+}
+
+// A grouped index `h / 2`: a positive integer divides a loop variable of a batch index.
+bool Checker::check_divisor(const Access& a, std::size_t dim, const Param& t) {
+  const TensorIndex& ix = a.indices[dim];
+  if (!ix.divided)
+    return true;
+  const std::string shown = index_str(ix);
+  const std::string how =
+      "an index divides a loop variable by a positive integer, e.g. K[h / 2, j, e] (grouped "
+      "heads: query head h reads key head h / 2)";
+  SourceRange at = ix.divisor_loc.range;
+  if (ix.divisor_name) {
+    error(at, "index '" + shown + "' divides by '" + ix.divisor_name->name + "'; " + how);
+    return false;
+  }
+  if (ix.divisor <= 0) {
+    error(at, "index '" + shown + "' divides by " +
+                  (ix.divisor == 0 ? std::string("zero") : std::to_string(ix.divisor)) + "; " +
+                  how);
+    return false;
+  }
+  if (!is_batch_dim(t, dim)) {
+    error(ix.loc.range, "index '" + shown + "' divides a tile index (" + dim_desc(t, dim) +
+                            "); only a batch index may be divided, e.g. K[h / 2, j, e] for "
+                            "grouped heads");
+    return false;
+  }
+  return true;
 }
 
 // The batch index of a rank-3 tensor: like a row or column index, counted in matrices instead of
@@ -154,7 +191,8 @@ LoopInfo* Checker::index_loop(const Ident& vid) {
   if (b->kind != Binding::Kind::loop) {
     error(vid.loc.range, "'" + vid.name +
                              "' is not a loop index; a tensor index is a loop "
-                             "index, an integer, or a loop index plus or minus an integer")
+                             "index, an integer, a loop index plus or minus an integer, or a "
+                             "loop index divided by an integer ('h / 2')")
         .note(b->where, "'" + vid.name + "' is declared here");
     return nullptr;
   }
@@ -205,6 +243,12 @@ bool Checker::check_batch_index(const Access& a, const Param& t, LoopInfo*& var)
   SourceRange loop_at{L.lv->var.loc.range.begin, L.lv->range.loc.range.end};
   const std::string whole =
       dim.name ? "0 .. " + dim.name->name : "0 .. " + std::to_string(dim.size);
+  if (ix.divided) { // a grouped index: its variable ranges over another batch dimension
+    if (dim.name && L.hi.batch)
+      return check_grouped_index(a, t, L);
+    if (!dim.name && L.hi.dim.empty())
+      return check_grouped_index(a, t, L);
+  }
   if (dim.name ? !(L.hi.batch && L.hi.dim == dim.name->name) : !L.hi.dim.empty()) {
     std::string why =
         !L.hi.dim.empty() && !L.hi.batch
@@ -234,6 +278,46 @@ bool Checker::check_batch_index(const Access& a, const Param& t, LoopInfo*& var)
     error(at, "index '" + shown + "' can leave '" + tn + "': '" + vn + "' ranges over " +
                   L.range_str() + ", so " + shown + " reaches " + reach +
                   ", past the last matrix of " + desc)
+        .note(loop_at, "'" + vn + "' is defined here");
+    return false;
+  }
+  return true;
+}
+
+// `x[v / r, ...]`: v over 0 .. G (a batch dimension) or a literal range. Over a named batch
+// dimension of another name, G must be r times it (recorded for the host's check); over a literal
+// one, v / r must stay inside.
+bool Checker::check_grouped_index(const Access& a, const Param& t, const LoopInfo& L) {
+  const TensorIndex& ix = a.indices[0];
+  const Dim& dim = t.dims[0];
+  const std::string& tn = t.name.name;
+  const std::string& vn = ix.var->name;
+  const std::string shown = index_str(ix);
+  const std::string desc = "batch dimension 0 of '" + tn + "' (" +
+                           (dim.name ? dim.name->name : std::to_string(dim.size)) + ")";
+  SourceRange loop_at{L.lv->var.loc.range.begin, L.lv->range.loc.range.end};
+  if (dim.name) {
+    if (L.excess > 0) {
+      error(ix.loc.range, "index '" + shown + "' can leave '" + tn + "': '" + vn +
+                              "' ranges over " + L.range_str() + ", past " + L.hi.dim +
+                              ", so the host cannot check that " + shown + " stays inside " + desc +
+                              "; divide a variable over 0 .. " + L.hi.dim)
+          .note(loop_at, "'" + vn + "' is defined here");
+      return false;
+    }
+    if (L.hi.dim != dim.name->name) {
+      GroupedDim g{L.hi.dim, ix.divisor, dim.name->name};
+      if (std::find(k_.grouped.begin(), k_.grouped.end(), g) == k_.grouped.end())
+        k_.grouped.push_back(g);
+    }
+    return true;
+  }
+  const std::int64_t largest = L.hi.value - 1 + L.excess;
+  if (largest / ix.divisor >= dim.size) {
+    error(ix.loc.range, "index '" + shown + "' can leave '" + tn + "': '" + vn + "' ranges over " +
+                            L.range_str() + ", so " + shown + " reaches " +
+                            std::to_string(largest / ix.divisor) + ", past the last matrix of " +
+                            desc)
         .note(loop_at, "'" + vn + "' is defined here");
     return false;
   }
@@ -499,6 +583,9 @@ Shape Checker::check_expr(Expr& e) {
     } else if (b->kind == Binding::Kind::scalar) {
       t = Type::scalar;
       b->read = true;
+    } else if (b->kind == Binding::Kind::row) {
+      t = Type::tile; // reported; a tile, so that nothing else is
+      row_as_tile(n->id, *b, "read");
     } else {
       t = Type::tile;
       sh = b->shape;
@@ -506,6 +593,12 @@ Shape Checker::check_expr(Expr& e) {
       if (b->reduction && phase_ == Phase::inside && &e != combine_operand_)
         reduction_misuse(*b, nm, at, true);
     }
+  } else if (Binding* row = std::get_if<Access>(&e.node)
+                                ? lookup(std::get<Access>(e.node).tensor.name)
+                                : nullptr;
+             row && row->kind == Binding::Kind::row) {
+    t = Type::tile;
+    sh = check_row_read(std::get<Access>(e.node), e.loc.range, *row);
   } else if (auto* a = std::get_if<Access>(&e.node)) {
     if (phase_ == Phase::after)
       error(e.loc.range, "'" + access_str(*a) +

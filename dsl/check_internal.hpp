@@ -81,12 +81,14 @@ inline bool is_batch_dim(const Param& t, std::size_t dim) {
 }
 
 struct Binding {
-  enum class Kind { tensor, scalar, loop, local } kind = Kind::local;
+  enum class Kind { tensor, scalar, loop, local, row } kind = Kind::local;
   const Param* param = nullptr; // tensor, scalar
   bool is_output = false;       // tensor
   LoopInfo* loop = nullptr;     // loop
   SourceRange where;            // declaration or first binding
-  Shape shape;                  // local
+  Shape shape;                  // local; row: the shape of each of its tiles
+  SymBound row_hi;              // row: the end of its range (it starts at 0)
+  std::string row_range;        // row: its range as written, "tiles(D)"
   // For -Wunused-input and -Wunused-value:
   bool read = false;            // named in an expression (a '+=' does not count)
   bool read_since_write = true; // local: the value of the last '=' or '+=' was used ('+=' uses it)
@@ -137,6 +139,11 @@ public:
                      std::vector<LoopInfo*>& vars);
   bool check_index(const Access& a, std::size_t dim, const Param& t, LoopInfo*& var);
   bool check_batch_index(const Access& a, const Param& t, LoopInfo*& var);
+  /// The divisor of index `dim` of `a` (`h / 2`): a positive integer, on a batch index only.
+  bool check_divisor(const Access& a, std::size_t dim, const Param& t);
+  /// A divided batch index `v / r` whose variable ranges over a batch dimension or a literal
+  /// range; records the host's check in k_.grouped.
+  bool check_grouped_index(const Access& a, const Param& t, const LoopInfo& L);
   /// The loop an index variable names; nullptr after reporting an unknown name or a name that is
   /// not a loop index.
   LoopInfo* index_loop(const Ident& vid);
@@ -148,6 +155,15 @@ public:
   Shape check_position(Call& c, const Expr& e);
   /// Resolves the tensor of an access; reports what the name is otherwise. Null on error.
   const Binding* resolve_tensor(const Ident& id);
+
+  // check_row.cpp: rows of tiles (docs/language.md, "Rows of tiles")
+  void check_row_init(RowInit& r);
+  /// `o[d]`, reading or writing one tile of row `row`: one plain loop variable over its range.
+  bool check_row_index(const Access& a, SourceRange where, const Binding& row);
+  Shape check_row_read(Access& a, SourceRange where, Binding& row);
+  void check_row_store(Store& st, Binding& row, const Shape& value);
+  /// `o` used as a tile, assigned (`o = e`) or accumulated (`o += e`): reported.
+  void row_as_tile(const Ident& id, const Binding& row, const std::string& how);
 
   // check.cpp
   void check_block(std::vector<Stmt>& body);

@@ -50,6 +50,10 @@ void print_index(std::string& out, const TensorIndex& ix) {
     return;
   }
   out += ix.var->name;
+  if (ix.divisor_name)
+    out += " / " + ix.divisor_name->name;
+  else if (ix.divided)
+    out += " / " + std::to_string(ix.divisor);
   if (ix.offset > 0)
     out += " + " + std::to_string(ix.offset);
   else if (ix.offset < 0)
@@ -159,6 +163,12 @@ void print_stmt(std::string& out, const Stmt& s, int indent) {
           out += "for ";
           print_loop_var(out, n.loop);
           print_block(out, n.body, indent);
+        } else if constexpr (std::is_same_v<T, RowInit>) {
+          out += n.name.name + "[";
+          print_loop_var(out, n.loop);
+          out += "] = ";
+          print_expr(out, n.value);
+          out += '\n';
         } else {
           out += "parallel ";
           for (std::size_t i = 0; i < n.loops.size(); ++i) {

@@ -189,6 +189,20 @@ Binding bind(const dsl::Kernel& k, const Inputs& in) {
                   "' already binds; it is only for a dimension that no input declares");
     else if (!b.dims.count(dn))
       throw Error(kn + ": Inputs::dims gives " + dn + ", which is not a dimension of " + kn);
+  // Grouped indices (K[h / 2, ...]): the variable's batch is the ratio times the indexed one.
+  for (const dsl::GroupedDim& g : k.grouped) {
+    auto source = [&](const std::string& dn) {
+      auto it = first.find(dn);
+      return it == first.end() ? "dims." + dn
+                               : it->second.first + "." + axis3_name(it->second.second);
+    };
+    const std::int64_t a = b.dims.at(g.outer), c = b.dims.at(g.inner);
+    if (a != g.ratio * c)
+      throw Error(kn + ": dimension " + g.outer + " must be " + std::to_string(g.ratio) +
+                  " times dimension " + g.inner + " (a grouped index divides by " +
+                  std::to_string(g.ratio) + "): " + source(g.outer) + " = " + std::to_string(a) +
+                  " but " + source(g.inner) + " = " + std::to_string(c));
+  }
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const dsl::Param& p : k.outputs)
     b.outputs.emplace(p.name.name, p.dims.size() == 3

@@ -30,6 +30,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 std::string index_str(const dsl::TensorIndex& ix) {
   if (!ix.var)
     return std::to_string(ix.offset);
+  if (ix.divisor_name)
+    return ix.var->name + " / " + ix.divisor_name->name;
+  if (ix.divided)
+    return ix.var->name + " / " + std::to_string(ix.divisor);
   if (ix.offset == 0)
     return ix.var->name;
   return ix.var->name + (ix.offset > 0 ? " + " : " - ") +
@@ -187,7 +191,12 @@ private:
       r.kept = Kept::carried;
       *lookup(name) = std::move(r);
     } else if (const auto* st = std::get_if<dsl::Store>(&s.node)) {
-      store(*st);
+      if (st->target.row)
+        store_row(*st);
+      else
+        store(*st);
+    } else if (const auto* r = std::get_if<dsl::RowInit>(&s.node)) {
+      init_row(*r);
     } else if (const auto* f = std::get_if<dsl::For>(&s.node)) {
       const auto [lo, hi] = range(f->loop.range);
       const std::string& v = f->loop.var.name;
@@ -201,6 +210,62 @@ private:
     } else {
       unchecked("nested 'parallel'");
     }
+  }
+
+  // ---- rows of tiles (docs/language.md, "Rows of tiles") ---------------------------------------
+  // Tile x of row `o` is the name `o[x]` of the scope that binds the row (no name holds '[').
+  static std::string row_key(const std::string& row, std::int64_t x) {
+    return row + "[" + std::to_string(x) + "]";
+  }
+  std::string row_key(const dsl::Access& a) const {
+    if (a.indices.size() != 1 || !a.indices[0].var)
+      unchecked("row '" + access_str(a) + "' without its one loop variable");
+    auto it = loops_.find(a.indices[0].var->name);
+    if (it == loops_.end())
+      unchecked("'" + a.indices[0].var->name + "' in '" + access_str(a) +
+                "' is not a loop variable");
+    return row_key(a.tensor.name, it->second);
+  }
+
+  /// `o[d in R] = e`: e for each d in R, each in a scope of its own, then the row is bound.
+  void init_row(const dsl::RowInit& r) {
+    const auto [lo, hi] = range(r.loop.range);
+    const std::string& v = r.loop.var.name;
+    std::vector<Tile> tiles;
+    for (std::int64_t x = lo; x < hi; ++x) {
+      loops_[v] = x;
+      scopes_.emplace_back();
+      Tile t = tile(r.value);
+      t.kept = Kept::value;
+      tiles.push_back(std::move(t));
+      scopes_.pop_back();
+    }
+    loops_.erase(v);
+    for (std::int64_t x = lo; x < hi; ++x)
+      scopes_.back().insert_or_assign(row_key(r.name.name, x),
+                                      std::move(tiles[static_cast<std::size_t>(x - lo)]));
+  }
+
+  /// `o[d] = e`: tile d of the row, in the scope that bound it. A tile computed from its own row
+  /// (`o[d] = o[d] * c + p @ v`) is carried, as a carried sum is.
+  void store_row(const dsl::Store& st) {
+    Tile* x = lookup(row_key(st.target));
+    if (!x)
+      unchecked("'" + access_str(st.target) + "' writes outside its row");
+    Tile t = tile(st.value);
+    t.kept = reads_row(st.value, st.target.tensor.name) ? Kept::carried : Kept::value;
+    *x = std::move(t);
+  }
+  static bool reads_row(const dsl::Expr& e, const std::string& row) {
+    if (const auto* a = std::get_if<dsl::Access>(&e.node))
+      return a->row && a->tensor.name == row;
+    if (const auto* b = std::get_if<dsl::Binary>(&e.node))
+      return reads_row(*b->lhs, row) || reads_row(*b->rhs, row);
+    if (const auto* c = std::get_if<dsl::Call>(&e.node))
+      for (const dsl::Expr& a : c->args)
+        if (reads_row(a, row))
+          return true;
+    return false;
   }
 
   Tile* lookup(const std::string& name) {
@@ -236,6 +301,8 @@ private:
         if (it == loops_.end())
           unchecked("'" + t.var->name + "' in '" + access_str(a) + "' is not a loop variable");
         v += it->second;
+        if (t.divisor > 1) // a grouped index `h / 2`: floor division of a non-negative index
+          v /= t.divisor;
       }
     }
     Region r{ix[0] * rows + ix[1] * kTile,
@@ -349,8 +416,13 @@ private:
 
       unchecked("'" + n->id.name + "' is neither a bound tile nor a scalar parameter");
     }
-    if (const auto* a = std::get_if<dsl::Access>(&e.node))
-      return load(*a);
+    if (const auto* a = std::get_if<dsl::Access>(&e.node)) {
+      if (!a->row)
+        return load(*a);
+      if (const Tile* t = lookup(row_key(*a)))
+        return *t;
+      unchecked("'" + access_str(*a) + "' reads outside its row");
+    }
     if (const auto* c = std::get_if<dsl::Call>(&e.node))
       return call(*c, q);
     const auto& b = std::get<dsl::Binary>(e.node);
@@ -457,6 +529,8 @@ private:
         find_splits(acc->value);
       } else if (const auto* st = std::get_if<dsl::Store>(&s.node)) {
         find_splits(st->value);
+      } else if (const auto* r = std::get_if<dsl::RowInit>(&s.node)) {
+        find_splits(r->value);
       } else if (const auto* f = std::get_if<dsl::For>(&s.node)) {
         find_names(f->body);
       } else if (const auto* p = std::get_if<dsl::Parallel>(&s.node)) {

@@ -75,6 +75,8 @@ TK_TOKEN(close_indices, "']' after tensor indices", lit(']'))
 TK_TOKEN(in_kw, "'in'", kw("in"))
 TK_TOKEN(dotdot, "'..'", lit(".."))
 TK_TOKEN(store_eq, "'=' after tensor access", lit('='))
+TK_TOKEN(row_eq, "'=' after a row of tiles", lit('='))
+TK_TOKEN(close_row, "']' after the row's range", lit(']'))
 TK_TOKEN(name_eq, "'=' or '+=' after name", lit('='))
 TK_TOKEN(option_eq, "'=' after option name", lit('='))
 TK_TOKEN(options_kw, "'options' after '@'", kw("options"))
@@ -133,13 +135,17 @@ auto const member = reject(lexeme[lit('.') >> !lit('.') >> *ident_char], [](cons
          "': values have no fields or methods; call a function instead, such as exp(x) or "
          "rowsum(x)";
 });
+// `h / 2` (a grouped index) is a tensor index; a product, or a literal divided, is a stride.
 auto const strided_index =
-    reject((x3::uint_parser<std::int64_t>{} | ident_body) >> x3::char_("*/") >>
-               (x3::uint_parser<std::int64_t>{} | ident_body),
+    reject(((x3::uint_parser<std::int64_t>{} | ident_body) >> x3::char_('*') >>
+            (x3::uint_parser<std::int64_t>{} | ident_body)) |
+               (x3::uint_parser<std::int64_t>{} >> x3::char_('/') >>
+                (x3::uint_parser<std::int64_t>{} | ident_body)),
            [](const std::string& text) {
              return "strided index '" + text +
                     "': an index is a loop variable, optionally plus or minus an integer ('j', "
-                    "'j + 1'), or an integer; loop over exactly the tiles you need instead";
+                    "'j + 1'), or an integer, and a batch index may divide its variable by an "
+                    "integer ('h / 2'); loop over exactly the tiles you need instead";
            });
 auto const if_stmt = reject(kw("if") >> !(lit("+=") | lit('=')), [](const std::string&) {
   return std::string(
@@ -221,8 +227,46 @@ auto const call_def = (callee >> &lit('(') > args)[([](auto& ctx) {
   _val(ctx) = std::move(x);
 })];
 
+// The divisor of a grouped index `h / 2`: an integer, possibly negative (`h / -1`), or a name
+// (`h / j`); the checker reports all but a positive integer (docs/language.md, "Tensor indices").
+struct IndexDivisor {
+  std::optional<dsl::Ident> name;
+  std::int64_t value = 0;
+  dsl::Loc loc;
+};
+x3::rule<class index_divisor_class, IndexDivisor> const index_divisor =
+    "index divisor (a positive integer: 'h / 2')";
+x3::rule<class index_divisor_body_class, IndexDivisor> const index_divisor_body =
+    "index divisor (a positive integer: 'h / 2')";
+auto const index_divisor_def = index_divisor_body;
+auto const index_divisor_body_def =
+    ident[([](auto& ctx) { _val(ctx).name = std::move(_attr(ctx)); })] |
+    raw[lexeme[-lit('-') >> +x3::digit]][([](auto& ctx) {
+      auto r = _attr(ctx);
+      std::string_view text(r.begin(), r.size());
+      bool negative = text[0] == '-';
+      std::string_view body = text.substr(negative ? 1 : 0);
+      std::int64_t v = 0;
+      auto [ptr, ec] = std::from_chars(body.data(), body.data() + body.size(), v);
+      if (ec != std::errc() || ptr != body.data() + body.size())
+        fail_with(state(ctx), r.begin(),
+                  "index divisor '" + std::string(text) + "' is out of range", r.end());
+      _val(ctx).value = negative ? -v : v;
+    })];
+
 auto const tensor_index_def = tensor_index_body;
 auto const tensor_index_body_def =
+    ((ident >> '/') > index_divisor)[([](auto& ctx) {
+      auto& a = _attr(ctx);
+      dsl::TensorIndex t;
+      t.var = std::move(at_c<0>(a));
+      IndexDivisor& d = at_c<1>(a);
+      t.divided = true;
+      t.divisor = d.name ? 1 : d.value;
+      t.divisor_name = std::move(d.name);
+      t.divisor_loc = d.loc;
+      _val(ctx) = std::move(t);
+    })] |
     (ident >> -((x3::char_("+-") > index_offset)))[([](auto& ctx) {
       auto& a = _attr(ctx);
       dsl::TensorIndex t;
@@ -301,7 +345,8 @@ auto const expr_def = sum[assign_val] >> -((CompareOps{} > sum)[fold]) >> chaine
 BOOST_SPIRIT_DEFINE(ident, ident_body, kernel_name, param_name, loop_var_name, dim_name,
                     option_name, callee, callee_body)
 BOOST_SPIRIT_DEFINE(expr, sum, product, primary, number, call, access, name_ref, paren, args,
-                    tensor_index, indices, access_body, tensor_index_body, next_index)
+                    tensor_index, indices, access_body, tensor_index_body, next_index,
+                    index_divisor, index_divisor_body)
 
 // ---- statements ---------------------------------------------------------------------------------
 x3::rule<class stmt_class, dsl::Stmt> const stmt = "statement";
@@ -309,6 +354,7 @@ x3::rule<class block_class, std::vector<dsl::Stmt>> const block = "'{'";
 x3::rule<class parallel_class, dsl::Stmt> const parallel_stmt = "parallel";
 x3::rule<class for_class, dsl::Stmt> const for_stmt = "for";
 x3::rule<class store_class, dsl::Stmt> const store_stmt = "store";
+x3::rule<class row_init_class, dsl::Stmt> const row_init_stmt = "row of tiles";
 x3::rule<class name_stmt_class, dsl::Stmt> const name_stmt = "assignment";
 x3::rule<class loop_var_class, dsl::LoopVar> const loop_var = "loop variable";
 x3::rule<class range_class, dsl::Range> const range = "range such as 'tiles(N)' or '0 .. 4'";
@@ -378,7 +424,7 @@ auto const loop_var_def = (loop_var_name > in_kw > range)[([](auto& ctx) {
 })];
 
 auto const stmt_def = ResetOperators{} >> if_stmt >> while_stmt >>
-                      (parallel_stmt | for_stmt | store_stmt | name_stmt);
+                      (parallel_stmt | for_stmt | row_init_stmt | store_stmt | name_stmt);
 
 // A block may open on the next line; it ends before the next `kernel` at the latest, so a
 // missing '}' is reported there rather than as a misplaced keyword.
@@ -395,6 +441,13 @@ auto const parallel_stmt_def = (kw("parallel") > loop_vars > block)[([](auto& ct
 auto const for_stmt_def = (kw("for") > loop_var > block)[([](auto& ctx) {
   auto& a = _attr(ctx);
   _val(ctx) = make_stmt(dsl::For{std::move(at_c<0>(a)), std::move(at_c<1>(a))});
+})];
+// `o[d in tiles(D)] = EXPR`: a name, '[', then a loop variable ('d in'), not a tensor index.
+auto const row_init_stmt_def = ((ident >> '[' >> &(ident >> kw("in"))) >
+                                free_lines[loop_var > close_row] > row_eq > expr)[([](auto& ctx) {
+  auto& a = _attr(ctx);
+  _val(ctx) =
+      make_stmt(dsl::RowInit{std::move(at_c<0>(a)), std::move(at_c<1>(a)), std::move(at_c<2>(a))});
 })];
 auto const store_stmt_def = (access > store_eq > expr)[([](auto& ctx) {
   auto& a = _attr(ctx);
@@ -413,9 +466,9 @@ auto const name_stmt_def =
       _val(ctx) = make_stmt(dsl::Assign{std::move(at_c<0>(a)), std::move(at_c<1>(a))});
     })];
 
-BOOST_SPIRIT_DEFINE(stmt, block, parallel_stmt, for_stmt, store_stmt, name_stmt, loop_var,
-                    loop_vars, range, bound, int_bound, tiles_bound, range_body, int_bound_body,
-                    tiles_bound_body, size_bound, size_bound_body)
+BOOST_SPIRIT_DEFINE(stmt, block, parallel_stmt, for_stmt, store_stmt, row_init_stmt, name_stmt,
+                    loop_var, loop_vars, range, bound, int_bound, tiles_bound, range_body,
+                    int_bound_body, tiles_bound_body, size_bound, size_bound_body)
 
 // ---- declarations -------------------------------------------------------------------------------
 x3::rule<class dim_class, dsl::Dim> const dim = "dimension (a name or an integer)";
@@ -523,9 +576,10 @@ struct sum_class : annotate {};
 struct number_class : annotate {};         struct call_class : annotate {};
 struct access_class : annotate {};         struct name_ref_class : annotate {};
 struct paren_class : annotate {};          struct tensor_index_class : annotate {};
-struct next_index_class : annotate {};
+struct next_index_class : annotate {};    struct index_divisor_class : annotate {};
 struct stmt_class : annotate {};           struct parallel_class : annotate {};
 struct for_class : annotate {};            struct store_class : annotate {};
+struct row_init_class : annotate {};
 struct name_stmt_class : annotate {};      struct range_class : annotate {};
 struct bound_class : annotate {};          struct int_bound_class : annotate {};
 struct tiles_bound_class : annotate {};    struct dim_class : annotate {};

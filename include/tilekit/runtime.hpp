@@ -134,6 +134,14 @@ void check_dim_equals(const char* kernel, const char* param, const char* axis, s
 void check_same_dim(const char* kernel, const char* dim, const char* param_a, const char* axis_a,
                     std::int64_t a, const char* param_b, const char* axis_b, std::int64_t b);
 
+/// Checks a grouped index's dimensions: `outer` (its variable's range) is `ratio` times `inner`
+/// (the batch it indexes), as K[h / 2, j, e] needs with h over 0 .. H and K: [HK, S, D]
+/// ("gqa: dimension H must be 2 times dimension HK (a grouped index divides by 2): Q.batch = 4
+/// but K.batch = 3").
+void check_grouped_dim(const char* kernel, const char* outer, const char* param_a,
+                       const char* axis_a, std::int64_t a, std::int64_t ratio, const char* inner,
+                       const char* param_b, const char* axis_b, std::int64_t b);
+
 /// Checks that a non-empty view has data ("matmul: A.data is null but A is 64x32").
 void check_data(const char* kernel, const char* param, const void* data, std::int64_t rows,
                 std::int64_t cols);

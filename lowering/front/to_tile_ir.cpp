@@ -37,6 +37,14 @@ public:
     p.attrs["cb_depth"] = {o.cb_depth};
     p.attrs["fp32_acc"] = {o.fp32_acc};
     p.attrs["math_fidelity"] = {o.math_fidelity};
+    // Grouped indices `K[h / 2, ...]` (dsl::Kernel::grouped): [outer, ratio, inner], each checked
+    // by the host (outer = ratio * inner) before the kernel runs.
+    if (!k_.grouped.empty()) {
+      std::vector<AttrValue> grouped;
+      for (const dsl::GroupedDim& g : k_.grouped)
+        grouped.push_back({std::vector<AttrValue>{{g.outer}, {g.ratio}, {g.inner}}});
+      p.attrs["grouped_dims"] = {std::move(grouped)};
+    }
     if (o.matmul_rows > 0) // rows, columns: choose-blocks checks that the kernel is a matmul
       p.attrs["matmul_block"] = {std::vector<AttrValue>{{o.matmul_rows}, {o.matmul_cols}}};
 
@@ -253,6 +261,8 @@ private:
         continue;
       }
       Expr v = var(ti.var->name, Type::i32());
+      if (ti.divisor > 1) // a grouped index `h / 2` (offset 0): the loop variable is never negative
+        v = v / int_imm(ti.divisor);
       if (ti.offset > 0)
         v = v + int_imm(ti.offset);
       else if (ti.offset < 0)
@@ -350,10 +360,37 @@ private:
 
 } // namespace
 
-ir::Module to_tile_ir(const dsl::Module& m, Diagnostics&, std::string_view arch) {
+namespace {
+// The first row of tiles (`o[d in tiles(D)] = ...`) bound in `ss`, or null.
+const dsl::RowInit* first_row(const std::vector<dsl::Stmt>& ss) {
+  for (const dsl::Stmt& s : ss) {
+    if (const auto* r = std::get_if<dsl::RowInit>(&s.node))
+      return r;
+    const std::vector<dsl::Stmt>* body = nullptr;
+    if (const auto* f = std::get_if<dsl::For>(&s.node))
+      body = &f->body;
+    else if (const auto* p = std::get_if<dsl::Parallel>(&s.node))
+      body = &p->body;
+    if (const dsl::RowInit* r = body ? first_row(*body) : nullptr)
+      return r;
+  }
+  return nullptr;
+}
+} // namespace
+
+ir::Module to_tile_ir(const dsl::Module& m, Diagnostics& diags, std::string_view arch) {
   ir::Module out;
-  for (const dsl::Kernel& k : m.kernels)
+  for (const dsl::Kernel& k : m.kernels) {
+    // Rows of tiles are checked and interpreted, not yet lowered (docs/language.md).
+    if (const dsl::RowInit* r = first_row(k.body)) {
+      diags.error(r->name.loc.range,
+                  "row of tiles '" + r->name.name + "' in kernel '" + k.name.name +
+                      "': rows of tiles are checked and run by the interpreter, but not yet "
+                      "lowered to the CPU or TT targets");
+      continue;
+    }
     out.programs.push_back(KernelLowering(k, arch).run());
+  }
   return out;
 }
 

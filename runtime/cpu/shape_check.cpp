@@ -64,6 +64,17 @@ void check_same_dim(const char* kernel, const char* dim, const char* param_a, co
               std::to_string(b));
 }
 
+void check_grouped_dim(const char* kernel, const char* outer, const char* param_a,
+                       const char* axis_a, std::int64_t a, std::int64_t ratio, const char* inner,
+                       const char* param_b, const char* axis_b, std::int64_t b) {
+  if (a == ratio * b)
+    return;
+  throw Error(std::string(kernel) + ": dimension " + outer + " must be " + std::to_string(ratio) +
+              " times dimension " + inner + " (a grouped index divides by " +
+              std::to_string(ratio) + "): " + param_a + "." + axis_a + " = " + std::to_string(a) +
+              " but " + param_b + "." + axis_b + " = " + std::to_string(b));
+}
+
 void check_data(const char* kernel, const char* param, const void* data, std::int64_t rows,
                 std::int64_t cols) {
   if (data == nullptr && rows > 0 && cols > 0)

@@ -43,6 +43,19 @@ TEST(ShapeCheck, SameDimension) {
             "(no error)");
 }
 
+// A grouped index (K[h / 2, j, e]): H must be 2 times HK, not merely at least.
+TEST(ShapeCheck, GroupedDimension) {
+  EXPECT_EQ(message_of([] {
+              tk::check_grouped_dim("gqa", "H", "Q", "batch", 4, 2, "HK", "K", "batch", 3);
+            }),
+            "gqa: dimension H must be 2 times dimension HK (a grouped index divides by 2): "
+            "Q.batch = 4 but K.batch = 3");
+  EXPECT_EQ(message_of([] {
+              tk::check_grouped_dim("gqa", "H", "Q", "batch", 8, 4, "HK", "K", "batch", 2);
+            }),
+            "(no error)");
+}
+
 TEST(ShapeCheck, Vectors) {
   EXPECT_EQ(message_of([] { tk::check_dim_equals("mbr", "bias", "rows", 32, 1); }),
             "mbr: bias.rows = 32 but must be exactly 1 (a row vector)");

@@ -86,6 +86,28 @@ TEST(Print, IndexOffsets) {
   EXPECT_EQ(expr_of("x = A[j - 0, 7]"), "A[j, 7]");
 }
 
+// A grouped index keeps its divisor, a wrong one included (the checker reports it).
+TEST(Print, GroupedIndices) {
+  EXPECT_EQ(expr_of("x = K[h/2, j, e]"), "K[h / 2, j, e]");
+  EXPECT_EQ(expr_of("x = K[h / -1, j, e]"), "K[h / -1, j, e]");
+  EXPECT_EQ(expr_of("x = K[h / g, j, e]"), "K[h / g, j, e]");
+}
+
+// A row of tiles prints as written and reads back equal.
+TEST(Print, RowsOfTiles) {
+  Module m = parse_ok("kernel k(x: bf16[M, N]) -> (y: bf16[M, N]) {\n"
+                      "    parallel i in tiles(M) {\n"
+                      "        o[d in tiles(N)] = x[i, d]\n"
+                      "        q[c in 0 .. 2] = zeros()\n"
+                      "        for d in tiles(N) { o[d] = o[d] * 2.0 }\n"
+                      "        for d in tiles(N) { y[i, d] = o[d] }\n"
+                      "    }\n"
+                      "}\n");
+  expect_round_trip(m);
+  EXPECT_NE(print(m).find("        o[d in tiles(N)] = x[i, d]\n"), std::string::npos) << print(m);
+  EXPECT_NE(print(m).find("        q[c in 0 .. 2] = zeros()\n"), std::string::npos) << print(m);
+}
+
 Expr num(double v, bool integer) {
   Expr e;
   e.node = Number{v, integer};
