@@ -45,8 +45,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t Mt = M / 32u;
   const std::uint32_t work_items = Mt;
   const std::uint32_t Nt = N / 32u;
-  const std::uint32_t row_kept = std::min(Nt, 128u);
-  const std::uint32_t row_rest = std::max(Nt - 128u, 0u);
+  const std::uint32_t shared_kept = std::min(Nt, 128u);
+  const std::uint32_t row_single = std::min(8u * (Nt - std::min(Nt, 128u)) / Nt, 1u);
+  const std::uint32_t row_double = 1u - row_single;
+  const std::uint32_t row_kept = std::min(Nt, 128u + 128u * row_single);
   const std::uint32_t scalar_bits = std::bit_cast<std::uint32_t>(1.0f / static_cast<float>(N));
   const std::uint32_t eps_bits = std::bit_cast<std::uint32_t>(eps);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
@@ -100,9 +102,14 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   tk_grid.y = std::min<std::size_t>(tk_grid.y, 8);
   const auto [tk_num_cores, tk_all_cores, tk_group_1, tk_group_2, tk_per_core_1, tk_per_core_2] =
       tt::tt_metal::split_work_to_cores(tk_grid, work_items, false);
-  static_cast<void>(tk_num_cores);
 
   tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
+  const std::uint32_t gamma_mcast_ready =
+      tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+  const std::uint32_t gamma_mcast_valid =
+      tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+  const std::uint32_t beta_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+  const std::uint32_t beta_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
@@ -208,13 +215,98 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
+        // The core's values of the multicasts to the grid, from its coordinates and the split.
+        const std::uint32_t core_x = static_cast<std::uint32_t>(tk_core.x),
+                            core_y = static_cast<std::uint32_t>(tk_core.y);
+        const std::uint32_t used_cores = tk_num_cores,
+                            grid_x = static_cast<std::uint32_t>(tk_grid.x),
+                            grid_y = static_cast<std::uint32_t>(tk_grid.y);
+        static_cast<void>(grid_x);
+        static_cast<void>(grid_y);
+        const std::uint32_t mcast_cols = std::max(used_cores / grid_y, 1u);
+        const std::uint32_t mcast_rows = std::min(used_cores, grid_y);
+        const std::uint32_t gamma_mcast_receives =
+            std::min(mcast_cols - std::min(core_x, mcast_cols), 1u) *
+            std::min(mcast_rows - std::min(core_y, mcast_rows), 1u) * std::min(core_x + core_y, 1u);
+        const std::uint32_t gamma_mcast_x0 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               mcast_cols - 1u, mcast_rows - 1u})
+                                           .x);
+        const std::uint32_t gamma_mcast_y0 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               mcast_cols - 1u, mcast_rows - 1u})
+                                           .y);
+        const std::uint32_t gamma_mcast_x1 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).x);
+        const std::uint32_t gamma_mcast_y1 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).y);
+        const std::uint32_t gamma_mcast_dests =
+            (1u - std::min(core_x + core_y, 1u)) * (mcast_cols * mcast_rows - 1u);
+        const std::uint32_t gamma_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).x);
+        const std::uint32_t gamma_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).y);
+        const std::uint32_t beta_mcast_receives =
+            std::min(mcast_cols - std::min(core_x, mcast_cols), 1u) *
+            std::min(mcast_rows - std::min(core_y, mcast_rows), 1u) * std::min(core_x + core_y, 1u);
+        const std::uint32_t beta_mcast_x0 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               mcast_cols - 1u, mcast_rows - 1u})
+                                           .x);
+        const std::uint32_t beta_mcast_y0 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               mcast_cols - 1u, mcast_rows - 1u})
+                                           .y);
+        const std::uint32_t beta_mcast_x1 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).x);
+        const std::uint32_t beta_mcast_y1 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).y);
+        const std::uint32_t beta_mcast_dests =
+            (1u - std::min(core_x + core_y, 1u)) * (mcast_cols * mcast_rows - 1u);
+        const std::uint32_t beta_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).x);
+        const std::uint32_t beta_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).y);
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
+                                     {x_addr,
+                                      gamma_addr,
+                                      beta_addr,
+                                      Nt,
+                                      shared_kept,
+                                      row_single,
+                                      row_double,
+                                      row_kept,
+                                      gamma_mcast_receives,
+                                      gamma_mcast_x0,
+                                      gamma_mcast_y0,
+                                      gamma_mcast_x1,
+                                      gamma_mcast_y1,
+                                      gamma_mcast_dests,
+                                      gamma_mcast_sender_x,
+                                      gamma_mcast_sender_y,
+                                      gamma_mcast_ready,
+                                      gamma_mcast_valid,
+                                      beta_mcast_receives,
+                                      beta_mcast_x0,
+                                      beta_mcast_y0,
+                                      beta_mcast_x1,
+                                      beta_mcast_y1,
+                                      beta_mcast_dests,
+                                      beta_mcast_sender_x,
+                                      beta_mcast_sender_y,
+                                      beta_mcast_ready,
+                                      beta_mcast_valid,
+                                      start,
+                                      count});
         tt::tt_metal::SetRuntimeArgs(
-            tk_program, tk_reader, tk_core,
-            {x_addr, gamma_addr, beta_addr, Nt, row_kept, row_rest, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                     {row_kept, row_rest, scalar_bits, eps_bits, count});
+            tk_program, tk_compute, tk_core,
+            {Nt, shared_kept, row_single, row_double, row_kept, scalar_bits, eps_bits, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                     {y_addr, Nt, row_kept, row_rest, start, count});
+                                     {y_addr, Nt, shared_kept, row_kept, start, count});
         start += count;
       }
     }

@@ -53,8 +53,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t Dt = D / 32u;
   const std::uint32_t work_items = Mt * Dt;
   const std::uint32_t Ft = F / 32u;
-  const std::uint32_t row_kept = std::min(Ft, 512u);
-  const std::uint32_t row_rest = std::max(Ft - 512u, 0u);
+  const std::uint32_t shared_kept = std::min(Ft, 512u);
   const std::uint32_t X_bytes = Mt * Dt * 2048u;
   const std::uint32_t W1_bytes = Dt * Ft * 2048u;
   const std::uint32_t b1_bytes = Ft * 2048u;
@@ -126,9 +125,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   tk_grid.y = std::min<std::size_t>(tk_grid.y, 8);
   const auto [tk_num_cores, tk_all_cores, tk_group_1, tk_group_2, tk_per_core_1, tk_per_core_2] =
       tt::tt_metal::split_work_to_cores(tk_grid, work_items, false);
-  static_cast<void>(tk_num_cores);
 
   tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
+  const std::uint32_t b1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+  const std::uint32_t b1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
@@ -206,11 +206,60 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
-        tt::tt_metal::SetRuntimeArgs(
-            tk_program, tk_reader, tk_core,
-            {X_addr, W1_addr, b1_addr, W2_addr, b2_addr, Dt, Ft, row_kept, row_rest, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                     {Dt, row_kept, row_rest, count});
+        // The core's values of the multicasts to the grid, from its coordinates and the split.
+        const std::uint32_t core_x = static_cast<std::uint32_t>(tk_core.x),
+                            core_y = static_cast<std::uint32_t>(tk_core.y);
+        const std::uint32_t used_cores = tk_num_cores,
+                            grid_x = static_cast<std::uint32_t>(tk_grid.x),
+                            grid_y = static_cast<std::uint32_t>(tk_grid.y);
+        static_cast<void>(grid_x);
+        static_cast<void>(grid_y);
+        const std::uint32_t mcast_cols = std::max(used_cores / grid_y, 1u);
+        const std::uint32_t mcast_rows = std::min(used_cores, grid_y);
+        const std::uint32_t b1_mcast_receives =
+            std::min(mcast_cols - std::min(core_x, mcast_cols), 1u) *
+            std::min(mcast_rows - std::min(core_y, mcast_rows), 1u) * std::min(core_x + core_y, 1u);
+        const std::uint32_t b1_mcast_x0 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               mcast_cols - 1u, mcast_rows - 1u})
+                                           .x);
+        const std::uint32_t b1_mcast_y0 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               mcast_cols - 1u, mcast_rows - 1u})
+                                           .y);
+        const std::uint32_t b1_mcast_x1 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).x);
+        const std::uint32_t b1_mcast_y1 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).y);
+        const std::uint32_t b1_mcast_dests =
+            (1u - std::min(core_x + core_y, 1u)) * (mcast_cols * mcast_rows - 1u);
+        const std::uint32_t b1_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).x);
+        const std::uint32_t b1_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).y);
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, {X_addr,
+                                                                      W1_addr,
+                                                                      b1_addr,
+                                                                      W2_addr,
+                                                                      b2_addr,
+                                                                      Dt,
+                                                                      Ft,
+                                                                      shared_kept,
+                                                                      b1_mcast_receives,
+                                                                      b1_mcast_x0,
+                                                                      b1_mcast_y0,
+                                                                      b1_mcast_x1,
+                                                                      b1_mcast_y1,
+                                                                      b1_mcast_dests,
+                                                                      b1_mcast_sender_x,
+                                                                      b1_mcast_sender_y,
+                                                                      b1_mcast_ready,
+                                                                      b1_mcast_valid,
+                                                                      start,
+                                                                      count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {Dt, Ft, shared_kept, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, {Y_addr, Dt, start, count});
         start += count;
       }

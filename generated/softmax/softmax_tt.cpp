@@ -40,8 +40,9 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t Mt = M / 32u;
   const std::uint32_t work_items = Mt;
   const std::uint32_t Nt = N / 32u;
-  const std::uint32_t row_kept = std::min(Nt, 256u);
-  const std::uint32_t row_rest = std::max(Nt - 256u, 0u);
+  const std::uint32_t row_single = std::min(8u * (Nt - std::min(Nt, 256u)) / Nt, 1u);
+  const std::uint32_t row_double = 1u - row_single;
+  const std::uint32_t row_kept = std::min(Nt, 256u + 256u * row_single);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
   const std::uint32_t y_bytes = Mt * Nt * 2048u;
   if (work_items == 0) {
@@ -146,10 +147,11 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {x_addr, Nt, row_kept, row_rest, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {row_kept, row_rest, count});
+                                     {x_addr, Nt, row_single, row_double, row_kept, start, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
+                                     {Nt, row_single, row_double, row_kept, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                     {y_addr, Nt, row_kept, row_rest, start, count});
+                                     {y_addr, Nt, row_kept, start, count});
         start += count;
       }
     }

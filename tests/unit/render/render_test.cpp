@@ -141,15 +141,16 @@ TEST(Generate, TtWritesHostAndThreeKernels) {
        {"#include \"api/compute/reduce.h\"", "#include \"api/compute/bcast.h\"",
         "reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);",
         "mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g, 0, 0, 0);",
-        "const uint32_t inv_n_bits = get_arg_val<uint32_t>(2);"})
+        "const uint32_t inv_n_bits = get_arg_val<uint32_t>(5);"})
     EXPECT_NE(compute.find(line), std::string::npos) << line;
   EXPECT_EQ(compute.find("api/compute/matmul.h"), std::string::npos); // only what it calls
   EXPECT_EQ(compute.find("api/dataflow"), std::string::npos);
   const std::string& host = files["rn_tt.cpp"];
-  for (const char* line : {"const std::uint32_t inv_n_bits = std::bit_cast<std::uint32_t>(inv_n);",
-                           "const std::uint32_t N = static_cast<std::uint32_t>(x.cols);",
-                           "TILEKIT_KERNEL_DIR \"/rmsnorm/compute.cpp\"",
-                           "{row_kept, row_rest, inv_n_bits, eps_bits, count});"})
+  for (const char* line :
+       {"const std::uint32_t inv_n_bits = std::bit_cast<std::uint32_t>(inv_n);",
+        "const std::uint32_t N = static_cast<std::uint32_t>(x.cols);",
+        "TILEKIT_KERNEL_DIR \"/rmsnorm/compute.cpp\"",
+        "{Nt, shared_kept, row_single, row_double, row_kept, inv_n_bits, eps_bits, count});"})
     EXPECT_NE(host.find(line), std::string::npos) << line;
 }
 

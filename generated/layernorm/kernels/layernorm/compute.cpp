@@ -33,17 +33,25 @@ void kernel_main() {
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_29;
   constexpr uint32_t cb_d = tt::CBIndex::c_30;
   constexpr uint32_t cb_r = tt::CBIndex::c_31;
-  const int32_t row_kept = get_arg_val<uint32_t>(0);
-  const int32_t row_rest = get_arg_val<uint32_t>(1);
-  const uint32_t scalar_bits = get_arg_val<uint32_t>(2);
-  const uint32_t eps_bits = get_arg_val<uint32_t>(3);
-  const uint32_t count = get_arg_val<uint32_t>(4);
+  const int32_t Nt = get_arg_val<uint32_t>(0);
+  const int32_t shared_kept = get_arg_val<uint32_t>(1);
+  const int32_t row_single = get_arg_val<uint32_t>(2);
+  const int32_t row_double = get_arg_val<uint32_t>(3);
+  const int32_t row_kept = get_arg_val<uint32_t>(4);
+  const uint32_t scalar_bits = get_arg_val<uint32_t>(5);
+  const uint32_t eps_bits = get_arg_val<uint32_t>(6);
+  const uint32_t count = get_arg_val<uint32_t>(7);
   compute_kernel_hw_startup(cb_x_row, cb_scaler, cb_sum0);
   cb_wait_front(cb_gamma_row, 128);
   cb_wait_front(cb_beta_row, 128);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
-    cb_wait_front(cb_x_row, 128);
+    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+      cb_wait_front(cb_x_row, 128);
+    }
+    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
+      cb_wait_front(cb_x_row, 256);
+    }
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_sum0);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -52,7 +60,7 @@ void kernel_main() {
     }
     reduce_uninit();
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_sum0);
-    for (int32_t j = 128; j < 128 + row_rest; ++j) {
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_x, 1);
@@ -172,7 +180,7 @@ void kernel_main() {
       cb_pop_front(cb_d, 1);
       reduce_uninit();
     }
-    for (int32_t j = 128; j < 128 + row_rest; ++j) {
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
       sub_bcast_cols_init_short(cb_x, cb_mean_hi);
       tile_regs_acquire();
@@ -250,7 +258,7 @@ void kernel_main() {
     cb_pop_front(cb_v, 1);
     reconfig_data_format_srca(cb_x_row);
     pack_reconfig_data_format(cb_tmp0);
-    for (int32_t j = 0; j < row_kept; ++j) {
+    for (int32_t j = 0; j < shared_kept; ++j) {
       sub_bcast_cols_init_short(cb_x_row, cb_mean_hi);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_mean_hi, j, 0, 0);
@@ -307,7 +315,68 @@ void kernel_main() {
       cb_push_back(cb_y, 1);
       tile_regs_release();
     }
-    for (int32_t j = 128; j < 128 + row_rest; ++j) {
+    for (int32_t j = shared_kept; j < shared_kept + (row_kept - shared_kept); ++j) {
+      sub_bcast_cols_init_short(cb_x_row, cb_mean_hi);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_mean_hi, j, 0, 0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srcb(cb_mean_lo);
+      sub_bcast_cols_init_short(cb_tmp0, cb_mean_lo);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_mean_lo, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      mul_bcast_cols_init_short(cb_tmp0, cb_r);
+      tile_regs_acquire();
+      mul_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_r, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      cb_wait_front(cb_gamma, 1);
+      reconfig_data_format_srcb(cb_gamma);
+      mul_bcast_rows_init_short(cb_tmp0, cb_gamma);
+      tile_regs_acquire();
+      mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_gamma, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_gamma, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      cb_wait_front(cb_beta, 1);
+      add_bcast_rows_init_short(cb_tmp0, cb_beta);
+      tile_regs_acquire();
+      add_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_beta, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_beta, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y, 1);
+      pack_tile(0, cb_y);
+      cb_push_back(cb_y, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
       sub_bcast_cols_init_short(cb_x, cb_mean_hi);
       tile_regs_acquire();
@@ -374,7 +443,12 @@ void kernel_main() {
     cb_pop_front(cb_mean_hi, 1);
     cb_pop_front(cb_mean_lo, 1);
     cb_pop_front(cb_r, 1);
-    cb_pop_front(cb_x_row, 128);
+    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+      cb_pop_front(cb_x_row, 128);
+    }
+    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
+      cb_pop_front(cb_x_row, 256);
+    }
   }
   cb_pop_front(cb_scaler, 1);
   cb_pop_front(cb_gamma_row, 128);

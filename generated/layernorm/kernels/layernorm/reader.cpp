@@ -31,10 +31,32 @@ void kernel_main() {
   const uint32_t gamma_addr = get_arg_val<uint32_t>(1);
   const uint32_t beta_addr = get_arg_val<uint32_t>(2);
   const int32_t Nt = get_arg_val<uint32_t>(3);
-  const int32_t row_kept = get_arg_val<uint32_t>(4);
-  const int32_t row_rest = get_arg_val<uint32_t>(5);
-  const uint32_t start = get_arg_val<uint32_t>(6);
-  const uint32_t count = get_arg_val<uint32_t>(7);
+  const int32_t shared_kept = get_arg_val<uint32_t>(4);
+  const int32_t row_single = get_arg_val<uint32_t>(5);
+  const int32_t row_double = get_arg_val<uint32_t>(6);
+  const int32_t row_kept = get_arg_val<uint32_t>(7);
+  const int32_t gamma_mcast_receives = get_arg_val<uint32_t>(8);
+  const int32_t gamma_mcast_x0 = get_arg_val<uint32_t>(9);
+  const int32_t gamma_mcast_y0 = get_arg_val<uint32_t>(10);
+  const int32_t gamma_mcast_x1 = get_arg_val<uint32_t>(11);
+  const int32_t gamma_mcast_y1 = get_arg_val<uint32_t>(12);
+  const int32_t gamma_mcast_dests = get_arg_val<uint32_t>(13);
+  const int32_t gamma_mcast_sender_x = get_arg_val<uint32_t>(14);
+  const int32_t gamma_mcast_sender_y = get_arg_val<uint32_t>(15);
+  const int32_t gamma_mcast_ready = get_arg_val<uint32_t>(16);
+  const int32_t gamma_mcast_valid = get_arg_val<uint32_t>(17);
+  const int32_t beta_mcast_receives = get_arg_val<uint32_t>(18);
+  const int32_t beta_mcast_x0 = get_arg_val<uint32_t>(19);
+  const int32_t beta_mcast_y0 = get_arg_val<uint32_t>(20);
+  const int32_t beta_mcast_x1 = get_arg_val<uint32_t>(21);
+  const int32_t beta_mcast_y1 = get_arg_val<uint32_t>(22);
+  const int32_t beta_mcast_dests = get_arg_val<uint32_t>(23);
+  const int32_t beta_mcast_sender_x = get_arg_val<uint32_t>(24);
+  const int32_t beta_mcast_sender_y = get_arg_val<uint32_t>(25);
+  const int32_t beta_mcast_ready = get_arg_val<uint32_t>(26);
+  const int32_t beta_mcast_valid = get_arg_val<uint32_t>(27);
+  const uint32_t start = get_arg_val<uint32_t>(28);
+  const uint32_t count = get_arg_val<uint32_t>(29);
   constexpr auto x_args = TensorAccessorArgs<0>();
   const auto x_accessor = TensorAccessor(x_args, x_addr, 2048u);
   constexpr auto gamma_args = TensorAccessorArgs<x_args.next_compile_time_args_offset()>();
@@ -43,50 +65,136 @@ void kernel_main() {
   const auto beta_accessor = TensorAccessor(beta_args, beta_addr, 2048u);
   cb_reserve_back(cb_gamma_row, 128);
   cb_reserve_back(cb_beta_row, 128);
-  for (int32_t cb_gamma_row_r = 0; cb_gamma_row_r < 1; ++cb_gamma_row_r) {
-    for (int32_t cb_gamma_row_c = 0; cb_gamma_row_c < row_kept; ++cb_gamma_row_c) {
-      noc_async_read_page(0 + cb_gamma_row_r * Nt + cb_gamma_row_c, gamma_accessor,
-                          get_write_ptr(cb_gamma_row) + (cb_gamma_row_r * 128 + cb_gamma_row_c) *
-                                                            get_tile_size(cb_gamma_row));
+  if (gamma_mcast_receives == 0) {
+    for (int32_t cb_gamma_row_r = 0; cb_gamma_row_r < 1; ++cb_gamma_row_r) {
+      for (int32_t cb_gamma_row_c = 0; cb_gamma_row_c < shared_kept; ++cb_gamma_row_c) {
+        noc_async_read_page(0 + cb_gamma_row_r * Nt + cb_gamma_row_c, gamma_accessor,
+                            get_write_ptr(cb_gamma_row) +
+                                (cb_gamma_row_r * shared_kept + cb_gamma_row_c) *
+                                    get_tile_size(cb_gamma_row));
+      }
     }
   }
-  for (int32_t cb_beta_row_r = 0; cb_beta_row_r < 1; ++cb_beta_row_r) {
-    for (int32_t cb_beta_row_c = 0; cb_beta_row_c < row_kept; ++cb_beta_row_c) {
-      noc_async_read_page(0 + cb_beta_row_r * Nt + cb_beta_row_c, beta_accessor,
-                          get_write_ptr(cb_beta_row) +
-                              (cb_beta_row_r * 128 + cb_beta_row_c) * get_tile_size(cb_beta_row));
+  if (beta_mcast_receives == 0) {
+    for (int32_t cb_beta_row_r = 0; cb_beta_row_r < 1; ++cb_beta_row_r) {
+      for (int32_t cb_beta_row_c = 0; cb_beta_row_c < shared_kept; ++cb_beta_row_c) {
+        noc_async_read_page(0 + cb_beta_row_r * Nt + cb_beta_row_c, beta_accessor,
+                            get_write_ptr(cb_beta_row) +
+                                (cb_beta_row_r * shared_kept + cb_beta_row_c) *
+                                    get_tile_size(cb_beta_row));
+      }
     }
   }
   noc_async_read_barrier();
+  if (gamma_mcast_receives != 0) {
+    noc_semaphore_set(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(gamma_mcast_valid)), 0);
+    noc_semaphore_inc(
+        get_noc_addr(gamma_mcast_sender_x, gamma_mcast_sender_y, get_semaphore(gamma_mcast_ready)),
+        1);
+  }
+  if (beta_mcast_receives != 0) {
+    noc_semaphore_set(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(beta_mcast_valid)), 0);
+    noc_semaphore_inc(
+        get_noc_addr(beta_mcast_sender_x, beta_mcast_sender_y, get_semaphore(beta_mcast_ready)), 1);
+  }
+  if (gamma_mcast_receives == 0 && gamma_mcast_dests > 0) {
+    noc_semaphore_wait(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(gamma_mcast_ready)),
+        gamma_mcast_dests);
+    noc_semaphore_set(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(gamma_mcast_ready)), 0);
+    noc_async_write_multicast(get_write_ptr(cb_gamma_row),
+                              get_noc_multicast_addr(gamma_mcast_x0, gamma_mcast_y0, gamma_mcast_x1,
+                                                     gamma_mcast_y1, get_write_ptr(cb_gamma_row)),
+                              1 * shared_kept * get_tile_size(cb_gamma_row), gamma_mcast_dests);
+    noc_semaphore_set(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(gamma_mcast_valid)), 1);
+    noc_semaphore_set_multicast(get_semaphore(gamma_mcast_valid),
+                                get_noc_multicast_addr(gamma_mcast_x0, gamma_mcast_y0,
+                                                       gamma_mcast_x1, gamma_mcast_y1,
+                                                       get_semaphore(gamma_mcast_valid)),
+                                gamma_mcast_dests);
+  }
+  if (beta_mcast_receives == 0 && beta_mcast_dests > 0) {
+    noc_semaphore_wait(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(beta_mcast_ready)),
+        beta_mcast_dests);
+    noc_semaphore_set(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(beta_mcast_ready)), 0);
+    noc_async_write_multicast(get_write_ptr(cb_beta_row),
+                              get_noc_multicast_addr(beta_mcast_x0, beta_mcast_y0, beta_mcast_x1,
+                                                     beta_mcast_y1, get_write_ptr(cb_beta_row)),
+                              1 * shared_kept * get_tile_size(cb_beta_row), beta_mcast_dests);
+    noc_semaphore_set(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(beta_mcast_valid)), 1);
+    noc_semaphore_set_multicast(get_semaphore(beta_mcast_valid),
+                                get_noc_multicast_addr(beta_mcast_x0, beta_mcast_y0, beta_mcast_x1,
+                                                       beta_mcast_y1,
+                                                       get_semaphore(beta_mcast_valid)),
+                                beta_mcast_dests);
+  }
+  if (gamma_mcast_receives != 0) {
+    noc_semaphore_wait(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(gamma_mcast_valid)), 1);
+  }
+  if (beta_mcast_receives != 0) {
+    noc_semaphore_wait(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(beta_mcast_valid)), 1);
+  }
   cb_push_back(cb_gamma_row, 128);
   cb_push_back(cb_beta_row, 128);
   cb_reserve_back(cb_scaler, 1);
   fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);
   cb_push_back(cb_scaler, 1);
   for (uint32_t i = start; i < start + count; ++i) {
-    cb_reserve_back(cb_x_row, 128);
-    for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
-      for (int32_t cb_x_row_c = 0; cb_x_row_c < row_kept; ++cb_x_row_c) {
-        noc_async_read_page(i * Nt + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
-                            get_write_ptr(cb_x_row) +
-                                (cb_x_row_r * 128 + cb_x_row_c) * get_tile_size(cb_x_row));
+    for (int32_t row_window = 0; row_window < row_double; ++row_window) {
+      cb_reserve_back(cb_x_row, 128);
+      for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
+        for (int32_t cb_x_row_c = 0; cb_x_row_c < row_kept; ++cb_x_row_c) {
+          noc_async_read_page(i * Nt + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
+                              get_write_ptr(cb_x_row) +
+                                  (cb_x_row_r * 128 + cb_x_row_c) * get_tile_size(cb_x_row));
+        }
       }
+      noc_async_read_barrier();
+      cb_push_back(cb_x_row, 128);
     }
-    noc_async_read_barrier();
-    cb_push_back(cb_x_row, 128);
-    for (int32_t j = 128; j < 128 + row_rest; ++j) {
+    for (int32_t row_window_1 = 0; row_window_1 < row_single; ++row_window_1) {
+      cb_reserve_back(cb_x_row, 256);
+      for (int32_t cb_x_row_r_1 = 0; cb_x_row_r_1 < 1; ++cb_x_row_r_1) {
+        for (int32_t cb_x_row_c_1 = 0; cb_x_row_c_1 < row_kept; ++cb_x_row_c_1) {
+          noc_async_read_page(i * Nt + cb_x_row_r_1 * Nt + cb_x_row_c_1, x_accessor,
+                              get_write_ptr(cb_x_row) +
+                                  (cb_x_row_r_1 * 256 + cb_x_row_c_1) * get_tile_size(cb_x_row));
+        }
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_x_row, 256);
+    }
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 128; j < 128 + row_rest; ++j) {
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 128; j < 128 + row_rest; ++j) {
+    for (int32_t j = shared_kept; j < shared_kept + (row_kept - shared_kept); ++j) {
+      cb_reserve_back(cb_gamma, 1);
+      cb_reserve_back(cb_beta, 1);
+      noc_async_read_page(j, gamma_accessor, get_write_ptr(cb_gamma));
+      noc_async_read_page(j, beta_accessor, get_write_ptr(cb_beta));
+      noc_async_read_barrier();
+      cb_push_back(cb_gamma, 1);
+      cb_push_back(cb_beta, 1);
+    }
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_reserve_back(cb_x, 1);
       cb_reserve_back(cb_gamma, 1);
       cb_reserve_back(cb_beta, 1);
@@ -99,4 +207,5 @@ void kernel_main() {
       cb_push_back(cb_beta, 1);
     }
   }
+  noc_async_write_barrier();
 }

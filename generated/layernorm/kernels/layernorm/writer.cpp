@@ -8,20 +8,26 @@ void kernel_main() {
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
   const uint32_t y_addr = get_arg_val<uint32_t>(0);
   const int32_t Nt = get_arg_val<uint32_t>(1);
-  const int32_t row_kept = get_arg_val<uint32_t>(2);
-  const int32_t row_rest = get_arg_val<uint32_t>(3);
+  const int32_t shared_kept = get_arg_val<uint32_t>(2);
+  const int32_t row_kept = get_arg_val<uint32_t>(3);
   const uint32_t start = get_arg_val<uint32_t>(4);
   const uint32_t count = get_arg_val<uint32_t>(5);
   constexpr auto y_args = TensorAccessorArgs<0>();
   const auto y_accessor = TensorAccessor(y_args, y_addr, 2048u);
   for (uint32_t i = start; i < start + count; ++i) {
-    for (int32_t j = 0; j < row_kept; ++j) {
+    for (int32_t j = 0; j < shared_kept; ++j) {
       cb_wait_front(cb_y, 1);
       noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y));
       noc_async_writes_flushed();
       cb_pop_front(cb_y, 1);
     }
-    for (int32_t j = 128; j < 128 + row_rest; ++j) {
+    for (int32_t j = shared_kept; j < shared_kept + (row_kept - shared_kept); ++j) {
+      cb_wait_front(cb_y, 1);
+      noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y, 1);
+    }
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_y, 1);
       noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y));
       noc_async_writes_flushed();

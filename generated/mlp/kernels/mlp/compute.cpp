@@ -25,8 +25,8 @@ void kernel_main() {
   constexpr uint32_t cb_acc = tt::CBIndex::c_24;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
   const int32_t Dt = get_arg_val<uint32_t>(0);
-  const int32_t row_kept = get_arg_val<uint32_t>(1);
-  const int32_t row_rest = get_arg_val<uint32_t>(2);
+  const int32_t Ft = get_arg_val<uint32_t>(1);
+  const int32_t shared_kept = get_arg_val<uint32_t>(2);
   const uint32_t count = get_arg_val<uint32_t>(3);
   compute_kernel_hw_startup(cb_W1, cb_X, cb_acc);
   cb_wait_front(cb_b1_row, 512);
@@ -41,7 +41,7 @@ void kernel_main() {
     cb_push_back(cb_acc, 1);
     tile_regs_release();
     cb_wait_front(cb_acc, 1);
-    for (int32_t f = 0; f < row_kept; ++f) {
+    for (int32_t f = 0; f < shared_kept; ++f) {
       mm_init_short(cb_X, cb_W1);
       tile_regs_acquire();
       // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -93,7 +93,7 @@ void kernel_main() {
       tile_regs_release();
       cb_wait_front(cb_acc, 1);
     }
-    for (int32_t f = 512; f < 512 + row_rest; ++f) {
+    for (int32_t f = shared_kept; f < shared_kept + (Ft - shared_kept); ++f) {
       mm_init_short(cb_X, cb_W1);
       tile_regs_acquire();
       // DST[0] is zero: nothing wrote it since tile_regs_acquire

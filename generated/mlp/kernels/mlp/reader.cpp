@@ -18,10 +18,19 @@ void kernel_main() {
   const uint32_t b2_addr = get_arg_val<uint32_t>(4);
   const int32_t Dt = get_arg_val<uint32_t>(5);
   const int32_t Ft = get_arg_val<uint32_t>(6);
-  const int32_t row_kept = get_arg_val<uint32_t>(7);
-  const int32_t row_rest = get_arg_val<uint32_t>(8);
-  const uint32_t start = get_arg_val<uint32_t>(9);
-  const uint32_t count = get_arg_val<uint32_t>(10);
+  const int32_t shared_kept = get_arg_val<uint32_t>(7);
+  const int32_t b1_mcast_receives = get_arg_val<uint32_t>(8);
+  const int32_t b1_mcast_x0 = get_arg_val<uint32_t>(9);
+  const int32_t b1_mcast_y0 = get_arg_val<uint32_t>(10);
+  const int32_t b1_mcast_x1 = get_arg_val<uint32_t>(11);
+  const int32_t b1_mcast_y1 = get_arg_val<uint32_t>(12);
+  const int32_t b1_mcast_dests = get_arg_val<uint32_t>(13);
+  const int32_t b1_mcast_sender_x = get_arg_val<uint32_t>(14);
+  const int32_t b1_mcast_sender_y = get_arg_val<uint32_t>(15);
+  const int32_t b1_mcast_ready = get_arg_val<uint32_t>(16);
+  const int32_t b1_mcast_valid = get_arg_val<uint32_t>(17);
+  const uint32_t start = get_arg_val<uint32_t>(18);
+  const uint32_t count = get_arg_val<uint32_t>(19);
   constexpr auto X_args = TensorAccessorArgs<0>();
   const auto X_accessor = TensorAccessor(X_args, X_addr, 2048u);
   constexpr auto W1_args = TensorAccessorArgs<X_args.next_compile_time_args_offset()>();
@@ -33,19 +42,48 @@ void kernel_main() {
   constexpr auto b2_args = TensorAccessorArgs<W2_args.next_compile_time_args_offset()>();
   const auto b2_accessor = TensorAccessor(b2_args, b2_addr, 2048u);
   cb_reserve_back(cb_b1_row, 512);
-  for (int32_t cb_b1_row_r = 0; cb_b1_row_r < 1; ++cb_b1_row_r) {
-    for (int32_t cb_b1_row_c = 0; cb_b1_row_c < row_kept; ++cb_b1_row_c) {
-      noc_async_read_page(0 + cb_b1_row_r * Ft + cb_b1_row_c, b1_accessor,
-                          get_write_ptr(cb_b1_row) +
-                              (cb_b1_row_r * 512 + cb_b1_row_c) * get_tile_size(cb_b1_row));
+  if (b1_mcast_receives == 0) {
+    for (int32_t cb_b1_row_r = 0; cb_b1_row_r < 1; ++cb_b1_row_r) {
+      for (int32_t cb_b1_row_c = 0; cb_b1_row_c < shared_kept; ++cb_b1_row_c) {
+        noc_async_read_page(0 + cb_b1_row_r * Ft + cb_b1_row_c, b1_accessor,
+                            get_write_ptr(cb_b1_row) + (cb_b1_row_r * shared_kept + cb_b1_row_c) *
+                                                           get_tile_size(cb_b1_row));
+      }
     }
   }
   noc_async_read_barrier();
+  if (b1_mcast_receives != 0) {
+    noc_semaphore_set(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_valid)),
+                      0);
+    noc_semaphore_inc(
+        get_noc_addr(b1_mcast_sender_x, b1_mcast_sender_y, get_semaphore(b1_mcast_ready)), 1);
+  }
+  if (b1_mcast_receives == 0 && b1_mcast_dests > 0) {
+    noc_semaphore_wait(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_ready)),
+        b1_mcast_dests);
+    noc_semaphore_set(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_ready)),
+                      0);
+    noc_async_write_multicast(get_write_ptr(cb_b1_row),
+                              get_noc_multicast_addr(b1_mcast_x0, b1_mcast_y0, b1_mcast_x1,
+                                                     b1_mcast_y1, get_write_ptr(cb_b1_row)),
+                              1 * shared_kept * get_tile_size(cb_b1_row), b1_mcast_dests);
+    noc_semaphore_set(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_valid)),
+                      1);
+    noc_semaphore_set_multicast(get_semaphore(b1_mcast_valid),
+                                get_noc_multicast_addr(b1_mcast_x0, b1_mcast_y0, b1_mcast_x1,
+                                                       b1_mcast_y1, get_semaphore(b1_mcast_valid)),
+                                b1_mcast_dests);
+  }
+  if (b1_mcast_receives != 0) {
+    noc_semaphore_wait(
+        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_valid)), 1);
+  }
   cb_push_back(cb_b1_row, 512);
   for (uint32_t w = start; w < start + count; ++w) {
     const int32_t i = w / Dt;
     const int32_t j = w % Dt;
-    for (int32_t f = 0; f < row_kept; ++f) {
+    for (int32_t f = 0; f < shared_kept; ++f) {
       for (int32_t d = 0; d < Dt; ++d) {
         cb_reserve_back(cb_X, 1);
         cb_reserve_back(cb_W1, 1);
@@ -60,7 +98,7 @@ void kernel_main() {
       noc_async_read_barrier();
       cb_push_back(cb_W2, 1);
     }
-    for (int32_t f = 512; f < 512 + row_rest; ++f) {
+    for (int32_t f = shared_kept; f < shared_kept + (Ft - shared_kept); ++f) {
       for (int32_t d = 0; d < Dt; ++d) {
         cb_reserve_back(cb_X, 1);
         cb_reserve_back(cb_W1, 1);
@@ -86,4 +124,5 @@ void kernel_main() {
     cb_push_back(cb_b2, 1);
     cb_push_back(cb_X, 1);
   }
+  noc_async_write_barrier();
 }

@@ -25,16 +25,24 @@ void kernel_main() {
   constexpr uint32_t cb_ss = tt::CBIndex::c_24;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
   constexpr uint32_t cb_r = tt::CBIndex::c_26;
-  const int32_t row_kept = get_arg_val<uint32_t>(0);
-  const int32_t row_rest = get_arg_val<uint32_t>(1);
-  const uint32_t inv_n_bits = get_arg_val<uint32_t>(2);
-  const uint32_t eps_bits = get_arg_val<uint32_t>(3);
-  const uint32_t count = get_arg_val<uint32_t>(4);
+  const int32_t Nt = get_arg_val<uint32_t>(0);
+  const int32_t shared_kept = get_arg_val<uint32_t>(1);
+  const int32_t row_single = get_arg_val<uint32_t>(2);
+  const int32_t row_double = get_arg_val<uint32_t>(3);
+  const int32_t row_kept = get_arg_val<uint32_t>(4);
+  const uint32_t inv_n_bits = get_arg_val<uint32_t>(5);
+  const uint32_t eps_bits = get_arg_val<uint32_t>(6);
+  const uint32_t count = get_arg_val<uint32_t>(7);
   compute_kernel_hw_startup(cb_x_row, cb_x_row, cb_ss);
   cb_wait_front(cb_g_row, 170);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
-    cb_wait_front(cb_x_row, 170);
+    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+      cb_wait_front(cb_x_row, 170);
+    }
+    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
+      cb_wait_front(cb_x_row, 340);
+    }
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
     pack_reconfig_data_format(cb_ss);
@@ -78,7 +86,7 @@ void kernel_main() {
       cb_wait_front(cb_ss, 1);
       reduce_uninit();
     }
-    for (int32_t j = 170; j < 170 + row_rest; ++j) {
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
       copy_tile_to_dst_init_short(cb_x);
       tile_regs_acquire();
@@ -132,7 +140,7 @@ void kernel_main() {
     cb_pop_front(cb_ss, 1);
     reconfig_data_format_srca(cb_x_row);
     pack_reconfig_data_format(cb_tmp0);
-    for (int32_t j = 0; j < row_kept; ++j) {
+    for (int32_t j = 0; j < shared_kept; ++j) {
       reconfig_data_format_srcb(cb_r);
       mul_bcast_cols_init_short(cb_x_row, cb_r);
       tile_regs_acquire();
@@ -156,7 +164,33 @@ void kernel_main() {
       cb_push_back(cb_y, 1);
       tile_regs_release();
     }
-    for (int32_t j = 170; j < 170 + row_rest; ++j) {
+    for (int32_t j = shared_kept; j < shared_kept + (row_kept - shared_kept); ++j) {
+      reconfig_data_format_srcb(cb_r);
+      mul_bcast_cols_init_short(cb_x_row, cb_r);
+      tile_regs_acquire();
+      mul_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_r, j, 0, 0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      cb_wait_front(cb_g, 1);
+      reconfig_data_format_srcb(cb_g);
+      mul_bcast_rows_init_short(cb_tmp0, cb_g);
+      tile_regs_acquire();
+      mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_g, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y, 1);
+      pack_tile(0, cb_y);
+      cb_push_back(cb_y, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
       reconfig_data_format_srcb(cb_r);
       mul_bcast_cols_init_short(cb_x, cb_r);
@@ -185,7 +219,12 @@ void kernel_main() {
       tile_regs_release();
     }
     cb_pop_front(cb_r, 1);
-    cb_pop_front(cb_x_row, 170);
+    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+      cb_pop_front(cb_x_row, 170);
+    }
+    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
+      cb_pop_front(cb_x_row, 340);
+    }
   }
   cb_pop_front(cb_scaler, 1);
   cb_pop_front(cb_g_row, 170);

@@ -28,45 +28,105 @@ void kernel_main() {
   const uint32_t x_addr = get_arg_val<uint32_t>(0);
   const uint32_t g_addr = get_arg_val<uint32_t>(1);
   const int32_t Nt = get_arg_val<uint32_t>(2);
-  const int32_t row_kept = get_arg_val<uint32_t>(3);
-  const int32_t row_rest = get_arg_val<uint32_t>(4);
-  const uint32_t start = get_arg_val<uint32_t>(5);
-  const uint32_t count = get_arg_val<uint32_t>(6);
+  const int32_t shared_kept = get_arg_val<uint32_t>(3);
+  const int32_t row_single = get_arg_val<uint32_t>(4);
+  const int32_t row_double = get_arg_val<uint32_t>(5);
+  const int32_t row_kept = get_arg_val<uint32_t>(6);
+  const int32_t g_mcast_receives = get_arg_val<uint32_t>(7);
+  const int32_t g_mcast_x0 = get_arg_val<uint32_t>(8);
+  const int32_t g_mcast_y0 = get_arg_val<uint32_t>(9);
+  const int32_t g_mcast_x1 = get_arg_val<uint32_t>(10);
+  const int32_t g_mcast_y1 = get_arg_val<uint32_t>(11);
+  const int32_t g_mcast_dests = get_arg_val<uint32_t>(12);
+  const int32_t g_mcast_sender_x = get_arg_val<uint32_t>(13);
+  const int32_t g_mcast_sender_y = get_arg_val<uint32_t>(14);
+  const int32_t g_mcast_ready = get_arg_val<uint32_t>(15);
+  const int32_t g_mcast_valid = get_arg_val<uint32_t>(16);
+  const uint32_t start = get_arg_val<uint32_t>(17);
+  const uint32_t count = get_arg_val<uint32_t>(18);
   constexpr auto x_args = TensorAccessorArgs<0>();
   const auto x_accessor = TensorAccessor(x_args, x_addr, 2048u);
   constexpr auto g_args = TensorAccessorArgs<x_args.next_compile_time_args_offset()>();
   const auto g_accessor = TensorAccessor(g_args, g_addr, 2048u);
   cb_reserve_back(cb_g_row, 170);
-  for (int32_t cb_g_row_r = 0; cb_g_row_r < 1; ++cb_g_row_r) {
-    for (int32_t cb_g_row_c = 0; cb_g_row_c < row_kept; ++cb_g_row_c) {
-      noc_async_read_page(0 + cb_g_row_r * Nt + cb_g_row_c, g_accessor,
-                          get_write_ptr(cb_g_row) +
-                              (cb_g_row_r * 170 + cb_g_row_c) * get_tile_size(cb_g_row));
+  if (g_mcast_receives == 0) {
+    for (int32_t cb_g_row_r = 0; cb_g_row_r < 1; ++cb_g_row_r) {
+      for (int32_t cb_g_row_c = 0; cb_g_row_c < shared_kept; ++cb_g_row_c) {
+        noc_async_read_page(0 + cb_g_row_r * Nt + cb_g_row_c, g_accessor,
+                            get_write_ptr(cb_g_row) +
+                                (cb_g_row_r * shared_kept + cb_g_row_c) * get_tile_size(cb_g_row));
+      }
     }
   }
   noc_async_read_barrier();
+  if (g_mcast_receives != 0) {
+    noc_semaphore_set(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(g_mcast_valid)),
+                      0);
+    noc_semaphore_inc(
+        get_noc_addr(g_mcast_sender_x, g_mcast_sender_y, get_semaphore(g_mcast_ready)), 1);
+  }
+  if (g_mcast_receives == 0 && g_mcast_dests > 0) {
+    noc_semaphore_wait(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(g_mcast_ready)),
+                       g_mcast_dests);
+    noc_semaphore_set(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(g_mcast_ready)),
+                      0);
+    noc_async_write_multicast(get_write_ptr(cb_g_row),
+                              get_noc_multicast_addr(g_mcast_x0, g_mcast_y0, g_mcast_x1, g_mcast_y1,
+                                                     get_write_ptr(cb_g_row)),
+                              1 * shared_kept * get_tile_size(cb_g_row), g_mcast_dests);
+    noc_semaphore_set(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(g_mcast_valid)),
+                      1);
+    noc_semaphore_set_multicast(get_semaphore(g_mcast_valid),
+                                get_noc_multicast_addr(g_mcast_x0, g_mcast_y0, g_mcast_x1,
+                                                       g_mcast_y1, get_semaphore(g_mcast_valid)),
+                                g_mcast_dests);
+  }
+  if (g_mcast_receives != 0) {
+    noc_semaphore_wait(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(g_mcast_valid)),
+                       1);
+  }
   cb_push_back(cb_g_row, 170);
   cb_reserve_back(cb_scaler, 1);
   fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);
   cb_push_back(cb_scaler, 1);
   for (uint32_t i = start; i < start + count; ++i) {
-    cb_reserve_back(cb_x_row, 170);
-    for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
-      for (int32_t cb_x_row_c = 0; cb_x_row_c < row_kept; ++cb_x_row_c) {
-        noc_async_read_page(i * Nt + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
-                            get_write_ptr(cb_x_row) +
-                                (cb_x_row_r * 170 + cb_x_row_c) * get_tile_size(cb_x_row));
+    for (int32_t row_window = 0; row_window < row_double; ++row_window) {
+      cb_reserve_back(cb_x_row, 170);
+      for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
+        for (int32_t cb_x_row_c = 0; cb_x_row_c < row_kept; ++cb_x_row_c) {
+          noc_async_read_page(i * Nt + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
+                              get_write_ptr(cb_x_row) +
+                                  (cb_x_row_r * 170 + cb_x_row_c) * get_tile_size(cb_x_row));
+        }
       }
+      noc_async_read_barrier();
+      cb_push_back(cb_x_row, 170);
     }
-    noc_async_read_barrier();
-    cb_push_back(cb_x_row, 170);
-    for (int32_t j = 170; j < 170 + row_rest; ++j) {
+    for (int32_t row_window_1 = 0; row_window_1 < row_single; ++row_window_1) {
+      cb_reserve_back(cb_x_row, 340);
+      for (int32_t cb_x_row_r_1 = 0; cb_x_row_r_1 < 1; ++cb_x_row_r_1) {
+        for (int32_t cb_x_row_c_1 = 0; cb_x_row_c_1 < row_kept; ++cb_x_row_c_1) {
+          noc_async_read_page(i * Nt + cb_x_row_r_1 * Nt + cb_x_row_c_1, x_accessor,
+                              get_write_ptr(cb_x_row) +
+                                  (cb_x_row_r_1 * 340 + cb_x_row_c_1) * get_tile_size(cb_x_row));
+        }
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_x_row, 340);
+    }
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 170; j < 170 + row_rest; ++j) {
+    for (int32_t j = shared_kept; j < shared_kept + (row_kept - shared_kept); ++j) {
+      cb_reserve_back(cb_g, 1);
+      noc_async_read_page(j, g_accessor, get_write_ptr(cb_g));
+      noc_async_read_barrier();
+      cb_push_back(cb_g, 1);
+    }
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_reserve_back(cb_x, 1);
       cb_reserve_back(cb_g, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
@@ -76,4 +136,5 @@ void kernel_main() {
       cb_push_back(cb_g, 1);
     }
   }
+  noc_async_write_barrier();
 }

@@ -24,13 +24,20 @@ void kernel_main() {
   constexpr uint32_t cb_s = tt::CBIndex::c_25;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_26;
   constexpr uint32_t cb_r = tt::CBIndex::c_27;
-  const int32_t row_kept = get_arg_val<uint32_t>(0);
-  const int32_t row_rest = get_arg_val<uint32_t>(1);
-  const uint32_t count = get_arg_val<uint32_t>(2);
+  const int32_t Nt = get_arg_val<uint32_t>(0);
+  const int32_t row_single = get_arg_val<uint32_t>(1);
+  const int32_t row_double = get_arg_val<uint32_t>(2);
+  const int32_t row_kept = get_arg_val<uint32_t>(3);
+  const uint32_t count = get_arg_val<uint32_t>(4);
   compute_kernel_hw_startup(cb_x_row, cb_scaler, cb_m);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
-    cb_wait_front(cb_x_row, 256);
+    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+      cb_wait_front(cb_x_row, 256);
+    }
+    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
+      cb_wait_front(cb_x_row, 512);
+    }
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
@@ -41,7 +48,7 @@ void kernel_main() {
     }
     reduce_uninit();
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_m);
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
       reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, 0, 0, 0);
       cb_pop_front(cb_x, 1);
@@ -99,7 +106,7 @@ void kernel_main() {
       cb_wait_front(cb_s, 1);
       reduce_uninit();
     }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
       reconfig_data_format_srcb(cb_m);
       sub_bcast_cols_init_short(cb_x, cb_m);
@@ -177,7 +184,7 @@ void kernel_main() {
       cb_push_back(cb_y, 1);
       tile_regs_release();
     }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
       sub_bcast_cols_init_short(cb_x, cb_m);
       tile_regs_acquire();
@@ -205,7 +212,12 @@ void kernel_main() {
     }
     cb_pop_front(cb_m, 1);
     cb_pop_front(cb_r, 1);
-    cb_pop_front(cb_x_row, 256);
+    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+      cb_pop_front(cb_x_row, 256);
+    }
+    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
+      cb_pop_front(cb_x_row, 512);
+    }
   }
   cb_pop_front(cb_scaler, 1);
 }

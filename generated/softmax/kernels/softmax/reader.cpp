@@ -25,39 +25,54 @@ void kernel_main() {
   constexpr uint32_t cb_x_row = tt::CBIndex::c_2;
   const uint32_t x_addr = get_arg_val<uint32_t>(0);
   const int32_t Nt = get_arg_val<uint32_t>(1);
-  const int32_t row_kept = get_arg_val<uint32_t>(2);
-  const int32_t row_rest = get_arg_val<uint32_t>(3);
-  const uint32_t start = get_arg_val<uint32_t>(4);
-  const uint32_t count = get_arg_val<uint32_t>(5);
+  const int32_t row_single = get_arg_val<uint32_t>(2);
+  const int32_t row_double = get_arg_val<uint32_t>(3);
+  const int32_t row_kept = get_arg_val<uint32_t>(4);
+  const uint32_t start = get_arg_val<uint32_t>(5);
+  const uint32_t count = get_arg_val<uint32_t>(6);
   constexpr auto x_args = TensorAccessorArgs<0>();
   const auto x_accessor = TensorAccessor(x_args, x_addr, 2048u);
   cb_reserve_back(cb_scaler, 1);
   fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);
   cb_push_back(cb_scaler, 1);
   for (uint32_t i = start; i < start + count; ++i) {
-    cb_reserve_back(cb_x_row, 256);
-    for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
-      for (int32_t cb_x_row_c = 0; cb_x_row_c < row_kept; ++cb_x_row_c) {
-        noc_async_read_page(i * Nt + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
-                            get_write_ptr(cb_x_row) +
-                                (cb_x_row_r * 256 + cb_x_row_c) * get_tile_size(cb_x_row));
+    for (int32_t row_window = 0; row_window < row_double; ++row_window) {
+      cb_reserve_back(cb_x_row, 256);
+      for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
+        for (int32_t cb_x_row_c = 0; cb_x_row_c < row_kept; ++cb_x_row_c) {
+          noc_async_read_page(i * Nt + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
+                              get_write_ptr(cb_x_row) +
+                                  (cb_x_row_r * 256 + cb_x_row_c) * get_tile_size(cb_x_row));
+        }
       }
+      noc_async_read_barrier();
+      cb_push_back(cb_x_row, 256);
     }
-    noc_async_read_barrier();
-    cb_push_back(cb_x_row, 256);
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t row_window_1 = 0; row_window_1 < row_single; ++row_window_1) {
+      cb_reserve_back(cb_x_row, 512);
+      for (int32_t cb_x_row_r_1 = 0; cb_x_row_r_1 < 1; ++cb_x_row_r_1) {
+        for (int32_t cb_x_row_c_1 = 0; cb_x_row_c_1 < row_kept; ++cb_x_row_c_1) {
+          noc_async_read_page(i * Nt + cb_x_row_r_1 * Nt + cb_x_row_c_1, x_accessor,
+                              get_write_ptr(cb_x_row) +
+                                  (cb_x_row_r_1 * 512 + cb_x_row_c_1) * get_tile_size(cb_x_row));
+        }
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_x_row, 512);
+    }
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 256; j < 256 + row_rest; ++j) {
+    for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
       noc_async_read_barrier();
