@@ -8,13 +8,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace tk::interp::test {
 
@@ -50,6 +53,31 @@ inline Matrix random(std::int64_t rows, std::int64_t cols, double lo, double hi,
   for (double& v : m.data)
     v = lo + (hi - lo) * static_cast<double>(rng() >> 11) * 0x1.0p-53;
   return m;
+}
+
+/// Causal attention in double over `heads` heads of S x D (Q, K, V stacked head-major, S * heads
+/// rows): row r of head h is the softmax of the scaled scores of keys 0 .. r, times V.
+inline Matrix causal_attention(const Matrix& Q, const Matrix& K, const Matrix& V,
+                               std::int64_t heads, std::int64_t S, std::int64_t D, double scale) {
+  Matrix want = Matrix::batched(heads, S, D);
+  for (std::int64_t h = 0; h < heads; ++h)
+    for (std::int64_t r = 0; r < S; ++r) {
+      std::vector<double> x(static_cast<std::size_t>(r + 1));
+      double m = -std::numeric_limits<double>::infinity(), l = 0;
+      for (std::int64_t c = 0; c <= r; ++c) {
+        double dot = 0;
+        for (std::int64_t e = 0; e < D; ++e)
+          dot += Q.at(h * S + r, e) * K.at(h * S + c, e);
+        x[static_cast<std::size_t>(c)] = dot * scale;
+        m = std::max(m, dot * scale);
+      }
+      for (double v : x)
+        l += std::exp(v - m);
+      for (std::int64_t c = 0; c <= r; ++c)
+        for (std::int64_t d = 0; d < D; ++d)
+          want.at(h, r, d) += std::exp(x[static_cast<std::size_t>(c)] - m) / l * V.at(h * S + c, d);
+    }
+  return want;
 }
 
 /// A rows x cols matrix with element (r, c) = f(r, c).

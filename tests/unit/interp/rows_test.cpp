@@ -67,24 +67,7 @@ TEST(InterpRows, FlashAttentionMatchesPlainLoopsAndTheRecomputingExample) {
   Matrix Q = random(kHeads * S, D, -1, 1, 43), K = random(kHeads * S, D, -1, 1, 44),
          V = random(kHeads * S, D, -1, 1, 45);
   const double scale = 0.5;
-  Matrix want = Matrix::batched(kHeads, S, D);
-  for (std::int64_t h = 0; h < kHeads; ++h)
-    for (std::int64_t r = 0; r < S; ++r) {
-      std::vector<double> x(static_cast<std::size_t>(r + 1));
-      double m = -std::numeric_limits<double>::infinity(), l = 0;
-      for (std::int64_t c = 0; c <= r; ++c) {
-        double dot = 0;
-        for (std::int64_t e = 0; e < D; ++e)
-          dot += Q.at(h * S + r, e) * K.at(h * S + c, e);
-        x[static_cast<std::size_t>(c)] = dot * scale;
-        m = std::max(m, dot * scale);
-      }
-      for (double v : x)
-        l += std::exp(v - m);
-      for (std::int64_t c = 0; c <= r; ++c)
-        for (std::int64_t d = 0; d < D; ++d)
-          want.at(h, r, d) += std::exp(x[static_cast<std::size_t>(c)] - m) / l * V.at(h * S + c, d);
-    }
+  const Matrix want = causal_attention(Q, K, V, kHeads, S, D, scale);
   for (Matrix* t : {&Q, &K, &V}) {
     t->rows = S;
     t->batch = kHeads;
