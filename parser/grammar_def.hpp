@@ -279,8 +279,8 @@ auto const tensor_index_body_def =
 // After a comma the next index is expected: a rule of its own, so that a failure there is
 // reported by name ("expected tensor index ...") and not as the parser's C++ type.
 x3::rule<class next_index_class, dsl::TensorIndex> const next_index =
-    "tensor index (a loop variable, optionally plus or minus an integer: 'j', 'j - 1'; or an "
-    "integer literal)";
+    "tensor index (a loop variable, optionally plus or minus an integer: 'j', 'j - 1'; an "
+    "integer literal; or, for a batch, a loop variable divided by an integer: 'h / 2')";
 auto const next_index_def = strided_index >> tensor_index;
 auto const indices_def = free_lines[strided_index >> tensor_index[push_back] >
                                     *(',' > next_index[push_back]) > close_indices];

@@ -131,10 +131,12 @@ TEST(Robustness, AnIndexThatStartsWithAParenthesisOrAMinusIsNamed) {
                         "    parallel i in tiles(M), j in tiles(N) { y[i, j] = x[i, ";
   EXPECT_EQ(first_line(parse_error(k + "(j)] }\n}\n")),
             "t.tk:2:60: error: expected tensor index (a loop variable, optionally plus or minus an "
-            "integer: 'j', 'j - 1'; or an integer literal)");
+            "integer: 'j', 'j - 1'; an integer literal; or, for a batch, a loop variable divided "
+            "by an integer: 'h / 2')");
   EXPECT_EQ(first_line(parse_error(k + "-j] }\n}\n")),
             "t.tk:2:60: error: expected tensor index (a loop variable, optionally plus or minus an "
-            "integer: 'j', 'j - 1'; or an integer literal)");
+            "integer: 'j', 'j - 1'; an integer literal; or, for a batch, a loop variable divided "
+            "by an integer: 'h / 2')");
 }
 
 TEST(Robustness, EmptyFile) {
