@@ -756,8 +756,11 @@ private:
       for (int k = 0; k < kTile; ++k) {
         const auto from = static_cast<std::size_t>(row ? k : r * kTile);
         const double lo = 0x1p-8 * (std::abs(v[from]) + v.err(from));
+        // a +- hi leaves DST for the second FPU operation in the intermediates' format: TF32 or,
+        // in a bf16 kernel, bf16 (tests/difftest/split_bf16_reread.tk).
+        const double reread = std::max(p_.lo_operand, p_.op);
         const double e =
-            t.err(r, k) + (1 + 0x1p-8) * p_.lo_operand * (std::abs(t(r, k)) + t.err(r, k) + lo);
+            t.err(r, k) + (1 + 0x1p-8) * reread * (std::abs(t(r, k)) + t.err(r, k) + lo);
         t.err(r, k) = std::isfinite(e) ? e : kInf;
       }
     return out;

@@ -324,6 +324,11 @@ void TileSelector::to_dst(const Val& v, bool keep_reduction) {
 }
 
 void TileSelector::to_cb(const Val& v) {
+  // A value another operand's spill just put in a dest-only temporary is copied out again: the
+  // FPU must not read a CB that copy_tile reads unpacked to DST
+  // (tests/difftest/f32_dest_only_fpu.tk).
+  if (v->where == TileValue::Where::cb && v->dest_only)
+    to_dst(v);
   if (v->where == TileValue::Where::dst)
     spill_all(/*for_fpu=*/v);
 }
