@@ -112,10 +112,13 @@ Precision cpu_precision(const dsl::Kernel&) {
 Precision tt_precision(const dsl::Kernel& k) {
   const bool f32 = has_f32_tensor(k);
   Precision p = cpu_precision(k);
-  // Results live in DST (fp32, or bf16 in a 16-bit DST) and, between DST sections, in circular
-  // buffers of the tensors' format: bf16 unless the kernel has an f32 tensor. Partial sums of @
-  // and the reductions stay in DST, which is fp32 in every kernel that has them.
-  p.op = f32 ? kF32 : kBf16;
+  // Results live in DST: fp32 in a kernel with an f32 tensor, `@`, a reduction or a carried value,
+  // else 16-bit, which rounds every result to bf16. Between DST sections an fp32 DST keeps its
+  // values in Float32 CBs, except an operand of the FPU, which goes through an intermediate of the
+  // tensors' format (bf16 unless the kernel has an f32 tensor). Partial sums of @ and the
+  // reductions stay in DST.
+  p.fp32_names = dst_fp32(k);
+  p.op = f32 || p.fp32_names ? kF32 : kBf16;
   // Float32 operands reach the FPU as TF32 (10 mantissa bits, truncated).
   p.operand = f32 ? 0x1p-10 : 0.0;
   // Wormhole's multipliers take 5 bits of SrcA (hidden bit + 4 of the mantissa) and 7 of SrcB
@@ -130,19 +133,17 @@ Precision tt_precision(const dsl::Kernel& k) {
                              : 0.0;
   if (f32)
     p.product += 0x1p-8;
-  // With an fp32 DST a carried sum and a split value live in Float32 CBs (docs/language.md,
-  // "Sums"): an FPU operation reads a copy of one, packed into an intermediate CB (the tensors'
-  // format) and unpacked through SrcA/SrcB (TF32); an additive broadcast of one takes hi and lo.
-  p.fp32_names = dst_fp32(k);
+  // With an fp32 DST (docs/language.md, "Sums"): + - * run on the SFPU, their operands whole in
+  // DST (copy_tile, unary_bcast), so no broadcast splits a value into hi and lo; named values live
+  // in dest-only Float32 CBs, and the FPU reads a copy of one, or of any computed value, packed
+  // into an intermediate of the tensors' format and unpacked through SrcA/SrcB (TF32).
   if (p.fp32_names) {
-    p.named_operand = std::max(0x1p-10, p.op);
-    p.lo_operand = 0x1p-10;
+    p.sfpu_arith = true;
+    p.fpu_inter = f32 ? 0.0 : kBf16;
+    p.named_operand = std::max(0x1p-10, p.fpu_inter);
+    if (!f32)
+      p.split_sum = kBf16 * kBf16;
   }
-  // With f32 data, + - * run on the SFPU, so an additive broadcast reads its fp32 value whole: no
-  // split.
-  p.sfpu_arith = f32;
-  if (f32)
-    p.lo_operand = 0;
   return p;
 }
 

@@ -42,12 +42,21 @@ struct Precision {
   double named_operand = 0;
   /// Whether carried sums and split values are kept in fp32 (the CPU; TT with an fp32 DST).
   bool fp32_names = false;
-  /// TT with f32 data (docs/language.md, "Precision"): `+`, `-`, `*` and the comparisons of two
-  /// tiles, broadcasts included, run on the SFPU in fp32, their operands copied or broadcast
+  /// TT with an fp32 DST (docs/language.md, "Precision"): `+`, `-`, `*` and the comparisons of
+  /// two tiles, broadcasts included, run on the SFPU in fp32, their operands copied or broadcast
   /// straight into DST. Only an f32 tensor that the FPU also reads (an operand of `@`, a
   /// reduction or `transpose`) reaches DST through SrcA as TF32; named values live in dest-only
   /// Float32 CBs, as carried sums do.
   bool sfpu_arith = false;
+  /// Relative rounding of a computed value that an FPU operation (`@`, a reduction, `transpose`)
+  /// reads, on TT with an fp32 DST: it leaves DST through an intermediate CB of the tensors'
+  /// format, 2^-8 when that is bf16 (with f32 data, `operand`'s TF32 covers it). 0 elsewhere,
+  /// where `op` rounds every result already.
+  double fpu_inter = 0;
+  /// Relative error of an fp32 operand (computed or named) of rowsum/colsum in a bf16 kernel with
+  /// an fp32 DST: TT reduces hi = bf16(v) and lo = bf16(v - hi), which loses 2^-8 of lo, at most
+  /// 2^-16 of v. 0 where such sums read their operand otherwise.
+  double split_sum = 0;
   /// Relative error of the low part of a named fp32 value that `+` or `-` broadcasts: TT splits
   /// it into hi (its bf16 rounding, exact through SrcA/SrcB) and lo (the rest, TF32: 2^-10);
   /// 0 on the CPU (docs/language.md, "Sums").

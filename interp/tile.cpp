@@ -128,6 +128,12 @@ double to_bf16(double v) {
   return std::ldexp(std::nearbyint(std::ldexp(m, 8)), ex - 8);
 }
 
+/// Whether element i of `t` may reach the FPU exactly from a CB: a load of bf16 data, or a named
+/// value whose element bf16 holds.
+bool src_exact(const Tile& t, std::size_t i) {
+  return t.kept == Kept::exact || (t.kept == Kept::carried && to_bf16(t[i]) == t[i]);
+}
+
 /// The bound of an operand read with relative error `rel` (TT: an f32 tile through the unpacker).
 double read_rel(double v, double e, double rel) {
   return rel == 0 || (std::isinf(v) && e == 0) ? e : e + rel * (std::abs(v) + e);
@@ -250,16 +256,20 @@ Tile apply(BinOp op, const Tile& a, const Tile& b, const Precision& p) {
   for (std::size_t i = 0; i < Tile::size(); ++i) {
     out[i] = binary(op, a[i], b[i]);
     const double ea = read(a, i, p, fpu), eb = read(b, i, p, fpu);
+    // In a bf16 kernel with an fp32 DST, two operands bf16 holds may stay on the FPU (loads,
+    // variables such as a row maximum): read exactly either way, but at the kernel's fidelity.
+    const bool product = fpu || (p.fpu_inter > 0 && src_exact(a, i) && src_exact(b, i));
     if (dsl::is_comparison(op)) { // exact, unless the operands' errors could reorder them
       out.err(i) = ea + eb > 0 && std::abs(a[i] - b[i]) <= ea + eb ? 1.0 : 0.0;
       continue;
     }
     const double e = op == BinOp::mul ? std::abs(a[i]) * eb + std::abs(b[i]) * ea + ea * eb +
-                                            (fpu ? p.product : 0.0) * (std::abs(a[i]) + ea) *
+                                            (product ? p.product : 0.0) * (std::abs(a[i]) + ea) *
                                                 (std::abs(b[i]) + eb)
                                       : ea + eb;
     out.err(i) = rounded(out[i], e, p.op, p);
   }
+  out.terms = op == BinOp::add || op == BinOp::sub;
   return out;
 }
 
@@ -307,6 +317,16 @@ Tile apply(BinOp op, const Tile& a, Scalar s, bool scalar_left, const Precision&
   return out;
 }
 
+namespace {
+/// An operand of a reduction: a sum of a sum or difference, or of a named fp32 value, split into
+/// hi + lo reads it to 2^-16 (Precision::split_sum); otherwise the FPU reads it.
+double sum_read(const Tile& a, int r, int c, const Precision& p, bool sum) {
+  if (sum && p.split_sum > 0 && ((a.kept == Kept::value && a.terms) || a.kept == Kept::carried))
+    return read_rel(a(r, c), a.err(r, c), p.split_sum);
+  return read(a, r, c, p, true);
+}
+} // namespace
+
 Tile reduce(Builtin f, const Tile& a, const Precision& p) {
   const bool rows = f == Builtin::rowsum || f == Builtin::rowmax;
   const bool sum = f == Builtin::rowsum || f == Builtin::colsum;
@@ -318,7 +338,7 @@ Tile reduce(Builtin f, const Tile& a, const Precision& p) {
     double err = 0, mass = 0; // sum: the operands' errors and the rounding of 32 partial sums
     for (int j = 0; j < kTile; ++j) {
       const double x = rows ? a(i, j) : a(j, i);
-      const double e = rows ? read(a, i, j, p, true) : read(a, j, i, p, true);
+      const double e = sum_read(a, rows ? i : j, rows ? j : i, p, sum);
       acc = sum ? acc + x : max_nan(acc, x);
       err = sum ? err + e : std::max(err, e);
       mass += std::abs(x) + e;
@@ -386,8 +406,9 @@ Tile constant(double value, const Precision& p, double err) {
 double operand(const Tile& t, std::size_t i, const Precision& p, bool fpu) {
   double rel = p.operand;
   switch (t.kept) {
-  case Kept::value: // an f32 value in DST or a dest-only CB reaches the SFPU whole
-    rel = fpu || !p.sfpu_arith ? p.operand : 0.0;
+  case Kept::value: // a value in DST or a dest-only CB reaches the SFPU whole; the FPU reads a
+                    // computed one through an intermediate CB (fpu_inter)
+    rel = fpu ? std::max(p.operand, p.fpu_inter) : p.sfpu_arith ? 0.0 : p.operand;
     break;
   case Kept::through_src:
     break;

@@ -28,6 +28,8 @@ enum class Kept : std::uint8_t { value, carried, split, exact, through_src };
 class Tile {
 public:
   Kept kept = Kept::value;
+  /// The result of `+` or `-` of two tiles: a sum's operand TT splits (Precision::split_sum).
+  bool terms = false;
   explicit Tile(double value = 0.0) : v_(kTile * kTile, value), e_(kTile * kTile, 0.0) {}
   double& operator()(int r, int c) { return v_[static_cast<std::size_t>(r * kTile + c)]; }
   double operator()(int r, int c) const { return v_[static_cast<std::size_t>(r * kTile + c)]; }

@@ -52,6 +52,7 @@ void TileSelector::analyze_precision(const Function& kernel,
   // The variables only the FPU reads (operands of @, the reductions, transpose): a dest-only CB
   // would only add a copy before each read, which truncates them just the same.
   struct Reads : Visitor {
+    bool split_sums = false;
     std::map<std::string, int> all, fpu;
     void visit_node(const Var& v) override { ++all[v.name]; }
     void visit_node(const Call& c) override {
@@ -66,8 +67,11 @@ void TileSelector::analyze_precision(const Function& kernel,
       case Intrinsic::tile_matmul_acc:
         direct(1), direct(2);
         break;
-      case Intrinsic::tile_rowsum:
+      case Intrinsic::tile_rowsum: // a sum split into hi + lo reads its operand by copy_tile
       case Intrinsic::tile_colsum:
+        if (!split_sums)
+          direct(0);
+        break;
       case Intrinsic::tile_rowmax:
       case Intrinsic::tile_colmax:
       case Intrinsic::tile_transpose:
@@ -79,6 +83,7 @@ void TileSelector::analyze_precision(const Function& kernel,
       Visitor::visit_node(c);
     }
   } reads;
+  reads.split_sums = split_sums_;
   reads.visit(kernel.body);
   for (const auto& [name, n] : reads.all)
     if (reads.fpu[name] == n)
@@ -154,6 +159,9 @@ void TileSelector::analyze_precision(const Function& kernel,
       if (exact[name] && !holds_bf16(value))
         exact[name] = false, changed = true;
   }
+  for (const auto& [name, is_exact] : exact)
+    if (is_exact)
+      exact_.insert(name);
   for (const std::string& name : bcasts.names) {
     if (economy_ || sfpu_arith_) // broadcasts by unary_bcast read fp32 values exactly
       break;

@@ -238,7 +238,9 @@ Val TileSelector::binary(const Call& c) {
   const Intrinsic sfpu_op = fn == Intrinsic::tile_add   ? Intrinsic::add_binary_tile
                             : fn == Intrinsic::tile_sub ? Intrinsic::sub_binary_tile
                                                         : Intrinsic::mul_binary_tile;
-  if (sfpu_arith_) { // fp32 operands, exactly: in DST by copy_tile or unary_bcast, then the SFPU
+  // fp32 operands, exactly: in DST by copy_tile or unary_bcast, then the SFPU; two operands the
+  // FPU reads exactly stay on the FPU (below).
+  if (sfpu_arith_ && !(src_exact_ok() && src_exact(a) && src_exact(b))) {
     Val va = ba ? bcast_in_dst(*ba) : select(a);
     Val vb = bb ? bcast_in_dst(*bb) : select(b);
     separate(va, vb);
@@ -397,23 +399,79 @@ const std::string& TileSelector::scaler() const {
 
 // A reduction gets a section of its own and leaves it packed under its mask (TileValue::mask):
 // the other values of the section are packed first, with the init that computed them.
+bool TileSelector::src_exact(const Expr& e) const {
+  if (const Load* l = as<Load>(e)) {
+    const Tensor* t = prog_.find_tensor(l->tensor);
+    return t && t->dtype != DType::f32;
+  }
+  if (const Var* v = as<Var>(e))
+    return exact_.count(v->name) > 0;
+  const Call* c = as<Call>(e);
+  if (c && c->fn == Intrinsic::cb_tile) {
+    const CircularBuffer* cb = prog_.find_cb(as<Ref>(c->args[0])->name);
+    return cb && cb->format != DataFormat::Float32;
+  }
+  return c && (c->fn == Intrinsic::tile_bcast_row || c->fn == Intrinsic::tile_bcast_col) &&
+         src_exact(c->args[0]);
+}
+
+std::vector<Val> TileSelector::sum_parts(const Val& a, const Expr& e) {
+  const Call* c = as<Call>(e);
+  const Var* var = as<Var>(e);
+  const bool terms = (c && (c->fn == Intrinsic::tile_add || c->fn == Intrinsic::tile_sub)) ||
+                     (var && dest_only_var(var->name));
+  if (!split_sums_ || !terms || (a->where == TileValue::Where::cb && !a->dest_only)) {
+    fpu_operand(a);
+    to_cb(a);
+    return {a};
+  }
+  if (a->where == TileValue::Where::dst)
+    spill_all(); // to a dest-only temporary: exact
+  const std::string hi = temp_cb(false), lo = temp_cb(false);
+  auto part = [](const std::string& name) {
+    auto v = std::make_shared<TileValue>();
+    v->where = TileValue::Where::cb;
+    v->cb = name;
+    return v;
+  };
+  Val keep = std::make_shared<TileValue>(*a); // a stays for lo: read, not popped
+  keep->pop = false;
+  pack(keep, hi); // the packer rounds to bf16 (nearest even)
+  close_section();
+  emit(Intrinsic::cb_wait_front, {cb(hi), i(1)});
+  pack(sfpu_binary(Intrinsic::sub_binary_tile, a, part(hi)), lo); // exact in fp32
+  close_section();
+  emit(Intrinsic::cb_wait_front, {cb(lo), i(1)});
+  std::vector<Val> parts = {part(hi), part(lo)};
+  for (const Val& v : parts)
+    v->pop = v->temp = true;
+  return parts;
+}
+
 Val TileSelector::reduce(const Call& c) {
+  bool is_max = c.fn == Intrinsic::tile_rowmax || c.fn == Intrinsic::tile_colmax;
   Val a = select(c.args[0]);
-  fpu_operand(a);
-  to_cb(a);
+  std::vector<Val> parts = {a};
+  if (is_max) {
+    fpu_operand(a);
+    to_cb(a);
+  } else {
+    parts = sum_parts(a, c.args[0]);
+  }
   if (!live_.empty())
     spill_all();
-  bool is_max = c.fn == Intrinsic::tile_rowmax || c.fn == Intrinsic::tile_colmax;
   Val d = is_max ? fresh_dst() : fresh_zero(); // the pool accumulates into DST
   if (is_max)                                  // the max pool compares with DST
     emit(Intrinsic::fill_tile, {i(d->slot), float_imm(-INFINITY)});
-  pre(a);
   used_reduction_ = true;
   bool row = c.fn == Intrinsic::tile_rowsum || c.fn == Intrinsic::tile_rowmax;
-  emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
-                                enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
-                                cb(a->cb), cb(scaler()), index_of(a), i(0), i(d->slot)});
-  post(a);
+  for (const Val& v : parts) {
+    pre(v);
+    emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
+                                  enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
+                                  cb(v->cb), cb(scaler()), index_of(v), i(0), i(d->slot)});
+    post(v);
+  }
   d->mask = row ? 0 : 1;
   d->sum = !is_max;
   return d;
@@ -466,14 +524,19 @@ Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine
   std::vector<Val> ops;
   for (const Expr& operand : operands)
     ops.push_back(select(operand));
+  bool is_reduce = r->fn != Intrinsic::tile_matmul;
+  bool is_max = r->fn == Intrinsic::tile_rowmax || r->fn == Intrinsic::tile_colmax;
   if (ops.size() == 2)
     separate(ops[0], ops[1]);
-  for (const Val& v : ops)
-    fpu_operand(v);
-  for (const Val& v : ops)
-    to_cb(v);
+  if (is_reduce && !is_max) {
+    ops = sum_parts(ops[0], operands[0]);
+  } else {
+    for (const Val& v : ops)
+      fpu_operand(v);
+    for (const Val& v : ops)
+      to_cb(v);
+  }
   Val x = select(acc);
-  bool is_reduce = r->fn != Intrinsic::tile_matmul;
   bool row = r->fn == Intrinsic::tile_rowsum || r->fn == Intrinsic::tile_rowmax;
   if (is_reduce) { // alone in its section (TileValue::mask); a reduction along the same axis stays
     if (std::any_of(live_.begin(), live_.end(), [&](const Val& v) { return v != x; }))
@@ -489,11 +552,10 @@ Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine
          {cb(ops[0]->cb), cb(ops[1]->cb), index_of(ops[0]), index_of(ops[1]), i(x->slot)});
   } else {
     used_reduction_ = true;
-    bool is_max = r->fn == Intrinsic::tile_rowmax || r->fn == Intrinsic::tile_colmax;
-    emit(Intrinsic::reduce_tile,
-         {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
-          enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col), cb(ops[0]->cb),
-          cb(scaler()), index_of(ops[0]), i(0), i(x->slot)});
+    for (const Val& v : ops) // one part, or hi then lo (sum_parts)
+      emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
+                                    enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
+                                    cb(v->cb), cb(scaler()), index_of(v), i(0), i(x->slot)});
     x->mask = row ? 0 : 1;
   }
   x->sum = combine == Intrinsic::tile_add;

@@ -35,7 +35,8 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
   // the unpacker and packer as compute_kernel_hw_startup configured them.
   for (const Tensor& t : p.tensors)
     inter_f32_ |= t.dtype == DType::f32;
-  sfpu_arith_ = inter_f32_ && fp32_acc_;
+  sfpu_arith_ = fp32_acc_;
+  split_sums_ = fp32_acc_ && !inter_f32_ && !economy_;
   std::map<std::string, std::string> counts = tile_count_vars(kernel);
   for (const Tensor& t : p.tensors) {
     tile_counts_[t.name] = tiles_of(t.dims.back(), counts);

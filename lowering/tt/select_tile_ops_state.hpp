@@ -117,8 +117,14 @@ public:
   Val sum_in_dst(const ir::Expr& acc, const ir::Expr& rhs);
   /// Its own CB is dest-only: a carried sum, or a split variable (hi and lo are made from it).
   bool dest_only_var(const std::string& name) const {
-    return carried_sum(name) || split(name) || (sfpu_arith_ && !fpu_only_.count(name));
+    return carried_sum(name) || split(name) ||
+           (sfpu_arith_ && !fpu_only_.count(name) && !(src_exact_ok() && exact_.count(name)));
   }
+  /// In a bf16 kernel with an fp32 DST, `e` reaches SrcA/SrcB exactly from a CB: a load of bf16
+  /// or bfp8 data, a tile of a bf16 row kept in L1, a variable whose values bf16 holds (`m` of
+  /// `m = max(m, rowmax(x))`), or a broadcast of one. `+ - *` of two such operands stay on the FPU.
+  bool src_exact(const ir::Expr& e) const;
+  bool src_exact_ok() const { return sfpu_arith_ && !inter_f32_ && !economy_; }
   /// Before statement `s`: makes hi and lo of each split variable that `s` broadcasts additively
   /// and does not assign, from its own CB, once per value (outside the loops of `s`).
   void prepare_splits(const ir::Stmt& s);
@@ -147,6 +153,7 @@ private:
   std::vector<Val> live_;                           // DST values of the open section
   std::vector<std::string> free_temps_, free_dest_temps_;
   std::set<std::string> carried_, split_, split_held_, fpu_only_;
+  std::set<std::string> exact_; // variables whose values bf16 holds (analyze_precision)
   std::map<std::string, std::pair<std::string, std::string>> split_cbs_; // name -> hi, lo
   int next_slot_ = 0, capacity_ = 8, temps_ = 0, dest_temps_ = 0;
   bool fp32_acc_ = false, inter_f32_ = false, used_reduction_ = false, economy_ = false;
@@ -154,6 +161,11 @@ private:
   /// run on the SFPU in fp32 with operands unpacked straight to DST, never through SrcA/SrcB
   /// (TF32); named values and spilled intermediates live in dest-only CBs.
   bool sfpu_arith_ = false;
+  /// A bf16 kernel with an fp32 DST: rowsum/colsum of a sum or difference (`rowsum(x + r)`) or of
+  /// a named fp32 value reduces hi = bf16(v) and lo = v - hi (sum_parts), so the sum loses 2^-16
+  /// of v, not the 2^-8 of one bf16 intermediate: a mean taken from it stays exact enough to
+  /// centre the rows by. Other operands (products, functions) keep their relative 2^-8.
+  bool split_sums_ = false;
   std::string scaler_cb_, mask_cb_;
 
   [[noreturn]] void user_error(SourceRange at, const std::string& msg);
@@ -187,6 +199,10 @@ private:
   Val sfpu_binary(ir::Intrinsic op, Val a, Val b);
   Val sfpu_where(Val m, Val a, Val b);
   Val reduce(const ir::Call& c);
+  /// The CB tiles a sum reduces for `a`, the value of `e`: {a} itself, or, when split_sums_ and
+  /// `e` is a sum or difference or a dest-only variable, hi = bf16(a) and lo = a - hi in bf16
+  /// temporaries.
+  std::vector<Val> sum_parts(const Val& a, const ir::Expr& e);
   const std::string& scaler() const;
   ir::Expr bits(const ir::Expr& scalar) const;
 };

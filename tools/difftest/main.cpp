@@ -129,6 +129,10 @@ int main(int argc, char** argv) {
                "Keep every kernel's directory under --work (by default only failing ones stay)");
   bool verbose = false;
   app.add_flag("-v,--verbose", verbose, "Print each kernel's source");
+  bool bounded = false;
+  app.add_flag("--bounded", bounded,
+               "Fail a kernel with an output element the interpreter cannot bound (by default "
+               "such elements are counted as unbounded, not compared)");
   std::vector<std::string> files;
   app.add_option("files", files,
                  "Replay these kernel files (written by --out) instead of generating kernels")
@@ -155,6 +159,15 @@ int main(int argc, char** argv) {
     setenv("TILEKIT_TEMPLATE_DIR", TK_DIFFTEST_TEMPLATE_DIR, 1);
 
   Runner runner(work, keep);
+  auto run = [&](const Program& p) {
+    Outcome o = runner.run(p);
+    if (bounded && o.status == Outcome::Status::pass && o.unbounded > 0) {
+      o.status = Outcome::Status::fail;
+      o.kind = "unbounded";
+      o.detail = "  " + std::to_string(o.unbounded) + " elements have no finite bound\n";
+    }
+    return o;
+  };
   int passed = 0, failed = 0, invalid = 0;
   std::int64_t compared = 0, unbounded = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -190,7 +203,7 @@ int main(int argc, char** argv) {
       small = reduce(
           p,
           [&](const Program& c) {
-            const Outcome r = runner.run(c);
+            const Outcome r = run(c);
             return r.status == Outcome::Status::fail && r.kind == o.kind;
           },
           nullptr);
@@ -211,14 +224,14 @@ int main(int argc, char** argv) {
         std::cerr << "tk-difftest: " << error << "\n";
         return 2;
       }
-      report(*p, runner.run(*p));
+      report(*p, run(*p));
     }
   } else {
     for (std::uint64_t seed = first; seed <= last || (seconds > 0 && elapsed() < seconds); ++seed) {
       const Program p = generate(seed, *kinds);
       if (verbose)
         std::printf("%s", print(p).c_str());
-      report(p, runner.run(p));
+      report(p, run(p));
       if (seconds > 0 && elapsed() >= seconds)
         break;
     }

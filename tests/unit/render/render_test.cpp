@@ -140,7 +140,7 @@ TEST(Generate, TtWritesHostAndThreeKernels) {
   for (const char* line :
        {"#include \"api/compute/reduce.h\"", "#include \"api/compute/bcast.h\"",
         "reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);",
-        "mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g, 0, 0, 0);",
+        "unary_bcast<BroadcastType::ROW>(cb_g, ", "mul_binary_tile(",
         "const uint32_t inv_n_bits = get_arg_val<uint32_t>(5);"})
     EXPECT_NE(compute.find(line), std::string::npos) << line;
   EXPECT_EQ(compute.find("api/compute/matmul.h"), std::string::npos); // only what it calls

@@ -107,6 +107,8 @@ df.write_tile(cb_y, y, i * Nt + j)
 )");
 }
 
+// With an fp32 DST, `x * bcast_col(r)` runs on the SFPU (r is not a value bf16 holds), and the
+// matmul takes copies of s and r in the intermediates' format.
 TEST(SelectTileOps, AccumulationThroughACbWhenTheOperandIsComputed) {
   EXPECT_EQ(selected(false, R"(      let r: tile<f32> = tile.exp(load v[i, 0])
       let s: tile<f32> = tile.fill(-1.0)
@@ -118,6 +120,8 @@ TEST(SelectTileOps, AccumulationThroughACbWhenTheOperandIsComputed) {
             R"(cb cb_r index 24 format Float32 page 4096 depth 1 role intermediate
 cb cb_s index 25 format Float32 page 4096 depth 1 role intermediate
 cb cb_tmp0 index 26 format Float16_b page 2048 depth 1 role intermediate
+cb cb_sum0 index 27 format Float32 page 4096 depth 1 role intermediate
+cb cb_tmp1 index 28 format Float16_b page 2048 depth 1 role intermediate
 df.read_tile(cb_v, v, i)
 cb_wait_front(cb_v, 1)
 copy_tile(cb_v, 0, 0)
@@ -129,11 +133,13 @@ fill_tile(0, -1.0)
 pack_tile(0, cb_s)
 cb_wait_front(cb_s, 1)
 for k in 0 .. Nt reduction {
+  unary_bcast(BroadcastType::COL, cb_r, 0, 0)
   df.read_tile(cb_x, x, i * Nt + k)
   cb_wait_front(cb_x, 1)
-  mul_tiles_bcast(BroadcastType::COL, cb_x, cb_r, 0, 0, 0)
+  copy_tile(cb_x, 0, 1)
   cb_pop_front(cb_x, 1)
-  pack_tile(0, cb_tmp0)
+  mul_binary_tile(1, 0, 1)
+  pack_tile(1, cb_tmp0)
   cb_wait_front(cb_tmp0, 1)
   copy_tile(cb_s, 0, 0)
   reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)
@@ -142,8 +148,20 @@ for k in 0 .. Nt reduction {
   pack_tile(0, cb_s)
   cb_wait_front(cb_s, 1)
 }
+copy_tile(cb_s, 0, 0)
+copy_tile(cb_r, 0, 1)
+pack_tile(0, cb_tmp0)
+pack_tile(1, cb_sum0)
+cb_wait_front(cb_tmp0, 1)
+cb_wait_front(cb_sum0, 1)
+copy_tile(cb_sum0, 0, 0)
+cb_pop_front(cb_sum0, 1)
+pack_tile(0, cb_tmp1)
+cb_wait_front(cb_tmp1, 1)
 dst.assume_zero(0)
-matmul_tiles(cb_s, cb_r, 0, 0, 0)
+matmul_tiles(cb_tmp0, cb_tmp1, 0, 0, 0)
+cb_pop_front(cb_tmp0, 1)
+cb_pop_front(cb_tmp1, 1)
 relu_tile(0)
 pack_tile(0, cb_y)
 df.write_tile(cb_y, y, i * Nt + j)
