@@ -138,10 +138,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_24, 4096));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_25, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_25, 2048));
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*A_buffer).append_to(tk_reader_compile_args);

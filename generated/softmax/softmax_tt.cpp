@@ -123,6 +123,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   std::vector<tt::tt_metal::UnpackToDestMode> tk_unpack_to_dest_mode(
       NUM_CIRCULAR_BUFFERS, tt::tt_metal::UnpackToDestMode::Default);
   tk_unpack_to_dest_mode[tt::CBIndex::c_25] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
+  tk_unpack_to_dest_mode[tt::CBIndex::c_27] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/softmax/compute.cpp", tk_all_cores,
       tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,

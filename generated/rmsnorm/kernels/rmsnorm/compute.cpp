@@ -10,6 +10,7 @@
 #include "api/compute/bcast.h"
 #include "api/compute/compute_kernel_api.h"
 #include "api/compute/compute_kernel_hw_startup.h"
+#include "api/compute/eltwise_binary_sfpu.h"
 #include "api/compute/eltwise_unary/binop_with_scalar.h"
 #include "api/compute/eltwise_unary/rsqrt.h"
 #include "api/compute/reduce.h"
@@ -54,6 +55,7 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_ss, 1);
     for (int32_t j = 0; j < row_kept; ++j) {
+      reconfig_data_format_srca(cb_x_row);
       copy_tile_to_dst_init_short(cb_x_row);
       tile_regs_acquire();
       copy_tile(cb_x_row, j, 0);
@@ -88,6 +90,7 @@ void kernel_main() {
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
+      reconfig_data_format_srca(cb_x);
       copy_tile_to_dst_init_short(cb_x);
       tile_regs_acquire();
       copy_tile(cb_x, 0, 0);
@@ -138,83 +141,79 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_ss, 1);
-    reconfig_data_format_srca(cb_x_row);
-    pack_reconfig_data_format(cb_tmp0);
+    pack_reconfig_data_format(cb_y);
     for (int32_t j = 0; j < shared_kept; ++j) {
       reconfig_data_format_srcb(cb_r);
-      mul_bcast_cols_init_short(cb_x_row, cb_r);
+      reconfig_data_format_srca(cb_r);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
       tile_regs_acquire();
-      mul_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_r, j, 0, 0);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
-      tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
+      reconfig_data_format_srca(cb_x_row);
+      copy_tile_to_dst_init_short(cb_x_row);
+      copy_tile(cb_x_row, j, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
       reconfig_data_format_srcb(cb_g_row);
-      mul_bcast_rows_init_short(cb_tmp0, cb_g_row);
-      tile_regs_acquire();
-      mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g_row, 0, j, 0);
-      cb_pop_front(cb_tmp0, 1);
+      unary_bcast_init<BroadcastType::ROW>(cb_g_row, cb_y);
+      unary_bcast<BroadcastType::ROW>(cb_g_row, j, 2);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 2, 1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_y, 1);
-      pack_tile(0, cb_y);
+      pack_tile(1, cb_y);
       cb_push_back(cb_y, 1);
       tile_regs_release();
     }
     for (int32_t j = shared_kept; j < shared_kept + (row_kept - shared_kept); ++j) {
       reconfig_data_format_srcb(cb_r);
-      mul_bcast_cols_init_short(cb_x_row, cb_r);
+      reconfig_data_format_srca(cb_r);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
       tile_regs_acquire();
-      mul_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_r, j, 0, 0);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
-      tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
+      reconfig_data_format_srca(cb_x_row);
+      copy_tile_to_dst_init_short(cb_x_row);
+      copy_tile(cb_x_row, j, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
       cb_wait_front(cb_g, 1);
       reconfig_data_format_srcb(cb_g);
-      mul_bcast_rows_init_short(cb_tmp0, cb_g);
-      tile_regs_acquire();
-      mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
+      unary_bcast_init<BroadcastType::ROW>(cb_g, cb_y);
+      unary_bcast<BroadcastType::ROW>(cb_g, 0, 2);
       cb_pop_front(cb_g, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 2, 1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_y, 1);
-      pack_tile(0, cb_y);
+      pack_tile(1, cb_y);
       cb_push_back(cb_y, 1);
       tile_regs_release();
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
-      cb_wait_front(cb_x, 1);
       reconfig_data_format_srcb(cb_r);
-      mul_bcast_cols_init_short(cb_x, cb_r);
+      reconfig_data_format_srca(cb_r);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
       tile_regs_acquire();
-      mul_tiles_bcast<BroadcastType::COL>(cb_x, cb_r, 0, 0, 0);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
+      cb_wait_front(cb_x, 1);
+      reconfig_data_format_srca(cb_x);
+      copy_tile_to_dst_init_short(cb_x);
+      copy_tile(cb_x, 0, 1);
       cb_pop_front(cb_x, 1);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
-      tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
       cb_wait_front(cb_g, 1);
       reconfig_data_format_srcb(cb_g);
-      mul_bcast_rows_init_short(cb_tmp0, cb_g);
-      tile_regs_acquire();
-      mul_tiles_bcast<BroadcastType::ROW>(cb_tmp0, cb_g, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
+      unary_bcast_init<BroadcastType::ROW>(cb_g, cb_y);
+      unary_bcast<BroadcastType::ROW>(cb_g, 0, 2);
       cb_pop_front(cb_g, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 2, 1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_y, 1);
-      pack_tile(0, cb_y);
+      pack_tile(1, cb_y);
       cb_push_back(cb_y, 1);
       tile_regs_release();
     }

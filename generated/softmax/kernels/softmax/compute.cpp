@@ -9,6 +9,7 @@
 #include "api/compute/reg_api.h"
 #include "api/compute/bcast.h"
 #include "api/compute/compute_kernel_hw_startup.h"
+#include "api/compute/eltwise_binary_sfpu.h"
 #include "api/compute/eltwise_unary/exp.h"
 #include "api/compute/eltwise_unary/fill.h"
 #include "api/compute/eltwise_unary/recip.h"
@@ -42,6 +43,7 @@ void kernel_main() {
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
     reconfig_data_format_srcb(cb_scaler);
+    reconfig_data_format_srca(cb_x_row);
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_m);
     for (int32_t j = 0; j < row_kept; ++j) {
       reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, j, 0, 0);
@@ -158,25 +160,19 @@ void kernel_main() {
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_s, 1);
     reconfig_data_format_srcb(cb_m);
-    reconfig_data_format_srca(cb_x_row);
-    pack_reconfig_data_format(cb_tmp0);
+    pack_reconfig_data_format(cb_y);
     for (int32_t j = 0; j < row_kept; ++j) {
+      reconfig_data_format_srca(cb_x_row);
       sub_bcast_cols_init_short(cb_x_row, cb_m);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, j, 0, 0);
       exp_tile_init();
       exp_tile(0);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
-      tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      mul_bcast_cols_init_short(cb_tmp0, cb_r);
-      tile_regs_acquire();
-      mul_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_r, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_r);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(0, 1, 0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_y, 1);
@@ -186,23 +182,18 @@ void kernel_main() {
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
+      reconfig_data_format_srca(cb_x);
       sub_bcast_cols_init_short(cb_x, cb_m);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x, cb_m, 0, 0, 0);
       cb_pop_front(cb_x, 1);
       exp_tile_init();
       exp_tile(0);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
-      tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      mul_bcast_cols_init_short(cb_tmp0, cb_r);
-      tile_regs_acquire();
-      mul_tiles_bcast<BroadcastType::COL>(cb_tmp0, cb_r, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_r);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(0, 1, 0);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_y, 1);
