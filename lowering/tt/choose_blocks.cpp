@@ -26,7 +26,8 @@ bool from_zero(const For& f) {
 }
 
 // The L1 shares of the blocked matmul's CBs, in bytes: A and B 256 KiB each (two blocks each),
-// the partial sums 512 KiB (a whole block); what is left of the 1,364 KiB holds the output CB.
+// the partial sums 512 KiB (a whole block); what is left of the architecture's CB budget
+// (ArchSpec, arch/) holds the output CB.
 // bf16 pages give the SDK example's 128 / 128 / 256 tiles.
 constexpr std::int64_t kShareA = 256 * 1024, kShareB = 256 * 1024, kSharePartials = 512 * 1024;
 
