@@ -239,15 +239,17 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
                                           static_cast<double>(page(mm->a)),
                                           static_cast<double>(page(mm->b))) /
                static_cast<double>(sub_rows * sub_cols));
-    // A partial sum's round trip between K steps: its pack and its copy back, and its share of
-    // the calls block-matmul writes around each sub-block's: two data-format reconfigurations,
-    // the copy's and the matmul's init, the four tile_regs_* hand-overs and the partials CB's
-    // wait, pop, reserve and push.
-    const std::int64_t round_trip = cycles(
-        timing::tile_op_cycles(arch, timing::TileOp::Pack, phases, static_cast<double>(page_p)) +
-        timing::tile_op_cycles(arch, timing::TileOp::Copy, phases) +
-        4 * (arch.init_call.value + arch.dst_handoff.value + arch.sync_call.value) /
-            static_cast<double>(sub_rows * sub_cols));
+    // A partial sum's round trip between K steps, on the unpack/math thread that the products
+    // run on: its copy back and its share of the calls block-matmul writes there around each
+    // sub-block (two data-format reconfigurations, the copy's and the matmul's init, two
+    // tile_regs_* hand-overs, the partials CB's wait and pop). Its pack, and the pack thread's
+    // hand-overs and CB calls, overlap the next sub-block's products (docs/timing.md, "The pack
+    // thread"): a sub-block's pack-thread work (4 packs of a Float32 page and 4 calls) is shorter
+    // than its products for any depth.
+    const std::int64_t round_trip =
+        cycles(timing::tile_op_cycles(arch, timing::TileOp::Copy, phases) +
+               (4 * arch.init_call.value + 2 * arch.dst_handoff.value + 2 * arch.sync_call.value) /
+                   static_cast<double>(sub_rows * sub_cols));
     const std::int64_t sender = cycles(arch.mcast_bytes_per_cycle.value);
     const std::int64_t dram = cycles(arch.dram_read_total_bytes_per_cycle.value);
     // A sender's K step: its reads arrive through its port, and it multicasts them once their
@@ -288,7 +290,7 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
         n(read) + " B/cycle and multicasts at " + n(sender) + " B/cycle, " + n(step_latency) +
         " cycles of latency a step, and the DRAM's reads at " + n(dram) +
         " B/cycle) while computing the step before (a product " + n(product) +
-        " cycles, a partial sum's pack and copy back " + n(round_trip) +
+        " cycles, a partial sum's copy back and the calls around it " + n(round_trip) +
         "), then the fewest DRAM reads"};
     if (!fixed.empty())
       std::get<std::string>(p.attrs["matmul_why"].value) +=

@@ -40,8 +40,8 @@ std::string example(const std::string& name) {
 
 // matmul at M=256, K=384, N=320: Mt = 8, Kt = 12, Nt = 10, blocked (docs/lowering.md, "Blocked
 // matmul"): 2 x 2 blocks of C (4 down x 5 across, one on each core of a 5 x 4 core grid) in two K
-// steps of 6 end soonest (the rule's pipeline: a step's delivery 4,327, its compute 2,272; one
-// step of 12 overlaps nothing and ends at 11,697, against 10,926; tests/unit/tt_lowering/
+// steps of 6 end soonest (the rule's pipeline: a step's delivery 4,327, its compute 1,976; one
+// step of 12 overlaps nothing and ends at 11,401, against 10,630; tests/unit/tt_lowering/
 // matmul_blocks_test.cpp works such cases). Multicast: the first core of each grid row reads its
 // 2 rows of A (4 x 24 = 96 pages) and sends them along the row, the top core of each column its
 // 2 columns of B (5 x 24 = 120); C is written once (80). 960 tile products at 64 cycles (HiFi4);
