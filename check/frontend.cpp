@@ -742,7 +742,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
     args.push_back(std::string("-I") + kSdkGeneratedDir);
     for (const std::string& dir : sdk_jit_includes(options.sdk_root, compute))
       args.push_back("-I" + dir);
-    for (const std::string& d : sdk_jit_defines(compute))
+    for (const std::string& d : sdk_jit_defines(compute, *options.arch))
       args.push_back("-D" + d);
     // The map the JIT defines for named compile-time args (build.cpp), with every name the kernel
     // asks for and a placeholder value: ttgen check makes what depends on one a symbol.
@@ -756,7 +756,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
     if (!map.empty())
       args.push_back("-DKERNEL_COMPILE_TIME_ARG_MAP=" + map);
   }
-  for (const std::string& d : jit_defines(compute))
+  for (const std::string& d : jit_defines(compute, *options.arch))
     args.push_back("-D" + d);
   for (const std::string& d : options.defines)
     args.push_back("-D" + d);

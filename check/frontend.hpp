@@ -20,6 +20,8 @@ struct ParseOptions {
   // list and device defines (sdk_jit_includes, sdk_jit_defines).
   std::string sdk_root;
   std::string clang_resource_dir;
+  // The architecture whose build is checked (--arch): its firmware define and DRAM bank count.
+  const arch::ArchSpec* arch = &arch::default_arch();
 };
 
 /// The translation unit the SDK's JIT builds around a kernel: the CB descriptor arrays of its

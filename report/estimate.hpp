@@ -46,7 +46,7 @@ struct Estimate {
   std::string kernel;
   std::vector<std::pair<std::string, std::int64_t>> shape; // its dimensions, in first-use order
   std::string arch;
-  double clock_ghz = 1;
+  double clock_ghz = 0; // the architecture's (estimate() sets it from its ArchSpec)
   ir::Grid grid;
   std::string math_fidelity; // LoFi ... HiFi4
   std::int64_t work_items = 0;

@@ -22,35 +22,45 @@ struct MatmulBlocks {
 /// columns must be multiples of it), the capacity in tiles of the CBs of A (two blocks of
 /// rows x depth), of B (two blocks of depth x cols) and of the partial sums (one block); and the
 /// costs, in cycles and bytes: one tile product, one partial sum's round trip between K steps
-/// (its pack and its copy back), the bytes per cycle one core sends a multicast at, the DRAM's
-/// bytes per cycle, and a page of A and of B.
-/// Every field is given by the caller (choose-blocks fills them from the architecture's table).
+/// (its pack and its copy back, with the calls around them), the bytes per cycle one core sends a
+/// multicast at, the DRAM's bytes per cycle, a page of A and of B, the bytes per cycle a core's
+/// reads arrive at, and the latency of one K step's hand-over (a DRAM read's, then the
+/// multicast's). Every field is given by the caller (choose-blocks fills them from the
+/// architecture's table).
 struct MatmulBlockLimits {
   std::int64_t grid_x = 0, grid_y = 0;
   std::int64_t sub_rows = 0, sub_cols = 0;
   std::int64_t cap_a = 0, cap_b = 0, cap_partials = 0;
   std::int64_t product = 0, round_trip = 0, sender_bytes = 0, dram_bytes = 0;
   std::int64_t page_a = 0, page_b = 0;
+  std::int64_t read_bytes = 0, step_latency = 0;
   /// The block `@options(matmul_block = RxC)` fixes (rows, cols), or 0 and 0 for the rule's.
   std::int64_t fixed_rows = 0, fixed_cols = 0;
 };
 
-/// The rule, over every block shape that fits the partials CB (multiples of the sub-block). The
+/// The rule, over every block shape that fits the partials CB (multiples of the sub-block) and
+/// every depth (a divisor of Kt) whose double-buffered blocks of A and B fit their CBs. The
 /// blocks lie on the grid as the core_grid split puts them: block (i, j) on core (j % cols, i %
 /// rows) of a cols x rows rectangle, cols = min(grid x, blocks across), rows = min(grid y, blocks
-/// down), every core walking rounds = ceil(down / rows) * ceil(across / cols) blocks. The depth is
-/// the largest divisor of Kt whose double-buffered blocks of A and B fit their CBs. Each shape's
-/// time is the largest of three bounds, in cycles:
+/// down), every core walking rounds = ceil(down / rows) * ceil(across / cols) blocks, each in
+/// Kt / depth K steps: steps = rounds * Kt / depth in all. Three totals, in cycles:
 ///   compute  each core's products and partial-sum round trips:
 ///            rounds * rows * cols * (Kt * product + Kt / depth * round_trip);
-///   sender   the corner core, which reads and multicasts both A's and B's blocks:
-///            rounds * Kt * (rows * page_a + cols * page_b) / sender_bytes;
+///   sender   the corner core, which reads both A's and B's blocks, waits for the reads, then
+///            multicasts them, each K step after the latency of both:
+///            rounds * Kt * (rows * page_a + cols * page_b) * (1 / read_bytes + 1 / sender_bytes)
+///            + steps * step_latency;
 ///   DRAM     every read, the first core of each grid row (column) reading A's (B's) blocks for
 ///            the others: (Mt * Kt * rounds across * page_a + Kt * Nt * rounds down * page_b) /
 ///            dram_bytes.
-/// The least time wins, then the fewest DRAM bytes, then the taller block. A fixed block is the
-/// only candidate (its depth still chosen). A shape no block fits (a sub-block larger than a CB)
-/// gives rows = cols = depth = 0.
+/// The reads of a K step overlap the products of the one before (two blocks per CB), so the time
+/// is that of a two-stage pipeline of `steps` stages, a step's delivery t = max(sender, DRAM) /
+/// steps and its compute c = compute / steps: t + (steps - 1) * max(t, c) + c. The first step's
+/// delivery and the last one's compute do not overlap anything, which is what makes large blocks
+/// on few cores slow at small shapes: each of their steps is long.
+/// The least time wins, then the fewest DRAM bytes, then the taller block, then the deeper step.
+/// A fixed block is the only candidate (its depth still chosen). A shape no block fits (a
+/// sub-block larger than a CB) gives rows = cols = depth = 0.
 constexpr MatmulBlocks choose_matmul_blocks(std::int64_t Mt, std::int64_t Kt, std::int64_t Nt,
                                             const MatmulBlockLimits& l) {
   auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
@@ -67,27 +77,33 @@ constexpr MatmulBlocks choose_matmul_blocks(std::int64_t Mt, std::int64_t Kt, st
       if (r * c > l.cap_partials || 2 * r > l.cap_a || 2 * c > l.cap_b ||
           (l.fixed_rows > 0 && (r != l.fixed_rows || c != l.fixed_cols)))
         continue;
-      std::int64_t depth = Kt;
-      while (depth > 1 && (Kt % depth != 0 || 2 * r * depth > l.cap_a || 2 * depth * c > l.cap_b))
-        --depth;
       const std::int64_t down = ceil_div(Mt, r), across = ceil_div(Nt, c);
       const std::int64_t rounds_down = ceil_div(down, min(l.grid_y, down));
       const std::int64_t rounds_across = ceil_div(across, min(l.grid_x, across));
       const double rounds = static_cast<double>(rounds_down * rounds_across);
-      const double compute = rounds * static_cast<double>(r * c) *
-                             static_cast<double>(Kt * l.product + Kt / depth * l.round_trip);
-      const double sender = rounds * static_cast<double>(Kt * (r * l.page_a + c * l.page_b)) /
-                            static_cast<double>(l.sender_bytes);
       const double reads = static_cast<double>(Mt * Kt * rounds_across * l.page_a +
                                                Kt * Nt * rounds_down * l.page_b);
-      const double time = max(compute, max(sender, reads / static_cast<double>(l.dram_bytes)));
-      const bool better = best.rows == 0 || time < best_time ||
-                          (time == best_time && reads < best_reads) ||
-                          (time == best_time && reads == best_reads && r > best.rows);
-      if (better) {
-        best = {r, c, depth};
-        best_time = time;
-        best_reads = reads;
+      const double dram = reads / static_cast<double>(l.dram_bytes);
+      const double sent =
+          rounds * static_cast<double>(Kt * (r * l.page_a + c * l.page_b)) *
+          (1.0 / static_cast<double>(l.read_bytes) + 1.0 / static_cast<double>(l.sender_bytes));
+      for (std::int64_t depth = Kt; depth >= 1; --depth) {
+        if (Kt % depth != 0 || 2 * r * depth > l.cap_a || 2 * depth * c > l.cap_b)
+          continue;
+        const double steps = rounds * static_cast<double>(Kt / depth);
+        const double compute = rounds * static_cast<double>(r * c) *
+                               static_cast<double>(Kt * l.product + Kt / depth * l.round_trip);
+        const double sender = sent + steps * static_cast<double>(l.step_latency);
+        const double t = max(sender, dram) / steps, k = compute / steps;
+        const double time = t + (steps - 1) * max(t, k) + k;
+        const bool better = best.rows == 0 || time < best_time ||
+                            (time == best_time && reads < best_reads) ||
+                            (time == best_time && reads == best_reads && r > best.rows);
+        if (better) {
+          best = {r, c, depth};
+          best_time = time;
+          best_reads = reads;
+        }
       }
     }
   return best;
@@ -102,11 +118,12 @@ matmul_block(std::int64_t field, std::int64_t Mt, std::int64_t Kt, std::int64_t 
              std::int64_t cap_a, std::int64_t cap_b, std::int64_t cap_partials,
              std::int64_t product, std::int64_t round_trip, std::int64_t sender_bytes,
              std::int64_t dram_bytes, std::int64_t page_a, std::int64_t page_b,
-             std::int64_t fixed_rows, std::int64_t fixed_cols) {
-  const MatmulBlocks b = choose_matmul_blocks(Mt, Kt, Nt,
-                                              {grid_x, grid_y, sub_rows, sub_cols, cap_a, cap_b,
-                                               cap_partials, product, round_trip, sender_bytes,
-                                               dram_bytes, page_a, page_b, fixed_rows, fixed_cols});
+             std::int64_t read_bytes, std::int64_t step_latency, std::int64_t fixed_rows,
+             std::int64_t fixed_cols) {
+  const MatmulBlocks b = choose_matmul_blocks(
+      Mt, Kt, Nt,
+      {grid_x, grid_y, sub_rows, sub_cols, cap_a, cap_b, cap_partials, product, round_trip,
+       sender_bytes, dram_bytes, page_a, page_b, read_bytes, step_latency, fixed_rows, fixed_cols});
   return field == 0 ? b.rows : field == 1 ? b.cols : b.depth;
 }
 

@@ -251,7 +251,7 @@ namespace tk::ir {
      0 and 0 for the rule's) */                                                                    \
   X(tt_matmul_block, "tt.matmul_block",                                                            \
     "const int int int const const const const const const const const const const const const "   \
-    "const const const",                                                                           \
+    "const const const const const",                                                               \
     i32, pure, "")                                                                                 \
   /* the reduce scaler tile at an L1 address: a packed bf16 pair in row 0 of each face */          \
   X(fill_scaler_tile, "fill_scaler_tile", "int int", void, writes, "")                             \

@@ -26,7 +26,8 @@ bool from_zero(const For& f) {
 }
 
 // The L1 shares of the blocked matmul's CBs, in bytes: A and B 256 KiB each (two blocks each),
-// the partial sums 512 KiB (a whole block); what is left of the 1,364 KiB holds the output CB.
+// the partial sums 512 KiB (a whole block); what is left of the architecture's CB budget
+// (ArchSpec, arch/) holds the output CB.
 // bf16 pages give the SDK example's 128 / 128 / 256 tiles.
 constexpr std::int64_t kShareA = 256 * 1024, kShareB = 256 * 1024, kSharePartials = 512 * 1024;
 
@@ -238,11 +239,24 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
                                           static_cast<double>(page(mm->a)),
                                           static_cast<double>(page(mm->b))) /
                static_cast<double>(sub_rows * sub_cols));
-    const std::int64_t round_trip = cycles(
-        timing::tile_op_cycles(arch, timing::TileOp::Pack, phases, static_cast<double>(page_p)) +
-        timing::tile_op_cycles(arch, timing::TileOp::Copy, phases));
+    // A partial sum's round trip between K steps, on the unpack/math thread that the products
+    // run on: its copy back and its share of the calls block-matmul writes there around each
+    // sub-block (two data-format reconfigurations, the copy's and the matmul's init, two
+    // tile_regs_* hand-overs, the partials CB's wait and pop). Its pack, and the pack thread's
+    // hand-overs and CB calls, overlap the next sub-block's products (docs/timing.md, "The pack
+    // thread"): a sub-block's pack-thread work (4 packs of a Float32 page and 4 calls) is shorter
+    // than its products for any depth.
+    const std::int64_t round_trip =
+        cycles(timing::tile_op_cycles(arch, timing::TileOp::Copy, phases) +
+               (4 * arch.init_call.value + 2 * arch.dst_handoff.value + 2 * arch.sync_call.value) /
+                   static_cast<double>(sub_rows * sub_cols));
     const std::int64_t sender = cycles(arch.mcast_bytes_per_cycle.value);
     const std::int64_t dram = cycles(arch.dram_read_total_bytes_per_cycle.value);
+    // A sender's K step: its reads arrive through its port, and it multicasts them once their
+    // barrier returns, so a step waits for a DRAM read's latency and then a multicast's.
+    const std::int64_t read = cycles(arch.port_read_bytes_per_cycle.value);
+    const std::int64_t step_latency =
+        cycles(arch.dram_read_latency.value + arch.mcast_latency.value);
     if (!fixed.empty()) { // the DSL checked whole sub-blocks; the CBs must hold it
       const std::int64_t rows = fixed[0], cols = fixed[1];
       if (rows * cols > cap_p || 2 * rows > cap_a || 2 * cols > cap_b) {
@@ -255,8 +269,14 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
     }
     p.attrs["matmul_sub_block"] = {Grid{sub_cols, sub_rows}};
     p.attrs["matmul_caps"] = {std::vector<AttrValue>{{cap_a}, {cap_b}, {cap_p}}};
-    p.attrs["matmul_costs"] = {std::vector<AttrValue>{
-        {product}, {round_trip}, {sender}, {dram}, {page(mm->a)}, {page(mm->b)}}};
+    p.attrs["matmul_costs"] = {std::vector<AttrValue>{{product},
+                                                      {round_trip},
+                                                      {sender},
+                                                      {dram},
+                                                      {page(mm->a)},
+                                                      {page(mm->b)},
+                                                      {read},
+                                                      {step_latency}}};
     p.attrs["matmul_why"] = {
         "C = A @ B reads a row of A and a column of B per output tile; blocked, a core reads a "
         "block of A and of B once per K step and reuses them for a whole block of C. The DST "
@@ -265,10 +285,13 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
         n(cap_a) + " tiles of A and " + n(cap_b) + " of B (two blocks each, " + n(kShareA / 1024) +
         " KiB each) and " + n(cap_p) + " partial sums (" + n(kSharePartials / 1024) +
         " KiB, one block of C). The block's rows, columns and depth follow from the shape at run "
-        "time (tt.matmul_block): the least of the largest of each core's compute (a product " +
-        n(product) + " cycles, a partial sum's pack and copy back " + n(round_trip) +
-        "), the corner core's reads and multicasts (" + n(sender) + " B/cycle) and the DRAM (" +
-        n(dram) + " B/cycle), then the fewest DRAM reads"};
+        "time (tt.matmul_block): the least time of a pipeline whose K steps each deliver the "
+        "blocks (the larger of the corner core's reads at " +
+        n(read) + " B/cycle and multicasts at " + n(sender) + " B/cycle, " + n(step_latency) +
+        " cycles of latency a step, and the DRAM's reads at " + n(dram) +
+        " B/cycle) while computing the step before (a product " + n(product) +
+        " cycles, a partial sum's copy back and the calls around it " + n(round_trip) +
+        "), then the fewest DRAM reads"};
     if (!fixed.empty())
       std::get<std::string>(p.attrs["matmul_why"].value) +=
           "; @options(matmul_block = " + n(fixed[0]) + "x" + n(fixed[1]) +

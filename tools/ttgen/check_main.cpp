@@ -72,6 +72,13 @@ int main(int argc, char** argv) {
   app.add_option("-D", parse.defines, "Define a macro, NAME or NAME=VALUE")
       ->type_name("NAME")
       ->allow_extra_args(false);
+  std::string arch_name(tk::arch::default_arch().name);
+  app.add_option("--arch", arch_name,
+                 "The architecture whose kernel build is checked (" + tk::arch::names() +
+                     "): its firmware define, DRAM bank count and DST capacity (docs/arch.md)")
+      ->type_name("NAME")
+      ->capture_default_str()
+      ->allow_extra_args(false);
   app.add_flag("--fp32-dest-acc", check.fp32_dest,
                "DST holds fp32 (ComputeConfig::fp32_dest_acc_en): half the tiles");
   try {
@@ -109,6 +116,18 @@ int main(int argc, char** argv) {
                                                          "' is not ROLE=COUNT with ROLE reader, "
                                                          "compute or writer, e.g. reader=4");
     }
+    const tk::arch::ArchSpec* a = tk::arch::find(arch_name);
+    if (!a)
+      throw CLI::ValidationError("--arch", "'" + arch_name +
+                                               "' is not an architecture; the known "
+                                               "ones are " +
+                                               tk::arch::names());
+    if (!parse.sdk_root.empty() && a != &tk::arch::default_arch())
+      throw CLI::ValidationError("--arch", "--sdk checks the include list and defines of a " +
+                                               std::string(tk::arch::default_arch().name) +
+                                               " build only; check " + arch_name +
+                                               " kernels against the SDK mirror (without --sdk)");
+    parse.arch = check.arch = a;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {

@@ -39,15 +39,16 @@ std::string example(const std::string& name) {
 }
 
 // matmul at M=256, K=384, N=320: Mt = 8, Kt = 12, Nt = 10, blocked (docs/lowering.md, "Blocked
-// matmul"): 2 x 2 blocks of C are the least work per core (4 down x 5 across, one on each core of
-// a 5 x 4 core grid), and all of K is one step (2 * 2 * 12 = 48 tiles fit half of A's 128-tile
-// CB). Multicast: the first core of each grid row reads its 2 rows of A (4 x 24 = 96 pages) and
-// sends them along the row, the top core of each column its 2 columns of B (5 x 24 = 120); C is
-// written once (80). 960 tile products at 64 cycles (HiFi4); every tile is packed twice (to the
-// Float32 partial sums, 80 packs of 4096 B, then to C, 80 of 2048 B, at 64 B/cycle) and copied
-// back once (80 x 8 cycles). The busiest core: its math thread's 48 x 64 + 4 x 8 = 3104 cycles,
-// longer than its pack thread's 4 x 64 + 4 x 32 (the two overlap), above the DRAM bound of 296
-// pages at 288 B/cycle.
+// matmul"): 2 x 2 blocks of C (4 down x 5 across, one on each core of a 5 x 4 core grid) in two K
+// steps of 6 end soonest (the rule's pipeline: a step's delivery 4,327, its compute 1,976; one
+// step of 12 overlaps nothing and ends at 11,401, against 10,630; tests/unit/tt_lowering/
+// matmul_blocks_test.cpp works such cases). Multicast: the first core of each grid row reads its
+// 2 rows of A (4 x 24 = 96 pages) and sends them along the row, the top core of each column its
+// 2 columns of B (5 x 24 = 120); C is written once (80). 960 tile products at 64 cycles (HiFi4);
+// every tile is packed three times (to the Float32 partial sums after each K step, 160 packs of
+// 4096 B, then to C, 80 of 2048 B, at 64 B/cycle) and copied back twice (160 x 8 cycles). The
+// busiest core: its math thread's 48 x 64 + 8 x 8 = 3136 cycles, longer than its pack thread's
+// 8 x 64 + 4 x 32 (the two overlap), above the DRAM bound of 296 pages at 288 B/cycle.
 TEST(TtgenReport, MatmulCountsWorkedOutByHand) {
   Reported r = report(example("matmul"), {"M=256", "K=384", "N=320"}, "json");
   ASSERT_EQ(r.code, kOk) << r.err;
@@ -63,11 +64,11 @@ TEST(TtgenReport, MatmulCountsWorkedOutByHand) {
   EXPECT_EQ(j["dram_bytes_written"], 80 * 2048);
   EXPECT_EQ(j["matmul_tiles"], 960);
   EXPECT_EQ(j["tile_ops"], nlohmann::json::parse(R"([
-    {"call": "copy_tile", "class": "unpack copy", "count": 80, "cycles": 640.0},
+    {"call": "copy_tile", "class": "unpack copy", "count": 160, "cycles": 1280.0},
     {"call": "matmul_block", "class": "matmul", "count": 960, "cycles": 61440.0},
-    {"call": "pack_tile", "class": "pack", "count": 160, "cycles": 7680.0}])"));
-  EXPECT_EQ(j["compute_cycles"], 61440.0 + 80 * 64 + 80 * 32 + 640.0);
-  EXPECT_EQ(j["compute_bound_cycles"], 3104.0);
+    {"call": "pack_tile", "class": "pack", "count": 240, "cycles": 12800.0}])"));
+  EXPECT_EQ(j["compute_cycles"], 61440.0 + 160 * 64 + 80 * 32 + 1280.0);
+  EXPECT_EQ(j["compute_bound_cycles"], 3136.0);
   EXPECT_DOUBLE_EQ(j["dram_bound_cycles"].get<double>(), 296.0 * 2048 / 288);
   EXPECT_EQ(j["bound"], "compute");
   // GEMM_FLOPS's ideal: 960 products x 64 cycles over the 64 cores of the chip.

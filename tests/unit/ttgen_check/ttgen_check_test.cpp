@@ -219,6 +219,18 @@ TEST(TtgenCheck, RuntimeArgs) {
                       "--runtime-args reader=3 -DARG_NEVER_SET " + kBroken + "reader.cpp");
 }
 
+// --arch: the checked build is the architecture's (its defines reach the kernel), and the kernels
+// generated for the P150 are proved under it.
+TEST(TtgenCheck, Architecture) {
+  const std::string k = "tests/unit/ttgen_check/kernels/arch_build.cpp";
+  EXPECT_EQ(check("-DEXPECT_WORMHOLE " + k).code, 0);
+  EXPECT_EQ(check("--arch=wormhole_b0 -DEXPECT_WORMHOLE " + k).code, 0);
+  EXPECT_EQ(check("--arch=blackhole -DEXPECT_BLACKHOLE " + k).code, 0);
+  EXPECT_EQ(check("-DEXPECT_BLACKHOLE " + k).code, 2); // the n150's build: #error
+  EXPECT_EQ(check("--arch=blackhole -DEXPECT_WORMHOLE " + k).code, 2);
+  expect_check_golden("usage_bad_arch", "--arch=grayskull " + k);
+}
+
 TEST(TtgenCheck, UsageErrors) {
   expect_check_golden("usage_bad_cb", "--cb c_0 " + kProgram);
   expect_check_golden("usage_bad_role", "--runtime-args reeder=2 " + kProgram);
