@@ -87,6 +87,13 @@ private:
       out.push_back(decl(d->name, kTile, call(Intrinsic::cpu_tile, {}), d->loc.range));
       eval_into(d->value, d->name, out);
     } else if (const Assign* a = as<Assign>(s)) {
+      if (const Call* c = as<Call>(a->value); c && c->fn == Intrinsic::row_set) {
+        // `o = row.set(o, d, t)`: t computed into a buffer, copied into tile d of the row.
+        std::string src = buffer_of(c->args[2], out);
+        out.push_back(evaluate(
+            call(Intrinsic::cpu_row_set, {c->args[0], c->args[1], var(src, kTile)}), a->loc.range));
+        return;
+      }
       if (!a->value->type.is_tile()) {
         out.push_back(s);
         return;
@@ -151,6 +158,11 @@ private:
       return;
     }
     if (const Call* c = as<Call>(e)) {
+      if (c->fn == Intrinsic::row_get) { // tile d of a row, copied into dst
+        out.push_back(evaluate(
+            call(Intrinsic::cpu_row_get, {c->args[0], c->args[1], var(dst, kTile)}), c->loc.range));
+        return;
+      }
       if (std::optional<Intrinsic> r = reduction(c->fn)) {
         std::string src = buffer_of(c->args[0], out);
         out.push_back(evaluate(call(*r, {var(src, kTile), var(dst, kTile)}), c->loc.range));
@@ -195,6 +207,8 @@ private:
     if (as<Load>(e))
       return get(buffer_of(e, pre), er(), ec());
     const Call* c = as<Call>(e);
+    if (c && c->fn == Intrinsic::row_get)
+      return get(buffer_of(e, pre), er(), ec());
     if (!c)
       throw InternalError("internal error: lower-elementwise: unexpected tile expression " +
                           print(e));

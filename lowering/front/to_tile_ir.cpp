@@ -21,6 +21,7 @@ DType ir_dtype(dsl::DType d) {
 }
 
 const Type kTileVar = Type::tile(DType::f32); // tile values are computed in f32 (docs/ir.md)
+const Type kRowVar = Type::row(DType::f32);   // a row of such tiles
 
 class KernelLowering {
 public:
@@ -132,6 +133,10 @@ private:
             using T = std::decay_t<decltype(n)>;
             if constexpr (std::is_same_v<T, dsl::Assign> || std::is_same_v<T, dsl::Accumulate>)
               names_.insert(n.name.name);
+            if constexpr (std::is_same_v<T, dsl::RowInit>) {
+              names_.insert(n.name.name);
+              names_.insert(n.loop.var.name);
+            }
             if constexpr (std::is_same_v<T, dsl::For>) {
               names_.insert(n.loop.var.name);
               collect_names(n.body);
@@ -239,8 +244,36 @@ private:
       Intrinsic op = v->type.is_tile() ? Intrinsic::tile_add : Intrinsic::tile_add_scalar;
       return bind(a->name.name, call(op, {acc, v}, a->value.loc.range), loc);
     }
-    if (const auto* st = std::get_if<dsl::Store>(&s.node))
+    if (const auto* st = std::get_if<dsl::Store>(&s.node)) {
+      if (st->target.row) // `o[d] = e`: tile d of the row replaced, the row updated in place
+        return bind(
+            st->target.tensor.name,
+            call(Intrinsic::row_set,
+                 {var(st->target.tensor.name, kRowVar), indices(st->target).at(0), expr(st->value)},
+                 loc),
+            loc);
       return store(st->target.tensor.name, indices(st->target), expr(st->value), loc);
+    }
+    if (const auto* r = std::get_if<dsl::RowInit>(&s.node)) {
+      // `o[d in R] = e`: `let o: row<f32> = row.alloc(extent)`, then every tile set by a loop
+      // over R (which starts at 0: docs/language.md).
+      Expr extent = bound(r->loop.range.hi);
+      scopes_.back()[r->name.name] = kRowVar;
+      Stmt alloc =
+          decl(r->name.name, kRowVar, call(Intrinsic::row_alloc, {extent}, r->name.loc.range), loc);
+      Stmt fill = loop(
+          r->loop, ForRole::serial,
+          [&] {
+            return bind(r->name.name,
+                        call(Intrinsic::row_set,
+                             {var(r->name.name, kRowVar), var(r->loop.var.name, Type::i32()),
+                              expr(r->value)},
+                             r->value.loc.range),
+                        loc);
+          },
+          loc);
+      return block({alloc, fill});
+    }
     if (const auto* f = std::get_if<dsl::For>(&s.node))
       return loop(f->loop, ForRole::serial, [&] { return stmts(f->body); }, loc);
     const auto& par = std::get<dsl::Parallel>(s.node);
@@ -293,6 +326,8 @@ private:
         return call(Intrinsic::to_f32, {var(id, Type::i32())}, loc);
       return var(id, local_type(id));
     }
+    if (const auto* a = std::get_if<dsl::Access>(&e.node); a && a->row) // `o[d]`: tile d of o
+      return call(Intrinsic::row_get, {var(a->tensor.name, kRowVar), indices(*a).at(0)}, loc);
     if (const auto* a = std::get_if<dsl::Access>(&e.node))
       return load(a->tensor.name, dtypes_.at(a->tensor.name), indices(*a), loc);
     if (const auto* c = std::get_if<dsl::Call>(&e.node)) {
@@ -360,37 +395,10 @@ private:
 
 } // namespace
 
-namespace {
-// The first row of tiles (`o[d in tiles(D)] = ...`) bound in `ss`, or null.
-const dsl::RowInit* first_row(const std::vector<dsl::Stmt>& ss) {
-  for (const dsl::Stmt& s : ss) {
-    if (const auto* r = std::get_if<dsl::RowInit>(&s.node))
-      return r;
-    const std::vector<dsl::Stmt>* body = nullptr;
-    if (const auto* f = std::get_if<dsl::For>(&s.node))
-      body = &f->body;
-    else if (const auto* p = std::get_if<dsl::Parallel>(&s.node))
-      body = &p->body;
-    if (const dsl::RowInit* r = body ? first_row(*body) : nullptr)
-      return r;
-  }
-  return nullptr;
-}
-} // namespace
-
-ir::Module to_tile_ir(const dsl::Module& m, Diagnostics& diags, std::string_view arch) {
+ir::Module to_tile_ir(const dsl::Module& m, Diagnostics& /*diags*/, std::string_view arch) {
   ir::Module out;
-  for (const dsl::Kernel& k : m.kernels) {
-    // Rows of tiles are checked and interpreted, not yet lowered (docs/language.md).
-    if (const dsl::RowInit* r = first_row(k.body)) {
-      diags.error(r->name.loc.range,
-                  "row of tiles '" + r->name.name + "' in kernel '" + k.name.name +
-                      "': rows of tiles are checked and run by the interpreter, but not yet "
-                      "lowered to the CPU or TT targets");
-      continue;
-    }
+  for (const dsl::Kernel& k : m.kernels)
     out.programs.push_back(KernelLowering(k, arch).run());
-  }
   return out;
 }
 

@@ -10,9 +10,9 @@ namespace tk::ir {
 
 namespace {
 
-constexpr std::string_view kArgKindNames[] = {"int",  "slot",   "const", "f32",    "tile",
-                                              "cb",   "tensor", "src",   "dst",    "pool",
-                                              "rdim", "bcast",  "binop", "dformat"};
+constexpr std::string_view kArgKindNames[] = {"int",  "slot",   "const", "f32",     "tile",
+                                              "cb",   "tensor", "src",   "dst",     "pool",
+                                              "rdim", "bcast",  "binop", "dformat", "row"};
 
 struct RawEntry {
   std::string_view name, args;
@@ -26,6 +26,7 @@ constexpr ResultKind result_kind(std::string_view r) {
          : r == "u32"  ? ResultKind::u32
          : r == "f32"  ? ResultKind::f32
          : r == "tile" ? ResultKind::tile
+         : r == "row"  ? ResultKind::row
                        : ResultKind::void_;
 }
 

@@ -21,10 +21,10 @@ namespace tk::ir {
 //                   (a tensor the call neither reads nor writes), src (a tensor it reads: never an
 //                   output), dst (a tensor it writes: never an input),
 //                   pool (PoolType::*), rdim (ReduceDim::*), bcast (BroadcastType::*),
-//                   binop (EltwiseBinaryType::*)
+//                   binop (EltwiseBinaryType::*), row (a row of tiles)
 //   result: void, i32 (index math), u32, f32, tile (f32 if any tile argument is f32 or there is
-//   none, else bf16) effect: pure (value only), reads (reads device state: keep order), writes
-//   (statement only),
+//   none, else bf16), row (a row of f32 tiles) effect: pure (value only), reads (reads device
+//   state: keep order), writes (statement only),
 //           init (statement only: configures the compute engine for the calls that follow)
 //   SDK header: for a TT compute call, the api/compute/ header that declares it, included by the
 //           generated compute kernel when it calls it; "" where the template always includes
@@ -259,6 +259,11 @@ namespace tk::ir {
      int, 0.0 elsewhere, in the face layout */                                                     \
   X(fill_tril_tile, "fill_tril_tile", "dformat int int", void, writes, "")                         \
   X(fill_triu_tile, "fill_triu_tile", "dformat int int", void, writes, "")                         \
+  /* ---- rows of tiles (both chains): a row of n tiles; tile d of it; the row with tile d         \
+     replaced, only as `o = row.set(o, d, t)` (an update in place: the verifier checks it) ---- */ \
+  X(row_alloc, "row.alloc", "int", row, pure, "")                                                  \
+  X(row_get, "row.get", "row int", tile, pure, "")                                                 \
+  X(row_set, "row.set", "row int tile", row, pure, "")                                             \
   /* ---- CPU chain: elements of a tensor (row, col in elements) and f32 math ---- */              \
   X(elem_load, "elem.load", "src int int", f32, reads, "")                                         \
   X(elem_store, "elem.store", "dst int int f32", void, writes, "")                                 \
@@ -270,6 +275,9 @@ namespace tk::ir {
   X(cpu_store_batch_tile, "cpu.store_batch_tile", "tile dst int int int", void, writes, "")        \
   X(cpu_tile_get, "cpu.tile_get", "tile int int", f32, reads, "")                                  \
   X(cpu_tile_set, "cpu.tile_set", "tile int int f32", void, writes, "")                            \
+  /* tile d of a row copied into a tile buffer, and a tile buffer copied into tile d of a row */   \
+  X(cpu_row_get, "cpu.row_get", "row int tile", void, writes, "")                                  \
+  X(cpu_row_set, "cpu.row_set", "row int tile", void, writes, "")                                  \
   X(cpu_rowsum, "cpu.rowsum", "tile tile", void, writes, "")                                       \
   X(cpu_rowmax, "cpu.rowmax", "tile tile", void, writes, "")                                       \
   X(cpu_colsum, "cpu.colsum", "tile tile", void, writes, "")                                       \
@@ -319,9 +327,10 @@ enum class ArgKind : std::uint8_t {
   rdim,
   bcast,
   binop,
-  dformat
+  dformat,
+  row
 };
-enum class ResultKind : std::uint8_t { void_, i32, u32, f32, tile };
+enum class ResultKind : std::uint8_t { void_, i32, u32, f32, tile, row };
 enum class Effect : std::uint8_t { pure, reads, writes, init };
 
 struct IntrinsicInfo {

@@ -105,6 +105,8 @@ Type call_type(Intrinsic fn, const std::vector<Expr>& args) {
     return Type::u32();
   case ResultKind::f32:
     return Type::f32();
+  case ResultKind::row:
+    return Type::row(DType::f32);
   case ResultKind::tile:
     break;
   }

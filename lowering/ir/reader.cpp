@@ -330,7 +330,7 @@ private:
   Type type() {
     const Token& t = peek();
     std::string s = ident("a type");
-    if (s == "tile") {
+    if (s == "tile" || s == "row") {
       expect("<");
       s += "<" + ident("a dtype");
       expect(">");

@@ -85,6 +85,8 @@ std::string to_string(Type t) {
     return "tensor";
   case Type::Kind::enumc:
     return "enum";
+  case Type::Kind::row:
+    return "row<" + std::string(to_string(t.dtype)) + ">";
   }
   return "?";
 }
@@ -92,7 +94,7 @@ std::string to_string(Type t) {
 std::optional<Type> type_from_string(std::string_view s) {
   for (Type t : {Type::void_(), Type::i32(), Type::u32(), Type::f32(), Type::boolean(),
                  Type::tile(DType::bf16), Type::tile(DType::f32), Type::tile(DType::bfp8),
-                 Type::cb(), Type::tensor(), Type::enumc()})
+                 Type::cb(), Type::tensor(), Type::enumc(), Type::row(DType::f32)})
     if (to_string(t) == s)
       return t;
   return std::nullopt;

@@ -17,11 +17,14 @@ std::int64_t tile_bytes(DType);
 
 /// The type of an expression. Integers are index math (i32) or raw device words (u32: addresses,
 /// runtime args); f32 is a scalar; a tile carries its element type; cb/tensor are references to a
-/// circular buffer or a tensor (its accessor) passed to intrinsics; enumc is a symbolic constant.
+/// circular buffer or a tensor (its accessor) passed to intrinsics; enumc is a symbolic constant;
+/// a row is a row of tiles (the language's `o[d in tiles(D)]`): one tile of its element type per
+/// index of a range whose extent is known at run time, created by `row.alloc`, read by `row.get`
+/// and updated in place by `o = row.set(o, d, t)` (docs/ir.md, "Rows of tiles").
 struct Type {
-  enum class Kind : std::uint8_t { void_, i32, u32, f32, boolean, tile, cb, tensor, enumc };
+  enum class Kind : std::uint8_t { void_, i32, u32, f32, boolean, tile, cb, tensor, enumc, row };
   Kind kind = Kind::void_;
-  DType dtype = DType::f32; // meaningful for tiles only
+  DType dtype = DType::f32; // meaningful for tiles and rows only
 
   static Type void_() { return {Kind::void_}; }
   static Type i32() { return {Kind::i32}; }
@@ -32,14 +35,17 @@ struct Type {
   static Type cb() { return {Kind::cb}; }
   static Type tensor() { return {Kind::tensor}; }
   static Type enumc() { return {Kind::enumc}; }
+  static Type row(DType d) { return {Kind::row, d}; }
 
   bool is_int() const { return kind == Kind::i32 || kind == Kind::u32; }
   bool is_tile() const { return kind == Kind::tile; }
+  bool is_row() const { return kind == Kind::row; }
   friend bool operator==(const Type& a, const Type& b) {
-    return a.kind == b.kind && (a.kind != Kind::tile || a.dtype == b.dtype);
+    return a.kind == b.kind &&
+           ((a.kind != Kind::tile && a.kind != Kind::row) || a.dtype == b.dtype);
   }
 };
-/// `i32`, `u32`, `f32`, `bool`, `tile<bf16>`, `cb`, `tensor`, `enum`, `void`.
+/// `i32`, `u32`, `f32`, `bool`, `tile<bf16>`, `row<f32>`, `cb`, `tensor`, `enum`, `void`.
 std::string to_string(Type);
 std::optional<Type> type_from_string(std::string_view);
 

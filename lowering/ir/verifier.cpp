@@ -72,6 +72,7 @@ private:
   const Function& fn_;
   std::vector<std::map<std::string, VarInfo>> scopes_;
   std::vector<ForRole> loops_;
+  const ExprNode* row_value_ = nullptr; // the row.alloc / row.set a row's let or update holds
 
   const VarInfo* lookup(const std::string& name) const {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
@@ -111,6 +112,13 @@ private:
       if (d->type.kind == Type::Kind::void_ || d->type.kind == Type::Kind::enumc ||
           d->type.kind == Type::Kind::cb || d->type.kind == Type::Kind::tensor)
         fail("variable " + q(d->name) + " declared with invalid type " + to_string(d->type));
+      if (d->type.is_row()) { // a row is created by row.alloc only: no two names share one
+        const Call* c = as<Call>(d->value);
+        if (!c || c->fn != Intrinsic::row_alloc)
+          fail("row " + q(d->name) + " initialised with " + print(d->value) +
+               "; a row is declared with row.alloc(n)");
+        row_value_ = d->value.get();
+      }
       Type v = expr(d->value);
       if (!assignable(d->type, v))
         fail("variable " + q(d->name) + " of type " + to_string(d->type) + " initialised with a " +
@@ -122,6 +130,14 @@ private:
         fail("assignment to undeclared variable " + q(a->name));
       if (!vi->mutable_)
         fail("assignment to loop variable or parameter " + q(a->name));
+      if (vi->type.is_row()) { // updated in place: `o = row.set(o, d, t)`, the row itself
+        const Call* c = as<Call>(a->value);
+        const Var* self = c && c->fn == Intrinsic::row_set ? as<Var>(c->args.at(0)) : nullptr;
+        if (!self || self->name != a->name)
+          fail("assignment " + q(a->name) + " = " + print(a->value) +
+               "; a row is updated only as " + a->name + " = row.set(" + a->name + ", d, t)");
+        row_value_ = a->value.get();
+      }
       Type v = expr(a->value);
       if (!assignable(vi->type, v))
         fail("assignment of a " + to_string(v) + " to " + q(a->name) + " of type " +
@@ -259,6 +275,9 @@ private:
     }
     case ExprKind::Call: {
       const Call& c = static_cast<const Call&>(*e);
+      if ((c.fn == Intrinsic::row_alloc || c.fn == Intrinsic::row_set) && e.get() != row_value_)
+        fail(q(info(c.fn).name) + " used as a value in " + print(e) +
+             "; it is only the whole value of a row's let (row.alloc) or update (row.set)");
       call(c, false);
       return call_type(c.fn, c.args);
     }
@@ -293,6 +312,9 @@ private:
         break;
       case ArgKind::tile:
         ok = t.is_tile();
+        break;
+      case ArgKind::row:
+        ok = t.is_row();
         break;
       case ArgKind::cb:
         ok = t.kind == Type::Kind::cb;

@@ -6,7 +6,9 @@
 #include <tilekit/runtime.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace tk::cpu {
 
@@ -19,6 +21,19 @@ struct alignas(64) Tile {
   float& operator()(int r, int c) { return data[r * kTile + c]; }
   float operator()(int r, int c) const { return data[r * kTile + c]; }
 };
+
+/// A row of tiles (the language's `o[d in tiles(D)]`): tile d is element d. Generated code copies
+/// a tile out before computing with it and back when it is updated (`o[d] = ...`).
+using Row = std::vector<Tile>;
+inline Row row_alloc(std::int64_t n) {
+  return Row(static_cast<std::size_t>(n));
+}
+inline void row_get(const Row& row, std::int64_t d, Tile& dst) {
+  dst = row[static_cast<std::size_t>(d)];
+}
+inline void row_set(Row& row, std::int64_t d, const Tile& src) {
+  row[static_cast<std::size_t>(d)] = src;
+}
 
 /// Loads tile (ti, tj) of `src`. A dimension of exactly 1 is a vector: only index 0 along it is
 /// valid, it fills row 0 (a row vector) or column 0 (a column vector) and the rest of the tile is

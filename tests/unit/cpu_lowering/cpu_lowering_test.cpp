@@ -251,5 +251,94 @@ TEST(LowerElementwise, FreshNamesAndSelfBroadcast) {
 )");
 }
 
+// A row of tiles (docs/language.md, "Rows of tiles"): to-tile-ir binds it with row.alloc and a
+// loop of row.set, reads tiles with row.get and updates them in place (`o = row.set(o, d, ...)`,
+// carried across the k loop); the CPU chain keeps the row (tk::cpu::Row) and copies a tile out
+// with cpu.row_get before computing with it and back with cpu.row_set.
+TEST(LowerCpu, RowOfTilesIsAllocatedReadAndUpdatedInPlace) {
+  std::string errors;
+  std::string all = cpu_dumps(R"(kernel rows(x: bf16[M, N], w: bf16[N, N]) -> (y: bf16[M, N]) {
+    parallel i in tiles(M) {
+        o[d in tiles(N)] = x[i, d]
+        for k in tiles(N) {
+            for d in tiles(N) {
+                o[d] = o[d] * 0.5 + x[i, k] @ w[k, d]
+            }
+        }
+        for d in tiles(N) {
+            y[i, d] = o[d]
+        }
+    }
+}
+)",
+                              &errors);
+  ASSERT_FALSE(all.empty()) << errors;
+  EXPECT_EQ(function_of(dump_of(all, "to-tile-ir")),
+            R"(  func kernel rows(x: tensor, w: tensor, y: tensor, M: i32, N: i32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    for i in 0 .. Mt parallel {
+      let o: row<f32> = row.alloc(Nt)
+      for d in 0 .. Nt reduction {
+        o = row.set(o, d, load x[i, d])
+      }
+      for k in 0 .. Nt reduction {
+        for d in 0 .. Nt reduction {
+          o = row.set(o, d, tile.add(tile.mul_scalar(row.get(o, d), 0.5), tile.matmul(load x[i, k], load w[k, d])))
+        }
+      }
+      for d in 0 .. Nt serial {
+        store y[i, d] = row.get(o, d)
+      }
+    }
+  }
+}
+)");
+  EXPECT_EQ(function_of(dump_of(all, "lower-elementwise")),
+            R"(  func cpu rows(x: tensor, w: tensor, y: tensor, M: i32, N: i32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    for i in 0 .. Mt per_thread {
+      let o: row<f32> = row.alloc(Nt)
+      for d in 0 .. Nt reduction {
+        let t0: tile<f32> = cpu.tile()
+        cpu.load_tile(x, i, d, t0)
+        cpu.row_set(o, d, t0)
+      }
+      for k in 0 .. Nt reduction {
+        for d in 0 .. Nt reduction {
+          let t1: tile<f32> = cpu.tile()
+          let t2: tile<f32> = cpu.tile()
+          cpu.row_get(o, d, t2)
+          let t3: tile<f32> = cpu.tile()
+          cpu.load_tile(x, i, k, t3)
+          let t4: tile<f32> = cpu.tile()
+          cpu.load_tile(w, k, d, t4)
+          let t5: tile<f32> = cpu.tile()
+          for er in 0 .. 32 serial {
+            for ec in 0 .. 32 serial {
+              cpu.tile_set(t5, er, ec, 0.0)
+            }
+          }
+          cpu.tile_matmul_acc(t3, t4, t5)
+          for er in 0 .. 32 serial {
+            for ec in 0 .. 32 serial {
+              cpu.tile_set(t1, er, ec, cpu.tile_get(t2, er, ec) * 0.5 + cpu.tile_get(t5, er, ec))
+            }
+          }
+          cpu.row_set(o, d, t1)
+        }
+      }
+      for d in 0 .. Nt serial {
+        let t6: tile<f32> = cpu.tile()
+        cpu.row_get(o, d, t6)
+        cpu.store_tile(t6, y, i, d)
+      }
+    }
+  }
+}
+)");
+}
+
 } // namespace
 } // namespace tk::lower

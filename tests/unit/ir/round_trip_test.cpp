@@ -25,6 +25,8 @@ Expr arg_of_kind(ArgKind k) {
     return var("t", Type::tile(DType::bf16));
   case ArgKind::cb:
     return cb_ref("cb_in0");
+  case ArgKind::row:
+    return var("o", Type::row(DType::f32));
   case ArgKind::tensor:
   case ArgKind::src:
   case ArgKind::dst:
@@ -67,14 +69,17 @@ Module everything_module() {
   // One kernel function calling every intrinsic once.
   std::vector<Stmt> body = {
       decl("n", Type::u32(), call(Intrinsic::get_arg_val, {int_imm(0)})),
-      decl("t", Type::tile(DType::bf16), load("X", DType::bf16, {int_imm(0), int_imm(1)}))};
+      decl("t", Type::tile(DType::bf16), load("X", DType::bf16, {int_imm(0), int_imm(1)})),
+      decl("o", Type::row(DType::f32), call(Intrinsic::row_alloc, {var("n", Type::u32())}))};
   int k = 0;
   for (Intrinsic in : all_intrinsics()) {
     std::vector<Expr> args;
     for (ArgKind a : info(in).args)
       args.push_back(arg_of_kind(a));
     Expr c = call(in, args);
-    if (info(in).effect == Effect::writes || info(in).effect == Effect::init)
+    if (in == Intrinsic::row_set) // a row is updated in place: `o = row.set(o, d, t)`
+      body.push_back(assign("o", c));
+    else if (info(in).effect == Effect::writes || info(in).effect == Effect::init)
       body.push_back(evaluate(c));
     else
       body.push_back(decl("v" + std::to_string(k++), c->type, c));

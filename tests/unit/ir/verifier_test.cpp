@@ -122,6 +122,34 @@ TEST(Verifier, ScopesAndAssignments) {
             "in function 'f': invalid operands f32 and f32 of '%': 1.0 % 2.0");
 }
 
+// A row of tiles is declared by row.alloc, updated in place by `o = row.set(o, d, t)`, read by
+// row.get; it is never copied, stored or computed with as a tile.
+TEST(Verifier, RowsOfTiles) {
+  const std::string row = "    let o: row<f32> = row.alloc(4)\n";
+  EXPECT_EQ(error_of(row + "    for d in 0 .. 4 reduction {\n"
+                           "      o = row.set(o, d, tile.add(row.get(o, d), load A[0, d]))\n"
+                           "    }\n    store C[0, 1] = row.get(o, 1)\n"),
+            "<valid>");
+  EXPECT_EQ(error_of(row + "    let p: row<f32> = o\n"),
+            "in function 'f': row 'p' initialised with o; a row is declared with row.alloc(n)");
+  EXPECT_EQ(error_of(row + "    let p: row<f32> = row.alloc(2)\n"
+                           "    o = row.set(p, 0, tile.zeros())\n"),
+            "in function 'f': assignment 'o' = row.set(p, 0, tile.zeros()); a row is updated "
+            "only as o = row.set(o, d, t)");
+  EXPECT_EQ(error_of("    let t: tile<f32> = row.get(row.alloc(2), 0)\n"),
+            "in function 'f': 'row.alloc' used as a value in row.alloc(2); it is only the whole "
+            "value of a row's let (row.alloc) or update (row.set)");
+  EXPECT_EQ(error_of(row + "    let t: tile<f32> = row.get(row.set(o, 0, tile.zeros()), 0)\n"),
+            "in function 'f': 'row.set' used as a value in row.set(o, 0, tile.zeros()); it is "
+            "only the whole value of a row's let (row.alloc) or update (row.set)");
+  EXPECT_EQ(error_of(row + "    let t: tile<f32> = tile.exp(o)\n"),
+            "in function 'f': argument 1 of 'tile.exp' must be tile, got o of type row<f32>");
+  EXPECT_EQ(error_of(row + "    store C[0, 0] = o\n"),
+            "in function 'f': store of a non-tile value to 'C'");
+  EXPECT_EQ(error_of(row + "    let t: tile<f32> = row.get(o, 1.0)\n"),
+            "in function 'f': argument 2 of 'row.get' must be int, got 1.0 of type f32");
+}
+
 TEST(Verifier, ProgramLevelInvariants) {
   Module m = test::matmul_module();
   m.programs[0].cbs = {{"cb_a", 3, DataFormat::Float16_b, 2048, 2, CBRole::input, "A"},

@@ -1,0 +1,124 @@
+// FlashAttention-2 with a row of tiles (tests/unit/interp/attention_flash.tk: the output row
+// o[d in tiles(D)] carried across the key loop, updated element-wise and by `@`, stored) end to end
+// on the CPU, against a double reference (the bf16 bound, PCC and bias of harness.hpp) and the
+// interpreter, at shapes with an odd number of key tiles and D = 32, 64 and 128; and a row of
+// loaded tiles read by a triangular loop (tests/e2e/rows.tk).
+#include "tests/e2e/harness.hpp"
+
+#include "attention_flash.hpp"
+#include "rows.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace tk::e2e {
+namespace {
+
+// O[h] = causal softmax(Q[h] K[h]^T * scale) V[h] for H heads of S x D each, in double.
+Reference reference(const Matrix<bf16>& Q, const Matrix<bf16>& K, const Matrix<bf16>& V,
+                    std::int64_t H, std::int64_t S, std::int64_t D, double scale) {
+  Reference ref{H * S, D, std::vector<double>(static_cast<std::size_t>(H * S * D)), {}};
+  std::vector<double> x(static_cast<std::size_t>(S));
+  for (std::int64_t h = 0; h < H; ++h)
+    for (std::int64_t r = 0; r < S; ++r) {
+      const std::int64_t row = h * S + r;
+      double m = -INFINITY;
+      for (std::int64_t c = 0; c <= r; ++c) {
+        double dot = 0;
+        for (std::int64_t e = 0; e < D; ++e)
+          dot += Q.at(row, e) * K.at(h * S + c, e);
+        x[static_cast<std::size_t>(c)] = dot * scale;
+        m = std::max(m, x[static_cast<std::size_t>(c)]);
+      }
+      double l = 0;
+      for (std::int64_t c = 0; c <= r; ++c)
+        l += std::exp(x[static_cast<std::size_t>(c)] - m);
+      for (std::int64_t c = 0; c <= r; ++c) {
+        const double p = std::exp(x[static_cast<std::size_t>(c)] - m) / l;
+        for (std::int64_t d = 0; d < D; ++d)
+          ref.value[static_cast<std::size_t>(row * D + d)] += p * V.at(h * S + c, d);
+      }
+    }
+  set_bf16_bound(ref);
+  return ref;
+}
+
+interp::Matrix batch(const Matrix<bf16>& m, std::int64_t heads, std::int64_t S) {
+  interp::Matrix r = to_interp(m);
+  r.rows = S;
+  r.batch = heads;
+  return r;
+}
+
+using Shape = std::tuple<Backend, std::int64_t, std::int64_t, std::int64_t>; // backend, H, S, D
+
+class Flash : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(Flash, MatchesTheReference) {
+  const auto [b, H, S, D] = GetParam();
+  Rng rng(0xf1a + static_cast<std::uint64_t>(H * 1000 + S * 10 + D));
+  // Scores of either sign and spread enough that the running max changes along a row.
+  const auto Q = random_bf16(H * S, D, -1, 1, rng);
+  const auto K = random_bf16(H * S, D, -1, 1, rng);
+  const auto V = random_bf16(H * S, D, -1, 1, rng);
+  const float scale = 2.0f / std::sqrt(static_cast<float>(D));
+  Matrix<bf16> O(H * S, D);
+  const TensorView<const bf16> q{Q.data.data(), H, S, D}, k{K.data.data(), H, S, D},
+      v{V.data.data(), H, S, D};
+  const TensorView<bf16> o{O.data.data(), H, S, D};
+  launch(b, [&] { gen::attention_flash::run_cpu(q, k, v, scale, o); }, NoTt{});
+  const Reference ref = reference(Q, K, V, H, S, D, static_cast<double>(scale));
+  const Outcome out =
+      verify_kernel(TK_E2E_FLASH_FILE, "attention_flash",
+                    {{{"Q", batch(Q, H, S)}, {"K", batch(K, H, S)}, {"V", batch(V, H, S)}},
+                     {{"scale", static_cast<double>(scale)}},
+                     {}},
+                    "O", O, ref);
+  EXPECT_TRUE(out.ok) << out.detail;
+  EXPECT_LE(std::abs(out.bias), out.bias_bound);
+  std::printf("attention_flash %s H = %lld, S = %lld, D = %lld: max |err| %.3g, PCC %.6f, bias "
+              "%.3g (bound %.3g)\n",
+              b == Backend::cpu ? "cpu" : "tt", static_cast<long long>(H),
+              static_cast<long long>(S), static_cast<long long>(D), out.max_abs_err, out.pcc,
+              out.bias, out.bias_bound);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Flash,
+                         ::testing::Values(Shape{Backend::cpu, 1, 32, 32},
+                                           Shape{Backend::cpu, 2, 96, 64},
+                                           Shape{Backend::cpu, 2, 160, 128},
+                                           Shape{Backend::cpu, 3, 224, 64}));
+
+// y[i, d] = 0.5 * (x[i, 0] + ... + x[i, d]), tile by tile: q[k] is a row of x's tiles, read by
+// `for k in 0 .. d + 1`.
+TEST(Rows, TriangularReadOfARowOfLoads) {
+  constexpr std::int64_t M = 64, N = 160;
+  Rng rng(0xf1b);
+  const auto X = random_bf16(M, N, -1, 1, rng);
+  Matrix<bf16> Y(M, N);
+  launch(
+      Backend::cpu,
+      [&] {
+        gen::rows_prefix::run_cpu(MatrixView<const bf16>{X.data.data(), M, N},
+                                  MatrixView<bf16>{Y.data.data(), M, N});
+      },
+      NoTt{});
+  Reference ref{M, N, std::vector<double>(static_cast<std::size_t>(M * N)), {}};
+  for (std::int64_t r = 0; r < M; ++r)
+    for (std::int64_t c = 0; c < N; ++c)
+      for (std::int64_t k = 0; k <= c / 32; ++k)
+        ref.value[static_cast<std::size_t>(r * N + c)] += 0.5 * X.at(r, k * 32 + c % 32);
+  set_bf16_bound(ref);
+  const Outcome out =
+      verify_kernel(TK_E2E_ROWS_FILE, "rows_prefix", {{{"x", to_interp(X)}}, {}, {}}, "y", Y, ref);
+  EXPECT_TRUE(out.ok) << out.detail;
+  EXPECT_LE(std::abs(out.bias), out.bias_bound);
+  std::printf("rows_prefix cpu: max |err| %.3g, PCC %.6f, bias %.3g (bound %.3g)\n",
+              out.max_abs_err, out.pcc, out.bias, out.bias_bound);
+}
+
+} // namespace
+} // namespace tk::e2e
