@@ -185,3 +185,46 @@ TEST(EmulatorSdkSurface, NocAddressFromBankId) {
         << e.what();
   }
 }
+
+// Directly addressable L1 (docs/emulator.md, "SDK surface"): a kernel dereferences an L1 buffer's
+// address, the same number on every core, and each of four cores reaches its own L1; what it
+// writes through the pointer is what its NoC write sends.
+TEST(EmulatorSdkSurface, KernelsDereferenceRawL1AddressesOfTheirOwnCore) {
+  ProgramBuilder p;
+  const uint32_t cores = 4;
+  p.cores = CoreRange({0, 0}, {cores - 1, 0});
+  auto dram = [&](uint32_t pages) {
+    return distributed::MeshBuffer::create(
+        distributed::ReplicatedBufferConfig{.size = pages * 16},
+        distributed::DeviceLocalBufferConfig{.page_size = 16, .buffer_type = BufferType::DRAM},
+        p.dev.get());
+  };
+  auto src = dram(cores), dst = dram(cores);
+  auto l1 = distributed::MeshBuffer::create(
+      distributed::ReplicatedBufferConfig{.size = 16},
+      distributed::DeviceLocalBufferConfig{.page_size = 16, .buffer_type = BufferType::L1},
+      p.dev.get());
+  std::vector<uint32_t> in;
+  for (uint32_t c = 0; c < cores; ++c)
+    in.insert(in.end(), {100 + c, 7 + 3 * c, 0, 0});
+  distributed::EnqueueWriteMeshBuffer(p.dev->mesh_command_queue(), src, in, false);
+  auto k = CreateKernel(
+      p.program, kernel("sdk/raw_l1.cpp"), p.cores,
+      DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default});
+  for (uint32_t c = 0; c < cores; ++c) {
+    SetRuntimeArgs(
+        p.program, k, CoreCoord{c, 0},
+        {ProgramBuilder::addr(src), ProgramBuilder::addr(dst), ProgramBuilder::addr(l1), c});
+  }
+  p.run();
+  std::vector<uint32_t> out;
+  distributed::EnqueueReadMeshBuffer(p.dev->mesh_command_queue(), out, dst, true);
+  ASSERT_EQ(out.size(), 4u * cores);
+  for (uint32_t c = 0; c < cores; ++c) {
+    const uint32_t a = 100 + c, b = 7 + 3 * c;
+    EXPECT_EQ(out[4 * c + 0], a) << "core " << c;
+    EXPECT_EQ(out[4 * c + 1], b) << "core " << c;
+    EXPECT_EQ(out[4 * c + 2], a + b) << "core " << c;
+    EXPECT_EQ(out[4 * c + 3], a * b) << "core " << c;
+  }
+}
