@@ -31,8 +31,11 @@ bool contains(std::string_view s, std::string_view what) {
 /// Summarises kernel_main: events in program order, loops and branches around them.
 class Summarizer {
 public:
-  Summarizer(clang::ASTContext& ctx, clang::FileID file, Kernel& kernel)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), file_(file), kernel_(kernel) {}
+  /// `ct_args_known`: the compile-time args have the host's values (--compile-args), so what
+  /// depends on them is evaluated, not a symbol.
+  Summarizer(clang::ASTContext& ctx, clang::FileID file, Kernel& kernel, bool ct_args_known)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), file_(file), kernel_(kernel),
+        ct_args_known_(ct_args_known) {}
 
   void function(const clang::FunctionDecl& fn, Body& out) {
     if (const clang::Stmt* body = fn.getBody())
@@ -50,15 +53,15 @@ private:
     return fn ? fn->getNameAsString() : std::string();
   }
 
-  /// True when `e` depends on a compile-time argument: the wrapper gives those placeholder values,
-  /// so such an expression is a symbol, never the placeholder.
+  /// True when `e` depends on a compile-time argument whose value is a placeholder (a named one,
+  /// or any without --compile-args), so such an expression is a symbol, never the placeholder.
   bool mentions_ct_arg(const clang::Stmt* s, int depth = 0) const {
     if (!s || depth > 16)
       return false;
     if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s)) {
       const std::string n = callee_name(c);
-      if (n == "get_compile_time_arg_val" || n == "get_ct_arg" ||
-          n == "get_named_compile_time_arg_val" || n == "get_named_ct_arg")
+      if (n == "get_named_compile_time_arg_val" || n == "get_named_ct_arg" ||
+          (!ct_args_known_ && (n == "get_compile_time_arg_val" || n == "get_ct_arg")))
         return true;
     }
     if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
@@ -587,6 +590,7 @@ private:
   clang::SourceManager& sm_;
   clang::FileID file_;
   Kernel& kernel_;
+  bool ct_args_known_;
   int depth_ = 0;
   std::map<const clang::VarDecl*, std::int64_t> ptr_vars_; // get_read_ptr(cb) [+ offset] -> cb
   std::map<const clang::FunctionDecl*, Reach> reach_;
@@ -613,20 +617,30 @@ std::string jit_translation_unit(const std::string& kernel_include, bool compute
   return code + "#include \"" + kernel_include + "\"\n";
 }
 
-std::vector<std::string> jit_defines(bool compute, const arch::ArchSpec& a) {
-  // Placeholder TensorAccessorArgs words (two per interleaved accessor). ttgen check makes every
-  // count that depends on a compile-time argument a symbol, never one of these values.
-  return {
-      "KERNEL_BUILD",
-      "TENSIX_FIRMWARE",
-      "TK_CHECK_PLACEHOLDER_NAMED_ARGS",
-      std::string(a.firmware_define),
-      "NUM_DRAM_BANKS=" + std::to_string(a.dram_banks),
-      "NOC_MODE=0",
-      "NOC_INDEX=0",
-      "KERNEL_COMPILE_TIME_ARGS=2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,"
-      "2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048",
-      compute ? "COMPILE_FOR_TRISC=1" : "COMPILE_FOR_NCRISC"};
+std::vector<std::string>
+jit_defines(bool compute, const arch::ArchSpec& a,
+            const std::optional<std::vector<std::uint32_t>>& compile_args) {
+  // The host's compile-time args as the JIT defines them (tt_metal/jit_build/build.cpp:
+  // "-DKERNEL_COMPILE_TIME_ARGS={}" with the values joined by ','); without them, placeholder
+  // TensorAccessorArgs words (two per interleaved accessor), and ttgen check makes every count
+  // that depends on a compile-time argument a symbol, never one of these values.
+  std::string ct = "KERNEL_COMPILE_TIME_ARGS=";
+  if (compile_args) {
+    for (std::size_t i = 0; i < compile_args->size(); ++i)
+      ct += (i ? "," : "") + std::to_string((*compile_args)[i]);
+  } else {
+    ct += "2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,"
+          "2048,2,2048,2,2048,2,2048";
+  }
+  return {"KERNEL_BUILD",
+          "TENSIX_FIRMWARE",
+          "TK_CHECK_PLACEHOLDER_NAMED_ARGS",
+          std::string(a.firmware_define),
+          "NUM_DRAM_BANKS=" + std::to_string(a.dram_banks),
+          "NOC_MODE=0",
+          "NOC_INDEX=0",
+          ct,
+          compute ? "COMPILE_FOR_TRISC=1" : "COMPILE_FOR_NCRISC"};
 }
 
 std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute) {
@@ -756,7 +770,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
     if (!map.empty())
       args.push_back("-DKERNEL_COMPILE_TIME_ARG_MAP=" + map);
   }
-  for (const std::string& d : jit_defines(compute))
+  for (const std::string& d : jit_defines(compute, arch::default_arch(), options.compile_args))
     args.push_back("-D" + d);
   for (const std::string& d : options.defines)
     args.push_back("-D" + d);
@@ -804,7 +818,8 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
     errors = path + ": no kernel_main() defined in the file";
     return std::nullopt;
   }
-  Summarizer s(ctx, sm.getFileID(sm.getExpansionLoc(main_fn->getLocation())), k);
+  Summarizer s(ctx, sm.getFileID(sm.getExpansionLoc(main_fn->getLocation())), k,
+               options.compile_args.has_value());
   s.function(*main_fn, k.body);
 
   // The role, from what the kernel does.
