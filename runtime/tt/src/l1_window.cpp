@@ -31,11 +31,11 @@ namespace tk::rt::emu {
 namespace {
 constexpr std::uintptr_t kTop = 2u << 20; // above both architectures' L1 (1464 and 1536 KiB)
 
-std::uintptr_t g_lo = 0;      // 0: no window
-int g_fd = -1;                // the running core's device memfd, -1 outside a kernel
-std::uint64_t g_offset = 0;   // the running core's window in it
-std::uint32_t g_l1_size = 0;  // the running core's L1 size
-bool g_mapped = false;        // the range shows the running core's L1
+std::uintptr_t g_lo = 0;       // 0: no window
+int g_fd = -1;                 // the running core's device memfd, -1 outside a kernel
+std::uint64_t g_offset = 0;    // the running core's window in it
+std::uint32_t g_l1_size = 0;   // the running core's L1 size
+bool g_mapped = false;         // the range shows the running core's L1
 struct sigaction g_previous{}; // the SIGSEGV action before ours
 
 void make_inaccessible() {
@@ -115,8 +115,8 @@ int make_l1_memfd(std::size_t bytes) {
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
     if (fd >= 0)
       close(fd);
-    throw EmulatorError("cannot create " + std::to_string(bytes) + " bytes of L1 (memfd_create: " +
-                        std::strerror(errno) + ")");
+    throw EmulatorError("cannot create " + std::to_string(bytes) +
+                        " bytes of L1 (memfd_create: " + std::strerror(errno) + ")");
   }
   return fd;
 }

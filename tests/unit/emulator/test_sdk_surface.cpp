@@ -228,3 +228,25 @@ TEST(EmulatorSdkSurface, KernelsDereferenceRawL1AddressesOfTheirOwnCore) {
     EXPECT_EQ(out[4 * c + 3], a * b) << "core " << c;
   }
 }
+
+// get_local_cb_interface (internal/circular_buffer_interface.h): the CB's page size, pages, ring
+// and pointers as the SDK's LocalCBInterface holds them, current at each call.
+TEST(EmulatorSdkSurface, LocalCbInterfaceReadsTheCbsState) {
+  ProgramBuilder p;
+  auto out = p.dram(1);
+  p.cb(tt::CBIndex::c_0, 3);
+  auto k = p.writer("sdk/cb_interface.cpp", {});
+  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {ProgramBuilder::addr(out)});
+  p.run();
+  std::vector<uint32_t> words;
+  distributed::EnqueueReadMeshBuffer(p.dev->mesh_command_queue(), words, out, true);
+  ASSERT_GE(words.size(), 8u);
+  EXPECT_EQ(words[0], kBf16Tile);     // fifo_page_size
+  EXPECT_EQ(words[1], 3u);            // fifo_num_pages
+  EXPECT_EQ(words[2], 3 * kBf16Tile); // fifo_size
+  EXPECT_EQ(words[3], 3 * kBf16Tile); // fifo_limit - fifo_wr_ptr at the start
+  EXPECT_EQ(words[4], 1u);            // fifo_wr_ptr is get_write_ptr
+  EXPECT_EQ(words[5], 1u);            // tiles_received after one push
+  EXPECT_EQ(words[6], 0u);            // tiles_acked
+  EXPECT_EQ(words[7], kBf16Tile);     // the write pointer moved one page
+}
