@@ -823,12 +823,12 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
   s.function(*main_fn, k.body);
 
   // The role, from what the kernel does.
-  bool pushes = false, pops = false, dst = false;
+  bool pushes = false, pops = false, dst = false; // pushes: or reserves; pops: or waits
   std::function<void(const Body&)> scan = [&](const Body& b) {
     for (const Node& n : b) {
       if (const Event* e = std::get_if<Event>(&n.v)) {
-        pushes |= e->kind == EventKind::push;
-        pops |= e->kind == EventKind::pop;
+        pushes |= e->kind == EventKind::push || e->kind == EventKind::reserve;
+        pops |= e->kind == EventKind::pop || e->kind == EventKind::wait;
         dst |= e->kind == EventKind::acquire || e->kind == EventKind::math ||
                e->kind == EventKind::pack;
       } else if (const Loop* l = std::get_if<Loop>(&n.v)) {
