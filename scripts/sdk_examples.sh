@@ -137,9 +137,16 @@ example() {
     echo "FAIL  $name: does not build: $(grep -m1 'error' "$work/$name/configure.log" "$work/$name/build.log" 2>/dev/null | sed 's/^[^:]*:[0-9]*://' | cut -c1-200)"
     return
   fi
-  local exe
-  exe="$(find "$work/$name/build" -type f -executable -newer "$work/$name/configure.log" \
-           ! -name '*.so' ! -path '*/CMakeFiles/*' | head -1)"
+  local exes=() exe
+  mapfile -t exes < <(find "$work/$name/build" -type f -executable -newer "$work/$name/configure.log" \
+           ! -name '*.so' ! -path '*/CMakeFiles/*' | sort)
+  exe="${exes[0]:-}"
+  if ((${#exes[@]} > 1)); then
+    # A folder with several programs (tests/): each in turn; the example passes when all do.
+    exe="$work/$name/run_all.sh"
+    { echo 'set -e'; printf '"%s"\n' "${exes[@]}"; } > "$exe"
+    chmod +x "$exe"
+  fi
   run "$name" "$exe" "$kernels"
 }
 

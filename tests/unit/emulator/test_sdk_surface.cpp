@@ -1,6 +1,7 @@
 // The SDK surface shipped tt-metal code relies on (docs/emulator.md, "SDK surface"): kernels that
 // use the dataflow API without including it, named compile-time args.
 #include <tk_emulator/emulator.hpp>
+#include <tt-metalium/system_mesh.hpp>
 
 #include "emu_program.hpp"
 
@@ -249,4 +250,15 @@ TEST(EmulatorSdkSurface, LocalCbInterfaceReadsTheCbsState) {
   EXPECT_EQ(words[5], 1u);            // tiles_received after one push
   EXPECT_EQ(words[6], 0u);            // tiles_acked
   EXPECT_EQ(words[7], kBf16Tile);     // the write pointer moved one page
+}
+
+// SystemMesh (tt-metalium/system_mesh.hpp): the emulated system is one chip, a 1x1 mesh, and a
+// MeshDevice of its shape opens (tt-metal's programming_examples/tests/mesh_device_test).
+TEST(EmulatorSdkSurface, SystemMeshIsOneChip) {
+  const auto& system = distributed::SystemMesh::instance();
+  EXPECT_EQ(&system, &distributed::SystemMesh::instance());
+  EXPECT_EQ(system.shape(), distributed::MeshShape(1, 1));
+  EXPECT_EQ(system.local_shape(), distributed::MeshShape(1, 1));
+  auto mesh = distributed::MeshDevice::create(distributed::MeshDeviceConfig(system.shape()));
+  EXPECT_EQ(mesh->shape(), distributed::MeshShape(1, 1));
 }
