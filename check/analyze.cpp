@@ -74,6 +74,8 @@ struct Totals {
   const Event* first_reserve = nullptr;
   const Event* first_opaque = nullptr; // a call it does not model that may push or pop it
   std::int64_t max_reserve = 0;
+  std::int64_t max_wait = 0;  // the most pages a constant cb_wait_front asks for
+  bool waits_constant = true; // every cb_wait_front asks for a constant number of pages
 };
 
 /// A small loop of known trips is walked iteration by iteration (exact); beyond this, or with a
@@ -486,6 +488,10 @@ private:
     case EventKind::wait:
       if (!t.first_wait)
         t.first_wait = &e;
+      if (n)
+        t.max_wait = std::max(t.max_wait, *n);
+      else
+        t.waits_constant = false;
       if (w.front && n)
         w.front = std::max(*w.front, *n);
       else
@@ -691,6 +697,37 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
         d.file = p.kernel->file.get();
         continue;
       }
+    }
+    // Consumers that wait for a few pages at a time and pop none, while the producers push a
+    // count that grows with the symbols: the pages pile up, and once the CB holds all it can the
+    // producer's reserve blocks for good (for every value of the count beyond the CB's pages).
+    // A consumer that waits for a count of pages that is not a constant may be reading a CB the
+    // host sized to hold them all (a sharded output), so it is left to the warning below.
+    bool waits_constant = !cons.empty();
+    std::int64_t max_wait = 0;
+    for (const Side& c : cons) {
+      waits_constant = waits_constant && c.totals.waits_constant && c.totals.first_wait;
+      max_wait = std::max(max_wait, c.totals.max_wait);
+    }
+    if (sign == true && !left.is_constant() && popped->is_zero() && waits_constant &&
+        !prod.empty()) {
+      auto cap = options.cb_pages.find(cb);
+      const std::int64_t holds = cap != options.cb_pages.end()
+                                     ? cap->second
+                                     : std::max<std::int64_t>({max_reserve, max_wait, 1});
+      const Side& p = prod[0];
+      const Event* at = p.totals.first_reserve ? p.totals.first_reserve : p.totals.first_push;
+      const bool known = cap != options.cb_pages.end();
+      Diagnostic& d = diags.error(
+          at->range, "deadlock: " + counts + "; its consumers wait for at most " + pages(max_wait) +
+                         " at a time and pop none, so the pages pile up in " + name +
+                         " and once they fill it " + at->call + " blocks for good (for every " +
+                         left.str() +
+                         (known ? " > " + std::to_string(holds)
+                                : " beyond its size, at least " + pages(holds)) +
+                         ")");
+      d.file = p.kernel->file.get();
+      continue;
     }
     const Side& any = prod.empty() ? cons[0] : prod[0];
     const Event* at = any.totals.first_push   ? any.totals.first_push
