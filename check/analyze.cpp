@@ -74,8 +74,11 @@ struct Totals {
   const Event* first_reserve = nullptr;
   const Event* first_opaque = nullptr; // a call it does not model that may push or pop it
   std::int64_t max_reserve = 0;
-  std::int64_t max_wait = 0;  // the most pages a constant cb_wait_front asks for
-  bool waits_constant = true; // every cb_wait_front asks for a constant number of pages
+  std::int64_t max_wait = 0; // the most pages a constant cb_wait_front asks for
+  // Every cb_wait_front asks for a constant number of pages, or for a block repeated by a loop
+  // (not for a count it waits for once, as a reader of a CB holding all its pages does).
+  bool waits_blockwise = true;
+  std::optional<Poly> block; // the pages of a repeated wait whose count is not a constant
 };
 
 /// A small loop of known trips is walked iteration by iteration (exact); beyond this, or with a
@@ -490,8 +493,10 @@ private:
         t.first_wait = &e;
       if (n)
         t.max_wait = std::max(t.max_wait, *n);
-      else
-        t.waits_constant = false;
+      else if (count.is_constant())
+        t.waits_blockwise = false;
+      else if (!t.block)
+        t.block = e.pages;
       if (w.front && n)
         w.front = std::max(*w.front, *n);
       else
@@ -703,14 +708,16 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
     // producer's reserve blocks for good (for every value of the count beyond the CB's pages).
     // A consumer that waits for a count of pages that is not a constant may be reading a CB the
     // host sized to hold them all (a sharded output), so it is left to the warning below.
-    bool waits_constant = !cons.empty();
+    bool blockwise = !cons.empty();
     std::int64_t max_wait = 0;
+    std::optional<Poly> block;
     for (const Side& c : cons) {
-      waits_constant = waits_constant && c.totals.waits_constant && c.totals.first_wait;
+      blockwise = blockwise && c.totals.waits_blockwise && c.totals.first_wait;
       max_wait = std::max(max_wait, c.totals.max_wait);
+      if (!block)
+        block = c.totals.block;
     }
-    if (sign == true && !left.is_constant() && popped->is_zero() && waits_constant &&
-        !prod.empty()) {
+    if (sign == true && !left.is_constant() && popped->is_zero() && blockwise && !prod.empty()) {
       auto cap = options.cb_pages.find(cb);
       const std::int64_t holds = cap != options.cb_pages.end()
                                      ? cap->second
@@ -718,21 +725,24 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
       const Side& p = prod[0];
       const Event* at = p.totals.first_reserve ? p.totals.first_reserve : p.totals.first_push;
       const bool known = cap != options.cb_pages.end();
-      Diagnostic& d = diags.error(
-          at->range, "deadlock: " + counts + "; its consumers wait for at most " + pages(max_wait) +
-                         " at a time and pop none, so the pages pile up in " + name +
-                         " and once they fill it " + at->call + " blocks for good (for every " +
-                         left.str() +
-                         (known ? " > " + std::to_string(holds)
-                                : " beyond its size, at least " + pages(holds)) +
-                         ")");
+      Diagnostic& d =
+          diags.error(at->range, "deadlock: " + counts + "; its consumers wait for " +
+                                     (block ? pages(*block) : "at most " + pages(max_wait)) +
+                                     " at a time and pop none, so the pages pile up in " + name +
+                                     " and once they fill it " + at->call +
+                                     " blocks for good (for every " + left.str() +
+                                     (known ? " > " + std::to_string(holds)
+                                            : " beyond its size, at least " + pages(holds)) +
+                                     ")");
       d.file = p.kernel->file.get();
       continue;
     }
+    // (A producer that only reserves, its push dropped, is reported at its reserve.)
     const Side& any = prod.empty() ? cons[0] : prod[0];
-    const Event* at = any.totals.first_push   ? any.totals.first_push
-                      : any.totals.first_wait ? any.totals.first_wait
-                                              : any.totals.first_pop;
+    const Event* at = any.totals.first_push      ? any.totals.first_push
+                      : any.totals.first_reserve ? any.totals.first_reserve
+                      : any.totals.first_wait    ? any.totals.first_wait
+                                                 : any.totals.first_pop;
     Diagnostic& d =
         cannot_prove(diags, at->range,
                      "cannot prove that " + name + " is balanced: " + counts +

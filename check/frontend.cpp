@@ -74,6 +74,53 @@ private:
     return false;
   }
 
+  /// True when local `v` is a plain value never changed after its initialisation in its
+  /// function: no assignment, increment or decrement of it, its address never taken, never bound
+  /// to a reference (`uint32_t end_id = start_id + num_pages;` then only read).
+  static bool never_assigned(const clang::VarDecl* v) {
+    if (!v->isLocalVarDecl() || v->getType()->isReferenceType() || !v->getType()->isIntegerType())
+      return false;
+    const auto* fn = llvm::dyn_cast_or_null<clang::FunctionDecl>(v->getParentFunctionOrMethod());
+    const clang::Stmt* body = fn ? fn->getBody() : nullptr;
+    if (!body)
+      return false;
+    const auto is_v = [v](const clang::Expr* e) {
+      const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+      return r && r->getDecl() == v;
+    };
+    std::function<bool(const clang::Stmt*)> changes = [&](const clang::Stmt* st) {
+      if (!st)
+        return false;
+      if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(st);
+          b && b->isAssignmentOp() && is_v(b->getLHS()))
+        return true;
+      if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(st);
+          u && (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) &&
+          is_v(u->getSubExpr()))
+        return true;
+      if (const auto* c = llvm::dyn_cast<clang::CallExpr>(st)) {
+        const clang::FunctionDecl* callee = c->getDirectCallee();
+        for (unsigned i = 0; i < c->getNumArgs(); ++i)
+          if (is_v(c->getArg(i)) &&
+              (!callee || i >= callee->getNumParams() ||
+               (callee->getParamDecl(i)->getType()->isReferenceType() &&
+                !callee->getParamDecl(i)->getType().getNonReferenceType().isConstQualified())))
+            return true;
+      }
+      if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(st))
+        for (const clang::Decl* decl : d->decls())
+          if (const auto* other = llvm::dyn_cast<clang::VarDecl>(decl);
+              other && other->getType()->isReferenceType() && other->hasInit() &&
+              is_v(other->getInit()))
+            return true;
+      for (const clang::Stmt* child : st->children())
+        if (changes(child))
+          return true;
+      return false;
+    };
+    return !changes(body);
+  }
+
   std::optional<std::int64_t> constant(const clang::Expr* e) const {
     if (!e || e->isValueDependent() || mentions_ct_arg(e))
       return std::nullopt;
@@ -166,7 +213,7 @@ private:
                 return Poly::symbol(name);
             }
             // A local that is never assigned after its initialisation stands for its value.
-            if (v->getType().isConstQualified() || v->isConstexpr())
+            if (v->getType().isConstQualified() || v->isConstexpr() || never_assigned(v))
               return value(v->getInit(), depth + 1);
           }
           return Poly::symbol(name);
