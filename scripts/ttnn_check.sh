@@ -104,6 +104,7 @@ for p in "${programs[@]}"; do
         out="$(check "$opts -I $ops/$(dirname "$file")" "${args[@]}")"
         if [[ "$out" == "$base" ]]; then
           inert=$((inert + 1))
+          echo "  inert   $kind $file:$line"
           continue
         fi
         planted=$((planted + 1))
