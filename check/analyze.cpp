@@ -74,6 +74,11 @@ struct Totals {
   const Event* first_reserve = nullptr;
   const Event* first_opaque = nullptr; // a call it does not model that may push or pop it
   std::int64_t max_reserve = 0;
+  std::int64_t max_wait = 0; // the most pages a constant cb_wait_front asks for
+  // Every cb_wait_front asks for a constant number of pages, or for a block repeated by a loop
+  // (not for a count it waits for once, as a reader of a CB holding all its pages does).
+  bool waits_blockwise = true;
+  std::optional<Poly> block; // the pages of a repeated wait whose count is not a constant
 };
 
 /// A small loop of known trips is walked iteration by iteration (exact); beyond this, or with a
@@ -234,11 +239,30 @@ private:
       cb_event(e, s, count, tally);
       return;
     case EventKind::write_ptr:
-      if (e.cb && consumed_.count(*e.cb) && s.cbs[*e.cb].reserved == 0)
+      if (e.cb && consumed_.count(*e.cb) && s.cbs[*e.cb].reserved == 0) {
+        // With pages of the CB waited for and none reserved, the write pointer is the front page
+        // when the CB is full: then the ring's write page has wrapped onto its read page
+        // (tt-metal's NoC_tile_transfer sends a page from get_write_ptr after cb_wait_front of a
+        // 1-page CB). Proved when --cb says the CB holds exactly the pages waited for; else not
+        // known.
+        const std::optional<std::int64_t> front = s.cbs[*e.cb].front;
+        if (!front || *front > 0) {
+          if (!front || capacity(*e.cb) != *front) {
+            const std::string n = front ? std::to_string(*front) : std::string("the");
+            warning(e.range, "cannot prove: get_write_ptr(" + cb_name(*e.cb) +
+                                 ") with no page reserved points at the " + n +
+                                 " page(s) waited for only if " + cb_name(*e.cb) +
+                                 " holds exactly those (--cb " + cb_name(*e.cb) + "=" +
+                                 (front ? std::to_string(*front) : std::string("N")) +
+                                 " proves it)");
+          }
+          return;
+        }
         error(e,
               "get_write_ptr(" + cb_name(*e.cb) + "): no page of " + cb_name(*e.cb) +
                   " is reserved with cb_reserve_back here, so what is written there lies outside "
                   "the window the consumer reads");
+      }
       return;
     case EventKind::read_ptr:
       if (e.cb && produced_.count(*e.cb) && s.cbs[*e.cb].front == 0)
@@ -467,6 +491,12 @@ private:
     case EventKind::wait:
       if (!t.first_wait)
         t.first_wait = &e;
+      if (n)
+        t.max_wait = std::max(t.max_wait, *n);
+      else if (count.is_constant())
+        t.waits_blockwise = false;
+      else if (!t.block)
+        t.block = e.pages;
       if (w.front && n)
         w.front = std::max(*w.front, *n);
       else
@@ -673,10 +703,46 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
         continue;
       }
     }
+    // Consumers that wait for a few pages at a time and pop none, while the producers push a
+    // count that grows with the symbols: the pages pile up, and once the CB holds all it can the
+    // producer's reserve blocks for good (for every value of the count beyond the CB's pages).
+    // A consumer that waits for a count of pages that is not a constant may be reading a CB the
+    // host sized to hold them all (a sharded output), so it is left to the warning below.
+    bool blockwise = !cons.empty();
+    std::int64_t max_wait = 0;
+    std::optional<Poly> block;
+    for (const Side& c : cons) {
+      blockwise = blockwise && c.totals.waits_blockwise && c.totals.first_wait;
+      max_wait = std::max(max_wait, c.totals.max_wait);
+      if (!block)
+        block = c.totals.block;
+    }
+    if (sign == true && !left.is_constant() && popped->is_zero() && blockwise && !prod.empty()) {
+      auto cap = options.cb_pages.find(cb);
+      const std::int64_t holds = cap != options.cb_pages.end()
+                                     ? cap->second
+                                     : std::max<std::int64_t>({max_reserve, max_wait, 1});
+      const Side& p = prod[0];
+      const Event* at = p.totals.first_reserve ? p.totals.first_reserve : p.totals.first_push;
+      const bool known = cap != options.cb_pages.end();
+      Diagnostic& d =
+          diags.error(at->range, "deadlock: " + counts + "; its consumers wait for " +
+                                     (block ? pages(*block) : "at most " + pages(max_wait)) +
+                                     " at a time and pop none, so the pages pile up in " + name +
+                                     " and once they fill it " + at->call +
+                                     " blocks for good (for every " + left.str() +
+                                     (known ? " > " + std::to_string(holds)
+                                            : " beyond its size, at least " + pages(holds)) +
+                                     ")");
+      d.file = p.kernel->file.get();
+      continue;
+    }
+    // (A producer that only reserves, its push dropped, is reported at its reserve.)
     const Side& any = prod.empty() ? cons[0] : prod[0];
-    const Event* at = any.totals.first_push   ? any.totals.first_push
-                      : any.totals.first_wait ? any.totals.first_wait
-                                              : any.totals.first_pop;
+    const Event* at = any.totals.first_push      ? any.totals.first_push
+                      : any.totals.first_reserve ? any.totals.first_reserve
+                      : any.totals.first_wait    ? any.totals.first_wait
+                                                 : any.totals.first_pop;
     Diagnostic& d =
         cannot_prove(diags, at->range,
                      "cannot prove that " + name + " is balanced: " + counts +

@@ -31,8 +31,11 @@ bool contains(std::string_view s, std::string_view what) {
 /// Summarises kernel_main: events in program order, loops and branches around them.
 class Summarizer {
 public:
-  Summarizer(clang::ASTContext& ctx, clang::FileID file, Kernel& kernel)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), file_(file), kernel_(kernel) {}
+  /// `ct_args_known`: the compile-time args have the host's values (--compile-args), so what
+  /// depends on them is evaluated, not a symbol.
+  Summarizer(clang::ASTContext& ctx, clang::FileID file, Kernel& kernel, bool ct_args_known)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), file_(file), kernel_(kernel),
+        ct_args_known_(ct_args_known) {}
 
   void function(const clang::FunctionDecl& fn, Body& out) {
     if (const clang::Stmt* body = fn.getBody())
@@ -50,15 +53,15 @@ private:
     return fn ? fn->getNameAsString() : std::string();
   }
 
-  /// True when `e` depends on a compile-time argument: the wrapper gives those placeholder values,
-  /// so such an expression is a symbol, never the placeholder.
+  /// True when `e` depends on a compile-time argument whose value is a placeholder (a named one,
+  /// or any without --compile-args), so such an expression is a symbol, never the placeholder.
   bool mentions_ct_arg(const clang::Stmt* s, int depth = 0) const {
     if (!s || depth > 16)
       return false;
     if (const auto* c = llvm::dyn_cast<clang::CallExpr>(s)) {
       const std::string n = callee_name(c);
-      if (n == "get_compile_time_arg_val" || n == "get_ct_arg" ||
-          n == "get_named_compile_time_arg_val" || n == "get_named_ct_arg")
+      if (n == "get_named_compile_time_arg_val" || n == "get_named_ct_arg" ||
+          (!ct_args_known_ && (n == "get_compile_time_arg_val" || n == "get_ct_arg")))
         return true;
     }
     if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s))
@@ -69,6 +72,53 @@ private:
       if (mentions_ct_arg(child, depth))
         return true;
     return false;
+  }
+
+  /// True when local `v` is a plain value never changed after its initialisation in its
+  /// function: no assignment, increment or decrement of it, its address never taken, never bound
+  /// to a reference (`uint32_t end_id = start_id + num_pages;` then only read).
+  static bool never_assigned(const clang::VarDecl* v) {
+    if (!v->isLocalVarDecl() || v->getType()->isReferenceType() || !v->getType()->isIntegerType())
+      return false;
+    const auto* fn = llvm::dyn_cast_or_null<clang::FunctionDecl>(v->getParentFunctionOrMethod());
+    const clang::Stmt* body = fn ? fn->getBody() : nullptr;
+    if (!body)
+      return false;
+    const auto is_v = [v](const clang::Expr* e) {
+      const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+      return r && r->getDecl() == v;
+    };
+    std::function<bool(const clang::Stmt*)> changes = [&](const clang::Stmt* st) {
+      if (!st)
+        return false;
+      if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(st);
+          b && b->isAssignmentOp() && is_v(b->getLHS()))
+        return true;
+      if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(st);
+          u && (u->isIncrementDecrementOp() || u->getOpcode() == clang::UO_AddrOf) &&
+          is_v(u->getSubExpr()))
+        return true;
+      if (const auto* c = llvm::dyn_cast<clang::CallExpr>(st)) {
+        const clang::FunctionDecl* callee = c->getDirectCallee();
+        for (unsigned i = 0; i < c->getNumArgs(); ++i)
+          if (is_v(c->getArg(i)) &&
+              (!callee || i >= callee->getNumParams() ||
+               (callee->getParamDecl(i)->getType()->isReferenceType() &&
+                !callee->getParamDecl(i)->getType().getNonReferenceType().isConstQualified())))
+            return true;
+      }
+      if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(st))
+        for (const clang::Decl* decl : d->decls())
+          if (const auto* other = llvm::dyn_cast<clang::VarDecl>(decl);
+              other && other->getType()->isReferenceType() && other->hasInit() &&
+              is_v(other->getInit()))
+            return true;
+      for (const clang::Stmt* child : st->children())
+        if (changes(child))
+          return true;
+      return false;
+    };
+    return !changes(body);
   }
 
   std::optional<std::int64_t> constant(const clang::Expr* e) const {
@@ -163,7 +213,7 @@ private:
                 return Poly::symbol(name);
             }
             // A local that is never assigned after its initialisation stands for its value.
-            if (v->getType().isConstQualified() || v->isConstexpr())
+            if (v->getType().isConstQualified() || v->isConstexpr() || never_assigned(v))
               return value(v->getInit(), depth + 1);
           }
           return Poly::symbol(name);
@@ -587,6 +637,7 @@ private:
   clang::SourceManager& sm_;
   clang::FileID file_;
   Kernel& kernel_;
+  bool ct_args_known_;
   int depth_ = 0;
   std::map<const clang::VarDecl*, std::int64_t> ptr_vars_; // get_read_ptr(cb) [+ offset] -> cb
   std::map<const clang::FunctionDecl*, Reach> reach_;
@@ -613,20 +664,30 @@ std::string jit_translation_unit(const std::string& kernel_include, bool compute
   return code + "#include \"" + kernel_include + "\"\n";
 }
 
-std::vector<std::string> jit_defines(bool compute, const arch::ArchSpec& a) {
-  // Placeholder TensorAccessorArgs words (two per interleaved accessor). ttgen check makes every
-  // count that depends on a compile-time argument a symbol, never one of these values.
-  return {
-      "KERNEL_BUILD",
-      "TENSIX_FIRMWARE",
-      "TK_CHECK_PLACEHOLDER_NAMED_ARGS",
-      std::string(a.firmware_define),
-      "NUM_DRAM_BANKS=" + std::to_string(a.dram_banks),
-      "NOC_MODE=0",
-      "NOC_INDEX=0",
-      "KERNEL_COMPILE_TIME_ARGS=2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,"
-      "2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048",
-      compute ? "COMPILE_FOR_TRISC=1" : "COMPILE_FOR_NCRISC"};
+std::vector<std::string>
+jit_defines(bool compute, const arch::ArchSpec& a,
+            const std::optional<std::vector<std::uint32_t>>& compile_args) {
+  // The host's compile-time args as the JIT defines them (tt_metal/jit_build/build.cpp:
+  // "-DKERNEL_COMPILE_TIME_ARGS={}" with the values joined by ','); without them, placeholder
+  // TensorAccessorArgs words (two per interleaved accessor), and ttgen check makes every count
+  // that depends on a compile-time argument a symbol, never one of these values.
+  std::string ct = "KERNEL_COMPILE_TIME_ARGS=";
+  if (compile_args) {
+    for (std::size_t i = 0; i < compile_args->size(); ++i)
+      ct += (i ? "," : "") + std::to_string((*compile_args)[i]);
+  } else {
+    ct += "2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,"
+          "2048,2,2048,2,2048,2,2048";
+  }
+  return {"KERNEL_BUILD",
+          "TENSIX_FIRMWARE",
+          "TK_CHECK_PLACEHOLDER_NAMED_ARGS",
+          std::string(a.firmware_define),
+          "NUM_DRAM_BANKS=" + std::to_string(a.dram_banks),
+          "NOC_MODE=0",
+          "NOC_INDEX=0",
+          ct,
+          compute ? "COMPILE_FOR_TRISC=1" : "COMPILE_FOR_NCRISC"};
 }
 
 std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute) {
@@ -756,7 +817,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
     if (!map.empty())
       args.push_back("-DKERNEL_COMPILE_TIME_ARG_MAP=" + map);
   }
-  for (const std::string& d : jit_defines(compute, *options.arch))
+  for (const std::string& d : jit_defines(compute, *options.arch, options.compile_args))
     args.push_back("-D" + d);
   for (const std::string& d : options.defines)
     args.push_back("-D" + d);
@@ -804,16 +865,17 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
     errors = path + ": no kernel_main() defined in the file";
     return std::nullopt;
   }
-  Summarizer s(ctx, sm.getFileID(sm.getExpansionLoc(main_fn->getLocation())), k);
+  Summarizer s(ctx, sm.getFileID(sm.getExpansionLoc(main_fn->getLocation())), k,
+               options.compile_args.has_value());
   s.function(*main_fn, k.body);
 
   // The role, from what the kernel does.
-  bool pushes = false, pops = false, dst = false;
+  bool pushes = false, pops = false, dst = false; // pushes: or reserves; pops: or waits
   std::function<void(const Body&)> scan = [&](const Body& b) {
     for (const Node& n : b) {
       if (const Event* e = std::get_if<Event>(&n.v)) {
-        pushes |= e->kind == EventKind::push;
-        pops |= e->kind == EventKind::pop;
+        pushes |= e->kind == EventKind::push || e->kind == EventKind::reserve;
+        pops |= e->kind == EventKind::pop || e->kind == EventKind::wait;
         dst |= e->kind == EventKind::acquire || e->kind == EventKind::math ||
                e->kind == EventKind::pack;
       } else if (const Loop* l = std::get_if<Loop>(&n.v)) {

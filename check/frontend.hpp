@@ -6,6 +6,7 @@
 #include "arch/arch.hpp"
 #include "check/model.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,11 @@ struct ParseOptions {
   std::string clang_resource_dir;
   // The architecture whose build is checked (--arch): its firmware define and DRAM bank count.
   const arch::ArchSpec* arch = &arch::default_arch();
+  // --compile-args: the values the host passes as the kernel's compile-time args
+  // (DataMovementConfig/ComputeConfig::compile_args), which the JIT defines as
+  // KERNEL_COMPILE_TIME_ARGS (tt_metal/jit_build/build.cpp). Given, what depends on them is
+  // evaluated; absent, placeholders stand for them and such expressions are symbols.
+  std::optional<std::vector<std::uint32_t>> compile_args;
 };
 
 /// The translation unit the SDK's JIT builds around a kernel: the CB descriptor arrays of its
@@ -30,7 +36,10 @@ struct ParseOptions {
 std::string jit_translation_unit(const std::string& kernel_include, bool compute);
 /// The macros the SDK's kernel build defines (NAME or NAME=VALUE), for a compute kernel or a
 /// data-movement one, on architecture `a`.
-std::vector<std::string> jit_defines(bool compute, const arch::ArchSpec& a = arch::default_arch());
+/// `compile_args`: the kernel's compile-time args, else placeholders.
+std::vector<std::string>
+jit_defines(bool compute, const arch::ArchSpec& a = arch::default_arch(),
+            const std::optional<std::vector<std::uint32_t>>& compile_args = std::nullopt);
 
 /// The include directories the SDK's JIT gives a Tensix kernel's build, under tt-metal tree
 /// `root`, on Wormhole: tt_metal/jit_build/build.cpp's common list, then

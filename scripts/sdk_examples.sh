@@ -51,8 +51,24 @@ build() {
     nice -n 10 cmake --build "$work/$name/build" -j 2 > "$work/$name/build.log" 2>&1
 }
 
+# The compile-time args the example's host gave kernel file $1, as the emulator's JIT compiled it
+# (compile.cmd beside each kernel.so in the kernel cache; docs/emulator.md): a --compile-args
+# option for ttgen check, or nothing when the kernel did not run. A kernel created with several
+# sets of args is checked with the first (in cache order).
+compile_args_of() {
+  local file="$1" entry cmd
+  entry="$(grep -lF "#include \"$file\"" "$TT_METAL_EMULATOR_CACHE_DIR"/*/kernel.cpp 2>/dev/null | head -1)"
+  [[ -n "$entry" ]] || return 0
+  cmd="$(dirname "$entry")/compile.cmd"
+  [[ -f "$cmd" ]] || return 0
+  local values
+  values="$(sed -n 's/^-DKERNEL_COMPILE_TIME_ARGS=//p' "$cmd" | head -1)"
+  echo "--compile-args $file=$values"
+}
+
 # `ttgen check` on an example's kernels: all together when they are at most a reader, a compute
-# and a writer, else each alone. Prints a short summary.
+# and a writer, else each alone, each with the compile-time args its host gave it. Prints a short
+# summary.
 check_kernels() {
   local dir="$1" files=() summary="" out
   [[ -d "$dir" ]] || { echo "no kernels"; return; }
@@ -61,8 +77,10 @@ check_kernels() {
   local groups=()
   if ((${#files[@]} <= 3)); then groups=("${files[*]}"); else groups=("${files[@]}"); fi
   for g in "${groups[@]}"; do
+    local ct="" f
+    for f in $g; do ct+=" $(compile_args_of "$f")"; done
     # shellcheck disable=SC2086
-    out="$("$ttgen" check $g 2>&1)"
+    out="$("$ttgen" check $ct $g 2>&1)"
     case $? in
       0) if grep -q "warning" <<< "$out"; then summary+="proved with $(grep -c ': warning:' <<< "$out") warning(s); "; else summary+="proved; "; fi ;;
       1) summary+="$(grep -c ': error:' <<< "$out") bug(s): $(grep -m1 ': error:' <<< "$out" | sed 's/.*error: //'); " ;;
@@ -119,9 +137,16 @@ example() {
     echo "FAIL  $name: does not build: $(grep -m1 'error' "$work/$name/configure.log" "$work/$name/build.log" 2>/dev/null | sed 's/^[^:]*:[0-9]*://' | cut -c1-200)"
     return
   fi
-  local exe
-  exe="$(find "$work/$name/build" -type f -executable -newer "$work/$name/configure.log" \
-           ! -name '*.so' ! -path '*/CMakeFiles/*' | head -1)"
+  local exes=() exe
+  mapfile -t exes < <(find "$work/$name/build" -type f -executable -newer "$work/$name/configure.log" \
+           ! -name '*.so' ! -path '*/CMakeFiles/*' | sort)
+  exe="${exes[0]:-}"
+  if ((${#exes[@]} > 1)); then
+    # A folder with several programs (tests/): each in turn; the example passes when all do.
+    exe="$work/$name/run_all.sh"
+    { echo 'set -e'; printf '"%s"\n' "${exes[@]}"; } > "$exe"
+    chmod +x "$exe"
+  fi
   run "$name" "$exe" "$kernels"
 }
 

@@ -16,6 +16,7 @@ packages=(
   graphviz   # dot: renders ttgen --emit=dot (the README's command, docs/ttgen.md's figure)
   python3-dev pybind11-dev   # the tilekit Python package (python/, docs/python.md)
   python3-torch python3-numpy python3-pytest   # ... its tensors, and its tests (pytest)
+  libprotobuf-dev   # scripts/sdk_examples.sh: tt-metal's programming_examples/tests links protobuf::libprotobuf
 )
 
 sudo=""

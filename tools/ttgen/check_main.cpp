@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <set>
 #include <unistd.h>
 
 namespace {
@@ -42,9 +44,10 @@ int main(int argc, char** argv) {
                "Exit status: 0 proved (a warning says what could not be proved), 1 a bug found, "
                "2 usage.",
                "ttgen check"};
-  std::vector<std::string> files, cbs, runtime_args;
+  std::vector<std::string> files, cbs, runtime_args, compile_args;
   tk::check::ParseOptions parse;
   tk::check::CheckOptions check;
+  std::map<std::string, std::vector<std::uint32_t>> ct_args; // --compile-args: role or file
   app.add_option("files", files, "The kernel files of one program")->required();
   app.add_option("--cb", cbs,
                  "A circular buffer's size in pages, c_N=PAGES (repeatable): waits and reserves "
@@ -57,6 +60,13 @@ int main(int argc, char** argv) {
                  "compute or writer (repeatable): every get_arg_val index must be below it")
       ->type_name("ROLE=COUNT")
       ->delimiter(',')
+      ->allow_extra_args(false);
+  app.add_option("--compile-args", compile_args,
+                 "The compile-time args the host gives a kernel (compile_args of its "
+                 "DataMovementConfig or ComputeConfig), ROLE=V0,V1,... with ROLE reader, compute, "
+                 "writer or one of the kernel files as given (repeatable): CB indices and counts "
+                 "taken from them are then known values, not symbols")
+      ->type_name("ROLE=V0,V1,...")
       ->allow_extra_args(false);
   app.add_option("-I", parse.include_dirs,
                  "Search DIR for headers first (e.g. the real SDK's tt_metal/hw/inc)")
@@ -128,6 +138,25 @@ int main(int argc, char** argv) {
                                                " build only; check " + arch_name +
                                                " kernels against the SDK mirror (without --sdk)");
     parse.arch = check.arch = a;
+    for (const std::string& c : compile_args) {
+      const auto eq = c.find('=');
+      std::vector<std::uint32_t> values;
+      bool ok = eq != std::string::npos && eq > 0;
+      for (std::size_t at = eq + 1; ok && at <= c.size() && eq + 1 < c.size();) {
+        const std::size_t end = std::min(c.find(',', at), c.size());
+        const std::optional<std::int64_t> v = number(std::string_view(c).substr(at, end - at));
+        ok = v && *v >= 0 && *v <= 0xffffffffll;
+        if (ok)
+          values.push_back(static_cast<std::uint32_t>(*v));
+        at = end + 1;
+      }
+      if (!ok)
+        throw CLI::ValidationError("--compile-args",
+                                   "'" + c +
+                                       "' is not ROLE=V0,V1,... with ROLE reader, compute, writer "
+                                       "or a kernel file and each V a 32-bit unsigned number");
+      ct_args[c.substr(0, eq)] = values;
+    }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
@@ -138,6 +167,7 @@ int main(int argc, char** argv) {
   parse.clang_resource_dir = TK_CHECK_CLANG_RESOURCE_DIR;
 
   std::vector<tk::check::Kernel> kernels;
+  std::set<std::string> used_ct_args;
   for (const std::string& f : files) {
     if (std::ifstream probe(f); !probe || std::filesystem::is_directory(f)) {
       std::cerr << "ttgen check: error: cannot open '" << f
@@ -151,7 +181,35 @@ int main(int argc, char** argv) {
                 << "ttgen check: error: cannot check '" << f << "': it does not compile\n";
       return 2;
     }
+    // The host's compile-time args for this kernel: by its file, else by its role (known only
+    // once it is parsed, so it is parsed again with them).
+    auto it = ct_args.find(f);
+    if (it == ct_args.end())
+      it = ct_args.find(tk::check::to_string(k->role));
+    if (it != ct_args.end()) {
+      used_ct_args.insert(it->first);
+      tk::check::ParseOptions with = parse;
+      with.compile_args = it->second;
+      k = tk::check::summarize(f, with, errors);
+      if (!k) {
+        std::cerr << errors << (errors.empty() || errors.back() == '\n' ? "" : "\n")
+                  << "ttgen check: error: cannot check '" << f << "' with --compile-args "
+                  << it->first << ": it does not compile\n";
+        return 2;
+      }
+    }
     kernels.push_back(std::move(*k));
+  }
+  for (const auto& [key, values] : ct_args) {
+    if (!used_ct_args.count(key)) {
+      const bool role = key == "reader" || key == "compute" || key == "writer";
+      std::cerr << "ttgen check: error: --compile-args " << key << "=...: "
+                << (role ? "no kernel given is the " + key +
+                               " (a kernel's role is recognised from what it calls)"
+                         : "'" + key + "' is not one of the kernel files given")
+                << '\n';
+      return 2;
+    }
   }
   tk::Diagnostics diags(nullptr, 100);
   std::vector<std::string> proved;

@@ -191,10 +191,12 @@ int main(int argc, char** argv) {
          "file to write instead of stdout")
       ->type_name("FILE|DIR");
 
-  app.add_subcommand("check", "Prove the kernels of a hand-written TT-Metalium program free of CB "
-                              "and DST protocol bugs, or report them: ttgen check [--cb c_N=PAGES] "
-                              "[--runtime-args ROLE=COUNT] [-I DIR] [-D NAME] READER.cpp "
-                              "COMPUTE.cpp WRITER.cpp (ttgen check --help; docs/check.md)");
+  app.add_subcommand(
+      "check", "Prove the kernels of a hand-written TT-Metalium program free of CB "
+               "and DST protocol bugs, or report them: ttgen check [--cb c_N=PAGES] "
+               "[--runtime-args ROLE=COUNT] [--compile-args ROLE=V0,V1,...] [-I DIR] [-D NAME] "
+               "READER.cpp "
+               "COMPUTE.cpp WRITER.cpp (ttgen check --help; docs/check.md)");
   ReportOptions report;
   CLI::App* report_cmd = app.add_subcommand(
       "report",

@@ -305,6 +305,18 @@ std::uint32_t cb_read_ptr(std::uint32_t cb) {
   const CbState& s = cb_at(static_cast<std::int32_t>(cb), "get_read_ptr", 0);
   return window_base(*current().core) + s.address + s.rd_page * s.page_size;
 }
+CbInterfaceState cb_interface(std::uint32_t cb) {
+  const CbState& s = cb_at(static_cast<std::int32_t>(cb), "get_local_cb_interface", 0);
+  const std::uint32_t base = window_base(*current().core) + s.address;
+  return {s.num_pages * s.page_size,
+          base + s.num_pages * s.page_size,
+          s.page_size,
+          s.num_pages,
+          base + s.rd_page * s.page_size,
+          base + s.wr_page * s.page_size,
+          s.acked & 0xffffu,
+          s.received & 0xffffu};
+}
 std::uint32_t cb_page_size(std::uint32_t cb) {
   return cb_at(static_cast<std::int32_t>(cb), "get_tile_size", 0).page_size;
 }

@@ -1,6 +1,7 @@
 // MeshDevice and MeshBuffer: the device's memories (the architecture's DRAM banks, one L1 window
 // per worker core) and interleaved buffers with the SDK's page -> bank mapping.
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -84,14 +85,18 @@ DeviceState::DeviceState(const arch::ArchSpec& a, CoreCoord grid_size)
     : arch(a), grid(grid_size), dram(a.dram_banks), l1_bottom(a.l1_size) {
   // Kernels turn L1 addresses (uint32_t) into pointers, so every core's L1 must live below 4 GiB.
   const std::size_t bytes = std::size_t{num_cores()} * arch.l1_size;
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_32BIT, -1, 0);
-  if (p == MAP_FAILED)
+  // A memfd, so that the window a kernel addresses directly (l1_window.cpp) shares these pages.
+  l1_fd = make_l1_memfd(bytes);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_32BIT, l1_fd, 0);
+  if (p == MAP_FAILED) {
+    close(l1_fd);
     throw EmulatorError("cannot map " + std::to_string(bytes) + " bytes of L1 below 4 GiB");
+  }
   l1_base = static_cast<std::uint8_t*>(p);
 }
 DeviceState::~DeviceState() {
   munmap(l1_base, std::size_t{num_cores()} * arch.l1_size);
+  close(l1_fd);
 }
 } // namespace tk::rt::emu
 

@@ -302,6 +302,13 @@ EntryFn load_kernel(const KernelRecord& k, const CoreState& core) {
     std::ofstream(tmp / "kernel.cpp") << text;
     std::vector<std::string> cmd = argv;
     cmd.insert(cmd.end(), {(tmp / "kernel.cpp").string(), "-o", (tmp / "kernel.so").string()});
+    // The command, one argument a line, beside what it built: what a kernel was compiled with
+    // (its compile-time args and defines; scripts/sdk_examples.sh hands them to ttgen check).
+    {
+      std::ofstream out(tmp / "compile.cmd");
+      for (const std::string& a : argv)
+        out << a << '\n';
+    }
     const auto [status, output] = run_compiler(cmd, tmp / "compile.log");
     if (status != 0) {
       fs::remove_all(tmp, ec);

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include <tt-metalium/distributed.hpp>
+#include <tt-metalium/system_mesh.hpp>
 
 #include "state.hpp"
 
@@ -141,4 +142,11 @@ void MeshCommandQueue::enqueue_read_shards(
 }
 
 void MeshCommandQueue::finish(std::span<const SubDeviceId> /*sub_device_ids*/) {}
+} // namespace tt::tt_metal::distributed
+
+namespace tt::tt_metal::distributed {
+SystemMesh& SystemMesh::instance() {
+  static SystemMesh mesh;
+  return mesh;
+}
 } // namespace tt::tt_metal::distributed

@@ -261,6 +261,7 @@ namespace {
 
 // Runs `f` until it blocks or finishes; returns whether it finished.
 bool step(Fiber& f) {
+  l1_window_enter(active_device(), *f.core);
   g_current = &f;
   resume(f);
   g_current = nullptr;
@@ -309,6 +310,7 @@ void run_fibers(std::vector<std::unique_ptr<Fiber>>& fibers) {
     std::vector<std::unique_ptr<Fiber>>& fibers;
     ~Unwind() {
       g_current = nullptr;
+      l1_window_leave();
       for (auto& fp : fibers)
         unwind(*fp);
     }

@@ -46,6 +46,7 @@ struct DeviceState {
   const arch::ArchSpec& arch;      // the chip emulated: L1, banks, coordinates, timing
   CoreCoord grid;                  // compute_with_storage grid (x = columns, y = rows)
   std::uint8_t* l1_base = nullptr; // grid.x * grid.y windows of arch.l1_size bytes, below 4 GiB
+  int l1_fd = -1;                  // the memfd l1_base maps (l1_window.cpp)
   std::vector<std::vector<std::uint8_t>> dram; // one per DRAM bank
   std::uint64_t dram_top = 64;                 // bump allocator, same offset in every bank
   std::uint64_t l1_bottom;                     // L1 buffers grow down from the top of L1
@@ -242,6 +243,12 @@ EntryFn load_kernel(const KernelRecord& kernel, const CoreState& core);
 
 // Reads set_math / TK_EMULATOR_MATH for the launch about to run (compute.cpp).
 void begin_math_launch();
+
+// Directly addressable L1 (l1_window.cpp): a memfd for a device's L1; the running core's L1 shown
+// at its own addresses while its kernels run.
+int make_l1_memfd(std::size_t bytes);
+void l1_window_enter(const DeviceState& dev, const CoreState& core);
+void l1_window_leave();
 
 // The device a launch runs on (set for the duration of EnqueueMeshWorkload).
 DeviceState& active_device();

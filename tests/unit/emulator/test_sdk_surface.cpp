@@ -1,6 +1,7 @@
 // The SDK surface shipped tt-metal code relies on (docs/emulator.md, "SDK surface"): kernels that
 // use the dataflow API without including it, named compile-time args.
 #include <tk_emulator/emulator.hpp>
+#include <tt-metalium/system_mesh.hpp>
 
 #include "emu_program.hpp"
 
@@ -184,4 +185,80 @@ TEST(EmulatorSdkSurface, NocAddressFromBankId) {
               std::string::npos)
         << e.what();
   }
+}
+
+// Directly addressable L1 (docs/emulator.md, "SDK surface"): a kernel dereferences an L1 buffer's
+// address, the same number on every core, and each of four cores reaches its own L1; what it
+// writes through the pointer is what its NoC write sends.
+TEST(EmulatorSdkSurface, KernelsDereferenceRawL1AddressesOfTheirOwnCore) {
+  ProgramBuilder p;
+  const uint32_t cores = 4;
+  p.cores = CoreRange({0, 0}, {cores - 1, 0});
+  auto dram = [&](uint32_t pages) {
+    return distributed::MeshBuffer::create(
+        distributed::ReplicatedBufferConfig{.size = pages * 16},
+        distributed::DeviceLocalBufferConfig{.page_size = 16, .buffer_type = BufferType::DRAM},
+        p.dev.get());
+  };
+  auto src = dram(cores), dst = dram(cores);
+  auto l1 = distributed::MeshBuffer::create(
+      distributed::ReplicatedBufferConfig{.size = 16},
+      distributed::DeviceLocalBufferConfig{.page_size = 16, .buffer_type = BufferType::L1},
+      p.dev.get());
+  std::vector<uint32_t> in;
+  for (uint32_t c = 0; c < cores; ++c)
+    in.insert(in.end(), {100 + c, 7 + 3 * c, 0, 0});
+  distributed::EnqueueWriteMeshBuffer(p.dev->mesh_command_queue(), src, in, false);
+  auto k = CreateKernel(
+      p.program, kernel("sdk/raw_l1.cpp"), p.cores,
+      DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default});
+  for (uint32_t c = 0; c < cores; ++c) {
+    SetRuntimeArgs(
+        p.program, k, CoreCoord{c, 0},
+        {ProgramBuilder::addr(src), ProgramBuilder::addr(dst), ProgramBuilder::addr(l1), c});
+  }
+  p.run();
+  std::vector<uint32_t> out;
+  distributed::EnqueueReadMeshBuffer(p.dev->mesh_command_queue(), out, dst, true);
+  ASSERT_EQ(out.size(), 4u * cores);
+  for (uint32_t c = 0; c < cores; ++c) {
+    const uint32_t a = 100 + c, b = 7 + 3 * c;
+    EXPECT_EQ(out[4 * c + 0], a) << "core " << c;
+    EXPECT_EQ(out[4 * c + 1], b) << "core " << c;
+    EXPECT_EQ(out[4 * c + 2], a + b) << "core " << c;
+    EXPECT_EQ(out[4 * c + 3], a * b) << "core " << c;
+  }
+}
+
+// get_local_cb_interface (internal/circular_buffer_interface.h): the CB's page size, pages, ring
+// and pointers as the SDK's LocalCBInterface holds them, current at each call.
+TEST(EmulatorSdkSurface, LocalCbInterfaceReadsTheCbsState) {
+  ProgramBuilder p;
+  auto out = p.dram(1);
+  p.cb(tt::CBIndex::c_0, 3);
+  auto k = p.writer("sdk/cb_interface.cpp", {});
+  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {ProgramBuilder::addr(out)});
+  p.run();
+  std::vector<uint32_t> words;
+  distributed::EnqueueReadMeshBuffer(p.dev->mesh_command_queue(), words, out, true);
+  ASSERT_GE(words.size(), 8u);
+  EXPECT_EQ(words[0], kBf16Tile);     // fifo_page_size
+  EXPECT_EQ(words[1], 3u);            // fifo_num_pages
+  EXPECT_EQ(words[2], 3 * kBf16Tile); // fifo_size
+  EXPECT_EQ(words[3], 3 * kBf16Tile); // fifo_limit - fifo_wr_ptr at the start
+  EXPECT_EQ(words[4], 1u);            // fifo_wr_ptr is get_write_ptr
+  EXPECT_EQ(words[5], 1u);            // tiles_received after one push
+  EXPECT_EQ(words[6], 0u);            // tiles_acked
+  EXPECT_EQ(words[7], kBf16Tile);     // the write pointer moved one page
+}
+
+// SystemMesh (tt-metalium/system_mesh.hpp): the emulated system is one chip, a 1x1 mesh, and a
+// MeshDevice of its shape opens (tt-metal's programming_examples/tests/mesh_device_test).
+TEST(EmulatorSdkSurface, SystemMeshIsOneChip) {
+  const auto& system = distributed::SystemMesh::instance();
+  EXPECT_EQ(&system, &distributed::SystemMesh::instance());
+  EXPECT_EQ(system.shape(), distributed::MeshShape(1, 1));
+  EXPECT_EQ(system.local_shape(), distributed::MeshShape(1, 1));
+  auto mesh = distributed::MeshDevice::create(distributed::MeshDeviceConfig(system.shape()));
+  EXPECT_EQ(mesh->shape(), distributed::MeshShape(1, 1));
 }

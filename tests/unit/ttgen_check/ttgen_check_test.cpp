@@ -169,6 +169,29 @@ TEST(TtgenCheck, CbThatIsNotAConstant) {
                           "compute.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp");
 }
 
+// CB indices and counts from compile-time args: symbols (any CB: nothing balanced, no false
+// alarm) without --compile-args; with the host's values, known: balanced, or a deadlock when the
+// writer's block is twice the reader's. A role with no kernel is a usage error.
+TEST(TtgenCheck, CompileArgs) {
+  const std::string k = "tests/unit/ttgen_check/kernels/";
+  const std::string program = k + "ct_args_reader.cpp " + k + "ct_args_writer.cpp";
+  expect_check_golden("compile_args_unknown", program);
+  expect_check_golden("compile_args_balanced",
+                      "--compile-args reader=3,2 --compile-args writer=3,2 " + program);
+  expect_check_golden("compile_args_deadlock", "--compile-args reader=3,2 --compile-args " + k +
+                                                   "ct_args_writer.cpp=3,4 " + program);
+  expect_check_golden("compile_args_no_such_role", "--compile-args compute=1 " + program);
+}
+
+// A page sent from get_write_ptr after cb_wait_front is the waited page only when the CB holds
+// exactly the pages waited for: proved with --cb saying so, a warning without, never an error.
+TEST(TtgenCheck, WritePointerOfAFullCb) {
+  const std::string program =
+      kBroken + "reader.cpp tests/unit/ttgen_check/kernels/send_from_write_ptr.cpp";
+  expect_check_golden("write_ptr_of_full_cb_unknown", program);
+  expect_check_golden("write_ptr_of_full_cb", "--cb c_0=1 " + program);
+}
+
 // acquire_dst() is tile_regs_acquire + tile_regs_wait and release_dst() tile_regs_commit +
 // tile_regs_release (reg_api.h): math and pack between them are no false alarm (45 tt-metal and
 // TTNN kernel files use them), a missing or extra release_dst is a bug, in the emulator's words.

@@ -31,6 +31,13 @@ bool cb_pages_available_at_front(std::int32_t cb, std::int32_t pages);
 std::uint32_t cb_write_ptr(std::uint32_t cb);
 std::uint32_t cb_read_ptr(std::uint32_t cb);
 std::uint32_t cb_page_size(std::uint32_t cb);
+// A CB's state as the SDK's LocalCBInterface holds it (internal/circular_buffer_interface.h):
+// bytes and end of its ring, page size and count, read and write pointers (as get_read_ptr and
+// get_write_ptr return them), cumulative pages popped and pushed (mod 2^16).
+struct CbInterfaceState {
+  std::uint32_t size, limit, page_size, num_pages, rd_ptr, wr_ptr, acked, received;
+};
+CbInterfaceState cb_interface(std::uint32_t cb);
 
 // NoC. Local L1 addresses are real pointers into the current core's L1 window (below 4 GiB); NoC
 // addresses carry (x, y) and a core-relative offset.

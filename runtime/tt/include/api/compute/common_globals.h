@@ -20,23 +20,14 @@
 #define PACK(x) x
 #define UNPACK(x) x
 
+#include "llk_defs.h"
+
 namespace ckernel {
-enum class PoolType { SUM, AVG, MAX, MIN };
-enum class ReduceDim { REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR };
-enum class BroadcastType : std::uint8_t { NONE = 0, COL = 1, ROW = 2, SCALAR = 3 };
-enum EltwiseBinaryType : std::uint8_t { ELWMUL, ELWDIV, ELWADD, ELWSUB, ELWLESS };
-enum VectorMode { None = 0, R = 1, C = 2, RC = 4, RC_custom = 6, Invalid = 0xFF };
-enum class DstSync : std::uint8_t { SyncHalf = 0, SyncFull = 1 };
 enum class InputClamping : std::uint8_t { ClampToNegative = 1, None = 0 };
 namespace p_sfpu {
 constexpr std::uint32_t kCONST_1_FP16B = 0x3F80;
 }
 } // namespace ckernel
-// In the SDK these enums are reachable unqualified in kernels too (llk_defs.h is at global scope).
-using ckernel::BroadcastType;
-using ckernel::EltwiseBinaryType;
-using ckernel::PoolType;
-using ckernel::ReduceDim;
 
 namespace tk_emu_detail {
 // SFPU scalar params arrive as the bits of an fp32 value.

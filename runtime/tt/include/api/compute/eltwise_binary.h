@@ -8,6 +8,14 @@ ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb,
                                 uint32_t /*call_line*/ = __builtin_LINE()) {
   ::tk::rt::emu::configure_formats(icb0, icb1, ocb, "binary_op_init_common");
 }
+// tt_metal/hw/inc/api/compute/eltwise_binary.h: template <bool full_init, EltwiseBinaryType
+// eltwise_binary_type> void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest =
+// false, uint32_t call_line = __builtin_LINE()); the SDK's add/sub/mul_tiles_init call it.
+template <bool full_init, EltwiseBinaryType eltwise_binary_type>
+ALWI void binary_tiles_init(uint32_t /*icb0*/, uint32_t /*icb1*/, bool acc_to_dest = false,
+                            uint32_t /*call_line*/ = __builtin_LINE()) {
+  ::tk::rt::emu::binary_init(acc_to_dest);
+}
 ALWI void mul_tiles_init(uint32_t /*icb0*/, uint32_t /*icb1*/,
                          uint32_t /*call_line*/ = __builtin_LINE()) {
   ::tk::rt::emu::binary_init(false);

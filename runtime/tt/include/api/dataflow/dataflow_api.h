@@ -15,6 +15,7 @@
 #include "api/compile_time_args.h"
 #include "api/tensor/tensor_accessor.h"
 #include "hostdevcommon/kernel_structs.h"
+#include "internal/circular_buffer_interface.h"
 #include "internal/tt-1xx/tensix_types.h"
 #include "tk_emulator/device_api.hpp"
 

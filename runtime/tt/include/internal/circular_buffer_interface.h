@@ -1,0 +1,43 @@
+// A CB's local interface (mirrors tt_metal/hw/inc/internal/circular_buffer_interface.h:
+// struct LocalCBInterface and `LocalCBInterface& get_local_cb_interface(uint32_t cb_id)`), which
+// TTNN kernels read for a CB's page size (`get_local_cb_interface(cb).fifo_page_size`). The
+// emulator fills it from the CB's state at each call: what a kernel reads is current, but what it
+// writes into it is not seen by the emulator's CB (the SDK's CB calls move these pointers; a
+// kernel that moves them itself is not modelled).
+#pragma once
+#include <cstdint>
+
+#include <tk_emulator/device_api.hpp>
+
+struct LocalCBInterface {
+  uint32_t fifo_size;
+  uint32_t fifo_limit; // range is inclusive of the limit
+  uint32_t fifo_page_size;
+  uint32_t fifo_num_pages;
+  uint32_t fifo_rd_ptr;
+  uint32_t fifo_wr_ptr;
+  union {
+    uint32_t tiles_acked_received_init;
+    struct {
+      uint16_t tiles_acked;
+      uint16_t tiles_received;
+    };
+  };
+  uint32_t fifo_wr_tile_ptr;
+};
+
+inline LocalCBInterface& get_local_cb_interface(uint32_t cb_id) {
+  static LocalCBInterface iface[32];
+  const ::tk::rt::emu::CbInterfaceState s = ::tk::rt::emu::cb_interface(cb_id);
+  LocalCBInterface& i = iface[cb_id % 32];
+  i.fifo_size = s.size;
+  i.fifo_limit = s.limit;
+  i.fifo_page_size = s.page_size;
+  i.fifo_num_pages = s.num_pages;
+  i.fifo_rd_ptr = s.rd_ptr;
+  i.fifo_wr_ptr = s.wr_ptr;
+  i.tiles_acked = static_cast<uint16_t>(s.acked);
+  i.tiles_received = static_cast<uint16_t>(s.received);
+  i.fifo_wr_tile_ptr = 0; // the packer's in-order pointer: not modelled
+  return i;
+}

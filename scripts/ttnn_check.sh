@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# `ttgen check` on TTNN op kernels of a tt-metal source tree (docs/check.md, "TTNN kernels"): each
+# program's reader, compute and writer together, with the defines and compile-time args its program
+# factory gives them, must give no error (an error on shipped code is a false alarm). Then every
+# protocol mutation is planted in a scratch copy of each kernel, one at a time, at every call site
+# of its kind — a dropped push, pop or reserve (cb_* call or Device 2.0 method), swapped
+# tile_regs_commit/tile_regs_wait, swapped acquire_dst/release_dst — and must be found (exit 1).
+# A mutation that leaves ttgen check's output unchanged is on a line the program's defines and
+# compile-time args compile out (an inactive #if or `if constexpr` branch): counted as inert.
+#
+#   scripts/ttnn_check.sh TT_METAL_DIR [TTGEN]
+#
+# Nothing of tt-metal is copied into this repository: the mutated copies live in a scratch
+# directory. Last line: "P programs, F false alarms; M mutations planted, K found, I inert".
+# Exit status 0 when there is no false alarm and every planted mutation was found.
+set -uo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+tt="$(cd "${1:?usage: scripts/ttnn_check.sh TT_METAL_DIR [TTGEN]}" && pwd)"
+ttgen="${2:-$here/build/ci/tools/ttgen/ttgen}"
+ops="$tt/ttnn/cpp/ttnn/operations"
+[[ -d "$ops" ]] || { echo "ttnn_check: $ops: no such directory" >&2; exit 2; }
+work="$(mktemp -d /tmp/tk_ttnn_check.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+
+# name | ttgen check options | reader | compute | writer (relative to $ops). Defines as the
+# program factories set them (eltwise/binary/device/binary_device_operation utils:
+# ELTWISE_OP_TYPE/ELTWISE_OP; data_movement/bcast/bcast_types.cpp get_defines: BCAST_OP,
+# BCAST_LLKOP, BCAST_DIM); compile-time args as the factories append them: the reader's
+# block_or_width_sharded flag, then one TensorAccessorArgs per interleaved buffer (two words each
+# on the emulator's mirror), the writer's output CB then its accessor.
+ub=eltwise/unary/device/kernels/dataflow
+eb=eltwise/binary/device/kernels
+bc=data_movement/bcast/device/kernels
+programs=(
+  "binary_add|-DELTWISE_OP_TYPE=EltwiseBinaryType::ELWADD -DELTWISE_OP=add_tiles --compile-args reader=0,2,2048,2,2048 --compile-args writer=2,2,2048|$eb/dataflow/reader_binary_interleaved_start_id.cpp|$eb/compute/eltwise_binary_kernel.cpp|$ub/writer_unary_interleaved_start_id.cpp"
+  "binary_mul|-DELTWISE_OP_TYPE=EltwiseBinaryType::ELWMUL -DELTWISE_OP=mul_tiles --compile-args reader=0,2,2048,2,2048 --compile-args writer=2,2,2048|$eb/dataflow/reader_binary_interleaved_start_id.cpp|$eb/compute/eltwise_binary_kernel.cpp|$ub/writer_unary_interleaved_start_id.cpp"
+  "bcast_h|-DBCAST_OP=add_tiles_bcast -DBCAST_LLKOP=ELWADD -DBCAST_DIM=BroadcastType::ROW --compile-args reader=2,2048,2,2048 --compile-args writer=2,2048|$bc/dataflow/reader_bcast_h_interleaved_input_rows_partitioned.cpp|$bc/compute/bcast_h.cpp|$bc/dataflow/writer_unary_interleaved_input_cols_batched.cpp"
+  "bcast_w|-DBCAST_OP=mul_tiles_bcast -DBCAST_LLKOP=ELWMUL -DBCAST_DIM=BroadcastType::COL --compile-args reader=2,2048,2,2048 --compile-args writer=2,2048|$bc/dataflow/reader_bcast_w_interleaved_input_cols_partitioned.cpp|$bc/compute/bcast_w.cpp|$bc/dataflow/writer_unary_interleaved_input_cols_batched.cpp"
+  "bcast_hw|-DBCAST_OP=sub_tiles_bcast -DBCAST_LLKOP=ELWSUB -DBCAST_DIM=BroadcastType::SCALAR --compile-args reader=2,2048,2,2048 --compile-args writer=2,2048|$bc/dataflow/reader_bcast_hw_interleaved_partitioned.cpp|$bc/compute/bcast_hw.cpp|$bc/dataflow/writer_unary_interleaved_input_cols_batched.cpp"
+)
+
+# ttgen check of one program; prints "exit STATUS" then its output with the scratch directory's
+# paths written as the originals'.
+check() { # options files...
+  local opts="$1"
+  shift
+  # shellcheck disable=SC2086
+  (cd "$ops" && "$ttgen" check -I "$tt" $opts "$@" 2>&1; echo "exit $?") | sed "s|$work/m/||g"
+}
+
+# Line numbers of the call sites of a mutation kind in file $2 (not in a // comment).
+sites() { # kind file
+  local re
+  case "$1" in
+    drop_push) re='(cb_push_back|\.push_back)\(' ;;
+    drop_pop) re='(cb_pop_front|\.pop_front)\(' ;;
+    drop_reserve) re='(cb_reserve_back|\.reserve_back)\(' ;;
+    swap_commit_wait) re='^[ \t]*tile_regs_commit\(\);' ;;
+    swap_acquire_release) re='^[ \t]*acquire_dst\(\);' ;;
+  esac
+  awk -v re="$re" '$0 ~ re && $0 !~ /^[ \t]*\/\// { print NR }' "$2"
+}
+
+# Writes file $2 with mutation $1 at line $3 into $4.
+mutate() { # kind file line out
+  local kind="$1" file="$2" line="$3" out="$4" partner
+  case "$kind" in
+    drop_*) sed "${line}s/.*//" "$file" > "$out" ;;
+    swap_commit_wait | swap_acquire_release)
+      local want='tile_regs_wait\(\);'
+      [[ "$kind" == swap_acquire_release ]] && want='release_dst\(\);'
+      partner="$(awk -v from="$line" -v re="$want" 'NR > from && $0 ~ re { print NR; exit }' "$file")"
+      [[ -n "$partner" ]] || return 1
+      awk -v a="$line" -v b="$partner" 'NR == FNR { l[FNR] = $0; next }
+        FNR == a { print l[b]; next } FNR == b { print l[a]; next } { print }' "$file" "$file" > "$out" ;;
+  esac
+}
+
+false_alarms=0 planted=0 found=0 inert=0 missed=0
+for p in "${programs[@]}"; do
+  IFS='|' read -r name opts reader compute writer <<< "$p"
+  base="$(check "$opts" "$reader" "$compute" "$writer")"
+  status="$(tail -1 <<< "$base")"
+  errors="$(grep -c ': error:' <<< "$base")"
+  warnings="$(grep -c ': warning:' <<< "$base")"
+  if [[ "$status" != "exit 0" ]]; then
+    false_alarms=$((false_alarms + (errors > 0 ? errors : 1)))
+    echo "FALSE ALARM  $name: $status, $(grep -m1 -E ': error:|error:' <<< "$base" | cut -c1-200)"
+    continue
+  fi
+  echo "OK     $name: no error, $warnings warning(s) (what it cannot prove)"
+  for role in reader compute writer; do
+    file="${!role}"
+    for kind in drop_push drop_pop drop_reserve swap_commit_wait swap_acquire_release; do
+      for line in $(sites "$kind" "$ops/$file"); do
+        mkdir -p "$work/m/$(dirname "$file")"
+        mutate "$kind" "$ops/$file" "$line" "$work/m/$file" || continue
+        args=("$reader" "$compute" "$writer")
+        case "$role" in
+          reader) args[0]="$work/m/$file" ;;
+          compute) args[1]="$work/m/$file" ;;
+          writer) args[2]="$work/m/$file" ;;
+        esac
+        out="$(check "$opts -I $ops/$(dirname "$file")" "${args[@]}")"
+        if [[ "$out" == "$base" ]]; then
+          inert=$((inert + 1))
+          echo "  inert   $kind $file:$line"
+          continue
+        fi
+        planted=$((planted + 1))
+        if [[ "$(tail -1 <<< "$out")" == "exit 1" ]]; then
+          found=$((found + 1))
+          echo "  found   $kind $file:$line: $(grep -m1 ': error:' <<< "$out" | sed 's/.*error: //' | cut -c1-150)"
+        else
+          missed=$((missed + 1))
+          echo "  MISSED  $kind $file:$line ($(tail -1 <<< "$out"))"
+        fi
+      done
+    done
+  done
+done
+echo "${#programs[@]} programs, $false_alarms false alarms; $planted mutations planted, $found found, $inert inert"
+((false_alarms == 0 && missed == 0))

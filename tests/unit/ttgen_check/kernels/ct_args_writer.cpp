@@ -1,0 +1,14 @@
+// The writer of ct_args_reader.cpp's CB: its CB index and block size are compile-time args too.
+#include <cstdint>
+
+#include "api/dataflow/dataflow_api.h"
+
+void kernel_main() {
+  constexpr uint32_t cb = get_compile_time_arg_val(0);
+  constexpr uint32_t block = get_compile_time_arg_val(1);
+  const uint32_t n_blocks = get_arg_val<uint32_t>(0);
+  for (uint32_t b = 0; b < n_blocks; b++) {
+    cb_wait_front(cb, block);
+    cb_pop_front(cb, block);
+  }
+}
