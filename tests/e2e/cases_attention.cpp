@@ -1,6 +1,7 @@
 // End-to-end case of examples/attention.tk: causal self-attention over kHeads heads, against a
 // plain double reference (the softmax of the masked, scaled scores row by row, times V) and the
 // interpreter.
+#include "tests/e2e/attention_reference.hpp"
 #include "tests/e2e/cases.hpp"
 
 #include "attention.hpp"
@@ -32,40 +33,13 @@ Outcome run_attention(Backend b, const Shape& s) {
   NoTt tt;
 #endif
   const double seconds = launch(b, cpu, tt);
-  Reference ref{kHeads * S, D, std::vector<double>(static_cast<std::size_t>(kHeads * S * D)), {}};
-  std::vector<double> x(static_cast<std::size_t>(S));
-  for (std::int64_t h = 0; h < kHeads; ++h)
-    for (std::int64_t r = 0; r < S; ++r) {
-      const std::int64_t row = h * S + r;
-      double m = -INFINITY;
-      for (std::int64_t c = 0; c <= r; ++c) { // the causal mask: columns up to the row
-        double dot = 0;
-        for (std::int64_t e = 0; e < D; ++e)
-          dot += Q.at(row, e) * K.at(h * S + c, e);
-        x[static_cast<std::size_t>(c)] = dot * static_cast<double>(scale);
-        m = std::max(m, x[static_cast<std::size_t>(c)]);
-      }
-      double l = 0;
-      for (std::int64_t c = 0; c <= r; ++c)
-        l += std::exp(x[static_cast<std::size_t>(c)] - m);
-      for (std::int64_t c = 0; c <= r; ++c) {
-        const double p = std::exp(x[static_cast<std::size_t>(c)] - m) / l;
-        for (std::int64_t d = 0; d < D; ++d)
-          ref.value[static_cast<std::size_t>(row * D + d)] += p * V.at(h * S + c, d);
-      }
-    }
-  set_bf16_bound(ref);
-  auto batch = [&](const Matrix<bf16>& m) {
-    interp::Matrix r = to_interp(m);
-    r.rows = S;
-    r.batch = kHeads;
-    return r;
-  };
-  Outcome out = verify("attention",
-                       {{{"Q", batch(Q)}, {"K", batch(K)}, {"V", batch(V)}},
-                        {{"scale", static_cast<double>(scale)}},
-                        {}},
-                       "O", O, ref);
+  const Reference ref = causal_attention(Q, K, V, kHeads, S, D, 1, static_cast<double>(scale));
+  Outcome out =
+      verify("attention",
+             {{{"Q", batch(Q, kHeads, S)}, {"K", batch(K, kHeads, S)}, {"V", batch(V, kHeads, S)}},
+              {{"scale", static_cast<double>(scale)}},
+              {}},
+             "O", O, ref);
   out.seconds = seconds;
   return out;
 }

@@ -3,6 +3,7 @@
 // on the CPU, against a double reference (the bf16 bound, PCC and bias of harness.hpp) and the
 // interpreter, at shapes with an odd number of key tiles and D = 32, 64 and 128; and a row of
 // loaded tiles read by a triangular loop (tests/e2e/rows.tk).
+#include "tests/e2e/attention_reference.hpp"
 #include "tests/e2e/harness.hpp"
 
 #include "attention_flash.hpp"
@@ -16,42 +17,6 @@
 
 namespace tk::e2e {
 namespace {
-
-// O[h] = causal softmax(Q[h] K[h]^T * scale) V[h] for H heads of S x D each, in double.
-Reference reference(const Matrix<bf16>& Q, const Matrix<bf16>& K, const Matrix<bf16>& V,
-                    std::int64_t H, std::int64_t S, std::int64_t D, double scale) {
-  Reference ref{H * S, D, std::vector<double>(static_cast<std::size_t>(H * S * D)), {}};
-  std::vector<double> x(static_cast<std::size_t>(S));
-  for (std::int64_t h = 0; h < H; ++h)
-    for (std::int64_t r = 0; r < S; ++r) {
-      const std::int64_t row = h * S + r;
-      double m = -INFINITY;
-      for (std::int64_t c = 0; c <= r; ++c) {
-        double dot = 0;
-        for (std::int64_t e = 0; e < D; ++e)
-          dot += Q.at(row, e) * K.at(h * S + c, e);
-        x[static_cast<std::size_t>(c)] = dot * scale;
-        m = std::max(m, x[static_cast<std::size_t>(c)]);
-      }
-      double l = 0;
-      for (std::int64_t c = 0; c <= r; ++c)
-        l += std::exp(x[static_cast<std::size_t>(c)] - m);
-      for (std::int64_t c = 0; c <= r; ++c) {
-        const double p = std::exp(x[static_cast<std::size_t>(c)] - m) / l;
-        for (std::int64_t d = 0; d < D; ++d)
-          ref.value[static_cast<std::size_t>(row * D + d)] += p * V.at(h * S + c, d);
-      }
-    }
-  set_bf16_bound(ref);
-  return ref;
-}
-
-interp::Matrix batch(const Matrix<bf16>& m, std::int64_t heads, std::int64_t S) {
-  interp::Matrix r = to_interp(m);
-  r.rows = S;
-  r.batch = heads;
-  return r;
-}
 
 using Shape = std::tuple<Backend, std::int64_t, std::int64_t, std::int64_t>; // backend, H, S, D
 
@@ -70,7 +35,7 @@ TEST_P(Flash, MatchesTheReference) {
       v{V.data.data(), H, S, D};
   const TensorView<bf16> o{O.data.data(), H, S, D};
   launch(b, [&] { gen::attention_flash::run_cpu(q, k, v, scale, o); }, NoTt{});
-  const Reference ref = reference(Q, K, V, H, S, D, static_cast<double>(scale));
+  const Reference ref = causal_attention(Q, K, V, H, S, D, 1, static_cast<double>(scale));
   const Outcome out =
       verify_kernel(TK_E2E_FLASH_FILE, "attention_flash",
                     {{{"Q", batch(Q, H, S)}, {"K", batch(K, H, S)}, {"V", batch(V, H, S)}},

@@ -2,6 +2,7 @@
 // h / R. Each kernel on the CPU and on the emulated TT device, against a double reference (the
 // bf16 bound, PCC and bias of harness.hpp) and the interpreter; and the host's check that H is R
 // times HK, on both targets and in the interpreter.
+#include "tests/e2e/attention_reference.hpp"
 #include "tests/e2e/harness.hpp"
 
 #include "gqa.hpp"
@@ -16,45 +17,6 @@ namespace tk::e2e {
 namespace {
 
 constexpr std::int64_t kHeads = 4; // query heads
-
-// Q: kHeads heads, K and V: kHeads / ratio heads, each S x D; O[h] = causal softmax(Q[h] K[h /
-// ratio]^T * scale) V[h / ratio], in double.
-Reference reference(const Matrix<bf16>& Q, const Matrix<bf16>& K, const Matrix<bf16>& V,
-                    std::int64_t S, std::int64_t D, std::int64_t ratio, double scale) {
-  Reference ref{kHeads * S, D, std::vector<double>(static_cast<std::size_t>(kHeads * S * D)), {}};
-  std::vector<double> x(static_cast<std::size_t>(S));
-  for (std::int64_t h = 0; h < kHeads; ++h) {
-    const std::int64_t g = h / ratio; // the key/value head
-    for (std::int64_t r = 0; r < S; ++r) {
-      const std::int64_t row = h * S + r;
-      double m = -INFINITY;
-      for (std::int64_t c = 0; c <= r; ++c) {
-        double dot = 0;
-        for (std::int64_t e = 0; e < D; ++e)
-          dot += Q.at(row, e) * K.at(g * S + c, e);
-        x[static_cast<std::size_t>(c)] = dot * scale;
-        m = std::max(m, x[static_cast<std::size_t>(c)]);
-      }
-      double l = 0;
-      for (std::int64_t c = 0; c <= r; ++c)
-        l += std::exp(x[static_cast<std::size_t>(c)] - m);
-      for (std::int64_t c = 0; c <= r; ++c) {
-        const double p = std::exp(x[static_cast<std::size_t>(c)] - m) / l;
-        for (std::int64_t d = 0; d < D; ++d)
-          ref.value[static_cast<std::size_t>(row * D + d)] += p * V.at(g * S + c, d);
-      }
-    }
-  }
-  set_bf16_bound(ref);
-  return ref;
-}
-
-interp::Matrix batch(const Matrix<bf16>& m, std::int64_t heads, std::int64_t S) {
-  interp::Matrix r = to_interp(m);
-  r.rows = S;
-  r.batch = heads;
-  return r;
-}
 
 using Sizes = std::tuple<Backend, std::int64_t, std::int64_t>; // backend, ratio R, S (D = 64)
 
@@ -82,7 +44,7 @@ TEST_P(Gqa, MatchesTheReference) {
     launch(
         b, [&] { gen::gqa4::run_cpu(q, k, v, scale, o); },
         [&] { gen::gqa4::run_tt(device(), q, k, v, scale, o); });
-  const Reference ref = reference(Q, K, V, S, D, ratio, static_cast<double>(scale));
+  const Reference ref = causal_attention(Q, K, V, kHeads, S, D, ratio, static_cast<double>(scale));
   const Outcome out =
       verify_kernel(TK_E2E_GQA_FILE, ratio == 2 ? "gqa2" : "gqa4",
                     {{{"Q", batch(Q, kHeads, S)}, {"K", batch(K, kv, S)}, {"V", batch(V, kv, S)}},
