@@ -363,14 +363,15 @@ Tile broadcast(Builtin f, const Tile& a, const Precision& p) {
   return out;
 }
 
-Tile where(const Tile& m, const Tile& a, const Tile& b, const Precision&) {
+Tile where(const Tile& m, const Tile& a, const Tile& b, const Precision& p) {
   Tile out;
   for (std::size_t i = 0; i < Tile::size(); ++i) {
     const bool pick_a = m[i] != 0.0;
     out[i] = pick_a ? a[i] : b[i];
+    // Both sides reach DST as operands do (TT: an f32 tile the FPU also reads is TF32 there).
+    const double ea = read(a, i, p, false), eb = read(b, i, p, false);
     // An uncertain mask (a comparison near its tie) may pick either side.
-    out.err(i) = m.err(i) >= 0.5 ? std::abs(a[i] - b[i]) + std::max(a.err(i), b.err(i))
-                                 : (pick_a ? a.err(i) : b.err(i));
+    out.err(i) = m.err(i) >= 0.5 ? std::abs(a[i] - b[i]) + std::max(ea, eb) : (pick_a ? ea : eb);
   }
   return out;
 }
