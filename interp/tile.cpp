@@ -419,22 +419,8 @@ double operand(const Tile& t, std::size_t i, const Precision& p, bool fpu) {
   case Kept::carried: // a dest-only Float32 CB: exact through copy_tile, a copy for the FPU
     rel = fpu ? std::max(p.operand, p.named_operand) : 0.0;
     break;
-  case Kept::split: // its own Float32 CB, which may also feed the FPU
-    rel = std::max(p.operand, p.named_operand);
-    break;
   }
   return read_rel(t[i], t.err(i), rel);
-}
-
-double split_operand(const Tile& a, std::size_t i, const Precision& p) {
-  // lo = v~ - bf16(v~) is at most the distance from v~ to bf16(v), a bf16 number, and at most
-  // 2^-8 |v~| (round to nearest even): min(|v - bf16(v)| + e, 2^-8 (|v| + e)).
-  const double v = a[i], e = a.err(i);
-  if (!std::isfinite(v) || !std::isfinite(e))
-    return kInf;
-  const double hi = to_bf16(v);
-  const double lo = std::min(std::abs(v - hi) + e, 0x1p-8 * (std::abs(v) + e));
-  return e + p.lo_operand * lo;
 }
 
 } // namespace tk::interp
