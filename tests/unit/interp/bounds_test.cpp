@@ -169,10 +169,11 @@ TEST(InterpBounds, AReductionVariablesBoundIsOrderFree) {
   EXPECT_LT(cpu.bounds.at("y").at(0, 0), 2 * 0x1p-16);
 }
 
-TEST(InterpBounds, AnAdditiveBroadcastOfASplitValueTruncatesOnlyItsLowPart) {
-  // mean = s / N at 64.0625 (not a bf16 number): x - bcast_col(mean) on TT subtracts hi = 64
-  // exactly and lo = 0.0625 truncated, so the centred values keep a few 2^-24 of 64 and 2^-10 of
-  // what they are, not 2^-10 of 64 (= 0.0625, as large as the values themselves).
+TEST(InterpBounds, ACentringByANamedMeanReadsTheMeanWholeOnTheSfpu) {
+  // mean = s / N at 64.0625 (not a bf16 number): on TT, x - bcast_col(mean) runs on the SFPU with
+  // the mean broadcast whole from its dest-only Float32 CB (unary_bcast), so the centred values
+  // keep what the mean and x carry, not another 2^-10 of 64 (= 0.0625, as large as the values
+  // themselves), as a TF32 read of the mean through SrcB would add.
   const dsl::Kernel k = checked("kernel k(x: f32[M, N]) -> (y: f32[M, N]) {\n"
                                 "  parallel i in tiles(M) {\n"
                                 "    s = zeros()\n"
@@ -187,13 +188,12 @@ TEST(InterpBounds, AnAdditiveBroadcastOfASplitValueTruncatesOnlyItsLowPart) {
   EXPECT_DOUBLE_EQ(tt.values.at("y").at(0, 0), 0.5);
   const double b = tt.bounds.at("y").at(0, 0);
   // x itself is read as TF32 (an f32 tensor that feeds the FPU): 2^-10 of 64.5, and so is each
-  // x in the row sums, 2^-10 of the mean; lo's truncation adds 2^-10 of 0.0625 at most.
+  // x in the row sums, 2^-10 of the mean.
   EXPECT_GT(b, 0x1p-10 * (64.5 + 64.0625));
-  // The rest is 2^-10 of a few units: lo, x - hi read once more through SrcA (the second
-  // subtraction), the store's read; not another 2^-10 of 64, as a TF32 read of the mean would be.
+  // The rest is fp32 rounding: not another 2^-10 of 64, as a TF32 read of the mean would be.
   EXPECT_LT(b, 0x1p-10 * (64.5 + 64.0625 + 2));
-  // A bf16 kernel (with an f32 output): x is exact in SrcA/SrcB, s = 64 N exactly and the mean
-  // 64.015625, whose lo (0.015625) is truncated; then the reuse and the rounding.
+  // A bf16 kernel (with an f32 output): x is exact, s = 64 N exactly and the mean 64.015625, read
+  // whole by the SFPU's subtraction; then the rounding.
   const dsl::Kernel kb = checked("kernel k(x: bf16[M, N]) -> (y: f32[M, N]) {\n"
                                  "  parallel i in tiles(M) {\n"
                                  "    s = zeros()\n"

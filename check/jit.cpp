@@ -1,0 +1,125 @@
+// How the SDK's JIT builds a Tensix kernel, as far as `ttgen check` needs it to parse one the same
+// way: the translation unit around the kernel, the macros it defines, its include list under a
+// tt-metal tree (--sdk) and the generated descriptor header of the math thread. Each fact cites
+// the tt-metal file it comes from.
+#include "check/jit.hpp"
+
+#include <bit>
+
+namespace tk::check {
+
+std::string jit_translation_unit(const std::string& kernel_include, bool compute) {
+  std::string code = "#include <cstdint>\n#define DATA_FORMATS_DEFINED 1\n"
+                     "[[maybe_unused]] constexpr std::uint32_t unpack_tile_size[32] = {};\n"
+                     "[[maybe_unused]] constexpr std::uint8_t unpack_src_format[32] = {};\n"
+                     "[[maybe_unused]] constexpr std::uint8_t pack_dst_format[32] = {};\n";
+  // As the firmware build: the dataflow API before a data-movement kernel
+  // (tt_metal/hw/firmware/src/tt-1xx/brisck.cc, ncrisck.cc).
+  code += compute ? "#include \"api/compute/common.h\"\nusing namespace ckernel;\n"
+                  : "#include \"api/dataflow/dataflow_api.h\"\n";
+  return code + "#include \"" + kernel_include + "\"\n";
+}
+
+std::vector<std::string>
+jit_defines(bool compute, const arch::ArchSpec& a,
+            const std::optional<std::vector<std::uint32_t>>& compile_args) {
+  // The host's compile-time args as the JIT defines them (tt_metal/jit_build/build.cpp:
+  // "-DKERNEL_COMPILE_TIME_ARGS={}" with the values joined by ','); without them, placeholder
+  // TensorAccessorArgs words (two per interleaved accessor), and ttgen check makes every count
+  // that depends on a compile-time argument a symbol, never one of these values.
+  std::string ct = "KERNEL_COMPILE_TIME_ARGS=";
+  if (compile_args) {
+    for (std::size_t i = 0; i < compile_args->size(); ++i)
+      ct += (i ? "," : "") + std::to_string((*compile_args)[i]);
+  } else {
+    ct += "2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,2048,2,"
+          "2048,2,2048,2,2048,2,2048";
+  }
+  return {"KERNEL_BUILD",
+          "TENSIX_FIRMWARE",
+          "TK_CHECK_PLACEHOLDER_NAMED_ARGS",
+          std::string(a.firmware_define),
+          "NUM_DRAM_BANKS=" + std::to_string(a.dram_banks),
+          "NOC_MODE=0",
+          "NOC_INDEX=0",
+          ct,
+          compute ? "COMPILE_FOR_TRISC=1" : "COMPILE_FOR_NCRISC"};
+}
+
+std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute) {
+  std::vector<std::string> rel = {"",
+                                  "ttnn",
+                                  "ttnn/cpp",
+                                  "tt_metal",
+                                  "tt_metal/hw/inc",
+                                  "tt_metal/tt-llk/common",
+                                  "tt_metal/hostdevcommon/api",
+                                  "tt_metal/api",
+                                  "tt_metal/hw/ckernels/wormhole_b0/metal/common",
+                                  "tt_metal/hw/ckernels/wormhole_b0/metal/llk_io",
+                                  "tt_metal/hw/inc/internal/tt-1xx",
+                                  "tt_metal/hw/inc/internal/tt-1xx/wormhole",
+                                  "tt_metal/hw/inc/internal/tt-1xx/wormhole/wormhole_b0_defines",
+                                  "tt_metal/hw/inc/internal/tt-1xx/wormhole/noc",
+                                  "tt_metal/tt-llk/tt_llk_wormhole_b0/common/inc",
+                                  "tt_metal/tt-llk/tt_llk_wormhole_b0/llk_lib"};
+  if (compute) {
+    rel.push_back("tt_metal/hw/ckernels/wormhole_b0/metal/llk_api");
+    rel.push_back("tt_metal/hw/ckernels/wormhole_b0/metal/llk_api/llk_sfpu");
+  }
+  rel.push_back("tt_metal/hw/firmware/src/tt-1xx");
+  std::vector<std::string> dirs;
+  for (const std::string& r : rel)
+    dirs.push_back(r.empty() ? root : root + "/" + r);
+  return dirs;
+}
+
+std::vector<std::string> sdk_jit_defines(bool compute, const arch::ArchSpec& a) {
+  const auto pow2 = [](std::uint32_t n) { return n != 0 && (n & (n - 1)) == 0; };
+  const auto log2 = [](std::uint32_t n) { return std::to_string(std::bit_width(n) - 1); };
+  const std::uint32_t l1_banks = a.num_workers();
+  std::vector<std::string> d = {"LOCAL_MEM_EN=0", "NUM_L1_BANKS=" + std::to_string(l1_banks),
+                                // The n150's PCIe core (tt_metal/soc_descriptors/
+                                // wormhole_b0_80_arch.yaml, pcie: [0-3]).
+                                "PCIE_NOC_X=0", "PCIE_NOC_Y=3",
+                                // BRISC 0, NCRISC 1, TRISC0..2 2..4 (hw/inc/hostdev/dev_msgs.h).
+                                compute ? "PROCESSOR_INDEX=3" : "PROCESSOR_INDEX=1",
+                                // A dispatch stream register's address (build.cpp); only its
+                                // presence matters to a syntax-level check.
+                                "DISPATCH_MESSAGE_ADDR=0"};
+  if (compute)
+    d.push_back("UCK_CHLKC_MATH");
+  d.push_back(pow2(a.dram_banks) ? "LOG_BASE_2_OF_NUM_DRAM_BANKS=" + log2(a.dram_banks)
+                                 : "IS_NOT_POW2_NUM_DRAM_BANKS=1");
+  d.push_back(pow2(l1_banks) ? "LOG_BASE_2_OF_NUM_L1_BANKS=" + log2(l1_banks)
+                             : "IS_NOT_POW2_NUM_L1_BANKS=1");
+  return d;
+}
+
+// The JIT's generated chlkc_descriptors.h for the math thread of a kernel whose 32 CBs hold
+// bfloat16 32x32 tiles (tt_metal/jit_build/genfiles.cpp generate_all_descriptors: under
+// UCK_CHLKC_MATH the math scalars, the unpack formats and tile shapes, the compute scalars).
+std::string sdk_math_descriptors() {
+  std::string d = "#pragma once\n#include \"llk_defs.h\"\n"
+                  "constexpr ckernel::MathFidelity MATH_FIDELITY = "
+                  "static_cast<ckernel::MathFidelity>(4);\nconstexpr bool APPROX = false;\n";
+  const auto array = [&](const char* type, const char* name, int value) {
+    d += std::string(type) + " " + name + "[32] = {";
+    for (int i = 0; i < 32; ++i)
+      d += std::to_string(value) + (i < 31 ? "," : "};\n");
+  };
+  array("constexpr std::int32_t", "unpack_src_format", 5); // DataFormat::Float16_b
+  array("constexpr std::int32_t", "unpack_dst_format", 5);
+  array("constexpr uint8_t", "unpack_tile_num_faces", 4);
+  array("constexpr uint8_t", "unpack_partial_face", 0);
+  array("constexpr uint8_t", "unpack_tile_face_r_dim", 16);
+  array("constexpr uint8_t", "unpack_narrow_tile", 0);
+  array("constexpr uint8_t", "unpack_tile_r_dim", 32);
+  array("constexpr uint8_t", "unpack_tile_c_dim", 32);
+  array("constexpr uint16_t", "unpack_tile_size", 2048);
+  array("constexpr uint8_t", "unpack_num_faces_r_dim", 2);
+  array("constexpr uint8_t", "unpack_num_faces_c_dim", 2);
+  return d + "constexpr bool DST_ACCUM_MODE = false;\n#define DST_SYNC_MODE DstSync::SyncHalf\n";
+}
+
+} // namespace tk::check

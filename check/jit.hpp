@@ -1,0 +1,41 @@
+// How the SDK's JIT builds a Tensix kernel (tt_metal/jit_build/): what `ttgen check` defines and
+// includes to parse a kernel as the JIT compiles it (check/frontend.hpp).
+#pragma once
+
+#include "arch/arch.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tk::check {
+
+/// The translation unit the SDK's JIT builds around a kernel: the CB descriptor arrays of its
+/// generated chlkc_descriptors.h, for compute the `using namespace ckernel` of chlkc_list.h, then
+/// `#include "kernel_include"`.
+std::string jit_translation_unit(const std::string& kernel_include, bool compute);
+/// The macros the SDK's kernel build defines (NAME or NAME=VALUE), for a compute kernel or a
+/// data-movement one, on architecture `a`.
+/// `compile_args`: the kernel's compile-time args, else placeholders.
+std::vector<std::string>
+jit_defines(bool compute, const arch::ArchSpec& a = arch::default_arch(),
+            const std::optional<std::vector<std::uint32_t>>& compile_args = std::nullopt);
+
+/// The include directories the SDK's JIT gives a Tensix kernel's build, under tt-metal tree
+/// `root`, on Wormhole: tt_metal/jit_build/build.cpp's common list, then
+/// tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal.cpp's (llk_api for compute only).
+std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute);
+/// The device defines the SDK's JIT adds for the emulated n150
+/// (tt_metal/jit_build/build_env_manager.cpp initialize_device_kernel_defines, build.cpp).
+/// A compute kernel is checked as the math thread's build (TRISC1), a data-movement one as
+/// NCRISC's (tt_metal/llrt/hal/tt-1xx/hal_1xx_common.cpp).
+std::vector<std::string> sdk_jit_defines(bool compute,
+                                         const arch::ArchSpec& a = arch::default_arch());
+
+/// The JIT's generated chlkc_descriptors.h for the math thread of a kernel whose CBs hold bfloat16
+/// tiles, which `--sdk` maps into the include path at kSdkGeneratedDir.
+std::string sdk_math_descriptors();
+inline constexpr const char* kSdkGeneratedDir = "/tk_check_sdk_generated";
+
+} // namespace tk::check
