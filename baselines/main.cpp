@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
                  "or ttnn (one block per core, as ttnn's hand-tuned matmul benchmark)")
       ->capture_default_str();
   app.add_option("--in0-block-w-div", options.in0_block_w_div,
-                 "ttnn_mcast: the benchmark's in0_block_w_div (0: the smallest power of two whose "
-                 "CBs fit L1)")
+                 "ttnn_mcast: the benchmark's in0_block_w_div (0: ttnn's automatic config, "
+                 "as `in0 @ in1` without a program config resolves it; it picks the out blocks)")
       ->capture_default_str();
   std::string out_blocks_text = "1x1";
   app.add_option("--out-blocks", out_blocks_text,

@@ -733,7 +733,9 @@ std::string describe_plan(const distributed::MeshDevice& device, MatmulAlgo algo
         << c.per_core_N << " tiles (one per core) in out blocks of " << c.out_block_h << "x"
         << c.out_block_w << ", in0_block_w " << c.in0_block_w << " (" << Kt / c.in0_block_w
         << " K-blocks), sub-blocks " << c.out_subblock_h << "x" << c.out_subblock_w
-        << ", packer L1 accumulation (ttnn's benchmark config)";
+        << ", packer L1 accumulation ("
+        << (options.in0_block_w_div == 0 ? "ttnn's automatic config" : "ttnn's benchmark config")
+        << ")";
     break;
   }
   }
@@ -745,6 +747,8 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
                               const MatmulOptions& options) {
   const std::string name(to_string(algo));
   check_shape(name, shape);
+  if (options.data_format != tt::DataFormat::Float16_b)
+    throw std::invalid_argument(name + ": A, B and C are Float16_b here");
   if (a.size() != std::size_t{shape.M} * shape.K || b.size() != std::size_t{shape.K} * shape.N) {
     throw std::invalid_argument(name + ": A must hold M*K and B K*N values for " +
                                 shape_str(shape));

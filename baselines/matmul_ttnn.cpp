@@ -43,8 +43,11 @@ std::string dims(std::uint32_t a, std::uint32_t b) {
   return std::to_string(a) + "x" + std::to_string(b);
 }
 
-// test_benchmark.py's SUBBLOCK_HW_CHOICES and get_subblock_sizes (out_sharded false).
-std::pair<std::uint32_t, std::uint32_t> subblock(std::uint32_t h, std::uint32_t w, bool fp32) {
+} // namespace
+
+// test_benchmark.py's SUBBLOCK_HW_CHOICES and get_subblock_sizes (out_sharded false), which are
+// ttnn's SUBBLOCK_HW_CHOICES and bmm_op_utils::get_matmul_subblock_params without constraints.
+std::pair<std::uint32_t, std::uint32_t> ttnn_subblock(std::uint32_t h, std::uint32_t w, bool fp32) {
   constexpr std::pair<std::uint32_t, std::uint32_t> kChoices[] = {
       {4, 2}, {2, 4}, {8, 1}, {1, 8}, {7, 1}, {1, 7}, {3, 2}, {2, 3}, {6, 1}, {1, 6},
       {5, 1}, {1, 5}, {2, 2}, {4, 1}, {1, 4}, {3, 1}, {1, 3}, {2, 1}, {1, 2}, {1, 1}};
@@ -56,7 +59,6 @@ std::pair<std::uint32_t, std::uint32_t> subblock(std::uint32_t h, std::uint32_t 
   }
   return {1, 1};
 }
-} // namespace
 
 TtnnConfig ttnn_config(MatmulShape shape, CoreCoord grid, const MatmulOptions& options,
                        const arch::ArchSpec& a) {
@@ -69,6 +71,14 @@ TtnnConfig ttnn_config(MatmulShape shape, CoreCoord grid, const MatmulOptions& o
         ": the benchmark's config needs M/32 divisible by the grid's rows and K/32 and N/32 " +
         "by its columns, on at least 2x2 cores; got " + dims(Mt, Kt) + "x" + std::to_string(Nt) +
         " tiles (MxKxN) on a " + dims(cols, rows) + " grid (x by y)");
+  }
+  if (options.in0_block_w_div == 0) {
+    if (options.out_blocks_h != 1 || options.out_blocks_w != 1)
+      throw std::invalid_argument(name + ": --out-blocks " +
+                                  dims(options.out_blocks_h, options.out_blocks_w) +
+                                  " with --in0-block-w-div 0: ttnn's automatic config picks its "
+                                  "own out blocks");
+    return ttnn_auto_config(shape, grid, options, a);
   }
   TtnnConfig c;
   c.per_core_M = Mt / rows;
@@ -83,29 +93,23 @@ TtnnConfig ttnn_config(MatmulShape shape, CoreCoord grid, const MatmulOptions& o
   }
   c.out_block_h = c.per_core_M / options.out_blocks_h;
   c.out_block_w = c.per_core_N / options.out_blocks_w;
-  const std::uint32_t budget = a.l1_cb_budget() / kTileBytes;
-  auto fits = [&](std::uint32_t w) {
-    return 2 * w * (c.out_block_h + c.out_block_w) + c.out_block_h * c.out_block_w <= budget;
-  };
   const std::uint32_t per_core_k = Kt / cols;
-  if (options.in0_block_w_div > 0) {
-    if (per_core_k % options.in0_block_w_div != 0)
-      throw std::invalid_argument(name + ": --in0-block-w-div " +
-                                  std::to_string(options.in0_block_w_div) + " must divide K/32 / " +
-                                  "grid columns = " + std::to_string(per_core_k));
-    c.in0_block_w = per_core_k / options.in0_block_w_div;
-  } else {
-    c.in0_block_w = per_core_k;
-    while (!fits(c.in0_block_w) && c.in0_block_w % 2 == 0)
-      c.in0_block_w /= 2;
-  }
-  if (!fits(c.in0_block_w))
-    throw std::invalid_argument(name + ": the CBs (2 in0 and 2 in1 blocks of in0_block_w " +
-                                std::to_string(c.in0_block_w) + ", the out block " +
-                                dims(c.out_block_h, c.out_block_w) + ") do not fit the " +
-                                std::to_string(budget) + " tiles of L1 for CBs");
+  if (per_core_k % options.in0_block_w_div != 0)
+    throw std::invalid_argument(name + ": --in0-block-w-div " +
+                                std::to_string(options.in0_block_w_div) + " must divide K/32 / " +
+                                "grid columns = " + std::to_string(per_core_k));
+  c.in0_block_w = per_core_k / options.in0_block_w_div;
+  // The CBs this program creates: 2 in0 and 2 in1 blocks, one out block (output and partials).
+  const std::uint64_t bytes =
+      std::uint64_t{tt::tile_size(options.data_format)} *
+      (2 * c.in0_block_w * (c.out_block_h + c.out_block_w) + c.out_block_h * c.out_block_w);
+  if (bytes > a.l1_cb_budget())
+    throw std::invalid_argument(
+        name + ": the CBs (2 in0 and 2 in1 blocks of in0_block_w " + std::to_string(c.in0_block_w) +
+        ", the out block " + dims(c.out_block_h, c.out_block_w) + ": " + std::to_string(bytes) +
+        " B) do not fit the " + std::to_string(a.l1_cb_budget()) + " B of L1 for CBs");
   std::tie(c.out_subblock_h, c.out_subblock_w) =
-      subblock(c.out_block_h, c.out_block_w, options.fp32_dest_acc_en);
+      ttnn_subblock(c.out_block_h, c.out_block_w, options.fp32_dest_acc_en);
   return c;
 }
 

@@ -53,11 +53,12 @@ HAND_TUNED = {
     (1024, 1024, 1024): (2, 4, 4),
     (2048, 2048, 2048): (4, 8, 8),
 }
-# Out of box: ttnn picks the config (create_simple_matmul_program_config, all DRAM interleaved:
-# the 2D multicast, per_core = M/32/rows x N/32/columns, in0_block_w = K/32/columns, packer_l1_acc
-# on for bf16); where its CBs do not fit L1, ttnn shrinks the block (get_multi_dim_per_core_factor,
-# not ported) and the baseline halves in0_block_w instead (div 0: its rule, with the L1 budget of
-# the device's architecture).
+# Out of box: `in0 @ in1` with no program config; ttnn picks it (create_simple_matmul_program_config,
+# all DRAM interleaved: the 2D multicast, per_core = M/32/rows x N/32/columns, in0_block_w =
+# K/32/columns, out block and in0_block_w shrunk by get_multi_dim_per_core_factor until ttnn's CB
+# estimate fits L1; packer_l1_acc on, fp32 accumulation off, HiFi2 for bf16 and LoFi for block
+# floats). The baseline's div 0 is that rule, ported (baselines/matmul_ttnn_auto.cpp, with the L1
+# of the device's architecture; tested in tests/e2e/test_baselines.cpp, AutoConfigIsTtnns).
 OUT_OF_BOX = (0, 1, 1)
 
 # (table, trace, M, K, N, dtype, fidelity, published device-based utilisation %), GEMM_FLOPS.md:

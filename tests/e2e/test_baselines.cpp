@@ -325,3 +325,51 @@ TEST(BaselineMatmulTtnn, ConfigIsTheBenchmarks) {
 }
 
 } // namespace tk::e2e
+
+namespace tk::e2e {
+// ttnn's automatic config (ttnn_auto_config, in0_block_w_div 0) at GEMM_FLOPS' out-of-box shapes,
+// worked out by hand from ttnn's create_simple_matmul_program_config and
+// get_multi_dim_per_core_factor (per_core_M, per_core_N, in0_block_w, out block, sub-block). The
+// CB estimate (2 in0 and 2 in1 blocks, the output and the partials) must stay under the L1 above
+// the allocator's base: 1,395,424 B on Wormhole (681 bf16 tiles), 1,461,760 B on Blackhole.
+TEST(BaselineMatmulTtnn, AutoConfigIsTtnns) {
+  using V = std::vector<std::uint32_t>;
+  auto config = [](MatmulShape s, tt::DataFormat format = tt::DataFormat::Float16_b,
+                   tt::tt_metal::CoreCoord grid = {8, 8},
+                   const arch::ArchSpec& a = arch::default_arch()) {
+    MatmulOptions o;
+    o.data_format = format;
+    const baselines::TtnnConfig c = baselines::ttnn_config(s, grid, o, a);
+    return V{c.per_core_M,  c.per_core_N,     c.in0_block_w,   c.out_block_h,
+             c.out_block_w, c.out_subblock_h, c.out_subblock_w};
+  };
+  // Whole blocks while they fit: 96 tiles at 1024^3; 672 of 681 at 2048x3072x3072.
+  EXPECT_EQ(config({1024, 1024, 1024}), (V{4, 4, 4, 4, 4, 4, 2}));
+  EXPECT_EQ(config({2048, 3072, 3072}), (V{8, 12, 12, 8, 12, 4, 2}));
+  // 12x12 (864 tiles) does not fit: the largest squarest product that does, 72 = 6x12 (576),
+  // whose first sub-block in SUBBLOCK_HW_CHOICES is 2x4.
+  EXPECT_EQ(config({3072, 3072, 3072}), (V{12, 12, 12, 6, 12, 2, 4}));
+  // 12x16: 96 = 12x8 (squarer than 6x16) fits at in0_block_w 12 (672 tiles) ...
+  EXPECT_EQ(config({3072, 3072, 4096}), (V{12, 16, 12, 12, 8, 4, 2}));
+  // ... but not at 16 (832), nor 64 = 4x16 (768): 48 = 6x8 (544).
+  EXPECT_EQ(config({3072, 4096, 4096}), (V{12, 16, 16, 6, 8, 2, 4}));
+  // 4096^3: 8x8 out blocks at in0_block_w 16, the hand-tuned table's configuration.
+  EXPECT_EQ(config({4096, 4096, 4096}), (V{16, 16, 16, 8, 8, 4, 2}));
+  // Block floats: 1088 B (Bfp8_b) and 576 B (Bfp4_b) tiles, partials estimated at 2048 B.
+  EXPECT_EQ(config({4096, 4096, 4096}, tt::DataFormat::Bfp8_b), (V{16, 16, 16, 8, 16, 4, 2}));
+  EXPECT_EQ(config({4096, 4096, 4096}, tt::DataFormat::Bfp4_b), (V{16, 16, 16, 16, 16, 4, 2}));
+  // Blackhole P150, 13x10: 3840x4992x6656 out of box is 12x8 out blocks at in0_block_w 12 (672 of
+  // 713 tiles), not the hand-tuned whole 12x16 at 6; 5120x6656x6656 is 8x8 at 16.
+  const arch::ArchSpec& bh = *arch::find("blackhole");
+  EXPECT_EQ(config({3840, 4992, 6656}, tt::DataFormat::Float16_b, {13, 10}, bh),
+            (V{12, 16, 12, 12, 8, 4, 2}));
+  EXPECT_EQ(config({5120, 6656, 6656}, tt::DataFormat::Float16_b, {13, 10}, bh),
+            (V{16, 16, 16, 8, 8, 4, 2}));
+  // A narrow output (N / M = 16): ttnn takes its 1D multicast config, not ported.
+  EXPECT_THROW(config({256, 2048, 4096}), std::invalid_argument);
+  // The automatic config picks its own out blocks.
+  MatmulOptions o;
+  o.out_blocks_h = 2;
+  EXPECT_THROW(baselines::ttnn_config({4096, 4096, 4096}, {8, 8}, o), std::invalid_argument);
+}
+} // namespace tk::e2e
