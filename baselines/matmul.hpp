@@ -147,6 +147,11 @@ std::vector<float> run_matmul(tt::tt_metal::distributed::MeshDevice& device, Mat
                               MatmulShape shape, const std::vector<bfloat16>& a,
                               const std::vector<bfloat16>& b, const MatmulOptions& options = {});
 
+/// The values `m` (rows x cols, row-major) holds once packed to Bfp8_b tiles (a shared exponent per
+/// 16 values of a face row), as ttnn.from_torch(dtype=bfloat8_b) stores it; exact in bf16.
+std::vector<bfloat16> quantize_bfp8(const std::vector<bfloat16>& m, std::uint32_t rows,
+                                    std::uint32_t cols);
+
 /// A·B in double from the bf16 values, row-major.
 std::vector<double> reference_matmul(MatmulShape shape, const std::vector<bfloat16>& a,
                                      const std::vector<bfloat16>& b);
@@ -167,5 +172,10 @@ struct MatmulCheck {
   bool ok = false;
 };
 MatmulCheck check_bf16(const std::vector<float>& got, const std::vector<double>& ref);
+/// The rule for a Bfp8_b output of `cols` columns (a multiple of 16): the bf16 bound plus one
+/// Bfp8_b step of the element's block (2^(e - 6), e the exponent of the largest |ref| of its 16
+/// values), PCC >= 0.999. cols = 0 is check_bf16.
+MatmulCheck check_bfp8(const std::vector<float>& got, const std::vector<double>& ref,
+                       std::uint32_t cols);
 
 } // namespace tk::baselines

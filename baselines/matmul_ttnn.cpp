@@ -30,9 +30,6 @@ using tt::tt_metal::TensorAccessorArgs;
 namespace distributed = tt::tt_metal::distributed;
 using BufferPtr = std::shared_ptr<distributed::MeshBuffer>;
 
-constexpr std::uint32_t kTileBytes = 2048; // bf16
-constexpr tt::DataFormat kFormat = tt::DataFormat::Float16_b;
-
 std::string kernel(const std::string& rel) {
   return std::string(TK_BASELINES_KERNEL_DIR) + "/" + rel;
 }
@@ -99,10 +96,14 @@ TtnnConfig ttnn_config(MatmulShape shape, CoreCoord grid, const MatmulOptions& o
                                 std::to_string(options.in0_block_w_div) + " must divide K/32 / " +
                                 "grid columns = " + std::to_string(per_core_k));
   c.in0_block_w = per_core_k / options.in0_block_w_div;
-  // The CBs this program creates: 2 in0 and 2 in1 blocks, one out block (output and partials).
-  const std::uint64_t bytes =
-      std::uint64_t{tt::tile_size(options.data_format)} *
-      (2 * c.in0_block_w * (c.out_block_h + c.out_block_w) + c.out_block_h * c.out_block_w);
+  // The CBs this program creates: 2 in0 and 2 in1 blocks, one out block for the output and the
+  // partial sums (two when the output is a block float: the partials stay Float16_b).
+  const std::uint64_t tile = tt::tile_size(options.data_format);
+  const std::uint64_t out_tile = options.data_format == tt::DataFormat::Float16_b
+                                     ? tile
+                                     : tile + tt::tile_size(tt::DataFormat::Float16_b);
+  const std::uint64_t bytes = tile * 2 * c.in0_block_w * (c.out_block_h + c.out_block_w) +
+                              out_tile * c.out_block_h * c.out_block_w;
   if (bytes > a.l1_cb_budget())
     throw std::invalid_argument(
         name + ": the CBs (2 in0 and 2 in1 blocks of in0_block_w " + std::to_string(c.in0_block_w) +
@@ -127,22 +128,32 @@ void ttnn_mcast_program(tt::tt_metal::Program& program, distributed::MeshDevice&
   const std::uint32_t out_blocks_h = cfg.per_core_M / cfg.out_block_h;
   const std::uint32_t out_blocks_w = cfg.per_core_N / cfg.out_block_w;
 
-  auto cb = [&](tt::CBIndex index, std::uint32_t tiles) {
+  // A, B and C in options.data_format; the partial sums the packer accumulates in L1 in Float16_b
+  // (the 2D program factory's interm0_data_format with packer_l1_acc and no fp32 accumulation).
+  const tt::DataFormat format = options.data_format;
+  const std::uint32_t tile = tt::tile_size(format);
+  const tt::DataFormat partials = tt::DataFormat::Float16_b;
+  auto cb = [&](tt::CBIndex index, std::uint32_t tiles, tt::DataFormat f) {
     tt::tt_metal::CreateCircularBuffer(
         program, all,
-        tt::tt_metal::CircularBufferConfig(tiles * kTileBytes, {{index, kFormat}})
-            .set_page_size(index, kTileBytes));
+        tt::tt_metal::CircularBufferConfig(tiles * tt::tile_size(f), {{index, f}})
+            .set_page_size(index, tt::tile_size(f)));
   };
-  cb(tt::CBIndex::c_0, 2 * in0_block_tiles);
-  cb(tt::CBIndex::c_1, 2 * in1_block_tiles);
-  // The output and the partial sums share one out block of L1 (ttnn's, when their formats agree).
-  tt::tt_metal::CreateCircularBuffer(
-      program, all,
-      tt::tt_metal::CircularBufferConfig(
-          out_block_tiles * kTileBytes,
-          {{tt::CBIndex::c_16, kFormat}, {tt::CBIndex::c_24, kFormat}})
-          .set_page_size(tt::CBIndex::c_16, kTileBytes)
-          .set_page_size(tt::CBIndex::c_24, kTileBytes));
+  cb(tt::CBIndex::c_0, 2 * in0_block_tiles, format);
+  cb(tt::CBIndex::c_1, 2 * in1_block_tiles, format);
+  const bool shared = format == partials;
+  if (shared) {
+    // The output and the partial sums share one out block of L1 (ttnn's, when their formats agree).
+    tt::tt_metal::CreateCircularBuffer(
+        program, all,
+        tt::tt_metal::CircularBufferConfig(
+            out_block_tiles * tile, {{tt::CBIndex::c_16, format}, {tt::CBIndex::c_24, format}})
+            .set_page_size(tt::CBIndex::c_16, tile)
+            .set_page_size(tt::CBIndex::c_24, tile));
+  } else {
+    cb(tt::CBIndex::c_16, out_block_tiles, format);
+    cb(tt::CBIndex::c_24, out_block_tiles, partials);
+  }
 
   const std::uint32_t in0_num_subblocks = cfg.out_block_h / cfg.out_subblock_h;
   const std::uint32_t in1_num_subblocks = cfg.out_block_w / cfg.out_subblock_w;
@@ -158,10 +169,14 @@ void ttnn_mcast_program(tt::tt_metal::Program& program, distributed::MeshDevice&
                                                    cfg.out_subblock_w,
                                                    cfg.out_subblock_h * cfg.out_subblock_w,
                                                    out_block_tiles,
-                                                   out_blocks_h * out_blocks_w};
+                                                   out_blocks_h * out_blocks_w,
+                                                   shared ? 0u : 1u};
   tt::tt_metal::CreateKernel(program, kernel("compute/bmm_ttnn_l1_acc.cpp"), all,
                              ComputeConfig{.math_fidelity = options.fidelity,
                                            .fp32_dest_acc_en = options.fp32_dest_acc_en,
+                                           // The emulator models the packer's rounding into
+                                           // Bfp8_b with it (ttnn leaves it off; no cost).
+                                           .bfp8_pack_precise = format == tt::DataFormat::Bfp8_b,
                                            .compile_args = compute_args});
 
   // NoCs as the program factory picks them on Wormhole: in0 on NOC 1 (preferred_noc_for_dram_write)

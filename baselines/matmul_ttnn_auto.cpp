@@ -78,9 +78,9 @@ TtnnConfig ttnn_auto_config(MatmulShape shape, tt::tt_metal::CoreCoord grid,
   const std::uint32_t tile = tt::tile_size(options.data_format);
   // estimate_interm_tile_size: Float32 with fp32 accumulation, else the larger of a Float16_b tile
   // (the packer's L1 accumulation) and an output tile.
-  const std::uint32_t interm_tile =
-      options.fp32_dest_acc_en ? tt::tile_size(tt::DataFormat::Float32)
-                               : std::max(tt::tile_size(tt::DataFormat::Float16_b), tile);
+  const std::uint32_t interm_tile = options.fp32_dest_acc_en
+                                        ? tt::tile_size(tt::DataFormat::Float32)
+                                        : std::max(tt::tile_size(tt::DataFormat::Float16_b), tile);
 
   // Which program: get_per_core_factor's square block (in0_block_w 2) decides whether the grid of
   // blocks is a single row or column (then ttnn takes a 1D multicast config, not ported); an
@@ -95,8 +95,8 @@ TtnnConfig ttnn_auto_config(MatmulShape shape, tt::tt_metal::CoreCoord grid,
   const std::uint32_t blocks_y = (Mt - 1) / square + 1, blocks_x = (Nt - 1) / square + 1;
   const bool fits_grid = !(blocks_y == 1 && blocks_x == 1) && blocks_y <= rows && blocks_x <= cols;
   const std::uint32_t height = shape.M, width = shape.N;
-  const bool narrow = std::max(height, width) / std::min(height, width) > 8 || height <= 32 ||
-                      width <= 32;
+  const bool narrow =
+      std::max(height, width) / std::min(height, width) > 8 || height <= 32 || width <= 32;
   if (narrow || (fits_grid && (blocks_y == 1 || blocks_x == 1)))
     throw std::invalid_argument(name + ": ttnn takes a 1D multicast config for " +
                                 std::to_string(shape.M) + "x" + std::to_string(shape.K) + "x" +
