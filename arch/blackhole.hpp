@@ -101,7 +101,8 @@ inline constexpr ArchSpec kBlackhole{
     .dram_bank_bytes_per_cycle = {45.37, "MOREH: all 8 banks read at >= 490 GB/s; / 8 / 1.35"},
     .dram_read_total_bytes_per_cycle = {181.7, "NOC: ALL_FROM_ALL from interleaved DRAM, 256 x 2 "
                                                "KiB on each of 110 cores (the measuring device's "
-                                               "grid: its L1 sweep's 110) in 317324"},
+                                               "grid: its L1 sweep's 110) in 317324, on one "
+                                               "NoC"},
     .dram_peak_bytes_per_cycle = {379.26, "MOREH: the test's ceiling, 512 GB/s; / 1.35"},
     .port_read_bytes_per_cycle = {57.16, "NOC: one core reads 256 x 2 KiB from interleaved DRAM"
                                          " in 9173"},

@@ -83,7 +83,7 @@ struct ArchSpec {
   Param dst_handoff;            // a tile_regs_* call (the DST half-sync semaphores)
   // Data movement (cycles and bytes per cycle at the AI clock).
   Param dram_bank_bytes_per_cycle;       // what one bank delivers to interleaved reads and writes
-  Param dram_read_total_bytes_per_cycle; // all the chip's DRAM reads together (NoC contention)
+  Param dram_read_total_bytes_per_cycle; // all DRAM reads on one NoC together (contention)
   Param dram_peak_bytes_per_cycle;       // all banks at spec speed: the roofline
   Param port_read_bytes_per_cycle;       // into one core, per NoC
   Param port_write_bytes_per_cycle;      // out of one core, per NoC

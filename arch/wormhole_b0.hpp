@@ -104,9 +104,11 @@ inline constexpr ArchSpec kWormholeB0{
     // Wormhole L1 sweeps over that grid record 56 cores (ALL_FROM_ALL, ALL_TO_ALL), rows of 8 and
     // columns of 7, and no 8x8 entry (skipped as larger than the device). 56 x 256 x 2048 / 444011
     // = 66.1.
+    // The sweep reads on one NoC (the yaml has no NoC 1 entry), so this is one NoC's capacity for
+    // interleaved DRAM reads; each NoC has its own (docs/timing.md, "Queues").
     .dram_read_total_bytes_per_cycle = {66.1, "NOC: ALL_FROM_ALL, 56 cores (the measuring device's"
                                               " 8x7 grid) x 256 x 2 KiB from interleaved DRAM in "
-                                              "444011"},
+                                              "444011, on one NoC"},
     .dram_peak_bytes_per_cycle = {288, "DRAM: spec speed 288 GB/s (12 GBps GDDR6)"},
     .port_read_bytes_per_cycle = {30.4, "NOC: one core reads 256 x 2 KiB from interleaved DRAM"
                                         " in 17249"},

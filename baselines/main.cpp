@@ -94,8 +94,12 @@ int main(int argc, char** argv) {
                  "or ttnn (one block per core, as ttnn's hand-tuned matmul benchmark)")
       ->capture_default_str();
   app.add_option("--in0-block-w-div", options.in0_block_w_div,
-                 "ttnn_mcast: the benchmark's in0_block_w_div (0: the smallest power of two whose "
-                 "CBs fit L1)")
+                 "ttnn_mcast: the benchmark's in0_block_w_div (0: ttnn's automatic config, "
+                 "as `in0 @ in1` without a program config resolves it; it picks the out blocks)")
+      ->capture_default_str();
+  std::string dtype_name = "bf16";
+  app.add_option("--dtype", dtype_name,
+                 "A, B and C in DRAM: bf16, or bfp8_b (ttnn_mcast; partial sums stay bf16)")
       ->capture_default_str();
   std::string out_blocks_text = "1x1";
   app.add_option("--out-blocks", out_blocks_text,
@@ -138,6 +142,13 @@ int main(int argc, char** argv) {
                  blocks_name.c_str());
     return 2;
   }
+  if (dtype_name == "bfp8_b") {
+    options.data_format = tt::DataFormat::Bfp8_b;
+  } else if (dtype_name != "bf16") {
+    std::fprintf(stderr, "tk-baseline-matmul: unknown --dtype '%s' (bf16, bfp8_b)\n",
+                 dtype_name.c_str());
+    return 2;
+  }
   if (tt::tt_metal::CoreCoord ob; parse_grid(out_blocks_text, ob)) {
     options.out_blocks_h = static_cast<std::uint32_t>(ob.x);
     options.out_blocks_w = static_cast<std::uint32_t>(ob.y);
@@ -154,11 +165,15 @@ int main(int argc, char** argv) {
 
   auto device = tt::tt_metal::distributed::MeshDevice::create_unit_mesh(0);
   const std::size_t M = shape.M, K = shape.K, N = shape.N;
-  const std::vector<bfloat16> a = random_bf16_matrix(M, K, seed);
+  std::vector<bfloat16> a = random_bf16_matrix(M, K, seed);
   // B scaled by 2/sqrt(K), as TileKit's end-to-end matmul cases: C has standard deviation 2/3
   // whatever K is, where the bf16 bound (absolute + relative) is meaningful.
   const auto b_scale = static_cast<float>(2.0 / std::sqrt(static_cast<double>(K)));
-  const std::vector<bfloat16> b = random_bf16_matrix(K, N, seed + 1, -b_scale, b_scale);
+  std::vector<bfloat16> b = random_bf16_matrix(K, N, seed + 1, -b_scale, b_scale);
+  if (options.data_format == tt::DataFormat::Bfp8_b) { // the reference sees what the device holds
+    a = quantize_bfp8(a, shape.M, shape.K);
+    b = quantize_bfp8(b, shape.K, shape.N);
+  }
   std::vector<double> ref;
   int status = 0;
   for (const MatmulAlgo algo : algos) {
@@ -177,13 +192,17 @@ int main(int argc, char** argv) {
       }
       if (ref.empty())
         ref = reference_matmul(shape, a, b);
-      const MatmulCheck check = check_bf16(c, ref);
-      std::printf(
-          "  %s, %s, %s DST, %.3f s: max|err| = %.6g (%.2f of the bound "
-          "1.6e-2*(1+|ref|), %zu of %zu elements beyond it), PCC = %.8f -> %s\n",
-          std::string(to_string(algo)).c_str(), std::string(to_string(options.fidelity)).c_str(),
-          options.fp32_dest_acc_en ? "fp32" : "bf16", seconds, check.max_abs_err,
-          check.max_bound_ratio, check.mismatches, c.size(), check.pcc, check.ok ? "PASS" : "FAIL");
+      const MatmulCheck check = options.data_format == tt::DataFormat::Bfp8_b
+                                    ? check_bfp8(c, ref, shape.N)
+                                    : check_bf16(c, ref);
+      std::printf("  %s, %s, %s DST, %.3f s: max|err| = %.6g (%.2f of the bound "
+                  "1.6e-2*(1+|ref|)%s, %zu of %zu elements beyond it), PCC = %.8f -> %s\n",
+                  std::string(to_string(algo)).c_str(),
+                  std::string(to_string(options.fidelity)).c_str(),
+                  options.fp32_dest_acc_en ? "fp32" : "bf16", seconds, check.max_abs_err,
+                  check.max_bound_ratio,
+                  options.data_format == tt::DataFormat::Bfp8_b ? " + a Bfp8_b step" : "",
+                  check.mismatches, c.size(), check.pcc, check.ok ? "PASS" : "FAIL");
       if (!check.ok)
         status = 1;
     } catch (const std::invalid_argument& e) {

@@ -21,6 +21,7 @@
 #include <variant>
 
 #include <hostdevcommon/common_values.hpp>
+#include <tt-metalium/bfloat8.hpp>
 #include <tt-metalium/constants.hpp>
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
@@ -733,7 +734,9 @@ std::string describe_plan(const distributed::MeshDevice& device, MatmulAlgo algo
         << c.per_core_N << " tiles (one per core) in out blocks of " << c.out_block_h << "x"
         << c.out_block_w << ", in0_block_w " << c.in0_block_w << " (" << Kt / c.in0_block_w
         << " K-blocks), sub-blocks " << c.out_subblock_h << "x" << c.out_subblock_w
-        << ", packer L1 accumulation (ttnn's benchmark config)";
+        << ", packer L1 accumulation ("
+        << (options.in0_block_w_div == 0 ? "ttnn's automatic config" : "ttnn's benchmark config")
+        << ")";
     break;
   }
   }
@@ -745,6 +748,10 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
                               const MatmulOptions& options) {
   const std::string name(to_string(algo));
   check_shape(name, shape);
+  const tt::DataFormat format = options.data_format;
+  if (format != tt::DataFormat::Float16_b &&
+      !(algo == MatmulAlgo::ttnn_mcast && format == tt::DataFormat::Bfp8_b))
+    throw std::invalid_argument(name + ": A, B and C are Float16_b (ttnn_mcast: or Bfp8_b) here");
   if (a.size() != std::size_t{shape.M} * shape.K || b.size() != std::size_t{shape.K} * shape.N) {
     throw std::invalid_argument(name + ": A must hold M*K and B K*N values for " +
                                 shape_str(shape));
@@ -766,10 +773,11 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
   if (algo == MatmulAlgo::ttnn_mcast)
     ttnn = ttnn_config(shape, p.grid, options, tk::rt::emu::device_arch(device)); // may throw
 
+  const std::uint32_t tile_bytes = tt::tile_size(format);
   auto dram = [&](std::uint32_t tiles) {
     return distributed::MeshBuffer::create(
-        distributed::ReplicatedBufferConfig{.size = tiles * kTileBytes},
-        distributed::DeviceLocalBufferConfig{.page_size = kTileBytes,
+        distributed::ReplicatedBufferConfig{.size = tiles * tile_bytes},
+        distributed::DeviceLocalBufferConfig{.page_size = tile_bytes,
                                              .buffer_type = BufferType::DRAM},
         &device);
   };
@@ -777,8 +785,18 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
   p.b = dram(p.Kt * p.Nt);
   p.c = dram(p.Mt * p.Nt);
   distributed::MeshCommandQueue& cq = device.mesh_command_queue();
-  distributed::EnqueueWriteMeshBuffer(cq, p.a, tilize_nfaces(a, shape.M, shape.K), false);
-  distributed::EnqueueWriteMeshBuffer(cq, p.b, tilize_nfaces(b, shape.K, shape.N), false);
+  const bool bfp8 = format == tt::DataFormat::Bfp8_b;
+  auto write = [&](auto& buffer, const std::vector<bfloat16>& m, std::uint32_t rows,
+                   std::uint32_t cols) {
+    const std::vector<bfloat16> tiled = tilize_nfaces(m, rows, cols);
+    if (bfp8) // tiles in face order, packed to Bfp8_b pages as ttnn.from_torch(dtype=bfloat8_b)
+      distributed::EnqueueWriteMeshBuffer(
+          cq, buffer, pack_as_bfp8_tiles(ttsl::Span<const bfloat16>(tiled), false, false), false);
+    else
+      distributed::EnqueueWriteMeshBuffer(cq, buffer, tiled, false);
+  };
+  write(p.a, a, shape.M, shape.K);
+  write(p.b, b, shape.K, shape.N);
 
   Program program = tt::tt_metal::CreateProgram();
   switch (algo) {
@@ -801,11 +819,31 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
   distributed::MeshWorkload workload;
   workload.add_program(distributed::MeshCoordinateRange(device.shape()), std::move(program));
   distributed::EnqueueMeshWorkload(cq, workload, false);
+  if (bfp8) {
+    std::vector<std::uint32_t> words;
+    distributed::EnqueueReadMeshBuffer(cq, words, p.c, true);
+    return untilize_nfaces(
+        unpack_bfp8_tiles_into_float_vec(ttsl::Span<const std::uint32_t>(words), false, false),
+        shape.M, shape.N);
+  }
   std::vector<bfloat16> tiled;
   distributed::EnqueueReadMeshBuffer(cq, tiled, p.c, true);
   const std::vector<bfloat16> c = untilize_nfaces(tiled, shape.M, shape.N);
   std::vector<float> out(c.size());
   std::transform(c.begin(), c.end(), out.begin(), [](bfloat16 v) { return static_cast<float>(v); });
+  return out;
+}
+
+std::vector<bfloat16> quantize_bfp8(const std::vector<bfloat16>& m, std::uint32_t rows,
+                                    std::uint32_t cols) {
+  const std::vector<bfloat16> tiled = tilize_nfaces(m, rows, cols);
+  const std::vector<std::uint32_t> packed =
+      pack_as_bfp8_tiles(ttsl::Span<const bfloat16>(tiled), false, false);
+  const std::vector<float> values = untilize_nfaces(
+      unpack_bfp8_tiles_into_float_vec(ttsl::Span<const std::uint32_t>(packed), false, false), rows,
+      cols);
+  std::vector<bfloat16> out(values.size());
+  std::transform(values.begin(), values.end(), out.begin(), [](float v) { return bfloat16(v); });
   return out;
 }
 
@@ -839,6 +877,25 @@ std::vector<bfloat16> random_bf16_matrix(std::size_t rows, std::size_t cols, std
 }
 
 MatmulCheck check_bf16(const std::vector<float>& got, const std::vector<double>& ref) {
+  return check_bfp8(got, ref, 0);
+}
+
+MatmulCheck check_bfp8(const std::vector<float>& got, const std::vector<double>& ref,
+                       std::uint32_t cols) {
+  // With cols, each element may also be off by one Bfp8_b step of its block: the 16 values of a
+  // face row (columns 16j .. 16j + 15 of a row) share the exponent of the largest, and 7 bits of
+  // magnitude below it are a step of 2^(exponent - 6).
+  std::vector<double> step(ref.size(), 0.0);
+  if (cols != 0) {
+    for (std::size_t i = 0; i < ref.size(); i += 16) {
+      double m = 0;
+      for (std::size_t j = i; j < i + 16 && j < ref.size(); ++j)
+        m = std::max(m, std::abs(ref[j]));
+      const double e = m > 0 ? std::ldexp(1.0, std::ilogb(m) - 6) : 0.0;
+      for (std::size_t j = i; j < i + 16 && j < ref.size(); ++j)
+        step[j] = e;
+    }
+  }
   MatmulCheck r;
   if (got.size() != ref.size()) {
     r.mismatches = std::max(got.size(), ref.size());
@@ -847,7 +904,7 @@ MatmulCheck check_bf16(const std::vector<float>& got, const std::vector<double>&
   double mg = 0, mr = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     const double err = std::abs(static_cast<double>(got[i]) - ref[i]);
-    const double ratio = err / (kBf16Tol * (1 + std::abs(ref[i])));
+    const double ratio = err / (kBf16Tol * (1 + std::abs(ref[i])) + step[i]);
     if (!(ratio <= 1)) // also counts NaN
       ++r.mismatches;
     if (!(err <= r.max_abs_err))

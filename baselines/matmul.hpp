@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "arch/arch.hpp"
@@ -18,6 +19,7 @@
 #include <tt-metalium/bfloat16.hpp>
 #include <tt-metalium/core_coord.hpp>
 #include <tt-metalium/mesh_device.hpp>
+#include <tt-metalium/tt_backend_api_types.hpp>
 
 namespace tk::baselines {
 
@@ -64,11 +66,15 @@ struct MatmulOptions {
   tt::tt_metal::CoreCoord grid{0, 0};
   /// The block rule of reuse and reuse_mcast (the others have no blocks).
   BlockRule blocks = BlockRule::sdk;
-  /// ttnn_mcast: the benchmark's in0_block_w_div (in0_block_w = Kt / grid columns / div; 0: the
-  /// smallest power of two whose CBs fit L1) and num_out_blocks_h / _w (each core's output
-  /// computed in out_blocks_h x out_blocks_w parts, each re-reading its in0 and in1 blocks).
+  /// ttnn_mcast: the benchmark's in0_block_w_div (in0_block_w = Kt / grid columns / div; 0:
+  /// ttnn's automatic config, ttnn_auto_config, which picks the out blocks too) and
+  /// num_out_blocks_h / _w (each core's output computed in out_blocks_h x out_blocks_w parts, each
+  /// re-reading its in0 and in1 blocks; 1 x 1 with div 0).
   std::uint32_t in0_block_w_div = 0;
   std::uint32_t out_blocks_h = 1, out_blocks_w = 1;
+  /// The format of A, B and C in DRAM and in the CBs (ttnn_mcast: Float16_b, Bfp8_b or Bfp4_b;
+  /// the others: Float16_b).
+  tt::DataFormat data_format = tt::DataFormat::Float16_b;
 };
 
 /// ttnn_mcast's program config, as tests/ttnn/unit_tests/benchmarks/test_benchmark.py computes
@@ -83,6 +89,22 @@ struct TtnnConfig {
 TtnnConfig ttnn_config(MatmulShape shape, tt::tt_metal::CoreCoord grid,
                        const MatmulOptions& options,
                        const tk::arch::ArchSpec& a = tk::arch::default_arch());
+/// What ttnn resolves `in0 @ in1` to without a program config when in0, in1 and the output are
+/// interleaved in DRAM (GEMM_FLOPS' out-of-box rows): ttnn's create_simple_matmul_program_config,
+/// 2D multicast on the whole grid, per_core_M = Mt / rows, per_core_N = Nt / columns, in0_block_w =
+/// Kt / columns, shrunk by get_multi_dim_per_core_factor (the largest, squarest out block and then
+/// the largest in0_block_w whose CBs, as ttnn estimates them, fit the L1 above the allocator's
+/// base) and the sub-block of get_matmul_subblock_params. Throws std::invalid_argument where ttnn
+/// would take its 1D multicast config instead. `options`: data_format (the tensors' dtype) and
+/// fp32_dest_acc_en (ttnn's default: off unless the output is fp32).
+TtnnConfig ttnn_auto_config(MatmulShape shape, tt::tt_metal::CoreCoord grid,
+                            const MatmulOptions& options,
+                            const tk::arch::ArchSpec& a = tk::arch::default_arch());
+/// test_benchmark.py's get_subblock_sizes (out_sharded false) = ttnn's get_matmul_subblock_params
+/// without constraints: the first of SUBBLOCK_HW_CHOICES that divides the out block (at most 4
+/// tiles with fp32 DST).
+std::pair<std::uint32_t, std::uint32_t> ttnn_subblock(std::uint32_t out_block_h,
+                                                      std::uint32_t out_block_w, bool fp32);
 
 /// How the reuse algorithms cut the output: blocks of per_core_M x per_core_N tiles, one per core
 /// on a num_blocks_y x num_blocks_x grid, K read in blocks of in0_block_w tiles, computed in DST in
@@ -125,6 +147,11 @@ std::vector<float> run_matmul(tt::tt_metal::distributed::MeshDevice& device, Mat
                               MatmulShape shape, const std::vector<bfloat16>& a,
                               const std::vector<bfloat16>& b, const MatmulOptions& options = {});
 
+/// The values `m` (rows x cols, row-major) holds once packed to Bfp8_b tiles (a shared exponent per
+/// 16 values of a face row), as ttnn.from_torch(dtype=bfloat8_b) stores it; exact in bf16.
+std::vector<bfloat16> quantize_bfp8(const std::vector<bfloat16>& m, std::uint32_t rows,
+                                    std::uint32_t cols);
+
 /// A·B in double from the bf16 values, row-major.
 std::vector<double> reference_matmul(MatmulShape shape, const std::vector<bfloat16>& a,
                                      const std::vector<bfloat16>& b);
@@ -145,5 +172,10 @@ struct MatmulCheck {
   bool ok = false;
 };
 MatmulCheck check_bf16(const std::vector<float>& got, const std::vector<double>& ref);
+/// The rule for a Bfp8_b output of `cols` columns (a multiple of 16): the bf16 bound plus one
+/// Bfp8_b step of the element's block (2^(e - 6), e the exponent of the largest |ref| of its 16
+/// values), PCC >= 0.999. cols = 0 is check_bf16.
+MatmulCheck check_bfp8(const std::vector<float>& got, const std::vector<double>& ref,
+                       std::uint32_t cols);
 
 } // namespace tk::baselines

@@ -30,9 +30,6 @@ using tt::tt_metal::TensorAccessorArgs;
 namespace distributed = tt::tt_metal::distributed;
 using BufferPtr = std::shared_ptr<distributed::MeshBuffer>;
 
-constexpr std::uint32_t kTileBytes = 2048; // bf16
-constexpr tt::DataFormat kFormat = tt::DataFormat::Float16_b;
-
 std::string kernel(const std::string& rel) {
   return std::string(TK_BASELINES_KERNEL_DIR) + "/" + rel;
 }
@@ -43,8 +40,11 @@ std::string dims(std::uint32_t a, std::uint32_t b) {
   return std::to_string(a) + "x" + std::to_string(b);
 }
 
-// test_benchmark.py's SUBBLOCK_HW_CHOICES and get_subblock_sizes (out_sharded false).
-std::pair<std::uint32_t, std::uint32_t> subblock(std::uint32_t h, std::uint32_t w, bool fp32) {
+} // namespace
+
+// test_benchmark.py's SUBBLOCK_HW_CHOICES and get_subblock_sizes (out_sharded false), which are
+// ttnn's SUBBLOCK_HW_CHOICES and bmm_op_utils::get_matmul_subblock_params without constraints.
+std::pair<std::uint32_t, std::uint32_t> ttnn_subblock(std::uint32_t h, std::uint32_t w, bool fp32) {
   constexpr std::pair<std::uint32_t, std::uint32_t> kChoices[] = {
       {4, 2}, {2, 4}, {8, 1}, {1, 8}, {7, 1}, {1, 7}, {3, 2}, {2, 3}, {6, 1}, {1, 6},
       {5, 1}, {1, 5}, {2, 2}, {4, 1}, {1, 4}, {3, 1}, {1, 3}, {2, 1}, {1, 2}, {1, 1}};
@@ -56,7 +56,6 @@ std::pair<std::uint32_t, std::uint32_t> subblock(std::uint32_t h, std::uint32_t 
   }
   return {1, 1};
 }
-} // namespace
 
 TtnnConfig ttnn_config(MatmulShape shape, CoreCoord grid, const MatmulOptions& options,
                        const arch::ArchSpec& a) {
@@ -69,6 +68,14 @@ TtnnConfig ttnn_config(MatmulShape shape, CoreCoord grid, const MatmulOptions& o
         ": the benchmark's config needs M/32 divisible by the grid's rows and K/32 and N/32 " +
         "by its columns, on at least 2x2 cores; got " + dims(Mt, Kt) + "x" + std::to_string(Nt) +
         " tiles (MxKxN) on a " + dims(cols, rows) + " grid (x by y)");
+  }
+  if (options.in0_block_w_div == 0) {
+    if (options.out_blocks_h != 1 || options.out_blocks_w != 1)
+      throw std::invalid_argument(name + ": --out-blocks " +
+                                  dims(options.out_blocks_h, options.out_blocks_w) +
+                                  " with --in0-block-w-div 0: ttnn's automatic config picks its "
+                                  "own out blocks");
+    return ttnn_auto_config(shape, grid, options, a);
   }
   TtnnConfig c;
   c.per_core_M = Mt / rows;
@@ -83,29 +90,27 @@ TtnnConfig ttnn_config(MatmulShape shape, CoreCoord grid, const MatmulOptions& o
   }
   c.out_block_h = c.per_core_M / options.out_blocks_h;
   c.out_block_w = c.per_core_N / options.out_blocks_w;
-  const std::uint32_t budget = a.l1_cb_budget() / kTileBytes;
-  auto fits = [&](std::uint32_t w) {
-    return 2 * w * (c.out_block_h + c.out_block_w) + c.out_block_h * c.out_block_w <= budget;
-  };
   const std::uint32_t per_core_k = Kt / cols;
-  if (options.in0_block_w_div > 0) {
-    if (per_core_k % options.in0_block_w_div != 0)
-      throw std::invalid_argument(name + ": --in0-block-w-div " +
-                                  std::to_string(options.in0_block_w_div) + " must divide K/32 / " +
-                                  "grid columns = " + std::to_string(per_core_k));
-    c.in0_block_w = per_core_k / options.in0_block_w_div;
-  } else {
-    c.in0_block_w = per_core_k;
-    while (!fits(c.in0_block_w) && c.in0_block_w % 2 == 0)
-      c.in0_block_w /= 2;
-  }
-  if (!fits(c.in0_block_w))
-    throw std::invalid_argument(name + ": the CBs (2 in0 and 2 in1 blocks of in0_block_w " +
-                                std::to_string(c.in0_block_w) + ", the out block " +
-                                dims(c.out_block_h, c.out_block_w) + ") do not fit the " +
-                                std::to_string(budget) + " tiles of L1 for CBs");
+  if (per_core_k % options.in0_block_w_div != 0)
+    throw std::invalid_argument(name + ": --in0-block-w-div " +
+                                std::to_string(options.in0_block_w_div) + " must divide K/32 / " +
+                                "grid columns = " + std::to_string(per_core_k));
+  c.in0_block_w = per_core_k / options.in0_block_w_div;
+  // The CBs this program creates: 2 in0 and 2 in1 blocks, one out block for the output and the
+  // partial sums (two when the output is a block float: the partials stay Float16_b).
+  const std::uint64_t tile = tt::tile_size(options.data_format);
+  const std::uint64_t out_tile = options.data_format == tt::DataFormat::Float16_b
+                                     ? tile
+                                     : tile + tt::tile_size(tt::DataFormat::Float16_b);
+  const std::uint64_t bytes = tile * 2 * c.in0_block_w * (c.out_block_h + c.out_block_w) +
+                              out_tile * c.out_block_h * c.out_block_w;
+  if (bytes > a.l1_cb_budget())
+    throw std::invalid_argument(
+        name + ": the CBs (2 in0 and 2 in1 blocks of in0_block_w " + std::to_string(c.in0_block_w) +
+        ", the out block " + dims(c.out_block_h, c.out_block_w) + ": " + std::to_string(bytes) +
+        " B) do not fit the " + std::to_string(a.l1_cb_budget()) + " B of L1 for CBs");
   std::tie(c.out_subblock_h, c.out_subblock_w) =
-      subblock(c.out_block_h, c.out_block_w, options.fp32_dest_acc_en);
+      ttnn_subblock(c.out_block_h, c.out_block_w, options.fp32_dest_acc_en);
   return c;
 }
 
@@ -123,22 +128,32 @@ void ttnn_mcast_program(tt::tt_metal::Program& program, distributed::MeshDevice&
   const std::uint32_t out_blocks_h = cfg.per_core_M / cfg.out_block_h;
   const std::uint32_t out_blocks_w = cfg.per_core_N / cfg.out_block_w;
 
-  auto cb = [&](tt::CBIndex index, std::uint32_t tiles) {
+  // A, B and C in options.data_format; the partial sums the packer accumulates in L1 in Float16_b
+  // (the 2D program factory's interm0_data_format with packer_l1_acc and no fp32 accumulation).
+  const tt::DataFormat format = options.data_format;
+  const std::uint32_t tile = tt::tile_size(format);
+  const tt::DataFormat partials = tt::DataFormat::Float16_b;
+  auto cb = [&](tt::CBIndex index, std::uint32_t tiles, tt::DataFormat f) {
     tt::tt_metal::CreateCircularBuffer(
         program, all,
-        tt::tt_metal::CircularBufferConfig(tiles * kTileBytes, {{index, kFormat}})
-            .set_page_size(index, kTileBytes));
+        tt::tt_metal::CircularBufferConfig(tiles * tt::tile_size(f), {{index, f}})
+            .set_page_size(index, tt::tile_size(f)));
   };
-  cb(tt::CBIndex::c_0, 2 * in0_block_tiles);
-  cb(tt::CBIndex::c_1, 2 * in1_block_tiles);
-  // The output and the partial sums share one out block of L1 (ttnn's, when their formats agree).
-  tt::tt_metal::CreateCircularBuffer(
-      program, all,
-      tt::tt_metal::CircularBufferConfig(
-          out_block_tiles * kTileBytes,
-          {{tt::CBIndex::c_16, kFormat}, {tt::CBIndex::c_24, kFormat}})
-          .set_page_size(tt::CBIndex::c_16, kTileBytes)
-          .set_page_size(tt::CBIndex::c_24, kTileBytes));
+  cb(tt::CBIndex::c_0, 2 * in0_block_tiles, format);
+  cb(tt::CBIndex::c_1, 2 * in1_block_tiles, format);
+  const bool shared = format == partials;
+  if (shared) {
+    // The output and the partial sums share one out block of L1 (ttnn's, when their formats agree).
+    tt::tt_metal::CreateCircularBuffer(
+        program, all,
+        tt::tt_metal::CircularBufferConfig(
+            out_block_tiles * tile, {{tt::CBIndex::c_16, format}, {tt::CBIndex::c_24, format}})
+            .set_page_size(tt::CBIndex::c_16, tile)
+            .set_page_size(tt::CBIndex::c_24, tile));
+  } else {
+    cb(tt::CBIndex::c_16, out_block_tiles, format);
+    cb(tt::CBIndex::c_24, out_block_tiles, partials);
+  }
 
   const std::uint32_t in0_num_subblocks = cfg.out_block_h / cfg.out_subblock_h;
   const std::uint32_t in1_num_subblocks = cfg.out_block_w / cfg.out_subblock_w;
@@ -154,10 +169,14 @@ void ttnn_mcast_program(tt::tt_metal::Program& program, distributed::MeshDevice&
                                                    cfg.out_subblock_w,
                                                    cfg.out_subblock_h * cfg.out_subblock_w,
                                                    out_block_tiles,
-                                                   out_blocks_h * out_blocks_w};
+                                                   out_blocks_h * out_blocks_w,
+                                                   shared ? 0u : 1u};
   tt::tt_metal::CreateKernel(program, kernel("compute/bmm_ttnn_l1_acc.cpp"), all,
                              ComputeConfig{.math_fidelity = options.fidelity,
                                            .fp32_dest_acc_en = options.fp32_dest_acc_en,
+                                           // The emulator models the packer's rounding into
+                                           // Bfp8_b with it (ttnn leaves it off; no cost).
+                                           .bfp8_pack_precise = format == tt::DataFormat::Bfp8_b,
                                            .compile_args = compute_args});
 
   // NoCs as the program factory picks them on Wormhole: in0 on NOC 1 (preferred_noc_for_dram_write)

@@ -11,8 +11,9 @@ device-based utilisation, the projected one and the error.
 Wormhole n150 (8x8), from 1024^3 to 4096^3. Calibration rows: bf16 at HiFi4 and HiFi2,
 hand-tuned and out-of-box tables, with and without trace (trace changes the host's dispatch, not
 the device time the utilisation measures). Held-out rows: bfp8_b and bfp4_b at LoFi (and bfp8_b at
-HiFi2), never used to set a parameter; the baseline moves bf16 only, so they are listed with no
-projection (projected_util null) until it moves block floats.
+HiFi2), never used to set a parameter; the bfp8_b rows run the baseline with Bfp8_b A, B and C
+(1088 B pages; partial sums in Float16_b, as ttnn keeps them), the bfp4_b rows are listed with
+no projection (projected_util null): the emulator does not compute on bfp4_b tiles.
 
 Blackhole P150 (bench/gemm_flops_p150.py's 50 rows, 13x10 and 11x10 grids, bf16, no trace): all
 held out; arch/blackhole.hpp's timing table is built from documents only. Each row runs on an
@@ -53,11 +54,12 @@ HAND_TUNED = {
     (1024, 1024, 1024): (2, 4, 4),
     (2048, 2048, 2048): (4, 8, 8),
 }
-# Out of box: ttnn picks the config (create_simple_matmul_program_config, all DRAM interleaved:
-# the 2D multicast, per_core = M/32/rows x N/32/columns, in0_block_w = K/32/columns, packer_l1_acc
-# on for bf16); where its CBs do not fit L1, ttnn shrinks the block (get_multi_dim_per_core_factor,
-# not ported) and the baseline halves in0_block_w instead (div 0: its rule, with the L1 budget of
-# the device's architecture).
+# Out of box: `in0 @ in1` with no program config; ttnn picks it (create_simple_matmul_program_config,
+# all DRAM interleaved: the 2D multicast, per_core = M/32/rows x N/32/columns, in0_block_w =
+# K/32/columns, out block and in0_block_w shrunk by get_multi_dim_per_core_factor until ttnn's CB
+# estimate fits L1; packer_l1_acc on, fp32 accumulation off, HiFi2 for bf16 and LoFi for block
+# floats). The baseline's div 0 is that rule, ported (baselines/matmul_ttnn_auto.cpp, with the L1
+# of the device's architecture; tested in tests/e2e/test_baselines.cpp, AutoConfigIsTtnns).
 OUT_OF_BOX = (0, 1, 1)
 
 # (table, trace, M, K, N, dtype, fidelity, published device-based utilisation %), GEMM_FLOPS.md:
@@ -135,15 +137,16 @@ def config_of(row):
 
 def key_of(row):
     return (row["arch"], row["M"], row["K"], row["N"], row["fidelity"], tuple(row["grid"]),
-            config_of(row))
+            config_of(row), row["dtype"])
 
 
 def is_projected(row):
-    """Whether the row is projected: the baseline moves bf16 only."""
-    return row["dtype"] == "bf16"
+    """Whether the row is projected: the baseline moves bf16 and bfp8_b pages (1088 B); the
+    emulator does not compute on bfp4_b tiles, so those rows are listed unprojected."""
+    return row["dtype"] in ("bf16", "bfp8_b")
 
 
-def project(exe, arch, m, k, n, fidelity, grid, config):
+def project(exe, arch, m, k, n, fidelity, grid, config, dtype):
     """Runs one configuration in timing mode without the arithmetic; returns (math-kernel cycles,
     the cores that ran it, the clock in GHz, the device cycles, host µs, the plan)."""
     div, obh, obw = config
@@ -153,7 +156,7 @@ def project(exe, arch, m, k, n, fidelity, grid, config):
                    TK_EMULATOR_ARCH=arch)
         cmd = [exe, "--algo", "ttnn_mcast", "--shape", f"{m},{k},{n}", "--fidelity", fidelity,
                "--grid", f"{grid[0]}x{grid[1]}", "--in0-block-w-div", str(div), "--out-blocks",
-               f"{obh}x{obw}", "--no-check"]
+               f"{obh}x{obw}", "--dtype", dtype, "--no-check"]
         run = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if run.returncode != 0:
             raise RuntimeError(f"calibrate: {' '.join(cmd)} failed:\n{run.stdout}{run.stderr}")
@@ -265,7 +268,8 @@ def main():
         head = (f"| {row['arch']} | {grid} | {m}×{k}×{n} | {row['dtype']} | {fid} | "
                 f"{row['table']} | {row['trace']} | {pub:.1f}% |")
         if not is_projected(row):
-            print(f"{head} — | held out, not projected | | | the baseline moves bf16 only |")
+            print(f"{head} — | held out, not projected | | | the emulator does not compute on "
+                  "bfp4_b tiles |")
             points.append(point)
             continue
         c = cache[key_of(row)]

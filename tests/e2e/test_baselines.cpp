@@ -154,6 +154,42 @@ INSTANTIATE_TEST_SUITE_P(Baselines, BaselineMatmul, ::testing::ValuesIn(cases())
                            return name;
                          });
 
+// ttnn_mcast with Bfp8_b A, B and C (1088 B pages, partial sums in Float16_b, the unpacker and
+// packer reconfigured around the reload and the last pack): against the reference on the
+// Bfp8_b-quantized inputs, within the bf16 bound plus one Bfp8_b step of the output's block
+// (check_bfp8), in 2 x 1 out blocks of 8 K-blocks and in ttnn's automatic config (4 K-blocks); the
+// same run without the step's allowance is rejected (the bound is not vacuous), and the bf16 run of
+// the same inputs moves 2048 / 1088 times the DRAM bytes.
+TEST(BaselineMatmulTtnn, Bfp8MatchesReference) {
+  const MatmulShape s{256, 256, 256};
+  const Inputs raw = inputs(s);
+  const std::vector<bfloat16> a = baselines::quantize_bfp8(raw.a, s.M, s.K);
+  const std::vector<bfloat16> b = baselines::quantize_bfp8(raw.b, s.K, s.N);
+  const std::vector<double> ref = baselines::reference_matmul(s, a, b);
+  for (std::uint32_t div : {2u, 0u}) {
+    MatmulOptions o;
+    o.grid = {4, 4};
+    o.fidelity = tt::tt_metal::MathFidelity::LoFi;
+    o.data_format = tt::DataFormat::Bfp8_b;
+    o.in0_block_w_div = div;
+    o.out_blocks_h = div == 0 ? 1 : 2;
+    tk::rt::emu::set_timing(true);
+    const std::vector<float> got =
+        baselines::run_matmul(device(), MatmulAlgo::ttnn_mcast, s, a, b, o);
+    const double bfp8_bytes = tk::rt::emu::last_timing()->dram_bytes_read;
+    o.data_format = tt::DataFormat::Float16_b;
+    baselines::run_matmul(device(), MatmulAlgo::ttnn_mcast, s, a, b, o);
+    const double bf16_bytes = tk::rt::emu::last_timing()->dram_bytes_read;
+    tk::rt::emu::set_timing(std::nullopt);
+    const baselines::MatmulCheck check = baselines::check_bfp8(got, ref, s.N);
+    EXPECT_TRUE(check.ok) << "div " << div << ": max|err| " << check.max_abs_err << ", "
+                          << check.mismatches << " beyond, PCC " << check.pcc;
+    EXPECT_GT(check.pcc, 0.9999);
+    EXPECT_FALSE(baselines::check_bf16(got, ref).ok) << "div " << div;
+    EXPECT_DOUBLE_EQ(bf16_bytes / bfp8_bytes, 2048.0 / 1088.0) << "div " << div;
+  }
+}
+
 // With 16-bit DST every algorithm accumulates each output tile in the same order (K ascending,
 // rounded after every face; the reuse algorithms' partial sums go through the bf16 CB c_24
 // exactly), so all four give the same bits, also where K = 512 takes them past the bf16 bound.
@@ -324,4 +360,52 @@ TEST(BaselineMatmulTtnn, ConfigIsTheBenchmarks) {
   EXPECT_THROW(config({3328, 2560, 2560}, 3, 1, 1), std::invalid_argument);
 }
 
+} // namespace tk::e2e
+
+namespace tk::e2e {
+// ttnn's automatic config (ttnn_auto_config, in0_block_w_div 0) at GEMM_FLOPS' out-of-box shapes,
+// worked out by hand from ttnn's create_simple_matmul_program_config and
+// get_multi_dim_per_core_factor (per_core_M, per_core_N, in0_block_w, out block, sub-block). The
+// CB estimate (2 in0 and 2 in1 blocks, the output and the partials) must stay under the L1 above
+// the allocator's base: 1,395,424 B on Wormhole (681 bf16 tiles), 1,461,760 B on Blackhole.
+TEST(BaselineMatmulTtnn, AutoConfigIsTtnns) {
+  using V = std::vector<std::uint32_t>;
+  auto config = [](MatmulShape s, tt::DataFormat format = tt::DataFormat::Float16_b,
+                   tt::tt_metal::CoreCoord grid = {8, 8},
+                   const arch::ArchSpec& a = arch::default_arch()) {
+    MatmulOptions o;
+    o.data_format = format;
+    const baselines::TtnnConfig c = baselines::ttnn_config(s, grid, o, a);
+    return V{c.per_core_M,  c.per_core_N,     c.in0_block_w,   c.out_block_h,
+             c.out_block_w, c.out_subblock_h, c.out_subblock_w};
+  };
+  // Whole blocks while they fit: 96 tiles at 1024^3; 672 of 681 at 2048x3072x3072.
+  EXPECT_EQ(config({1024, 1024, 1024}), (V{4, 4, 4, 4, 4, 4, 2}));
+  EXPECT_EQ(config({2048, 3072, 3072}), (V{8, 12, 12, 8, 12, 4, 2}));
+  // 12x12 (864 tiles) does not fit: the largest squarest product that does, 72 = 6x12 (576),
+  // whose first sub-block in SUBBLOCK_HW_CHOICES is 2x4.
+  EXPECT_EQ(config({3072, 3072, 3072}), (V{12, 12, 12, 6, 12, 2, 4}));
+  // 12x16: 96 = 12x8 (squarer than 6x16) fits at in0_block_w 12 (672 tiles) ...
+  EXPECT_EQ(config({3072, 3072, 4096}), (V{12, 16, 12, 12, 8, 4, 2}));
+  // ... but not at 16 (832), nor 64 = 4x16 (768): 48 = 6x8 (544).
+  EXPECT_EQ(config({3072, 4096, 4096}), (V{12, 16, 16, 6, 8, 2, 4}));
+  // 4096^3: 8x8 out blocks at in0_block_w 16, the hand-tuned table's configuration.
+  EXPECT_EQ(config({4096, 4096, 4096}), (V{16, 16, 16, 8, 8, 4, 2}));
+  // Block floats: 1088 B (Bfp8_b) and 576 B (Bfp4_b) tiles, partials estimated at 2048 B.
+  EXPECT_EQ(config({4096, 4096, 4096}, tt::DataFormat::Bfp8_b), (V{16, 16, 16, 8, 16, 4, 2}));
+  EXPECT_EQ(config({4096, 4096, 4096}, tt::DataFormat::Bfp4_b), (V{16, 16, 16, 16, 16, 4, 2}));
+  // Blackhole P150, 13x10: 3840x4992x6656 out of box is 12x8 out blocks at in0_block_w 12 (672 of
+  // 713 tiles), not the hand-tuned whole 12x16 at 6; 5120x6656x6656 is 8x8 at 16.
+  const arch::ArchSpec& bh = *arch::find("blackhole");
+  EXPECT_EQ(config({3840, 4992, 6656}, tt::DataFormat::Float16_b, {13, 10}, bh),
+            (V{12, 16, 12, 12, 8, 4, 2}));
+  EXPECT_EQ(config({5120, 6656, 6656}, tt::DataFormat::Float16_b, {13, 10}, bh),
+            (V{16, 16, 16, 8, 8, 4, 2}));
+  // A narrow output (N / M = 16): ttnn takes its 1D multicast config, not ported.
+  EXPECT_THROW(config({256, 2048, 4096}), std::invalid_argument);
+  // The automatic config picks its own out blocks.
+  MatmulOptions o;
+  o.out_blocks_h = 2;
+  EXPECT_THROW(baselines::ttnn_config({4096, 4096, 4096}, {8, 8}, o), std::invalid_argument);
+}
 } // namespace tk::e2e

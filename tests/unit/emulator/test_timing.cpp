@@ -300,3 +300,39 @@ TEST(EmulatorTiming, MatmulCallCostsWhatTheUnpackerAndTheEngineTake) {
                 2 * (fidelity == tt::tt_metal::MathFidelity::HiFi4 ? 64 : 32) + 32, 1e-9);
   }
 }
+
+// The DRAM reads of many cores share one queue per NoC at 66.1 B/cycle (NOC's ALL_FROM_ALL figure,
+// measured on one NoC): 16 cores each read 64 tiles of one interleaved buffer (their own range,
+// every bank in turn), 2 MiB in all. On one NoC that takes at least 2 MiB / 66.1 = 31,727 cycles
+// (the 12 banks, 190 B/cycle, and the 16 read ports, 30.4 each, are faster); with half the
+// readers on NoC 0 (RISCV_0) and half on NoC 1 the two queues share it: at least half that (and
+// the banks' 11,038).
+TEST(EmulatorTiming, DramReadsShareOneQueuePerNoc) {
+  Timed timed;
+  auto run = [](bool two_nocs) {
+    ProgramBuilder p;
+    const tt::tt_metal::CoreRange all({0, 0}, {3, 3});
+    p.cores = all;
+    auto a = p.dram(1024);
+    p.cb(tt::CBIndex::c_0, 64);
+    p.cores = two_nocs ? tt::tt_metal::CoreRange({0, 0}, {1, 3}) : all;
+    auto r1 = p.reader("dataflow/read_block.cpp", {a});
+    std::optional<KernelHandle> r0;
+    if (two_nocs) {
+      p.cores = tt::tt_metal::CoreRange({2, 0}, {3, 3});
+      r0 = p.writer("dataflow/read_block.cpp", {a}); // a reader on RISCV_0, NoC 0
+    }
+    for (uint32_t x = 0; x < 4; ++x)
+      for (uint32_t y = 0; y < 4; ++y)
+        SetRuntimeArgs(p.program, two_nocs && x >= 2 ? *r0 : r1, tt::tt_metal::CoreCoord{x, y},
+                       {ProgramBuilder::addr(a), (y * 4 + x) * 64, 64u});
+    p.run();
+    return emu::last_timing()->device_cycles;
+  };
+  const double bytes = 1024.0 * 2048;
+  const double one = run(false), two = run(true);
+  EXPECT_GE(one, bytes / 66.1);
+  EXPECT_LT(one, bytes / 66.1 * 1.05);
+  EXPECT_GE(two, bytes / 66.1 / 2);
+  EXPECT_LT(two, bytes / 66.1 / 2 * 1.1);
+}
