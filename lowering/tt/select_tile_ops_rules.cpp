@@ -97,6 +97,13 @@ Val TileSelector::select(const Expr& e) {
     v->dest_only = buf && buf->role == CBRole::partials && buf->format == DataFormat::Float32;
     return v;
   }
+  if (const Call* c = as<Call>(e); c && c->fn == Intrinsic::row_get) { // its front tile
+    auto v = std::make_shared<TileValue>();
+    v->where = TileValue::Where::cb;
+    v->cb = row_cb(as<Var>(c->args[0])->name);
+    v->dest_only = true;
+    return v;
+  }
   if (const Var* x = as<Var>(e)) {
     if (auto it = resident_.find(x->name); it != resident_.end()) {
       Val v = it->second;
@@ -425,8 +432,8 @@ std::vector<Val> TileSelector::sum_parts(const Val& a, const Expr& e) {
     to_cb(a);
     return {a};
   }
-  if (a->where == TileValue::Where::dst)
-    spill_all(); // to a dest-only temporary: exact
+  if (!live_.empty()) // a to a dest-only temporary (exact), and what else DST holds: hi and lo
+    spill_all();      // take sections of their own (`l * c + rowsum(p)`)
   const std::string hi = temp_cb(false), lo = temp_cb(false);
   auto part = [](const std::string& name) {
     auto v = std::make_shared<TileValue>();

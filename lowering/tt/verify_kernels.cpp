@@ -475,11 +475,12 @@ void check_program(const Program& p) {
   const Function& compute = kernel(p, FuncKind::compute);
   const Function& writer = kernel(p, FuncKind::writer);
   const Function& host = kernel(p, FuncKind::host);
-  std::set<std::string> in, out, partials; // reader -> compute, compute -> writer, compute
+  // reader -> compute, compute -> writer, compute -> compute (partial sums, rows of tiles)
+  std::set<std::string> in, out, partials;
   for (const CircularBuffer& c : p.cbs)
     if (c.role == CBRole::output)
       out.insert(c.name);
-    else if (c.role == CBRole::partials)
+    else if (c.role == CBRole::partials || c.role == CBRole::row)
       partials.insert(c.name);
     else if (c.role != CBRole::intermediate)
       in.insert(c.name);

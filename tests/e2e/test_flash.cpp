@@ -1,8 +1,8 @@
 // FlashAttention-2 with a row of tiles (tests/unit/interp/attention_flash.tk: the output row
 // o[d in tiles(D)] carried across the key loop, updated element-wise and by `@`, stored) end to end
-// on the CPU, against a double reference (the bf16 bound, PCC and bias of harness.hpp) and the
-// interpreter, at shapes with an odd number of key tiles and D = 32, 64 and 128; and a row of
-// loaded tiles read by a triangular loop (tests/e2e/rows.tk).
+// on the CPU and on TT (the emulator), against a double reference (the bf16 bound, PCC and bias of
+// harness.hpp) and the interpreter, at shapes with an odd number of key tiles and D = 32, 64 and
+// 128; and a row of loaded tiles read by a triangular loop (tests/e2e/rows.tk).
 #include "tests/e2e/attention_reference.hpp"
 #include "tests/e2e/harness.hpp"
 
@@ -34,7 +34,9 @@ TEST_P(Flash, MatchesTheReference) {
   const TensorView<const bf16> q{Q.data.data(), H, S, D}, k{K.data.data(), H, S, D},
       v{V.data.data(), H, S, D};
   const TensorView<bf16> o{O.data.data(), H, S, D};
-  launch(b, [&] { gen::attention_flash::run_cpu(q, k, v, scale, o); }, NoTt{});
+  launch(
+      b, [&] { gen::attention_flash::run_cpu(q, k, v, scale, o); },
+      [&] { gen::attention_flash::run_tt(device(), q, k, v, scale, o); });
   const Reference ref = causal_attention(Q, K, V, H, S, D, 1, static_cast<double>(scale));
   const Outcome out =
       verify_kernel(TK_E2E_FLASH_FILE, "attention_flash",
@@ -51,11 +53,31 @@ TEST_P(Flash, MatchesTheReference) {
               out.bias, out.bias_bound);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, Flash,
-                         ::testing::Values(Shape{Backend::cpu, 1, 32, 32},
-                                           Shape{Backend::cpu, 2, 96, 64},
-                                           Shape{Backend::cpu, 2, 160, 128},
-                                           Shape{Backend::cpu, 3, 224, 64}));
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, Flash,
+    ::testing::Values(Shape{Backend::cpu, 1, 32, 32}, Shape{Backend::cpu, 2, 96, 64},
+                      Shape{Backend::cpu, 2, 160, 128}, Shape{Backend::cpu, 3, 224, 64},
+                      Shape{Backend::tt, 1, 32, 32}, Shape{Backend::tt, 2, 96, 64},
+                      Shape{Backend::tt, 2, 160, 128}, Shape{Backend::tt, 3, 224, 64}));
+
+// On TT the row o lives in a circular buffer of 64 Float32 tiles (select_tile_ops_rows.hpp): the
+// host rejects D = 2080 (65 tiles) before it touches the device; the CPU has no such bound.
+TEST(FlashHost, RejectsARowLongerThanItsCircularBuffer) {
+  constexpr std::int64_t S = 32, D = 65 * 32;
+  const Matrix<bf16> Q(S, D), K(S, D), V(S, D);
+  Matrix<bf16> O(S, D);
+  const TensorView<const bf16> q{Q.data.data(), 1, S, D}, k{K.data.data(), 1, S, D},
+      v{V.data.data(), 1, S, D};
+  const TensorView<bf16> o{O.data.data(), 1, S, D};
+  std::string what = "(no tk::Error thrown)";
+  try {
+    gen::attention_flash::run_tt(device(), q, k, v, 1.0f, o);
+  } catch (const tk::Error& e) {
+    what = e.what();
+  }
+  EXPECT_EQ(what, "attention_flash: row of tiles 'o' needs D / 32 = 65 tiles (Q.cols = 2080), but "
+                  "its circular buffer holds 64 (D at most 2048)");
+}
 
 // y[i, d] = 0.5 * (x[i, 0] + ... + x[i, d]), tile by tile: q[k] is a row of x's tiles, read by
 // `for k in 0 .. d + 1`.
