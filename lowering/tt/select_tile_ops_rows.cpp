@@ -29,8 +29,9 @@ SourceRange first_mention(const Stmt& s, const std::string& row) {
 
 [[noreturn]] void fail(Diagnostics& diags, SourceRange at, const std::string& row,
                        const std::string& why) {
-  diags.error(at, "row of tiles '" + row + "' on Tenstorrent: " + why + "; a row is read and set as " +
-                      row + "[d] inside a loop 'for d in' over its whole extent, set at most once "
+  diags.error(at, "row of tiles '" + row + "' on Tenstorrent: " + why +
+                      "; a row is read and set as " + row +
+                      "[d] inside a loop 'for d in' over its whole extent, set at most once "
                       "per iteration and not read after that");
   throw UserErrorReported{};
 }
@@ -56,9 +57,11 @@ std::optional<RowUse> row_use(const For& f, const std::string& row, const Expr& 
     if (count_mentions(s, row) == 0)
       continue;
     if (u.sets)
-      fail(diags, first_mention(s, row), row, "it is used again after it was set in this iteration");
+      fail(diags, first_mention(s, row), row,
+           "it is used again after it was set in this iteration");
     if (as<For>(s) || as<IfThenElse>(s))
-      fail(diags, first_mention(s, row), row, "a loop or condition inside the loop over it uses it");
+      fail(diags, first_mention(s, row), row,
+           "a loop or condition inside the loop over it uses it");
     for (const Call* c : row_calls(s, row)) {
       if (!at_index(*c, f.var))
         fail(diags, c->loc.range, row,
