@@ -132,7 +132,7 @@ void shapes(const Program& p, const Program* combine, const std::vector<std::str
                          {"b", first.at(inner).first},
                          {"axis_b", first.at(inner).second}});
     }
-  // Rows of tiles on TT (select-tile-ops' rows: [name, dim, capacity]): the dimension's tiles fit
+  // Rows of tiles on TT (select-tile-ops' rows: [name, dim, capacity, tiles]): the row's tiles fit
   // the row's CB. Only a kernel with rows has the key.
   if (auto it = tt ? tt->attrs.find("rows") : p.attrs.end(); tt && it != tt->attrs.end()) {
     json rows = json::array();
@@ -143,7 +143,8 @@ void shapes(const Program& p, const Program* combine, const std::vector<std::str
                       {"dim", dim},
                       {"a", first.at(dim).first},
                       {"axis_a", first.at(dim).second},
-                      {"capacity", std::get<std::int64_t>(v.at(2).value)}});
+                      {"capacity", std::get<std::int64_t>(v.at(2).value)},
+                      {"tile", std::get<bool>(v.at(3).value) ? 32 : 1}});
     }
     k["row_checks"] = rows;
   }

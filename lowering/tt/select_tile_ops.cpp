@@ -203,7 +203,11 @@ private:
                      Val v) {
     const Stmt* next = k + 1 < ss.size() ? &ss[k + 1] : nullptr;
     const For* loop = next ? as<For>(*next) : nullptr;
-    if (loop) {
+    // A loop over a row of tiles is row_statement's: its reads wait for and pop the row's tiles.
+    const bool row_loop = loop && std::any_of(rows_.begin(), rows_.end(), [&](const auto& r) {
+                            return ir::count_mentions(*next, r.first) > 0;
+                          });
+    if (loop && !row_loop) {
       auto acc = accumulation_of(*loop, name);
       const Expr self = var(name, Type::tile(DType::f32));
       // Into DST by the FPU (matmul, reduce), or by the SFPU's fp32 add (a tile from a CB).
@@ -365,8 +369,8 @@ private:
     throw UserErrorReported{};
   }
 
-  // The program attribute `rows`: [name, dimension, capacity] per row, for the host's check that
-  // the row's tiles (the dimension's tile count) fit its CB.
+  // The program attribute `rows`: [name, dimension, capacity, tiles] per row, for the host's check
+  // that the row's tiles (the dimension's tile count when `tiles`, else the dimension) fit its CB.
   void record_row(const std::string& name, const Expr& extent) {
     if (const IntImm* n = as<IntImm>(extent)) { // a literal extent: checked here
       if (n->value > row_capacity_) {
@@ -377,15 +381,18 @@ private:
       }
       return;
     }
+    // Over tiles(D) (the extent is D's tile count) or 0 .. B (a batch dimension itself).
     const Var* v = as<Var>(extent);
-    auto dim = v ? row_dims_.find(v->name) : row_dims_.end();
-    if (dim == row_dims_.end())
+    if (!v)
       throw InternalError("internal error: select-tile-ops: row '" + name + "' of " +
-                          print(extent) + " tiles, not a dimension's tile count");
+                          print(extent) + " tiles");
+    auto dim = row_dims_.find(v->name);
+    const bool tiles = dim != row_dims_.end();
     std::vector<AttrValue> rows;
     if (auto it = prog_.attrs.find("rows"); it != prog_.attrs.end())
       rows = std::get<std::vector<AttrValue>>(it->second.value);
-    std::vector<AttrValue> row{AttrValue{name}, AttrValue{dim->second}, AttrValue{row_capacity_}};
+    std::vector<AttrValue> row{AttrValue{name}, AttrValue{tiles ? dim->second : v->name},
+                               AttrValue{row_capacity_}, AttrValue{tiles}};
     rows.push_back(AttrValue{std::move(row)});
     prog_.attrs["rows"] = AttrValue{std::move(rows)};
   }

@@ -8,6 +8,7 @@
 
 #include "attention_flash.hpp"
 #include "rows.hpp"
+#include "rows_sweep.hpp"
 
 #include <gtest/gtest.h>
 
@@ -106,6 +107,39 @@ TEST(Rows, TriangularReadOfARowOfLoads) {
   std::printf("rows_prefix cpu: max |err| %.3g, PCC %.6f, bias %.3g (bound %.3g)\n",
               out.max_abs_err, out.pcc, out.bias, out.bias_bound);
 }
+
+// rows_sweep.tk on both targets: a row read by a loop that leaves it for the next one (on TT each
+// tile goes back into the row's CB), then updated and stored; N = 160 is five tiles.
+class RowsSweep : public ::testing::TestWithParam<Backend> {};
+
+TEST_P(RowsSweep, MatchesTheReference) {
+  const Backend b = GetParam();
+  constexpr std::int64_t M = 64, N = 160;
+  Rng rng(0xf1c);
+  const auto X = random_bf16(M, N, -1, 1, rng);
+  Matrix<bf16> Y(M, N);
+  const MatrixView<const bf16> x{X.data.data(), M, N};
+  const MatrixView<bf16> y{Y.data.data(), M, N};
+  launch(
+      b, [&] { gen::rows_sweep::run_cpu(x, y); }, [&] { gen::rows_sweep::run_tt(device(), x, y); });
+  Reference ref{M, N, std::vector<double>(static_cast<std::size_t>(M * N)), {}};
+  for (std::int64_t r = 0; r < M; ++r)
+    for (std::int64_t c = 0; c < N; ++c) {
+      double v = 2.0 * X.at(r, c);
+      for (std::int64_t k = 0; k < N / 32; ++k)
+        v += X.at(r, k * 32 + c % 32);
+      ref.value[static_cast<std::size_t>(r * N + c)] = v;
+    }
+  set_bf16_bound(ref);
+  const Outcome out = verify_kernel(TK_E2E_ROWS_SWEEP_FILE, "rows_sweep",
+                                    {{{"x", to_interp(X)}}, {}, {}}, "y", Y, ref);
+  EXPECT_TRUE(out.ok) << out.detail;
+  EXPECT_LE(std::abs(out.bias), out.bias_bound);
+  std::printf("rows_sweep %s: max |err| %.3g, PCC %.6f, bias %.3g (bound %.3g)\n",
+              b == Backend::cpu ? "cpu" : "tt", out.max_abs_err, out.pcc, out.bias, out.bias_bound);
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, RowsSweep, ::testing::Values(Backend::cpu, Backend::tt));
 
 } // namespace
 } // namespace tk::e2e
