@@ -90,6 +90,7 @@ private:
     bool full = false;
     bool pop_on_set = false; // inside a loop over it: the set replaces a tile the CB holds
     bool in_loop = false;    // inside a loop over it
+    Expr cursor;             // where the next loop over it starts: 0, or where a split loop stopped
   };
   std::map<std::string, Row> rows_;
   std::int64_t row_capacity_;
@@ -251,7 +252,7 @@ private:
     const Stmt& s = ss[k];
     if (const Decl* d = as<Decl>(s); d && d->type.is_row()) {
       sel_.new_row_cb(d->name, row_capacity_);
-      rows_[d->name] = Row{as<Call>(d->value)->args.at(0), block_, false, false};
+      rows_[d->name] = Row{as<Call>(d->value)->args.at(0), block_, false, false, false, int_imm(0)};
       rows_decl_ = d;
       record_row(d->name, as<Call>(d->value)->args.at(0));
       return 1;
@@ -283,8 +284,15 @@ private:
             return as<For>(x) || ir::count_mentions(x, name) == 0;
           }))
         continue;
-      if (std::optional<tt::RowUse> u = tt::row_use(*f, name, r.extent, diags_))
+      if (std::optional<tt::RowUse> u = tt::row_use(*f, name, r.extent, r.cursor, diags_)) {
+        // A loop that stops short must be continued by the next statement (keep-rows' split at
+        // row_kept), or it covers only part of the row (a triangular `0 .. d + 1`).
+        const For* next = k + 1 < ss.size() ? as<For>(ss[k + 1]) : nullptr;
+        if (!u->ends && (!next || print(next->min) != print(tt::row_cursor(*f, r.cursor)) ||
+                         ir::count_mentions(ss[k + 1], name) == 0))
+          tt::row_partial_loop(s, name, diags_);
         uses.emplace_back(name, *u);
+      }
     }
     if (uses.empty())
       return 0;
@@ -299,9 +307,19 @@ private:
       if (!u.sets) {
         // The row's last reads when nothing after this loop in its own block mentions it;
         // otherwise each tile goes back to the CB's back after its reads, for the next loop.
+        // (The loops that continue this one, when keep-rows split it, read the same time.)
         bool later = false;
-        for (std::size_t n = k + 1; n < ss.size(); ++n)
+        Expr at = u.ends ? nullptr : tt::row_cursor(*f, r.cursor);
+        for (std::size_t n = k + 1; n < ss.size(); ++n) {
+          const For* g = as<For>(ss[n]);
+          if (at && g && print(g->min) == print(at)) {
+            const bool ends = print(g->extent) == print(r.extent - at);
+            at = ends ? nullptr : tt::row_cursor(*g, at);
+            continue;
+          }
+          at = nullptr;
           later |= ir::count_mentions(ss[n], name) > 0;
+        }
         if (block_ == r.home && !later) {
           last_reads.push_back(name);
           continue;
@@ -339,8 +357,12 @@ private:
           evaluate(call(Intrinsic::cb_pop_front, {cb_ref(sel_.row_cb(name)), int_imm(1)})));
     for (const auto& [name, was] : saved)
       rows_.at(name).pop_on_set = was;
-    for (const auto& [name, u] : uses)
-      rows_.at(name).full = u.sets || !std::count(last_reads.begin(), last_reads.end(), name);
+    for (const auto& [name, u] : uses) { // a split loop's parts change the row's state together
+      Row& r = rows_.at(name);
+      r.cursor = u.ends ? int_imm(0) : tt::row_cursor(*f, r.cursor);
+      if (u.ends)
+        r.full = u.sets || !std::count(last_reads.begin(), last_reads.end(), name);
+    }
     out_->push_back(
         for_loop(f->var, f->min, f->extent, f->role, block(std::move(stmts)), f->loc.range));
     return 1;

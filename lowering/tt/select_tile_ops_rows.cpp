@@ -43,16 +43,23 @@ bool at_index(const Call& c, const std::string& index) {
 
 } // namespace
 
+bool is_zero(const Expr& e) {
+  const IntImm* i = as<IntImm>(e);
+  return i && i->value == 0;
+}
+
 std::optional<RowUse> row_use(const For& f, const std::string& row, const Expr& extent,
-                              Diagnostics& diags) {
+                              const Expr& start, Diagnostics& diags) {
   const Stmt loop = std::make_shared<For>(f);
   if (count_mentions(loop, row) == 0)
     return std::nullopt;
-  const IntImm* lo = as<IntImm>(f.min);
-  if (!lo || lo->value != 0 || print(f.extent) != print(extent))
+  if (print(f.min) != print(start))
     fail(diags, first_mention(loop, row), row,
-         "this loop does not run over its whole extent from 0");
+         is_zero(start) ? "this loop does not run over its whole extent from 0"
+                        : "this loop does not continue at " + print(start) +
+                              ", where the loop over it before stopped");
   RowUse u;
+  u.ends = print(f.extent) == print(is_zero(start) ? extent : extent - start);
   for (const Stmt& s : as<Block>(f.body)->stmts) {
     if (count_mentions(s, row) == 0)
       continue;
@@ -71,6 +78,14 @@ std::optional<RowUse> row_use(const For& f, const std::string& row, const Expr& 
     }
   }
   return u;
+}
+
+Expr row_cursor(const For& f, const Expr& start) {
+  return is_zero(start) ? f.extent : start + f.extent;
+}
+
+void row_partial_loop(const Stmt& s, const std::string& row, Diagnostics& diags) {
+  fail(diags, first_mention(s, row), row, "this loop does not run over its whole extent from 0");
 }
 
 void row_outside_loop(const Stmt& s, const std::string& row, Diagnostics& diags) {

@@ -18,12 +18,21 @@ namespace tk::lower::tt {
 struct RowUse {
   bool reads = false; // row.get(o, d) before the set, or with none
   bool sets = false;  // o = row.set(o, d, ...), the last statement of the body that mentions o
+  bool ends = true; // the loop reaches the row's end (else the next loop continues where it stops)
 };
 
-/// The use of row `row` (declared `row.alloc(extent)`) by the loop `f`: nullopt when `f` does not
-/// mention it; a located user error (UserErrorReported) when it does so in a way TT does not lower.
+/// The use of row `row` (declared `row.alloc(extent)`) by the loop `f`, which must start at
+/// `start` (0, or where the loop before it stopped: keep-rows splits a loop at `row_kept`):
+/// nullopt when `f` does not mention it; a located user error (UserErrorReported) when it does so
+/// in a way TT does not lower.
 std::optional<RowUse> row_use(const ir::For& f, const std::string& row, const ir::Expr& extent,
-                              Diagnostics& diags);
+                              const ir::Expr& start, Diagnostics& diags);
+/// Where the loop after `f` over the row must start, when `f` started at `start` and does not
+/// reach the row's end.
+ir::Expr row_cursor(const ir::For& f, const ir::Expr& start);
+
+/// A located user error for a loop `s` over part of row `row` that no loop continues.
+[[noreturn]] void row_partial_loop(const ir::Stmt& s, const std::string& row, Diagnostics& diags);
 
 /// A located user error for a mention of row `row` in `s` outside a loop over it.
 [[noreturn]] void row_outside_loop(const ir::Stmt& s, const std::string& row, Diagnostics& diags);

@@ -109,7 +109,8 @@ TEST(Rows, TriangularReadOfARowOfLoads) {
 }
 
 // rows_sweep.tk on both targets: a row read by a loop that leaves it for the next one (on TT each
-// tile goes back into the row's CB), then updated and stored; N = 160 is five tiles.
+// tile goes back into the row's CB), then updated and stored, its binding and update split in two
+// loops by keep-rows on TT; N = 160 is five tiles.
 class RowsSweep : public ::testing::TestWithParam<Backend> {};
 
 TEST_P(RowsSweep, MatchesTheReference) {
@@ -125,7 +126,7 @@ TEST_P(RowsSweep, MatchesTheReference) {
   Reference ref{M, N, std::vector<double>(static_cast<std::size_t>(M * N)), {}};
   for (std::int64_t r = 0; r < M; ++r)
     for (std::int64_t c = 0; c < N; ++c) {
-      double v = 2.0 * X.at(r, c);
+      double v = 3.0 * X.at(r, c);
       for (std::int64_t k = 0; k < N / 32; ++k)
         v += X.at(r, k * 32 + c % 32);
       ref.value[static_cast<std::size_t>(r * N + c)] = v;
