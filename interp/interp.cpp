@@ -62,7 +62,7 @@ public:
   Machine(const dsl::Kernel& k, Binding& b, const Precision& p) : k_(k), b_(b), p_(p), pc_(p) {
     for (const auto& [name, m] : b_.outputs)
       bounds_[name] = Matrix::batched(m.batch, m.rows, m.cols);
-    // A carried sum's combine, and a split value's definition, round in fp32 (pc_).
+    // A carried sum's combine rounds in fp32 (pc_).
     pc_.op = p.carried;
     if (p_.fp32_names)
       find_names(k_.body);
@@ -426,10 +426,6 @@ private:
     if (const auto* c = std::get_if<dsl::Call>(&e.node))
       return call(*c, q);
     const auto& b = std::get<dsl::Binary>(e.node);
-    if (p_.lo_operand > 0 && (b.op == dsl::BinOp::add || b.op == dsl::BinOp::sub))
-      for (int side = 0; side < 2; ++side)
-        if (const Tile* v = split_broadcast(side == 0 ? *b.lhs : *b.rhs))
-          return split_add(b, side, *v, q);
     return binary(b.op, eval(*b.lhs), eval(*b.rhs), q);
   }
 
@@ -515,22 +511,16 @@ private:
   }
 
   // ---- sums (docs/language.md, "Sums"; docs/difftest.md) ---------------------------------------
-  /// The carried sums (a name updated from its own value, other than by max or min, or by +=)
-  /// and the split values (a name that `+` or `-` broadcasts) of `body`.
+  /// The carried sums of `body`: a name updated from its own value, other than by max or min, or
+  /// by +=.
   void find_names(const std::vector<dsl::Stmt>& body) {
     for (const dsl::Stmt& s : body) {
       if (const auto* a = std::get_if<dsl::Assign>(&s.node)) {
         dsl::Builtin fn{};
         if (mentions(a->value, a->name.name) && !extremum_update(a->name.name, a->value, fn))
           carried_.insert(a->name.name);
-        find_splits(a->value);
       } else if (const auto* acc = std::get_if<dsl::Accumulate>(&s.node)) {
         carried_.insert(acc->name.name);
-        find_splits(acc->value);
-      } else if (const auto* st = std::get_if<dsl::Store>(&s.node)) {
-        find_splits(st->value);
-      } else if (const auto* r = std::get_if<dsl::RowInit>(&s.node)) {
-        find_splits(r->value);
       } else if (const auto* f = std::get_if<dsl::For>(&s.node)) {
         find_names(f->body);
       } else if (const auto* p = std::get_if<dsl::Parallel>(&s.node)) {
@@ -538,22 +528,6 @@ private:
       }
     }
   }
-  void find_splits(const dsl::Expr& e) {
-    if (const auto* b = std::get_if<dsl::Binary>(&e.node)) {
-      if (b->op == dsl::BinOp::add || b->op == dsl::BinOp::sub)
-        for (const dsl::Expr* side : {&*b->lhs, &*b->rhs})
-          if (const auto* c = std::get_if<dsl::Call>(&side->node);
-              c && (c->fn == dsl::Builtin::bcast_row || c->fn == dsl::Builtin::bcast_col))
-            if (const auto* n = std::get_if<dsl::Name>(&c->args[0].node))
-              split_.insert(n->id.name);
-      find_splits(*b->lhs);
-      find_splits(*b->rhs);
-    } else if (const auto* c = std::get_if<dsl::Call>(&e.node)) {
-      for (const dsl::Expr& a : c->args)
-        find_splits(a);
-    }
-  }
-
   /// The f32 tensors the FPU reads directly: a load that is an operand of `@`, a reduction
   /// builtin or `transpose` (docs/language.md, "Precision").
   void find_fpu_reads(const std::vector<dsl::Stmt>& body) {
@@ -621,15 +595,9 @@ private:
       t.kept = Kept::carried;
       return t;
     }
-    // A split value leaves DST for its Float32 CBs (hi, lo): its last operation rounds in fp32.
-    const bool split = p_.fp32_names && split_.count(name);
-    Tile t = tile(value, split ? &pc_ : nullptr);
-    if (p_.fp32_names && (carried_.count(name) || p_.sfpu_arith))
-      t.kept = Kept::carried; // its first binding, into the carried sum's CB (or any dest-only)
-    else if (p_.fp32_names && (split || t.kept == Kept::carried || t.kept == Kept::split))
-      t.kept = Kept::split; // a Float32 CB that may feed the FPU
-    else
-      t.kept = Kept::value;
+    Tile t = tile(value);
+    // Its first binding, into the carried sum's CB, or any dest-only CB (Precision::sfpu_arith).
+    t.kept = p_.fp32_names && (carried_.count(name) || p_.sfpu_arith) ? Kept::carried : Kept::value;
     return t;
   }
 
@@ -724,48 +692,6 @@ private:
     }
   }
 
-  /// The named fp32 value that `e` broadcasts, if `e` is `bcast_row(v)` or `bcast_col(v)` of a
-  /// carried or split name; else null.
-  const Tile* split_broadcast(const dsl::Expr& e) {
-    const auto* c = std::get_if<dsl::Call>(&e.node);
-    if (!c || (c->fn != dsl::Builtin::bcast_row && c->fn != dsl::Builtin::bcast_col))
-      return nullptr;
-    const auto* n = std::get_if<dsl::Name>(&c->args[0].node);
-    const Tile* t = n ? lookup(n->id.name) : nullptr;
-    return t && (t->kept == Kept::carried || t->kept == Kept::split) ? t : nullptr;
-  }
-
-  /// `a +- bcast(v)` (side 1) or `bcast(v) +- a` (side 0) with v split: (a +- hi) +- lo, hi exact,
-  /// lo truncated, and a +- hi read once more through SrcA for the second operation.
-  Value split_add(const dsl::Binary& b, int side, const Tile& v, const Precision& q) {
-    const auto& c = std::get<dsl::Call>((side == 0 ? *b.lhs : *b.rhs).node);
-    const bool row = c.fn == dsl::Builtin::bcast_row;
-    Tile bc;
-    bc.kept = Kept::exact;
-    for (int r = 0; r < kTile; ++r)
-      for (int k = 0; k < kTile; ++k) {
-        const auto from = static_cast<std::size_t>(row ? k : r * kTile);
-        bc(r, k) = v[from];
-        bc.err(r, k) = split_operand(v, from, p_);
-      }
-    Value other = eval(side == 0 ? *b.rhs : *b.lhs);
-    Value out = side == 0 ? binary(b.op, std::move(bc), std::move(other), q)
-                          : binary(b.op, std::move(other), std::move(bc), q);
-    Tile& t = std::get<Tile>(out);
-    for (int r = 0; r < kTile; ++r)
-      for (int k = 0; k < kTile; ++k) {
-        const auto from = static_cast<std::size_t>(row ? k : r * kTile);
-        const double lo = 0x1p-8 * (std::abs(v[from]) + v.err(from));
-        // a +- hi leaves DST for the second FPU operation in the intermediates' format: TF32 or,
-        // in a bf16 kernel, bf16 (tests/difftest/split_bf16_reread.tk).
-        const double reread = std::max(p_.lo_operand, p_.op);
-        const double e =
-            t.err(r, k) + (1 + 0x1p-8) * reread * (std::abs(t(r, k)) + t.err(r, k) + lo);
-        t.err(r, k) = std::isfinite(e) ? e : kInf;
-      }
-    return out;
-  }
-
   struct Reduction {
     Tile init;       // the value bound before the parallel
     Tile errs, mass; // a sum's: the increments' bounds, their magnitudes plus bounds
@@ -775,8 +701,8 @@ private:
   const dsl::Kernel& k_;
   Binding& b_;
   const Precision& p_;
-  Precision pc_; // p_ with fp32 rounding: carried sums, split values
-  std::set<std::string> carried_, split_;
+  Precision pc_; // p_ with fp32 rounding: carried sums
+  std::set<std::string> carried_;
   std::set<std::string> fpu_read_;              // f32 tensors the FPU reads (Precision::sfpu_arith)
   std::map<std::string, Reduction> reductions_; // the reduction variables
   bool in_parallel_ = false;

@@ -33,14 +33,14 @@ struct Precision {
   /// Round every stored value to its output's dtype (bf16: 2^-8, f32: 2^-24).
   bool round_outputs = false;
   /// Relative rounding of a carried sum's combine (`acc += E`, `o = o * c + E`, a reduction
-  /// variable's chunk and combine), of an `@`/rowsum/colsum that accumulates straight into it,
-  /// and of a named value that an additive broadcast splits: fp32 on both targets, 2^-24.
+  /// variable's chunk and combine) and of an `@`/rowsum/colsum that accumulates straight into it:
+  /// fp32 on both targets, 2^-24.
   double carried = 0;
-  /// Relative error of an FPU operand that is an fp32 named value (a carried sum or a split
-  /// value read other than by its own combine): TT reads a copy, as TF32 or through the kernel's
-  /// intermediate format (max(2^-10, op)); 0 on the CPU.
+  /// Relative error of an FPU operand that is an fp32 named value (a carried sum, or any named
+  /// value with Precision::sfpu_arith, read other than by its own combine): TT reads a copy, as
+  /// TF32 or through the kernel's intermediate format (max(2^-10, op)); 0 on the CPU.
   double named_operand = 0;
-  /// Whether carried sums and split values are kept in fp32 (the CPU; TT with an fp32 DST).
+  /// Whether carried sums and named values are kept in fp32 (the CPU; TT with an fp32 DST).
   bool fp32_names = false;
   /// TT with an fp32 DST (docs/language.md, "Precision"): `+`, `-`, `*` and the comparisons of
   /// two tiles, broadcasts included, run on the SFPU in fp32, their operands copied or broadcast
@@ -57,10 +57,6 @@ struct Precision {
   /// an fp32 DST: TT reduces hi = bf16(v) and lo = bf16(v - hi), which loses 2^-8 of lo, at most
   /// 2^-16 of v. 0 where such sums read their operand otherwise.
   double split_sum = 0;
-  /// Relative error of the low part of a named fp32 value that `+` or `-` broadcasts: TT splits
-  /// it into hi (its bf16 rounding, exact through SrcA/SrcB) and lo (the rest, TF32: 2^-10);
-  /// 0 on the CPU (docs/language.md, "Sums").
-  double lo_operand = 0;
 };
 
 /// Whether TT runs kernel `k` with an fp32 DST: fp32_acc = true, an f32 tensor, an `@`, a

@@ -363,14 +363,15 @@ Tile broadcast(Builtin f, const Tile& a, const Precision& p) {
   return out;
 }
 
-Tile where(const Tile& m, const Tile& a, const Tile& b, const Precision&) {
+Tile where(const Tile& m, const Tile& a, const Tile& b, const Precision& p) {
   Tile out;
   for (std::size_t i = 0; i < Tile::size(); ++i) {
     const bool pick_a = m[i] != 0.0;
     out[i] = pick_a ? a[i] : b[i];
+    // Both sides reach DST as operands do (TT: an f32 tile the FPU also reads is TF32 there).
+    const double ea = read(a, i, p, false), eb = read(b, i, p, false);
     // An uncertain mask (a comparison near its tie) may pick either side.
-    out.err(i) = m.err(i) >= 0.5 ? std::abs(a[i] - b[i]) + std::max(a.err(i), b.err(i))
-                                 : (pick_a ? a.err(i) : b.err(i));
+    out.err(i) = m.err(i) >= 0.5 ? std::abs(a[i] - b[i]) + std::max(ea, eb) : (pick_a ? ea : eb);
   }
   return out;
 }
@@ -418,22 +419,8 @@ double operand(const Tile& t, std::size_t i, const Precision& p, bool fpu) {
   case Kept::carried: // a dest-only Float32 CB: exact through copy_tile, a copy for the FPU
     rel = fpu ? std::max(p.operand, p.named_operand) : 0.0;
     break;
-  case Kept::split: // its own Float32 CB, which may also feed the FPU
-    rel = std::max(p.operand, p.named_operand);
-    break;
   }
   return read_rel(t[i], t.err(i), rel);
-}
-
-double split_operand(const Tile& a, std::size_t i, const Precision& p) {
-  // lo = v~ - bf16(v~) is at most the distance from v~ to bf16(v), a bf16 number, and at most
-  // 2^-8 |v~| (round to nearest even): min(|v - bf16(v)| + e, 2^-8 (|v| + e)).
-  const double v = a[i], e = a.err(i);
-  if (!std::isfinite(v) || !std::isfinite(e))
-    return kInf;
-  const double hi = to_bf16(v);
-  const double lo = std::min(std::abs(v - hi) + e, 0x1p-8 * (std::abs(v) + e));
-  return e + p.lo_operand * lo;
 }
 
 } // namespace tk::interp

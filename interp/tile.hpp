@@ -17,11 +17,11 @@ inline constexpr int kTile = 32;
 
 /// Where a target keeps a named tile, as far as reading it is concerned (docs/difftest.md):
 /// `value` an ordinary value or intermediate; `carried` a carried sum in a Float32 CB that only
-/// copy_tile reads (exact) and the FPU reads through a copy; `split` a named fp32 value an
-/// additive broadcast splits into hi + lo; `exact` the carried operand inside its own combine.
+/// copy_tile reads (exact) and the FPU reads through a copy; `exact` the carried operand inside its
+/// own combine, or a tile SrcA/SrcB hold exactly (a load of bf16 data).
 /// `through_src`: a tile of an f32 tensor that the FPU reads too, so that its CB cannot be unpacked
 /// straight to DST: every read is TF32 (Precision::sfpu_arith).
-enum class Kept : std::uint8_t { value, carried, split, exact, through_src };
+enum class Kept : std::uint8_t { value, carried, exact, through_src };
 
 /// A 32x32 tile of doubles, row-major, and the error bound of each element. Held on the heap so
 /// that moving a value is cheap.
@@ -90,8 +90,5 @@ Tile constant(double value, const Precision& p, double err = 0);
 /// The bound of element i of `t` as an operand: read by the FPU (through SrcA/SrcB) or not
 /// (copy_tile to DST, then the SFPU or the packer).
 double operand(const Tile& t, std::size_t i, const Precision& p, bool fpu);
-/// The bound of `a`'s element i broadcast by `+` or `-` when `a` is a named fp32 value that TT
-/// splits into hi (bf16, exact) and lo (the rest, truncated by lo_operand).
-double split_operand(const Tile& a, std::size_t i, const Precision& p);
 
 } // namespace tk::interp

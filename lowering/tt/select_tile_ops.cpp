@@ -123,12 +123,11 @@ private:
     const Block* saved_block = block_;
     block_ = &b;
     for (std::size_t k = 0; k < ss.size();) {
-      sel_.prepare_splits(ss[k]);
       std::size_t n = row_statement(ss, k);
       if (n == 0)
         n = statement(ss, k, last);
       for (const auto& [v, at] : last)
-        if (at >= k && at < k + n && sel_.holds(v)) // dead: its tiles leave their CBs
+        if (at >= k && at < k + n && sel_.in_cb(v)) // dead: its tiles leave their CBs
           sel_.drop(v);
       k += n;
     }
@@ -230,7 +229,7 @@ private:
       }
     }
     auto it = last.find(name);
-    bool declared_here = it != last.end() && !sel_.split(name); // a split value needs its CB
+    bool declared_here = it != last.end();
     const Assign* next_assign = next ? as<Assign>(*next) : nullptr;
     if (declared_here && next && !loop && it->second == k + 1 &&
         ir::count_mentions(*next, name) == 1 && !(next_assign && next_assign->name == name)) {

@@ -6,7 +6,9 @@
 // - a carried sum lives in a dest-only Float32 CB (UnpackToDestFp32), is combined through the
 //   SFPU's fp32 binary ops, and reaches an FPU operation only through a copy (fpu_operand);
 // - a reduction leaving DST under its mask for a copy back goes through a dest-only temporary;
-// - a variable an additive broadcast reads is split into hi (bf16) + lo (Float32).
+// - with an fp32 DST, `+ - *` run on the SFPU with both operands whole in DST, unless bf16 holds
+//   both (src_exact), and a row or column sum of a `+`/`-` or of a named value reduces its hi
+//   (bf16) and lo (the rest) parts (sum_parts).
 #include "lowering/tt/select_tile_ops_state.hpp"
 
 #include "lowering/ir/util.hpp"
@@ -35,16 +37,18 @@ bool bf16_holds(double v) {
   return static_cast<double>(f) == v && (bits & 0xffffu) == 0;
 }
 
-const Var* bcast_operand(const Expr& e) {
-  const Call* c = as<Call>(e);
-  if (!c || (c->fn != Intrinsic::tile_bcast_row && c->fn != Intrinsic::tile_bcast_col))
-    return nullptr;
-  return as<Var>(c->args[0]);
+Val cb_value(const std::string& cb, bool dest_only) {
+  auto v = std::make_shared<TileValue>();
+  v->where = TileValue::Where::cb;
+  v->cb = cb;
+  v->dest_only = dest_only;
+  return v;
 }
 
 } // namespace
 
-// Which variables are carried sums and which are split; run once by the constructor.
+// Which variables are carried sums, read only by the FPU, or held by bf16; run once by the
+// constructor.
 void TileSelector::analyze_precision(const Function& kernel,
                                      const std::vector<std::pair<std::string, Expr>>& defs) {
   if (!fp32_acc_)
@@ -94,28 +98,14 @@ void TileSelector::analyze_precision(const Function& kernel,
     if (!extremum && ir::count_mentions(value, name) > 0)
       carried_.insert(name); // max/min are exact: a truncated max is not a drift
   }
-  struct AdditiveBcasts : Visitor { // v in `a +/- bcast(v)` or `bcast(v) +/- a`
-    std::set<std::string> names;
-    void visit_node(const Call& c) override {
-      if (c.fn == Intrinsic::tile_add || c.fn == Intrinsic::tile_sub)
-        for (const Expr& arg : c.args)
-          if (const Var* v = bcast_operand(arg))
-            names.insert(v->name);
-      Visitor::visit_node(c);
-    }
-  } bcasts;
-  bcasts.visit(kernel.body);
-
   // bf16-exact values (loads of bf16 data and what max, min, relu, neg... make of them) lose
-  // nothing through SrcB: they need no split. A fixed point over the definitions, from "exact".
+  // nothing through SrcA/SrcB. A fixed point over the definitions, from "exact".
   std::map<std::string, bool> exact;
   for (const auto& [name, value] : defs)
     exact[name] = true;
   std::function<bool(const Expr&)> holds_bf16 = [&](const Expr& e) -> bool {
-    if (const Load* l = as<Load>(e)) {
-      const Tensor* t = prog_.find_tensor(l->tensor);
-      return t && t->dtype != DType::f32;
-    }
+    if (bf16_source(e))
+      return true;
     if (const Var* v = as<Var>(e)) {
       auto it = exact.find(v->name);
       return it != exact.end() && it->second;
@@ -124,10 +114,6 @@ void TileSelector::analyze_precision(const Function& kernel,
     if (!c)
       return false;
     switch (c->fn) {
-    case Intrinsic::cb_tile: { // a tile of a row kept in L1 (keep-rows): its CB's format says
-      const CircularBuffer* cb = prog_.find_cb(as<Ref>(c->args[0])->name);
-      return cb && cb->format != DataFormat::Float32;
-    }
     case Intrinsic::tile_zeros:
     case Intrinsic::tile_tril:
     case Intrinsic::tile_triu:
@@ -162,13 +148,56 @@ void TileSelector::analyze_precision(const Function& kernel,
   for (const auto& [name, is_exact] : exact)
     if (is_exact)
       exact_.insert(name);
-  for (const std::string& name : bcasts.names) {
-    if (economy_ || sfpu_arith_) // broadcasts by unary_bcast read fp32 values exactly
-      break;
-    if (exact.count(name) && exact[name])
-      continue;
-    split_.insert(name);
+}
+
+bool TileSelector::bf16_source(const Expr& e) const {
+  if (const Load* l = as<Load>(e)) {
+    const Tensor* t = prog_.find_tensor(l->tensor);
+    return t && t->dtype != DType::f32;
   }
+  const Call* c = as<Call>(e);
+  if (c && c->fn == Intrinsic::cb_tile) { // a tile of a row kept in L1 (keep-rows)
+    const CircularBuffer* cb = prog_.find_cb(as<Ref>(c->args[0])->name);
+    return cb && cb->format != DataFormat::Float32;
+  }
+  return false;
+}
+
+bool TileSelector::src_exact(const Expr& e) const {
+  if (bf16_source(e))
+    return true;
+  if (const Var* v = as<Var>(e))
+    return exact_.count(v->name) > 0;
+  const Call* c = as<Call>(e);
+  return c && (c->fn == Intrinsic::tile_bcast_row || c->fn == Intrinsic::tile_bcast_col) &&
+         src_exact(c->args[0]);
+}
+
+std::vector<Val> TileSelector::sum_parts(const Val& a, const Expr& e) {
+  const Call* c = as<Call>(e);
+  const Var* var = as<Var>(e);
+  const bool terms = (c && (c->fn == Intrinsic::tile_add || c->fn == Intrinsic::tile_sub)) ||
+                     (var && dest_only_var(var->name));
+  if (!split_sums_ || !terms || (a->where == TileValue::Where::cb && !a->dest_only)) {
+    fpu_operand(a);
+    to_cb(a);
+    return {a};
+  }
+  if (!live_.empty()) // a to a dest-only temporary (exact), and what else DST holds: hi and lo
+    spill_all();        // take sections of their own (`l * c + rowsum(p)`)
+  const std::string hi = temp_cb(false), lo = temp_cb(false);
+  Val keep = std::make_shared<TileValue>(*a); // a stays for lo: read, not popped
+  keep->pop = false;
+  pack(keep, hi); // the packer rounds to bf16 (nearest even)
+  close_section();
+  emit(Intrinsic::cb_wait_front, {cb_ref(hi), i(1)});
+  pack(sfpu_binary(Intrinsic::sub_binary_tile, a, cb_value(hi, false)), lo); // exact in fp32
+  close_section();
+  emit(Intrinsic::cb_wait_front, {cb_ref(lo), i(1)});
+  std::vector<Val> parts = {cb_value(hi, false), cb_value(lo, false)};
+  for (const Val& v : parts)
+    v->pop = v->temp = true;
+  return parts;
 }
 
 std::string TileSelector::temp_cb(bool dest_only) {
@@ -186,65 +215,6 @@ std::string TileSelector::temp_cb(bool dest_only) {
 void TileSelector::fpu_operand(const Val& v) {
   if (v->where == TileValue::Where::cb && v->dest_only)
     to_dst(v); // exact; the caller's to_cb packs it where the FPU may read it
-}
-
-namespace {
-
-struct SplitUses : Visitor {
-  const std::set<std::string>& split;
-  std::set<std::string> read, assigned; // read by an additive broadcast; assigned
-  explicit SplitUses(const std::set<std::string>& s) : split(s) {}
-  void visit_node(const Assign& a) override {
-    assigned.insert(a.name);
-    Visitor::visit_node(a);
-  }
-  void visit_node(const Call& c) override {
-    if (c.fn == Intrinsic::tile_add || c.fn == Intrinsic::tile_sub)
-      for (const Expr& arg : c.args)
-        if (const Var* v = bcast_operand(arg); v && split.count(v->name))
-          read.insert(v->name);
-    Visitor::visit_node(c);
-  }
-};
-
-Val cb_value(const std::string& cb, bool dest_only) {
-  auto v = std::make_shared<TileValue>();
-  v->where = TileValue::Where::cb;
-  v->cb = cb;
-  v->dest_only = dest_only;
-  return v;
-}
-
-} // namespace
-
-void TileSelector::prepare_splits(const Stmt& s) {
-  if (split_.empty() || section_open()) // a value kept in DST for `s`: `s` reads v unsplit
-    return;
-  SplitUses uses(split_);
-  uses.visit(s);
-  for (const std::string& name : uses.read)
-    if (in_cb(name) && !split_held_.count(name) && !uses.assigned.count(name))
-      make_split(name);
-}
-
-// hi = v rounded to bf16 by the packer; lo = v - hi by the SFPU, v copied back exactly from its
-// dest-only CB and hi exactly through SrcA (a bf16 value). Two sections, one pack each.
-void TileSelector::make_split(const std::string& name) {
-  auto it = split_cbs_.find(name);
-  if (it == split_cbs_.end())
-    it = split_cbs_
-             .emplace(name, std::pair{new_cb("cb_" + name + "_hi", false),
-                                      new_cb("cb_" + name + "_lo", true)})
-             .first;
-  const auto& [hi, lo] = it->second;
-  const std::string own = var_cb(name);
-  pack(cb_value(own, true), hi);
-  close_section();
-  emit(Intrinsic::cb_wait_front, {cb_ref(hi), i(1)});
-  pack(sfpu_binary(Intrinsic::sub_binary_tile, cb_value(own, true), cb_value(hi, false)), lo);
-  close_section();
-  emit(Intrinsic::cb_wait_front, {cb_ref(lo), i(1)});
-  split_held_.insert(name);
 }
 
 bool TileSelector::sums_in_dst(const std::string& acc, const Expr& rhs, Intrinsic combine) const {
@@ -269,11 +239,6 @@ void TileSelector::drop(const std::string& name) {
   if (in_cb(name)) {
     emit(Intrinsic::cb_pop_front, {cb_ref(var_cb(name)), i(1)});
     set_in_cb(name, false);
-  }
-  if (split_held_.erase(name)) {
-    const auto& [hi, lo] = split_cbs_.at(name);
-    emit(Intrinsic::cb_pop_front, {cb_ref(hi), i(1)});
-    emit(Intrinsic::cb_pop_front, {cb_ref(lo), i(1)});
   }
 }
 

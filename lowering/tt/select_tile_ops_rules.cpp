@@ -302,18 +302,6 @@ Val TileSelector::bcast_in_dst(const Call& bc) {
 
 Val TileSelector::bcast(Intrinsic fn, const Expr& a, const Call& bc, SourceRange) {
   EnumConst dim = bc.fn == Intrinsic::tile_bcast_row ? EnumConst::bcast_row : EnumConst::bcast_col;
-  const Var* x = as<Var>(bc.args[0]);
-  if (x && fn != Intrinsic::tile_mul && split_ready(x->name)) { // (a op bcast(hi)) op bcast(lo)
-    const auto& [hi, lo] = split_cbs_.at(x->name);
-    auto part = [](const std::string& name) {
-      auto v = std::make_shared<TileValue>();
-      v->where = TileValue::Where::cb;
-      v->cb = name;
-      return v;
-    };
-    Val d = bcast_vals(fn, select(a), part(hi), dim);
-    return bcast_vals(fn, d, part(lo), dim);
-  }
   Val va = select(a);
   Val vv = select(bc.args[0]);
   separate(va, vv);
@@ -404,57 +392,14 @@ const std::string& TileSelector::scaler() const {
   return scaler_cb_;
 }
 
+void TileSelector::reduce_tile(bool is_max, bool row, const Val& v, int slot) {
+  emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
+                                enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
+                                cb(v->cb), cb(scaler()), index_of(v), i(0), i(slot)});
+}
+
 // A reduction gets a section of its own and leaves it packed under its mask (TileValue::mask):
 // the other values of the section are packed first, with the init that computed them.
-bool TileSelector::src_exact(const Expr& e) const {
-  if (const Load* l = as<Load>(e)) {
-    const Tensor* t = prog_.find_tensor(l->tensor);
-    return t && t->dtype != DType::f32;
-  }
-  if (const Var* v = as<Var>(e))
-    return exact_.count(v->name) > 0;
-  const Call* c = as<Call>(e);
-  if (c && c->fn == Intrinsic::cb_tile) {
-    const CircularBuffer* cb = prog_.find_cb(as<Ref>(c->args[0])->name);
-    return cb && cb->format != DataFormat::Float32;
-  }
-  return c && (c->fn == Intrinsic::tile_bcast_row || c->fn == Intrinsic::tile_bcast_col) &&
-         src_exact(c->args[0]);
-}
-
-std::vector<Val> TileSelector::sum_parts(const Val& a, const Expr& e) {
-  const Call* c = as<Call>(e);
-  const Var* var = as<Var>(e);
-  const bool terms = (c && (c->fn == Intrinsic::tile_add || c->fn == Intrinsic::tile_sub)) ||
-                     (var && dest_only_var(var->name));
-  if (!split_sums_ || !terms || (a->where == TileValue::Where::cb && !a->dest_only)) {
-    fpu_operand(a);
-    to_cb(a);
-    return {a};
-  }
-  if (!live_.empty()) // a to a dest-only temporary (exact), and what else DST holds: hi and lo
-    spill_all();      // take sections of their own (`l * c + rowsum(p)`)
-  const std::string hi = temp_cb(false), lo = temp_cb(false);
-  auto part = [](const std::string& name) {
-    auto v = std::make_shared<TileValue>();
-    v->where = TileValue::Where::cb;
-    v->cb = name;
-    return v;
-  };
-  Val keep = std::make_shared<TileValue>(*a); // a stays for lo: read, not popped
-  keep->pop = false;
-  pack(keep, hi); // the packer rounds to bf16 (nearest even)
-  close_section();
-  emit(Intrinsic::cb_wait_front, {cb(hi), i(1)});
-  pack(sfpu_binary(Intrinsic::sub_binary_tile, a, part(hi)), lo); // exact in fp32
-  close_section();
-  emit(Intrinsic::cb_wait_front, {cb(lo), i(1)});
-  std::vector<Val> parts = {part(hi), part(lo)};
-  for (const Val& v : parts)
-    v->pop = v->temp = true;
-  return parts;
-}
-
 Val TileSelector::reduce(const Call& c) {
   bool is_max = c.fn == Intrinsic::tile_rowmax || c.fn == Intrinsic::tile_colmax;
   Val a = select(c.args[0]);
@@ -474,9 +419,7 @@ Val TileSelector::reduce(const Call& c) {
   bool row = c.fn == Intrinsic::tile_rowsum || c.fn == Intrinsic::tile_rowmax;
   for (const Val& v : parts) {
     pre(v);
-    emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
-                                  enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
-                                  cb(v->cb), cb(scaler()), index_of(v), i(0), i(d->slot)});
+    reduce_tile(is_max, row, v, d->slot);
     post(v);
   }
   d->mask = row ? 0 : 1;
@@ -560,9 +503,7 @@ Val TileSelector::accumulate(const Expr& acc, const Expr& rhs, Intrinsic combine
   } else {
     used_reduction_ = true;
     for (const Val& v : ops) // one part, or hi then lo (sum_parts)
-      emit(Intrinsic::reduce_tile, {enum_imm(is_max ? EnumConst::pool_max : EnumConst::pool_sum),
-                                    enum_imm(row ? EnumConst::reduce_row : EnumConst::reduce_col),
-                                    cb(v->cb), cb(scaler()), index_of(v), i(0), i(x->slot)});
+      reduce_tile(is_max, row, v, x->slot);
     x->mask = row ? 0 : 1;
   }
   x->sum = combine == Intrinsic::tile_add;

@@ -111,34 +111,26 @@ public:
   /// combined through the SFPU, never through SrcA/SrcB, where it would be truncated to TF32
   /// once per iteration.
   bool carried_sum(const std::string& name) const { return carried_.count(name) > 0; }
-  /// A variable an additive broadcast reads (`a - bcast_col(v)`) whose values bf16 does not hold
-  /// exactly: it is kept as hi + lo, hi = v rounded to bf16 and lo = v - hi in Float32, and
-  /// `a - bcast(v)` becomes `(a - bcast(hi)) - bcast(lo)`. The first difference is exact in the FPU
-  /// (two bf16 operands), the second truncates only lo (2^-10 of 2^-9 of v), where reading v
-  /// through SrcB as TF32 would lose 2^-10 of v itself, most of `a - v` when a is near v.
-  bool split(const std::string& name) const { return split_.count(name) > 0; }
   /// `acc += rhs` as a loop body that keeps acc in DST: rhs a tile already in a CB (a load, a
   /// variable), copied into DST and added by the SFPU in fp32 (add_binary_tile), for a carried sum.
   bool sums_in_dst(const std::string& acc, const ir::Expr& rhs, ir::Intrinsic combine) const;
   Val sum_in_dst(const ir::Expr& acc, const ir::Expr& rhs);
-  /// Its own CB is dest-only: a carried sum, or a split variable (hi and lo are made from it).
+  /// Its own CB is dest-only: a carried sum, or any variable of a kernel whose `+ - *` run on the
+  /// SFPU, unless only the FPU reads it or bf16 holds it for an FPU operation.
   bool dest_only_var(const std::string& name) const {
-    return carried_sum(name) || split(name) ||
+    return carried_sum(name) ||
            (sfpu_arith_ && !fpu_only_.count(name) && !(src_exact_ok() && exact_.count(name)));
   }
   /// In a bf16 kernel with an fp32 DST, `e` reaches SrcA/SrcB exactly from a CB: a load of bf16
   /// or bfp8 data, a tile of a bf16 row kept in L1, a variable whose values bf16 holds (`m` of
   /// `m = max(m, rowmax(x))`), or a broadcast of one. `+ - *` of two such operands stay on the FPU.
   bool src_exact(const ir::Expr& e) const;
+  /// A CB tile SrcA/SrcB read exactly: a load of bf16 or bfp8 data, or a tile of a bf16 row
+  /// kept in L1.
+  bool bf16_source(const ir::Expr& e) const;
   bool src_exact_ok() const { return sfpu_arith_ && !inter_f32_ && !economy_; }
-  /// Before statement `s`: makes hi and lo of each split variable that `s` broadcasts additively
-  /// and does not assign, from its own CB, once per value (outside the loops of `s`).
-  void prepare_splits(const ir::Stmt& s);
-  /// Whether hi and lo of `name` hold its current value.
-  bool split_ready(const std::string& name) const { return split_held_.count(name) > 0; }
-  /// Pops whatever CBs hold the current value of `name`.
+  /// Pops the CB that holds the current value of `name`.
   void drop(const std::string& name);
-  bool holds(const std::string& name) const { return in_cb(name) || split_held_.count(name); }
 
   bool used_reduction() const { return used_reduction_; }
   /// tril(i, j) / triu(i, j): a tile the reader generates into the mask CB, per use.
@@ -158,9 +150,8 @@ private:
   std::map<std::string, OutsideFacts> var_outside_; // every tile variable, over all its values
   std::vector<Val> live_;                           // DST values of the open section
   std::vector<std::string> free_temps_, free_dest_temps_;
-  std::set<std::string> carried_, split_, split_held_, fpu_only_;
+  std::set<std::string> carried_, fpu_only_;
   std::set<std::string> exact_; // variables whose values bf16 holds (analyze_precision)
-  std::map<std::string, std::pair<std::string, std::string>> split_cbs_; // name -> hi, lo
   int next_slot_ = 0, capacity_ = 8, temps_ = 0, dest_temps_ = 0;
   bool fp32_acc_ = false, inter_f32_ = false, used_reduction_ = false, economy_ = false;
   /// A kernel with f32 data (docs/language.md, "Precision"): `+ - *` of tiles, broadcasts included,
@@ -178,7 +169,6 @@ private:
   /// `defs`: every tile variable's definitions (name, value), in program order.
   void analyze_precision(const ir::Function& kernel,
                          const std::vector<std::pair<std::string, ir::Expr>>& defs);
-  void make_split(const std::string& name);
   std::string new_cb(const std::string& base, bool f32);
   std::string cb_of_tensor(const std::string& tensor) const;
   int alloc_slot();
@@ -209,6 +199,8 @@ private:
   /// `e` is a sum or difference or a dest-only variable, hi = bf16(a) and lo = a - hi in bf16
   /// temporaries.
   std::vector<Val> sum_parts(const Val& a, const ir::Expr& e);
+  /// reduce_tile of CB tile `v` (sum or max, along rows or columns) into DST slot `slot`.
+  void reduce_tile(bool is_max, bool row, const Val& v, int slot);
   const std::string& scaler() const;
   ir::Expr bits(const ir::Expr& scalar) const;
 };
