@@ -184,7 +184,7 @@ std::vector<Val> TileSelector::sum_parts(const Val& a, const Expr& e) {
     return {a};
   }
   if (!live_.empty()) // a to a dest-only temporary (exact), and what else DST holds: hi and lo
-    spill_all();        // take sections of their own (`l * c + rowsum(p)`)
+    spill_all();      // take sections of their own (`l * c + rowsum(p)`)
   const std::string hi = temp_cb(false), lo = temp_cb(false);
   Val keep = std::make_shared<TileValue>(*a); // a stays for lo: read, not popped
   keep->pop = false;
