@@ -15,6 +15,8 @@
 // row as "error", not a failure), 1 when a run threw, 2 a usage error.
 #include "baselines/matmul.hpp"
 
+#include "attention.hpp"
+#include "attention_flash.hpp"
 #include "axpby.hpp"
 #include "eltwise_add.hpp"
 #include "layernorm.hpp"
@@ -59,7 +61,7 @@ using Device = tt::tt_metal::distributed::MeshDevice;
 
 // ---- What can be run ---------------------------------------------------------------------------
 
-enum class Family { matmul, elementwise, rows };
+enum class Family { matmul, elementwise, rows, attention };
 
 struct Program {
   const char* name;
@@ -90,6 +92,13 @@ const Program kPrograms[] = {
     {"softmax", true, Family::rows, "bf16", "fp32", "7MN"},
     {"rmsnorm", true, Family::rows, "bf16", "fp32", "4MN"},
     {"layernorm", true, Family::rows, "bf16", "fp32", "8MN"},
+    // Causal attention over H heads of S x D (shape H,S,D): examples/attention.tk recomputes every
+    // score tile 2 + D/32 times; attention_flash (tests/unit/interp/attention_flash.tk) computes
+    // each once, its output row o[d] carried across the key loop. FLOPs as tt-metal's
+    // FlashAttention report counts causal attention
+    // (tech_reports/FlashAttention/FlashAttention.md): 2 * heads * S^2 * D.
+    {"attention", true, Family::attention, "bf16", "fp32", "2HSSD"},
+    {"attention_flash", true, Family::attention, "bf16", "fp32", "2HSSD"},
 };
 
 const Program* find_program(const std::string& name) {
@@ -117,6 +126,8 @@ double nominal_flops(const Program& p, double M, double K, double N) {
     return 4 * M * N;
   if (f == "8MN")
     return 8 * M * N;
+  if (f == "2HSSD") // M = H, K = S, N = D
+    return 2 * M * K * K * N;
   throw std::logic_error("no flop count for " + std::string(p.name));
 }
 
@@ -440,18 +451,74 @@ RunResult run_other(Device& device, const Program& p, std::int64_t M, std::int64
   return r;
 }
 
+// Runs causal attention on H heads of S x D: Q, K, V uniform in [-1, 1], scale 1/sqrt(D); the
+// reference is the double softmax(Q K^T * scale, masked) V of each checked row (h, q).
+RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::int64_t S,
+                        std::int64_t D, const Options& o) {
+  const std::string name = p.name;
+  std::vector<std::vector<bfloat16>> qkv;
+  for (std::uint64_t k = 0; k < 3; ++k)
+    qkv.push_back(tk::baselines::random_bf16_matrix(static_cast<std::size_t>(H * S),
+                                                    static_cast<std::size_t>(D), o.seed + k));
+  const std::vector<tk::bf16> q = to_tk(qkv[0]), k = to_tk(qkv[1]), v = to_tk(qkv[2]);
+  std::vector<tk::bf16> out(static_cast<std::size_t>(H * S * D));
+  const float scale = 1.0f / std::sqrt(static_cast<float>(D));
+  const tk::TensorView<const tk::bf16> qv{q.data(), H, S, D}, kv{k.data(), H, S, D},
+      vv{v.data(), H, S, D};
+  const tk::TensorView<tk::bf16> ov{out.data(), H, S, D};
+  RunResult r;
+  r.out_rows = H * S;
+  r.ref_cost_per_row = 2.0 * static_cast<double>(S * D);
+  const auto start = std::chrono::steady_clock::now();
+  if (name == "attention")
+    tk::gen::attention::run_tt(device, qv, kv, vv, scale, ov);
+  else if (name == "attention_flash")
+    tk::gen::attention_flash::run_tt(device, qv, kv, vv, scale, ov);
+  else
+    throw std::logic_error("not an attention program: " + name);
+  r.wall_seconds = seconds_since(start);
+  r.check = [qf = to_float(qkv[0]), kf = to_float(qkv[1]), vf = to_float(qkv[2]),
+             got = to_float(out), S, D,
+             scale](const std::vector<std::int64_t>& rows, Checker& checker) {
+    for (const std::int64_t row : rows) {
+      const std::int64_t h = row / S, i = row % S;
+      const float* qr = &qf[static_cast<std::size_t>(row * D)];
+      std::vector<double> w(static_cast<std::size_t>(i + 1));
+      double mx = -INFINITY, sum = 0;
+      for (std::int64_t j = 0; j <= i; ++j) {
+        const float* kr = &kf[static_cast<std::size_t>((h * S + j) * D)];
+        double dot = 0;
+        for (std::int64_t e = 0; e < D; ++e)
+          dot += double(qr[e]) * kr[e];
+        w[static_cast<std::size_t>(j)] = dot * scale;
+        mx = std::max(mx, w[static_cast<std::size_t>(j)]);
+      }
+      for (double& x : w)
+        sum += (x = std::exp(x - mx));
+      for (std::int64_t e = 0; e < D; ++e) {
+        double ref = 0;
+        for (std::int64_t j = 0; j <= i; ++j)
+          ref += w[static_cast<std::size_t>(j)] * vf[static_cast<std::size_t>((h * S + j) * D + e)];
+        checker.add(got[static_cast<std::size_t>(row * D + e)], ref / sum);
+      }
+    }
+  };
+  return r;
+}
+
 nlohmann::json run_one(Device& device, const Program& p, const std::vector<std::uint32_t>& dims,
                        const Options& o) {
-  const bool mm = p.family == Family::matmul;
+  const bool mm = p.family == Family::matmul || p.family == Family::attention;
   const double M = dims[0], K = mm ? dims[1] : 0, N = mm ? dims[2] : dims[1];
   std::string shape = std::to_string(dims[0]);
   for (std::size_t i = 1; i < dims.size(); ++i)
     shape += "x" + std::to_string(dims[i]);
   nlohmann::json row = {{"program", p.name},
                         {"kind", p.generated ? "generated" : "baseline"},
-                        {"family", mm                         ? "matmul"
-                                   : p.family == Family::rows ? "rows"
-                                                              : "elementwise"},
+                        {"family", p.family == Family::matmul      ? "matmul"
+                                   : p.family == Family::attention ? "attention"
+                                   : p.family == Family::rows      ? "rows"
+                                                                   : "elementwise"},
                         {"shape", shape},
                         {"M", dims[0]},
                         {"K", mm ? dims[1] : 0},
@@ -462,8 +529,9 @@ nlohmann::json run_one(Device& device, const Program& p, const std::vector<std::
                         {"flops_formula", p.flops}};
   RunResult r;
   try {
-    r = mm ? run_matmul_family(device, p, {dims[0], dims[1], dims[2]}, o)
-           : run_other(device, p, dims[0], dims[1], o);
+    r = p.family == Family::attention ? run_attention(device, p, dims[0], dims[1], dims[2], o)
+        : mm                          ? run_matmul_family(device, p, {dims[0], dims[1], dims[2]}, o)
+                                      : run_other(device, p, dims[0], dims[1], o);
   } catch (const std::invalid_argument& e) { // a shape the baseline does not support
     row["error"] = e.what();
     row["unsupported"] = true;
@@ -527,7 +595,8 @@ nlohmann::json run_one(Device& device, const Program& p, const std::vector<std::
   return row;
 }
 
-bool parse_dims(const std::string& text, std::vector<std::uint32_t>& dims) {
+// `heads`: the first dimension is a count of heads (attention's H), any positive number.
+bool parse_dims(const std::string& text, std::vector<std::uint32_t>& dims, bool heads) {
   std::stringstream in(text);
   std::string part;
   dims.clear();
@@ -535,7 +604,8 @@ bool parse_dims(const std::string& text, std::vector<std::uint32_t>& dims) {
     try {
       std::size_t used = 0;
       const unsigned long v = std::stoul(part, &used);
-      if (used != part.size() || v == 0 || v % 32 != 0 || v > (1ul << 20))
+      const bool any = heads && dims.empty();
+      if (used != part.size() || v == 0 || (!any && v % 32 != 0) || v > (1ul << 20))
         return false;
       dims.push_back(static_cast<std::uint32_t>(v));
     } catch (const std::exception&) {
@@ -558,7 +628,8 @@ int main(int argc, char** argv) {
   app.add_option("--program", names, "programs to run, comma-separated (--list names them)")
       ->delimiter(',');
   app.add_option("--shape", shape_text,
-                 "M,K,N for the matmul programs, M,N for the others; multiples of 32");
+                 "M,K,N for the matmul programs, H,S,D for attention, M,N for the others; "
+                 "multiples of 32 (but H)");
   app.add_option("--seed", options.seed, "seed of the random inputs")->capture_default_str();
   app.add_option("--check-budget", options.check_budget,
                  "multiply-adds the reference may spend per matmul program; beyond it evenly "
@@ -568,16 +639,22 @@ int main(int argc, char** argv) {
   app.add_flag("--list", list, "print the programs, one per line, and exit");
   CLI11_PARSE(app, argc, argv);
   options.check = !no_check;
+  auto shape_of = [](const Program& p) {
+    return p.family == Family::matmul ? "M,K,N" : p.family == Family::attention ? "H,S,D" : "M,N";
+  };
   if (list) {
     for (const Program& p : kPrograms)
-      std::printf("%s %s %s\n", p.name, p.generated ? "generated" : "baseline",
-                  p.family == Family::matmul ? "M,K,N" : "M,N");
+      std::printf("%s %s %s\n", p.name, p.generated ? "generated" : "baseline", shape_of(p));
     return 0;
   }
   std::vector<std::uint32_t> dims;
-  if (names.empty() || !parse_dims(shape_text, dims)) {
-    std::fprintf(stderr, "tk_tt_bench: wants --program NAME[,NAME...] and --shape M,K,N or M,N "
-                         "(positive multiples of 32)\n");
+  const bool heads = !names.empty() && std::all_of(names.begin(), names.end(), [](const auto& n) {
+    const Program* p = find_program(n);
+    return p && p->family == Family::attention;
+  });
+  if (names.empty() || !parse_dims(shape_text, dims, heads)) {
+    std::fprintf(stderr, "tk_tt_bench: wants --program NAME[,NAME...] and --shape M,K,N, H,S,D or "
+                         "M,N (positive multiples of 32, but H)\n");
     return 2;
   }
   std::vector<const Program*> programs;
@@ -587,9 +664,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "tk_tt_bench: unknown program '%s' (--list names them)\n", n.c_str());
       return 2;
     }
-    if (dims.size() != (p->family == Family::matmul ? 3u : 2u)) {
-      std::fprintf(stderr, "tk_tt_bench: %s wants --shape %s\n", p->name,
-                   p->family == Family::matmul ? "M,K,N" : "M,N");
+    if (dims.size() != (p->family == Family::matmul || p->family == Family::attention ? 3u : 2u)) {
+      std::fprintf(stderr, "tk_tt_bench: %s wants --shape %s\n", p->name, shape_of(*p));
       return 2;
     }
     programs.push_back(p);

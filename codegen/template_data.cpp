@@ -86,7 +86,7 @@ json params(const Program& p, const Program* combine, const std::vector<std::str
 // multiple of 32), then one agreement check per later use of a dimension name; and where each
 // named dimension the body uses is bound from (its first use).
 void shapes(const Program& p, const Program* combine, const std::vector<std::string>& sig,
-            const std::set<std::string>& used, json& k) {
+            const std::set<std::string>& used, const Program* tt, json& k) {
   json checks = json::array(), same = json::array(), dims = json::array();
   std::map<std::string, std::pair<std::string, std::string>> first; // dim -> (tensor, axis)
   for (const std::string& name : sig) {
@@ -132,6 +132,22 @@ void shapes(const Program& p, const Program* combine, const std::vector<std::str
                          {"b", first.at(inner).first},
                          {"axis_b", first.at(inner).second}});
     }
+  // Rows of tiles on TT (select-tile-ops' rows: [name, dim, capacity, tiles]): the row's tiles fit
+  // the row's CB. Only a kernel with rows has the key.
+  if (auto it = tt ? tt->attrs.find("rows") : p.attrs.end(); tt && it != tt->attrs.end()) {
+    json rows = json::array();
+    for (const AttrValue& r : std::get<std::vector<AttrValue>>(it->second.value)) {
+      const auto& v = std::get<std::vector<AttrValue>>(r.value);
+      const std::string& dim = std::get<std::string>(v.at(1).value);
+      rows.push_back({{"row", std::get<std::string>(v.at(0).value)},
+                      {"dim", dim},
+                      {"a", first.at(dim).first},
+                      {"axis_a", first.at(dim).second},
+                      {"capacity", std::get<std::int64_t>(v.at(2).value)},
+                      {"tile", std::get<bool>(v.at(3).value) ? 32 : 1}});
+    }
+    k["row_checks"] = rows;
+  }
   k["shape_checks"] = checks;
   k["same_dim_checks"] = same;
   k["grouped_dim_checks"] = grouped;
@@ -235,7 +251,7 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
       used_by(*ci, used);
     std::vector<std::string> sig = signature(p);
     k["params"] = params(p, combine, sig, used);
-    shapes(p, combine, sig, used, k);
+    shapes(p, combine, sig, used, lowered.tt ? &lowered.tt->programs.at(i) : nullptr, k);
     // The partial results the first program stores and the combine reads: storage the generated
     // function holds (CPU) or a DRAM buffer it creates for both programs (TT).
     std::set<std::string> partials;

@@ -142,6 +142,13 @@ void check_grouped_dim(const char* kernel, const char* outer, const char* param_
                        const char* axis_a, std::int64_t a, std::int64_t ratio, const char* inner,
                        const char* param_b, const char* axis_b, std::int64_t b);
 
+/// A row of tiles on TT (docs/lowering.md, "Rows of tiles") lives in a circular buffer of
+/// `capacity` tiles: its dimension `dim` (`value`, from `param`.`axis`) over `tile` (32 for a row
+/// over tiles(D), 1 for one over 0 .. B) must not need more ("attention_flash: row of tiles 'o'
+/// needs D / 32 = 80 tiles (Q.cols = 2560), but its circular buffer holds 64 (D at most 2048)").
+void check_row_fits(const char* kernel, const char* row, const char* dim, const char* param,
+                    const char* axis, std::int64_t value, std::int64_t tile, std::int64_t capacity);
+
 /// Checks that a non-empty view has data ("matmul: A.data is null but A is 64x32").
 void check_data(const char* kernel, const char* param, const void* data, std::int64_t rows,
                 std::int64_t cols);

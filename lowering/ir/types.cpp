@@ -42,10 +42,11 @@ constexpr auto kFunc =
 constexpr auto kTensorRole = names<TensorRole>(std::pair{TensorRole::input, "input"},
                                                std::pair{TensorRole::output, "output"},
                                                std::pair{TensorRole::intermediate, "intermediate"});
-constexpr auto kCBRole = names<CBRole>(
-    std::pair{CBRole::input, "input"}, std::pair{CBRole::output, "output"},
-    std::pair{CBRole::intermediate, "intermediate"}, std::pair{CBRole::scaler, "scaler"},
-    std::pair{CBRole::mask, "mask"}, std::pair{CBRole::partials, "partials"});
+constexpr auto kCBRole =
+    names<CBRole>(std::pair{CBRole::input, "input"}, std::pair{CBRole::output, "output"},
+                  std::pair{CBRole::intermediate, "intermediate"},
+                  std::pair{CBRole::scaler, "scaler"}, std::pair{CBRole::mask, "mask"},
+                  std::pair{CBRole::partials, "partials"}, std::pair{CBRole::row, "row"});
 constexpr auto kFormat = names<DataFormat>(std::pair{DataFormat::Float32, "Float32"},
                                            std::pair{DataFormat::Float16_b, "Float16_b"},
                                            std::pair{DataFormat::Bfp8_b, "Bfp8_b"});

@@ -11,32 +11,8 @@ namespace {
 
 using namespace tk::ir;
 
-// The first row of tiles (`let o: row<f32> = row.alloc(n)`) declared in `s`, or null.
-const Decl* first_row(const Stmt& s) {
-  if (const Decl* d = as<Decl>(s); d && d->type.is_row())
-    return d;
-  if (const Block* b = as<Block>(s))
-    for (const Stmt& x : b->stmts)
-      if (const Decl* d = first_row(x))
-        return d;
-  if (const For* f = as<For>(s))
-    return first_row(f->body);
-  if (const IfThenElse* i = as<IfThenElse>(s)) {
-    const Decl* d = first_row(i->then_case);
-    return d || !i->else_case ? d : first_row(i->else_case);
-  }
-  return nullptr;
-}
-
 // Plans the CBs of one program; false when it reported a user error.
 bool plan(Program& p, Diagnostics& diags) {
-  for (const Function& f : p.functions)
-    if (const Decl* d = f.body ? first_row(f.body) : nullptr) {
-      diags.error(as<Call>(d->value)->loc.range,
-                  "row of tiles '" + d->name + "' in kernel '" + p.name +
-                      "': rows of tiles are lowered to the CPU target, not yet to TT");
-      return false;
-    }
   ir::NameSet names(p);
   std::int64_t depth = tt::option_int(p, "cb_depth", 2);
   std::int64_t next[2] = {tt::cb_range(CBRole::input).first, tt::cb_range(CBRole::output).first};

@@ -1,8 +1,13 @@
 #include "lowering/tt/select_tile_ops.hpp"
 
+#include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
+#include "lowering/tt/select_tile_ops_rows.hpp"
 #include "lowering/tt/select_tile_ops_state.hpp"
 #include "lowering/tt/target.hpp"
+
+#include <algorithm>
+#include <utility>
 
 namespace tk::lower {
 
@@ -43,7 +48,12 @@ std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) 
 class KernelSelection {
 public:
   KernelSelection(Program& p, const Function& k, Diagnostics& d, bool economy)
-      : prog_(p), sel_(p, k, d, economy), diags_(d) {}
+      : prog_(p), sel_(p, k, d, economy), diags_(d),
+        row_capacity_(tt::row_capacity(
+            static_cast<std::int64_t>(ir::calls_of(k.body, Intrinsic::row_alloc).size()))) {
+    for (const auto& [dim, count] : ir::tile_count_vars(k))
+      row_dims_[count] = dim;
+  }
 
   Stmt run(const Stmt& body) {
     Stmt out = walk(*as<Block>(body));
@@ -72,6 +82,21 @@ private:
   tt::TileSelector sel_;
   Diagnostics& diags_;
 
+  // A row of tiles during selection (select_tile_ops_rows.hpp): its CB holds all its tiles (full)
+  // from the loop that first sets them until a loop of its block reads them for the last time.
+  struct Row {
+    Expr extent;
+    const Block* home = nullptr; // the block that declares it
+    bool full = false;
+    bool pop_on_set = false; // inside a loop over it: the set replaces a tile the CB holds
+    bool in_loop = false;    // inside a loop over it
+    Expr cursor;             // where the next loop over it starts: 0, or where a split loop stopped
+  };
+  std::map<std::string, Row> rows_;
+  std::int64_t row_capacity_;
+  std::map<std::string, std::string> row_dims_; // tile-count variable -> its dimension
+  const Decl* rows_decl_ = nullptr;             // the row being declared
+
   std::string cb_of_tensor(const std::string& t) const {
     for (const CircularBuffer& c : prog_.cbs)
       if (c.tensor == t)
@@ -95,8 +120,12 @@ private:
         if (ir::count_mentions(ss[k], v) > 0)
           at = k;
     }
+    const Block* saved_block = block_;
+    block_ = &b;
     for (std::size_t k = 0; k < ss.size();) {
-      std::size_t n = statement(ss, k, last);
+      std::size_t n = row_statement(ss, k);
+      if (n == 0)
+        n = statement(ss, k, last);
       for (const auto& [v, at] : last)
         if (at >= k && at < k + n && sel_.in_cb(v)) // dead: its tiles leave their CBs
           sel_.drop(v);
@@ -105,6 +134,8 @@ private:
     for (const auto& [v, at] : last)
       if (sel_.resident(v))
         throw InternalError("internal error: select-tile-ops: '" + v + "' left in DST");
+    drain_rows(b);
+    block_ = saved_block;
     out_ = saved;
     sel_.set_output(out_);
     return block(std::move(out));
@@ -172,7 +203,11 @@ private:
                      Val v) {
     const Stmt* next = k + 1 < ss.size() ? &ss[k + 1] : nullptr;
     const For* loop = next ? as<For>(*next) : nullptr;
-    if (loop) {
+    // A loop over a row of tiles is row_statement's: its reads wait for and pop the row's tiles.
+    const bool row_loop = loop && std::any_of(rows_.begin(), rows_.end(), [&](const auto& r) {
+                            return ir::count_mentions(*next, r.first) > 0;
+                          });
+    if (loop && !row_loop) {
       auto acc = accumulation_of(*loop, name);
       const Expr self = var(name, Type::tile(DType::f32));
       // Into DST by the FPU (matmul, reduce), or by the SFPU's fp32 add (a tile from a CB).
@@ -209,7 +244,182 @@ private:
     return 1;
   }
 
+  // ---- rows of tiles ----
+
+  // Selects ss[k] when it declares, sets or loops over a row; 0 when it is not about rows.
+  std::size_t row_statement(const std::vector<Stmt>& ss, std::size_t k) {
+    const Stmt& s = ss[k];
+    if (const Decl* d = as<Decl>(s); d && d->type.is_row()) {
+      sel_.new_row_cb(d->name, row_capacity_);
+      rows_[d->name] = Row{as<Call>(d->value)->args.at(0), block_, false, false, false, int_imm(0)};
+      rows_decl_ = d;
+      record_row(d->name, as<Call>(d->value)->args.at(0));
+      return 1;
+    }
+    if (const Assign* a = as<Assign>(s); a && rows_.count(a->name)) {
+      Row& r = rows_.at(a->name);
+      const Call* set = as<Call>(a->value);
+      sel_.set_loc(s->loc.range);
+      Val v = sel_.select(set->args.at(2));
+      sel_.to_dst(v);
+      const std::string& cb = sel_.row_cb(a->name);
+      if (r.pop_on_set) // the old tile leaves the front once the new one is computed
+        sel_.emit(Intrinsic::cb_pop_front, {cb_ref(cb), int_imm(1)});
+      sel_.pack(v, cb);
+      sel_.close_section();
+      return 1;
+    }
+    const For* f = as<For>(s);
+    std::vector<std::pair<std::string, tt::RowUse>> uses;
+    for (auto& [name, r] : rows_) {
+      if (r.in_loop || ir::count_mentions(s, name) == 0)
+        continue;
+      if (!f)
+        tt::row_outside_loop(s, name, diags_);
+      // A loop that holds loops over the row (the key loop around `for d { o[d] = ... }`) is
+      // walked as any loop; the loops inside it come here in turn.
+      const std::vector<Stmt>& inner = as<Block>(f->body)->stmts;
+      if (std::all_of(inner.begin(), inner.end(), [&](const Stmt& x) {
+            return as<For>(x) || ir::count_mentions(x, name) == 0;
+          }))
+        continue;
+      if (std::optional<tt::RowUse> u = tt::row_use(*f, name, r.extent, r.cursor, diags_)) {
+        // A loop that stops short must be continued by the next statement (keep-rows' split at
+        // row_kept), or it covers only part of the row (a triangular `0 .. d + 1`).
+        const For* next = k + 1 < ss.size() ? as<For>(ss[k + 1]) : nullptr;
+        if (!u->ends && (!next || print(next->min) != print(tt::row_cursor(*f, r.cursor)) ||
+                         ir::count_mentions(ss[k + 1], name) == 0))
+          tt::row_partial_loop(s, name, diags_);
+        uses.emplace_back(name, *u);
+      }
+    }
+    if (uses.empty())
+      return 0;
+    Stmt body = f->body;
+    std::vector<std::string> last_reads; // rows this loop reads for the last time: popped
+    for (auto& [name, u] : uses) {
+      Row& r = rows_.at(name);
+      if (u.reads && !r.full)
+        row_error(s, name, "it is read before a loop sets all its tiles");
+      if (!u.sets && !u.reads)
+        continue;
+      if (!u.sets) {
+        // The row's last reads when nothing after this loop in its own block mentions it;
+        // otherwise each tile goes back to the CB's back after its reads, for the next loop.
+        // (The loops that continue this one, when keep-rows split it, read the same time.)
+        bool later = false;
+        Expr at = u.ends ? nullptr : tt::row_cursor(*f, r.cursor);
+        for (std::size_t n = k + 1; n < ss.size(); ++n) {
+          const For* g = as<For>(ss[n]);
+          if (at && g && print(g->min) == print(at)) {
+            const bool ends = print(g->extent) == print(r.extent - at);
+            at = ends ? nullptr : tt::row_cursor(*g, at);
+            continue;
+          }
+          at = nullptr;
+          later |= ir::count_mentions(ss[n], name) > 0;
+        }
+        if (block_ == r.home && !later) {
+          last_reads.push_back(name);
+          continue;
+        }
+        std::vector<Stmt> stmts = as<Block>(body)->stmts;
+        const Expr row = var(name, Type::row(DType::f32));
+        const Expr d = var(f->var, Type::i32());
+        stmts.push_back(
+            assign(name, call(Intrinsic::row_set, {row, d, call(Intrinsic::row_get, {row, d})})));
+        body = block(std::move(stmts));
+        u.sets = true;
+      }
+      if (!r.full && block_ != r.home)
+        row_error(s, name, "its tiles are first set in a loop nested below its declaration");
+    }
+    // Walk the body with each set popping the old tile when the CB holds the row.
+    std::map<std::string, bool> saved;
+    for (const auto& [name, u] : uses) {
+      Row& r = rows_.at(name);
+      saved[name] = std::exchange(r.pop_on_set, r.full);
+      r.in_loop = true;
+    }
+    Stmt walked = walk(*as<Block>(body));
+    for (const auto& [name, u] : uses)
+      rows_.at(name).in_loop = false;
+    std::vector<Stmt> stmts;
+    for (const auto& [name, u] : uses)
+      if (u.reads)
+        stmts.push_back(
+            evaluate(call(Intrinsic::cb_wait_front, {cb_ref(sel_.row_cb(name)), int_imm(1)})));
+    for (const Stmt& x : as<Block>(walked)->stmts)
+      stmts.push_back(x);
+    for (const std::string& name : last_reads)
+      stmts.push_back(
+          evaluate(call(Intrinsic::cb_pop_front, {cb_ref(sel_.row_cb(name)), int_imm(1)})));
+    for (const auto& [name, was] : saved)
+      rows_.at(name).pop_on_set = was;
+    for (const auto& [name, u] : uses) { // a split loop's parts change the row's state together
+      Row& r = rows_.at(name);
+      r.cursor = u.ends ? int_imm(0) : tt::row_cursor(*f, r.cursor);
+      if (u.ends)
+        r.full = u.sets || !std::count(last_reads.begin(), last_reads.end(), name);
+    }
+    out_->push_back(
+        for_loop(f->var, f->min, f->extent, f->role, block(std::move(stmts)), f->loc.range));
+    return 1;
+  }
+
+  // A row its block leaves holding tiles (its last loop set them) is emptied there.
+  void drain_rows(const Block& b) {
+    for (auto it = rows_.begin(); it != rows_.end();) {
+      if (it->second.home != &b) {
+        ++it;
+        continue;
+      }
+      if (it->second.full) {
+        const std::string cb = sel_.row_cb(it->first);
+        std::vector<Stmt> body{evaluate(call(Intrinsic::cb_wait_front, {cb_ref(cb), int_imm(1)})),
+                               evaluate(call(Intrinsic::cb_pop_front, {cb_ref(cb), int_imm(1)}))};
+        out_->push_back(for_loop(ir::NameSet(prog_).fresh("drain"), int_imm(0), it->second.extent,
+                                 ForRole::serial, block(std::move(body))));
+      }
+      it = rows_.erase(it);
+    }
+  }
+
+  [[noreturn]] void row_error(const Stmt& s, const std::string& row, const std::string& why) {
+    diags_.error(s->loc.range, "row of tiles '" + row + "' on Tenstorrent: " + why);
+    throw UserErrorReported{};
+  }
+
+  // The program attribute `rows`: [name, dimension, capacity, tiles] per row, for the host's check
+  // that the row's tiles (the dimension's tile count when `tiles`, else the dimension) fit its CB.
+  void record_row(const std::string& name, const Expr& extent) {
+    if (const IntImm* n = as<IntImm>(extent)) { // a literal extent: checked here
+      if (n->value > row_capacity_) {
+        diags_.error(as<Call>(rows_decl_->value)->loc.range,
+                     "row of tiles '" + name + "' has " + std::to_string(n->value) +
+                         " tiles, but its circular buffer holds " + std::to_string(row_capacity_));
+        throw UserErrorReported{};
+      }
+      return;
+    }
+    // Over tiles(D) (the extent is D's tile count) or 0 .. B (a batch dimension itself).
+    const Var* v = as<Var>(extent);
+    if (!v)
+      throw InternalError("internal error: select-tile-ops: row '" + name + "' of " +
+                          print(extent) + " tiles");
+    auto dim = row_dims_.find(v->name);
+    const bool tiles = dim != row_dims_.end();
+    std::vector<AttrValue> rows;
+    if (auto it = prog_.attrs.find("rows"); it != prog_.attrs.end())
+      rows = std::get<std::vector<AttrValue>>(it->second.value);
+    std::vector<AttrValue> row{AttrValue{name}, AttrValue{tiles ? dim->second : v->name},
+                               AttrValue{row_capacity_}, AttrValue{tiles}};
+    rows.push_back(AttrValue{std::move(row)});
+    prog_.attrs["rows"] = AttrValue{std::move(rows)};
+  }
+
   std::vector<Stmt>* out_ = nullptr;
+  const Block* block_ = nullptr;
 };
 
 } // namespace

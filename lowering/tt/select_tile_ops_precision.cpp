@@ -183,8 +183,8 @@ std::vector<Val> TileSelector::sum_parts(const Val& a, const Expr& e) {
     to_cb(a);
     return {a};
   }
-  if (a->where == TileValue::Where::dst)
-    spill_all(); // to a dest-only temporary: exact
+  if (!live_.empty()) // a to a dest-only temporary (exact), and what else DST holds: hi and lo
+    spill_all();      // take sections of their own (`l * c + rowsum(p)`)
   const std::string hi = temp_cb(false), lo = temp_cb(false);
   Val keep = std::make_shared<TileValue>(*a); // a stays for lo: read, not popped
   keep->pop = false;

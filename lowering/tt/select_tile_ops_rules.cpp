@@ -97,6 +97,13 @@ Val TileSelector::select(const Expr& e) {
     v->dest_only = buf && buf->role == CBRole::partials && buf->format == DataFormat::Float32;
     return v;
   }
+  if (const Call* c = as<Call>(e); c && c->fn == Intrinsic::row_get) { // its front tile
+    auto v = std::make_shared<TileValue>();
+    v->where = TileValue::Where::cb;
+    v->cb = row_cb(as<Var>(c->args[0])->name);
+    v->dest_only = true;
+    return v;
+  }
   if (const Var* x = as<Var>(e)) {
     if (auto it = resident_.find(x->name); it != resident_.end()) {
       Val v = it->second;

@@ -198,6 +198,21 @@ std::string TileSelector::var_cb(const std::string& name) {
   // running sums, instead of being rounded to bf16 once per iteration.
   return var_cbs_[name] = new_cb("cb_" + name, inter_f32_ || fp32_acc_);
 }
+std::string TileSelector::new_row_cb(const std::string& name, std::int64_t capacity) {
+  const std::vector<std::int64_t> free = free_cb_indices(prog_, CBRole::row);
+  if (free.empty())
+    user_error(loc_, "row of tiles '" + name + "' needs a ninth circular buffer for rows, but a " +
+                         "Tensix core has 8 for them (indices 8-15)");
+  CircularBuffer c;
+  c.name = NameSet(prog_).fresh("cb_" + name);
+  c.index = free.front();
+  c.format = DataFormat::Float32;
+  c.page_size = tile_bytes(DType::f32);
+  c.depth = capacity;
+  c.role = CBRole::row;
+  prog_.cbs.push_back(c);
+  return row_cbs_[name] = c.name;
+}
 void TileSelector::set_in_cb(const std::string& name, bool v) {
   in_cb_[name] = v;
 }

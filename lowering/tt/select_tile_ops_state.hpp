@@ -91,6 +91,12 @@ public:
   void set_resident(const std::string& name, Val v);
   bool resident(const std::string& name) const;
 
+  // Rows of tiles (docs/lowering.md, "Rows of tiles"): each in a Float32 CB of role `row` holding
+  // its tiles in index order; `row.get(o, d)` is the tile at its front, read only by copy_tile.
+  std::string new_row_cb(const std::string& name, std::int64_t capacity);
+  bool is_row(const std::string& name) const { return row_cbs_.count(name) > 0; }
+  const std::string& row_cb(const std::string& name) const { return row_cbs_.at(name); }
+
   /// The page of tile [r, c] of a tensor: r * (its tile columns) + c.
   ir::Expr page_of(const std::string& tensor, const std::vector<ir::Expr>& idx) const;
 
@@ -138,7 +144,7 @@ private:
   SourceRange loc_;
   std::map<std::string, ir::Expr> tile_counts_;     // tensor -> its tile-column count
   std::map<std::string, ir::Expr> row_tile_counts_; // batched tensor -> its tile-row count
-  std::map<std::string, std::string> var_cbs_;
+  std::map<std::string, std::string> var_cbs_, row_cbs_;
   std::map<std::string, bool> in_cb_;
   std::map<std::string, Val> resident_;
   std::map<std::string, OutsideFacts> var_outside_; // every tile variable, over all its values

@@ -22,6 +22,8 @@ CbRange cb_range(ir::CBRole role) {
   case ir::CBRole::intermediate:
   case ir::CBRole::partials:
     return {24, 31};
+  case ir::CBRole::row: // the old "dataflow" indices: every CBIndex c_0 .. c_31 is general
+    return {8, 15};     // (tt_metal/hostdevcommon/api/hostdevcommon/kernel_structs.h)
   }
   return {0, 7};
 }

@@ -13,6 +13,22 @@ bool is_zero(const Expr& e) {
   return i && i->value == 0;
 }
 
+// Whether a loop inside `s` has a bound that reads `v` (`for j in 0 .. i + 1`).
+bool bounds_a_loop(const Stmt& s, const std::string& v) {
+  if (const Block* b = as<Block>(s)) {
+    for (const Stmt& x : b->stmts)
+      if (bounds_a_loop(x, v))
+        return true;
+    return false;
+  }
+  if (const For* f = as<For>(s))
+    return ir::count_mentions(f->min, v) + ir::count_mentions(f->extent, v) > 0 ||
+           bounds_a_loop(f->body, v);
+  if (const IfThenElse* i = as<IfThenElse>(s))
+    return bounds_a_loop(i->then_case, v) || (i->else_case && bounds_a_loop(i->else_case, v));
+  return false;
+}
+
 class CoreLoop : public Mutator {
 public:
   CoreLoop(std::string start, std::string count, std::string linear)
@@ -32,7 +48,8 @@ protected:
     }
     Expr start = var(start_, Type::u32()), count = var(count_, Type::u32());
     Stmt body = nest.back()->body;
-    if (nest.size() == 1 && is_zero(f.min))
+    const bool fold = bounds_a_loop(body, nest.back()->var);
+    if (nest.size() == 1 && is_zero(f.min) && !fold)
       return for_loop(f.var, start, count, ForRole::per_core, body, f.loc.range);
     // Row-major linear id: the last loop varies fastest.
     Expr w = var(linear_, Type::i32());
@@ -43,6 +60,15 @@ protected:
       Expr idx = stride ? w / stride : w;
       if (k > 0)
         idx = idx % l->extent;
+      // Causal balance: when the index bounds a loop inside (a triangular `0 .. i + 1`), the work
+      // grows with it, and a core's run of consecutive items would be all light or all heavy.
+      // The index is folded: r = 0, 1, 2, 3, ... decodes to 0, E-1, 1, E-2, ..., so every run of
+      // two items sums to E-1 and split_work_to_cores' even runs carry even work (tt-metal's
+      // FlashAttention gives each core a low and a high Q chunk: tech_reports/FlashAttention).
+      if (k + 1 == nest.size() && fold) {
+        const Expr half = idx / int_imm(2), odd = idx % int_imm(2);
+        idx = ir::add(half, ir::mul(odd, l->extent - int_imm(1) - ir::mul(int_imm(2), half)));
+      }
       decode.insert(decode.begin(), decl(l->var, Type::i32(), ir::add(idx, l->min)));
       stride = stride ? ir::mul(stride, l->extent) : l->extent;
     }

@@ -75,6 +75,20 @@ void check_grouped_dim(const char* kernel, const char* outer, const char* param_
               " but " + param_b + "." + axis_b + " = " + std::to_string(b));
 }
 
+void check_row_fits(const char* kernel, const char* row, const char* dim, const char* param,
+                    const char* axis, std::int64_t value, std::int64_t tile,
+                    std::int64_t capacity) {
+  const std::int64_t tiles = (value + tile - 1) / tile;
+  if (tiles <= capacity)
+    return;
+  const std::string over = tile == 1 ? "" : " / " + std::to_string(tile);
+  throw Error(std::string(kernel) + ": row of tiles '" + row + "' needs " + dim + over + " = " +
+              std::to_string(tiles) + " tiles (" + param + "." + axis + " = " +
+              std::to_string(value) + "), but its circular buffer holds " +
+              std::to_string(capacity) + " (" + dim + " at most " +
+              std::to_string(capacity * tile) + ")");
+}
+
 void check_data(const char* kernel, const char* param, const void* data, std::int64_t rows,
                 std::int64_t cols) {
   if (data == nullptr && rows > 0 && cols > 0)

@@ -1,13 +1,14 @@
 // FlashAttention-2 with a row of tiles (tests/unit/interp/attention_flash.tk: the output row
 // o[d in tiles(D)] carried across the key loop, updated element-wise and by `@`, stored) end to end
-// on the CPU, against a double reference (the bf16 bound, PCC and bias of harness.hpp) and the
-// interpreter, at shapes with an odd number of key tiles and D = 32, 64 and 128; and a row of
-// loaded tiles read by a triangular loop (tests/e2e/rows.tk).
+// on the CPU and on TT (the emulator), against a double reference (the bf16 bound, PCC and bias of
+// harness.hpp) and the interpreter, at shapes with an odd number of key tiles and D = 32, 64 and
+// 128; and a row of loaded tiles read by a triangular loop (tests/e2e/rows.tk).
 #include "tests/e2e/attention_reference.hpp"
 #include "tests/e2e/harness.hpp"
 
 #include "attention_flash.hpp"
 #include "rows.hpp"
+#include "rows_sweep.hpp"
 
 #include <gtest/gtest.h>
 
@@ -34,7 +35,9 @@ TEST_P(Flash, MatchesTheReference) {
   const TensorView<const bf16> q{Q.data.data(), H, S, D}, k{K.data.data(), H, S, D},
       v{V.data.data(), H, S, D};
   const TensorView<bf16> o{O.data.data(), H, S, D};
-  launch(b, [&] { gen::attention_flash::run_cpu(q, k, v, scale, o); }, NoTt{});
+  launch(
+      b, [&] { gen::attention_flash::run_cpu(q, k, v, scale, o); },
+      [&] { gen::attention_flash::run_tt(device(), q, k, v, scale, o); });
   const Reference ref = causal_attention(Q, K, V, H, S, D, 1, static_cast<double>(scale));
   const Outcome out =
       verify_kernel(TK_E2E_FLASH_FILE, "attention_flash",
@@ -51,11 +54,31 @@ TEST_P(Flash, MatchesTheReference) {
               out.bias, out.bias_bound);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, Flash,
-                         ::testing::Values(Shape{Backend::cpu, 1, 32, 32},
-                                           Shape{Backend::cpu, 2, 96, 64},
-                                           Shape{Backend::cpu, 2, 160, 128},
-                                           Shape{Backend::cpu, 3, 224, 64}));
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, Flash,
+    ::testing::Values(Shape{Backend::cpu, 1, 32, 32}, Shape{Backend::cpu, 2, 96, 64},
+                      Shape{Backend::cpu, 2, 160, 128}, Shape{Backend::cpu, 3, 224, 64},
+                      Shape{Backend::tt, 1, 32, 32}, Shape{Backend::tt, 2, 96, 64},
+                      Shape{Backend::tt, 2, 160, 128}, Shape{Backend::tt, 3, 224, 64}));
+
+// On TT the row o lives in a circular buffer of 64 Float32 tiles (select_tile_ops_rows.hpp): the
+// host rejects D = 2080 (65 tiles) before it touches the device; the CPU has no such bound.
+TEST(FlashHost, RejectsARowLongerThanItsCircularBuffer) {
+  constexpr std::int64_t S = 32, D = 65 * 32;
+  const Matrix<bf16> Q(S, D), K(S, D), V(S, D);
+  Matrix<bf16> O(S, D);
+  const TensorView<const bf16> q{Q.data.data(), 1, S, D}, k{K.data.data(), 1, S, D},
+      v{V.data.data(), 1, S, D};
+  const TensorView<bf16> o{O.data.data(), 1, S, D};
+  std::string what = "(no tk::Error thrown)";
+  try {
+    gen::attention_flash::run_tt(device(), q, k, v, 1.0f, o);
+  } catch (const tk::Error& e) {
+    what = e.what();
+  }
+  EXPECT_EQ(what, "attention_flash: row of tiles 'o' needs D / 32 = 65 tiles (Q.cols = 2080), but "
+                  "its circular buffer holds 64 (D at most 2048)");
+}
 
 // y[i, d] = 0.5 * (x[i, 0] + ... + x[i, d]), tile by tile: q[k] is a row of x's tiles, read by
 // `for k in 0 .. d + 1`.
@@ -84,6 +107,40 @@ TEST(Rows, TriangularReadOfARowOfLoads) {
   std::printf("rows_prefix cpu: max |err| %.3g, PCC %.6f, bias %.3g (bound %.3g)\n",
               out.max_abs_err, out.pcc, out.bias, out.bias_bound);
 }
+
+// rows_sweep.tk on both targets: a row read by a loop that leaves it for the next one (on TT each
+// tile goes back into the row's CB), then updated and stored, its binding and update split in two
+// loops by keep-rows on TT; N = 160 is five tiles.
+class RowsSweep : public ::testing::TestWithParam<Backend> {};
+
+TEST_P(RowsSweep, MatchesTheReference) {
+  const Backend b = GetParam();
+  constexpr std::int64_t M = 64, N = 160;
+  Rng rng(0xf1c);
+  const auto X = random_bf16(M, N, -1, 1, rng);
+  Matrix<bf16> Y(M, N);
+  const MatrixView<const bf16> x{X.data.data(), M, N};
+  const MatrixView<bf16> y{Y.data.data(), M, N};
+  launch(
+      b, [&] { gen::rows_sweep::run_cpu(x, y); }, [&] { gen::rows_sweep::run_tt(device(), x, y); });
+  Reference ref{M, N, std::vector<double>(static_cast<std::size_t>(M * N)), {}};
+  for (std::int64_t r = 0; r < M; ++r)
+    for (std::int64_t c = 0; c < N; ++c) {
+      double v = 3.0 * X.at(r, c);
+      for (std::int64_t k = 0; k < N / 32; ++k)
+        v += X.at(r, k * 32 + c % 32);
+      ref.value[static_cast<std::size_t>(r * N + c)] = v;
+    }
+  set_bf16_bound(ref);
+  const Outcome out = verify_kernel(TK_E2E_ROWS_SWEEP_FILE, "rows_sweep",
+                                    {{{"x", to_interp(X)}}, {}, {}}, "y", Y, ref);
+  EXPECT_TRUE(out.ok) << out.detail;
+  EXPECT_LE(std::abs(out.bias), out.bias_bound);
+  std::printf("rows_sweep %s: max |err| %.3g, PCC %.6f, bias %.3g (bound %.3g)\n",
+              b == Backend::cpu ? "cpu" : "tt", out.max_abs_err, out.pcc, out.bias, out.bias_bound);
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, RowsSweep, ::testing::Values(Backend::cpu, Backend::tt));
 
 } // namespace
 } // namespace tk::e2e

@@ -64,7 +64,8 @@ Module everything_module() {
   p.cbs = {{"cb_in0", 0, DataFormat::Float16_b, 2048, 2, CBRole::input, "X"},
            {"cb_out0", 16, DataFormat::Float32, 4096, 2, CBRole::output, "Y"},
            {"cb_scaler", 24, DataFormat::Bfp8_b, 1088, 1, CBRole::scaler, ""},
-           {"cb_tmp", 25, DataFormat::Float16_b, 2048, 4, CBRole::intermediate, ""}};
+           {"cb_tmp", 25, DataFormat::Float16_b, 2048, 4, CBRole::intermediate, ""},
+           {"cb_o", 8, DataFormat::Float32, 4096, 64, CBRole::row, ""}};
 
   // One kernel function calling every intrinsic once.
   std::vector<Stmt> body = {

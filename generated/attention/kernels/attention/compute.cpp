@@ -40,7 +40,7 @@ void kernel_main() {
   compute_kernel_hw_startup(cb_K, cb_Q, cb_m);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t w = start; w < start + count; ++w) {
-    const int32_t i = w % St;
+    const int32_t i = w % St / 2 + w % St % 2 * (St - 1 - 2 * (w % St / 2));
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());

@@ -75,7 +75,7 @@ void kernel_main() {
   cb_push_back(cb_scaler, 1);
   for (uint32_t w = start; w < start + count; ++w) {
     const int32_t h = w / St;
-    const int32_t i = w % St;
+    const int32_t i = w % St / 2 + w % St % 2 * (St - 1 - 2 * (w % St / 2));
     for (int32_t j = 0; j < i + 1; ++j) {
       for (int32_t e = 0; e < Dt; ++e) {
         cb_reserve_back(cb_Q, 1);

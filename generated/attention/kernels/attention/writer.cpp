@@ -15,7 +15,7 @@ void kernel_main() {
   const auto O_accessor = TensorAccessor(O_args, O_addr, 2048u);
   for (uint32_t w = start; w < start + count; ++w) {
     const int32_t h = w / St;
-    const int32_t i = w % St;
+    const int32_t i = w % St / 2 + w % St % 2 * (St - 1 - 2 * (w % St / 2));
     for (int32_t d = 0; d < Dt; ++d) {
       cb_wait_front(cb_O, 1);
       noc_async_write_page((h * St + i) * Dt + d, O_accessor, get_read_ptr(cb_O));
