@@ -318,8 +318,9 @@ private:
         return s;
       };
       // The first walk over a work item's row waits for its tile j as it arrives, j + 1 pages
-      // from the front (cumulative, as ttnn's layernorm waits for its row block by block); its
-      // window's one wait, which balances the reader's pushes, follows the walk.
+      // from the front (cumulative, as ttnn's layernorm_pre_allgather.cpp compute kernel waits
+      // `cb_wait_front(cb_inp, wt + blk)`, tt-metal a8c5af0f5a26); its window's one wait, which
+      // balances the reader's pushes, follows the walk, before the tiles it streams.
       auto arriving = [&](const std::vector<const Kept*>& ks, Stmt s) {
         std::vector<Stmt> waited;
         for (const Kept* k : ks)
