@@ -249,8 +249,33 @@ private:
       return for_loop(names.fresh("row_window"), int_imm(0), times, ForRole::serial,
                       block({std::move(s)}), core.loc.range);
     };
-    std::vector<Stmt> waits;
+    std::vector<Stmt> waits, head_waits;
     std::map<std::size_t, std::vector<Stmt>> item_waits; // after the walk (statement) of each
+    // The first walk takes the rows as they arrive when every work item's row has the same first
+    // walk and no tile streamed before the windows' waits in the compute kernel: nothing loaded
+    // before that walk, nor in its part where every kept row comes from L1. Otherwise compute
+    // would wait for a streamed tile the reader pushes after the windows, and the rows are
+    // waited for whole first, as before.
+    std::set<std::size_t> firsts;
+    std::set<std::string> kept_names;
+    for (const Kept& k : kept) {
+      kept_names.insert(k.tensor->name);
+      if (!k.shared)
+        firsts.insert(k.at.front());
+    }
+    bool progressive = firsts.size() == 1;
+    if (progressive) {
+      const std::size_t n0 = *firsts.begin();
+      for (const Tensor& t : p_.tensors) {
+        Loads loads;
+        loads.tensor = t.name;
+        for (std::size_t n = 0; n < n0; ++n)
+          loads.visit(body.stmts[n]);
+        if (!kept_names.count(t.name))
+          loads.visit(body.stmts[n0]);
+        progressive = progressive && loads.found.empty();
+      }
+    }
     for (Kept& k : kept) {
       add_cb(k, cap);
       const Expr cols = ir::tiles_of(k.tensor->dims[1], counts);
@@ -290,13 +315,14 @@ private:
       };
       head.push_back(once(x.twice, chunks(cap)));
       head.push_back(once(x.single, chunks(2 * cap)));
-      std::vector<Stmt>& waits_after = item_waits[k.at.front()];
+      std::vector<Stmt>& waits_after = progressive ? item_waits[k.at.front()] : head_waits;
       waits_after.push_back(once(x.twice, cb_call(Intrinsic::cb_wait_front, cap)));
       waits_after.push_back(once(x.single, cb_call(Intrinsic::cb_wait_front, 2 * cap)));
       tail.push_back(once(x.twice, cb_call(Intrinsic::cb_pop_front, cap)));
       tail.push_back(once(x.single, cb_call(Intrinsic::cb_pop_front, 2 * cap)));
     }
     before.insert(before.end(), waits.begin(), waits.end());
+    head.insert(head.end(), head_waits.begin(), head_waits.end());
     std::vector<Stmt> out = head;
     for (std::size_t n = 0; n < body.stmts.size(); ++n) {
       std::vector<const Kept*> item, shared;
@@ -324,7 +350,7 @@ private:
       auto arriving = [&](const std::vector<const Kept*>& ks, Stmt s) {
         std::vector<Stmt> waited;
         for (const Kept* k : ks)
-          if (k->at.front() == n && !k->shared)
+          if (progressive && k->at.front() == n && !k->shared)
             waited.push_back(evaluate(call(Intrinsic::cb_wait_upto,
                                            {cb_ref(k->cb), var(f.var, Type::i32()) + int_imm(1)})));
         if (waited.empty())
@@ -342,11 +368,13 @@ private:
       const Expr last = item.empty() ? x.shared_kept : x.kept;
       out.push_back(
           for_loop(f.var, f.min, first, f.role, arriving(all, from_cbs(all, f.body)), f.loc.range));
-      if (!item.empty() && !shared.empty())
-        out.push_back(for_loop(f.var, first, last - first, f.role,
-                               arriving(item, from_cbs(item, f.body)), f.loc.range));
-      if (auto w = item_waits.find(n); w != item_waits.end()) // before the tiles streamed
+      // The window's wait before any tile this walk streams (the reader pushed the window
+      // before them): a shared row's tiles past shared_kept, or the row's past row_kept.
+      if (auto w = item_waits.find(n); w != item_waits.end())
         out.insert(out.end(), w->second.begin(), w->second.end());
+      if (!item.empty() && !shared.empty())
+        out.push_back(
+            for_loop(f.var, first, last - first, f.role, from_cbs(item, f.body), f.loc.range));
       out.push_back(for_loop(f.var, last, f.extent - last, f.role, f.body, f.loc.range));
     }
     out.insert(out.end(), tail.begin(), tail.end());

@@ -763,8 +763,7 @@ TEST(TTStages, MulticastReadsNeedsACoreGrid) {
 // cb_x_row (512 pages of the 1 MiB share: rows of up to 256 tiles double-buffered, longer ones
 // up to 512 in one window, which row_single / row_double choose at run time) and each loop splits
 // into the tiles kept and those past them. The reader pushes the row in chunks of 16 pages (the
-// power of two at or below sqrt(256 x 397 / 256) = 19.9); the first loop waits for tile j as it
-// lands (cb.wait_upto) and the window's wait follows it. z is read by one loop only, w at two
+// power of two at or below sqrt(256 x 397 / 256) = 19.9). z is read by one loop only, w at two
 // different rows: both stay streamed.
 const char* kKeepRows = R"(// after to-core-loop
 program kr attributes {grid = 8x8} {
@@ -828,16 +827,17 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
         "row_chunk_pages_1, 16)\n"
         "        }\n"
         "      }\n",
-        // the first walk takes each tile as it lands; the window's wait follows it
-        "      for j in 0 .. row_kept reduction {\n"
-        "        cb.wait_upto(cb_x_row, j + 1)\n"
-        "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row, j), load w[i, j])))\n"
-        "      }\n"
+        // w streams in the first walk (the reader pushes its tiles after the window): the row
+        // is waited for whole before it, not tile by tile
         "      for row_window_2 in 0 .. row_double serial {\n"
         "        cb_wait_front(cb_x_row, 256)\n"
         "      }\n"
         "      for row_window_3 in 0 .. row_single serial {\n"
         "        cb_wait_front(cb_x_row, 512)\n"
+        "      }\n"
+        "      let s: tile<f32> = tile.zeros()\n"
+        "      for j in 0 .. row_kept reduction {\n"
+        "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row, j), load w[i, j])))\n"
         "      }\n"
         "      for j in row_kept .. +Nt - row_kept reduction {\n"
         "        s = tile.add(s, tile.rowsum(tile.add(load x[i, j], load w[i, j])))\n",
@@ -851,6 +851,7 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
         "        cb_pop_front(cb_x_row, 512)\n"
         "      }\n    }\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
+  EXPECT_EQ(out.find("cb.wait_upto"), std::string::npos) << out;
   EXPECT_EQ(out.find("cb_z_row"), std::string::npos) << out;
   EXPECT_EQ(out.find("cb_w_row"), std::string::npos) << out;
 }
@@ -921,6 +922,14 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
         "      }\n"
         "      for row_window_1 in 0 .. row_single serial {\n"
         "        for row_chunk_1 in 0 .. 20 serial {\n",
+        // the first walk takes x's tiles as they land; the window's wait follows it
+        "      for j in 0 .. row_kept reduction {\n"
+        "        cb.wait_upto(cb_x_row, j + 1)\n"
+        "        s = tile.add(s, tile.rowsum(cb.tile(cb_x_row, j)))\n"
+        "      }\n"
+        "      for row_window_2 in 0 .. row_double serial {\n"
+        "        cb_wait_front(cb_x_row, 160)\n"
+        "      }\n",
         // [0, shared_kept): both rows in L1; [shared_kept, row_kept): x's only; past: loaded
         "      for j in 0 .. shared_kept serial {\n"
         "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), "
