@@ -42,10 +42,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t Mt = M / 32u;
   const std::uint32_t work_items = Mt;
   const std::uint32_t Nt = N / 32u;
-  const std::uint32_t shared_kept = std::min(Nt, 170u);
-  const std::uint32_t row_single = std::min(4u * (Nt - std::min(Nt, 170u)) / Nt, 1u);
+  const std::uint32_t shared_kept = std::min(Nt, 160u);
+  const std::uint32_t row_single = std::min(4u * (Nt - std::min(Nt, 160u)) / Nt, 1u);
   const std::uint32_t row_double = 1u - row_single;
-  const std::uint32_t row_kept = std::min(Nt, 170u + 170u * row_single);
+  const std::uint32_t row_kept = std::min(Nt, 160u + 160u * row_single);
   const std::uint32_t inv_n_bits = std::bit_cast<std::uint32_t>(inv_n);
   const std::uint32_t eps_bits = std::bit_cast<std::uint32_t>(eps);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
@@ -111,11 +111,11 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_2, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(696320, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(655360, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_3, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(348160, {{tt::CBIndex::c_4, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(327680, {{tt::CBIndex::c_4, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_4, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,

@@ -237,6 +237,10 @@ namespace tk::ir {
   /* compute: the tile at index `int` of the CB's waited front, which holds a row kept in L1       \
      (keep-rows); select-tile-ops reads it in place, without a wait or a pop of its own */         \
   X(cb_tile, "cb.tile", "cb int", tile, reads, "")                                                 \
+  /* compute: waits until the CB's front holds `int` pages (cb_wait_front, which counts from       \
+     the front: a count that grows as a kept row arrives, without a pop of its own; the row's      \
+     one cb_wait_front of its window and its pop balance the reader's pushes) */                   \
+  X(cb_wait_upto, "cb.wait_upto", "cb int", void, writes, "")                                      \
   X(df_mcast_block, "df.mcast_block",                                                              \
     "cb src int int int int int int int const int int int int int int int int int int", void,      \
     writes, "")                                                                                    \

@@ -5,6 +5,7 @@
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tk::lower {
 
@@ -172,9 +173,27 @@ private:
     for (const Kept& k : kept)
       pages += (k.shared ? 1 : 2) * k.tensor->layout->page_size;
     const std::int64_t share = std::min(kRowShare, tt::l1_cb_budget(p_) - kOtherShare);
-    const std::int64_t cap = share / pages;
+    std::int64_t cap = share / pages;
     if (cap < 1)
       return block(body.stmts);
+    // The reader pushes a work item's row in chunks of `chunk` pages, each as it lands, so that
+    // the first walk over the row starts on its first tiles (cb.wait_upto below). Each chunk ends
+    // in a read barrier, and as every core reads alike their barriers drain the chip's DRAM
+    // queue together: about a read latency lost per chunk, cap / chunk of them for a row of cap
+    // tiles. Against that, the first walk's work on the last chunk is left after the row has
+    // landed: chunk tiles at about an SFPU function's cycles each. Their sum is least near
+    // chunk = sqrt(cap x latency / cycles): the power of two at or below it, from the arch table
+    // (Wormhole: 397 cycles, 256 per tile; softmax's cap of 256 tiles: 16 pages, layernorm's
+    // 128: 8). cap is then a whole number of chunks.
+    std::int64_t chunk = 1;
+    if (std::any_of(kept.begin(), kept.end(), [](const Kept& k) { return !k.shared; })) {
+      const arch::ArchSpec& a = tt::arch_of(p_);
+      const double best = std::sqrt(static_cast<double>(cap) * a.dram_read_latency.value /
+                                    a.sfpu_function_tile.value);
+      while (2 * chunk <= best && 2 * chunk <= cap)
+        chunk *= 2;
+      cap -= cap % chunk;
+    }
     std::map<std::string, std::string> counts = ir::tile_count_vars(k_);
     std::vector<Stmt> head, tail;
     // Per loop extent E, as lets over sizes (the loops' bounds stay plain variables): a shared
@@ -230,7 +249,33 @@ private:
       return for_loop(names.fresh("row_window"), int_imm(0), times, ForRole::serial,
                       block({std::move(s)}), core.loc.range);
     };
-    std::vector<Stmt> waits, item_waits;
+    std::vector<Stmt> waits, head_waits;
+    std::map<std::size_t, std::vector<Stmt>> item_waits; // after the walk (statement) of each
+    // The first walk takes the rows as they arrive when every work item's row has the same first
+    // walk and no tile streamed before the windows' waits in the compute kernel: nothing loaded
+    // before that walk, nor in its part where every kept row comes from L1. Otherwise compute
+    // would wait for a streamed tile the reader pushes after the windows, and the rows are
+    // waited for whole first, as before.
+    std::set<std::size_t> firsts;
+    std::set<std::string> kept_names;
+    for (const Kept& k : kept) {
+      kept_names.insert(k.tensor->name);
+      if (!k.shared)
+        firsts.insert(k.at.front());
+    }
+    bool progressive = firsts.size() == 1;
+    if (progressive) {
+      const std::size_t n0 = *firsts.begin();
+      for (const Tensor& t : p_.tensors) {
+        Loads loads;
+        loads.tensor = t.name;
+        for (std::size_t n = 0; n < n0; ++n)
+          loads.visit(body.stmts[n]);
+        if (!kept_names.count(t.name))
+          loads.visit(body.stmts[n0]);
+        progressive = progressive && loads.found.empty();
+      }
+    }
     for (Kept& k : kept) {
       add_cb(k, cap);
       const Expr cols = ir::tiles_of(k.tensor->dims[1], counts);
@@ -250,15 +295,34 @@ private:
         after.push_back(cb_call(Intrinsic::cb_pop_front, cap));
         continue;
       }
-      head.push_back(once(x.twice, read(x.kept, cap)));
-      head.push_back(once(x.single, read(x.kept, 2 * cap)));
-      item_waits.push_back(once(x.twice, cb_call(Intrinsic::cb_wait_front, cap)));
-      item_waits.push_back(once(x.single, cb_call(Intrinsic::cb_wait_front, 2 * cap)));
+      // The window in chunks, each pushed as it lands, so that the first walk starts on the row's
+      // first tiles (`cb.wait_upto` below) while the rest are still on their way.
+      auto chunks = [&](std::int64_t window) {
+        const std::string c = names.fresh("row_chunk");
+        const Expr at = var(c, Type::i32()) * int_imm(chunk);
+        // The chunk's pages of the row (a let: the read's loop then counts to a variable)
+        const std::string valid = names.fresh("row_chunk_pages");
+        Stmt pages_of = decl(
+            valid, Type::i32(),
+            binary(BinaryOp::min, binary(BinaryOp::max, x.kept - at, int_imm(0)), int_imm(chunk)));
+        Stmt one =
+            evaluate(call(Intrinsic::df_read_block,
+                          {cb_ref(k.cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols) + at,
+                           int_imm(1), int_imm(chunk), cols, int_imm(1), int_imm(1),
+                           var(valid, Type::i32()), int_imm(chunk)}));
+        return for_loop(c, int_imm(0), int_imm(window / chunk), ForRole::serial,
+                        block({std::move(pages_of), std::move(one)}), core.loc.range);
+      };
+      head.push_back(once(x.twice, chunks(cap)));
+      head.push_back(once(x.single, chunks(2 * cap)));
+      std::vector<Stmt>& waits_after = progressive ? item_waits[k.at.front()] : head_waits;
+      waits_after.push_back(once(x.twice, cb_call(Intrinsic::cb_wait_front, cap)));
+      waits_after.push_back(once(x.single, cb_call(Intrinsic::cb_wait_front, 2 * cap)));
       tail.push_back(once(x.twice, cb_call(Intrinsic::cb_pop_front, cap)));
       tail.push_back(once(x.single, cb_call(Intrinsic::cb_pop_front, 2 * cap)));
     }
     before.insert(before.end(), waits.begin(), waits.end());
-    head.insert(head.end(), item_waits.begin(), item_waits.end());
+    head.insert(head.end(), head_waits.begin(), head_waits.end());
     std::vector<Stmt> out = head;
     for (std::size_t n = 0; n < body.stmts.size(); ++n) {
       std::vector<const Kept*> item, shared;
@@ -279,6 +343,22 @@ private:
         }
         return s;
       };
+      // The first walk over a work item's row waits for its tile j as it arrives, j + 1 pages
+      // from the front (cumulative, as ttnn's layernorm_pre_allgather.cpp compute kernel waits
+      // `cb_wait_front(cb_inp, wt + blk)`, tt-metal a8c5af0f5a26); its window's one wait, which
+      // balances the reader's pushes, follows the walk, before the tiles it streams.
+      auto arriving = [&](const std::vector<const Kept*>& ks, Stmt s) {
+        std::vector<Stmt> waited;
+        for (const Kept* k : ks)
+          if (progressive && k->at.front() == n && !k->shared)
+            waited.push_back(evaluate(call(Intrinsic::cb_wait_upto,
+                                           {cb_ref(k->cb), var(f.var, Type::i32()) + int_imm(1)})));
+        if (waited.empty())
+          return s;
+        for (const Stmt& x : as<Block>(s)->stmts)
+          waited.push_back(x);
+        return block(std::move(waited));
+      };
       const Split& x = split_of(f.extent);
       std::vector<const Kept*> all = item;
       all.insert(all.end(), shared.begin(), shared.end());
@@ -286,7 +366,12 @@ private:
       // shared ones loaded (a row longer than the shared cap); [last, E): every row loaded.
       const Expr first = shared.empty() ? x.kept : x.shared_kept;
       const Expr last = item.empty() ? x.shared_kept : x.kept;
-      out.push_back(for_loop(f.var, f.min, first, f.role, from_cbs(all, f.body), f.loc.range));
+      out.push_back(
+          for_loop(f.var, f.min, first, f.role, arriving(all, from_cbs(all, f.body)), f.loc.range));
+      // The window's wait before any tile this walk streams (the reader pushed the window
+      // before them): a shared row's tiles past shared_kept, or the row's past row_kept.
+      if (auto w = item_waits.find(n); w != item_waits.end())
+        out.insert(out.end(), w->second.begin(), w->second.end());
       if (!item.empty() && !shared.empty())
         out.push_back(
             for_loop(f.var, first, last - first, f.role, from_cbs(item, f.body), f.loc.range));

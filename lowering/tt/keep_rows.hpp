@@ -16,6 +16,9 @@
 // double-buffered; a longer one may be kept whole, up to 2 cap tiles, in one window, when the
 // tiles past cap, re-read by every walk but the first, are at least a quarter of the row (the
 // host's row_single / row_double choose at run time, each form in a loop of 0 or 1 iterations).
+// The reader pushes a work item's row in chunks (cap a whole number of them) and the first walk
+// over it waits for tile j as it lands (cb.wait_upto: cb_wait_front of j + 1 pages, cumulative),
+// so that the walk overlaps the row's read; the window's wait follows the walk.
 #pragma once
 
 #include "lowering/ir/module.hpp"

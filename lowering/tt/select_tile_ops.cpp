@@ -16,16 +16,40 @@ namespace {
 using namespace tk::ir;
 using tt::Val;
 
-// `v = combine(v, rhs)` as the only statement of a loop body: an accumulation the section keeps
-// in DST across the loop, as the SDK's mm.cpp and reduce kernels do.
+// `v = combine(v, rhs)` as the only statement of a loop body (after the waits for a kept row's
+// tiles as they arrive, keep-rows' cb.wait_upto): an accumulation the section keeps in DST across
+// the loop, as the SDK's mm.cpp and reduce kernels do.
 struct Accumulation {
   Intrinsic combine;
   Expr rhs;
+  std::vector<Stmt> waits = {};
 };
+
+bool is_wait_upto(const Stmt& s) {
+  const Evaluate* e = as<Evaluate>(s);
+  const Call* c = e ? as<Call>(e->call) : nullptr;
+  return c && c->fn == Intrinsic::cb_wait_upto;
+}
+
+// A cb_wait_front, or a loop of nothing else (keep-rows' wait for a row's window, in a loop of 0
+// or 1 iterations).
+bool is_window_wait(const Stmt& s) {
+  if (const For* f = as<For>(s)) {
+    const std::vector<Stmt>& body = as<Block>(f->body)->stmts;
+    return !body.empty() && std::all_of(body.begin(), body.end(), is_window_wait);
+  }
+  const Evaluate* e = as<Evaluate>(s);
+  const Call* c = e ? as<Call>(e->call) : nullptr;
+  return c && c->fn == Intrinsic::cb_wait_front;
+}
 
 std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) {
   const Block* b = as<Block>(f.body);
-  const Assign* a = b->stmts.size() == 1 ? as<Assign>(b->stmts[0]) : nullptr;
+  std::size_t n = 0; // the leading waits
+  while (n < b->stmts.size() && is_wait_upto(b->stmts[n]))
+    ++n;
+  const std::vector<Stmt> waits(b->stmts.begin(), b->stmts.begin() + n);
+  const Assign* a = b->stmts.size() == n + 1 ? as<Assign>(b->stmts[n]) : nullptr;
   const Call* c = a && a->name == v ? as<Call>(a->value) : nullptr;
   if (!c)
     return std::nullopt;
@@ -35,13 +59,13 @@ std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) 
   };
   if (c->fn == Intrinsic::tile_matmul_acc && is_v(c->args[0]) &&
       ir::count_mentions(c->args[1], v) + ir::count_mentions(c->args[2], v) == 0)
-    return Accumulation{Intrinsic::tile_add,
-                        call(Intrinsic::tile_matmul, {c->args[1], c->args[2]})};
+    return Accumulation{Intrinsic::tile_add, call(Intrinsic::tile_matmul, {c->args[1], c->args[2]}),
+                        waits};
   if (c->fn != Intrinsic::tile_add && c->fn != Intrinsic::tile_max)
     return std::nullopt;
   for (int k = 0; k < 2; ++k)
     if (is_v(c->args[k]) && ir::count_mentions(c->args[1 - k], v) == 0)
-      return Accumulation{c->fn, c->args[1 - k]};
+      return Accumulation{c->fn, c->args[1 - k], waits};
   return std::nullopt;
 }
 
@@ -202,10 +226,16 @@ private:
                      const std::map<std::string, std::size_t>& last, const std::string& name,
                      Val v) {
     const Stmt* next = k + 1 < ss.size() ? &ss[k + 1] : nullptr;
-    const For* loop = next ? as<For>(*next) : nullptr;
+    // The waits for a kept row's window between two accumulation loops (keep-rows: after the
+    // tiles a first walk took as they arrived, before those it streams) do not end the section.
+    std::size_t gap = 0;
+    while (k + 1 + gap < ss.size() && is_window_wait(ss[k + 1 + gap]))
+      ++gap;
+    const Stmt* after = k + 1 + gap < ss.size() ? &ss[k + 1 + gap] : nullptr;
+    const For* loop = after ? as<For>(*after) : nullptr;
     // A loop over a row of tiles is row_statement's: its reads wait for and pop the row's tiles.
     const bool row_loop = loop && std::any_of(rows_.begin(), rows_.end(), [&](const auto& r) {
-                            return ir::count_mentions(*next, r.first) > 0;
+                            return ir::count_mentions(*after, r.first) > 0;
                           });
     if (loop && !row_loop) {
       auto acc = accumulation_of(*loop, name);
@@ -214,18 +244,19 @@ private:
       const bool fpu = acc && sel_.accumulates_from_cbs(self, acc->rhs, acc->combine);
       if (fpu || (acc && sel_.sums_in_dst(name, acc->rhs, acc->combine))) {
         sel_.set_resident(name, v);
-        std::vector<Stmt> body;
+        std::vector<Stmt> body = acc->waits;
         std::vector<Stmt>* saved = out_;
         out_ = &body;
         sel_.set_output(out_);
-        sel_.set_loc(as<Block>(loop->body)->stmts[0]->loc.range);
+        sel_.set_loc(as<Block>(loop->body)->stmts[acc->waits.size()]->loc.range);
         Val x =
             fpu ? sel_.accumulate(self, acc->rhs, acc->combine) : sel_.sum_in_dst(self, acc->rhs);
         out_ = saved;
         sel_.set_output(out_);
+        out_->insert(out_->end(), ss.begin() + k + 1, ss.begin() + k + 1 + gap);
         out_->push_back(for_loop(loop->var, loop->min, loop->extent, loop->role,
                                  block(std::move(body)), loop->loc.range));
-        return 1 + define(ss, k + 1, last, name, x);
+        return 1 + gap + define(ss, k + 1 + gap, last, name, x);
       }
     }
     auto it = last.find(name);

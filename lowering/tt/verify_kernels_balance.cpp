@@ -25,6 +25,17 @@ std::int64_t pages(const Call& c) {
   return n->value;
 }
 
+// An event of n pages on `cb` after the tree's items: merged into the last one when it is on the
+// same CB.
+void add(EventTree& t, const std::string& cb, std::int64_t n) {
+  if (!t.items.empty())
+    if (auto* last = std::get_if<EventTree::Event>(&t.items.back()); last && last->cb == cb) {
+      last->n += n;
+      return;
+    }
+  t.items.push_back(EventTree::Event{cb, n});
+}
+
 void build(const Stmt& s, Intrinsic fn, const std::set<std::string>& cbs, EventTree& t) {
   if (const Block* b = as<Block>(s)) {
     for (const Stmt& x : b->stmts)
@@ -33,20 +44,23 @@ void build(const Stmt& s, Intrinsic fn, const std::set<std::string>& cbs, EventT
     auto loop = std::make_shared<EventTree::Loop>();
     loop->extent = print(f->extent);
     build(f->body, fn, cbs, loop->body);
-    if (!loop->body.items.empty())
+    // n literal iterations of one event are that event n times (a row a reader pushes in chunks,
+    // keep-rows, against the one wait for it): merged like consecutive events.
+    const IntImm* n = as<IntImm>(f->extent);
+    const auto* one = loop->body.items.size() == 1
+                          ? std::get_if<EventTree::Event>(&loop->body.items.front())
+                          : nullptr;
+    if (n && n->value > 0 && one) {
+      add(t, one->cb, n->value * one->n);
+    } else if (!loop->body.items.empty()) {
       t.items.push_back(loop);
+    }
   } else if (const IfThenElse* i = as<IfThenElse>(s)) {
     build(i->then_case, fn, cbs, t); // not produced by the TT chain; counted as taken
   } else if (const Call* c = call_of(s); c && c->fn == fn) {
     const std::string& cb = as<Ref>(c->args[0])->name;
-    if (!cbs.count(cb))
-      return;
-    if (!t.items.empty())
-      if (auto* last = std::get_if<EventTree::Event>(&t.items.back()); last && last->cb == cb) {
-        last->n += pages(*c);
-        return;
-      }
-    t.items.push_back(EventTree::Event{cb, pages(*c)});
+    if (cbs.count(cb))
+      add(t, cb, pages(*c));
   }
 }
 

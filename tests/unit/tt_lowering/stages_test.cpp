@@ -762,8 +762,9 @@ TEST(TTStages, MulticastReadsNeedsACoreGrid) {
 // keep-rows: x is read at [i, j] by two loops: its row is read once per work item into
 // cb_x_row (512 pages of the 1 MiB share: rows of up to 256 tiles double-buffered, longer ones
 // up to 512 in one window, which row_single / row_double choose at run time) and each loop splits
-// into the tiles kept and those past them. z is read by one loop only, w at two different rows:
-// both stay streamed.
+// into the tiles kept and those past them. The reader pushes the row in chunks of 16 pages (the
+// power of two at or below sqrt(256 x 397 / 256) = 19.9). z is read by one loop only, w at two
+// different rows: both stay streamed.
 const char* kKeepRows = R"(// after to-core-loop
 program kr attributes {grid = 8x8} {
   tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
@@ -813,17 +814,28 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
         "    let row_kept: i32 = min(Nt, 256 + 256 * row_single)\n"
         "    for i in start .. +count per_core {\n"
         "      for row_window in 0 .. row_double serial {\n"
-        "        df.read_block(cb_x_row, x, i * Nt, 1, 256, Nt, 1, 1, row_kept, 256)\n"
+        "        for row_chunk in 0 .. 16 serial {\n"
+        "          let row_chunk_pages: i32 = min(max(row_kept - row_chunk * 16, 0), 16)\n"
+        "          df.read_block(cb_x_row, x, i * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
+        "row_chunk_pages, 16)\n"
+        "        }\n"
         "      }\n"
         "      for row_window_1 in 0 .. row_single serial {\n"
-        "        df.read_block(cb_x_row, x, i * Nt, 1, 512, Nt, 1, 1, row_kept, 512)\n"
-        "      }\n"
+        "        for row_chunk_1 in 0 .. 32 serial {\n"
+        "          let row_chunk_pages_1: i32 = min(max(row_kept - row_chunk_1 * 16, 0), 16)\n"
+        "          df.read_block(cb_x_row, x, i * Nt + row_chunk_1 * 16, 1, 16, Nt, 1, 1, "
+        "row_chunk_pages_1, 16)\n"
+        "        }\n"
+        "      }\n",
+        // w streams in the first walk (the reader pushes its tiles after the window): the row
+        // is waited for whole before it, not tile by tile
         "      for row_window_2 in 0 .. row_double serial {\n"
         "        cb_wait_front(cb_x_row, 256)\n"
         "      }\n"
         "      for row_window_3 in 0 .. row_single serial {\n"
         "        cb_wait_front(cb_x_row, 512)\n"
-        "      }\n",
+        "      }\n"
+        "      let s: tile<f32> = tile.zeros()\n"
         "      for j in 0 .. row_kept reduction {\n"
         "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row, j), load w[i, j])))\n"
         "      }\n"
@@ -839,6 +851,7 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
         "        cb_pop_front(cb_x_row, 512)\n"
         "      }\n    }\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
+  EXPECT_EQ(out.find("cb.wait_upto"), std::string::npos) << out;
   EXPECT_EQ(out.find("cb_z_row"), std::string::npos) << out;
   EXPECT_EQ(out.find("cb_w_row"), std::string::npos) << out;
 }
@@ -846,9 +859,10 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
 // keep-rows, shared rows: g is read at [0, j], the same row for every work item, so it is read
 // once per core before the per-core loop into cb_g_row (one copy: 2048 B a page) and popped after
 // it; x's row is read once per work item as before (two copies). Together 3 pages per tile of cap:
-// cap = 1 MiB / 6144 B = 170. Past 170 tiles x's row is kept whole in one window of 340 while g's
-// tiles past 170 are loaded: the output loop splits at both. b is read at [i, 0]: one tile a work
-// item, not a row, so it streams.
+// 1 MiB / 6144 B = 170, rounded down to whole chunks of x's row (16 pages: the power of two at or
+// below sqrt(170 x 397 / 256) = 16.2), cap = 160. Past 160 tiles x's row is kept whole in one
+// window of 320 while g's tiles past 160 are loaded: the output loop splits at both. b is read at
+// [i, 0]: one tile a work item, not a row, so it streams.
 const char* kSharedRows = R"(// after to-core-loop
 program sr attributes {grid = 8x8} {
   tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
@@ -890,20 +904,31 @@ program sr attributes {grid = 8x8} {
 TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
   const std::string out = test::run_stage("keep-rows", kSharedRows);
   for (const char* text :
-       {"  cb cb_x_row index 3 format Float16_b page 2048 depth 340 role input\n",
-        "  cb cb_g_row index 4 format Float16_b page 2048 depth 170 role input\n",
-        "    let shared_kept: i32 = min(Nt, 170)\n"
-        "    let row_single: i32 = min(4 * (Nt - min(Nt, 170)) / Nt, 1)\n"
+       {"  cb cb_x_row index 3 format Float16_b page 2048 depth 320 role input\n",
+        "  cb cb_g_row index 4 format Float16_b page 2048 depth 160 role input\n",
+        "    let shared_kept: i32 = min(Nt, 160)\n"
+        "    let row_single: i32 = min(4 * (Nt - min(Nt, 160)) / Nt, 1)\n"
         "    let row_double: i32 = 1 - row_single\n"
-        "    let row_kept: i32 = min(Nt, 170 + 170 * row_single)\n"
-        "    df.read_block(cb_g_row, g, 0, 1, shared_kept, Nt, 1, 1, shared_kept, 170)\n"
-        "    cb_wait_front(cb_g_row, 170)\n"
+        "    let row_kept: i32 = min(Nt, 160 + 160 * row_single)\n"
+        "    df.read_block(cb_g_row, g, 0, 1, shared_kept, Nt, 1, 1, shared_kept, 160)\n"
+        "    cb_wait_front(cb_g_row, 160)\n"
         "    for i in start .. +count per_core {\n"
         "      for row_window in 0 .. row_double serial {\n"
-        "        df.read_block(cb_x_row, x, i * Nt, 1, 170, Nt, 1, 1, row_kept, 170)\n"
+        "        for row_chunk in 0 .. 10 serial {\n"
+        "          let row_chunk_pages: i32 = min(max(row_kept - row_chunk * 16, 0), 16)\n"
+        "          df.read_block(cb_x_row, x, i * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
+        "row_chunk_pages, 16)\n"
+        "        }\n"
         "      }\n"
         "      for row_window_1 in 0 .. row_single serial {\n"
-        "        df.read_block(cb_x_row, x, i * Nt, 1, 340, Nt, 1, 1, row_kept, 340)\n"
+        "        for row_chunk_1 in 0 .. 20 serial {\n",
+        // the first walk takes x's tiles as they land; the window's wait follows it
+        "      for j in 0 .. row_kept reduction {\n"
+        "        cb.wait_upto(cb_x_row, j + 1)\n"
+        "        s = tile.add(s, tile.rowsum(cb.tile(cb_x_row, j)))\n"
+        "      }\n"
+        "      for row_window_2 in 0 .. row_double serial {\n"
+        "        cb_wait_front(cb_x_row, 160)\n"
         "      }\n",
         // [0, shared_kept): both rows in L1; [shared_kept, row_kept): x's only; past: loaded
         "      for j in 0 .. shared_kept serial {\n"
@@ -919,13 +944,13 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
         "tile.bcast_row(load g[0, j]))\n",
         "      store y[i, 0] = load b[i, 0]\n"
         "      for row_window_4 in 0 .. row_double serial {\n"
-        "        cb_pop_front(cb_x_row, 170)\n"
+        "        cb_pop_front(cb_x_row, 160)\n"
         "      }\n"
         "      for row_window_5 in 0 .. row_single serial {\n"
-        "        cb_pop_front(cb_x_row, 340)\n"
+        "        cb_pop_front(cb_x_row, 320)\n"
         "      }\n"
         "    }\n"
-        "    cb_pop_front(cb_g_row, 170)\n"})
+        "    cb_pop_front(cb_g_row, 160)\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
   EXPECT_EQ(out.find("cb_b_row"), std::string::npos) << out;
 }

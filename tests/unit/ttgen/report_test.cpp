@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <sstream>
 
 namespace tk::test {
@@ -120,6 +121,38 @@ TEST(TtgenReport, SoftmaxStreamsWhatARowHasPastItsCb) {
     const auto j = nlohmann::json::parse(r.out).at(0);
     EXPECT_EQ(j["tensors"][0]["dram_bytes_read"], read * 2048) << n;
     EXPECT_EQ(j["tensors"][1]["dram_bytes_written"], n / 32 * 2048) << n;
+  }
+}
+
+// Issue 31's figures at 4096²: the row-wise kernels read every input tile once (x's rows kept in
+// L1 for the three walks, gamma, beta and g kept once per core and multicast to the grid: 128
+// tiles each, read once for the chip) and write every output tile once. Before keep-rows and
+// multicast-reads, layernorm read 100.7 MB (gamma and beta once per work item) and rmsnorm 67.1.
+TEST(TtgenReport, RowWiseKernelsReadEachInputTileOnceAt4096) {
+  constexpr std::int64_t page = 2048, x_tiles = 128 * 128, row_tiles = 128;
+  const std::map<std::string, std::map<std::string, std::int64_t>> reads = {
+      {"layernorm", {{"x", x_tiles}, {"gamma", row_tiles}, {"beta", row_tiles}}},
+      {"rmsnorm", {{"x", x_tiles}, {"g", row_tiles}}},
+      {"softmax", {{"x", x_tiles}}},
+  };
+  for (const auto& [name, tiles] : reads) {
+    Reported r = report(example(name), {"M=4096,N=4096"}, "json");
+    ASSERT_EQ(r.code, kOk) << r.err;
+    const auto j = nlohmann::json::parse(r.out).at(0);
+    std::int64_t minimal = 0;
+    for (const auto& t : j["tensors"]) {
+      if (t["role"] == "output") {
+        EXPECT_EQ(t["dram_bytes_written"], x_tiles * page) << name;
+        continue;
+      }
+      const std::string tensor = t["name"];
+      ASSERT_TRUE(tiles.count(tensor)) << name << " " << tensor;
+      EXPECT_EQ(t["tiles"], tiles.at(tensor)) << name << " " << tensor;
+      EXPECT_EQ(t["dram_bytes_read"], tiles.at(tensor) * page) << name << " " << tensor;
+      minimal += tiles.at(tensor) * page;
+    }
+    EXPECT_EQ(j["dram_bytes_read"], minimal) << name;
+    EXPECT_EQ(j["dram_bytes_written"], x_tiles * page) << name;
   }
 }
 

@@ -43,18 +43,19 @@ void kernel_main() {
   cb_wait_front(cb_beta_row, 128);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
-    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
-      cb_wait_front(cb_x_row, 128);
-    }
-    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
-      cb_wait_front(cb_x_row, 256);
-    }
     reconfig_data_format_srca(cb_x_row);
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_sum0);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
     for (int32_t j = 0; j < row_kept; ++j) {
+      cb_wait_front(cb_x_row, j + 1);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, j, 0, 0);
+    }
+    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+      cb_wait_front(cb_x_row, 128);
+    }
+    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
+      cb_wait_front(cb_x_row, 256);
     }
     reduce_uninit();
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_sum0);

@@ -35,15 +35,9 @@ void kernel_main() {
   const uint32_t eps_bits = get_arg_val<uint32_t>(6);
   const uint32_t count = get_arg_val<uint32_t>(7);
   compute_kernel_hw_startup(cb_x_row, cb_x_row, cb_ss);
-  cb_wait_front(cb_g_row, 170);
+  cb_wait_front(cb_g_row, 160);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
-    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
-      cb_wait_front(cb_x_row, 170);
-    }
-    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
-      cb_wait_front(cb_x_row, 340);
-    }
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
     pack_reconfig_data_format(cb_ss);
@@ -55,6 +49,7 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_ss, 1);
     for (int32_t j = 0; j < row_kept; ++j) {
+      cb_wait_front(cb_x_row, j + 1);
       reconfig_data_format_srca(cb_x_row);
       copy_tile_to_dst_init_short(cb_x_row);
       tile_regs_acquire();
@@ -87,6 +82,12 @@ void kernel_main() {
       tile_regs_release();
       cb_wait_front(cb_ss, 1);
       reduce_uninit();
+    }
+    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+      cb_wait_front(cb_x_row, 160);
+    }
+    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
+      cb_wait_front(cb_x_row, 320);
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
@@ -219,12 +220,12 @@ void kernel_main() {
     }
     cb_pop_front(cb_r, 1);
     for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
-      cb_pop_front(cb_x_row, 170);
+      cb_pop_front(cb_x_row, 160);
     }
     for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
-      cb_pop_front(cb_x_row, 340);
+      cb_pop_front(cb_x_row, 320);
     }
   }
   cb_pop_front(cb_scaler, 1);
-  cb_pop_front(cb_g_row, 170);
+  cb_pop_front(cb_g_row, 160);
 }

@@ -33,12 +33,6 @@ void kernel_main() {
   compute_kernel_hw_startup(cb_x_row, cb_scaler, cb_m);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
-    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
-      cb_wait_front(cb_x_row, 256);
-    }
-    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
-      cb_wait_front(cb_x_row, 512);
-    }
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
@@ -46,7 +40,14 @@ void kernel_main() {
     reconfig_data_format_srca(cb_x_row);
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_m);
     for (int32_t j = 0; j < row_kept; ++j) {
+      cb_wait_front(cb_x_row, j + 1);
       reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, j, 0, 0);
+    }
+    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+      cb_wait_front(cb_x_row, 256);
+    }
+    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
+      cb_wait_front(cb_x_row, 512);
     }
     reduce_uninit();
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_m);
