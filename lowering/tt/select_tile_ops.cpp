@@ -316,10 +316,14 @@ private:
         continue;
       if (std::optional<tt::RowUse> u = tt::row_use(*f, name, r.extent, r.cursor, diags_)) {
         // A loop that stops short must be continued by the next statement (keep-rows' split at
-        // row_kept), or it covers only part of the row (a triangular `0 .. d + 1`).
-        const For* next = k + 1 < ss.size() ? as<For>(ss[k + 1]) : nullptr;
+        // row_kept, perhaps after its waits for the kept window), or it covers only part of the
+        // row (a triangular `0 .. d + 1`).
+        std::size_t n = k + 1;
+        while (n < ss.size() && is_window_wait(ss[n]))
+          ++n;
+        const For* next = n < ss.size() ? as<For>(ss[n]) : nullptr;
         if (!u->ends && (!next || print(next->min) != print(tt::row_cursor(*f, r.cursor)) ||
-                         ir::count_mentions(ss[k + 1], name) == 0))
+                         ir::count_mentions(ss[n], name) == 0))
           tt::row_partial_loop(s, name, diags_);
         uses.emplace_back(name, *u);
       }
@@ -341,6 +345,8 @@ private:
         bool later = false;
         Expr at = u.ends ? nullptr : tt::row_cursor(*f, r.cursor);
         for (std::size_t n = k + 1; n < ss.size(); ++n) {
+          if (is_window_wait(ss[n]))
+            continue;
           const For* g = as<For>(ss[n]);
           if (at && g && print(g->min) == print(at)) {
             const bool ends = print(g->extent) == print(r.extent - at);
