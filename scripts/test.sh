@@ -9,14 +9,38 @@
 # on 2 cores. `ctest --preset asan` after `scripts/build.sh asan` runs all of it sanitized;
 # `scripts/fuzz.sh` fuzzes (docs/fuzzing.md): a clang build of its own, four minutes of CI for a
 # 10 s run that got through lower_fuzzer's seeds about once, which the replay now does.
+#
+# The sanitizer build starts with the ci build and runs beside it and its tests at the lowest
+# priority (nice 19): it takes only the CPU they leave idle (the tail of a build, where the last
+# large files and links run alone; the tail of ctest, where its longest tests finish alone), which
+# was about a third of the two cores during ctest. Its log is printed when it is done.
 # PRESET=<preset> runs that preset's build and tests alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${PRESET:-ci}"
+bash scripts/setup.sh
+asan_pid=""
+if [ -z "${PRESET:-}" ]; then
+  mkdir -p build
+  asan_log=build/asan-unit-build.log
+  # A session of its own, so that a failure here stops the whole build (its process group).
+  setsid nice -n 19 bash scripts/build.sh asan asan-unit >"$asan_log" 2>&1 &
+  asan_pid=$!
+  trap 'if [ -n "$asan_pid" ]; then kill -- -"$asan_pid" 2>/dev/null || true; fi' EXIT
+fi
 bash scripts/build.sh "$preset"
 bash scripts/format.sh --check
 ctest --preset "$preset"
-if [ -z "${PRESET:-}" ]; then
-  bash scripts/build.sh asan asan-unit
+if [ -n "$asan_pid" ]; then
+  start=$(date +%s)
+  status=0
+  wait "$asan_pid" || status=$?
+  asan_pid=""
+  echo "asan-unit build: waited $(( $(date +%s) - start )) s for it after the ci tests; its log:"
+  tail -n 40 "$asan_log"
+  if [ "$status" -ne 0 ]; then
+    echo "asan-unit build failed (exit $status): the whole log is $asan_log"
+    exit "$status"
+  fi
   ctest --preset asan-unit
 fi
