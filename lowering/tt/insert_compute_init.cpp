@@ -143,10 +143,15 @@ public:
 
   // compute_kernel_hw_startup(icb0, icb1, ocb): the CBs the first CB-reading operation unpacks
   // through srcA and srcB (matmul's in1 first, as mm_init configures it; reduce's scaler second)
-  // and the first CB packed to.
+  // and the first CB packed to. A kernel that unpacks nothing (every tile it packs is a constant
+  // made in DST) still needs the packer configured: the unpacker then takes the output CB's
+  // format, which nothing reads through it.
   std::optional<Stmt> startup() const {
-    if (!first_in0_ || first_out_.empty())
+    if (first_out_.empty())
       return std::nullopt;
+    if (!first_in0_)
+      return evaluate(call(Intrinsic::compute_kernel_hw_startup,
+                           {cb_ref(first_out_), cb_ref(first_out_), cb_ref(first_out_)}));
     return evaluate(
         call(Intrinsic::compute_kernel_hw_startup, {first_in0_, first_in1_, cb_ref(first_out_)}));
   }

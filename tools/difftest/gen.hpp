@@ -168,6 +168,17 @@ private:
     p_.outputs.push_back({name, dtype(true), rows, cols});
     return name;
   }
+  /// Rank-3 tensors: a batch of matrices.
+  std::string input(const std::string& batch, const std::string& rows, const std::string& cols) {
+    const std::string name = input(rows, cols);
+    p_.inputs.back().batch = batch;
+    return name;
+  }
+  std::string output(const std::string& batch, const std::string& rows, const std::string& cols) {
+    const std::string name = output(rows, cols);
+    p_.outputs.back().batch = batch;
+    return name;
+  }
   void scalars(Ctx& c) {
     static const double values[] = {0.5, -1.25, 2.0, 0.75, -0.5, 1.5};
     for (std::size_t n = pick(3); n > 0; --n) {
@@ -634,6 +645,8 @@ private:
   void reduction_kernel();
   void offset_kernel();
   void triangular_kernel();
+  void rows_kernel();    // generate_rows.cpp
+  void grouped_kernel(); // generate_rows.cpp
 
   std::mt19937_64 rng_;
   std::mt19937_64 format_rng_; // only for bfp8 (dtype)

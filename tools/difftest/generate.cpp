@@ -1,5 +1,6 @@
 // generate() and the choice of kind (generate.hpp): the classic shapes are built by gen.hpp's
-// Gen, the kinds that look where sums drift by generate_sums.cpp.
+// Gen, the kinds that look where sums drift by generate_sums.cpp, rows of tiles and grouped
+// indices by generate_rows.cpp.
 #include "tools/difftest/generate.hpp"
 
 #include "tools/difftest/gen.hpp"
@@ -26,8 +27,13 @@ std::optional<std::vector<Kind>> parse_kinds(const std::string& text) {
       kinds.push_back(Kind::offsets);
     if (word == "triangular" || word == "all")
       kinds.push_back(Kind::triangular);
+    if (word == "rows" || word == "all")
+      kinds.push_back(Kind::rows);
+    if (word == "grouped" || word == "all")
+      kinds.push_back(Kind::grouped);
     if (word != "classic" && word != "sums" && word != "reductions" && word != "offsets" &&
-        word != "triangular" && word != "new" && word != "all")
+        word != "triangular" && word != "rows" && word != "grouped" && word != "new" &&
+        word != "all")
       return std::nullopt;
     at = comma + 1;
   }
@@ -45,6 +51,10 @@ Program generate(std::uint64_t seed, const std::vector<Kind>& kinds) {
     return generate(seed);
   if (kind == Kind::triangular) // a stream of its own: the other kinds' kernels do not move
     return gen::Gen(seed, 0x747269616e670000ull).run_kind(seed, kind); // "triang"
+  if (kind == Kind::rows)
+    return gen::Gen(seed, 0x726f777300000000ull).run_kind(seed, kind); // "rows"
+  if (kind == Kind::grouped)
+    return gen::Gen(seed, 0x67726f7570000000ull).run_kind(seed, kind); // "group"
   return gen::Gen(seed, 0x73756d7300000000ull).run_kind(seed, kind);   // "sums"
 }
 

@@ -19,12 +19,14 @@ Program generate(std::uint64_t seed);
 
 /// What the generator makes: the four classic shapes (map, row, matmul, col), or the kinds that
 /// look where sums drift (docs/difftest.md): long carried sums (`sums`), whole-tensor reductions
-/// (`reductions`), row statistics of data far from zero mean (`offsets`). Each kind draws from
-/// random streams of its own, so a seed's classic kernel is the same whatever else is asked for.
-enum class Kind { classic, sums, reductions, offsets, triangular };
+/// (`reductions`), row statistics of data far from zero mean (`offsets`); triangular loops
+/// (`triangular`), rows of tiles carried across a loop (`rows`), grouped batch indices
+/// (`grouped`, `x[h / 2, ...]`). Each kind draws from random streams of its own, so a seed's
+/// classic kernel is the same whatever else is asked for.
+enum class Kind { classic, sums, reductions, offsets, triangular, rows, grouped };
 
-/// "classic", "sums", "reductions", "offsets", "triangular", comma-separated; "new" is sums,
-/// reductions and offsets, "all" all five. Nothing for a word it does not know.
+/// "classic", "sums", "reductions", "offsets", "triangular", "rows", "grouped", comma-separated;
+/// "new" is sums, reductions and offsets, "all" all seven. Nothing for a word it does not know.
 std::optional<std::vector<Kind>> parse_kinds(const std::string& text);
 
 /// The kernel of `seed` of one of `kinds` (chosen by the seed); generate(seed) when `kinds` is

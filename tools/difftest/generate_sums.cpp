@@ -19,8 +19,12 @@ Program Gen::run_kind(std::uint64_t seed, Kind kind) {
     reduction_kernel();
   else if (kind == Kind::offsets)
     offset_kernel();
-  else
+  else if (kind == Kind::triangular)
     triangular_kernel();
+  else if (kind == Kind::rows)
+    rows_kernel();
+  else
+    grouped_kernel();
   return std::move(p_);
 }
 

@@ -51,16 +51,19 @@ std::optional<Program> from_file(const std::string& path, std::string& error) {
   const tk::dsl::Kernel& k = module->kernels[0];
   p.name = k.name.name;
   auto dim = [](const tk::dsl::Dim& d) { return d.name ? d.name->name : std::to_string(d.size); };
+  auto tensor = [&](const tk::dsl::Param& q) { // [B, rows, cols] or [rows, cols]
+    const std::size_t r = q.dims.size() - 2;
+    return Tensor{q.name.name, std::string(tk::dsl::to_string(q.dtype)), dim(q.dims[r]),
+                  dim(q.dims[r + 1]), r ? dim(q.dims[0]) : ""};
+  };
   for (const tk::dsl::Param& q : k.inputs) {
     if (q.is_tensor)
-      p.inputs.push_back(
-          {q.name.name, std::string(tk::dsl::to_string(q.dtype)), dim(q.dims[0]), dim(q.dims[1])});
+      p.inputs.push_back(tensor(q));
     else
       p.scalars.push_back(q.name.name);
   }
   for (const tk::dsl::Param& q : k.outputs)
-    p.outputs.push_back(
-        {q.name.name, std::string(tk::dsl::to_string(q.dtype)), dim(q.dims[0]), dim(q.dims[1])});
+    p.outputs.push_back(tensor(q));
   for (const std::string& s : p.scalars)
     if (!p.scalar_values.count(s)) {
       error = path + ": the run line gives no value for scalar '" + s + "'";
@@ -105,8 +108,10 @@ int main(int argc, char** argv) {
                  "Which kernels to generate, comma-separated: classic (the map, row, matmul and "
                  "col shapes), sums (long carried sums), reductions (whole-tensor reductions), "
                  "offsets (row statistics of data far from zero mean), triangular (sums and "
-                 "products over k in 0 .. i + 1 or 0 .. i); new = sums,reductions,"
-                 "offsets, all = every kind. A seed's kernel of a kind does not depend on the "
+                 "products over k in 0 .. i + 1 or 0 .. i), rows (rows of tiles o[d] carried "
+                 "across a loop), grouped (batch indices h / 2 shared by groups of heads); new = "
+                 "sums,reductions,offsets, all = every kind. A seed's kernel of a kind does not "
+                 "depend on the "
                  "other kinds asked for")
       ->type_name("KIND,...")
       ->capture_default_str();
@@ -146,7 +151,8 @@ int main(int argc, char** argv) {
   }
   const std::optional<std::vector<Kind>> kinds = parse_kinds(kinds_text);
   if (!kinds || kinds->empty()) {
-    std::cerr << "tk-difftest: --kinds takes classic, sums, reductions, offsets, new or all, "
+    std::cerr << "tk-difftest: --kinds takes classic, sums, reductions, offsets, triangular, rows, "
+                 "grouped, new or all, "
                  "comma-separated, not '"
               << kinds_text << "'\n";
     return 2;

@@ -31,7 +31,8 @@ void print_stmts(std::ostringstream& out, const std::vector<Stmt>& body, int ind
 }
 
 std::string param(const Tensor& t) {
-  return t.name + ": " + t.dtype + "[" + t.rows + ", " + t.cols + "]";
+  return t.name + ": " + t.dtype + "[" + (t.batch.empty() ? "" : t.batch + ", ") + t.rows + ", " +
+         t.cols + "]";
 }
 
 } // namespace
@@ -125,11 +126,20 @@ std::string print(const Program& p) {
   return out.str();
 }
 
-std::int64_t extent(const Program& p, const Tensor& t, int d) {
-  const std::string& s = d == 0 ? t.rows : t.cols;
+namespace {
+std::int64_t size_of(const Program& p, const std::string& s) {
   if (auto it = p.dims.find(s); it != p.dims.end())
     return it->second;
   return std::strtoll(s.c_str(), nullptr, 10);
+}
+} // namespace
+
+std::int64_t extent(const Program& p, const Tensor& t, int d) {
+  return size_of(p, d == 0 ? t.rows : t.cols);
+}
+
+std::int64_t batch_extent(const Program& p, const Tensor& t) {
+  return t.batch.empty() ? 1 : size_of(p, t.batch);
 }
 
 } // namespace tk::difftest

@@ -38,6 +38,7 @@ struct Tensor {
   std::string name;
   std::string dtype;      // bf16 or f32
   std::string rows, cols; // a dimension name, a multiple of 32, or 1
+  std::string batch;      // a rank-3 tensor's batch dimension (a name or a count); empty: rank 2
 };
 
 struct Program {
@@ -69,7 +70,9 @@ std::string print(const Program& p);
 bool parse_run(const std::string& text, Program& p);
 std::string print(const Expr& e);
 
-/// The number of rows (d = 0) or columns (d = 1) of `t` in the run.
+/// The number of rows (d = 0) or columns (d = 1) of `t` in the run, of each matrix of a batch.
 std::int64_t extent(const Program& p, const Tensor& t, int d);
+/// The number of matrices of `t` in the run: 1 for a rank-2 tensor.
+std::int64_t batch_extent(const Program& p, const Tensor& t);
 
 } // namespace tk::difftest

@@ -54,27 +54,35 @@ std::string shim(const Program& p) {
     << "extern \"C\" int tkdt_run(int target, void* device, const double* const* in, "
        "const double* scalars, double* const* out, char* error, unsigned long error_size) {\n"
     << "  try {\n";
-  auto size = [&](const Tensor& t) {
-    return std::to_string(extent(p, t, 0)) + ", " + std::to_string(extent(p, t, 1));
+  // A rank-2 tensor is a MatrixView, a rank-3 one a TensorView (its matrices one after another).
+  auto elements = [&](const Tensor& t) {
+    return batch_extent(p, t) * extent(p, t, 0) * extent(p, t, 1);
+  };
+  auto view = [&](const Tensor& t, const std::string& type, const std::string& data) {
+    const std::string size =
+        std::to_string(extent(p, t, 0)) + ", " + std::to_string(extent(p, t, 1));
+    if (t.batch.empty())
+      return "tk::MatrixView<" + type + ">{" + data + ", " + size + "}";
+    return "tk::TensorView<" + type + ">{" + data + ", " + std::to_string(batch_extent(p, t)) +
+           ", " + size + "}";
   };
   for (std::size_t i = 0; i < p.inputs.size(); ++i) {
     const Tensor& t = p.inputs[i];
-    s << "    std::vector<" << element(t) << "> in" << i << "(" << extent(p, t, 0) * extent(p, t, 1)
+    s << "    std::vector<" << element(t) << "> in" << i << "(" << elements(t)
       << ");\n    for (std::size_t e = 0; e < in" << i << ".size(); ++e) in" << i
       << "[e] = " << element(t) << "(static_cast<float>(in[" << i << "][e]));\n";
   }
   for (std::size_t i = 0; i < p.outputs.size(); ++i)
     s << "    std::vector<" << element(p.outputs[i]) << "> out" << i << "("
-      << extent(p, p.outputs[i], 0) * extent(p, p.outputs[i], 1) << ");\n";
+      << elements(p.outputs[i]) << ");\n";
   std::string args;
   for (std::size_t i = 0; i < p.inputs.size(); ++i)
-    args += ", tk::MatrixView<const " + element(p.inputs[i]) + ">{in" + std::to_string(i) +
-            ".data(), " + size(p.inputs[i]) + "}";
+    args += ", " + view(p.inputs[i], "const " + element(p.inputs[i]),
+                        "in" + std::to_string(i) + ".data()");
   for (std::size_t i = 0; i < p.scalars.size(); ++i)
     args += ", static_cast<float>(scalars[" + std::to_string(i) + "])";
   for (std::size_t i = 0; i < p.outputs.size(); ++i)
-    args += ", tk::MatrixView<" + element(p.outputs[i]) + ">{out" + std::to_string(i) +
-            ".data(), " + size(p.outputs[i]) + "}";
+    args += ", " + view(p.outputs[i], element(p.outputs[i]), "out" + std::to_string(i) + ".data()");
   const std::string ns = "tk::gen::" + p.name + "::";
   s << "    if (target == 0)\n      " << ns << "run_cpu(" << args.substr(2) << ");\n"
     << "    else\n      " << ns
@@ -167,7 +175,8 @@ void compare(const std::string& target, const std::string& output, const std::ve
              const interp::Matrix& value, const interp::Matrix& bound, Outcome& o) {
   int shown = 0;
   std::int64_t bad = 0;
-  for (std::int64_t r = 0; r < value.rows; ++r)
+  const std::int64_t rows = value.batch * value.rows; // the matrices of a batch, stacked
+  for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t c = 0; c < value.cols; ++c) {
       const auto i = static_cast<std::size_t>(r * value.cols + c);
       const double v = value.data[i], b = bound.data[i], g = got[i];
@@ -201,7 +210,7 @@ void compare(const std::string& target, const std::string& output, const std::ve
     if (o.kind.empty())
       o.kind = target + " mismatch";
     o.detail += "  " + target + " " + output + ": " + std::to_string(bad) + " of " +
-                std::to_string(value.rows * value.cols) + " elements outside the bound\n";
+                std::to_string(rows * value.cols) + " elements outside the bound\n";
   }
 }
 
@@ -240,9 +249,10 @@ Outcome run_in(const fs::path& dir, const Program& p) {
   interp::Inputs in;
   std::vector<std::vector<double>> input_data;
   for (const Tensor& t : p.inputs) {
-    interp::Matrix m(extent(p, t, 0), extent(p, t, 1));
+    interp::Matrix m =
+        interp::Matrix::batched(batch_extent(p, t), extent(p, t, 0), extent(p, t, 1));
     const auto offset = p.offsets.find(t.name);
-    for (std::int64_t r = 0; r < m.rows; ++r) {
+    for (std::int64_t r = 0; r < m.batch * m.rows; ++r) {
       const double c = offset == p.offsets.end() ? 0.0 : offset->second * (1 + uniform(-1, 1) / 4);
       for (std::int64_t k = 0; k < m.cols; ++k) {
         const double u =
@@ -255,12 +265,21 @@ Outcome run_in(const fs::path& dir, const Program& p) {
     if (t.dtype == "bfp8") { // both targets compute on the bfp8 values: so does the reference
       const std::vector<float> f(m.data.begin(), m.data.end());
       const std::vector<float> q =
-          cpu::round_to_bfp8(MatrixView<const float>{f.data(), m.rows, m.cols});
+          cpu::round_to_bfp8(MatrixView<const float>{f.data(), m.batch * m.rows, m.cols});
       m.data.assign(q.begin(), q.end());
     }
     input_data.push_back(m.data);
     in.tensors[t.name] = std::move(m);
   }
+  // A dimension only outputs declare (every input of a grouped kernel read as x[h / 2]).
+  const auto declares = [](const std::vector<Tensor>& ts, const std::string& dim) {
+    return std::any_of(ts.begin(), ts.end(), [&](const Tensor& t) {
+      return t.rows == dim || t.cols == dim || t.batch == dim;
+    });
+  };
+  for (const auto& [dim, size] : p.dims)
+    if (declares(p.outputs, dim) && !declares(p.inputs, dim))
+      in.dims[dim] = size;
   std::vector<double> scalars;
   for (const std::string& s : p.scalars) {
     scalars.push_back(p.scalar_values.at(s));
@@ -299,7 +318,8 @@ Outcome run_in(const fs::path& dir, const Program& p) {
     std::vector<std::vector<double>> got;
     std::vector<double*> out_ptrs;
     for (const Tensor& t : p.outputs)
-      got.emplace_back(static_cast<std::size_t>(extent(p, t, 0) * extent(p, t, 1)));
+      got.emplace_back(
+          static_cast<std::size_t>(batch_extent(p, t) * extent(p, t, 0) * extent(p, t, 1)));
     for (auto& g : got)
       out_ptrs.push_back(g.data());
     char error[4096] = "";

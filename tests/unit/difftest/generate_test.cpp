@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -80,13 +81,18 @@ interp::Inputs inputs_of(const Program& p) {
   interp::Inputs in;
   std::mt19937_64 rng(p.input_seed);
   for (const Tensor& t : p.inputs) {
-    interp::Matrix m(extent(p, t, 0), extent(p, t, 1));
+    interp::Matrix m =
+        interp::Matrix::batched(batch_extent(p, t), extent(p, t, 0), extent(p, t, 1));
     for (double& v : m.data)
       v = kInputMin + (kInputMax - kInputMin) * static_cast<double>(rng() >> 11) * 0x1.0p-53;
     in.tensors[t.name] = std::move(m);
   }
   for (const std::string& s : p.scalars)
     in.scalars[s] = p.scalar_values.at(s);
+  for (const Tensor& t : p.outputs) // a batch dimension only outputs declare (grouped kernels)
+    if (!t.batch.empty() && std::none_of(p.inputs.begin(), p.inputs.end(),
+                                         [&](const Tensor& u) { return u.batch == t.batch; }))
+      in.dims[t.batch] = p.dims.at(t.batch);
   return in;
 }
 
@@ -241,6 +247,40 @@ TEST(DifftestGenerate, NewKindsCheckAndHaveNoUnboundedElement) {
   }
 }
 
+// The rows and grouped kinds check clean, use each of their forms, and the interpreter bounds
+// every element of a sample of them on both targets.
+TEST(DifftestGenerate, RowsAndGroupedKernelsCheckCoverTheirFormsAndAreBounded) {
+  std::map<std::string, int> seen;
+  for (const Kind kind : {Kind::rows, Kind::grouped})
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+      const Program p = generate(seed, {kind});
+      const std::string text = print(p);
+      SourceFile src("k.tk", text);
+      Diagnostics diags(&src);
+      auto m = parser::parse(src, diags);
+      const bool ok = m && dsl::check(*m, diags);
+      ASSERT_TRUE(ok) << "seed " << seed << ":\n" << text << diags.str();
+      ++seen[p.shape];
+      for (const char* form : {"o[d in ", "q[e in ", "= q[k]", "* bcast_col(c))", "* 0.5)",
+                               "in 0 .. i + 1 {", "in 0 .. i {", "(o[d] - ", "h / 1,", "h / 2,",
+                               "h / 3,", "h / 4,", "[h, i, k]", "transpose(", "@"})
+        seen[form] += text.find(form) != std::string::npos;
+      if (seed % 20 != 0)
+        continue; // the interpreter on a sample
+      const interp::Inputs in = warnings::inputs_of(p);
+      const dsl::Kernel& k = m->kernels[0];
+      for (const interp::Precision& prec : {interp::cpu_precision(k), interp::tt_precision(k)})
+        for (const auto& [name, b] : interp::run_bounded(k, in, prec).bounds)
+          for (double e : b.data)
+            ASSERT_TRUE(std::isfinite(e)) << "seed " << seed << ", " << name << ":\n" << text;
+    }
+  EXPECT_EQ(seen["rows"], 200);
+  EXPECT_EQ(seen["grouped"], 200);
+  for (const auto& [form, n] : seen)
+    EXPECT_GT(n, 5) << form;
+  EXPECT_EQ(seen.size(), 2u + 15u) << "a form never appears";
+}
+
 TEST(DifftestGenerate, ResidualsCentredInBf16AreBounded) {
   // The offset kernels of the 874-kernel run (docs/difftest.md) that had elements without a bound:
   // bf16 rows that add two inputs before centring them, `(x0 + x1) - bcast_col(mean)`. With an
@@ -299,8 +339,9 @@ TEST(DifftestGenerate, ParseKinds) {
   EXPECT_EQ(parse_kinds("classic"), std::vector<Kind>{Kind::classic});
   EXPECT_EQ(parse_kinds("new"), kNew);
   EXPECT_EQ(parse_kinds("offsets,sums"), (std::vector<Kind>{Kind::sums, Kind::offsets}));
-  EXPECT_EQ(parse_kinds("all")->size(), 5u);
+  EXPECT_EQ(parse_kinds("all")->size(), 7u);
   EXPECT_EQ(parse_kinds("triangular"), std::vector<Kind>{Kind::triangular});
+  EXPECT_EQ(parse_kinds("grouped,rows"), (std::vector<Kind>{Kind::rows, Kind::grouped}));
   EXPECT_FALSE(parse_kinds("sum"));
   EXPECT_FALSE(parse_kinds("sums,"));
 }
