@@ -123,12 +123,12 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
         tt::tt_metal::CoreRange({0, 0}, {grid_cols - 1, grid_rows - 1}));
 
     tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
-    const std::uint32_t b1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-    const std::uint32_t b1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t X_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t X_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t W1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t W1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t b1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t b1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     tt::tt_metal::CreateCircularBuffer(
         tk_program, tk_all_cores,
         tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
@@ -185,28 +185,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     for (std::uint32_t core_y = 0; core_y < grid_rows; ++core_y) {
       for (std::uint32_t core_x = 0; core_x < grid_cols; ++core_x) {
         const tt::tt_metal::CoreCoord tk_core{core_x, core_y};
-        const std::uint32_t b1_mcast_receives = std::min(core_y, 1u);
-        const std::uint32_t b1_mcast_x0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .x);
-        const std::uint32_t b1_mcast_y0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .y);
-        const std::uint32_t b1_mcast_x1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .x);
-        const std::uint32_t b1_mcast_y1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .y);
-        const std::uint32_t b1_mcast_dests = grid_rows - 1u;
-        const std::uint32_t b1_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-        const std::uint32_t b1_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
         const std::uint32_t X_mcast_receives = std::min(core_x, 1u);
         const std::uint32_t X_mcast_x0 = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y})
@@ -251,6 +229,28 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
         const std::uint32_t W1_mcast_sender_y = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+        const std::uint32_t b1_mcast_receives = std::min(core_y, 1u);
+        const std::uint32_t b1_mcast_x0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .x);
+        const std::uint32_t b1_mcast_y0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .y);
+        const std::uint32_t b1_mcast_x1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .x);
+        const std::uint32_t b1_mcast_y1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .y);
+        const std::uint32_t b1_mcast_dests = grid_rows - 1u;
+        const std::uint32_t b1_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
+        const std::uint32_t b1_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
                                      {X_addr,
                                       W1_addr,
@@ -267,16 +267,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                       core_y,
                                       grid_cols,
                                       grid_rows,
-                                      b1_mcast_receives,
-                                      b1_mcast_x0,
-                                      b1_mcast_y0,
-                                      b1_mcast_x1,
-                                      b1_mcast_y1,
-                                      b1_mcast_dests,
-                                      b1_mcast_sender_x,
-                                      b1_mcast_sender_y,
-                                      b1_mcast_ready,
-                                      b1_mcast_valid,
                                       X_mcast_receives,
                                       X_mcast_x0,
                                       X_mcast_y0,
@@ -296,7 +286,17 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                       W1_mcast_sender_x,
                                       W1_mcast_sender_y,
                                       W1_mcast_ready,
-                                      W1_mcast_valid});
+                                      W1_mcast_valid,
+                                      b1_mcast_receives,
+                                      b1_mcast_x0,
+                                      b1_mcast_y0,
+                                      b1_mcast_x1,
+                                      b1_mcast_y1,
+                                      b1_mcast_dests,
+                                      b1_mcast_sender_x,
+                                      b1_mcast_sender_y,
+                                      b1_mcast_ready,
+                                      b1_mcast_valid});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
                                      {Dt, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
         tt::tt_metal::SetRuntimeArgs(
@@ -387,14 +387,14 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
         tt::tt_metal::CoreRange({0, 0}, {grid_cols - 1, grid_rows - 1}));
 
     tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
-    const std::uint32_t b2_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-    const std::uint32_t b2_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t mlp_h_mcast_ready =
         tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t mlp_h_mcast_valid =
         tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t W2_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t W2_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t b2_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t b2_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     tt::tt_metal::CreateCircularBuffer(
         tk_program, tk_all_cores,
         tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
@@ -456,28 +456,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     for (std::uint32_t core_y = 0; core_y < grid_rows; ++core_y) {
       for (std::uint32_t core_x = 0; core_x < grid_cols; ++core_x) {
         const tt::tt_metal::CoreCoord tk_core{core_x, core_y};
-        const std::uint32_t b2_mcast_receives = std::min(core_y, 1u);
-        const std::uint32_t b2_mcast_x0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .x);
-        const std::uint32_t b2_mcast_y0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .y);
-        const std::uint32_t b2_mcast_x1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .x);
-        const std::uint32_t b2_mcast_y1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .y);
-        const std::uint32_t b2_mcast_dests = grid_rows - 1u;
-        const std::uint32_t b2_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-        const std::uint32_t b2_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
         const std::uint32_t mlp_h_mcast_receives = std::min(core_x, 1u);
         const std::uint32_t mlp_h_mcast_x0 = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y})
@@ -522,6 +500,28 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
         const std::uint32_t W2_mcast_sender_y = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+        const std::uint32_t b2_mcast_receives = std::min(core_y, 1u);
+        const std::uint32_t b2_mcast_x0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .x);
+        const std::uint32_t b2_mcast_y0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .y);
+        const std::uint32_t b2_mcast_x1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .x);
+        const std::uint32_t b2_mcast_y1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .y);
+        const std::uint32_t b2_mcast_dests = grid_rows - 1u;
+        const std::uint32_t b2_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
+        const std::uint32_t b2_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
                                      {mlp_h_addr,
                                       X_addr,
@@ -539,16 +539,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                       core_y,
                                       grid_cols,
                                       grid_rows,
-                                      b2_mcast_receives,
-                                      b2_mcast_x0,
-                                      b2_mcast_y0,
-                                      b2_mcast_x1,
-                                      b2_mcast_y1,
-                                      b2_mcast_dests,
-                                      b2_mcast_sender_x,
-                                      b2_mcast_sender_y,
-                                      b2_mcast_ready,
-                                      b2_mcast_valid,
                                       mlp_h_mcast_receives,
                                       mlp_h_mcast_x0,
                                       mlp_h_mcast_y0,
@@ -568,7 +558,17 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                       W2_mcast_sender_x,
                                       W2_mcast_sender_y,
                                       W2_mcast_ready,
-                                      W2_mcast_valid});
+                                      W2_mcast_valid,
+                                      b2_mcast_receives,
+                                      b2_mcast_x0,
+                                      b2_mcast_y0,
+                                      b2_mcast_x1,
+                                      b2_mcast_y1,
+                                      b2_mcast_dests,
+                                      b2_mcast_sender_x,
+                                      b2_mcast_sender_y,
+                                      b2_mcast_ready,
+                                      b2_mcast_valid});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
                                      {Ft, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
         tt::tt_metal::SetRuntimeArgs(

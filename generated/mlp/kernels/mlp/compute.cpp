@@ -31,7 +31,6 @@ void kernel_main() {
   compute_kernel_hw_startup(cb_W1, cb_X, cb_partials);
   for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
     for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
-      cb_wait_front(cb_b1, 64);
       cb_wait_front(cb_X, 64);
       cb_wait_front(cb_W1, 64);
       reconfig_data_format_srca(cb_W1);
@@ -93,6 +92,7 @@ void kernel_main() {
         cb_pop_front(cb_X, 64);
         cb_pop_front(cb_W1, 64);
       }
+      cb_wait_front(cb_b1, 64);
       pack_reconfig_data_format(cb_mlp_h);
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {

@@ -31,7 +31,6 @@ void kernel_main() {
   compute_kernel_hw_startup(cb_W2, cb_mlp_h, cb_partials);
   for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
     for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
-      cb_wait_front(cb_b2, 64);
       cb_wait_front(cb_mlp_h, 64);
       cb_wait_front(cb_W2, 64);
       mm_block_init_short(cb_mlp_h, cb_W2, 0, 2, 2, bk);
@@ -93,6 +92,7 @@ void kernel_main() {
         cb_pop_front(cb_mlp_h, 64);
         cb_pop_front(cb_W2, 64);
       }
+      cb_wait_front(cb_b2, 64);
       pack_reconfig_data_format(cb_Y);
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {

@@ -26,36 +26,36 @@ void kernel_main() {
   const int32_t core_y = get_arg_val<uint32_t>(13);
   const int32_t grid_cols = get_arg_val<uint32_t>(14);
   const int32_t grid_rows = get_arg_val<uint32_t>(15);
-  const int32_t b2_mcast_receives = get_arg_val<uint32_t>(16);
-  const int32_t b2_mcast_x0 = get_arg_val<uint32_t>(17);
-  const int32_t b2_mcast_y0 = get_arg_val<uint32_t>(18);
-  const int32_t b2_mcast_x1 = get_arg_val<uint32_t>(19);
-  const int32_t b2_mcast_y1 = get_arg_val<uint32_t>(20);
-  const int32_t b2_mcast_dests = get_arg_val<uint32_t>(21);
-  const int32_t b2_mcast_sender_x = get_arg_val<uint32_t>(22);
-  const int32_t b2_mcast_sender_y = get_arg_val<uint32_t>(23);
-  const int32_t b2_mcast_ready = get_arg_val<uint32_t>(24);
-  const int32_t b2_mcast_valid = get_arg_val<uint32_t>(25);
-  const int32_t mlp_h_mcast_receives = get_arg_val<uint32_t>(26);
-  const int32_t mlp_h_mcast_x0 = get_arg_val<uint32_t>(27);
-  const int32_t mlp_h_mcast_y0 = get_arg_val<uint32_t>(28);
-  const int32_t mlp_h_mcast_x1 = get_arg_val<uint32_t>(29);
-  const int32_t mlp_h_mcast_y1 = get_arg_val<uint32_t>(30);
-  const int32_t mlp_h_mcast_dests = get_arg_val<uint32_t>(31);
-  const int32_t mlp_h_mcast_sender_x = get_arg_val<uint32_t>(32);
-  const int32_t mlp_h_mcast_sender_y = get_arg_val<uint32_t>(33);
-  const int32_t mlp_h_mcast_ready = get_arg_val<uint32_t>(34);
-  const int32_t mlp_h_mcast_valid = get_arg_val<uint32_t>(35);
-  const int32_t W2_mcast_receives = get_arg_val<uint32_t>(36);
-  const int32_t W2_mcast_x0 = get_arg_val<uint32_t>(37);
-  const int32_t W2_mcast_y0 = get_arg_val<uint32_t>(38);
-  const int32_t W2_mcast_x1 = get_arg_val<uint32_t>(39);
-  const int32_t W2_mcast_y1 = get_arg_val<uint32_t>(40);
-  const int32_t W2_mcast_dests = get_arg_val<uint32_t>(41);
-  const int32_t W2_mcast_sender_x = get_arg_val<uint32_t>(42);
-  const int32_t W2_mcast_sender_y = get_arg_val<uint32_t>(43);
-  const int32_t W2_mcast_ready = get_arg_val<uint32_t>(44);
-  const int32_t W2_mcast_valid = get_arg_val<uint32_t>(45);
+  const int32_t mlp_h_mcast_receives = get_arg_val<uint32_t>(16);
+  const int32_t mlp_h_mcast_x0 = get_arg_val<uint32_t>(17);
+  const int32_t mlp_h_mcast_y0 = get_arg_val<uint32_t>(18);
+  const int32_t mlp_h_mcast_x1 = get_arg_val<uint32_t>(19);
+  const int32_t mlp_h_mcast_y1 = get_arg_val<uint32_t>(20);
+  const int32_t mlp_h_mcast_dests = get_arg_val<uint32_t>(21);
+  const int32_t mlp_h_mcast_sender_x = get_arg_val<uint32_t>(22);
+  const int32_t mlp_h_mcast_sender_y = get_arg_val<uint32_t>(23);
+  const int32_t mlp_h_mcast_ready = get_arg_val<uint32_t>(24);
+  const int32_t mlp_h_mcast_valid = get_arg_val<uint32_t>(25);
+  const int32_t W2_mcast_receives = get_arg_val<uint32_t>(26);
+  const int32_t W2_mcast_x0 = get_arg_val<uint32_t>(27);
+  const int32_t W2_mcast_y0 = get_arg_val<uint32_t>(28);
+  const int32_t W2_mcast_x1 = get_arg_val<uint32_t>(29);
+  const int32_t W2_mcast_y1 = get_arg_val<uint32_t>(30);
+  const int32_t W2_mcast_dests = get_arg_val<uint32_t>(31);
+  const int32_t W2_mcast_sender_x = get_arg_val<uint32_t>(32);
+  const int32_t W2_mcast_sender_y = get_arg_val<uint32_t>(33);
+  const int32_t W2_mcast_ready = get_arg_val<uint32_t>(34);
+  const int32_t W2_mcast_valid = get_arg_val<uint32_t>(35);
+  const int32_t b2_mcast_receives = get_arg_val<uint32_t>(36);
+  const int32_t b2_mcast_x0 = get_arg_val<uint32_t>(37);
+  const int32_t b2_mcast_y0 = get_arg_val<uint32_t>(38);
+  const int32_t b2_mcast_x1 = get_arg_val<uint32_t>(39);
+  const int32_t b2_mcast_y1 = get_arg_val<uint32_t>(40);
+  const int32_t b2_mcast_dests = get_arg_val<uint32_t>(41);
+  const int32_t b2_mcast_sender_x = get_arg_val<uint32_t>(42);
+  const int32_t b2_mcast_sender_y = get_arg_val<uint32_t>(43);
+  const int32_t b2_mcast_ready = get_arg_val<uint32_t>(44);
+  const int32_t b2_mcast_valid = get_arg_val<uint32_t>(45);
   constexpr auto mlp_h_args = TensorAccessorArgs<0>();
   const auto mlp_h_accessor = TensorAccessor(mlp_h_args, mlp_h_addr, 2048u);
   constexpr auto X_args = TensorAccessorArgs<mlp_h_args.next_compile_time_args_offset()>();
@@ -72,18 +72,8 @@ void kernel_main() {
       const int32_t c0 = bj * bn;
       const int32_t rows = std::min(bm, Mt - r0);
       const int32_t cols = std::min(bn, Dt - c0);
-      cb_reserve_back(cb_b2, 64);
       cb_reserve_back(cb_mlp_h, 64);
       cb_reserve_back(cb_W2, 64);
-      if (b2_mcast_receives == 0) {
-        for (int32_t cb_b2_r = 0; cb_b2_r < 1; ++cb_b2_r) {
-          for (int32_t cb_b2_c = 0; cb_b2_c < cols; ++cb_b2_c) {
-            noc_async_read_page(c0 + cb_b2_r * Dt + cb_b2_c, b2_accessor,
-                                get_write_ptr(cb_b2) +
-                                    (cb_b2_r * bn + cb_b2_c) * get_tile_size(cb_b2));
-          }
-        }
-      }
       if (mlp_h_mcast_receives == 0) {
         for (int32_t cb_mlp_h_r = 0; cb_mlp_h_r < rows; ++cb_mlp_h_r) {
           for (int32_t cb_mlp_h_c = 0; cb_mlp_h_c < bk; ++cb_mlp_h_c) {
@@ -103,12 +93,6 @@ void kernel_main() {
         }
       }
       noc_async_read_barrier();
-      if (b2_mcast_receives != 0) {
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_valid)), 0);
-        noc_semaphore_inc(
-            get_noc_addr(b2_mcast_sender_x, b2_mcast_sender_y, get_semaphore(b2_mcast_ready)), 1);
-      }
       if (mlp_h_mcast_receives != 0) {
         noc_semaphore_set(
             reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_valid)), 0);
@@ -121,24 +105,6 @@ void kernel_main() {
             reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 0);
         noc_semaphore_inc(
             get_noc_addr(W2_mcast_sender_x, W2_mcast_sender_y, get_semaphore(W2_mcast_ready)), 1);
-      }
-      if (b2_mcast_receives == 0 && b2_mcast_dests > 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_ready)),
-            b2_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_b2),
-                                  get_noc_multicast_addr(b2_mcast_x0, b2_mcast_y0, b2_mcast_x1,
-                                                         b2_mcast_y1, get_write_ptr(cb_b2)),
-                                  1 * bn * get_tile_size(cb_b2), b2_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(b2_mcast_valid),
-                                    get_noc_multicast_addr(b2_mcast_x0, b2_mcast_y0, b2_mcast_x1,
-                                                           b2_mcast_y1,
-                                                           get_semaphore(b2_mcast_valid)),
-                                    b2_mcast_dests);
       }
       if (mlp_h_mcast_receives == 0 && mlp_h_mcast_dests > 0) {
         noc_semaphore_wait(
@@ -177,10 +143,6 @@ void kernel_main() {
                                                            get_semaphore(W2_mcast_valid)),
                                     W2_mcast_dests);
       }
-      if (b2_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_valid)), 1);
-      }
       if (mlp_h_mcast_receives != 0) {
         noc_semaphore_wait(
             reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_valid)), 1);
@@ -189,7 +151,6 @@ void kernel_main() {
         noc_semaphore_wait(
             reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 1);
       }
-      cb_push_back(cb_b2, 64);
       cb_push_back(cb_mlp_h, 64);
       cb_push_back(cb_W2, 64);
       for (int32_t kb = 1; kb < 1 + (Ft / bk - 1); ++kb) {
@@ -276,6 +237,46 @@ void kernel_main() {
         cb_push_back(cb_mlp_h, 64);
         cb_push_back(cb_W2, 64);
       }
+      cb_reserve_back(cb_b2, 64);
+      if (b2_mcast_receives == 0) {
+        for (int32_t cb_b2_r = 0; cb_b2_r < 1; ++cb_b2_r) {
+          for (int32_t cb_b2_c = 0; cb_b2_c < cols; ++cb_b2_c) {
+            noc_async_read_page(c0 + cb_b2_r * Dt + cb_b2_c, b2_accessor,
+                                get_write_ptr(cb_b2) +
+                                    (cb_b2_r * bn + cb_b2_c) * get_tile_size(cb_b2));
+          }
+        }
+      }
+      noc_async_read_barrier();
+      if (b2_mcast_receives != 0) {
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_valid)), 0);
+        noc_semaphore_inc(
+            get_noc_addr(b2_mcast_sender_x, b2_mcast_sender_y, get_semaphore(b2_mcast_ready)), 1);
+      }
+      if (b2_mcast_receives == 0 && b2_mcast_dests > 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_ready)),
+            b2_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_ready)), 0);
+        noc_async_write_multicast(get_write_ptr(cb_b2),
+                                  get_noc_multicast_addr(b2_mcast_x0, b2_mcast_y0, b2_mcast_x1,
+                                                         b2_mcast_y1, get_write_ptr(cb_b2)),
+                                  1 * bn * get_tile_size(cb_b2), b2_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_valid)), 1);
+        noc_semaphore_set_multicast(get_semaphore(b2_mcast_valid),
+                                    get_noc_multicast_addr(b2_mcast_x0, b2_mcast_y0, b2_mcast_x1,
+                                                           b2_mcast_y1,
+                                                           get_semaphore(b2_mcast_valid)),
+                                    b2_mcast_dests);
+      }
+      if (b2_mcast_receives != 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_valid)), 1);
+      }
+      cb_push_back(cb_b2, 64);
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
           const int32_t sub_rows = std::max(0, std::min(2, rows - sr_2 * 2));
