@@ -87,8 +87,8 @@ void run_openblas(const Inputs& in, std::vector<float>& h, std::vector<float>& y
       u += in.b1f[static_cast<std::size_t>(j)];
       u = 0.5f * u * (1.0f + std::erf(u * 0.70710678118654752f));
     }
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, d, f, 1.0f, h.data(), f,
-              in.w2f.data(), d, 0.0f, y.data(), d);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, d, f, 1.0f, h.data(), f, in.w2f.data(),
+              d, 0.0f, y.data(), d);
   for (std::int64_t i = 0; i < s.m; ++i)
     for (std::int64_t j = 0; j < s.d; ++j) {
       const auto e = static_cast<std::size_t>(i * s.d + j);

@@ -59,10 +59,13 @@ TEST(Materialise, MlpBecomesTwoMatmuls) {
   ASSERT_EQ(out.programs.size(), 2u);
   const std::string text = ir::print(out);
   // The first: h over (i, f), stored through its epilogue into the bf16 scratch tensor.
-  EXPECT_NE(text.find(R"(program mlp attributes {combine = "mlp_after_h", grid = 8x8, materialise = "dram", materialise_tensor = "mlp_h", materialise_value = "h", materialise_why = "'h' is invariant in the parallel index 'j': )"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          R"(program mlp attributes {combine = "mlp_after_h", grid = 8x8, materialise = "dram", materialise_tensor = "mlp_h", materialise_value = "h", materialise_why = "'h' is invariant in the parallel index 'j': )"),
+      std::string::npos)
       << text;
-  EXPECT_NE(text.find(R"(  tensor mlp_h: bf16[M, F] output layout dram interleaved tile 32x32 page 2048
+  EXPECT_NE(
+      text.find(R"(  tensor mlp_h: bf16[M, F] output layout dram interleaved tile 32x32 page 2048
 
   func kernel mlp(X: tensor, W1: tensor, b1: tensor, mlp_h: tensor, M: i32, D: i32, F: i32) {
     let Mt: i32 = M / 32
@@ -80,10 +83,12 @@ TEST(Materialise, MlpBecomesTwoMatmuls) {
   }
 }
 )"),
-            std::string::npos)
+      std::string::npos)
       << text;
   // The second: a plain matmul reading it, with the bias and residual epilogue.
-  EXPECT_NE(text.find(R"(program mlp_after_h attributes {grid = 8x8, signature = ["mlp_h", "X", "W2", "b2", "Y"]} {
+  EXPECT_NE(
+      text.find(
+          R"(program mlp_after_h attributes {grid = 8x8, signature = ["mlp_h", "X", "W2", "b2", "Y"]} {
   tensor mlp_h: bf16[M, F] input layout dram interleaved tile 32x32 page 2048
   tensor X: bf16[M, D] input layout dram interleaved tile 32x32 page 2048
   tensor W2: bf16[F, D] input layout dram interleaved tile 32x32 page 2048
@@ -106,15 +111,16 @@ TEST(Materialise, MlpBecomesTwoMatmuls) {
   }
 }
 )"),
-            std::string::npos)
+      std::string::npos)
       << text;
 }
 
 TEST(Materialise, TheCpuScratchIsF32) {
   Diagnostics d;
   const std::string text = ir::print(materialise_cpu(read(mlp("")), d));
-  EXPECT_NE(text.find("  tensor mlp_h: f32[M, F] output layout dram interleaved tile 32x32 page 4096\n"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("  tensor mlp_h: f32[M, F] output layout dram interleaved tile 32x32 page 4096\n"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("acc = tile.matmul_acc(acc, load mlp_h[i, f], load W2[f, j])"),
             std::string::npos)
