@@ -127,6 +127,16 @@ TEST(Materialise, TheCpuScratchIsF32) {
       << text;
 }
 
+TEST(Materialise, AJOfOneTileIsKept) {
+  std::string text = mlp("");
+  const std::string loop = "for j in 0 .. Dt parallel";
+  text.replace(text.find(loop), loop.size(), "for j in 0 .. 1 parallel");
+  Diagnostics d;
+  const ir::Module in = read(text);
+  const ir::Module out = materialise_tt(in, d);
+  EXPECT_TRUE(ir::identical(in, out)) << ir::print(out);
+}
+
 TEST(Materialise, AnOperandThatReadsJOrARecomputeRequestIsKept) {
   for (const auto& [attrs, hmul] : std::vector<std::pair<std::string, std::string>>{
            {"", "load X[i, d], load W1[d, j]"}, // h depends on j: nothing to share
