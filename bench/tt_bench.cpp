@@ -25,6 +25,7 @@
 #include "matmul_bt.hpp"
 #include "matmul_f32.hpp"
 #include "matmul_w8.hpp"
+#include "mlp.hpp"
 #include "rmsnorm.hpp"
 #include "softmax.hpp"
 #include "unary_chain.hpp"
@@ -44,6 +45,7 @@
 #include <exception>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -86,6 +88,10 @@ const Program kPrograms[] = {
     {"matmul_bt", true, Family::matmul, "bf16", "fp32", "2MKN"},
     {"matmul_f32", true, Family::matmul, "f32", "fp32", "2MKN"},
     {"matmul_w8", true, Family::matmul, "bf16 x bfp8_b", "fp32", "2MKN", "HiFi2"},
+    // The MLP block Y = gelu(X @ W1 + b1) @ W2 + b2 + X at M x D x F as --shape M,K,N (K = D, the
+    // model width; N = F, the hidden width): two products of 2MDF each. Its run_tt launches two
+    // programs (the hidden layer materialised; docs/lowering.md): the row adds them up.
+    {"mlp", true, Family::matmul, "bf16", "fp32", "4MKN"},
     {"eltwise_add", true, Family::elementwise, "bf16", "bf16", "MN"},
     {"axpby", true, Family::elementwise, "bf16", "bf16", "3MN"},
     {"unary_chain", true, Family::elementwise, "bf16", "bf16", "3MN"},
@@ -114,6 +120,8 @@ double nominal_flops(const Program& p, double M, double K, double N) {
   const std::string f = p.flops;
   if (f == "2MKN")
     return 2 * M * K * N;
+  if (f == "4MKN")
+    return 4 * M * K * N;
   if (f == "2MKN+2MN")
     return 2 * M * K * N + 2 * M * N;
   if (f == "MN")
@@ -348,6 +356,51 @@ RunResult run_matmul_family(Device& device, const Program& p, MatmulShape s, con
   return r;
 }
 
+// examples/mlp.tk at M x D x F: X uniform in [-1, 1], W1 and W2 scaled by 2/sqrt(fan-in) and the
+// biases in [-0.5, 0.5], as TileKit's end-to-end case (tests/e2e/cases_matmul.cpp), so every stage
+// stays of order 1. The reference is each checked row in double, gelu by erf.
+RunResult run_mlp(Device& device, std::int64_t M, std::int64_t D, std::int64_t F,
+                  const Options& o) {
+  using tk::baselines::random_bf16_matrix;
+  const auto s1 = static_cast<float>(2.0 / std::sqrt(static_cast<double>(D)));
+  const auto s2 = static_cast<float>(2.0 / std::sqrt(static_cast<double>(F)));
+  const auto M_ = static_cast<std::size_t>(M), D_ = static_cast<std::size_t>(D),
+             F_ = static_cast<std::size_t>(F);
+  const std::vector<tk::bf16> X = to_tk(random_bf16_matrix(M_, D_, o.seed)),
+                              W1 = to_tk(random_bf16_matrix(D_, F_, o.seed + 1, -s1, s1)),
+                              b1 = to_tk(random_bf16_matrix(1, F_, o.seed + 2, -0.5f, 0.5f)),
+                              W2 = to_tk(random_bf16_matrix(F_, D_, o.seed + 3, -s2, s2)),
+                              b2 = to_tk(random_bf16_matrix(1, D_, o.seed + 4, -0.5f, 0.5f));
+  std::vector<tk::bf16> Y(M_ * D_);
+  RunResult r;
+  r.out_rows = M;
+  r.ref_cost_per_row = 2 * static_cast<double>(D) * static_cast<double>(F);
+  const auto start = std::chrono::steady_clock::now();
+  tk::gen::mlp::run_tt(device, cview(X, M, D), cview(W1, D, F), cview(b1, 1, F), cview(W2, F, D),
+                       cview(b2, 1, D), view(Y, M, D));
+  r.wall_seconds = seconds_since(start);
+  r.check = [x = to_float(X), w1 = to_float(W1), b1 = to_float(b1), w2 = to_float(W2),
+             b2 = to_float(b2), y = to_float(Y), D,
+             F](const std::vector<std::int64_t>& rows, Checker& checker) {
+    for (const std::int64_t i : rows) {
+      std::vector<double> h = matmul_row(x, w1, i, D, F);
+      std::vector<float> g(static_cast<std::size_t>(F));
+      for (std::int64_t f = 0; f < F; ++f) {
+        const double u = h[static_cast<std::size_t>(f)] + b1[static_cast<std::size_t>(f)];
+        g[static_cast<std::size_t>(f)] =
+            static_cast<float>(0.5 * u * (1 + std::erf(u / std::sqrt(2.0))));
+      }
+      const std::vector<double> out = matmul_row(g, w2, 0, F, D);
+      for (std::int64_t j = 0; j < D; ++j) {
+        const auto e = static_cast<std::size_t>(i * D + j);
+        checker.add(y[e],
+                    out[static_cast<std::size_t>(j)] + b2[static_cast<std::size_t>(j)] + x[e]);
+      }
+    }
+  };
+  return r;
+}
+
 // Runs an element-wise or row-wise example on M x N inputs.
 RunResult run_other(Device& device, const Program& p, std::int64_t M, std::int64_t N,
                     const Options& o) {
@@ -506,6 +559,39 @@ RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::i
   return r;
 }
 
+// The programs one run launched since the `before`-th, as one: a run_tt that launches several (a
+// whole-tensor reduction's two, mlp's two matmuls) runs them one after the other on one queue, so
+// their device times, bytes, products and bounds add up (the host's dispatch in between is not
+// device time: ProgramTiming::host_dispatch_us).
+tk::rt::emu::ProgramTiming launched_since(std::size_t before, const std::string& name) {
+  const std::vector<tk::rt::emu::ProgramTiming>& all = tk::rt::emu::timings();
+  if (all.size() <= before)
+    throw std::runtime_error(name + ": the run left no timing (timing mode off?)");
+  tk::rt::emu::ProgramTiming t = all[before];
+  for (std::size_t k = before + 1; k < all.size(); ++k) {
+    const tk::rt::emu::ProgramTiming& u = all[k];
+    t.device_cycles += u.device_cycles;
+    t.host_dispatch_us += u.host_dispatch_us;
+    t.dram_bytes_read += u.dram_bytes_read;
+    t.dram_bytes_written += u.dram_bytes_written;
+    t.matmul_tiles += u.matmul_tiles;
+    t.ideal_matmul_cycles += u.ideal_matmul_cycles;
+    t.compute_cycles += u.compute_cycles;
+    t.compute_bound_cycles += u.compute_bound_cycles;
+    t.dram_bound_cycles += u.dram_bound_cycles;
+    t.kernels.insert(t.kernels.end(), u.kernels.begin(), u.kernels.end());
+  }
+  const double seconds = t.device_cycles / (t.clock_ghz * 1e9);
+  t.device_us = seconds * 1e6;
+  t.utilization = t.device_cycles > 0 ? t.ideal_matmul_cycles / t.device_cycles : 0;
+  t.matmul_tflops =
+      seconds > 0 ? static_cast<double>(t.matmul_tiles) * 2 * 32 * 32 * 32 / seconds / 1e12 : 0;
+  t.dram_gbps = seconds > 0
+                    ? static_cast<double>(t.dram_bytes_read + t.dram_bytes_written) / seconds / 1e9
+                    : 0;
+  return t;
+}
+
 nlohmann::json run_one(Device& device, const Program& p, const std::vector<std::uint32_t>& dims,
                        const Options& o) {
   const bool mm = p.family == Family::matmul || p.family == Family::attention;
@@ -528,25 +614,39 @@ nlohmann::json run_one(Device& device, const Program& p, const std::vector<std::
                         {"fidelity", p.fidelity},
                         {"flops_formula", p.flops}};
   RunResult r;
+  const std::size_t before = tk::rt::emu::timings().size();
   try {
-    r = p.family == Family::attention ? run_attention(device, p, dims[0], dims[1], dims[2], o)
-        : mm                          ? run_matmul_family(device, p, {dims[0], dims[1], dims[2]}, o)
-                                      : run_other(device, p, dims[0], dims[1], o);
+    r = std::string(p.name) == "mlp"    ? run_mlp(device, dims[0], dims[1], dims[2], o)
+        : p.family == Family::attention ? run_attention(device, p, dims[0], dims[1], dims[2], o)
+        : mm ? run_matmul_family(device, p, {dims[0], dims[1], dims[2]}, o)
+             : run_other(device, p, dims[0], dims[1], o);
   } catch (const std::invalid_argument& e) { // a shape the baseline does not support
     row["error"] = e.what();
     row["unsupported"] = true;
     return row;
   }
-  const auto& timing = tk::rt::emu::last_timing();
-  if (!timing)
-    throw std::runtime_error(std::string(p.name) + ": the run left no timing (timing mode off?)");
-  const tk::rt::emu::ProgramTiming& t = *timing;
+  const tk::rt::emu::ProgramTiming t = launched_since(before, p.name);
   std::set<std::pair<std::uint32_t, std::uint32_t>> cores;
   for (const auto& k : t.kernels)
     cores.insert({k.core_x, k.core_y});
   const double flops = nominal_flops(p, M, K, N);
   const double seconds = t.device_cycles / (t.clock_ghz * 1e9);
   const double bytes = static_cast<double>(t.dram_bytes_read + t.dram_bytes_written);
+  // A run_tt that launched several programs: each one's own figures too.
+  if (tk::rt::emu::timings().size() > before + 1)
+    for (std::size_t k = before; k < tk::rt::emu::timings().size(); ++k) {
+      const tk::rt::emu::ProgramTiming& u = tk::rt::emu::timings()[k];
+      std::map<std::string, double> stalls; // by processor and reason, the busiest core's
+      for (const auto& kt : u.kernels)
+        for (const auto& [why, cycles] : kt.stalls)
+          stalls[kt.risc + ": " + why] = std::max(stalls[kt.risc + ": " + why], cycles);
+      row["launches"].push_back({{"device_us", u.device_us},
+                                 {"stalls", stalls},
+                                 {"utilization", u.utilization},
+                                 {"matmul_tiles", u.matmul_tiles},
+                                 {"compute_bound_cycles", u.compute_bound_cycles},
+                                 {"dram_bound_cycles", u.dram_bound_cycles}});
+    }
   row["plan"] = r.plan;
   row["math"] = o.math ? "on" : "off";
   row["wall_s"] = r.wall_seconds;

@@ -258,12 +258,24 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
     k["partials"] = json::array();
     if (combine)
       for (const Tensor& t : combine->tensors)
-        if (p.find_tensor(t.name)) {
+        // Stored by the first program, read by the second (an input both read is no partial).
+        if (const Tensor* first = p.find_tensor(t.name);
+            first && first->role == TensorRole::output && t.role == TensorRole::input) {
           partials.insert(t.name);
-          k["partials"].push_back({{"name", t.name},
-                                   {"dtype", std::string(to_string(t.dtype))},
-                                   {"rows", t.dims.at(0).size},
-                                   {"cols", t.dims.at(1).size}});
+          // A materialised value's scratch tensor (materialise) has named dimensions, which
+          // the generated function binds from the kernel's tensors.
+          const Dim &r = t.dims.at(0), &c = t.dims.at(1);
+          const bool named = !r.name.empty() || !c.name.empty();
+          auto side = [](const Dim& d) { return d.name.empty() ? json(d.size) : json(d.name); };
+          auto text = [](const Dim& d) { return d.name.empty() ? std::to_string(d.size) : d.name; };
+          k["partials"].push_back(
+              {{"name", t.name},
+               {"dtype", std::string(to_string(t.dtype))},
+               {"scratch", named},
+               {"rows", side(r)},
+               {"cols", side(c)},
+               {"elements", named ? "static_cast<std::size_t>(" + text(r) + " * " + text(c) + ")"
+                                  : std::to_string(r.size * c.size)}});
         }
     if (lowered.cpu)
       k["cpu"] = cpu_body(i);

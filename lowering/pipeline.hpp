@@ -43,6 +43,9 @@ struct OptionOverrides {
   std::optional<std::int64_t> cb_depth;
   std::optional<bool> fp32_acc;
   std::optional<std::string> math_fidelity;
+  /// "recompute" keeps a computed operand of @ recomputed (the materialise stage's alternative;
+  /// ttgen report lowers it to price it).
+  std::optional<std::string> materialise;
 };
 
 /// The wall time one stage took (--time-stages).

@@ -49,232 +49,544 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t M = static_cast<std::uint32_t>(X.rows);
   const std::uint32_t D = static_cast<std::uint32_t>(X.cols);
   const std::uint32_t F = static_cast<std::uint32_t>(W1.cols);
-  const std::uint32_t Mt = M / 32u;
-  const std::uint32_t Dt = D / 32u;
-  const std::uint32_t work_items = Mt * Dt;
-  const std::uint32_t Ft = F / 32u;
-  const std::uint32_t shared_kept = std::min(Ft, 512u);
-  const std::uint32_t X_bytes = Mt * Dt * 2048u;
-  const std::uint32_t W1_bytes = Dt * Ft * 2048u;
-  const std::uint32_t b1_bytes = Ft * 2048u;
-  const std::uint32_t W2_bytes = Ft * Dt * 2048u;
-  const std::uint32_t b2_bytes = Dt * 2048u;
-  const std::uint32_t Y_bytes = Mt * Dt * 2048u;
-  if (work_items == 0) {
-    return; // no output tile: nothing to launch
-  }
+  // The materialised value: written by the first program, read by the second.
+  std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> mlp_h_buffer;
+  { // mlp
+    const std::uint32_t Mt = M / 32u;
+    const std::uint32_t Dt = D / 32u;
+    const std::uint32_t Ft = F / 32u;
+    const std::uint32_t bm = static_cast<uint32_t>(
+        tk::tt_host::matmul_block(0u, Mt, Dt, Ft, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
+                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+    const std::uint32_t bn = static_cast<uint32_t>(
+        tk::tt_host::matmul_block(1u, Mt, Dt, Ft, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
+                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+    const std::uint32_t Mb = (Mt + bm - 1u) / bm;
+    const std::uint32_t Nb = (Ft + bn - 1u) / bn;
+    const std::uint32_t work_items = Mb * Nb;
+    const std::uint32_t bk = static_cast<uint32_t>(
+        tk::tt_host::matmul_block(2u, Mt, Dt, Ft, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
+                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+    const std::uint32_t X_bytes = Mt * Dt * 2048u;
+    const std::uint32_t W1_bytes = Dt * Ft * 2048u;
+    const std::uint32_t b1_bytes = Ft * 2048u;
+    const std::uint32_t mlp_h_bytes = Mt * Ft * 2048u;
+    if (work_items == 0) {
+      return; // no output tile: nothing to launch
+    }
 
-  tt::tt_metal::distributed::MeshCommandQueue& tk_queue = device.mesh_command_queue();
-  std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> X_buffer =
-      tt::tt_metal::distributed::MeshBuffer::create(
-          tt::tt_metal::distributed::ReplicatedBufferConfig{.size = X_bytes},
-          tt::tt_metal::distributed::DeviceLocalBufferConfig{
-              .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
-          &device);
-  const std::uint32_t X_addr = static_cast<std::uint32_t>(X_buffer->address());
-  tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, X_buffer,
-                                                    tk::tt_host::to_tiles<bfloat16>(X), false);
-  std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> W1_buffer =
-      tt::tt_metal::distributed::MeshBuffer::create(
-          tt::tt_metal::distributed::ReplicatedBufferConfig{.size = W1_bytes},
-          tt::tt_metal::distributed::DeviceLocalBufferConfig{
-              .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
-          &device);
-  const std::uint32_t W1_addr = static_cast<std::uint32_t>(W1_buffer->address());
-  tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, W1_buffer,
-                                                    tk::tt_host::to_tiles<bfloat16>(W1), false);
-  std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> b1_buffer =
-      tt::tt_metal::distributed::MeshBuffer::create(
-          tt::tt_metal::distributed::ReplicatedBufferConfig{.size = b1_bytes},
-          tt::tt_metal::distributed::DeviceLocalBufferConfig{
-              .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
-          &device);
-  const std::uint32_t b1_addr = static_cast<std::uint32_t>(b1_buffer->address());
-  tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, b1_buffer,
-                                                    tk::tt_host::to_tiles<bfloat16>(b1), false);
-  std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> W2_buffer =
-      tt::tt_metal::distributed::MeshBuffer::create(
-          tt::tt_metal::distributed::ReplicatedBufferConfig{.size = W2_bytes},
-          tt::tt_metal::distributed::DeviceLocalBufferConfig{
-              .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
-          &device);
-  const std::uint32_t W2_addr = static_cast<std::uint32_t>(W2_buffer->address());
-  tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, W2_buffer,
-                                                    tk::tt_host::to_tiles<bfloat16>(W2), false);
-  std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> b2_buffer =
-      tt::tt_metal::distributed::MeshBuffer::create(
-          tt::tt_metal::distributed::ReplicatedBufferConfig{.size = b2_bytes},
-          tt::tt_metal::distributed::DeviceLocalBufferConfig{
-              .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
-          &device);
-  const std::uint32_t b2_addr = static_cast<std::uint32_t>(b2_buffer->address());
-  tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, b2_buffer,
-                                                    tk::tt_host::to_tiles<bfloat16>(b2), false);
-  std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> Y_buffer =
-      tt::tt_metal::distributed::MeshBuffer::create(
-          tt::tt_metal::distributed::ReplicatedBufferConfig{.size = Y_bytes},
-          tt::tt_metal::distributed::DeviceLocalBufferConfig{
-              .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
-          &device);
-  const std::uint32_t Y_addr = static_cast<std::uint32_t>(Y_buffer->address());
+    tt::tt_metal::distributed::MeshCommandQueue& tk_queue = device.mesh_command_queue();
+    std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> X_buffer =
+        tt::tt_metal::distributed::MeshBuffer::create(
+            tt::tt_metal::distributed::ReplicatedBufferConfig{.size = X_bytes},
+            tt::tt_metal::distributed::DeviceLocalBufferConfig{
+                .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+            &device);
+    const std::uint32_t X_addr = static_cast<std::uint32_t>(X_buffer->address());
+    tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, X_buffer,
+                                                      tk::tt_host::to_tiles<bfloat16>(X), false);
+    std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> W1_buffer =
+        tt::tt_metal::distributed::MeshBuffer::create(
+            tt::tt_metal::distributed::ReplicatedBufferConfig{.size = W1_bytes},
+            tt::tt_metal::distributed::DeviceLocalBufferConfig{
+                .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+            &device);
+    const std::uint32_t W1_addr = static_cast<std::uint32_t>(W1_buffer->address());
+    tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, W1_buffer,
+                                                      tk::tt_host::to_tiles<bfloat16>(W1), false);
+    std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> b1_buffer =
+        tt::tt_metal::distributed::MeshBuffer::create(
+            tt::tt_metal::distributed::ReplicatedBufferConfig{.size = b1_bytes},
+            tt::tt_metal::distributed::DeviceLocalBufferConfig{
+                .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+            &device);
+    const std::uint32_t b1_addr = static_cast<std::uint32_t>(b1_buffer->address());
+    tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, b1_buffer,
+                                                      tk::tt_host::to_tiles<bfloat16>(b1), false);
+    mlp_h_buffer = tt::tt_metal::distributed::MeshBuffer::create(
+        tt::tt_metal::distributed::ReplicatedBufferConfig{.size = mlp_h_bytes},
+        tt::tt_metal::distributed::DeviceLocalBufferConfig{
+            .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+        &device);
+    const std::uint32_t mlp_h_addr = static_cast<std::uint32_t>(mlp_h_buffer->address());
 
-  // The work items over at most the kernel's grid: group 1 takes one item more per core than
-  // group 2.
-  tt::tt_metal::CoreCoord tk_grid = device.compute_with_storage_grid_size();
-  tk_grid.x = std::min<std::size_t>(tk_grid.x, 8);
-  tk_grid.y = std::min<std::size_t>(tk_grid.y, 8);
-  const auto [tk_num_cores, tk_all_cores, tk_group_1, tk_group_2, tk_per_core_1, tk_per_core_2] =
-      tt::tt_metal::split_work_to_cores(tk_grid, work_items, false);
+    // Work item (i, j) on core (j % grid_cols, i % grid_rows) of a rectangle of at most the
+    // kernel's grid.
+    tt::tt_metal::CoreCoord tk_grid = device.compute_with_storage_grid_size();
+    tk_grid.x = std::min<std::size_t>(tk_grid.x, 8);
+    tk_grid.y = std::min<std::size_t>(tk_grid.y, 8);
+    const std::uint32_t grid_cols =
+        std::min<std::uint32_t>(static_cast<std::uint32_t>(tk_grid.x), Nb);
+    const std::uint32_t grid_rows =
+        std::min<std::uint32_t>(static_cast<std::uint32_t>(tk_grid.y), Mb);
+    const tt::tt_metal::CoreRangeSet tk_all_cores(
+        tt::tt_metal::CoreRange({0, 0}, {grid_cols - 1, grid_rows - 1}));
 
-  tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
-  const std::uint32_t b1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-  const std::uint32_t b1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_0, 2048));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_1, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_1, 2048));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_2, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_2, 2048));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_3, 2048));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_4, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_4, 2048));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_16, 2048));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(1048576, {{tt::CBIndex::c_5, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_5, 2048));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
-          .set_page_size(tt::CBIndex::c_24, 4096));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_25, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_25, 2048));
+    tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
+    const std::uint32_t X_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t X_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t W1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t W1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t b1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t b1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_0, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_1, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_1, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(131072, {{tt::CBIndex::c_2, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_2, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(16384, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_16, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
+            .set_page_size(tt::CBIndex::c_24, 4096));
 
-  std::vector<std::uint32_t> tk_reader_compile_args;
-  tt::tt_metal::TensorAccessorArgs(*X_buffer).append_to(tk_reader_compile_args);
-  tt::tt_metal::TensorAccessorArgs(*W1_buffer).append_to(tk_reader_compile_args);
-  tt::tt_metal::TensorAccessorArgs(*b1_buffer).append_to(tk_reader_compile_args);
-  tt::tt_metal::TensorAccessorArgs(*W2_buffer).append_to(tk_reader_compile_args);
-  tt::tt_metal::TensorAccessorArgs(*b2_buffer).append_to(tk_reader_compile_args);
-  const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
-      tk_program, TILEKIT_KERNEL_DIR "/mlp/reader.cpp", tk_all_cores,
-      tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
-                                       .noc = tt::tt_metal::NOC::RISCV_1_default,
-                                       .compile_args = tk_reader_compile_args});
+    std::vector<std::uint32_t> tk_reader_compile_args;
+    tt::tt_metal::TensorAccessorArgs(*X_buffer).append_to(tk_reader_compile_args);
+    tt::tt_metal::TensorAccessorArgs(*W1_buffer).append_to(tk_reader_compile_args);
+    tt::tt_metal::TensorAccessorArgs(*b1_buffer).append_to(tk_reader_compile_args);
+    const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/mlp/reader.cpp", tk_all_cores,
+        tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
+                                         .noc = tt::tt_metal::NOC::RISCV_1_default,
+                                         .compile_args = tk_reader_compile_args});
 
-  std::vector<std::uint32_t> tk_compute_compile_args;
-  // Float32 CBs that only copy_tile reads go straight to the fp32 DST, not through SrcA as TF32.
-  std::vector<tt::tt_metal::UnpackToDestMode> tk_unpack_to_dest_mode(
-      NUM_CIRCULAR_BUFFERS, tt::tt_metal::UnpackToDestMode::Default);
-  tk_unpack_to_dest_mode[tt::CBIndex::c_24] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
-  const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
-      tk_program, TILEKIT_KERNEL_DIR "/mlp/compute.cpp", tk_all_cores,
-      tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
-                                  .fp32_dest_acc_en = true,
-                                  .unpack_to_dest_mode = tk_unpack_to_dest_mode,
-                                  .math_approx_mode = false,
-                                  .compile_args = tk_compute_compile_args});
+    std::vector<std::uint32_t> tk_compute_compile_args;
+    // Float32 CBs that only copy_tile reads go straight to the fp32 DST, not through SrcA as TF32.
+    std::vector<tt::tt_metal::UnpackToDestMode> tk_unpack_to_dest_mode(
+        NUM_CIRCULAR_BUFFERS, tt::tt_metal::UnpackToDestMode::Default);
+    tk_unpack_to_dest_mode[tt::CBIndex::c_24] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
+    const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/mlp/compute.cpp", tk_all_cores,
+        tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
+                                    .fp32_dest_acc_en = true,
+                                    .unpack_to_dest_mode = tk_unpack_to_dest_mode,
+                                    .math_approx_mode = false,
+                                    .compile_args = tk_compute_compile_args});
 
-  std::vector<std::uint32_t> tk_writer_compile_args;
-  tt::tt_metal::TensorAccessorArgs(*Y_buffer).append_to(tk_writer_compile_args);
-  const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
-      tk_program, TILEKIT_KERNEL_DIR "/mlp/writer.cpp", tk_all_cores,
-      tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_0,
-                                       .noc = tt::tt_metal::NOC::RISCV_0_default,
-                                       .compile_args = tk_writer_compile_args});
+    std::vector<std::uint32_t> tk_writer_compile_args;
+    tt::tt_metal::TensorAccessorArgs(*mlp_h_buffer).append_to(tk_writer_compile_args);
+    const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/mlp/writer.cpp", tk_all_cores,
+        tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_0,
+                                         .noc = tt::tt_metal::NOC::RISCV_0_default,
+                                         .compile_args = tk_writer_compile_args});
 
-  // Per core, group 1 then group 2 (as the SDK's matmul_multi_core): its first work item and count.
-  std::uint32_t start = 0;
-  for (const auto& [tk_group, tk_items] :
-       {std::pair{tk_group_1, tk_per_core_1}, std::pair{tk_group_2, tk_per_core_2}}) {
-    for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
-      for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
-        const std::uint32_t count = tk_items;
-        // The core's values of the multicasts to the grid, from its coordinates and the split.
-        const std::uint32_t core_x = static_cast<std::uint32_t>(tk_core.x),
-                            core_y = static_cast<std::uint32_t>(tk_core.y);
-        const std::uint32_t used_cores = tk_num_cores,
-                            grid_x = static_cast<std::uint32_t>(tk_grid.x),
-                            grid_y = static_cast<std::uint32_t>(tk_grid.y);
-        static_cast<void>(grid_x);
-        static_cast<void>(grid_y);
-        const std::uint32_t mcast_cols = std::max(used_cores / grid_y, 1u);
-        const std::uint32_t mcast_rows = std::min(used_cores, grid_y);
-        const std::uint32_t b1_mcast_receives =
-            std::min(mcast_cols - std::min(core_x, mcast_cols), 1u) *
-            std::min(mcast_rows - std::min(core_y, mcast_rows), 1u) * std::min(core_x + core_y, 1u);
-        const std::uint32_t b1_mcast_x0 =
+    // Per core: its column and row, and the values the host computes from them.
+    for (std::uint32_t core_y = 0; core_y < grid_rows; ++core_y) {
+      for (std::uint32_t core_x = 0; core_x < grid_cols; ++core_x) {
+        const tt::tt_metal::CoreCoord tk_core{core_x, core_y};
+        const std::uint32_t X_mcast_receives = std::min(core_x, 1u);
+        const std::uint32_t X_mcast_x0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y})
+                .x);
+        const std::uint32_t X_mcast_y0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y})
+                .y);
+        const std::uint32_t X_mcast_x1 =
             static_cast<std::uint32_t>(device
                                            .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               mcast_cols - 1u, mcast_rows - 1u})
+                                               std::min(1u, grid_cols - 1u), core_y})
                                            .x);
-        const std::uint32_t b1_mcast_y0 =
+        const std::uint32_t X_mcast_y1 =
             static_cast<std::uint32_t>(device
                                            .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               mcast_cols - 1u, mcast_rows - 1u})
+                                               std::min(1u, grid_cols - 1u), core_y})
                                            .y);
-        const std::uint32_t b1_mcast_x1 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).x);
-        const std::uint32_t b1_mcast_y1 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).y);
-        const std::uint32_t b1_mcast_dests =
-            (1u - std::min(core_x + core_y, 1u)) * (mcast_cols * mcast_rows - 1u);
+        const std::uint32_t X_mcast_dests = grid_cols - 1u;
+        const std::uint32_t X_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).x);
+        const std::uint32_t X_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).y);
+        const std::uint32_t W1_mcast_receives = std::min(core_y, 1u);
+        const std::uint32_t W1_mcast_x0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .x);
+        const std::uint32_t W1_mcast_y0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .y);
+        const std::uint32_t W1_mcast_x1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .x);
+        const std::uint32_t W1_mcast_y1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .y);
+        const std::uint32_t W1_mcast_dests = grid_rows - 1u;
+        const std::uint32_t W1_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
+        const std::uint32_t W1_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+        const std::uint32_t b1_mcast_receives = std::min(core_y, 1u);
+        const std::uint32_t b1_mcast_x0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .x);
+        const std::uint32_t b1_mcast_y0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .y);
+        const std::uint32_t b1_mcast_x1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .x);
+        const std::uint32_t b1_mcast_y1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .y);
+        const std::uint32_t b1_mcast_dests = grid_rows - 1u;
         const std::uint32_t b1_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).x);
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
         const std::uint32_t b1_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).y);
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, {X_addr,
-                                                                      W1_addr,
-                                                                      b1_addr,
-                                                                      W2_addr,
-                                                                      b2_addr,
-                                                                      Dt,
-                                                                      Ft,
-                                                                      shared_kept,
-                                                                      b1_mcast_receives,
-                                                                      b1_mcast_x0,
-                                                                      b1_mcast_y0,
-                                                                      b1_mcast_x1,
-                                                                      b1_mcast_y1,
-                                                                      b1_mcast_dests,
-                                                                      b1_mcast_sender_x,
-                                                                      b1_mcast_sender_y,
-                                                                      b1_mcast_ready,
-                                                                      b1_mcast_valid,
-                                                                      start,
-                                                                      count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {Dt, Ft, shared_kept, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, {Y_addr, Dt, start, count});
-        start += count;
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
+                                     {X_addr,
+                                      W1_addr,
+                                      b1_addr,
+                                      Mt,
+                                      Dt,
+                                      Ft,
+                                      bm,
+                                      bn,
+                                      bk,
+                                      Mb,
+                                      Nb,
+                                      core_x,
+                                      core_y,
+                                      grid_cols,
+                                      grid_rows,
+                                      X_mcast_receives,
+                                      X_mcast_x0,
+                                      X_mcast_y0,
+                                      X_mcast_x1,
+                                      X_mcast_y1,
+                                      X_mcast_dests,
+                                      X_mcast_sender_x,
+                                      X_mcast_sender_y,
+                                      X_mcast_ready,
+                                      X_mcast_valid,
+                                      W1_mcast_receives,
+                                      W1_mcast_x0,
+                                      W1_mcast_y0,
+                                      W1_mcast_x1,
+                                      W1_mcast_y1,
+                                      W1_mcast_dests,
+                                      W1_mcast_sender_x,
+                                      W1_mcast_sender_y,
+                                      W1_mcast_ready,
+                                      W1_mcast_valid,
+                                      b1_mcast_receives,
+                                      b1_mcast_x0,
+                                      b1_mcast_y0,
+                                      b1_mcast_x1,
+                                      b1_mcast_y1,
+                                      b1_mcast_dests,
+                                      b1_mcast_sender_x,
+                                      b1_mcast_sender_y,
+                                      b1_mcast_ready,
+                                      b1_mcast_valid});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
+                                     {Dt, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
+        tt::tt_metal::SetRuntimeArgs(
+            tk_program, tk_writer, tk_core,
+            {mlp_h_addr, Mt, Ft, bm, bn, Mb, Nb, core_x, core_y, grid_cols, grid_rows});
       }
     }
+
+    tt::tt_metal::distributed::MeshWorkload tk_workload;
+    tk_workload.add_program(tt::tt_metal::distributed::MeshCoordinateRange(device.shape()),
+                            std::move(tk_program));
+    tt::tt_metal::distributed::EnqueueMeshWorkload(tk_queue, tk_workload, false);
+    tt::tt_metal::distributed::Finish(tk_queue);
   }
+  { // mlp_after_h
+    const std::uint32_t Mt = M / 32u;
+    const std::uint32_t Dt = D / 32u;
+    const std::uint32_t Ft = F / 32u;
+    const std::uint32_t bm = static_cast<uint32_t>(
+        tk::tt_host::matmul_block(0u, Mt, Ft, Dt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
+                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+    const std::uint32_t bn = static_cast<uint32_t>(
+        tk::tt_host::matmul_block(1u, Mt, Ft, Dt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
+                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+    const std::uint32_t Mb = (Mt + bm - 1u) / bm;
+    const std::uint32_t Nb = (Dt + bn - 1u) / bn;
+    const std::uint32_t work_items = Mb * Nb;
+    const std::uint32_t bk = static_cast<uint32_t>(
+        tk::tt_host::matmul_block(2u, Mt, Ft, Dt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
+                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+    const std::uint32_t mlp_h_bytes = Mt * Ft * 2048u;
+    const std::uint32_t X_bytes = Mt * Dt * 2048u;
+    const std::uint32_t W2_bytes = Ft * Dt * 2048u;
+    const std::uint32_t b2_bytes = Dt * 2048u;
+    const std::uint32_t Y_bytes = Mt * Dt * 2048u;
+    if (work_items == 0) {
+      return; // no output tile: nothing to launch
+    }
 
-  tt::tt_metal::distributed::MeshWorkload tk_workload;
-  tk_workload.add_program(tt::tt_metal::distributed::MeshCoordinateRange(device.shape()),
-                          std::move(tk_program));
-  tt::tt_metal::distributed::EnqueueMeshWorkload(tk_queue, tk_workload, false);
-  tt::tt_metal::distributed::Finish(tk_queue);
+    tt::tt_metal::distributed::MeshCommandQueue& tk_queue = device.mesh_command_queue();
+    static_cast<void>(mlp_h_bytes); // the first program created the buffer
+    const std::uint32_t mlp_h_addr = static_cast<std::uint32_t>(mlp_h_buffer->address());
+    std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> X_buffer =
+        tt::tt_metal::distributed::MeshBuffer::create(
+            tt::tt_metal::distributed::ReplicatedBufferConfig{.size = X_bytes},
+            tt::tt_metal::distributed::DeviceLocalBufferConfig{
+                .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+            &device);
+    const std::uint32_t X_addr = static_cast<std::uint32_t>(X_buffer->address());
+    tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, X_buffer,
+                                                      tk::tt_host::to_tiles<bfloat16>(X), false);
+    std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> W2_buffer =
+        tt::tt_metal::distributed::MeshBuffer::create(
+            tt::tt_metal::distributed::ReplicatedBufferConfig{.size = W2_bytes},
+            tt::tt_metal::distributed::DeviceLocalBufferConfig{
+                .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+            &device);
+    const std::uint32_t W2_addr = static_cast<std::uint32_t>(W2_buffer->address());
+    tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, W2_buffer,
+                                                      tk::tt_host::to_tiles<bfloat16>(W2), false);
+    std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> b2_buffer =
+        tt::tt_metal::distributed::MeshBuffer::create(
+            tt::tt_metal::distributed::ReplicatedBufferConfig{.size = b2_bytes},
+            tt::tt_metal::distributed::DeviceLocalBufferConfig{
+                .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+            &device);
+    const std::uint32_t b2_addr = static_cast<std::uint32_t>(b2_buffer->address());
+    tt::tt_metal::distributed::EnqueueWriteMeshBuffer(tk_queue, b2_buffer,
+                                                      tk::tt_host::to_tiles<bfloat16>(b2), false);
+    std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> Y_buffer =
+        tt::tt_metal::distributed::MeshBuffer::create(
+            tt::tt_metal::distributed::ReplicatedBufferConfig{.size = Y_bytes},
+            tt::tt_metal::distributed::DeviceLocalBufferConfig{
+                .page_size = 2048, .buffer_type = tt::tt_metal::BufferType::DRAM},
+            &device);
+    const std::uint32_t Y_addr = static_cast<std::uint32_t>(Y_buffer->address());
 
-  std::vector<bfloat16> Y_tiles;
-  tt::tt_metal::distributed::EnqueueReadMeshBuffer(tk_queue, Y_tiles, Y_buffer, true);
-  tk::tt_host::from_tiles(Y_tiles, Y);
+    // Work item (i, j) on core (j % grid_cols, i % grid_rows) of a rectangle of at most the
+    // kernel's grid.
+    tt::tt_metal::CoreCoord tk_grid = device.compute_with_storage_grid_size();
+    tk_grid.x = std::min<std::size_t>(tk_grid.x, 8);
+    tk_grid.y = std::min<std::size_t>(tk_grid.y, 8);
+    const std::uint32_t grid_cols =
+        std::min<std::uint32_t>(static_cast<std::uint32_t>(tk_grid.x), Nb);
+    const std::uint32_t grid_rows =
+        std::min<std::uint32_t>(static_cast<std::uint32_t>(tk_grid.y), Mb);
+    const tt::tt_metal::CoreRangeSet tk_all_cores(
+        tt::tt_metal::CoreRange({0, 0}, {grid_cols - 1, grid_rows - 1}));
+
+    tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
+    const std::uint32_t mlp_h_mcast_ready =
+        tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t mlp_h_mcast_valid =
+        tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t W2_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t W2_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t b2_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t b2_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_0, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(16384, {{tt::CBIndex::c_1, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_1, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_2, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_2, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(131072, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_3, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(16384, {{tt::CBIndex::c_16, tt::DataFormat::Float16_b}})
+            .set_page_size(tt::CBIndex::c_16, 2048));
+    tt::tt_metal::CreateCircularBuffer(
+        tk_program, tk_all_cores,
+        tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
+            .set_page_size(tt::CBIndex::c_24, 4096));
+
+    std::vector<std::uint32_t> tk_reader_compile_args;
+    tt::tt_metal::TensorAccessorArgs(*mlp_h_buffer).append_to(tk_reader_compile_args);
+    tt::tt_metal::TensorAccessorArgs(*X_buffer).append_to(tk_reader_compile_args);
+    tt::tt_metal::TensorAccessorArgs(*W2_buffer).append_to(tk_reader_compile_args);
+    tt::tt_metal::TensorAccessorArgs(*b2_buffer).append_to(tk_reader_compile_args);
+    const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/mlp_after_h/reader.cpp", tk_all_cores,
+        tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
+                                         .noc = tt::tt_metal::NOC::RISCV_1_default,
+                                         .compile_args = tk_reader_compile_args});
+
+    std::vector<std::uint32_t> tk_compute_compile_args;
+    // Float32 CBs that only copy_tile reads go straight to the fp32 DST, not through SrcA as TF32.
+    std::vector<tt::tt_metal::UnpackToDestMode> tk_unpack_to_dest_mode(
+        NUM_CIRCULAR_BUFFERS, tt::tt_metal::UnpackToDestMode::Default);
+    tk_unpack_to_dest_mode[tt::CBIndex::c_24] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
+    const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/mlp_after_h/compute.cpp", tk_all_cores,
+        tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,
+                                    .fp32_dest_acc_en = true,
+                                    .unpack_to_dest_mode = tk_unpack_to_dest_mode,
+                                    .math_approx_mode = false,
+                                    .compile_args = tk_compute_compile_args});
+
+    std::vector<std::uint32_t> tk_writer_compile_args;
+    tt::tt_metal::TensorAccessorArgs(*Y_buffer).append_to(tk_writer_compile_args);
+    const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
+        tk_program, TILEKIT_KERNEL_DIR "/mlp_after_h/writer.cpp", tk_all_cores,
+        tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_0,
+                                         .noc = tt::tt_metal::NOC::RISCV_0_default,
+                                         .compile_args = tk_writer_compile_args});
+
+    // Per core: its column and row, and the values the host computes from them.
+    for (std::uint32_t core_y = 0; core_y < grid_rows; ++core_y) {
+      for (std::uint32_t core_x = 0; core_x < grid_cols; ++core_x) {
+        const tt::tt_metal::CoreCoord tk_core{core_x, core_y};
+        const std::uint32_t mlp_h_mcast_receives = std::min(core_x, 1u);
+        const std::uint32_t mlp_h_mcast_x0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y})
+                .x);
+        const std::uint32_t mlp_h_mcast_y0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y})
+                .y);
+        const std::uint32_t mlp_h_mcast_x1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               std::min(1u, grid_cols - 1u), core_y})
+                                           .x);
+        const std::uint32_t mlp_h_mcast_y1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               std::min(1u, grid_cols - 1u), core_y})
+                                           .y);
+        const std::uint32_t mlp_h_mcast_dests = grid_cols - 1u;
+        const std::uint32_t mlp_h_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).x);
+        const std::uint32_t mlp_h_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).y);
+        const std::uint32_t W2_mcast_receives = std::min(core_y, 1u);
+        const std::uint32_t W2_mcast_x0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .x);
+        const std::uint32_t W2_mcast_y0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .y);
+        const std::uint32_t W2_mcast_x1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .x);
+        const std::uint32_t W2_mcast_y1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .y);
+        const std::uint32_t W2_mcast_dests = grid_rows - 1u;
+        const std::uint32_t W2_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
+        const std::uint32_t W2_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+        const std::uint32_t b2_mcast_receives = std::min(core_y, 1u);
+        const std::uint32_t b2_mcast_x0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .x);
+        const std::uint32_t b2_mcast_y0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .y);
+        const std::uint32_t b2_mcast_x1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .x);
+        const std::uint32_t b2_mcast_y1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .y);
+        const std::uint32_t b2_mcast_dests = grid_rows - 1u;
+        const std::uint32_t b2_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
+        const std::uint32_t b2_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
+                                     {mlp_h_addr,
+                                      X_addr,
+                                      W2_addr,
+                                      b2_addr,
+                                      Mt,
+                                      Dt,
+                                      Ft,
+                                      bm,
+                                      bn,
+                                      bk,
+                                      Mb,
+                                      Nb,
+                                      core_x,
+                                      core_y,
+                                      grid_cols,
+                                      grid_rows,
+                                      mlp_h_mcast_receives,
+                                      mlp_h_mcast_x0,
+                                      mlp_h_mcast_y0,
+                                      mlp_h_mcast_x1,
+                                      mlp_h_mcast_y1,
+                                      mlp_h_mcast_dests,
+                                      mlp_h_mcast_sender_x,
+                                      mlp_h_mcast_sender_y,
+                                      mlp_h_mcast_ready,
+                                      mlp_h_mcast_valid,
+                                      W2_mcast_receives,
+                                      W2_mcast_x0,
+                                      W2_mcast_y0,
+                                      W2_mcast_x1,
+                                      W2_mcast_y1,
+                                      W2_mcast_dests,
+                                      W2_mcast_sender_x,
+                                      W2_mcast_sender_y,
+                                      W2_mcast_ready,
+                                      W2_mcast_valid,
+                                      b2_mcast_receives,
+                                      b2_mcast_x0,
+                                      b2_mcast_y0,
+                                      b2_mcast_x1,
+                                      b2_mcast_y1,
+                                      b2_mcast_dests,
+                                      b2_mcast_sender_x,
+                                      b2_mcast_sender_y,
+                                      b2_mcast_ready,
+                                      b2_mcast_valid});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
+                                     {Ft, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
+        tt::tt_metal::SetRuntimeArgs(
+            tk_program, tk_writer, tk_core,
+            {Y_addr, Mt, Dt, bm, bn, Mb, Nb, core_x, core_y, grid_cols, grid_rows});
+      }
+    }
+
+    tt::tt_metal::distributed::MeshWorkload tk_workload;
+    tk_workload.add_program(tt::tt_metal::distributed::MeshCoordinateRange(device.shape()),
+                            std::move(tk_program));
+    tt::tt_metal::distributed::EnqueueMeshWorkload(tk_queue, tk_workload, false);
+    tt::tt_metal::distributed::Finish(tk_queue);
+
+    std::vector<bfloat16> Y_tiles;
+    tt::tt_metal::distributed::EnqueueReadMeshBuffer(tk_queue, Y_tiles, Y_buffer, true);
+    tk::tt_host::from_tiles(Y_tiles, Y);
+  }
 }
 
 } // namespace tk::gen::mlp

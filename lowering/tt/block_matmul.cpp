@@ -151,17 +151,20 @@ private:
     out.push_back(decl(c0_, Type::i32(), v(bj) * v(bn_)));
     out.push_back(decl(rows_, Type::i32(), min_of(v(bm_), v(mm_.mt) - v(r0_))));
     out.push_back(decl(cols_, Type::i32(), min_of(v(bn_), v(mm_.nt) - v(c0_))));
-    // The epilogue's row vectors: the block's columns, once per block.
+    out.push_back(k_step(i32(0), /*first=*/true));
+    std::string kb = names_.fresh("kb");
+    out.push_back(for_loop(kb, i32(1), v(mm_.kt) / v(bk_) - i32(1), ForRole::reduction,
+                           k_step(v(kb), false)));
+    // The epilogue's row vectors: the block's columns, once per block, read after its K steps.
+    // Their CB holds one block's (a window): read before the K steps, the next block's row would
+    // wait for this block's last pass to pop it, and hold up the next block's first A and B
+    // behind it (mlp's first matmul: its reader stalled 120k cycles in cb_reserve_back(b1)).
     for (const auto& [t, cb_name] : cb_rows_) {
       out.push_back(call_stmt(Intrinsic::df_read_block,
                               {cb(cb_name), tensor_ref(t), v(c0_), i32(1), v(bn_), v(mm_.nt),
                                i32(1), i32(1), v(cols_), i32(row_window())}));
       out.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_name), i32(row_window())}));
     }
-    out.push_back(k_step(i32(0), /*first=*/true));
-    std::string kb = names_.fresh("kb");
-    out.push_back(for_loop(kb, i32(1), v(mm_.kt) / v(bk_) - i32(1), ForRole::reduction,
-                           k_step(v(kb), false)));
     out.push_back(sub_blocks([&](const Expr& sr, const Expr& sc) {
       // The sub-block's tiles inside C, as lets: loop bounds stay plain variables.
       std::vector<Stmt> s;

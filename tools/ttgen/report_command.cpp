@@ -3,6 +3,7 @@
 #include "dsl/check.hpp"
 #include "lowering/ir/reader.hpp"
 #include "parser/parse.hpp"
+#include "report/choices.hpp"
 #include "report/format.hpp"
 #include "support/diagnostics.hpp"
 #include "tools/ttgen/driver.hpp"
@@ -98,7 +99,8 @@ int run_report(const ReportOptions& options, std::istream& in, std::ostream& out
   std::optional<ir::Module> m = lower_tt(*file, options, err);
   if (!m)
     return kUserError;
-  if (options.kernel) { // --kernel=NAME: that kernel alone
+  const ir::Module whole = *m; // the programs a materialised kernel launches after its first
+  if (options.kernel) {        // --kernel=NAME: that kernel alone
     std::vector<std::string> names;
     for (const ir::Program& p : m->programs)
       names.push_back(p.name);
@@ -146,10 +148,42 @@ int run_report(const ReportOptions& options, std::istream& in, std::ostream& out
       return kUsageError;
     }
 
+  // The materialise stage's choices, each alternative priced at the shape: the kernel lowered
+  // again as written prices recomputing.
+  std::map<std::string, report::Choice> choices;
+  std::optional<ir::Module> recomputed;
+  for (const ir::Program& p : m->programs) {
+    if (!p.attrs.count("materialise_why"))
+      continue;
+    if (!recomputed) {
+      ReportOptions again = options;
+      again.overrides.materialise = "recompute";
+      recomputed = lower_tt(*file, again, err);
+      if (!recomputed)
+        return kUserError;
+    }
+    const std::string& next = std::get<std::string>(p.attrs.at("combine").value);
+    auto named = [](const ir::Module& mod, const std::string& name) -> const ir::Program& {
+      for (const ir::Program& q : mod.programs)
+        if (q.name == name)
+          return q;
+      throw InternalError("internal error: report: no program '" + name + "'");
+    };
+    // From a dump past materialise the kernel as written is gone: recomputing is not priced.
+    const ir::Program& as_written = named(*recomputed, p.name);
+    choices.emplace(p.name,
+                    report::materialise_choice(
+                        p, named(whole, next),
+                        as_written.attrs.count("materialise_why") ? nullptr : &as_written, *shape));
+  }
+
   if (options.format == "json") {
     nlohmann::ordered_json all = nlohmann::ordered_json::array();
-    for (const ir::Program& p : m->programs)
+    for (const ir::Program& p : m->programs) {
       all.push_back(report::to_json(report::estimate(p, *shape)));
+      if (auto it = choices.find(p.name); it != choices.end())
+        all.back()["materialise"] = report::to_json(it->second);
+    }
     out << all.dump(2) << '\n';
     return kOk;
   }
@@ -158,6 +192,8 @@ int run_report(const ReportOptions& options, std::istream& in, std::ostream& out
     out << (first ? "" : "\n") << report::format_text(report::estimate(p, *shape));
     first = false;
   }
+  for (const auto& [name, c] : choices)
+    out << '\n' << report::format_text(c);
   return kOk;
 }
 

@@ -231,14 +231,16 @@ TEST(TtgenCodegen, GeneratedFolderIsUpToDate) {
     ASSERT_EQ(r.code, 0) << name << ": " << r.err;
     EXPECT_EQ(r.out, "");
     // One DSL kernel per example, named as its file; a whole-tensor reduction launches a second
-    // program, its combine, with kernels of its own.
+    // program, its combine, with kernels of its own, and so does mlp, its hidden layer h
+    // materialised (the second matmul, mlp_after_h).
     std::set<std::string> files = {name + ".hpp", name + "_cpu.cpp", name + "_tt.cpp"};
-    for (const std::string& dir : {name, name + "_combine"})
+    for (const std::string& dir : {name, name + "_combine", name + "_after_h"})
       if (dir == name || fs::exists(out / "kernels" / dir))
         for (const char* role : {"reader", "compute", "writer"})
           files.insert("kernels/" + dir + "/" + role + ".cpp");
     EXPECT_EQ(files_under(out), files);
     EXPECT_EQ(fs::exists(out / "kernels" / (name + "_combine")), name == "tensor_max") << name;
+    EXPECT_EQ(fs::exists(out / "kernels" / (name + "_after_h")), name == "mlp") << name;
     fs::path checked_in = source_dir() / "generated" / name;
     for (const std::string& f : files_under(out))
       expect_golden(checked_in / f, read_file(out / f));

@@ -228,6 +228,7 @@ TEST(TtgenTimeStages, ATableOfEveryPhaseOnStderr) {
                                          "to-tile-ir",
                                          "lower-reductions",
                                          "infer-layout",
+                                         "materialise",
                                          "partition-threads",
                                          "lower-gemm",
                                          "lower-elementwise",

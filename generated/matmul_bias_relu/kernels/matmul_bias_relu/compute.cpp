@@ -32,7 +32,6 @@ void kernel_main() {
   compute_kernel_hw_startup(cb_B, cb_A, cb_partials);
   for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
     for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
-      cb_wait_front(cb_bias, 64);
       cb_wait_front(cb_A, 64);
       cb_wait_front(cb_B, 64);
       reconfig_data_format_srca(cb_B);
@@ -94,6 +93,7 @@ void kernel_main() {
         cb_pop_front(cb_A, 64);
         cb_pop_front(cb_B, 64);
       }
+      cb_wait_front(cb_bias, 64);
       pack_reconfig_data_format(cb_C);
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {

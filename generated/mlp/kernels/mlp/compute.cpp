@@ -18,146 +18,157 @@ void kernel_main() {
   constexpr uint32_t cb_X = tt::CBIndex::c_0;
   constexpr uint32_t cb_W1 = tt::CBIndex::c_1;
   constexpr uint32_t cb_b1 = tt::CBIndex::c_2;
-  constexpr uint32_t cb_W2 = tt::CBIndex::c_3;
-  constexpr uint32_t cb_b2 = tt::CBIndex::c_4;
-  constexpr uint32_t cb_b1_row = tt::CBIndex::c_5;
-  constexpr uint32_t cb_Y = tt::CBIndex::c_16;
-  constexpr uint32_t cb_acc = tt::CBIndex::c_24;
-  constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
+  constexpr uint32_t cb_mlp_h = tt::CBIndex::c_16;
+  constexpr uint32_t cb_partials = tt::CBIndex::c_24;
   const int32_t Dt = get_arg_val<uint32_t>(0);
-  const int32_t Ft = get_arg_val<uint32_t>(1);
-  const int32_t shared_kept = get_arg_val<uint32_t>(2);
-  const uint32_t count = get_arg_val<uint32_t>(3);
-  compute_kernel_hw_startup(cb_W1, cb_X, cb_acc);
-  cb_wait_front(cb_b1_row, 512);
-  for (uint32_t w = 0; w < count; ++w) {
-    tile_regs_acquire();
-    // DST[0] is zero: nothing wrote it since tile_regs_acquire
-    pack_reconfig_data_format(cb_acc);
-    tile_regs_commit();
-    tile_regs_wait();
-    cb_reserve_back(cb_acc, 1);
-    pack_tile(0, cb_acc);
-    cb_push_back(cb_acc, 1);
-    tile_regs_release();
-    cb_wait_front(cb_acc, 1);
-    for (int32_t f = 0; f < shared_kept; ++f) {
-      mm_init_short(cb_X, cb_W1);
-      tile_regs_acquire();
-      // DST[0] is zero: nothing wrote it since tile_regs_acquire
-      for (int32_t d = 0; d < Dt; ++d) {
-        cb_wait_front(cb_X, 1);
-        cb_wait_front(cb_W1, 1);
-        matmul_tiles(cb_X, cb_W1, 0, 0, 0);
-        cb_pop_front(cb_X, 1);
-        cb_pop_front(cb_W1, 1);
+  const int32_t bm = get_arg_val<uint32_t>(1);
+  const int32_t bn = get_arg_val<uint32_t>(2);
+  const int32_t bk = get_arg_val<uint32_t>(3);
+  const int32_t Mb = get_arg_val<uint32_t>(4);
+  const int32_t Nb = get_arg_val<uint32_t>(5);
+  const int32_t grid_cols = get_arg_val<uint32_t>(6);
+  const int32_t grid_rows = get_arg_val<uint32_t>(7);
+  compute_kernel_hw_startup(cb_W1, cb_X, cb_partials);
+  for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
+    for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
+      cb_wait_front(cb_X, 64);
+      cb_wait_front(cb_W1, 64);
+      reconfig_data_format_srca(cb_W1);
+      mm_block_init_short(cb_X, cb_W1, 0, 2, 2, bk);
+      pack_reconfig_data_format(cb_partials);
+      for (int32_t sr = 0; sr < bm / 2; ++sr) {
+        for (int32_t sc = 0; sc < bn / 2; ++sc) {
+          tile_regs_acquire();
+          // DST[0] is zero: nothing wrote it since tile_regs_acquire
+          // DST[1] is zero: nothing wrote it since tile_regs_acquire
+          // DST[2] is zero: nothing wrote it since tile_regs_acquire
+          // DST[3] is zero: nothing wrote it since tile_regs_acquire
+          for (int32_t k = 0; k < bk; ++k) {
+            matmul_block(cb_X, cb_W1, sr * 2 * bk + k, k * bn + sc * 2, 0, 0, 2, 2, bk);
+          }
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_partials, 4);
+          pack_tile(0, cb_partials);
+          pack_tile(1, cb_partials);
+          pack_tile(2, cb_partials);
+          pack_tile(3, cb_partials);
+          cb_push_back(cb_partials, 4);
+          tile_regs_release();
+        }
       }
-      pack_reconfig_data_format(cb_tmp0);
-      unary_bcast_init<BroadcastType::ROW>(cb_b1_row, cb_tmp0);
-      unary_bcast<BroadcastType::ROW>(cb_b1_row, f, 1);
-      add_binary_tile_init();
-      add_binary_tile(0, 1, 0);
-      gelu_tile_init<false>();
-      gelu_tile<false>(0);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
-      tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      reconfig_data_format_srca(cb_acc);
-      copy_tile_to_dst_init_short(cb_acc);
-      tile_regs_acquire();
-      copy_tile(cb_acc, 0, 0);
-      cb_wait_front(cb_W2, 1);
-      reconfig_data_format_srca(cb_W2);
-      mm_init_short(cb_tmp0, cb_W2);
-      matmul_tiles(cb_tmp0, cb_W2, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_W2, 1);
-      cb_pop_front(cb_acc, 1);
-      pack_reconfig_data_format(cb_acc);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_acc, 1);
-      pack_tile(0, cb_acc);
-      cb_push_back(cb_acc, 1);
-      tile_regs_release();
-      cb_wait_front(cb_acc, 1);
-    }
-    for (int32_t f = shared_kept; f < shared_kept + (Ft - shared_kept); ++f) {
-      mm_init_short(cb_X, cb_W1);
-      tile_regs_acquire();
-      // DST[0] is zero: nothing wrote it since tile_regs_acquire
-      for (int32_t d = 0; d < Dt; ++d) {
-        cb_wait_front(cb_X, 1);
-        cb_wait_front(cb_W1, 1);
-        matmul_tiles(cb_X, cb_W1, 0, 0, 0);
-        cb_pop_front(cb_X, 1);
-        cb_pop_front(cb_W1, 1);
+      cb_pop_front(cb_X, 64);
+      cb_pop_front(cb_W1, 64);
+      for (int32_t kb = 1; kb < 1 + (Dt / bk - 1); ++kb) {
+        cb_wait_front(cb_X, 64);
+        cb_wait_front(cb_W1, 64);
+        for (int32_t sr_1 = 0; sr_1 < bm / 2; ++sr_1) {
+          for (int32_t sc_1 = 0; sc_1 < bn / 2; ++sc_1) {
+            cb_wait_front(cb_partials, 4);
+            reconfig_data_format_srca(cb_partials);
+            copy_tile_to_dst_init_short(cb_partials);
+            tile_regs_acquire();
+            copy_tile(cb_partials, 0, 0);
+            copy_tile(cb_partials, 1, 1);
+            copy_tile(cb_partials, 2, 2);
+            copy_tile(cb_partials, 3, 3);
+            cb_pop_front(cb_partials, 4);
+            reconfig_data_format_srca(cb_W1);
+            mm_block_init_short(cb_X, cb_W1, 0, 2, 2, bk);
+            for (int32_t k_1 = 0; k_1 < bk; ++k_1) {
+              matmul_block(cb_X, cb_W1, sr_1 * 2 * bk + k_1, k_1 * bn + sc_1 * 2, 0, 0, 2, 2, bk);
+            }
+            tile_regs_commit();
+            tile_regs_wait();
+            cb_reserve_back(cb_partials, 4);
+            pack_tile(0, cb_partials);
+            pack_tile(1, cb_partials);
+            pack_tile(2, cb_partials);
+            pack_tile(3, cb_partials);
+            cb_push_back(cb_partials, 4);
+            tile_regs_release();
+          }
+        }
+        cb_pop_front(cb_X, 64);
+        cb_pop_front(cb_W1, 64);
       }
-      cb_wait_front(cb_b1, 1);
-      pack_reconfig_data_format(cb_tmp0);
-      unary_bcast_init<BroadcastType::ROW>(cb_b1, cb_tmp0);
-      unary_bcast<BroadcastType::ROW>(cb_b1, 0, 1);
-      cb_pop_front(cb_b1, 1);
-      add_binary_tile_init();
-      add_binary_tile(0, 1, 0);
-      gelu_tile_init<false>();
-      gelu_tile<false>(0);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
-      tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      reconfig_data_format_srca(cb_acc);
-      copy_tile_to_dst_init_short(cb_acc);
-      tile_regs_acquire();
-      copy_tile(cb_acc, 0, 0);
-      cb_wait_front(cb_W2, 1);
-      reconfig_data_format_srca(cb_W2);
-      mm_init_short(cb_tmp0, cb_W2);
-      matmul_tiles(cb_tmp0, cb_W2, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_W2, 1);
-      cb_pop_front(cb_acc, 1);
-      pack_reconfig_data_format(cb_acc);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_acc, 1);
-      pack_tile(0, cb_acc);
-      cb_push_back(cb_acc, 1);
-      tile_regs_release();
-      cb_wait_front(cb_acc, 1);
+      cb_wait_front(cb_b1, 64);
+      pack_reconfig_data_format(cb_mlp_h);
+      for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
+        for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
+          cb_wait_front(cb_partials, 4);
+          reconfig_data_format_srca(cb_b1);
+          unary_bcast_init<BroadcastType::ROW>(cb_b1, cb_mlp_h);
+          tile_regs_acquire();
+          unary_bcast<BroadcastType::ROW>(cb_b1, sc_2 * 2 + 0, 0);
+          reconfig_data_format_srca(cb_partials);
+          copy_tile_to_dst_init_short(cb_partials);
+          copy_tile(cb_partials, 0, 1);
+          add_binary_tile_init();
+          add_binary_tile(1, 0, 1);
+          gelu_tile_init<false>();
+          gelu_tile<false>(1);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_mlp_h, 1);
+          pack_tile(1, cb_mlp_h);
+          cb_push_back(cb_mlp_h, 1);
+          tile_regs_release();
+          reconfig_data_format_srca(cb_b1);
+          unary_bcast_init<BroadcastType::ROW>(cb_b1, cb_mlp_h);
+          tile_regs_acquire();
+          unary_bcast<BroadcastType::ROW>(cb_b1, sc_2 * 2 + 1, 0);
+          reconfig_data_format_srca(cb_partials);
+          copy_tile_to_dst_init_short(cb_partials);
+          copy_tile(cb_partials, 1, 1);
+          add_binary_tile_init();
+          add_binary_tile(1, 0, 1);
+          gelu_tile_init<false>();
+          gelu_tile<false>(1);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_mlp_h, 1);
+          pack_tile(1, cb_mlp_h);
+          cb_push_back(cb_mlp_h, 1);
+          tile_regs_release();
+          reconfig_data_format_srca(cb_b1);
+          unary_bcast_init<BroadcastType::ROW>(cb_b1, cb_mlp_h);
+          tile_regs_acquire();
+          unary_bcast<BroadcastType::ROW>(cb_b1, sc_2 * 2 + 0, 0);
+          reconfig_data_format_srca(cb_partials);
+          copy_tile_to_dst_init_short(cb_partials);
+          copy_tile(cb_partials, 2, 1);
+          add_binary_tile_init();
+          add_binary_tile(1, 0, 1);
+          gelu_tile_init<false>();
+          gelu_tile<false>(1);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_mlp_h, 1);
+          pack_tile(1, cb_mlp_h);
+          cb_push_back(cb_mlp_h, 1);
+          tile_regs_release();
+          reconfig_data_format_srca(cb_b1);
+          unary_bcast_init<BroadcastType::ROW>(cb_b1, cb_mlp_h);
+          tile_regs_acquire();
+          unary_bcast<BroadcastType::ROW>(cb_b1, sc_2 * 2 + 1, 0);
+          reconfig_data_format_srca(cb_partials);
+          copy_tile_to_dst_init_short(cb_partials);
+          copy_tile(cb_partials, 3, 1);
+          add_binary_tile_init();
+          add_binary_tile(1, 0, 1);
+          gelu_tile_init<false>();
+          gelu_tile<false>(1);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_mlp_h, 1);
+          pack_tile(1, cb_mlp_h);
+          cb_push_back(cb_mlp_h, 1);
+          tile_regs_release();
+          cb_pop_front(cb_partials, 4);
+        }
+      }
+      cb_pop_front(cb_b1, 64);
     }
-    cb_wait_front(cb_b2, 1);
-    pack_reconfig_data_format(cb_Y);
-    unary_bcast_init<BroadcastType::ROW>(cb_b2, cb_Y);
-    tile_regs_acquire();
-    unary_bcast<BroadcastType::ROW>(cb_b2, 0, 0);
-    cb_pop_front(cb_b2, 1);
-    reconfig_data_format_srca(cb_acc);
-    copy_tile_to_dst_init_short(cb_acc);
-    copy_tile(cb_acc, 0, 1);
-    add_binary_tile_init();
-    add_binary_tile(1, 0, 1);
-    cb_wait_front(cb_X, 1);
-    reconfig_data_format_srca(cb_X);
-    copy_tile_to_dst_init_short(cb_X);
-    copy_tile(cb_X, 0, 2);
-    cb_pop_front(cb_X, 1);
-    add_binary_tile_init();
-    add_binary_tile(1, 2, 1);
-    tile_regs_commit();
-    tile_regs_wait();
-    cb_reserve_back(cb_Y, 1);
-    pack_tile(1, cb_Y);
-    cb_push_back(cb_Y, 1);
-    tile_regs_release();
-    cb_pop_front(cb_acc, 1);
   }
-  cb_pop_front(cb_b1_row, 512);
 }

@@ -1,0 +1,222 @@
+// The CPU MLP block as users get it: the generated run_cpu of examples/mlp.tk (bf16 in and out;
+// its hidden layer materialised once in an f32 scratch tensor, docs/lowering.md "Recompute or
+// materialise") against an OpenBLAS composition on the same values in f32: cblas_sgemm for
+// X @ W1, the bias and gelu over H, cblas_sgemm for H @ W2, then the bias and the residual; 1 and
+// 2 threads, in one run. Prints the wall time of each and the ratio.
+#include "mlp.hpp"
+
+#include <tilekit/cpu.hpp>
+
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Shape {
+  std::int64_t m, d, f;
+};
+const Shape kShapes[] = {{256, 512, 2048}};
+const int kThreads[] = {1, 2};
+
+// Inputs as bf16 values (the generated kernel's), scaled as the end-to-end case's
+// (tests/e2e/cases_matmul.cpp): every stage of order 1.
+struct Inputs {
+  Shape s;
+  std::vector<tk::bf16> x, w1, b1, w2, b2;
+  std::vector<float> xf, w1f, b1f, w2f, b2f; // the same values in f32, for OpenBLAS
+};
+
+std::vector<tk::bf16> random_bf16(std::int64_t n, float lo, float hi, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<tk::bf16> v(static_cast<std::size_t>(n));
+  for (tk::bf16& x : v)
+    x = tk::bf16(dist(gen));
+  return v;
+}
+
+std::vector<float> widen(const std::vector<tk::bf16>& v) {
+  return {v.begin(), v.end()};
+}
+
+Inputs make_inputs(const Shape& s) {
+  const auto s1 = static_cast<float>(2.0 / std::sqrt(static_cast<double>(s.d)));
+  const auto s2 = static_cast<float>(2.0 / std::sqrt(static_cast<double>(s.f)));
+  Inputs in{s,
+            random_bf16(s.m * s.d, -1, 1, 1),
+            random_bf16(s.d * s.f, -s1, s1, 2),
+            random_bf16(s.f, -0.5f, 0.5f, 3),
+            random_bf16(s.f * s.d, -s2, s2, 4),
+            random_bf16(s.d, -0.5f, 0.5f, 5),
+            {},
+            {},
+            {},
+            {},
+            {}};
+  in.xf = widen(in.x);
+  in.w1f = widen(in.w1);
+  in.b1f = widen(in.b1);
+  in.w2f = widen(in.w2);
+  in.b2f = widen(in.b2);
+  return in;
+}
+
+void run_tilekit(const Inputs& in, std::vector<tk::bf16>& y) {
+  const Shape& s = in.s;
+  tk::gen::mlp::run_cpu({in.x.data(), s.m, s.d}, {in.w1.data(), s.d, s.f}, {in.b1.data(), 1, s.f},
+                        {in.w2.data(), s.f, s.d}, {in.b2.data(), 1, s.d}, {y.data(), s.m, s.d});
+}
+
+// Two sgemm calls with the element-wise steps in between, as a framework composes them.
+void run_openblas(const Inputs& in, std::vector<float>& h, std::vector<float>& y) {
+  const Shape& s = in.s;
+  const int m = static_cast<int>(s.m), d = static_cast<int>(s.d), f = static_cast<int>(s.f);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, f, d, 1.0f, in.xf.data(), d,
+              in.w1f.data(), f, 0.0f, h.data(), f);
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.f; ++j) {
+      float& u = h[static_cast<std::size_t>(i * s.f + j)];
+      u += in.b1f[static_cast<std::size_t>(j)];
+      u = 0.5f * u * (1.0f + std::erf(u * 0.70710678118654752f));
+    }
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, d, f, 1.0f, h.data(), f, in.w2f.data(),
+              d, 0.0f, y.data(), d);
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.d; ++j) {
+      const auto e = static_cast<std::size_t>(i * s.d + j);
+      y[e] += in.b2f[static_cast<std::size_t>(j)] + in.xf[e];
+    }
+}
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// With one thread, also the calling thread's CPU time per call: the other users of this shared
+// 2-core machine do not inflate it (time spent descheduled is not counted).
+void set_cpu_ms(benchmark::State& state, int threads, double cpu_seconds) {
+  if (threads == 1 && state.iterations() > 0)
+    state.counters["cpu_ms"] = cpu_seconds * 1e3 / static_cast<double>(state.iterations());
+}
+
+void bm_tilekit(benchmark::State& state, Shape s, int threads) {
+  const Inputs in = make_inputs(s);
+  std::vector<tk::bf16> y(static_cast<std::size_t>(s.m * s.d));
+  tk::cpu::set_num_threads(threads);
+  const double cpu0 = thread_cpu_seconds();
+  for (auto _ : state) {
+    run_tilekit(in, y);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  set_cpu_ms(state, threads, thread_cpu_seconds() - cpu0);
+}
+
+void bm_openblas(benchmark::State& state, Shape s, int threads) {
+  const Inputs in = make_inputs(s);
+  std::vector<float> h(static_cast<std::size_t>(s.m * s.f)), y(static_cast<std::size_t>(s.m * s.d));
+  openblas_set_num_threads(threads);
+  const double cpu0 = thread_cpu_seconds();
+  for (auto _ : state) {
+    run_openblas(in, h, y);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  set_cpu_ms(state, threads, thread_cpu_seconds() - cpu0);
+}
+
+std::string shape_name(const Shape& s, int threads) {
+  return std::to_string(s.m) + "x" + std::to_string(s.d) + "x" + std::to_string(s.f) +
+         "/threads:" + std::to_string(threads);
+}
+
+// Before timing anything: the two agree within bf16's rounding of the output (2^-8 relative,
+// doubled) plus the f32 sums' order.
+bool check() {
+  bool ok = true;
+  for (const Shape& s : kShapes) {
+    const Inputs in = make_inputs(s);
+    std::vector<tk::bf16> ours(static_cast<std::size_t>(s.m * s.d));
+    std::vector<float> h(static_cast<std::size_t>(s.m * s.f)), ref(ours.size());
+    tk::cpu::set_num_threads(2);
+    run_tilekit(in, ours);
+    openblas_set_num_threads(1);
+    run_openblas(in, h, ref);
+    double worst = 0;
+    for (std::size_t i = 0; i < ours.size(); ++i)
+      worst = std::max(worst, std::fabs(static_cast<double>(static_cast<float>(ours[i])) - ref[i]) /
+                                  (1e-3 + std::fabs(static_cast<double>(ref[i]))));
+    std::printf("check %-14s max relative |tilekit - openblas| = %.3g\n",
+                shape_name(s, 0).substr(0, shape_name(s, 0).find('/')).c_str(), worst);
+    ok = ok && worst < 0x1p-7;
+  }
+  return ok;
+}
+
+class TimeReporter : public benchmark::ConsoleReporter {
+public:
+  std::map<std::string, double> ms, cpu_ms; // per call, the median when repeated
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
+      const bool single = r.run_type == Run::RT_Iteration && r.repetitions <= 1;
+      if (r.error_occurred || !(median || single))
+        continue;
+      ms[r.run_name.function_name] = r.GetAdjustedRealTime();
+      if (auto it = r.counters.find("cpu_ms"); it != r.counters.end())
+        cpu_ms[r.run_name.function_name] = it->second.value;
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::printf("OpenBLAS core: %s (set OPENBLAS_CORETYPE before start; bench/run.sh does)\n",
+              openblas_get_corename());
+  if (!check()) {
+    std::fprintf(stderr, "error: TileKit's mlp disagrees with the OpenBLAS composition\n");
+    return 1;
+  }
+  for (const Shape& s : kShapes)
+    for (int t : kThreads) {
+      const std::string n = shape_name(s, t);
+      benchmark::RegisterBenchmark(("tilekit_mlp/" + n).c_str(), bm_tilekit, s, t)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("openblas_mlp/" + n).c_str(), bm_openblas, s, t)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  TimeReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  auto table = [&](std::map<std::string, double>& ms, const char* what) {
+    std::printf("\n%s; speed-up = OpenBLAS time / TileKit time in this run\n%-24s %10s %10s %9s\n",
+                what, "shape (MxDxF)/threads", "openblas", "tilekit", "speed-up");
+    for (const Shape& s : kShapes)
+      for (int t : kThreads) {
+        const std::string n = shape_name(s, t);
+        const double obl = ms["openblas_mlp/" + n], tk = ms["tilekit_mlp/" + n];
+        if (obl > 0 && tk > 0)
+          std::printf("%-24s %10.3f %10.3f %9.2f\n", n.c_str(), obl, tk, obl / tk);
+      }
+  };
+  table(reporter.ms, "wall ms per call");
+  table(reporter.cpu_ms, "thread CPU ms per call (1 thread only)");
+  return 0;
+}
