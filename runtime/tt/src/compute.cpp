@@ -1,13 +1,15 @@
 // Compute-kernel entry points: the DST register file and its acquire/commit/wait/release protocol,
-// the unpacker's and packer's configured data formats, and the numerics of unpack (bf16/fp32/bfp8_b
-// pages, TF32 through SrcA/SrcB), FPU ops, SFPU ops, reduce and pack; and the switch that skips
-// that arithmetic (TK_EMULATOR_MATH=off, set_math) while every check and timing hook still runs.
+// the unpacker's and packer's configured data formats, and the numerics of unpack
+// (bf16/fp32/bfp8_b/bfp4_b pages, TF32 through SrcA/SrcB), FPU ops, SFPU ops, reduce and pack; and
+// the switch that skips that arithmetic (TK_EMULATOR_MATH=off, set_math) while every check and
+// timing hook still runs.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
 
+#include "bfp4.hpp"
 #include "bfp8.hpp"
 #include "state.hpp"
 #include "tk_emulator/emulator.hpp"
@@ -120,6 +122,8 @@ const char* format_name(tt::DataFormat f) {
     return "Float16_b";
   case tt::DataFormat::Bfp8_b:
     return "Bfp8_b";
+  case tt::DataFormat::Bfp4_b:
+    return "Bfp4_b";
   case tt::DataFormat::Invalid:
     return "Invalid";
   default:
@@ -185,10 +189,13 @@ const std::uint8_t* unpack_page(const Compute& c, const char* op, std::uint32_t 
   } else if (s.format == tt::DataFormat::Bfp8_b) {
     if (s.page_size < bfp8::kTileBytes)
       fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than a bfp8_b tile");
+  } else if (s.format == tt::DataFormat::Bfp4_b) {
+    if (s.page_size < bfp4::kTileBytes)
+      fail(std::string(op) + ": " + cb_name(cb) + " pages hold less than a bfp4_b tile");
   } else {
     fail(std::string(op) + ": " + cb_name(cb) + " has data format " +
          std::to_string(static_cast<int>(s.format)) +
-         "; the emulator computes on Float16_b, Float32 and Bfp8_b tiles");
+         "; the emulator computes on Float16_b, Float32, Bfp8_b and Bfp4_b tiles");
   }
   return c.core.l1 + s.address + (s.rd_page + tile) * s.page_size;
 }
@@ -210,9 +217,11 @@ Tile load(const Compute& c, std::uint32_t cb, const std::uint8_t* page) {
       for (float& v : t)
         v = tf32(v);
     }
-  } else { // Bfp8_b (unpack_page rejects the rest)
+  } else if (format == tt::DataFormat::Bfp8_b) {
     // Every bfp8_b value is exact in the source registers (7 bits of magnitude at most).
     t = bfp8::decode_tile(page);
+  } else { // Bfp4_b (unpack_page rejects the rest); 3 bits of magnitude, exact too
+    t = bfp4::decode_tile(page);
   }
   return t;
 }
@@ -767,8 +776,10 @@ void pack_math(const Compute& c, Tile t, tt::DataFormat format, std::uint8_t* pa
     }
   } else if (format == tt::DataFormat::Float32) {
     std::memcpy(page, t.data(), 4096);
-  } else { // Bfp8_b (pack_tile rejects the rest)
+  } else if (format == tt::DataFormat::Bfp8_b) {
     bfp8::encode_tile_packer(t.data(), page);
+  } else { // Bfp4_b (pack_tile rejects the rest)
+    bfp4::encode_tile_packer(t.data(), page);
   }
 }
 } // namespace
@@ -808,19 +819,25 @@ void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, boo
   if (c.dst.l1_acc && s.format != tt::DataFormat::Float16_b && s.format != tt::DataFormat::Float32)
     fail(call + ": the packer's L1 accumulation is modelled for Float16_b and Float32 pages; " +
          cb_name(cb) + " holds " + format_name(s.format));
-  if (s.format == tt::DataFormat::Bfp8_b) {
-    // Without bfp8_pack_precise the packer's source format is Bfp8_b itself and the early
+  if (s.format == tt::DataFormat::Bfp8_b || s.format == tt::DataFormat::Bfp4_b) {
+    // Without bfp8_pack_precise the packer's source format is Bfp8_b itself, for Bfp4_b outputs
+    // too (tt_metal/jit_build/data_format.cpp get_single_pack_src_format), and the early
     // conversion's rounding is not documented, so it is not modelled.
+    const std::string name = format_name(s.format);
     if (!c.cc.bfp8_pack_precise)
-      fail(call + ": " + cb_name(cb) +
-           " holds Bfp8_b tiles, but the kernel's ComputeConfig has bfp8_pack_precise = false; the "
-           "emulator models the packer's rounding into Bfp8_b only with bfp8_pack_precise = true");
-    if (s.page_size < bfp8::kTileBytes)
-      fail(call + ": " + cb_name(cb) + " pages hold less than a bfp8_b tile");
+      fail(call + ": " + cb_name(cb) + " holds " + name +
+           " tiles, but the kernel's ComputeConfig has bfp8_pack_precise = false; the emulator "
+           "models the packer's rounding into " +
+           name + " only with bfp8_pack_precise = true");
+    const std::uint32_t bytes =
+        s.format == tt::DataFormat::Bfp8_b ? bfp8::kTileBytes : bfp4::kTileBytes;
+    if (s.page_size < bytes)
+      fail(call + ": " + cb_name(cb) + " pages hold less than a " +
+           (s.format == tt::DataFormat::Bfp8_b ? "bfp8_b" : "bfp4_b") + " tile");
   } else if (s.format != tt::DataFormat::Float16_b && s.format != tt::DataFormat::Float32) {
     fail(call + ": " + cb_name(cb) + " has data format " +
          std::to_string(static_cast<int>(s.format)) +
-         "; the emulator packs Float16_b, Float32 and Bfp8_b tiles");
+         "; the emulator packs Float16_b, Float32, Bfp8_b and Bfp4_b tiles");
   }
   if (g_math)
     pack_math(c, c.dst.tiles[idst], s.format,

@@ -19,7 +19,7 @@ namespace {
 struct Launch {
   const Arch* arch = nullptr;
   std::vector<double> bank_free;
-  std::array<double, 2> dram_reads_free{};              // all DRAM reads on each NoC together
+  std::array<double, 2> dram_free{}; // all DRAM reads and writes on each NoC together
   std::vector<std::array<double, 2>> port_in, port_out; // by core index, then NoC
   // The links of each NoC row (by y) and column (by x) that multicasts travel along, per NoC.
   std::map<std::uint32_t, std::array<double, 2>> row_links, column_links;
@@ -274,9 +274,12 @@ Transfer transfer(Fiber& f, Endpoint far, std::uint32_t bytes, bool read) {
       dram   ? through(l.bank_free[far.bank], t, bytes, a.dram_bank_bytes_per_cycle.value)
       : read ? through(l.port_out[far.core][noc], t, bytes, out_bw)
              : through(l.port_in[far.core][noc], t, bytes, in_bw);
-  if (dram && read) // every DRAM read of the chip shares the NoC's capacity for them
-    far_done = std::max(far_done, through(l.dram_reads_free[noc], t, bytes,
-                                          a.dram_read_total_bytes_per_cycle.value));
+  // Every DRAM read and write of the chip on this NoC shares the NoC's capacity for interleaved
+  // DRAM traffic (measured with reads; applied to writes too, an assumption pinned by GEMM's N150
+  // rows with several out blocks per core: docs/timing.md, "Per NoC").
+  if (dram)
+    far_done = std::max(
+        far_done, through(l.dram_free[noc], t, bytes, a.dram_read_total_bytes_per_cycle.value));
   const double latency = dram ? (read ? a.dram_read_latency : a.dram_write_latency).value
                               : (read ? a.l1_read_latency : a.l1_write_latency).value;
   (dram ? (read ? f.time.dram_read : f.time.dram_written)

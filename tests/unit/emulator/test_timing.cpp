@@ -86,10 +86,10 @@ std::string slurp(const std::string& path) {
 } // namespace
 
 // Wormhole B0's table: sync call 10, read issue 23, write issue 26, a DRAM bank 15.83 B/cycle,
-// all DRAM reads 66.1 B/cycle, a read port 30.4 B/cycle, a write port 30.2 B/cycle, DRAM read
-// latency 397, write 425.
+// all DRAM transfers of a NoC 66.1 B/cycle, a read port 30.4 B/cycle, a write port 30.2 B/cycle,
+// DRAM read latency 397, write 425.
 //   reader: cb_reserve_back 10; read issued at 10 + 23 = 33; bank busy 2048 / 15.83 = 129.375
-//           (the port, 2048 / 30.4, and the chip's DRAM reads, 2048 / 66.1, are faster): lands
+//           (the port, 2048 / 30.4, and the NoC's DRAM queue, 2048 / 66.1, are faster): lands
 //           at 33 + 129.375 + 397 (barrier); cb_push_back 10 later.
 //   writer: cb_wait_front resumes then, + 10; write issued 26 later; bank 0 is free, so it lands
 //           129.375 + 425 later (barrier); cb_pop_front: 10.
@@ -335,4 +335,44 @@ TEST(EmulatorTiming, DramReadsShareOneQueuePerNoc) {
   EXPECT_LT(one, bytes / 66.1 * 1.05);
   EXPECT_GE(two, bytes / 66.1 / 2);
   EXPECT_LT(two, bytes / 66.1 / 2 * 1.1);
+}
+
+// DRAM writes share their NoC's DRAM queue with the reads (docs/timing.md, "Per NoC"): 16 cores
+// moving 1024 pages to and from interleaved DRAM take the NoC's 66.1 B/cycle for them whether they
+// write, or half read and half write on the same NoC; with the writes on the other NoC the two
+// halves run at once.
+TEST(EmulatorTiming, DramWritesShareTheReadsQueuePerNoc) {
+  Timed timed;
+  enum class Mix { Writes, SameNoc, OtherNoc };
+  auto run = [](Mix mix) {
+    ProgramBuilder p;
+    p.cores = tt::tt_metal::CoreRange({0, 0}, {3, 3});
+    auto a = p.dram(1024);
+    p.cb(tt::CBIndex::c_0, 64);
+    std::map<std::pair<uint32_t, uint32_t>, KernelHandle> kernel;
+    for (uint32_t half = 0; half < 2; ++half) {
+      p.cores = tt::tt_metal::CoreRange({2 * half, 0}, {2 * half + 1, 3});
+      const bool reads = mix != Mix::Writes && half == 0;
+      const char* path = reads ? "dataflow/read_block.cpp" : "dataflow/write_block.cpp";
+      // reader(): RISCV_1 on NoC 1; writer(): RISCV_0 on NoC 0.
+      const KernelHandle k =
+          (mix == Mix::OtherNoc && !reads) ? p.writer(path, {a}) : p.reader(path, {a});
+      for (uint32_t x = 2 * half; x < 2 * half + 2; ++x)
+        for (uint32_t y = 0; y < 4; ++y)
+          kernel[{x, y}] = k;
+    }
+    for (const auto& [xy, k] : kernel)
+      SetRuntimeArgs(p.program, k, tt::tt_metal::CoreCoord{xy.first, xy.second},
+                     {ProgramBuilder::addr(a), (xy.second * 4 + xy.first) * 64, 64u});
+    p.run();
+    return emu::last_timing()->device_cycles;
+  };
+  const double bytes = 1024.0 * 2048;
+  const double writes = run(Mix::Writes), same = run(Mix::SameNoc), other = run(Mix::OtherNoc);
+  EXPECT_GE(writes, bytes / 66.1);
+  EXPECT_LT(writes, bytes / 66.1 * 1.05);
+  EXPECT_GE(same, bytes / 66.1);
+  EXPECT_LT(same, bytes / 66.1 * 1.05);
+  EXPECT_GE(other, bytes / 66.1 / 2);
+  EXPECT_LT(other, bytes / 66.1 / 2 * 1.1);
 }
