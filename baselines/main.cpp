@@ -99,7 +99,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   std::string dtype_name = "bf16";
   app.add_option("--dtype", dtype_name,
-                 "A, B and C in DRAM: bf16, or bfp8_b (ttnn_mcast; partial sums stay bf16)")
+                 "A, B and C in DRAM: bf16, or bfp8_b or bfp4_b (ttnn_mcast; partial sums stay "
+                 "bf16)")
       ->capture_default_str();
   std::string out_blocks_text = "1x1";
   app.add_option("--out-blocks", out_blocks_text,
@@ -144,8 +145,10 @@ int main(int argc, char** argv) {
   }
   if (dtype_name == "bfp8_b") {
     options.data_format = tt::DataFormat::Bfp8_b;
+  } else if (dtype_name == "bfp4_b") {
+    options.data_format = tt::DataFormat::Bfp4_b;
   } else if (dtype_name != "bf16") {
-    std::fprintf(stderr, "tk-baseline-matmul: unknown --dtype '%s' (bf16, bfp8_b)\n",
+    std::fprintf(stderr, "tk-baseline-matmul: unknown --dtype '%s' (bf16, bfp8_b, bfp4_b)\n",
                  dtype_name.c_str());
     return 2;
   }
@@ -173,6 +176,9 @@ int main(int argc, char** argv) {
   if (options.data_format == tt::DataFormat::Bfp8_b) { // the reference sees what the device holds
     a = quantize_bfp8(a, shape.M, shape.K);
     b = quantize_bfp8(b, shape.K, shape.N);
+  } else if (options.data_format == tt::DataFormat::Bfp4_b) {
+    a = quantize_bfp4(a, shape.M, shape.K);
+    b = quantize_bfp4(b, shape.K, shape.N);
   }
   std::vector<double> ref;
   int status = 0;
@@ -192,16 +198,19 @@ int main(int argc, char** argv) {
       }
       if (ref.empty())
         ref = reference_matmul(shape, a, b);
-      const MatmulCheck check = options.data_format == tt::DataFormat::Bfp8_b
-                                    ? check_bfp8(c, ref, shape.N)
-                                    : check_bf16(c, ref);
+      const MatmulCheck check =
+          options.data_format == tt::DataFormat::Bfp8_b   ? check_bfp8(c, ref, shape.N)
+          : options.data_format == tt::DataFormat::Bfp4_b ? check_bfp4(c, ref, shape.N)
+                                                          : check_bf16(c, ref);
       std::printf("  %s, %s, %s DST, %.3f s: max|err| = %.6g (%.2f of the bound "
                   "1.6e-2*(1+|ref|)%s, %zu of %zu elements beyond it), PCC = %.8f -> %s\n",
                   std::string(to_string(algo)).c_str(),
                   std::string(to_string(options.fidelity)).c_str(),
                   options.fp32_dest_acc_en ? "fp32" : "bf16", seconds, check.max_abs_err,
                   check.max_bound_ratio,
-                  options.data_format == tt::DataFormat::Bfp8_b ? " + a Bfp8_b step" : "",
+                  options.data_format == tt::DataFormat::Bfp8_b   ? " + a Bfp8_b step"
+                  : options.data_format == tt::DataFormat::Bfp4_b ? " + a Bfp4_b step"
+                                                                  : "",
                   check.mismatches, c.size(), check.pcc, check.ok ? "PASS" : "FAIL");
       if (!check.ok)
         status = 1;

@@ -21,6 +21,7 @@
 #include <variant>
 
 #include <hostdevcommon/common_values.hpp>
+#include <tt-metalium/bfloat4.hpp>
 #include <tt-metalium/bfloat8.hpp>
 #include <tt-metalium/constants.hpp>
 #include <tt-metalium/distributed.hpp>
@@ -750,8 +751,10 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
   check_shape(name, shape);
   const tt::DataFormat format = options.data_format;
   if (format != tt::DataFormat::Float16_b &&
-      !(algo == MatmulAlgo::ttnn_mcast && format == tt::DataFormat::Bfp8_b))
-    throw std::invalid_argument(name + ": A, B and C are Float16_b (ttnn_mcast: or Bfp8_b) here");
+      !(algo == MatmulAlgo::ttnn_mcast &&
+        (format == tt::DataFormat::Bfp8_b || format == tt::DataFormat::Bfp4_b)))
+    throw std::invalid_argument(name +
+                                ": A, B and C are Float16_b (ttnn_mcast: or Bfp8_b, Bfp4_b) here");
   if (a.size() != std::size_t{shape.M} * shape.K || b.size() != std::size_t{shape.K} * shape.N) {
     throw std::invalid_argument(name + ": A must hold M*K and B K*N values for " +
                                 shape_str(shape));
@@ -785,13 +788,16 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
   p.b = dram(p.Kt * p.Nt);
   p.c = dram(p.Mt * p.Nt);
   distributed::MeshCommandQueue& cq = device.mesh_command_queue();
-  const bool bfp8 = format == tt::DataFormat::Bfp8_b;
+  const bool bfp8 = format == tt::DataFormat::Bfp8_b, bfp4 = format == tt::DataFormat::Bfp4_b;
   auto write = [&](auto& buffer, const std::vector<bfloat16>& m, std::uint32_t rows,
                    std::uint32_t cols) {
     const std::vector<bfloat16> tiled = tilize_nfaces(m, rows, cols);
     if (bfp8) // tiles in face order, packed to Bfp8_b pages as ttnn.from_torch(dtype=bfloat8_b)
       distributed::EnqueueWriteMeshBuffer(
           cq, buffer, pack_as_bfp8_tiles(ttsl::Span<const bfloat16>(tiled), false, false), false);
+    else if (bfp4) // and to Bfp4_b pages as ttnn.from_torch(dtype=bfloat4_b)
+      distributed::EnqueueWriteMeshBuffer(
+          cq, buffer, pack_as_bfp4_tiles(ttsl::Span<const bfloat16>(tiled), false, false), false);
     else
       distributed::EnqueueWriteMeshBuffer(cq, buffer, tiled, false);
   };
@@ -819,12 +825,13 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
   distributed::MeshWorkload workload;
   workload.add_program(distributed::MeshCoordinateRange(device.shape()), std::move(program));
   distributed::EnqueueMeshWorkload(cq, workload, false);
-  if (bfp8) {
+  if (bfp8 || bfp4) {
     std::vector<std::uint32_t> words;
     distributed::EnqueueReadMeshBuffer(cq, words, p.c, true);
-    return untilize_nfaces(
-        unpack_bfp8_tiles_into_float_vec(ttsl::Span<const std::uint32_t>(words), false, false),
-        shape.M, shape.N);
+    const ttsl::Span<const std::uint32_t> span(words);
+    return untilize_nfaces(bfp8 ? unpack_bfp8_tiles_into_float_vec(span, false, false)
+                                : unpack_bfp4_tiles_into_float_vec(span, false, false),
+                           shape.M, shape.N);
   }
   std::vector<bfloat16> tiled;
   distributed::EnqueueReadMeshBuffer(cq, tiled, p.c, true);
@@ -841,6 +848,19 @@ std::vector<bfloat16> quantize_bfp8(const std::vector<bfloat16>& m, std::uint32_
       pack_as_bfp8_tiles(ttsl::Span<const bfloat16>(tiled), false, false);
   const std::vector<float> values = untilize_nfaces(
       unpack_bfp8_tiles_into_float_vec(ttsl::Span<const std::uint32_t>(packed), false, false), rows,
+      cols);
+  std::vector<bfloat16> out(values.size());
+  std::transform(values.begin(), values.end(), out.begin(), [](float v) { return bfloat16(v); });
+  return out;
+}
+
+std::vector<bfloat16> quantize_bfp4(const std::vector<bfloat16>& m, std::uint32_t rows,
+                                    std::uint32_t cols) {
+  const std::vector<bfloat16> tiled = tilize_nfaces(m, rows, cols);
+  const std::vector<std::uint32_t> packed =
+      pack_as_bfp4_tiles(ttsl::Span<const bfloat16>(tiled), false, false);
+  const std::vector<float> values = untilize_nfaces(
+      unpack_bfp4_tiles_into_float_vec(ttsl::Span<const std::uint32_t>(packed), false, false), rows,
       cols);
   std::vector<bfloat16> out(values.size());
   std::transform(values.begin(), values.end(), out.begin(), [](float v) { return bfloat16(v); });
@@ -876,22 +896,38 @@ std::vector<bfloat16> random_bf16_matrix(std::size_t rows, std::size_t cols, std
   return m;
 }
 
+namespace {
+MatmulCheck check_block_float(const std::vector<float>& got, const std::vector<double>& ref,
+                              std::uint32_t cols, int magnitude_bits, double min_pcc);
+} // namespace
+
 MatmulCheck check_bf16(const std::vector<float>& got, const std::vector<double>& ref) {
-  return check_bfp8(got, ref, 0);
+  return check_block_float(got, ref, 0, 7, kMinPcc);
 }
 
 MatmulCheck check_bfp8(const std::vector<float>& got, const std::vector<double>& ref,
                        std::uint32_t cols) {
-  // With cols, each element may also be off by one Bfp8_b step of its block: the 16 values of a
-  // face row (columns 16j .. 16j + 15 of a row) share the exponent of the largest, and 7 bits of
-  // magnitude below it are a step of 2^(exponent - 6).
+  return check_block_float(got, ref, cols, 7, kMinPcc);
+}
+
+MatmulCheck check_bfp4(const std::vector<float>& got, const std::vector<double>& ref,
+                       std::uint32_t cols) {
+  return check_block_float(got, ref, cols, 3, kMinPccBfp4);
+}
+
+namespace {
+MatmulCheck check_block_float(const std::vector<float>& got, const std::vector<double>& ref,
+                              std::uint32_t cols, int magnitude_bits, double min_pcc) {
+  // With cols, each element may also be off by one step of its block: the 16 values of a face row
+  // (columns 16j .. 16j + 15 of a row) share the exponent of the largest, and `magnitude_bits`
+  // bits of magnitude below it (7 in Bfp8_b, 3 in Bfp4_b) are a step of 2^(exponent - bits + 1).
   std::vector<double> step(ref.size(), 0.0);
   if (cols != 0) {
     for (std::size_t i = 0; i < ref.size(); i += 16) {
       double m = 0;
       for (std::size_t j = i; j < i + 16 && j < ref.size(); ++j)
         m = std::max(m, std::abs(ref[j]));
-      const double e = m > 0 ? std::ldexp(1.0, std::ilogb(m) - 6) : 0.0;
+      const double e = m > 0 ? std::ldexp(1.0, std::ilogb(m) - magnitude_bits + 1) : 0.0;
       for (std::size_t j = i; j < i + 16 && j < ref.size(); ++j)
         step[j] = e;
     }
@@ -924,8 +960,9 @@ MatmulCheck check_bfp8(const std::vector<float>& got, const std::vector<double>&
     srr += (ref[i] - mr) * (ref[i] - mr);
   }
   r.pcc = sgg > 0 && srr > 0 ? sgr / std::sqrt(sgg * srr) : (r.mismatches == 0 ? 1.0 : 0.0);
-  r.ok = r.mismatches == 0 && r.pcc >= kMinPcc;
+  r.ok = r.mismatches == 0 && r.pcc >= min_pcc;
   return r;
 }
+} // namespace
 
 } // namespace tk::baselines

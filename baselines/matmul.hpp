@@ -151,6 +151,10 @@ std::vector<float> run_matmul(tt::tt_metal::distributed::MeshDevice& device, Mat
 /// 16 values of a face row), as ttnn.from_torch(dtype=bfloat8_b) stores it; exact in bf16.
 std::vector<bfloat16> quantize_bfp8(const std::vector<bfloat16>& m, std::uint32_t rows,
                                     std::uint32_t cols);
+/// The same for Bfp4_b tiles (3 bits of magnitude under the shared exponent), as
+/// ttnn.from_torch(dtype=bfloat4_b) stores it.
+std::vector<bfloat16> quantize_bfp4(const std::vector<bfloat16>& m, std::uint32_t rows,
+                                    std::uint32_t cols);
 
 /// A·B in double from the bf16 values, row-major.
 std::vector<double> reference_matmul(MatmulShape shape, const std::vector<bfloat16>& a,
@@ -164,6 +168,12 @@ std::vector<bfloat16> random_bf16_matrix(std::size_t rows, std::size_t cols, std
 /// |ref|) and PCC >= 0.999.
 inline constexpr double kBf16Tol = 1.6e-2;
 inline constexpr double kMinPcc = 0.999;
+/// A Bfp4_b output's rounding alone is an error uniform within half a step, step <= the block's
+/// largest |value| / 4; for normally distributed outputs (standard deviation s) that largest value
+/// of 16 is about 2s, so the error's variance is at most about (s/2)^2 / 12 = s^2 / 48 and the PCC
+/// about 1 / sqrt(1 + 1/48) = 0.990 (0.9937 measured at 256^3); 0.98 leaves room for blocks with a
+/// larger largest value.
+inline constexpr double kMinPccBfp4 = 0.98;
 struct MatmulCheck {
   double max_abs_err = 0;
   double max_bound_ratio = 0; // the largest |got - ref| / (1.6e-2 * (1 + |ref|)): at most 1
@@ -176,6 +186,12 @@ MatmulCheck check_bf16(const std::vector<float>& got, const std::vector<double>&
 /// Bfp8_b step of the element's block (2^(e - 6), e the exponent of the largest |ref| of its 16
 /// values), PCC >= 0.999. cols = 0 is check_bf16.
 MatmulCheck check_bfp8(const std::vector<float>& got, const std::vector<double>& ref,
+                       std::uint32_t cols);
+/// The rule for a Bfp4_b output: the bf16 bound plus one Bfp4_b step of the element's block
+/// (2^(e - 2): 3 bits of magnitude below the block's exponent e; the packer's rounding costs at
+/// most half of one, and half again if its block's exponent is one above the reference's),
+/// PCC >= kMinPccBfp4.
+MatmulCheck check_bfp4(const std::vector<float>& got, const std::vector<double>& ref,
                        std::uint32_t cols);
 
 } // namespace tk::baselines

@@ -175,8 +175,10 @@ void ttnn_mcast_program(tt::tt_metal::Program& program, distributed::MeshDevice&
                              ComputeConfig{.math_fidelity = options.fidelity,
                                            .fp32_dest_acc_en = options.fp32_dest_acc_en,
                                            // The emulator models the packer's rounding into
-                                           // Bfp8_b with it (ttnn leaves it off; no cost).
-                                           .bfp8_pack_precise = format == tt::DataFormat::Bfp8_b,
+                                           // Bfp8_b and Bfp4_b with it (ttnn leaves it off; no
+                                           // cost).
+                                           .bfp8_pack_precise = format == tt::DataFormat::Bfp8_b ||
+                                                                format == tt::DataFormat::Bfp4_b,
                                            .compile_args = compute_args});
 
   // NoCs as the program factory picks them on Wormhole: in0 on NOC 1 (preferred_noc_for_dram_write)

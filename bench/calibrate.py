@@ -11,9 +11,8 @@ device-based utilisation, the projected one and the error.
 Wormhole n150 (8x8), from 1024^3 to 4096^3. Calibration rows: bf16 at HiFi4 and HiFi2,
 hand-tuned and out-of-box tables, with and without trace (trace changes the host's dispatch, not
 the device time the utilisation measures). Held-out rows: bfp8_b and bfp4_b at LoFi (and bfp8_b at
-HiFi2), never used to set a parameter; the bfp8_b rows run the baseline with Bfp8_b A, B and C
-(1088 B pages; partial sums in Float16_b, as ttnn keeps them), the bfp4_b rows are listed with
-no projection (projected_util null): the emulator does not compute on bfp4_b tiles.
+HiFi2), never used to set a parameter; they run the baseline with Bfp8_b (1088 B pages) or
+Bfp4_b (576 B pages) A, B and C, partial sums in Float16_b, as ttnn keeps them.
 
 Blackhole P150 (bench/gemm_flops_p150.py's 50 rows, 13x10 and 11x10 grids, bf16, no trace): all
 held out; arch/blackhole.hpp's timing table is built from documents only. Each row runs on an
@@ -27,7 +26,7 @@ cores that ran it. The cores and the clock are the run's (its timing report: the
 and `clock_ghz`, i.e. the architecture's table, arch/).
 
   bench/calibrate.py [--exe build/ci/baselines/tk-baseline-matmul] [--arch all|wormhole_b0|blackhole]
-                     [--quick] [--max-dim N] [--json FILE] [--jobs N] [--cache FILE]
+                     [--quick] [--max-dim N] [--dtype D] [--json FILE] [--jobs N] [--cache FILE]
   bench/calibrate.py --self-test   # the rows and their configurations, nothing run (ctest)
 """
 import argparse
@@ -140,12 +139,6 @@ def key_of(row):
             config_of(row), row["dtype"])
 
 
-def is_projected(row):
-    """Whether the row is projected: the baseline moves bf16 and bfp8_b pages (1088 B); the
-    emulator does not compute on bfp4_b tiles, so those rows are listed unprojected."""
-    return row["dtype"] in ("bf16", "bfp8_b")
-
-
 def project(exe, arch, m, k, n, fidelity, grid, config, dtype):
     """Runs one configuration in timing mode without the arithmetic; returns (math-kernel cycles,
     the cores that ran it, the clock in GHz, the device cycles, host µs, the plan)."""
@@ -220,6 +213,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="only the shapes up to 2048")
     ap.add_argument("--max-dim", type=int, default=0,
                     help="only the rows whose largest dimension is at most this (0: all)")
+    ap.add_argument("--dtype", default="all", choices=["all", "bf16", "bfp8_b", "bfp4_b"],
+                    help="only the rows of this dtype")
     ap.add_argument("--json", metavar="FILE", help="also write every point as a JSON array")
     ap.add_argument("--jobs", type=int, default=1, help="projections run at once")
     ap.add_argument("--cache", metavar="FILE",
@@ -230,10 +225,11 @@ def main():
                  "--target tk-baseline-matmul")
     limit = 2048 if args.quick else args.max_dim
     rows = [r for r in all_rows() if (args.arch in ("all", r["arch"]))
+            and args.dtype in ("all", r["dtype"])
             and (not limit or max(r["M"], r["K"], r["N"]) <= limit)]
     keys = []
     for r in rows:
-        if is_projected(r) and key_of(r) not in keys:
+        if key_of(r) not in keys:
             keys.append(key_of(r))
     keys.sort(key=lambda key: key[1] * key[2] * key[3])  # the smallest first
     store = {}
@@ -267,11 +263,6 @@ def main():
                  "grid": grid}
         head = (f"| {row['arch']} | {grid} | {m}×{k}×{n} | {row['dtype']} | {fid} | "
                 f"{row['table']} | {row['trace']} | {pub:.1f}% |")
-        if not is_projected(row):
-            print(f"{head} — | held out, not projected | | | the emulator does not compute on "
-                  "bfp4_b tiles |")
-            points.append(point)
-            continue
         c = cache[key_of(row)]
         ideal = m * k * n / 32**3 * CYCLES_PER_TILE[fid] / c["cores"]
         projected = 100 * ideal / c["kernel"]
