@@ -15,8 +15,8 @@ using tk::rt::emu::EmulatorError;
 
 SubDevice::SubDevice(ttsl::Span<const CoreRangeSet> cores) {
   if (cores.size() > NumHalProgrammableCoreTypes)
-    throw EmulatorError("SubDevice: " + std::to_string(cores.size()) +
-                        " core sets for " + std::to_string(NumHalProgrammableCoreTypes) +
+    throw EmulatorError("SubDevice: " + std::to_string(cores.size()) + " core sets for " +
+                        std::to_string(NumHalProgrammableCoreTypes) +
                         " kinds of programmable cores");
   for (std::size_t i = 0; i < cores.size(); ++i)
     cores_[i] = cores[i];
@@ -44,9 +44,9 @@ MeshEvent MeshCommandQueue::enqueue_record_event(ttsl::Span<const SubDeviceId>,
   return MeshEvent(next_event_id_++, mesh_device_, id_,
                    range.value_or(MeshCoordinateRange(mesh_device_->shape())));
 }
-MeshEvent MeshCommandQueue::enqueue_record_event_to_host(
-    ttsl::Span<const SubDeviceId> sub_device_ids,
-    const std::optional<MeshCoordinateRange>& range) {
+MeshEvent
+MeshCommandQueue::enqueue_record_event_to_host(ttsl::Span<const SubDeviceId> sub_device_ids,
+                                               const std::optional<MeshCoordinateRange>& range) {
   return enqueue_record_event(sub_device_ids, range);
 }
 void MeshCommandQueue::enqueue_wait_for_event(const MeshEvent& sync_event) {
@@ -84,8 +84,7 @@ void MeshDevice::begin_mesh_trace(uint8_t cq_id, const MeshTraceId& trace_id) {
     throw EmulatorError("begin_mesh_trace: command queue " + std::to_string(cq_id) +
                         " is already capturing trace " + std::to_string(**cq.trace_id_));
   if (traces_.count(trace_id))
-    throw EmulatorError("begin_mesh_trace: trace " + std::to_string(*trace_id) +
-                        " already exists");
+    throw EmulatorError("begin_mesh_trace: trace " + std::to_string(*trace_id) + " already exists");
   cq.trace_id_ = trace_id;
   cq.captured_.clear();
 }
@@ -118,10 +117,11 @@ void MeshDevice::release_mesh_trace(const MeshTraceId& trace_id) {
                         " does not exist");
 }
 
-SubDeviceManagerId MeshDevice::create_sub_device_manager(std::initializer_list<SubDevice> sub_devices,
-                                                         DeviceAddr local_l1_size) {
-  return create_sub_device_manager(ttsl::Span<const SubDevice>(sub_devices.begin(), sub_devices.size()),
-                                   local_l1_size);
+SubDeviceManagerId
+MeshDevice::create_sub_device_manager(std::initializer_list<SubDevice> sub_devices,
+                                      DeviceAddr local_l1_size) {
+  return create_sub_device_manager(
+      ttsl::Span<const SubDevice>(sub_devices.begin(), sub_devices.size()), local_l1_size);
 }
 SubDeviceManagerId MeshDevice::create_sub_device_manager(ttsl::Span<const SubDevice> sub_devices,
                                                          DeviceAddr local_l1_size) {

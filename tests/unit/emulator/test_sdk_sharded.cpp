@@ -12,7 +12,6 @@
 using namespace tk::test;
 using tt::tt_metal::CoreCoord;
 
-
 namespace {
 // The message of the EmulatorError f() throws ("" if none).
 template <class F>
@@ -56,8 +55,7 @@ std::vector<uint32_t> probe(TensorMemoryLayout layout, const ShardSpecBuffer& sp
           .set_globally_allocated_address(*in->get_backing_buffer()));
   auto k = p.writer("sdk/shard_probe.cpp", {});
   for (uint32_t i = 0; i < cores.size(); ++i)
-    SetRuntimeArgs(p.program, k, cores[i],
-                   {ProgramBuilder::addr(out), cb_pages, kBf16Tile, i});
+    SetRuntimeArgs(p.program, k, cores[i], {ProgramBuilder::addr(out), cb_pages, kBf16Tile, i});
   p.run();
   std::vector<uint32_t> result;
   distributed::EnqueueReadMeshBuffer(p.dev->mesh_command_queue(), result, out, true);
@@ -72,8 +70,8 @@ std::vector<uint32_t> probe(TensorMemoryLayout layout, const ShardSpecBuffer& sp
 TEST(EmulatorSdkSharded, HeightShardedPagesGoToTheCoresInOrder) {
   const tt::tt_metal::CoreRange cores({0, 0}, {3, 0});
   const ShardSpecBuffer spec(cores, {4 * 32, 32}, ShardOrientation::ROW_MAJOR, {32, 32}, {4, 4});
-  const auto got = probe(TensorMemoryLayout::HEIGHT_SHARDED, spec,
-                         {{0, 0}, {1, 0}, {2, 0}, {3, 0}}, 4);
+  const auto got =
+      probe(TensorMemoryLayout::HEIGHT_SHARDED, spec, {{0, 0}, {1, 0}, {2, 0}, {3, 0}}, 4);
   for (uint32_t p = 0; p < kPages; ++p)
     EXPECT_EQ(got[p], p + 1000 * (p / 4) + 100 * (p % 4)) << "page " << p;
 }
@@ -107,17 +105,19 @@ TEST(EmulatorSdkSharded, MisfitsAreRejected) {
               probe(TensorMemoryLayout::HEIGHT_SHARDED, spec, {{0, 0}, {1, 0}, {2, 0}, {3, 0}}, 5);
             }),
             "CreateCircularBuffer: total size 10240 exceeds the 8192 bytes per core of its "
-                   "globally allocated buffer");
+            "globally allocated buffer");
   ProgramBuilder p;
-  EXPECT_EQ(error_of([&] {
-    distributed::MeshBuffer::create(
-          distributed::ReplicatedBufferConfig{.size = kPages * kBf16Tile},
-          distributed::DeviceLocalBufferConfig{
-              .page_size = kBf16Tile,
-              .buffer_type = BufferType::L1,
-              .sharding_args = BufferShardingArgs(std::nullopt, TensorMemoryLayout::HEIGHT_SHARDED)},
-          p.dev.get());
-  }),
+  EXPECT_EQ(
+      error_of([&] {
+        distributed::MeshBuffer::create(
+            distributed::ReplicatedBufferConfig{.size = kPages * kBf16Tile},
+            distributed::DeviceLocalBufferConfig{
+                .page_size = kBf16Tile,
+                .buffer_type = BufferType::L1,
+                .sharding_args =
+                    BufferShardingArgs(std::nullopt, TensorMemoryLayout::HEIGHT_SHARDED)},
+            p.dev.get());
+      }),
       "Buffer was specified as sharded but does not have shard_spec or buffer_distribution_spec "
       "specified");
 }
@@ -146,4 +146,27 @@ TEST(EmulatorSdkSharded, TileSlicePrintsAsTheSdksPrintServer) {
             "0 256\n512 768\n"
             "[0 16512 528]\n"
             "0 1 2 3 <TileSlice data truncated due to exceeding max count (4)>\n");
+}
+
+// experimental::CircularBuffer in a compute kernel (the compute CB calls, as in TTNN's kernels and
+// tt_metal/kernels/compute/eltwise_binary.cpp), api/compute/softmax.h and api/debug/assert.h:
+// 1 / exp(x) of two tiles, within bf16 rounding of each step.
+TEST(EmulatorSdkSharded, Device2CircularBufferInAComputeKernel) {
+  ProgramBuilder p;
+  const std::vector<bfloat16> in = random_bf16(2 * 1024, -3.0f, 3.0f, 11);
+  auto src = p.dram(in);
+  auto dst = p.dram(2);
+  p.cb(tt::CBIndex::c_0, 2);
+  p.cb(tt::CBIndex::c_16, 2);
+  auto r = p.reader("sdk/d2_read.cpp", {src});
+  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {ProgramBuilder::addr(src), 2u});
+  auto c = p.compute("sdk/d2_compute.cpp");
+  SetRuntimeArgs(p.program, c, CoreCoord{0, 0}, {2u});
+  auto w = p.writer("dataflow/write_tile.cpp", {dst});
+  SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {ProgramBuilder::addr(dst), 2u, 0u});
+  p.run();
+  std::vector<float> want;
+  for (const bfloat16 x : in)
+    want.push_back(std::exp(-static_cast<float>(x)));
+  expect_close(p.read(dst), want, 0.02, 1e-3);
 }

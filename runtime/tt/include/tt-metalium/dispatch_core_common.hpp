@@ -1,5 +1,6 @@
-// Where the command-queue dispatch runs (mirrors tt_metal/api/tt-metalium/dispatch_core_common.hpp).
-// The emulator has no dispatch cores: the choice changes nothing.
+// Where the command-queue dispatch runs (mirrors
+// tt_metal/api/tt-metalium/dispatch_core_common.hpp). The emulator has no dispatch cores: the
+// choice changes nothing.
 #pragma once
 #include <cstdint>
 #include <optional>

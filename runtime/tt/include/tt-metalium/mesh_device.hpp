@@ -64,7 +64,7 @@ public:
   /// The allocator of the mesh (its devices allocate in lockstep, so one answers for all).
   const std::unique_ptr<Allocator>& allocator() const { return allocator_; }
   int id() const { return id_; }
-  std::size_t num_hw_cqs() const { return cqs_.size(); }
+  uint8_t num_hw_cqs() const { return static_cast<uint8_t>(cqs_.size()); }
 
   /// Traces (tt_metal/distributed/mesh_device.cpp): capture the workloads enqueued on cq_id
   /// between begin and end, replay them, release them. Capture needs a trace region

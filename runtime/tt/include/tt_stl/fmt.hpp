@@ -2,7 +2,8 @@
 // a8c5af0f5a26): it includes <fmt/format.h> and the standard containers' headers, and formats any
 // enum as enchantum::scoped::to_string does, "Type::NAME" with the enum's unqualified type name
 // (an empty string for a value that names no enumerator). The emulator reads the names from the
-// compiler's __PRETTY_FUNCTION__ (GCC and Clang), for values in [-16, 256) ([0, 256) when unsigned), instead of enchantum.
+// compiler's __PRETTY_FUNCTION__ (GCC and Clang), for values in [-16, 256) ([0, 256) when
+// unsigned), instead of enchantum.
 #pragma once
 #include <fmt/format.h>
 
@@ -25,7 +26,8 @@ namespace tk_emu_enum_names {
 // "Type::NAME" for V, or "" when V names no enumerator (the compiler then shows "(Type)3").
 template <auto V>
 constexpr std::string_view scoped_name() {
-  std::string_view s = __PRETTY_FUNCTION__; // "... [with auto V = ns::Type::NAME; ...]" or "[V = ...]"
+  std::string_view s =
+      __PRETTY_FUNCTION__; // "... [with auto V = ns::Type::NAME; ...]" or "[V = ...]"
   const std::size_t b = s.find("V = ") + 4;
   s = s.substr(b, s.find_first_of(";]", b) - b);
   if (s.find('(') != std::string_view::npos)

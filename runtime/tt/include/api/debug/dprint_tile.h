@@ -26,13 +26,17 @@ constexpr uint32_t datum_size(DataFormat f) {
   switch (f) {
   case DataFormat::Float32:
   case DataFormat::UInt32:
-  case DataFormat::Int32: return 4;
+  case DataFormat::Int32:
+    return 4;
   case DataFormat::UInt16:
   case DataFormat::Float16:
-  case DataFormat::Float16_b: return 2;
+  case DataFormat::Float16_b:
+    return 2;
   case DataFormat::Int8:
-  case DataFormat::UInt8: return 1;
-  default: return 0;
+  case DataFormat::UInt8:
+    return 1;
+  default:
+    return 0;
   }
 }
 constexpr bool supported(DataFormat f) {
@@ -45,8 +49,10 @@ constexpr bool supported(DataFormat f) {
   case DataFormat::UInt8:
   case DataFormat::UInt16:
   case DataFormat::UInt32:
-  case DataFormat::Int32: return true;
-  default: return false;
+  case DataFormat::Int32:
+    return true;
+  default:
+    return false;
   }
 }
 } // namespace tk_emu_device_print

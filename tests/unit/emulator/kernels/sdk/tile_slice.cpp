@@ -16,10 +16,10 @@ void kernel_main() {
   }
   DEVICE_PRINT("{}", TileSlice(cb, 0, SliceRange::hw0_32_16(), TSLICE_OUTPUT_CB, TSLICE_WR_PTR,
                                true, false));
-  DEVICE_PRINT("{}", TileSlice(cb, 0, SliceRange::hw0_32_16(), TSLICE_OUTPUT_CB, TSLICE_WR_PTR,
-                               true, true));
-  DEVICE_PRINT("[{}]\n", TileSlice(cb, 0, SliceRange::hw0_32_16(), TSLICE_OUTPUT_CB,
-                                   TSLICE_WR_PTR, false, false));
+  DEVICE_PRINT(
+      "{}", TileSlice(cb, 0, SliceRange::hw0_32_16(), TSLICE_OUTPUT_CB, TSLICE_WR_PTR, true, true));
+  DEVICE_PRINT("[{}]\n", TileSlice(cb, 0, SliceRange::hw0_32_16(), TSLICE_OUTPUT_CB, TSLICE_WR_PTR,
+                                   false, false));
   DEVICE_PRINT("{}", TileSlice<8>(cb, 0, SliceRange::h0_w0_32(), TSLICE_OUTPUT_CB, TSLICE_WR_PTR,
                                   true, false));
   cb_push_back(cb, 1);
