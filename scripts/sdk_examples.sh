@@ -40,6 +40,14 @@ declare -A expected_failure=(
   [hello_world_datatypes_kernel]="NoC (1,0) is not a DRAM bank or a worker core of the grid"
   # reserves its 16-byte CB and reads the second stick 32 bytes into it (padded_offset_bytes)
   [shard_data_rm]="is outside any circular buffer, semaphore or L1 buffer"
+  # add_sharding.cpp adds and pops its sharded input CBs without cb_wait_front (no kernel pushes
+  # them) and packs without cb_reserve_back, relying on the hardware not checking the counts
+  [vecadd_sharding]="add_tiles: reads tile 0 of c_0 but only 0 pages were waited for with cb_wait_front"
+  # coordinator_kernel.cpp reads a DRAM tile into get_write_ptr(c_0) with no cb_reserve_back
+  [multicast]="outside the pages reserved with cb_reserve_back"
+  # tt_metal/kernels/compute/eltwise_binary.cpp reads runtime arg 2 (acc_to_dst, unused), the host
+  # sets 2; tt-metal's watcher asserts the same (DebugAssertRtaOutOfBounds, api/compute/common.h)
+  [4_distributed_trace_and_events]="runtime arg 2 was never set"
 )
 
 passed=0 total=0 xfail=0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `ttgen check` on TTNN op kernels of a tt-metal source tree (docs/check.md, "TTNN kernels"): each
-# program's reader, compute and writer together, with the defines and compile-time args its program
+# `ttgen check` on TTNN op kernels and on programming-example triples of a tt-metal source tree
+# (docs/check.md, "TTNN kernels"): each program's reader, compute and writer together, with the defines and compile-time args its program
 # factory gives them, must give no error (an error on shipped code is a false alarm). Then every
 # protocol mutation is planted in a scratch copy of each kernel, one at a time, at every call site
 # of its kind — a dropped push, pop or reserve (cb_* call or Device 2.0 method), swapped
@@ -10,8 +10,11 @@
 #
 #   scripts/ttnn_check.sh TT_METAL_DIR [TTGEN]
 #
+# A dropped last pop of a kernel that runs once only leaves a page in its CB at the end (ttgen check
+# says so and proves the rest): counted as equivalent, not planted.
 # Nothing of tt-metal is copied into this repository: the mutated copies live in a scratch
-# directory. Last line: "P programs, F false alarms; M mutations planted, K found, I inert".
+# directory. Last line: "P programs, F false alarms; M mutations planted, K found, I inert,
+# E equivalent".
 # Exit status 0 when there is no false alarm and every planted mutation was found.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,20 +25,32 @@ ops="$tt/ttnn/cpp/ttnn/operations"
 work="$(mktemp -d /tmp/tk_ttnn_check.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 
-# name | ttgen check options | reader | compute | writer (relative to $ops). Defines as the
+# name | ttgen check options | reader | compute | writer (relative to the tree). Defines as the
 # program factories set them (eltwise/binary/device/binary_device_operation utils:
 # ELTWISE_OP_TYPE/ELTWISE_OP; data_movement/bcast/bcast_types.cpp get_defines: BCAST_OP,
 # BCAST_LLKOP, BCAST_DIM); compile-time args as the factories append them: the reader's
 # block_or_width_sharded flag, then one TensorAccessorArgs per interleaved buffer (two words each
 # on the emulator's mirror), the writer's output CB then its accessor.
-ub=eltwise/unary/device/kernels/dataflow
-eb=eltwise/binary/device/kernels
-bc=data_movement/bcast/device/kernels
+o=ttnn/cpp/ttnn/operations
+ub=$o/eltwise/unary/device/kernels/dataflow
+eb=$o/eltwise/binary/device/kernels
+bc=$o/data_movement/bcast/device/kernels
+# Programming examples: compile-time args as their hosts give them (read from the compile.cmd the
+# emulator's JIT leaves beside each kernel it builds, scripts/sdk_examples.sh). Left out: the
+# examples with a shipped protocol bug (add_2_integers_in_compute, vecadd_multi_core: an error there
+# is a real bug, docs/sdk_examples.md) and those with more than one kernel of a role. --cb gives a
+# CB's pages where the host's size matters to a proof (matmul_single_core.cpp: 2 tiles each).
+pe=tt_metal/programming_examples
 programs=(
   "binary_add|-DELTWISE_OP_TYPE=EltwiseBinaryType::ELWADD -DELTWISE_OP=add_tiles --compile-args reader=0,2,2048,2,2048 --compile-args writer=2,2,2048|$eb/dataflow/reader_binary_interleaved_start_id.cpp|$eb/compute/eltwise_binary_kernel.cpp|$ub/writer_unary_interleaved_start_id.cpp"
   "binary_mul|-DELTWISE_OP_TYPE=EltwiseBinaryType::ELWMUL -DELTWISE_OP=mul_tiles --compile-args reader=0,2,2048,2,2048 --compile-args writer=2,2,2048|$eb/dataflow/reader_binary_interleaved_start_id.cpp|$eb/compute/eltwise_binary_kernel.cpp|$ub/writer_unary_interleaved_start_id.cpp"
   "bcast_h|-DBCAST_OP=add_tiles_bcast -DBCAST_LLKOP=ELWADD -DBCAST_DIM=BroadcastType::ROW --compile-args reader=2,2048,2,2048 --compile-args writer=2,2048|$bc/dataflow/reader_bcast_h_interleaved_input_rows_partitioned.cpp|$bc/compute/bcast_h.cpp|$bc/dataflow/writer_unary_interleaved_input_cols_batched.cpp"
   "bcast_w|-DBCAST_OP=mul_tiles_bcast -DBCAST_LLKOP=ELWMUL -DBCAST_DIM=BroadcastType::COL --compile-args reader=2,2048,2,2048 --compile-args writer=2,2048|$bc/dataflow/reader_bcast_w_interleaved_input_cols_partitioned.cpp|$bc/compute/bcast_w.cpp|$bc/dataflow/writer_unary_interleaved_input_cols_batched.cpp"
+  "example_eltwise_binary|--compile-args reader=2,2048,2,2048 --compile-args writer=2,2048|$pe/eltwise_binary/kernels/dataflow/read_tiles.cpp|$pe/eltwise_binary/kernels/compute/tiles_add.cpp|$pe/eltwise_binary/kernels/dataflow/write_tile.cpp"
+  "example_eltwise_sfpu|--compile-args reader=2,2048 --compile-args writer=2,2048|$pe/eltwise_sfpu/kernels/dataflow/read_tile.cpp|$pe/eltwise_sfpu/kernels/compute/eltwise_sfpu.cpp|$pe/eltwise_sfpu/kernels/dataflow/write_tile.cpp"
+  "example_sfpu_eltwise_chain|--compile-args reader=0,1,2,2048 --compile-args compute=0,1,2 --compile-args writer=2,2,2048|$pe/sfpu_eltwise_chain/kernels/dataflow/reader.cpp|$pe/sfpu_eltwise_chain/kernels/compute/compute.cpp|$pe/sfpu_eltwise_chain/kernels/dataflow/writer.cpp"
+  "example_matmul_single_core|--cb c_0=2 --cb c_1=2 --cb c_16=2 --compile-args reader=2,2048,2,2048 --compile-args compute=20,20,20 --compile-args writer=2,2048|$pe/matmul/matmul_single_core/kernels/dataflow/reader_single_core_mm.cpp|$pe/matmul/matmul_single_core/kernels/compute/mm.cpp|$pe/matmul/matmul_single_core/kernels/dataflow/writer_single_core_mm.cpp"
+  "example_matmul_multi_core|--compile-args reader=2,2048,2,2048 --compile-args writer=2,2048|$pe/matmul/matmul_multi_core/kernels/dataflow/reader_mm_output_tiles_partitioned.cpp|$pe/matmul/matmul_multi_core/kernels/compute/mm.cpp|$pe/matmul/matmul_multi_core/kernels/dataflow/writer_unary_interleaved_start_id.cpp"
   "bcast_hw|-DBCAST_OP=sub_tiles_bcast -DBCAST_LLKOP=ELWSUB -DBCAST_DIM=BroadcastType::SCALAR --compile-args reader=2,2048,2,2048 --compile-args writer=2,2048|$bc/dataflow/reader_bcast_hw_interleaved_partitioned.cpp|$bc/compute/bcast_hw.cpp|$bc/dataflow/writer_unary_interleaved_input_cols_batched.cpp"
 )
 
@@ -45,7 +60,7 @@ check() { # options files...
   local opts="$1"
   shift
   # shellcheck disable=SC2086
-  (cd "$ops" && "$ttgen" check -I "$tt" $opts "$@" 2>&1; echo "exit $?") | sed "s|$work/m/||g"
+  (cd "$tt" && "$ttgen" check -I "$tt" $opts "$@" 2>&1; echo "exit $?") | sed "s|$work/m/||g"
 }
 
 # Line numbers of the call sites of a mutation kind in file $2 (not in a // comment).
@@ -76,7 +91,7 @@ mutate() { # kind file line out
   esac
 }
 
-false_alarms=0 planted=0 found=0 inert=0 missed=0
+false_alarms=0 planted=0 found=0 inert=0 missed=0 equivalent=0
 for p in "${programs[@]}"; do
   IFS='|' read -r name opts reader compute writer <<< "$p"
   base="$(check "$opts" "$reader" "$compute" "$writer")"
@@ -92,19 +107,29 @@ for p in "${programs[@]}"; do
   for role in reader compute writer; do
     file="${!role}"
     for kind in drop_push drop_pop drop_reserve swap_commit_wait swap_acquire_release; do
-      for line in $(sites "$kind" "$ops/$file"); do
+      for line in $(sites "$kind" "$tt/$file"); do
         mkdir -p "$work/m/$(dirname "$file")"
-        mutate "$kind" "$ops/$file" "$line" "$work/m/$file" || continue
+        mutate "$kind" "$tt/$file" "$line" "$work/m/$file" || continue
         args=("$reader" "$compute" "$writer")
         case "$role" in
           reader) args[0]="$work/m/$file" ;;
           compute) args[1]="$work/m/$file" ;;
           writer) args[2]="$work/m/$file" ;;
         esac
-        out="$(check "$opts -I $ops/$(dirname "$file")" "${args[@]}")"
+        out="$(check "$opts -I $tt/$(dirname "$file")" "${args[@]}")"
         if [[ "$out" == "$base" ]]; then
           inert=$((inert + 1))
           echo "  inert   $kind $file:$line"
+          continue
+        fi
+        # Dropping the last pop of a kernel that runs once leaves the page in its CB at the end:
+        # no wait blocks and no value changes (each program starts with its CBs empty), so the
+        # mutant is equivalent to the program, not a protocol bug.
+        if [[ "$kind" == drop_pop && "$(tail -1 <<< "$out")" == "exit 0" ]] &&
+          grep -q "left in the CB at the end, which it holds" <<< "$out" &&
+          ! grep -q "left in the CB at the end, which it holds" <<< "$base"; then
+          equivalent=$((equivalent + 1))
+          echo "  equivalent $kind $file:$line: $(grep -m1 'left in the CB at the end' <<< "$out" | cut -c1-150)"
           continue
         fi
         planted=$((planted + 1))
@@ -119,5 +144,5 @@ for p in "${programs[@]}"; do
     done
   done
 done
-echo "${#programs[@]} programs, $false_alarms false alarms; $planted mutations planted, $found found, $inert inert"
+echo "${#programs[@]} programs, $false_alarms false alarms; $planted mutations planted, $found found, $inert inert, $equivalent equivalent"
 ((false_alarms == 0 && missed == 0))

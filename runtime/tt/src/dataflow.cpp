@@ -317,6 +317,9 @@ CbInterfaceState cb_interface(std::uint32_t cb) {
           s.acked & 0xffffu,
           s.received & 0xffffu};
 }
+std::uint8_t cb_data_format(std::uint32_t cb) {
+  return static_cast<std::uint8_t>(cb_at(static_cast<std::int32_t>(cb), "TileSlice", 0).format);
+}
 std::uint32_t cb_page_size(std::uint32_t cb) {
   return cb_at(static_cast<std::int32_t>(cb), "get_tile_size", 0).page_size;
 }

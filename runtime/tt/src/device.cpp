@@ -103,30 +103,43 @@ DeviceState::~DeviceState() {
 namespace tt::tt_metal::distributed {
 using namespace tk::rt::emu;
 
-MeshDevice::MeshDevice(int id, const MeshShape& shape) : id_(id), shape_(shape) {
+MeshDevice::MeshDevice(int id, const MeshShape& shape, std::size_t num_command_queues,
+                       std::size_t trace_region_size)
+    : id_(id), shape_(shape), trace_region_size_(trace_region_size) {
+  // The SDK's dispatch offers one or two hardware command queues per device.
+  if (num_command_queues < 1 || num_command_queues > 2)
+    throw EmulatorError("num_hw_cqs can be between 1 and 2, got " +
+                        std::to_string(num_command_queues));
   const tk::arch::ArchSpec& a = arch_from_env();
   for (std::size_t i = 0; i < shape.mesh_size(); ++i)
     states_.push_back(std::make_shared<DeviceState>(a, grid_from_env(a)));
-  cq_ = std::make_unique<MeshCommandQueue>(this, 0);
+  for (std::size_t i = 0; i < num_command_queues; ++i)
+    cqs_.push_back(std::make_unique<MeshCommandQueue>(this, static_cast<std::uint32_t>(i)));
   allocator_impl_ = std::make_unique<AllocatorImpl>(*states_.front());
   allocator_ = std::make_unique<Allocator>(allocator_impl_.get());
 }
 MeshDevice::~MeshDevice() = default;
 
-std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(int device_id, std::size_t, std::size_t,
-                                                         std::size_t) {
+std::shared_ptr<MeshDevice> MeshDevice::create_unit_mesh(int device_id, std::size_t,
+                                                         std::size_t trace_region_size,
+                                                         std::size_t num_command_queues,
+                                                         const DispatchCoreConfig&) {
   if (device_id != 0)
     throw EmulatorError("the emulator has one device, id 0; asked for " +
                         std::to_string(device_id));
-  return std::shared_ptr<MeshDevice>(new MeshDevice(device_id, MeshShape(1, 1)));
+  return std::shared_ptr<MeshDevice>(
+      new MeshDevice(device_id, MeshShape(1, 1), num_command_queues, trace_region_size));
 }
 std::shared_ptr<MeshDevice> MeshDevice::create(const MeshDeviceConfig& config, std::size_t,
-                                               std::size_t, std::size_t) {
+                                               std::size_t trace_region_size,
+                                               std::size_t num_command_queues,
+                                               const DispatchCoreConfig&) {
   const MeshShape shape = config.mesh_shape().value_or(MeshShape(1, 1));
   // Each device's L1 is mapped below 2 GiB (MAP_32BIT); 32 devices (a Galaxy) fit.
   if (shape.dims() != 2 || shape.mesh_size() == 0 || shape.mesh_size() > 32)
     throw EmulatorError("MeshDevice::create: the emulator opens 2-D meshes of 1 to 32 devices");
-  return std::shared_ptr<MeshDevice>(new MeshDevice(0, shape));
+  return std::shared_ptr<MeshDevice>(
+      new MeshDevice(0, shape, num_command_queues, trace_region_size));
 }
 bool MeshDevice::is_local(const MeshCoordinate& coord) const {
   return coord.dims() == 2 && coord[0] < num_rows() && coord[1] < num_cols();
@@ -142,9 +155,11 @@ bool MeshDevice::close() {
   return true;
 }
 MeshCommandQueue& MeshDevice::mesh_command_queue(std::optional<std::uint8_t> cq_id) const {
-  if (cq_id.value_or(0) != 0)
-    throw EmulatorError("the emulator has one command queue, id 0");
-  return *cq_;
+  const std::size_t id = cq_id.value_or(0);
+  if (id >= cqs_.size())
+    throw EmulatorError("command queue " + std::to_string(id) + " does not exist: the device has " +
+                        std::to_string(cqs_.size()) + " (num_command_queues at create)");
+  return *cqs_[id];
 }
 CoreCoord MeshDevice::compute_with_storage_grid_size() const {
   return state()->grid;
@@ -237,8 +252,71 @@ std::uint32_t Allocator::get_alignment(BufferType buffer_type) const {
 }
 } // namespace tt::tt_metal
 
+namespace tt::tt_metal {
+bool is_sharded(const TensorMemoryLayout& layout) {
+  return layout == TensorMemoryLayout::HEIGHT_SHARDED ||
+         layout == TensorMemoryLayout::WIDTH_SHARDED ||
+         layout == TensorMemoryLayout::BLOCK_SHARDED || layout == TensorMemoryLayout::ND_SHARDED;
+}
+} // namespace tt::tt_metal
+
 namespace tt::tt_metal::distributed {
 using namespace tk::rt::emu;
+namespace {
+// Where each host page of a sharded buffer lives: (core index on the device, page in its shard).
+// The SDK's generate_buffer_page_mapping and core_to_host_pages (tt_metal/impl/buffers/buffer.cpp):
+// the shards go to the grid's cores in orientation order; HEIGHT_SHARDED deals the pages in order,
+// shard_pages to a core; WIDTH_ and BLOCK_SHARDED cut the page grid into shard_in_pages blocks,
+// row of blocks by row of blocks; a partial shard's pages keep their (row, column) in the shard.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> shard_page_mapping(const DeviceState& st,
+                                                                        TensorMemoryLayout layout,
+                                                                        const ShardSpecBuffer& spec,
+                                                                        std::uint32_t num_pages) {
+  const auto cores = corerange_to_cores(spec.grid(), spec.grid().num_cores(),
+                                        spec.orientation() == ShardOrientation::ROW_MAJOR);
+  const auto shard = spec.shape_in_pages();
+  const auto tensor = spec.tensor2d_shape_in_pages;
+  if (shard[0] == 0 || shard[1] == 0 || std::uint64_t{tensor[0]} * tensor[1] != num_pages)
+    throw EmulatorError("MeshBuffer::create: the shard spec's " + std::to_string(tensor[0]) + "x" +
+                        std::to_string(tensor[1]) + " pages do not match the buffer's " +
+                        std::to_string(num_pages) + " pages");
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> where(num_pages, {~0u, ~0u});
+  for (const CoreCoord& c : cores)
+    if (c.x >= st.grid.x || c.y >= st.grid.y)
+      throw EmulatorError("MeshBuffer::create: shard core " + c.str() + " is outside the " +
+                          st.grid.str() + " worker grid");
+  const std::uint32_t pages_per_shard = shard[0] * shard[1];
+  if (layout == TensorMemoryLayout::HEIGHT_SHARDED) {
+    // Pages in order; core i's shard is full rows of shard[1] pages.
+    for (std::uint32_t p = 0; p < num_pages; ++p) {
+      const std::uint32_t i = p / pages_per_shard;
+      if (i >= cores.size())
+        throw EmulatorError("MeshBuffer::create: " + std::to_string(num_pages) +
+                            " pages do not fit in " + std::to_string(cores.size()) + " shards of " +
+                            std::to_string(pages_per_shard) + " pages");
+      where[p] = {st.core_index(cores[i]), p % pages_per_shard};
+    }
+  } else if (layout == TensorMemoryLayout::WIDTH_SHARDED ||
+             layout == TensorMemoryLayout::BLOCK_SHARDED) {
+    const std::uint32_t shard_columns = (tensor[1] + shard[1] - 1) / shard[1];
+    const std::uint32_t shards = ((tensor[0] + shard[0] - 1) / shard[0]) * shard_columns;
+    if (shards > cores.size())
+      throw EmulatorError("MeshBuffer::create: " + std::to_string(shards) + " shards for " +
+                          std::to_string(cores.size()) + " cores");
+    for (std::uint32_t i = 0; i < tensor[0]; ++i)
+      for (std::uint32_t j = 0; j < tensor[1]; ++j) {
+        const std::uint32_t s = (i / shard[0]) * shard_columns + j / shard[1];
+        where[i * tensor[1] + j] = {st.core_index(cores[s]),
+                                    (i % shard[0]) * shard[1] + j % shard[1]};
+      }
+  } else {
+    throw EmulatorError("MeshBuffer::create: the emulator shards HEIGHT_, WIDTH_ and "
+                        "BLOCK_SHARDED buffers with a ShardSpecBuffer only");
+  }
+  return where;
+}
+} // namespace
+
 std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buffer_config,
                                                const DeviceLocalBufferConfig& local,
                                                MeshDevice* mesh_device,
@@ -270,8 +348,23 @@ std::shared_ptr<MeshBuffer> MeshBuffer::create(const MeshBufferConfig& mesh_buff
   const DeviceAddr align = dram ? st0.arch.dram_alignment : st0.arch.l1_alignment;
   buf->aligned_page_size_ = (local.page_size + align - 1) / align * align;
   const std::uint32_t banks = dram ? st0.dram_banks() : st0.num_cores();
-  const std::uint64_t pages_per_bank = (buf->num_pages() + banks - 1) / banks;
+  std::uint64_t pages_per_bank = (buf->num_pages() + banks - 1) / banks;
+  const auto& sharding = local.sharding_args;
+  if (is_sharded(sharding.buffer_layout())) {
+    if (!sharding.shard_spec())
+      throw EmulatorError("Buffer was specified as sharded but does not have shard_spec or "
+                          "buffer_distribution_spec specified");
+    if (dram)
+      throw EmulatorError("MeshBuffer::create: the emulator shards L1 buffers only");
+    buf->shard_pages_ =
+        shard_page_mapping(st0, sharding.buffer_layout(), *sharding.shard_spec(), buf->num_pages());
+    pages_per_bank = sharding.shard_spec()->num_pages();
+  } else if (sharding.shard_spec()) {
+    throw EmulatorError("Buffer was specified as not sharded but has shard_spec or "
+                        "buffer_distribution_spec specified");
+  }
   const std::uint64_t bytes = pages_per_bank * buf->aligned_page_size_;
+  buf->bank_bytes_ = bytes;
   for (const MeshCoordinate& coord : MeshCoordinateRange(mesh_device->shape())) {
     const auto& st = mesh_device->state(coord);
     const Allocation a = allocate(*st, dram, bytes, align);
@@ -306,7 +399,10 @@ Buffer* MeshBuffer::get_device_buffer(const MeshCoordinate& device_coord) const 
 
 namespace {
 std::uint8_t* page_ptr(DeviceState& st, bool dram, std::uint64_t base, std::uint64_t aligned,
-                       std::uint32_t page) {
+                       std::uint32_t page,
+                       const std::vector<std::pair<std::uint32_t, std::uint32_t>>& shard_pages) {
+  if (!shard_pages.empty())
+    return st.l1(shard_pages[page].first) + base + shard_pages[page].second * aligned;
   if (dram)
     return st.dram[page % st.dram_banks()].data() + base + (page / st.dram_banks()) * aligned;
   return st.l1(page % st.num_cores()) + base + (page / st.num_cores()) * aligned;
@@ -321,7 +417,7 @@ void MeshBuffer::write_device(const MeshCoordinate& coord, const void* src, std:
   const auto* in = static_cast<const std::uint8_t*>(src);
   for (std::size_t off = 0; off < bytes; off += page_size_) {
     const auto page = static_cast<std::uint32_t>(off / page_size_);
-    std::memcpy(page_ptr(st, is_dram(), address_, aligned_page_size_, page), in + off,
+    std::memcpy(page_ptr(st, is_dram(), address_, aligned_page_size_, page, shard_pages_), in + off,
                 std::min<std::size_t>(page_size_, bytes - off));
   }
 }
@@ -331,7 +427,8 @@ void MeshBuffer::read_device(const MeshCoordinate& coord, void* dst, std::size_t
   auto* out = static_cast<std::uint8_t*>(dst);
   for (std::size_t off = 0; off < bytes; off += page_size_) {
     const auto page = static_cast<std::uint32_t>(off / page_size_);
-    std::memcpy(out + off, page_ptr(st, is_dram(), address_, aligned_page_size_, page),
+    std::memcpy(out + off,
+                page_ptr(st, is_dram(), address_, aligned_page_size_, page, shard_pages_),
                 std::min<std::size_t>(page_size_, bytes - off));
   }
 }

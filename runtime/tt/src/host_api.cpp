@@ -45,6 +45,20 @@ CircularBufferConfig& CircularBufferConfig::set_page_size(std::uint8_t index,
   page_sizes_[index] = page_size;
   return *this;
 }
+// tt_metal/impl/buffers/circular_buffer_config.cpp: only an L1 buffer; its address, and its
+// aligned size per bank as the most the CB may hold.
+CircularBufferConfig& CircularBufferConfig::set_globally_allocated_address(const Buffer& buffer) {
+  return set_globally_allocated_address_and_total_size(buffer, total_size_);
+}
+CircularBufferConfig&
+CircularBufferConfig::set_globally_allocated_address_and_total_size(const Buffer& buffer,
+                                                                    std::uint32_t total_size) {
+  if (!buffer.is_l1())
+    throw EmulatorError("Only L1 buffers can have an associated circular buffer!");
+  globally_allocated_address_ = buffer.address();
+  max_size_ = static_cast<std::uint32_t>(buffer.aligned_size_per_bank());
+  return set_total_size(total_size);
+}
 CircularBufferConfig& CircularBufferConfig::set_total_size(std::uint32_t total_size) {
   total_size_ = total_size;
   return *this;
@@ -130,6 +144,12 @@ CBHandle CreateCircularBuffer(Program& program,
   rec.page_sizes = config.page_sizes();
   rec.total_size = config.total_size();
   rec.cores = to_set(core_spec);
+  rec.global_address = config.globally_allocated_address();
+  if (rec.global_address && rec.total_size > config.max_size()) {
+    throw EmulatorError("CreateCircularBuffer: total size " + std::to_string(rec.total_size) +
+                        " exceeds the " + std::to_string(config.max_size()) +
+                        " bytes per core of its globally allocated buffer");
+  }
   for (const auto& [index, format] : rec.formats) {
     if (!rec.page_sizes.count(index)) {
       throw EmulatorError("CreateCircularBuffer: " + cb_name(index) +
@@ -227,7 +247,7 @@ void layout_core(DeviceState& dev, const tt::tt_metal::detail::ProgramImpl& prog
       cb.num_pages = rec.total_size / cb.page_size;
       cb.format = format;
       const std::uint32_t end = rec.address + rec.total_size;
-      if (end > dev.l1_bottom) {
+      if (!rec.global_address && end > dev.l1_bottom) {
         throw EmulatorError(
             "core " + core_str(core.logical) + ": circular buffer " + cb_name(index) + " (" +
             std::to_string(rec.total_size) + " B at " + hex(rec.address) + ") ends at " + hex(end) +
@@ -249,6 +269,10 @@ void layout_core(DeviceState& dev, const tt::tt_metal::detail::ProgramImpl& prog
 void assign_cb_addresses(tt::tt_metal::detail::ProgramImpl& prog, const DeviceState& dev) {
   std::map<CoreCoord, std::uint32_t> top;
   for (auto& rec : prog.cbs) {
+    if (rec.global_address) { // in its L1 buffer: takes no CB space
+      rec.address = *rec.global_address;
+      continue;
+    }
     const std::uint32_t first = dev.arch.first_free_l1_address();
     std::uint32_t addr = first;
     for (const auto& r : rec.cores.ranges())
@@ -394,6 +418,10 @@ void set_active_device(DeviceState* device) {
 
 namespace tt::tt_metal::distributed {
 void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& mesh_workload, bool /*blocking*/) {
+  if (cq.trace_id()) { // captured into the trace, run at its replay
+    cq.captured_.push_back(&mesh_workload);
+    return;
+  }
   struct Reset {
     ~Reset() { tk::rt::emu::set_active_device(nullptr); }
   } reset;
@@ -409,7 +437,7 @@ void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& mesh_workload, bool
     }
   }
 }
-void Finish(MeshCommandQueue& mesh_cq, std::span<const SubDeviceId> sub_device_ids) {
+void Finish(MeshCommandQueue& mesh_cq, ttsl::Span<const SubDeviceId> sub_device_ids) {
   mesh_cq.finish(sub_device_ids);
 }
 } // namespace tt::tt_metal::distributed

@@ -78,6 +78,7 @@ void MeshCommandQueue::enqueue_write_shard_to_sub_grid(const MeshBuffer& buffer,
                                                        const void* host_data,
                                                        const MeshCoordinateRange& device_range,
                                                        bool /*blocking*/) {
+  check_not_capturing("Writes are");
   auto& b = const_cast<MeshBuffer&>(buffer);
   if (buffer.global_layout() == MeshBufferLayout::REPLICATED) {
     for (const MeshCoordinate& c : device_range)
@@ -104,6 +105,7 @@ void MeshCommandQueue::enqueue_write_mesh_buffer(const std::shared_ptr<MeshBuffe
 void MeshCommandQueue::enqueue_write_shards(
     const std::shared_ptr<MeshBuffer>& mesh_buffer,
     const std::vector<ShardDataTransfer>& shard_data_transfers, bool /*blocking*/) {
+  check_not_capturing("Writes are");
   for (const auto& t : shard_data_transfers)
     mesh_buffer->write_device(t.shard_coord(), t.host_data(), mesh_buffer->device_local_size());
 }
@@ -111,6 +113,7 @@ void MeshCommandQueue::enqueue_write_shards(
 void MeshCommandQueue::enqueue_read_mesh_buffer(void* host_data,
                                                 const std::shared_ptr<MeshBuffer>& buffer,
                                                 bool blocking) {
+  check_not_capturing("Reads are");
   if (buffer->global_layout() != MeshBufferLayout::SHARDED && buffer->device()->num_devices() != 1)
     throw EmulatorError("Can only read a Sharded MeshBuffer from a MeshDevice or a Replicated "
                         "MeshBuffer from a Unit-Mesh.");
@@ -137,11 +140,12 @@ void MeshCommandQueue::enqueue_read_mesh_buffer(void* host_data,
 void MeshCommandQueue::enqueue_read_shards(
     const std::vector<ShardDataTransfer>& shard_data_transfers,
     const std::shared_ptr<MeshBuffer>& mesh_buffer, bool /*blocking*/) {
+  check_not_capturing("Reads are");
   for (const auto& t : shard_data_transfers)
     mesh_buffer->read_device(t.shard_coord(), t.host_data(), mesh_buffer->device_local_size());
 }
 
-void MeshCommandQueue::finish(std::span<const SubDeviceId> /*sub_device_ids*/) {}
+void MeshCommandQueue::finish(ttsl::Span<const SubDeviceId> /*sub_device_ids*/) {}
 } // namespace tt::tt_metal::distributed
 
 namespace tt::tt_metal::distributed {

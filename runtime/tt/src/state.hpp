@@ -81,6 +81,9 @@ struct CbRecord {
   std::uint32_t total_size = 0;
   CoreRangeSet cores;
   std::uint32_t address = 0; // L1 offset, same on every core of `cores`
+  // Set: the CB lives in an L1 buffer at this address (CircularBufferConfig::
+  // set_globally_allocated_address), not in the program's CB space.
+  std::optional<std::uint32_t> global_address;
 };
 
 struct KernelRecord {

@@ -185,3 +185,90 @@ TEST(EmulatorMesh, ShardsThatDoNotFitTheMeshAreRejected) {
     EXPECT_STREQ(e.what(), "MeshBuffer::create: 8 shards do not fit on a mesh of 2 devices");
   }
 }
+
+namespace {
+// The message of the EmulatorError f() throws ("" if none).
+template <class F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const tk::rt::emu::EmulatorError& e) {
+    return e.what();
+  }
+  return "";
+}
+} // namespace
+
+// Traces and events as tt-metal's distributed_trace_and_events example uses them: a trace
+// captured on CQ 0 records the workload without running it (the output stays 0), inputs written
+// on CQ 1 afterwards, CQ 0 waiting for CQ 1's event, a replay runs it (the output is the input),
+// and a second replay after new inputs runs it again. No writes during capture; no replay of a
+// released trace.
+TEST(EmulatorMesh, TraceCapturesWorkloadsAndReplaysThem) {
+  auto mesh = MeshDevice::create(MeshDeviceConfig(MeshShape(kRows, kCols)), 0, 1 << 20, 2,
+                                 tt::tt_metal::DispatchCoreType::ETH);
+  auto& workload_cq = mesh->mesh_command_queue(0);
+  auto& io_cq = mesh->mesh_command_queue(1);
+  auto in = sharded(*mesh, ShardOrientation::ROW_MAJOR);
+  auto out = sharded(*mesh, ShardOrientation::ROW_MAJOR);
+  const std::vector<bfloat16> zeros(kRows * kCols * 1024, bfloat16(0.0f));
+  EnqueueWriteMeshBuffer(io_cq, out, zeros, false);
+  MeshWorkload copy;
+  copy.add_program(MeshCoordinateRange(mesh->shape()), copy_program(in, out));
+
+  const MeshTraceId trace = BeginTraceCapture(mesh.get(), 0);
+  EnqueueMeshWorkload(workload_cq, copy, false);
+  EXPECT_EQ(error_of([&] { EnqueueWriteMeshBuffer(workload_cq, in, zeros, false); }),
+            "Writes are not supported during trace capture.");
+  mesh->end_mesh_trace(0, trace);
+  std::vector<bfloat16> got;
+  EnqueueReadMeshBuffer(io_cq, got, out, true);
+  ASSERT_EQ(got, zeros) << "the captured workload ran during capture";
+
+  for (unsigned seed : {3u, 4u}) {
+    const std::vector<bfloat16> g = random_bf16(kRows * kCols * 1024, -8.0f, 8.0f, seed);
+    EnqueueWriteMeshBuffer(io_cq, in, g, false);
+    const MeshEvent written = io_cq.enqueue_record_event();
+    EXPECT_EQ(written.mesh_cq_id(), 1u);
+    workload_cq.enqueue_wait_for_event(written);
+    mesh->replay_mesh_trace(0, trace, false);
+    const MeshEvent done = workload_cq.enqueue_record_event();
+    io_cq.enqueue_wait_for_event(done);
+    EventSynchronize(done);
+    EXPECT_TRUE(EventQuery(done));
+    EnqueueReadMeshBuffer(io_cq, got, out, true);
+    ASSERT_EQ(got, g) << "replay with inputs of seed " << seed;
+  }
+  mesh->release_mesh_trace(trace);
+  EXPECT_EQ(error_of([&] { mesh->replay_mesh_trace(0, trace, true); }),
+            "replay_mesh_trace: trace 0 was not captured or was released");
+  EXPECT_EQ(error_of([&] { mesh->mesh_command_queue(2); }),
+            "command queue 2 does not exist: the device has 2 (num_command_queues at create)");
+}
+
+// A trace needs a trace region (trace_region_size at create), as in the SDK's mesh_trace.cpp.
+TEST(EmulatorMesh, TraceWithoutATraceRegionIsRejected) {
+  auto mesh = open_t3000();
+  const MeshTraceId trace = BeginTraceCapture(mesh.get(), 0);
+  EXPECT_EQ(error_of([&] { mesh->end_mesh_trace(0, trace); }),
+            "Creating trace buffers on MeshDevice 0, but only 0B is allocated for trace region.");
+}
+
+// Sub-devices: disjoint sets of worker cores, each program on one of them.
+TEST(EmulatorMesh, SubDevicesPartitionTheWorkerCores) {
+  auto mesh = open_t3000();
+  const SubDevice a(std::array{CoreRangeSet(CoreRange({0, 0}, {0, 0}))});
+  const SubDevice b(std::array{CoreRangeSet(CoreRange({1, 1}, {1, 1}))});
+  EXPECT_EQ(mesh->num_sub_devices(), 1u);
+  const auto manager = mesh->create_sub_device_manager({a, b}, 3200);
+  mesh->load_sub_device_manager(manager);
+  EXPECT_EQ(mesh->get_active_sub_device_manager_id(), manager);
+  EXPECT_EQ(mesh->num_sub_devices(), 2u);
+  EXPECT_EQ(*mesh->get_sub_device_ids()[1], 1u);
+  EXPECT_EQ(b.cores(tt::tt_metal::HalProgrammableCoreType::TENSIX).num_cores(), 1u);
+  const SubDevice overlap(std::array{CoreRangeSet(CoreRange({0, 0}, {1, 1}))});
+  EXPECT_EQ(error_of([&] { mesh->create_sub_device_manager({a, overlap}, 0); }),
+            "create_sub_device_manager: core (x=0,y=0) is in two sub-devices");
+  mesh->clear_loaded_sub_device_manager();
+  EXPECT_EQ(mesh->num_sub_devices(), 1u);
+}

@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -262,4 +264,84 @@ TEST(TtgenCheck, UsageErrors) {
 }
 
 } // namespace
+} // namespace tk::test
+
+namespace tk::test {
+namespace {
+// `text` with mutation `kind` planted at line `line` (1-based), as scripts/ttnn_check.sh plants it:
+// a drop_* blanks the line; a swap exchanges it with the next line holding `partner`. Empty when
+// there is no partner.
+std::string plant(const std::string& text, const std::string& kind, std::size_t line,
+                  const std::string& partner) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
+    lines.push_back(text.substr(start, nl - start));
+  if (kind.rfind("drop_", 0) == 0) {
+    lines[line - 1].clear();
+  } else {
+    std::size_t other = line;
+    while (other < lines.size() && lines[other].find(partner) == std::string::npos)
+      ++other;
+    if (other == lines.size())
+      return "";
+    std::swap(lines[line - 1], lines[other]);
+  }
+  std::string out;
+  for (const std::string& l : lines)
+    out += l + "\n";
+  return out;
+}
+} // namespace
+
+// The mutations scripts/ttnn_check.sh plants in TTNN's kernels, planted in a program written here
+// (a Device 2.0 reader, a compute kernel on experimental::CircularBuffer, a writer on the dataflow
+// API): every dropped reserve, push, wait and pop (call or method) and the swapped
+// tile_regs_commit / tile_regs_wait is found (exit 1); the program as written is proved (exit 0).
+TEST(TtgenCheck, EveryPlantedMutationIsFound) {
+  const std::vector<std::string> files = {"tests/unit/emulator/kernels/sdk/d2_read.cpp",
+                                          "tests/unit/emulator/kernels/sdk/d2_compute.cpp",
+                                          "tests/unit/emulator/kernels/dataflow/write_tile.cpp"};
+  const auto program = [&](std::size_t replaced, const std::string& with) {
+    std::string args;
+    for (std::size_t i = 0; i < files.size(); ++i)
+      args += (i == replaced ? with : files[i]) + " ";
+    return args;
+  };
+  ASSERT_EQ(check(program(files.size(), "")).code, 0);
+  // kind, what a line must contain to be a site, the partner of a swap
+  const std::vector<std::array<std::string, 3>> kinds = {
+      {"drop_reserve", "reserve_back(", ""},
+      {"drop_push", "push_back(", ""},
+      {"drop_wait", "wait_front(", ""},
+      {"drop_pop", "pop_front(", ""},
+      {"swap_commit_wait", "tile_regs_commit();", "tile_regs_wait();"}};
+  const fs::path dir = fs::temp_directory_path() / ("tk_mutants_" + std::to_string(getpid()));
+  int planted = 0;
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const std::string text = read_file(source_dir() / files[f]);
+    std::size_t line = 0, start = 0;
+    for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
+      ++line;
+      const std::string l = text.substr(start, nl - start);
+      if (l.find("//") != std::string::npos && l.find("//") < l.find_first_not_of(" "))
+        continue;
+      for (const auto& [kind, site, partner] : kinds) {
+        if (l.find(site) == std::string::npos || l.find("//") == l.find_first_not_of(" "))
+          continue;
+        const std::string mutant = plant(text, kind, line, partner);
+        if (mutant.empty())
+          continue;
+        const fs::path out = dir / kind / std::to_string(line) / fs::path(files[f]).filename();
+        fs::create_directories(out.parent_path());
+        std::ofstream(out) << mutant;
+        const Checked c = check(program(f, out.string()));
+        EXPECT_EQ(c.code, 1) << kind << " at " << files[f] << ":" << line << '\n' << c.err;
+        ++planted;
+      }
+    }
+  }
+  fs::remove_all(dir);
+  EXPECT_EQ(planted, 9); // the reader's reserve and push, the compute kernel's 5, the writer's 2
+}
 } // namespace tk::test

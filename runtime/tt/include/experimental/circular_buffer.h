@@ -1,9 +1,16 @@
 // Device 2.0 circular buffer object (mirrors tt_metal/hw/inc/experimental/circular_buffer.h): the
-// CB calls of the dataflow API on one CB, and its window as a Noc endpoint.
+// CB calls of the dataflow API on one CB, and its window as a Noc endpoint. In a compute kernel
+// (COMPILE_FOR_TRISC) the calls are the compute CB calls (the SDK's LLK waits, pushes and pops)
+// and there is no NoC endpoint, as in the SDK.
 #pragma once
 #include <cstdint>
 
+#ifdef COMPILE_FOR_TRISC
+#include "internal/circular_buffer_interface.h"
+#include "tk_emulator/device_api.hpp"
+#else
 #include "experimental/noc.h"
+#endif
 
 namespace experimental {
 
@@ -12,6 +19,12 @@ public:
   explicit CircularBuffer(uint32_t cb_id) : cb_id_(cb_id) {}
 
   uint32_t get_cb_id() const { return cb_id_; }
+#ifdef COMPILE_FOR_TRISC
+  void reserve_back(int32_t num_pages) { ::tk::rt::emu::cb_reserve_back(cb_id_, num_pages); }
+  void push_back(int32_t num_pages) { ::tk::rt::emu::cb_push_back(cb_id_, num_pages); }
+  void wait_front(int32_t num_pages) { ::tk::rt::emu::cb_wait_front(cb_id_, num_pages); }
+  void pop_front(int32_t num_pages) { ::tk::rt::emu::cb_pop_front(cb_id_, num_pages); }
+#else
   void reserve_back(int32_t num_pages) { cb_reserve_back(cb_id_, num_pages); }
   void push_back(int32_t num_pages) { cb_push_back(cb_id_, num_pages); }
   void wait_front(int32_t num_pages) { cb_wait_front(cb_id_, num_pages); }
@@ -19,11 +32,13 @@ public:
   uint32_t get_tile_size() const { return ::get_tile_size(cb_id_); }
   uint32_t get_write_ptr() const { return ::get_write_ptr(cb_id_); }
   uint32_t get_read_ptr() const { return ::get_read_ptr(cb_id_); }
+#endif
 
 private:
   uint32_t cb_id_;
 };
 
+#ifndef COMPILE_FOR_TRISC
 /// As a read's destination, the CB's write pointer; as a write's source, its read pointer (plus
 /// offset_bytes), both local L1 addresses.
 template <>
@@ -47,5 +62,6 @@ struct noc_traits_t<CircularBuffer> {
     return dst.get_write_ptr() + args.offset_bytes;
   }
 };
+#endif
 
 } // namespace experimental

@@ -38,6 +38,8 @@ struct CbInterfaceState {
   std::uint32_t size, limit, page_size, num_pages, rd_ptr, wr_ptr, acked, received;
 };
 CbInterfaceState cb_interface(std::uint32_t cb);
+/// The CB's DataFormat (as the SDK's unpack_src_format / pack_dst_format tables hold it).
+std::uint8_t cb_data_format(std::uint32_t cb);
 
 // NoC. Local L1 addresses are real pointers into the current core's L1 window (below 4 GiB); NoC
 // addresses carry (x, y) and a core-relative offset.

@@ -13,6 +13,7 @@ enum class TensorMemoryLayout {
   INTERLEAVED = 0,
   HEIGHT_SHARDED = 2,
   WIDTH_SHARDED = 3,
-  BLOCK_SHARDED = 4
+  BLOCK_SHARDED = 4,
+  ND_SHARDED = 5
 };
 } // namespace tt::tt_metal

@@ -42,11 +42,13 @@ public:
            (a.start_coord == b.start_coord && a.end_coord < b.end_coord);
   }
 
-  class iterator {
+  // Row by row; *it is a reference to the iterator's current core, as in the SDK.
+  class CoreIterator {
   public:
-    iterator(const CoreRange& r, CoreCoord c) : range_(&r), cur_(c) {}
-    CoreCoord operator*() const { return cur_; }
-    iterator& operator++() {
+    CoreIterator(const CoreCoord& current, const CoreRange& core_range)
+        : range_(&core_range), cur_(current) {}
+    CoreCoord& operator*() { return cur_; }
+    CoreIterator& operator++() {
       if (cur_.x < range_->end_coord.x) {
         ++cur_.x;
       } else {
@@ -55,15 +57,15 @@ public:
       }
       return *this;
     }
-    bool operator!=(const iterator& o) const { return cur_ != o.cur_; }
-    bool operator==(const iterator& o) const { return cur_ == o.cur_; }
+    bool operator!=(const CoreIterator& o) const { return cur_ != o.cur_; }
+    bool operator==(const CoreIterator& o) const { return cur_ == o.cur_; }
 
   private:
     const CoreRange* range_;
     CoreCoord cur_;
   };
-  iterator begin() const { return {*this, start_coord}; }
-  iterator end() const { return {*this, {start_coord.x, end_coord.y + 1}}; }
+  CoreIterator begin() const { return {start_coord, *this}; }
+  CoreIterator end() const { return {{start_coord.x, end_coord.y + 1}, *this}; }
 };
 
 class CoreRangeSet {

@@ -11,6 +11,8 @@
 #include <tt-metalium/mesh_command_queue.hpp>
 #include <tt-metalium/mesh_coord.hpp>
 #include <tt-metalium/mesh_device.hpp>
+#include <tt-metalium/mesh_event.hpp>
+#include <tt-metalium/mesh_trace_id.hpp>
 #include <tt-metalium/mesh_workload.hpp>
 
 namespace tt::tt_metal::distributed {
@@ -51,5 +53,13 @@ void EnqueueReadMeshBuffer(MeshCommandQueue& mesh_cq, std::vector<DType>& dst,
 }
 
 void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& mesh_workload, bool blocking);
-void Finish(MeshCommandQueue& mesh_cq, std::span<const SubDeviceId> sub_device_ids = {});
+
+/// Blocks until the event is recorded (the emulator's events are complete once recorded).
+void EventSynchronize(const MeshEvent& event);
+/// Whether the queue has recorded the event: always, on the emulator.
+bool EventQuery(const MeshEvent& event);
+MeshTraceId BeginTraceCapture(MeshDevice* device, uint8_t cq_id);
+void Synchronize(MeshDevice* device, std::optional<uint8_t> cq_id,
+                 ttsl::Span<const SubDeviceId> sub_device_ids = {});
+void Finish(MeshCommandQueue& mesh_cq, ttsl::Span<const SubDeviceId> sub_device_ids = {});
 } // namespace tt::tt_metal::distributed

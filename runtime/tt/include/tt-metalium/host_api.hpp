@@ -18,17 +18,7 @@
 #include <tt-metalium/program.hpp>
 #include <tt-metalium/runtime_args_data.hpp>
 #include <tt-metalium/tt_backend_api_types.hpp>
-
-// tt_stl/span.hpp: Span lives in ttsl; tt::stl is a [[deprecated]] alias of it.
-namespace ttsl {
-template <typename T, std::size_t Extent = std::dynamic_extent>
-using Span = std::span<T, Extent>;
-}
-namespace tt {
-namespace [[deprecated("Use ttsl namespace instead")]] stl {
-using namespace ::ttsl;
-} // namespace stl
-} // namespace tt
+#include <tt_stl/span.hpp> // ttsl::Span; tt::stl is a [[deprecated]] alias of ttsl
 
 namespace tt::tt_metal {
 using KernelHandle = std::uint32_t;

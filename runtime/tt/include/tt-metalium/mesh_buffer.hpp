@@ -2,11 +2,15 @@
 // lockstep on every device of its mesh (the same address on each) with device_local_size() bytes
 // per device: the whole size when replicated, one shard when sharded (the SDK's
 // tt_metal/distributed/mesh_buffer.cpp). Interleaved on each device: page p of a DRAM buffer lives
-// in bank p % banks at address() + (p / banks) * align(page_size, DRAM alignment).
+// in bank p % banks at address() + (p / banks) * align(page_size, DRAM alignment). Sharded in L1
+// (DeviceLocalBufferConfig::sharding_args): each core of the shard grid holds one shard of
+// shape_in_pages() pages at address(), the pages dealt as the SDK's generate_buffer_page_mapping
+// (tt_metal/impl/buffers/buffer.cpp) deals them.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -20,6 +24,8 @@ namespace tt::tt_metal::distributed {
 struct DeviceLocalBufferConfig {
   DeviceAddr page_size = 0;
   BufferType buffer_type = BufferType::DRAM;
+  /// Sharded in L1 (a ShardSpecBuffer and a layout) or interleaved.
+  BufferShardingArgs sharding_args;
   std::optional<bool> bottom_up;
 };
 struct ReplicatedBufferConfig {
@@ -93,12 +99,17 @@ public:
 
 private:
   friend class MeshCommandQueue;
+  friend class tt::tt_metal::Buffer;
   MeshBuffer() : config_(ReplicatedBufferConfig{}) {}
   // Host <-> one device's copy: `bytes` bytes from the start of the device-local buffer, page by
   // page through the interleaved mapping.
   void write_device(const MeshCoordinate& coord, const void* src, std::size_t bytes);
   void read_device(const MeshCoordinate& coord, void* dst, std::size_t bytes) const;
 
+  // Sharded in L1: host page p is page shard_pages_[p].second of the shard on core index
+  // shard_pages_[p].first; empty when interleaved.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> shard_pages_;
+  DeviceAddr bank_bytes_ = 0; // bytes allocated in each bank (each core's L1 when sharded)
   MeshDevice* device_ = nullptr;
   std::vector<std::shared_ptr<tk::rt::emu::DeviceState>> states_; // row-major, as the mesh
   MeshBufferConfig config_;
@@ -138,5 +149,25 @@ inline bool Buffer::is_dram() const {
 }
 inline DeviceAddr Buffer::aligned_page_size() const {
   return mesh_buffer_->aligned_page_size();
+}
+inline TensorMemoryLayout Buffer::buffer_layout() const {
+  return mesh_buffer_->device_local_config().sharding_args.buffer_layout();
+}
+inline bool Buffer::has_shard_spec() const {
+  return mesh_buffer_->device_local_config().sharding_args.shard_spec().has_value();
+}
+inline ShardSpecBuffer Buffer::shard_spec() const {
+  const auto& spec = mesh_buffer_->device_local_config().sharding_args.shard_spec();
+  if (!is_sharded(buffer_layout()) || !spec)
+    throw std::runtime_error("Buffer not sharded");
+  return *spec;
+}
+inline DeviceAddr Buffer::aligned_size_per_bank() const {
+  return mesh_buffer_->bank_bytes_;
+}
+inline std::optional<uint32_t> Buffer::num_cores() const {
+  if (!is_sharded(buffer_layout()))
+    return std::nullopt;
+  return shard_spec().grid().num_cores();
 }
 } // namespace tt::tt_metal

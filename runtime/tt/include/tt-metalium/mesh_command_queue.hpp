@@ -1,7 +1,11 @@
 // The command queue of a mesh device (mirrors tt_metal/api/tt-metalium/mesh_command_queue.hpp):
 // buffer writes and reads, whole or one device's shard at a time (ShardDataTransfer), and
-// workloads. The emulator completes each command before it returns, so finish() has nothing to
-// wait for.
+// workloads, events and traces. The emulator completes each command before it returns, so
+// finish() has nothing to wait for, an event is complete once recorded and waiting for one on
+// another queue orders nothing that is not already in order. Between MeshDevice::begin_mesh_trace
+// and end_mesh_trace the queue records its workloads instead of running them (writes, reads and
+// events then fail, as in the SDK's fd_mesh_command_queue.cpp); replay_mesh_trace runs them again,
+// in order, with the programs as they are at replay.
 #pragma once
 // The standard headers the SDK's mesh_command_queue.hpp includes (programs reach std::chrono
 // through <thread>).
@@ -20,18 +24,16 @@
 #include <vector>
 
 #include <tt-metalium/mesh_coord.hpp>
-
-namespace tt::tt_metal {
-struct SubDeviceId {
-  std::uint8_t id = 0;
-};
-} // namespace tt::tt_metal
+#include <tt-metalium/mesh_trace_id.hpp>
+#include <tt-metalium/sub_device_types.hpp>
+#include <tt_stl/span.hpp>
 
 namespace tt::tt_metal::distributed {
 class MeshDevice;
 class MeshBuffer;
 class MeshWorkload;
 class ShardDataTransfer;
+class MeshEvent;
 
 class MeshCommandQueue {
 public:
@@ -57,11 +59,26 @@ public:
                                 bool blocking);
   void enqueue_read_shards(const std::vector<ShardDataTransfer>& shard_data_transfers,
                            const std::shared_ptr<MeshBuffer>& mesh_buffer, bool blocking);
-  void finish(std::span<const SubDeviceId> sub_device_ids = {});
+  MeshEvent
+  enqueue_record_event(ttsl::Span<const SubDeviceId> sub_device_ids = {},
+                       const std::optional<MeshCoordinateRange>& device_range = std::nullopt);
+  MeshEvent enqueue_record_event_to_host(
+      ttsl::Span<const SubDeviceId> sub_device_ids = {},
+      const std::optional<MeshCoordinateRange>& device_range = std::nullopt);
+  void enqueue_wait_for_event(const MeshEvent& sync_event);
+  void finish(ttsl::Span<const SubDeviceId> sub_device_ids = {});
+  /// The trace being captured, if any.
+  std::optional<MeshTraceId> trace_id() const { return trace_id_; }
 
 private:
+  friend class MeshDevice;
+  friend void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& mesh_workload, bool blocking);
+  void check_not_capturing(const char* what) const;
   MeshDevice* mesh_device_ = nullptr;
   std::uint32_t id_ = 0;
+  std::uint32_t next_event_id_ = 0;
+  std::optional<MeshTraceId> trace_id_;
+  std::vector<MeshWorkload*> captured_; // the workloads of the trace being captured
 };
 
 /// One device's part of a write or read: the device-local buffer to or from host_data.

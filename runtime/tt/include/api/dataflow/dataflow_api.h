@@ -14,6 +14,7 @@
 
 #include "api/compile_time_args.h"
 #include "api/tensor/tensor_accessor.h"
+#include "hostdevcommon/common_values.hpp"
 #include "hostdevcommon/kernel_structs.h"
 #include "internal/circular_buffer_interface.h"
 #include "internal/tt-1xx/tensix_types.h"
