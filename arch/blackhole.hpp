@@ -23,6 +23,16 @@ inline constexpr ArchSpec kBlackhole{
     .product = "p150",
     // tt_metal/llrt/hal/tt-1xx/blackhole/bh_hal.cpp: the JIT build defines ARCH_BLACKHOLE.
     .firmware_define = "ARCH_BLACKHOLE",
+    // bh_hal.cpp, includes(): hw/ckernels/blackhole/metal/{common,llk_io,llk_api},
+    // hw/inc/internal/tt-1xx/blackhole/{,blackhole_defines,noc}, tt-llk/tt_llk_blackhole (the
+    // snapshot has no blackhole_defines folder; the list names it, so ours does too).
+    .jit_ckernels = "blackhole",
+    .jit_inc = "blackhole",
+    .jit_inc_defines = "blackhole_defines",
+    .jit_llk = "tt_llk_blackhole",
+    // tt_metal/tools/precompile_fw/precompile_fw.cpp pcie_core_map (BLACKHOLE: {19, 24}, the
+    // translated coordinates jit_device_config.cpp takes from the soc descriptor).
+    .jit_pcie_core = {19, 24},
 
     // tt_metal/core_descriptors/blackhole_140_arch.yaml, unharvested (P150): the
     // compute_with_storage_grid_range [0, 0]..[12, 9]; the 14th column (logical x 13) holds the

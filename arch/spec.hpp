@@ -32,6 +32,12 @@ struct ArchSpec {
   std::string_view product; // the board the figures are for: "n150"
   /// The firmware's architecture define (-D...), as tt-metal's JIT build passes it.
   std::string_view firmware_define;
+  /// The architecture's folders in the JIT build's include list (ttgen check --sdk):
+  /// tt_metal/hw/ckernels/<jit_ckernels>/metal/..., tt_metal/hw/inc/internal/tt-1xx/<jit_inc> and
+  /// <jit_inc>/<jit_inc_defines>, tt_metal/tt-llk/<jit_llk>/...
+  std::string_view jit_ckernels, jit_inc, jit_inc_defines, jit_llk;
+  /// The PCIe core the JIT build defines as PCIE_NOC_X/Y (translated coordinates).
+  NocCoord jit_pcie_core;
 
   // ---- Worker grid and coordinates ------------------------------------------------------------
   /// The compute-with-storage grid of the product: columns (x) by rows (y).

@@ -23,6 +23,15 @@ inline constexpr ArchSpec kWormholeB0{
     // tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal.cpp: the JIT build defines ARCH_WORMHOLE (and
     // build_env_manager.cpp NUM_DRAM_BANKS = dram_banks).
     .firmware_define = "ARCH_WORMHOLE",
+    // wh_hal.cpp, includes(): hw/ckernels/wormhole_b0/metal/{common,llk_io,llk_api},
+    // hw/inc/internal/tt-1xx/wormhole/{,wormhole_b0_defines,noc}, tt-llk/tt_llk_wormhole_b0.
+    .jit_ckernels = "wormhole_b0",
+    .jit_inc = "wormhole",
+    .jit_inc_defines = "wormhole_b0_defines",
+    .jit_llk = "tt_llk_wormhole_b0",
+    // tt_metal/tools/precompile_fw/precompile_fw.cpp pcie_core_map (WORMHOLE_B0: {0, 3}); the
+    // soc descriptor's first pcie core, wormhole_b0_80_arch.yaml pcie: [0-3].
+    .jit_pcie_core = {0, 3},
 
     // tt_metal/core_descriptors/wormhole_b0_80_arch.yaml, nebula_x1 (n150), 1 command queue:
     // compute_with_storage_grid_range [0, 0]..[7, 7].

@@ -10,6 +10,12 @@
 //
 //   tk_tt_bench --program matmul,reuse_mcast --shape 1024,1024,1024
 //   tk_tt_bench --program softmax --shape 2048,4096        (M,N for the non-matmul kernels)
+//   tk_tt_bench --arch blackhole --program matmul --shape 4096,4096,4096
+//
+// One binary per architecture, since the generated namespaces are the examples' own: tk_tt_bench
+// runs the n150 code on an emulated n150, tk_tt_bench_p150 (built with TK_BENCH_ARCH=blackhole
+// from the examples generated with ttgen --arch=blackhole) the P150 code on an emulated P150;
+// `--arch` names either, and a binary asked for the other one runs it in its place.
 //
 // Exit status: 0 when every program ran (a shape a baseline does not support is reported in its
 // row as "error", not a failure), 1 when a run threw, 2 a usage error.
@@ -54,6 +60,17 @@
 #include <vector>
 
 #include <tt-metalium/distributed.hpp>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#ifndef TK_BENCH_ARCH
+#define TK_BENCH_ARCH "wormhole_b0" // the architecture this binary's kernels were generated for
+#endif
 
 namespace {
 
@@ -737,7 +754,25 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--no-check", no_check, "skip the reference check");
   app.add_flag("--list", list, "print the programs, one per line, and exit");
+  std::string arch = TK_BENCH_ARCH;
+  app.add_option("--arch", arch,
+                 "the architecture to generate for and emulate: wormhole_b0 (n150, tk_tt_bench) "
+                 "or blackhole (P150, tk_tt_bench_p150)")
+      ->check(CLI::IsMember({"wormhole_b0", "blackhole"}))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  if (arch != TK_BENCH_ARCH) { // the other architecture's binary, built beside this one
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+    const std::string other =
+        (self.parent_path() / (arch == "blackhole" ? "tk_tt_bench_p150" : "tk_tt_bench")).string();
+    execv(other.c_str(), argv);
+    std::fprintf(stderr, "tk_tt_bench: --arch %s runs %s, which cannot be started: %s\n",
+                 arch.c_str(), other.c_str(), std::strerror(errno));
+    return 2;
+  }
+  // The emulated device is the one the kernels were generated for (the emulator reads this when
+  // the device is created; docs/emulator.md).
+  setenv("TK_EMULATOR_ARCH", TK_BENCH_ARCH, 1);
   options.check = !no_check;
   auto shape_of = [](const Program& p) {
     return p.family == Family::matmul ? "M,K,N" : p.family == Family::attention ? "H,S,D" : "M,N";

@@ -683,7 +683,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
     // -fms-extensions lets clang accept that on the host (a warning, silenced).
     args.push_back("-fms-extensions");
     args.push_back(std::string("-I") + kSdkGeneratedDir);
-    for (const std::string& dir : sdk_jit_includes(options.sdk_root, compute))
+    for (const std::string& dir : sdk_jit_includes(options.sdk_root, compute, *options.arch))
       args.push_back("-I" + dir);
     for (const std::string& d : sdk_jit_defines(compute, *options.arch))
       args.push_back("-D" + d);

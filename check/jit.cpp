@@ -46,7 +46,11 @@ jit_defines(bool compute, const arch::ArchSpec& a,
           compute ? "COMPILE_FOR_TRISC=1" : "COMPILE_FOR_NCRISC"};
 }
 
-std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute) {
+std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute,
+                                          const arch::ArchSpec& a) {
+  const std::string ck = "tt_metal/hw/ckernels/" + std::string(a.jit_ckernels) + "/metal/";
+  const std::string inc = "tt_metal/hw/inc/internal/tt-1xx/" + std::string(a.jit_inc);
+  const std::string llk = "tt_metal/tt-llk/" + std::string(a.jit_llk);
   std::vector<std::string> rel = {"",
                                   "ttnn",
                                   "ttnn/cpp",
@@ -55,17 +59,17 @@ std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute)
                                   "tt_metal/tt-llk/common",
                                   "tt_metal/hostdevcommon/api",
                                   "tt_metal/api",
-                                  "tt_metal/hw/ckernels/wormhole_b0/metal/common",
-                                  "tt_metal/hw/ckernels/wormhole_b0/metal/llk_io",
+                                  ck + "common",
+                                  ck + "llk_io",
                                   "tt_metal/hw/inc/internal/tt-1xx",
-                                  "tt_metal/hw/inc/internal/tt-1xx/wormhole",
-                                  "tt_metal/hw/inc/internal/tt-1xx/wormhole/wormhole_b0_defines",
-                                  "tt_metal/hw/inc/internal/tt-1xx/wormhole/noc",
-                                  "tt_metal/tt-llk/tt_llk_wormhole_b0/common/inc",
-                                  "tt_metal/tt-llk/tt_llk_wormhole_b0/llk_lib"};
+                                  inc,
+                                  inc + "/" + std::string(a.jit_inc_defines),
+                                  inc + "/noc",
+                                  llk + "/common/inc",
+                                  llk + "/llk_lib"};
   if (compute) {
-    rel.push_back("tt_metal/hw/ckernels/wormhole_b0/metal/llk_api");
-    rel.push_back("tt_metal/hw/ckernels/wormhole_b0/metal/llk_api/llk_sfpu");
+    rel.push_back(ck + "llk_api");
+    rel.push_back(ck + "llk_api/llk_sfpu");
   }
   rel.push_back("tt_metal/hw/firmware/src/tt-1xx");
   std::vector<std::string> dirs;
@@ -79,9 +83,9 @@ std::vector<std::string> sdk_jit_defines(bool compute, const arch::ArchSpec& a) 
   const auto log2 = [](std::uint32_t n) { return std::to_string(std::bit_width(n) - 1); };
   const std::uint32_t l1_banks = a.num_workers();
   std::vector<std::string> d = {"LOCAL_MEM_EN=0", "NUM_L1_BANKS=" + std::to_string(l1_banks),
-                                // The n150's PCIe core (tt_metal/soc_descriptors/
-                                // wormhole_b0_80_arch.yaml, pcie: [0-3]).
-                                "PCIE_NOC_X=0", "PCIE_NOC_Y=3",
+                                // The board's PCIe core (arch/: ArchSpec::jit_pcie_core).
+                                "PCIE_NOC_X=" + std::to_string(a.jit_pcie_core.x),
+                                "PCIE_NOC_Y=" + std::to_string(a.jit_pcie_core.y),
                                 // BRISC 0, NCRISC 1, TRISC0..2 2..4 (hw/inc/hostdev/dev_msgs.h).
                                 compute ? "PROCESSOR_INDEX=3" : "PROCESSOR_INDEX=1",
                                 // A dispatch stream register's address (build.cpp); only its

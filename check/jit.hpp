@@ -23,10 +23,12 @@ jit_defines(bool compute, const arch::ArchSpec& a = arch::default_arch(),
             const std::optional<std::vector<std::uint32_t>>& compile_args = std::nullopt);
 
 /// The include directories the SDK's JIT gives a Tensix kernel's build, under tt-metal tree
-/// `root`, on Wormhole: tt_metal/jit_build/build.cpp's common list, then
-/// tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal.cpp's (llk_api for compute only).
-std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute);
-/// The device defines the SDK's JIT adds for the emulated n150
+/// `root`, for architecture `a`: tt_metal/jit_build/build.cpp's common list, then the HAL's
+/// (tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal.cpp, blackhole/bh_hal.cpp; llk_api for compute
+/// only), whose folders ArchSpec::jit_* name.
+std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute,
+                                          const arch::ArchSpec& a = arch::default_arch());
+/// The device defines the SDK's JIT adds for the emulated board of `a`
 /// (tt_metal/jit_build/build_env_manager.cpp initialize_device_kernel_defines, build.cpp).
 /// A compute kernel is checked as the math thread's build (TRISC1), a data-movement one as
 /// NCRISC's (tt_metal/llrt/hal/tt-1xx/hal_1xx_common.cpp).

@@ -35,17 +35,22 @@ std::filesystem::path template_dir() {
 
 std::map<std::string, std::string> render_files(const Lowered& lowered,
                                                 const std::string& file_stem,
-                                                const std::filesystem::path& templates) {
+                                                const std::filesystem::path& templates,
+                                                const RenderedFile& rendered) {
   // Converted once for every file (the kernel files share it, plus their `kernel`).
   const jinja::Value data = jinja::Value::from_json(template_data(lowered, file_stem));
   jinja::Environment env(templates, kOptions);
   std::map<std::string, std::string> files;
-  files[file_stem + ".hpp"] = render(env, "common/header.hpp.jinja", data, file_stem + ".hpp");
+  auto add = [&](const std::string& name, const std::string& tmpl, const jinja::Value& d) {
+    const std::string& text = files[name] = render(env, tmpl, d, name);
+    if (rendered)
+      rendered(name, text);
+  };
+  add(file_stem + ".hpp", "common/header.hpp.jinja", data);
   if (lowered.cpu)
-    files[file_stem + "_cpu.cpp"] =
-        render(env, "cpu/kernel_cpu.cpp.jinja", data, file_stem + "_cpu.cpp");
+    add(file_stem + "_cpu.cpp", "cpu/kernel_cpu.cpp.jinja", data);
   if (lowered.tt) {
-    files[file_stem + "_tt.cpp"] = render(env, "tt/host_tt.cpp.jinja", data, file_stem + "_tt.cpp");
+    add(file_stem + "_tt.cpp", "tt/host_tt.cpp.jinja", data);
     // Each kernel file is rendered from the whole data plus `kernel`: the name and TT data of the
     // program it belongs to (a reduction kernel launches two, kernels/<K>/ and
     // kernels/<K>_combine/).
@@ -60,7 +65,7 @@ std::map<std::string, std::string> render_files(const Lowered& lowered,
         for (const char* role : {"reader", "compute", "writer"}) {
           const std::string file =
               "kernels/" + launch.find("name")->as_string() + "/" + role + ".cpp";
-          files[file] = render(env, std::string("tt/") + role + ".cpp.jinja", one, file);
+          add(file, std::string("tt/") + role + ".cpp.jinja", one);
         }
       }
   }

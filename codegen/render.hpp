@@ -6,6 +6,7 @@
 #include "codegen/template_data.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -17,9 +18,12 @@ std::filesystem::path template_dir();
 
 /// Relative path -> rendered, not yet formatted text of every file generate() writes (the same
 /// names, docs/codegen.md). Throws tk::InternalError when a template fails (the templates are
-/// ours, never the user's).
+/// ours, never the user's). `rendered`, when given, is called with each file as soon as it is
+/// rendered (generate() starts formatting a copy while the next one renders).
+using RenderedFile = std::function<void(const std::string& name, const std::string& text)>;
 std::map<std::string, std::string>
 render_files(const Lowered& lowered, const std::string& file_stem,
-             const std::filesystem::path& templates = template_dir());
+             const std::filesystem::path& templates = template_dir(),
+             const RenderedFile& rendered = {});
 
 } // namespace tk::codegen

@@ -6,7 +6,6 @@
 #include "lowering/cpu/partition_threads.hpp"
 #include "lowering/front/infer_layout.hpp"
 #include "lowering/front/lower_reductions.hpp"
-#include "lowering/front/materialise.hpp"
 #include "lowering/front/to_tile_ir.hpp"
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/reader.hpp"
@@ -56,11 +55,6 @@ constexpr Stage kFront[] = {
 // select-tile-ops runs before assign-cbs: the intermediate CBs exist only once the tile ops are
 // selected (docs/lowering.md, "Stages").
 constexpr Stage kTT[] = {
-    {"materialise",
-     "a computed operand of @ invariant in a parallel index: recomputed, kept in L1, or written "
-     "to a scratch DRAM tensor by one program and read by the next (the choice and its costs in "
-     "materialise_why)",
-     materialise_tt},
     {"plan-buffers",
      "a circular buffer per tensor (inputs 0-7, outputs 16-23) and the reduce "
      "scaler: format, page, depth",
@@ -124,10 +118,6 @@ constexpr Stage kTT[] = {
 };
 
 constexpr Stage kCPU[] = {
-    {"materialise",
-     "a computed operand of @ invariant in a parallel index: written once to an f32 scratch "
-     "tensor by one loop nest and read by the next, rather than recomputed",
-     materialise_cpu},
     {"partition-threads",
      "the parallel space as one per_thread loop over its work items, "
      "handed out by the thread pool",
@@ -184,9 +174,27 @@ auto timed(const PipelineOptions& o, std::string_view stage, F&& f) {
   return result;
 }
 
-void set_attr(ir::Module& m, const char* key, ir::AttrValue v) {
-  for (ir::Program& p : m.programs)
-    p.attrs[key] = v;
+// The architecture a program names (ttgen --arch, or an IR dump's `options arch`) is one of
+// arch/'s, and its grid fits it; reported as the user's error before the verifier sees them.
+bool check_arch_options(const ir::Module& m, Diagnostics& diags) {
+  for (const ir::Program& p : m.programs) {
+    const std::string& name = tt::options(p).arch;
+    if (!name.empty() && arch::find(name) == nullptr) {
+      diags.error("program '" + p.name + "' targets an unknown architecture '" + name +
+                  "'; the known ones are " + arch::names());
+      return false;
+    }
+    // A grid given for another architecture (@options(grid), --grid, a dump's) must fit this one.
+    const arch::ArchSpec& a = tt::arch_of(p);
+    if (const ir::Grid g = tt::option_grid(p);
+        g.x < 1 || g.y < 1 || g.x > std::int64_t{a.grid_x} || g.y > std::int64_t{a.grid_y}) {
+      diags.error("program '" + p.name + "': grid " + std::to_string(g.x) + "x" +
+                  std::to_string(g.y) + " does not fit " + arch::describe(a) + "; " +
+                  arch::grid_sides(a, " must be"));
+      return false;
+    }
+  }
+  return true;
 }
 
 } // namespace
@@ -211,18 +219,21 @@ std::vector<Stage> stages(Target t) {
 }
 
 void apply_overrides(ir::Module& m, const OptionOverrides& o) {
-  if (o.arch)
-    set_attr(m, "arch", {*o.arch});
-  if (o.grid)
-    set_attr(m, "grid", {*o.grid});
-  if (o.cb_depth)
-    set_attr(m, "cb_depth", {*o.cb_depth});
-  if (o.fp32_acc)
-    set_attr(m, "fp32_acc", {*o.fp32_acc});
-  if (o.math_fidelity)
-    set_attr(m, "math_fidelity", {*o.math_fidelity});
-  if (o.materialise)
-    set_attr(m, "materialise", {*o.materialise});
+  if (!o.arch && !o.grid && !o.cb_depth && !o.fp32_acc && !o.math_fidelity)
+    return;
+  for (ir::Program& p : m.programs) {
+    ir::Options& opts = p.options ? *p.options : p.options.emplace();
+    if (o.arch)
+      opts.arch = *o.arch;
+    if (o.grid)
+      opts.grid = *o.grid;
+    if (o.cb_depth)
+      opts.cb_depth = *o.cb_depth;
+    if (o.fp32_acc)
+      opts.fp32_acc = *o.fp32_acc;
+    if (o.math_fidelity)
+      opts.math_fidelity = *o.math_fidelity;
+  }
 }
 
 bool check_stage_names(const PipelineOptions& opts, Target t, Diagnostics& diags) {
@@ -267,25 +278,8 @@ std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_s
       return std::nullopt;
     }
   }
-  // The architecture a program names (ttgen --arch, or an IR dump's `arch` attribute) is one of
-  // arch/'s: every stage reads the chip's facts from it (tt::arch_of).
-  for (const ir::Program& p : m.programs) {
-    const std::string name = tt::option_string(p, "arch", "");
-    if (!name.empty() && arch::find(name) == nullptr) {
-      diags.error("program '" + p.name + "' targets an unknown architecture '" + name +
-                  "'; the known ones are " + arch::names());
-      return std::nullopt;
-    }
-    // A grid given for another architecture (@options(grid), --grid, a dump's) must fit this one.
-    const arch::ArchSpec& a = tt::arch_of(p);
-    if (const ir::Grid g = tt::option_grid(p);
-        g.x < 1 || g.y < 1 || g.x > std::int64_t{a.grid_x} || g.y > std::int64_t{a.grid_y}) {
-      diags.error("program '" + p.name + "': grid " + std::to_string(g.x) + "x" +
-                  std::to_string(g.y) + " does not fit " + arch::describe(a) + "; " +
-                  arch::grid_sides(a, " must be"));
-      return std::nullopt;
-    }
-  }
+  if (!check_arch_options(m, diags))
+    return std::nullopt;
   for (++i; i < chain.size(); ++i) {
     const Stage& s = chain[i];
     dump_before(opts, s.name, m);
@@ -315,6 +309,8 @@ std::optional<ir::Module> run_pipeline(const dsl::Module& ast, Target t,
   if (!opts.source.empty())
     m.attrs["source"] = {opts.source};
   apply_overrides(m, opts.overrides);
+  if (!check_arch_options(m, diags))
+    return std::nullopt;
   if (opts.verify_each)
     ir::verify(m, "to-tile-ir");
   dump(opts, "to-tile-ir", m, false);
@@ -356,6 +352,8 @@ std::optional<Dump> read_dump(const SourceFile& file, Target t, Diagnostics& dia
 std::optional<ir::Module> run_pipeline_from_dump(Dump d, Target t, const PipelineOptions& opts,
                                                  Diagnostics& diags) {
   apply_overrides(d.module, opts.overrides);
+  if (!check_arch_options(d.module, diags))
+    return std::nullopt;
   if (opts.verify_each)
     ir::verify(d.module, d.after);
   return resume_pipeline(std::move(d.module), d.after, t, opts, diags);

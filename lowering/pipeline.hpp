@@ -35,8 +35,8 @@ std::optional<Target> target_from_string(std::string_view); // "tt" or "cpu"
 std::vector<Stage> stages(Target t);
 
 /// Kernel options given on the command line; each overrides the kernel's @options value.
-/// `arch` names the target architecture (arch::find; ttgen --arch): recorded as every program's
-/// `arch` attribute, from which every stage reads the chip's facts (lower::tt::arch_of).
+/// `arch` names the target architecture (arch::find; ttgen --arch): recorded in every program's
+/// options (ir::Options::arch), from which every stage reads the chip's facts (lower::tt::arch_of).
 struct OptionOverrides {
   std::optional<std::string> arch;
   std::optional<ir::Grid> grid;

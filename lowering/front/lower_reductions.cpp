@@ -1,6 +1,7 @@
 #include "lowering/front/lower_reductions.hpp"
 
 #include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
 
 #include <cmath>
 #include <limits>
@@ -98,7 +99,7 @@ public:
     }
     for (std::size_t i = at_ + 1; i < b_.stmts.size(); ++i)
       epilogue_.push_back(b_.stmts[i]);
-    const Grid grid = std::get<Grid>(p_.attrs.at("grid").value);
+    const Grid grid = tt::option_grid(p_);
     chunks_ = grid.x * grid.y;
     for (const Decl* d : prologue_) {
       std::optional<Combine> c = combine_of(b_.stmts[at_], d->name);
@@ -234,6 +235,7 @@ private:
     out.loc = p_.loc;
     out.attrs = p_.attrs;
     out.attrs.erase("combine");
+    out.options = p_.options; // the same chip, grid and options as the program it finishes
     const std::set<std::string> after = stored_tensors(epilogue_);
     for (const Reduction& r : reductions_)
       out.tensors.push_back(partials_tensor(r, TensorRole::input));

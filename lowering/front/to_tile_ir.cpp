@@ -32,12 +32,13 @@ public:
     p.name = k_.name.name;
     p.loc.range = k_.loc.range;
     dsl::KernelOptions o = dsl::options_of(k_, arch_);
-    if (!o.arch.empty() && arch_.empty()) // --arch is recorded by apply_overrides
-      p.attrs["arch"] = {o.arch};
-    p.attrs["grid"] = {Grid{o.grid_x, o.grid_y}};
-    p.attrs["cb_depth"] = {o.cb_depth};
-    p.attrs["fp32_acc"] = {o.fp32_acc};
-    p.attrs["math_fidelity"] = {o.math_fidelity};
+    Options& opts = p.options.emplace();
+    if (arch_.empty()) // --arch is recorded by apply_overrides
+      opts.arch = o.arch;
+    opts.grid = Grid{o.grid_x, o.grid_y};
+    opts.cb_depth = o.cb_depth;
+    opts.fp32_acc = o.fp32_acc;
+    opts.math_fidelity = o.math_fidelity;
     // Grouped indices `K[h / 2, ...]` (dsl::Kernel::grouped): [outer, ratio, inner], each checked
     // by the host (outer = ratio * inner) before the kernel runs.
     if (!k_.grouped.empty()) {
@@ -46,8 +47,10 @@ public:
         grouped.push_back({std::vector<AttrValue>{{g.outer}, {g.ratio}, {g.inner}}});
       p.attrs["grouped_dims"] = {std::move(grouped)};
     }
-    if (o.matmul_rows > 0) // rows, columns: choose-blocks checks that the kernel is a matmul
-      p.attrs["matmul_block"] = {std::vector<AttrValue>{{o.matmul_rows}, {o.matmul_cols}}};
+    if (o.matmul_rows > 0) { // choose-blocks checks that the kernel is a matmul
+      opts.matmul_rows = o.matmul_rows;
+      opts.matmul_cols = o.matmul_cols;
+    }
 
     Function f;
     f.name = k_.name.name;

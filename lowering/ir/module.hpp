@@ -83,9 +83,53 @@ struct Function {
   std::optional<KernelConfig> config = {};
 };
 
+/// A program's options: its `@options` and ttgen's flags (--arch, --grid, --cb-depth, ...), set by
+/// to-tile-ir and overridden by ttgen (lower::apply_overrides); every stage reads them here
+/// (lower::tt::options). Printed on the program's first line of body (docs/ir.md, "Programs"):
+/// `options arch "blackhole" grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
+/// matmul_block 4x4`, the arch, grid and matmul_block only when set.
+struct Options {
+  std::string arch;                    // an arch::find name; empty: arch::default_arch()
+  std::optional<Grid> grid;            // cores (x columns, y rows); absent: the architecture's grid
+  std::int64_t cb_depth = 2;           // pages per streaming CB
+  bool fp32_acc = false;               // DST holds fp32 even where the kernel does not need it
+  std::string math_fidelity = "HiFi4"; // as the DSL spells it; finalize-signature checks it
+  /// The blocked matmul's block of output tiles (@options(matmul_block = RxC)); 0: the rule's.
+  std::int64_t matmul_rows = 0, matmul_cols = 0;
+  friend bool operator==(const Options&, const Options&) = default;
+};
+
+/// What choose-blocks decides for a blocked matmul (docs/lowering.md, "Blocked matmul"), read by
+/// block-matmul, partition-work, keep-rows and select-tile-ops; absent on every other program.
+/// Printed `blocking sub_block 2x2 caps 128 128 128 costs 71 68 28 66 2048 2048 30 933 why "..."`.
+struct Blocking {
+  std::int64_t sub_rows = 0, sub_cols = 0; // the DST sub-block (rows x cols of output tiles)
+  // CB capacities in tiles: A's and B's (even: two K steps' blocks), the fp32 partial sums'.
+  std::int64_t cap_a = 0, cap_b = 0, cap_partials = 0;
+  /// What the run-time rule weighs (tt.matmul_block's arguments after the caps, in this order),
+  /// from the timing model's table for the program's architecture.
+  struct Costs {
+    std::int64_t product = 0;            // cycles of a tile product (operand delivery included)
+    std::int64_t round_trip = 0;         // cycles of a partial sum's copy back and its calls
+    std::int64_t multicast = 0;          // B/cycle a sender multicasts
+    std::int64_t dram = 0;               // B/cycle the chip's DRAM reads deliver together
+    std::int64_t page_a = 0, page_b = 0; // bytes of a page of A, of B
+    std::int64_t read = 0;               // B/cycle of a core's reads through its port
+    std::int64_t step_latency = 0;       // cycles of a K step's DRAM read and multicast latency
+    friend bool operator==(const Costs&, const Costs&) = default;
+  } costs;
+  std::string why; // the reasoning, in words (ttgen report, --print-after)
+  friend bool operator==(const Blocking&, const Blocking&) = default;
+};
+
 struct Program {
   std::string name;
   Attrs attrs;
+  /// The program's options (to-tile-ir on); absent on hand-built programs, which take the
+  /// defaults (lower::tt::options).
+  std::optional<Options> options = {};
+  /// choose-blocks' decision for a blocked matmul (choose-blocks on).
+  std::optional<Blocking> blocking = {};
   std::vector<Tensor> tensors;
   std::vector<CircularBuffer> cbs;
   std::vector<Function> functions;

@@ -277,6 +277,25 @@ public:
     if (c.compute && c.compute->bfp8_pack_precise)
       os << " bfp8_pack_precise";
   }
+  void options(const Options& o) {
+    os << "  options";
+    if (!o.arch.empty())
+      os << " arch " << quote(o.arch);
+    if (o.grid)
+      os << " grid " << o.grid->x << 'x' << o.grid->y;
+    os << " cb_depth " << o.cb_depth << " fp32_acc " << boolean(o.fp32_acc) << " math_fidelity "
+       << quote(o.math_fidelity);
+    if (o.matmul_rows > 0)
+      os << " matmul_block " << o.matmul_rows << 'x' << o.matmul_cols;
+    os << '\n';
+  }
+  void blocking(const Blocking& b) {
+    const Blocking::Costs& c = b.costs;
+    os << "  blocking sub_block " << b.sub_rows << 'x' << b.sub_cols << " caps " << b.cap_a << ' '
+       << b.cap_b << ' ' << b.cap_partials << " costs " << c.product << ' ' << c.round_trip << ' '
+       << c.multicast << ' ' << c.dram << ' ' << c.page_a << ' ' << c.page_b << ' ' << c.read << ' '
+       << c.step_latency << " why " << quote(b.why) << '\n';
+  }
   void host_plan(const HostPlan& h) {
     os << "  host_plan {\n    split " << to_string(h.split) << " items " << h.work_items << " grid "
        << h.grid.x << 'x' << h.grid.y << " row_wise " << boolean(h.row_wise) << '\n';
@@ -333,6 +352,10 @@ public:
       os << "program " << p.name;
       attrs_clause(p.attrs);
       os << " {\n";
+      if (p.options)
+        options(*p.options);
+      if (p.blocking)
+        blocking(*p.blocking);
       for (const Tensor& t : p.tensors)
         tensor(t);
       for (const Accessor& a : p.accessors)

@@ -129,6 +129,10 @@ private:
       p.attrs = attrs();
     expect("{");
     prog_ = &p;
+    if (accept_word("options"))
+      p.options = options();
+    if (accept_word("blocking"))
+      p.blocking = blocking();
     while (!accept("}")) {
       if (at_word("tensor"))
         p.tensors.push_back(tensor());
@@ -238,6 +242,48 @@ private:
       expect("]");
     }
     return a;
+  }
+  std::string string_literal(std::string_view what) {
+    if (!at(Token::Kind::string))
+      fail_expected(std::string(what));
+    return std::get<std::string>(attr_value().value);
+  }
+  Options options() {
+    Options o;
+    if (accept_word("arch"))
+      o.arch = string_literal("an architecture name in quotes");
+    if (accept_word("grid"))
+      o.grid = grid();
+    expect_word("cb_depth");
+    o.cb_depth = integer("a CB depth");
+    expect_word("fp32_acc");
+    o.fp32_acc = boolean();
+    expect_word("math_fidelity");
+    o.math_fidelity = string_literal("a math fidelity in quotes");
+    if (accept_word("matmul_block")) {
+      const Grid g = grid();
+      o.matmul_rows = g.x;
+      o.matmul_cols = g.y;
+    }
+    return o;
+  }
+  Blocking blocking() {
+    Blocking b;
+    expect_word("sub_block");
+    const Grid sub = grid();
+    b.sub_rows = sub.x;
+    b.sub_cols = sub.y;
+    expect_word("caps");
+    for (std::int64_t* x : {&b.cap_a, &b.cap_b, &b.cap_partials})
+      *x = integer("a CB capacity in tiles");
+    expect_word("costs");
+    Blocking::Costs& c = b.costs;
+    for (std::int64_t* x : {&c.product, &c.round_trip, &c.multicast, &c.dram, &c.page_a, &c.page_b,
+                            &c.read, &c.step_latency})
+      *x = integer("a cost of the block rule");
+    expect_word("why");
+    b.why = string_literal("the reasoning in quotes");
+    return b;
   }
   KernelConfig kernel_config() {
     KernelConfig c;

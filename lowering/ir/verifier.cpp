@@ -1,5 +1,6 @@
 #include "lowering/ir/verifier.hpp"
 
+#include "arch/arch.hpp"
 #include "lowering/ir/printer.hpp"
 #include "support/diagnostics.hpp"
 
@@ -424,7 +425,52 @@ void check_host_plan(const Program& p, const HostPlan& h) {
   }
 }
 
+// The options name a known architecture and a grid and block that fit it; choose-blocks' decision
+// fits the architecture's DST (fp32, as every blocked matmul's) and CBs (docs/ir.md, "Programs").
+void check_options(const Program& p) {
+  const Options o = p.options.value_or(Options{});
+  const arch::ArchSpec* a = o.arch.empty() ? &arch::default_arch() : arch::find(o.arch);
+  if (a == nullptr)
+    fail("the options name an unknown architecture " + q(o.arch) + "; the known ones are " +
+         arch::names());
+  if (o.grid && (o.grid->x < 1 || o.grid->y < 1 || o.grid->x > std::int64_t{a->grid_x} ||
+                 o.grid->y > std::int64_t{a->grid_y}))
+    fail("the options' grid " + std::to_string(o.grid->x) + "x" + std::to_string(o.grid->y) +
+         " does not fit " + arch::describe(*a));
+  if (o.cb_depth < 1)
+    fail("the options' cb_depth " + std::to_string(o.cb_depth) + " is not positive");
+  if ((o.matmul_rows > 0) != (o.matmul_cols > 0) || o.matmul_rows < 0 || o.matmul_cols < 0)
+    fail("the options' matmul_block " + std::to_string(o.matmul_rows) + "x" +
+         std::to_string(o.matmul_cols) + " is not a block of output tiles");
+  if (!p.blocking)
+    return;
+  const Blocking& b = *p.blocking;
+  auto n = [](std::int64_t v) { return std::to_string(v); };
+  const std::int64_t dst = a->dst_tiles(true);
+  if (b.sub_rows < 1 || b.sub_cols < 1 || b.sub_rows * b.sub_cols > dst)
+    fail("the blocking's sub-block " + n(b.sub_rows) + "x" + n(b.sub_cols) + " does not fit the " +
+         n(dst) + " fp32 tiles of DST on " + std::string(a->name));
+  if (b.cap_a < 2 || b.cap_b < 2 || b.cap_a % 2 || b.cap_b % 2)
+    fail("the blocking's CBs of A and B hold " + n(b.cap_a) + " and " + n(b.cap_b) +
+         " tiles; each must hold two K steps' blocks (an even count)");
+  if (b.cap_partials < b.sub_rows * b.sub_cols)
+    fail("the blocking's partial sums (" + n(b.cap_partials) + " tiles) do not hold a sub-block");
+  if (o.matmul_rows > 0 && (o.matmul_rows % b.sub_rows || o.matmul_cols % b.sub_cols ||
+                            o.matmul_rows * o.matmul_cols > b.cap_partials ||
+                            2 * o.matmul_rows > b.cap_a || 2 * o.matmul_cols > b.cap_b))
+    fail("the options' matmul_block " + n(o.matmul_rows) + "x" + n(o.matmul_cols) +
+         " is not whole " + n(b.sub_rows) + "x" + n(b.sub_cols) +
+         " sub-blocks within the blocking's CBs");
+  const Blocking::Costs& c = b.costs;
+  for (std::int64_t x : {c.product, c.round_trip, c.multicast, c.dram, c.page_a, c.page_b, c.read})
+    if (x <= 0)
+      fail("the blocking's costs must be positive (rates, pages and cycles)");
+  if (c.step_latency < 0)
+    fail("the blocking's step latency is negative");
+}
+
 void check_program(const Program& p) {
+  check_options(p);
   std::set<std::string> names;
   for (const Tensor& t : p.tensors) {
     if (!names.insert(t.name).second)

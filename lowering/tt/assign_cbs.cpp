@@ -99,7 +99,7 @@ ir::Module assign_cbs(const ir::Module& m, Diagnostics& diags) {
         all += x.page_size * x.depth;
       diags.error(first_use(k->body, c.name),
                   "the circular buffers of kernel '" + p.name + "' need " + std::to_string(all) +
-                      " bytes of L1 (cb_depth " + std::to_string(tt::option_int(p, "cb_depth", 2)) +
+                      " bytes of L1 (cb_depth " + std::to_string(tt::options(p).cb_depth) +
                       "), but a " + std::string(a.name) + " core has " +
                       std::to_string(tt::l1_cb_budget(p)) + " for them (its L1 from " +
                       arch::hex(a.first_free_l1_address()) + " to " + arch::hex(a.l1_size) +

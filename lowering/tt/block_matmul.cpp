@@ -31,14 +31,14 @@ class Blocked {
 public:
   Blocked(Program& p, const tt::MatmulPattern& mm, Diagnostics& diags)
       : p_(p), mm_(mm), names_(p), diags_(diags) {
-    const Grid sub = std::get<Grid>(p.attrs.at("matmul_sub_block").value);
-    sh_ = sub.y;
-    sw_ = sub.x;
-    caps_ = tt::option_ints(p, "matmul_caps");
-    costs_ = tt::option_ints(p, "matmul_costs");
-    fixed_ = tt::option_ints(p, "matmul_block");
-    if (fixed_.empty())
-      fixed_ = {0, 0}; // the rule's choice
+    const ir::Blocking& b = *p.blocking;
+    sh_ = b.sub_rows;
+    sw_ = b.sub_cols;
+    caps_ = {b.cap_a, b.cap_b, b.cap_partials};
+    const ir::Blocking::Costs& k = b.costs; // tt.matmul_block's order
+    costs_ = {k.product, k.round_trip, k.multicast, k.dram,
+              k.page_a,  k.page_b,     k.read,      k.step_latency};
+    fixed_ = {tt::options(p).matmul_rows, tt::options(p).matmul_cols}; // 0, 0: the rule's choice
     for (const CircularBuffer& c : p.cbs) {
       if (c.tensor == mm.a)
         cb_a_ = c.name;
@@ -315,7 +315,7 @@ private:
 ir::Module block_matmul(const ir::Module& m, Diagnostics& diags) {
   ir::Module out = m;
   for (Program& p : out.programs) {
-    if (!p.attrs.count("matmul_sub_block"))
+    if (!p.blocking)
       continue;
     std::optional<tt::MatmulPattern> mm = tt::match_matmul(p);
     if (!mm)

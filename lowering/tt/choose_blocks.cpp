@@ -203,9 +203,10 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
   ir::Module out = m;
   for (Program& p : out.programs) {
     std::optional<tt::MatmulPattern> mm = tt::match_matmul(p);
-    const std::vector<std::int64_t> fixed = tt::option_ints(p, "matmul_block"); // rows, cols
+    const ir::Options& opts = tt::options(p);
+    const bool fixed = opts.matmul_rows > 0; // @options(matmul_block = RxC)
     if (!mm) {
-      if (!fixed.empty())
+      if (fixed)
         diags.error(p.loc.range, "kernel '" + p.name +
                                      "': option matmul_block applies only to a plain matmul, "
                                      "acc = zeros(); for k { acc += A[i, k] @ B[k, j] } (or "
@@ -257,8 +258,8 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
     const std::int64_t read = cycles(arch.port_read_bytes_per_cycle.value);
     const std::int64_t step_latency =
         cycles(arch.dram_read_latency.value + arch.mcast_latency.value);
-    if (!fixed.empty()) { // the DSL checked whole sub-blocks; the CBs must hold it
-      const std::int64_t rows = fixed[0], cols = fixed[1];
+    if (fixed) { // the DSL checked whole sub-blocks; the CBs must hold it
+      const std::int64_t rows = opts.matmul_rows, cols = opts.matmul_cols;
       if (rows * cols > cap_p || 2 * rows > cap_a || 2 * cols > cap_b) {
         diags.error(p.loc.range, "kernel '" + p.name + "': matmul_block " + n(rows) + "x" +
                                      n(cols) + " does not fit L1: at most " + n(cap_p) +
@@ -267,17 +268,21 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
         continue;
       }
     }
-    p.attrs["matmul_sub_block"] = {Grid{sub_cols, sub_rows}};
-    p.attrs["matmul_caps"] = {std::vector<AttrValue>{{cap_a}, {cap_b}, {cap_p}}};
-    p.attrs["matmul_costs"] = {std::vector<AttrValue>{{product},
-                                                      {round_trip},
-                                                      {sender},
-                                                      {dram},
-                                                      {page(mm->a)},
-                                                      {page(mm->b)},
-                                                      {read},
-                                                      {step_latency}}};
-    p.attrs["matmul_why"] = {
+    ir::Blocking& b = p.blocking.emplace();
+    b.sub_rows = sub_rows;
+    b.sub_cols = sub_cols;
+    b.cap_a = cap_a;
+    b.cap_b = cap_b;
+    b.cap_partials = cap_p;
+    b.costs = {.product = product,
+               .round_trip = round_trip,
+               .multicast = sender,
+               .dram = dram,
+               .page_a = page(mm->a),
+               .page_b = page(mm->b),
+               .read = read,
+               .step_latency = step_latency};
+    b.why =
         "C = A @ B reads a row of A and a column of B per output tile; blocked, a core reads a "
         "block of A and of B once per K step and reuses them for a whole block of C. The DST "
         "sub-block is " +
@@ -291,11 +296,10 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
         " cycles of latency a step, and the DRAM's reads at " + n(dram) +
         " B/cycle) while computing the step before (a product " + n(product) +
         " cycles, a partial sum's copy back and the calls around it " + n(round_trip) +
-        "), then the fewest DRAM reads"};
-    if (!fixed.empty())
-      std::get<std::string>(p.attrs["matmul_why"].value) +=
-          "; @options(matmul_block = " + n(fixed[0]) + "x" + n(fixed[1]) +
-          ") fixes the block, the depth still follows";
+        "), then the fewest DRAM reads";
+    if (fixed)
+      b.why += "; @options(matmul_block = " + n(opts.matmul_rows) + "x" + n(opts.matmul_cols) +
+               ") fixes the block, the depth still follows";
   }
   return out;
 }

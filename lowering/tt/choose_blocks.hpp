@@ -5,13 +5,13 @@
 // (f element-wise, reading acc, row vectors at [0, j] and tiles of C's shape at [i, j], such as
 // relu(acc + bcast_row(b[0, j])) + R[i, j];
 // B[k, j] may also be transpose(B[j, k]) with B stored [N, K])
-// gets four program attributes, the compile-time half of the decision, which block-matmul
-// follows: `matmul_sub_block` (rows x cols of the DST sub-block: as many tiles as DST holds),
-// `matmul_caps` (the tiles the CBs of A, B and the partial sums hold, from their L1 shares),
-// `matmul_costs` (what the rule weighs, from the timing model's table: a tile product at the
-// kernel's fidelity and a partial sum's round trip in cycles, a multicast's and the DRAM's bytes
-// per cycle, a page of A and of B) and `matmul_why` (the reasoning, in words). The run-time half,
-// the block's rows, columns and depth for the shape, is the host's call of the rule in
+// gets its typed `blocking` (ir::Blocking), the compile-time half of the decision, which
+// block-matmul follows: the DST sub-block (rows x cols: as many tiles as DST holds), the caps
+// (the tiles the CBs of A, B and the partial sums hold, from their L1 shares), the costs (what the
+// rule weighs, from the timing model's table: a tile product at the kernel's fidelity and a
+// partial sum's round trip in cycles, a multicast's and the DRAM's bytes per cycle, a page of A
+// and of B, a core's reads and a step's latency) and why (the reasoning, in words). The run-time
+// half, the block's rows, columns and depth for the shape, is the host's call of the rule in
 // include/tilekit/matmul_blocks.hpp with these as its limits. Every other kernel is left as it is.
 #pragma once
 

@@ -69,8 +69,8 @@ void finalize(Program& p, Diagnostics& diags) {
 
   std::optional<MathFidelity> fidelity = tt::math_fidelity_option(p);
   if (!fidelity) {
-    diags.error("kernel '" + p.name + "': unknown math_fidelity '" +
-                tt::option_string(p, "math_fidelity", "") + "'; use LoFi, HiFi2, HiFi3 or HiFi4");
+    diags.error("kernel '" + p.name + "': unknown math_fidelity '" + tt::options(p).math_fidelity +
+                "'; use LoFi, HiFi2, HiFi3 or HiFi4");
     return;
   }
   plan.kernels.clear();

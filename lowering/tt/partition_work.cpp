@@ -65,7 +65,7 @@ Function host_function(const Program& p, const Function& k, HostPlan& plan) {
   h.body = block(std::move(body));
   // A blocked matmul's blocks go on a core grid, so that multicast-reads can share A's blocks
   // along a grid row and B's down a column (a batch's matrices one after the other).
-  plan.split = p.attrs.count("matmul_sub_block") && (nest.size() == 2 || nest.size() == 3)
+  plan.split = p.blocking && (nest.size() == 2 || nest.size() == 3)
                    ? WorkSplit::core_grid
                    : WorkSplit::split_work_to_cores;
   plan.work_items = work;

@@ -14,7 +14,7 @@ using namespace tk::ir;
 // Plans the CBs of one program; false when it reported a user error.
 bool plan(Program& p, Diagnostics& diags) {
   ir::NameSet names(p);
-  std::int64_t depth = tt::option_int(p, "cb_depth", 2);
+  std::int64_t depth = tt::options(p).cb_depth;
   std::int64_t next[2] = {tt::cb_range(CBRole::input).first, tt::cb_range(CBRole::output).first};
   bool ok = true;
   for (const Tensor& t : p.tensors) {

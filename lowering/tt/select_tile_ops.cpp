@@ -466,7 +466,7 @@ ir::Module select_tile_ops(const ir::Module& m, Diagnostics& diags) {
   try {
     for (Program& p : out.programs) {
       const Function* kernel = ir::find_function(p, FuncKind::kernel);
-      if (!kernel || p.attrs.count("matmul_sub_block"))
+      if (!kernel || p.blocking)
         continue;
       const Function copy = *kernel;
       // DST precision is decided once, here; every later stage reads it (tt::dst_fp32).

@@ -29,7 +29,7 @@ CbRange cb_range(ir::CBRole role) {
 }
 
 const arch::ArchSpec& arch_of(const ir::Program& p) {
-  const std::string name = option_string(p, "arch", "");
+  const std::string& name = options(p).arch;
   const arch::ArchSpec* a = name.empty() ? &arch::default_arch() : arch::find(name);
   if (a == nullptr) // apply_overrides and to-tile-ir accept only the names of arch::all()
     throw InternalError("program '" + p.name + "' names an unknown architecture '" + name + "'");
@@ -79,7 +79,7 @@ const ir::AttrValue* find(const ir::Program& p, std::string_view key) {
 } // namespace
 
 bool dst_fp32(const ir::Program& p) {
-  return option_bool(p, "dst_fp32", option_bool(p, "fp32_acc", false));
+  return option_bool(p, "dst_fp32", options(p).fp32_acc);
 }
 
 bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel) {
@@ -102,7 +102,7 @@ bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel) {
   const bool f32_tensor = std::any_of(p.tensors.begin(), p.tensors.end(), [](const ir::Tensor& t) {
     return t.dtype == ir::DType::f32;
   });
-  return option_bool(p, "fp32_acc", false) || finder.found || f32_tensor;
+  return options(p).fp32_acc || finder.found || f32_tensor;
 }
 
 Unpackers unpackers(const ir::Call& c) {
@@ -156,32 +156,13 @@ bool option_bool(const ir::Program& p, std::string_view key, bool fallback) {
   return b ? *b : fallback;
 }
 
-std::int64_t option_int(const ir::Program& p, std::string_view key, std::int64_t fallback) {
-  const ir::AttrValue* v = find(p, key);
-  const std::int64_t* i = v ? std::get_if<std::int64_t>(&v->value) : nullptr;
-  return i ? *i : fallback;
-}
-
-std::string option_string(const ir::Program& p, std::string_view key, std::string_view fallback) {
-  const ir::AttrValue* v = find(p, key);
-  const std::string* s = v ? std::get_if<std::string>(&v->value) : nullptr;
-  return s ? *s : std::string(fallback);
-}
-
-std::vector<std::int64_t> option_ints(const ir::Program& p, std::string_view key) {
-  std::vector<std::int64_t> out;
-  const ir::AttrValue* v = find(p, key);
-  if (const auto* list = v ? std::get_if<std::vector<ir::AttrValue>>(&v->value) : nullptr)
-    for (const ir::AttrValue& x : *list)
-      if (const std::int64_t* i = std::get_if<std::int64_t>(&x.value))
-        out.push_back(*i);
-  return out;
+const ir::Options& options(const ir::Program& p) {
+  static const ir::Options kDefaults;
+  return p.options ? *p.options : kDefaults;
 }
 
 ir::Grid option_grid(const ir::Program& p) {
-  const ir::AttrValue* v = find(p, "grid");
-  const ir::Grid* g = v ? std::get_if<ir::Grid>(&v->value) : nullptr;
-  if (g)
+  if (const std::optional<ir::Grid>& g = options(p).grid)
     return *g;
   const arch::ArchSpec& a = arch_of(p);
   return ir::Grid{a.grid_x, a.grid_y};
@@ -195,7 +176,7 @@ std::optional<ir::MathFidelity> math_fidelity_option(const ir::Program& p) {
       {"HiFi3", ir::MathFidelity::hifi3},
       {"HiFi4", ir::MathFidelity::hifi4},
   };
-  const std::string s = option_string(p, "math_fidelity", "HiFi4");
+  const std::string& s = options(p).math_fidelity;
   for (const auto& [name, f] : kNames)
     if (name == s)
       return f;

@@ -89,13 +89,13 @@ UnpackedCbs unpacked_cbs(const ir::Function& compute);
 /// when DST is fp32. Without it their tiles pass through SrcA as TF32 (10 mantissa bits).
 std::vector<std::string> unpack_to_dest_fp32(const ir::Program& p, const ir::Function& compute);
 
-// Program options (attributes set by to-tile-ir from @options and the ttgen flags).
+/// The program's options (ir::Options: set by to-tile-ir from @options and the ttgen flags); the
+/// defaults for a program that has none (a hand-built one).
+const ir::Options& options(const ir::Program& p);
+/// A boolean program attribute (`dst_fp32`), `fallback` when absent.
 bool option_bool(const ir::Program& p, std::string_view key, bool fallback);
-std::int64_t option_int(const ir::Program& p, std::string_view key, std::int64_t fallback);
-std::string option_string(const ir::Program& p, std::string_view key, std::string_view fallback);
+/// The cores the program runs on: its `grid` option, else the architecture's whole grid.
 ir::Grid option_grid(const ir::Program& p);
-/// A list of integers (`matmul_caps = [128, 128, 256]`); empty when the attribute is absent.
-std::vector<std::int64_t> option_ints(const ir::Program& p, std::string_view key);
 /// The `math_fidelity` option (LoFi, HiFi2, HiFi3, HiFi4; default HiFi4); nullopt when it is none
 /// of those (finalize-signature reports it).
 std::optional<ir::MathFidelity> math_fidelity_option(const ir::Program& p);

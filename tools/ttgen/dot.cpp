@@ -126,9 +126,8 @@ void program_graph(const ir::Program& p, std::ostream& os) {
   auto node = [&](const std::string& n) { return quoted(id + n); };
   os << "  subgraph " << quoted("cluster_" + p.name) << " {\n";
   std::string label = "kernel " + p.name;
-  if (auto g = p.attrs.find("grid"); g != p.attrs.end())
-    if (const auto* grid = std::get_if<ir::Grid>(&g->second.value))
-      label += " (grid " + std::to_string(grid->x) + "x" + std::to_string(grid->y) + ")";
+  if (const std::optional<ir::Grid>& grid = p.options ? p.options->grid : std::nullopt)
+    label += " (grid " + std::to_string(grid->x) + "x" + std::to_string(grid->y) + ")";
   std::map<std::string, Flow> flows; // function name -> flow
   std::vector<const ir::Function*> kernels;
   std::set<std::string> per_core;

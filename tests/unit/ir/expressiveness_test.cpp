@@ -9,7 +9,8 @@
 namespace tk::ir {
 namespace {
 
-const char* kEltwiseAddTT = R"(program eltwise_add attributes {cb_depth = 2, grid = 8x8} {
+const char* kEltwiseAddTT = R"(program eltwise_add {
+  options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
   tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
   tensor y: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
   tensor z: bf16[M, N] output layout dram interleaved tile 32x32 page 2048

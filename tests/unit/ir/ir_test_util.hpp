@@ -12,8 +12,7 @@ namespace tk::ir::test {
 inline Module matmul_module() {
   Program p;
   p.name = "matmul";
-  p.attrs["grid"] = {Grid{8, 8}};
-  p.attrs["fp32_acc"] = {false};
+  p.options = Options{.grid = Grid{8, 8}};
   p.tensors = {{"A", DType::bf16, {{"M", 0}, {"K", 0}}, TensorRole::input, {}, {}},
                {"B", DType::bf16, {{"K", 0}, {"N", 0}}, TensorRole::input, {}, {}},
                {"C", DType::bf16, {{"M", 0}, {"N", 0}}, TensorRole::output, {}, {}}};

@@ -8,7 +8,8 @@ namespace {
 
 TEST(Printer, MatmulModule) {
   EXPECT_EQ(print(test::matmul_module()),
-            R"(program matmul attributes {fp32_acc = false, grid = 8x8} {
+            R"(program matmul {
+  options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
   tensor A: bf16[M, K] input
   tensor B: bf16[K, N] input
   tensor C: bf16[M, N] output

@@ -42,10 +42,20 @@ Expr arg_of_kind(ArgKind k) {
 Module everything_module() {
   Program p;
   p.name = "all";
-  p.attrs["grid"] = {Grid{8, 8}};
-  p.attrs["cb_depth"] = {std::int64_t{2}};
-  p.attrs["fp32_acc"] = {true};
-  p.attrs["math_fidelity"] = {std::string("HiFi4")};
+  p.options = Options{.arch = "blackhole",
+                      .grid = Grid{13, 10},
+                      .cb_depth = 3,
+                      .fp32_acc = true,
+                      .math_fidelity = "LoFi",
+                      .matmul_rows = 4,
+                      .matmul_cols = 6};
+  p.blocking = Blocking{.sub_rows = 2,
+                        .sub_cols = 2,
+                        .cap_a = 128,
+                        .cap_b = 64,
+                        .cap_partials = 128,
+                        .costs = {71, 68, 28, 66, 2048, 1088, 30, 933},
+                        .why = "a \"quoted\" reason\nover two lines"};
   p.attrs["per_core_args"] = {std::vector<AttrValue>{
       {std::vector<AttrValue>{{std::int64_t{0}}, {std::int64_t{-4}}}}, {std::string("a b")}}};
   p.tensors = {{"X",
@@ -320,6 +330,40 @@ TEST(RoundTrip, MatmulReadsBackWithTheSameTypes) {
   EXPECT_EQ(find_ir_error(back), std::nullopt);
   EXPECT_EQ(back.programs[0].tensors, m.programs[0].tensors);
   EXPECT_EQ(back.programs[0].attrs, m.programs[0].attrs);
+}
+
+// The options and choose-blocks' decision are typed fields: printed on lines of their own, read
+// back field by field, and a change to any of them makes the modules differ.
+TEST(RoundTrip, OptionsAndBlockingReadBackTyped) {
+  const Module m = everything_module();
+  const std::string text = print(m);
+  EXPECT_NE(text.find("program all attributes {per_core_args = [[0, -4], \"a b\"]} {\n"
+                      "  options arch \"blackhole\" grid 13x10 cb_depth 3 fp32_acc true "
+                      "math_fidelity \"LoFi\" matmul_block 4x6\n"
+                      "  blocking sub_block 2x2 caps 128 64 128 costs 71 68 28 66 2048 1088 30 933 "
+                      "why \"a \\\"quoted\\\" reason\\nover two lines\"\n"
+                      "  tensor X:"),
+            std::string::npos)
+      << text;
+  const Module back = test::read_text(text);
+  ASSERT_TRUE(back.programs[0].options && back.programs[0].blocking);
+  EXPECT_EQ(*back.programs[0].options, *m.programs[0].options);
+  EXPECT_EQ(*back.programs[0].blocking, *m.programs[0].blocking);
+  EXPECT_EQ(back.programs[0].blocking->why, "a \"quoted\" reason\nover two lines");
+  // The defaults print without arch, grid and matmul_block.
+  Module d = test::matmul_module();
+  d.programs[0].options = Options{};
+  EXPECT_NE(print(d).find("  options cb_depth 2 fp32_acc false math_fidelity \"HiFi4\"\n"),
+            std::string::npos);
+  EXPECT_TRUE(equal(test::read_text(print(d)), d));
+  Module changed = m;
+  changed.programs[0].blocking->costs.step_latency = 934;
+  EXPECT_FALSE(equal(changed, m));
+  EXPECT_FALSE(identical(changed, m));
+  changed = m;
+  changed.programs[0].options->cb_depth = 2;
+  EXPECT_FALSE(equal(changed, m));
+  EXPECT_FALSE(identical(changed, m));
 }
 
 TEST(RoundTrip, CommentsAndStageHeaderAreSkipped) {

@@ -165,6 +165,51 @@ TEST(Verifier, ProgramLevelInvariants) {
             "in function 'matmul': tensor parameter 'Q' names no tensor of the program");
 }
 
+// The options fit the program's architecture, and choose-blocks' decision fits its DST and CBs.
+TEST(Verifier, OptionsAndBlockingFitTheArchitecture) {
+  Module m = test::matmul_module();
+  Program& p = m.programs[0];
+  p.options->arch = "grayskull";
+  EXPECT_EQ(find_ir_error(m), "the options name an unknown architecture 'grayskull'; the known "
+                              "ones are wormhole_b0, blackhole");
+  p.options->arch = "";
+  p.options->grid = Grid{13, 10};
+  EXPECT_EQ(find_ir_error(m), "the options' grid 13x10 does not fit wormhole_b0 (n150, 8x8)");
+  p.options->arch = "blackhole";
+  EXPECT_EQ(find_ir_error(m), std::nullopt);
+  p.options->cb_depth = 0;
+  EXPECT_EQ(find_ir_error(m), "the options' cb_depth 0 is not positive");
+  p.options->cb_depth = 2;
+  p.blocking = Blocking{.sub_rows = 2,
+                        .sub_cols = 2,
+                        .cap_a = 128,
+                        .cap_b = 128,
+                        .cap_partials = 128,
+                        .costs = {71, 68, 28, 66, 2048, 2048, 30, 933}};
+  EXPECT_EQ(find_ir_error(m), std::nullopt);
+  p.blocking->sub_cols = 4; // 8 tiles: a 16-bit DST's, not an fp32 one's
+  EXPECT_EQ(find_ir_error(m),
+            "the blocking's sub-block 2x4 does not fit the 4 fp32 tiles of DST on blackhole");
+  p.blocking->sub_cols = 2;
+  p.blocking->cap_b = 127;
+  EXPECT_EQ(find_ir_error(m), "the blocking's CBs of A and B hold 128 and 127 tiles; each must "
+                              "hold two K steps' blocks (an even count)");
+  p.blocking->cap_b = 128;
+  p.options->matmul_rows = 6;
+  p.options->matmul_cols = 4;
+  EXPECT_EQ(find_ir_error(m), std::nullopt);
+  p.options->matmul_cols = 3;
+  EXPECT_EQ(find_ir_error(m), "the options' matmul_block 6x3 is not whole 2x2 sub-blocks within "
+                              "the blocking's CBs");
+  p.options->matmul_rows = 66;
+  p.options->matmul_cols = 2;
+  EXPECT_EQ(find_ir_error(m), "the options' matmul_block 66x2 is not whole 2x2 sub-blocks within "
+                              "the blocking's CBs");
+  p.options->matmul_rows = 4;
+  p.blocking->costs.dram = 0;
+  EXPECT_EQ(find_ir_error(m), "the blocking's costs must be positive (rates, pages and cycles)");
+}
+
 // The host plan's references: accessors and buffers name tensors, configs sit on kernels of
 // their kind, the plan names the host function's lets and launches reader/compute/writer
 // functions.

@@ -21,7 +21,8 @@ ir::Module read(const std::string& text) {
 // Two variables (a sum from a scalar start, a min), a 2x2 grid (4 chunks), an output stored
 // inside the parallel space and one after it, user names that the new variables must avoid
 // (`c`, `lo`), and a size read after the parallel.
-const char* kInput = R"(program k attributes {grid = 2x4, signature = ["x", "a", "r", "y"]} {
+const char* kInput = R"(program k attributes {signature = ["x", "a", "r", "y"]} {
+  options grid 2x4 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
   tensor x: f32[M, N] input
   tensor r: f32[M, N] output
   tensor y: f32[1, 32] output
@@ -48,9 +49,9 @@ TEST(LowerReductions, PartialsProgramThenCombineProgram) {
   Diagnostics d;
   ir::Module out = lower_reductions(read(kInput), d);
   EXPECT_FALSE(d.has_errors());
-  EXPECT_EQ(
-      ir::print(out),
-      R"(program k attributes {combine = "k_combine", grid = 2x4, signature = ["x", "a", "r", "y"]} {
+  EXPECT_EQ(ir::print(out),
+            R"(program k attributes {combine = "k_combine", signature = ["x", "a", "r", "y"]} {
+  options grid 2x4 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
   tensor x: f32[M, N] input
   tensor r: f32[M, N] output
   tensor k_s: f32[256, 32] output
@@ -79,7 +80,8 @@ TEST(LowerReductions, PartialsProgramThenCombineProgram) {
   }
 }
 
-program k_combine attributes {grid = 2x4, signature = ["k_s", "k_lo", "y", "a"]} {
+program k_combine attributes {signature = ["k_s", "k_lo", "y", "a"]} {
+  options grid 2x4 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
   tensor k_s: f32[256, 32] input
   tensor k_lo: f32[256, 32] input
   tensor y: f32[1, 32] output

@@ -22,9 +22,9 @@ std::string lower(const dsl::Module& ast) {
 }
 
 TEST(ToTileIr, Matmul) {
-  EXPECT_EQ(
-      lower(test::matmul_ast()),
-      R"(program matmul attributes {cb_depth = 2, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4", signature = ["A", "B", "C"]} {
+  EXPECT_EQ(lower(test::matmul_ast()),
+            R"(program matmul attributes {signature = ["A", "B", "C"]} {
+  options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
   tensor A: bf16[M, K] input
   tensor B: bf16[K, N] input
   tensor C: bf16[M, N] output
@@ -70,9 +70,9 @@ TEST(ToTileIr, ScalarsLiteralsOptionsAndSerialLoops) {
              store("y", {idx("i"), idx("j")}, call("fill", {bin(dsl::BinOp::mul, a, num(2))}))})})};
   dsl::Module m;
   m.kernels.push_back(k);
-  EXPECT_EQ(
-      lower(m),
-      R"(program k attributes {cb_depth = 2, fp32_acc = true, grid = 4x2, math_fidelity = "HiFi4", signature = ["x", "alpha", "b", "y"]} {
+  EXPECT_EQ(lower(m),
+            R"(program k attributes {signature = ["x", "alpha", "b", "y"]} {
+  options grid 4x2 cb_depth 2 fp32_acc true math_fidelity "HiFi4"
   tensor x: bf16[M, 64] input
   tensor b: bf16[1, 64] input
   tensor y: f32[M, 64] output

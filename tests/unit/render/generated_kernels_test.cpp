@@ -4,6 +4,7 @@
 // and the data-movement kernels call only functions of the pinned dataflow API
 // (docs/tt_metal.md §3.4) or functions defined in the kernel file itself.
 #include "check/frontend.hpp"
+#include "check/jit.hpp"
 
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
@@ -188,6 +189,49 @@ TEST(GeneratedKernels, AllowlistCheckFlagsForeignCalls) {
                       "}\n";
   EXPECT_EQ(disallowed_calls(k), "memcpy, tk::rt::emu::cb_pop_front");
   fs::remove_all(dir);
+}
+
+// ttgen check --sdk builds a kernel as the JIT of its architecture does: the HAL's folders
+// (tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal.cpp, blackhole/bh_hal.cpp, includes()) and its PCIe
+// core (tt_metal/tools/precompile_fw/precompile_fw.cpp, pcie_core_map), from arch/.
+TEST(GeneratedKernels, SdkJitIncludesAndDefinesFollowTheArchitecture) {
+  auto under = [](const std::vector<std::string>& dirs) {
+    std::vector<std::string> out;
+    for (const std::string& d : dirs)
+      if (d.rfind("R/tt_metal/hw/ckernels/", 0) == 0 ||
+          d.rfind("R/tt_metal/tt-llk/tt_llk", 0) == 0 ||
+          d.rfind("R/tt_metal/hw/inc/internal/tt-1xx/", 0) == 0)
+        out.push_back(d.substr(2));
+    return out;
+  };
+  EXPECT_EQ(under(tk::check::sdk_jit_includes("R", true, tk::arch::kBlackhole)),
+            (std::vector<std::string>{"tt_metal/hw/ckernels/blackhole/metal/common",
+                                      "tt_metal/hw/ckernels/blackhole/metal/llk_io",
+                                      "tt_metal/hw/inc/internal/tt-1xx/blackhole",
+                                      "tt_metal/hw/inc/internal/tt-1xx/blackhole/blackhole_defines",
+                                      "tt_metal/hw/inc/internal/tt-1xx/blackhole/noc",
+                                      "tt_metal/tt-llk/tt_llk_blackhole/common/inc",
+                                      "tt_metal/tt-llk/tt_llk_blackhole/llk_lib",
+                                      "tt_metal/hw/ckernels/blackhole/metal/llk_api",
+                                      "tt_metal/hw/ckernels/blackhole/metal/llk_api/llk_sfpu"}));
+  EXPECT_EQ(
+      under(tk::check::sdk_jit_includes("R", false, tk::arch::kWormholeB0)),
+      (std::vector<std::string>{"tt_metal/hw/ckernels/wormhole_b0/metal/common",
+                                "tt_metal/hw/ckernels/wormhole_b0/metal/llk_io",
+                                "tt_metal/hw/inc/internal/tt-1xx/wormhole",
+                                "tt_metal/hw/inc/internal/tt-1xx/wormhole/wormhole_b0_defines",
+                                "tt_metal/hw/inc/internal/tt-1xx/wormhole/noc",
+                                "tt_metal/tt-llk/tt_llk_wormhole_b0/common/inc",
+                                "tt_metal/tt-llk/tt_llk_wormhole_b0/llk_lib"}));
+  auto has = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
+  const std::vector<std::string> bh = tk::check::sdk_jit_defines(false, tk::arch::kBlackhole);
+  EXPECT_TRUE(has(bh, "PCIE_NOC_X=19") && has(bh, "PCIE_NOC_Y=24") && has(bh, "NUM_L1_BANKS=130") &&
+              has(bh, "LOG_BASE_2_OF_NUM_DRAM_BANKS=3"));
+  const std::vector<std::string> wh = tk::check::sdk_jit_defines(false, tk::arch::kWormholeB0);
+  EXPECT_TRUE(has(wh, "PCIE_NOC_X=0") && has(wh, "PCIE_NOC_Y=3") && has(wh, "NUM_L1_BANKS=64") &&
+              has(wh, "IS_NOT_POW2_NUM_DRAM_BANKS=1"));
 }
 
 } // namespace

@@ -10,7 +10,8 @@ namespace tk::lower {
 namespace {
 
 const char* kHead = R"(// after to-core-loop
-program k attributes {cb_depth = 2, fp32_acc = FP32, grid = 8x8, math_fidelity = "HiFi4"} {
+program k {
+  options grid 8x8 cb_depth 2 fp32_acc FP32 math_fidelity "HiFi4"
   tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
   tensor v: bf16[M, 1] input layout dram interleaved tile 32x32 page 2048
   tensor y: bf16[M, N] output layout dram interleaved tile 32x32 page 2048

@@ -13,7 +13,8 @@ namespace tk::lower {
 namespace {
 
 const char* kColnorm = R"(// after infer-layout
-program colnorm attributes {cb_depth = 3, fp32_acc = true, grid = 4x2, math_fidelity = "HiFi2"} {
+program colnorm {
+  options grid 4x2 cb_depth 3 fp32_acc true math_fidelity "HiFi2"
   tensor x: f32[M, 64] input layout dram interleaved tile 32x32 page 4096
   tensor v: bf16[1, 64] input layout dram interleaved tile 32x32 page 2048
   tensor y: f32[M, 64] output layout l1 interleaved tile 32x32 page 4096
@@ -37,7 +38,8 @@ const char* kMini = R"(kernel mini(x: bf16[M, 64], b: bf16[1, 64], alpha: f32) -
 )";
 
 const char* kInits = R"(// after insert-cb-protocol
-program ci attributes {cb_depth = 2, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
+program ci {
+  options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
   tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
   tensor y: bf16[M, N] output layout dram interleaved tile 32x32 page 2048
   cb cb_x index 0 format Float16_b page 2048 depth 2 role input tensor x
@@ -74,7 +76,8 @@ program ci attributes {cb_depth = 2, fp32_acc = false, grid = 8x8, math_fidelity
 )";
 
 const char* kTwoPacks = R"(// after select-tile-ops
-program ad attributes {cb_depth = 2, fp32_acc = false, grid = 8x8, math_fidelity = "HiFi4"} {
+program ad {
+  options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
   tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
   tensor y: bf16[M, N] output layout dram interleaved tile 32x32 page 2048
   cb cb_x index 0 format Float16_b page 2048 depth 2 role input tensor x
@@ -194,8 +197,9 @@ TEST(TTStages, AttachAccessorsListsCompileTimeArgs) {
   accessor v args [2, 2048]
   accessor y args [0, 4096]
 )");
-  EXPECT_EQ(first_line(text), "program colnorm attributes {cb_depth = 3, fp32_acc = true, grid = "
-                              "4x2, math_fidelity = \"HiFi2\"} {\n");
+  EXPECT_EQ(first_line(text), "program colnorm {\n");
+  EXPECT_EQ(lines(text, "  options "),
+            "  options grid 4x2 cb_depth 3 fp32_acc true math_fidelity \"HiFi2\"\n");
 }
 
 TEST(TTStages, PartitionWorkAddsTheHostFunctionAndPlan) {
@@ -596,12 +600,12 @@ TEST(TTStages, FinalizeSignatureCompletesTheHostPlan) {
 TEST(TTStages, FinalizeSignatureTakesTheMathFidelityOption) {
   std::string before = after_tk(kMini, "insert-dst-management");
   std::string hifi2 = before;
-  hifi2.replace(hifi2.find("math_fidelity = \"HiFi4\""), 23, "math_fidelity = \"HiFi2\"");
+  hifi2.replace(hifi2.find("math_fidelity \"HiFi4\""), 21, "math_fidelity \"HiFi2\"");
   EXPECT_NE(after_text("// after insert-dst-management\n" + hifi2, "finalize-signature")
                 .find("math_fidelity hifi2 fp32_dest_acc_en false"),
             std::string::npos);
   std::string bad = before;
-  bad.replace(bad.find("math_fidelity = \"HiFi4\""), 23, "math_fidelity = \"HiFi5\"");
+  bad.replace(bad.find("math_fidelity \"HiFi4\""), 21, "math_fidelity \"HiFi5\"");
   EXPECT_EQ(after_text("// after insert-dst-management\n" + bad, "finalize-signature"),
             "ttgen: error: kernel 'mini': unknown math_fidelity 'HiFi5'; use LoFi, HiFi2, HiFi3 or "
             "HiFi4\n");
@@ -611,12 +615,12 @@ TEST(TTStages, AssignCbsReportsL1OverflowAtTheFirstUseOfTheCbThatDoesNotFit) {
   std::string deep = kTwoPacks;
   for (std::size_t at; (at = deep.find("depth 2 role")) != std::string::npos;)
     deep.replace(at, 7, "depth 400");
-  deep.replace(deep.find("cb_depth = 2"), 12, "cb_depth = 400");
+  deep.replace(deep.find("cb_depth 2"), 10, "cb_depth 400");
   EXPECT_EQ(after_text(deep, "assign-cbs"),
-            "dump.txt:22:7: error: the circular buffers of kernel 'ad' need 1642496 bytes of L1 "
+            "dump.txt:23:7: error: the circular buffers of kernel 'ad' need 1642496 bytes of L1 "
             "(cb_depth 400), but a wormhole_b0 core has 1395424 for them (its L1 from 0x19520 to "
             "0x16e000); the one for 'y' does not fit: lower cb_depth\n"
-            "  22 |       pack_tile(0, cb_y)\n"
+            "  23 |       pack_tile(0, cb_y)\n"
             "     |       ^~~~~~~~~\n");
 }
 
@@ -678,7 +682,8 @@ TEST(TTStages, VerifyKernelsStaysFastOnDeeplyNestedLoops) {
 // both (D) or sits in a loop whose trip count depends on the column stays a read of its own. The
 // per-core values and the semaphores follow.
 const char* kMulticast = R"(// after split-kernels
-program mc attributes {grid = 8x8} {
+program mc {
+  options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
   tensor A: bf16[M, K] input layout dram interleaved tile 32x32 page 2048
   tensor B: bf16[K, N] input layout dram interleaved tile 32x32 page 2048
   tensor D: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
@@ -766,7 +771,8 @@ TEST(TTStages, MulticastReadsNeedsACoreGrid) {
 // power of two at or below sqrt(256 x 397 / 256) = 19.9). z is read by one loop only, w at two
 // different rows: both stay streamed.
 const char* kKeepRows = R"(// after to-core-loop
-program kr attributes {grid = 8x8} {
+program kr {
+  options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
   tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
   tensor z: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
   tensor w: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
@@ -864,7 +870,8 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
 // window of 320 while g's tiles past 160 are loaded: the output loop splits at both. b is read at
 // [i, 0]: one tile a work item, not a row, so it streams.
 const char* kSharedRows = R"(// after to-core-loop
-program sr attributes {grid = 8x8} {
+program sr {
+  options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
   tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
   tensor g: bf16[1, N] input layout dram interleaved tile 32x32 page 2048
   tensor b: bf16[M, 32] input layout dram interleaved tile 32x32 page 2048

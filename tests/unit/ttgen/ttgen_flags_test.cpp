@@ -443,7 +443,7 @@ TEST(TtgenJson, UsageErrors) {
 
 // ---- --emit=dot ---------------------------------------------------------------------------------
 
-// --arch (issue 28) is recorded as every program's `arch` attribute, which the TT stages read the
+// --arch (issue 28) is recorded as every program's `options arch`, which the TT stages read the
 // chip's facts from (lower::tt::arch_of); naming the default changes nothing else. An unknown name
 // is a usage error listing the known ones, in a dump a user error.
 TEST(TtgenArch, RecordedOnTheProgramAndNamingTheDefaultChangesNothingElse) {
@@ -451,9 +451,9 @@ TEST(TtgenArch, RecordedOnTheProgramAndNamingTheDefaultChangesNothingElse) {
   Result plain = ttgen("--emit=ir " + example("matmul"));
   ASSERT_EQ(named.code, 0) << named.err;
   ASSERT_EQ(plain.code, 0) << plain.err;
-  const std::string attr = "program matmul attributes {arch = \"wormhole_b0\", ";
-  ASSERT_NE(named.out.find(attr), std::string::npos) << named.out;
-  EXPECT_EQ(std::regex_replace(named.out, std::regex("arch = \"wormhole_b0\", "), ""), plain.out);
+  const std::string opts = "  options arch \"wormhole_b0\" grid 8x8 ";
+  ASSERT_NE(named.out.find(opts), std::string::npos) << named.out;
+  EXPECT_EQ(std::regex_replace(named.out, std::regex(" arch \"wormhole_b0\""), ""), plain.out);
   Result bad = ttgen("--arch=grayskull -", kShift);
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(bad.err, "ttgen: error: --arch: grayskull not in {wormhole_b0,blackhole}\nrun "
@@ -474,20 +474,19 @@ TEST(TtgenArch, RecordedOnTheProgramAndNamingTheDefaultChangesNothingElse) {
 TEST(TtgenArch, BlackholeTakesTheP150Grid) {
   Result flag = ttgen("--arch=blackhole --stop-after=to-tile-ir --emit=ir " + example("matmul"));
   ASSERT_EQ(flag.code, 0) << flag.err;
-  EXPECT_NE(flag.out.find("program matmul attributes {arch = \"blackhole\", cb_depth = 2, "
-                          "fp32_acc = false, grid = 13x10, "),
+  EXPECT_NE(flag.out.find("  options arch \"blackhole\" grid 13x10 cb_depth 2 fp32_acc false "
+                          "math_fidelity \"HiFi4\"\n"),
             std::string::npos)
       << flag.out;
   const std::string in_source = "@options(arch = blackhole)\n" + std::string(kShift);
   Result option = ttgen("--stop-after=to-tile-ir --emit=ir -", in_source);
   ASSERT_EQ(option.code, 0) << option.err;
-  EXPECT_NE(option.out.find("arch = \"blackhole\""), std::string::npos) << option.out;
-  EXPECT_NE(option.out.find("grid = 13x10"), std::string::npos) << option.out;
+  EXPECT_NE(option.out.find("options arch \"blackhole\" grid 13x10 "), std::string::npos)
+      << option.out;
   // --arch wins over the kernel's option, and brings its own grid.
   Result back = ttgen("--arch=wormhole_b0 --stop-after=to-tile-ir --emit=ir -", in_source);
   ASSERT_EQ(back.code, 0) << back.err;
-  EXPECT_NE(back.out.find("arch = \"wormhole_b0\""), std::string::npos) << back.out;
-  EXPECT_NE(back.out.find("grid = 8x8"), std::string::npos) << back.out;
+  EXPECT_NE(back.out.find("options arch \"wormhole_b0\" grid 8x8 "), std::string::npos) << back.out;
   Result grid = ttgen("--arch=blackhole --grid=13x10 --emit=ir " + example("eltwise_add"));
   EXPECT_EQ(grid.code, 0) << grid.err;
   Result too_wide = ttgen("--grid=13x10 -", kShift);
