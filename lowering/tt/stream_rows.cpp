@@ -64,9 +64,9 @@ bool reads_any(const Expr& e, const std::set<std::string>& names) {
 
 struct Streamed {
   const Tensor* tensor;
-  const StmtNode* at;        // the loop statement its window is read before
-  std::vector<Expr> prefix;  // the leading indices of its loads
-  std::string extent;        // E, printed
+  const StmtNode* at;       // the loop statement its window is read before
+  std::vector<Expr> prefix; // the leading indices of its loads
+  std::string extent;       // E, printed
   std::string cb;
 };
 
@@ -273,9 +273,9 @@ private:
     auto [it, fresh] = kept_.try_emplace(extent);
     if (fresh) {
       std::string n = names_.fresh("stream_kept");
-      lets_.push_back(decl(n, Type::i32(),
-                           binary(BinaryOp::min, extent_loops_.at(extent)->extent,
-                                  int_imm(window_))));
+      lets_.push_back(
+          decl(n, Type::i32(),
+               binary(BinaryOp::min, extent_loops_.at(extent)->extent, int_imm(window_))));
       it->second = var(n, Type::i32());
     }
     return it->second;
