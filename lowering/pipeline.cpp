@@ -25,6 +25,7 @@
 #include "lowering/tt/plan_buffers.hpp"
 #include "lowering/tt/select_tile_ops.hpp"
 #include "lowering/tt/split_kernels.hpp"
+#include "lowering/tt/stream_rows.hpp"
 #include "lowering/tt/target.hpp"
 #include "lowering/tt/to_core_loop.hpp"
 #include "lowering/tt/verify_kernels.hpp"
@@ -80,6 +81,10 @@ constexpr Stage kTT[] = {
      "a row several loops read, read once per work item into a CB and kept in L1 (the tiles "
      "past the CB's capacity still streamed)",
      keep_rows},
+    {"stream-rows",
+     "a row of tiles a loop walks, fixed for the loop, read as one block with one barrier into a "
+     "double-buffered window, before the outermost loop in which it is fixed",
+     stream_rows},
     {"select-tile-ops",
      "TT compute primitives on CBs and DST slots, packs, waits and pops; "
      "abstract tile streams to and from DRAM; intermediate CBs",

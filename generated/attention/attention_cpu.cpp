@@ -50,56 +50,22 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
           m(er, ec) = -std::numeric_limits<float>::infinity();
         }
       }
-      for (std::int64_t j = 0; j < i + 1; ++j) {
-        tk::cpu::Tile s;
-        for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
-            s(er, ec) = 0.0f;
-          }
-        }
-        for (std::int64_t e = 0; e < Dt; ++e) {
-          tk::cpu::Tile t0;
-          tk::cpu::load_tile(Q.matrix(h), i, e, t0);
-          tk::cpu::Tile t1;
-          tk::cpu::Tile t2;
-          tk::cpu::load_tile(K.matrix(h), j, e, t2);
-          for (std::int64_t er = 0; er < 32; ++er) {
-            for (std::int64_t ec = 0; ec < 32; ++ec) {
-              t1(er, ec) = t2(ec, er);
-            }
-          }
-          tk::cpu::Tile t3;
-          t3 = s;
-          tk::cpu::tile_matmul_acc(t0, t1, t3);
-          for (std::int64_t er = 0; er < 32; ++er) {
-            for (std::int64_t ec = 0; ec < 32; ++ec) {
-              s(er, ec) = t3(er, ec);
-            }
-          }
-        }
-        tk::cpu::Tile t4;
-        for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
-            t4(er, ec) =
-                ((static_cast<float>(32 * i + er) >= static_cast<float>(32 * j + ec) ? 1.0f
-                                                                                     : 0.0f) != 0.0f
-                     ? s(er, ec) * scale
-                     : -std::numeric_limits<float>::infinity());
-          }
-        }
-        tk::cpu::rowmax(t4, t4);
-        for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
-            m(er, ec) = std::max(m(er, ec), t4(er, ec));
-          }
-        }
-      }
       tk::cpu::Tile l;
       for (std::int64_t er = 0; er < 32; ++er) {
         for (std::int64_t ec = 0; ec < 32; ++ec) {
           l(er, ec) = 0.0f;
         }
       }
+      tk::cpu::Row o = tk::cpu::row_alloc(Dt);
+      for (std::int64_t d = 0; d < Dt; ++d) {
+        tk::cpu::Tile t0;
+        for (std::int64_t er = 0; er < 32; ++er) {
+          for (std::int64_t ec = 0; ec < 32; ++ec) {
+            t0(er, ec) = 0.0f;
+          }
+        }
+        tk::cpu::row_set(o, d, t0);
+      }
       for (std::int64_t j = 0; j < i + 1; ++j) {
         tk::cpu::Tile s;
         for (std::int64_t er = 0; er < 32; ++er) {
@@ -108,108 +74,99 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
           }
         }
         for (std::int64_t e = 0; e < Dt; ++e) {
-          tk::cpu::Tile t5;
-          tk::cpu::load_tile(Q.matrix(h), i, e, t5);
-          tk::cpu::Tile t6;
-          tk::cpu::Tile t7;
-          tk::cpu::load_tile(K.matrix(h), j, e, t7);
+          tk::cpu::Tile t1;
+          tk::cpu::load_tile(Q.matrix(h), i, e, t1);
+          tk::cpu::Tile t2;
+          tk::cpu::Tile t3;
+          tk::cpu::load_tile(K.matrix(h), j, e, t3);
           for (std::int64_t er = 0; er < 32; ++er) {
             for (std::int64_t ec = 0; ec < 32; ++ec) {
-              t6(er, ec) = t7(ec, er);
+              t2(er, ec) = t3(ec, er);
             }
           }
-          tk::cpu::Tile t8;
-          t8 = s;
-          tk::cpu::tile_matmul_acc(t5, t6, t8);
+          tk::cpu::Tile t4;
+          t4 = s;
+          tk::cpu::tile_matmul_acc(t1, t2, t4);
           for (std::int64_t er = 0; er < 32; ++er) {
             for (std::int64_t ec = 0; ec < 32; ++ec) {
-              s(er, ec) = t8(er, ec);
+              s(er, ec) = t4(er, ec);
             }
           }
         }
-        tk::cpu::Tile t9;
         for (std::int64_t er = 0; er < 32; ++er) {
           for (std::int64_t ec = 0; ec < 32; ++ec) {
-            t9(er, ec) = std::exp(
+            s(er, ec) =
                 ((static_cast<float>(32 * i + er) >= static_cast<float>(32 * j + ec) ? 1.0f
                                                                                      : 0.0f) != 0.0f
                      ? s(er, ec) * scale
-                     : -std::numeric_limits<float>::infinity()) -
-                m(er, 0));
+                     : -std::numeric_limits<float>::infinity());
           }
         }
-        tk::cpu::rowsum(t9, t9);
+        tk::cpu::Tile mn;
+        tk::cpu::Tile t5;
+        tk::cpu::rowmax(s, t5);
         for (std::int64_t er = 0; er < 32; ++er) {
           for (std::int64_t ec = 0; ec < 32; ++ec) {
-            l(er, ec) = l(er, ec) + t9(er, ec);
+            mn(er, ec) = std::max(m(er, ec), t5(er, ec));
           }
         }
-      }
-      tk::cpu::Tile r;
-      for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
-          r(er, ec) = tk_recip(l(er, ec));
+        tk::cpu::Tile c;
+        for (std::int64_t er = 0; er < 32; ++er) {
+          for (std::int64_t ec = 0; ec < 32; ++ec) {
+            c(er, ec) = std::exp(m(er, ec) - mn(er, ec));
+          }
         }
+        tk::cpu::Tile p;
+        for (std::int64_t er = 0; er < 32; ++er) {
+          for (std::int64_t ec = 0; ec < 32; ++ec) {
+            p(er, ec) = std::exp(s(er, ec) - mn(er, 0));
+          }
+        }
+        tk::cpu::Tile t6;
+        tk::cpu::rowsum(p, t6);
+        for (std::int64_t er = 0; er < 32; ++er) {
+          for (std::int64_t ec = 0; ec < 32; ++ec) {
+            l(er, ec) = l(er, ec) * c(er, ec) + t6(er, ec);
+          }
+        }
+        for (std::int64_t d = 0; d < Dt; ++d) {
+          tk::cpu::Tile t7;
+          tk::cpu::Tile t8;
+          tk::cpu::row_get(o, d, t8);
+          tk::cpu::Tile t9;
+          tk::cpu::load_tile(V.matrix(h), j, d, t9);
+          tk::cpu::Tile t10;
+          for (std::int64_t er = 0; er < 32; ++er) {
+            for (std::int64_t ec = 0; ec < 32; ++ec) {
+              t10(er, ec) = 0.0f;
+            }
+          }
+          tk::cpu::tile_matmul_acc(p, t9, t10);
+          for (std::int64_t er = 0; er < 32; ++er) {
+            for (std::int64_t ec = 0; ec < 32; ++ec) {
+              t7(er, ec) = t8(er, ec) * c(er, 0) + t10(er, ec);
+            }
+          }
+          tk::cpu::row_set(o, d, t7);
+        }
+        m = mn;
       }
       for (std::int64_t d = 0; d < Dt; ++d) {
-        tk::cpu::Tile o;
+        tk::cpu::Tile t11;
+        tk::cpu::Tile t12;
+        tk::cpu::row_get(o, d, t12);
+        tk::cpu::Tile t13;
         for (std::int64_t er = 0; er < 32; ++er) {
           for (std::int64_t ec = 0; ec < 32; ++ec) {
-            o(er, ec) = 0.0f;
+            t13(er, ec) = tk_recip(l(er, ec));
           }
         }
-        for (std::int64_t j = 0; j < i + 1; ++j) {
-          tk::cpu::Tile s;
-          for (std::int64_t er = 0; er < 32; ++er) {
-            for (std::int64_t ec = 0; ec < 32; ++ec) {
-              s(er, ec) = 0.0f;
-            }
-          }
-          for (std::int64_t e = 0; e < Dt; ++e) {
-            tk::cpu::Tile t10;
-            tk::cpu::load_tile(Q.matrix(h), i, e, t10);
-            tk::cpu::Tile t11;
-            tk::cpu::Tile t12;
-            tk::cpu::load_tile(K.matrix(h), j, e, t12);
-            for (std::int64_t er = 0; er < 32; ++er) {
-              for (std::int64_t ec = 0; ec < 32; ++ec) {
-                t11(er, ec) = t12(ec, er);
-              }
-            }
-            tk::cpu::Tile t13;
-            t13 = s;
-            tk::cpu::tile_matmul_acc(t10, t11, t13);
-            for (std::int64_t er = 0; er < 32; ++er) {
-              for (std::int64_t ec = 0; ec < 32; ++ec) {
-                s(er, ec) = t13(er, ec);
-              }
-            }
-          }
-          tk::cpu::Tile p;
-          for (std::int64_t er = 0; er < 32; ++er) {
-            for (std::int64_t ec = 0; ec < 32; ++ec) {
-              p(er, ec) =
-                  std::exp(((static_cast<float>(32 * i + er) >= static_cast<float>(32 * j + ec)
-                                 ? 1.0f
-                                 : 0.0f) != 0.0f
-                                ? s(er, ec) * scale
-                                : -std::numeric_limits<float>::infinity()) -
-                           m(er, 0)) *
-                  r(er, 0);
-            }
-          }
-          tk::cpu::Tile t14;
-          tk::cpu::load_tile(V.matrix(h), j, d, t14);
-          tk::cpu::Tile t15;
-          t15 = o;
-          tk::cpu::tile_matmul_acc(p, t14, t15);
-          for (std::int64_t er = 0; er < 32; ++er) {
-            for (std::int64_t ec = 0; ec < 32; ++ec) {
-              o(er, ec) = t15(er, ec);
-            }
+        for (std::int64_t er = 0; er < 32; ++er) {
+          for (std::int64_t ec = 0; ec < 32; ++ec) {
+            t11(er, ec) = t12(er, ec) * t13(er, 0);
           }
         }
-        tk::cpu::store_tile(o, O.matrix(h), i, d);
+        tk::cpu::store_tile(t11, O.matrix(h), i, d);
       }
     }
   });

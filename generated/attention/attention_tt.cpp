@@ -45,12 +45,14 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   tk::check_same_dim("attention", "H", "Q", "batch", Q.batch, "O", "batch", O.batch);
   tk::check_same_dim("attention", "S", "Q", "rows", Q.rows, "O", "rows", O.rows);
   tk::check_same_dim("attention", "D", "Q", "cols", Q.cols, "O", "cols", O.cols);
+  tk::check_row_fits("attention", "o", "D", "Q", "cols", Q.cols, 32, 64);
   const std::uint32_t H = static_cast<std::uint32_t>(Q.batch);
   const std::uint32_t S = static_cast<std::uint32_t>(Q.rows);
   const std::uint32_t D = static_cast<std::uint32_t>(Q.cols);
   const std::uint32_t St = S / 32u;
   const std::uint32_t work_items = H * St;
   const std::uint32_t Dt = D / 32u;
+  const std::uint32_t stream_kept = std::min(Dt, 32u);
   const std::uint32_t scale_bits = std::bit_cast<std::uint32_t>(scale);
   const std::uint32_t Q_bytes = H * (St * Dt * 2048u);
   const std::uint32_t K_bytes = H * (St * Dt * 2048u);
@@ -132,20 +134,36 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
           .set_page_size(tt::CBIndex::c_4, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(131072, {{tt::CBIndex::c_5, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_5, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(131072, {{tt::CBIndex::c_6, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_6, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(131072, {{tt::CBIndex::c_7, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_7, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_24, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_25, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_25, 2048));
+      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_25, tt::DataFormat::Float32}})
+          .set_page_size(tt::CBIndex::c_25, 4096));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_8, tt::DataFormat::Float32}})
+          .set_page_size(tt::CBIndex::c_8, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_26, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_26, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_27, tt::DataFormat::Float32}})
-          .set_page_size(tt::CBIndex::c_27, 4096));
+      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_27, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_27, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_28, tt::DataFormat::Float32}})
@@ -154,6 +172,14 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_29, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_29, 4096));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_30, tt::DataFormat::Float32}})
+          .set_page_size(tt::CBIndex::c_30, 4096));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_31, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_31, 2048));
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*Q_buffer).append_to(tk_reader_compile_args);
@@ -170,8 +196,9 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   std::vector<tt::tt_metal::UnpackToDestMode> tk_unpack_to_dest_mode(
       NUM_CIRCULAR_BUFFERS, tt::tt_metal::UnpackToDestMode::Default);
   tk_unpack_to_dest_mode[tt::CBIndex::c_24] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
+  tk_unpack_to_dest_mode[tt::CBIndex::c_25] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
+  tk_unpack_to_dest_mode[tt::CBIndex::c_8] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   tk_unpack_to_dest_mode[tt::CBIndex::c_26] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
-  tk_unpack_to_dest_mode[tt::CBIndex::c_27] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   tk_unpack_to_dest_mode[tt::CBIndex::c_28] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   tk_unpack_to_dest_mode[tt::CBIndex::c_29] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
@@ -198,9 +225,9 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {Q_addr, K_addr, V_addr, St, Dt, start, count});
+                                     {Q_addr, K_addr, V_addr, St, Dt, stream_kept, start, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                     {St, Dt, scale_bits, start, count});
+                                     {St, Dt, stream_kept, scale_bits, start, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
                                      {O_addr, St, Dt, start, count});
         start += count;

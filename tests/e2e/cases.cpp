@@ -6,6 +6,7 @@ namespace tk::e2e {
 const std::vector<Example>& examples() {
   static const std::vector<Example> all = {
       {"attention", TK_E2E_TT_attention, false, run_attention},
+      {"attention_gqa", TK_E2E_TT_attention_gqa, false, run_attention_gqa},
       {"axpby", TK_E2E_TT_axpby, false, run_axpby},
       {"batched_matmul", TK_E2E_TT_batched_matmul, true, run_batched_matmul},
       {"eltwise_add", TK_E2E_TT_eltwise_add, false, run_eltwise_add},

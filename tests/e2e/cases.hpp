@@ -43,6 +43,7 @@ namespace tk::e2e {
 // The run function of each example (cases_matmul.cpp, cases_eltwise.cpp, cases_rows.cpp,
 // cases_reduce.cpp, cases_attention.cpp).
 Outcome run_attention(Backend b, const Shape& s);
+Outcome run_attention_gqa(Backend b, const Shape& s);
 Outcome run_axpby(Backend b, const Shape& s);
 Outcome run_batched_matmul(Backend b, const Shape& s);
 Outcome run_eltwise_add(Backend b, const Shape& s);

@@ -59,7 +59,11 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Shape{Backend::cpu, 1, 32, 32}, Shape{Backend::cpu, 2, 96, 64},
                       Shape{Backend::cpu, 2, 160, 128}, Shape{Backend::cpu, 3, 224, 64},
                       Shape{Backend::tt, 1, 32, 32}, Shape{Backend::tt, 2, 96, 64},
-                      Shape{Backend::tt, 2, 160, 128}, Shape{Backend::tt, 3, 224, 64}));
+                      Shape{Backend::tt, 2, 160, 128}, Shape{Backend::tt, 3, 224, 64},
+                      // D = 1056: 33 tiles, one past the 32-tile windows stream-rows reads Q, K
+                      // and V into, so the last tile of each row is streamed (docs/lowering.md,
+                      // "Rows in blocks").
+                      Shape{Backend::cpu, 1, 64, 1056}, Shape{Backend::tt, 1, 64, 1056}));
 
 // On TT the row o lives in a circular buffer of 64 Float32 tiles (select_tile_ops_rows.hpp): the
 // host rejects D = 2080 (65 tiles) before it touches the device; the CPU has no such bound.

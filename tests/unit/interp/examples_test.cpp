@@ -108,6 +108,29 @@ void attention(const Shape& s) {
   expect_example("attention", {{{"Q", Q}, {"K", K}, {"V", V}}, {{"scale", scale}}, {}}, "O", want);
 }
 
+// Grouped-query attention: four query heads over two key/value heads, query head h reading
+// key/value head h / 2; the reference is causal attention with each K/V head repeated for its
+// two query heads.
+void attention_gqa(const Shape& s) {
+  constexpr std::int64_t kHeads = 4, kKv = 2;
+  const std::int64_t S = s.m, D = s.n;
+  Matrix Q = random(kHeads * S, D, -1, 1, 29), K = random(kKv * S, D, -1, 1, 30),
+         V = random(kKv * S, D, -1, 1, 31);
+  const double scale = 0.125;
+  auto repeat = [&](const Matrix& t) {
+    return make(kHeads * S, D, [&](auto r, auto c) { return t.at(r / S / 2 * S + r % S, c); });
+  };
+  const Matrix want = causal_attention(Q, repeat(K), repeat(V), kHeads, S, D, scale);
+  Q.rows = S;
+  Q.batch = kHeads;
+  for (Matrix* t : {&K, &V}) {
+    t->rows = S;
+    t->batch = kKv;
+  }
+  expect_example("attention_gqa", {{{"Q", Q}, {"K", K}, {"V", V}}, {{"scale", scale}}, {}}, "O",
+                 want);
+}
+
 void matmul_f32(const Shape& s) {
   const Matrix A = random(s.m, s.k, -1, 1, 3), B = random(s.k, s.n, -1, 1, 4);
   expect_example("matmul_f32", {{{"A", A}, {"B", B}}, {}, {}}, "C", product(A, B));
@@ -209,6 +232,7 @@ void tensor_max(const Shape& s) {
 const std::map<std::string, void (*)(const Shape&)>& cases() {
   static const std::map<std::string, void (*)(const Shape&)> all = {
       {"attention", attention},
+      {"attention_gqa", attention_gqa},
       {"axpby", axpby},
       {"eltwise_add", eltwise_add},
       {"matmul", matmul},

@@ -57,13 +57,17 @@ void kernel_main() {
   constexpr uint32_t cb_V = tt::CBIndex::c_2;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_3;
   constexpr uint32_t cb_mask = tt::CBIndex::c_4;
+  constexpr uint32_t cb_Q_win = tt::CBIndex::c_5;
+  constexpr uint32_t cb_K_win = tt::CBIndex::c_6;
+  constexpr uint32_t cb_V_win = tt::CBIndex::c_7;
   const uint32_t Q_addr = get_arg_val<uint32_t>(0);
   const uint32_t K_addr = get_arg_val<uint32_t>(1);
   const uint32_t V_addr = get_arg_val<uint32_t>(2);
   const int32_t St = get_arg_val<uint32_t>(3);
   const int32_t Dt = get_arg_val<uint32_t>(4);
-  const uint32_t start = get_arg_val<uint32_t>(5);
-  const uint32_t count = get_arg_val<uint32_t>(6);
+  const int32_t stream_kept = get_arg_val<uint32_t>(5);
+  const uint32_t start = get_arg_val<uint32_t>(6);
+  const uint32_t count = get_arg_val<uint32_t>(7);
   constexpr auto Q_args = TensorAccessorArgs<0>();
   const auto Q_accessor = TensorAccessor(Q_args, Q_addr, 2048u);
   constexpr auto K_args = TensorAccessorArgs<Q_args.next_compile_time_args_offset()>();
@@ -76,48 +80,50 @@ void kernel_main() {
   for (uint32_t w = start; w < start + count; ++w) {
     const int32_t h = w / St;
     const int32_t i = w % St / 2 + w % St % 2 * (St - 1 - 2 * (w % St / 2));
-    for (int32_t j = 0; j < i + 1; ++j) {
-      for (int32_t e = 0; e < Dt; ++e) {
-        cb_reserve_back(cb_Q, 1);
-        cb_reserve_back(cb_K, 1);
-        noc_async_read_page((h * St + i) * Dt + e, Q_accessor, get_write_ptr(cb_Q));
-        noc_async_read_page((h * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
-        noc_async_read_barrier();
-        cb_push_back(cb_Q, 1);
-        cb_push_back(cb_K, 1);
+    cb_reserve_back(cb_Q_win, 32);
+    for (int32_t cb_Q_win_r = 0; cb_Q_win_r < 1; ++cb_Q_win_r) {
+      for (int32_t cb_Q_win_c = 0; cb_Q_win_c < stream_kept; ++cb_Q_win_c) {
+        noc_async_read_page((h * St + i) * Dt + cb_Q_win_r + cb_Q_win_c, Q_accessor,
+                            get_write_ptr(cb_Q_win) +
+                                (cb_Q_win_r * 32 + cb_Q_win_c) * get_tile_size(cb_Q_win));
       }
-      cb_reserve_back(cb_mask, 1);
-      fill_tril_tile<DataFormat::Float16_b>(get_write_ptr(cb_mask), 32 * (j - i));
-      cb_push_back(cb_mask, 1);
     }
+    noc_async_read_barrier();
+    cb_push_back(cb_Q_win, 32);
     for (int32_t j = 0; j < i + 1; ++j) {
-      for (int32_t e = 0; e < Dt; ++e) {
-        cb_reserve_back(cb_Q, 1);
-        cb_reserve_back(cb_K, 1);
-        noc_async_read_page((h * St + i) * Dt + e, Q_accessor, get_write_ptr(cb_Q));
-        noc_async_read_page((h * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
-        noc_async_read_barrier();
-        cb_push_back(cb_Q, 1);
-        cb_push_back(cb_K, 1);
-      }
-      cb_reserve_back(cb_mask, 1);
-      fill_tril_tile<DataFormat::Float16_b>(get_write_ptr(cb_mask), 32 * (j - i));
-      cb_push_back(cb_mask, 1);
-    }
-    for (int32_t d = 0; d < Dt; ++d) {
-      for (int32_t j = 0; j < i + 1; ++j) {
-        for (int32_t e = 0; e < Dt; ++e) {
-          cb_reserve_back(cb_Q, 1);
-          cb_reserve_back(cb_K, 1);
-          noc_async_read_page((h * St + i) * Dt + e, Q_accessor, get_write_ptr(cb_Q));
-          noc_async_read_page((h * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
-          noc_async_read_barrier();
-          cb_push_back(cb_Q, 1);
-          cb_push_back(cb_K, 1);
+      cb_reserve_back(cb_K_win, 32);
+      for (int32_t cb_K_win_r = 0; cb_K_win_r < 1; ++cb_K_win_r) {
+        for (int32_t cb_K_win_c = 0; cb_K_win_c < stream_kept; ++cb_K_win_c) {
+          noc_async_read_page((h * St + j) * Dt + cb_K_win_r + cb_K_win_c, K_accessor,
+                              get_write_ptr(cb_K_win) +
+                                  (cb_K_win_r * 32 + cb_K_win_c) * get_tile_size(cb_K_win));
         }
-        cb_reserve_back(cb_mask, 1);
-        fill_tril_tile<DataFormat::Float16_b>(get_write_ptr(cb_mask), 32 * (j - i));
-        cb_push_back(cb_mask, 1);
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_K_win, 32);
+      for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+        cb_reserve_back(cb_Q, 1);
+        cb_reserve_back(cb_K, 1);
+        noc_async_read_page((h * St + i) * Dt + e, Q_accessor, get_write_ptr(cb_Q));
+        noc_async_read_page((h * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
+        noc_async_read_barrier();
+        cb_push_back(cb_Q, 1);
+        cb_push_back(cb_K, 1);
+      }
+      cb_reserve_back(cb_mask, 1);
+      fill_tril_tile<DataFormat::Float16_b>(get_write_ptr(cb_mask), 32 * (j - i));
+      cb_push_back(cb_mask, 1);
+      cb_reserve_back(cb_V_win, 32);
+      for (int32_t cb_V_win_r = 0; cb_V_win_r < 1; ++cb_V_win_r) {
+        for (int32_t cb_V_win_c = 0; cb_V_win_c < stream_kept; ++cb_V_win_c) {
+          noc_async_read_page((h * St + j) * Dt + cb_V_win_r + cb_V_win_c, V_accessor,
+                              get_write_ptr(cb_V_win) +
+                                  (cb_V_win_r * 32 + cb_V_win_c) * get_tile_size(cb_V_win));
+        }
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_V_win, 32);
+      for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
         cb_reserve_back(cb_V, 1);
         noc_async_read_page((h * St + j) * Dt + d, V_accessor, get_write_ptr(cb_V));
         noc_async_read_barrier();
