@@ -6,6 +6,7 @@
 #include "lowering/cpu/partition_threads.hpp"
 #include "lowering/front/infer_layout.hpp"
 #include "lowering/front/lower_reductions.hpp"
+#include "lowering/front/materialise.hpp"
 #include "lowering/front/to_tile_ir.hpp"
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/reader.hpp"
@@ -56,6 +57,11 @@ constexpr Stage kFront[] = {
 // select-tile-ops runs before assign-cbs: the intermediate CBs exist only once the tile ops are
 // selected (docs/lowering.md, "Stages").
 constexpr Stage kTT[] = {
+    {"materialise",
+     "a computed operand of @ invariant in a parallel index: recomputed, kept in L1, or written "
+     "to a scratch DRAM tensor by one program and read by the next (the choice and its costs in "
+     "materialise_why)",
+     materialise_tt},
     {"plan-buffers",
      "a circular buffer per tensor (inputs 0-7, outputs 16-23) and the reduce "
      "scaler: format, page, depth",
@@ -123,6 +129,10 @@ constexpr Stage kTT[] = {
 };
 
 constexpr Stage kCPU[] = {
+    {"materialise",
+     "a computed operand of @ invariant in a parallel index: written once to an f32 scratch "
+     "tensor by one loop nest and read by the next, rather than recomputed",
+     materialise_cpu},
     {"partition-threads",
      "the parallel space as one per_thread loop over its work items, "
      "handed out by the thread pool",
@@ -224,9 +234,11 @@ std::vector<Stage> stages(Target t) {
 }
 
 void apply_overrides(ir::Module& m, const OptionOverrides& o) {
-  if (!o.arch && !o.grid && !o.cb_depth && !o.fp32_acc && !o.math_fidelity)
-    return;
   for (ir::Program& p : m.programs) {
+    if (o.materialise) // materialise's own request (ttgen report prices recomputing with it)
+      p.attrs["materialise"] = {*o.materialise};
+    if (!o.arch && !o.grid && !o.cb_depth && !o.fp32_acc && !o.math_fidelity)
+      continue;
     ir::Options& opts = p.options ? *p.options : p.options.emplace();
     if (o.arch)
       opts.arch = *o.arch;

@@ -254,6 +254,7 @@ private:
     Program out;
     out.name = second_;
     out.loc = p_.loc;
+    out.options = p_.options; // the kernel's @options and ttgen's overrides hold for both
     out.attrs = p_.attrs;
     out.attrs.erase("combine");
     out.attrs.erase("materialise");

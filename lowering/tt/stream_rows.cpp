@@ -316,7 +316,7 @@ private:
 ir::Module stream_rows(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
   for (Program& p : out.programs) {
-    if (p.attrs.count("matmul_sub_block"))
+    if (p.blocking)
       continue;
     if (Function* k = ir::find_function(p, FuncKind::kernel))
       Rows(p, *k).run();

@@ -17,10 +17,10 @@ void Gen::rows_kernel() {
   const bool product = chance(0.7);
   // An element-wise update reads no tensor over K: its loop then counts a literal number of steps.
   const int literal = 1 + static_cast<int>(pick(3));
-  const Axis K = triangular  ? R
-                 : product   ? axis("K")
-                             : Axis{std::to_string(32 * literal), "0 .. " + std::to_string(literal),
-                                  literal};
+  const Axis K =
+      triangular ? R
+      : product  ? axis("K")
+                 : Axis{std::to_string(32 * literal), "0 .. " + std::to_string(literal), literal};
   const std::string krange = triangular ? (chance(0.7) ? "0 .. i + 1" : "0 .. i") : K.range;
   const int steps = K.max_tiles;
   p_.parallel = "i in " + R.range;
@@ -60,9 +60,10 @@ void Gen::rows_kernel() {
     if (x.full.empty())
       x.full.push_back(load(input(R.dim, K.dim) + "[i, k]"));
     Val m = full(x, 1);
-    loop.body.push_back(assign(
-        "c", Expr::call("recip", {Expr::binary("+", Expr::call("abs", {Expr::call("rowmax", {m.e})}),
-                                               Expr::leaf("1.0"))})));
+    loop.body.push_back(
+        assign("c", Expr::call("recip",
+                               {Expr::binary("+", Expr::call("abs", {Expr::call("rowmax", {m.e})}),
+                                             Expr::leaf("1.0"))})));
     decay = Expr::call("bcast_col", {Expr::leaf("c")});
     break;
   }
@@ -88,8 +89,8 @@ void Gen::rows_kernel() {
   if (decay)
     old = Expr::binary("*", std::move(old), std::move(*decay));
   Stmt update{Stmt::Kind::loop, "d in " + C.range, {}, {}};
-  update.body.push_back(assign("o[d]", chance(0.8) ? Expr::binary("+", old, inc.e)
-                                                   : Expr::binary("-", old, inc.e)));
+  update.body.push_back(
+      assign("o[d]", chance(0.8) ? Expr::binary("+", old, inc.e) : Expr::binary("-", old, inc.e)));
   loop.body.push_back(std::move(update));
   p_.body.push_back(std::move(loop));
 
