@@ -25,10 +25,11 @@ if [ -z "${PRESET:-}" ]; then
   asan_log=build/asan-unit-build.log
   # A session of its own, so that a failure here stops the whole build (its process group). With
   # the kernel's autogroups (Debian's default) a new session is a scheduling group of its own, in
-  # which nice alone changes nothing against the ci build: the group itself gets nice 19.
-  setsid nice -n 19 bash scripts/build.sh asan asan-unit >"$asan_log" 2>&1 &
+  # which nice alone changes nothing against the ci build: the session sets its group's nice to 19
+  # itself, once it exists.
+  setsid bash -c '{ echo 19 >/proc/self/autogroup; } 2>/dev/null || true
+                  exec nice -n 19 bash scripts/build.sh asan asan-unit' >"$asan_log" 2>&1 &
   asan_pid=$!
-  if [ -w "/proc/$asan_pid/autogroup" ]; then echo 19 >"/proc/$asan_pid/autogroup" || true; fi
   trap 'if [ -n "$asan_pid" ]; then kill -- -"$asan_pid" 2>/dev/null || true; fi' EXIT
 fi
 bash scripts/build.sh "$preset"
