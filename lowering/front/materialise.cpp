@@ -214,9 +214,10 @@ Decision by_model(const Program& p, const Match& m, std::int64_t mt, std::int64_
 }
 
 /// Asked for (a program attribute `materialise`, ttgen report's other alternative), by the model
-/// when every extent is a literal tile count (TT), otherwise by the structure: a j of one tile
-/// shares nothing, anything wider repeats the d-sum once per j.
-Decision decide(const Program& p, const Match& m, bool tt_model, std::int64_t page) {
+/// when every extent is a literal tile count, otherwise by the structure: a j of one tile shares
+/// nothing, anything wider repeats the d-sum once per j. Both chains decide alike (the CPU chain
+/// by the TT table too): one generated entry point launches the same programs on either target.
+Decision decide(const Program& p, const Match& m, std::int64_t page) {
   Decision d;
   if (auto it = p.attrs.find("materialise"); it != p.attrs.end()) {
     const auto* s = std::get_if<std::string>(&it->second.value);
@@ -229,7 +230,7 @@ Decision decide(const Program& p, const Match& m, bool tt_model, std::int64_t pa
   }
   const auto mt = literal(m.loop_i->extent), jt = literal(m.loop_j->extent),
              ft = literal(m.loop_f->extent), dt = literal(m.loop_d->extent);
-  if (tt_model && mt && jt && ft && dt && *mt > 0 && *jt > 0 && *ft > 0 && *dt > 0)
+  if (mt && jt && ft && dt && *mt > 0 && *jt > 0 && *ft > 0 && *dt > 0)
     return by_model(p, m, *mt, *jt, *ft, *dt, page);
   if (jt && *jt == 1) {
     d.choice = Materialise::Choice::recompute;
@@ -365,7 +366,7 @@ private:
   }
 };
 
-Module run(const Module& m, DType scratch_of_bf16, bool tt_model) {
+Module run(const Module& m, DType scratch_of_bf16) {
   Module out = m;
   out.programs.clear();
   NameSet programs;
@@ -381,11 +382,12 @@ Module run(const Module& m, DType scratch_of_bf16, bool tt_model) {
       continue;
     }
     // The scratch tensor's format: f32 if the kernel has an f32 tensor, else what the caller says.
-    DType dtype = scratch_of_bf16;
+    // The model prices TT's pages on either chain (the tensors' format), so both decide alike.
+    bool f32 = false;
     for (const Tensor& t : p.tensors)
-      if (t.dtype == DType::f32)
-        dtype = DType::f32;
-    Decision d = decide(p, *mt, tt_model, tile_bytes(dtype));
+      f32 = f32 || t.dtype == DType::f32;
+    const DType dtype = f32 ? DType::f32 : scratch_of_bf16;
+    Decision d = decide(p, *mt, tile_bytes(f32 ? DType::f32 : DType::bf16));
     if (d.choice == Materialise::Choice::recompute) {
       Program kept = p;
       kept.attrs.erase("materialise");
@@ -403,11 +405,11 @@ Module run(const Module& m, DType scratch_of_bf16, bool tt_model) {
 } // namespace
 
 Module materialise_tt(const Module& m, Diagnostics&) {
-  return run(m, DType::bf16, true);
+  return run(m, DType::bf16);
 }
 
 Module materialise_cpu(const Module& m, Diagnostics&) {
-  return run(m, DType::f32, false);
+  return run(m, DType::f32);
 }
 
 } // namespace tk::lower

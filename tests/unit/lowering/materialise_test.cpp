@@ -215,9 +215,12 @@ TEST(Materialise, LiteralExtentsAreDecidedByTheModel) {
       << text;
   // The scratch tensor takes the literal sizes.
   EXPECT_NE(text.find("  tensor mlp_h: bf16[2048, 2048] output"), std::string::npos) << text;
-  // The CPU chain has no timing model: the rule.
-  EXPECT_NE(ir::print(materialise_cpu(big, d)).find(R"(tensor "mlp_h" by rule why)"),
+  // The CPU chain decides alike (one entry point launches the same programs on both targets).
+  EXPECT_NE(ir::print(materialise_cpu(big, d)).find(R"(tensor "mlp_h" by model why)"),
             std::string::npos);
+  expect_kept(
+      small, materialise_cpu(small, d),
+      R"(  materialise recompute value "h" by model why "every extent is known (i 1, j 2, f 1, d 1 tiles): by the timing model of wormhole_b0 (64 cores, per-tile form), recomputing 'h' takes 434 cycles, materialising it 3741 (its two programs and a second launch of 3400): recompute")");
 }
 
 // The decision is printed, read back and verified.
