@@ -38,7 +38,9 @@ void run(Backend backend, const char* kernel, std::int64_t M, std::int64_t D, st
   Matrix<bf16> Y(M, D);
   launch(
       backend,
-      [&] { cpu(in.X.cview(), in.W1.cview(), in.b1.cview(), in.W2.cview(), in.b2.cview(), Y.view()); },
+      [&] {
+        cpu(in.X.cview(), in.W1.cview(), in.b1.cview(), in.W2.cview(), in.b2.cview(), Y.view());
+      },
       [&] {
         tt(device(), in.X.cview(), in.W1.cview(), in.b1.cview(), in.W2.cview(), in.b2.cview(),
            Y.view());
