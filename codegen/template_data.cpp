@@ -255,6 +255,9 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
     // The partial results the first program stores and the combine reads: storage the generated
     // function holds (CPU) or a DRAM buffer it creates for both programs (TT).
     std::set<std::string> partials;
+    // Whether the first program stores a materialised value (materialise's decision) rather than
+    // partial results.
+    k["scratch"] = p.materialise && p.materialise->choice == Materialise::Choice::dram;
     k["partials"] = json::array();
     if (combine)
       for (const Tensor& t : combine->tensors)
@@ -262,16 +265,17 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
         if (const Tensor* first = p.find_tensor(t.name);
             first && first->role == TensorRole::output && t.role == TensorRole::input) {
           partials.insert(t.name);
-          // A materialised value's scratch tensor (materialise) has named dimensions, which
-          // the generated function binds from the kernel's tensors.
+          // A materialised value's scratch tensor (materialise's decision names it) may have
+          // named dimensions, which the generated function binds from the kernel's tensors.
           const Dim &r = t.dims.at(0), &c = t.dims.at(1);
           const bool named = !r.name.empty() || !c.name.empty();
+          const bool scratch = p.materialise && p.materialise->tensor == t.name;
           auto side = [](const Dim& d) { return d.name.empty() ? json(d.size) : json(d.name); };
           auto text = [](const Dim& d) { return d.name.empty() ? std::to_string(d.size) : d.name; };
           k["partials"].push_back(
               {{"name", t.name},
                {"dtype", std::string(to_string(t.dtype))},
-               {"scratch", named},
+               {"scratch", scratch},
                {"rows", side(r)},
                {"cols", side(c)},
                {"elements", named ? "static_cast<std::size_t>(" + text(r) + " * " + text(c) + ")"

@@ -59,8 +59,8 @@ constexpr Stage kFront[] = {
 constexpr Stage kTT[] = {
     {"materialise",
      "a computed operand of @ invariant in a parallel index: recomputed, kept in L1, or written "
-     "to a scratch DRAM tensor by one program and read by the next (the choice and its costs in "
-     "materialise_why)",
+     "to a scratch DRAM tensor by one program and read by the next (the choice, by the timing "
+     "model or the structural rule, in the program's `materialise` line)",
      materialise_tt},
     {"plan-buffers",
      "a circular buffer per tensor (inputs 0-7, outputs 16-23) and the reduce "
@@ -235,7 +235,7 @@ std::vector<Stage> stages(Target t) {
 
 void apply_overrides(ir::Module& m, const OptionOverrides& o) {
   for (ir::Program& p : m.programs) {
-    if (o.materialise) // materialise's own request (ttgen report prices recomputing with it)
+    if (o.materialise) // materialise's own request (ttgen report prices the other alternative)
       p.attrs["materialise"] = {*o.materialise};
     if (!o.arch && !o.grid && !o.cb_depth && !o.fp32_acc && !o.math_fidelity)
       continue;

@@ -43,8 +43,8 @@ struct OptionOverrides {
   std::optional<std::int64_t> cb_depth;
   std::optional<bool> fp32_acc;
   std::optional<std::string> math_fidelity;
-  /// "recompute" keeps a computed operand of @ recomputed (the materialise stage's alternative;
-  /// ttgen report lowers it to price it).
+  /// "recompute" or "dram": the materialise stage's choice, asked for (ttgen report lowers the
+  /// alternative the stage did not choose to price it).
   std::optional<std::string> materialise;
 };
 

@@ -9,15 +9,6 @@ namespace tk::report {
 
 namespace {
 
-std::string attr(const ir::Program& p, const char* key) {
-  auto it = p.attrs.find(key);
-  const auto* s = it == p.attrs.end() ? nullptr : std::get_if<std::string>(&it->second.value);
-  if (!s)
-    throw tk::InternalError("internal error: report: program '" + p.name + "' lacks attribute '" +
-                            key + "'");
-  return *s;
-}
-
 void add(Alternative& a, const Estimate& e) {
   a.matmul_tiles += e.matmul_tiles;
   a.dram_bytes_read += e.dram_bytes_read;
@@ -38,53 +29,69 @@ std::string grouped(std::int64_t n) {
 
 } // namespace
 
-Choice materialise_choice(const ir::Program& first, const ir::Program& second,
+Choice materialise_choice(const ir::Materialise& decided, const std::string& kernel,
+                          const ir::Program* first, const ir::Program* second,
                           const ir::Program* recomputed, const Shape& shape) {
   Choice c;
-  c.kernel = first.name;
-  c.value = attr(first, "materialise_value");
-  c.tensor = attr(first, "materialise_tensor");
-  c.why = attr(first, "materialise_why");
-  const std::string chosen = attr(first, "materialise");
+  c.kernel = kernel;
+  c.value = decided.value;
+  c.basis = std::string(ir::to_string(decided.basis));
+  c.why = decided.why;
+  const bool dram_chosen = decided.choice == ir::Materialise::Choice::dram;
+  const bool priced = first && second && first->materialise && !first->materialise->tensor.empty();
+  // The scratch tensor of the materialised form (the choice's tensor only when it is chosen).
+  const std::string scratch = priced ? first->materialise->tensor : "";
+  if (dram_chosen)
+    c.tensor = scratch;
+  const std::string dump = "not priced: the input is an IR dump past the materialise stage";
 
-  Alternative re{"recompute", chosen == "recompute", recomputed != nullptr};
+  Alternative re{"recompute", !dram_chosen, recomputed != nullptr};
   if (recomputed) {
     add(re, estimate(*recomputed, shape));
     re.note = "the kernel as written: every work item recomputes its hidden tiles";
   } else {
-    re.note = "not priced: the input is an IR dump past the materialise stage";
+    re.note = dump;
   }
 
   // A row of the value per core: every hidden tile of one row of the output, the scratch
   // tensor's columns, in its format.
-  const ir::Tensor* t = first.find_tensor(c.tensor);
-  if (!t || t->dims.size() != 2)
-    throw tk::InternalError("internal error: report: no scratch tensor '" + c.tensor + "'");
-  auto size = [&](const ir::Dim& d) {
-    auto it = d.name.empty() ? shape.end() : shape.find(d.name);
-    return it == shape.end() ? d.size : it->second;
-  };
-  Alternative l1{"l1", chosen == "l1", false};
-  l1.l1_bytes_per_core = (size(t->dims[1]) + 31) / 32 * ir::tile_bytes(t->dtype);
-  const std::int64_t budget = lower::tt::l1_cb_budget(first);
-  l1.note = fmt::format("not generated: a row of '{}' takes {} B of the {} B of L1 for CBs{}, and "
-                        "a core would take whole rows of the output, giving up the blocked, "
-                        "multicast matmul",
-                        c.value, grouped(l1.l1_bytes_per_core), grouped(budget),
-                        l1.l1_bytes_per_core > budget ? " (it does not fit)" : "");
+  Alternative l1{"l1", false, false};
+  if (priced) {
+    const ir::Tensor* t = first->find_tensor(scratch);
+    if (!t || t->dims.size() != 2)
+      throw tk::InternalError("internal error: report: no scratch tensor '" + scratch + "'");
+    auto size = [&](const ir::Dim& d) {
+      auto it = d.name.empty() ? shape.end() : shape.find(d.name);
+      return it == shape.end() ? d.size : it->second;
+    };
+    l1.l1_bytes_per_core = (size(t->dims[1]) + 31) / 32 * ir::tile_bytes(t->dtype);
+    const std::int64_t budget = lower::tt::l1_cb_budget(*first);
+    l1.note = fmt::format("not generated: a row of '{}' takes {} B of the {} B of L1 for CBs{}, "
+                          "and a core would take whole rows of the output, giving up the blocked, "
+                          "multicast matmul",
+                          c.value, grouped(l1.l1_bytes_per_core), grouped(budget),
+                          l1.l1_bytes_per_core > budget ? " (it does not fit)" : "");
+  } else {
+    l1.note = "not generated: a core would take whole rows of the output, giving up the blocked, "
+              "multicast matmul";
+  }
 
-  Alternative dram{"dram", chosen == "dram", true};
-  add(dram, estimate(first, shape));
-  add(dram, estimate(second, shape));
-  dram.note = fmt::format("'{}' then '{}' on one queue, '{}' written once and read back",
-                          first.name, second.name, c.tensor);
+  Alternative dram{"dram", dram_chosen, priced};
+  if (priced) {
+    add(dram, estimate(*first, shape));
+    add(dram, estimate(*second, shape));
+    dram.note = fmt::format("'{}' then '{}' on one queue, '{}' written once and read back",
+                            first->name, second->name, scratch);
+  } else {
+    dram.note = dump;
+  }
   c.alternatives = {re, l1, dram};
   return c;
 }
 
 std::string format_text(const Choice& c) {
-  std::string out =
-      fmt::format("materialise: '{}' of kernel '{}'\n  why: {}\n", c.value, c.kernel, c.why);
+  std::string out = fmt::format("materialise: '{}' of kernel '{}' (by {})\n  why: {}\n", c.value,
+                                c.kernel, c.basis, c.why);
   out += fmt::format("  {:<11} {:>14} {:>16} {:>16} {:>12}\n", "alternative", "matmul tiles",
                      "DRAM read B", "DRAM written B", "roofline us");
   for (const Alternative& a : c.alternatives) {
@@ -105,6 +112,7 @@ nlohmann::ordered_json to_json(const Choice& c) {
   j["kernel"] = c.kernel;
   j["value"] = c.value;
   j["tensor"] = c.tensor;
+  j["basis"] = c.basis;
   j["why"] = c.why;
   for (const Alternative& a : c.alternatives) {
     if (a.chosen)

@@ -26,18 +26,20 @@ struct Alternative {
 };
 
 struct Choice {
-  std::string kernel; // the kernel's first program
+  std::string kernel; // the kernel's (first) program
   std::string value;  // the IR variable decided on
   std::string tensor; // its scratch tensor when materialised
-  std::string why;    // the stage's reasoning (materialise_why)
+  std::string basis;  // "rule", "model" or "request" (ir::Materialise::Basis)
+  std::string why;    // the stage's reasoning (ir::Materialise::why)
   std::vector<Alternative> alternatives;
 };
 
-/// The choice recorded on `first` (a program with the `materialise` attribute), priced at `shape`:
-/// `dram` from the estimates of `first` and `second` (the program that reads the scratch tensor),
-/// `recompute` from `recomputed` (the kernel lowered as written; null: not priced), `l1` by its
-/// L1 footprint.
-Choice materialise_choice(const ir::Program& first, const ir::Program& second,
+/// The decision `decided` on kernel `kernel` (its program's ir::Materialise), priced at `shape`:
+/// `dram` from the estimates of `first` and `second` (the materialised programs, the second reading
+/// the scratch tensor: as lowered or lowered again by request; null: not priced), `recompute` from
+/// `recomputed` (the kernel as written; null: not priced), `l1` by its L1 footprint.
+Choice materialise_choice(const ir::Materialise& decided, const std::string& kernel,
+                          const ir::Program* first, const ir::Program* second,
                           const ir::Program* recomputed, const Shape& shape);
 
 std::string format_text(const Choice& c);

@@ -1,7 +1,12 @@
 #include "lowering/front/materialise.hpp"
 
 #include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
 
+#include <tk_emulator/timing_params.hpp>
+
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <string>
@@ -119,15 +124,16 @@ std::optional<Match> match(const Function& f) {
   if (mentions(fb->stmts[1], j) || mentions(m.operand, j))
     return std::nullopt;
   // The scratch tensor's dimensions are those of i's and f's extents, and its page is (i, f).
-  if (!as<Var>(m.loop_i->extent) || !as<Var>(m.loop_f->extent) || !as<IntImm>(m.loop_i->min) ||
-      as<IntImm>(m.loop_i->min)->value != 0 || !as<IntImm>(m.loop_f->min) ||
-      as<IntImm>(m.loop_f->min)->value != 0)
+  if (!as<IntImm>(m.loop_i->min) || as<IntImm>(m.loop_i->min)->value != 0 ||
+      !as<IntImm>(m.loop_f->min) || as<IntImm>(m.loop_f->min)->value != 0)
     return std::nullopt;
   return m;
 }
 
 /// The dimension whose tile count to-tile-ir bound to `tile_var`.
 std::optional<Dim> dim_of(const Function& f, const Expr& extent) {
+  if (const IntImm* k = as<IntImm>(extent)) // a literal size (bf16[64, ...]): its tile count
+    return Dim{"", k->value * 32};
   const Var* v = as<Var>(extent);
   for (const auto& [dim, tv] : tile_count_vars(f))
     if (v && tv == v->name)
@@ -135,16 +141,14 @@ std::optional<Dim> dim_of(const Function& f, const Expr& extent) {
   return std::nullopt;
 }
 
-std::string why_text(const Match& m, const std::string& scratch) {
+std::string why_materialise(const Match& m) {
   const std::string& j = m.loop_j->var;
   return "'" + m.h->name + "' is invariant in the parallel index '" + j +
          "': recomputing it (the kernel as written) repeats its " + m.loop_d->var +
          "-sum and every read it makes once per '" + j +
          "' of the output; materialising computes each tile once (one plain matmul with its "
-         "element-wise epilogue), writes it to '" +
-         scratch +
-         "' and reads it back in the second matmul: one tile written and read per hidden "
-         "tile against (tiles of '" +
+         "element-wise epilogue), writes it to a scratch tensor and reads it back in the second "
+         "matmul: one tile written and read per hidden tile against (tiles of '" +
          j + "' - 1) x (tiles of '" + m.loop_d->var +
          "') tile products and their reads, so it costs more only when '" + j +
          "' spans one tile; keeping a row of h in L1 needs every hidden tile of a row (the "
@@ -154,10 +158,97 @@ std::string why_text(const Match& m, const std::string& scratch) {
          "multicast matmul: materialise";
 }
 
+std::optional<std::int64_t> literal(const Expr& e) {
+  const IntImm* k = as<IntImm>(e);
+  return k ? std::optional<std::int64_t>(k->value) : std::nullopt;
+}
+
+/// The choice and its reasoning (ir::Materialise without the scratch tensor's name).
+struct Decision {
+  Materialise::Choice choice = Materialise::Choice::dram;
+  Materialise::Basis basis = Materialise::Basis::rule;
+  std::string why;
+};
+
+/// By the timing model's table (the program's architecture), when every extent of the kernel is a
+/// literal tile count: both alternatives in the per-tile form each program has before the TT
+/// chain blocks it, its work items shared by the grid's cores, each program bound by its compute
+/// (tile products) or its DRAM reads (2 operand pages a product, plus each item's other loads),
+/// the programs in turn, and materialising pays one more launch (host_dispatch_us). Blocking only
+/// makes the materialised matmuls cheaper, so a `dram` choice here stands after it.
+Decision by_model(const Program& p, const Match& m, std::int64_t mt, std::int64_t jt,
+                  std::int64_t ft, std::int64_t dt, std::int64_t page) {
+  namespace timing = rt::emu::timing;
+  const timing::Arch& arch = tt::arch_of(p);
+  const int phases =
+      static_cast<int>(tt::math_fidelity_option(p).value_or(MathFidelity::hifi4)) + 1;
+  const double product = timing::matmul_call_cycles(arch, phases, 1, 1, static_cast<double>(page),
+                                                    static_cast<double>(page));
+  const ir::Grid g = tt::option_grid(p);
+  const std::int64_t cores = g.x * g.y;
+  const double rate = arch.dram_read_total_bytes_per_cycle.value;
+  // One program: `items` work items of `products` tile products and `pages` pages read each.
+  auto program = [&](std::int64_t items, std::int64_t products, std::int64_t pages) {
+    const double compute = static_cast<double>((items + cores - 1) / cores * products) * product;
+    const double dram = static_cast<double>(items * pages * page) / rate;
+    return std::max(compute, dram);
+  };
+  // Recompute: per output tile, f x (d-sum + one product), reading 2 pages a product, b1's tile
+  // per f and the output's two other loads. Materialise: per hidden tile the d-sum (2 pages a
+  // product and b1's tile); per output tile f products of 2 pages and the same two loads.
+  const double re = program(mt * jt, ft * (dt + 1), ft * (2 * dt + 3) + 2);
+  const double dispatch = arch.host_dispatch_us.value * arch.clock_ghz.value * 1e3;
+  const double ma = program(mt * ft, dt, 2 * dt + 1) + program(mt * jt, ft, 2 * ft + 2) + dispatch;
+  Decision d;
+  d.basis = Materialise::Basis::model;
+  d.choice = ma < re ? Materialise::Choice::dram : Materialise::Choice::recompute;
+  auto n = [](std::int64_t v) { return std::to_string(v); };
+  auto c = [](double v) { return std::to_string(std::llround(v)); };
+  d.why = "every extent is known (" + m.loop_i->var + " " + n(mt) + ", " + m.loop_j->var + " " +
+          n(jt) + ", " + m.loop_f->var + " " + n(ft) + ", " + m.loop_d->var + " " + n(dt) +
+          " tiles): by the timing model of " + std::string(arch.name) + " (" + n(cores) +
+          " cores, per-tile form), recomputing '" + m.h->name + "' takes " + c(re) +
+          " cycles, materialising it " + c(ma) + " (its two programs and a second launch of " +
+          c(dispatch) + "): " + (ma < re ? "materialise" : "recompute");
+  return d;
+}
+
+/// Asked for (a program attribute `materialise`, ttgen report's other alternative), by the model
+/// when every extent is a literal tile count, otherwise by the structure: a j of one tile shares
+/// nothing, anything wider repeats the d-sum once per j. Both chains decide alike (the CPU chain
+/// by the TT table too): one generated entry point launches the same programs on either target.
+Decision decide(const Program& p, const Match& m, std::int64_t page) {
+  Decision d;
+  if (auto it = p.attrs.find("materialise"); it != p.attrs.end()) {
+    const auto* s = std::get_if<std::string>(&it->second.value);
+    if (s && (*s == "recompute" || *s == "dram")) {
+      d.basis = Materialise::Basis::request;
+      d.choice = *s == "dram" ? Materialise::Choice::dram : Materialise::Choice::recompute;
+      d.why = "requested (materialise = \"" + *s + "\"; ttgen report prices the alternatives so)";
+      return d;
+    }
+  }
+  const auto mt = literal(m.loop_i->extent), jt = literal(m.loop_j->extent),
+             ft = literal(m.loop_f->extent), dt = literal(m.loop_d->extent);
+  if (mt && jt && ft && dt && *mt > 0 && *jt > 0 && *ft > 0 && *dt > 0)
+    return by_model(p, m, *mt, *jt, *ft, *dt, page);
+  if (jt && *jt == 1) {
+    d.choice = Materialise::Choice::recompute;
+    d.why = "'" + m.h->name + "' is invariant in '" + m.loop_j->var +
+            "', which spans one tile: nothing to share, materialising would only add the "
+            "round trip: recompute";
+    return d;
+  }
+  d.why = why_materialise(m);
+  return d;
+}
+
 class Rewrite {
 public:
-  Rewrite(const Program& p, const Function& f, const Match& m, NameSet& programs, DType scratch)
-      : p_(p), f_(f), m_(m), programs_(programs), names_(p), dtype_(scratch) {
+  Rewrite(const Program& p, const Function& f, const Match& m, NameSet& programs, DType scratch,
+          Decision decision)
+      : p_(p), f_(f), m_(m), programs_(programs), names_(p), dtype_(scratch),
+        decision_(std::move(decision)) {
     scratch_ = names_.fresh(p.name + "_" + m.h->name);
     second_ = programs_.fresh(p.name + "_after_" + m.h->name);
   }
@@ -179,6 +270,7 @@ private:
   NameSet& programs_;
   NameSet names_;
   DType dtype_;
+  Decision decision_;
   std::string scratch_, second_;
   Tensor scratch_tensor_;
 
@@ -230,10 +322,9 @@ private:
     out.tensors.push_back(scratch_tensor_);
     out.functions = {function(f_.name, out.tensors, body)};
     out.attrs["combine"] = {second_};
-    out.attrs["materialise"] = {std::string("dram")};
-    out.attrs["materialise_value"] = {m_.h->name};
-    out.attrs["materialise_tensor"] = {scratch_};
-    out.attrs["materialise_why"] = {why_text(m_, scratch_)};
+    out.attrs.erase("materialise");
+    out.materialise =
+        Materialise{decision_.choice, decision_.basis, m_.h->name, scratch_, decision_.why};
     return out;
   }
 
@@ -283,24 +374,28 @@ Module run(const Module& m, DType scratch_of_bf16) {
     programs.add(p.name);
   for (const Program& p : m.programs) {
     const Function* f = find_function(p, FuncKind::kernel);
-    std::optional<Match> mt = f && !p.attrs.count("combine") ? match(*f) : std::nullopt;
-    // A program attribute `materialise = "recompute"` keeps the kernel as written.
-    auto forced = p.attrs.find("materialise");
-    const bool recompute = forced != p.attrs.end() &&
-                           std::get_if<std::string>(&forced->second.value) &&
-                           std::get<std::string>(forced->second.value) == "recompute";
-    // A j of one tile shares nothing: recomputing is the materialised form minus the round trip.
-    const IntImm* one = mt ? as<IntImm>(mt->loop_j->extent) : nullptr;
-    if (!mt || recompute || (one && one->value == 1)) {
+    // A program decided on already (a dump past this stage) or linked to a next one keeps its form.
+    std::optional<Match> mt =
+        f && !p.attrs.count("combine") && !p.materialise ? match(*f) : std::nullopt;
+    if (!mt) {
       out.programs.push_back(p);
       continue;
     }
     // The scratch tensor's format: f32 if the kernel has an f32 tensor, else what the caller says.
-    DType dtype = scratch_of_bf16;
+    // The model prices TT's pages on either chain (the tensors' format), so both decide alike.
+    bool f32 = false;
     for (const Tensor& t : p.tensors)
-      if (t.dtype == DType::f32)
-        dtype = DType::f32;
-    auto [first, second] = Rewrite(p, *f, *mt, programs, dtype).run();
+      f32 = f32 || t.dtype == DType::f32;
+    const DType dtype = f32 ? DType::f32 : scratch_of_bf16;
+    Decision d = decide(p, *mt, tile_bytes(f32 ? DType::f32 : DType::bf16));
+    if (d.choice == Materialise::Choice::recompute) {
+      Program kept = p;
+      kept.attrs.erase("materialise");
+      kept.materialise = Materialise{d.choice, d.basis, mt->h->name, "", d.why};
+      out.programs.push_back(std::move(kept));
+      continue;
+    }
+    auto [first, second] = Rewrite(p, *f, *mt, programs, dtype, std::move(d)).run();
     out.programs.push_back(std::move(first));
     out.programs.push_back(std::move(second));
   }

@@ -16,9 +16,12 @@
 // (choose-blocks) and the CPU chain packs (lower-gemm). The two programs are linked as a
 // whole-tensor reduction's are (the first's `combine` attribute names the second; the scratch
 // tensor is in both, so codegen makes it one buffer both launches use, on one queue).
-// The choice and its reasoning are the first program's `materialise` and `materialise_why`
-// attributes; `@options`-free override: a program attribute `materialise = "recompute"` keeps the
-// kernel as written (ttgen report prices the alternatives that way).
+// The choice is the kept or first program's typed `materialise` field (ir::Materialise, printed
+// `materialise dram value "h" tensor "mlp_h" by rule why "..."`): by the timing model's table (both
+// chains alike) when every extent is a literal tile count (basis `model`), otherwise by the
+// structural rule (a j of one tile recomputes, a wider one materialises; basis `rule`). A program
+// attribute `materialise = "recompute"` or `"dram"` asks for one (basis `request`; ttgen report
+// lowers the alternative the stage did not choose that way to price it).
 #pragma once
 
 #include "lowering/ir/module.hpp"

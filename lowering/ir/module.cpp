@@ -23,6 +23,37 @@ const Accessor* Program::find_accessor(std::string_view tensor) const {
   return nullptr;
 }
 
+std::string_view to_string(Materialise::Choice c) {
+  return c == Materialise::Choice::dram ? "dram" : "recompute";
+}
+
+std::string_view to_string(Materialise::Basis b) {
+  switch (b) {
+  case Materialise::Basis::rule:
+    return "rule";
+  case Materialise::Basis::model:
+    return "model";
+  case Materialise::Basis::request:
+    return "request";
+  }
+  return "rule";
+}
+
+std::optional<Materialise::Choice> materialise_choice_from_string(std::string_view s) {
+  for (Materialise::Choice c : {Materialise::Choice::recompute, Materialise::Choice::dram})
+    if (to_string(c) == s)
+      return c;
+  return std::nullopt;
+}
+
+std::optional<Materialise::Basis> materialise_basis_from_string(std::string_view s) {
+  for (Materialise::Basis b :
+       {Materialise::Basis::rule, Materialise::Basis::model, Materialise::Basis::request})
+    if (to_string(b) == s)
+      return b;
+  return std::nullopt;
+}
+
 namespace {
 bool same_function(const Function& a, const Function& b) {
   return a.name == b.name && a.kind == b.kind && a.params == b.params && a.attrs == b.attrs &&
@@ -30,8 +61,8 @@ bool same_function(const Function& a, const Function& b) {
 }
 bool same_program(const Program& a, const Program& b) {
   if (a.name != b.name || a.attrs != b.attrs || a.options != b.options ||
-      a.blocking != b.blocking || a.tensors != b.tensors || a.cbs != b.cbs ||
-      a.accessors != b.accessors || a.host_plan != b.host_plan ||
+      a.blocking != b.blocking || a.materialise != b.materialise || a.tensors != b.tensors ||
+      a.cbs != b.cbs || a.accessors != b.accessors || a.host_plan != b.host_plan ||
       a.functions.size() != b.functions.size())
     return false;
   for (std::size_t i = 0; i < a.functions.size(); ++i)

@@ -122,6 +122,26 @@ struct Blocking {
   friend bool operator==(const Blocking&, const Blocking&) = default;
 };
 
+/// What materialise decided for a computed operand of `@` invariant in a parallel index
+/// (docs/lowering.md, "Recompute or materialise"), on the kernel's (first) program; absent on
+/// every other program. Printed `materialise dram value "h" tensor "mlp_h" by rule why "..."`.
+struct Materialise {
+  enum class Choice : std::uint8_t { recompute, dram };
+  /// rule: structural (sizes bound at run time); model: the timing model's table at the
+  /// kernel's literal sizes; request: ttgen's --materialise (ttgen report prices the other way).
+  enum class Basis : std::uint8_t { rule, model, request };
+  Choice choice = Choice::dram;
+  Basis basis = Basis::rule;
+  std::string value;  // the IR variable decided on
+  std::string tensor; // its scratch tensor (dram); empty when recomputed
+  std::string why;    // the reasoning, in words (ttgen report, --print-after)
+  friend bool operator==(const Materialise&, const Materialise&) = default;
+};
+std::string_view to_string(Materialise::Choice);
+std::string_view to_string(Materialise::Basis);
+std::optional<Materialise::Choice> materialise_choice_from_string(std::string_view);
+std::optional<Materialise::Basis> materialise_basis_from_string(std::string_view);
+
 struct Program {
   std::string name;
   Attrs attrs;
@@ -130,6 +150,8 @@ struct Program {
   std::optional<Options> options = {};
   /// choose-blocks' decision for a blocked matmul (choose-blocks on).
   std::optional<Blocking> blocking = {};
+  /// materialise's decision (materialise on).
+  std::optional<Materialise> materialise = {};
   std::vector<Tensor> tensors;
   std::vector<CircularBuffer> cbs;
   std::vector<Function> functions;

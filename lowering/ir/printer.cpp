@@ -296,6 +296,12 @@ public:
        << c.multicast << ' ' << c.dram << ' ' << c.page_a << ' ' << c.page_b << ' ' << c.read << ' '
        << c.step_latency << " why " << quote(b.why) << '\n';
   }
+  void materialise(const Materialise& m) {
+    os << "  materialise " << to_string(m.choice) << " value " << quote(m.value);
+    if (!m.tensor.empty())
+      os << " tensor " << quote(m.tensor);
+    os << " by " << to_string(m.basis) << " why " << quote(m.why) << '\n';
+  }
   void host_plan(const HostPlan& h) {
     os << "  host_plan {\n    split " << to_string(h.split) << " items " << h.work_items << " grid "
        << h.grid.x << 'x' << h.grid.y << " row_wise " << boolean(h.row_wise) << '\n';
@@ -356,6 +362,8 @@ public:
         options(*p.options);
       if (p.blocking)
         blocking(*p.blocking);
+      if (p.materialise)
+        materialise(*p.materialise);
       for (const Tensor& t : p.tensors)
         tensor(t);
       for (const Accessor& a : p.accessors)

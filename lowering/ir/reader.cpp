@@ -133,6 +133,8 @@ private:
       p.options = options();
     if (accept_word("blocking"))
       p.blocking = blocking();
+    if (accept_word("materialise"))
+      p.materialise = materialise();
     while (!accept("}")) {
       if (at_word("tensor"))
         p.tensors.push_back(tensor());
@@ -284,6 +286,19 @@ private:
     expect_word("why");
     b.why = string_literal("the reasoning in quotes");
     return b;
+  }
+  Materialise materialise() {
+    Materialise m;
+    m.choice = word_of(materialise_choice_from_string, "materialise choice");
+    expect_word("value");
+    m.value = string_literal("the value's name in quotes");
+    if (accept_word("tensor"))
+      m.tensor = string_literal("the scratch tensor's name in quotes");
+    expect_word("by");
+    m.basis = word_of(materialise_basis_from_string, "materialise basis");
+    expect_word("why");
+    m.why = string_literal("the reasoning in quotes");
+    return m;
   }
   KernelConfig kernel_config() {
     KernelConfig c;

@@ -469,8 +469,29 @@ void check_options(const Program& p) {
     fail("the blocking's step latency is negative");
 }
 
+/// materialise's decision: a value, a reason, and for `dram` the scratch tensor the program
+/// writes (recomputing has none).
+void check_materialise(const Program& p) {
+  if (!p.materialise)
+    return;
+  const Materialise& m = *p.materialise;
+  if (m.value.empty() || m.why.empty())
+    fail("the materialise decision names no value or gives no reason");
+  if (m.choice == Materialise::Choice::recompute) {
+    if (!m.tensor.empty())
+      fail("the materialise decision recomputes " + q(m.value) + " but names a scratch tensor " +
+           q(m.tensor));
+    return;
+  }
+  const Tensor* t = p.find_tensor(m.tensor);
+  if (!t || t->role != TensorRole::output)
+    fail("the materialise decision's scratch tensor " + q(m.tensor) + " is not an output of " +
+         q(p.name));
+}
+
 void check_program(const Program& p) {
   check_options(p);
+  check_materialise(p);
   std::set<std::string> names;
   for (const Tensor& t : p.tensors) {
     if (!names.insert(t.name).second)

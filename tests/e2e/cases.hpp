@@ -55,6 +55,9 @@ Outcome run_layernorm(Backend b, const Shape& s);
 Outcome run_layernorm_on(Backend b, const Shape& s, double lo, double hi);
 Outcome run_matmul_bt(Backend b, const Shape& s);
 Outcome run_mlp(Backend b, const Shape& s);
+/// mlp's double-precision reference (tests/e2e/test_materialise.cpp runs kernels of its shape).
+Reference mlp_reference(const Matrix<bf16>& X, const Matrix<bf16>& W1, const Matrix<bf16>& b1,
+                        const Matrix<bf16>& W2, const Matrix<bf16>& b2, bool tt);
 Outcome run_rmsnorm(Backend b, const Shape& s);
 Outcome run_softmax(Backend b, const Shape& s);
 Outcome run_tensor_max(Backend b, const Shape& s);

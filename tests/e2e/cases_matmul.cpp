@@ -199,30 +199,11 @@ Outcome run_matmul_f32(Backend b, const Shape& s) {
   return out;
 }
 
-// The fused MLP at M x D x F = m x n x k: Y = gelu(X @ W1 + b1) @ W2 + b2 + X. The weights are
-// scaled by 2/sqrt(fan-in), as B of the matmul cases, so that every stage stays of order 1.
-Outcome run_mlp(Backend b, const Shape& s) {
-  Rng rng(seed_for("mlp", s));
-  const std::int64_t M = s.m, D = s.n, F = s.k;
-  const double s1 = 2.0 / std::sqrt(static_cast<double>(D)),
-               s2 = 2.0 / std::sqrt(static_cast<double>(F));
-  const auto X = random_bf16(M, D, -1, 1, rng);
-  const auto W1 = random_bf16(D, F, -s1, s1, rng);
-  const auto b1 = random_bf16(1, F, -0.5, 0.5, rng);
-  const auto W2 = random_bf16(F, D, -s2, s2, rng);
-  const auto b2 = random_bf16(1, D, -0.5, 0.5, rng);
-  Matrix<bf16> Y(M, D);
-  auto cpu = [&] {
-    gen::mlp::run_cpu(X.cview(), W1.cview(), b1.cview(), W2.cview(), b2.cview(), Y.view());
-  };
-#if TK_E2E_TT_mlp
-  auto tt = [&] {
-    gen::mlp::run_tt(device(), X.cview(), W1.cview(), b1.cview(), W2.cview(), b2.cview(), Y.view());
-  };
-#else
-  NoTt tt;
-#endif
-  const double seconds = launch(b, cpu, tt);
+// Y = gelu(X @ W1 + b1) @ W2 + b2 + X in double precision, with the bf16 bound (and on TT the
+// bound of the bf16 carries below).
+Reference mlp_reference(const Matrix<bf16>& X, const Matrix<bf16>& W1, const Matrix<bf16>& b1,
+                        const Matrix<bf16>& W2, const Matrix<bf16>& b2, bool tt) {
+  const std::int64_t M = X.rows, D = X.cols, F = W1.cols;
   std::vector<double> magnitude;
   Reference u = product(X, W1, magnitude); // u = h + b1, then g = gelu(u)
   std::vector<double> g(u.value.size());
@@ -254,9 +235,37 @@ Outcome run_mlp(Backend b, const Shape& s) {
     for (std::int64_t j = 0; j < D; ++j)
       ref.value[static_cast<std::size_t>(i * D + j)] += b2.at(0, j) + X.at(i, j);
   set_bf16_bound(ref);
-  if (b == Backend::tt)
+  if (tt)
     for (std::size_t e = 0; e < ref.bound.size(); ++e)
       ref.bound[e] += 2 * 0x1p-9 * carried[e];
+  return ref;
+}
+
+// The fused MLP at M x D x F = m x n x k: Y = gelu(X @ W1 + b1) @ W2 + b2 + X. The weights are
+// scaled by 2/sqrt(fan-in), as B of the matmul cases, so that every stage stays of order 1.
+Outcome run_mlp(Backend b, const Shape& s) {
+  Rng rng(seed_for("mlp", s));
+  const std::int64_t M = s.m, D = s.n, F = s.k;
+  const double s1 = 2.0 / std::sqrt(static_cast<double>(D)),
+               s2 = 2.0 / std::sqrt(static_cast<double>(F));
+  const auto X = random_bf16(M, D, -1, 1, rng);
+  const auto W1 = random_bf16(D, F, -s1, s1, rng);
+  const auto b1 = random_bf16(1, F, -0.5, 0.5, rng);
+  const auto W2 = random_bf16(F, D, -s2, s2, rng);
+  const auto b2 = random_bf16(1, D, -0.5, 0.5, rng);
+  Matrix<bf16> Y(M, D);
+  auto cpu = [&] {
+    gen::mlp::run_cpu(X.cview(), W1.cview(), b1.cview(), W2.cview(), b2.cview(), Y.view());
+  };
+#if TK_E2E_TT_mlp
+  auto tt = [&] {
+    gen::mlp::run_tt(device(), X.cview(), W1.cview(), b1.cview(), W2.cview(), b2.cview(), Y.view());
+  };
+#else
+  NoTt tt;
+#endif
+  const double seconds = launch(b, cpu, tt);
+  const Reference ref = mlp_reference(X, W1, b1, W2, b2, b == Backend::tt);
   Outcome out = verify("mlp",
                        {{{"X", to_interp(X)},
                          {"W1", to_interp(W1)},

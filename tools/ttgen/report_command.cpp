@@ -149,32 +149,42 @@ int run_report(const ReportOptions& options, std::istream& in, std::ostream& out
     }
 
   // The materialise stage's choices, each alternative priced at the shape: the kernel lowered
-  // again as written prices recomputing.
+  // again the other way (by request) prices the alternative the stage did not choose.
+  auto named = [](const ir::Module& mod, const std::string& name) -> const ir::Program* {
+    for (const ir::Program& q : mod.programs)
+      if (q.name == name)
+        return &q;
+    return nullptr;
+  };
+  auto next_of = [&](const ir::Module& mod, const ir::Program& p) -> const ir::Program* {
+    auto it = p.attrs.find("combine");
+    const auto* s = it == p.attrs.end() ? nullptr : std::get_if<std::string>(&it->second.value);
+    return s ? named(mod, *s) : nullptr;
+  };
   std::map<std::string, report::Choice> choices;
-  std::optional<ir::Module> recomputed;
+  std::map<std::string, ir::Module> again_by; // the whole module lowered by each request
   for (const ir::Program& p : m->programs) {
-    if (!p.attrs.count("materialise_why"))
+    if (!p.materialise)
       continue;
-    if (!recomputed) {
+    const bool dram = p.materialise->choice == ir::Materialise::Choice::dram;
+    const std::string other = dram ? "recompute" : "dram";
+    if (!again_by.count(other)) {
       ReportOptions again = options;
-      again.overrides.materialise = "recompute";
-      recomputed = lower_tt(*file, again, err);
-      if (!recomputed)
+      again.overrides.materialise = other;
+      std::optional<ir::Module> alt = lower_tt(*file, again, err);
+      if (!alt)
         return kUserError;
+      again_by.emplace(other, std::move(*alt));
     }
-    const std::string& next = std::get<std::string>(p.attrs.at("combine").value);
-    auto named = [](const ir::Module& mod, const std::string& name) -> const ir::Program& {
-      for (const ir::Program& q : mod.programs)
-        if (q.name == name)
-          return q;
-      throw InternalError("internal error: report: no program '" + name + "'");
-    };
-    // From a dump past materialise the kernel as written is gone: recomputing is not priced.
-    const ir::Program& as_written = named(*recomputed, p.name);
-    choices.emplace(p.name,
-                    report::materialise_choice(
-                        p, named(whole, next),
-                        as_written.attrs.count("materialise_why") ? nullptr : &as_written, *shape));
+    const ir::Module& alt = again_by.at(other);
+    // From a dump past materialise the kernel keeps the form it was given: the other is not priced.
+    const ir::Program* as_other = named(alt, p.name);
+    if (as_other && as_other->materialise && as_other->materialise->choice == p.materialise->choice)
+      as_other = nullptr;
+    const ir::Program* first = dram ? &p : as_other;
+    const ir::Program* second = first ? next_of(dram ? whole : alt, *first) : nullptr;
+    choices.emplace(p.name, report::materialise_choice(*p.materialise, p.name, first, second,
+                                                       dram ? as_other : &p, *shape));
   }
 
   if (options.format == "json") {

@@ -175,6 +175,7 @@ TEST(TtgenReport, MlpMaterialisesItsHiddenLayer) {
   EXPECT_EQ(c["value"], "h");
   EXPECT_EQ(c["tensor"], "mlp_h");
   EXPECT_EQ(c["choice"], "dram");
+  EXPECT_EQ(c["basis"], "rule"); // M, D and F are bound at run time
   ASSERT_EQ(c["alternatives"].size(), 3u);
   std::map<std::string, nlohmann::json> alt;
   for (const auto& a : c["alternatives"])
@@ -190,9 +191,51 @@ TEST(TtgenReport, MlpMaterialisesItsHiddenLayer) {
   // The text names the choice and prices each alternative.
   Reported text = report(example("mlp"), {"M=2048,D=1024,F=4096"});
   ASSERT_EQ(text.code, kOk) << text.err;
-  EXPECT_NE(text.out.find("materialise: 'h' of kernel 'mlp'\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("materialise: 'h' of kernel 'mlp' (by rule)\n"), std::string::npos)
+      << text.out;
   EXPECT_NE(text.out.find("  dram *             524,288"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("  recompute        8,650,752"), std::string::npos) << text.out;
+}
+
+// mlp with D = 32: j spans one tile, nothing to share, so the stage keeps the kernel as written
+// (by the rule: M and F are bound at run time) and the report prices materialising by lowering it
+// again that way. At M = F = 64 (Mt = Ft = 2, Dt = Jt = 1) both alternatives make the same tile
+// products: recomputing 2 x 1 output tiles x 2 f x (1 + 1), materialising 2 x 2 x 1 + 2 x 1 x 2.
+TEST(TtgenReport, MlpOfOneColumnTileRecomputes) {
+  Reported r = report("-", {"M=64,F=64"}, "json",
+                      "kernel mlp(X: bf16[M, 32], W1: bf16[32, F], b1: bf16[1, F], "
+                      "W2: bf16[F, 32], b2: bf16[1, 32]) -> (Y: bf16[M, 32]) {\n"
+                      "  parallel i in tiles(M), j in 0 .. 1 {\n"
+                      "    acc = zeros()\n"
+                      "    for f in tiles(F) {\n"
+                      "      h = zeros()\n"
+                      "      for d in 0 .. 1 { h += X[i, d] @ W1[d, f] }\n"
+                      "      acc += gelu(h + bcast_row(b1[0, f])) @ W2[f, j]\n"
+                      "    }\n"
+                      "    Y[i, j] = acc + bcast_row(b2[0, j]) + X[i, j]\n"
+                      "  }\n"
+                      "}\n");
+  ASSERT_EQ(r.code, kOk) << r.err;
+  const auto all = nlohmann::json::parse(r.out);
+  ASSERT_EQ(all.size(), 1u); // one program: the kernel as written
+  const auto& c = all[0]["materialise"];
+  EXPECT_EQ(c["choice"], "recompute");
+  EXPECT_EQ(c["basis"], "rule");
+  EXPECT_EQ(c["tensor"], "");
+  EXPECT_EQ(c["why"], "'h' is invariant in 'j', which spans one tile: nothing to share, "
+                      "materialising would only add the round trip: recompute");
+  std::map<std::string, nlohmann::json> alt;
+  for (const auto& a : c["alternatives"])
+    alt[a["choice"]] = a;
+  EXPECT_EQ(alt["recompute"]["chosen"], true);
+  EXPECT_EQ(alt["recompute"]["matmul_tiles"], 8);
+  EXPECT_EQ(alt["dram"]["chosen"], false);
+  EXPECT_EQ(alt["dram"]["generated"], true);
+  EXPECT_EQ(alt["dram"]["matmul_tiles"], 8);
+  // The materialised form writes mlp_h (2 x 2 tiles) besides Y (2 x 1).
+  EXPECT_EQ(alt["dram"]["dram_bytes_written"].get<std::int64_t>() -
+                alt["recompute"]["dram_bytes_written"].get<std::int64_t>(),
+            4 * 2048);
 }
 
 TEST(TtgenReport, TextOutput) {
