@@ -98,10 +98,20 @@ inline constexpr ArchSpec kWormholeB0{
     .sfpu_function_tile = {256, "assumption: 32 passes of 32 lanes, 8 instructions each"},
     .pack_bytes_per_cycle = {64, "assumption: the packer writes 64 B per cycle to L1"},
     .sync_call = {10, "assumption: a few RISC-V loads, compares and stores, and the loop's branch"},
-    .unpack_bytes_per_cycle = {160, "assumption, pinned by GEMM's N150 HiFi2 rows (4x2 and 1x5"
-                                    " sub-blocks)"},
-    .unpack_product = {28, "assumption, pinned by GEMM's N150 HiFi2 rows (4x2 and 1x5 "
-                           "sub-blocks)"},
+    // tenstorrent/tt-isa-documentation (3930471) WormholeB0/TensixTile/TensixCoprocessor/
+    // UNPACR_Regular.md, "Performance": an unpacker fetches from L1 at up to 16, 32 or 64 B per
+    // cycle (x1, x2, x4 speed), and when both want x4 they are throttled (each gets x2); tt-llk
+    // asks x4 of both (tt_llk_wormhole_b0/common/inc/cunpack_common.h, throttle_mode = 2). Which
+    // unpacker yields is not published: the model gives unpacker 0 (srcA, in1) x4 and unpacker 1
+    // (srcB, in0) x2, which GEMM's N150 HiFi2 rows pin (4x2 sub-blocks stream in0 through srcB,
+    // 1x5 ones in1 through srcA: 75% against 63% with the same six tiles per call).
+    .unpack_bytes_per_cycle = {64, "ISA: UNPACR x4 speed, 'up to 64 bytes per cycle from L1' "
+                                   "(unpacker 0, srcA)"},
+    .unpack_srcb_bytes_per_cycle = {32, "ISA: UNPACR x2 speed, 32 B per cycle: both unpackers at "
+                                        "x4 are throttled; assumption that unpacker 1 (srcB) "
+                                        "yields, pinned by GEMM's N150 HiFi2 rows (4x2 vs 1x5)"},
+    .unpack_address = {2, "ISA: UNPACR 'spends at least two cycles calculating the initial input "
+                          "address' (exactly two for uncompressed data)"},
     .matmul_call = {28, "assumption, pinned by GEMM's N150 HiFi4 rows (in0_block_w 6 and 8)"},
     .init_call = {50, "assumption: a few dozen configuration-register writes"},
     .dst_handoff = {10, "assumption: a semaphore update and a stall on it"},

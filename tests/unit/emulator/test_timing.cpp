@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <tk_emulator/emulator.hpp>
+#include <tk_emulator/timing_params.hpp>
 #include <tt-metalium/tilize_utils.hpp>
 
 #include "arch/wormhole_b0.hpp"
@@ -244,7 +245,8 @@ TEST(EmulatorTiming, ParameterTableStatesItsSources) {
                                    &a.pack_bytes_per_cycle,
                                    &a.sync_call,
                                    &a.unpack_bytes_per_cycle,
-                                   &a.unpack_product,
+                                   &a.unpack_srcb_bytes_per_cycle,
+                                   &a.unpack_address,
                                    &a.matmul_call,
                                    &a.init_call,
                                    &a.dst_handoff,
@@ -269,18 +271,20 @@ TEST(EmulatorTiming, ParameterTableStatesItsSources) {
 }
 
 // The math thread of mm.cpp for one output tile of Kt = 2 (Wormhole B0's table: init 50, CB call
-// 10, DST hand-off 10, matmul call 28, unpack 160 B/cycle plus 28 per product, HiFi4 64 and HiFi2
-// 32 cycles per product; pack 64 B/cycle on the pack thread):
+// 10, DST hand-off 10, matmul call 28, UNPACR 2 cycles of address plus its bytes at 64 B/cycle into
+// srcA (in1) and 32 into srcB (in0), HiFi4 64 and HiFi2 32 cycles per product; pack 64 B/cycle on
+// the pack thread):
 //   mm_init: the formats and the matmul init, 2 x 50; tile_regs_acquire 10;
-//   per k: cb_wait_front x 2 (20), matmul_tiles = max(engine, 28 + 2 x 2048 / 160) + 28,
+//   per k: cb_wait_front x 2 (20), matmul_tiles = max(engine, 2 x 2 + 2048 / 64 + 2048 / 32) + 28,
 //          cb_pop_front x 2 (20);
 //   tile_regs_commit 10.
-// HiFi4: max(64, 53.6) + 28 = 92 per product (math-bound); HiFi2: max(32, 53.6) + 28 = 81.6
-// (unpack-bound). The pack thread (wait 10, reserve 10, pack 32, push 10, release 10) is apart.
+// matmul_tiles unpacks both tiles for every product: max(64, 100) + 28 = 128 at HiFi4 and at HiFi2
+// (unpack-bound at both). The pack thread (wait 10, reserve 10, pack 32, push 10, release 10) is
+// apart.
 TEST(EmulatorTiming, MatmulCallCostsWhatTheUnpackerAndTheEngineTake) {
   Timed timed;
-  for (const auto& [fidelity, product] : {std::pair{tt::tt_metal::MathFidelity::HiFi4, 92.0},
-                                          std::pair{tt::tt_metal::MathFidelity::HiFi2, 81.6}}) {
+  for (const auto& [fidelity, product] : {std::pair{tt::tt_metal::MathFidelity::HiFi4, 128.0},
+                                          std::pair{tt::tt_metal::MathFidelity::HiFi2, 128.0}}) {
     matmul_one_tile(fidelity);
     const auto& t = emu::last_timing();
     ASSERT_TRUE(t.has_value());
@@ -299,6 +303,29 @@ TEST(EmulatorTiming, MatmulCallCostsWhatTheUnpackerAndTheEngineTake) {
     EXPECT_NEAR(t->compute_cycles,
                 2 * (fidelity == tt::tt_metal::MathFidelity::HiFi4 ? 64 : 32) + 32, 1e-9);
   }
+}
+
+// One k step of a sub-block, by hand from tt-llk's unpack loop (the shorter side's tiles once, the
+// longer side's once per pair of them) and Wormhole B0's table (2 cycles per UNPACR, srcA 64 and
+// srcB 32 B/cycle, call 28):
+//   4x2 (in1 reused in srcA): 2 in1 + 4 in0 tiles: 12 + 2 x 2048 / 64 + 4 x 2048 / 32 = 332;
+//   1x5 (in0 reused in srcB): 1 in0 + 5 in1 tiles: 12 + 2048 / 32 + 5 x 2048 / 64 = 236;
+//   4x4 (in0 reused): 4 in0 tiles, in1's 4 once per pair of them: 4 + 8 tiles, 24 + 256 + 256 =
+//   536; 1x5 in Bfp8_b (1088 B pages): 12 + 1088 / 32 + 5 x 1088 / 64 = 131; in Bfp4_b (576 B): 75.
+// The call is the longer of that and the products at the fidelity, plus 28.
+TEST(EmulatorTiming, MatmulCallUnpacksWhatTtLlkUnpacks) {
+  namespace timing = tk::rt::emu::timing;
+  const tk::arch::ArchSpec& a = tk::arch::kWormholeB0;
+  EXPECT_EQ(timing::matmul_unpacked_tiles(4, 2), 6);
+  EXPECT_EQ(timing::matmul_unpacked_tiles(1, 5), 6);
+  EXPECT_EQ(timing::matmul_unpacked_tiles(4, 4), 12);
+  EXPECT_NEAR(timing::matmul_call_cycles(a, 2, 4, 2, 2048, 2048), 332 + 28, 1e-9); // HiFi2 256
+  EXPECT_NEAR(timing::matmul_call_cycles(a, 4, 4, 2, 2048, 2048), 512 + 28, 1e-9); // HiFi4 512
+  EXPECT_NEAR(timing::matmul_call_cycles(a, 2, 1, 5, 2048, 2048), 236 + 28, 1e-9); // HiFi2 160
+  EXPECT_NEAR(timing::matmul_call_cycles(a, 4, 1, 5, 2048, 2048), 320 + 28, 1e-9); // HiFi4 320
+  EXPECT_NEAR(timing::matmul_call_cycles(a, 2, 4, 4, 2048, 2048), 536 + 28, 1e-9); // HiFi2 512
+  EXPECT_NEAR(timing::matmul_call_cycles(a, 1, 1, 5, 1088, 1088), 131 + 28, 1e-9); // LoFi 80
+  EXPECT_NEAR(timing::matmul_call_cycles(a, 1, 1, 5, 576, 576), 80 + 28, 1e-9);    // bfp4: 75
 }
 
 // The DRAM reads of many cores share one queue per NoC at 66.1 B/cycle (NOC's ALL_FROM_ALL figure,

@@ -65,15 +65,32 @@ constexpr double tile_op_cycles(const Arch& a, TileOp op, int phases, double byt
 
 /// The unpack and math threads' cycles for one matmul call: an rt x ct sub-block's products for
 /// one k step (matmul_block; matmul_tiles is 1 x 1) at a fidelity of `phases` passes, with operand
-/// pages of `in0_bytes` and `in1_bytes`. The unpacker delivers each of the rt in0 tiles and ct in1
-/// tiles once per call (the sub-block reuses them) and hands srcA / srcB to the math thread once
-/// per product; the math thread runs the products; the two overlap, and the call's set-up adds.
+/// pages of `in0_bytes` and `in1_bytes`. The unpacker runs tt-llk's loop
+/// (tt_llk_wormhole_b0/llk_lib/llk_unpack_AB_matmul.h, _llk_unpack_AB_matmul_): the shorter side's
+/// tiles (in0's rt if ct >= rt, else in1's ct) are unpacked once, two at a time, and for each pair
+/// the longer side's tiles once more. Each UNPACR costs its address cycles and its bytes at its
+/// unpacker's L1 rate (in1 into srcA by unpacker 0, in0 into srcB by unpacker 1); the math thread
+/// runs the products; the two overlap, and the call's set-up adds. Nothing is charged per product
+/// beyond the engine: the bytes and the UNPACRs are what the unpacker pays for.
+constexpr double matmul_unpacked_tiles(double rt, double ct) {
+  const double reused = ct >= rt ? rt : ct;
+  const double longer = ct >= rt ? ct : rt;
+  const double pairs = static_cast<double>((static_cast<long>(reused) + 1) / 2);
+  return reused + longer * pairs;
+}
 constexpr double matmul_call_cycles(const Arch& a, int phases, double rt, double ct,
                                     double in0_bytes, double in1_bytes) {
   const double products = rt * ct;
   const double math = products * a.matmul_tile[phases - 1].value;
-  const double unpack = products * a.unpack_product.value +
-                        (rt * in0_bytes + ct * in1_bytes) / a.unpack_bytes_per_cycle.value;
+  const bool reuse_in0 = ct >= rt;
+  const double reused = reuse_in0 ? rt : ct;
+  const double pairs = static_cast<double>((static_cast<long>(reused) + 1) / 2);
+  // in0 goes to srcB (unpacker 1), in1 to srcA (unpacker 0).
+  const double srcb_bytes = (reuse_in0 ? rt : rt * pairs) * in0_bytes;
+  const double srca_bytes = (reuse_in0 ? ct * pairs : ct) * in1_bytes;
+  const double unpack = matmul_unpacked_tiles(rt, ct) * a.unpack_address.value +
+                        srca_bytes / a.unpack_bytes_per_cycle.value +
+                        srcb_bytes / a.unpack_srcb_bytes_per_cycle.value;
   return std::max(math, unpack) + a.matmul_call.value;
 }
 
