@@ -229,7 +229,7 @@ private:
     out.tensors = tensors_of({body});
     out.tensors.push_back(scratch_tensor_);
     out.functions = {function(f_.name, out.tensors, body)};
-    out.attrs["combine"] = {second_};
+    out.combine = second_;
     out.attrs["materialise"] = {std::string("dram")};
     out.attrs["materialise_value"] = {m_.h->name};
     out.attrs["materialise_tensor"] = {scratch_};
@@ -256,7 +256,6 @@ private:
     out.loc = p_.loc;
     out.options = p_.options; // the kernel's @options and ttgen's overrides hold for both
     out.attrs = p_.attrs;
-    out.attrs.erase("combine");
     out.attrs.erase("materialise");
     Tensor input = scratch_tensor_;
     input.role = TensorRole::input;
@@ -265,11 +264,10 @@ private:
       if (t.name != scratch_)
         out.tensors.push_back(t);
     Function fn = function(second_, out.tensors, body);
-    std::vector<AttrValue> signature;
+    out.signature.clear();
     for (const Param& q : fn.params)
       if (!q.type.is_int())
-        signature.push_back({q.name});
-    out.attrs["signature"] = {std::move(signature)};
+        out.signature.push_back(q.name);
     out.functions = {std::move(fn)};
     return out;
   }
@@ -283,7 +281,7 @@ Module run(const Module& m, DType scratch_of_bf16) {
     programs.add(p.name);
   for (const Program& p : m.programs) {
     const Function* f = find_function(p, FuncKind::kernel);
-    std::optional<Match> mt = f && !p.attrs.count("combine") ? match(*f) : std::nullopt;
+    std::optional<Match> mt = f && p.combine.empty() ? match(*f) : std::nullopt;
     // A program attribute `materialise = "recompute"` keeps the kernel as written.
     auto forced = p.attrs.find("materialise");
     const bool recompute = forced != p.attrs.end() &&

@@ -162,7 +162,7 @@ int run_report(const ReportOptions& options, std::istream& in, std::ostream& out
       if (!recomputed)
         return kUserError;
     }
-    const std::string& next = std::get<std::string>(p.attrs.at("combine").value);
+    const std::string& next = p.combine;
     auto named = [](const ir::Module& mod, const std::string& name) -> const ir::Program& {
       for (const ir::Program& q : mod.programs)
         if (q.name == name)
