@@ -72,10 +72,11 @@ int main(int argc, char** argv) {
                  "Search DIR for headers first (e.g. the real SDK's tt_metal/hw/inc)")
       ->type_name("DIR")
       ->allow_extra_args(false);
-  app.add_option("--sdk", parse.sdk_root,
-                 "Check against the real headers of the tt-metal source tree DIR (its "
-                 "tt_metal/api, tt_metal/hw, tt-llk), with the include list and defines the "
-                 "SDK's JIT gives a Wormhole n150 kernel, instead of TileKit's SDK mirror")
+  app.add_option(
+         "--sdk", parse.sdk_root,
+         "Check against the real headers of the tt-metal source tree DIR (its "
+         "tt_metal/api, tt_metal/hw, tt-llk), with the include list, defines and RV32 target "
+         "the SDK's JIT gives a kernel of --arch, instead of TileKit's SDK mirror")
       ->type_name("DIR")
       ->check(CLI::ExistingDirectory)
       ->allow_extra_args(false);
