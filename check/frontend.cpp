@@ -679,9 +679,9 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
   if (options.sdk_root.empty()) {
     args.push_back("-I" + options.sdk_include_dir);
   } else {
-    // The real headers are written for a 32-bit RISC-V core and cast pointers to uint32_t;
-    // -fms-extensions lets clang accept that on the host (a warning, silenced).
-    args.push_back("-fms-extensions");
+    // The real headers are written for a 32-bit RISC-V core (check/jit.cpp).
+    for (const std::string& a : sdk_jit_target_args())
+      args.push_back(a);
     args.push_back(std::string("-I") + kSdkGeneratedDir);
     for (const std::string& dir : sdk_jit_includes(options.sdk_root, compute, *options.arch))
       args.push_back("-I" + dir);
@@ -719,6 +719,12 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
                                                  sdk_math_descriptors()},
                                                 {std::string(kSdkGeneratedDir) +
                                                      "/defines_generated.h",
+                                                 ""},
+                                                // glibc's gnu/stubs.h includes it for a 32-bit
+                                                // word (the RV32 target); it only lists
+                                                // unimplemented functions (__stub_*), and Debian
+                                                // ships it with the i386 multilib alone.
+                                                {std::string(kSdkGeneratedDir) + "/gnu/stubs-32.h",
                                                  ""},
                                                 {std::string(kSdkGeneratedDir) +
                                                      "/kernel_includes.hpp",

@@ -100,6 +100,24 @@ std::vector<std::string> sdk_jit_defines(bool compute, const arch::ArchSpec& a) 
   return d;
 }
 
+std::vector<std::string> sdk_jit_target_args() {
+  // The JIT's compiler is the SFPI toolchain's riscv-tt-elf-g++ (tt_metal/jit_build/build.cpp,
+  // BuildEnv::init), with -mcpu=tt-wh-tensix or -mcpu=tt-bh-tensix for a Tensix kernel
+  // (tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal.cpp, blackhole/bh_hal.cpp, common_flags): an RV32
+  // core. clang has no Tenstorrent CPU, so the parse takes its generic RV32 one: the target sets
+  // the type sizes the headers are written for (they cast pointers to uint32_t) and the register
+  // names inline assembly may clobber (Blackhole's risc_common.h, set_l1_data_cache: "t1"),
+  // which the host target rejects. Given to the compiler proper (-Xclang) after the driver's own
+  // -triple, so the driver keeps the host's header search (libstdc++, glibc) and the last -triple
+  // wins.
+  std::vector<std::string> args;
+  for (const char* a : {"-triple", "riscv32-unknown-elf", "-target-cpu", "generic-rv32"}) {
+    args.push_back("-Xclang");
+    args.push_back(a);
+  }
+  return args;
+}
+
 // The JIT's generated chlkc_descriptors.h for the math thread of a kernel whose 32 CBs hold
 // bfloat16 32x32 tiles (tt_metal/jit_build/genfiles.cpp generate_all_descriptors: under
 // UCK_CHLKC_MATH the math scalars, the unpack formats and tile shapes, the compute scalars).

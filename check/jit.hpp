@@ -35,6 +35,12 @@ std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute,
 std::vector<std::string> sdk_jit_defines(bool compute,
                                          const arch::ArchSpec& a = arch::default_arch());
 
+/// The compiler arguments that make the parse target the JIT's: a 32-bit RISC-V core (the JIT
+/// compiles every Tensix kernel with riscv-tt-elf-g++ -mcpu=tt-wh-tensix / tt-bh-tensix), so
+/// pointers and `long` are 32 bits wide and inline assembly names RISC-V registers. The host's
+/// C++ headers stay (Debian ships no RISC-V libstdc++); see docs/check.md.
+std::vector<std::string> sdk_jit_target_args();
+
 /// The JIT's generated chlkc_descriptors.h for the math thread of a kernel whose CBs hold bfloat16
 /// tiles, which `--sdk` maps into the include path at kSdkGeneratedDir.
 std::string sdk_math_descriptors();

@@ -27,23 +27,12 @@ std::set<std::string> used_vars(const Stmt& s) {
   return u.names;
 }
 
-/// The kernel's parameters in declaration order: the program's `signature` attribute.
-std::vector<std::string> signature(const Program& p) {
-  auto it = p.attrs.find("signature");
-  const auto* names =
-      it == p.attrs.end() ? nullptr : std::get_if<std::vector<AttrValue>>(&it->second.value);
-  if (!names)
+/// The kernel's parameters in declaration order: the program's `signature`.
+const std::vector<std::string>& signature(const Program& p) {
+  if (p.signature.empty())
     throw InternalError("internal error: render: program '" + p.name +
-                        "' has no signature attribute (to-tile-ir sets it)");
-  std::vector<std::string> out;
-  for (const AttrValue& v : *names) {
-    const std::string* n = std::get_if<std::string>(&v.value);
-    if (!n)
-      throw InternalError("internal error: render: program '" + p.name +
-                          "': the signature lists a non-name");
-    out.push_back(*n);
-  }
-  return out;
+                        "' has no signature (to-tile-ir sets it)");
+  return p.signature;
 }
 
 // A tensor of the kernel: of its program, or, for a reduction kernel, of its combine program
@@ -196,15 +185,13 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
   // A reduction kernel is two programs (lower-reductions): the second, named by the first's
   // `combine` attribute, is generated inside the first's run_cpu / run_tt, after it.
   auto combine_of = [&](const Program& p) -> std::optional<std::size_t> {
-    auto it = p.attrs.find("combine");
-    const auto* name = it == p.attrs.end() ? nullptr : std::get_if<std::string>(&it->second.value);
-    if (!name)
+    if (p.combine.empty())
       return std::nullopt;
     for (std::size_t j = 0; j < any->programs.size(); ++j)
-      if (any->programs[j].name == *name)
+      if (any->programs[j].name == p.combine)
         return j;
     throw InternalError("internal error: render: program '" + p.name + "' names combine program '" +
-                        *name + "', which the module does not hold");
+                        p.combine + "', which the module does not hold");
   };
   std::set<std::size_t> combines;
   for (const Program& p : any->programs)

@@ -209,7 +209,7 @@ private:
         params.push_back({r.partials, Type::tensor()});
     f.params = std::move(params);
     f.body = block(std::move(body));
-    out.attrs["combine"] = {combine_name_};
+    out.combine = combine_name_;
     return out;
   }
 
@@ -234,7 +234,6 @@ private:
     out.name = combine_name_;
     out.loc = p_.loc;
     out.attrs = p_.attrs;
-    out.attrs.erase("combine");
     out.options = p_.options; // the same chip, grid and options as the program it finishes
     const std::set<std::string> after = stored_tensors(epilogue_);
     for (const Reduction& r : reductions_)
@@ -248,18 +247,16 @@ private:
     f.name = combine_name_;
     f.kind = FuncKind::kernel;
     f.loc = f_.loc;
-    std::vector<AttrValue> signature;
     for (const Tensor& x : out.tensors) {
       f.params.push_back({x.name, Type::tensor()});
-      signature.push_back({x.name});
+      out.signature.push_back(x.name);
     }
     for (const Param& q : f_.params)
       if (!(q.type.kind == Type::Kind::tensor) && read.count(q.name)) {
         f.params.push_back(q);
         if (!q.type.is_int())
-          signature.push_back({q.name});
+          out.signature.push_back(q.name);
       }
-    out.attrs["signature"] = {std::move(signature)};
     f.body = block({whole});
     out.functions.push_back(std::move(f));
     return out;
@@ -289,7 +286,7 @@ ir::Module lower_reductions(const ir::Module& m, Diagnostics&) {
           prologue = true;
       reduces = prologue || at + 1 < b->stmts.size();
     }
-    if (!reduces || p.attrs.count("combine")) {
+    if (!reduces || !p.combine.empty()) {
       out.programs.push_back(p);
       continue;
     }

@@ -321,7 +321,7 @@ private:
     out.tensors = tensors_of({body});
     out.tensors.push_back(scratch_tensor_);
     out.functions = {function(f_.name, out.tensors, body)};
-    out.attrs["combine"] = {second_};
+    out.combine = second_;
     out.attrs.erase("materialise");
     out.materialise =
         Materialise{decision_.choice, decision_.basis, m_.h->name, scratch_, decision_.why};
@@ -347,7 +347,6 @@ private:
     out.loc = p_.loc;
     out.options = p_.options; // the kernel's @options and ttgen's overrides hold for both
     out.attrs = p_.attrs;
-    out.attrs.erase("combine");
     out.attrs.erase("materialise");
     Tensor input = scratch_tensor_;
     input.role = TensorRole::input;
@@ -356,11 +355,10 @@ private:
       if (t.name != scratch_)
         out.tensors.push_back(t);
     Function fn = function(second_, out.tensors, body);
-    std::vector<AttrValue> signature;
+    out.signature.clear();
     for (const Param& q : fn.params)
       if (!q.type.is_int())
-        signature.push_back({q.name});
-    out.attrs["signature"] = {std::move(signature)};
+        out.signature.push_back(q.name);
     out.functions = {std::move(fn)};
     return out;
   }
@@ -376,7 +374,7 @@ Module run(const Module& m, DType scratch_of_bf16) {
     const Function* f = find_function(p, FuncKind::kernel);
     // A program decided on already (a dump past this stage) or linked to a next one keeps its form.
     std::optional<Match> mt =
-        f && !p.attrs.count("combine") && !p.materialise ? match(*f) : std::nullopt;
+        f && p.combine.empty() && !p.materialise ? match(*f) : std::nullopt;
     if (!mt) {
       out.programs.push_back(p);
       continue;

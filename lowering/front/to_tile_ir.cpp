@@ -86,10 +86,8 @@ public:
       add_param(prm, TensorRole::output);
     // The generated run_cpu / run_tt take these, in this order; the attribute outlives the kernel
     // function (the TT chain splits it), so code is generated from a dump of any stage.
-    std::vector<AttrValue> signature;
     for (const Param& q : f.params)
-      signature.push_back({q.name});
-    p.attrs["signature"] = {std::move(signature)};
+      p.signature.push_back(q.name);
     collect_names(k_.body);
     std::vector<Stmt> body;
     for (const std::string& d : dims) {

@@ -145,6 +145,17 @@ std::optional<Materialise::Basis> materialise_basis_from_string(std::string_view
 struct Program {
   std::string name;
   Attrs attrs;
+  /// The kernel's parameters, tensors and scalars, in declaration order (to-tile-ir; a second
+  /// program's own, lower-reductions and materialise): what the generated run_cpu / run_tt take.
+  /// Empty on hand-built programs. Printed among the attributes, `signature = ["A", "B", "C"]`
+  /// (docs/ir.md, "Programs"), like `combine` and `dst_fp32`.
+  std::vector<std::string> signature = {};
+  /// The program generated after this one inside the same run_cpu / run_tt: lower-reductions'
+  /// combine program or materialise's second (`combine = "k_combine"`); empty for none.
+  std::string combine = {};
+  /// Whether DST holds fp32 tiles (4 slots, not 8), decided once by select-tile-ops or
+  /// block-matmul (`dst_fp32 = true`); absent before, and then lower::tt::dst_fp32 reads fp32_acc.
+  std::optional<bool> dst_fp32 = {};
   /// The program's options (to-tile-ir on); absent on hand-built programs, which take the
   /// defaults (lower::tt::options).
   std::optional<Options> options = {};

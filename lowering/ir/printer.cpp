@@ -210,6 +210,22 @@ public:
     }
     os << '}';
   }
+  // The program's attributes with its typed header fields among them, in key order, as one
+  // clause (docs/ir.md, "Programs"); the reader takes the typed ones back out.
+  static Attrs program_attrs(const Program& p) {
+    Attrs a = p.attrs;
+    if (!p.signature.empty()) {
+      std::vector<AttrValue> names;
+      for (const std::string& n : p.signature)
+        names.push_back({n});
+      a["signature"] = {std::move(names)};
+    }
+    if (!p.combine.empty())
+      a["combine"] = {p.combine};
+    if (p.dst_fp32)
+      a["dst_fp32"] = {*p.dst_fp32};
+    return a;
+  }
   void attrs_clause(const Attrs& a) {
     if (a.empty())
       return;
@@ -356,7 +372,7 @@ public:
       if (i)
         os << '\n';
       os << "program " << p.name;
-      attrs_clause(p.attrs);
+      attrs_clause(program_attrs(p));
       os << " {\n";
       if (p.options)
         options(*p.options);

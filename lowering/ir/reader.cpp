@@ -120,13 +120,52 @@ private:
     return a;
   }
 
+  // The typed fields a program prints among its attributes (printer.cpp, program_attrs), taken
+  // back out of them with their types checked.
+  void typed_attrs(Program& p, const SourceRange& where) {
+    auto take = [&](const char* key) -> std::optional<AttrValue> {
+      auto it = p.attrs.find(key);
+      if (it == p.attrs.end())
+        return std::nullopt;
+      AttrValue v = std::move(it->second);
+      p.attrs.erase(it);
+      return v;
+    };
+    if (std::optional<AttrValue> v = take("signature")) {
+      const auto* names = std::get_if<std::vector<AttrValue>>(&v->value);
+      for (const AttrValue& n : names ? *names : std::vector<AttrValue>{}) {
+        const auto* s = std::get_if<std::string>(&n.value);
+        if (!s)
+          fail(where, "attribute 'signature' must be a list of names");
+        p.signature.push_back(*s);
+      }
+      if (!names || p.signature.empty())
+        fail(where, "attribute 'signature' must be a list of names");
+    }
+    if (std::optional<AttrValue> v = take("combine")) {
+      const auto* s = std::get_if<std::string>(&v->value);
+      if (!s || s->empty())
+        fail(where, "attribute 'combine' must be a program name");
+      p.combine = *s;
+    }
+    if (std::optional<AttrValue> v = take("dst_fp32")) {
+      const auto* b = std::get_if<bool>(&v->value);
+      if (!b)
+        fail(where, "attribute 'dst_fp32' must be true or false");
+      p.dst_fp32 = *b;
+    }
+  }
+
   // ---- declarations ----
   Program program() {
     Program p;
     expect_word("program");
     p.name = ident("a program name");
-    if (accept_word("attributes"))
+    if (accept_word("attributes")) {
+      const SourceRange at = peek().range;
       p.attrs = attrs();
+      typed_attrs(p, at);
+    }
     expect("{");
     prog_ = &p;
     if (accept_word("options"))

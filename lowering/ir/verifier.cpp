@@ -551,6 +551,16 @@ std::optional<std::string> find_ir_error(const Module& m) {
         fail("duplicate program " + q(p.name));
       check_program(p);
     }
+    // A program's combine is generated after it in the same run_cpu / run_tt: another program of
+    // the module, finished by no other.
+    std::set<std::string> combined;
+    for (const Program& p : m.programs)
+      if (!p.combine.empty() &&
+          (p.combine == p.name || !names.count(p.combine) || !combined.insert(p.combine).second))
+        fail("program " + q(p.name) + " names combine program " + q(p.combine) +
+             (p.combine == p.name       ? ", itself"
+              : !names.count(p.combine) ? ", which the module does not hold"
+                                        : ", which another program names too"));
   } catch (const Invalid& e) {
     return e.message;
   }

@@ -55,7 +55,7 @@ public:
 
   void run() {
     plan_cbs();
-    p_.attrs["dst_fp32"] = {true};
+    p_.dst_fp32 = true;
     Function& k = *ir::find_function(p_, FuncKind::kernel);
     kernel_ = k; // the tile form, which the epilogue's selection reads its tile counts from
     std::vector<Stmt> top = as<Block>(k.body)->stmts;

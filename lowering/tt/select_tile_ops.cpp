@@ -470,7 +470,7 @@ ir::Module select_tile_ops(const ir::Module& m, Diagnostics& diags) {
         continue;
       const Function copy = *kernel;
       // DST precision is decided once, here; every later stage reads it (tt::dst_fp32).
-      p.attrs["dst_fp32"] = {tt::decide_dst_fp32(p, copy)};
+      p.dst_fp32 = tt::decide_dst_fp32(p, copy);
       // The exact-sum rules take CBs of their own (a split's hi and lo, dest-only temporaries).
       // A kernel they take past the 8 intermediate CBs is selected again without them
       // (economy): its carried sums stay exact, but its split values and spilled sums are read as

@@ -71,15 +71,8 @@ bool is_compute_init(Intrinsic fn) {
   return ir::info(fn).effect == ir::Effect::init;
 }
 
-namespace {
-const ir::AttrValue* find(const ir::Program& p, std::string_view key) {
-  auto it = p.attrs.find(key);
-  return it == p.attrs.end() ? nullptr : &it->second;
-}
-} // namespace
-
 bool dst_fp32(const ir::Program& p) {
-  return option_bool(p, "dst_fp32", options(p).fp32_acc);
+  return p.dst_fp32.value_or(options(p).fp32_acc);
 }
 
 bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel) {
@@ -148,12 +141,6 @@ std::vector<std::string> unpack_to_dest_fp32(const ir::Program& p, const ir::Fun
         !u.to_src.count(cb.name))
       out.push_back(cb.name);
   return out;
-}
-
-bool option_bool(const ir::Program& p, std::string_view key, bool fallback) {
-  const ir::AttrValue* v = find(p, key);
-  const bool* b = v ? std::get_if<bool>(&v->value) : nullptr;
-  return b ? *b : fallback;
 }
 
 const ir::Options& options(const ir::Program& p) {

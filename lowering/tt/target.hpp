@@ -42,7 +42,7 @@ std::int64_t dst_capacity(const ir::Program& p, bool fp32_acc);
 /// f32 tensor. A 16-bit DST rounds every partial sum to bf16, which breaks the documented bf16
 /// tolerance for sums of a few hundred values, and f32 data in a 16-bit DST keeps bf16 precision
 /// (docs/language.md, "Precision").
-/// select-tile-ops decides it and records the program attribute `dst_fp32`; every later stage
+/// select-tile-ops decides it and records it in the program's typed `dst_fp32`; every later stage
 /// reads that through this function, so capacity, formats and the config cannot disagree.
 bool dst_fp32(const ir::Program& p);
 /// The decision itself, from the kernel function (before select-tile-ops rewrites it).
@@ -92,8 +92,6 @@ std::vector<std::string> unpack_to_dest_fp32(const ir::Program& p, const ir::Fun
 /// The program's options (ir::Options: set by to-tile-ir from @options and the ttgen flags); the
 /// defaults for a program that has none (a hand-built one).
 const ir::Options& options(const ir::Program& p);
-/// A boolean program attribute (`dst_fp32`), `fallback` when absent.
-bool option_bool(const ir::Program& p, std::string_view key, bool fallback);
 /// The cores the program runs on: its `grid` option, else the architecture's whole grid.
 ir::Grid option_grid(const ir::Program& p);
 /// The `math_fidelity` option (LoFi, HiFi2, HiFi3, HiFi4; default HiFi4); nullopt when it is none

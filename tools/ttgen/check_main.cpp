@@ -72,10 +72,11 @@ int main(int argc, char** argv) {
                  "Search DIR for headers first (e.g. the real SDK's tt_metal/hw/inc)")
       ->type_name("DIR")
       ->allow_extra_args(false);
-  app.add_option("--sdk", parse.sdk_root,
-                 "Check against the real headers of the tt-metal source tree DIR (its "
-                 "tt_metal/api, tt_metal/hw, tt-llk), with the include list and defines the "
-                 "SDK's JIT gives a Wormhole n150 kernel, instead of TileKit's SDK mirror")
+  app.add_option(
+         "--sdk", parse.sdk_root,
+         "Check against the real headers of the tt-metal source tree DIR (its "
+         "tt_metal/api, tt_metal/hw, tt-llk), with the include list, defines and RV32 target "
+         "the SDK's JIT gives a kernel of --arch, instead of TileKit's SDK mirror")
       ->type_name("DIR")
       ->check(CLI::ExistingDirectory)
       ->allow_extra_args(false);
@@ -132,15 +133,8 @@ int main(int argc, char** argv) {
                                                "' is not an architecture; the known "
                                                "ones are " +
                                                tk::arch::names());
-    // The include list and defines follow the architecture (check/jit.cpp, arch/'s jit_*), but
-    // Blackhole's firmware headers clobber RISC-V registers in inline assembly
-    // (hw/inc/internal/tt-1xx/risc_common.h, set_l1_data_cache: "t1"), which the host-target
-    // parse rejects: the real-header check runs for Wormhole only.
-    if (!parse.sdk_root.empty() && a != &tk::arch::default_arch())
-      throw CLI::ValidationError(
-          "--arch", "--sdk parses the real headers on the host, and " + arch_name +
-                        "'s inline RISC-V assembly (risc_common.h) does not parse there; check " +
-                        arch_name + " kernels against the SDK mirror (without --sdk)");
+    // The include list, defines and target follow the architecture (check/jit.cpp, arch/'s
+    // jit_*), with or without --sdk.
     parse.arch = check.arch = a;
     for (const std::string& c : compile_args) {
       const auto eq = c.find('=');

@@ -288,9 +288,8 @@ int run_dump(const Options& options, Emit emit, const SourceFile& file,
   // A reduction kernel's combine program (lower-reductions) goes with the kernel it finishes.
   std::map<std::string, std::string> owner;
   for (const ir::Program& p : dump->module.programs)
-    if (auto it = p.attrs.find("combine"); it != p.attrs.end())
-      if (const auto* c = std::get_if<std::string>(&it->second.value))
-        owner[*c] = p.name;
+    if (!p.combine.empty())
+      owner[p.combine] = p.name;
   if (!select_kernel(
           options, dump->module.programs,
           [&](const ir::Program& p) {

@@ -157,9 +157,7 @@ int run_report(const ReportOptions& options, std::istream& in, std::ostream& out
     return nullptr;
   };
   auto next_of = [&](const ir::Module& mod, const ir::Program& p) -> const ir::Program* {
-    auto it = p.attrs.find("combine");
-    const auto* s = it == p.attrs.end() ? nullptr : std::get_if<std::string>(&it->second.value);
-    return s ? named(mod, *s) : nullptr;
+    return p.combine.empty() ? nullptr : named(mod, p.combine);
   };
   std::map<std::string, report::Choice> choices;
   std::map<std::string, ir::Module> again_by; // the whole module lowered by each request

@@ -417,3 +417,66 @@ TEST(RoundTrip, RandomExpressionsParseBackToTheSameTree) {
 
 } // namespace
 } // namespace tk::ir
+
+namespace tk::ir {
+namespace {
+
+// The typed header fields (signature, combine, dst_fp32) print among the program's attributes, in
+// key order with the others, and read back typed; a wrong type is a located error, and the
+// verifier checks that a combine names another program of the module.
+TEST(RoundTrip, HeaderFieldsReadBackTyped) {
+  Module m = test::matmul_module();
+  m.programs[0].attrs["note"] = {std::string("kept")};
+  m.programs[0].signature = {"A", "B", "C"};
+  m.programs[0].dst_fp32 = true;
+  Program second = m.programs[0];
+  second.name = "matmul_combine";
+  second.signature = {"C"};
+  second.dst_fp32 = std::nullopt;
+  m.programs[0].combine = "matmul_combine";
+  m.programs.push_back(second);
+  const std::string text = print(m);
+  EXPECT_NE(text.find("program matmul attributes {combine = \"matmul_combine\", dst_fp32 = true, "
+                      "note = \"kept\", signature = [\"A\", \"B\", \"C\"]} {\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("program matmul_combine attributes {note = \"kept\", signature = [\"C\"]} {\n"),
+      std::string::npos)
+      << text;
+  const Module back = test::read_text(text);
+  EXPECT_TRUE(equal(back, m));
+  EXPECT_EQ(back.programs[0].attrs.size(), 1u); // only `note` stays an attribute
+  EXPECT_EQ(back.programs[0].signature, (std::vector<std::string>{"A", "B", "C"}));
+  EXPECT_EQ(back.programs[0].combine, "matmul_combine");
+  EXPECT_EQ(back.programs[0].dst_fp32, true);
+  EXPECT_EQ(back.programs[1].dst_fp32, std::nullopt);
+  EXPECT_EQ(find_ir_error(back), std::nullopt);
+  Module changed = m;
+  changed.programs[0].dst_fp32 = false;
+  EXPECT_FALSE(equal(changed, m));
+  EXPECT_FALSE(identical(changed, m));
+
+  auto error = [](const std::string& attrs) {
+    const std::string e = test::read_error("program p attributes {" + attrs + "} {\n}\n");
+    return e.substr(0, e.find('\n'));
+  };
+  EXPECT_EQ(error("dst_fp32 = 1"),
+            "dump.txt:1:22: error: attribute 'dst_fp32' must be true or false");
+  EXPECT_EQ(error("combine = 2"),
+            "dump.txt:1:22: error: attribute 'combine' must be a program name");
+  EXPECT_EQ(error("signature = [\"A\", 3]"),
+            "dump.txt:1:22: error: attribute 'signature' must be a list of names");
+  EXPECT_EQ(error("signature = \"A\""),
+            "dump.txt:1:22: error: attribute 'signature' must be a list of names");
+
+  Module bad = m;
+  bad.programs[0].combine = "nowhere";
+  EXPECT_EQ(find_ir_error(bad),
+            "program 'matmul' names combine program 'nowhere', which the module does not hold");
+  bad.programs[0].combine = "matmul";
+  EXPECT_EQ(find_ir_error(bad), "program 'matmul' names combine program 'matmul', itself");
+}
+
+} // namespace
+} // namespace tk::ir

@@ -197,7 +197,7 @@ TEST(TemplateData, TtWithoutAHostPlanIsAnInternalError) {
   }
 }
 
-// Without the cpu target the signature comes from the programs' `signature` attribute, which
+// Without the cpu target the signature comes from the programs' `signature`, which
 // to-tile-ir sets and every stage keeps: the TT chain keeps no function with the kernel's
 // parameters (it splits the kernel function).
 TEST(TemplateData, TtOnlyTakesTheSignatureFromTheProgram) {
@@ -211,13 +211,13 @@ TEST(TemplateData, TtOnlyTakesTheSignatureFromTheProgram) {
   for (const char* key : {"params", "shape_checks", "same_dim_checks"})
     EXPECT_EQ(d["kernels"][0][key], from_cpu["kernels"][0][key]) << key;
   EXPECT_FALSE(d["kernels"][0].contains("cpu"));
-  l.tt->programs[0].attrs.erase("signature");
+  l.tt->programs[0].signature.clear();
   try {
     template_data(l, "rmsnorm");
     FAIL() << "no error";
   } catch (const InternalError& e) {
     EXPECT_EQ(std::string(e.what()), "internal error: render: program 'rmsnorm' has no signature "
-                                     "attribute (to-tile-ir sets it)");
+                                     "(to-tile-ir sets it)");
   }
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -254,6 +255,45 @@ TEST(TtgenCheck, Architecture) {
   EXPECT_EQ(check("-DEXPECT_BLACKHOLE " + k).code, 2); // the n150's build: #error
   EXPECT_EQ(check("--arch=blackhole -DEXPECT_WORMHOLE " + k).code, 2);
   expect_check_golden("usage_bad_arch", "--arch=grayskull " + k);
+}
+
+// --sdk DIR parses a kernel against the real headers of a tt-metal source tree, as the JIT of
+// --arch builds it: an RV32 target (check/jit.cpp, sdk_jit_target_args), so Blackhole's inline
+// assembly (risc_common.h clobbers "t1") parses as Wormhole's does. The generated matmul's reader
+// and writer for both architectures (its compute kernel needs sfpi.h, which ships with the SFPI
+// toolchain, not the tree: docs/check.md). Needs a tree: $TILEKIT_TT_METAL_DIR.
+TEST(TtgenCheck, RealHeadersOfBothArchitectures) {
+  const char* sdk = std::getenv("TILEKIT_TT_METAL_DIR");
+  if (!sdk || !fs::is_directory(fs::path(sdk) / "tt_metal/hw/inc"))
+    GTEST_SKIP() << "set TILEKIT_TT_METAL_DIR to a tt-metal source tree (a8c5af0f5a26 or later) "
+                    "to parse the generated kernels against its headers";
+  const fs::path out = fs::temp_directory_path() / ("tk_check_sdk_" + std::to_string(getpid()));
+  for (const char* arch : {"wormhole_b0", "blackhole"}) {
+    const fs::path dir = out / arch;
+    const std::string gen = "cd '" + source_dir().string() +
+                            "' && '" TTGEN_PATH "' examples/matmul.tk --arch=" + arch + " -o '" +
+                            dir.string() + "'";
+    ASSERT_EQ(std::system(gen.c_str()), 0) << gen;
+    const std::string k = (dir / "kernels/matmul").string();
+    const Checked c = check("--sdk '" + std::string(sdk) + "' --arch=" + arch + " " + k +
+                            "/reader.cpp " + k + "/writer.cpp");
+    EXPECT_EQ(c.code, 0) << arch << '\n' << c.err;
+    EXPECT_NE(c.out.find(k + "/reader.cpp: reader\n" + k + "/writer.cpp: writer\n"),
+              std::string::npos)
+        << arch << '\n'
+        << c.out;
+    // The parse's target is the core's: 32-bit pointers and long.
+    std::ofstream(dir / "rv32.cpp") << "#include \"api/dataflow/dataflow_api.h\"\n"
+                                       "static_assert(sizeof(void*) == 4 && sizeof(long) == 4);\n"
+                                       "void kernel_main() { cb_reserve_back(0, 1); "
+                                       "cb_push_back(0, 1); }\n";
+    EXPECT_EQ(
+        check("--sdk '" + std::string(sdk) + "' --arch=" + arch + " " + (dir / "rv32.cpp").string())
+            .code,
+        0)
+        << arch;
+  }
+  fs::remove_all(out);
 }
 
 TEST(TtgenCheck, UsageErrors) {
