@@ -59,7 +59,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
       }
       tk::cpu::Tile l;
       for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
+        for (std::int64_t ec = 0; ec < 1; ++ec) {
           l(er, ec) = 0.0f;
         }
       }
@@ -95,7 +95,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
         }
         tk::cpu::Tile c;
         for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
+          for (std::int64_t ec = 0; ec < 1; ++ec) {
             c(er, ec) = std::exp(m(er, ec) - mn(er, ec));
           }
         }
@@ -108,7 +108,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
         tk::cpu::Tile t2;
         tk::cpu::rowsum(p, t2);
         for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
+          for (std::int64_t ec = 0; ec < 1; ++ec) {
             l(er, ec) = l(er, ec) * c(er, ec) + t2(er, ec);
           }
         }
@@ -140,7 +140,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
         tk::cpu::row_get(o, d, t8);
         tk::cpu::Tile t9;
         for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
+          for (std::int64_t ec = 0; ec < 1; ++ec) {
             t9(er, ec) = tk_recip(l(er, ec));
           }
         }

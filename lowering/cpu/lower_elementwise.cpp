@@ -1,5 +1,7 @@
 #include "lowering/cpu/lower_elementwise.hpp"
 
+#include "lowering/cpu/narrow_columns.hpp"
+
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
@@ -63,7 +65,8 @@ public:
     const Block* b = as<Block>(body);
     std::vector<Stmt> out;
     lower_block(b ? b->stmts : std::vector<Stmt>{body}, out);
-    return block(std::move(out));
+    // Tiles of which only column 0 is read are computed in column 0 only (narrow_columns.hpp).
+    return narrow_columns(block(std::move(out)), er_, ec_);
   }
 
 private:
