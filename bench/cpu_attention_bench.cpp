@@ -52,8 +52,14 @@ std::vector<tk::bf16> random_bf16(std::int64_t n, unsigned seed) {
 // (tests/e2e/cases_attention.cpp): scores of order 1.
 Inputs make_inputs(const Shape& s) {
   const std::int64_t n = s.h * s.s * s.d;
-  Inputs in{s, 1.0f / std::sqrt(static_cast<float>(s.d)), random_bf16(n, 1), random_bf16(n, 2),
-            random_bf16(n, 3), {}, {}, {}};
+  Inputs in{s,
+            1.0f / std::sqrt(static_cast<float>(s.d)),
+            random_bf16(n, 1),
+            random_bf16(n, 2),
+            random_bf16(n, 3),
+            {},
+            {},
+            {}};
   auto widen = [](const std::vector<tk::bf16>& v) {
     std::vector<float> f(v.size());
     for (std::size_t i = 0; i < v.size(); ++i)
@@ -126,8 +132,8 @@ void set_counters(benchmark::State& state, const Shape& s, int threads, double c
   if (state.iterations() == 0)
     return;
   const double flops = 2.0 * static_cast<double>(s.h * s.s * s.s * s.d);
-  state.counters["GFLOPS"] = benchmark::Counter(flops * 1e-9 * static_cast<double>(state.iterations()),
-                                                benchmark::Counter::kIsRate);
+  state.counters["GFLOPS"] = benchmark::Counter(
+      flops * 1e-9 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   if (threads == 1)
     state.counters["cpu_ms"] = cpu_seconds * 1e3 / static_cast<double>(state.iterations());
 }
