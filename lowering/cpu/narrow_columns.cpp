@@ -109,10 +109,10 @@ protected:
     if (d.all.count(l->target))
       return self;
     const For* inner = as<For>(only(f.body));
-    return for_loop(f.var, f.min, f.extent, f.role,
-                    for_loop(inner->var, int_imm(0), int_imm(1), inner->role, inner->body,
-                             inner->loc.range),
-                    f.loc.range);
+    return for_loop(
+        f.var, f.min, f.extent, f.role,
+        for_loop(inner->var, int_imm(0), int_imm(1), inner->role, inner->body, inner->loc.range),
+        f.loc.range);
   }
 };
 
