@@ -140,8 +140,30 @@ std::string shape_name(const Shape& s, int threads) {
          "/threads:" + std::to_string(threads);
 }
 
-// Before timing anything: the two agree within bf16's rounding of the output (2^-8 relative,
-// doubled) plus the f32 sums' order.
+// Row r of Y in double from the same (bf16) values: gelu(X W1 + b1) W2 + b2 + X, gelu with erf.
+std::vector<double> reference_row(const Inputs& in, std::int64_t r) {
+  const Shape& s = in.s;
+  std::vector<double> h(static_cast<std::size_t>(s.f)), y(static_cast<std::size_t>(s.d));
+  for (std::int64_t f = 0; f < s.f; ++f) {
+    double u = in.b1f[static_cast<std::size_t>(f)];
+    for (std::int64_t d = 0; d < s.d; ++d)
+      u += static_cast<double>(in.xf[static_cast<std::size_t>(r * s.d + d)]) *
+           in.w1f[static_cast<std::size_t>(d * s.f + f)];
+    h[static_cast<std::size_t>(f)] = 0.5 * u * (1.0 + std::erf(u / std::sqrt(2.0)));
+  }
+  for (std::int64_t j = 0; j < s.d; ++j) {
+    double v = static_cast<double>(in.b2f[static_cast<std::size_t>(j)]) +
+               in.xf[static_cast<std::size_t>(r * s.d + j)];
+    for (std::int64_t f = 0; f < s.f; ++f)
+      v += h[static_cast<std::size_t>(f)] * in.w2f[static_cast<std::size_t>(f * s.d + j)];
+    y[static_cast<std::size_t>(j)] = v;
+  }
+  return y;
+}
+
+// Before timing anything: both against a double reference on every 8th row (and the last), the
+// worst |error| and the mean signed error, and the two against each other within bf16's rounding
+// of the output (2^-8 relative, doubled) plus the f32 sums' order.
 bool check() {
   bool ok = true;
   for (const Shape& s : kShapes) {
@@ -159,6 +181,30 @@ bool check() {
     std::printf("check %-14s max relative |tilekit - openblas| = %.3g\n",
                 shape_name(s, 0).substr(0, shape_name(s, 0).find('/')).c_str(), worst);
     ok = ok && worst < 0x1p-7;
+    double worst_tk = 0, worst_blas = 0, sum_tk = 0, sum_blas = 0;
+    std::int64_t n = 0;
+    for (std::int64_t r = 0; r < s.m; r += (r + 8 < s.m || r == s.m - 1) ? 8 : s.m - 1 - r) {
+      const std::vector<double> want = reference_row(in, r);
+      for (std::int64_t j = 0; j < s.d; ++j) {
+        const auto e = static_cast<std::size_t>(r * s.d + j);
+        const double dt =
+            static_cast<double>(static_cast<float>(ours[e])) - want[static_cast<std::size_t>(j)];
+        const double db = static_cast<double>(ref[e]) - want[static_cast<std::size_t>(j)];
+        worst_tk = std::max(worst_tk, std::fabs(dt));
+        worst_blas = std::max(worst_blas, std::fabs(db));
+        sum_tk += dt;
+        sum_blas += db;
+        ++n;
+        // The bf16 output's rounding (2^-8 relative), doubled, plus 1e-3 for the f32 sums.
+        ok = ok && std::fabs(dt) <= 0x1p-7 * std::fabs(want[static_cast<std::size_t>(j)]) + 1e-3;
+      }
+      if (r == s.m - 1)
+        break;
+    }
+    std::printf("check (%lld values against double): tilekit worst |err| %.3g, mean signed err "
+                "%.3g; openblas worst |err| %.3g, mean signed err %.3g\n",
+                static_cast<long long>(n), worst_tk, sum_tk / static_cast<double>(n), worst_blas,
+                sum_blas / static_cast<double>(n));
   }
   return ok;
 }

@@ -259,10 +259,17 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
           const bool scratch = p.materialise && p.materialise->tensor == t.name;
           auto side = [](const Dim& d) { return d.name.empty() ? json(d.size) : json(d.name); };
           auto text = [](const Dim& d) { return d.name.empty() ? std::to_string(d.size) : d.name; };
+          // On the CPU, a materialised value lower-gemm reads packed is held packed (PackedA).
+          bool packed = false;
+          if (lowered.cpu)
+            if (auto it = lowered.cpu->programs.at(i).attrs.find("cpu_packed_a");
+                it != lowered.cpu->programs.at(i).attrs.end())
+              packed = it->second == AttrValue{t.name};
           k["partials"].push_back(
               {{"name", t.name},
                {"dtype", std::string(to_string(t.dtype))},
                {"scratch", scratch},
+               {"packed", packed},
                {"rows", side(r)},
                {"cols", side(c)},
                {"elements", named ? "static_cast<std::size_t>(" + text(r) + " * " + text(c) + ")"

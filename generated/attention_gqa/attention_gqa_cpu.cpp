@@ -45,6 +45,8 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
   const std::int64_t D = Q.cols;
   std::int64_t St = S / 32;
   std::int64_t Dt = D / 32;
+  const auto tk_packed_a_Q = tk::cpu::pack_a(Q);
+  const auto tk_packed_b_K = tk::cpu::pack_bt(K);
   tk::cpu::parallel_for(H * St, [&](std::int64_t tk_begin, std::int64_t tk_end) {
     for (std::int64_t w = tk_begin; w < tk_end; ++w) {
       std::int64_t h = w / St;
@@ -57,7 +59,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
       }
       tk::cpu::Tile l;
       for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
+        for (std::int64_t ec = 0; ec < 1; ++ec) {
           l(er, ec) = 0.0f;
         }
       }
@@ -73,31 +75,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
       }
       for (std::int64_t j = 0; j < i + 1; ++j) {
         tk::cpu::Tile s;
-        for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
-            s(er, ec) = 0.0f;
-          }
-        }
-        for (std::int64_t e = 0; e < Dt; ++e) {
-          tk::cpu::Tile t1;
-          tk::cpu::load_tile(Q.matrix(h), i, e, t1);
-          tk::cpu::Tile t2;
-          tk::cpu::Tile t3;
-          tk::cpu::load_tile(K.matrix(h / 2), j, e, t3);
-          for (std::int64_t er = 0; er < 32; ++er) {
-            for (std::int64_t ec = 0; ec < 32; ++ec) {
-              t2(er, ec) = t3(ec, er);
-            }
-          }
-          tk::cpu::Tile t4;
-          t4 = s;
-          tk::cpu::tile_matmul_acc(t1, t2, t4);
-          for (std::int64_t er = 0; er < 32; ++er) {
-            for (std::int64_t ec = 0; ec < 32; ++ec) {
-              s(er, ec) = t4(er, ec);
-            }
-          }
-        }
+        tk::cpu::gemm_tile(tk_packed_a_Q, h, tk_packed_b_K, h / 2, i, j, s);
         for (std::int64_t er = 0; er < 32; ++er) {
           for (std::int64_t ec = 0; ec < 32; ++ec) {
             s(er, ec) =
@@ -108,16 +86,16 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
           }
         }
         tk::cpu::Tile mn;
-        tk::cpu::Tile t5;
-        tk::cpu::rowmax(s, t5);
+        tk::cpu::Tile t1;
+        tk::cpu::rowmax(s, t1);
         for (std::int64_t er = 0; er < 32; ++er) {
           for (std::int64_t ec = 0; ec < 32; ++ec) {
-            mn(er, ec) = std::max(m(er, ec), t5(er, ec));
+            mn(er, ec) = std::max(m(er, ec), t1(er, ec));
           }
         }
         tk::cpu::Tile c;
         for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
+          for (std::int64_t ec = 0; ec < 1; ++ec) {
             c(er, ec) = std::exp(m(er, ec) - mn(er, ec));
           }
         }
@@ -127,51 +105,51 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
             p(er, ec) = std::exp(s(er, ec) - mn(er, 0));
           }
         }
-        tk::cpu::Tile t6;
-        tk::cpu::rowsum(p, t6);
+        tk::cpu::Tile t2;
+        tk::cpu::rowsum(p, t2);
         for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
-            l(er, ec) = l(er, ec) * c(er, ec) + t6(er, ec);
+          for (std::int64_t ec = 0; ec < 1; ++ec) {
+            l(er, ec) = l(er, ec) * c(er, ec) + t2(er, ec);
           }
         }
         for (std::int64_t d = 0; d < Dt; ++d) {
-          tk::cpu::Tile t7;
-          tk::cpu::Tile t8;
-          tk::cpu::row_get(o, d, t8);
-          tk::cpu::Tile t9;
-          tk::cpu::load_tile(V.matrix(h / 2), j, d, t9);
-          tk::cpu::Tile t10;
+          tk::cpu::Tile t3;
+          tk::cpu::Tile t4;
+          tk::cpu::row_get(o, d, t4);
+          tk::cpu::Tile t5;
+          tk::cpu::load_tile(V.matrix(h / 2), j, d, t5);
+          tk::cpu::Tile t6;
           for (std::int64_t er = 0; er < 32; ++er) {
             for (std::int64_t ec = 0; ec < 32; ++ec) {
-              t10(er, ec) = 0.0f;
+              t6(er, ec) = 0.0f;
             }
           }
-          tk::cpu::tile_matmul_acc(p, t9, t10);
+          tk::cpu::tile_matmul_acc(p, t5, t6);
           for (std::int64_t er = 0; er < 32; ++er) {
             for (std::int64_t ec = 0; ec < 32; ++ec) {
-              t7(er, ec) = t8(er, ec) * c(er, 0) + t10(er, ec);
+              t3(er, ec) = t4(er, ec) * c(er, 0) + t6(er, ec);
             }
           }
-          tk::cpu::row_set(o, d, t7);
+          tk::cpu::row_set(o, d, t3);
         }
         m = mn;
       }
       for (std::int64_t d = 0; d < Dt; ++d) {
-        tk::cpu::Tile t11;
-        tk::cpu::Tile t12;
-        tk::cpu::row_get(o, d, t12);
-        tk::cpu::Tile t13;
+        tk::cpu::Tile t7;
+        tk::cpu::Tile t8;
+        tk::cpu::row_get(o, d, t8);
+        tk::cpu::Tile t9;
         for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
-            t13(er, ec) = tk_recip(l(er, ec));
+          for (std::int64_t ec = 0; ec < 1; ++ec) {
+            t9(er, ec) = tk_recip(l(er, ec));
           }
         }
         for (std::int64_t er = 0; er < 32; ++er) {
           for (std::int64_t ec = 0; ec < 32; ++ec) {
-            t11(er, ec) = t12(er, ec) * t13(er, 0);
+            t7(er, ec) = t8(er, ec) * t9(er, 0);
           }
         }
-        tk::cpu::store_tile(t11, O.matrix(h), i, d);
+        tk::cpu::store_tile(t7, O.matrix(h), i, d);
       }
     }
   });

@@ -38,7 +38,7 @@ void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<const tk::bf16> ga
     for (std::int64_t i = tk_begin; i < tk_end; ++i) {
       tk::cpu::Tile s;
       for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
+        for (std::int64_t ec = 0; ec < 1; ++ec) {
           s(er, ec) = 0.0f;
         }
       }
@@ -47,20 +47,20 @@ void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<const tk::bf16> ga
         tk::cpu::load_tile(x, i, j, t0);
         tk::cpu::rowsum(t0, t0);
         for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
+          for (std::int64_t ec = 0; ec < 1; ++ec) {
             s(er, ec) = s(er, ec) + t0(er, ec);
           }
         }
       }
       tk::cpu::Tile mean;
       for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
+        for (std::int64_t ec = 0; ec < 1; ++ec) {
           mean(er, ec) = s(er, ec) * (1.0f / static_cast<float>(N));
         }
       }
       tk::cpu::Tile v;
       for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
+        for (std::int64_t ec = 0; ec < 1; ++ec) {
           v(er, ec) = 0.0f;
         }
       }
@@ -81,14 +81,14 @@ void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<const tk::bf16> ga
         }
         tk::cpu::rowsum(t2, t2);
         for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
+          for (std::int64_t ec = 0; ec < 1; ++ec) {
             v(er, ec) = v(er, ec) + t2(er, ec);
           }
         }
       }
       tk::cpu::Tile r;
       for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
+        for (std::int64_t ec = 0; ec < 1; ++ec) {
           r(er, ec) = tk_rsqrt(v(er, ec) * (1.0f / static_cast<float>(N)) + eps);
         }
       }

@@ -20,44 +20,27 @@ void run_cpu(tk::MatrixView<const tk::bf16> A, tk::MatrixView<const tk::bf16> B,
   tk::check_same_dim("matmul_bt", "M", "A", "rows", A.rows, "C", "rows", C.rows);
   tk::check_same_dim("matmul_bt", "N", "B", "rows", B.rows, "C", "cols", C.cols);
   const std::int64_t M = A.rows;
-  const std::int64_t K = A.cols;
   const std::int64_t N = B.rows;
   std::int64_t Mt = M / 32;
-  std::int64_t Kt = K / 32;
   std::int64_t Nt = N / 32;
-  tk::cpu::parallel_for(Mt * Nt, [&](std::int64_t tk_begin, std::int64_t tk_end) {
-    for (std::int64_t w = tk_begin; w < tk_end; ++w) {
-      std::int64_t i = w / Nt;
-      std::int64_t j = w % Nt;
-      tk::cpu::Tile acc;
-      for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
-          acc(er, ec) = 0.0f;
-        }
-      }
-      for (std::int64_t k = 0; k < Kt; ++k) {
-        tk::cpu::Tile t0;
-        tk::cpu::load_tile(A, i, k, t0);
-        tk::cpu::Tile t1;
-        tk::cpu::Tile t2;
-        tk::cpu::load_tile(B, j, k, t2);
-        for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
-            t1(er, ec) = t2(ec, er);
-          }
-        }
-        tk::cpu::Tile t3;
-        t3 = acc;
-        tk::cpu::tile_matmul_acc(t0, t1, t3);
-        for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
-            acc(er, ec) = t3(er, ec);
-          }
-        }
-      }
-      tk::cpu::store_tile(acc, C, i, j);
-    }
-  });
+  const auto tk_packed_a_A = tk::cpu::pack_a(A);
+  const auto tk_packed_b_B = tk::cpu::pack_bt(B);
+  tk::cpu::parallel_for(tk::cpu::gemm_units(tk_packed_a_A, tk_packed_b_B, Mt * Nt),
+                        [&](std::int64_t tk_begin, std::int64_t tk_end) {
+                          for (std::int64_t u = tk_begin; u < tk_end; ++u) {
+                            std::int64_t w0 =
+                                tk::cpu::gemm_unit_begin(tk_packed_a_A, tk_packed_b_B, Mt * Nt, u);
+                            std::int64_t wn =
+                                tk::cpu::gemm_unit_size(tk_packed_a_A, tk_packed_b_B, Mt * Nt, u);
+                            for (std::int64_t w = w0; w < w0 + wn; ++w) {
+                              std::int64_t i = tk::cpu::gemm_row(tk_packed_a_A, tk_packed_b_B, w);
+                              std::int64_t j = tk::cpu::gemm_col(tk_packed_a_A, tk_packed_b_B, w);
+                              tk::cpu::Tile acc;
+                              tk::cpu::gemm_tile(tk_packed_a_A, tk_packed_b_B, i, j, acc);
+                              tk::cpu::store_tile(acc, C, i, j);
+                            }
+                          }
+                        });
 }
 
 } // namespace tk::gen::matmul_bt

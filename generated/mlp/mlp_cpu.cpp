@@ -40,9 +40,9 @@ void run_cpu(tk::MatrixView<const tk::bf16> X, tk::MatrixView<const tk::bf16> W1
   const std::int64_t M = X.rows;
   const std::int64_t D = X.cols;
   const std::int64_t F = W1.cols;
-  // The materialised value: stored by the first loop nest, read by the second.
-  std::vector<float> mlp_h_storage(static_cast<std::size_t>(M * F));
-  const tk::MatrixView<float> mlp_h{mlp_h_storage.data(), M, F};
+  // The materialised value: its tiles stored by the first loop nest straight into the packed
+  // form the second loop nest's gemm reads.
+  tk::cpu::PackedA tk_packed_a_mlp_h = tk::cpu::packed_a_alloc(M, F);
   { // mlp: the first loop nest, storing the materialised value
     std::int64_t Mt = M / 32;
     std::int64_t Ft = F / 32;
@@ -67,7 +67,7 @@ void run_cpu(tk::MatrixView<const tk::bf16> X, tk::MatrixView<const tk::bf16> W1
                   t0(er, ec) = tk_gelu(h(er, ec) + t1(0, ec));
                 }
               }
-              tk::cpu::store_tile(t0, mlp_h, i, f);
+              tk::cpu::store_packed_a(t0, tk_packed_a_mlp_h, i, f);
             }
           }
         });
@@ -75,7 +75,6 @@ void run_cpu(tk::MatrixView<const tk::bf16> X, tk::MatrixView<const tk::bf16> W1
   { // mlp_after_h: the second loop nest, reading what the first stored
     std::int64_t Mt = M / 32;
     std::int64_t Dt = D / 32;
-    const auto tk_packed_a_mlp_h = tk::cpu::pack_a(mlp_h);
     const auto tk_packed_b_W2 = tk::cpu::pack_b(W2);
     tk::cpu::parallel_for(
         tk::cpu::gemm_units(tk_packed_a_mlp_h, tk_packed_b_W2, Mt * Dt),

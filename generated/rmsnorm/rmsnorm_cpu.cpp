@@ -39,7 +39,7 @@ void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<const tk::bf16> g,
     for (std::int64_t i = tk_begin; i < tk_end; ++i) {
       tk::cpu::Tile ss;
       for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
+        for (std::int64_t ec = 0; ec < 1; ++ec) {
           ss(er, ec) = 0.0f;
         }
       }
@@ -54,14 +54,14 @@ void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<const tk::bf16> g,
         }
         tk::cpu::rowsum(t0, t0);
         for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
+          for (std::int64_t ec = 0; ec < 1; ++ec) {
             ss(er, ec) = ss(er, ec) + t0(er, ec);
           }
         }
       }
       tk::cpu::Tile r;
       for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
+        for (std::int64_t ec = 0; ec < 1; ++ec) {
           r(er, ec) = tk_rsqrt(ss(er, ec) * inv_n + eps);
         }
       }

@@ -33,7 +33,7 @@ void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<tk::bf16> y) {
     for (std::int64_t i = tk_begin; i < tk_end; ++i) {
       tk::cpu::Tile m;
       for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
+        for (std::int64_t ec = 0; ec < 1; ++ec) {
           m(er, ec) = -std::numeric_limits<float>::infinity();
         }
       }
@@ -42,14 +42,14 @@ void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<tk::bf16> y) {
         tk::cpu::load_tile(x, i, j, t0);
         tk::cpu::rowmax(t0, t0);
         for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
+          for (std::int64_t ec = 0; ec < 1; ++ec) {
             m(er, ec) = std::max(m(er, ec), t0(er, ec));
           }
         }
       }
       tk::cpu::Tile s;
       for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
+        for (std::int64_t ec = 0; ec < 1; ++ec) {
           s(er, ec) = 0.0f;
         }
       }
@@ -64,14 +64,14 @@ void run_cpu(tk::MatrixView<const tk::bf16> x, tk::MatrixView<tk::bf16> y) {
         }
         tk::cpu::rowsum(t1, t1);
         for (std::int64_t er = 0; er < 32; ++er) {
-          for (std::int64_t ec = 0; ec < 32; ++ec) {
+          for (std::int64_t ec = 0; ec < 1; ++ec) {
             s(er, ec) = s(er, ec) + t1(er, ec);
           }
         }
       }
       tk::cpu::Tile r;
       for (std::int64_t er = 0; er < 32; ++er) {
-        for (std::int64_t ec = 0; ec < 32; ++ec) {
+        for (std::int64_t ec = 0; ec < 1; ++ec) {
           r(er, ec) = tk_recip(s(er, ec));
         }
       }

@@ -1,5 +1,7 @@
 #include "lowering/cpu/lower_elementwise.hpp"
 
+#include "lowering/cpu/narrow_columns.hpp"
+
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
@@ -51,6 +53,10 @@ bool is_buffer(const Expr& e) {
 class FunctionLowering {
 public:
   explicit FunctionLowering(const Program& p) : names_(p) {
+    // The materialised value lower-gemm reads packed: its tiles are stored packed.
+    if (auto it = p.attrs.find("cpu_packed_a"); it != p.attrs.end())
+      if (const auto* name = std::get_if<std::string>(&it->second.value))
+        packed_a_ = *name;
     er_ = names_.fresh("er");
     ec_ = names_.fresh("ec");
   }
@@ -59,7 +65,8 @@ public:
     const Block* b = as<Block>(body);
     std::vector<Stmt> out;
     lower_block(b ? b->stmts : std::vector<Stmt>{body}, out);
-    return block(std::move(out));
+    // Tiles of which only column 0 is read are computed in column 0 only (narrow_columns.hpp).
+    return narrow_columns(block(std::move(out)), er_, ec_);
   }
 
 private:
@@ -106,6 +113,8 @@ private:
       // A batched tensor: tile (row, col) of matrix `b` (the first index).
       Intrinsic fn =
           st->indices.size() == 3 ? Intrinsic::cpu_store_batch_tile : Intrinsic::cpu_store_tile;
+      if (st->tensor == packed_a_ && st->indices.size() == 2)
+        fn = Intrinsic::cpu_store_packed_a;
       out.push_back(evaluate(call(fn, std::move(args)), st->loc.range));
     } else if (const For* f = as<For>(s)) {
       out.push_back(
@@ -326,6 +335,7 @@ private:
   }
 
   NameSet names_;
+  std::string packed_a_; // a materialised value stored in packed-A form
   std::string er_, ec_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
+#include "lowering/ir/visitor.hpp"
 
 #include <map>
 #include <optional>
@@ -18,10 +19,14 @@ const Type kTile = Type::tile(DType::f32);
 
 class GemmLowering {
 public:
-  GemmLowering(const Program& p, const Function& f) : prog_(p), names_(p) {
+  GemmLowering(const Program& p, const Function& f, const std::set<std::string>& scratch)
+      : prog_(p), fn_(f), names_(p), scratch_(scratch) {
     for (const auto& [dim, count] : tile_count_vars(f))
       dim_of_count_[count] = dim;
   }
+
+  // The materialised values this program reads as a gemm's A in packed form.
+  const std::set<std::string>& packed_scratch() const { return packed_scratch_; }
 
   Stmt run(const Stmt& body) {
     const Block* b = as<Block>(body);
@@ -100,6 +105,13 @@ private:
     const Var* acc = as<Var>(mm->args[0]);
     const Load* la = as<Load>(mm->args[1]);
     const Load* lb = as<Load>(mm->args[2]);
+    // A @ transpose(T[.., y, k]): B = transpose(T), packed from T by cpu.pack_bt (attention's
+    // Q K^T), so its k index is T's last and its column index T's second to last.
+    const Call* tr = as<Call>(mm->args[2]);
+    const bool transposed =
+        !lb && tr && tr->fn == Intrinsic::tile_transpose && tr->args.size() == 1;
+    if (transposed)
+      lb = as<Load>(tr->args[0]);
     if (!acc || acc->name != d->name || !la || !lb)
       return false;
     const Tensor* ta = prog_.find_tensor(la->tensor);
@@ -112,10 +124,11 @@ private:
     if (!rank_ok(la, ta) || !rank_ok(lb, tb))
       return false;
     const std::size_t ra = la->indices.size(), rb = lb->indices.size();
+    const std::size_t col_at = transposed ? rb - 2 : rb - 1, k_at = transposed ? rb - 1 : rb - 2;
     const Expr& row = la->indices[ra - 2];
-    const Expr& col = lb->indices[rb - 1];
+    const Expr& col = lb->indices[col_at];
     const Var* ka = as<Var>(la->indices[ra - 1]);
-    const Var* kb = as<Var>(lb->indices[rb - 2]);
+    const Var* kb = as<Var>(lb->indices[k_at]);
     if (!ka || !kb || ka->name != f->var || kb->name != f->var)
       return false;
     // Everything but k is fixed over the loop: row, column and the batch indices.
@@ -127,7 +140,12 @@ private:
     for (const Expr& e : fixed)
       if (mentions(e, f->var) || mentions(e, d->name))
         return false;
-    if (!covers_k(*f, ta->dims[ra - 1]) || !covers_k(*f, tb->dims[rb - 2]))
+    if (!covers_k(*f, ta->dims[ra - 1]) || !covers_k(*f, tb->dims[k_at]))
+      return false;
+    // One packed form per B tensor in a program: the variable is named after the tensor.
+    const Intrinsic pack_b = transposed ? Intrinsic::cpu_pack_bt : Intrinsic::cpu_pack_b;
+    const Intrinsic other_b = transposed ? Intrinsic::cpu_pack_b : Intrinsic::cpu_pack_bt;
+    if (packed_.count({other_b, lb->tensor}))
       return false;
     out.push_back(decl(d->name, kTile, call(Intrinsic::cpu_tile, {}), d->loc.range));
     const Var* row_var = as<Var>(row);
@@ -135,9 +153,14 @@ private:
     if (!order_ && row_var && col_var)
       order_ = Order{
           la->tensor,           lb->tensor, row_var->name, col_var->name, ta->dims[ra - 2].name,
-          tb->dims[rb - 1].name};
-    add_pack(Intrinsic::cpu_pack_a, la->tensor);
-    add_pack(Intrinsic::cpu_pack_b, lb->tensor);
+          tb->dims[col_at].name};
+    // A materialised value read only here, as a rank-2 A, is never row-major: the first loop nest
+    // stores its tiles straight into the packed form (cpu.store_packed_a) and this one reads it.
+    if (ra == 2 && scratch_.count(la->tensor) && loads_of(fn_.body, la->tensor) == 1)
+      packed_scratch_.insert(la->tensor);
+    else
+      add_pack(Intrinsic::cpu_pack_a, la->tensor);
+    add_pack(pack_b, lb->tensor);
     const Expr tile = var(d->name, kTile);
     if (ra == 2 && rb == 2) {
       out.push_back(evaluate(call(Intrinsic::cpu_gemm_tile,
@@ -272,8 +295,28 @@ private:
     return stmts;
   }
 
+  struct LoadCounter : Visitor {
+    const std::string& tensor;
+    int count = 0;
+    explicit LoadCounter(const std::string& t) : tensor(t) {}
+
+  protected:
+    void visit_node(const Load& l) override {
+      count += l.tensor == tensor;
+      Visitor::visit_node(l);
+    }
+  };
+  static int loads_of(const Stmt& s, const std::string& tensor) {
+    LoadCounter c{tensor};
+    c.visit(s);
+    return c.count;
+  }
+
   const Program& prog_;
+  const Function& fn_;
   NameSet names_;
+  const std::set<std::string>& scratch_; // every program's materialised value
+  std::set<std::string> packed_scratch_;
   std::map<std::string, std::string> dim_of_count_; // `Kt` -> `K`
   std::set<std::pair<Intrinsic, std::string>> packed_;
   std::vector<Stmt> packs_;
@@ -284,10 +327,26 @@ private:
 
 ir::Module lower_gemm(const ir::Module& m, Diagnostics&) {
   Module out = m;
+  // The materialised values (materialise): each first program's `materialise_tensor`.
+  std::set<std::string> scratch;
+  for (const Program& p : m.programs)
+    if (auto it = p.attrs.find("materialise_tensor"); it != p.attrs.end())
+      if (const auto* name = std::get_if<std::string>(&it->second.value))
+        scratch.insert(*name);
+  std::set<std::string> packed;
   for (Program& p : out.programs)
     for (Function& f : p.functions)
-      if (f.kind == FuncKind::kernel)
-        f.body = GemmLowering(p, f).run(f.body);
+      if (f.kind == FuncKind::kernel) {
+        GemmLowering g(p, f, scratch);
+        f.body = g.run(f.body);
+        packed.insert(g.packed_scratch().begin(), g.packed_scratch().end());
+      }
+  // The program that stores a value read packed stores it packed (lower-elementwise).
+  for (Program& p : out.programs)
+    if (auto it = p.attrs.find("materialise_tensor"); it != p.attrs.end())
+      if (const auto* name = std::get_if<std::string>(&it->second.value);
+          name && packed.count(*name))
+        p.attrs["cpu_packed_a"] = {*name};
   return out;
 }
 

@@ -12,8 +12,14 @@
 // of work items at a time (`for u in 0 .. cpu.gemm_units(A, B, n) per_thread { for w in
 // cpu.gemm_unit_begin(..., u) .. +cpu.gemm_unit_size(..., u) { ... } }`), a unit being a whole
 // column block of B where there are enough, so that each thread keeps its blocks in its L2. Tile
-// counts the pattern made unused (`let Kt: i32 = K / 32`) are dropped. Everything else is left
-// as it is; a matmul outside the pattern is lowered by lower-elementwise.
+// counts the pattern made unused (`let Kt: i32 = K / 32`) are dropped. A transposed operand,
+// `A[x, k] @ transpose(T[y, k])` (attention's Q K^T), is the same gemm with B packed from T by
+// `cpu.pack_bt(T)` (T's rows are B's columns), not a tile transposed per product. A materialised
+// value (materialise: a first program's `materialise_tensor`) read only as a rank-2 A is not
+// packed from a row-major copy: the first program gets the attribute `cpu_packed_a` naming it,
+// and lower-elementwise stores its tiles straight into the packed form (`cpu.store_packed_a`).
+// Everything else is left as it is; a matmul outside the pattern is lowered by
+// lower-elementwise.
 #pragma once
 
 #include "lowering/ir/module.hpp"

@@ -290,6 +290,10 @@ namespace tk::ir {
   X(cpu_tile_matmul_acc, "cpu.tile_matmul_acc", "tile tile tile", void, writes, "")                \
   X(cpu_pack_a, "cpu.pack_a", "src", void, writes, "")                                             \
   X(cpu_pack_b, "cpu.pack_b", "src", void, writes, "")                                             \
+  /* transpose(T) packed as a gemm's B (A @ transpose(T)): the same variable as cpu.pack_b */      \
+  X(cpu_pack_bt, "cpu.pack_bt", "src", void, writes, "")                                           \
+  /* tile (row, k) of a materialised value stored straight into its packed-A form */               \
+  X(cpu_store_packed_a, "cpu.store_packed_a", "tile dst int int", void, writes, "")                \
   X(cpu_gemm_tile, "cpu.gemm_tile", "src src int int tile", void, writes, "")                      \
   /* the batched form: A's matrix, B's matrix (0 for a rank-2 operand), then as above */           \
   X(cpu_gemm_batch_tile, "cpu.gemm_batch_tile", "src int src int int int tile", void, writes, "")  \

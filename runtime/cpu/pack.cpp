@@ -315,6 +315,75 @@ const float* PackedB::panel(std::int64_t b, std::int64_t tj) const {
   return t.data.get() + (tj - block * block_cols) * panel_floats;
 }
 
+// transpose(t) as B: panel tj of matrix b is t's tile row tj, dst[k * 32 + c] = t[32tj + c, k],
+// zero beyond t. One task per panel: it reads 32 whole rows of t.
+template <class T>
+PackedB pack_bt_impl(TensorView<const T> t, ThreadPool* pool) {
+  PackedB p;
+  p.batch = t.batch;
+  p.k_tiles = tiles_of(t.cols);
+  p.n_tiles = tiles_of(t.rows);
+  ThreadPool& on = pool_or_default(pool);
+  p.block_cols = block_cols(p.k_tiles, p.n_tiles, on.num_threads());
+  const std::int64_t kp = p.k_tiles * kTile;
+  p.data = alloc_floats(p.batch * p.n_tiles * kp * kTile);
+  float* base = p.data.get();
+  on.parallel_for(p.batch * p.n_tiles, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t g = b; g < e; ++g) {
+      const MatrixView<const T> m = t.matrix(g / p.n_tiles);
+      const std::int64_t row0 = g % p.n_tiles * kTile;
+      const int rows = static_cast<int>(std::min<std::int64_t>(m.rows - row0, kTile));
+      float* dst = base + g * kp * kTile;
+      if (rows < kTile || m.cols < kp)
+        std::memset(dst, 0, sizeof(float) * static_cast<std::size_t>(kp * kTile));
+      for (int c = 0; c < rows; ++c) {
+        const T* src = m.data + (row0 + c) * m.cols;
+        for (std::int64_t k = 0; k < m.cols; ++k)
+          dst[k * kTile + c] = widen(src[k]);
+      }
+    }
+  });
+  return p;
+}
+
+PackedB pack_bt(MatrixView<const float> t, ThreadPool* pool) {
+  return pack_bt_impl<float>({t.data, 1, t.rows, t.cols}, pool);
+}
+PackedB pack_bt(MatrixView<const bf16> t, ThreadPool* pool) {
+  return pack_bt_impl<bf16>({t.data, 1, t.rows, t.cols}, pool);
+}
+PackedB pack_bt(TensorView<const float> t, ThreadPool* pool) {
+  return pack_bt_impl(t, pool);
+}
+PackedB pack_bt(TensorView<const bf16> t, ThreadPool* pool) {
+  return pack_bt_impl(t, pool);
+}
+
+PackedA packed_a_alloc(std::int64_t rows, std::int64_t cols) {
+  PackedA p;
+  p.m_tiles = tiles_of(rows);
+  p.k_tiles = tiles_of(cols);
+  const std::int64_t n = p.m_tiles * p.k_tiles * kTile * kTile;
+  p.data = alloc_floats(n);
+  // The padding must be zero, as pack_a leaves it; whole tiles are all written by stores.
+  if (rows % kTile != 0 || cols % kTile != 0)
+    std::memset(p.data.get(), 0, sizeof(float) * static_cast<std::size_t>(n));
+  return p;
+}
+
+// Tile (ti, tk) is, in each of panel ti's four 8-row micro-panels, the 32 k values from 32tk on:
+// dst[k * 8 + r] = A[32ti + 8mp + r, k], as pack_a_impl writes them.
+void store_packed_a(const Tile& src, PackedA& dst, std::int64_t ti, std::int64_t tk) {
+  const std::int64_t kp = dst.k_tiles * kTile;
+  float* panel = dst.data.get() + ti * kTile * kp;
+  for (int mp = 0; mp < kTile / kMr; ++mp) {
+    float* micro = panel + mp * kMr * kp + tk * kTile * kMr;
+    for (int k = 0; k < kTile; ++k)
+      for (int r = 0; r < kMr; ++r)
+        micro[k * kMr + r] = src(mp * kMr + r, k);
+  }
+}
+
 PackedA pack_a(MatrixView<const float> a, ThreadPool* pool) {
   return pack_a_impl<float>({a.data, 1, a.rows, a.cols}, pool);
 }

@@ -107,8 +107,25 @@ void store_tile(const Tile& src, MatrixView<bf16> dst, std::int64_t ti, std::int
 void rowsum(const Tile& in, Tile& out) {
   reduce_rows(in, out, 0.0f, add);
 }
+// The maximum of each row by halving (32 -> 16 -> ... -> 1 lanes), which the compiler turns into
+// vector max/blend steps, rather than a chain of 32 dependent scalar steps per row (attention's
+// online softmax takes a rowmax per score tile: 10% of its time on one thread, 2026-11-28). The
+// same value as the chain: max is order-free, and max_nan propagates a NaN either way.
 void rowmax(const Tile& in, Tile& out) {
-  reduce_rows(in, out, kNegInf, max_nan);
+  float acc[kTile];
+  for (int r = 0; r < kTile; ++r) {
+    const float* row = in.data + r * kTile;
+    float v[kTile / 2];
+    for (int k = 0; k < kTile / 2; ++k)
+      v[k] = max_nan(row[k], row[k + kTile / 2]);
+    for (int w = kTile / 4; w >= 1; w /= 2)
+      for (int k = 0; k < w; ++k)
+        v[k] = max_nan(v[k], v[k + w]);
+    acc[r] = v[0];
+  }
+  fill(out, 0.0f);
+  for (int r = 0; r < kTile; ++r)
+    out(r, 0) = acc[r];
 }
 void colsum(const Tile& in, Tile& out) {
   reduce_cols(in, out, 0.0f, add);

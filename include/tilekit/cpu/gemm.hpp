@@ -83,6 +83,23 @@ PackedA pack_a(TensorView<const bf16> a, ThreadPool* pool = nullptr);
 PackedB pack_b(TensorView<const float> b, ThreadPool* pool = nullptr);
 PackedB pack_b(TensorView<const bf16> b, ThreadPool* pool = nullptr);
 
+/// B = transpose(t) packed, for A @ transpose(t) (attention's Q K^T): t's rows are B's columns,
+/// so panel tj holds t's tile row tj, k-major (dst[k * 32 + c] = t[32tj + c, k]). Packed whole,
+/// never deferred.
+PackedB pack_bt(MatrixView<const float> t, ThreadPool* pool = nullptr);
+PackedB pack_bt(MatrixView<const bf16> t, ThreadPool* pool = nullptr);
+PackedB pack_bt(TensorView<const float> t, ThreadPool* pool = nullptr);
+PackedB pack_bt(TensorView<const bf16> t, ThreadPool* pool = nullptr);
+
+/// A packed A written a tile at a time instead of packed from a tensor: a materialised value
+/// (docs/lowering.md "Recompute or materialise") that one loop nest computes and the next reads
+/// as the A of its gemm, so it is never stored row-major and packed again. `rows` x `cols`
+/// elements, zero-padded to whole tiles; every tile must be stored before the gemm reads it.
+PackedA packed_a_alloc(std::int64_t rows, std::int64_t cols);
+/// Stores `src` as tile (ti, tk) of `dst` (its rows 32ti.., its k 32tk..), in the micro-panel
+/// layout pack_a writes. Distinct tiles are distinct memory: threads may store them concurrently.
+void store_packed_a(const Tile& src, PackedA& dst, std::int64_t ti, std::int64_t tk);
+
 /// acc = A_ba[ti, :] @ B_bb[:, tj] over K tiles [kt_begin, kt_end), or acc += that when
 /// `accumulate`: matrix `ba` of a batch `a`, matrix `bb` of `b` (0 for a single matrix, or for a
 /// batch of one shared by every batch). fp32 products and fp32 accumulation in k order per

@@ -340,5 +340,59 @@ TEST(LowerCpu, RowOfTilesIsAllocatedReadAndUpdatedInPlace) {
 )");
 }
 
+// A tile read only through bcast_col (one value per row, as attention's c and l) is computed in
+// column 0 alone; the same tile also stored is computed whole (narrow_columns.hpp).
+TEST(LowerElementwise, ColumnZeroOnlyTilesComputeColumnZero) {
+  std::string errors;
+  std::string all = cpu_dumps(R"(kernel rows(x: f32[M, N]) -> (y: f32[M, N]) {
+    parallel i in tiles(M), j in tiles(N) {
+        c = exp(x[i, j])
+        y[i, j] = x[i, j] * bcast_col(c)
+    }
+}
+)",
+                              &errors);
+  ASSERT_FALSE(all.empty()) << errors;
+  EXPECT_EQ(function_of(dump_of(all, "lower-elementwise")),
+            R"(  func cpu rows(x: tensor, y: tensor, M: i32, N: i32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    for w in 0 .. Mt * Nt per_thread {
+      let i: i32 = w / Nt
+      let j: i32 = w % Nt
+      let c: tile<f32> = cpu.tile()
+      let t0: tile<f32> = cpu.tile()
+      cpu.load_tile(x, i, j, t0)
+      for er in 0 .. 32 serial {
+        for ec in 0 .. 1 serial {
+          cpu.tile_set(c, er, ec, f32.exp(cpu.tile_get(t0, er, ec)))
+        }
+      }
+      let t1: tile<f32> = cpu.tile()
+      let t2: tile<f32> = cpu.tile()
+      cpu.load_tile(x, i, j, t2)
+      for er in 0 .. 32 serial {
+        for ec in 0 .. 32 serial {
+          cpu.tile_set(t1, er, ec, cpu.tile_get(t2, er, ec) * cpu.tile_get(c, er, 0))
+        }
+      }
+      cpu.store_tile(t1, y, i, j)
+    }
+  }
+}
+)");
+  std::string stored = cpu_dumps(R"(kernel rows2(x: f32[M, N]) -> (y: f32[M, N], z: f32[M, N]) {
+    parallel i in tiles(M), j in tiles(N) {
+        c = exp(x[i, j])
+        y[i, j] = x[i, j] * bcast_col(c)
+        z[i, j] = c
+    }
+}
+)",
+                                 &errors);
+  ASSERT_FALSE(stored.empty()) << errors;
+  EXPECT_EQ(dump_of(stored, "lower-elementwise").find("0 .. 1 serial"), std::string::npos);
+}
+
 } // namespace
 } // namespace tk::lower

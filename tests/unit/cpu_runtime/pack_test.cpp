@@ -142,3 +142,62 @@ TEST(DeferredPackB, PacksABlockAtATimeOnlyForUnits) {
 }
 
 } // namespace
+
+// A packed A stored a tile at a time (a materialised value) holds the same floats as pack_a of
+// the same matrix, in any order of the stores.
+static void expect_stored_as_packed(std::int64_t m, std::int64_t k) {
+  const std::vector<float> a = random_values<float>(m * k, 7);
+  const tk::MatrixView<const float> view{a.data(), m, k};
+  const tk::cpu::PackedA packed = tk::cpu::pack_a(view);
+  tk::cpu::PackedA stored = tk::cpu::packed_a_alloc(m, k);
+  ASSERT_EQ(stored.m_tiles, packed.m_tiles);
+  ASSERT_EQ(stored.k_tiles, packed.k_tiles);
+  for (std::int64_t kt = stored.k_tiles - 1; kt >= 0; --kt) // columns last to first
+    for (std::int64_t ti = 0; ti < stored.m_tiles; ++ti) {
+      tk::cpu::Tile t;
+      tk::cpu::load_tile(view, ti, kt, t);
+      tk::cpu::store_packed_a(t, stored, ti, kt);
+    }
+  const std::size_t n = static_cast<std::size_t>(stored.m_tiles * stored.k_tiles * 32 * 32);
+  EXPECT_EQ(std::memcmp(stored.data.get(), packed.data.get(), n * sizeof(float)), 0);
+}
+
+TEST(StorePackedA, SameFloatsAsPackA) {
+  expect_stored_as_packed(96, 160);
+  expect_stored_as_packed(32, 224);
+}
+
+// Not whole tiles: the padding no tile store reaches is zero, as pack_a leaves it.
+TEST(StorePackedA, PaddingIsZero) {
+  const tk::cpu::PackedA p = tk::cpu::packed_a_alloc(40, 50);
+  ASSERT_EQ(p.m_tiles, 2);
+  ASSERT_EQ(p.k_tiles, 2);
+  for (std::int64_t e = 0; e < 2 * 2 * 32 * 32; ++e)
+    ASSERT_EQ(p.data.get()[e], 0.0f) << e;
+}
+
+// pack_bt(T) is transpose(T) packed as B: A @ transpose(T) through it is, bit for bit, A @ B with
+// B = transpose(T) written out and packed by pack_b; for every matrix of a batch too.
+TEST(PackBt, SameFloatsAsPackBOfTheTranspose) {
+  const std::int64_t batch = 2, rows = 96, cols = 64; // T: [batch, rows, cols]
+  const std::vector<tk::bf16> t = random_values<tk::bf16>(batch * rows * cols, 11);
+  std::vector<tk::bf16> tt(t.size());
+  for (std::int64_t b = 0; b < batch; ++b)
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t c = 0; c < cols; ++c)
+        tt[static_cast<std::size_t>((b * cols + c) * rows + r)] =
+            t[static_cast<std::size_t>((b * rows + r) * cols + c)];
+  const tk::cpu::PackedB bt =
+      tk::cpu::pack_bt(tk::TensorView<const tk::bf16>{t.data(), batch, rows, cols});
+  ASSERT_EQ(bt.k_tiles, cols / 32);
+  ASSERT_EQ(bt.n_tiles, rows / 32);
+  for (std::int64_t b = 0; b < batch; ++b) {
+    const tk::cpu::PackedB want =
+        tk::cpu::pack_b(tk::MatrixView<const tk::bf16>{tt.data() + b * rows * cols, cols, rows});
+    for (std::int64_t tj = 0; tj < bt.n_tiles; ++tj)
+      EXPECT_EQ(std::memcmp(bt.panel(b, tj), want.panel(0, tj),
+                            sizeof(float) * static_cast<std::size_t>(cols * 32)),
+                0)
+          << "matrix " << b << " panel " << tj;
+  }
+}
