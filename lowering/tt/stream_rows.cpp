@@ -3,6 +3,7 @@
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
+#include "lowering/tt/row_cbs.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -291,37 +292,16 @@ private:
     return ir::mul(row, ir::tiles_of(d.back(), counts));
   }
 
-  // The window CB: the tensor's format and page, two windows, at the next free input index.
+  // The window CB: two windows, at the next free input index.
   void add_cb(Streamed& r) {
-    const std::vector<std::int64_t> free = tt::free_cb_indices(p_, CBRole::input);
-    const CircularBuffer* stream = nullptr;
-    for (const CircularBuffer& c : p_.cbs)
-      if (c.tensor == r.tensor->name)
-        stream = &c;
-    if (free.empty() || !stream)
-      throw InternalError("internal error: stream-rows: no CB index or stream CB for '" +
-                          r.tensor->name + "'");
-    CircularBuffer c = *stream;
-    c.name = names_.fresh("cb_" + r.tensor->name + "_win");
-    c.index = free.front();
-    c.depth = 2 * window_;
-    c.tensor.clear(); // the stream's CB stays the tensor's; this one is named by the read
-    p_.cbs.push_back(c);
-    r.cb = c.name;
+    r.cb = tt::add_row_cb(p_, names_, r.tensor->name, "_win", 2 * window_, "stream-rows");
   }
 };
 
 } // namespace
 
 ir::Module stream_rows(const ir::Module& m, Diagnostics&) {
-  ir::Module out = m;
-  for (Program& p : out.programs) {
-    if (p.blocking)
-      continue;
-    if (Function* k = ir::find_function(p, FuncKind::kernel))
-      Rows(p, *k).run();
-  }
-  return out;
+  return tt::on_unblocked_kernels(m, [](Program& p, Function& k) { Rows(p, k).run(); });
 }
 
 } // namespace tk::lower
