@@ -22,6 +22,7 @@
 #include "baselines/matmul.hpp"
 
 #include "attention.hpp"
+#include "attention_bfp8.hpp"
 #include "attention_flash.hpp"
 #include "axpby.hpp"
 #include "eltwise_add.hpp"
@@ -122,6 +123,8 @@ const Program kPrograms[] = {
     // (tech_reports/FlashAttention/FlashAttention.md): 2 * heads * S^2 * D.
     {"attention", true, Family::attention, "bf16", "fp32", "2HSSD"},
     {"attention_flash", true, Family::attention, "bf16", "fp32", "2HSSD"},
+    // bench/attention_bfp8.tk: Q, K, V stored as Bfp8_b, O bf16.
+    {"attention_bfp8", true, Family::attention, "bfp8_b", "fp32", "2HSSD"},
 };
 
 const Program* find_program(const std::string& name) {
@@ -531,6 +534,7 @@ RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::i
     qkv.push_back(tk::baselines::random_bf16_matrix(static_cast<std::size_t>(H * S),
                                                     static_cast<std::size_t>(D), o.seed + k));
   const std::vector<tk::bf16> q = to_tk(qkv[0]), k = to_tk(qkv[1]), v = to_tk(qkv[2]);
+  std::vector<float> qf = to_float(qkv[0]), kf = to_float(qkv[1]), vf = to_float(qkv[2]);
   std::vector<tk::bf16> out(static_cast<std::size_t>(H * S * D));
   const float scale = 1.0f / std::sqrt(static_cast<float>(D));
   const tk::TensorView<const tk::bf16> qv{q.data(), H, S, D}, kv{k.data(), H, S, D},
@@ -544,11 +548,22 @@ RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::i
     tk::gen::attention::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "attention_flash")
     tk::gen::attention_flash::run_tt(device, qv, kv, vv, scale, ov);
-  else
+  else if (name == "attention_bfp8") {
+    // Q, K, V as floats: the generated host rounds them to Bfp8_b, and the reference below uses
+    // the values those pages hold.
+    const tk::TensorView<const float> q8{qf.data(), H, S, D}, k8{kf.data(), H, S, D},
+        v8{vf.data(), H, S, D};
+    tk::gen::attention_bfp8::run_tt(device, q8, k8, v8, scale, ov);
+  } else
     throw std::logic_error("not an attention program: " + name);
   r.wall_seconds = seconds_since(start);
-  r.check = [qf = to_float(qkv[0]), kf = to_float(qkv[1]), vf = to_float(qkv[2]),
-             got = to_float(out), S, D,
+  if (name == "attention_bfp8") {
+    std::vector<float> qr = tk::cpu::round_to_bfp8(tk::TensorView<const float>{qf.data(), H, S, D}),
+                       kr = tk::cpu::round_to_bfp8(tk::TensorView<const float>{kf.data(), H, S, D}),
+                       vr = tk::cpu::round_to_bfp8(tk::TensorView<const float>{vf.data(), H, S, D});
+    qf = std::move(qr), kf = std::move(kr), vf = std::move(vr);
+  }
+  r.check = [qf = std::move(qf), kf = std::move(kf), vf = std::move(vf), got = to_float(out), S, D,
              scale](const std::vector<std::int64_t>& rows, Checker& checker) {
     for (const std::int64_t row : rows) {
       const std::int64_t h = row / S, i = row % S;
@@ -664,6 +679,23 @@ nlohmann::json run_one(Device& device, const Program& p, const std::vector<std::
                                  {"compute_bound_cycles", u.compute_bound_cycles},
                                  {"dram_bound_cycles", u.dram_bound_cycles}});
     }
+  // Where the time goes: the kernels of the core that finishes last, each with its busy and
+  // stalled cycles, what it waited for and the DRAM bytes it read (KernelTiming).
+  if (!t.kernels.empty()) {
+    auto last =
+        std::max_element(t.kernels.begin(), t.kernels.end(),
+                         [](const auto& a, const auto& b) { return a.end_cycle < b.end_cycle; });
+    nlohmann::json where;
+    where["core"] = {last->core_x, last->core_y};
+    for (const auto& kt : t.kernels)
+      if (kt.core_x == last->core_x && kt.core_y == last->core_y)
+        where[kt.risc] = {{"busy_cycles", kt.busy_cycles},
+                          {"stalled_cycles", kt.stalled_cycles},
+                          {"stalls", kt.stalls},
+                          {"dram_bytes_read", kt.dram_bytes_read},
+                          {"dram_bytes_written", kt.dram_bytes_written}};
+    row["last_core"] = where;
+  }
   row["plan"] = r.plan;
   row["math"] = o.math ? "on" : "off";
   row["wall_s"] = r.wall_seconds;

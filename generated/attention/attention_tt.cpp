@@ -210,6 +210,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
                                   .compile_args = tk_compute_compile_args});
 
   std::vector<std::uint32_t> tk_writer_compile_args;
+  tt::tt_metal::TensorAccessorArgs(*V_buffer).append_to(tk_writer_compile_args);
   tt::tt_metal::TensorAccessorArgs(*O_buffer).append_to(tk_writer_compile_args);
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/attention/writer.cpp", tk_all_cores,
@@ -229,7 +230,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
                                      {St, Dt, stream_kept, scale_bits, start, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                     {O_addr, St, Dt, start, count});
+                                     {V_addr, O_addr, St, Dt, stream_kept, start, count});
         start += count;
       }
     }

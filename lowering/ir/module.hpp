@@ -61,6 +61,10 @@ struct CircularBuffer {
   std::int64_t depth = 2;     // pages
   CBRole role = CBRole::input;
   std::string tensor; // the tensor it streams, empty if none
+  /// An input CB the writer kernel fills (its reads on the writer's NoC, so that a program's DRAM
+  /// reads use both NoCs: stream-rows); the reader fills every other input CB. Printed
+  /// ` read_by writer` after the role.
+  bool read_by_writer = false;
   friend bool operator==(const CircularBuffer&, const CircularBuffer&) = default;
 };
 

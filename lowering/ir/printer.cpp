@@ -253,6 +253,8 @@ public:
   void cb(const CircularBuffer& c) {
     os << "  cb " << c.name << " index " << c.index << " format " << to_string(c.format) << " page "
        << c.page_size << " depth " << c.depth << " role " << to_string(c.role);
+    if (c.read_by_writer)
+      os << " read_by writer";
     if (!c.tensor.empty())
       os << " tensor " << c.tensor;
     os << '\n';

@@ -238,6 +238,10 @@ private:
     c.depth = integer("a depth");
     expect_word("role");
     c.role = word_of(cb_role_from_string, "CB role");
+    if (accept_word("read_by")) {
+      expect_word("writer");
+      c.read_by_writer = true;
+    }
     if (accept_word("tensor"))
       c.tensor = ident("a tensor name");
     return c;

@@ -514,6 +514,9 @@ void check_program(const Program& p) {
       fail("circular buffer " + q(c.name) + " has no page size or depth");
     if (!c.tensor.empty() && !p.find_tensor(c.tensor))
       fail("circular buffer " + q(c.name) + " streams unknown tensor " + q(c.tensor));
+    if (c.read_by_writer && c.role != CBRole::input)
+      fail("circular buffer " + q(c.name) + " is read by the writer but its role is " +
+           std::string(to_string(c.role)) + ", not input");
   }
   std::set<std::string> accessors;
   for (const Accessor& a : p.accessors) {

@@ -2,6 +2,7 @@
 
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
+#include "lowering/tt/row_cbs.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -381,39 +382,18 @@ private:
     return block(std::move(out));
   }
 
-  // The row's CB: the tensor's format and page, at the next free input index (rewrite left one
-  // per kept row).
+  // The row's CB: one window of cap pages for a shared row, two for a work item's (rewrite left
+  // an input index per kept row).
   void add_cb(Kept& k, std::int64_t cap) {
-    const std::vector<std::int64_t> free = tt::free_cb_indices(p_, CBRole::input);
-    const CircularBuffer* stream = nullptr;
-    for (const CircularBuffer& c : p_.cbs)
-      if (c.tensor == k.tensor->name)
-        stream = &c;
-    if (free.empty() || !stream)
-      throw InternalError("internal error: keep-rows: no CB index or stream CB for '" +
-                          k.tensor->name + "'");
-    CircularBuffer c = *stream;
     ir::NameSet names(p_);
-    c.name = names.fresh("cb_" + k.tensor->name + "_row");
-    c.index = free.front();
-    c.depth = (k.shared ? 1 : 2) * cap;
-    c.tensor.clear(); // the stream's CB stays the tensor's; this one is named by the read
-    p_.cbs.push_back(c);
-    k.cb = c.name;
+    k.cb = tt::add_row_cb(p_, names, k.tensor->name, "_row", (k.shared ? 1 : 2) * cap, "keep-rows");
   }
 };
 
 } // namespace
 
 ir::Module keep_rows(const ir::Module& m, Diagnostics&) {
-  ir::Module out = m;
-  for (Program& p : out.programs) {
-    if (p.blocking)
-      continue;
-    if (Function* k = ir::find_function(p, FuncKind::kernel))
-      Rows(p, *k).run();
-  }
-  return out;
+  return tt::on_unblocked_kernels(m, [](Program& p, Function& k) { Rows(p, k).run(); });
 }
 
 } // namespace tk::lower

@@ -11,8 +11,14 @@ namespace {
 
 using namespace tk::ir;
 
-FuncKind side_of(Intrinsic fn) {
-  switch (fn) {
+FuncKind side_of(const Program& p, const Call& c) {
+  // A block read into an input CB the writer fills (CircularBuffer::read_by_writer) is the
+  // writer's: its reads go out on the writer's NoC.
+  if (c.fn == Intrinsic::df_read_block && !c.args.empty())
+    if (const Ref* r = as<Ref>(c.args.front()))
+      if (const CircularBuffer* cb = p.find_cb(r->name); cb && cb->read_by_writer)
+        return FuncKind::writer;
+  switch (c.fn) {
   case Intrinsic::df_read_tile:
   case Intrinsic::df_read_block:
   case Intrinsic::df_mcast_block:
@@ -30,18 +36,18 @@ FuncKind side_of(Intrinsic fn) {
 
 // The statements of one side: its calls, and every loop and integer let (unused ones are dropped
 // afterwards).
-Stmt project(const Stmt& s, FuncKind side) {
+Stmt project(const Program& p, const Stmt& s, FuncKind side) {
   if (const Block* b = as<Block>(s)) {
     std::vector<Stmt> out;
     for (const Stmt& x : b->stmts)
-      if (Stmt y = project(x, side))
+      if (Stmt y = project(p, x, side))
         out.push_back(y);
     return block(std::move(out));
   }
   if (const For* f = as<For>(s))
-    return for_loop(f->var, f->min, f->extent, f->role, project(f->body, side), f->loc.range);
+    return for_loop(f->var, f->min, f->extent, f->role, project(p, f->body, side), f->loc.range);
   if (const Evaluate* e = as<Evaluate>(s))
-    return side_of(as<Call>(e->call)->fn) == side ? s : nullptr;
+    return side_of(p, *as<Call>(e->call)) == side ? s : nullptr;
   if (const Decl* d = as<Decl>(s); d && !d->type.is_tile())
     return s;
   if (as<Assign>(s) || as<Store>(s) || as<Decl>(s) || as<IfThenElse>(s))
@@ -65,13 +71,13 @@ struct RefCollector : Visitor {
   void visit_node(const Ref& r) override { names.insert(r.name); }
 };
 
-Function make(const Function& k, FuncKind side, ir::NameSet& names) {
+Function make(const Program& p, const Function& k, FuncKind side, ir::NameSet& names) {
   Function f;
   f.kind = side;
   f.name = names.fresh(k.name + "_" + std::string(to_string(side)));
   f.loc = k.loc;
   CountOnly co;
-  f.body = co.mutate(ir::drop_dead_code(project(k.body, side)));
+  f.body = co.mutate(ir::drop_dead_code(project(p, k.body, side)));
   std::set<std::string> reads = ir::vars_read(f.body);
   RefCollector refs;
   refs.visit(f.body);
@@ -94,7 +100,7 @@ ir::Module split_kernels(const ir::Module& m, Diagnostics&) {
     ir::NameSet names(p);
     std::vector<Function> three;
     for (FuncKind side : {FuncKind::reader, FuncKind::compute, FuncKind::writer})
-      three.push_back(make(kernel, side, names));
+      three.push_back(make(p, kernel, side, names));
     it = p.functions.erase(it);
     p.functions.insert(it, three.begin(), three.end());
   }

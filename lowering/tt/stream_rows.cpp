@@ -3,6 +3,7 @@
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
+#include "lowering/tt/row_cbs.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -68,6 +69,8 @@ struct Streamed {
   std::vector<Expr> prefix; // the leading indices of its loads
   std::string extent;       // E, printed
   std::string cb;
+  int depth = 0;          // the loops around `at` inside the per-core loop
+  bool by_writer = false; // read by the writer kernel, on its NoC
 };
 
 class Rows : public Mutator {
@@ -90,7 +93,7 @@ public:
       for (const Tensor& t : p_.tensors)
         if (t.role == TensorRole::input && (t.dims.size() == 2 || t.dims.size() == 3))
           pending.insert(t.name);
-      place(f->body, pending);
+      place(f->body, pending, 0);
       if (streamed_.empty()) {
         out.push_back(s);
         continue;
@@ -100,6 +103,7 @@ public:
         out.push_back(s);
         continue;
       }
+      split_nocs();
       for (Streamed& r : streamed_)
         add_cb(r);
       Stmt body = mutate(f->body);
@@ -192,7 +196,7 @@ private:
   };
 
   // Each pending tensor is streamed before the outermost loop statement in which its row is fixed.
-  void place(const Stmt& s, std::set<std::string>& pending) {
+  void place(const Stmt& s, std::set<std::string>& pending, int depth) {
     const Block* b = as<Block>(s);
     if (!b)
       return;
@@ -202,14 +206,37 @@ private:
         continue;
       for (auto it = pending.begin(); it != pending.end();) {
         if (std::optional<Streamed> r = fixed_in(x, *p_.find_tensor(*it))) {
+          r->depth = depth;
           streamed_.push_back(*r);
           it = pending.erase(it);
         } else {
           ++it;
         }
       }
-      place(f->body, pending);
+      place(f->body, pending, depth + 1);
     }
+  }
+
+  // The reader reads on one NoC and the writer on the other, each NoC with its own DRAM queue
+  // (docs/timing.md, "Per NoC"). The rows read most often per work item are those inside the most
+  // loops; when there are several, the writer reads the later half of them (in the order place
+  // found them) and the reader the rest, so that the bytes a work item reads are split over both
+  // NoCs. In FlashAttention the key step's K row stays with the reader and its V row goes to the
+  // writer (which also writes O); Q, read once per work item, stays with the reader. TTNN's SDPA
+  // reads Q, K and V in its reader and forwards K/V chunks between the cores of one head instead
+  // (tt-metal a8c5af0f5a26, ttnn/cpp/ttnn/operations/transformer/sdpa/device/kernels/dataflow/
+  // reader_interleaved.cpp: cb_q_in, cb_k_in, cb_v_in; writer_interleaved.cpp writes the output
+  // and generates the mask tiles).
+  void split_nocs() {
+    int deepest = 0;
+    for (const Streamed& r : streamed_)
+      deepest = std::max(deepest, r.depth);
+    std::vector<Streamed*> most;
+    for (Streamed& r : streamed_)
+      if (r.depth == deepest)
+        most.push_back(&r);
+    for (std::size_t n = most.size() - most.size() / 2; n < most.size(); ++n)
+      most[n]->by_writer = true;
   }
 
   // T's row is fixed in loop statement s when every load of T in s has the same leading indices,
@@ -291,37 +318,17 @@ private:
     return ir::mul(row, ir::tiles_of(d.back(), counts));
   }
 
-  // The window CB: the tensor's format and page, two windows, at the next free input index.
+  // The window CB: two windows, at the next free input index.
   void add_cb(Streamed& r) {
-    const std::vector<std::int64_t> free = tt::free_cb_indices(p_, CBRole::input);
-    const CircularBuffer* stream = nullptr;
-    for (const CircularBuffer& c : p_.cbs)
-      if (c.tensor == r.tensor->name)
-        stream = &c;
-    if (free.empty() || !stream)
-      throw InternalError("internal error: stream-rows: no CB index or stream CB for '" +
-                          r.tensor->name + "'");
-    CircularBuffer c = *stream;
-    c.name = names_.fresh("cb_" + r.tensor->name + "_win");
-    c.index = free.front();
-    c.depth = 2 * window_;
-    c.tensor.clear(); // the stream's CB stays the tensor's; this one is named by the read
-    p_.cbs.push_back(c);
-    r.cb = c.name;
+    r.cb = tt::add_row_cb(p_, names_, r.tensor->name, "_win", 2 * window_, "stream-rows");
+    p_.cbs.back().read_by_writer = r.by_writer;
   }
 };
 
 } // namespace
 
 ir::Module stream_rows(const ir::Module& m, Diagnostics&) {
-  ir::Module out = m;
-  for (Program& p : out.programs) {
-    if (p.blocking)
-      continue;
-    if (Function* k = ir::find_function(p, FuncKind::kernel))
-      Rows(p, *k).run();
-  }
-  return out;
+  return tt::on_unblocked_kernels(m, [](Program& p, Function& k) { Rows(p, k).run(); });
 }
 
 } // namespace tk::lower

@@ -13,7 +13,10 @@
 // second window is the next row's, read while compute works on this one (double buffering). W is
 // one compile-time number per program: the largest power of two at most 64 whose windows fit an
 // L1 share of 384 KiB (and what the arch's CB budget leaves beside the CBs planned so far and
-// 512 KiB for the rows of tiles and the intermediates).
+// 512 KiB for the rows of tiles and the intermediates). When several rows are read inside the
+// most loops (attention's K and V, once per key step), the later half is read by the writer
+// kernel on its NoC (CircularBuffer::read_by_writer; split-kernels gives it their reads), so the
+// DRAM reads use both NoCs' queues.
 #pragma once
 
 #include "lowering/ir/module.hpp"

@@ -475,16 +475,18 @@ void check_program(const Program& p) {
   const Function& compute = kernel(p, FuncKind::compute);
   const Function& writer = kernel(p, FuncKind::writer);
   const Function& host = kernel(p, FuncKind::host);
-  // reader -> compute, compute -> writer, compute -> compute (partial sums, rows of tiles)
-  std::set<std::string> in, out, partials, rows;
+  // reader -> compute, writer -> compute (the input CBs it reads into), compute -> writer,
+  // compute -> compute (partial sums, rows of tiles)
+  std::set<std::string> in, in_writer, out, partials, rows;
   for (const CircularBuffer& c : p.cbs)
     if (c.role == CBRole::output)
       out.insert(c.name);
     else if (c.role == CBRole::partials || c.role == CBRole::row)
       (c.role == CBRole::row ? rows : partials).insert(c.name);
     else if (c.role != CBRole::intermediate)
-      in.insert(c.name);
+      (c.read_by_writer ? in_writer : in).insert(c.name);
   check_pair(reader, compute, in);
+  check_pair(writer, compute, in_writer);
   check_pair(compute, writer, out);
   check_self(compute, partials, /*totals=*/true);
   // A row's loops may be split (keep-rows' 0 .. row_kept and row_kept .. +Nt - row_kept), whose

@@ -159,6 +159,11 @@ TEST(Verifier, ProgramLevelInvariants) {
   EXPECT_EQ(find_ir_error(m), "circular buffer 'cb_a' has index 32 outside 0..31");
   m.programs[0].cbs = {{"cb_a", 1, DataFormat::Float16_b, 2048, 2, CBRole::input, "Q"}};
   EXPECT_EQ(find_ir_error(m), "circular buffer 'cb_a' streams unknown tensor 'Q'");
+  // Only an input CB may be filled by the writer (stream-rows' reads on the writer's NoC).
+  m.programs[0].cbs = {{"cb_c", 16, DataFormat::Float16_b, 2048, 2, CBRole::output, "C"}};
+  m.programs[0].cbs[0].read_by_writer = true;
+  EXPECT_EQ(find_ir_error(m),
+            "circular buffer 'cb_c' is read by the writer but its role is output, not input");
   m.programs[0].cbs.clear();
   m.programs[0].functions[0].params[0].name = "Q";
   EXPECT_EQ(find_ir_error(m),

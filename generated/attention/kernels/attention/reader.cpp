@@ -59,7 +59,6 @@ void kernel_main() {
   constexpr uint32_t cb_mask = tt::CBIndex::c_4;
   constexpr uint32_t cb_Q_win = tt::CBIndex::c_5;
   constexpr uint32_t cb_K_win = tt::CBIndex::c_6;
-  constexpr uint32_t cb_V_win = tt::CBIndex::c_7;
   const uint32_t Q_addr = get_arg_val<uint32_t>(0);
   const uint32_t K_addr = get_arg_val<uint32_t>(1);
   const uint32_t V_addr = get_arg_val<uint32_t>(2);
@@ -113,16 +112,6 @@ void kernel_main() {
       cb_reserve_back(cb_mask, 1);
       fill_tril_tile<DataFormat::Float16_b>(get_write_ptr(cb_mask), 32 * (j - i));
       cb_push_back(cb_mask, 1);
-      cb_reserve_back(cb_V_win, 32);
-      for (int32_t cb_V_win_r = 0; cb_V_win_r < 1; ++cb_V_win_r) {
-        for (int32_t cb_V_win_c = 0; cb_V_win_c < stream_kept; ++cb_V_win_c) {
-          noc_async_read_page((h * St + j) * Dt + cb_V_win_r + cb_V_win_c, V_accessor,
-                              get_write_ptr(cb_V_win) +
-                                  (cb_V_win_r * 32 + cb_V_win_c) * get_tile_size(cb_V_win));
-        }
-      }
-      noc_async_read_barrier();
-      cb_push_back(cb_V_win, 32);
       for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
         cb_reserve_back(cb_V, 1);
         noc_async_read_page((h * St + j) * Dt + d, V_accessor, get_write_ptr(cb_V));

@@ -5,17 +5,34 @@
 #include "api/dataflow/dataflow_api.h"
 
 void kernel_main() {
+  constexpr uint32_t cb_V_win = tt::CBIndex::c_7;
   constexpr uint32_t cb_O = tt::CBIndex::c_16;
-  const uint32_t O_addr = get_arg_val<uint32_t>(0);
-  const int32_t St = get_arg_val<uint32_t>(1);
-  const int32_t Dt = get_arg_val<uint32_t>(2);
-  const uint32_t start = get_arg_val<uint32_t>(3);
-  const uint32_t count = get_arg_val<uint32_t>(4);
-  constexpr auto O_args = TensorAccessorArgs<0>();
+  const uint32_t V_addr = get_arg_val<uint32_t>(0);
+  const uint32_t O_addr = get_arg_val<uint32_t>(1);
+  const int32_t St = get_arg_val<uint32_t>(2);
+  const int32_t Dt = get_arg_val<uint32_t>(3);
+  const int32_t stream_kept = get_arg_val<uint32_t>(4);
+  const uint32_t start = get_arg_val<uint32_t>(5);
+  const uint32_t count = get_arg_val<uint32_t>(6);
+  constexpr auto V_args = TensorAccessorArgs<0>();
+  const auto V_accessor = TensorAccessor(V_args, V_addr, 2048u);
+  constexpr auto O_args = TensorAccessorArgs<V_args.next_compile_time_args_offset()>();
   const auto O_accessor = TensorAccessor(O_args, O_addr, 2048u);
   for (uint32_t w = start; w < start + count; ++w) {
     const int32_t h = w / St;
     const int32_t i = w % St / 2 + w % St % 2 * (St - 1 - 2 * (w % St / 2));
+    for (int32_t j = 0; j < i + 1; ++j) {
+      cb_reserve_back(cb_V_win, 32);
+      for (int32_t cb_V_win_r = 0; cb_V_win_r < 1; ++cb_V_win_r) {
+        for (int32_t cb_V_win_c = 0; cb_V_win_c < stream_kept; ++cb_V_win_c) {
+          noc_async_read_page((h / 2 * St + j) * Dt + cb_V_win_r + cb_V_win_c, V_accessor,
+                              get_write_ptr(cb_V_win) +
+                                  (cb_V_win_r * 32 + cb_V_win_c) * get_tile_size(cb_V_win));
+        }
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_V_win, 32);
+    }
     for (int32_t d = 0; d < Dt; ++d) {
       cb_wait_front(cb_O, 1);
       noc_async_write_page((h * St + i) * Dt + d, O_accessor, get_read_ptr(cb_O));
