@@ -10,8 +10,7 @@
 #include "tk_emulator/device_api.hpp"
 
 template <ckernel::MathFidelity math_fidelity, int THROTTLE_LEVEL = 0>
-inline void llk_math_matmul_init(const std::uint32_t /*operandA*/,
-                                 const std::uint32_t /*operandB*/,
+inline void llk_math_matmul_init(const std::uint32_t /*operandA*/, const std::uint32_t /*operandB*/,
                                  const std::uint32_t transpose = 0,
                                  const std::uint32_t /*ct_dim*/ = 1,
                                  const std::uint32_t /*rt_dim*/ = 1) {

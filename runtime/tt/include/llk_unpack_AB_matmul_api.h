@@ -18,8 +18,7 @@ inline void llk_unpack_AB_matmul_init(const std::uint32_t operandA, const std::u
                                    "llk_unpack_AB_matmul_init");
 }
 inline void llk_unpack_AB_matmul(const std::uint32_t operandA, const std::uint32_t operandB,
-                                 const std::uint32_t tile_index_a,
-                                 const std::uint32_t tile_index_b,
+                                 const std::uint32_t tile_index_a, const std::uint32_t tile_index_b,
                                  const std::uint32_t /*ct_dim*/ = 1,
                                  const std::uint32_t /*rt_dim*/ = 1,
                                  const std::uint32_t kt_dim = 1) {

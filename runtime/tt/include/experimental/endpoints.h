@@ -27,7 +27,8 @@ enum AllocatorBankType { L1, DRAM };
 template <AllocatorBankType bank_type>
 struct AllocatorBank {
   uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t addr, uint8_t noc) const {
-    return ::get_noc_addr_from_bank_id<bank_type == AllocatorBankType::DRAM>(bank_id, addr, noc);
+    return ::get_noc_addr_from_bank_id < bank_type ==
+           AllocatorBankType::DRAM > (bank_id, addr, noc);
   }
 };
 

@@ -4,12 +4,13 @@
 // (tt_metal/hw/inc/api/dataflow/dataflow_api.h includes chlkc_descriptors.h), and for a compute
 // kernel also the math scalars (MATH_FIDELITY, APPROX) and the compute scalars (DST_ACCUM_MODE,
 // DST_SYNC_MODE), with the SDK's names, types and values. Both formats of a CB are its data format
-// (the SDK's unpacker may hold another in srcA/srcB: get_unpack_dst_formats, not modelled). The SDK builds a compute kernel three
-// times, once per TRISC, with one of UCK_CHLKC_UNPACK, UCK_CHLKC_MATH, UCK_CHLKC_PACK defined
-// (tt_metal/llrt/hal/tt-1xx/hal_1xx_common.cpp) and the arrays of that thread; the emulator runs
-// the three threads' work in one (MATH(x), PACK(x) and UNPACK(x) all expand to x), so all three
-// are defined and every array is there. Tiles are 32x32 (four 16x16 faces), the only tile shape
-// the emulator's CBs hold. Host-side code (used by the emulator's JIT and by check/jit.cpp).
+// (the SDK's unpacker may hold another in srcA/srcB: get_unpack_dst_formats, not modelled). The SDK
+// builds a compute kernel three times, once per TRISC, with one of UCK_CHLKC_UNPACK,
+// UCK_CHLKC_MATH, UCK_CHLKC_PACK defined (tt_metal/llrt/hal/tt-1xx/hal_1xx_common.cpp) and the
+// arrays of that thread; the emulator runs the three threads' work in one (MATH(x), PACK(x) and
+// UNPACK(x) all expand to x), so all three are defined and every array is there. Tiles are 32x32
+// (four 16x16 faces), the only tile shape the emulator's CBs hold. Host-side code (used by the
+// emulator's JIT and by check/jit.cpp).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -18,7 +19,7 @@
 namespace tk::rt::emu {
 
 struct CbDescriptor {
-  std::uint8_t format = 255; // tt::DataFormat; Invalid (255) for a CB the core does not have
+  std::uint8_t format = 255;   // tt::DataFormat; Invalid (255) for a CB the core does not have
   std::uint32_t tile_size = 0; // bytes of one tile in that format; 0 when not configured
 };
 
@@ -30,8 +31,8 @@ inline std::string chlkc_descriptors(const std::vector<CbDescriptor>& cbs, bool 
     d = "#define UCK_CHLKC_UNPACK\n#define UCK_CHLKC_MATH\n#define UCK_CHLKC_PACK\n"
         "#include \"llk_defs.h\"\n"
         "constexpr ckernel::MathFidelity MATH_FIDELITY = static_cast<ckernel::MathFidelity>(" +
-        std::to_string(math_fidelity) + ");\nconstexpr bool APPROX = " +
-        (approx ? "true" : "false") + ";\n";
+        std::to_string(math_fidelity) +
+        ");\nconstexpr bool APPROX = " + (approx ? "true" : "false") + ";\n";
   const std::string n = std::to_string(cbs.size());
   const auto array = [&](const char* type, const char* name, auto value) {
     d += std::string("[[maybe_unused]] constexpr ") + type + " " + name + "[" + n + "] = {";

@@ -17,8 +17,8 @@ static_assert(DST_SYNC_MODE == DstSync::SyncHalf, "ComputeConfig::dst_full_sync_
 static_assert(MATH_FIDELITY == ckernel::MathFidelity::HiFi2, "the host asks for HiFi2");
 static_assert(unpack_tile_r_dim[tt::CBIndex::c_0] == 32 && pack_tile_c_dim[tt::CBIndex::c_16] == 32,
               "32x32 tiles");
-static_assert(unpack_tile_size[tt::CBIndex::c_1] == 2048 && unpack_src_format[tt::CBIndex::c_1] ==
-                                                              static_cast<int>(DataFormat::Float16_b),
+static_assert(unpack_tile_size[tt::CBIndex::c_1] == 2048 &&
+                  unpack_src_format[tt::CBIndex::c_1] == static_cast<int>(DataFormat::Float16_b),
               "bfloat16 tiles of 2048 bytes");
 
 void kernel_main() {
