@@ -647,6 +647,23 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
                             " to " + name + " in all") +
         (cons.empty() ? ", no kernel pops it"
                       : ", " + who_pops + (cons.size() == 1 ? " pops " : " pop ") + pages(*popped));
+    // A consumer that waits for more pages than are ever pushed (a constant count) waits forever,
+    // even when it pops none (a scaler tile waited for and kept).
+    if (pushed->is_constant() && popped->is_constant() && (!prod.empty() || complete)) {
+      const Side* starved = nullptr;
+      for (const Side& c : cons)
+        if (c.totals.max_wait > pushed->constant_value() && c.totals.first_wait)
+          starved = &c;
+      if (starved) {
+        Diagnostic& d = diags.error(starved->totals.first_wait->range,
+                                    "deadlock: " + counts + "; " + starved->kernel->file->name() +
+                                        " waits for " + pages(starved->totals.max_wait) +
+                                        " at once, more than are "
+                                        "ever pushed");
+        d.file = starved->kernel->file.get();
+        continue;
+      }
+    }
     if (left.is_zero()) {
       proved.push_back(name + ": " + counts + ": balanced");
       continue;

@@ -11,6 +11,7 @@
 #include <clang/Lex/Lexer.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -32,9 +33,13 @@ class Summarizer {
 public:
   /// `ct_args_known`: the compile-time args have the host's values (--compile-args), so what
   /// depends on them is evaluated, not a symbol.
-  Summarizer(clang::ASTContext& ctx, clang::FileID file, Kernel& kernel, bool ct_args_known)
+  /// `sdk_dirs`: the folders of the SDK's own headers (the mirror, or the tt_metal/ of --sdk's
+  /// tree): a helper defined anywhere else (the kernel's file, a library of kernel helpers such
+  /// as TTNN's kernel_lib) is followed where it is called.
+  Summarizer(clang::ASTContext& ctx, clang::FileID file, Kernel& kernel, bool ct_args_known,
+             std::vector<std::string> sdk_dirs = {})
       : ctx_(ctx), sm_(ctx.getSourceManager()), file_(file), kernel_(kernel),
-        ct_args_known_(ct_args_known) {}
+        ct_args_known_(ct_args_known), sdk_dirs_(std::move(sdk_dirs)) {}
 
   void function(const clang::FunctionDecl& fn, Body& out) {
     if (const clang::Stmt* body = fn.getBody())
@@ -120,7 +125,17 @@ private:
     return !changes(body);
   }
 
+  /// The argument a followed helper's parameter `e` was called with (nullptr for anything else).
+  const clang::Expr* bound(const clang::Expr* e) const {
+    const auto* r = e ? llvm::dyn_cast<clang::DeclRefExpr>(strip(e)) : nullptr;
+    const auto* p = r ? llvm::dyn_cast<clang::ParmVarDecl>(r->getDecl()) : nullptr;
+    auto it = p ? bound_.find(p) : bound_.end();
+    return it == bound_.end() ? nullptr : it->second;
+  }
+
   std::optional<std::int64_t> constant(const clang::Expr* e) const {
+    if (const clang::Expr* arg = bound(e))
+      return constant(arg);
     if (!e || e->isValueDependent() || mentions_ct_arg(e))
       return std::nullopt;
     clang::Expr::EvalResult r;
@@ -193,6 +208,8 @@ private:
   }
 
   Poly value(const clang::Expr* e, int depth = 0) {
+    if (const clang::Expr* arg = bound(e); arg && depth < 16)
+      return value(arg, depth + 1);
     if (std::optional<std::int64_t> c = constant(e))
       return Poly::constant(*c);
     const clang::Expr* s = strip(e);
@@ -240,7 +257,7 @@ private:
     clang::SourceLocation e =
         clang::Lexer::getLocForEndOfToken(cr.getEnd(), 0, sm_, ctx_.getLangOpts());
     if (sm_.getFileID(b) != file_)
-      return {};
+      return site_.value_or(SourceRange{}); // in a followed helper of another file: its call
     const unsigned begin = sm_.getFileOffset(b);
     const unsigned end = e.isValid() && sm_.getFileID(e) == file_ ? sm_.getFileOffset(e) : begin;
     return {begin, end};
@@ -503,13 +520,30 @@ private:
       out.push_back({std::move(ev)});
       return;
     }
-    // A helper defined in the kernel file: its events, where it is called.
+    // A helper defined in the kernel file, or one of a kernel library (not the SDK's, not a
+    // system header) that reaches the CB or DST API, such as TTNN's compute_kernel_lib::reduce:
+    // its events, where it is called, with each parameter standing for the argument it was called
+    // with (a CB index, a count); a library helper's events are located at its call in the
+    // kernel's file.
+    // A recursive call is not followed: it is a call ttgen check does not model.
     if (const clang::FunctionDecl* def = fn->getDefinition();
-        def && def->hasBody() && sm_.getFileID(sm_.getExpansionLoc(def->getLocation())) == file_ &&
-        depth_ < 8) {
+        def && def->hasBody() && depth_ < 8 && !llvm::isa<clang::CXXOperatorCallExpr>(c) &&
+        std::find(following_.begin(), following_.end(), def) == following_.end() &&
+        (sm_.getFileID(sm_.getExpansionLoc(def->getLocation())) == file_ ||
+         (library_helper(*def) && touches(def).any()))) {
+      std::map<const clang::ParmVarDecl*, const clang::Expr*> saved = bound_;
+      for (unsigned i = 0; i < def->getNumParams() && i < c.getNumArgs(); ++i)
+        bound_[def->getParamDecl(i)] = c.getArg(i);
+      const std::optional<SourceRange> site = site_;
+      if (!site_)
+        site_ = range(c.getSourceRange());
       ++depth_;
+      following_.push_back(def);
       function(*def, out);
+      following_.pop_back();
       --depth_;
+      site_ = site;
+      bound_ = std::move(saved);
       return;
     }
     if (touches(fn).any())
@@ -562,6 +596,25 @@ private:
         }
     }
     return false;
+  }
+
+  /// True when `def` is defined in a header of a kernel library: not a system header and not one
+  /// of the SDK's own (sdk_dirs_), whose calls ttgen check models or treats as opaque.
+  bool library_helper(const clang::FunctionDecl& def) const {
+    const clang::SourceLocation loc = sm_.getExpansionLoc(def.getLocation());
+    if (sdk_dirs_.empty() || sm_.isInSystemHeader(loc) || sm_.getFileID(loc) == file_)
+      return false;
+    const std::string file =
+        std::filesystem::absolute(sm_.getFilename(loc).str()).lexically_normal().string();
+    for (const std::string& dir : sdk_dirs_)
+      if (file.rfind(dir, 0) == 0)
+        return false;
+    // The SDK's headers in any tt-metal tree on the include path (-I).
+    for (const char* sdk : {"/tt_metal/hw/", "/tt_metal/api/", "/tt_metal/tt-llk/",
+                            "/tt_metal/hostdevcommon/", "/tt_metal/include/"})
+      if (contains(file, sdk))
+        return false;
+    return !file.empty() && !contains(file, "tk_check_wrapper");
   }
 
   // ---- calls it does not model -----------------------------------------------------------------
@@ -637,7 +690,14 @@ private:
   clang::FileID file_;
   Kernel& kernel_;
   bool ct_args_known_;
+  std::vector<std::string> sdk_dirs_;
   int depth_ = 0;
+  // The parameters of the library helpers being followed, each with its call's argument.
+  std::map<const clang::ParmVarDecl*, const clang::Expr*> bound_;
+  // The helpers being followed, outermost first.
+  std::vector<const clang::FunctionDecl*> following_;
+  // Inside a followed library helper: the range of its call in the kernel's file.
+  std::optional<SourceRange> site_;
   std::map<const clang::VarDecl*, std::int64_t> ptr_vars_; // get_read_ptr(cb) [+ offset] -> cb
   std::map<const clang::FunctionDecl*, Reach> reach_;
 };
@@ -656,7 +716,12 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
   namespace fs = std::filesystem;
   Kernel k;
   k.file = std::make_unique<SourceFile>(path, read_text(path));
-  const bool compute = contains(k.file->text(), "api/compute/");
+  // A compute kernel includes the compute API (api/compute/...) or a compute helper library
+  // (TTNN's kernel_lib/*_compute.hpp), or starts the compute hardware.
+  static const std::regex compute_include(R"re(#\s*include\s*["<][^">]*compute[^">]*[">])re");
+  const bool compute = contains(k.file->text(), "api/compute/") ||
+                       contains(k.file->text(), "compute_kernel_hw_startup(") ||
+                       std::regex_search(k.file->text(), compute_include);
   const std::string abs = fs::absolute(path).lexically_normal().string();
 
   // As given, so that the compiler's messages name the file as the user did.
@@ -664,7 +729,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
   // With --sdk the real headers define the CB descriptor arrays (from the generated
   // chlkc_descriptors.h, mapped in below), so the wrapper only includes.
   const std::string code =
-      options.sdk_root.empty() ? jit_translation_unit(include, compute)
+      options.sdk_root.empty() ? jit_translation_unit(include, compute, options.fp32_dest_acc)
       : compute
           // As trisck.cc: the kernel reaches the build through chlkc_list.h -> the generated
           // chlkc_math.cpp (genfiles.cpp), mapped in below.
@@ -753,8 +818,17 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
     errors = path + ": no kernel_main() defined in the file";
     return std::nullopt;
   }
+  // The SDK's own headers, whose calls are modelled or opaque, never followed.
+  std::vector<std::string> sdk_dirs;
+  const auto dir = [](const std::string& d) {
+    std::string s = fs::absolute(d).lexically_normal().string();
+    return s.empty() || s.back() != '/' ? s + "/" : s;
+  };
+  sdk_dirs.push_back(dir(options.sdk_include_dir));
+  if (!options.sdk_root.empty())
+    sdk_dirs.push_back(dir(options.sdk_root + "/tt_metal"));
   Summarizer s(ctx, sm.getFileID(sm.getExpansionLoc(main_fn->getLocation())), k,
-               options.compile_args.has_value());
+               options.compile_args.has_value(), sdk_dirs);
   s.function(*main_fn, k.body);
 
   // The role, from what the kernel does.

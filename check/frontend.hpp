@@ -29,6 +29,8 @@ struct ParseOptions {
   // KERNEL_COMPILE_TIME_ARGS (tt_metal/jit_build/build.cpp). Given, what depends on them is
   // evaluated; absent, placeholders stand for them and such expressions are symbols.
   std::optional<std::vector<std::uint32_t>> compile_args;
+  // --fp32-dest-acc: the JIT's DST_ACCUM_MODE (ComputeConfig::fp32_dest_acc_en).
+  bool fp32_dest_acc = false;
 };
 
 /// The summary of the kernel in `path` (a readable file), or nullopt with the compiler's messages

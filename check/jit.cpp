@@ -4,15 +4,19 @@
 // the tt-metal file it comes from.
 #include "check/jit.hpp"
 
+#include "runtime/tt/include/tk_emulator/chlkc_descriptors.hpp"
+
 #include <bit>
 
 namespace tk::check {
 
-std::string jit_translation_unit(const std::string& kernel_include, bool compute) {
-  std::string code = "#include <cstdint>\n#define DATA_FORMATS_DEFINED 1\n"
-                     "[[maybe_unused]] constexpr std::uint32_t unpack_tile_size[32] = {};\n"
-                     "[[maybe_unused]] constexpr std::uint8_t unpack_src_format[32] = {};\n"
-                     "[[maybe_unused]] constexpr std::uint8_t pack_dst_format[32] = {};\n";
+std::string jit_translation_unit(const std::string& kernel_include, bool compute,
+                                 bool fp32_dest_acc) {
+  std::string code = "#include <cstdint>\n#define DATA_FORMATS_DEFINED 1\n";
+  // Float16_b (5) tiles of 2048 bytes in every CB, MathFidelity::HiFi4 (ComputeConfig's
+  // default), half-sync.
+  code += rt::emu::chlkc_descriptors(std::vector<rt::emu::CbDescriptor>(32, {5, 2048}), compute,
+                                     fp32_dest_acc, false, 4, false);
   // As the firmware build: the dataflow API before a data-movement kernel
   // (tt_metal/hw/firmware/src/tt-1xx/brisck.cc, ncrisck.cc).
   code += compute ? "#include \"api/compute/common.h\"\nusing namespace ckernel;\n"

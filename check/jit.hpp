@@ -11,10 +11,13 @@
 
 namespace tk::check {
 
-/// The translation unit the SDK's JIT builds around a kernel: the CB descriptor arrays of its
-/// generated chlkc_descriptors.h, for compute the `using namespace ckernel` of chlkc_list.h, then
-/// `#include "kernel_include"`.
-std::string jit_translation_unit(const std::string& kernel_include, bool compute);
+/// The translation unit the SDK's JIT builds around a kernel on the mirror: for a compute kernel
+/// its generated chlkc_descriptors.h (every CB bfloat16 32x32 tiles, HiFi4, DST_ACCUM_MODE
+/// `fp32_dest_acc`, half-sync; tk_emulator/chlkc_descriptors.hpp, as the emulator's JIT) and the
+/// `using namespace ckernel` of chlkc_list.h, for a data-movement kernel the CB arrays the
+/// emulator's JIT gives it; then `#include "kernel_include"`.
+std::string jit_translation_unit(const std::string& kernel_include, bool compute,
+                                 bool fp32_dest_acc = false);
 /// The macros the SDK's kernel build defines (NAME or NAME=VALUE), for a compute kernel or a
 /// data-movement one, on architecture `a`.
 /// `compile_args`: the kernel's compile-time args, else placeholders.

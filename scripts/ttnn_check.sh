@@ -10,6 +10,8 @@
 #
 #   scripts/ttnn_check.sh TT_METAL_DIR [TTGEN]
 #
+# TTNN_CHECK_ONLY=REGEX checks only the programs whose name matches.
+#
 # A dropped last pop of a kernel that runs once only leaves a page in its CB at the end (ttgen check
 # says so and proves the rest): counted as equivalent, not planted.
 # Nothing of tt-metal is copied into this repository: the mutated copies live in a scratch
@@ -25,7 +27,9 @@ ops="$tt/ttnn/cpp/ttnn/operations"
 work="$(mktemp -d /tmp/tk_ttnn_check.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 
-# name | ttgen check options | reader | compute | writer (relative to the tree). Defines as the
+# name | ttgen check options | reader | compute | writer (relative to the tree) [| library files
+# the kernels include whose call sites get mutations too | an extended regex of the error lines of
+# a shipped bug, which are not false alarms]. Defines as the
 # program factories set them (eltwise/binary/device/binary_device_operation utils:
 # ELTWISE_OP_TYPE/ELTWISE_OP; data_movement/bcast/bcast_types.cpp get_defines: BCAST_OP,
 # BCAST_LLKOP, BCAST_DIM); compile-time args as the factories append them: the reader's
@@ -35,6 +39,9 @@ o=ttnn/cpp/ttnn/operations
 ub=$o/eltwise/unary/device/kernels/dataflow
 eb=$o/eltwise/binary/device/kernels
 bc=$o/data_movement/bcast/device/kernels
+rd=$o/reduction/generic/device/kernels
+sm=$o/normalization/softmax/device/kernels/attention
+kl=ttnn/cpp/ttnn/kernel_lib
 # Programming examples: compile-time args as their hosts give them (read from the compile.cmd the
 # emulator's JIT leaves beside each kernel it builds, scripts/sdk_examples.sh). Left out: the
 # examples with a shipped protocol bug (add_2_integers_in_compute, vecadd_multi_core: an error there
@@ -51,16 +58,34 @@ programs=(
   "example_sfpu_eltwise_chain|--compile-args reader=0,1,2,2048 --compile-args compute=0,1,2 --compile-args writer=2,2,2048|$pe/sfpu_eltwise_chain/kernels/dataflow/reader.cpp|$pe/sfpu_eltwise_chain/kernels/compute/compute.cpp|$pe/sfpu_eltwise_chain/kernels/dataflow/writer.cpp"
   "example_matmul_single_core|--cb c_0=2 --cb c_1=2 --cb c_16=2 --compile-args reader=2,2048,2,2048 --compile-args compute=20,20,20 --compile-args writer=2,2048|$pe/matmul/matmul_single_core/kernels/dataflow/reader_single_core_mm.cpp|$pe/matmul/matmul_single_core/kernels/compute/mm.cpp|$pe/matmul/matmul_single_core/kernels/dataflow/writer_single_core_mm.cpp"
   "example_matmul_multi_core|--compile-args reader=2,2048,2,2048 --compile-args writer=2,2048|$pe/matmul/matmul_multi_core/kernels/dataflow/reader_mm_output_tiles_partitioned.cpp|$pe/matmul/matmul_multi_core/kernels/compute/mm.cpp|$pe/matmul/matmul_multi_core/kernels/dataflow/writer_unary_interleaved_start_id.cpp"
+  # Reduce (reduction/generic: reduce_op_multi_core_w/h_program_factory.cpp, reduce_op.cpp
+  # get_defines; the W reader's args: the scaler's bits (1.0f) then its accessor, the H reader's:
+  # Ht, Wt, HtWt, the scaler's bits, use_welford 0, its accessor, with the DEST defines; the
+  # writer's: the output CB c_3 then its accessor; the compute kernel's Ht, Wt, NC). Its compute kernel is one
+  # call of TTNN's compute_kernel_lib::reduce (kernel_lib/reduce_helpers_compute.inl), the
+  # reader's scaler tile comes from dataflow_kernel_lib::prepare_reduce_scaler: the mutations go
+  # into those helpers too.
+  "reduce_w_sum|-DREDUCE_OP=ckernel::PoolType::SUM -DREDUCE_DIM=ckernel::ReduceDim::REDUCE_ROW --compile-args reader=1065353216,2,2048 --compile-args compute=2,4,1 --compile-args writer=3,2,2048|$rd/dataflow/reader_unary_reduce_universal_start_id.cpp|$rd/compute/reduce.cpp|$ub/writer_unary_interleaved_start_id.cpp|$kl/reduce_helpers_compute.inl $kl/reduce_helpers_dataflow.inl"
+  "reduce_h_max|-DREDUCE_OP=ckernel::PoolType::MAX -DREDUCE_DIM=ckernel::ReduceDim::REDUCE_COL -DENABLE_FP32_DEST_ACC=0 -DDST_SYNC_FULL=0 --compile-args reader=4,2,8,1065353216,0,2,2048 --compile-args compute=4,2,1 --compile-args writer=3,2,2048|$rd/dataflow/reader_unary_transpose_wh_universal_input_cols_partitioned.cpp|$rd/compute/reduce.cpp|$ub/writer_unary_interleaved_start_id.cpp|$kl/reduce_helpers_compute.inl $kl/reduce_helpers_dataflow.inl"
+  # Softmax (normalization/softmax: softmax_program_factory_attention_optimized.cpp, no mask,
+  # numerically stable; its compute kernel takes runtime args only; the writer's args:
+  # num_datum_padded, the tile's 1024 elements, its accessor). The writer fills the mask CB c_5
+  # through get_write_ptr and pushes it without cb_reserve_back (lines 40, 43, 49): a shipped
+  # bug (docs/check.md), so those three errors are expected.
+  "softmax|-DEXP_APPROX=0 -DENABLE_FP32_DEST_ACC=0 -DNUMERIC_STABLE=1 --compile-args $sm/dataflow/reader_unary_interleaved_sm.cpp=2,2048 --compile-args $sm/dataflow/writer_unary_interleaved_start_id_blocked_sm.cpp=0,1024,2,2048|$sm/dataflow/reader_unary_interleaved_sm.cpp|$sm/compute/softmax.cpp|$sm/dataflow/writer_unary_interleaved_start_id_blocked_sm.cpp|$kl/reduce_helpers_compute.inl $kl/reduce_helpers_dataflow.inl|writer_unary_interleaved_start_id_blocked_sm\.cpp:(40|43|49):[0-9]+: error:"
   "bcast_hw|-DBCAST_OP=sub_tiles_bcast -DBCAST_LLKOP=ELWSUB -DBCAST_DIM=BroadcastType::SCALAR --compile-args reader=2,2048,2,2048 --compile-args writer=2,2048|$bc/dataflow/reader_bcast_hw_interleaved_partitioned.cpp|$bc/compute/bcast_hw.cpp|$bc/dataflow/writer_unary_interleaved_input_cols_batched.cpp"
 )
 
 # ttgen check of one program; prints "exit STATUS" then its output with the scratch directory's
-# paths written as the originals'.
+# paths written as the originals'. The include list is the JIT's for the tree's root, ttnn and
+# ttnn/cpp (tt_metal/jit_build/build.cpp); the options come first, so a mutated library file
+# (-I of the scratch directory) is found before the original.
 check() { # options files...
   local opts="$1"
   shift
   # shellcheck disable=SC2086
-  (cd "$tt" && "$ttgen" check -I "$tt" $opts "$@" 2>&1; echo "exit $?") | sed "s|$work/m/||g"
+  (cd "$tt" && "$ttgen" check $opts -I "$tt" -I "$tt/ttnn" -I "$tt/ttnn/cpp" "$@" 2>&1; echo "exit $?") |
+    sed "s|$work/m/||g"
 }
 
 # Line numbers of the call sites of a mutation kind in file $2 (not in a // comment).
@@ -92,22 +117,36 @@ mutate() { # kind file line out
 }
 
 false_alarms=0 planted=0 found=0 inert=0 missed=0 equivalent=0
+known_bugs=0
 for p in "${programs[@]}"; do
-  IFS='|' read -r name opts reader compute writer <<< "$p"
+  IFS='|' read -r name opts reader compute writer libs known <<< "$p"
+  [[ -z "${TTNN_CHECK_ONLY:-}" || "$name" =~ ${TTNN_CHECK_ONLY:-} ]] || continue
   base="$(check "$opts" "$reader" "$compute" "$writer")"
   status="$(tail -1 <<< "$base")"
-  errors="$(grep -c ': error:' <<< "$base")"
+  base_errors="$(grep ': error:' <<< "$base" | sort)"
+  unexpected="$(grep ': error:' <<< "$base" | { [[ -n "$known" ]] && grep -Ev "$known" || cat; })"
+  known_here="$(grep ': error:' <<< "$base" | { [[ -n "$known" ]] && grep -Ec "$known" || echo 0; })"
   warnings="$(grep -c ': warning:' <<< "$base")"
-  if [[ "$status" != "exit 0" ]]; then
+  if [[ -n "$unexpected" || ("$status" != "exit 0" && "$known_here" -eq 0) ]]; then
+    errors="$(grep -c ': error:' <<< "$unexpected")"
     false_alarms=$((false_alarms + (errors > 0 ? errors : 1)))
-    echo "FALSE ALARM  $name: $status, $(grep -m1 -E ': error:|error:' <<< "$base" | cut -c1-200)"
+    echo "FALSE ALARM  $name: $status, $(grep -m1 -E ': error:|error:' <<< "${unexpected:-$base}" | cut -c1-200)"
     continue
   fi
-  echo "OK     $name: no error, $warnings warning(s) (what it cannot prove)"
-  for role in reader compute writer; do
-    file="${!role}"
+  known_bugs=$((known_bugs + known_here))
+  if ((known_here > 0)); then
+    echo "OK     $name: only the shipped bug's $known_here error(s), $warnings warning(s) (what it cannot prove)"
+  else
+    echo "OK     $name: no error, $warnings warning(s) (what it cannot prove)"
+  fi
+  for role in reader compute writer $libs; do
+    case "$role" in
+      reader | compute | writer) file="${!role}" ;;
+      *) file="$role" ;;
+    esac
     for kind in drop_push drop_pop drop_reserve swap_commit_wait swap_acquire_release; do
       for line in $(sites "$kind" "$tt/$file"); do
+        rm -rf "$work/m"
         mkdir -p "$work/m/$(dirname "$file")"
         mutate "$kind" "$tt/$file" "$line" "$work/m/$file" || continue
         args=("$reader" "$compute" "$writer")
@@ -116,7 +155,8 @@ for p in "${programs[@]}"; do
           compute) args[1]="$work/m/$file" ;;
           writer) args[2]="$work/m/$file" ;;
         esac
-        out="$(check "$opts -I $tt/$(dirname "$file")" "${args[@]}")"
+        # A kernel's copy finds its own folder's includes; a library file's copy is found first.
+        out="$(check "$opts -I $work/m -I $tt/$(dirname "$file")" "${args[@]}")"
         if [[ "$out" == "$base" ]]; then
           inert=$((inert + 1))
           echo "  inert   $kind $file:$line"
@@ -133,9 +173,11 @@ for p in "${programs[@]}"; do
           continue
         fi
         planted=$((planted + 1))
-        if [[ "$(tail -1 <<< "$out")" == "exit 1" ]]; then
+        # Found: ttgen check reports a bug the shipped program does not have.
+        if [[ "$(tail -1 <<< "$out")" == "exit 1" &&
+          -n "$(comm -13 <(echo "$base_errors") <(grep ': error:' <<< "$out" | sort))" ]]; then
           found=$((found + 1))
-          echo "  found   $kind $file:$line: $(grep -m1 ': error:' <<< "$out" | sed 's/.*error: //' | cut -c1-150)"
+          echo "  found   $kind $file:$line: $(comm -13 <(echo "$base_errors") <(grep ': error:' <<< "$out" | sort) | head -1 | sed 's/.*error: //' | cut -c1-150)"
         else
           missed=$((missed + 1))
           echo "  MISSED  $kind $file:$line ($(tail -1 <<< "$out"))"
@@ -144,5 +186,5 @@ for p in "${programs[@]}"; do
     done
   done
 done
-echo "${#programs[@]} programs, $false_alarms false alarms; $planted mutations planted, $found found, $inert inert, $equivalent equivalent"
+echo "${#programs[@]} programs, $false_alarms false alarms ($known_bugs errors of a shipped bug); $planted mutations planted, $found found, $inert inert, $equivalent equivalent"
 ((false_alarms == 0 && missed == 0))

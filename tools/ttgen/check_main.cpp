@@ -163,6 +163,7 @@ int main(int argc, char** argv) {
   }
   parse.sdk_include_dir = sdk_include_dir();
   parse.clang_resource_dir = TK_CHECK_CLANG_RESOURCE_DIR;
+  parse.fp32_dest_acc = check.fp32_dest;
 
   std::vector<tk::check::Kernel> kernels;
   std::set<std::string> used_ct_args;

@@ -411,6 +411,26 @@ void matmul_block(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std
   timing::matmul_call(c.f, rt, ct, c.core.cbs[cb0].page_size, c.core.cbs[cb1].page_size);
 }
 
+void unpack_ab_matmul(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
+                      std::uint32_t tile1, std::uint32_t kt) {
+  Compute c = ctx("llk_unpack_AB_matmul");
+  c.dst.unpacked = true;
+  c.dst.unp_cb0 = cb0;
+  c.dst.unp_cb1 = cb1;
+  c.dst.unp_tile0 = tile0;
+  c.dst.unp_tile1 = tile1;
+  c.dst.unp_kt = kt;
+}
+
+void math_matmul(std::uint32_t dst, std::uint32_t ct, std::uint32_t rt) {
+  Compute c = ctx("llk_math_matmul");
+  if (!c.dst.unpacked)
+    fail("llk_math_matmul: no tiles were unpacked with llk_unpack_AB_matmul");
+  const DstState& d = c.dst;
+  matmul_block(d.unp_cb0, d.unp_cb1, d.unp_tile0, d.unp_tile1, dst, d.mm_transpose, ct, rt,
+               d.unp_kt);
+}
+
 namespace {
 void matmul_product(const Compute& c, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
                     std::uint32_t tile1, std::uint32_t idst, bool transpose) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "dev_mem_map.h"
 #include "state.hpp"
 
 namespace tk::rt::emu {
@@ -70,6 +71,10 @@ void check_l1(const CoreState* core, std::uint32_t off, std::uint32_t size, bool
   const DeviceState& dev = active_device();
   const std::uint64_t end = std::uint64_t{off} + size;
   if (core != nullptr && semaphore_at(*core, off) && semaphore_at(*core, end - 1))
+    return;
+  // The hardware zeros region (dev_mem_map.h): read-only zeros, which nothing else occupies.
+  const std::uint32_t zeros = mem_zeros_base(dev.arch.firmware_define == "ARCH_BLACKHOLE");
+  if (!write && off >= zeros && end <= zeros + kMemZerosSize)
     return;
   for (const auto& a : dev.allocations) {
     if (a.alive && !a.dram && off >= a.address && end <= a.address + a.bytes_per_bank)
@@ -322,6 +327,22 @@ std::uint8_t cb_data_format(std::uint32_t cb) {
 }
 std::uint32_t cb_page_size(std::uint32_t cb) {
   return cb_at(static_cast<std::int32_t>(cb), "get_tile_size", 0).page_size;
+}
+
+void noc_read_state_set(std::uint8_t noc, std::uint64_t src, std::uint32_t size) {
+  if (noc > 1)
+    fail("set_async_read_state: NoC " + std::to_string(noc) + " does not exist (0 or 1)");
+  current().noc_read_state[noc] = {true, src, size};
+}
+
+NocReadState noc_read_state(std::uint8_t noc) {
+  if (noc > 1)
+    fail("async_read_with_state: NoC " + std::to_string(noc) + " does not exist (0 or 1)");
+  const auto& s = current().noc_read_state[noc];
+  if (!s.set)
+    fail("async_read_with_state: no read state was set on NoC " + std::to_string(noc) +
+         " with set_async_read_state");
+  return {s.src, s.size};
 }
 
 void noc_read(std::uint64_t src, std::uint32_t dst, std::uint32_t size) {

@@ -151,6 +151,10 @@ struct DstState {
   // mm_init / mm_init_short's transpose: matmul_tiles transposes each in1 tile (B) until the next
   // matmul init.
   bool mm_transpose = false;
+  // llk_unpack_AB_matmul's tiles (in0's CB and tile, in1's, in0's row stride) for the next
+  // llk_math_matmul; unpacked is false until one.
+  bool unpacked = false;
+  std::uint32_t unp_cb0 = 0, unp_cb1 = 0, unp_tile0 = 0, unp_tile1 = 0, unp_kt = 1;
   // The packer's edge mask, set by reduce_init (its ReduceDim: 0 ROW, 1 COL, 2 SCALAR) until
   // reduce_uninit; -1 when clear.
   int pack_mask = -1;
@@ -213,6 +217,12 @@ struct Fiber {
     std::uint32_t reads = 0;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> write_sources;
   } noc_pending;
+  // Each NoC's read state (Noc::set_async_read_state): set, source address, size.
+  struct {
+    bool set = false;
+    std::uint64_t src = 0;
+    std::uint32_t size = 0;
+  } noc_read_state[2];
   bool done = false;
   std::string error;
   timing::KernelClock time; // timing mode

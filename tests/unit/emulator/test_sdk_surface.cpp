@@ -2,6 +2,7 @@
 // use the dataflow API without including it, named compile-time args.
 #include <tk_emulator/emulator.hpp>
 #include <tt-metalium/system_mesh.hpp>
+#include <tt-metalium/tilize_utils.hpp>
 
 #include "emu_program.hpp"
 
@@ -261,4 +262,78 @@ TEST(EmulatorSdkSurface, SystemMeshIsOneChip) {
   EXPECT_EQ(system.local_shape(), distributed::MeshShape(1, 1));
   auto mesh = distributed::MeshDevice::create(distributed::MeshDeviceConfig(system.shape()));
   EXPECT_EQ(mesh->shape(), distributed::MeshShape(1, 1));
+}
+
+// The LLK halves of a matmul as TTNN's kernel_lib calls them (llk_unpack_AB_matmul then
+// llk_math_matmul, after state_configure and the raw LLK inits), in a kernel that reads the JIT's
+// descriptors (a value other than the host's config does not compile) and the CB interface in the
+// compute kernel's 16-byte words: two 32x32 products of 0/1 matrices, exact (sums of at most 32
+// ones are exact in bfloat16).
+TEST(EmulatorSdkSurface, LlkMatmulHalvesAndTheJitDescriptors) {
+  constexpr uint32_t n = 2;
+  std::vector<bfloat16> a(n * 1024), b(n * 1024);
+  for (uint32_t t = 0; t < n; ++t)
+    for (uint32_t r = 0; r < 32; ++r)
+      for (uint32_t c = 0; c < 32; ++c) {
+        a[t * 1024 + r * 32 + c] = bfloat16(static_cast<float>((r + c + t) % 2));
+        b[t * 1024 + r * 32 + c] = bfloat16(static_cast<float>((r * c + t) % 3 == 0));
+      }
+  ProgramBuilder p;
+  auto tiled = [](const std::vector<bfloat16>& m) {
+    std::vector<bfloat16> out;
+    for (uint32_t t = 0; t < n; ++t) {
+      std::vector<bfloat16> one(m.begin() + t * 1024, m.begin() + (t + 1) * 1024);
+      auto tile = tilize_nfaces(one, 32, 32);
+      out.insert(out.end(), tile.begin(), tile.end());
+    }
+    return out;
+  };
+  auto src0 = p.dram(tiled(a));
+  auto src1 = p.dram(tiled(b));
+  auto dst = p.dram(n);
+  for (auto cb : {tt::CBIndex::c_0, tt::CBIndex::c_1, tt::CBIndex::c_16})
+    p.cb(cb, 2);
+  auto reader = p.reader("dataflow/read_tiles.cpp", {src0, src1});
+  auto writer = p.writer("dataflow/write_tile.cpp", {dst});
+  auto compute = p.compute("sdk/llk_matmul.cpp",
+                           ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi2});
+  SetRuntimeArgs(p.program, reader, CoreCoord{0, 0}, {p.addr(src0), p.addr(src1), n});
+  SetRuntimeArgs(p.program, writer, CoreCoord{0, 0}, {p.addr(dst), n, 0});
+  SetRuntimeArgs(p.program, compute, CoreCoord{0, 0}, {n});
+  p.run();
+  const std::vector<bfloat16> got = p.read(dst);
+  ASSERT_EQ(got.size(), n * 1024u);
+  for (uint32_t t = 0; t < n; ++t) {
+    std::vector<bfloat16> one(got.begin() + t * 1024, got.begin() + (t + 1) * 1024);
+    const std::vector<bfloat16> rows = untilize_nfaces(one, 32, 32);
+    for (uint32_t r = 0; r < 32; ++r)
+      for (uint32_t c = 0; c < 32; ++c) {
+        float want = 0;
+        for (uint32_t k = 0; k < 32; ++k)
+          want += static_cast<float>(a[t * 1024 + r * 32 + k]) *
+                  static_cast<float>(b[t * 1024 + k * 32 + c]);
+        ASSERT_EQ(static_cast<float>(rows[r * 32 + c]), want)
+            << "tile " << t << " (" << r << "," << c << ")";
+      }
+  }
+}
+
+// TTNN's zero_tile: NoC reads of the core's hardware zeros region (MEM_ZEROS_BASE) through
+// Noc::set_async_read_state / async_read_with_state, a UnicastEndpoint and a CoreLocalMem, over a
+// page of ones; then the data-movement kernel's JIT descriptors (tile rows 32, tile size 2048,
+// pack format Float16_b = 5) written through the CoreLocalMem.
+TEST(EmulatorSdkSurface, ZerosRegionReadWithNocReadState) {
+  ProgramBuilder p;
+  auto out = p.dram(1);
+  p.cb(tt::CBIndex::c_0, 1);
+  auto k = p.writer("sdk/zeros_read.cpp", {});
+  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {ProgramBuilder::addr(out)});
+  p.run();
+  std::vector<uint32_t> words;
+  distributed::EnqueueReadMeshBuffer(p.dev->mesh_command_queue(), words, out, true);
+  ASSERT_EQ(words.size(), 512u);
+  for (uint32_t i = 0; i < 512; ++i) {
+    const uint32_t want = i == 5 ? 32 : i == 6 ? 2048 : i == 7 ? 5 : 0;
+    ASSERT_EQ(words[i], want) << "word " << i;
+  }
 }

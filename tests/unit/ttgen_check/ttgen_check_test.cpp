@@ -207,15 +207,17 @@ TEST(TtgenCheck, AcquireDstReleaseDst) {
   expect_check_golden("release_dst_twice", "-DRELEASE_TWICE " + program);
 }
 
-// A call that reaches CB or DST calls the checker does not model (a helper of an included header)
-// leaves that CB, or every CB, unknown with a warning naming the call: never "proved", since a
-// bug inside it (a push with nothing reserved) would otherwise go unseen.
+// A helper of an included header is followed with its arguments (push_pages: c_0 balanced); a
+// call that reaches CB or DST calls the checker does not model (a helper that calls itself)
+// leaves that CB, or every CB, unknown with a warning naming the call: never "proved",
+// since a bug inside it (a push with nothing reserved) would otherwise go unseen.
 TEST(TtgenCheck, CallsItDoesNotModelAreNeverProved) {
   const std::string rest =
       kBroken + "compute.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp";
   const std::string k = "tests/unit/ttgen_check/kernels/opaque_call.cpp ";
   expect_check_golden("opaque_call", k + rest);
   expect_check_golden("opaque_call_any_cb", "-DANY_CB " + k + rest);
+  expect_check_golden("opaque_call_recursive", "-DRECURSIVE " + k + rest);
 }
 
 // A page read through a get_read_ptr pointer after cb_pop_front freed it; a pointer into a page

@@ -17,6 +17,7 @@ public:
   enum class AddressType { NOC, LOCAL_L1 };
   enum class TxnIdMode { ENABLED, DISABLED };
   enum class ResponseMode { NON_POSTED, POSTED };
+  enum class VcSelection { DEFAULT, CUSTOM };
 
   static constexpr uint32_t INVALID_TXN_ID = 0xFFFFFFFF;
 
@@ -72,6 +73,29 @@ public:
     noc_async_write<max_page_size, enable_noc_tracing, response_mode == ResponseMode::POSTED>(
         static_cast<uint32_t>(get_src_ptr<AddressType::LOCAL_L1>(src, src_args)),
         get_dst_ptr<AddressType::NOC>(dst, dst_args), size_bytes, noc_id_, vc);
+  }
+
+  // The read state of this NoC (the SDK's command-buffer registers, which set_async_read_state
+  // programs): the source core's NoC coordinates and the size. async_read_with_state reads from
+  // those coordinates at the source's local address; with max_page_size at most one burst (one
+  // packet) the size is the state's, else the one given.
+  template <VcSelection vc_selection = VcSelection::DEFAULT,
+            uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, typename Src>
+  void set_async_read_state(const Src& src, uint32_t size_bytes, const src_args_t<Src>& src_args,
+                            uint8_t /*vc*/ = 0) const {
+    ::tk::rt::emu::noc_read_state_set(noc_id_, get_src_ptr<AddressType::NOC>(src, src_args),
+                                      size_bytes);
+  }
+  template <VcSelection vc_selection = VcSelection::DEFAULT,
+            uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, typename Src, typename Dst>
+  void async_read_with_state(const Src& src, const Dst& dst, uint32_t size_bytes,
+                             const src_args_t<Src>& src_args, const dst_args_t<Dst>& dst_args,
+                             uint8_t /*vc*/ = 0) const {
+    const ::tk::rt::emu::NocReadState state = ::tk::rt::emu::noc_read_state(noc_id_);
+    const uint64_t local = static_cast<uint32_t>(get_src_ptr<AddressType::NOC>(src, src_args));
+    noc_async_read((state.src & ~uint64_t{0xFFFFFFFF}) | local,
+                   static_cast<uint32_t>(get_dst_ptr<AddressType::LOCAL_L1>(dst, dst_args)),
+                   max_page_size <= NOC_MAX_BURST_SIZE ? state.size : size_bytes, noc_id_);
   }
 
   void async_read_barrier(uint32_t /*trid*/ = INVALID_TXN_ID) const {

@@ -3,11 +3,20 @@
 // TTNN kernels read for a CB's page size (`get_local_cb_interface(cb).fifo_page_size`). The
 // emulator fills it from the CB's state at each call: what a kernel reads is current, but what it
 // writes into it is not seen by the emulator's CB (the SDK's CB calls move these pointers; a
-// kernel that moves them itself is not modelled).
+// kernel that moves them itself is not modelled). As on the device, a compute kernel's interface
+// holds addresses and sizes in 16-byte words (`cb_addr_shift`, CIRCULAR_BUFFER_COMPUTE_ADDR_SHIFT),
+// a data-movement kernel's in bytes.
 #pragma once
 #include <cstdint>
 
 #include <tk_emulator/device_api.hpp>
+#include <tt-metalium/circular_buffer_constants.h>
+
+#if defined(COMPILE_FOR_TRISC)
+constexpr uint32_t cb_addr_shift = CIRCULAR_BUFFER_COMPUTE_ADDR_SHIFT;
+#else
+constexpr uint32_t cb_addr_shift = 0;
+#endif
 
 struct LocalCBInterface {
   uint32_t fifo_size;
@@ -30,12 +39,12 @@ inline LocalCBInterface& get_local_cb_interface(uint32_t cb_id) {
   static LocalCBInterface iface[32];
   const ::tk::rt::emu::CbInterfaceState s = ::tk::rt::emu::cb_interface(cb_id);
   LocalCBInterface& i = iface[cb_id % 32];
-  i.fifo_size = s.size;
-  i.fifo_limit = s.limit;
-  i.fifo_page_size = s.page_size;
+  i.fifo_size = s.size >> cb_addr_shift;
+  i.fifo_limit = s.limit >> cb_addr_shift;
+  i.fifo_page_size = s.page_size >> cb_addr_shift;
   i.fifo_num_pages = s.num_pages;
-  i.fifo_rd_ptr = s.rd_ptr;
-  i.fifo_wr_ptr = s.wr_ptr;
+  i.fifo_rd_ptr = s.rd_ptr >> cb_addr_shift;
+  i.fifo_wr_ptr = s.wr_ptr >> cb_addr_shift;
   i.tiles_acked = static_cast<uint16_t>(s.acked);
   i.tiles_received = static_cast<uint16_t>(s.received);
   i.fifo_wr_tile_ptr = 0; // the packer's in-order pointer: not modelled

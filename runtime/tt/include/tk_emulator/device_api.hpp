@@ -44,6 +44,14 @@ std::uint8_t cb_data_format(std::uint32_t cb);
 // NoC. Local L1 addresses are real pointers into the current core's L1 window (below 4 GiB); NoC
 // addresses carry (x, y) and a core-relative offset.
 void noc_read(std::uint64_t src_noc_addr, std::uint32_t dst_local_addr, std::uint32_t size);
+/// A NoC's read state (Noc::set_async_read_state): the source NoC address and the size, per
+/// kernel and NoC; until set, an error on use.
+struct NocReadState {
+  std::uint64_t src = 0;
+  std::uint32_t size = 0;
+};
+void noc_read_state_set(std::uint8_t noc, std::uint64_t src_noc_addr, std::uint32_t size);
+NocReadState noc_read_state(std::uint8_t noc);
 void noc_write(std::uint32_t src_local_addr, std::uint64_t dst_noc_addr, std::uint32_t size);
 // `noc` is the NoC the write is issued on: it sets which corner the rectangle starts at.
 void noc_write_multicast(std::uint32_t src_local_addr, std::uint64_t dst_mcast_addr,
@@ -137,6 +145,12 @@ void matmul_tiles(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std
 void matmul_block(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0, std::uint32_t tile1,
                   std::uint32_t dst, bool transpose, std::uint32_t ct, std::uint32_t rt,
                   std::uint32_t kt);
+/// llk_unpack_AB_matmul: the in0 and in1 tiles (in0 with row stride kt) the next math_matmul
+/// multiplies.
+void unpack_ab_matmul(std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
+                      std::uint32_t tile1, std::uint32_t kt);
+/// llk_math_matmul: matmul_block of the tiles the last unpack_ab_matmul selected.
+void math_matmul(std::uint32_t dst, std::uint32_t ct, std::uint32_t rt);
 /// An *_init* call with no other effect in the emulator (its cost, in timing mode).
 void init_call();
 void unary_tile(Unary op, std::uint32_t dst, float param);

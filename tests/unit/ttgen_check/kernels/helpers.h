@@ -1,5 +1,6 @@
-// Helpers the kernels of opaque_call.cpp include: ttgen check follows only helpers defined in the
-// kernel's own file, so a call to these is one it does not model.
+// Helpers the kernels of opaque_call.cpp include, as a kernel library (TTNN's kernel_lib) is:
+// ttgen check follows them where they are called, each parameter standing for its argument.
+// push_recursive calls itself, which ttgen check does not follow: a call it does not model.
 #pragma once
 #include <cstdint>
 
@@ -13,6 +14,14 @@ inline void push_pages(uint32_t cb, uint32_t n) {
 inline void push_to(uint32_t which, uint32_t n) {
   cb_reserve_back(which == 0 ? tt::CBIndex::c_0 : tt::CBIndex::c_1, n);
   cb_push_back(which == 0 ? tt::CBIndex::c_0 : tt::CBIndex::c_1, n);
+}
+
+inline void push_recursive(uint32_t cb, uint32_t n) {
+  if (n == 0)
+    return;
+  cb_reserve_back(cb, 1);
+  cb_push_back(cb, 1);
+  push_recursive(cb, n - 1);
 }
 
 inline uint32_t page_bytes(uint32_t cb) {

@@ -1,7 +1,8 @@
-// A reader whose pushes happen inside helpers of an included header (helpers.h), which ttgen
-// check does not model: what they do to the CBs is unknown, so no balance is proved (a warning
-// names the call), and with RESERVE_REMOVED (a push with nothing reserved) nothing is proved
-// either: never a vacuous proof. page_bytes reaches no CB call and changes nothing.
+// A reader whose pushes happen inside helpers of an included header (helpers.h). push_pages is
+// followed with its arguments (c_0 is proved balanced); push_to's CB is not a constant (ANY_CB:
+// no CB is balanced); push_recursive (RECURSIVE) calls itself, which ttgen check does not follow,
+// so what it does to c_0 is unknown and no balance is proved (a warning names the call): never a
+// vacuous proof. page_bytes reaches no CB call and changes nothing.
 #include <cstdint>
 
 #include "helpers.h"
@@ -13,6 +14,8 @@ void kernel_main() {
   for (uint32_t i = 0; i < n_tiles; i++) {
 #if defined(ANY_CB)
     push_to(i % 2, 1);
+#elif defined(RECURSIVE)
+    push_recursive(cb_in, 1);
 #else
     push_pages(cb_in, 1);
 #endif

@@ -21,3 +21,4 @@ FORCE_INLINE T get_common_arg_val(int arg_idx) {
 #include "api/compute/pack.h"
 #include "api/compute/reconfig_data_format.h"
 #include "api/compute/reg_api.h"
+#include "api/compute/sentinel/compute_kernel_sentinel.h"

@@ -2,6 +2,16 @@
 // B[in1_tile].
 #pragma once
 #include "api/compute/common.h"
+#include "api/compute/sentinel/compute_kernel_sentinel.h"
+// The LLK halves of a matmul (the SDK includes them for the math and unpack threads; the
+// emulator's one compute thread does both).
+#include "llk_math_matmul_api.h"
+#include "llk_unpack_AB_matmul_api.h"
+#include "llk_unpack_common_api.h"
+// The default throttle level of matmul kernels.
+#ifndef MM_THROTTLE
+#define MM_THROTTLE 0
+#endif
 
 namespace ckernel {
 // `transpose` (non-zero): the matmul_tiles that follow use each in1 tile transposed. The full init

@@ -5,6 +5,9 @@
 // row 0 (COL) or element (0,0) (SCALAR) and writes zeros elsewhere.
 #pragma once
 #include "api/compute/common.h"
+#include "api/compute/sentinel/compute_kernel_sentinel.h"
+#include "llk_math_reduce_api.h"
+#include "llk_unpack_AB_reduce_api.h"
 
 namespace ckernel {
 template <PoolType reduce_type, ReduceDim reduce_dim, bool enforce_fp32_accumulation = false>

@@ -13,7 +13,9 @@
 #include <type_traits>
 
 #include "api/compile_time_args.h"
+#include "api/debug/assert.h"
 #include "api/tensor/tensor_accessor.h"
+#include "dev_mem_map.h"
 #include "hostdevcommon/common_values.hpp"
 #include "hostdevcommon/kernel_structs.h"
 #include "internal/circular_buffer_interface.h"
