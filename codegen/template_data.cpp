@@ -260,11 +260,7 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
           auto side = [](const Dim& d) { return d.name.empty() ? json(d.size) : json(d.name); };
           auto text = [](const Dim& d) { return d.name.empty() ? std::to_string(d.size) : d.name; };
           // On the CPU, a materialised value lower-gemm reads packed is held packed (PackedA).
-          bool packed = false;
-          if (lowered.cpu)
-            if (auto it = lowered.cpu->programs.at(i).attrs.find("cpu_packed_a");
-                it != lowered.cpu->programs.at(i).attrs.end())
-              packed = it->second == AttrValue{t.name};
+          const bool packed = lowered.cpu && lowered.cpu->programs.at(i).cpu_packed_a == t.name;
           k["partials"].push_back(
               {{"name", t.name},
                {"dtype", std::string(to_string(t.dtype))},

@@ -54,9 +54,7 @@ class FunctionLowering {
 public:
   explicit FunctionLowering(const Program& p) : names_(p) {
     // The materialised value lower-gemm reads packed: its tiles are stored packed.
-    if (auto it = p.attrs.find("cpu_packed_a"); it != p.attrs.end())
-      if (const auto* name = std::get_if<std::string>(&it->second.value))
-        packed_a_ = *name;
+    packed_a_ = p.cpu_packed_a;
     er_ = names_.fresh("er");
     ec_ = names_.fresh("ec");
   }

@@ -327,12 +327,11 @@ private:
 
 ir::Module lower_gemm(const ir::Module& m, Diagnostics&) {
   Module out = m;
-  // The materialised values (materialise): each first program's `materialise_tensor`.
+  // The materialised values: each first program's scratch tensor (materialise's decision).
   std::set<std::string> scratch;
   for (const Program& p : m.programs)
-    if (auto it = p.attrs.find("materialise_tensor"); it != p.attrs.end())
-      if (const auto* name = std::get_if<std::string>(&it->second.value))
-        scratch.insert(*name);
+    if (p.materialise && p.materialise->choice == Materialise::Choice::dram)
+      scratch.insert(p.materialise->tensor);
   std::set<std::string> packed;
   for (Program& p : out.programs)
     for (Function& f : p.functions)
@@ -343,10 +342,9 @@ ir::Module lower_gemm(const ir::Module& m, Diagnostics&) {
       }
   // The program that stores a value read packed stores it packed (lower-elementwise).
   for (Program& p : out.programs)
-    if (auto it = p.attrs.find("materialise_tensor"); it != p.attrs.end())
-      if (const auto* name = std::get_if<std::string>(&it->second.value);
-          name && packed.count(*name))
-        p.attrs["cpu_packed_a"] = {*name};
+    if (p.materialise && p.materialise->choice == Materialise::Choice::dram &&
+        packed.count(p.materialise->tensor))
+      p.cpu_packed_a = p.materialise->tensor;
   return out;
 }
 

@@ -15,8 +15,8 @@
 // counts the pattern made unused (`let Kt: i32 = K / 32`) are dropped. A transposed operand,
 // `A[x, k] @ transpose(T[y, k])` (attention's Q K^T), is the same gemm with B packed from T by
 // `cpu.pack_bt(T)` (T's rows are B's columns), not a tile transposed per product. A materialised
-// value (materialise: a first program's `materialise_tensor`) read only as a rank-2 A is not
-// packed from a row-major copy: the first program gets the attribute `cpu_packed_a` naming it,
+// value (materialise's decision: a first program's `materialise dram ... tensor`) read only as a
+// rank-2 A is not packed from a row-major copy: the first program's `cpu_packed_a` names it,
 // and lower-elementwise stores its tiles straight into the packed form (`cpu.store_packed_a`).
 // Everything else is left as it is; a matmul outside the pattern is lowered by
 // lower-elementwise.

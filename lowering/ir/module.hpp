@@ -160,6 +160,10 @@ struct Program {
   /// Whether DST holds fp32 tiles (4 slots, not 8), decided once by select-tile-ops or
   /// block-matmul (`dst_fp32 = true`); absent before, and then lower::tt::dst_fp32 reads fp32_acc.
   std::optional<bool> dst_fp32 = {};
+  /// On the CPU, the materialised value this program stores in the packed form the next
+  /// program's gemm reads (lower-gemm's decision, lower-elementwise stores it so:
+  /// `cpu_packed_a = "mlp_h"`); empty for none.
+  std::string cpu_packed_a = {};
   /// The program's options (to-tile-ir on); absent on hand-built programs, which take the
   /// defaults (lower::tt::options).
   std::optional<Options> options = {};

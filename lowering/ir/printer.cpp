@@ -224,6 +224,8 @@ public:
       a["combine"] = {p.combine};
     if (p.dst_fp32)
       a["dst_fp32"] = {*p.dst_fp32};
+    if (!p.cpu_packed_a.empty())
+      a["cpu_packed_a"] = {p.cpu_packed_a};
     return a;
   }
   void attrs_clause(const Attrs& a) {

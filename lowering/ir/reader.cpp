@@ -154,6 +154,12 @@ private:
         fail(where, "attribute 'dst_fp32' must be true or false");
       p.dst_fp32 = *b;
     }
+    if (std::optional<AttrValue> v = take("cpu_packed_a")) {
+      const auto* s = std::get_if<std::string>(&v->value);
+      if (!s || s->empty())
+        fail(where, "attribute 'cpu_packed_a' must be a tensor name");
+      p.cpu_packed_a = *s;
+    }
   }
 
   // ---- declarations ----
