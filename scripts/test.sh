@@ -5,7 +5,9 @@
 # The sanitizer step, built by clang 19 (twice as fast as g++ at -O0 with the sanitizers), covers
 # every test under tests/unit (label `unit`: parser, checker, IR,
 # lowering, Jinja, the emulator with its fibers, the interpreter, the CPU runtime, and each
-# libFuzzer harness replayed on its seeds and every reproducer in fuzz/regressions); the
+# libFuzzer harness replayed on its seeds and every reproducer in fuzz/regressions), but for
+# tk_generated_kernels_tests (label `unit-unsanitized`: generated text parsed by the uninstrumented
+# libclang, through the checker code the sanitized TtgenCheck tests run anyway); the
 # end-to-end layer (label `e2e`) runs once, in the ci preset, to keep the command within 30 minutes
 # on 2 cores. `ctest --preset asan` after `scripts/build.sh asan` runs all of it sanitized;
 # `scripts/fuzz.sh` fuzzes (docs/fuzzing.md): a clang build of its own, four minutes of CI for a

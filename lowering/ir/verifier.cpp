@@ -564,6 +564,12 @@ std::optional<std::string> find_ir_error(const Module& m) {
              (p.combine == p.name       ? ", itself"
               : !names.count(p.combine) ? ", which the module does not hold"
                                         : ", which another program names too"));
+    // The value stored packed is one of the program's outputs.
+    for (const Program& p : m.programs)
+      if (const Tensor* t = p.cpu_packed_a.empty() ? nullptr : p.find_tensor(p.cpu_packed_a);
+          !p.cpu_packed_a.empty() && (!t || t->role != TensorRole::output))
+        fail("program " + q(p.name) + " stores " + q(p.cpu_packed_a) +
+             " packed (cpu_packed_a), which is not one of its outputs");
   } catch (const Invalid& e) {
     return e.message;
   }

@@ -476,6 +476,19 @@ TEST(RoundTrip, HeaderFieldsReadBackTyped) {
             "program 'matmul' names combine program 'nowhere', which the module does not hold");
   bad.programs[0].combine = "matmul";
   EXPECT_EQ(find_ir_error(bad), "program 'matmul' names combine program 'matmul', itself");
+
+  // lower-gemm's cpu_packed_a: read back typed, and one of the program's outputs.
+  Module packed = m;
+  packed.programs[0].cpu_packed_a = "C";
+  const Module packed_back = test::read_text(print(packed));
+  EXPECT_EQ(packed_back.programs[0].cpu_packed_a, "C");
+  EXPECT_TRUE(equal(packed_back, packed));
+  EXPECT_FALSE(equal(packed_back, m));
+  EXPECT_EQ(error("cpu_packed_a = 1"),
+            "dump.txt:1:22: error: attribute 'cpu_packed_a' must be a tensor name");
+  packed.programs[0].cpu_packed_a = "A";
+  EXPECT_EQ(find_ir_error(packed),
+            "program 'matmul' stores 'A' packed (cpu_packed_a), which is not one of its outputs");
 }
 
 } // namespace
