@@ -373,8 +373,7 @@ Module run(const Module& m, DType scratch_of_bf16) {
   for (const Program& p : m.programs) {
     const Function* f = find_function(p, FuncKind::kernel);
     // A program decided on already (a dump past this stage) or linked to a next one keeps its form.
-    std::optional<Match> mt =
-        f && p.combine.empty() && !p.materialise ? match(*f) : std::nullopt;
+    std::optional<Match> mt = f && p.combine.empty() && !p.materialise ? match(*f) : std::nullopt;
     if (!mt) {
       out.programs.push_back(p);
       continue;
