@@ -798,8 +798,12 @@ int main(int argc, char** argv) {
     const std::string other =
         (self.parent_path() / (arch == "blackhole" ? "tk_tt_bench_p150" : "tk_tt_bench")).string();
     execv(other.c_str(), argv);
-    std::fprintf(stderr, "tk_tt_bench: --arch %s runs %s, which cannot be started: %s\n",
-                 arch.c_str(), other.c_str(), std::strerror(errno));
+    std::fprintf(stderr,
+                 "tk_tt_bench: --arch %s runs %s, which cannot be started: %s (without "
+                 "TILEKIT_BUILD_BENCH it is built on request: cmake --build <build dir> --target "
+                 "%s)\n",
+                 arch.c_str(), other.c_str(), std::strerror(errno),
+                 std::filesystem::path(other).filename().c_str());
     return 2;
   }
   // The emulated device is the one the kernels were generated for (the emulator reads this when

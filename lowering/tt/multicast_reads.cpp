@@ -27,10 +27,10 @@ struct Mcast {
 class Multicast : public Mutator {
 public:
   // A core_grid program: its per-core values are the core's column and row.
-  Multicast(Program& p, const CoreGrid& g) : p_(p), names_(p), x_(g.x), y_(g.y) {}
+  Multicast(Program& p, const CoreGrid& g) : names_(p), x_(g.x), y_(g.y) {}
   // A split_work_to_cores program: its per-core values are the first work item and the count.
   Multicast(Program& p, const PerCore& c)
-      : p_(p), names_(p), x_(c.start), y_(c.count), grid_(true) {}
+      : names_(p), x_(c.start), y_(c.count), grid_(true) {}
 
   std::vector<Mcast> mcasts;
 
@@ -83,7 +83,6 @@ protected:
   }
 
 private:
-  Program& p_;
   ir::NameSet names_;
   std::string x_, y_; // the per-core values
   bool grid_ = false;
