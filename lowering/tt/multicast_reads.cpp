@@ -29,8 +29,7 @@ public:
   // A core_grid program: its per-core values are the core's column and row.
   Multicast(Program& p, const CoreGrid& g) : names_(p), x_(g.x), y_(g.y) {}
   // A split_work_to_cores program: its per-core values are the first work item and the count.
-  Multicast(Program& p, const PerCore& c)
-      : names_(p), x_(c.start), y_(c.count), grid_(true) {}
+  Multicast(Program& p, const PerCore& c) : names_(p), x_(c.start), y_(c.count), grid_(true) {}
 
   std::vector<Mcast> mcasts;
 
