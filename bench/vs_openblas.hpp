@@ -43,7 +43,8 @@ void timed(benchmark::State& state, int threads, double flops, F&& body) {
   if (threads == 1)
     state.counters["cpu_ms"] = cpu * 1e3 / iters;
   if (flops > 0)
-    state.counters["GFLOPS"] = benchmark::Counter(flops * 1e-9 * iters, benchmark::Counter::kIsRate);
+    state.counters["GFLOPS"] =
+        benchmark::Counter(flops * 1e-9 * iters, benchmark::Counter::kIsRate);
 }
 
 // Median, min and max of one quantity over the repetitions (one value when not repeated).
@@ -92,10 +93,8 @@ void add(const std::string& impl, const std::string& case_name, F fn) {
   benchmark::RegisterBenchmark((impl + "/" + case_name).c_str(), std::move(fn))
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond)
-      ->ComputeStatistics("min",
-                          [](const std::vector<double>& v) {
-                            return *std::min_element(v.begin(), v.end());
-                          })
+      ->ComputeStatistics(
+          "min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
       ->ComputeStatistics("max", [](const std::vector<double>& v) {
         return *std::max_element(v.begin(), v.end());
       });
