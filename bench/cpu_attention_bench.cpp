@@ -6,6 +6,7 @@
 // FlashAttention report counts causal attention: 2 * H * S^2 * D (both products over the causal
 // half), for both (the composition computes the masked half as well).
 #include "attention.hpp"
+#include "vs_openblas.hpp"
 
 #include <tilekit/cpu.hpp>
 
@@ -15,9 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <limits>
-#include <map>
 #include <random>
 #include <string>
 #include <thread>
@@ -122,33 +121,18 @@ void run_openblas(const Inputs& in, int threads, std::vector<float>& p, std::vec
   }
 }
 
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-void set_counters(benchmark::State& state, const Shape& s, int threads, double cpu_seconds) {
-  if (state.iterations() == 0)
-    return;
-  const double flops = 2.0 * static_cast<double>(s.h * s.s * s.s * s.d);
-  state.counters["GFLOPS"] = benchmark::Counter(
-      flops * 1e-9 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
-  if (threads == 1)
-    state.counters["cpu_ms"] = cpu_seconds * 1e3 / static_cast<double>(state.iterations());
+double flops(const Shape& s) {
+  return 2.0 * static_cast<double>(s.h * s.s * s.s * s.d);
 }
 
 void bm_tilekit(benchmark::State& state, Shape s, int threads) {
   const Inputs in = make_inputs(s);
   std::vector<tk::bf16> o(static_cast<std::size_t>(s.h * s.s * s.d));
   tk::cpu::set_num_threads(threads);
-  const double cpu0 = thread_cpu_seconds();
-  for (auto _ : state) {
+  tk::bench::timed(state, threads, flops(s), [&] {
     run_tilekit(in, o);
     benchmark::DoNotOptimize(o.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, s, threads, thread_cpu_seconds() - cpu0);
+  });
 }
 
 void bm_openblas(benchmark::State& state, Shape s, int threads) {
@@ -156,13 +140,10 @@ void bm_openblas(benchmark::State& state, Shape s, int threads) {
   std::vector<float> p(static_cast<std::size_t>(s.s * s.s)),
       o(static_cast<std::size_t>(s.h * s.s * s.d));
   openblas_set_num_threads(threads);
-  const double cpu0 = thread_cpu_seconds();
-  for (auto _ : state) {
+  tk::bench::timed(state, threads, flops(s), [&] {
     run_openblas(in, threads, p, o);
     benchmark::DoNotOptimize(o.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, s, threads, thread_cpu_seconds() - cpu0);
+  });
 }
 
 std::string shape_name(const Shape& s) {
@@ -241,23 +222,6 @@ bool check() {
   return ok;
 }
 
-class TimeReporter : public benchmark::ConsoleReporter {
-public:
-  std::map<std::string, double> ms, cpu_ms; // per call, the median when repeated
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs) {
-      const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
-      const bool single = r.run_type == Run::RT_Iteration && r.repetitions <= 1;
-      if (r.error_occurred || !(median || single))
-        continue;
-      ms[r.run_name.function_name] = r.GetAdjustedRealTime();
-      if (auto it = r.counters.find("cpu_ms"); it != r.counters.end())
-        cpu_ms[r.run_name.function_name] = it->second.value;
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
-
 std::string case_name(const Shape& s, int threads) {
   return shape_name(s) + "/threads:" + std::to_string(threads);
 }
@@ -265,40 +229,16 @@ std::string case_name(const Shape& s, int threads) {
 } // namespace
 
 int main(int argc, char** argv) {
-  std::printf("OpenBLAS core: %s (set OPENBLAS_CORETYPE before start; bench/run.sh does)\n",
-              openblas_get_corename());
-  if (!check()) {
-    std::fprintf(stderr, "error: TileKit's attention is off the double reference\n");
-    return 1;
-  }
+  tk::bench::Table table{"shape (HxSxD)/threads", {}, "openblas_attention", {"tilekit_attention"}};
   for (const Shape& s : kShapes)
     for (int t : kThreads) {
       const std::string n = case_name(s, t);
-      benchmark::RegisterBenchmark(("tilekit_attention/" + n).c_str(), bm_tilekit, s, t)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("openblas_attention/" + n).c_str(), bm_openblas, s, t)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
+      table.cases.push_back(n);
+      tk::bench::add("tilekit_attention", n,
+                     [s, t](benchmark::State& state) { bm_tilekit(state, s, t); });
+      tk::bench::add("openblas_attention", n,
+                     [s, t](benchmark::State& state) { bm_openblas(state, s, t); });
     }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 1;
-  TimeReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  auto table = [&](std::map<std::string, double>& ms, const char* what) {
-    std::printf("\n%s; speed-up = OpenBLAS time / TileKit time in this run\n%-24s %10s %10s %9s\n",
-                what, "shape (HxSxD)/threads", "openblas", "tilekit", "speed-up");
-    for (const Shape& s : kShapes)
-      for (int t : kThreads) {
-        const std::string n = case_name(s, t);
-        const double obl = ms["openblas_attention/" + n], tk = ms["tilekit_attention/" + n];
-        if (obl > 0 && tk > 0)
-          std::printf("%-24s %10.3f %10.3f %9.2f\n", n.c_str(), obl, tk, obl / tk);
-      }
-  };
-  table(reporter.ms, "wall ms per call");
-  table(reporter.cpu_ms, "thread CPU ms per call (1 thread only)");
-  return 0;
+  tk::bench::Reporter reporter;
+  return tk::bench::run(argc, argv, table, check, reporter);
 }

@@ -1,10 +1,11 @@
 // The CPU matmul as users get it: the generated run_cpu of examples/matmul.tk (bf16 in and out)
 // and examples/matmul_f32.tk (f32), built by tilekit_add_kernel, against OpenBLAS cblas_sgemm on
-// the same shapes and thread counts, in one run; prints GFLOPS and the ratios. Two more cases
-// split the f32 run into its parts (packing alone, the tile loop on packed operands) to show
-// where the time goes.
+// the same shapes and thread counts, in one run (bench/vs_openblas.hpp); prints the median times,
+// GFLOPS and the ratios. Two more cases split the f32 run into its parts (packing alone, the tile
+// loop on packed operands) to show where the time goes.
 #include "matmul.hpp"
 #include "matmul_f32.hpp"
+#include "vs_openblas.hpp"
 
 #include <tilekit/cpu.hpp>
 
@@ -13,8 +14,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <ctime>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -47,21 +46,8 @@ void run_generated(tk::MatrixView<const tk::bf16> a, tk::MatrixView<const tk::bf
   tk::gen::matmul::run_cpu(a, b, c);
 }
 
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-// GFLOPS over wall time; with one thread also over the thread's CPU time, which the other
-// users of this shared 2-core machine do not inflate (time spent descheduled is not counted).
-void set_flops(benchmark::State& state, const Shape& s, int threads, double cpu_seconds) {
-  const double flops = 2.0 * static_cast<double>(s.m * s.n * s.k);
-  state.counters["GFLOPS"] =
-      benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
-  if (threads == 1 && cpu_seconds > 0)
-    state.counters["GFLOPS_cpu"] =
-        flops * 1e-9 * static_cast<double>(state.iterations()) / cpu_seconds;
+double flops(const Shape& s) {
+  return 2.0 * static_cast<double>(s.m * s.n * s.k);
 }
 
 template <class T>
@@ -70,13 +56,10 @@ void bm_tilekit(benchmark::State& state, Shape s, int threads) {
   const std::vector<T> a(af.begin(), af.end()), b(bf.begin(), bf.end());
   std::vector<T> c(static_cast<std::size_t>(s.m * s.n));
   tk::cpu::set_num_threads(threads);
-  const double cpu0 = thread_cpu_seconds();
-  for (auto _ : state) {
+  tk::bench::timed(state, threads, flops(s), [&] {
     run_generated({a.data(), s.m, s.k}, {b.data(), s.k, s.n}, {c.data(), s.m, s.n});
     benchmark::DoNotOptimize(c.data());
-    benchmark::ClobberMemory();
-  }
-  set_flops(state, s, threads, thread_cpu_seconds() - cpu0);
+  });
 }
 
 // The f32 run's parts, through the runtime calls the generated code makes: packing A and B
@@ -92,8 +75,7 @@ void bm_parts(benchmark::State& state, Shape s, int threads, bool pack, bool blo
   const auto pa = tk::cpu::pack_a(av);
   const auto pb = tk::cpu::pack_b(bv);
   const std::int64_t nt = pb.n_tiles;
-  const double cpu0 = thread_cpu_seconds();
-  for (auto _ : state) {
+  tk::bench::timed(state, threads, flops(s), [&] {
     if (pack) {
       auto qa = tk::cpu::pack_a(av);
       auto qb = tk::cpu::pack_b(bv);
@@ -118,25 +100,19 @@ void bm_parts(benchmark::State& state, Shape s, int threads, bool pack, bool blo
         }
       });
     }
-    benchmark::ClobberMemory();
-  }
-  // Both report the GFLOPS of the whole product over their own time, so 1/rate adds up.
-  set_flops(state, s, threads, thread_cpu_seconds() - cpu0);
+  });
 }
 
 void bm_openblas(benchmark::State& state, Shape s, int threads) {
   const auto a = random_floats(s.m * s.k, 1), b = random_floats(s.k * s.n, 2);
   std::vector<float> c(static_cast<std::size_t>(s.m * s.n));
   openblas_set_num_threads(threads);
-  const double cpu0 = thread_cpu_seconds();
-  for (auto _ : state) {
+  tk::bench::timed(state, threads, flops(s), [&] {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(s.m),
                 static_cast<int>(s.n), static_cast<int>(s.k), 1.0f, a.data(), static_cast<int>(s.k),
                 b.data(), static_cast<int>(s.n), 0.0f, c.data(), static_cast<int>(s.n));
     benchmark::DoNotOptimize(c.data());
-    benchmark::ClobberMemory();
-  }
-  set_flops(state, s, threads, thread_cpu_seconds() - cpu0);
+  });
 }
 
 std::string shape_name(const Shape& s, int threads) {
@@ -168,103 +144,47 @@ bool check_against_openblas() {
   return ok;
 }
 
-// Passes everything to the console and keeps the GFLOPS of each case for the ratio table: the
-// median when run with --benchmark_repetitions (the machine is shared, medians are steadier).
-class RatioReporter : public benchmark::ConsoleReporter {
-public:
-  std::map<std::string, double> gflops, gflops_cpu;
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs) {
-      const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
-      const bool single = r.run_type == Run::RT_Iteration && r.repetitions <= 1;
-      if (r.error_occurred || !(median || single))
-        continue;
-      if (auto it = r.counters.find("GFLOPS"); it != r.counters.end())
-        gflops[r.run_name.function_name] = it->second.value;
-      if (auto it = r.counters.find("GFLOPS_cpu"); it != r.counters.end())
-        gflops_cpu[r.run_name.function_name] = it->second.value;
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
-
 } // namespace
 
 int main(int argc, char** argv) {
-  std::printf("OpenBLAS core: %s (set OPENBLAS_CORETYPE before start; bench/run.sh does)\n",
-              openblas_get_corename());
   std::printf("TileKit micro-kernel: %s\n", tk::cpu::gemm_kernel());
-  if (!check_against_openblas()) {
-    std::fprintf(stderr, "error: TileKit matmul disagrees with OpenBLAS\n");
-    return 1;
-  }
+  tk::bench::Table table{
+      "shape (MxKxN)/threads", {}, "openblas_sgemm", {"tilekit_f32", "tilekit_bf16"}};
   for (const Shape& s : kShapes)
     for (int t : kThreads) {
       const std::string n = shape_name(s, t);
-      benchmark::RegisterBenchmark(("tilekit_f32/" + n).c_str(), bm_tilekit<float>, s, t)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("tilekit_bf16/" + n).c_str(), bm_tilekit<tk::bf16>, s, t)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("openblas_sgemm/" + n).c_str(), bm_openblas, s, t)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("f32_pack/" + n).c_str(), bm_parts, s, t, true, true)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("f32_tiles/" + n).c_str(), bm_parts, s, t, false, true)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("f32_tiles_rowmajor/" + n).c_str(), bm_parts, s, t, false,
-                                   false)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
+      table.cases.push_back(n);
+      tk::bench::add("tilekit_f32", n,
+                     [s, t](benchmark::State& st) { bm_tilekit<float>(st, s, t); });
+      tk::bench::add("tilekit_bf16", n,
+                     [s, t](benchmark::State& st) { bm_tilekit<tk::bf16>(st, s, t); });
+      tk::bench::add("openblas_sgemm", n, [s, t](benchmark::State& st) { bm_openblas(st, s, t); });
+      tk::bench::add("f32_pack", n,
+                     [s, t](benchmark::State& st) { bm_parts(st, s, t, true, true); });
+      tk::bench::add("f32_tiles", n,
+                     [s, t](benchmark::State& st) { bm_parts(st, s, t, false, true); });
+      tk::bench::add("f32_tiles_rowmajor", n,
+                     [s, t](benchmark::State& st) { bm_parts(st, s, t, false, false); });
     }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
+  tk::bench::Reporter reporter;
+  if (const int rc = tk::bench::run(argc, argv, table, check_against_openblas, reporter); rc != 0)
+    return rc;
 
-  auto print_table = [&](const std::map<std::string, double>& table, const char* what) {
-    std::printf("\n%s\n%-24s %10s %10s %10s %9s %9s\n", what, "shape (MxKxN)/threads", "openblas",
-                "tk_f32", "tk_bf16", "f32/obl", "bf16/obl");
-    for (const Shape& s : kShapes)
-      for (int t : kThreads) {
-        const std::string n = shape_name(s, t);
-        auto get = [&](const std::string& impl) {
-          auto it = table.find(impl + "/" + n);
-          return it == table.end() ? 0.0 : it->second;
-        };
-        const double obl = get("openblas_sgemm"), f32 = get("tilekit_f32"),
-                     b16 = get("tilekit_bf16");
-        if (obl > 0)
-          std::printf("%-24s %10.1f %10.1f %10.1f %9.2f %9.2f\n", n.c_str(), obl, f32, b16,
-                      f32 / obl, b16 / obl);
-      }
-  };
-  print_table(reporter.gflops, "GFLOPS over wall time; ratio = TileKit / OpenBLAS in this run");
-  print_table(reporter.gflops_cpu, "GFLOPS over thread CPU time (1 thread only)");
-
-  // Where the f32 run's wall time goes: packing, the tile loop, and the rest (the pool's
-  // wake-ups, shape checks); OpenBLAS's time for scale, and the tile loop in row-major order.
+  // Where the f32 run's wall time goes (medians): packing, the tile loop, and the rest (the
+  // pool's wake-ups, shape checks); OpenBLAS's time for scale, and the tile loop in row-major
+  // order.
   std::printf(
       "\nf32 wall time in ms: run_cpu = pack + tiles + rest\n%-24s %9s %9s %9s %9s %9s %9s\n",
       "shape (MxKxN)/threads", "openblas", "run_cpu", "pack", "tiles", "rest", "rowmajor");
-  for (const Shape& s : kShapes)
-    for (int t : kThreads) {
-      const std::string n = shape_name(s, t);
-      const double flops = 2.0 * static_cast<double>(s.m * s.n * s.k);
-      auto ms = [&](const std::string& impl) {
-        auto it = reporter.gflops.find(impl + "/" + n);
-        return it == reporter.gflops.end() || it->second <= 0 ? 0.0 : flops / it->second * 1e-6;
-      };
-      const double run = ms("tilekit_f32"), pack = ms("f32_pack"), tiles = ms("f32_tiles");
-      if (run > 0 && pack > 0 && tiles > 0)
-        std::printf("%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f\n", n.c_str(), ms("openblas_sgemm"),
-                    run, pack, tiles, run - pack - tiles, ms("f32_tiles_rowmajor"));
-    }
+  for (const std::string& n : table.cases) {
+    auto ms = [&](const std::string& impl) {
+      auto it = reporter.ms.find(impl + "/" + n);
+      return it == reporter.ms.end() ? 0.0 : it->second.median;
+    };
+    const double run = ms("tilekit_f32"), pack = ms("f32_pack"), tiles = ms("f32_tiles");
+    if (run > 0 && pack > 0 && tiles > 0)
+      std::printf("%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f\n", n.c_str(), ms("openblas_sgemm"),
+                  run, pack, tiles, run - pack - tiles, ms("f32_tiles_rowmajor"));
+  }
   return 0;
 }

@@ -4,6 +4,7 @@
 // X @ W1, the bias and gelu over H, cblas_sgemm for H @ W2, then the bias and the residual; 1 and
 // 2 threads, in one run. Prints the wall time of each and the ratio.
 #include "mlp.hpp"
+#include "vs_openblas.hpp"
 
 #include <tilekit/cpu.hpp>
 
@@ -12,8 +13,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <ctime>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -96,43 +95,28 @@ void run_openblas(const Inputs& in, std::vector<float>& h, std::vector<float>& y
     }
 }
 
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-// With one thread, also the calling thread's CPU time per call: the other users of this shared
-// 2-core machine do not inflate it (time spent descheduled is not counted).
-void set_cpu_ms(benchmark::State& state, int threads, double cpu_seconds) {
-  if (threads == 1 && state.iterations() > 0)
-    state.counters["cpu_ms"] = cpu_seconds * 1e3 / static_cast<double>(state.iterations());
+double flops(const Shape& s) {
+  return 4.0 * static_cast<double>(s.m * s.d * s.f);
 }
 
 void bm_tilekit(benchmark::State& state, Shape s, int threads) {
   const Inputs in = make_inputs(s);
   std::vector<tk::bf16> y(static_cast<std::size_t>(s.m * s.d));
   tk::cpu::set_num_threads(threads);
-  const double cpu0 = thread_cpu_seconds();
-  for (auto _ : state) {
+  tk::bench::timed(state, threads, flops(s), [&] {
     run_tilekit(in, y);
     benchmark::DoNotOptimize(y.data());
-    benchmark::ClobberMemory();
-  }
-  set_cpu_ms(state, threads, thread_cpu_seconds() - cpu0);
+  });
 }
 
 void bm_openblas(benchmark::State& state, Shape s, int threads) {
   const Inputs in = make_inputs(s);
   std::vector<float> h(static_cast<std::size_t>(s.m * s.f)), y(static_cast<std::size_t>(s.m * s.d));
   openblas_set_num_threads(threads);
-  const double cpu0 = thread_cpu_seconds();
-  for (auto _ : state) {
+  tk::bench::timed(state, threads, flops(s), [&] {
     run_openblas(in, h, y);
     benchmark::DoNotOptimize(y.data());
-    benchmark::ClobberMemory();
-  }
-  set_cpu_ms(state, threads, thread_cpu_seconds() - cpu0);
+  });
 }
 
 std::string shape_name(const Shape& s, int threads) {
@@ -209,60 +193,19 @@ bool check() {
   return ok;
 }
 
-class TimeReporter : public benchmark::ConsoleReporter {
-public:
-  std::map<std::string, double> ms, cpu_ms; // per call, the median when repeated
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& r : runs) {
-      const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
-      const bool single = r.run_type == Run::RT_Iteration && r.repetitions <= 1;
-      if (r.error_occurred || !(median || single))
-        continue;
-      ms[r.run_name.function_name] = r.GetAdjustedRealTime();
-      if (auto it = r.counters.find("cpu_ms"); it != r.counters.end())
-        cpu_ms[r.run_name.function_name] = it->second.value;
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
-
 } // namespace
 
 int main(int argc, char** argv) {
-  std::printf("OpenBLAS core: %s (set OPENBLAS_CORETYPE before start; bench/run.sh does)\n",
-              openblas_get_corename());
-  if (!check()) {
-    std::fprintf(stderr, "error: TileKit's mlp disagrees with the OpenBLAS composition\n");
-    return 1;
-  }
+  tk::bench::Table table{"shape (MxDxF)/threads", {}, "openblas_mlp", {"tilekit_mlp"}};
   for (const Shape& s : kShapes)
     for (int t : kThreads) {
       const std::string n = shape_name(s, t);
-      benchmark::RegisterBenchmark(("tilekit_mlp/" + n).c_str(), bm_tilekit, s, t)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("openblas_mlp/" + n).c_str(), bm_openblas, s, t)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
+      table.cases.push_back(n);
+      tk::bench::add("tilekit_mlp", n,
+                     [s, t](benchmark::State& state) { bm_tilekit(state, s, t); });
+      tk::bench::add("openblas_mlp", n,
+                     [s, t](benchmark::State& state) { bm_openblas(state, s, t); });
     }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 1;
-  TimeReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  auto table = [&](std::map<std::string, double>& ms, const char* what) {
-    std::printf("\n%s; speed-up = OpenBLAS time / TileKit time in this run\n%-24s %10s %10s %9s\n",
-                what, "shape (MxDxF)/threads", "openblas", "tilekit", "speed-up");
-    for (const Shape& s : kShapes)
-      for (int t : kThreads) {
-        const std::string n = shape_name(s, t);
-        const double obl = ms["openblas_mlp/" + n], tk = ms["tilekit_mlp/" + n];
-        if (obl > 0 && tk > 0)
-          std::printf("%-24s %10.3f %10.3f %9.2f\n", n.c_str(), obl, tk, obl / tk);
-      }
-  };
-  table(reporter.ms, "wall ms per call");
-  table(reporter.cpu_ms, "thread CPU ms per call (1 thread only)");
-  return 0;
+  tk::bench::Reporter reporter;
+  return tk::bench::run(argc, argv, table, check, reporter);
 }

@@ -100,6 +100,8 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
             p(er, ec) = std::exp(s(er, ec) - mn(er, 0));
           }
         }
+        tk::cpu::Tile p_pa;
+        tk::cpu::pack_tile_a(p, p_pa);
         tk::cpu::Tile t2;
         tk::cpu::rowsum(p, t2);
         for (std::int64_t er = 0; er < 32; ++er) {
@@ -119,7 +121,7 @@ void run_cpu(tk::TensorView<const tk::bf16> Q, tk::TensorView<const tk::bf16> K,
               t6(er, ec) = 0.0f;
             }
           }
-          tk::cpu::tile_matmul_acc(p, t5, t6);
+          tk::cpu::packed_tile_matmul_acc(p_pa, t5, t6);
           for (std::int64_t er = 0; er < 32; ++er) {
             for (std::int64_t ec = 0; ec < 32; ++ec) {
               t3(er, ec) = t4(er, ec) * c(er, 0) + t6(er, ec);

@@ -50,6 +50,62 @@ bool is_buffer(const Expr& e) {
   return c && c->fn == Intrinsic::cpu_tile;
 }
 
+// The tile variables worth packing once as a matmul's A: read as the A of a matmul (`v @ b`,
+// `acc + v @ b`) only in loops deeper than every statement that writes them, every write a
+// `let`/assignment of a tile value (not a buffer a runtime call fills). Attention's `p` is written
+// once per key step and read by `o[d] = o[d] * c + p @ V[h, j, d]` for every d: packed where it
+// is written, it is not repacked per d (tile_matmul_acc repacks its A on every call).
+class PackedOperands : public Visitor {
+public:
+  std::set<std::string> names() const {
+    std::set<std::string> out;
+    for (const auto& [name, u] : uses_)
+      if (!excluded_.count(name) && writes_.count(name) && writes_.at(name) < u)
+        out.insert(name);
+    return out;
+  }
+
+protected:
+  void visit_node(const For& f) override {
+    ++depth_;
+    Visitor::visit_node(f);
+    --depth_;
+  }
+  void visit_node(const Decl& d) override {
+    if (d.type.is_tile()) {
+      if (is_buffer(d.value))
+        excluded_.insert(d.name);
+      write(d.name);
+    }
+    Visitor::visit_node(d);
+  }
+  void visit_node(const Assign& a) override {
+    if (a.value && a.value->type.is_tile())
+      write(a.name);
+    Visitor::visit_node(a);
+  }
+  void visit_node(const Call& c) override {
+    const std::size_t at = c.fn == Intrinsic::tile_matmul_acc ? 1 : 0;
+    if (c.fn == Intrinsic::tile_matmul_acc || c.fn == Intrinsic::tile_matmul)
+      if (const Var* v = as<Var>(c.args[at])) {
+        auto [it, fresh] = uses_.emplace(v->name, depth_);
+        if (!fresh && depth_ < it->second)
+          it->second = depth_;
+      }
+    Visitor::visit_node(c);
+  }
+
+private:
+  void write(const std::string& name) {
+    auto [it, fresh] = writes_.emplace(name, depth_);
+    if (!fresh && depth_ > it->second)
+      it->second = depth_;
+  }
+  int depth_ = 0;
+  std::map<std::string, int> writes_, uses_; // the deepest write, the shallowest use as A
+  std::set<std::string> excluded_;
+};
+
 class FunctionLowering {
 public:
   explicit FunctionLowering(const Program& p) : names_(p) {
@@ -60,6 +116,10 @@ public:
   }
 
   Stmt run(const Stmt& body) {
+    PackedOperands scan;
+    scan.visit(body);
+    for (const std::string& name : scan.names())
+      packed_[name] = names_.fresh(name + "_pa");
     const Block* b = as<Block>(body);
     std::vector<Stmt> out;
     lower_block(b ? b->stmts : std::vector<Stmt>{body}, out);
@@ -91,6 +151,10 @@ private:
       }
       out.push_back(decl(d->name, kTile, call(Intrinsic::cpu_tile, {}), d->loc.range));
       eval_into(d->value, d->name, out);
+      if (auto it = packed_.find(d->name); it != packed_.end()) {
+        out.push_back(decl(it->second, kTile, call(Intrinsic::cpu_tile, {}), d->loc.range));
+        pack(d->name, out);
+      }
     } else if (const Assign* a = as<Assign>(s)) {
       if (const Call* c = as<Call>(a->value); c && c->fn == Intrinsic::row_set) {
         // `o = row.set(o, d, t)`: t computed into a buffer, copied into tile d of the row.
@@ -104,6 +168,7 @@ private:
         return;
       }
       eval_into(a->value, a->name, out);
+      pack(a->name, out);
     } else if (const Store* st = as<Store>(s)) {
       std::string src = buffer_of(st->value, out);
       std::vector<Expr> args{var(src, kTile), tensor_ref(st->tensor)};
@@ -125,6 +190,13 @@ private:
     } else {
       out.push_back(s);
     }
+  }
+
+  // After a write of a variable of packed_: its packed form, written again.
+  void pack(const std::string& name, std::vector<Stmt>& out) {
+    if (auto it = packed_.find(name); it != packed_.end())
+      out.push_back(
+          evaluate(call(Intrinsic::cpu_pack_tile_a, {var(name, kTile), var(it->second, kTile)})));
   }
 
   // ---- tile values ------------------------------------------------------------------------------
@@ -327,13 +399,20 @@ private:
     std::string t;
     pre.push_back(new_buffer(t));
     eval_into(acc ? c.args[0] : call(Intrinsic::tile_zeros, {}), t, pre);
-    pre.push_back(evaluate(
-        call(Intrinsic::cpu_tile_matmul_acc, {var(a, kTile), var(b, kTile), var(t, kTile)})));
+    // An A packed where it was written (PackedOperands) is not packed again.
+    const auto packed = as<Var>(c.args[acc ? 1 : 0]) ? packed_.find(a) : packed_.end();
+    if (packed != packed_.end())
+      pre.push_back(evaluate(call(Intrinsic::cpu_packed_tile_matmul_acc,
+                                  {var(packed->second, kTile), var(b, kTile), var(t, kTile)})));
+    else
+      pre.push_back(evaluate(
+          call(Intrinsic::cpu_tile_matmul_acc, {var(a, kTile), var(b, kTile), var(t, kTile)})));
     return t;
   }
 
   NameSet names_;
-  std::string packed_a_; // a materialised value stored in packed-A form
+  std::string packed_a_;                      // a materialised value stored in packed-A form
+  std::map<std::string, std::string> packed_; // a tile variable -> its packed-A copy
   std::string er_, ec_;
 };
 

@@ -288,6 +288,9 @@ namespace tk::ir {
   X(cpu_colmax, "cpu.colmax", "tile tile", void, writes, "")                                       \
   /* c += a @ b on tile buffers (a matmul outside the packed pattern), the gemm's micro-kernel */  \
   X(cpu_tile_matmul_acc, "cpu.tile_matmul_acc", "tile tile tile", void, writes, "")                \
+  /* its A packed once for several products (p @ V[h, j, d] over d), then each product */          \
+  X(cpu_pack_tile_a, "cpu.pack_tile_a", "tile tile", void, writes, "")                             \
+  X(cpu_packed_tile_matmul_acc, "cpu.packed_tile_matmul_acc", "tile tile tile", void, writes, "")  \
   X(cpu_pack_a, "cpu.pack_a", "src", void, writes, "")                                             \
   X(cpu_pack_b, "cpu.pack_b", "src", void, writes, "")                                             \
   /* transpose(T) packed as a gemm's B (A @ transpose(T)): the same variable as cpu.pack_b */      \

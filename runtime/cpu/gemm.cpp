@@ -165,16 +165,25 @@ void gemm_tile(const PackedA& a, std::int64_t ba, const PackedB& b, std::int64_t
     fill(acc, 0.0f);
 }
 
-void tile_matmul_acc(const Tile& a, const Tile& b, Tile& acc) {
-  // A into four 8-row micro-panels, k-major, as pack_a lays them out; a tile of B already is a
-  // packed panel (dst[k * 32 + c]).
-  alignas(64) float ap[kTileElems];
+void pack_tile_a(const Tile& a, Tile& packed) {
+  // Four 8-row micro-panels, k-major, as pack_a lays them out.
   for (int mp = 0; mp < kTile / kMr; ++mp)
     for (int k = 0; k < kTile; ++k)
       for (int r = 0; r < kMr; ++r)
-        ap[(mp * kTile + k) * kMr + r] = a.data[(mp * kMr + r) * kTile + k];
+        packed.data[(mp * kTile + k) * kMr + r] = a.data[(mp * kMr + r) * kTile + k];
+}
+
+void packed_tile_matmul_acc(const Tile& packed_a, const Tile& b, Tile& acc) {
+  // A tile of B already is a packed panel (dst[k * 32 + c]).
   for (int mp = 0; mp < kTile / kMr; ++mp)
-    g_kernel->fn(kTile, ap + mp * kTile * kMr, b.data, acc.data + mp * kMr * kTile, true);
+    g_kernel->fn(kTile, packed_a.data + mp * kTile * kMr, b.data, acc.data + mp * kMr * kTile,
+                 true);
+}
+
+void tile_matmul_acc(const Tile& a, const Tile& b, Tile& acc) {
+  Tile packed;
+  pack_tile_a(a, packed);
+  packed_tile_matmul_acc(packed, b, acc);
 }
 
 namespace {

@@ -129,6 +129,13 @@ inline void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::
 /// W2), with gemm_tile's micro-kernel and numerics: fp32 products and accumulation in k order.
 void tile_matmul_acc(const Tile& a, const Tile& b, Tile& acc);
 
+/// The same product with A packed once for several B tiles (attention's p @ V[h, j, d] for every
+/// d): pack_tile_a writes `a` into `packed` in pack_a's micro-panel layout (a Tile is the buffer,
+/// not a row-major tile), and packed_tile_matmul_acc(packed, b, acc) is tile_matmul_acc(a, b,
+/// acc) without the repacking, the same numerics.
+void pack_tile_a(const Tile& a, Tile& packed);
+void packed_tile_matmul_acc(const Tile& packed_a, const Tile& b, Tile& acc);
+
 /// The order of the output tiles that keeps B in L2, for a tile-parallel loop over work items
 /// w = 0 .. m_tiles * n_tiles: tile columns go in blocks of b.block_cols, as many as fit in half
 /// of L2 together (pack_b sets it from K, the L2 size and, where B does not fit, its pool's

@@ -394,5 +394,104 @@ TEST(LowerElementwise, ColumnZeroOnlyTilesComputeColumnZero) {
   EXPECT_EQ(dump_of(stored, "lower-elementwise").find("0 .. 1 serial"), std::string::npos);
 }
 
+// A tile variable that a deeper loop reads as a matmul's A without writing it (attention's p in
+// `o[d] = o[d] * c + p @ V[h, j, d]`) is packed once where it is written (cpu.pack_tile_a) and
+// every product over d reads the packed copy (cpu.packed_tile_matmul_acc); a variable written in
+// the loop that reads it (r here) keeps cpu.tile_matmul_acc, which packs its A on each call.
+TEST(LowerElementwise, OperandReadByADeeperLoopIsPackedOnce) {
+  std::string errors;
+  std::string all = cpu_dumps(R"(kernel pv(x: bf16[M, N], w: bf16[N, N]) -> (y: bf16[M, N]) {
+    parallel i in tiles(M) {
+        o[d in tiles(N)] = zeros()
+        for k in tiles(N) {
+            p = exp(x[i, k])
+            for d in tiles(N) {
+                r = sigmoid(x[i, d])
+                o[d] = o[d] + p @ w[k, d] + r @ w[k, d]
+            }
+        }
+        for d in tiles(N) {
+            y[i, d] = o[d]
+        }
+    }
+}
+)",
+                              &errors);
+  ASSERT_FALSE(all.empty()) << errors;
+  EXPECT_EQ(function_of(dump_of(all, "lower-elementwise")),
+            R"(  func cpu pv(x: tensor, w: tensor, y: tensor, M: i32, N: i32) {
+    let Mt: i32 = M / 32
+    let Nt: i32 = N / 32
+    for i in 0 .. Mt per_thread {
+      let o: row<f32> = row.alloc(Nt)
+      for d in 0 .. Nt reduction {
+        let t0: tile<f32> = cpu.tile()
+        for er in 0 .. 32 serial {
+          for ec in 0 .. 32 serial {
+            cpu.tile_set(t0, er, ec, 0.0)
+          }
+        }
+        cpu.row_set(o, d, t0)
+      }
+      for k in 0 .. Nt reduction {
+        let p: tile<f32> = cpu.tile()
+        let t1: tile<f32> = cpu.tile()
+        cpu.load_tile(x, i, k, t1)
+        for er in 0 .. 32 serial {
+          for ec in 0 .. 32 serial {
+            cpu.tile_set(p, er, ec, f32.exp(cpu.tile_get(t1, er, ec)))
+          }
+        }
+        let p_pa: tile<f32> = cpu.tile()
+        cpu.pack_tile_a(p, p_pa)
+        for d in 0 .. Nt reduction {
+          let r: tile<f32> = cpu.tile()
+          let t2: tile<f32> = cpu.tile()
+          cpu.load_tile(x, i, d, t2)
+          for er in 0 .. 32 serial {
+            for ec in 0 .. 32 serial {
+              cpu.tile_set(r, er, ec, f32.sigmoid(cpu.tile_get(t2, er, ec)))
+            }
+          }
+          let t3: tile<f32> = cpu.tile()
+          let t4: tile<f32> = cpu.tile()
+          cpu.row_get(o, d, t4)
+          let t5: tile<f32> = cpu.tile()
+          cpu.load_tile(w, k, d, t5)
+          let t6: tile<f32> = cpu.tile()
+          for er in 0 .. 32 serial {
+            for ec in 0 .. 32 serial {
+              cpu.tile_set(t6, er, ec, 0.0)
+            }
+          }
+          cpu.packed_tile_matmul_acc(p_pa, t5, t6)
+          let t7: tile<f32> = cpu.tile()
+          cpu.load_tile(w, k, d, t7)
+          let t8: tile<f32> = cpu.tile()
+          for er in 0 .. 32 serial {
+            for ec in 0 .. 32 serial {
+              cpu.tile_set(t8, er, ec, 0.0)
+            }
+          }
+          cpu.tile_matmul_acc(r, t7, t8)
+          for er in 0 .. 32 serial {
+            for ec in 0 .. 32 serial {
+              cpu.tile_set(t3, er, ec, cpu.tile_get(t4, er, ec) + cpu.tile_get(t6, er, ec) + cpu.tile_get(t8, er, ec))
+            }
+          }
+          cpu.row_set(o, d, t3)
+        }
+      }
+      for d in 0 .. Nt serial {
+        let t9: tile<f32> = cpu.tile()
+        cpu.row_get(o, d, t9)
+        cpu.store_tile(t9, y, i, d)
+      }
+    }
+  }
+}
+)");
+}
+
 } // namespace
 } // namespace tk::lower

@@ -152,6 +152,28 @@ TEST_P(GemmTest, TileMatmulAccIsGemmTileOnTiles) {
   expect_close(std::vector<float>(got.data, got.data + 32 * 32), a, b, s, 1e-5);
 }
 
+// A packed once by pack_tile_a is pack_a's panel of the same tile, and every product with it
+// (packed_tile_matmul_acc, as attention's p @ V[h, j, d] over d) is bit for bit gemm_tile's.
+TEST_P(GemmTest, PackedTileAIsPackAAndItsProductsGemmTile) {
+  const auto a = random_floats(32 * 32, 51);
+  const auto pa = tk::cpu::pack_a(tk::MatrixView<const float>{a.data(), 32, 32});
+  Tile ta, packed;
+  std::memcpy(ta.data, a.data(), sizeof ta.data);
+  tk::cpu::pack_tile_a(ta, packed);
+  EXPECT_EQ(0, std::memcmp(packed.data, pa.panel(0), sizeof packed.data));
+  for (unsigned seed : {52u, 53u, 54u}) { // three B tiles with the one packed A
+    const auto b = random_floats(32 * 32, seed), c0 = random_floats(32 * 32, seed + 10);
+    const auto pb = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), 32, 32});
+    Tile tb, want, got;
+    std::memcpy(tb.data, b.data(), sizeof tb.data);
+    std::memcpy(want.data, c0.data(), sizeof want.data);
+    got = want;
+    tk::cpu::gemm_tile(pa, pb, 0, 0, want, /*accumulate=*/true);
+    tk::cpu::packed_tile_matmul_acc(packed, tb, got);
+    EXPECT_EQ(0, std::memcmp(got.data, want.data, sizeof got.data)) << seed;
+  }
+}
+
 TEST_P(GemmTest, KRangesAccumulate) {
   const Shape s{32, 160, 32}; // 5 K tiles
   const auto a = random_floats(s.m * s.k, 31), b = random_floats(s.k * s.n, 32);
