@@ -410,9 +410,10 @@ private:
           x.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_p_)}));
         return x;
       }
-      // The epilogue's ops, innermost first, on each tile of the sub-block in place.
-      for (std::int64_t t = 0; t < sh_ * sw_; ++t)
-        for (auto op = last_->chain.rbegin(); op != last_->chain.rend(); ++op) {
+      // The epilogue's ops, innermost first, each on every tile of the sub-block in place (one
+      // init per op and sub-block).
+      for (auto op = last_->chain.rbegin(); op != last_->chain.rend(); ++op)
+        for (std::int64_t t = 0; t < sh_ * sw_; ++t) {
           const Intrinsic fn = *tt_call(*ir::op_of((*op)->fn));
           if (ops::info(*ir::op_of((*op)->fn)).kind == ops::Kind::scalar)
             x.push_back(call_stmt(fn, {i32(t), scalar_bits((*op)->args[1])}));
