@@ -243,7 +243,8 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
     // function holds (CPU) or a DRAM buffer it creates for both programs (TT).
     std::set<std::string> partials;
     // Whether the first program stores a materialised value (materialise's decision) rather than
-    // partial results.
+    // partial results: then its one partial is that value's scratch tensor. The one flag of that
+    // decision; the templates read it for the kernel and for its partial.
     k["scratch"] = p.materialise && p.materialise->choice == Materialise::Choice::dram;
     k["partials"] = json::array();
     if (combine)
@@ -256,7 +257,6 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
           // named dimensions, which the generated function binds from the kernel's tensors.
           const Dim &r = t.dims.at(0), &c = t.dims.at(1);
           const bool named = !r.name.empty() || !c.name.empty();
-          const bool scratch = p.materialise && p.materialise->tensor == t.name;
           auto side = [](const Dim& d) { return d.name.empty() ? json(d.size) : json(d.name); };
           auto text = [](const Dim& d) { return d.name.empty() ? std::to_string(d.size) : d.name; };
           // On the CPU, a materialised value lower-gemm reads packed is held packed (PackedA).
@@ -264,7 +264,6 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
           k["partials"].push_back(
               {{"name", t.name},
                {"dtype", std::string(to_string(t.dtype))},
-               {"scratch", scratch},
                {"packed", packed},
                {"rows", side(r)},
                {"cols", side(c)},

@@ -115,12 +115,12 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       tt::tt_metal::CoreRange({0, 0}, {grid_cols - 1, grid_rows - 1}));
 
   tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
+  const std::uint32_t bias_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+  const std::uint32_t bias_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   const std::uint32_t A_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   const std::uint32_t A_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   const std::uint32_t B_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   const std::uint32_t B_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-  const std::uint32_t bias_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-  const std::uint32_t bias_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
@@ -177,6 +177,26 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   for (std::uint32_t core_y = 0; core_y < grid_rows; ++core_y) {
     for (std::uint32_t core_x = 0; core_x < grid_cols; ++core_x) {
       const tt::tt_metal::CoreCoord tk_core{core_x, core_y};
+      const std::uint32_t bias_mcast_receives = std::min(core_y, 1u);
+      const std::uint32_t bias_mcast_x0 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).x);
+      const std::uint32_t bias_mcast_y0 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).y);
+      const std::uint32_t bias_mcast_x1 =
+          static_cast<std::uint32_t>(device
+                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                             core_x, std::min(1u, grid_rows - 1u)})
+                                         .x);
+      const std::uint32_t bias_mcast_y1 =
+          static_cast<std::uint32_t>(device
+                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                             core_x, std::min(1u, grid_rows - 1u)})
+                                         .y);
+      const std::uint32_t bias_mcast_dests = grid_rows - 1u;
+      const std::uint32_t bias_mcast_sender_x = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
+      const std::uint32_t bias_mcast_sender_y = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
       const std::uint32_t A_mcast_receives = std::min(core_x, 1u);
       const std::uint32_t A_mcast_x0 = static_cast<std::uint32_t>(
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y}).x);
@@ -217,26 +237,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
       const std::uint32_t B_mcast_sender_y = static_cast<std::uint32_t>(
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
-      const std::uint32_t bias_mcast_receives = std::min(core_y, 1u);
-      const std::uint32_t bias_mcast_x0 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).x);
-      const std::uint32_t bias_mcast_y0 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).y);
-      const std::uint32_t bias_mcast_x1 =
-          static_cast<std::uint32_t>(device
-                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                             core_x, std::min(1u, grid_rows - 1u)})
-                                         .x);
-      const std::uint32_t bias_mcast_y1 =
-          static_cast<std::uint32_t>(device
-                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                             core_x, std::min(1u, grid_rows - 1u)})
-                                         .y);
-      const std::uint32_t bias_mcast_dests = grid_rows - 1u;
-      const std::uint32_t bias_mcast_sender_x = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-      const std::uint32_t bias_mcast_sender_y = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
       tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
                                    {A_addr,
                                     B_addr,
@@ -253,6 +253,16 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                     core_y,
                                     grid_cols,
                                     grid_rows,
+                                    bias_mcast_receives,
+                                    bias_mcast_x0,
+                                    bias_mcast_y0,
+                                    bias_mcast_x1,
+                                    bias_mcast_y1,
+                                    bias_mcast_dests,
+                                    bias_mcast_sender_x,
+                                    bias_mcast_sender_y,
+                                    bias_mcast_ready,
+                                    bias_mcast_valid,
                                     A_mcast_receives,
                                     A_mcast_x0,
                                     A_mcast_y0,
@@ -272,17 +282,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                     B_mcast_sender_x,
                                     B_mcast_sender_y,
                                     B_mcast_ready,
-                                    B_mcast_valid,
-                                    bias_mcast_receives,
-                                    bias_mcast_x0,
-                                    bias_mcast_y0,
-                                    bias_mcast_x1,
-                                    bias_mcast_y1,
-                                    bias_mcast_dests,
-                                    bias_mcast_sender_x,
-                                    bias_mcast_sender_y,
-                                    bias_mcast_ready,
-                                    bias_mcast_valid});
+                                    B_mcast_valid});
       tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
                                    {Kt, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
       tt::tt_metal::SetRuntimeArgs(

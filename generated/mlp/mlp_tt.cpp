@@ -123,12 +123,12 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
         tt::tt_metal::CoreRange({0, 0}, {grid_cols - 1, grid_rows - 1}));
 
     tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
+    const std::uint32_t b1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t b1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t X_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t X_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t W1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t W1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-    const std::uint32_t b1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-    const std::uint32_t b1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     tt::tt_metal::CreateCircularBuffer(
         tk_program, tk_all_cores,
         tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
@@ -185,6 +185,28 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     for (std::uint32_t core_y = 0; core_y < grid_rows; ++core_y) {
       for (std::uint32_t core_x = 0; core_x < grid_cols; ++core_x) {
         const tt::tt_metal::CoreCoord tk_core{core_x, core_y};
+        const std::uint32_t b1_mcast_receives = std::min(core_y, 1u);
+        const std::uint32_t b1_mcast_x0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .x);
+        const std::uint32_t b1_mcast_y0 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .y);
+        const std::uint32_t b1_mcast_x1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .x);
+        const std::uint32_t b1_mcast_y1 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .y);
+        const std::uint32_t b1_mcast_dests = grid_rows - 1u;
+        const std::uint32_t b1_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
+        const std::uint32_t b1_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
         const std::uint32_t X_mcast_receives = std::min(core_x, 1u);
         const std::uint32_t X_mcast_x0 = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y})
@@ -229,28 +251,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
         const std::uint32_t W1_mcast_sender_y = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
-        const std::uint32_t b1_mcast_receives = std::min(core_y, 1u);
-        const std::uint32_t b1_mcast_x0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .x);
-        const std::uint32_t b1_mcast_y0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .y);
-        const std::uint32_t b1_mcast_x1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .x);
-        const std::uint32_t b1_mcast_y1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .y);
-        const std::uint32_t b1_mcast_dests = grid_rows - 1u;
-        const std::uint32_t b1_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-        const std::uint32_t b1_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
                                      {X_addr,
                                       W1_addr,
@@ -267,6 +267,16 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                       core_y,
                                       grid_cols,
                                       grid_rows,
+                                      b1_mcast_receives,
+                                      b1_mcast_x0,
+                                      b1_mcast_y0,
+                                      b1_mcast_x1,
+                                      b1_mcast_y1,
+                                      b1_mcast_dests,
+                                      b1_mcast_sender_x,
+                                      b1_mcast_sender_y,
+                                      b1_mcast_ready,
+                                      b1_mcast_valid,
                                       X_mcast_receives,
                                       X_mcast_x0,
                                       X_mcast_y0,
@@ -286,17 +296,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                       W1_mcast_sender_x,
                                       W1_mcast_sender_y,
                                       W1_mcast_ready,
-                                      W1_mcast_valid,
-                                      b1_mcast_receives,
-                                      b1_mcast_x0,
-                                      b1_mcast_y0,
-                                      b1_mcast_x1,
-                                      b1_mcast_y1,
-                                      b1_mcast_dests,
-                                      b1_mcast_sender_x,
-                                      b1_mcast_sender_y,
-                                      b1_mcast_ready,
-                                      b1_mcast_valid});
+                                      W1_mcast_valid});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
                                      {Dt, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
         tt::tt_metal::SetRuntimeArgs(

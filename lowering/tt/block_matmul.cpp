@@ -7,6 +7,7 @@
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace tk::lower {
 
@@ -25,6 +26,59 @@ Expr max_of(Expr a, Expr b) {
 }
 Stmt call_stmt(Intrinsic fn, std::vector<Expr> args) {
   return evaluate(call(fn, std::move(args)));
+}
+
+// An epilogue that runs in DST (docs/lowering.md, "Epilogues in DST"): unary and scalar SFPU ops
+// (`chain`, outermost first) over `acc` plus at most one row vector (a bias, `bcast_row(b[0, j])`).
+// The bias is DST's initial value, loaded before the first product (unary_bcast), so the products
+// accumulate onto it; the chain runs on the sub-block in DST after the last K step's products,
+// before the pack. A tile of C's shape (a residual) keeps the last pass: read for the seed, its
+// sub-blocks' round trips held up every core of the multicast grid (mlp's second program 450.9 ->
+// 503.1 us), and added after the last products it needs binary_dest_reuse_tiles.
+struct DstEpilogue {
+  std::string row;                // the bias's tensor, "" when absent
+  std::vector<const Call*> chain; // outermost first
+};
+std::optional<DstEpilogue> dst_form(const Expr& e, const std::string& acc) {
+  DstEpilogue d;
+  Expr cur = e;
+  for (;;) {
+    const Call* c = as<Call>(cur);
+    const std::optional<ops::Op> op = c ? ir::op_of(c->fn) : std::nullopt;
+    if (!op ||
+        (ops::info(*op).kind != ops::Kind::unary && ops::info(*op).kind != ops::Kind::scalar))
+      break;
+    d.chain.push_back(c);
+    cur = c->args[0];
+  }
+  std::vector<Expr> terms;
+  std::vector<Expr> todo{cur};
+  while (!todo.empty()) {
+    Expr x = todo.back();
+    todo.pop_back();
+    if (const Call* c = as<Call>(x); c && c->fn == Intrinsic::tile_add) {
+      todo.push_back(c->args[1]);
+      todo.push_back(c->args[0]);
+    } else {
+      terms.push_back(x);
+    }
+  }
+  int accs = 0;
+  for (const Expr& t : terms) {
+    if (const Var* v = as<Var>(t); v && v->name == acc) {
+      ++accs;
+    } else if (const Call* c = as<Call>(t); c && c->fn == Intrinsic::tile_bcast_row) {
+      const Load* l = as<Load>(c->args[0]);
+      if (!l || !d.row.empty())
+        return std::nullopt;
+      d.row = l->tensor;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (accs != 1)
+    return std::nullopt;
+  return d;
 }
 
 class Blocked {
@@ -140,6 +194,72 @@ private:
     cb_p_ = partials.name;
   }
 
+  // The epilogue in DST, when it has that form and reads its inputs from the CBs planned for
+  // them; nullopt for the plain C = acc (the last pass below) and for any other epilogue.
+  std::optional<DstEpilogue> in_dst() const {
+    const Var* plain = as<Var>(mm_.epilogue);
+    if (plain && plain->name == mm_.acc)
+      return std::nullopt;
+    std::optional<DstEpilogue> d = dst_form(mm_.epilogue, mm_.acc);
+    if (d && !d->row.empty() && !cb_rows_.count(d->row))
+      return std::nullopt;
+    return d;
+  }
+
+  // The first tile of sub-block (sr, sc) of the block in C's pages.
+  Expr sub_first(const Expr& sr, const Expr& sc) const {
+    return ir::add(base(true, mm_.mt, mm_.nt),
+                   (v(r0_) + sr * i32(sh_)) * v(mm_.nt) + v(c0_) + sc * i32(sw_));
+  }
+  // The sub-block's tiles inside C, as lets (loop bounds stay plain variables): {rows, cols}.
+  std::pair<Expr, Expr> sub_extent(std::vector<Stmt>& s, const Expr& sr, const Expr& sc) {
+    std::string rn = names_.fresh("sub_rows"), cn = names_.fresh("sub_cols");
+    s.push_back(decl(rn, Type::i32(), max_of(i32(0), min_of(i32(sh_), v(rows_) - sr * i32(sh_)))));
+    s.push_back(decl(cn, Type::i32(), max_of(i32(0), min_of(i32(sw_), v(cols_) - sc * i32(sw_)))));
+    return {v(rn), v(cn)};
+  }
+
+  // One block of C with its epilogue in DST: the seed (each sub-block's partial sums start as the
+  // bias, or zero), every K step but the last into the partial sums, the last one's
+  // products on top of them, the epilogue's SFPU ops in DST, one pack into C's CB.
+  Stmt block_in_dst(const DstEpilogue& d) {
+    std::vector<Stmt> out;
+    const std::int64_t n = sh_ * sw_;
+    const std::string cb_row = d.row.empty() ? "" : cb_rows_.at(d.row);
+    // The row vector's block of columns, read first (a window of one block): the seed is its only
+    // reader, and pops it before the K steps, so the next block's row is read while this block's
+    // products run.
+    if (!cb_row.empty()) {
+      out.push_back(call_stmt(Intrinsic::df_read_block,
+                              {cb(cb_row), tensor_ref(d.row), v(c0_), i32(1), v(bn_), v(mm_.nt),
+                               i32(1), i32(1), v(cols_), i32(row_window())}));
+      out.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_row), i32(row_window())}));
+    }
+    out.push_back(sub_blocks([&](const Expr&, const Expr& sc) {
+      std::vector<Stmt> s;
+      const Expr row = enum_imm(EnumConst::bcast_row);
+      for (std::int64_t t = 0; t < n; ++t) {
+        Expr col = sc * i32(sw_) + i32(t % sw_); // the tile's column in the block
+        if (!cb_row.empty())
+          s.push_back(call_stmt(Intrinsic::unary_bcast, {row, cb(cb_row), col, i32(t)}));
+        else
+          s.push_back(call_stmt(Intrinsic::dst_assume_zero, {i32(t)}));
+      }
+      for (std::int64_t t = 0; t < n; ++t)
+        s.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_p_)}));
+      return s;
+    }));
+    if (!cb_row.empty())
+      out.push_back(call_stmt(Intrinsic::cb_pop_front, {cb(cb_row), i32(row_window())}));
+    std::string kb = names_.fresh("kb");
+    out.push_back(for_loop(kb, i32(0), v(mm_.kt) / v(bk_) - i32(1), ForRole::reduction,
+                           k_step(v(kb), Step::middle)));
+    last_ = &d;
+    out.push_back(k_step(v(mm_.kt) / v(bk_) - i32(1), Step::last));
+    last_ = nullptr;
+    return block(std::move(out));
+  }
+
   // One block of C: its corner, the tiles of it inside C, the K steps, the last pass.
   Stmt block_body(const std::string& bi, const std::string& bj) {
     r0_ = names_.fresh("r0");
@@ -151,10 +271,14 @@ private:
     out.push_back(decl(c0_, Type::i32(), v(bj) * v(bn_)));
     out.push_back(decl(rows_, Type::i32(), min_of(v(bm_), v(mm_.mt) - v(r0_))));
     out.push_back(decl(cols_, Type::i32(), min_of(v(bn_), v(mm_.nt) - v(c0_))));
-    out.push_back(k_step(i32(0), /*first=*/true));
+    if (std::optional<DstEpilogue> d = in_dst()) {
+      out.push_back(block_in_dst(*d));
+      return block(std::move(out));
+    }
+    out.push_back(k_step(i32(0), Step::first));
     std::string kb = names_.fresh("kb");
     out.push_back(for_loop(kb, i32(1), v(mm_.kt) / v(bk_) - i32(1), ForRole::reduction,
-                           k_step(v(kb), false)));
+                           k_step(v(kb), Step::middle)));
     // The epilogue's row vectors: the block's columns, once per block, read after its K steps.
     // Their CB holds one block's (a window): read before the K steps, the next block's row would
     // wait for this block's last pass to pop it, and hold up the next block's first A and B
@@ -166,16 +290,9 @@ private:
       out.push_back(call_stmt(Intrinsic::cb_wait_front, {cb(cb_name), i32(row_window())}));
     }
     out.push_back(sub_blocks([&](const Expr& sr, const Expr& sc) {
-      // The sub-block's tiles inside C, as lets: loop bounds stay plain variables.
       std::vector<Stmt> s;
-      std::string rn = names_.fresh("sub_rows"), cn = names_.fresh("sub_cols");
-      s.push_back(
-          decl(rn, Type::i32(), max_of(i32(0), min_of(i32(sh_), v(rows_) - sr * i32(sh_)))));
-      s.push_back(
-          decl(cn, Type::i32(), max_of(i32(0), min_of(i32(sw_), v(cols_) - sc * i32(sw_)))));
-      Expr rows = v(rn), cols = v(cn);
-      Expr first = ir::add(base(true, mm_.mt, mm_.nt),
-                           (v(r0_) + sr * i32(sh_)) * v(mm_.nt) + v(c0_) + sc * i32(sw_));
+      auto [rows, cols] = sub_extent(s, sr, sc);
+      const Expr first = sub_first(sr, sc);
       // The epilogue's tiles of C's shape: this sub-block's, read where C's are written.
       for (const auto& [t, cb_name] : cb_tiles_) {
         s.push_back(call_stmt(Intrinsic::df_read_block,
@@ -242,8 +359,14 @@ private:
     return s;
   }
 
-  // K step kb: read the blocks of A and B, then every sub-block's products into the partials.
-  Stmt k_step(const Expr& kb, bool first) {
+  // K step kb: read the blocks of A and B, then every sub-block's products into the partials
+  // (first: onto DST's zero; middle: onto the partial sums reloaded), or, the last step of an
+  // epilogue in DST (last_), onto the reloaded sums, then the epilogue's SFPU ops in DST, packed
+  // into C's CB and written.
+  enum class Step { first, middle, last };
+  const DstEpilogue* last_ = nullptr;
+  Stmt k_step(const Expr& kb, Step step) {
+    const bool first = step == Step::first;
     std::vector<Stmt> s;
     // Each K step takes half of A's and of B's CB, whatever the block's size: a window that
     // divides the CB never wraps around its end, which a block read into contiguous L1 pages
@@ -282,13 +405,39 @@ private:
                                     {cb(cb_a_), cb(cb_b_), sr * i32(sh_) * v(bk_) + v(kk),
                                      v(kk) * v(bn_) + sc * i32(sw_), i32(0),
                                      i32(mm_.transpose_b ? 1 : 0), i32(sw_), i32(sh_), v(bk_)})})));
+      if (step != Step::last) {
+        for (std::int64_t t = 0; t < sh_ * sw_; ++t)
+          x.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_p_)}));
+        return x;
+      }
+      // The epilogue's ops, innermost first, each on every tile of the sub-block in place (one
+      // init per op and sub-block).
+      for (auto op = last_->chain.rbegin(); op != last_->chain.rend(); ++op)
+        for (std::int64_t t = 0; t < sh_ * sw_; ++t) {
+          const Intrinsic fn = *tt_call(*ir::op_of((*op)->fn));
+          if (ops::info(*ir::op_of((*op)->fn)).kind == ops::Kind::scalar)
+            x.push_back(call_stmt(fn, {i32(t), scalar_bits((*op)->args[1])}));
+          else
+            x.push_back(call_stmt(fn, {i32(t)}));
+        }
       for (std::int64_t t = 0; t < sh_ * sw_; ++t)
-        x.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_p_)}));
+        x.push_back(call_stmt(Intrinsic::pack_tile, {i32(t), cb(cb_c_)}));
+      auto [rows, cols] = sub_extent(x, sr, sc);
+      x.push_back(call_stmt(Intrinsic::df_write_block,
+                            {cb(cb_c_), tensor_ref(mm_.c), sub_first(sr, sc), i32(sh_), i32(sw_),
+                             v(mm_.nt), i32(1), rows, cols, i32(sh_ * sw_)}));
       return x;
     }));
     s.push_back(call_stmt(Intrinsic::cb_pop_front, {cb(cb_a_), a_tiles}));
     s.push_back(call_stmt(Intrinsic::cb_pop_front, {cb(cb_b_), b_tiles}));
     return block(std::move(s));
+  }
+
+  // A scalar operand as the SFPU call's f32 bits (select-tile-ops' spelling).
+  static Expr scalar_bits(const Expr& s) {
+    if (const FloatImm* f = as<FloatImm>(s))
+      return int_imm(std::bit_cast<std::uint32_t>(static_cast<float>(f->value)), Type::u32());
+    return call(Intrinsic::float_bits, {s});
   }
 
   // A sub-block's partial sums back into DST slots 0 ... sh*sw - 1.

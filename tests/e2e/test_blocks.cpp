@@ -107,6 +107,49 @@ TEST_P(FixedBlocks, ResidualEpilogues) {
   }
 }
 
+// C = (A @ B) * 0.5 and C = gelu(A @ B + b) * 0.25: epilogues run in DST at the last K step, the
+// bias as DST's starting value (docs/lowering.md, "Epilogues in DST"). gelu by erf in double.
+TEST_P(FixedBlocks, EpiloguesInDst) {
+  for (const Shape& s : kShapes) {
+    Rng rng(0xb10e + static_cast<std::uint64_t>(s.m * 7 + s.k * 3 + s.n));
+    const auto a = random_bf16(s.m, s.k, -1, 1, rng);
+    const auto bs = static_cast<float>(2 / std::sqrt(static_cast<double>(s.k)));
+    const auto b = random_bf16(s.k, s.n, -bs, bs, rng);
+    const auto bias = random_bf16(1, s.n, -1, 1, rng);
+    Matrix<bf16> c(s.m, s.n), cg(s.m, s.n);
+    launch(
+        GetParam(),
+        [&] {
+          gen::matmul_scaled::run_cpu(a.cview(), b.cview(), c.view());
+          gen::linear_gelu_scaled::run_cpu(a.cview(), b.cview(), bias.cview(), cg.view());
+        },
+        [&] {
+          gen::matmul_scaled::run_tt(device(), a.cview(), b.cview(), c.view());
+          gen::linear_gelu_scaled::run_tt(device(), a.cview(), b.cview(), bias.cview(), cg.view());
+        });
+    Reference ref = matmul(a, b), ref_g = ref;
+    for (std::int64_t i = 0; i < s.m; ++i)
+      for (std::int64_t j = 0; j < s.n; ++j) {
+        const auto n = static_cast<std::size_t>(i * s.n + j);
+        const double p = ref.value[n], u = p + bias.at(0, j);
+        ref.value[n] = p * 0.5;
+        ref_g.value[n] = 0.5 * u * (1 + std::erf(u / std::sqrt(2.0))) * 0.25;
+      }
+    set_bf16_bound(ref);
+    set_bf16_bound(ref_g);
+    const std::string at =
+        std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n);
+    Outcome out = verify_kernel(TK_E2E_BLOCKS_FILE, "matmul_scaled",
+                                {{{"A", to_interp(a)}, {"B", to_interp(b)}}, {}, {}}, "C", c, ref);
+    EXPECT_TRUE(out.ok) << "matmul_scaled " << at << ": " << out.detail;
+    out =
+        verify_kernel(TK_E2E_BLOCKS_FILE, "linear_gelu_scaled",
+                      {{{"A", to_interp(a)}, {"B", to_interp(b)}, {"b", to_interp(bias)}}, {}, {}},
+                      "C", cg, ref_g);
+    EXPECT_TRUE(out.ok) << "linear_gelu_scaled " << at << ": " << out.detail;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, FixedBlocks, ::testing::Values(Backend::cpu, Backend::tt),
                          [](const ::testing::TestParamInfo<Backend>& p) {
                            return to_string(p.param);

@@ -10,7 +10,6 @@
 #include "api/compute/reg_api.h"
 #include "api/compute/bcast.h"
 #include "api/compute/compute_kernel_hw_startup.h"
-#include "api/compute/eltwise_binary_sfpu.h"
 #include "api/compute/eltwise_unary/relu.h"
 #include "api/compute/matmul.h"
 #include "api/compute/tile_move_copy.h"
@@ -29,24 +28,19 @@ void kernel_main() {
   const int32_t Nb = get_arg_val<uint32_t>(5);
   const int32_t grid_cols = get_arg_val<uint32_t>(6);
   const int32_t grid_rows = get_arg_val<uint32_t>(7);
-  compute_kernel_hw_startup(cb_B, cb_A, cb_partials);
+  compute_kernel_hw_startup(cb_bias, cb_bias, cb_partials);
   for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
     for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
-      cb_wait_front(cb_A, 64);
-      cb_wait_front(cb_B, 64);
-      reconfig_data_format_srca(cb_B);
-      mm_block_init_short(cb_A, cb_B, 0, 2, 2, bk);
+      cb_wait_front(cb_bias, 64);
       pack_reconfig_data_format(cb_partials);
+      unary_bcast_init<BroadcastType::ROW>(cb_bias, cb_partials);
       for (int32_t sr = 0; sr < bm / 2; ++sr) {
         for (int32_t sc = 0; sc < bn / 2; ++sc) {
           tile_regs_acquire();
-          // DST[0] is zero: nothing wrote it since tile_regs_acquire
-          // DST[1] is zero: nothing wrote it since tile_regs_acquire
-          // DST[2] is zero: nothing wrote it since tile_regs_acquire
-          // DST[3] is zero: nothing wrote it since tile_regs_acquire
-          for (int32_t k_1 = 0; k_1 < bk; ++k_1) {
-            matmul_block(cb_A, cb_B, sr * 2 * bk + k_1, k_1 * bn + sc * 2, 0, 0, 2, 2, bk);
-          }
+          unary_bcast<BroadcastType::ROW>(cb_bias, sc * 2 + 0, 0);
+          unary_bcast<BroadcastType::ROW>(cb_bias, sc * 2 + 1, 1);
+          unary_bcast<BroadcastType::ROW>(cb_bias, sc * 2 + 0, 2);
+          unary_bcast<BroadcastType::ROW>(cb_bias, sc * 2 + 1, 3);
           tile_regs_commit();
           tile_regs_wait();
           cb_reserve_back(cb_partials, 4);
@@ -58,9 +52,8 @@ void kernel_main() {
           tile_regs_release();
         }
       }
-      cb_pop_front(cb_A, 64);
-      cb_pop_front(cb_B, 64);
-      for (int32_t kb = 1; kb < 1 + (Kt / bk - 1); ++kb) {
+      cb_pop_front(cb_bias, 64);
+      for (int32_t kb = 0; kb < Kt / bk - 1; ++kb) {
         cb_wait_front(cb_A, 64);
         cb_wait_front(cb_B, 64);
         for (int32_t sr_1 = 0; sr_1 < bm / 2; ++sr_1) {
@@ -76,8 +69,8 @@ void kernel_main() {
             cb_pop_front(cb_partials, 4);
             reconfig_data_format_srca(cb_B);
             mm_block_init_short(cb_A, cb_B, 0, 2, 2, bk);
-            for (int32_t k_2 = 0; k_2 < bk; ++k_2) {
-              matmul_block(cb_A, cb_B, sr_1 * 2 * bk + k_2, k_2 * bn + sc_1 * 2, 0, 0, 2, 2, bk);
+            for (int32_t k_1 = 0; k_1 < bk; ++k_1) {
+              matmul_block(cb_A, cb_B, sr_1 * 2 * bk + k_1, k_1 * bn + sc_1 * 2, 0, 0, 2, 2, bk);
             }
             tile_regs_commit();
             tile_regs_wait();
@@ -93,83 +86,43 @@ void kernel_main() {
         cb_pop_front(cb_A, 64);
         cb_pop_front(cb_B, 64);
       }
-      cb_wait_front(cb_bias, 64);
+      cb_wait_front(cb_A, 64);
+      cb_wait_front(cb_B, 64);
       pack_reconfig_data_format(cb_C);
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
           cb_wait_front(cb_partials, 4);
-          reconfig_data_format_srca(cb_bias);
-          unary_bcast_init<BroadcastType::ROW>(cb_bias, cb_C);
-          tile_regs_acquire();
-          unary_bcast<BroadcastType::ROW>(cb_bias, sc_2 * 2 + 0, 0);
           reconfig_data_format_srca(cb_partials);
           copy_tile_to_dst_init_short(cb_partials);
-          copy_tile(cb_partials, 0, 1);
-          add_binary_tile_init();
-          add_binary_tile(1, 0, 1);
-          relu_tile_init();
-          relu_tile(1);
-          tile_regs_commit();
-          tile_regs_wait();
-          cb_reserve_back(cb_C, 1);
-          pack_tile(1, cb_C);
-          cb_push_back(cb_C, 1);
-          tile_regs_release();
-          reconfig_data_format_srca(cb_bias);
-          unary_bcast_init<BroadcastType::ROW>(cb_bias, cb_C);
           tile_regs_acquire();
-          unary_bcast<BroadcastType::ROW>(cb_bias, sc_2 * 2 + 1, 0);
-          reconfig_data_format_srca(cb_partials);
-          copy_tile_to_dst_init_short(cb_partials);
+          copy_tile(cb_partials, 0, 0);
           copy_tile(cb_partials, 1, 1);
-          add_binary_tile_init();
-          add_binary_tile(1, 0, 1);
-          relu_tile_init();
-          relu_tile(1);
-          tile_regs_commit();
-          tile_regs_wait();
-          cb_reserve_back(cb_C, 1);
-          pack_tile(1, cb_C);
-          cb_push_back(cb_C, 1);
-          tile_regs_release();
-          reconfig_data_format_srca(cb_bias);
-          unary_bcast_init<BroadcastType::ROW>(cb_bias, cb_C);
-          tile_regs_acquire();
-          unary_bcast<BroadcastType::ROW>(cb_bias, sc_2 * 2 + 0, 0);
-          reconfig_data_format_srca(cb_partials);
-          copy_tile_to_dst_init_short(cb_partials);
-          copy_tile(cb_partials, 2, 1);
-          add_binary_tile_init();
-          add_binary_tile(1, 0, 1);
-          relu_tile_init();
-          relu_tile(1);
-          tile_regs_commit();
-          tile_regs_wait();
-          cb_reserve_back(cb_C, 1);
-          pack_tile(1, cb_C);
-          cb_push_back(cb_C, 1);
-          tile_regs_release();
-          reconfig_data_format_srca(cb_bias);
-          unary_bcast_init<BroadcastType::ROW>(cb_bias, cb_C);
-          tile_regs_acquire();
-          unary_bcast<BroadcastType::ROW>(cb_bias, sc_2 * 2 + 1, 0);
-          reconfig_data_format_srca(cb_partials);
-          copy_tile_to_dst_init_short(cb_partials);
-          copy_tile(cb_partials, 3, 1);
-          add_binary_tile_init();
-          add_binary_tile(1, 0, 1);
-          relu_tile_init();
-          relu_tile(1);
-          tile_regs_commit();
-          tile_regs_wait();
-          cb_reserve_back(cb_C, 1);
-          pack_tile(1, cb_C);
-          cb_push_back(cb_C, 1);
-          tile_regs_release();
+          copy_tile(cb_partials, 2, 2);
+          copy_tile(cb_partials, 3, 3);
           cb_pop_front(cb_partials, 4);
+          reconfig_data_format_srca(cb_B);
+          mm_block_init_short(cb_A, cb_B, 0, 2, 2, bk);
+          for (int32_t k_2 = 0; k_2 < bk; ++k_2) {
+            matmul_block(cb_A, cb_B, sr_2 * 2 * bk + k_2, k_2 * bn + sc_2 * 2, 0, 0, 2, 2, bk);
+          }
+          relu_tile_init();
+          relu_tile(0);
+          relu_tile(1);
+          relu_tile(2);
+          relu_tile(3);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_C, 4);
+          pack_tile(0, cb_C);
+          pack_tile(1, cb_C);
+          pack_tile(2, cb_C);
+          pack_tile(3, cb_C);
+          cb_push_back(cb_C, 4);
+          tile_regs_release();
         }
       }
-      cb_pop_front(cb_bias, 64);
+      cb_pop_front(cb_A, 64);
+      cb_pop_front(cb_B, 64);
     }
   }
 }

@@ -24,36 +24,36 @@ void kernel_main() {
   const int32_t core_y = get_arg_val<uint32_t>(12);
   const int32_t grid_cols = get_arg_val<uint32_t>(13);
   const int32_t grid_rows = get_arg_val<uint32_t>(14);
-  const int32_t A_mcast_receives = get_arg_val<uint32_t>(15);
-  const int32_t A_mcast_x0 = get_arg_val<uint32_t>(16);
-  const int32_t A_mcast_y0 = get_arg_val<uint32_t>(17);
-  const int32_t A_mcast_x1 = get_arg_val<uint32_t>(18);
-  const int32_t A_mcast_y1 = get_arg_val<uint32_t>(19);
-  const int32_t A_mcast_dests = get_arg_val<uint32_t>(20);
-  const int32_t A_mcast_sender_x = get_arg_val<uint32_t>(21);
-  const int32_t A_mcast_sender_y = get_arg_val<uint32_t>(22);
-  const int32_t A_mcast_ready = get_arg_val<uint32_t>(23);
-  const int32_t A_mcast_valid = get_arg_val<uint32_t>(24);
-  const int32_t B_mcast_receives = get_arg_val<uint32_t>(25);
-  const int32_t B_mcast_x0 = get_arg_val<uint32_t>(26);
-  const int32_t B_mcast_y0 = get_arg_val<uint32_t>(27);
-  const int32_t B_mcast_x1 = get_arg_val<uint32_t>(28);
-  const int32_t B_mcast_y1 = get_arg_val<uint32_t>(29);
-  const int32_t B_mcast_dests = get_arg_val<uint32_t>(30);
-  const int32_t B_mcast_sender_x = get_arg_val<uint32_t>(31);
-  const int32_t B_mcast_sender_y = get_arg_val<uint32_t>(32);
-  const int32_t B_mcast_ready = get_arg_val<uint32_t>(33);
-  const int32_t B_mcast_valid = get_arg_val<uint32_t>(34);
-  const int32_t bias_mcast_receives = get_arg_val<uint32_t>(35);
-  const int32_t bias_mcast_x0 = get_arg_val<uint32_t>(36);
-  const int32_t bias_mcast_y0 = get_arg_val<uint32_t>(37);
-  const int32_t bias_mcast_x1 = get_arg_val<uint32_t>(38);
-  const int32_t bias_mcast_y1 = get_arg_val<uint32_t>(39);
-  const int32_t bias_mcast_dests = get_arg_val<uint32_t>(40);
-  const int32_t bias_mcast_sender_x = get_arg_val<uint32_t>(41);
-  const int32_t bias_mcast_sender_y = get_arg_val<uint32_t>(42);
-  const int32_t bias_mcast_ready = get_arg_val<uint32_t>(43);
-  const int32_t bias_mcast_valid = get_arg_val<uint32_t>(44);
+  const int32_t bias_mcast_receives = get_arg_val<uint32_t>(15);
+  const int32_t bias_mcast_x0 = get_arg_val<uint32_t>(16);
+  const int32_t bias_mcast_y0 = get_arg_val<uint32_t>(17);
+  const int32_t bias_mcast_x1 = get_arg_val<uint32_t>(18);
+  const int32_t bias_mcast_y1 = get_arg_val<uint32_t>(19);
+  const int32_t bias_mcast_dests = get_arg_val<uint32_t>(20);
+  const int32_t bias_mcast_sender_x = get_arg_val<uint32_t>(21);
+  const int32_t bias_mcast_sender_y = get_arg_val<uint32_t>(22);
+  const int32_t bias_mcast_ready = get_arg_val<uint32_t>(23);
+  const int32_t bias_mcast_valid = get_arg_val<uint32_t>(24);
+  const int32_t A_mcast_receives = get_arg_val<uint32_t>(25);
+  const int32_t A_mcast_x0 = get_arg_val<uint32_t>(26);
+  const int32_t A_mcast_y0 = get_arg_val<uint32_t>(27);
+  const int32_t A_mcast_x1 = get_arg_val<uint32_t>(28);
+  const int32_t A_mcast_y1 = get_arg_val<uint32_t>(29);
+  const int32_t A_mcast_dests = get_arg_val<uint32_t>(30);
+  const int32_t A_mcast_sender_x = get_arg_val<uint32_t>(31);
+  const int32_t A_mcast_sender_y = get_arg_val<uint32_t>(32);
+  const int32_t A_mcast_ready = get_arg_val<uint32_t>(33);
+  const int32_t A_mcast_valid = get_arg_val<uint32_t>(34);
+  const int32_t B_mcast_receives = get_arg_val<uint32_t>(35);
+  const int32_t B_mcast_x0 = get_arg_val<uint32_t>(36);
+  const int32_t B_mcast_y0 = get_arg_val<uint32_t>(37);
+  const int32_t B_mcast_x1 = get_arg_val<uint32_t>(38);
+  const int32_t B_mcast_y1 = get_arg_val<uint32_t>(39);
+  const int32_t B_mcast_dests = get_arg_val<uint32_t>(40);
+  const int32_t B_mcast_sender_x = get_arg_val<uint32_t>(41);
+  const int32_t B_mcast_sender_y = get_arg_val<uint32_t>(42);
+  const int32_t B_mcast_ready = get_arg_val<uint32_t>(43);
+  const int32_t B_mcast_valid = get_arg_val<uint32_t>(44);
   constexpr auto A_args = TensorAccessorArgs<0>();
   const auto A_accessor = TensorAccessor(A_args, A_addr, 2048u);
   constexpr auto B_args = TensorAccessorArgs<A_args.next_compile_time_args_offset()>();
@@ -68,101 +68,66 @@ void kernel_main() {
       const int32_t c0 = bj * bn;
       const int32_t rows = std::min(bm, Mt - r0);
       const int32_t cols = std::min(bn, Nt - c0);
-      cb_reserve_back(cb_A, 64);
-      cb_reserve_back(cb_B, 64);
-      if (A_mcast_receives == 0) {
-        for (int32_t cb_A_r = 0; cb_A_r < rows; ++cb_A_r) {
-          for (int32_t cb_A_c = 0; cb_A_c < bk; ++cb_A_c) {
-            noc_async_read_page(r0 * Kt + cb_A_r * Kt + cb_A_c, A_accessor,
-                                get_write_ptr(cb_A) + (cb_A_r * bk + cb_A_c) * get_tile_size(cb_A));
-          }
-        }
-      }
-      if (B_mcast_receives == 0) {
-        for (int32_t cb_B_r = 0; cb_B_r < bk; ++cb_B_r) {
-          for (int32_t cb_B_c = 0; cb_B_c < cols; ++cb_B_c) {
-            noc_async_read_page(c0 + cb_B_r * Nt + cb_B_c, B_accessor,
-                                get_write_ptr(cb_B) + (cb_B_r * bn + cb_B_c) * get_tile_size(cb_B));
+      cb_reserve_back(cb_bias, 64);
+      if (bias_mcast_receives == 0) {
+        for (int32_t cb_bias_r = 0; cb_bias_r < 1; ++cb_bias_r) {
+          for (int32_t cb_bias_c = 0; cb_bias_c < cols; ++cb_bias_c) {
+            noc_async_read_page(c0 + cb_bias_r * Nt + cb_bias_c, bias_accessor,
+                                get_write_ptr(cb_bias) +
+                                    (cb_bias_r * bn + cb_bias_c) * get_tile_size(cb_bias));
           }
         }
       }
       noc_async_read_barrier();
-      if (A_mcast_receives != 0) {
+      if (bias_mcast_receives != 0) {
         noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 0);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(bias_mcast_valid)), 0);
         noc_semaphore_inc(
-            get_noc_addr(A_mcast_sender_x, A_mcast_sender_y, get_semaphore(A_mcast_ready)), 1);
+            get_noc_addr(bias_mcast_sender_x, bias_mcast_sender_y, get_semaphore(bias_mcast_ready)),
+            1);
       }
-      if (B_mcast_receives != 0) {
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 0);
-        noc_semaphore_inc(
-            get_noc_addr(B_mcast_sender_x, B_mcast_sender_y, get_semaphore(B_mcast_ready)), 1);
-      }
-      if (A_mcast_receives == 0 && A_mcast_dests > 0) {
+      if (bias_mcast_receives == 0 && bias_mcast_dests > 0) {
         noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_ready)),
-            A_mcast_dests);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(bias_mcast_ready)),
+            bias_mcast_dests);
         noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_A),
-                                  get_noc_multicast_addr(A_mcast_x0, A_mcast_y0, A_mcast_x1,
-                                                         A_mcast_y1, get_write_ptr(cb_A)),
-                                  bm * bk * get_tile_size(cb_A), A_mcast_dests);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(bias_mcast_ready)), 0);
+        noc_async_write_multicast(get_write_ptr(cb_bias),
+                                  get_noc_multicast_addr(bias_mcast_x0, bias_mcast_y0,
+                                                         bias_mcast_x1, bias_mcast_y1,
+                                                         get_write_ptr(cb_bias)),
+                                  1 * bn * get_tile_size(cb_bias), bias_mcast_dests);
         noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(A_mcast_valid),
-                                    get_noc_multicast_addr(A_mcast_x0, A_mcast_y0, A_mcast_x1,
-                                                           A_mcast_y1,
-                                                           get_semaphore(A_mcast_valid)),
-                                    A_mcast_dests);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(bias_mcast_valid)), 1);
+        noc_semaphore_set_multicast(get_semaphore(bias_mcast_valid),
+                                    get_noc_multicast_addr(bias_mcast_x0, bias_mcast_y0,
+                                                           bias_mcast_x1, bias_mcast_y1,
+                                                           get_semaphore(bias_mcast_valid)),
+                                    bias_mcast_dests);
       }
-      if (B_mcast_receives == 0 && B_mcast_dests > 0) {
+      if (bias_mcast_receives != 0) {
         noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)),
-            B_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_B),
-                                  get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
-                                                         B_mcast_y1, get_write_ptr(cb_B)),
-                                  bk * bn * get_tile_size(cb_B), B_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(B_mcast_valid),
-                                    get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
-                                                           B_mcast_y1,
-                                                           get_semaphore(B_mcast_valid)),
-                                    B_mcast_dests);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(bias_mcast_valid)), 1);
       }
-      if (A_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 1);
-      }
-      if (B_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
-      }
-      cb_push_back(cb_A, 64);
-      cb_push_back(cb_B, 64);
-      for (int32_t kb = 1; kb < 1 + (Kt / bk - 1); ++kb) {
+      cb_push_back(cb_bias, 64);
+      for (int32_t kb = 0; kb < Kt / bk - 1; ++kb) {
         cb_reserve_back(cb_A, 64);
         cb_reserve_back(cb_B, 64);
         if (A_mcast_receives == 0) {
-          for (int32_t cb_A_r_1 = 0; cb_A_r_1 < rows; ++cb_A_r_1) {
-            for (int32_t cb_A_c_1 = 0; cb_A_c_1 < bk; ++cb_A_c_1) {
-              noc_async_read_page(r0 * Kt + kb * bk + cb_A_r_1 * Kt + cb_A_c_1, A_accessor,
+          for (int32_t cb_A_r = 0; cb_A_r < rows; ++cb_A_r) {
+            for (int32_t cb_A_c = 0; cb_A_c < bk; ++cb_A_c) {
+              noc_async_read_page(r0 * Kt + kb * bk + cb_A_r * Kt + cb_A_c, A_accessor,
                                   get_write_ptr(cb_A) +
-                                      (cb_A_r_1 * bk + cb_A_c_1) * get_tile_size(cb_A));
+                                      (cb_A_r * bk + cb_A_c) * get_tile_size(cb_A));
             }
           }
         }
         if (B_mcast_receives == 0) {
-          for (int32_t cb_B_r_1 = 0; cb_B_r_1 < bk; ++cb_B_r_1) {
-            for (int32_t cb_B_c_1 = 0; cb_B_c_1 < cols; ++cb_B_c_1) {
-              noc_async_read_page(kb * bk * Nt + c0 + cb_B_r_1 * Nt + cb_B_c_1, B_accessor,
+          for (int32_t cb_B_r = 0; cb_B_r < bk; ++cb_B_r) {
+            for (int32_t cb_B_c = 0; cb_B_c < cols; ++cb_B_c) {
+              noc_async_read_page(kb * bk * Nt + c0 + cb_B_r * Nt + cb_B_c, B_accessor,
                                   get_write_ptr(cb_B) +
-                                      (cb_B_r_1 * bn + cb_B_c_1) * get_tile_size(cb_B));
+                                      (cb_B_r * bn + cb_B_c) * get_tile_size(cb_B));
             }
           }
         }
@@ -226,48 +191,85 @@ void kernel_main() {
         cb_push_back(cb_A, 64);
         cb_push_back(cb_B, 64);
       }
-      cb_reserve_back(cb_bias, 64);
-      if (bias_mcast_receives == 0) {
-        for (int32_t cb_bias_r = 0; cb_bias_r < 1; ++cb_bias_r) {
-          for (int32_t cb_bias_c = 0; cb_bias_c < cols; ++cb_bias_c) {
-            noc_async_read_page(c0 + cb_bias_r * Nt + cb_bias_c, bias_accessor,
-                                get_write_ptr(cb_bias) +
-                                    (cb_bias_r * bn + cb_bias_c) * get_tile_size(cb_bias));
+      cb_reserve_back(cb_A, 64);
+      cb_reserve_back(cb_B, 64);
+      if (A_mcast_receives == 0) {
+        for (int32_t cb_A_r_1 = 0; cb_A_r_1 < rows; ++cb_A_r_1) {
+          for (int32_t cb_A_c_1 = 0; cb_A_c_1 < bk; ++cb_A_c_1) {
+            noc_async_read_page(r0 * Kt + (Kt / bk - 1) * bk + cb_A_r_1 * Kt + cb_A_c_1, A_accessor,
+                                get_write_ptr(cb_A) +
+                                    (cb_A_r_1 * bk + cb_A_c_1) * get_tile_size(cb_A));
+          }
+        }
+      }
+      if (B_mcast_receives == 0) {
+        for (int32_t cb_B_r_1 = 0; cb_B_r_1 < bk; ++cb_B_r_1) {
+          for (int32_t cb_B_c_1 = 0; cb_B_c_1 < cols; ++cb_B_c_1) {
+            noc_async_read_page((Kt / bk - 1) * bk * Nt + c0 + cb_B_r_1 * Nt + cb_B_c_1, B_accessor,
+                                get_write_ptr(cb_B) +
+                                    (cb_B_r_1 * bn + cb_B_c_1) * get_tile_size(cb_B));
           }
         }
       }
       noc_async_read_barrier();
-      if (bias_mcast_receives != 0) {
+      if (A_mcast_receives != 0) {
         noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(bias_mcast_valid)), 0);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 0);
         noc_semaphore_inc(
-            get_noc_addr(bias_mcast_sender_x, bias_mcast_sender_y, get_semaphore(bias_mcast_ready)),
-            1);
+            get_noc_addr(A_mcast_sender_x, A_mcast_sender_y, get_semaphore(A_mcast_ready)), 1);
       }
-      if (bias_mcast_receives == 0 && bias_mcast_dests > 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(bias_mcast_ready)),
-            bias_mcast_dests);
+      if (B_mcast_receives != 0) {
         noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(bias_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_bias),
-                                  get_noc_multicast_addr(bias_mcast_x0, bias_mcast_y0,
-                                                         bias_mcast_x1, bias_mcast_y1,
-                                                         get_write_ptr(cb_bias)),
-                                  1 * bn * get_tile_size(cb_bias), bias_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(bias_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(bias_mcast_valid),
-                                    get_noc_multicast_addr(bias_mcast_x0, bias_mcast_y0,
-                                                           bias_mcast_x1, bias_mcast_y1,
-                                                           get_semaphore(bias_mcast_valid)),
-                                    bias_mcast_dests);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 0);
+        noc_semaphore_inc(
+            get_noc_addr(B_mcast_sender_x, B_mcast_sender_y, get_semaphore(B_mcast_ready)), 1);
       }
-      if (bias_mcast_receives != 0) {
+      if (A_mcast_receives == 0 && A_mcast_dests > 0) {
         noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(bias_mcast_valid)), 1);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_ready)),
+            A_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_ready)), 0);
+        noc_async_write_multicast(get_write_ptr(cb_A),
+                                  get_noc_multicast_addr(A_mcast_x0, A_mcast_y0, A_mcast_x1,
+                                                         A_mcast_y1, get_write_ptr(cb_A)),
+                                  bm * bk * get_tile_size(cb_A), A_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 1);
+        noc_semaphore_set_multicast(get_semaphore(A_mcast_valid),
+                                    get_noc_multicast_addr(A_mcast_x0, A_mcast_y0, A_mcast_x1,
+                                                           A_mcast_y1,
+                                                           get_semaphore(A_mcast_valid)),
+                                    A_mcast_dests);
       }
-      cb_push_back(cb_bias, 64);
+      if (B_mcast_receives == 0 && B_mcast_dests > 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)),
+            B_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)), 0);
+        noc_async_write_multicast(get_write_ptr(cb_B),
+                                  get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
+                                                         B_mcast_y1, get_write_ptr(cb_B)),
+                                  bk * bn * get_tile_size(cb_B), B_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
+        noc_semaphore_set_multicast(get_semaphore(B_mcast_valid),
+                                    get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
+                                                           B_mcast_y1,
+                                                           get_semaphore(B_mcast_valid)),
+                                    B_mcast_dests);
+      }
+      if (A_mcast_receives != 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 1);
+      }
+      if (B_mcast_receives != 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
+      }
+      cb_push_back(cb_A, 64);
+      cb_push_back(cb_B, 64);
     }
   }
   noc_async_write_barrier();

@@ -24,36 +24,36 @@ void kernel_main() {
   const int32_t core_y = get_arg_val<uint32_t>(12);
   const int32_t grid_cols = get_arg_val<uint32_t>(13);
   const int32_t grid_rows = get_arg_val<uint32_t>(14);
-  const int32_t X_mcast_receives = get_arg_val<uint32_t>(15);
-  const int32_t X_mcast_x0 = get_arg_val<uint32_t>(16);
-  const int32_t X_mcast_y0 = get_arg_val<uint32_t>(17);
-  const int32_t X_mcast_x1 = get_arg_val<uint32_t>(18);
-  const int32_t X_mcast_y1 = get_arg_val<uint32_t>(19);
-  const int32_t X_mcast_dests = get_arg_val<uint32_t>(20);
-  const int32_t X_mcast_sender_x = get_arg_val<uint32_t>(21);
-  const int32_t X_mcast_sender_y = get_arg_val<uint32_t>(22);
-  const int32_t X_mcast_ready = get_arg_val<uint32_t>(23);
-  const int32_t X_mcast_valid = get_arg_val<uint32_t>(24);
-  const int32_t W1_mcast_receives = get_arg_val<uint32_t>(25);
-  const int32_t W1_mcast_x0 = get_arg_val<uint32_t>(26);
-  const int32_t W1_mcast_y0 = get_arg_val<uint32_t>(27);
-  const int32_t W1_mcast_x1 = get_arg_val<uint32_t>(28);
-  const int32_t W1_mcast_y1 = get_arg_val<uint32_t>(29);
-  const int32_t W1_mcast_dests = get_arg_val<uint32_t>(30);
-  const int32_t W1_mcast_sender_x = get_arg_val<uint32_t>(31);
-  const int32_t W1_mcast_sender_y = get_arg_val<uint32_t>(32);
-  const int32_t W1_mcast_ready = get_arg_val<uint32_t>(33);
-  const int32_t W1_mcast_valid = get_arg_val<uint32_t>(34);
-  const int32_t b1_mcast_receives = get_arg_val<uint32_t>(35);
-  const int32_t b1_mcast_x0 = get_arg_val<uint32_t>(36);
-  const int32_t b1_mcast_y0 = get_arg_val<uint32_t>(37);
-  const int32_t b1_mcast_x1 = get_arg_val<uint32_t>(38);
-  const int32_t b1_mcast_y1 = get_arg_val<uint32_t>(39);
-  const int32_t b1_mcast_dests = get_arg_val<uint32_t>(40);
-  const int32_t b1_mcast_sender_x = get_arg_val<uint32_t>(41);
-  const int32_t b1_mcast_sender_y = get_arg_val<uint32_t>(42);
-  const int32_t b1_mcast_ready = get_arg_val<uint32_t>(43);
-  const int32_t b1_mcast_valid = get_arg_val<uint32_t>(44);
+  const int32_t b1_mcast_receives = get_arg_val<uint32_t>(15);
+  const int32_t b1_mcast_x0 = get_arg_val<uint32_t>(16);
+  const int32_t b1_mcast_y0 = get_arg_val<uint32_t>(17);
+  const int32_t b1_mcast_x1 = get_arg_val<uint32_t>(18);
+  const int32_t b1_mcast_y1 = get_arg_val<uint32_t>(19);
+  const int32_t b1_mcast_dests = get_arg_val<uint32_t>(20);
+  const int32_t b1_mcast_sender_x = get_arg_val<uint32_t>(21);
+  const int32_t b1_mcast_sender_y = get_arg_val<uint32_t>(22);
+  const int32_t b1_mcast_ready = get_arg_val<uint32_t>(23);
+  const int32_t b1_mcast_valid = get_arg_val<uint32_t>(24);
+  const int32_t X_mcast_receives = get_arg_val<uint32_t>(25);
+  const int32_t X_mcast_x0 = get_arg_val<uint32_t>(26);
+  const int32_t X_mcast_y0 = get_arg_val<uint32_t>(27);
+  const int32_t X_mcast_x1 = get_arg_val<uint32_t>(28);
+  const int32_t X_mcast_y1 = get_arg_val<uint32_t>(29);
+  const int32_t X_mcast_dests = get_arg_val<uint32_t>(30);
+  const int32_t X_mcast_sender_x = get_arg_val<uint32_t>(31);
+  const int32_t X_mcast_sender_y = get_arg_val<uint32_t>(32);
+  const int32_t X_mcast_ready = get_arg_val<uint32_t>(33);
+  const int32_t X_mcast_valid = get_arg_val<uint32_t>(34);
+  const int32_t W1_mcast_receives = get_arg_val<uint32_t>(35);
+  const int32_t W1_mcast_x0 = get_arg_val<uint32_t>(36);
+  const int32_t W1_mcast_y0 = get_arg_val<uint32_t>(37);
+  const int32_t W1_mcast_x1 = get_arg_val<uint32_t>(38);
+  const int32_t W1_mcast_y1 = get_arg_val<uint32_t>(39);
+  const int32_t W1_mcast_dests = get_arg_val<uint32_t>(40);
+  const int32_t W1_mcast_sender_x = get_arg_val<uint32_t>(41);
+  const int32_t W1_mcast_sender_y = get_arg_val<uint32_t>(42);
+  const int32_t W1_mcast_ready = get_arg_val<uint32_t>(43);
+  const int32_t W1_mcast_valid = get_arg_val<uint32_t>(44);
   constexpr auto X_args = TensorAccessorArgs<0>();
   const auto X_accessor = TensorAccessor(X_args, X_addr, 2048u);
   constexpr auto W1_args = TensorAccessorArgs<X_args.next_compile_time_args_offset()>();
@@ -68,102 +68,64 @@ void kernel_main() {
       const int32_t c0 = bj * bn;
       const int32_t rows = std::min(bm, Mt - r0);
       const int32_t cols = std::min(bn, Ft - c0);
-      cb_reserve_back(cb_X, 64);
-      cb_reserve_back(cb_W1, 64);
-      if (X_mcast_receives == 0) {
-        for (int32_t cb_X_r = 0; cb_X_r < rows; ++cb_X_r) {
-          for (int32_t cb_X_c = 0; cb_X_c < bk; ++cb_X_c) {
-            noc_async_read_page(r0 * Dt + cb_X_r * Dt + cb_X_c, X_accessor,
-                                get_write_ptr(cb_X) + (cb_X_r * bk + cb_X_c) * get_tile_size(cb_X));
-          }
-        }
-      }
-      if (W1_mcast_receives == 0) {
-        for (int32_t cb_W1_r = 0; cb_W1_r < bk; ++cb_W1_r) {
-          for (int32_t cb_W1_c = 0; cb_W1_c < cols; ++cb_W1_c) {
-            noc_async_read_page(c0 + cb_W1_r * Ft + cb_W1_c, W1_accessor,
-                                get_write_ptr(cb_W1) +
-                                    (cb_W1_r * bn + cb_W1_c) * get_tile_size(cb_W1));
+      cb_reserve_back(cb_b1, 64);
+      if (b1_mcast_receives == 0) {
+        for (int32_t cb_b1_r = 0; cb_b1_r < 1; ++cb_b1_r) {
+          for (int32_t cb_b1_c = 0; cb_b1_c < cols; ++cb_b1_c) {
+            noc_async_read_page(c0 + cb_b1_r * Ft + cb_b1_c, b1_accessor,
+                                get_write_ptr(cb_b1) +
+                                    (cb_b1_r * bn + cb_b1_c) * get_tile_size(cb_b1));
           }
         }
       }
       noc_async_read_barrier();
-      if (X_mcast_receives != 0) {
+      if (b1_mcast_receives != 0) {
         noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(X_mcast_valid)), 0);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_valid)), 0);
         noc_semaphore_inc(
-            get_noc_addr(X_mcast_sender_x, X_mcast_sender_y, get_semaphore(X_mcast_ready)), 1);
+            get_noc_addr(b1_mcast_sender_x, b1_mcast_sender_y, get_semaphore(b1_mcast_ready)), 1);
       }
-      if (W1_mcast_receives != 0) {
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 0);
-        noc_semaphore_inc(
-            get_noc_addr(W1_mcast_sender_x, W1_mcast_sender_y, get_semaphore(W1_mcast_ready)), 1);
-      }
-      if (X_mcast_receives == 0 && X_mcast_dests > 0) {
+      if (b1_mcast_receives == 0 && b1_mcast_dests > 0) {
         noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(X_mcast_ready)),
-            X_mcast_dests);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_ready)),
+            b1_mcast_dests);
         noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(X_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_X),
-                                  get_noc_multicast_addr(X_mcast_x0, X_mcast_y0, X_mcast_x1,
-                                                         X_mcast_y1, get_write_ptr(cb_X)),
-                                  bm * bk * get_tile_size(cb_X), X_mcast_dests);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_ready)), 0);
+        noc_async_write_multicast(get_write_ptr(cb_b1),
+                                  get_noc_multicast_addr(b1_mcast_x0, b1_mcast_y0, b1_mcast_x1,
+                                                         b1_mcast_y1, get_write_ptr(cb_b1)),
+                                  1 * bn * get_tile_size(cb_b1), b1_mcast_dests);
         noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(X_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(X_mcast_valid),
-                                    get_noc_multicast_addr(X_mcast_x0, X_mcast_y0, X_mcast_x1,
-                                                           X_mcast_y1,
-                                                           get_semaphore(X_mcast_valid)),
-                                    X_mcast_dests);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_valid)), 1);
+        noc_semaphore_set_multicast(get_semaphore(b1_mcast_valid),
+                                    get_noc_multicast_addr(b1_mcast_x0, b1_mcast_y0, b1_mcast_x1,
+                                                           b1_mcast_y1,
+                                                           get_semaphore(b1_mcast_valid)),
+                                    b1_mcast_dests);
       }
-      if (W1_mcast_receives == 0 && W1_mcast_dests > 0) {
+      if (b1_mcast_receives != 0) {
         noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_ready)),
-            W1_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_W1),
-                                  get_noc_multicast_addr(W1_mcast_x0, W1_mcast_y0, W1_mcast_x1,
-                                                         W1_mcast_y1, get_write_ptr(cb_W1)),
-                                  bk * bn * get_tile_size(cb_W1), W1_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(W1_mcast_valid),
-                                    get_noc_multicast_addr(W1_mcast_x0, W1_mcast_y0, W1_mcast_x1,
-                                                           W1_mcast_y1,
-                                                           get_semaphore(W1_mcast_valid)),
-                                    W1_mcast_dests);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_valid)), 1);
       }
-      if (X_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(X_mcast_valid)), 1);
-      }
-      if (W1_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 1);
-      }
-      cb_push_back(cb_X, 64);
-      cb_push_back(cb_W1, 64);
-      for (int32_t kb = 1; kb < 1 + (Dt / bk - 1); ++kb) {
+      cb_push_back(cb_b1, 64);
+      for (int32_t kb = 0; kb < Dt / bk - 1; ++kb) {
         cb_reserve_back(cb_X, 64);
         cb_reserve_back(cb_W1, 64);
         if (X_mcast_receives == 0) {
-          for (int32_t cb_X_r_1 = 0; cb_X_r_1 < rows; ++cb_X_r_1) {
-            for (int32_t cb_X_c_1 = 0; cb_X_c_1 < bk; ++cb_X_c_1) {
-              noc_async_read_page(r0 * Dt + kb * bk + cb_X_r_1 * Dt + cb_X_c_1, X_accessor,
+          for (int32_t cb_X_r = 0; cb_X_r < rows; ++cb_X_r) {
+            for (int32_t cb_X_c = 0; cb_X_c < bk; ++cb_X_c) {
+              noc_async_read_page(r0 * Dt + kb * bk + cb_X_r * Dt + cb_X_c, X_accessor,
                                   get_write_ptr(cb_X) +
-                                      (cb_X_r_1 * bk + cb_X_c_1) * get_tile_size(cb_X));
+                                      (cb_X_r * bk + cb_X_c) * get_tile_size(cb_X));
             }
           }
         }
         if (W1_mcast_receives == 0) {
-          for (int32_t cb_W1_r_1 = 0; cb_W1_r_1 < bk; ++cb_W1_r_1) {
-            for (int32_t cb_W1_c_1 = 0; cb_W1_c_1 < cols; ++cb_W1_c_1) {
-              noc_async_read_page(kb * bk * Ft + c0 + cb_W1_r_1 * Ft + cb_W1_c_1, W1_accessor,
+          for (int32_t cb_W1_r = 0; cb_W1_r < bk; ++cb_W1_r) {
+            for (int32_t cb_W1_c = 0; cb_W1_c < cols; ++cb_W1_c) {
+              noc_async_read_page(kb * bk * Ft + c0 + cb_W1_r * Ft + cb_W1_c, W1_accessor,
                                   get_write_ptr(cb_W1) +
-                                      (cb_W1_r_1 * bn + cb_W1_c_1) * get_tile_size(cb_W1));
+                                      (cb_W1_r * bn + cb_W1_c) * get_tile_size(cb_W1));
             }
           }
         }
@@ -227,46 +189,85 @@ void kernel_main() {
         cb_push_back(cb_X, 64);
         cb_push_back(cb_W1, 64);
       }
-      cb_reserve_back(cb_b1, 64);
-      if (b1_mcast_receives == 0) {
-        for (int32_t cb_b1_r = 0; cb_b1_r < 1; ++cb_b1_r) {
-          for (int32_t cb_b1_c = 0; cb_b1_c < cols; ++cb_b1_c) {
-            noc_async_read_page(c0 + cb_b1_r * Ft + cb_b1_c, b1_accessor,
-                                get_write_ptr(cb_b1) +
-                                    (cb_b1_r * bn + cb_b1_c) * get_tile_size(cb_b1));
+      cb_reserve_back(cb_X, 64);
+      cb_reserve_back(cb_W1, 64);
+      if (X_mcast_receives == 0) {
+        for (int32_t cb_X_r_1 = 0; cb_X_r_1 < rows; ++cb_X_r_1) {
+          for (int32_t cb_X_c_1 = 0; cb_X_c_1 < bk; ++cb_X_c_1) {
+            noc_async_read_page(r0 * Dt + (Dt / bk - 1) * bk + cb_X_r_1 * Dt + cb_X_c_1, X_accessor,
+                                get_write_ptr(cb_X) +
+                                    (cb_X_r_1 * bk + cb_X_c_1) * get_tile_size(cb_X));
+          }
+        }
+      }
+      if (W1_mcast_receives == 0) {
+        for (int32_t cb_W1_r_1 = 0; cb_W1_r_1 < bk; ++cb_W1_r_1) {
+          for (int32_t cb_W1_c_1 = 0; cb_W1_c_1 < cols; ++cb_W1_c_1) {
+            noc_async_read_page(
+                (Dt / bk - 1) * bk * Ft + c0 + cb_W1_r_1 * Ft + cb_W1_c_1, W1_accessor,
+                get_write_ptr(cb_W1) + (cb_W1_r_1 * bn + cb_W1_c_1) * get_tile_size(cb_W1));
           }
         }
       }
       noc_async_read_barrier();
-      if (b1_mcast_receives != 0) {
+      if (X_mcast_receives != 0) {
         noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_valid)), 0);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(X_mcast_valid)), 0);
         noc_semaphore_inc(
-            get_noc_addr(b1_mcast_sender_x, b1_mcast_sender_y, get_semaphore(b1_mcast_ready)), 1);
+            get_noc_addr(X_mcast_sender_x, X_mcast_sender_y, get_semaphore(X_mcast_ready)), 1);
       }
-      if (b1_mcast_receives == 0 && b1_mcast_dests > 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_ready)),
-            b1_mcast_dests);
+      if (W1_mcast_receives != 0) {
         noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_b1),
-                                  get_noc_multicast_addr(b1_mcast_x0, b1_mcast_y0, b1_mcast_x1,
-                                                         b1_mcast_y1, get_write_ptr(cb_b1)),
-                                  1 * bn * get_tile_size(cb_b1), b1_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(b1_mcast_valid),
-                                    get_noc_multicast_addr(b1_mcast_x0, b1_mcast_y0, b1_mcast_x1,
-                                                           b1_mcast_y1,
-                                                           get_semaphore(b1_mcast_valid)),
-                                    b1_mcast_dests);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 0);
+        noc_semaphore_inc(
+            get_noc_addr(W1_mcast_sender_x, W1_mcast_sender_y, get_semaphore(W1_mcast_ready)), 1);
       }
-      if (b1_mcast_receives != 0) {
+      if (X_mcast_receives == 0 && X_mcast_dests > 0) {
         noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b1_mcast_valid)), 1);
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(X_mcast_ready)),
+            X_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(X_mcast_ready)), 0);
+        noc_async_write_multicast(get_write_ptr(cb_X),
+                                  get_noc_multicast_addr(X_mcast_x0, X_mcast_y0, X_mcast_x1,
+                                                         X_mcast_y1, get_write_ptr(cb_X)),
+                                  bm * bk * get_tile_size(cb_X), X_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(X_mcast_valid)), 1);
+        noc_semaphore_set_multicast(get_semaphore(X_mcast_valid),
+                                    get_noc_multicast_addr(X_mcast_x0, X_mcast_y0, X_mcast_x1,
+                                                           X_mcast_y1,
+                                                           get_semaphore(X_mcast_valid)),
+                                    X_mcast_dests);
       }
-      cb_push_back(cb_b1, 64);
+      if (W1_mcast_receives == 0 && W1_mcast_dests > 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_ready)),
+            W1_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_ready)), 0);
+        noc_async_write_multicast(get_write_ptr(cb_W1),
+                                  get_noc_multicast_addr(W1_mcast_x0, W1_mcast_y0, W1_mcast_x1,
+                                                         W1_mcast_y1, get_write_ptr(cb_W1)),
+                                  bk * bn * get_tile_size(cb_W1), W1_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 1);
+        noc_semaphore_set_multicast(get_semaphore(W1_mcast_valid),
+                                    get_noc_multicast_addr(W1_mcast_x0, W1_mcast_y0, W1_mcast_x1,
+                                                           W1_mcast_y1,
+                                                           get_semaphore(W1_mcast_valid)),
+                                    W1_mcast_dests);
+      }
+      if (X_mcast_receives != 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(X_mcast_valid)), 1);
+      }
+      if (W1_mcast_receives != 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 1);
+      }
+      cb_push_back(cb_X, 64);
+      cb_push_back(cb_W1, 64);
     }
   }
   noc_async_write_barrier();
