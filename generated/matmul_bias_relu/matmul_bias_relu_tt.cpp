@@ -117,10 +117,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
   const std::uint32_t A_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   const std::uint32_t A_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-  const std::uint32_t B_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-  const std::uint32_t B_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   const std::uint32_t bias_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   const std::uint32_t bias_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+  const std::uint32_t B_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+  const std::uint32_t B_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
@@ -144,7 +144,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*A_buffer).append_to(tk_reader_compile_args);
-  tt::tt_metal::TensorAccessorArgs(*B_buffer).append_to(tk_reader_compile_args);
   tt::tt_metal::TensorAccessorArgs(*bias_buffer).append_to(tk_reader_compile_args);
   const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/matmul_bias_relu/reader.cpp", tk_all_cores,
@@ -166,6 +165,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                   .compile_args = tk_compute_compile_args});
 
   std::vector<std::uint32_t> tk_writer_compile_args;
+  tt::tt_metal::TensorAccessorArgs(*B_buffer).append_to(tk_writer_compile_args);
   tt::tt_metal::TensorAccessorArgs(*C_buffer).append_to(tk_writer_compile_args);
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/matmul_bias_relu/writer.cpp", tk_all_cores,
@@ -197,26 +197,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).x);
       const std::uint32_t A_mcast_sender_y = static_cast<std::uint32_t>(
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).y);
-      const std::uint32_t B_mcast_receives = std::min(core_y, 1u);
-      const std::uint32_t B_mcast_x0 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).x);
-      const std::uint32_t B_mcast_y0 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).y);
-      const std::uint32_t B_mcast_x1 =
-          static_cast<std::uint32_t>(device
-                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                             core_x, std::min(1u, grid_rows - 1u)})
-                                         .x);
-      const std::uint32_t B_mcast_y1 =
-          static_cast<std::uint32_t>(device
-                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                             core_x, std::min(1u, grid_rows - 1u)})
-                                         .y);
-      const std::uint32_t B_mcast_dests = grid_rows - 1u;
-      const std::uint32_t B_mcast_sender_x = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-      const std::uint32_t B_mcast_sender_y = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
       const std::uint32_t bias_mcast_receives = std::min(core_y, 1u);
       const std::uint32_t bias_mcast_x0 = static_cast<std::uint32_t>(
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).x);
@@ -237,9 +217,28 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
       const std::uint32_t bias_mcast_sender_y = static_cast<std::uint32_t>(
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+      const std::uint32_t B_mcast_receives = std::min(core_y, 1u);
+      const std::uint32_t B_mcast_x0 =
+          static_cast<std::uint32_t>(device
+                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                             core_x, std::min(1u, grid_rows - 1u)})
+                                         .x);
+      const std::uint32_t B_mcast_y0 =
+          static_cast<std::uint32_t>(device
+                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                             core_x, std::min(1u, grid_rows - 1u)})
+                                         .y);
+      const std::uint32_t B_mcast_x1 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).x);
+      const std::uint32_t B_mcast_y1 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).y);
+      const std::uint32_t B_mcast_dests = grid_rows - 1u;
+      const std::uint32_t B_mcast_sender_x = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
+      const std::uint32_t B_mcast_sender_y = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
       tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
                                    {A_addr,
-                                    B_addr,
                                     bias_addr,
                                     Mt,
                                     Kt,
@@ -263,16 +262,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                     A_mcast_sender_y,
                                     A_mcast_ready,
                                     A_mcast_valid,
-                                    B_mcast_receives,
-                                    B_mcast_x0,
-                                    B_mcast_y0,
-                                    B_mcast_x1,
-                                    B_mcast_y1,
-                                    B_mcast_dests,
-                                    B_mcast_sender_x,
-                                    B_mcast_sender_y,
-                                    B_mcast_ready,
-                                    B_mcast_valid,
                                     bias_mcast_receives,
                                     bias_mcast_x0,
                                     bias_mcast_y0,
@@ -285,9 +274,31 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                     bias_mcast_valid});
       tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
                                    {Kt, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
-      tt::tt_metal::SetRuntimeArgs(
-          tk_program, tk_writer, tk_core,
-          {C_addr, Mt, Nt, bm, bn, Mb, Nb, core_x, core_y, grid_cols, grid_rows});
+      tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
+                                   {B_addr,
+                                    C_addr,
+                                    Mt,
+                                    Kt,
+                                    Nt,
+                                    bm,
+                                    bn,
+                                    bk,
+                                    Mb,
+                                    Nb,
+                                    core_x,
+                                    core_y,
+                                    grid_cols,
+                                    grid_rows,
+                                    B_mcast_receives,
+                                    B_mcast_x0,
+                                    B_mcast_y0,
+                                    B_mcast_x1,
+                                    B_mcast_y1,
+                                    B_mcast_dests,
+                                    B_mcast_sender_x,
+                                    B_mcast_sender_y,
+                                    B_mcast_ready,
+                                    B_mcast_valid});
     }
   }
 

@@ -125,10 +125,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     tt::tt_metal::Program tk_program = tt::tt_metal::CreateProgram();
     const std::uint32_t X_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t X_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-    const std::uint32_t W1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-    const std::uint32_t W1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t b1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t b1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t W1_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t W1_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     tt::tt_metal::CreateCircularBuffer(
         tk_program, tk_all_cores,
         tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
@@ -152,7 +152,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
 
     std::vector<std::uint32_t> tk_reader_compile_args;
     tt::tt_metal::TensorAccessorArgs(*X_buffer).append_to(tk_reader_compile_args);
-    tt::tt_metal::TensorAccessorArgs(*W1_buffer).append_to(tk_reader_compile_args);
     tt::tt_metal::TensorAccessorArgs(*b1_buffer).append_to(tk_reader_compile_args);
     const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
         tk_program, TILEKIT_KERNEL_DIR "/mlp/reader.cpp", tk_all_cores,
@@ -174,6 +173,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                     .compile_args = tk_compute_compile_args});
 
     std::vector<std::uint32_t> tk_writer_compile_args;
+    tt::tt_metal::TensorAccessorArgs(*W1_buffer).append_to(tk_writer_compile_args);
     tt::tt_metal::TensorAccessorArgs(*mlp_h_buffer).append_to(tk_writer_compile_args);
     const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
         tk_program, TILEKIT_KERNEL_DIR "/mlp/writer.cpp", tk_all_cores,
@@ -207,28 +207,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).x);
         const std::uint32_t X_mcast_sender_y = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).y);
-        const std::uint32_t W1_mcast_receives = std::min(core_y, 1u);
-        const std::uint32_t W1_mcast_x0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .x);
-        const std::uint32_t W1_mcast_y0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .y);
-        const std::uint32_t W1_mcast_x1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .x);
-        const std::uint32_t W1_mcast_y1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .y);
-        const std::uint32_t W1_mcast_dests = grid_rows - 1u;
-        const std::uint32_t W1_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-        const std::uint32_t W1_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
         const std::uint32_t b1_mcast_receives = std::min(core_y, 1u);
         const std::uint32_t b1_mcast_x0 = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
@@ -251,9 +229,30 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
         const std::uint32_t b1_mcast_sender_y = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+        const std::uint32_t W1_mcast_receives = std::min(core_y, 1u);
+        const std::uint32_t W1_mcast_x0 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .x);
+        const std::uint32_t W1_mcast_y0 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .y);
+        const std::uint32_t W1_mcast_x1 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .x);
+        const std::uint32_t W1_mcast_y1 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .y);
+        const std::uint32_t W1_mcast_dests = grid_rows - 1u;
+        const std::uint32_t W1_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
+        const std::uint32_t W1_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
                                      {X_addr,
-                                      W1_addr,
                                       b1_addr,
                                       Mt,
                                       Dt,
@@ -277,16 +276,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                       X_mcast_sender_y,
                                       X_mcast_ready,
                                       X_mcast_valid,
-                                      W1_mcast_receives,
-                                      W1_mcast_x0,
-                                      W1_mcast_y0,
-                                      W1_mcast_x1,
-                                      W1_mcast_y1,
-                                      W1_mcast_dests,
-                                      W1_mcast_sender_x,
-                                      W1_mcast_sender_y,
-                                      W1_mcast_ready,
-                                      W1_mcast_valid,
                                       b1_mcast_receives,
                                       b1_mcast_x0,
                                       b1_mcast_y0,
@@ -299,9 +288,31 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                       b1_mcast_valid});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
                                      {Dt, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
-        tt::tt_metal::SetRuntimeArgs(
-            tk_program, tk_writer, tk_core,
-            {mlp_h_addr, Mt, Ft, bm, bn, Mb, Nb, core_x, core_y, grid_cols, grid_rows});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
+                                     {W1_addr,
+                                      mlp_h_addr,
+                                      Mt,
+                                      Dt,
+                                      Ft,
+                                      bm,
+                                      bn,
+                                      bk,
+                                      Mb,
+                                      Nb,
+                                      core_x,
+                                      core_y,
+                                      grid_cols,
+                                      grid_rows,
+                                      W1_mcast_receives,
+                                      W1_mcast_x0,
+                                      W1_mcast_y0,
+                                      W1_mcast_x1,
+                                      W1_mcast_y1,
+                                      W1_mcast_dests,
+                                      W1_mcast_sender_x,
+                                      W1_mcast_sender_y,
+                                      W1_mcast_ready,
+                                      W1_mcast_valid});
       }
     }
 
@@ -391,10 +402,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
         tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t mlp_h_mcast_valid =
         tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-    const std::uint32_t W2_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
-    const std::uint32_t W2_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t b2_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     const std::uint32_t b2_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t W2_mcast_ready = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
+    const std::uint32_t W2_mcast_valid = tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);
     tt::tt_metal::CreateCircularBuffer(
         tk_program, tk_all_cores,
         tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_0, tt::DataFormat::Float16_b}})
@@ -423,7 +434,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     std::vector<std::uint32_t> tk_reader_compile_args;
     tt::tt_metal::TensorAccessorArgs(*mlp_h_buffer).append_to(tk_reader_compile_args);
     tt::tt_metal::TensorAccessorArgs(*X_buffer).append_to(tk_reader_compile_args);
-    tt::tt_metal::TensorAccessorArgs(*W2_buffer).append_to(tk_reader_compile_args);
     tt::tt_metal::TensorAccessorArgs(*b2_buffer).append_to(tk_reader_compile_args);
     const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
         tk_program, TILEKIT_KERNEL_DIR "/mlp_after_h/reader.cpp", tk_all_cores,
@@ -445,6 +455,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                     .compile_args = tk_compute_compile_args});
 
     std::vector<std::uint32_t> tk_writer_compile_args;
+    tt::tt_metal::TensorAccessorArgs(*W2_buffer).append_to(tk_writer_compile_args);
     tt::tt_metal::TensorAccessorArgs(*Y_buffer).append_to(tk_writer_compile_args);
     const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
         tk_program, TILEKIT_KERNEL_DIR "/mlp_after_h/writer.cpp", tk_all_cores,
@@ -478,28 +489,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).x);
         const std::uint32_t mlp_h_mcast_sender_y = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).y);
-        const std::uint32_t W2_mcast_receives = std::min(core_y, 1u);
-        const std::uint32_t W2_mcast_x0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .x);
-        const std::uint32_t W2_mcast_y0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .y);
-        const std::uint32_t W2_mcast_x1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .x);
-        const std::uint32_t W2_mcast_y1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .y);
-        const std::uint32_t W2_mcast_dests = grid_rows - 1u;
-        const std::uint32_t W2_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-        const std::uint32_t W2_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
         const std::uint32_t b2_mcast_receives = std::min(core_y, 1u);
         const std::uint32_t b2_mcast_x0 = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
@@ -522,10 +511,31 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
         const std::uint32_t b2_mcast_sender_y = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+        const std::uint32_t W2_mcast_receives = std::min(core_y, 1u);
+        const std::uint32_t W2_mcast_x0 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .x);
+        const std::uint32_t W2_mcast_y0 =
+            static_cast<std::uint32_t>(device
+                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
+                                               core_x, std::min(1u, grid_rows - 1u)})
+                                           .y);
+        const std::uint32_t W2_mcast_x1 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .x);
+        const std::uint32_t W2_mcast_y1 = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
+                .y);
+        const std::uint32_t W2_mcast_dests = grid_rows - 1u;
+        const std::uint32_t W2_mcast_sender_x = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
+        const std::uint32_t W2_mcast_sender_y = static_cast<std::uint32_t>(
+            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
                                      {mlp_h_addr,
                                       X_addr,
-                                      W2_addr,
                                       b2_addr,
                                       Mt,
                                       Dt,
@@ -549,16 +559,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                       mlp_h_mcast_sender_y,
                                       mlp_h_mcast_ready,
                                       mlp_h_mcast_valid,
-                                      W2_mcast_receives,
-                                      W2_mcast_x0,
-                                      W2_mcast_y0,
-                                      W2_mcast_x1,
-                                      W2_mcast_y1,
-                                      W2_mcast_dests,
-                                      W2_mcast_sender_x,
-                                      W2_mcast_sender_y,
-                                      W2_mcast_ready,
-                                      W2_mcast_valid,
                                       b2_mcast_receives,
                                       b2_mcast_x0,
                                       b2_mcast_y0,
@@ -571,9 +571,31 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                       b2_mcast_valid});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
                                      {Ft, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
-        tt::tt_metal::SetRuntimeArgs(
-            tk_program, tk_writer, tk_core,
-            {Y_addr, Mt, Dt, bm, bn, Mb, Nb, core_x, core_y, grid_cols, grid_rows});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
+                                     {W2_addr,
+                                      Y_addr,
+                                      Mt,
+                                      Dt,
+                                      Ft,
+                                      bm,
+                                      bn,
+                                      bk,
+                                      Mb,
+                                      Nb,
+                                      core_x,
+                                      core_y,
+                                      grid_cols,
+                                      grid_rows,
+                                      W2_mcast_receives,
+                                      W2_mcast_x0,
+                                      W2_mcast_y0,
+                                      W2_mcast_x1,
+                                      W2_mcast_y1,
+                                      W2_mcast_dests,
+                                      W2_mcast_sender_x,
+                                      W2_mcast_sender_y,
+                                      W2_mcast_ready,
+                                      W2_mcast_valid});
       }
     }
 
