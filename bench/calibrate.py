@@ -59,6 +59,15 @@ HAND_TUNED = {
 # estimate fits L1; packer_l1_acc on, fp32 accumulation off, HiFi2 for bf16 and LoFi for block
 # floats). The baseline's div 0 is that rule, ported (baselines/matmul_ttnn_auto.cpp, with the L1
 # of the device's architecture; tested in tests/e2e/test_baselines.cpp, AutoConfigIsTtnns).
+# The compute settings, checked against tt-metal a8c5af0f5a26: test_benchmark.py's
+# test_matmul_2d_host_perf_out_of_box calls `in0_t @ in1_t` with no compute_kernel_config (its
+# math_fidelity only sets the cycles per tile of the utilisation), so matmul_device_operation.cpp's
+# create_matmul_attributes picks them: HiFi2 unless both inputs are Bfp8_b/Bfp4_b (then LoFi), and
+# init_device_compute_kernel_config(default_fp32_acc = is_float_32, default_l1_acc = !is_float_32,
+# dst_full_sync_en false: 8 tiles of DST per half); the 2D factory keeps packer_l1_acc when there
+# are more than 2 K blocks (matmul_multicore_reuse_mcast_2d_program_factory.cpp, packer_l1_acc_en),
+# and every out-of-box row has 8. The device's compute_with_storage_grid_size (8x8 on an n150) is
+# the grid. So the ported rule and these settings are what each out-of-box row ran.
 OUT_OF_BOX = (0, 1, 1)
 
 # (table, trace, M, K, N, dtype, fidelity, published device-based utilisation %), GEMM_FLOPS.md:

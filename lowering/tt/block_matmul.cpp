@@ -182,9 +182,15 @@ private:
     for (CircularBuffer& x : p_.cbs)
       if (x.name == cb_a_)
         x.depth = caps_[0];
-      else if (x.name == cb_b_)
+      else if (x.name == cb_b_) {
         x.depth = caps_[1];
-      else if (x.name == cb_c_)
+        // B's blocks are read (and multicast down the column) by the writer, on its NoC, and A's
+        // by the reader on the other, as ttnn's 2D multicast matmul splits them (tt-metal
+        // a8c5af0f5a26, matmul_multicore_reuse_mcast_2d_program_factory.cpp: in0 on RISCV_1,
+        // in1 and the output on RISCV_0, reader_bmm_tile_layout_in1_sender_writer_padding.cpp);
+        // each NoC has its own DRAM queue (docs/timing.md, "Per NoC").
+        x.read_by_writer = true;
+      } else if (x.name == cb_c_)
         x.depth = 2 * sh_ * sw_;
       else if (cb_rows_.count(x.tensor))
         x.depth = row_window();

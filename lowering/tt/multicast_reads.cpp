@@ -17,6 +17,7 @@ enum class Along : std::uint8_t { row, column, grid };
 struct Mcast {
   std::string tensor;
   Along along;
+  Noc noc; // the NoC of the kernel that multicasts it: the rectangle starts at its corner
   std::string receives, x0, y0, x1, y1, dests, sender_x, sender_y, ready, valid;
   /// The ten in df.mcast_block's order, which is also the reader's parameter order.
   std::vector<std::string> values() const {
@@ -32,6 +33,14 @@ public:
   Multicast(Program& p, const PerCore& c) : names_(p), x_(c.start), y_(c.count), grid_(true) {}
 
   std::vector<Mcast> mcasts;
+
+  /// The multicasts of one data-movement kernel, issued on `noc`.
+  Stmt run(const Stmt& body, Noc noc) {
+    noc_ = noc;
+    deps_.clear();
+    control_.clear();
+    return mutate(body);
+  }
 
 protected:
   // Which of the core's column and row a value depends on, through the lets and loops around it.
@@ -85,6 +94,7 @@ private:
   ir::NameSet names_;
   std::string x_, y_; // the per-core values
   bool grid_ = false;
+  Noc noc_ = tt::kReaderNoc;
   std::map<std::string, std::set<std::string>> deps_;
   std::set<std::string> control_;
 
@@ -106,8 +116,8 @@ private:
     if (2 * static_cast<std::int64_t>(mcasts.size() + 1) > tt::kMaxSemaphores)
       return nullptr;
     auto n = [&](const char* what) { return names_.fresh(tensor + "_mcast_" + what); };
-    mcasts.push_back({tensor, along, n("receives"), n("x0"), n("y0"), n("x1"), n("y1"), n("dests"),
-                      n("sender_x"), n("sender_y"), n("ready"), n("valid")});
+    mcasts.push_back({tensor, along, noc_, n("receives"), n("x0"), n("y0"), n("x1"), n("y1"),
+                      n("dests"), n("sender_x"), n("sender_y"), n("ready"), n("valid")});
     return &mcasts.back();
   }
 };
@@ -130,7 +140,7 @@ Function host_core(const Program& p, const CoreGrid& g, const std::vector<Mcast>
     auto [fx, fy] = at(min(k(1), u(size) - k(1))); // the first receiver (itself when alone)
     auto [lx, ly] = at(u(size) - k(1));            // the last receiver
     auto [sx, sy] = at(k(0));                      // the sender
-    if (tt::kReaderNoc == Noc::noc_1) {
+    if (m.noc == Noc::noc_1) {
       std::swap(fx, lx);
       std::swap(fy, ly);
     }
@@ -177,12 +187,12 @@ Function grid_host_core(const Program& p, bool row_wise, const std::vector<Mcast
   // 1 when the core is inside the rectangle (x < w and y < h), 0 when not; 1 when it is not (0, 0)
   Expr inside = min(u(w) - min(u(x), u(w)), k(1)) * min(u(h) - min(u(y), u(h)), k(1));
   Expr other = min(u(x) + u(y), k(1));
-  Expr fx = k(0), fy = k(0), lx = u(w) - k(1), ly = u(h) - k(1);
-  if (tt::kReaderNoc == Noc::noc_1) {
-    std::swap(fx, lx);
-    std::swap(fy, ly);
-  }
   for (const Mcast& m : mcasts) {
+    Expr fx = k(0), fy = k(0), lx = u(w) - k(1), ly = u(h) - k(1);
+    if (m.noc == Noc::noc_1) {
+      std::swap(fx, lx);
+      std::swap(fy, ly);
+    }
     body.push_back(decl(m.receives, Type::u32(), inside * other));
     body.push_back(decl(m.x0, Type::u32(), noc(Intrinsic::tt_noc_x, fx, fy)));
     body.push_back(decl(m.y0, Type::u32(), noc(Intrinsic::tt_noc_y, fx, fy)));
@@ -209,18 +219,28 @@ ir::Module multicast_reads(const ir::Module& m, Diagnostics&) {
   for (Program& p : out.programs) {
     if (!p.host_plan || (!p.host_plan->core_grid && !p.host_plan->per_core))
       continue;
-    Function* reader = ir::find_function(p, FuncKind::reader);
-    if (!reader)
-      continue;
     const HostPlan& plan = *p.host_plan;
     Multicast mc = plan.core_grid ? Multicast(p, *plan.core_grid) : Multicast(p, *plan.per_core);
-    Stmt body = mc.mutate(reader->body);
+    // The reader's block reads, then the writer's (an input CB read_by writer: a blocked
+    // matmul's B), each multicast on its own kernel's NoC.
+    std::vector<std::pair<Function*, Stmt>> changed;
+    for (auto [kind, noc] : {std::pair{FuncKind::reader, tt::kReaderNoc},
+                             std::pair{FuncKind::writer, tt::kWriterNoc}}) {
+      Function* f = ir::find_function(p, kind);
+      if (!f)
+        continue;
+      const std::size_t before = mc.mcasts.size();
+      Stmt body = mc.run(f->body, noc);
+      if (mc.mcasts.size() == before)
+        continue; // unchanged (the dumps say so)
+      f->body = body;
+      for (std::size_t i = before; i < mc.mcasts.size(); ++i)
+        for (const std::string& n : mc.mcasts[i].values())
+          f->params.push_back({n, Type::i32()});
+    }
     if (mc.mcasts.empty())
-      continue; // unchanged (the dumps say so)
-    reader->body = body;
+      continue;
     for (const Mcast& x : mc.mcasts) {
-      for (const std::string& n : x.values())
-        reader->params.push_back({n, Type::i32()});
       p.host_plan->semaphores.push_back(x.ready);
       p.host_plan->semaphores.push_back(x.valid);
     }

@@ -1,8 +1,9 @@
 // Compute-kernel entry points: the DST register file and its acquire/commit/wait/release protocol,
 // the unpacker's and packer's configured data formats, and the numerics of unpack
-// (bf16/fp32/bfp8_b/bfp4_b pages, TF32 through SrcA/SrcB), FPU ops, SFPU ops, reduce and pack; and
+// (bf16/fp32/bfp8_b/bfp4_b pages, TF32 through SrcA/SrcB), FPU ops, matmul, reduce and pack; and
 // the switch that skips that arithmetic (TK_EMULATOR_MATH=off, set_math) while every check and
-// timing hook still runs.
+// timing hook still runs. The SFPU's ops on DST are compute_sfpu.cpp; the context both use is
+// compute_ctx.hpp.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -11,11 +12,13 @@
 
 #include "bfp4.hpp"
 #include "bfp8.hpp"
+#include "compute_ctx.hpp"
 #include "state.hpp"
 #include "tk_emulator/emulator.hpp"
 #include "tk_emulator/timing_params.hpp"
 
 namespace tk::rt::emu {
+using namespace compute_detail;
 namespace {
 std::optional<bool> g_math_forced; // set_math; nullopt: the environment decides
 bool g_math = true;                // for the launch that runs (begin_math_launch)
@@ -76,42 +79,6 @@ const std::array<std::uint16_t, 1024>& face_index() {
     return t;
   }();
   return table;
-}
-
-struct Compute {
-  Fiber& f;
-  CoreState& core;
-  const ComputeConfig& cc;
-  DstState& dst;
-};
-Compute ctx(const char* op) {
-  Fiber& f = current();
-  if (!f.kernel->compute)
-    fail(std::string(op) + " is a compute API but runs in a data-movement kernel");
-  return {f, *f.core, f.kernel->cc, f.core->dst};
-}
-std::uint32_t capacity(const ComputeConfig& cc) {
-  return active_device().arch.dst_tiles(cc.fp32_dest_acc_en, cc.dst_full_sync_en);
-}
-
-Tile& dst_tile(const Compute& c, const char* op, std::uint32_t idst) {
-  if (!c.dst.math)
-    fail(std::string(op) + ": DST is used outside tile_regs_acquire ... tile_regs_commit");
-  const std::uint32_t cap = capacity(c.cc);
-  if (idst >= cap) {
-    fail(std::string(op) + ": DST index " + std::to_string(idst) + " is out of range: " +
-         std::to_string(cap) + " tiles fit in DST (" + (c.cc.fp32_dest_acc_en ? "fp32" : "bf16") +
-         ", " + (c.cc.dst_full_sync_en ? "full-sync" : "half-sync") + ")");
-  }
-  return c.dst.tiles[idst];
-}
-
-// Values written to a 16-bit DST keep bf16 precision.
-void store(const Compute& c, Tile& t) {
-  if (c.cc.fp32_dest_acc_en || !g_math)
-    return;
-  for (float& v : t)
-    v = round_bf16(v);
 }
 
 const char* format_name(tt::DataFormat f) {
@@ -226,6 +193,42 @@ Tile load(const Compute& c, std::uint32_t cb, const std::uint8_t* page) {
   return t;
 }
 } // namespace
+
+namespace compute_detail {
+bool math_on() {
+  return g_math;
+}
+
+Compute ctx(const char* op) {
+  Fiber& f = current();
+  if (!f.kernel->compute)
+    fail(std::string(op) + " is a compute API but runs in a data-movement kernel");
+  return {f, *f.core, f.kernel->cc, f.core->dst};
+}
+std::uint32_t capacity(const ComputeConfig& cc) {
+  return active_device().arch.dst_tiles(cc.fp32_dest_acc_en, cc.dst_full_sync_en);
+}
+
+Tile& dst_tile(const Compute& c, const char* op, std::uint32_t idst) {
+  if (!c.dst.math)
+    fail(std::string(op) + ": DST is used outside tile_regs_acquire ... tile_regs_commit");
+  const std::uint32_t cap = capacity(c.cc);
+  if (idst >= cap) {
+    fail(std::string(op) + ": DST index " + std::to_string(idst) + " is out of range: " +
+         std::to_string(cap) + " tiles fit in DST (" + (c.cc.fp32_dest_acc_en ? "fp32" : "bf16") +
+         ", " + (c.cc.dst_full_sync_en ? "full-sync" : "half-sync") + ")");
+  }
+  return c.dst.tiles[idst];
+}
+
+// Values written to a 16-bit DST keep bf16 precision.
+void store(const Compute& c, Tile& t) {
+  if (c.cc.fp32_dest_acc_en || !g_math)
+    return;
+  for (float& v : t)
+    v = round_bf16(v);
+}
+} // namespace compute_detail
 
 void tile_regs_acquire() {
   Compute c = ctx("tile_regs_acquire");
@@ -468,213 +471,6 @@ void matmul_math(const Compute& c, Tile& d, const Tile& a, const Tile& b, bool t
       d[fi[r * 32 + col]] = acc[r][col];
 }
 } // namespace
-
-namespace {
-// The SFPU op `op` on every element of `d`.
-void sfpu_math(Unary op, Tile& d, float p, float p1, float p2) {
-  for (float& v : d) {
-    const float x = v;
-    switch (op) {
-    case Unary::Exp:
-      v = std::exp(x * p);
-      break;
-    case Unary::Relu:
-      v = x > 0 ? x : 0.0f;
-      break;
-    case Unary::ReluMax:
-      v = std::min(std::max(x, 0.0f), p);
-      break;
-    case Unary::ReluMin:
-      v = x > p ? x : 0.0f;
-      break;
-    case Unary::LeakyRelu:
-      v = x >= 0 ? x : x * p;
-      break;
-    case Unary::Gelu:
-      v = 0.5f * x * (1.0f + std::erf(x * 0.70710678f));
-      break;
-    case Unary::Recip:
-      v = 1.0f / x;
-      break;
-    case Unary::Sqrt:
-      v = std::sqrt(x);
-      break;
-    case Unary::Rsqrt:
-      v = 1.0f / std::sqrt(x);
-      break;
-    case Unary::Log:
-      v = std::log(x);
-      break;
-    case Unary::Sigmoid:
-      v = 1.0f / (1.0f + std::exp(-x));
-      break;
-    case Unary::Tanh:
-      v = std::tanh(x);
-      break;
-    case Unary::Abs:
-      v = std::fabs(x);
-      break;
-    case Unary::Neg:
-      v = -x;
-      break;
-    case Unary::Silu:
-      v = x / (1.0f + std::exp(-x));
-      break;
-    case Unary::Erf:
-      v = std::erf(x);
-      break;
-    case Unary::Hardsigmoid:
-      v = std::clamp(x / 6.0f + 0.5f, 0.0f, 1.0f);
-      break;
-    case Unary::Square:
-      v = x * x;
-      break;
-    case Unary::Exp2:
-      v = std::exp2(x);
-      break;
-    case Unary::Log1p: // NaN below -1, -inf at -1, like the SFPU's log1p
-      v = std::log1p(x);
-      break;
-    case Unary::Sin:
-      v = std::sin(x);
-      break;
-    case Unary::Cos:
-      v = std::cos(x);
-      break;
-    case Unary::Sign:
-      // The SFPU's sign: +-0 give 0, otherwise -1 when the sign bit is set (its `v < 0` tests the
-      // sign bit), else 1; so a NaN gives -1 or 1, not NaN.
-      v = x == 0.0f ? 0.0f : (std::signbit(x) ? -1.0f : 1.0f);
-      break;
-    case Unary::Floor:
-      v = std::floor(x);
-      break;
-    case Unary::Elu: // the SDK's _calculate_elu_: slope * (exp(x) - 1) below 0, else x unchanged
-      if (x < 0.0f)
-        v = p * (std::exp(x) - 1.0f);
-      break;
-    case Unary::Softplus: {
-      // The SDK's calculate_softplus: t = beta * x; below the threshold (p2)
-      // (max(t, 0) + log(1 + exp(-|t|))) / beta, with 1/beta given (p1); from it on, x unchanged.
-      const float t = p * x;
-      if (t < p2)
-        v = p1 * (std::max(t, 0.0f) + std::log1p(std::exp(-std::fabs(t))));
-      break;
-    }
-    case Unary::AddScalar:
-      v = x + p;
-      break;
-    case Unary::SubScalar:
-      v = x - p;
-      break;
-    case Unary::MulScalar:
-      v = x * p;
-      break;
-    case Unary::DivScalar:
-      v = x / p;
-      break;
-    case Unary::RsubScalar:
-      v = p - x;
-      break;
-    case Unary::Fill:
-      v = p;
-      break;
-    }
-  }
-}
-} // namespace
-
-void unary_tile(Unary op, std::uint32_t idst, float p) {
-  unary_tile(op, idst, p, 0.0f, 0.0f);
-}
-
-void unary_tile(Unary op, std::uint32_t idst, float p, float p1, float p2) {
-  Compute c = ctx("SFPU op");
-  Tile& d = dst_tile(c, "SFPU op", idst);
-  if (g_math)
-    sfpu_math(op, d, p, p1, p2);
-  store(c, d);
-  // The counter names are the SDK's calls without "_tile"; transcendental functions cost more
-  // (timing::kSfpuFunctions).
-  static constexpr const char* kNames[] = {
-      "exp",       "relu",      "relu_max",   "relu_min",    "leaky_relu", "gelu",      "recip",
-      "sqrt",      "rsqrt",     "log",        "sigmoid",     "tanh",       "abs",       "negative",
-      "square",    "silu",      "erf",        "hardsigmoid", "exp2",       "log1p",     "sin",
-      "cos",       "sign",      "floor",      "softplus",    "elu",        "add_unary", "sub_unary",
-      "mul_unary", "div_unary", "rsub_unary", "fill"};
-  const bool function = timing::is_sfpu_function(kNames[static_cast<int>(op)]);
-  timing::tile_op(c.f, function ? timing::TileOp::SfpuFunction : timing::TileOp::SfpuSimple,
-                  kNames[static_cast<int>(op)]);
-}
-
-void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std::uint32_t odst) {
-  static constexpr const char* kNames[] = {"binary_max_tile", "binary_min_tile", "add_binary_tile",
-                                           "sub_binary_tile", "mul_binary_tile", "eq_binary_tile",
-                                           "ne_binary_tile",  "lt_binary_tile",  "gt_binary_tile",
-                                           "le_binary_tile",  "ge_binary_tile"};
-  const char* name = kNames[static_cast<int>(op)];
-  Compute c = ctx(name);
-  const Tile& a = dst_tile(c, name, idst0);
-  const Tile& b = dst_tile(c, name, idst1);
-  Tile& o = dst_tile(c, name, odst);
-  // Element by element: o may be a or b.
-  for (int i = 0; i < 1024 && g_math; ++i) {
-    switch (op) {
-    case DstBinary::Max:
-      o[i] = std::max(a[i], b[i]);
-      break;
-    case DstBinary::Min:
-      o[i] = std::min(a[i], b[i]);
-      break;
-    case DstBinary::Add:
-      o[i] = a[i] + b[i];
-      break;
-    case DstBinary::Sub:
-      o[i] = a[i] - b[i];
-      break;
-    case DstBinary::Mul:
-      o[i] = a[i] * b[i];
-      break;
-    // Comparisons write 1.0 where they hold and 0.0 elsewhere (IEEE: NaN compares unequal).
-    case DstBinary::Eq:
-      o[i] = a[i] == b[i] ? 1.0f : 0.0f;
-      break;
-    case DstBinary::Ne:
-      o[i] = a[i] != b[i] ? 1.0f : 0.0f;
-      break;
-    case DstBinary::Lt:
-      o[i] = a[i] < b[i] ? 1.0f : 0.0f;
-      break;
-    case DstBinary::Gt:
-      o[i] = a[i] > b[i] ? 1.0f : 0.0f;
-      break;
-    case DstBinary::Le:
-      o[i] = a[i] <= b[i] ? 1.0f : 0.0f;
-      break;
-    case DstBinary::Ge:
-      o[i] = a[i] >= b[i] ? 1.0f : 0.0f;
-      break;
-    }
-  }
-  store(c, o);
-  timing::tile_op(c.f, timing::TileOp::SfpuSimple, name);
-}
-
-void where_tile(bool float_format, std::uint32_t ic, std::uint32_t ia, std::uint32_t ib,
-                std::uint32_t odst) {
-  if (!float_format)
-    not_modelled("where_tile on an integer DataFormat");
-  Compute c = ctx("where_tile");
-  const Tile& cond = dst_tile(c, "where_tile", ic);
-  const Tile& a = dst_tile(c, "where_tile", ia);
-  const Tile& b = dst_tile(c, "where_tile", ib);
-  Tile& o = dst_tile(c, "where_tile", odst);
-  // Element by element: o may be any of the three.
-  for (int i = 0; i < 1024 && g_math; ++i)
-    o[i] = cond[i] != 0.0f ? a[i] : b[i];
-  store(c, o);
-  timing::tile_op(c.f, timing::TileOp::SfpuSimple, "where_tile");
-}
 
 namespace {
 // Reduces `a` into DST tile `d` (pool and dim as reduce_tile's).
