@@ -184,12 +184,16 @@ private:
         x.depth = caps_[0];
       else if (x.name == cb_b_) {
         x.depth = caps_[1];
-        // B's blocks are read (and multicast down the column) by the writer, on its NoC, and A's
-        // by the reader on the other, as ttnn's 2D multicast matmul splits them (tt-metal
-        // a8c5af0f5a26, matmul_multicore_reuse_mcast_2d_program_factory.cpp: in0 on RISCV_1,
-        // in1 and the output on RISCV_0, reader_bmm_tile_layout_in1_sender_writer_padding.cpp);
-        // each NoC has its own DRAM queue (docs/timing.md, "Per NoC").
-        x.read_by_writer = true;
+        // B's blocks stay with the reader, beside A's. ttnn's 2D multicast matmul gives them to
+        // the writer, on the other NoC (tt-metal a8c5af0f5a26,
+        // matmul_multicore_reuse_mcast_2d_program_factory.cpp: in0 on RISCV_1, in1 and the output
+        // on RISCV_0), and `read_by_writer = true` here does the same (split-kernels and
+        // multicast-reads take it); by the timing model that gains 11-40% where a core computes
+        // one block (512^3, 1024^3) and loses 9-16% where it computes several (4096^3: C's
+        // drain on NoC 0 holds up B's next reads; docs/bench.md, "A on one NoC, B and C on the
+        // other"). The number of blocks per core is known only at run time, so the choice
+        // belongs to the host's rule; until it makes it, the larger shapes decide.
+        x.read_by_writer = false;
       } else if (x.name == cb_c_)
         x.depth = 2 * sh_ * sw_;
       else if (cb_rows_.count(x.tensor))
