@@ -160,6 +160,44 @@ private:
         fail(where, "attribute 'cpu_packed_a' must be a tensor name");
       p.cpu_packed_a = *s;
     }
+    // grouped_dims = [[outer, ratio, inner], ...], rows = [[name, dim, capacity, tiles], ...]:
+    // each entry a list of exactly these types.
+    auto entries = [&](const AttrValue& v, const char* message,
+                       const auto& valid) -> std::vector<std::vector<AttrValue>> {
+      std::vector<std::vector<AttrValue>> out;
+      const auto* list = std::get_if<std::vector<AttrValue>>(&v.value);
+      for (const AttrValue& e : list ? *list : std::vector<AttrValue>{}) {
+        const auto* fields = std::get_if<std::vector<AttrValue>>(&e.value);
+        if (!fields || !valid(*fields))
+          fail(where, message);
+        out.push_back(*fields);
+      }
+      if (out.empty())
+        fail(where, message);
+      return out;
+    };
+    auto is = [](const std::vector<AttrValue>& f, std::size_t i, auto type) {
+      return std::holds_alternative<decltype(type)>(f[i].value);
+    };
+    if (std::optional<AttrValue> v = take("grouped_dims"))
+      for (const auto& f :
+           entries(*v, "attribute 'grouped_dims' must be a list of [outer, ratio, inner]",
+                   [&](const std::vector<AttrValue>& f) {
+                     return f.size() == 3 && is(f, 0, std::string{}) && is(f, 1, std::int64_t{}) &&
+                            is(f, 2, std::string{});
+                   }))
+        p.grouped_dims.push_back({std::get<std::string>(f[0].value),
+                                  std::get<std::int64_t>(f[1].value),
+                                  std::get<std::string>(f[2].value)});
+    if (std::optional<AttrValue> v = take("rows"))
+      for (const auto& f :
+           entries(*v, "attribute 'rows' must be a list of [name, dimension, capacity, tiles]",
+                   [&](const std::vector<AttrValue>& f) {
+                     return f.size() == 4 && is(f, 0, std::string{}) && is(f, 1, std::string{}) &&
+                            is(f, 2, std::int64_t{}) && is(f, 3, bool{});
+                   }))
+        p.rows.push_back({std::get<std::string>(f[0].value), std::get<std::string>(f[1].value),
+                          std::get<std::int64_t>(f[2].value), std::get<bool>(f[3].value)});
   }
 
   // ---- declarations ----
