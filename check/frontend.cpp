@@ -724,7 +724,10 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
                        std::regex_search(k.file->text(), compute_include);
   const std::string abs = fs::absolute(path).lexically_normal().string();
 
-  // As given, so that the compiler's messages name the file as the user did.
+  // As given, so that the compiler's messages name the file as the user did. The --sdk build's
+  // generated files (kernel_includes.hpp, chlkc_math.cpp) live in a directory of their own, as
+  // the JIT's do (tt_metal/jit_build/genfiles.cpp, get_kernel_source_to_include, writes them into
+  // its output directory), where a relative name would not resolve: they include the absolute one.
   const std::string include = fs::path(path).is_absolute() ? abs : path;
   // With --sdk the real headers define the CB descriptor arrays (from the generated
   // chlkc_descriptors.h, mapped in below), so the wrapper only includes.
@@ -793,11 +796,11 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
                                                  ""},
                                                 {std::string(kSdkGeneratedDir) +
                                                      "/kernel_includes.hpp",
-                                                 "#include \"" + include + "\"\n"},
+                                                 "#include \"" + abs + "\"\n"},
                                                 {std::string(kSdkGeneratedDir) + "/chlkc_math.cpp",
                                                  "#define TRISC_MATH\n#include "
                                                  "\"defines_generated.h\"\n#include \"" +
-                                                     include + "\"\n"}},
+                                                     abs + "\"\n"}},
       &printer);
   diag_os.flush();
   if (!ast || ast->getDiagnostics().hasErrorOccurred()) {

@@ -108,33 +108,25 @@ void shapes(const Program& p, const Program* combine, const std::vector<std::str
   }
   // Grouped indices (to-tile-ir's grouped_dims: [outer, ratio, inner]): outer = ratio * inner.
   json grouped = json::array();
-  if (auto it = p.attrs.find("grouped_dims"); it != p.attrs.end())
-    for (const AttrValue& g : std::get<std::vector<AttrValue>>(it->second.value)) {
-      const auto& v = std::get<std::vector<AttrValue>>(g.value);
-      const std::string& outer = std::get<std::string>(v.at(0).value);
-      const std::string& inner = std::get<std::string>(v.at(2).value);
-      grouped.push_back({{"outer", outer},
-                         {"a", first.at(outer).first},
-                         {"axis_a", first.at(outer).second},
-                         {"ratio", std::get<std::int64_t>(v.at(1).value)},
-                         {"inner", inner},
-                         {"b", first.at(inner).first},
-                         {"axis_b", first.at(inner).second}});
-    }
+  for (const GroupedDim& g : p.grouped_dims)
+    grouped.push_back({{"outer", g.outer},
+                       {"a", first.at(g.outer).first},
+                       {"axis_a", first.at(g.outer).second},
+                       {"ratio", g.ratio},
+                       {"inner", g.inner},
+                       {"b", first.at(g.inner).first},
+                       {"axis_b", first.at(g.inner).second}});
   // Rows of tiles on TT (select-tile-ops' rows: [name, dim, capacity, tiles]): the row's tiles fit
   // the row's CB. Only a kernel with rows has the key.
-  if (auto it = tt ? tt->attrs.find("rows") : p.attrs.end(); tt && it != tt->attrs.end()) {
+  if (tt && !tt->rows.empty()) {
     json rows = json::array();
-    for (const AttrValue& r : std::get<std::vector<AttrValue>>(it->second.value)) {
-      const auto& v = std::get<std::vector<AttrValue>>(r.value);
-      const std::string& dim = std::get<std::string>(v.at(1).value);
-      rows.push_back({{"row", std::get<std::string>(v.at(0).value)},
-                      {"dim", dim},
-                      {"a", first.at(dim).first},
-                      {"axis_a", first.at(dim).second},
-                      {"capacity", std::get<std::int64_t>(v.at(2).value)},
-                      {"tile", std::get<bool>(v.at(3).value) ? 32 : 1}});
-    }
+    for (const RowOfTiles& r : tt->rows)
+      rows.push_back({{"row", r.name},
+                      {"dim", r.dim},
+                      {"a", first.at(r.dim).first},
+                      {"axis_a", first.at(r.dim).second},
+                      {"capacity", r.capacity},
+                      {"tile", r.tiles ? 32 : 1}});
     k["row_checks"] = rows;
   }
   k["shape_checks"] = checks;

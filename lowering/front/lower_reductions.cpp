@@ -234,6 +234,7 @@ private:
     out.name = combine_name_;
     out.loc = p_.loc;
     out.attrs = p_.attrs;
+    out.grouped_dims = p_.grouped_dims;
     out.options = p_.options; // the same chip, grid and options as the program it finishes
     const std::set<std::string> after = stored_tensors(epilogue_);
     for (const Reduction& r : reductions_)

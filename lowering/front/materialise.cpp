@@ -348,6 +348,7 @@ private:
     out.options = p_.options; // the kernel's @options and ttgen's overrides hold for both
     out.attrs = p_.attrs;
     out.attrs.erase("materialise");
+    out.grouped_dims = p_.grouped_dims;
     Tensor input = scratch_tensor_;
     input.role = TensorRole::input;
     out.tensors = {input};

@@ -41,12 +41,8 @@ public:
     opts.math_fidelity = o.math_fidelity;
     // Grouped indices `K[h / 2, ...]` (dsl::Kernel::grouped): [outer, ratio, inner], each checked
     // by the host (outer = ratio * inner) before the kernel runs.
-    if (!k_.grouped.empty()) {
-      std::vector<AttrValue> grouped;
-      for (const dsl::GroupedDim& g : k_.grouped)
-        grouped.push_back({std::vector<AttrValue>{{g.outer}, {g.ratio}, {g.inner}}});
-      p.attrs["grouped_dims"] = {std::move(grouped)};
-    }
+    for (const dsl::GroupedDim& g : k_.grouped)
+      p.grouped_dims.push_back({g.outer, g.ratio, g.inner});
     if (o.matmul_rows > 0) { // choose-blocks checks that the kernel is a matmul
       opts.matmul_rows = o.matmul_rows;
       opts.matmul_cols = o.matmul_cols;

@@ -107,9 +107,10 @@ bool equal(const Module& a, const Module& b) {
     const Program &p = a.programs[i], &q = b.programs[i];
     if (p.name != q.name || p.attrs != q.attrs || p.signature != q.signature ||
         p.combine != q.combine || p.dst_fp32 != q.dst_fp32 || p.cpu_packed_a != q.cpu_packed_a ||
-        p.options != q.options || p.blocking != q.blocking || p.materialise != q.materialise ||
-        p.tensors != q.tensors || p.cbs != q.cbs || p.accessors != q.accessors ||
-        p.host_plan != q.host_plan || p.functions.size() != q.functions.size())
+        p.grouped_dims != q.grouped_dims || p.rows != q.rows || p.options != q.options ||
+        p.blocking != q.blocking || p.materialise != q.materialise || p.tensors != q.tensors ||
+        p.cbs != q.cbs || p.accessors != q.accessors || p.host_plan != q.host_plan ||
+        p.functions.size() != q.functions.size())
       return false;
     for (std::size_t j = 0; j < p.functions.size(); ++j) {
       const Function &f = p.functions[j], &g = q.functions[j];

@@ -62,9 +62,10 @@ bool same_function(const Function& a, const Function& b) {
 bool same_program(const Program& a, const Program& b) {
   if (a.name != b.name || a.attrs != b.attrs || a.signature != b.signature ||
       a.combine != b.combine || a.dst_fp32 != b.dst_fp32 || a.cpu_packed_a != b.cpu_packed_a ||
-      a.options != b.options || a.blocking != b.blocking || a.materialise != b.materialise ||
-      a.tensors != b.tensors || a.cbs != b.cbs || a.accessors != b.accessors ||
-      a.host_plan != b.host_plan || a.functions.size() != b.functions.size())
+      a.grouped_dims != b.grouped_dims || a.rows != b.rows || a.options != b.options ||
+      a.blocking != b.blocking || a.materialise != b.materialise || a.tensors != b.tensors ||
+      a.cbs != b.cbs || a.accessors != b.accessors || a.host_plan != b.host_plan ||
+      a.functions.size() != b.functions.size())
     return false;
   for (std::size_t i = 0; i < a.functions.size(); ++i)
     if (!same_function(a.functions[i], b.functions[i]))

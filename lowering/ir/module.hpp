@@ -146,6 +146,28 @@ std::string_view to_string(Materialise::Basis);
 std::optional<Materialise::Choice> materialise_choice_from_string(std::string_view);
 std::optional<Materialise::Basis> materialise_basis_from_string(std::string_view);
 
+/// A grouped index `K[h / 2, ...]` (to-tile-ir, from dsl::Kernel::grouped): dimension `outer` is
+/// `ratio` times dimension `inner`, which the host checks before the kernel runs. Printed among
+/// the program's attributes as one list per index, `grouped_dims = [["H", 2, "HK"]]`.
+struct GroupedDim {
+  std::string outer;
+  std::int64_t ratio = 1;
+  std::string inner;
+  friend bool operator==(const GroupedDim&, const GroupedDim&) = default;
+};
+
+/// A row of tiles on TT (select-tile-ops): its CB `cb_<name>` holds `capacity` tiles, which must
+/// cover the row, whose extent is the tile count of dimension `dim` (`tiles`) or, for a batch
+/// dimension, its value; the host checks it. Printed among the program's attributes as one list
+/// per row, `rows = [["o", "D", 64, true]]`.
+struct RowOfTiles {
+  std::string name;
+  std::string dim;
+  std::int64_t capacity = 0;
+  bool tiles = true;
+  friend bool operator==(const RowOfTiles&, const RowOfTiles&) = default;
+};
+
 struct Program {
   std::string name;
   Attrs attrs;
@@ -164,6 +186,10 @@ struct Program {
   /// program's gemm reads (lower-gemm's decision, lower-elementwise stores it so:
   /// `cpu_packed_a = "mlp_h"`); empty for none.
   std::string cpu_packed_a = {};
+  /// The kernel's grouped indices (to-tile-ir), in the order the kernel writes them.
+  std::vector<GroupedDim> grouped_dims = {};
+  /// The rows of tiles on TT (select-tile-ops), in the order it meets them.
+  std::vector<RowOfTiles> rows = {};
   /// The program's options (to-tile-ir on); absent on hand-built programs, which take the
   /// defaults (lower::tt::options).
   std::optional<Options> options = {};

@@ -226,6 +226,18 @@ public:
       a["dst_fp32"] = {*p.dst_fp32};
     if (!p.cpu_packed_a.empty())
       a["cpu_packed_a"] = {p.cpu_packed_a};
+    if (!p.grouped_dims.empty()) {
+      std::vector<AttrValue> groups;
+      for (const GroupedDim& g : p.grouped_dims)
+        groups.push_back({std::vector<AttrValue>{{g.outer}, {g.ratio}, {g.inner}}});
+      a["grouped_dims"] = {std::move(groups)};
+    }
+    if (!p.rows.empty()) {
+      std::vector<AttrValue> rows;
+      for (const RowOfTiles& r : p.rows)
+        rows.push_back({std::vector<AttrValue>{{r.name}, {r.dim}, {r.capacity}, {r.tiles}}});
+      a["rows"] = {std::move(rows)};
+    }
     return a;
   }
   void attrs_clause(const Attrs& a) {

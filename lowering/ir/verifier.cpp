@@ -4,6 +4,7 @@
 #include "lowering/ir/printer.hpp"
 #include "support/diagnostics.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -489,9 +490,33 @@ void check_materialise(const Program& p) {
          q(p.name));
 }
 
+// The typed header fields grouped_dims (to-tile-ir) and rows (select-tile-ops).
+void check_groups_and_rows(const Program& p) {
+  for (const GroupedDim& g : p.grouped_dims)
+    if (g.outer.empty() || g.inner.empty() || g.outer == g.inner || g.ratio < 1)
+      fail("program " + q(p.name) + " groups dimension " + q(g.outer) + " as " +
+           std::to_string(g.ratio) + " x " + q(g.inner) +
+           " (grouped_dims): two different dimensions and a positive ratio");
+  std::set<std::string> rows;
+  for (const RowOfTiles& r : p.rows) {
+    if (r.name.empty() || r.dim.empty() || !rows.insert(r.name).second)
+      fail("program " + q(p.name) + " lists row of tiles " + q(r.name) + " over " + q(r.dim) +
+           " (rows): a row needs a name of its own and a dimension");
+    if (r.capacity < 1)
+      fail("program " + q(p.name) + "'s row of tiles " + q(r.name) + " holds " +
+           std::to_string(r.capacity) + " tiles (rows): at least one");
+  }
+  const auto row_cbs = std::count_if(p.cbs.begin(), p.cbs.end(),
+                                     [](const CircularBuffer& c) { return c.role == CBRole::row; });
+  if (static_cast<std::size_t>(row_cbs) < p.rows.size())
+    fail("program " + q(p.name) + " lists " + std::to_string(p.rows.size()) +
+         " rows of tiles (rows) but has " + std::to_string(row_cbs) + " circular buffers for rows");
+}
+
 void check_program(const Program& p) {
   check_options(p);
   check_materialise(p);
+  check_groups_and_rows(p);
   std::set<std::string> names;
   for (const Tensor& t : p.tensors) {
     if (!names.insert(t.name).second)

@@ -446,13 +446,7 @@ private:
                           print(extent) + " tiles");
     auto dim = row_dims_.find(v->name);
     const bool tiles = dim != row_dims_.end();
-    std::vector<AttrValue> rows;
-    if (auto it = prog_.attrs.find("rows"); it != prog_.attrs.end())
-      rows = std::get<std::vector<AttrValue>>(it->second.value);
-    std::vector<AttrValue> row{AttrValue{name}, AttrValue{tiles ? dim->second : v->name},
-                               AttrValue{row_capacity_}, AttrValue{tiles}};
-    rows.push_back(AttrValue{std::move(row)});
-    prog_.attrs["rows"] = AttrValue{std::move(rows)};
+    prog_.rows.push_back({name, tiles ? dim->second : v->name, row_capacity_, tiles});
   }
 
   std::vector<Stmt>* out_ = nullptr;

@@ -284,6 +284,13 @@ TEST(TtgenCheck, RealHeadersOfBothArchitectures) {
               std::string::npos)
         << arch << '\n'
         << c.out;
+    // A kernel named by a relative path (check() runs in the source tree): the generated
+    // kernel_includes.hpp, in a directory of its own, includes it by its absolute path.
+    const std::string rel = fs::relative(dir / "kernels/matmul/reader.cpp", source_dir()).string();
+    ASSERT_TRUE(fs::path(rel).is_relative()) << rel;
+    const Checked r = check("--sdk '" + std::string(sdk) + "' --arch=" + arch + " " + rel);
+    EXPECT_EQ(r.code, 0) << arch << '\n' << r.err;
+    EXPECT_EQ(r.out.find(rel + ": reader\n"), 0u) << arch << '\n' << r.out;
     // The parse's target is the core's: 32-bit pointers and long.
     std::ofstream(dir / "rv32.cpp") << "#include \"api/dataflow/dataflow_api.h\"\n"
                                        "static_assert(sizeof(void*) == 4 && sizeof(long) == 4);\n"
