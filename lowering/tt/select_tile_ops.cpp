@@ -43,6 +43,15 @@ bool is_window_wait(const Stmt& s) {
   return c && c->fn == Intrinsic::cb_wait_front;
 }
 
+// A window's read (stream-rows' df.read_block before the loop that walks it): the reader's or the
+// writer's statement, which split-kernels takes out of the compute kernel; a DST section of the
+// compute kernel may stay open across it.
+bool is_window_read(const Stmt& s) {
+  const Evaluate* e = as<Evaluate>(s);
+  const Call* c = e ? as<Call>(e->call) : nullptr;
+  return c && c->fn == Intrinsic::df_read_block;
+}
+
 std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) {
   const Block* b = as<Block>(f.body);
   std::size_t n = 0; // the leading waits
@@ -227,9 +236,12 @@ private:
                      Val v) {
     const Stmt* next = k + 1 < ss.size() ? &ss[k + 1] : nullptr;
     // The waits for a kept row's window between two accumulation loops (keep-rows: after the
-    // tiles a first walk took as they arrived, before those it streams) do not end the section.
+    // tiles a first walk took as they arrived, before those it streams) do not end the section,
+    // nor does a streamed row's read of its window and the wait for it (stream-rows: K's row
+    // before `for e { s += Q[h, i, e] @ transpose(K[h, j, e]) }`), so the sum stays in DST.
     std::size_t gap = 0;
-    while (k + 1 + gap < ss.size() && is_window_wait(ss[k + 1 + gap]))
+    while (k + 1 + gap < ss.size() &&
+           (is_window_wait(ss[k + 1 + gap]) || is_window_read(ss[k + 1 + gap])))
       ++gap;
     const Stmt* after = k + 1 + gap < ss.size() ? &ss[k + 1 + gap] : nullptr;
     const For* loop = after ? as<For>(*after) : nullptr;

@@ -98,7 +98,6 @@ void kernel_main() {
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
           cb_wait_front(cb_partials, 4);
-          reconfig_data_format_srca(cb_bias);
           unary_bcast_init<BroadcastType::ROW>(cb_bias, cb_C);
           tile_regs_acquire();
           unary_bcast<BroadcastType::ROW>(cb_bias, sc_2 * 2 + 0, 0);
@@ -115,7 +114,6 @@ void kernel_main() {
           pack_tile(1, cb_C);
           cb_push_back(cb_C, 1);
           tile_regs_release();
-          reconfig_data_format_srca(cb_bias);
           unary_bcast_init<BroadcastType::ROW>(cb_bias, cb_C);
           tile_regs_acquire();
           unary_bcast<BroadcastType::ROW>(cb_bias, sc_2 * 2 + 1, 0);
@@ -132,7 +130,6 @@ void kernel_main() {
           pack_tile(1, cb_C);
           cb_push_back(cb_C, 1);
           tile_regs_release();
-          reconfig_data_format_srca(cb_bias);
           unary_bcast_init<BroadcastType::ROW>(cb_bias, cb_C);
           tile_regs_acquire();
           unary_bcast<BroadcastType::ROW>(cb_bias, sc_2 * 2 + 0, 0);
@@ -149,7 +146,6 @@ void kernel_main() {
           pack_tile(1, cb_C);
           cb_push_back(cb_C, 1);
           tile_regs_release();
-          reconfig_data_format_srca(cb_bias);
           unary_bcast_init<BroadcastType::ROW>(cb_bias, cb_C);
           tile_regs_acquire();
           unary_bcast<BroadcastType::ROW>(cb_bias, sc_2 * 2 + 1, 0);

@@ -97,7 +97,6 @@ void kernel_main() {
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
           cb_wait_front(cb_partials, 4);
-          reconfig_data_format_srca(cb_b1);
           unary_bcast_init<BroadcastType::ROW>(cb_b1, cb_mlp_h);
           tile_regs_acquire();
           unary_bcast<BroadcastType::ROW>(cb_b1, sc_2 * 2 + 0, 0);
@@ -114,7 +113,6 @@ void kernel_main() {
           pack_tile(1, cb_mlp_h);
           cb_push_back(cb_mlp_h, 1);
           tile_regs_release();
-          reconfig_data_format_srca(cb_b1);
           unary_bcast_init<BroadcastType::ROW>(cb_b1, cb_mlp_h);
           tile_regs_acquire();
           unary_bcast<BroadcastType::ROW>(cb_b1, sc_2 * 2 + 1, 0);
@@ -131,7 +129,6 @@ void kernel_main() {
           pack_tile(1, cb_mlp_h);
           cb_push_back(cb_mlp_h, 1);
           tile_regs_release();
-          reconfig_data_format_srca(cb_b1);
           unary_bcast_init<BroadcastType::ROW>(cb_b1, cb_mlp_h);
           tile_regs_acquire();
           unary_bcast<BroadcastType::ROW>(cb_b1, sc_2 * 2 + 0, 0);
@@ -148,7 +145,6 @@ void kernel_main() {
           pack_tile(1, cb_mlp_h);
           cb_push_back(cb_mlp_h, 1);
           tile_regs_release();
-          reconfig_data_format_srca(cb_b1);
           unary_bcast_init<BroadcastType::ROW>(cb_b1, cb_mlp_h);
           tile_regs_acquire();
           unary_bcast<BroadcastType::ROW>(cb_b1, sc_2 * 2 + 1, 0);
