@@ -52,6 +52,12 @@ bool is_window_read(const Stmt& s) {
   return c && c->fn == Intrinsic::df_read_block;
 }
 
+bool is_pop(const Stmt& s) {
+  const Evaluate* e = as<Evaluate>(s);
+  const Call* c = e ? as<Call>(e->call) : nullptr;
+  return c && c->fn == Intrinsic::cb_pop_front;
+}
+
 std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) {
   const Block* b = as<Block>(f.body);
   std::size_t n = 0; // the leading waits
@@ -276,6 +282,18 @@ private:
     const Assign* next_assign = next ? as<Assign>(*next) : nullptr;
     if (declared_here && next && !loop && it->second == k + 1 &&
         ir::count_mentions(*next, name) == 1 && !(next_assign && next_assign->name == name)) {
+      sel_.set_resident(name, v);
+      return 1;
+    }
+    // The next statement, past the pops of windows the value no longer reads, redefines it from
+    // its one use (after attention's score sum, `s = where(tril(i, j), s * scale, fill(-inf))`):
+    // the value stays in DST for it, not packed and copied back in.
+    std::size_t n = k + 1;
+    while (n < ss.size() && is_pop(ss[n]))
+      ++n;
+    const Assign* redefined = n < ss.size() ? as<Assign>(ss[n]) : nullptr;
+    if (declared_here && !loop && redefined && redefined->name == name &&
+        redefined->value->type.is_tile() && ir::count_mentions(redefined->value, name) == 1) {
       sel_.set_resident(name, v);
       return 1;
     }
