@@ -44,6 +44,11 @@ public:
         continue;
       }
       std::array<std::string, 3> need = needs(x);
+      if (configures_all(x)) { // it sets what it needs itself: no reconfiguration before it
+        st = need;
+        out.push_back(x);
+        continue;
+      }
       for (int u : {kSrcA, kSrcB})
         if (!need[u].empty() && !same(st[u], need[u])) {
           out.insert(before_init(out), reconfig(u, need[u]));
@@ -61,6 +66,16 @@ public:
 private:
   const Program& p_;
 
+  // unary_bcast_init(icb, ocb) configures both unpackers from icb and the packer for ocb itself
+  // (tt-metal a8c5af0f5a26 tt_metal/hw/inc/api/compute/bcast.h: llk_unpack_hw_configure(icb),
+  // llk_math_hw_configure(icb, icb), llk_pack_hw_configure(ocb)), so a reconfig_data_format_* or
+  // pack_reconfig_data_format before it would configure what it configures again (one init call
+  // each in the timing model: FlashAttention's o-row loop paid one per output tile per key tile).
+  static bool configures_all(const Stmt& x) {
+    const Call* c = call_of(x);
+    return c && c->fn == Intrinsic::unary_bcast_init;
+  }
+
   // The CBs one statement unpacks through srcA / srcB, or packs into.
   static std::array<std::string, 3> needs(const Stmt& x) {
     const Call* c = call_of(x);
@@ -68,9 +83,7 @@ private:
       return {};
     if (c->fn == Intrinsic::pack_tile)
       return {"", "", cb_name(c->args[1])};
-    // unary_bcast_init(icb, ocb) configures both unpackers from icb and the packer for ocb itself
-    // (bcast.h: llk_unpack_hw_configure, llk_pack_hw_configure): asking for exactly that keeps
-    // what this pass knows of the units true after it.
+    // unary_bcast_init(icb, ocb): what it configures itself (configures_all).
     if (c->fn == Intrinsic::unary_bcast_init)
       return {cb_name(c->args[1]), cb_name(c->args[1]), cb_name(c->args[2])};
     if (!writes_dst(c->fn))

@@ -43,6 +43,21 @@ bool is_window_wait(const Stmt& s) {
   return c && c->fn == Intrinsic::cb_wait_front;
 }
 
+// A window's read (stream-rows' df.read_block before the loop that walks it): the reader's or the
+// writer's statement, which split-kernels takes out of the compute kernel; a DST section of the
+// compute kernel may stay open across it.
+bool is_window_read(const Stmt& s) {
+  const Evaluate* e = as<Evaluate>(s);
+  const Call* c = e ? as<Call>(e->call) : nullptr;
+  return c && c->fn == Intrinsic::df_read_block;
+}
+
+bool is_pop(const Stmt& s) {
+  const Evaluate* e = as<Evaluate>(s);
+  const Call* c = e ? as<Call>(e->call) : nullptr;
+  return c && c->fn == Intrinsic::cb_pop_front;
+}
+
 std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) {
   const Block* b = as<Block>(f.body);
   std::size_t n = 0; // the leading waits
@@ -227,9 +242,12 @@ private:
                      Val v) {
     const Stmt* next = k + 1 < ss.size() ? &ss[k + 1] : nullptr;
     // The waits for a kept row's window between two accumulation loops (keep-rows: after the
-    // tiles a first walk took as they arrived, before those it streams) do not end the section.
+    // tiles a first walk took as they arrived, before those it streams) do not end the section,
+    // nor does a streamed row's read of its window and the wait for it (stream-rows: K's row
+    // before `for e { s += Q[h, i, e] @ transpose(K[h, j, e]) }`), so the sum stays in DST.
     std::size_t gap = 0;
-    while (k + 1 + gap < ss.size() && is_window_wait(ss[k + 1 + gap]))
+    while (k + 1 + gap < ss.size() &&
+           (is_window_wait(ss[k + 1 + gap]) || is_window_read(ss[k + 1 + gap])))
       ++gap;
     const Stmt* after = k + 1 + gap < ss.size() ? &ss[k + 1 + gap] : nullptr;
     const For* loop = after ? as<For>(*after) : nullptr;
@@ -264,6 +282,18 @@ private:
     const Assign* next_assign = next ? as<Assign>(*next) : nullptr;
     if (declared_here && next && !loop && it->second == k + 1 &&
         ir::count_mentions(*next, name) == 1 && !(next_assign && next_assign->name == name)) {
+      sel_.set_resident(name, v);
+      return 1;
+    }
+    // The next statement, past the pops of windows the value no longer reads, redefines it from
+    // its one use (after attention's score sum, `s = where(tril(i, j), s * scale, fill(-inf))`):
+    // the value stays in DST for it, not packed and copied back in.
+    std::size_t n = k + 1;
+    while (n < ss.size() && is_pop(ss[n]))
+      ++n;
+    const Assign* redefined = n < ss.size() ? as<Assign>(ss[n]) : nullptr;
+    if (declared_here && !loop && redefined && redefined->name == name &&
+        redefined->value->type.is_tile() && ir::count_mentions(redefined->value, name) == 1) {
       sel_.set_resident(name, v);
       return 1;
     }

@@ -44,7 +44,7 @@ void kernel_main() {
   const uint32_t scale_bits = get_arg_val<uint32_t>(3);
   const uint32_t start = get_arg_val<uint32_t>(4);
   const uint32_t count = get_arg_val<uint32_t>(5);
-  compute_kernel_hw_startup(cb_s, cb_s, cb_m);
+  compute_kernel_hw_startup(cb_K_win, cb_Q_win, cb_m);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t w = start; w < start + count; ++w) {
     const int32_t i = w % St / 2 + w % St % 2 * (St - 1 - 2 * (w % St / 2));
@@ -82,70 +82,32 @@ void kernel_main() {
     for (int32_t j = 0; j < i + 1; ++j) {
       tile_regs_acquire();
       // DST[0] is zero: nothing wrote it since tile_regs_acquire
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_s, 1);
-      pack_tile(0, cb_s);
-      cb_push_back(cb_s, 1);
-      tile_regs_release();
-      cb_wait_front(cb_s, 1);
       cb_wait_front(cb_K_win, 32);
       reconfig_data_format_srcb(cb_Q_win);
+      reconfig_data_format_srca(cb_K_win);
+      mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
       for (int32_t e = 0; e < stream_kept; ++e) {
-        reconfig_data_format_srca(cb_s);
-        copy_tile_to_dst_init_short(cb_s);
-        tile_regs_acquire();
-        copy_tile(cb_s, 0, 0);
-        reconfig_data_format_srca(cb_K_win);
-        mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
         matmul_tiles(cb_Q_win, cb_K_win, e, e, 0);
-        cb_pop_front(cb_s, 1);
-        tile_regs_commit();
-        tile_regs_wait();
-        cb_reserve_back(cb_s, 1);
-        pack_tile(0, cb_s);
-        cb_push_back(cb_s, 1);
-        tile_regs_release();
-        cb_wait_front(cb_s, 1);
       }
+      mm_init_short(cb_Q, cb_K, /*transpose=*/1);
       for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
-        reconfig_data_format_srca(cb_s);
-        copy_tile_to_dst_init_short(cb_s);
-        tile_regs_acquire();
-        copy_tile(cb_s, 0, 0);
         cb_wait_front(cb_Q, 1);
         cb_wait_front(cb_K, 1);
-        reconfig_data_format_srca(cb_K);
-        mm_init_short(cb_Q, cb_K, /*transpose=*/1);
         matmul_tiles(cb_Q, cb_K, 0, 0, 0);
         cb_pop_front(cb_Q, 1);
         cb_pop_front(cb_K, 1);
-        cb_pop_front(cb_s, 1);
-        tile_regs_commit();
-        tile_regs_wait();
-        cb_reserve_back(cb_s, 1);
-        pack_tile(0, cb_s);
-        cb_push_back(cb_s, 1);
-        tile_regs_release();
-        cb_wait_front(cb_s, 1);
       }
       cb_pop_front(cb_K_win, 32);
-      reconfig_data_format_srca(cb_s);
-      copy_tile_to_dst_init_short(cb_s);
-      tile_regs_acquire();
-      copy_tile(cb_s, 0, 0);
       binop_with_scalar_tile_init();
       mul_unary_tile(0, scale_bits);
       fill_tile_init();
       fill_tile(1, -std::numeric_limits<float>::infinity());
       cb_wait_front(cb_mask, 1);
-      reconfig_data_format_srca(cb_mask);
       copy_tile_to_dst_init_short(cb_mask);
       copy_tile(cb_mask, 0, 2);
       cb_pop_front(cb_mask, 1);
       where_tile_init();
       where_tile<DataFormat::Float32>(2, 0, 1, 2);
-      cb_pop_front(cb_s, 1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_s, 1);
@@ -198,7 +160,6 @@ void kernel_main() {
       cb_push_back(cb_c, 1);
       tile_regs_release();
       cb_wait_front(cb_c, 1);
-      reconfig_data_format_srcb(cb_mn);
       unary_bcast_init<BroadcastType::COL>(cb_mn, cb_p);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mn, 0, 0);
@@ -267,7 +228,6 @@ void kernel_main() {
       reconfig_data_format_srcb(cb_c);
       for (int32_t d = 0; d < stream_kept; ++d) {
         cb_wait_front(cb_o, 1);
-        reconfig_data_format_srca(cb_c);
         unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
         tile_regs_acquire();
         unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
@@ -288,7 +248,6 @@ void kernel_main() {
       }
       for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
         cb_wait_front(cb_o, 1);
-        reconfig_data_format_srca(cb_c);
         unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
         tile_regs_acquire();
         unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
@@ -332,6 +291,7 @@ void kernel_main() {
     pack_reconfig_data_format(cb_tmp1);
     for (int32_t d = 0; d < Dt; ++d) {
       cb_wait_front(cb_o, 1);
+      reconfig_data_format_srca(cb_l);
       copy_tile_to_dst_init_short(cb_l);
       tile_regs_acquire();
       copy_tile(cb_l, 0, 0);
@@ -344,7 +304,6 @@ void kernel_main() {
       cb_push_back(cb_tmp1, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp1, 1);
-      reconfig_data_format_srca(cb_tmp1);
       unary_bcast_init<BroadcastType::COL>(cb_tmp1, cb_O);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_tmp1, 0, 0);

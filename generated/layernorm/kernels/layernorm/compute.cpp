@@ -97,8 +97,6 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_v, 1);
     for (int32_t j = 0; j < row_kept; ++j) {
-      reconfig_data_format_srcb(cb_mean);
-      reconfig_data_format_srca(cb_mean);
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_d);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
@@ -150,8 +148,6 @@ void kernel_main() {
       reduce_uninit();
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
-      reconfig_data_format_srcb(cb_mean);
-      reconfig_data_format_srca(cb_mean);
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_d);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
@@ -222,8 +218,6 @@ void kernel_main() {
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_v, 1);
     for (int32_t j = 0; j < shared_kept; ++j) {
-      reconfig_data_format_srcb(cb_mean);
-      pack_reconfig_data_format(cb_sum0);
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
@@ -232,13 +226,10 @@ void kernel_main() {
       copy_tile(cb_x_row, j, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
-      reconfig_data_format_srca(cb_r);
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_sum0);
       unary_bcast<BroadcastType::COL>(cb_r, 0, 2);
       mul_binary_tile_init();
       mul_binary_tile(1, 2, 1);
-      reconfig_data_format_srcb(cb_gamma_row);
-      reconfig_data_format_srca(cb_gamma_row);
       unary_bcast_init<BroadcastType::ROW>(cb_gamma_row, cb_sum0);
       unary_bcast<BroadcastType::ROW>(cb_gamma_row, j, 3);
       mul_binary_tile_init();
@@ -250,7 +241,6 @@ void kernel_main() {
       cb_push_back(cb_sum0, 1);
       tile_regs_release();
       cb_wait_front(cb_sum0, 1);
-      pack_reconfig_data_format(cb_y);
       unary_bcast_init<BroadcastType::ROW>(cb_beta_row, cb_y);
       tile_regs_acquire();
       unary_bcast<BroadcastType::ROW>(cb_beta_row, j, 0);
@@ -268,8 +258,6 @@ void kernel_main() {
       tile_regs_release();
     }
     for (int32_t j = shared_kept; j < shared_kept + (row_kept - shared_kept); ++j) {
-      reconfig_data_format_srcb(cb_mean);
-      pack_reconfig_data_format(cb_sum0);
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
@@ -278,14 +266,11 @@ void kernel_main() {
       copy_tile(cb_x_row, j, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
-      reconfig_data_format_srca(cb_r);
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_sum0);
       unary_bcast<BroadcastType::COL>(cb_r, 0, 2);
       mul_binary_tile_init();
       mul_binary_tile(1, 2, 1);
       cb_wait_front(cb_gamma, 1);
-      reconfig_data_format_srcb(cb_gamma);
-      reconfig_data_format_srca(cb_gamma);
       unary_bcast_init<BroadcastType::ROW>(cb_gamma, cb_sum0);
       unary_bcast<BroadcastType::ROW>(cb_gamma, 0, 3);
       cb_pop_front(cb_gamma, 1);
@@ -299,7 +284,6 @@ void kernel_main() {
       tile_regs_release();
       cb_wait_front(cb_sum0, 1);
       cb_wait_front(cb_beta, 1);
-      pack_reconfig_data_format(cb_y);
       unary_bcast_init<BroadcastType::ROW>(cb_beta, cb_y);
       tile_regs_acquire();
       unary_bcast<BroadcastType::ROW>(cb_beta, 0, 0);
@@ -318,8 +302,6 @@ void kernel_main() {
       tile_regs_release();
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
-      reconfig_data_format_srcb(cb_mean);
-      pack_reconfig_data_format(cb_sum0);
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
@@ -330,14 +312,11 @@ void kernel_main() {
       cb_pop_front(cb_x, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
-      reconfig_data_format_srca(cb_r);
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_sum0);
       unary_bcast<BroadcastType::COL>(cb_r, 0, 2);
       mul_binary_tile_init();
       mul_binary_tile(1, 2, 1);
       cb_wait_front(cb_gamma, 1);
-      reconfig_data_format_srcb(cb_gamma);
-      reconfig_data_format_srca(cb_gamma);
       unary_bcast_init<BroadcastType::ROW>(cb_gamma, cb_sum0);
       unary_bcast<BroadcastType::ROW>(cb_gamma, 0, 3);
       cb_pop_front(cb_gamma, 1);
@@ -351,7 +330,6 @@ void kernel_main() {
       tile_regs_release();
       cb_wait_front(cb_sum0, 1);
       cb_wait_front(cb_beta, 1);
-      pack_reconfig_data_format(cb_y);
       unary_bcast_init<BroadcastType::ROW>(cb_beta, cb_y);
       tile_regs_acquire();
       unary_bcast<BroadcastType::ROW>(cb_beta, 0, 0);

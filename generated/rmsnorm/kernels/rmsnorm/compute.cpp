@@ -144,8 +144,6 @@ void kernel_main() {
     cb_pop_front(cb_ss, 1);
     pack_reconfig_data_format(cb_y);
     for (int32_t j = 0; j < shared_kept; ++j) {
-      reconfig_data_format_srcb(cb_r);
-      reconfig_data_format_srca(cb_r);
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
@@ -154,7 +152,6 @@ void kernel_main() {
       copy_tile(cb_x_row, j, 1);
       mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
-      reconfig_data_format_srcb(cb_g_row);
       unary_bcast_init<BroadcastType::ROW>(cb_g_row, cb_y);
       unary_bcast<BroadcastType::ROW>(cb_g_row, j, 2);
       mul_binary_tile_init();
@@ -167,8 +164,6 @@ void kernel_main() {
       tile_regs_release();
     }
     for (int32_t j = shared_kept; j < shared_kept + (row_kept - shared_kept); ++j) {
-      reconfig_data_format_srcb(cb_r);
-      reconfig_data_format_srca(cb_r);
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
@@ -178,7 +173,6 @@ void kernel_main() {
       mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
       cb_wait_front(cb_g, 1);
-      reconfig_data_format_srcb(cb_g);
       unary_bcast_init<BroadcastType::ROW>(cb_g, cb_y);
       unary_bcast<BroadcastType::ROW>(cb_g, 0, 2);
       cb_pop_front(cb_g, 1);
@@ -192,8 +186,6 @@ void kernel_main() {
       tile_regs_release();
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
-      reconfig_data_format_srcb(cb_r);
-      reconfig_data_format_srca(cb_r);
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
@@ -205,7 +197,6 @@ void kernel_main() {
       mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
       cb_wait_front(cb_g, 1);
-      reconfig_data_format_srcb(cb_g);
       unary_bcast_init<BroadcastType::ROW>(cb_g, cb_y);
       unary_bcast<BroadcastType::ROW>(cb_g, 0, 2);
       cb_pop_front(cb_g, 1);

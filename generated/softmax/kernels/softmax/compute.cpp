@@ -169,7 +169,6 @@ void kernel_main() {
       sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, j, 0, 0);
       exp_tile_init();
       exp_tile(0);
-      reconfig_data_format_srca(cb_r);
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
       unary_bcast<BroadcastType::COL>(cb_r, 0, 1);
       mul_binary_tile_init();
@@ -190,7 +189,6 @@ void kernel_main() {
       cb_pop_front(cb_x, 1);
       exp_tile_init();
       exp_tile(0);
-      reconfig_data_format_srca(cb_r);
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
       unary_bcast<BroadcastType::COL>(cb_r, 0, 1);
       mul_binary_tile_init();
