@@ -232,6 +232,19 @@ TEST(TtgenCheck, ReadAfterPop) {
   EXPECT_EQ(clean.err, "");
 }
 
+// A reader and a compute kernel whose CB calls are in loops it cannot count (`i += chunk`): no
+// balance is proved (warnings, no false alarm), but with the reader's push dropped no page of c_0
+// is ever pushed, whatever the counts, and the compute kernel's wait is a deadlock (TTNN's
+// transposing reduce reader with its push dropped was "proved" before).
+TEST(TtgenCheck, ReservedButNeverPushed) {
+  const std::string k = "tests/unit/ttgen_check/kernels/";
+  const std::string program =
+      k + "chunked_reader.cpp " + k +
+      "chunked_compute.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp";
+  expect_check_golden("chunked_reader", program);
+  expect_check_golden("chunked_reader_push_dropped", "-DDROP_PUSH " + program);
+}
+
 // Device 2.0 kernels (experimental::CircularBuffer and Noc methods) are modelled like the calls
 // they wrap: the copy is proved balanced, and a dropped reserve_back is found (it was a vacuous
 // proof before).
