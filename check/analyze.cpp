@@ -403,15 +403,12 @@ private:
       s.dst = Dst::unknown;
     if (!e.opaque_cbs)
       return;
-    const Window unknown{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
     if (!e.cb) {
       unknown_cb_ = true;
-      for (auto& [cb, w] : s.cbs)
-        w = unknown;
-      s.ptrs.clear();
+      forget_every_cb(s);
       return;
     }
-    s.cbs[*e.cb] = unknown;
+    s.cbs[*e.cb] = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
     Totals& t = totals_[*e.cb];
     t.pushed.reset();
     t.popped.reset();
@@ -455,11 +452,22 @@ private:
       ++*w.packed;
   }
 
+  /// After a call that may reserve, push, wait for or pop any CB: every CB's window (those not
+  /// touched yet too) is unknown, and no pointer is known to point at held pages.
+  static void forget_every_cb(State& s) {
+    for (std::int64_t cb = 0; cb < 32; ++cb)
+      s.cbs[cb] = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    s.ptrs.clear();
+  }
+
   void cb_event(const Event& e, State& s, const Poly& count, bool tally) {
     if (!e.cb) {
       warning(e.range, "cannot prove: the CB of " + e.call +
                            " is not a constant, so no CB is balanced against the other kernels");
       unknown_cb_ = true;
+      // It may be any CB (a CircularBuffer built from a helper's parameter): a pack or push of
+      // the CB it is later resolved to is then not held against an empty window.
+      forget_every_cb(s);
       return;
     }
     const std::int64_t cb = *e.cb;

@@ -184,7 +184,9 @@ private:
   }
 
   /// The CB of a Device 2.0 experimental::CircularBuffer object: the constant its variable was
-  /// constructed with (`experimental::CircularBuffer cb(tt::CBIndex::c_0)`), else nullopt.
+  /// constructed with (`experimental::CircularBuffer cb(tt::CBIndex::c_0)`, or `auto cb =
+  /// experimental::CircularBuffer(cb_out)` in a helper whose `cb_out` is bound to a constant, as
+  /// TTNN's softmax), else nullopt.
   std::optional<std::int64_t> object_cb(const clang::Expr* e) const {
     if (!e)
       return std::nullopt;
@@ -192,7 +194,10 @@ private:
     const auto* v = r ? llvm::dyn_cast<clang::VarDecl>(r->getDecl()) : nullptr;
     if (!v || !v->hasInit())
       return std::nullopt;
-    const auto* ctor = llvm::dyn_cast<clang::CXXConstructExpr>(v->getInit()->IgnoreImplicit());
+    const clang::Expr* init = v->getInit()->IgnoreImplicit();
+    if (const auto* cast = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(init))
+      init = cast->getSubExpr()->IgnoreImplicit();
+    const auto* ctor = llvm::dyn_cast<clang::CXXConstructExpr>(init);
     if (!ctor || ctor->getNumArgs() < 1)
       return std::nullopt;
     return constant(ctor->getArg(0));

@@ -170,6 +170,9 @@ TEST(TtgenCheck, CbThatIsNotAConstant) {
   expect_check_golden("variable_cb",
                       "tests/unit/ttgen_check/kernels/variable_cb.cpp " + kBroken +
                           "compute.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp");
+  expect_check_golden("variable_cb_push_c0",
+                      "-DPUSH_C0 tests/unit/ttgen_check/kernels/variable_cb.cpp " + kBroken +
+                          "compute.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp");
 }
 
 // CB indices and counts from compile-time args: symbols (any CB: nothing balanced, no false
@@ -243,6 +246,17 @@ TEST(TtgenCheck, ReservedButNeverPushed) {
       "chunked_compute.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp";
   expect_check_golden("chunked_reader", program);
   expect_check_golden("chunked_reader_push_dropped", "-DDROP_PUSH " + program);
+}
+
+// A helper's CircularBuffer built from its parameter (`auto out =
+// experimental::CircularBuffer(cb_out)`) is the CB the call passes: proved (TTNN's softmax got a
+// false alarm, a pack into "unreserved" c_6), and its dropped reserve is found.
+TEST(TtgenCheck, CircularBufferOfAHelperParameter) {
+  const std::string program =
+      "tests/unit/emulator/kernels/sdk/d2_read.cpp tests/unit/ttgen_check/kernels/"
+      "cb_object_in_helper.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp";
+  expect_check_golden("cb_object_in_helper", program);
+  expect_check_golden("cb_object_in_helper_no_reserve", "-DDROP_OUT_RESERVE " + program);
 }
 
 // Device 2.0 kernels (experimental::CircularBuffer and Noc methods) are modelled like the calls
