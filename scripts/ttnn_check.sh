@@ -158,7 +158,9 @@ for p in "${programs[@]}"; do
           writer) args[2]="$work/m/$file" ;;
         esac
         # A kernel's copy finds its own folder's includes; a library file's copy is found first.
-        out="$(check "$opts -I $work/m -I $tt/$(dirname "$file")" "${args[@]}")"
+        # Compile-time args given by the kernel's path go to its copy.
+        mopts="${opts//--compile-args $file=/--compile-args $work/m/$file=}"
+        out="$(check "$mopts -I $work/m -I $tt/$(dirname "$file")" "${args[@]}")"
         # A mutant that does not compile (ttgen check exits 2: the edit broke a statement that
         # spans lines) is not a mutant: not planted, counted apart.
         if [[ "$(tail -1 <<< "$out")" == "exit 2" ]]; then
