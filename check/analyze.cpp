@@ -112,6 +112,26 @@ public:
       }
   }
 
+  /// Whether `b` has a push of `cb`, or a call it does not model that may push it, on a path the
+  /// defines and compile-time args leave in (a branch of known value is taken one way).
+  static bool may_push(const Body& b, std::int64_t cb) {
+    for (const Node& n : b)
+      if (const Event* e = std::get_if<Event>(&n.v)) {
+        if (e->kind == EventKind::push && (!e->cb || *e->cb == cb))
+          return true;
+        if (e->kind == EventKind::opaque && e->opaque_cbs && (!e->cb || *e->cb == cb))
+          return true;
+      } else if (const Loop* l = std::get_if<Loop>(&n.v)) {
+        if (may_push(l->body, cb))
+          return true;
+      } else if (const Branch* br = std::get_if<Branch>(&n.v)) {
+        if ((br->known != false && may_push(br->then_body, cb)) ||
+            (br->known != true && may_push(br->else_body, cb)))
+          return true;
+      }
+    return false;
+  }
+
   std::map<std::int64_t, Totals> run() {
     State s;
     walk(k_.body, s, Poly::constant(1), true);
@@ -383,15 +403,12 @@ private:
       s.dst = Dst::unknown;
     if (!e.opaque_cbs)
       return;
-    const Window unknown{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
     if (!e.cb) {
       unknown_cb_ = true;
-      for (auto& [cb, w] : s.cbs)
-        w = unknown;
-      s.ptrs.clear();
+      forget_every_cb(s);
       return;
     }
-    s.cbs[*e.cb] = unknown;
+    s.cbs[*e.cb] = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
     Totals& t = totals_[*e.cb];
     t.pushed.reset();
     t.popped.reset();
@@ -435,11 +452,22 @@ private:
       ++*w.packed;
   }
 
+  /// After a call that may reserve, push, wait for or pop any CB: every CB's window (those not
+  /// touched yet too) is unknown, and no pointer is known to point at held pages.
+  static void forget_every_cb(State& s) {
+    for (std::int64_t cb = 0; cb < 32; ++cb)
+      s.cbs[cb] = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    s.ptrs.clear();
+  }
+
   void cb_event(const Event& e, State& s, const Poly& count, bool tally) {
     if (!e.cb) {
       warning(e.range, "cannot prove: the CB of " + e.call +
                            " is not a constant, so no CB is balanced against the other kernels");
       unknown_cb_ = true;
+      // It may be any CB (a CircularBuffer built from a helper's parameter): a pack or push of
+      // the CB it is later resolved to is then not held against an empty window.
+      forget_every_cb(s);
       return;
     }
     const std::int64_t cb = *e.cb;
@@ -616,6 +644,37 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
     const std::string name = cb_name(cb);
     const std::string who_pushes = kernel_list(prod);
     const std::string who_pops = kernel_list(cons);
+    // A CB that a kernel reserves and no kernel ever pushes (no push call, nor a call it does not
+    // model, anywhere), while another waits for it: whatever the loops' counts, every page the
+    // consumer waits for is never pushed (its push dropped). Where the counts are known, the
+    // balance below says so with them.
+    if (!pushed || !popped) {
+      const Side* reserver = nullptr;
+      const Side* waiter = nullptr;
+      bool pushes = false;
+      for (const Kernel& k : kernels)
+        pushes |= KernelCheck::may_push(k.body, cb);
+      for (const Side& s : prod)
+        if (!reserver && s.totals.first_reserve)
+          reserver = &s;
+      for (const Side& s : cons)
+        if (!waiter && s.totals.first_wait && s.kernel != (reserver ? reserver->kernel : nullptr))
+          waiter = &s;
+      if (!pushes && reserver && waiter) {
+        const Event* at = waiter->totals.first_wait;
+        Diagnostic& d = diags.error(
+            at->range, "deadlock: no kernel pushes " + name + " (" + file_name(*reserver->kernel) +
+                           " reserves it but never pushes it); " + at->call +
+                           " waits for pages that are never pushed");
+        d.file = waiter->kernel->file.get();
+        d.notes.push_back(Diagnostic{Severity::note,
+                                     reserver->kernel->file.get(),
+                                     reserver->totals.first_reserve->range,
+                                     name + " is reserved here",
+                                     {}});
+        continue;
+      }
+    }
     if (!pushed || !popped) {
       const Side& any = prod.empty() ? cons[0] : prod[0];
       const Event* at = any.totals.first_push      ? any.totals.first_push

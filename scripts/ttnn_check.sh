@@ -15,8 +15,9 @@
 # A dropped last pop of a kernel that runs once only leaves a page in its CB at the end (ttgen check
 # says so and proves the rest): counted as equivalent, not planted.
 # Nothing of tt-metal is copied into this repository: the mutated copies live in a scratch
-# directory. Last line: "P programs, F false alarms; M mutations planted, K found, I inert,
-# E equivalent".
+# directory. A mutant that does not compile (ttgen check exits 2) is not planted: counted apart.
+# Last line: "P programs, F false alarms (S errors of a shipped bug); M mutations planted, K found,
+# X missed, I inert, E equivalent, N not planted (do not compile)".
 # Exit status 0 when there is no false alarm and every planted mutation was found.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -116,11 +117,12 @@ mutate() { # kind file line out
   esac
 }
 
-false_alarms=0 planted=0 found=0 inert=0 missed=0 equivalent=0
+false_alarms=0 planted=0 found=0 inert=0 missed=0 equivalent=0 not_compiling=0 checked=0
 known_bugs=0
 for p in "${programs[@]}"; do
   IFS='|' read -r name opts reader compute writer libs known <<< "$p"
   [[ -z "${TTNN_CHECK_ONLY:-}" || "$name" =~ ${TTNN_CHECK_ONLY:-} ]] || continue
+  checked=$((checked + 1))
   base="$(check "$opts" "$reader" "$compute" "$writer")"
   status="$(tail -1 <<< "$base")"
   base_errors="$(grep ': error:' <<< "$base" | sort)"
@@ -156,7 +158,16 @@ for p in "${programs[@]}"; do
           writer) args[2]="$work/m/$file" ;;
         esac
         # A kernel's copy finds its own folder's includes; a library file's copy is found first.
-        out="$(check "$opts -I $work/m -I $tt/$(dirname "$file")" "${args[@]}")"
+        # Compile-time args given by the kernel's path go to its copy.
+        mopts="${opts//--compile-args $file=/--compile-args $work/m/$file=}"
+        out="$(check "$mopts -I $work/m -I $tt/$(dirname "$file")" "${args[@]}")"
+        # A mutant that does not compile (ttgen check exits 2: the edit broke a statement that
+        # spans lines) is not a mutant: not planted, counted apart.
+        if [[ "$(tail -1 <<< "$out")" == "exit 2" ]]; then
+          not_compiling=$((not_compiling + 1))
+          echo "  not planted (does not compile) $kind $file:$line: $(grep -m1 'error:' <<< "$out" | cut -c1-150)"
+          continue
+        fi
         if [[ "$out" == "$base" ]]; then
           inert=$((inert + 1))
           echo "  inert   $kind $file:$line"
@@ -186,5 +197,5 @@ for p in "${programs[@]}"; do
     done
   done
 done
-echo "${#programs[@]} programs, $false_alarms false alarms ($known_bugs errors of a shipped bug); $planted mutations planted, $found found, $inert inert, $equivalent equivalent"
+echo "$checked programs, $false_alarms false alarms ($known_bugs errors of a shipped bug); $planted mutations planted, $found found, $missed missed, $inert inert, $equivalent equivalent, $not_compiling not planted (do not compile)"
 ((false_alarms == 0 && missed == 0))

@@ -18,6 +18,9 @@ inline constexpr std::uint32_t kTileBytes = 576; // tt::tile_size(DataFormat::Bf
 
 /// One tile of values in face order (face 0..3, each row-major 16x16) from a Bfp4_b page.
 std::array<float, 1024> decode_tile(const std::uint8_t* page);
+/// One value: a code (sign bit and 3-bit magnitude) against its row's shared exponent, as the
+/// SDK's convert_bfp_to_u32(Bfp4_b, code, shared_exp, false) reads it.
+float decode_value(std::uint8_t code, std::uint8_t shared_exp);
 /// One tile of values in face order into a Bfp4_b page as the SDK's host helper
 /// (pack_as_bfp4_tiles) writes it: each value's 24-bit mantissa shifted down to the face row's
 /// shared (largest) exponent, then rounded to 3 bits to nearest with ties to even, saturating at 7.

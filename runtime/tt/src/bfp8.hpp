@@ -17,6 +17,9 @@ inline constexpr std::uint32_t kTileBytes = 1088; // tt::tile_size(DataFormat::B
 
 /// One tile of values in face order (face 0..3, each row-major 16x16) from a Bfp8_b page.
 std::array<float, 1024> decode_tile(const std::uint8_t* page);
+/// One value: a code (sign bit and 7-bit magnitude) against its row's shared exponent, as the
+/// SDK's convert_bfp_to_u32(Bfp8_b, code, shared_exp, false) reads it.
+float decode_value(std::uint8_t code, std::uint8_t shared_exp);
 /// One tile of values in face order into a Bfp8_b page as the SDK's host helper
 /// (pack_as_bfp8_tiles) writes it: each face row rounded to its shared exponent with ties to
 /// even, magnitudes saturating at 127.

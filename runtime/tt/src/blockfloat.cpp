@@ -109,6 +109,9 @@ namespace bfp8 {
 std::array<float, 1024> decode_tile(const std::uint8_t* page) {
   return decode_rows(page, 7);
 }
+float decode_value(std::uint8_t code, std::uint8_t shared_exp) {
+  return decode(code, shared_exp, 7);
+}
 void encode_tile(const float* values, std::uint8_t* page) {
   encode_rows(values, page, 7, false, Ties::even);
 }
@@ -120,6 +123,9 @@ void encode_tile_packer(const float* values, std::uint8_t* page) {
 namespace bfp4 {
 std::array<float, 1024> decode_tile(const std::uint8_t* page) {
   return decode_rows(page, 3);
+}
+float decode_value(std::uint8_t code, std::uint8_t shared_exp) {
+  return decode(code, shared_exp, 3);
 }
 void encode_tile(const float* values, std::uint8_t* page) {
   encode_rows(values, page, 3, false, Ties::even);

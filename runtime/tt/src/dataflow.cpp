@@ -7,6 +7,8 @@
 #include <optional>
 #include <utility>
 
+#include "bfp4.hpp"
+#include "bfp8.hpp"
 #include "dev_mem_map.h"
 #include "state.hpp"
 
@@ -324,6 +326,9 @@ CbInterfaceState cb_interface(std::uint32_t cb) {
 }
 std::uint8_t cb_data_format(std::uint32_t cb) {
   return static_cast<std::uint8_t>(cb_at(static_cast<std::int32_t>(cb), "TileSlice", 0).format);
+}
+float bfp_value(std::uint8_t code, std::uint8_t shared_exp, bool bfp4) {
+  return bfp4 ? bfp4::decode_value(code, shared_exp) : bfp8::decode_value(code, shared_exp);
 }
 std::uint32_t cb_page_size(std::uint32_t cb) {
   return cb_at(static_cast<std::int32_t>(cb), "get_tile_size", 0).page_size;

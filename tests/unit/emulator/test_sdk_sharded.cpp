@@ -148,6 +148,28 @@ TEST(EmulatorSdkSharded, TileSlicePrintsAsTheSdksPrintServer) {
             "0 1 2 3 <TileSlice data truncated due to exceeding max count (4)>\n");
 }
 
+// A TileSlice of Bfp8_b and Bfp4_b tiles, as the SDK's print server shows it: each datum its code
+// against its face row's shared exponent (convert_bfp_to_u32, blockfloat_common.cpp), taken
+// row-major (exponent of the 16-element group) or untilized (of the face row); two bytes a datum,
+// so a TileSlice<8> keeps four. The values follow from the bytes the kernel writes
+// (sdk/tile_slice_bfp.cpp): Bfp8_b m * 2^(r % 3), Bfp4_b m.
+TEST(EmulatorSdkSharded, TileSliceOfBfpTiles) {
+  setenv("TT_METAL_DPRINT_CORES", "(0,0)", 1);
+  ProgramBuilder p;
+  p.cb(tt::CBIndex::c_0, 1, 1088, tt::DataFormat::Bfp8_b);
+  p.cb(tt::CBIndex::c_1, 1, 576, tt::DataFormat::Bfp4_b);
+  p.writer("sdk/tile_slice_bfp.cpp", {});
+  testing::internal::CaptureStdout();
+  p.run();
+  unsetenv("TT_METAL_DPRINT_CORES");
+  EXPECT_EQ(testing::internal::GetCapturedStdout(),
+            "1 4\n132 34\n"  // Bfp8_b row-major: (0,0) 1, (0,16) 2*2, (16,0) 33*4, (16,16) 34
+            "1 34\n132 49\n" // untilized: faces 0..3, rows 0, 16, 32, 48
+            "1 2\n5 6\n"     // Bfp4_b row-major
+            "1 -3\n5 7\n"    // untilized: face 1's row 0 is face row 16, negative
+            "1 1 1 1 <TileSlice data truncated due to exceeding max count (4)>\n");
+}
+
 // experimental::CircularBuffer in a compute kernel (the compute CB calls, as in TTNN's kernels and
 // tt_metal/kernels/compute/eltwise_binary.cpp), api/compute/softmax.h and api/debug/assert.h:
 // 1 / exp(x) of two tiles, within bf16 rounding of each step.

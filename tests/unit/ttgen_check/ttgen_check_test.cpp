@@ -170,6 +170,9 @@ TEST(TtgenCheck, CbThatIsNotAConstant) {
   expect_check_golden("variable_cb",
                       "tests/unit/ttgen_check/kernels/variable_cb.cpp " + kBroken +
                           "compute.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp");
+  expect_check_golden("variable_cb_push_c0",
+                      "-DPUSH_C0 tests/unit/ttgen_check/kernels/variable_cb.cpp " + kBroken +
+                          "compute.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp");
 }
 
 // CB indices and counts from compile-time args: symbols (any CB: nothing balanced, no false
@@ -230,6 +233,30 @@ TEST(TtgenCheck, ReadAfterPop) {
   const Checked clean = check(program);
   EXPECT_EQ(clean.code, 0) << clean.err;
   EXPECT_EQ(clean.err, "");
+}
+
+// A reader and a compute kernel whose CB calls are in loops it cannot count (`i += chunk`): no
+// balance is proved (warnings, no false alarm), but with the reader's push dropped no page of c_0
+// is ever pushed, whatever the counts, and the compute kernel's wait is a deadlock (TTNN's
+// transposing reduce reader with its push dropped was "proved" before).
+TEST(TtgenCheck, ReservedButNeverPushed) {
+  const std::string k = "tests/unit/ttgen_check/kernels/";
+  const std::string program =
+      k + "chunked_reader.cpp " + k +
+      "chunked_compute.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp";
+  expect_check_golden("chunked_reader", program);
+  expect_check_golden("chunked_reader_push_dropped", "-DDROP_PUSH " + program);
+}
+
+// A helper's CircularBuffer built from its parameter (`auto out =
+// experimental::CircularBuffer(cb_out)`) is the CB the call passes: proved (TTNN's softmax got a
+// false alarm, a pack into "unreserved" c_6), and its dropped reserve is found.
+TEST(TtgenCheck, CircularBufferOfAHelperParameter) {
+  const std::string program =
+      "tests/unit/emulator/kernels/sdk/d2_read.cpp tests/unit/ttgen_check/kernels/"
+      "cb_object_in_helper.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp";
+  expect_check_golden("cb_object_in_helper", program);
+  expect_check_golden("cb_object_in_helper_no_reserve", "-DDROP_OUT_RESERVE " + program);
 }
 
 // Device 2.0 kernels (experimental::CircularBuffer and Noc methods) are modelled like the calls

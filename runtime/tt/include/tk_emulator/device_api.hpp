@@ -40,6 +40,10 @@ struct CbInterfaceState {
 CbInterfaceState cb_interface(std::uint32_t cb);
 /// The CB's DataFormat (as the SDK's unpack_src_format / pack_dst_format tables hold it).
 std::uint8_t cb_data_format(std::uint32_t cb);
+/// A Bfp8_b (or, with bfp4, Bfp4_b) datum's value: its code against its row's shared exponent,
+/// as tt-metal's print server reads a TileSlice of one (convert_bfp_to_u32,
+/// tt_metal/impl/data_format/blockfloat_common.cpp).
+float bfp_value(std::uint8_t code, std::uint8_t shared_exp, bool bfp4);
 
 // NoC. Local L1 addresses are real pointers into the current core's L1 window (below 4 GiB); NoC
 // addresses carry (x, y) and a core-relative offset.

@@ -110,6 +110,12 @@ void put_tile_slice(std::string& out, const TileSliceHostDev<N>& ts) {
         put_float(out, v);
         break;
       }
+      case DataFormat::Bfp8_b:
+      case DataFormat::Bfp4_b:
+        // The shared exponent then the code (dprint_parser.cpp: data_ptr[i] & 0xFF, >> 8).
+        put_float(out,
+                  ::tk::rt::emu::bfp_value(d[2 * i + 1], d[2 * i], format == DataFormat::Bfp4_b));
+        break;
       case DataFormat::Int8:
         out += std::to_string(static_cast<int>(static_cast<int8_t>(d[i])));
         break;

@@ -4,8 +4,10 @@
 // whether the CB is an input or an output and which pointer (TSLICE_*); on compute the unpacker's
 // read pointer is used (the emulator runs one compute thread for UNPACK, MATH and PACK); elements
 // are taken untilized (face by face) when print_untilized, else row-major; at most MAX_BYTES bytes
-// of data. Supported formats are the SDK's; the emulator prints Float16_b, Float32 and the integer
-// formats and stops with an error on Bfp8_b/Bfp4_b slices (not emulated).
+// of data. Supported formats are the SDK's: Float16_b, Float32, the integer formats, and Bfp8_b and
+// Bfp4_b, whose datum is kept as the SDK keeps it, two bytes: its row's shared exponent (the
+// exponent section first, one a face row) then its code (Bfp4_b: the low nibble of byte k is value
+// 2k), so that a Bfp TileSlice holds MAX_BYTES / 2 data.
 #pragma once
 #include <cstdint>
 
@@ -65,6 +67,13 @@ struct TileSlice : TileSliceHostDev<MAX_BYTES> {
       return ((h / 16) * 2 + w / 16) * 256 + (h % 16) * 16 + w % 16;
     return w + h * 32;
   }
+  // The face row whose shared exponent a Bfp datum uses: face by face when untilized, else the
+  // row-major index's 16-element group (the SDK's get_exponent_index).
+  static inline uint32_t get_exponent_index(uint32_t h, uint32_t w, bool untilize) {
+    if (untilize)
+      return ((h / 16) * 2 + w / 16) * 16 + h % 16;
+    return (w + h * 32) / 16;
+  }
 
   TileSlice(uint8_t cb, int tile_idx, const SliceRange& slice_range,
 #if defined(COMPILE_FOR_NCRISC)
@@ -92,10 +101,12 @@ struct TileSlice : TileSliceHostDev<MAX_BYTES> {
       this->return_code = DPrintErrorUnsupportedFormat;
       return;
     }
-    const uint32_t bytes = tk_emu_device_print::datum_size(format);
-    if (bytes == 0)
-      ::tk::rt::emu::not_modelled("TileSlice of a Bfp8_b or Bfp4_b circular buffer");
-    this->cb_ptr += tile_idx * 1024 * bytes;
+    const bool bfp4 = format == DataFormat::Bfp4_b;
+    const bool bfp = bfp4 || format == DataFormat::Bfp8_b;
+    const uint32_t bytes = bfp ? 2 : tk_emu_device_print::datum_size(format);
+    // A tile: 64 exponent bytes then 1024 codes of a byte (Bfp8_b, 1088) or a nibble (Bfp4_b, 576).
+    const uint32_t tile_size = bfp ? 64 + (bfp4 ? 512 : 1024) : 1024 * bytes;
+    this->cb_ptr += tile_idx * tile_size;
     const auto* cb_data =
         reinterpret_cast<const volatile uint8_t*>(static_cast<std::uintptr_t>(this->cb_ptr));
     uint32_t byte_idx = 0;
@@ -104,8 +115,14 @@ struct TileSlice : TileSliceHostDev<MAX_BYTES> {
         if (byte_idx + bytes > MAX_BYTES)
           return;
         const uint32_t i = get_data_index(h, w, print_untilized);
-        for (uint32_t b = 0; b < bytes; ++b)
-          this->data[byte_idx++] = cb_data[i * bytes + b];
+        if (bfp) {
+          this->data[byte_idx++] = cb_data[get_exponent_index(h, w, print_untilized)];
+          this->data[byte_idx++] =
+              bfp4 ? (cb_data[64 + i / 2] >> ((i % 2) * 4)) & 0xF : cb_data[64 + i];
+        } else {
+          for (uint32_t b = 0; b < bytes; ++b)
+            this->data[byte_idx++] = cb_data[i * bytes + b];
+        }
         this->data_count++;
       }
     }
