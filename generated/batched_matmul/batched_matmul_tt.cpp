@@ -131,6 +131,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*A_buffer).append_to(tk_reader_compile_args);
+  tt::tt_metal::TensorAccessorArgs(*X_buffer).append_to(tk_reader_compile_args);
   const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/batched_matmul/reader.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
@@ -151,7 +152,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
                                   .compile_args = tk_compute_compile_args});
 
   std::vector<std::uint32_t> tk_writer_compile_args;
-  tt::tt_metal::TensorAccessorArgs(*X_buffer).append_to(tk_writer_compile_args);
   tt::tt_metal::TensorAccessorArgs(*C_buffer).append_to(tk_writer_compile_args);
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/batched_matmul/writer.cpp", tk_all_cores,
@@ -184,20 +184,20 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
       const std::uint32_t A_mcast_sender_y = static_cast<std::uint32_t>(
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).y);
       const std::uint32_t X_mcast_receives = std::min(core_y, 1u);
-      const std::uint32_t X_mcast_x0 =
+      const std::uint32_t X_mcast_x0 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).x);
+      const std::uint32_t X_mcast_y0 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).y);
+      const std::uint32_t X_mcast_x1 =
           static_cast<std::uint32_t>(device
                                          .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
                                              core_x, std::min(1u, grid_rows - 1u)})
                                          .x);
-      const std::uint32_t X_mcast_y0 =
+      const std::uint32_t X_mcast_y1 =
           static_cast<std::uint32_t>(device
                                          .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
                                              core_x, std::min(1u, grid_rows - 1u)})
                                          .y);
-      const std::uint32_t X_mcast_x1 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).x);
-      const std::uint32_t X_mcast_y1 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).y);
       const std::uint32_t X_mcast_dests = grid_rows - 1u;
       const std::uint32_t X_mcast_sender_x = static_cast<std::uint32_t>(
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
@@ -205,31 +205,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
       tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
                                    {A_addr,
-                                    Mt,
-                                    Kt,
-                                    bm,
-                                    bk,
-                                    Mb,
-                                    Nb,
-                                    B,
-                                    core_y,
-                                    grid_cols,
-                                    grid_rows,
-                                    A_mcast_receives,
-                                    A_mcast_x0,
-                                    A_mcast_y0,
-                                    A_mcast_x1,
-                                    A_mcast_y1,
-                                    A_mcast_dests,
-                                    A_mcast_sender_x,
-                                    A_mcast_sender_y,
-                                    A_mcast_ready,
-                                    A_mcast_valid});
-      tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                   {Kt, bm, bn, bk, Mb, Nb, B, grid_cols, grid_rows});
-      tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                   {X_addr,
-                                    C_addr,
+                                    X_addr,
                                     Mt,
                                     Kt,
                                     Nt,
@@ -243,6 +219,16 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
                                     core_y,
                                     grid_cols,
                                     grid_rows,
+                                    A_mcast_receives,
+                                    A_mcast_x0,
+                                    A_mcast_y0,
+                                    A_mcast_x1,
+                                    A_mcast_y1,
+                                    A_mcast_dests,
+                                    A_mcast_sender_x,
+                                    A_mcast_sender_y,
+                                    A_mcast_ready,
+                                    A_mcast_valid,
                                     X_mcast_receives,
                                     X_mcast_x0,
                                     X_mcast_y0,
@@ -253,6 +239,11 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
                                     X_mcast_sender_y,
                                     X_mcast_ready,
                                     X_mcast_valid});
+      tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
+                                   {Kt, bm, bn, bk, Mb, Nb, B, grid_cols, grid_rows});
+      tt::tt_metal::SetRuntimeArgs(
+          tk_program, tk_writer, tk_core,
+          {C_addr, Mt, Nt, bm, bn, Mb, Nb, B, core_x, core_y, grid_cols, grid_rows});
     }
   }
 

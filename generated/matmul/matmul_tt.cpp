@@ -125,6 +125,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*A_buffer).append_to(tk_reader_compile_args);
+  tt::tt_metal::TensorAccessorArgs(*B_buffer).append_to(tk_reader_compile_args);
   const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/matmul/reader.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
@@ -145,7 +146,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                   .compile_args = tk_compute_compile_args});
 
   std::vector<std::uint32_t> tk_writer_compile_args;
-  tt::tt_metal::TensorAccessorArgs(*B_buffer).append_to(tk_writer_compile_args);
   tt::tt_metal::TensorAccessorArgs(*C_buffer).append_to(tk_writer_compile_args);
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/matmul/writer.cpp", tk_all_cores,
@@ -178,20 +178,20 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       const std::uint32_t A_mcast_sender_y = static_cast<std::uint32_t>(
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).y);
       const std::uint32_t B_mcast_receives = std::min(core_y, 1u);
-      const std::uint32_t B_mcast_x0 =
+      const std::uint32_t B_mcast_x0 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).x);
+      const std::uint32_t B_mcast_y0 = static_cast<std::uint32_t>(
+          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).y);
+      const std::uint32_t B_mcast_x1 =
           static_cast<std::uint32_t>(device
                                          .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
                                              core_x, std::min(1u, grid_rows - 1u)})
                                          .x);
-      const std::uint32_t B_mcast_y0 =
+      const std::uint32_t B_mcast_y1 =
           static_cast<std::uint32_t>(device
                                          .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
                                              core_x, std::min(1u, grid_rows - 1u)})
                                          .y);
-      const std::uint32_t B_mcast_x1 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).x);
-      const std::uint32_t B_mcast_y1 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).y);
       const std::uint32_t B_mcast_dests = grid_rows - 1u;
       const std::uint32_t B_mcast_sender_x = static_cast<std::uint32_t>(
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
@@ -199,30 +199,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
       tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
                                    {A_addr,
-                                    Mt,
-                                    Kt,
-                                    bm,
-                                    bk,
-                                    Mb,
-                                    Nb,
-                                    core_y,
-                                    grid_cols,
-                                    grid_rows,
-                                    A_mcast_receives,
-                                    A_mcast_x0,
-                                    A_mcast_y0,
-                                    A_mcast_x1,
-                                    A_mcast_y1,
-                                    A_mcast_dests,
-                                    A_mcast_sender_x,
-                                    A_mcast_sender_y,
-                                    A_mcast_ready,
-                                    A_mcast_valid});
-      tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                   {Kt, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
-      tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                   {B_addr,
-                                    C_addr,
+                                    B_addr,
                                     Mt,
                                     Kt,
                                     Nt,
@@ -235,6 +212,16 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                     core_y,
                                     grid_cols,
                                     grid_rows,
+                                    A_mcast_receives,
+                                    A_mcast_x0,
+                                    A_mcast_y0,
+                                    A_mcast_x1,
+                                    A_mcast_y1,
+                                    A_mcast_dests,
+                                    A_mcast_sender_x,
+                                    A_mcast_sender_y,
+                                    A_mcast_ready,
+                                    A_mcast_valid,
                                     B_mcast_receives,
                                     B_mcast_x0,
                                     B_mcast_y0,
@@ -245,6 +232,11 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                     B_mcast_sender_y,
                                     B_mcast_ready,
                                     B_mcast_valid});
+      tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
+                                   {Kt, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
+      tt::tt_metal::SetRuntimeArgs(
+          tk_program, tk_writer, tk_core,
+          {C_addr, Mt, Nt, bm, bn, Mb, Nb, core_x, core_y, grid_cols, grid_rows});
     }
   }
 

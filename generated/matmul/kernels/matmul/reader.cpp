@@ -7,39 +7,68 @@
 
 void kernel_main() {
   constexpr uint32_t cb_A = tt::CBIndex::c_0;
+  constexpr uint32_t cb_B = tt::CBIndex::c_1;
   const uint32_t A_addr = get_arg_val<uint32_t>(0);
-  const int32_t Mt = get_arg_val<uint32_t>(1);
-  const int32_t Kt = get_arg_val<uint32_t>(2);
-  const int32_t bm = get_arg_val<uint32_t>(3);
-  const int32_t bk = get_arg_val<uint32_t>(4);
-  const int32_t Mb = get_arg_val<uint32_t>(5);
-  const int32_t Nb = get_arg_val<uint32_t>(6);
-  const int32_t core_y = get_arg_val<uint32_t>(7);
-  const int32_t grid_cols = get_arg_val<uint32_t>(8);
-  const int32_t grid_rows = get_arg_val<uint32_t>(9);
-  const int32_t A_mcast_receives = get_arg_val<uint32_t>(10);
-  const int32_t A_mcast_x0 = get_arg_val<uint32_t>(11);
-  const int32_t A_mcast_y0 = get_arg_val<uint32_t>(12);
-  const int32_t A_mcast_x1 = get_arg_val<uint32_t>(13);
-  const int32_t A_mcast_y1 = get_arg_val<uint32_t>(14);
-  const int32_t A_mcast_dests = get_arg_val<uint32_t>(15);
-  const int32_t A_mcast_sender_x = get_arg_val<uint32_t>(16);
-  const int32_t A_mcast_sender_y = get_arg_val<uint32_t>(17);
-  const int32_t A_mcast_ready = get_arg_val<uint32_t>(18);
-  const int32_t A_mcast_valid = get_arg_val<uint32_t>(19);
+  const uint32_t B_addr = get_arg_val<uint32_t>(1);
+  const int32_t Mt = get_arg_val<uint32_t>(2);
+  const int32_t Kt = get_arg_val<uint32_t>(3);
+  const int32_t Nt = get_arg_val<uint32_t>(4);
+  const int32_t bm = get_arg_val<uint32_t>(5);
+  const int32_t bn = get_arg_val<uint32_t>(6);
+  const int32_t bk = get_arg_val<uint32_t>(7);
+  const int32_t Mb = get_arg_val<uint32_t>(8);
+  const int32_t Nb = get_arg_val<uint32_t>(9);
+  const int32_t core_x = get_arg_val<uint32_t>(10);
+  const int32_t core_y = get_arg_val<uint32_t>(11);
+  const int32_t grid_cols = get_arg_val<uint32_t>(12);
+  const int32_t grid_rows = get_arg_val<uint32_t>(13);
+  const int32_t A_mcast_receives = get_arg_val<uint32_t>(14);
+  const int32_t A_mcast_x0 = get_arg_val<uint32_t>(15);
+  const int32_t A_mcast_y0 = get_arg_val<uint32_t>(16);
+  const int32_t A_mcast_x1 = get_arg_val<uint32_t>(17);
+  const int32_t A_mcast_y1 = get_arg_val<uint32_t>(18);
+  const int32_t A_mcast_dests = get_arg_val<uint32_t>(19);
+  const int32_t A_mcast_sender_x = get_arg_val<uint32_t>(20);
+  const int32_t A_mcast_sender_y = get_arg_val<uint32_t>(21);
+  const int32_t A_mcast_ready = get_arg_val<uint32_t>(22);
+  const int32_t A_mcast_valid = get_arg_val<uint32_t>(23);
+  const int32_t B_mcast_receives = get_arg_val<uint32_t>(24);
+  const int32_t B_mcast_x0 = get_arg_val<uint32_t>(25);
+  const int32_t B_mcast_y0 = get_arg_val<uint32_t>(26);
+  const int32_t B_mcast_x1 = get_arg_val<uint32_t>(27);
+  const int32_t B_mcast_y1 = get_arg_val<uint32_t>(28);
+  const int32_t B_mcast_dests = get_arg_val<uint32_t>(29);
+  const int32_t B_mcast_sender_x = get_arg_val<uint32_t>(30);
+  const int32_t B_mcast_sender_y = get_arg_val<uint32_t>(31);
+  const int32_t B_mcast_ready = get_arg_val<uint32_t>(32);
+  const int32_t B_mcast_valid = get_arg_val<uint32_t>(33);
   constexpr auto A_args = TensorAccessorArgs<0>();
   const auto A_accessor = TensorAccessor(A_args, A_addr, 2048u);
+  constexpr auto B_args = TensorAccessorArgs<A_args.next_compile_time_args_offset()>();
+  const auto B_accessor = TensorAccessor(B_args, B_addr, 2048u);
   for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
     for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
       const int32_t bi = ri * grid_rows + core_y;
+      const int32_t bj = rj * grid_cols + core_x;
       const int32_t r0 = bi * bm;
+      const int32_t c0 = bj * bn;
       const int32_t rows = std::min(bm, Mt - r0);
+      const int32_t cols = std::min(bn, Nt - c0);
       cb_reserve_back(cb_A, 64);
+      cb_reserve_back(cb_B, 64);
       if (A_mcast_receives == 0) {
         for (int32_t cb_A_r = 0; cb_A_r < rows; ++cb_A_r) {
           for (int32_t cb_A_c = 0; cb_A_c < bk; ++cb_A_c) {
             noc_async_read_page(r0 * Kt + cb_A_r * Kt + cb_A_c, A_accessor,
                                 get_write_ptr(cb_A) + (cb_A_r * bk + cb_A_c) * get_tile_size(cb_A));
+          }
+        }
+      }
+      if (B_mcast_receives == 0) {
+        for (int32_t cb_B_r = 0; cb_B_r < bk; ++cb_B_r) {
+          for (int32_t cb_B_c = 0; cb_B_c < cols; ++cb_B_c) {
+            noc_async_read_page(c0 + cb_B_r * Nt + cb_B_c, B_accessor,
+                                get_write_ptr(cb_B) + (cb_B_r * bn + cb_B_c) * get_tile_size(cb_B));
           }
         }
       }
@@ -49,6 +78,12 @@ void kernel_main() {
             reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 0);
         noc_semaphore_inc(
             get_noc_addr(A_mcast_sender_x, A_mcast_sender_y, get_semaphore(A_mcast_ready)), 1);
+      }
+      if (B_mcast_receives != 0) {
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 0);
+        noc_semaphore_inc(
+            get_noc_addr(B_mcast_sender_x, B_mcast_sender_y, get_semaphore(B_mcast_ready)), 1);
       }
       if (A_mcast_receives == 0 && A_mcast_dests > 0) {
         noc_semaphore_wait(
@@ -68,13 +103,37 @@ void kernel_main() {
                                                            get_semaphore(A_mcast_valid)),
                                     A_mcast_dests);
       }
+      if (B_mcast_receives == 0 && B_mcast_dests > 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)),
+            B_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)), 0);
+        noc_async_write_multicast(get_write_ptr(cb_B),
+                                  get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
+                                                         B_mcast_y1, get_write_ptr(cb_B)),
+                                  bk * bn * get_tile_size(cb_B), B_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
+        noc_semaphore_set_multicast(get_semaphore(B_mcast_valid),
+                                    get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
+                                                           B_mcast_y1,
+                                                           get_semaphore(B_mcast_valid)),
+                                    B_mcast_dests);
+      }
       if (A_mcast_receives != 0) {
         noc_semaphore_wait(
             reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 1);
       }
+      if (B_mcast_receives != 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
+      }
       cb_push_back(cb_A, 64);
+      cb_push_back(cb_B, 64);
       for (int32_t kb = 1; kb < 1 + (Kt / bk - 1); ++kb) {
         cb_reserve_back(cb_A, 64);
+        cb_reserve_back(cb_B, 64);
         if (A_mcast_receives == 0) {
           for (int32_t cb_A_r_1 = 0; cb_A_r_1 < rows; ++cb_A_r_1) {
             for (int32_t cb_A_c_1 = 0; cb_A_c_1 < bk; ++cb_A_c_1) {
@@ -84,12 +143,27 @@ void kernel_main() {
             }
           }
         }
+        if (B_mcast_receives == 0) {
+          for (int32_t cb_B_r_1 = 0; cb_B_r_1 < bk; ++cb_B_r_1) {
+            for (int32_t cb_B_c_1 = 0; cb_B_c_1 < cols; ++cb_B_c_1) {
+              noc_async_read_page(kb * bk * Nt + c0 + cb_B_r_1 * Nt + cb_B_c_1, B_accessor,
+                                  get_write_ptr(cb_B) +
+                                      (cb_B_r_1 * bn + cb_B_c_1) * get_tile_size(cb_B));
+            }
+          }
+        }
         noc_async_read_barrier();
         if (A_mcast_receives != 0) {
           noc_semaphore_set(
               reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 0);
           noc_semaphore_inc(
               get_noc_addr(A_mcast_sender_x, A_mcast_sender_y, get_semaphore(A_mcast_ready)), 1);
+        }
+        if (B_mcast_receives != 0) {
+          noc_semaphore_set(
+              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 0);
+          noc_semaphore_inc(
+              get_noc_addr(B_mcast_sender_x, B_mcast_sender_y, get_semaphore(B_mcast_ready)), 1);
         }
         if (A_mcast_receives == 0 && A_mcast_dests > 0) {
           noc_semaphore_wait(
@@ -109,11 +183,34 @@ void kernel_main() {
                                                              get_semaphore(A_mcast_valid)),
                                       A_mcast_dests);
         }
+        if (B_mcast_receives == 0 && B_mcast_dests > 0) {
+          noc_semaphore_wait(
+              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)),
+              B_mcast_dests);
+          noc_semaphore_set(
+              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)), 0);
+          noc_async_write_multicast(get_write_ptr(cb_B),
+                                    get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
+                                                           B_mcast_y1, get_write_ptr(cb_B)),
+                                    bk * bn * get_tile_size(cb_B), B_mcast_dests);
+          noc_semaphore_set(
+              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
+          noc_semaphore_set_multicast(get_semaphore(B_mcast_valid),
+                                      get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
+                                                             B_mcast_y1,
+                                                             get_semaphore(B_mcast_valid)),
+                                      B_mcast_dests);
+        }
         if (A_mcast_receives != 0) {
           noc_semaphore_wait(
               reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 1);
         }
+        if (B_mcast_receives != 0) {
+          noc_semaphore_wait(
+              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
+        }
         cb_push_back(cb_A, 64);
+        cb_push_back(cb_B, 64);
       }
     }
   }

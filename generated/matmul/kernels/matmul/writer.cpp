@@ -6,35 +6,19 @@
 #include "api/dataflow/dataflow_api.h"
 
 void kernel_main() {
-  constexpr uint32_t cb_B = tt::CBIndex::c_1;
   constexpr uint32_t cb_C = tt::CBIndex::c_16;
-  const uint32_t B_addr = get_arg_val<uint32_t>(0);
-  const uint32_t C_addr = get_arg_val<uint32_t>(1);
-  const int32_t Mt = get_arg_val<uint32_t>(2);
-  const int32_t Kt = get_arg_val<uint32_t>(3);
-  const int32_t Nt = get_arg_val<uint32_t>(4);
-  const int32_t bm = get_arg_val<uint32_t>(5);
-  const int32_t bn = get_arg_val<uint32_t>(6);
-  const int32_t bk = get_arg_val<uint32_t>(7);
-  const int32_t Mb = get_arg_val<uint32_t>(8);
-  const int32_t Nb = get_arg_val<uint32_t>(9);
-  const int32_t core_x = get_arg_val<uint32_t>(10);
-  const int32_t core_y = get_arg_val<uint32_t>(11);
-  const int32_t grid_cols = get_arg_val<uint32_t>(12);
-  const int32_t grid_rows = get_arg_val<uint32_t>(13);
-  const int32_t B_mcast_receives = get_arg_val<uint32_t>(14);
-  const int32_t B_mcast_x0 = get_arg_val<uint32_t>(15);
-  const int32_t B_mcast_y0 = get_arg_val<uint32_t>(16);
-  const int32_t B_mcast_x1 = get_arg_val<uint32_t>(17);
-  const int32_t B_mcast_y1 = get_arg_val<uint32_t>(18);
-  const int32_t B_mcast_dests = get_arg_val<uint32_t>(19);
-  const int32_t B_mcast_sender_x = get_arg_val<uint32_t>(20);
-  const int32_t B_mcast_sender_y = get_arg_val<uint32_t>(21);
-  const int32_t B_mcast_ready = get_arg_val<uint32_t>(22);
-  const int32_t B_mcast_valid = get_arg_val<uint32_t>(23);
-  constexpr auto B_args = TensorAccessorArgs<0>();
-  const auto B_accessor = TensorAccessor(B_args, B_addr, 2048u);
-  constexpr auto C_args = TensorAccessorArgs<B_args.next_compile_time_args_offset()>();
+  const uint32_t C_addr = get_arg_val<uint32_t>(0);
+  const int32_t Mt = get_arg_val<uint32_t>(1);
+  const int32_t Nt = get_arg_val<uint32_t>(2);
+  const int32_t bm = get_arg_val<uint32_t>(3);
+  const int32_t bn = get_arg_val<uint32_t>(4);
+  const int32_t Mb = get_arg_val<uint32_t>(5);
+  const int32_t Nb = get_arg_val<uint32_t>(6);
+  const int32_t core_x = get_arg_val<uint32_t>(7);
+  const int32_t core_y = get_arg_val<uint32_t>(8);
+  const int32_t grid_cols = get_arg_val<uint32_t>(9);
+  const int32_t grid_rows = get_arg_val<uint32_t>(10);
+  constexpr auto C_args = TensorAccessorArgs<0>();
   const auto C_accessor = TensorAccessor(C_args, C_addr, 2048u);
   for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
     for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
@@ -44,87 +28,6 @@ void kernel_main() {
       const int32_t c0 = bj * bn;
       const int32_t rows = std::min(bm, Mt - r0);
       const int32_t cols = std::min(bn, Nt - c0);
-      cb_reserve_back(cb_B, 64);
-      if (B_mcast_receives == 0) {
-        for (int32_t cb_B_r = 0; cb_B_r < bk; ++cb_B_r) {
-          for (int32_t cb_B_c = 0; cb_B_c < cols; ++cb_B_c) {
-            noc_async_read_page(c0 + cb_B_r * Nt + cb_B_c, B_accessor,
-                                get_write_ptr(cb_B) + (cb_B_r * bn + cb_B_c) * get_tile_size(cb_B));
-          }
-        }
-      }
-      noc_async_read_barrier();
-      if (B_mcast_receives != 0) {
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 0);
-        noc_semaphore_inc(
-            get_noc_addr(B_mcast_sender_x, B_mcast_sender_y, get_semaphore(B_mcast_ready)), 1);
-      }
-      if (B_mcast_receives == 0 && B_mcast_dests > 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)),
-            B_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_B),
-                                  get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
-                                                         B_mcast_y1, get_write_ptr(cb_B)),
-                                  bk * bn * get_tile_size(cb_B), B_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(B_mcast_valid),
-                                    get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
-                                                           B_mcast_y1,
-                                                           get_semaphore(B_mcast_valid)),
-                                    B_mcast_dests);
-      }
-      if (B_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
-      }
-      cb_push_back(cb_B, 64);
-      for (int32_t kb = 1; kb < 1 + (Kt / bk - 1); ++kb) {
-        cb_reserve_back(cb_B, 64);
-        if (B_mcast_receives == 0) {
-          for (int32_t cb_B_r_1 = 0; cb_B_r_1 < bk; ++cb_B_r_1) {
-            for (int32_t cb_B_c_1 = 0; cb_B_c_1 < cols; ++cb_B_c_1) {
-              noc_async_read_page(kb * bk * Nt + c0 + cb_B_r_1 * Nt + cb_B_c_1, B_accessor,
-                                  get_write_ptr(cb_B) +
-                                      (cb_B_r_1 * bn + cb_B_c_1) * get_tile_size(cb_B));
-            }
-          }
-        }
-        noc_async_read_barrier();
-        if (B_mcast_receives != 0) {
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 0);
-          noc_semaphore_inc(
-              get_noc_addr(B_mcast_sender_x, B_mcast_sender_y, get_semaphore(B_mcast_ready)), 1);
-        }
-        if (B_mcast_receives == 0 && B_mcast_dests > 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)),
-              B_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)), 0);
-          noc_async_write_multicast(get_write_ptr(cb_B),
-                                    get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
-                                                           B_mcast_y1, get_write_ptr(cb_B)),
-                                    bk * bn * get_tile_size(cb_B), B_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
-          noc_semaphore_set_multicast(get_semaphore(B_mcast_valid),
-                                      get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
-                                                             B_mcast_y1,
-                                                             get_semaphore(B_mcast_valid)),
-                                      B_mcast_dests);
-        }
-        if (B_mcast_receives != 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
-        }
-        cb_push_back(cb_B, 64);
-      }
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
           const int32_t sub_rows = std::max(0, std::min(2, rows - sr_2 * 2));

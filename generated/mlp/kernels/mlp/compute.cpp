@@ -31,7 +31,6 @@ void kernel_main() {
   for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
     for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
       cb_wait_front(cb_b1, 64);
-      pack_reconfig_data_format(cb_partials);
       unary_bcast_init<BroadcastType::ROW>(cb_b1, cb_partials);
       for (int32_t sr = 0; sr < bm / 2; ++sr) {
         for (int32_t sc = 0; sc < bn / 2; ++sc) {

@@ -6,35 +6,19 @@
 #include "api/dataflow/dataflow_api.h"
 
 void kernel_main() {
-  constexpr uint32_t cb_W1 = tt::CBIndex::c_1;
   constexpr uint32_t cb_mlp_h = tt::CBIndex::c_16;
-  const uint32_t W1_addr = get_arg_val<uint32_t>(0);
-  const uint32_t mlp_h_addr = get_arg_val<uint32_t>(1);
-  const int32_t Mt = get_arg_val<uint32_t>(2);
-  const int32_t Dt = get_arg_val<uint32_t>(3);
-  const int32_t Ft = get_arg_val<uint32_t>(4);
-  const int32_t bm = get_arg_val<uint32_t>(5);
-  const int32_t bn = get_arg_val<uint32_t>(6);
-  const int32_t bk = get_arg_val<uint32_t>(7);
-  const int32_t Mb = get_arg_val<uint32_t>(8);
-  const int32_t Nb = get_arg_val<uint32_t>(9);
-  const int32_t core_x = get_arg_val<uint32_t>(10);
-  const int32_t core_y = get_arg_val<uint32_t>(11);
-  const int32_t grid_cols = get_arg_val<uint32_t>(12);
-  const int32_t grid_rows = get_arg_val<uint32_t>(13);
-  const int32_t W1_mcast_receives = get_arg_val<uint32_t>(14);
-  const int32_t W1_mcast_x0 = get_arg_val<uint32_t>(15);
-  const int32_t W1_mcast_y0 = get_arg_val<uint32_t>(16);
-  const int32_t W1_mcast_x1 = get_arg_val<uint32_t>(17);
-  const int32_t W1_mcast_y1 = get_arg_val<uint32_t>(18);
-  const int32_t W1_mcast_dests = get_arg_val<uint32_t>(19);
-  const int32_t W1_mcast_sender_x = get_arg_val<uint32_t>(20);
-  const int32_t W1_mcast_sender_y = get_arg_val<uint32_t>(21);
-  const int32_t W1_mcast_ready = get_arg_val<uint32_t>(22);
-  const int32_t W1_mcast_valid = get_arg_val<uint32_t>(23);
-  constexpr auto W1_args = TensorAccessorArgs<0>();
-  const auto W1_accessor = TensorAccessor(W1_args, W1_addr, 2048u);
-  constexpr auto mlp_h_args = TensorAccessorArgs<W1_args.next_compile_time_args_offset()>();
+  const uint32_t mlp_h_addr = get_arg_val<uint32_t>(0);
+  const int32_t Mt = get_arg_val<uint32_t>(1);
+  const int32_t Ft = get_arg_val<uint32_t>(2);
+  const int32_t bm = get_arg_val<uint32_t>(3);
+  const int32_t bn = get_arg_val<uint32_t>(4);
+  const int32_t Mb = get_arg_val<uint32_t>(5);
+  const int32_t Nb = get_arg_val<uint32_t>(6);
+  const int32_t core_x = get_arg_val<uint32_t>(7);
+  const int32_t core_y = get_arg_val<uint32_t>(8);
+  const int32_t grid_cols = get_arg_val<uint32_t>(9);
+  const int32_t grid_rows = get_arg_val<uint32_t>(10);
+  constexpr auto mlp_h_args = TensorAccessorArgs<0>();
   const auto mlp_h_accessor = TensorAccessor(mlp_h_args, mlp_h_addr, 2048u);
   for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
     for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
@@ -44,88 +28,6 @@ void kernel_main() {
       const int32_t c0 = bj * bn;
       const int32_t rows = std::min(bm, Mt - r0);
       const int32_t cols = std::min(bn, Ft - c0);
-      cb_reserve_back(cb_W1, 64);
-      if (W1_mcast_receives == 0) {
-        for (int32_t cb_W1_r = 0; cb_W1_r < bk; ++cb_W1_r) {
-          for (int32_t cb_W1_c = 0; cb_W1_c < cols; ++cb_W1_c) {
-            noc_async_read_page(c0 + cb_W1_r * Ft + cb_W1_c, W1_accessor,
-                                get_write_ptr(cb_W1) +
-                                    (cb_W1_r * bn + cb_W1_c) * get_tile_size(cb_W1));
-          }
-        }
-      }
-      noc_async_read_barrier();
-      if (W1_mcast_receives != 0) {
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 0);
-        noc_semaphore_inc(
-            get_noc_addr(W1_mcast_sender_x, W1_mcast_sender_y, get_semaphore(W1_mcast_ready)), 1);
-      }
-      if (W1_mcast_receives == 0 && W1_mcast_dests > 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_ready)),
-            W1_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_W1),
-                                  get_noc_multicast_addr(W1_mcast_x0, W1_mcast_y0, W1_mcast_x1,
-                                                         W1_mcast_y1, get_write_ptr(cb_W1)),
-                                  bk * bn * get_tile_size(cb_W1), W1_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(W1_mcast_valid),
-                                    get_noc_multicast_addr(W1_mcast_x0, W1_mcast_y0, W1_mcast_x1,
-                                                           W1_mcast_y1,
-                                                           get_semaphore(W1_mcast_valid)),
-                                    W1_mcast_dests);
-      }
-      if (W1_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 1);
-      }
-      cb_push_back(cb_W1, 64);
-      for (int32_t kb = 1; kb < 1 + (Dt / bk - 1); ++kb) {
-        cb_reserve_back(cb_W1, 64);
-        if (W1_mcast_receives == 0) {
-          for (int32_t cb_W1_r_1 = 0; cb_W1_r_1 < bk; ++cb_W1_r_1) {
-            for (int32_t cb_W1_c_1 = 0; cb_W1_c_1 < cols; ++cb_W1_c_1) {
-              noc_async_read_page(kb * bk * Ft + c0 + cb_W1_r_1 * Ft + cb_W1_c_1, W1_accessor,
-                                  get_write_ptr(cb_W1) +
-                                      (cb_W1_r_1 * bn + cb_W1_c_1) * get_tile_size(cb_W1));
-            }
-          }
-        }
-        noc_async_read_barrier();
-        if (W1_mcast_receives != 0) {
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 0);
-          noc_semaphore_inc(
-              get_noc_addr(W1_mcast_sender_x, W1_mcast_sender_y, get_semaphore(W1_mcast_ready)), 1);
-        }
-        if (W1_mcast_receives == 0 && W1_mcast_dests > 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_ready)),
-              W1_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_ready)), 0);
-          noc_async_write_multicast(get_write_ptr(cb_W1),
-                                    get_noc_multicast_addr(W1_mcast_x0, W1_mcast_y0, W1_mcast_x1,
-                                                           W1_mcast_y1, get_write_ptr(cb_W1)),
-                                    bk * bn * get_tile_size(cb_W1), W1_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 1);
-          noc_semaphore_set_multicast(get_semaphore(W1_mcast_valid),
-                                      get_noc_multicast_addr(W1_mcast_x0, W1_mcast_y0, W1_mcast_x1,
-                                                             W1_mcast_y1,
-                                                             get_semaphore(W1_mcast_valid)),
-                                      W1_mcast_dests);
-        }
-        if (W1_mcast_receives != 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W1_mcast_valid)), 1);
-        }
-        cb_push_back(cb_W1, 64);
-      }
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
           const int32_t sub_rows = std::max(0, std::min(2, rows - sr_2 * 2));

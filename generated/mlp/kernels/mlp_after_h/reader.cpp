@@ -8,47 +8,61 @@
 void kernel_main() {
   constexpr uint32_t cb_mlp_h = tt::CBIndex::c_0;
   constexpr uint32_t cb_X = tt::CBIndex::c_1;
+  constexpr uint32_t cb_W2 = tt::CBIndex::c_2;
   constexpr uint32_t cb_b2 = tt::CBIndex::c_3;
   const uint32_t mlp_h_addr = get_arg_val<uint32_t>(0);
   const uint32_t X_addr = get_arg_val<uint32_t>(1);
-  const uint32_t b2_addr = get_arg_val<uint32_t>(2);
-  const int32_t Mt = get_arg_val<uint32_t>(3);
-  const int32_t Dt = get_arg_val<uint32_t>(4);
-  const int32_t Ft = get_arg_val<uint32_t>(5);
-  const int32_t bm = get_arg_val<uint32_t>(6);
-  const int32_t bn = get_arg_val<uint32_t>(7);
-  const int32_t bk = get_arg_val<uint32_t>(8);
-  const int32_t Mb = get_arg_val<uint32_t>(9);
-  const int32_t Nb = get_arg_val<uint32_t>(10);
-  const int32_t core_x = get_arg_val<uint32_t>(11);
-  const int32_t core_y = get_arg_val<uint32_t>(12);
-  const int32_t grid_cols = get_arg_val<uint32_t>(13);
-  const int32_t grid_rows = get_arg_val<uint32_t>(14);
-  const int32_t mlp_h_mcast_receives = get_arg_val<uint32_t>(15);
-  const int32_t mlp_h_mcast_x0 = get_arg_val<uint32_t>(16);
-  const int32_t mlp_h_mcast_y0 = get_arg_val<uint32_t>(17);
-  const int32_t mlp_h_mcast_x1 = get_arg_val<uint32_t>(18);
-  const int32_t mlp_h_mcast_y1 = get_arg_val<uint32_t>(19);
-  const int32_t mlp_h_mcast_dests = get_arg_val<uint32_t>(20);
-  const int32_t mlp_h_mcast_sender_x = get_arg_val<uint32_t>(21);
-  const int32_t mlp_h_mcast_sender_y = get_arg_val<uint32_t>(22);
-  const int32_t mlp_h_mcast_ready = get_arg_val<uint32_t>(23);
-  const int32_t mlp_h_mcast_valid = get_arg_val<uint32_t>(24);
-  const int32_t b2_mcast_receives = get_arg_val<uint32_t>(25);
-  const int32_t b2_mcast_x0 = get_arg_val<uint32_t>(26);
-  const int32_t b2_mcast_y0 = get_arg_val<uint32_t>(27);
-  const int32_t b2_mcast_x1 = get_arg_val<uint32_t>(28);
-  const int32_t b2_mcast_y1 = get_arg_val<uint32_t>(29);
-  const int32_t b2_mcast_dests = get_arg_val<uint32_t>(30);
-  const int32_t b2_mcast_sender_x = get_arg_val<uint32_t>(31);
-  const int32_t b2_mcast_sender_y = get_arg_val<uint32_t>(32);
-  const int32_t b2_mcast_ready = get_arg_val<uint32_t>(33);
-  const int32_t b2_mcast_valid = get_arg_val<uint32_t>(34);
+  const uint32_t W2_addr = get_arg_val<uint32_t>(2);
+  const uint32_t b2_addr = get_arg_val<uint32_t>(3);
+  const int32_t Mt = get_arg_val<uint32_t>(4);
+  const int32_t Dt = get_arg_val<uint32_t>(5);
+  const int32_t Ft = get_arg_val<uint32_t>(6);
+  const int32_t bm = get_arg_val<uint32_t>(7);
+  const int32_t bn = get_arg_val<uint32_t>(8);
+  const int32_t bk = get_arg_val<uint32_t>(9);
+  const int32_t Mb = get_arg_val<uint32_t>(10);
+  const int32_t Nb = get_arg_val<uint32_t>(11);
+  const int32_t core_x = get_arg_val<uint32_t>(12);
+  const int32_t core_y = get_arg_val<uint32_t>(13);
+  const int32_t grid_cols = get_arg_val<uint32_t>(14);
+  const int32_t grid_rows = get_arg_val<uint32_t>(15);
+  const int32_t mlp_h_mcast_receives = get_arg_val<uint32_t>(16);
+  const int32_t mlp_h_mcast_x0 = get_arg_val<uint32_t>(17);
+  const int32_t mlp_h_mcast_y0 = get_arg_val<uint32_t>(18);
+  const int32_t mlp_h_mcast_x1 = get_arg_val<uint32_t>(19);
+  const int32_t mlp_h_mcast_y1 = get_arg_val<uint32_t>(20);
+  const int32_t mlp_h_mcast_dests = get_arg_val<uint32_t>(21);
+  const int32_t mlp_h_mcast_sender_x = get_arg_val<uint32_t>(22);
+  const int32_t mlp_h_mcast_sender_y = get_arg_val<uint32_t>(23);
+  const int32_t mlp_h_mcast_ready = get_arg_val<uint32_t>(24);
+  const int32_t mlp_h_mcast_valid = get_arg_val<uint32_t>(25);
+  const int32_t W2_mcast_receives = get_arg_val<uint32_t>(26);
+  const int32_t W2_mcast_x0 = get_arg_val<uint32_t>(27);
+  const int32_t W2_mcast_y0 = get_arg_val<uint32_t>(28);
+  const int32_t W2_mcast_x1 = get_arg_val<uint32_t>(29);
+  const int32_t W2_mcast_y1 = get_arg_val<uint32_t>(30);
+  const int32_t W2_mcast_dests = get_arg_val<uint32_t>(31);
+  const int32_t W2_mcast_sender_x = get_arg_val<uint32_t>(32);
+  const int32_t W2_mcast_sender_y = get_arg_val<uint32_t>(33);
+  const int32_t W2_mcast_ready = get_arg_val<uint32_t>(34);
+  const int32_t W2_mcast_valid = get_arg_val<uint32_t>(35);
+  const int32_t b2_mcast_receives = get_arg_val<uint32_t>(36);
+  const int32_t b2_mcast_x0 = get_arg_val<uint32_t>(37);
+  const int32_t b2_mcast_y0 = get_arg_val<uint32_t>(38);
+  const int32_t b2_mcast_x1 = get_arg_val<uint32_t>(39);
+  const int32_t b2_mcast_y1 = get_arg_val<uint32_t>(40);
+  const int32_t b2_mcast_dests = get_arg_val<uint32_t>(41);
+  const int32_t b2_mcast_sender_x = get_arg_val<uint32_t>(42);
+  const int32_t b2_mcast_sender_y = get_arg_val<uint32_t>(43);
+  const int32_t b2_mcast_ready = get_arg_val<uint32_t>(44);
+  const int32_t b2_mcast_valid = get_arg_val<uint32_t>(45);
   constexpr auto mlp_h_args = TensorAccessorArgs<0>();
   const auto mlp_h_accessor = TensorAccessor(mlp_h_args, mlp_h_addr, 2048u);
   constexpr auto X_args = TensorAccessorArgs<mlp_h_args.next_compile_time_args_offset()>();
   const auto X_accessor = TensorAccessor(X_args, X_addr, 2048u);
-  constexpr auto b2_args = TensorAccessorArgs<X_args.next_compile_time_args_offset()>();
+  constexpr auto W2_args = TensorAccessorArgs<X_args.next_compile_time_args_offset()>();
+  const auto W2_accessor = TensorAccessor(W2_args, W2_addr, 2048u);
+  constexpr auto b2_args = TensorAccessorArgs<W2_args.next_compile_time_args_offset()>();
   const auto b2_accessor = TensorAccessor(b2_args, b2_addr, 2048u);
   for (int32_t ri = 0; ri < (Mb + grid_rows - 1) / grid_rows; ++ri) {
     for (int32_t rj = 0; rj < (Nb + grid_cols - 1) / grid_cols; ++rj) {
@@ -59,12 +73,22 @@ void kernel_main() {
       const int32_t rows = std::min(bm, Mt - r0);
       const int32_t cols = std::min(bn, Dt - c0);
       cb_reserve_back(cb_mlp_h, 64);
+      cb_reserve_back(cb_W2, 64);
       if (mlp_h_mcast_receives == 0) {
         for (int32_t cb_mlp_h_r = 0; cb_mlp_h_r < rows; ++cb_mlp_h_r) {
           for (int32_t cb_mlp_h_c = 0; cb_mlp_h_c < bk; ++cb_mlp_h_c) {
             noc_async_read_page(r0 * Ft + cb_mlp_h_r * Ft + cb_mlp_h_c, mlp_h_accessor,
                                 get_write_ptr(cb_mlp_h) +
                                     (cb_mlp_h_r * bk + cb_mlp_h_c) * get_tile_size(cb_mlp_h));
+          }
+        }
+      }
+      if (W2_mcast_receives == 0) {
+        for (int32_t cb_W2_r = 0; cb_W2_r < bk; ++cb_W2_r) {
+          for (int32_t cb_W2_c = 0; cb_W2_c < cols; ++cb_W2_c) {
+            noc_async_read_page(c0 + cb_W2_r * Dt + cb_W2_c, W2_accessor,
+                                get_write_ptr(cb_W2) +
+                                    (cb_W2_r * bn + cb_W2_c) * get_tile_size(cb_W2));
           }
         }
       }
@@ -75,6 +99,12 @@ void kernel_main() {
         noc_semaphore_inc(get_noc_addr(mlp_h_mcast_sender_x, mlp_h_mcast_sender_y,
                                        get_semaphore(mlp_h_mcast_ready)),
                           1);
+      }
+      if (W2_mcast_receives != 0) {
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 0);
+        noc_semaphore_inc(
+            get_noc_addr(W2_mcast_sender_x, W2_mcast_sender_y, get_semaphore(W2_mcast_ready)), 1);
       }
       if (mlp_h_mcast_receives == 0 && mlp_h_mcast_dests > 0) {
         noc_semaphore_wait(
@@ -95,13 +125,37 @@ void kernel_main() {
                                                            get_semaphore(mlp_h_mcast_valid)),
                                     mlp_h_mcast_dests);
       }
+      if (W2_mcast_receives == 0 && W2_mcast_dests > 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_ready)),
+            W2_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_ready)), 0);
+        noc_async_write_multicast(get_write_ptr(cb_W2),
+                                  get_noc_multicast_addr(W2_mcast_x0, W2_mcast_y0, W2_mcast_x1,
+                                                         W2_mcast_y1, get_write_ptr(cb_W2)),
+                                  bk * bn * get_tile_size(cb_W2), W2_mcast_dests);
+        noc_semaphore_set(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 1);
+        noc_semaphore_set_multicast(get_semaphore(W2_mcast_valid),
+                                    get_noc_multicast_addr(W2_mcast_x0, W2_mcast_y0, W2_mcast_x1,
+                                                           W2_mcast_y1,
+                                                           get_semaphore(W2_mcast_valid)),
+                                    W2_mcast_dests);
+      }
       if (mlp_h_mcast_receives != 0) {
         noc_semaphore_wait(
             reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_valid)), 1);
       }
+      if (W2_mcast_receives != 0) {
+        noc_semaphore_wait(
+            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 1);
+      }
       cb_push_back(cb_mlp_h, 64);
+      cb_push_back(cb_W2, 64);
       for (int32_t kb = 1; kb < 1 + (Ft / bk - 1); ++kb) {
         cb_reserve_back(cb_mlp_h, 64);
+        cb_reserve_back(cb_W2, 64);
         if (mlp_h_mcast_receives == 0) {
           for (int32_t cb_mlp_h_r_1 = 0; cb_mlp_h_r_1 < rows; ++cb_mlp_h_r_1) {
             for (int32_t cb_mlp_h_c_1 = 0; cb_mlp_h_c_1 < bk; ++cb_mlp_h_c_1) {
@@ -112,6 +166,15 @@ void kernel_main() {
             }
           }
         }
+        if (W2_mcast_receives == 0) {
+          for (int32_t cb_W2_r_1 = 0; cb_W2_r_1 < bk; ++cb_W2_r_1) {
+            for (int32_t cb_W2_c_1 = 0; cb_W2_c_1 < cols; ++cb_W2_c_1) {
+              noc_async_read_page(kb * bk * Dt + c0 + cb_W2_r_1 * Dt + cb_W2_c_1, W2_accessor,
+                                  get_write_ptr(cb_W2) +
+                                      (cb_W2_r_1 * bn + cb_W2_c_1) * get_tile_size(cb_W2));
+            }
+          }
+        }
         noc_async_read_barrier();
         if (mlp_h_mcast_receives != 0) {
           noc_semaphore_set(
@@ -119,6 +182,12 @@ void kernel_main() {
           noc_semaphore_inc(get_noc_addr(mlp_h_mcast_sender_x, mlp_h_mcast_sender_y,
                                          get_semaphore(mlp_h_mcast_ready)),
                             1);
+        }
+        if (W2_mcast_receives != 0) {
+          noc_semaphore_set(
+              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 0);
+          noc_semaphore_inc(
+              get_noc_addr(W2_mcast_sender_x, W2_mcast_sender_y, get_semaphore(W2_mcast_ready)), 1);
         }
         if (mlp_h_mcast_receives == 0 && mlp_h_mcast_dests > 0) {
           noc_semaphore_wait(
@@ -139,11 +208,34 @@ void kernel_main() {
                                                              get_semaphore(mlp_h_mcast_valid)),
                                       mlp_h_mcast_dests);
         }
+        if (W2_mcast_receives == 0 && W2_mcast_dests > 0) {
+          noc_semaphore_wait(
+              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_ready)),
+              W2_mcast_dests);
+          noc_semaphore_set(
+              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_ready)), 0);
+          noc_async_write_multicast(get_write_ptr(cb_W2),
+                                    get_noc_multicast_addr(W2_mcast_x0, W2_mcast_y0, W2_mcast_x1,
+                                                           W2_mcast_y1, get_write_ptr(cb_W2)),
+                                    bk * bn * get_tile_size(cb_W2), W2_mcast_dests);
+          noc_semaphore_set(
+              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 1);
+          noc_semaphore_set_multicast(get_semaphore(W2_mcast_valid),
+                                      get_noc_multicast_addr(W2_mcast_x0, W2_mcast_y0, W2_mcast_x1,
+                                                             W2_mcast_y1,
+                                                             get_semaphore(W2_mcast_valid)),
+                                      W2_mcast_dests);
+        }
         if (mlp_h_mcast_receives != 0) {
           noc_semaphore_wait(
               reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_valid)), 1);
         }
+        if (W2_mcast_receives != 0) {
+          noc_semaphore_wait(
+              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 1);
+        }
         cb_push_back(cb_mlp_h, 64);
+        cb_push_back(cb_W2, 64);
       }
       cb_reserve_back(cb_b2, 64);
       if (b2_mcast_receives == 0) {
