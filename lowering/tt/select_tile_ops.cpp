@@ -25,10 +25,11 @@ struct Accumulation {
   std::vector<Stmt> waits = {};
 };
 
-bool is_wait_upto(const Stmt& s) {
+// Whether `s` is a call of `fn` as a statement.
+bool calls(const Stmt& s, Intrinsic fn) {
   const Evaluate* e = as<Evaluate>(s);
   const Call* c = e ? as<Call>(e->call) : nullptr;
-  return c && c->fn == Intrinsic::cb_wait_upto;
+  return c && c->fn == fn;
 }
 
 // A cb_wait_front, or a loop of nothing else (keep-rows' wait for a row's window, in a loop of 0
@@ -38,30 +39,13 @@ bool is_window_wait(const Stmt& s) {
     const std::vector<Stmt>& body = as<Block>(f->body)->stmts;
     return !body.empty() && std::all_of(body.begin(), body.end(), is_window_wait);
   }
-  const Evaluate* e = as<Evaluate>(s);
-  const Call* c = e ? as<Call>(e->call) : nullptr;
-  return c && c->fn == Intrinsic::cb_wait_front;
-}
-
-// A window's read (stream-rows' df.read_block before the loop that walks it): the reader's or the
-// writer's statement, which split-kernels takes out of the compute kernel; a DST section of the
-// compute kernel may stay open across it.
-bool is_window_read(const Stmt& s) {
-  const Evaluate* e = as<Evaluate>(s);
-  const Call* c = e ? as<Call>(e->call) : nullptr;
-  return c && c->fn == Intrinsic::df_read_block;
-}
-
-bool is_pop(const Stmt& s) {
-  const Evaluate* e = as<Evaluate>(s);
-  const Call* c = e ? as<Call>(e->call) : nullptr;
-  return c && c->fn == Intrinsic::cb_pop_front;
+  return calls(s, Intrinsic::cb_wait_front);
 }
 
 std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) {
   const Block* b = as<Block>(f.body);
   std::size_t n = 0; // the leading waits
-  while (n < b->stmts.size() && is_wait_upto(b->stmts[n]))
+  while (n < b->stmts.size() && calls(b->stmts[n], Intrinsic::cb_wait_upto))
     ++n;
   const std::vector<Stmt> waits(b->stmts.begin(), b->stmts.begin() + n);
   const Assign* a = b->stmts.size() == n + 1 ? as<Assign>(b->stmts[n]) : nullptr;
@@ -247,7 +231,7 @@ private:
     // before `for e { s += Q[h, i, e] @ transpose(K[h, j, e]) }`), so the sum stays in DST.
     std::size_t gap = 0;
     while (k + 1 + gap < ss.size() &&
-           (is_window_wait(ss[k + 1 + gap]) || is_window_read(ss[k + 1 + gap])))
+           (is_window_wait(ss[k + 1 + gap]) || calls(ss[k + 1 + gap], Intrinsic::df_read_block)))
       ++gap;
     const Stmt* after = k + 1 + gap < ss.size() ? &ss[k + 1 + gap] : nullptr;
     const For* loop = after ? as<For>(*after) : nullptr;
@@ -289,7 +273,7 @@ private:
     // its one use (after attention's score sum, `s = where(tril(i, j), s * scale, fill(-inf))`):
     // the value stays in DST for it, not packed and copied back in.
     std::size_t n = k + 1;
-    while (n < ss.size() && is_pop(ss[n]))
+    while (n < ss.size() && calls(ss[n], Intrinsic::cb_pop_front))
       ++n;
     const Assign* redefined = n < ss.size() ? as<Assign>(ss[n]) : nullptr;
     if (declared_here && !loop && redefined && redefined->name == name &&
