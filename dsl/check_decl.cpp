@@ -72,10 +72,13 @@ std::string LoopInfo::range_str() const {
 
 namespace {
 
-constexpr std::array<const char*, 6> kOptionKeys = {"grid",          "cb_depth",     "fp32_acc",
-                                                    "math_fidelity", "matmul_block", "arch"};
+constexpr std::array<const char*, 7> kOptionKeys = {
+    "grid", "cb_depth", "fp32_acc", "math_fidelity", "matmul_block", "arch", "q_chunk"};
 constexpr std::array<const char*, 4> kFidelities = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
 constexpr std::int64_t kMaxCbDepth = 8;
+// A chunk's rows of tiles share one row CB of 64 pages (docs/lowering.md, "Rows of tiles"), so
+// q_chunk * D / 32 <= 64: 16 rows at D = 128.
+constexpr std::int64_t kMaxQChunk = 16;
 
 std::string kind_of(const Option& o) {
   switch (o.value.index()) {
@@ -108,7 +111,7 @@ void Checker::check_options() {
       std::string hint = closest(key, {kOptionKeys.begin(), kOptionKeys.end()});
       error(kr, "unknown option '" + key + "'; " +
                     (hint.empty() ? "the options are grid, cb_depth, fp32_acc, math_fidelity, "
-                                    "matmul_block and arch"
+                                    "matmul_block, arch and q_chunk"
                                   : "did you mean '" + hint + "'?"));
       continue;
     }
@@ -135,6 +138,17 @@ void Checker::check_options() {
         error(vr, "cb_depth must be at least 1 (2, the default, double-buffers)");
       else if (*v > kMaxCbDepth)
         error(vr, "cb_depth " + std::to_string(*v) + " is too deep; the limit is 8 tiles");
+    } else if (key == "q_chunk") {
+      const auto* v = std::get_if<std::int64_t>(&o.value);
+      if (!v)
+        error(vr, "option 'q_chunk' takes an integer (query tile rows per work item), not " +
+                      kind_of(o));
+      else if (*v < 1)
+        error(vr, "q_chunk must be at least 1 (1, the default, is one query tile row per work "
+                  "item)");
+      else if (*v > kMaxQChunk)
+        error(vr, "q_chunk " + std::to_string(*v) + " is too large; the limit is " +
+                      std::to_string(kMaxQChunk) + " tile rows");
     } else if (key == "matmul_block") {
       const auto* g = std::get_if<GridValue>(&o.value);
       if (!g)
@@ -328,6 +342,9 @@ KernelOptions options_of(const Kernel& k, std::string_view arch_override) {
     if (o.key.name == "cb_depth")
       if (const auto* v = std::get_if<std::int64_t>(&o.value))
         r.cb_depth = *v;
+    if (o.key.name == "q_chunk")
+      if (const auto* v = std::get_if<std::int64_t>(&o.value))
+        r.q_chunk = *v;
     if (o.key.name == "fp32_acc")
       if (const auto* v = std::get_if<bool>(&o.value))
         r.fp32_acc = *v;
