@@ -39,6 +39,7 @@ public:
     opts.cb_depth = o.cb_depth;
     opts.fp32_acc = o.fp32_acc;
     opts.math_fidelity = o.math_fidelity;
+    opts.q_chunk = o.q_chunk;
     // Grouped indices `K[h / 2, ...]` (dsl::Kernel::grouped): [outer, ratio, inner], each checked
     // by the host (outer = ratio * inner) before the kernel runs.
     for (const dsl::GroupedDim& g : k_.grouped)

@@ -91,7 +91,7 @@ struct Function {
 /// to-tile-ir and overridden by ttgen (lower::apply_overrides); every stage reads them here
 /// (lower::tt::options). Printed on the program's first line of body (docs/ir.md, "Programs"):
 /// `options arch "blackhole" grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
-/// matmul_block 4x4`, the arch, grid and matmul_block only when set.
+/// matmul_block 4x4 q_chunk 4`, the arch, grid, matmul_block and q_chunk only when set.
 struct Options {
   std::string arch;                    // an arch::find name; empty: arch::default_arch()
   std::optional<Grid> grid;            // cores (x columns, y rows); absent: the architecture's grid
@@ -100,6 +100,9 @@ struct Options {
   std::string math_fidelity = "HiFi4"; // as the DSL spells it; finalize-signature checks it
   /// The blocked matmul's block of output tiles (@options(matmul_block = RxC)); 0: the rule's.
   std::int64_t matmul_rows = 0, matmul_cols = 0;
+  /// Query tile rows per work item of a row-of-tiles kernel on TT (@options(q_chunk = N),
+  /// docs/lowering.md, "The Q chunk"); 1: one row per item.
+  std::int64_t q_chunk = 1;
   friend bool operator==(const Options&, const Options&) = default;
 };
 

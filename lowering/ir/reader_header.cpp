@@ -260,6 +260,8 @@ Options HeaderReader::options() {
     o.matmul_rows = g.x;
     o.matmul_cols = g.y;
   }
+  if (accept_word("q_chunk"))
+    o.q_chunk = integer("a Q chunk in tile rows");
   return o;
 }
 

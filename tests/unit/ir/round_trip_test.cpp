@@ -364,6 +364,15 @@ TEST(RoundTrip, OptionsAndBlockingReadBackTyped) {
   changed.programs[0].options->cb_depth = 2;
   EXPECT_FALSE(equal(changed, m));
   EXPECT_FALSE(identical(changed, m));
+  // q_chunk prints only when it is not the default 1, after matmul_block, and reads back.
+  changed = m;
+  changed.programs[0].options->q_chunk = 4;
+  const std::string chunked = print(changed);
+  EXPECT_NE(chunked.find("math_fidelity \"LoFi\" matmul_block 4x6 q_chunk 4\n"), std::string::npos)
+      << chunked;
+  EXPECT_EQ(test::read_text(chunked).programs[0].options->q_chunk, 4);
+  EXPECT_TRUE(equal(test::read_text(chunked), changed));
+  EXPECT_FALSE(equal(changed, m));
 }
 
 TEST(RoundTrip, CommentsAndStageHeaderAreSkipped) {

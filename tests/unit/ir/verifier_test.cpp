@@ -185,6 +185,9 @@ TEST(Verifier, OptionsAndBlockingFitTheArchitecture) {
   p.options->cb_depth = 0;
   EXPECT_EQ(find_ir_error(m), "the options' cb_depth 0 is not positive");
   p.options->cb_depth = 2;
+  p.options->q_chunk = 0;
+  EXPECT_EQ(find_ir_error(m), "the options' q_chunk 0 is not positive");
+  p.options->q_chunk = 1;
   p.blocking = Blocking{.sub_rows = 2,
                         .sub_cols = 2,
                         .cap_a = 128,
