@@ -24,6 +24,7 @@
 #include "attention.hpp"
 #include "attention_bfp8.hpp"
 #include "attention_flash.hpp"
+#include "attention_q4.hpp"
 #include "axpby.hpp"
 #include "eltwise_add.hpp"
 #include "layernorm.hpp"
@@ -125,6 +126,8 @@ const Program kPrograms[] = {
     {"attention_flash", true, Family::attention, "bf16", "fp32", "2HSSD"},
     // bench/attention_bfp8.tk: Q, K, V stored as Bfp8_b, O bf16.
     {"attention_bfp8", true, Family::attention, "bfp8_b", "fp32", "2HSSD"},
+    // bench/attention_q4.tk: examples/attention.tk with a Q chunk of four tile rows per work item.
+    {"attention_q4", true, Family::attention, "bf16", "fp32", "2HSSD"},
 };
 
 const Program* find_program(const std::string& name) {
@@ -548,6 +551,8 @@ RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::i
     tk::gen::attention::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "attention_flash")
     tk::gen::attention_flash::run_tt(device, qv, kv, vv, scale, ov);
+  else if (name == "attention_q4")
+    tk::gen::attention_q4::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "attention_bfp8") {
     // Q, K, V as floats: the generated host rounds them to Bfp8_b, and the reference below uses
     // the values those pages hold.

@@ -26,6 +26,7 @@
 #include "lowering/tt/plan_buffers.hpp"
 #include "lowering/tt/select_tile_ops.hpp"
 #include "lowering/tt/split_kernels.hpp"
+#include "lowering/tt/chunk_rows.hpp"
 #include "lowering/tt/stream_rows.hpp"
 #include "lowering/tt/target.hpp"
 #include "lowering/tt/to_core_loop.hpp"
@@ -95,6 +96,10 @@ constexpr Stage kTT[] = {
      "TT compute primitives on CBs and DST slots, packs, waits and pops; "
      "abstract tile streams to and from DRAM; intermediate CBs",
      select_tile_ops},
+    {"chunk-rows",
+     "@options(q_chunk = q): a work item of q rows sharing each key step's windows, the rows' "
+     "state cycling through their CBs in FIFO order",
+     chunk_rows},
     {"assign-cbs", "CB indices in their role's range, intermediate depths, the L1 budget",
      assign_cbs},
     {"split-kernels", "reader, compute and writer functions, each with only the loops it needs",

@@ -11,7 +11,8 @@ namespace {
 using namespace tk::ir;
 
 // Tiles an intermediate CB holds (packed, not yet popped) along the compute order; a loop body
-// must leave its count as it found it, so one pass over each body bounds every iteration.
+// must leave its count as it found it, so one pass over each body bounds every iteration, unless
+// the loop runs a literal number of times, whose iterations are walked one by one.
 class Occupancy {
 public:
   explicit Occupancy(const std::string& cb) : cb_(cb) {}
@@ -24,7 +25,12 @@ public:
     } else if (const For* f = as<For>(s)) {
       std::int64_t before = now_;
       walk(f->body);
-      if (now_ != before)
+      // A loop of a literal count may fill the CB row by row (chunk-rows' loop over a chunk's
+      // rows packs each row's state): its iterations, one after the other.
+      if (const IntImm* n = as<IntImm>(f->extent); n && now_ != before)
+        for (std::int64_t k = 1; k < n->value; ++k)
+          walk(f->body);
+      else if (now_ != before)
         throw InternalError("internal error: assign-cbs: loop '" + f->var +
                             "' changes the tiles "
                             "held in '" +

@@ -146,7 +146,12 @@ public:
     } else if (const For* f = as<For>(s)) {
       std::map<std::string, std::int64_t> before = held_;
       walk(f->body);
-      if (!error && held_ != before)
+      // A literal count of iterations that fill or drain a CB (chunk-rows' loops over a chunk's
+      // rows): each one in turn.
+      if (const IntImm* count = as<IntImm>(f->extent); count && !error && held_ != before)
+        for (std::int64_t k = 1; k < count->value && !error; ++k)
+          walk(f->body);
+      else if (!error && held_ != before)
         for (const auto& [cb, n] : held_)
           if (before[cb] != n) {
             error = "loop '" + f->var + "' changes the tiles held in '" + cb + "' from " +

@@ -7,6 +7,7 @@
 #include "tests/e2e/harness.hpp"
 
 #include "attention_flash.hpp"
+#include "attention_q4.hpp"
 #include "rows.hpp"
 #include "rows_sweep.hpp"
 
@@ -64,6 +65,70 @@ INSTANTIATE_TEST_SUITE_P(
                       // and V into, so the last tile of each row is streamed (docs/lowering.md,
                       // "Rows in blocks").
                       Shape{Backend::cpu, 1, 64, 1056}, Shape{Backend::tt, 1, 64, 1056}));
+
+// The Q chunk (bench/attention_q4.tk: attention.tk with @options(q_chunk = 4), docs/lowering.md,
+// "The Q chunk") on TT: four query tile rows per work item share each key step's K and V windows,
+// their m, l and o cycling through their CBs. S = 96 is one chunk of three rows (the fourth
+// clamped to the last row), 160 and 224 end in a partial chunk, 256 is two whole chunks per head;
+// D = 256 is the longest row a chunk's share of the Q window holds (8 tiles).
+class FlashChunk : public ::testing::TestWithParam<std::tuple<std::int64_t, std::int64_t,
+                                                              std::int64_t>> {}; // H, S, D
+
+TEST_P(FlashChunk, MatchesTheReference) {
+  const auto [H, S, D] = GetParam();
+  Rng rng(0xf1c + static_cast<std::uint64_t>(H * 1000 + S * 10 + D));
+  const auto Q = random_bf16(H * S, D, -1, 1, rng);
+  const auto K = random_bf16(H * S, D, -1, 1, rng);
+  const auto V = random_bf16(H * S, D, -1, 1, rng);
+  const float scale = 2.0f / std::sqrt(static_cast<float>(D));
+  Matrix<bf16> O(H * S, D);
+  const TensorView<const bf16> q{Q.data.data(), H, S, D}, k{K.data.data(), H, S, D},
+      v{V.data.data(), H, S, D};
+  const TensorView<bf16> o{O.data.data(), H, S, D};
+  gen::attention_q4::run_tt(device(), q, k, v, scale, o);
+  const Reference ref = causal_attention(Q, K, V, H, S, D, 1, static_cast<double>(scale));
+  const Outcome out =
+      verify_kernel(TK_E2E_FLASH_Q4_FILE, "attention_q4",
+                    {{{"Q", batch(Q, H, S)}, {"K", batch(K, H, S)}, {"V", batch(V, H, S)}},
+                     {{"scale", static_cast<double>(scale)}},
+                     {}},
+                    "O", O, ref);
+  EXPECT_TRUE(out.ok) << out.detail;
+  EXPECT_LE(std::abs(out.bias), out.bias_bound);
+  std::printf("attention_q4 tt H = %lld, S = %lld, D = %lld: max |err| %.3g, PCC %.6f, bias %.3g "
+              "(bound %.3g)\n",
+              static_cast<long long>(H), static_cast<long long>(S), static_cast<long long>(D),
+              out.max_abs_err, out.pcc, out.bias, out.bias_bound);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, FlashChunk,
+                         ::testing::Values(std::tuple<std::int64_t, std::int64_t, std::int64_t>{
+                                               1, 96, 32},
+                                           std::tuple<std::int64_t, std::int64_t, std::int64_t>{
+                                               2, 160, 128},
+                                           std::tuple<std::int64_t, std::int64_t, std::int64_t>{
+                                               3, 224, 64},
+                                           std::tuple<std::int64_t, std::int64_t, std::int64_t>{
+                                               2, 256, 256}));
+
+// A chunk's rows share the Q window (32 tiles): at q = 4 a row holds at most 8 tiles, and the
+// host says so before it touches the device.
+TEST(FlashChunkHost, RejectsARowLongerThanItsShareOfTheWindow) {
+  constexpr std::int64_t S = 32, D = 9 * 32;
+  const Matrix<bf16> Q(S, D), K(S, D), V(S, D);
+  Matrix<bf16> O(S, D);
+  const TensorView<const bf16> q{Q.data.data(), 1, S, D}, k{K.data.data(), 1, S, D},
+      v{V.data.data(), 1, S, D};
+  const TensorView<bf16> o{O.data.data(), 1, S, D};
+  std::string what = "(no tk::Error thrown)";
+  try {
+    gen::attention_q4::run_tt(device(), q, k, v, 1.0f, o);
+  } catch (const tk::Error& e) {
+    what = e.what();
+  }
+  EXPECT_EQ(what, "attention_q4: row of tiles 'o' needs D / 32 = 9 tiles (Q.cols = 288), but its "
+                  "circular buffer holds 8 (D at most 256)");
+}
 
 // On TT the row o lives in a circular buffer of 64 Float32 tiles (select_tile_ops_rows.hpp): the
 // host rejects D = 2080 (65 tiles) before it touches the device; the CPU has no such bound.

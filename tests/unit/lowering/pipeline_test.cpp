@@ -26,7 +26,8 @@ TEST(Pipeline, StageTables) {
       "to-tile-ir",         "lower-reductions",   "infer-layout",        "materialise",
       "plan-buffers",       "attach-accessors",   "choose-blocks",       "block-matmul",
       "partition-work",     "to-core-loop",       "keep-rows",           "stream-rows",
-      "select-tile-ops",    "assign-cbs",         "split-kernels",       "multicast-reads",
+      "select-tile-ops",    "chunk-rows",         "assign-cbs",          "split-kernels",
+      "multicast-reads",
       "bind-runtime-args",  "insert-cb-protocol", "insert-compute-init", "insert-dst-management",
       "finalize-signature", "verify-kernels"};
   EXPECT_EQ(names(Target::tt), tt);
