@@ -37,6 +37,30 @@ bool names_cb(const Expr& e, const std::string& cb) {
   return r && r->name == cb;
 }
 
+// The coefficient of `v` in an affine integer expression (`(h * St + i) * Dt` in i: Dt); null when
+// `e` does not read `v` or is not affine in it.
+Expr coefficient(const Expr& e, const std::string& v) {
+  if (const Var* x = as<Var>(e))
+    return x->name == v ? int_imm(1) : nullptr;
+  const Binary* b = as<Binary>(e);
+  if (!b || !ir::mentions(e, v))
+    return nullptr;
+  const Expr ca = coefficient(b->a, v), cb = coefficient(b->b, v);
+  const bool in_a = ir::mentions(b->a, v), in_b = ir::mentions(b->b, v);
+  if ((in_a && !ca) || (in_b && !cb))
+    return nullptr;
+  switch (b->op) {
+  case BinaryOp::add:
+    return ca && cb ? ir::add(ca, cb) : ca ? ca : cb;
+  case BinaryOp::sub:
+    return ca && cb ? ca - cb : ca ? ca : nullptr;
+  case BinaryOp::mul:
+    return in_a && in_b ? nullptr : ca ? ir::mul(ca, b->b) : ir::mul(b->a, cb);
+  default:
+    return nullptr;
+  }
+}
+
 // Whether `s` names the circular buffer `cb`.
 struct RefFinder : Visitor {
   const std::string& cb;
@@ -329,12 +353,16 @@ private:
     }
     window_cols_ = lit(9) / q_;
     const Expr page = subst(c.args[2], row, first);
-    const Expr next = subst(c.args[2], row, first + int_imm(1));
+    Expr stride = coefficient(c.args[2], row); // the pages from one row to the next
+    if (!stride) {
+      why = "its row window's first page is not affine in the row index";
+      return nullptr;
+    }
     std::vector<Expr> args = c.args;
     args[2] = page;
     args[3] = int_imm(q_);
     args[4] = int_imm(window_cols_);
-    args[5] = next - page;
+    args[5] = stride;
     args[7] = end - first;
     return evaluate(call(c.fn, std::move(args), c.loc.range), s->loc.range);
   }
