@@ -1,4 +1,8 @@
+// ttgen check's walk of each kernel along its paths (docs/check.md, "What it proves"): the state of
+// every CB window and of DST at each event, the bugs of one kernel, and what it does to each CB
+// over its whole run, which balance.cpp weighs across the kernels.
 #include "check/analyze.hpp"
+#include "check/balance.hpp"
 
 #include <algorithm>
 #include <set>
@@ -6,30 +10,6 @@
 namespace tk::check {
 
 namespace {
-
-std::string cb_name(std::int64_t cb) {
-  return "c_" + std::to_string(cb);
-}
-
-std::string pages(std::int64_t n) {
-  return std::to_string(n) + (n == 1 ? " page" : " pages");
-}
-
-std::string pages(const Poly& p) {
-  return p.is_constant() ? pages(p.constant_value()) : p.str() + " pages";
-}
-
-/// A warning of ttgen check: what it cannot prove. Not one of ttgen's switchable .tk warnings, so
-/// it names no -W flag.
-Diagnostic& cannot_prove(Diagnostics& diags, SourceRange where, std::string message) {
-  Diagnostic& d = diags.warning(where, "", std::move(message));
-  d.option.clear();
-  return d;
-}
-
-std::string file_name(const Kernel& k) {
-  return k.file->name();
-}
 
 /// DST's hand-over between MATH and PACK; `held` after acquire_dst (both may touch it), `unknown`
 /// after a call ttgen check does not model.
@@ -39,7 +19,37 @@ enum class Dst { released, acquired, committed, waited, held, unknown };
 /// where the ring's write and read pages are (nullopt: not a constant here).
 struct Window {
   std::optional<std::int64_t> reserved = 0, packed = 0, front = 0, wr = 0, rd = 0;
+  /// The pages this kernel pushed to the CB and has not popped (what it can wait for itself).
+  std::optional<std::int64_t> own = 0;
+  static Window unknown() {
+    return {std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  }
+  /// What is known after this path or `o`: a window that differs is unknown, but for the pages
+  /// this kernel holds, when both paths agree on them.
+  void merge(const Window& o) {
+    if (*this == o)
+      return;
+    const std::optional<std::int64_t> both = own == o.own ? own : std::nullopt;
+    *this = unknown();
+    own = both;
+  }
   friend bool operator==(const Window&, const Window&) = default;
+};
+
+/// A side of a branch whose condition is not a constant: the path through it.
+struct Assumed {
+  const Branch* branch;
+  bool value; // the side taken: then (true) or else
+  friend bool operator==(const Assumed&, const Assumed&) = default;
+};
+
+/// A cb_reserve_back whose pages this path has not pushed yet, the sides of the branches the path
+/// took to it, and the loops around it.
+struct Unpushed {
+  const Event* reserve;
+  std::vector<Assumed> path;
+  std::vector<const Loop*> loops;
+  friend bool operator==(const Unpushed&, const Unpushed&) = default;
 };
 
 struct State {
@@ -51,6 +61,8 @@ struct State {
   /// points to, or nullptr while they are held). A variable whose state differs between two paths
   /// is dropped (unknown).
   std::map<std::string, std::pair<std::int64_t, const Event*>> ptrs;
+  /// CBs reserved on this path and not pushed since (the reserve that is still open).
+  std::map<std::int64_t, Unpushed> unpushed;
   friend bool operator==(const State&, const State&) = default;
 
   /// What may be pending after either of two paths.
@@ -58,27 +70,12 @@ struct State {
     if (!unwaited_read)
       unwaited_read = other.unwaited_read;
     unflushed.insert(other.unflushed.begin(), other.unflushed.end());
+    unpushed.insert(other.unpushed.begin(), other.unpushed.end());
     for (auto it = ptrs.begin(); it != ptrs.end();) {
       auto o = other.ptrs.find(it->first);
       it = o == other.ptrs.end() || o->second != it->second ? ptrs.erase(it) : std::next(it);
     }
   }
-};
-
-/// What a kernel does to one CB over its whole run.
-struct Totals {
-  std::optional<Poly> pushed = Poly(), popped = Poly(); // nullopt: not countable
-  const Event* first_push = nullptr;
-  const Event* first_pop = nullptr;
-  const Event* first_wait = nullptr;
-  const Event* first_reserve = nullptr;
-  const Event* first_opaque = nullptr; // a call it does not model that may push or pop it
-  std::int64_t max_reserve = 0;
-  std::int64_t max_wait = 0; // the most pages a constant cb_wait_front asks for
-  // Every cb_wait_front asks for a constant number of pages, or for a block repeated by a loop
-  // (not for a count it waits for once, as a reader of a CB holding all its pages does).
-  bool waits_blockwise = true;
-  std::optional<Poly> block; // the pages of a repeated wait whose count is not a constant
 };
 
 /// A small loop of known trips is walked iteration by iteration (exact); beyond this, or with a
@@ -90,51 +87,17 @@ public:
   /// `produced` and `consumed`: the CBs some kernel of the program pushes (reserves) or pops
   /// (waits for). A get_write_ptr of a CB that another kernel reads outside its reserved window is
   /// a bug; of any other CB (an L1 scratch buffer) it is not. Likewise get_read_ptr.
+  /// `kernels`: the program's kernels, `k` among them.
   KernelCheck(const Kernel& k, const CheckOptions& o, Diagnostics& d,
-              const std::set<std::int64_t>& produced, const std::set<std::int64_t>& consumed)
+              const std::set<std::int64_t>& produced, const std::set<std::int64_t>& consumed,
+              const std::vector<Kernel>& kernels)
       : k_(k), opts_(o), diags_(d), dst_tiles_(o.arch->dst_tiles(o.fp32_dest)), produced_(produced),
-        consumed_(consumed) {}
-
-  /// Adds the CBs `b` pushes or reserves to `produced`, those it pops or waits for to `consumed`.
-  static void streamed(const Body& b, std::set<std::int64_t>& produced,
-                       std::set<std::int64_t>& consumed) {
-    for (const Node& n : b)
-      if (const Event* e = std::get_if<Event>(&n.v)) {
-        if (e->cb && (e->kind == EventKind::push || e->kind == EventKind::reserve))
-          produced.insert(*e->cb);
-        if (e->cb && (e->kind == EventKind::pop || e->kind == EventKind::wait))
-          consumed.insert(*e->cb);
-      } else if (const Loop* l = std::get_if<Loop>(&n.v)) {
-        streamed(l->body, produced, consumed);
-      } else if (const Branch* br = std::get_if<Branch>(&n.v)) {
-        streamed(br->then_body, produced, consumed);
-        streamed(br->else_body, produced, consumed);
-      }
-  }
-
-  /// Whether `b` has a push of `cb`, or a call it does not model that may push it, on a path the
-  /// defines and compile-time args leave in (a branch of known value is taken one way).
-  static bool may_push(const Body& b, std::int64_t cb) {
-    for (const Node& n : b)
-      if (const Event* e = std::get_if<Event>(&n.v)) {
-        if (e->kind == EventKind::push && (!e->cb || *e->cb == cb))
-          return true;
-        if (e->kind == EventKind::opaque && e->opaque_cbs && (!e->cb || *e->cb == cb))
-          return true;
-      } else if (const Loop* l = std::get_if<Loop>(&n.v)) {
-        if (may_push(l->body, cb))
-          return true;
-      } else if (const Branch* br = std::get_if<Branch>(&n.v)) {
-        if ((br->known != false && may_push(br->then_body, cb)) ||
-            (br->known != true && may_push(br->else_body, cb)))
-          return true;
-      }
-    return false;
-  }
+        consumed_(consumed), kernels_(kernels) {}
 
   std::map<std::int64_t, Totals> run() {
     State s;
     walk(k_.body, s, Poly::constant(1), true);
+    unpushed_at_end(s);
     // tt-metal's firmware asserts after kernel_main that the RISC's reads have landed.
     if (s.unwaited_read)
       error(*s.unwaited_read, s.unwaited_read->call +
@@ -145,11 +108,14 @@ public:
 
 private:
   // ---- diagnostics -----------------------------------------------------------------------------
-  void error(const Event& e, const std::string& message) {
+  void error(const Event& e, const std::string& message) { error_at(e, message); }
+  /// The error, or nullptr when it was reported already (a loop's second pass).
+  Diagnostic* error_at(const Event& e, const std::string& message) {
     if (!reported_.insert({e.range.begin, message}).second)
-      return;
+      return nullptr;
     Diagnostic& d = diags_.error(e.range, message);
     d.file = k_.file.get();
+    return &d;
   }
   void warning(SourceRange r, const std::string& message) {
     if (!reported_.insert({r.begin, message}).second)
@@ -170,9 +136,11 @@ private:
     for (const Node& n : body) {
       if (const Event* e = std::get_if<Event>(&n.v))
         event(*e, s, count, tally);
-      else if (const Loop* l = std::get_if<Loop>(&n.v))
+      else if (const Loop* l = std::get_if<Loop>(&n.v)) {
+        loops_.push_back(l);
         loop(*l, s, count, tally);
-      else
+        loops_.pop_back();
+      } else
         branch(std::get<Branch>(n.v), s, count, tally);
     }
   }
@@ -208,8 +176,7 @@ private:
       s.dst = second.dst;
     }
     for (auto& [cb, w] : s.cbs)
-      if (!(second.cbs[cb] == w))
-        w = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+      w.merge(second.cbs[cb]);
     s.merge_noc(second);
   }
 
@@ -220,10 +187,14 @@ private:
     }
     State other = s;
     auto before = totals_;
+    take(b, true, s);
     walk(b.then_body, s, count, tally);
+    path_.pop_back();
     auto after_then = totals_;
     totals_ = before;
+    take(b, false, other);
     walk(b.else_body, other, count, tally);
+    path_.pop_back();
     // The totals of a CB the two sides treat differently are not countable.
     for (auto& [cb, t] : totals_) {
       const Totals& th = after_then[cb];
@@ -240,8 +211,7 @@ private:
     if (other.dst != s.dst)
       warning(b.range, "cannot prove: the two sides of this branch leave DST in different states");
     for (auto& [cb, w] : s.cbs)
-      if (!(other.cbs[cb] == w))
-        w = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+      w.merge(other.cbs[cb]);
     s.merge_noc(other);
   }
 
@@ -377,6 +347,101 @@ private:
     }
   }
 
+  // ---- reserved pages a path never pushes ----------------------------------------------------
+  /// Enters side `value` of branch `b` with state `s`: the open reserves of a path that took the
+  /// other side of a branch on the same stable condition are not on this path.
+  void take(const Branch& b, bool value, State& s) {
+    if (b.stable)
+      for (auto it = s.unpushed.begin(); it != s.unpushed.end();) {
+        const bool other_side =
+            std::any_of(it->second.path.begin(), it->second.path.end(), [&](const Assumed& a) {
+              return a.branch->stable && a.branch->cond == b.cond && a.value != value;
+            });
+        it = other_side ? s.unpushed.erase(it) : std::next(it);
+      }
+    path_.push_back({&b, value});
+  }
+
+  /// "where 'use_mask' is true and 'n > 1' is false": the path `path` took.
+  static std::string where(const std::vector<Assumed>& path) {
+    std::string out;
+    for (const Assumed& a : path)
+      out += (out.empty() ? "where '" : " and '") + a.branch->cond + "' is " +
+             (a.value ? "true" : "false");
+    return out;
+  }
+
+  static std::string normalized(const Event& e) {
+    return e.name + "(" + cb_name(*e.cb) + ", " + e.pages.str() + ")";
+  }
+
+  /// Whether a kernel of the program other than this one may push `cb`.
+  bool others_push(std::int64_t cb) const {
+    for (const Kernel& k : kernels_)
+      if (&k != &k_ && may_push(k.body, cb))
+        return true;
+    return false;
+  }
+
+  /// The first kernel of the program other than this one that waits for or pops `cb`.
+  const Kernel* other_consumer(std::int64_t cb) const {
+    for (const Kernel& k : kernels_) {
+      std::set<std::int64_t> produced, consumed;
+      streamed(k.body, produced, consumed);
+      if (&k != &k_ && consumed.count(cb))
+        return &k;
+    }
+    return nullptr;
+  }
+
+  /// cb_wait_front `e` of a CB this path reserved and has not pushed since, with no page of it
+  /// pushed by this kernel and not popped, and no other kernel that pushes it: the pages it waits
+  /// for can only be the ones reserved, and they are never pushed.
+  void wait_unpushed(const Event& e, const State& s, const Window& w) {
+    auto it = s.unpushed.find(*e.cb);
+    const bool some =
+        e.pages.is_constant() ? e.pages.constant_value() > 0 : e.pages.positive() == true;
+    if (it == s.unpushed.end() || w.own != 0 || !some || others_push(*e.cb))
+      return;
+    const Event& r = *it->second.reserve;
+    const std::string path = where(it->second.path);
+    Diagnostic* d = error_at(
+        r, "deadlock: " + normalized(r) + " reserves pages of " + cb_name(*e.cb) +
+               " that are never pushed before " + normalized(e) + " waits for them" +
+               (path.empty() ? "" : " (on the path " + path + ")") + "; no other kernel pushes " +
+               cb_name(*e.cb) + ", so the wait blocks for good");
+    if (d)
+      d->notes.push_back(Diagnostic{
+          Severity::note, k_.file.get(), e.range, cb_name(*e.cb) + " is waited for here", {}});
+  }
+
+  /// At the end of the kernel: a reserve made on one side of a branch whose pages that path never
+  /// pushes, of a CB another path of this kernel does push (but no later iteration of a loop
+  /// around the reserve) and another kernel waits for: the push dropped on that path. (A reserve
+  /// on every path, never pushed anywhere, is the balance's "reserves it but never pushes it".)
+  void unpushed_at_end(const State& s) {
+    for (const auto& [cb, u] : s.unpushed) {
+      // A later iteration of a loop around the reserve may push the pages (a reserve that only
+      // waits for room on the first K-block of a matmul, pushed on the last).
+      const bool later = std::any_of(u.loops.begin(), u.loops.end(),
+                                     [&](const Loop* l) { return may_push(l->body, cb); });
+      const Kernel* consumer = u.path.empty() || later ? nullptr : other_consumer(cb);
+      if (!consumer || !may_push(k_.body, cb))
+        continue;
+      Diagnostic* d = error_at(
+          *u.reserve, normalized(*u.reserve) +
+                          ": the kernel ends without pushing the pages reserved here on the path " +
+                          where(u.path) + " (another path pushes them), while " +
+                          file_name(*consumer) + " waits for pages of " + cb_name(cb));
+      if (d)
+        d->notes.push_back(Diagnostic{Severity::note,
+                                      k_.file.get(),
+                                      u.path.back().branch->range,
+                                      "the path leaves this branch with them reserved",
+                                      {}});
+    }
+  }
+
   bool dst_in_range(const Event& e, const std::string& what) {
     for (std::int64_t i : e.dst)
       if (i < 0 || i >= dst_tiles_) {
@@ -408,7 +473,7 @@ private:
       forget_every_cb(s);
       return;
     }
-    s.cbs[*e.cb] = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    s.cbs[*e.cb] = Window::unknown();
     Totals& t = totals_[*e.cb];
     t.pushed.reset();
     t.popped.reset();
@@ -416,6 +481,7 @@ private:
       t.first_opaque = &e;
     for (auto it = s.ptrs.begin(); it != s.ptrs.end();)
       it = it->second.first == *e.cb ? s.ptrs.erase(it) : std::next(it);
+    s.unpushed.erase(*e.cb);
   }
 
   void math(const Event& e, State& s) {
@@ -456,8 +522,9 @@ private:
   /// touched yet too) is unknown, and no pointer is known to point at held pages.
   static void forget_every_cb(State& s) {
     for (std::int64_t cb = 0; cb < 32; ++cb)
-      s.cbs[cb] = Window{std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+      s.cbs[cb] = Window::unknown();
     s.ptrs.clear();
+    s.unpushed.clear();
   }
 
   void cb_event(const Event& e, State& s, const Poly& count, bool tally) {
@@ -488,6 +555,7 @@ private:
     case EventKind::reserve:
       if (!t.first_reserve)
         t.first_reserve = &e;
+      s.unpushed.try_emplace(cb, Unpushed{&e, path_, loops_});
       if (n)
         t.max_reserve = std::max(t.max_reserve, *n);
       if (w.reserved && n)
@@ -498,6 +566,8 @@ private:
     case EventKind::push:
       if (!t.first_push)
         t.first_push = &e;
+      s.unpushed.erase(cb);
+      w.own = n && w.own ? std::optional<std::int64_t>(*w.own + *n) : std::nullopt;
       if (uncounted_ > 0)
         t.pushed.reset();
       else if (tally && t.pushed)
@@ -519,6 +589,7 @@ private:
     case EventKind::wait:
       if (!t.first_wait)
         t.first_wait = &e;
+      wait_unpushed(e, s, w);
       if (n)
         t.max_wait = std::max(t.max_wait, *n);
       else if (count.is_constant())
@@ -533,6 +604,8 @@ private:
     case EventKind::pop:
       if (!t.first_pop)
         t.first_pop = &e;
+      w.own = n && w.own ? std::optional<std::int64_t>(std::max<std::int64_t>(0, *w.own - *n))
+                         : std::nullopt;
       if (uncounted_ > 0)
         t.popped.reset();
       else if (tally && t.popped)
@@ -577,21 +650,12 @@ private:
   const std::int64_t dst_tiles_;
   const std::set<std::int64_t>& produced_;
   const std::set<std::int64_t>& consumed_;
+  const std::vector<Kernel>& kernels_;
+  std::vector<Assumed> path_;      // the sides of the branches around the current event
+  std::vector<const Loop*> loops_; // the loops around it
   std::map<std::int64_t, Totals> totals_;
   std::set<std::pair<std::uint32_t, std::string>> reported_;
 };
-
-struct Side {
-  const Kernel* kernel;
-  Totals totals;
-};
-
-std::string kernel_list(const std::vector<Side>& sides) {
-  std::string out;
-  for (const Side& s : sides)
-    out += (out.empty() ? "" : " and ") + file_name(*s.kernel);
-  return out;
-}
 
 } // namespace
 
@@ -601,9 +665,9 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
   std::set<std::int64_t> produced, consumed;
   bool unknown_cb = false;
   for (const Kernel& k : kernels)
-    KernelCheck::streamed(k.body, produced, consumed);
+    streamed(k.body, produced, consumed);
   for (const Kernel& k : kernels) {
-    KernelCheck check(k, options, diags, produced, consumed);
+    KernelCheck check(k, options, diags, produced, consumed, kernels);
     for (auto& [cb, t] : check.run()) {
       const bool produces = t.first_push || t.first_reserve || t.first_opaque;
       const bool consumes = t.first_pop || t.first_wait || t.first_opaque;
@@ -617,216 +681,7 @@ void analyze(const std::vector<Kernel>& kernels, const CheckOptions& options, Di
   // A push or pop on an unknown CB may belong to any of them: no balance is proved or refuted.
   if (unknown_cb)
     return;
-
-  // A program whose three roles are all given: a CB nobody pushes is a bug, not a missing file.
-  std::set<Role> roles;
-  for (const Kernel& k : kernels)
-    roles.insert(k.role);
-  const bool complete = roles.size() == 3;
-  std::set<std::int64_t> cbs;
-  for (const auto& [cb, s] : producers)
-    cbs.insert(cb);
-  for (const auto& [cb, s] : consumers)
-    cbs.insert(cb);
-  for (std::int64_t cb : cbs) {
-    const std::vector<Side>& prod = producers[cb];
-    const std::vector<Side>& cons = consumers[cb];
-    std::optional<Poly> pushed = Poly(), popped = Poly();
-    std::int64_t max_reserve = 0;
-    for (const Side& s : prod) {
-      pushed = pushed && s.totals.pushed ? std::optional<Poly>(*pushed + *s.totals.pushed)
-                                         : std::nullopt;
-      max_reserve = std::max(max_reserve, s.totals.max_reserve);
-    }
-    for (const Side& s : cons)
-      popped = popped && s.totals.popped ? std::optional<Poly>(*popped + *s.totals.popped)
-                                         : std::nullopt;
-    const std::string name = cb_name(cb);
-    const std::string who_pushes = kernel_list(prod);
-    const std::string who_pops = kernel_list(cons);
-    // A CB that a kernel reserves and no kernel ever pushes (no push call, nor a call it does not
-    // model, anywhere), while another waits for it: whatever the loops' counts, every page the
-    // consumer waits for is never pushed (its push dropped). Where the counts are known, the
-    // balance below says so with them.
-    if (!pushed || !popped) {
-      const Side* reserver = nullptr;
-      const Side* waiter = nullptr;
-      bool pushes = false;
-      for (const Kernel& k : kernels)
-        pushes |= KernelCheck::may_push(k.body, cb);
-      for (const Side& s : prod)
-        if (!reserver && s.totals.first_reserve)
-          reserver = &s;
-      for (const Side& s : cons)
-        if (!waiter && s.totals.first_wait && s.kernel != (reserver ? reserver->kernel : nullptr))
-          waiter = &s;
-      if (!pushes && reserver && waiter) {
-        const Event* at = waiter->totals.first_wait;
-        Diagnostic& d = diags.error(
-            at->range, "deadlock: no kernel pushes " + name + " (" + file_name(*reserver->kernel) +
-                           " reserves it but never pushes it); " + at->call +
-                           " waits for pages that are never pushed");
-        d.file = waiter->kernel->file.get();
-        d.notes.push_back(Diagnostic{Severity::note,
-                                     reserver->kernel->file.get(),
-                                     reserver->totals.first_reserve->range,
-                                     name + " is reserved here",
-                                     {}});
-        continue;
-      }
-    }
-    if (!pushed || !popped) {
-      const Side& any = prod.empty() ? cons[0] : prod[0];
-      const Event* at = any.totals.first_push      ? any.totals.first_push
-                        : any.totals.first_reserve ? any.totals.first_reserve
-                        : any.totals.first_wait    ? any.totals.first_wait
-                        : any.totals.first_pop     ? any.totals.first_pop
-                                                   : any.totals.first_opaque;
-      const Side* opaque = nullptr;
-      for (const std::vector<Side>* sides : {&prod, &cons})
-        for (const Side& side : *sides)
-          if (!opaque && side.totals.first_opaque)
-            opaque = &side;
-      Diagnostic& d =
-          opaque ? cannot_prove(diags, opaque->totals.first_opaque->range,
-                                "cannot prove that " + name +
-                                    " is balanced: " + opaque->totals.first_opaque->name +
-                                    ", a call ttgen check does not model, may push or pop it")
-                 : cannot_prove(diags, at->range,
-                                "cannot prove that " + name +
-                                    " is balanced: a count of its pushes or pops "
-                                    "depends on a branch or an uncounted loop");
-      d.file = (opaque ? opaque : &any)->kernel->file.get();
-      continue;
-    }
-    const Poly left = *pushed - *popped;
-    const std::string counts =
-        (prod.empty() ? "no kernel pushes " + name
-                      : who_pushes + (prod.size() == 1 ? " pushes " : " push ") + pages(*pushed) +
-                            " to " + name + " in all") +
-        (cons.empty() ? ", no kernel pops it"
-                      : ", " + who_pops + (cons.size() == 1 ? " pops " : " pop ") + pages(*popped));
-    // A consumer that waits for more pages than are ever pushed (a constant count) waits forever,
-    // even when it pops none (a scaler tile waited for and kept).
-    if (pushed->is_constant() && popped->is_constant() && (!prod.empty() || complete)) {
-      const Side* starved = nullptr;
-      for (const Side& c : cons)
-        if (c.totals.max_wait > pushed->constant_value() && c.totals.first_wait)
-          starved = &c;
-      if (starved) {
-        Diagnostic& d = diags.error(starved->totals.first_wait->range,
-                                    "deadlock: " + counts + "; " + starved->kernel->file->name() +
-                                        " waits for " + pages(starved->totals.max_wait) +
-                                        " at once, more than are "
-                                        "ever pushed");
-        d.file = starved->kernel->file.get();
-        continue;
-      }
-    }
-    if (left.is_zero()) {
-      proved.push_back(name + ": " + counts + ": balanced");
-      continue;
-    }
-    const std::optional<bool> sign = left.positive();
-    if (sign == false && prod.empty() && !complete) {
-      // Nothing given pushes it: the producer may be a kernel that was not given.
-      const Side& c = cons[0];
-      const Event* at = c.totals.first_wait ? c.totals.first_wait : c.totals.first_pop;
-      Diagnostic& d = cannot_prove(diags, at->range,
-                                   "cannot prove that " + name + " is balanced: " + counts +
-                                       "; check the program's reader, compute and "
-                                       "writer together");
-      d.file = c.kernel->file.get();
-      continue;
-    }
-    if (sign == false) {
-      // More pops than pushes for every value of the counts: a consumer waits forever.
-      const Side& c = cons[0];
-      const Event* at = c.totals.first_wait ? c.totals.first_wait : c.totals.first_pop;
-      Diagnostic& d = diags.error(
-          at->range, "deadlock: " + counts +
-                         (left.is_constant() ? "" : " (for every " + left.symbols()[0] + " > 0)") +
-                         "; " + at->call + " waits for pages that are never pushed");
-      d.file = c.kernel->file.get();
-      for (const Side& p : prod)
-        if (p.totals.first_push) {
-          Diagnostic n{Severity::note,
-                       p.kernel->file.get(),
-                       p.totals.first_push->range,
-                       name + " is pushed here",
-                       {}};
-          d.notes.push_back(n);
-        }
-      continue;
-    }
-    if (sign == true && left.is_constant()) {
-      const std::int64_t extra = left.constant_value();
-      auto cap = options.cb_pages.find(cb);
-      const std::int64_t holds = cap != options.cb_pages.end() ? cap->second : max_reserve;
-      if (extra <= holds) {
-        proved.push_back(name + ": " + counts + ": " + pages(extra) +
-                         " left in the CB at the end, which it holds");
-        continue;
-      }
-      if (cap != options.cb_pages.end()) {
-        const Side& p = prod[0];
-        Diagnostic& d =
-            diags.error(p.totals.first_reserve->range,
-                        "deadlock: " + counts + "; the " + pages(extra) +
-                            " never popped do not fit in " + name + " (" + pages(cap->second) +
-                            "), so " + p.totals.first_reserve->call + " blocks");
-        d.file = p.kernel->file.get();
-        continue;
-      }
-    }
-    // Consumers that wait for a few pages at a time and pop none, while the producers push a
-    // count that grows with the symbols: the pages pile up, and once the CB holds all it can the
-    // producer's reserve blocks for good (for every value of the count beyond the CB's pages).
-    // A consumer that waits for a count of pages that is not a constant may be reading a CB the
-    // host sized to hold them all (a sharded output), so it is left to the warning below.
-    bool blockwise = !cons.empty();
-    std::int64_t max_wait = 0;
-    std::optional<Poly> block;
-    for (const Side& c : cons) {
-      blockwise = blockwise && c.totals.waits_blockwise && c.totals.first_wait;
-      max_wait = std::max(max_wait, c.totals.max_wait);
-      if (!block)
-        block = c.totals.block;
-    }
-    if (sign == true && !left.is_constant() && popped->is_zero() && blockwise && !prod.empty()) {
-      auto cap = options.cb_pages.find(cb);
-      const std::int64_t holds = cap != options.cb_pages.end()
-                                     ? cap->second
-                                     : std::max<std::int64_t>({max_reserve, max_wait, 1});
-      const Side& p = prod[0];
-      const Event* at = p.totals.first_reserve ? p.totals.first_reserve : p.totals.first_push;
-      const bool known = cap != options.cb_pages.end();
-      Diagnostic& d =
-          diags.error(at->range, "deadlock: " + counts + "; its consumers wait for " +
-                                     (block ? pages(*block) : "at most " + pages(max_wait)) +
-                                     " at a time and pop none, so the pages pile up in " + name +
-                                     " and once they fill it " + at->call +
-                                     " blocks for good (for every " + left.str() +
-                                     (known ? " > " + std::to_string(holds)
-                                            : " beyond its size, at least " + pages(holds)) +
-                                     ")");
-      d.file = p.kernel->file.get();
-      continue;
-    }
-    // (A producer that only reserves, its push dropped, is reported at its reserve.)
-    const Side& any = prod.empty() ? cons[0] : prod[0];
-    const Event* at = any.totals.first_push      ? any.totals.first_push
-                      : any.totals.first_reserve ? any.totals.first_reserve
-                      : any.totals.first_wait    ? any.totals.first_wait
-                                                 : any.totals.first_pop;
-    Diagnostic& d =
-        cannot_prove(diags, at->range,
-                     "cannot prove that " + name + " is balanced: " + counts +
-                         (cons.empty() || prod.empty()
-                              ? std::string()
-                              : "; they agree only if " + pushed->str() + " = " + popped->str()));
-    d.file = any.kernel->file.get();
-  }
+  balance(kernels, producers, consumers, options, diags, proved);
 }
 
 } // namespace tk::check

@@ -102,6 +102,11 @@ struct Loop {
 struct Branch {
   std::optional<bool> known; // the condition's value when it is a constant
   SourceRange range;         // the condition
+  std::string cond;          // the condition as written: "mask_padded_data"
+  /// The condition names only values that never change in the kernel (constants, locals never
+  /// assigned after their initialisation) and calls nothing: two branches on the same text take
+  /// the same side.
+  bool stable = false;
   Body then_body, else_body;
 };
 

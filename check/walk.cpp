@@ -123,6 +123,28 @@ private:
     return !changes(body);
   }
 
+  /// True when condition `e` names only values that never change in the kernel — constants and
+  /// locals never assigned after their initialisation, none a parameter of a followed helper
+  /// (which stands for another argument at each call) — and calls nothing: its value is the same
+  /// wherever it is evaluated, so two branches on its text take the same side.
+  bool stable(const clang::Stmt* s) const {
+    if (!s || llvm::isa<clang::CallExpr>(s) || llvm::isa<clang::MemberExpr>(s))
+      return false;
+    if (const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(s)) {
+      if (llvm::isa<clang::EnumConstantDecl>(r->getDecl()))
+        return true;
+      const auto* v = llvm::dyn_cast<clang::VarDecl>(r->getDecl());
+      if (!v || llvm::isa<clang::ParmVarDecl>(v))
+        return false;
+      return v->isConstexpr() || (v->getType().isConstQualified() && v->hasInit()) ||
+             never_assigned(v);
+    }
+    for (const clang::Stmt* child : s->children())
+      if (!stable(child))
+        return false;
+    return true;
+  }
+
   /// The argument a followed helper's parameter `e` was called with (nullptr for anything else).
   const clang::Expr* bound(const clang::Expr* e) const {
     const auto* r = e ? llvm::dyn_cast<clang::DeclRefExpr>(strip(e)) : nullptr;
@@ -295,6 +317,8 @@ private:
         if (i->getCond()->EvaluateAsBooleanCondition(v, ctx_))
           b.known = v;
       }
+      b.cond = text(i->getCond()->getSourceRange());
+      b.stable = stable(i->getCond());
       expr(i->getCond(), out);
       stmt(i->getThen(), b.then_body);
       stmt(i->getElse(), b.else_body);

@@ -248,6 +248,32 @@ TEST(TtgenCheck, ReservedButNeverPushed) {
   expect_check_golden("chunked_reader_push_dropped", "-DDROP_PUSH " + program);
 }
 
+// Pages reserved on a path a runtime argument selects and never pushed on it (TTNN softmax's two
+// misses, in kernels written here). The correct program, and one that pushes in a second branch
+// on the same flag, are proved. With the compute kernel's push of c_24 dropped on the masked
+// path, its helper's wait for the row blocks for good: reported at the reserve, the wait in a
+// note. A reader that writes and pushes the mask with no reserve (softmax's shipped bug) has two
+// errors; with that push dropped too, no kernel pushes c_1 while the compute kernel waits for it.
+// A reserve one side of the flag never pushes, while the other side does, is reported at the
+// reserve, the branch it leaves in a note.
+TEST(TtgenCheck, PagesAPathNeverPushes) {
+  const std::string k = "tests/unit/ttgen_check/kernels/";
+  const std::string program =
+      k + "mask_reader.cpp " + k +
+      "mask_compute.cpp tests/unit/emulator/kernels/dataflow/write_tile.cpp";
+  const Checked correct = check(program);
+  EXPECT_EQ(correct.code, 0) << correct.err;
+  EXPECT_EQ(correct.err.find("error:"), std::string::npos) << correct.err;
+  expect_check_golden("mask", program);
+  expect_check_golden("mask_push_in_second_branch", "-DPUSH_IN_SECOND_BRANCH " + program);
+  expect_check_golden("mask_zero_mask", "-DZERO_MASK " + program);
+  expect_check_golden("mask_x_push_dropped", "-DDROP_X_PUSH " + program);
+  expect_check_golden("mask_no_reserve", "-DNO_MASK_RESERVE " + program);
+  expect_check_golden("mask_no_reserve_push_dropped",
+                      "-DNO_MASK_RESERVE -DDROP_MASK_PUSH " + program);
+  expect_check_golden("mask_zero_mask_push_dropped", "-DZERO_MASK -DDROP_MASK_PUSH " + program);
+}
+
 // A helper's CircularBuffer built from its parameter (`auto out =
 // experimental::CircularBuffer(cb_out)`) is the CB the call passes: proved (TTNN's softmax got a
 // false alarm, a pack into "unreserved" c_6), and its dropped reserve is found.
