@@ -203,14 +203,14 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                        .noc = tt::tt_metal::NOC::RISCV_0_default,
                                        .compile_args = tk_writer_compile_args});
 
-  // The NoC coordinates of the worker core at logical column x, row y (the multicasts' corners).
-  const auto tk_noc_x = [&device](std::uint32_t x, std::uint32_t y) {
-    const tt::tt_metal::CoreCoord noc = device.worker_core_from_logical_core({x, y});
-    return static_cast<std::uint32_t>(noc.x);
+  // The NoC coordinates of the worker core at a logical column and row (the multicasts' corners).
+  const auto tk_noc_x = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {
+    const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});
+    return static_cast<std::uint32_t>(tk_noc.x);
   };
-  const auto tk_noc_y = [&device](std::uint32_t x, std::uint32_t y) {
-    const tt::tt_metal::CoreCoord noc = device.worker_core_from_logical_core({x, y});
-    return static_cast<std::uint32_t>(noc.y);
+  const auto tk_noc_y = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {
+    const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});
+    return static_cast<std::uint32_t>(tk_noc.y);
   };
 
   // Per core, group 1 then group 2 (as the SDK's matmul_multi_core): its first work item and count.
