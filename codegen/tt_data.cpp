@@ -46,6 +46,31 @@ void collect(const json& j, std::set<std::string>& refs, std::set<std::string>& 
   }
 }
 
+// The blocked matmul's rule: tt.matmul_block's compile-time inputs (its arguments after field,
+// Mt, Kt and Nt; constants, the same in every call). The host sets them once, field by field
+// (the template names the fields), and each call passes them as one struct: a call of 21 numbers
+// is a statement clang-format has to break, at 4 M instructions each (docs/ttgen.md, "Start-up").
+void block_limits(const Program& p, const json& j, json& limits) {
+  if (j.is_object()) {
+    if (j.contains("kind") && j["kind"] == "call" && j["fn"] == "tt.matmul_block") {
+      json these = json::array();
+      for (std::size_t i = 4; i < j["args"].size(); ++i) {
+        if (j["args"][i]["kind"] != "int")
+          fail(p, "tt.matmul_block's argument " + std::to_string(i) + " is no constant");
+        these.push_back(j["args"][i]["value"]);
+      }
+      if (!limits.is_null() && limits != these)
+        fail(p, "the tt.matmul_block calls differ in their compile-time inputs");
+      limits = these;
+    }
+    for (const auto& [k, v] : j.items())
+      block_limits(p, v, limits);
+  } else if (j.is_array()) {
+    for (const json& v : j)
+      block_limits(p, v, limits);
+  }
+}
+
 // A kernel: its body as IR JSON (the accessor chain is already in it), the CBs it names (its
 // constexpr ids), the intrinsics it calls (compute headers, the scaler helper) and its config.
 json kernel_data(const Program& p, const Function& f) {
@@ -148,6 +173,16 @@ json host_data(const Program& p, const Function& h, const HostPlan& plan,
       for (const Param& q : f.params)
         host["core_params"].push_back(q.name);
     }
+  // The intrinsics the host calls (whether it needs its NoC-coordinate helpers) and the block
+  // rule's inputs (null without a blocked matmul).
+  std::set<std::string> refs, calls;
+  collect(host["body"], refs, calls);
+  collect(host["core_body"], refs, calls);
+  host["calls"] = calls;
+  json limits;
+  block_limits(p, host["body"], limits);
+  block_limits(p, host["core_body"], limits);
+  host["block_limits"] = limits;
   host["buffers"] = json::array();
   for (const HostBuffer& b : plan.buffers) {
     const Tensor* t = p.find_tensor(b.tensor);

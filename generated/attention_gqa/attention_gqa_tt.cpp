@@ -20,6 +20,7 @@
 #include <tilekit/tt_host.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -231,12 +232,33 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
     for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {Q_addr, K_addr, V_addr, St, Dt, stream_kept, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                     {St, Dt, stream_kept, scale_bits, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                     {V_addr, O_addr, St, Dt, stream_kept, start, count});
+        std::array<std::uint32_t, 8> tk_reader_args{};
+        tk_reader_args[0] = Q_addr;
+        tk_reader_args[1] = K_addr;
+        tk_reader_args[2] = V_addr;
+        tk_reader_args[3] = St;
+        tk_reader_args[4] = Dt;
+        tk_reader_args[5] = stream_kept;
+        tk_reader_args[6] = start;
+        tk_reader_args[7] = count;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, tk_reader_args);
+        std::array<std::uint32_t, 6> tk_compute_args{};
+        tk_compute_args[0] = St;
+        tk_compute_args[1] = Dt;
+        tk_compute_args[2] = stream_kept;
+        tk_compute_args[3] = scale_bits;
+        tk_compute_args[4] = start;
+        tk_compute_args[5] = count;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);
+        std::array<std::uint32_t, 7> tk_writer_args{};
+        tk_writer_args[0] = V_addr;
+        tk_writer_args[1] = O_addr;
+        tk_writer_args[2] = St;
+        tk_writer_args[3] = Dt;
+        tk_writer_args[4] = stream_kept;
+        tk_writer_args[5] = start;
+        tk_writer_args[6] = count;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, tk_writer_args);
         start += count;
       }
     }

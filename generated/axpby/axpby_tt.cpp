@@ -20,6 +20,7 @@
 #include <tilekit/tt_host.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -134,10 +135,18 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {x_addr, y_addr, Nt, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                     {alpha_bits, beta_bits, count});
+        std::array<std::uint32_t, 5> tk_reader_args{};
+        tk_reader_args[0] = x_addr;
+        tk_reader_args[1] = y_addr;
+        tk_reader_args[2] = Nt;
+        tk_reader_args[3] = start;
+        tk_reader_args[4] = count;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, tk_reader_args);
+        std::array<std::uint32_t, 3> tk_compute_args{};
+        tk_compute_args[0] = alpha_bits;
+        tk_compute_args[1] = beta_bits;
+        tk_compute_args[2] = count;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, {z_addr, Nt, start, count});
         start += count;
       }

@@ -20,6 +20,7 @@
 #include <tilekit/tt_host.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -40,21 +41,34 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t M = static_cast<std::uint32_t>(A.rows);
   const std::uint32_t K = static_cast<std::uint32_t>(A.cols);
   const std::uint32_t N = static_cast<std::uint32_t>(B.cols);
+  // The blocked matmul's block rule: its inputs fixed at compile time (choose-blocks).
+  tk::tt_host::MatmulBlockLimits tk_block_limits;
+  tk_block_limits.grid_x = 8;
+  tk_block_limits.grid_y = 8;
+  tk_block_limits.sub_rows = 2;
+  tk_block_limits.sub_cols = 2;
+  tk_block_limits.cap_a = 128;
+  tk_block_limits.cap_b = 128;
+  tk_block_limits.cap_partials = 128;
+  tk_block_limits.product = 71;
+  tk_block_limits.round_trip = 68;
+  tk_block_limits.sender_bytes = 28;
+  tk_block_limits.dram_bytes = 66;
+  tk_block_limits.page_a = 2048;
+  tk_block_limits.page_b = 2048;
+  tk_block_limits.read_bytes = 30;
+  tk_block_limits.step_latency = 933;
+  tk_block_limits.fixed_rows = 0;
+  tk_block_limits.fixed_cols = 0;
   const std::uint32_t Mt = M / 32u;
   const std::uint32_t Kt = K / 32u;
   const std::uint32_t Nt = N / 32u;
-  const std::uint32_t bm = static_cast<uint32_t>(
-      tk::tt_host::matmul_block(0u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
-  const std::uint32_t bn = static_cast<uint32_t>(
-      tk::tt_host::matmul_block(1u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+  const std::uint32_t bm = tk::tt_host::matmul_block(0u, Mt, Kt, Nt, tk_block_limits);
+  const std::uint32_t bn = tk::tt_host::matmul_block(1u, Mt, Kt, Nt, tk_block_limits);
   const std::uint32_t Mb = (Mt + bm - 1u) / bm;
   const std::uint32_t Nb = (Nt + bn - 1u) / bn;
   const std::uint32_t work_items = Mb * Nb;
-  const std::uint32_t bk = static_cast<uint32_t>(
-      tk::tt_host::matmul_block(2u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+  const std::uint32_t bk = tk::tt_host::matmul_block(2u, Mt, Kt, Nt, tk_block_limits);
   const std::uint32_t A_bytes = Mt * Kt * 2048u;
   const std::uint32_t B_bytes = Kt * Nt * 2048u;
   const std::uint32_t C_bytes = Mt * Nt * 2048u;
@@ -153,90 +167,95 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                        .noc = tt::tt_metal::NOC::RISCV_0_default,
                                        .compile_args = tk_writer_compile_args});
 
+  // The NoC coordinates of the worker core at a logical column and row (the multicasts' corners).
+  const auto tk_noc_x = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {
+    const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});
+    return static_cast<std::uint32_t>(tk_noc.x);
+  };
+  const auto tk_noc_y = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {
+    const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});
+    return static_cast<std::uint32_t>(tk_noc.y);
+  };
+
   // Per core: its column and row, and the values the host computes from them.
   for (std::uint32_t core_y = 0; core_y < grid_rows; ++core_y) {
     for (std::uint32_t core_x = 0; core_x < grid_cols; ++core_x) {
       const tt::tt_metal::CoreCoord tk_core{core_x, core_y};
       const std::uint32_t A_mcast_receives = std::min(core_x, 1u);
-      const std::uint32_t A_mcast_x0 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y}).x);
-      const std::uint32_t A_mcast_y0 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y}).y);
-      const std::uint32_t A_mcast_x1 =
-          static_cast<std::uint32_t>(device
-                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                             std::min(1u, grid_cols - 1u), core_y})
-                                         .x);
-      const std::uint32_t A_mcast_y1 =
-          static_cast<std::uint32_t>(device
-                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                             std::min(1u, grid_cols - 1u), core_y})
-                                         .y);
+      const std::uint32_t A_mcast_x0 = tk_noc_x(grid_cols - 1u, core_y);
+      const std::uint32_t A_mcast_y0 = tk_noc_y(grid_cols - 1u, core_y);
+      const std::uint32_t A_mcast_x1 = tk_noc_x(std::min(1u, grid_cols - 1u), core_y);
+      const std::uint32_t A_mcast_y1 = tk_noc_y(std::min(1u, grid_cols - 1u), core_y);
       const std::uint32_t A_mcast_dests = grid_cols - 1u;
-      const std::uint32_t A_mcast_sender_x = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).x);
-      const std::uint32_t A_mcast_sender_y = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).y);
+      const std::uint32_t A_mcast_sender_x = tk_noc_x(0u, core_y);
+      const std::uint32_t A_mcast_sender_y = tk_noc_y(0u, core_y);
       const std::uint32_t B_mcast_receives = std::min(core_y, 1u);
-      const std::uint32_t B_mcast_x0 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).x);
-      const std::uint32_t B_mcast_y0 = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u}).y);
-      const std::uint32_t B_mcast_x1 =
-          static_cast<std::uint32_t>(device
-                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                             core_x, std::min(1u, grid_rows - 1u)})
-                                         .x);
-      const std::uint32_t B_mcast_y1 =
-          static_cast<std::uint32_t>(device
-                                         .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                             core_x, std::min(1u, grid_rows - 1u)})
-                                         .y);
+      const std::uint32_t B_mcast_x0 = tk_noc_x(core_x, grid_rows - 1u);
+      const std::uint32_t B_mcast_y0 = tk_noc_y(core_x, grid_rows - 1u);
+      const std::uint32_t B_mcast_x1 = tk_noc_x(core_x, std::min(1u, grid_rows - 1u));
+      const std::uint32_t B_mcast_y1 = tk_noc_y(core_x, std::min(1u, grid_rows - 1u));
       const std::uint32_t B_mcast_dests = grid_rows - 1u;
-      const std::uint32_t B_mcast_sender_x = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-      const std::uint32_t B_mcast_sender_y = static_cast<std::uint32_t>(
-          device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
-      tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                   {A_addr,
-                                    B_addr,
-                                    Mt,
-                                    Kt,
-                                    Nt,
-                                    bm,
-                                    bn,
-                                    bk,
-                                    Mb,
-                                    Nb,
-                                    core_x,
-                                    core_y,
-                                    grid_cols,
-                                    grid_rows,
-                                    A_mcast_receives,
-                                    A_mcast_x0,
-                                    A_mcast_y0,
-                                    A_mcast_x1,
-                                    A_mcast_y1,
-                                    A_mcast_dests,
-                                    A_mcast_sender_x,
-                                    A_mcast_sender_y,
-                                    A_mcast_ready,
-                                    A_mcast_valid,
-                                    B_mcast_receives,
-                                    B_mcast_x0,
-                                    B_mcast_y0,
-                                    B_mcast_x1,
-                                    B_mcast_y1,
-                                    B_mcast_dests,
-                                    B_mcast_sender_x,
-                                    B_mcast_sender_y,
-                                    B_mcast_ready,
-                                    B_mcast_valid});
-      tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                   {Kt, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
-      tt::tt_metal::SetRuntimeArgs(
-          tk_program, tk_writer, tk_core,
-          {C_addr, Mt, Nt, bm, bn, Mb, Nb, core_x, core_y, grid_cols, grid_rows});
+      const std::uint32_t B_mcast_sender_x = tk_noc_x(core_x, 0u);
+      const std::uint32_t B_mcast_sender_y = tk_noc_y(core_x, 0u);
+      std::array<std::uint32_t, 34> tk_reader_args{};
+      tk_reader_args[0] = A_addr;
+      tk_reader_args[1] = B_addr;
+      tk_reader_args[2] = Mt;
+      tk_reader_args[3] = Kt;
+      tk_reader_args[4] = Nt;
+      tk_reader_args[5] = bm;
+      tk_reader_args[6] = bn;
+      tk_reader_args[7] = bk;
+      tk_reader_args[8] = Mb;
+      tk_reader_args[9] = Nb;
+      tk_reader_args[10] = core_x;
+      tk_reader_args[11] = core_y;
+      tk_reader_args[12] = grid_cols;
+      tk_reader_args[13] = grid_rows;
+      tk_reader_args[14] = A_mcast_receives;
+      tk_reader_args[15] = A_mcast_x0;
+      tk_reader_args[16] = A_mcast_y0;
+      tk_reader_args[17] = A_mcast_x1;
+      tk_reader_args[18] = A_mcast_y1;
+      tk_reader_args[19] = A_mcast_dests;
+      tk_reader_args[20] = A_mcast_sender_x;
+      tk_reader_args[21] = A_mcast_sender_y;
+      tk_reader_args[22] = A_mcast_ready;
+      tk_reader_args[23] = A_mcast_valid;
+      tk_reader_args[24] = B_mcast_receives;
+      tk_reader_args[25] = B_mcast_x0;
+      tk_reader_args[26] = B_mcast_y0;
+      tk_reader_args[27] = B_mcast_x1;
+      tk_reader_args[28] = B_mcast_y1;
+      tk_reader_args[29] = B_mcast_dests;
+      tk_reader_args[30] = B_mcast_sender_x;
+      tk_reader_args[31] = B_mcast_sender_y;
+      tk_reader_args[32] = B_mcast_ready;
+      tk_reader_args[33] = B_mcast_valid;
+      tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, tk_reader_args);
+      std::array<std::uint32_t, 8> tk_compute_args{};
+      tk_compute_args[0] = Kt;
+      tk_compute_args[1] = bm;
+      tk_compute_args[2] = bn;
+      tk_compute_args[3] = bk;
+      tk_compute_args[4] = Mb;
+      tk_compute_args[5] = Nb;
+      tk_compute_args[6] = grid_cols;
+      tk_compute_args[7] = grid_rows;
+      tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);
+      std::array<std::uint32_t, 11> tk_writer_args{};
+      tk_writer_args[0] = C_addr;
+      tk_writer_args[1] = Mt;
+      tk_writer_args[2] = Nt;
+      tk_writer_args[3] = bm;
+      tk_writer_args[4] = bn;
+      tk_writer_args[5] = Mb;
+      tk_writer_args[6] = Nb;
+      tk_writer_args[7] = core_x;
+      tk_writer_args[8] = core_y;
+      tk_writer_args[9] = grid_cols;
+      tk_writer_args[10] = grid_rows;
+      tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, tk_writer_args);
     }
   }
 

@@ -20,6 +20,7 @@
 #include <tilekit/tt_host.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -52,21 +53,34 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   // The materialised value: written by the first program, read by the second.
   std::shared_ptr<tt::tt_metal::distributed::MeshBuffer> mlp_h_buffer;
   { // mlp
+    // The blocked matmul's block rule: its inputs fixed at compile time (choose-blocks).
+    tk::tt_host::MatmulBlockLimits tk_block_limits;
+    tk_block_limits.grid_x = 8;
+    tk_block_limits.grid_y = 8;
+    tk_block_limits.sub_rows = 2;
+    tk_block_limits.sub_cols = 2;
+    tk_block_limits.cap_a = 128;
+    tk_block_limits.cap_b = 128;
+    tk_block_limits.cap_partials = 128;
+    tk_block_limits.product = 71;
+    tk_block_limits.round_trip = 68;
+    tk_block_limits.sender_bytes = 28;
+    tk_block_limits.dram_bytes = 66;
+    tk_block_limits.page_a = 2048;
+    tk_block_limits.page_b = 2048;
+    tk_block_limits.read_bytes = 30;
+    tk_block_limits.step_latency = 933;
+    tk_block_limits.fixed_rows = 0;
+    tk_block_limits.fixed_cols = 0;
     const std::uint32_t Mt = M / 32u;
     const std::uint32_t Dt = D / 32u;
     const std::uint32_t Ft = F / 32u;
-    const std::uint32_t bm = static_cast<uint32_t>(
-        tk::tt_host::matmul_block(0u, Mt, Dt, Ft, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
-    const std::uint32_t bn = static_cast<uint32_t>(
-        tk::tt_host::matmul_block(1u, Mt, Dt, Ft, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+    const std::uint32_t bm = tk::tt_host::matmul_block(0u, Mt, Dt, Ft, tk_block_limits);
+    const std::uint32_t bn = tk::tt_host::matmul_block(1u, Mt, Dt, Ft, tk_block_limits);
     const std::uint32_t Mb = (Mt + bm - 1u) / bm;
     const std::uint32_t Nb = (Ft + bn - 1u) / bn;
     const std::uint32_t work_items = Mb * Nb;
-    const std::uint32_t bk = static_cast<uint32_t>(
-        tk::tt_host::matmul_block(2u, Mt, Dt, Ft, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+    const std::uint32_t bk = tk::tt_host::matmul_block(2u, Mt, Dt, Ft, tk_block_limits);
     const std::uint32_t X_bytes = Mt * Dt * 2048u;
     const std::uint32_t W1_bytes = Dt * Ft * 2048u;
     const std::uint32_t b1_bytes = Ft * 2048u;
@@ -181,127 +195,114 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                          .noc = tt::tt_metal::NOC::RISCV_0_default,
                                          .compile_args = tk_writer_compile_args});
 
+    // The NoC coordinates of the worker core at a logical column and row (the multicasts' corners).
+    const auto tk_noc_x = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {
+      const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});
+      return static_cast<std::uint32_t>(tk_noc.x);
+    };
+    const auto tk_noc_y = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {
+      const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});
+      return static_cast<std::uint32_t>(tk_noc.y);
+    };
+
     // Per core: its column and row, and the values the host computes from them.
     for (std::uint32_t core_y = 0; core_y < grid_rows; ++core_y) {
       for (std::uint32_t core_x = 0; core_x < grid_cols; ++core_x) {
         const tt::tt_metal::CoreCoord tk_core{core_x, core_y};
         const std::uint32_t b1_mcast_receives = std::min(core_y, 1u);
-        const std::uint32_t b1_mcast_x0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .x);
-        const std::uint32_t b1_mcast_y0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .y);
-        const std::uint32_t b1_mcast_x1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .x);
-        const std::uint32_t b1_mcast_y1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .y);
+        const std::uint32_t b1_mcast_x0 = tk_noc_x(core_x, grid_rows - 1u);
+        const std::uint32_t b1_mcast_y0 = tk_noc_y(core_x, grid_rows - 1u);
+        const std::uint32_t b1_mcast_x1 = tk_noc_x(core_x, std::min(1u, grid_rows - 1u));
+        const std::uint32_t b1_mcast_y1 = tk_noc_y(core_x, std::min(1u, grid_rows - 1u));
         const std::uint32_t b1_mcast_dests = grid_rows - 1u;
-        const std::uint32_t b1_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-        const std::uint32_t b1_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+        const std::uint32_t b1_mcast_sender_x = tk_noc_x(core_x, 0u);
+        const std::uint32_t b1_mcast_sender_y = tk_noc_y(core_x, 0u);
         const std::uint32_t X_mcast_receives = std::min(core_x, 1u);
-        const std::uint32_t X_mcast_x0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y})
-                .x);
-        const std::uint32_t X_mcast_y0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y})
-                .y);
-        const std::uint32_t X_mcast_x1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               std::min(1u, grid_cols - 1u), core_y})
-                                           .x);
-        const std::uint32_t X_mcast_y1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               std::min(1u, grid_cols - 1u), core_y})
-                                           .y);
+        const std::uint32_t X_mcast_x0 = tk_noc_x(grid_cols - 1u, core_y);
+        const std::uint32_t X_mcast_y0 = tk_noc_y(grid_cols - 1u, core_y);
+        const std::uint32_t X_mcast_x1 = tk_noc_x(std::min(1u, grid_cols - 1u), core_y);
+        const std::uint32_t X_mcast_y1 = tk_noc_y(std::min(1u, grid_cols - 1u), core_y);
         const std::uint32_t X_mcast_dests = grid_cols - 1u;
-        const std::uint32_t X_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).x);
-        const std::uint32_t X_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).y);
+        const std::uint32_t X_mcast_sender_x = tk_noc_x(0u, core_y);
+        const std::uint32_t X_mcast_sender_y = tk_noc_y(0u, core_y);
         const std::uint32_t W1_mcast_receives = std::min(core_y, 1u);
-        const std::uint32_t W1_mcast_x0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .x);
-        const std::uint32_t W1_mcast_y0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .y);
-        const std::uint32_t W1_mcast_x1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .x);
-        const std::uint32_t W1_mcast_y1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .y);
+        const std::uint32_t W1_mcast_x0 = tk_noc_x(core_x, grid_rows - 1u);
+        const std::uint32_t W1_mcast_y0 = tk_noc_y(core_x, grid_rows - 1u);
+        const std::uint32_t W1_mcast_x1 = tk_noc_x(core_x, std::min(1u, grid_rows - 1u));
+        const std::uint32_t W1_mcast_y1 = tk_noc_y(core_x, std::min(1u, grid_rows - 1u));
         const std::uint32_t W1_mcast_dests = grid_rows - 1u;
-        const std::uint32_t W1_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-        const std::uint32_t W1_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {X_addr,
-                                      W1_addr,
-                                      b1_addr,
-                                      Mt,
-                                      Dt,
-                                      Ft,
-                                      bm,
-                                      bn,
-                                      bk,
-                                      Mb,
-                                      Nb,
-                                      core_x,
-                                      core_y,
-                                      grid_cols,
-                                      grid_rows,
-                                      b1_mcast_receives,
-                                      b1_mcast_x0,
-                                      b1_mcast_y0,
-                                      b1_mcast_x1,
-                                      b1_mcast_y1,
-                                      b1_mcast_dests,
-                                      b1_mcast_sender_x,
-                                      b1_mcast_sender_y,
-                                      b1_mcast_ready,
-                                      b1_mcast_valid,
-                                      X_mcast_receives,
-                                      X_mcast_x0,
-                                      X_mcast_y0,
-                                      X_mcast_x1,
-                                      X_mcast_y1,
-                                      X_mcast_dests,
-                                      X_mcast_sender_x,
-                                      X_mcast_sender_y,
-                                      X_mcast_ready,
-                                      X_mcast_valid,
-                                      W1_mcast_receives,
-                                      W1_mcast_x0,
-                                      W1_mcast_y0,
-                                      W1_mcast_x1,
-                                      W1_mcast_y1,
-                                      W1_mcast_dests,
-                                      W1_mcast_sender_x,
-                                      W1_mcast_sender_y,
-                                      W1_mcast_ready,
-                                      W1_mcast_valid});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                     {Dt, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
-        tt::tt_metal::SetRuntimeArgs(
-            tk_program, tk_writer, tk_core,
-            {mlp_h_addr, Mt, Ft, bm, bn, Mb, Nb, core_x, core_y, grid_cols, grid_rows});
+        const std::uint32_t W1_mcast_sender_x = tk_noc_x(core_x, 0u);
+        const std::uint32_t W1_mcast_sender_y = tk_noc_y(core_x, 0u);
+        std::array<std::uint32_t, 45> tk_reader_args{};
+        tk_reader_args[0] = X_addr;
+        tk_reader_args[1] = W1_addr;
+        tk_reader_args[2] = b1_addr;
+        tk_reader_args[3] = Mt;
+        tk_reader_args[4] = Dt;
+        tk_reader_args[5] = Ft;
+        tk_reader_args[6] = bm;
+        tk_reader_args[7] = bn;
+        tk_reader_args[8] = bk;
+        tk_reader_args[9] = Mb;
+        tk_reader_args[10] = Nb;
+        tk_reader_args[11] = core_x;
+        tk_reader_args[12] = core_y;
+        tk_reader_args[13] = grid_cols;
+        tk_reader_args[14] = grid_rows;
+        tk_reader_args[15] = b1_mcast_receives;
+        tk_reader_args[16] = b1_mcast_x0;
+        tk_reader_args[17] = b1_mcast_y0;
+        tk_reader_args[18] = b1_mcast_x1;
+        tk_reader_args[19] = b1_mcast_y1;
+        tk_reader_args[20] = b1_mcast_dests;
+        tk_reader_args[21] = b1_mcast_sender_x;
+        tk_reader_args[22] = b1_mcast_sender_y;
+        tk_reader_args[23] = b1_mcast_ready;
+        tk_reader_args[24] = b1_mcast_valid;
+        tk_reader_args[25] = X_mcast_receives;
+        tk_reader_args[26] = X_mcast_x0;
+        tk_reader_args[27] = X_mcast_y0;
+        tk_reader_args[28] = X_mcast_x1;
+        tk_reader_args[29] = X_mcast_y1;
+        tk_reader_args[30] = X_mcast_dests;
+        tk_reader_args[31] = X_mcast_sender_x;
+        tk_reader_args[32] = X_mcast_sender_y;
+        tk_reader_args[33] = X_mcast_ready;
+        tk_reader_args[34] = X_mcast_valid;
+        tk_reader_args[35] = W1_mcast_receives;
+        tk_reader_args[36] = W1_mcast_x0;
+        tk_reader_args[37] = W1_mcast_y0;
+        tk_reader_args[38] = W1_mcast_x1;
+        tk_reader_args[39] = W1_mcast_y1;
+        tk_reader_args[40] = W1_mcast_dests;
+        tk_reader_args[41] = W1_mcast_sender_x;
+        tk_reader_args[42] = W1_mcast_sender_y;
+        tk_reader_args[43] = W1_mcast_ready;
+        tk_reader_args[44] = W1_mcast_valid;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, tk_reader_args);
+        std::array<std::uint32_t, 8> tk_compute_args{};
+        tk_compute_args[0] = Dt;
+        tk_compute_args[1] = bm;
+        tk_compute_args[2] = bn;
+        tk_compute_args[3] = bk;
+        tk_compute_args[4] = Mb;
+        tk_compute_args[5] = Nb;
+        tk_compute_args[6] = grid_cols;
+        tk_compute_args[7] = grid_rows;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);
+        std::array<std::uint32_t, 11> tk_writer_args{};
+        tk_writer_args[0] = mlp_h_addr;
+        tk_writer_args[1] = Mt;
+        tk_writer_args[2] = Ft;
+        tk_writer_args[3] = bm;
+        tk_writer_args[4] = bn;
+        tk_writer_args[5] = Mb;
+        tk_writer_args[6] = Nb;
+        tk_writer_args[7] = core_x;
+        tk_writer_args[8] = core_y;
+        tk_writer_args[9] = grid_cols;
+        tk_writer_args[10] = grid_rows;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, tk_writer_args);
       }
     }
 
@@ -312,21 +313,34 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     tt::tt_metal::distributed::Finish(tk_queue);
   }
   { // mlp_after_h
+    // The blocked matmul's block rule: its inputs fixed at compile time (choose-blocks).
+    tk::tt_host::MatmulBlockLimits tk_block_limits;
+    tk_block_limits.grid_x = 8;
+    tk_block_limits.grid_y = 8;
+    tk_block_limits.sub_rows = 2;
+    tk_block_limits.sub_cols = 2;
+    tk_block_limits.cap_a = 128;
+    tk_block_limits.cap_b = 128;
+    tk_block_limits.cap_partials = 128;
+    tk_block_limits.product = 71;
+    tk_block_limits.round_trip = 68;
+    tk_block_limits.sender_bytes = 28;
+    tk_block_limits.dram_bytes = 66;
+    tk_block_limits.page_a = 2048;
+    tk_block_limits.page_b = 2048;
+    tk_block_limits.read_bytes = 30;
+    tk_block_limits.step_latency = 933;
+    tk_block_limits.fixed_rows = 0;
+    tk_block_limits.fixed_cols = 0;
     const std::uint32_t Mt = M / 32u;
     const std::uint32_t Dt = D / 32u;
     const std::uint32_t Ft = F / 32u;
-    const std::uint32_t bm = static_cast<uint32_t>(
-        tk::tt_host::matmul_block(0u, Mt, Ft, Dt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
-    const std::uint32_t bn = static_cast<uint32_t>(
-        tk::tt_host::matmul_block(1u, Mt, Ft, Dt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+    const std::uint32_t bm = tk::tt_host::matmul_block(0u, Mt, Ft, Dt, tk_block_limits);
+    const std::uint32_t bn = tk::tt_host::matmul_block(1u, Mt, Ft, Dt, tk_block_limits);
     const std::uint32_t Mb = (Mt + bm - 1u) / bm;
     const std::uint32_t Nb = (Dt + bn - 1u) / bn;
     const std::uint32_t work_items = Mb * Nb;
-    const std::uint32_t bk = static_cast<uint32_t>(
-        tk::tt_host::matmul_block(2u, Mt, Ft, Dt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+    const std::uint32_t bk = tk::tt_host::matmul_block(2u, Mt, Ft, Dt, tk_block_limits);
     const std::uint32_t mlp_h_bytes = Mt * Ft * 2048u;
     const std::uint32_t X_bytes = Mt * Dt * 2048u;
     const std::uint32_t W2_bytes = Ft * Dt * 2048u;
@@ -452,128 +466,115 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                          .noc = tt::tt_metal::NOC::RISCV_0_default,
                                          .compile_args = tk_writer_compile_args});
 
+    // The NoC coordinates of the worker core at a logical column and row (the multicasts' corners).
+    const auto tk_noc_x = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {
+      const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});
+      return static_cast<std::uint32_t>(tk_noc.x);
+    };
+    const auto tk_noc_y = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {
+      const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});
+      return static_cast<std::uint32_t>(tk_noc.y);
+    };
+
     // Per core: its column and row, and the values the host computes from them.
     for (std::uint32_t core_y = 0; core_y < grid_rows; ++core_y) {
       for (std::uint32_t core_x = 0; core_x < grid_cols; ++core_x) {
         const tt::tt_metal::CoreCoord tk_core{core_x, core_y};
         const std::uint32_t mlp_h_mcast_receives = std::min(core_x, 1u);
-        const std::uint32_t mlp_h_mcast_x0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y})
-                .x);
-        const std::uint32_t mlp_h_mcast_y0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{grid_cols - 1u, core_y})
-                .y);
-        const std::uint32_t mlp_h_mcast_x1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               std::min(1u, grid_cols - 1u), core_y})
-                                           .x);
-        const std::uint32_t mlp_h_mcast_y1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               std::min(1u, grid_cols - 1u), core_y})
-                                           .y);
+        const std::uint32_t mlp_h_mcast_x0 = tk_noc_x(grid_cols - 1u, core_y);
+        const std::uint32_t mlp_h_mcast_y0 = tk_noc_y(grid_cols - 1u, core_y);
+        const std::uint32_t mlp_h_mcast_x1 = tk_noc_x(std::min(1u, grid_cols - 1u), core_y);
+        const std::uint32_t mlp_h_mcast_y1 = tk_noc_y(std::min(1u, grid_cols - 1u), core_y);
         const std::uint32_t mlp_h_mcast_dests = grid_cols - 1u;
-        const std::uint32_t mlp_h_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).x);
-        const std::uint32_t mlp_h_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).y);
+        const std::uint32_t mlp_h_mcast_sender_x = tk_noc_x(0u, core_y);
+        const std::uint32_t mlp_h_mcast_sender_y = tk_noc_y(0u, core_y);
         const std::uint32_t W2_mcast_receives = std::min(core_y, 1u);
-        const std::uint32_t W2_mcast_x0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .x);
-        const std::uint32_t W2_mcast_y0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .y);
-        const std::uint32_t W2_mcast_x1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .x);
-        const std::uint32_t W2_mcast_y1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .y);
+        const std::uint32_t W2_mcast_x0 = tk_noc_x(core_x, grid_rows - 1u);
+        const std::uint32_t W2_mcast_y0 = tk_noc_y(core_x, grid_rows - 1u);
+        const std::uint32_t W2_mcast_x1 = tk_noc_x(core_x, std::min(1u, grid_rows - 1u));
+        const std::uint32_t W2_mcast_y1 = tk_noc_y(core_x, std::min(1u, grid_rows - 1u));
         const std::uint32_t W2_mcast_dests = grid_rows - 1u;
-        const std::uint32_t W2_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-        const std::uint32_t W2_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
+        const std::uint32_t W2_mcast_sender_x = tk_noc_x(core_x, 0u);
+        const std::uint32_t W2_mcast_sender_y = tk_noc_y(core_x, 0u);
         const std::uint32_t b2_mcast_receives = std::min(core_y, 1u);
-        const std::uint32_t b2_mcast_x0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .x);
-        const std::uint32_t b2_mcast_y0 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, grid_rows - 1u})
-                .y);
-        const std::uint32_t b2_mcast_x1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .x);
-        const std::uint32_t b2_mcast_y1 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               core_x, std::min(1u, grid_rows - 1u)})
-                                           .y);
+        const std::uint32_t b2_mcast_x0 = tk_noc_x(core_x, grid_rows - 1u);
+        const std::uint32_t b2_mcast_y0 = tk_noc_y(core_x, grid_rows - 1u);
+        const std::uint32_t b2_mcast_x1 = tk_noc_x(core_x, std::min(1u, grid_rows - 1u));
+        const std::uint32_t b2_mcast_y1 = tk_noc_y(core_x, std::min(1u, grid_rows - 1u));
         const std::uint32_t b2_mcast_dests = grid_rows - 1u;
-        const std::uint32_t b2_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).x);
-        const std::uint32_t b2_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{core_x, 0u}).y);
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {mlp_h_addr,
-                                      X_addr,
-                                      W2_addr,
-                                      b2_addr,
-                                      Mt,
-                                      Dt,
-                                      Ft,
-                                      bm,
-                                      bn,
-                                      bk,
-                                      Mb,
-                                      Nb,
-                                      core_x,
-                                      core_y,
-                                      grid_cols,
-                                      grid_rows,
-                                      mlp_h_mcast_receives,
-                                      mlp_h_mcast_x0,
-                                      mlp_h_mcast_y0,
-                                      mlp_h_mcast_x1,
-                                      mlp_h_mcast_y1,
-                                      mlp_h_mcast_dests,
-                                      mlp_h_mcast_sender_x,
-                                      mlp_h_mcast_sender_y,
-                                      mlp_h_mcast_ready,
-                                      mlp_h_mcast_valid,
-                                      W2_mcast_receives,
-                                      W2_mcast_x0,
-                                      W2_mcast_y0,
-                                      W2_mcast_x1,
-                                      W2_mcast_y1,
-                                      W2_mcast_dests,
-                                      W2_mcast_sender_x,
-                                      W2_mcast_sender_y,
-                                      W2_mcast_ready,
-                                      W2_mcast_valid,
-                                      b2_mcast_receives,
-                                      b2_mcast_x0,
-                                      b2_mcast_y0,
-                                      b2_mcast_x1,
-                                      b2_mcast_y1,
-                                      b2_mcast_dests,
-                                      b2_mcast_sender_x,
-                                      b2_mcast_sender_y,
-                                      b2_mcast_ready,
-                                      b2_mcast_valid});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                     {Ft, bm, bn, bk, Mb, Nb, grid_cols, grid_rows});
-        tt::tt_metal::SetRuntimeArgs(
-            tk_program, tk_writer, tk_core,
-            {Y_addr, Mt, Dt, bm, bn, Mb, Nb, core_x, core_y, grid_cols, grid_rows});
+        const std::uint32_t b2_mcast_sender_x = tk_noc_x(core_x, 0u);
+        const std::uint32_t b2_mcast_sender_y = tk_noc_y(core_x, 0u);
+        std::array<std::uint32_t, 46> tk_reader_args{};
+        tk_reader_args[0] = mlp_h_addr;
+        tk_reader_args[1] = X_addr;
+        tk_reader_args[2] = W2_addr;
+        tk_reader_args[3] = b2_addr;
+        tk_reader_args[4] = Mt;
+        tk_reader_args[5] = Dt;
+        tk_reader_args[6] = Ft;
+        tk_reader_args[7] = bm;
+        tk_reader_args[8] = bn;
+        tk_reader_args[9] = bk;
+        tk_reader_args[10] = Mb;
+        tk_reader_args[11] = Nb;
+        tk_reader_args[12] = core_x;
+        tk_reader_args[13] = core_y;
+        tk_reader_args[14] = grid_cols;
+        tk_reader_args[15] = grid_rows;
+        tk_reader_args[16] = mlp_h_mcast_receives;
+        tk_reader_args[17] = mlp_h_mcast_x0;
+        tk_reader_args[18] = mlp_h_mcast_y0;
+        tk_reader_args[19] = mlp_h_mcast_x1;
+        tk_reader_args[20] = mlp_h_mcast_y1;
+        tk_reader_args[21] = mlp_h_mcast_dests;
+        tk_reader_args[22] = mlp_h_mcast_sender_x;
+        tk_reader_args[23] = mlp_h_mcast_sender_y;
+        tk_reader_args[24] = mlp_h_mcast_ready;
+        tk_reader_args[25] = mlp_h_mcast_valid;
+        tk_reader_args[26] = W2_mcast_receives;
+        tk_reader_args[27] = W2_mcast_x0;
+        tk_reader_args[28] = W2_mcast_y0;
+        tk_reader_args[29] = W2_mcast_x1;
+        tk_reader_args[30] = W2_mcast_y1;
+        tk_reader_args[31] = W2_mcast_dests;
+        tk_reader_args[32] = W2_mcast_sender_x;
+        tk_reader_args[33] = W2_mcast_sender_y;
+        tk_reader_args[34] = W2_mcast_ready;
+        tk_reader_args[35] = W2_mcast_valid;
+        tk_reader_args[36] = b2_mcast_receives;
+        tk_reader_args[37] = b2_mcast_x0;
+        tk_reader_args[38] = b2_mcast_y0;
+        tk_reader_args[39] = b2_mcast_x1;
+        tk_reader_args[40] = b2_mcast_y1;
+        tk_reader_args[41] = b2_mcast_dests;
+        tk_reader_args[42] = b2_mcast_sender_x;
+        tk_reader_args[43] = b2_mcast_sender_y;
+        tk_reader_args[44] = b2_mcast_ready;
+        tk_reader_args[45] = b2_mcast_valid;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, tk_reader_args);
+        std::array<std::uint32_t, 8> tk_compute_args{};
+        tk_compute_args[0] = Ft;
+        tk_compute_args[1] = bm;
+        tk_compute_args[2] = bn;
+        tk_compute_args[3] = bk;
+        tk_compute_args[4] = Mb;
+        tk_compute_args[5] = Nb;
+        tk_compute_args[6] = grid_cols;
+        tk_compute_args[7] = grid_rows;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);
+        std::array<std::uint32_t, 11> tk_writer_args{};
+        tk_writer_args[0] = Y_addr;
+        tk_writer_args[1] = Mt;
+        tk_writer_args[2] = Dt;
+        tk_writer_args[3] = bm;
+        tk_writer_args[4] = bn;
+        tk_writer_args[5] = Mb;
+        tk_writer_args[6] = Nb;
+        tk_writer_args[7] = core_x;
+        tk_writer_args[8] = core_y;
+        tk_writer_args[9] = grid_cols;
+        tk_writer_args[10] = grid_rows;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, tk_writer_args);
       }
     }
 

@@ -20,6 +20,7 @@
 #include <tilekit/tt_host.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -161,6 +162,16 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                        .noc = tt::tt_metal::NOC::RISCV_0_default,
                                        .compile_args = tk_writer_compile_args});
 
+  // The NoC coordinates of the worker core at a logical column and row (the multicasts' corners).
+  const auto tk_noc_x = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {
+    const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});
+    return static_cast<std::uint32_t>(tk_noc.x);
+  };
+  const auto tk_noc_y = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {
+    const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});
+    return static_cast<std::uint32_t>(tk_noc.y);
+  };
+
   // Per core, group 1 then group 2 (as the SDK's matmul_multi_core): its first work item and count.
   std::uint32_t start = 0;
   for (const auto& [tk_group, tk_items] :
@@ -181,36 +192,53 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
         const std::uint32_t g_mcast_receives =
             std::min(mcast_cols - std::min(core_x, mcast_cols), 1u) *
             std::min(mcast_rows - std::min(core_y, mcast_rows), 1u) * std::min(core_x + core_y, 1u);
-        const std::uint32_t g_mcast_x0 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               mcast_cols - 1u, mcast_rows - 1u})
-                                           .x);
-        const std::uint32_t g_mcast_y0 =
-            static_cast<std::uint32_t>(device
-                                           .worker_core_from_logical_core(tt::tt_metal::CoreCoord{
-                                               mcast_cols - 1u, mcast_rows - 1u})
-                                           .y);
-        const std::uint32_t g_mcast_x1 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).x);
-        const std::uint32_t g_mcast_y1 = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).y);
+        const std::uint32_t g_mcast_x0 = tk_noc_x(mcast_cols - 1u, mcast_rows - 1u);
+        const std::uint32_t g_mcast_y0 = tk_noc_y(mcast_cols - 1u, mcast_rows - 1u);
+        const std::uint32_t g_mcast_x1 = tk_noc_x(0u, 0u);
+        const std::uint32_t g_mcast_y1 = tk_noc_y(0u, 0u);
         const std::uint32_t g_mcast_dests =
             (1u - std::min(core_x + core_y, 1u)) * (mcast_cols * mcast_rows - 1u);
-        const std::uint32_t g_mcast_sender_x = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).x);
-        const std::uint32_t g_mcast_sender_y = static_cast<std::uint32_t>(
-            device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).y);
-        tt::tt_metal::SetRuntimeArgs(
-            tk_program, tk_reader, tk_core,
-            {x_addr, g_addr, Nt, shared_kept, row_single, row_double, row_kept, g_mcast_receives,
-             g_mcast_x0, g_mcast_y0, g_mcast_x1, g_mcast_y1, g_mcast_dests, g_mcast_sender_x,
-             g_mcast_sender_y, g_mcast_ready, g_mcast_valid, start, count});
-        tt::tt_metal::SetRuntimeArgs(
-            tk_program, tk_compute, tk_core,
-            {Nt, shared_kept, row_single, row_double, row_kept, inv_n_bits, eps_bits, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                     {y_addr, Nt, shared_kept, row_kept, start, count});
+        const std::uint32_t g_mcast_sender_x = tk_noc_x(0u, 0u);
+        const std::uint32_t g_mcast_sender_y = tk_noc_y(0u, 0u);
+        std::array<std::uint32_t, 19> tk_reader_args{};
+        tk_reader_args[0] = x_addr;
+        tk_reader_args[1] = g_addr;
+        tk_reader_args[2] = Nt;
+        tk_reader_args[3] = shared_kept;
+        tk_reader_args[4] = row_single;
+        tk_reader_args[5] = row_double;
+        tk_reader_args[6] = row_kept;
+        tk_reader_args[7] = g_mcast_receives;
+        tk_reader_args[8] = g_mcast_x0;
+        tk_reader_args[9] = g_mcast_y0;
+        tk_reader_args[10] = g_mcast_x1;
+        tk_reader_args[11] = g_mcast_y1;
+        tk_reader_args[12] = g_mcast_dests;
+        tk_reader_args[13] = g_mcast_sender_x;
+        tk_reader_args[14] = g_mcast_sender_y;
+        tk_reader_args[15] = g_mcast_ready;
+        tk_reader_args[16] = g_mcast_valid;
+        tk_reader_args[17] = start;
+        tk_reader_args[18] = count;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, tk_reader_args);
+        std::array<std::uint32_t, 8> tk_compute_args{};
+        tk_compute_args[0] = Nt;
+        tk_compute_args[1] = shared_kept;
+        tk_compute_args[2] = row_single;
+        tk_compute_args[3] = row_double;
+        tk_compute_args[4] = row_kept;
+        tk_compute_args[5] = inv_n_bits;
+        tk_compute_args[6] = eps_bits;
+        tk_compute_args[7] = count;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);
+        std::array<std::uint32_t, 6> tk_writer_args{};
+        tk_writer_args[0] = y_addr;
+        tk_writer_args[1] = Nt;
+        tk_writer_args[2] = shared_kept;
+        tk_writer_args[3] = row_kept;
+        tk_writer_args[4] = start;
+        tk_writer_args[5] = count;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, tk_writer_args);
         start += count;
       }
     }

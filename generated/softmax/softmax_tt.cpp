@@ -20,6 +20,7 @@
 #include <tilekit/tt_host.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -147,12 +148,29 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {x_addr, Nt, row_single, row_double, row_kept, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                     {Nt, row_single, row_double, row_kept, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                     {y_addr, Nt, row_kept, start, count});
+        std::array<std::uint32_t, 7> tk_reader_args{};
+        tk_reader_args[0] = x_addr;
+        tk_reader_args[1] = Nt;
+        tk_reader_args[2] = row_single;
+        tk_reader_args[3] = row_double;
+        tk_reader_args[4] = row_kept;
+        tk_reader_args[5] = start;
+        tk_reader_args[6] = count;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, tk_reader_args);
+        std::array<std::uint32_t, 5> tk_compute_args{};
+        tk_compute_args[0] = Nt;
+        tk_compute_args[1] = row_single;
+        tk_compute_args[2] = row_double;
+        tk_compute_args[3] = row_kept;
+        tk_compute_args[4] = count;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);
+        std::array<std::uint32_t, 5> tk_writer_args{};
+        tk_writer_args[0] = y_addr;
+        tk_writer_args[1] = Nt;
+        tk_writer_args[2] = row_kept;
+        tk_writer_args[3] = start;
+        tk_writer_args[4] = count;
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, tk_writer_args);
         start += count;
       }
     }

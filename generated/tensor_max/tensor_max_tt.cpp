@@ -20,6 +20,7 @@
 #include <tilekit/tt_host.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -126,11 +127,19 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
         for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
           const std::uint32_t count = tk_items;
-          tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                       {x_addr, Nt, items, start, count});
+          std::array<std::uint32_t, 5> tk_reader_args{};
+          tk_reader_args[0] = x_addr;
+          tk_reader_args[1] = Nt;
+          tk_reader_args[2] = items;
+          tk_reader_args[3] = start;
+          tk_reader_args[4] = count;
+          tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, tk_reader_args);
           tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, {items, start, count});
-          tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                       {tensor_max_m_addr, start, count});
+          std::array<std::uint32_t, 3> tk_writer_args{};
+          tk_writer_args[0] = tensor_max_m_addr;
+          tk_writer_args[1] = start;
+          tk_writer_args[2] = count;
+          tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, tk_writer_args);
           start += count;
         }
       }

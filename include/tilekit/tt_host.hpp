@@ -21,6 +21,15 @@ inline std::uint32_t tiled(std::int64_t n) {
   return static_cast<std::uint32_t>((n + 31) / 32 * 32);
 }
 
+/// The blocked matmul's rule (tilekit/matmul_blocks.hpp) as the generated host program calls it:
+/// one field of the choice for a shape of Mt x Kt x Nt tiles (0 the rows, 1 the columns, 2 the
+/// depth), the compile-time inputs set once, field by field, and passed to each call.
+inline std::uint32_t matmul_block(std::int64_t field, std::int64_t Mt, std::int64_t Kt,
+                                  std::int64_t Nt, const MatmulBlockLimits& limits) {
+  const MatmulBlocks b = choose_matmul_blocks(Mt, Kt, Nt, limits);
+  return static_cast<std::uint32_t>(field == 0 ? b.rows : field == 1 ? b.cols : b.depth);
+}
+
 /// A tensor in the device's layout: converted to the element type D of its pages, zero-padded to
 /// whole tiles and tilized (four 16x16 faces per tile, tiles row-major).
 template <class D, class T>

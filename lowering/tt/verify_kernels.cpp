@@ -179,8 +179,8 @@ public:
              "` used it earlier in the same section (DST is zero only where nothing wrote it "
              "since tile_regs_acquire)");
     for (std::size_t k : slots)
-      if (const IntImm* i = as<IntImm>(c->args[k]))
-        touched_.emplace(i->value, one_line(s));
+      if (const IntImm* i = as<IntImm>(c->args[k]); i && !touched_.count(i->value))
+        touched_.emplace(i->value, one_line(s)); // printed only when kept: the first use
     if (pack)
       check_mask(*c, s);
     else
@@ -276,8 +276,10 @@ private:
     if (!idst || !ct || !rt || idst->value + ct->value * rt->value > cap_)
       fail("in '" + f_.name + "', " + one_line(s) + " writes DST slots past the " +
            std::to_string(cap_) + " DST holds (dst_fp32 = " + (fp32_ ? "true" : "false") + ")");
+    std::string text; // the statement, printed once, for the slots it is the first to use
     for (std::int64_t k = idst->value; k < idst->value + ct->value * rt->value; ++k) {
-      touched_.emplace(k, one_line(s));
+      if (!touched_.count(k))
+        touched_.emplace(k, text.empty() ? text = one_line(s) : text);
       held_[k] = {Held::value};
     }
   }

@@ -150,8 +150,13 @@ TEST(Generate, TtWritesHostAndThreeKernels) {
        {"const std::uint32_t inv_n_bits = std::bit_cast<std::uint32_t>(inv_n);",
         "const std::uint32_t N = static_cast<std::uint32_t>(x.cols);",
         "TILEKIT_KERNEL_DIR \"/rmsnorm/compute.cpp\"",
-        "{Nt, shared_kept, row_single, row_double, row_kept, inv_n_bits, eps_bits, count});"})
+        // a list too long for its line: an array set at the kernel's get_arg_val indices (the
+        // compute kernel reads inv_n_bits from 5, above)
+        "std::array<std::uint32_t, 8> tk_compute_args{};\n", "tk_compute_args[0] = Nt;\n",
+        "tk_compute_args[5] = inv_n_bits;\n", "tk_compute_args[7] = count;\n",
+        "tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);\n"})
     EXPECT_NE(host.find(line), std::string::npos) << line;
+  EXPECT_EQ(host.find("tk_compute_args[8]"), std::string::npos);
 }
 
 // The host template follows the plan: kernels created and fed in its launch order, its TileKit
@@ -179,8 +184,47 @@ TEST(Generate, TtHostFollowsTheTypedPlan) {
         // a blocked matmul's core grid, its semaphores and per-core values
         "tt::tt_metal::CoreRange({0, 0}, {grid_cols - 1, grid_rows - 1})",
         "tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);",
-        "device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, core_y}).x"})
+        "const auto tk_noc_x = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {\n"
+        "    const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});\n"
+        "    return static_cast<std::uint32_t>(tk_noc.x);\n",
+        "const std::uint32_t A_mcast_sender_x = tk_noc_x(0u, core_y);\n",
+        "const std::uint32_t B_mcast_y1 = tk_noc_y(core_x, std::min(1u, grid_rows - 1u));\n",
+        // the block rule's inputs once, in MatmulBlockLimits' order, then each call
+        "tk::tt_host::MatmulBlockLimits tk_block_limits;\n  tk_block_limits.grid_x = 8;\n"
+        "  tk_block_limits.grid_y = 8;\n  tk_block_limits.sub_rows = 2;\n",
+        "tk_block_limits.fixed_rows = 0;\n  tk_block_limits.fixed_cols = 0;\n",
+        "const std::uint32_t bk = tk::tt_host::matmul_block(2u, Mt, Kt, Nt, tk_block_limits);\n",
+        "tk_reader_args[33] = B_mcast_valid;\n"})
     EXPECT_NE(host.find(text), std::string::npos) << text;
+}
+
+// The host sets the block rule's inputs once, so every tt.matmul_block call must pass the same.
+TEST(TemplateData, MatmulBlockCallsWithDifferentInputsAreAnInternalError) {
+  Lowered l;
+  l.tt = lower_example("matmul", lower::Target::tt);
+  ir::Program& p = l.tt->programs[0];
+  bool changed = false;
+  for (ir::Function& f : p.functions) {
+    if (f.kind != ir::FuncKind::host)
+      continue;
+    std::vector<ir::Stmt> stmts = ir::as<ir::Block>(f.body)->stmts;
+    for (ir::Stmt& s : stmts)
+      if (const auto* d = ir::as<ir::Decl>(s); d && d->name == "bk") {
+        std::vector<ir::Expr> args = ir::as<ir::Call>(d->value)->args;
+        args[4] = ir::int_imm(4); // grid x 4 where bm and bn were chosen for 8
+        s = ir::decl(d->name, d->type, ir::call(ir::Intrinsic::tt_matmul_block, args));
+        changed = true;
+      }
+    f.body = ir::block(stmts);
+  }
+  ASSERT_TRUE(changed);
+  try {
+    template_data(l, "matmul");
+    FAIL() << "no error";
+  } catch (const InternalError& e) {
+    EXPECT_EQ(std::string(e.what()), "internal error: render tt: program 'matmul': the "
+                                     "tt.matmul_block calls differ in their compile-time inputs");
+  }
 }
 
 // A module that did not run the TT chain to its end has no plan to render.

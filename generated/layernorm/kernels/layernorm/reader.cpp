@@ -20,6 +20,31 @@ static void fill_scaler_tile(uint32_t addr, uint32_t packed) {
   }
 }
 
+// The semaphore word at L1 address `addr` (get_semaphore's), as noc_semaphore_wait and
+// noc_semaphore_set take it.
+static volatile tt_l1_ptr uint32_t* tk_semaphore(uint32_t addr) {
+  return reinterpret_cast<volatile tt_l1_ptr uint32_t*>(addr);
+}
+
+// Adds `n` to the semaphore at L1 address `addr` of the core at NoC coordinates (x, y).
+static void tk_semaphore_inc(uint32_t x, uint32_t y, uint32_t addr, uint32_t n) {
+  noc_semaphore_inc(get_noc_addr(x, y, addr), n);
+}
+
+// Writes `size` bytes from L1 address `addr` to the same address of the `dests` cores of the NoC
+// rectangle (x0, y0)-(x1, y1).
+static void tk_multicast(uint32_t addr, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                         uint32_t size, uint32_t dests) {
+  noc_async_write_multicast(addr, get_noc_multicast_addr(x0, y0, x1, y1, addr), size, dests);
+}
+
+// Sets the semaphore at L1 address `addr` of the `dests` cores of the NoC rectangle
+// (x0, y0)-(x1, y1) to this core's value of it.
+static void tk_semaphore_multicast(uint32_t addr, uint32_t x0, uint32_t y0, uint32_t x1,
+                                   uint32_t y1, uint32_t dests) {
+  noc_semaphore_set_multicast(addr, get_noc_multicast_addr(x0, y0, x1, y1, addr), dests);
+}
+
 void kernel_main() {
   constexpr uint32_t cb_x = tt::CBIndex::c_0;
   constexpr uint32_t cb_gamma = tt::CBIndex::c_1;
@@ -88,61 +113,37 @@ void kernel_main() {
   }
   noc_async_read_barrier();
   if (gamma_mcast_receives != 0) {
-    noc_semaphore_set(
-        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(gamma_mcast_valid)), 0);
-    noc_semaphore_inc(
-        get_noc_addr(gamma_mcast_sender_x, gamma_mcast_sender_y, get_semaphore(gamma_mcast_ready)),
-        1);
+    noc_semaphore_set(tk_semaphore(get_semaphore(gamma_mcast_valid)), 0);
+    tk_semaphore_inc(gamma_mcast_sender_x, gamma_mcast_sender_y, get_semaphore(gamma_mcast_ready),
+                     1);
   }
   if (beta_mcast_receives != 0) {
-    noc_semaphore_set(
-        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(beta_mcast_valid)), 0);
-    noc_semaphore_inc(
-        get_noc_addr(beta_mcast_sender_x, beta_mcast_sender_y, get_semaphore(beta_mcast_ready)), 1);
+    noc_semaphore_set(tk_semaphore(get_semaphore(beta_mcast_valid)), 0);
+    tk_semaphore_inc(beta_mcast_sender_x, beta_mcast_sender_y, get_semaphore(beta_mcast_ready), 1);
   }
   if (gamma_mcast_receives == 0 && gamma_mcast_dests > 0) {
-    noc_semaphore_wait(
-        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(gamma_mcast_ready)),
-        gamma_mcast_dests);
-    noc_semaphore_set(
-        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(gamma_mcast_ready)), 0);
-    noc_async_write_multicast(get_write_ptr(cb_gamma_row),
-                              get_noc_multicast_addr(gamma_mcast_x0, gamma_mcast_y0, gamma_mcast_x1,
-                                                     gamma_mcast_y1, get_write_ptr(cb_gamma_row)),
-                              1 * shared_kept * get_tile_size(cb_gamma_row), gamma_mcast_dests);
-    noc_semaphore_set(
-        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(gamma_mcast_valid)), 1);
-    noc_semaphore_set_multicast(get_semaphore(gamma_mcast_valid),
-                                get_noc_multicast_addr(gamma_mcast_x0, gamma_mcast_y0,
-                                                       gamma_mcast_x1, gamma_mcast_y1,
-                                                       get_semaphore(gamma_mcast_valid)),
-                                gamma_mcast_dests);
+    noc_semaphore_wait(tk_semaphore(get_semaphore(gamma_mcast_ready)), gamma_mcast_dests);
+    noc_semaphore_set(tk_semaphore(get_semaphore(gamma_mcast_ready)), 0);
+    tk_multicast(get_write_ptr(cb_gamma_row), gamma_mcast_x0, gamma_mcast_y0, gamma_mcast_x1,
+                 gamma_mcast_y1, 1 * shared_kept * get_tile_size(cb_gamma_row), gamma_mcast_dests);
+    noc_semaphore_set(tk_semaphore(get_semaphore(gamma_mcast_valid)), 1);
+    tk_semaphore_multicast(get_semaphore(gamma_mcast_valid), gamma_mcast_x0, gamma_mcast_y0,
+                           gamma_mcast_x1, gamma_mcast_y1, gamma_mcast_dests);
   }
   if (beta_mcast_receives == 0 && beta_mcast_dests > 0) {
-    noc_semaphore_wait(
-        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(beta_mcast_ready)),
-        beta_mcast_dests);
-    noc_semaphore_set(
-        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(beta_mcast_ready)), 0);
-    noc_async_write_multicast(get_write_ptr(cb_beta_row),
-                              get_noc_multicast_addr(beta_mcast_x0, beta_mcast_y0, beta_mcast_x1,
-                                                     beta_mcast_y1, get_write_ptr(cb_beta_row)),
-                              1 * shared_kept * get_tile_size(cb_beta_row), beta_mcast_dests);
-    noc_semaphore_set(
-        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(beta_mcast_valid)), 1);
-    noc_semaphore_set_multicast(get_semaphore(beta_mcast_valid),
-                                get_noc_multicast_addr(beta_mcast_x0, beta_mcast_y0, beta_mcast_x1,
-                                                       beta_mcast_y1,
-                                                       get_semaphore(beta_mcast_valid)),
-                                beta_mcast_dests);
+    noc_semaphore_wait(tk_semaphore(get_semaphore(beta_mcast_ready)), beta_mcast_dests);
+    noc_semaphore_set(tk_semaphore(get_semaphore(beta_mcast_ready)), 0);
+    tk_multicast(get_write_ptr(cb_beta_row), beta_mcast_x0, beta_mcast_y0, beta_mcast_x1,
+                 beta_mcast_y1, 1 * shared_kept * get_tile_size(cb_beta_row), beta_mcast_dests);
+    noc_semaphore_set(tk_semaphore(get_semaphore(beta_mcast_valid)), 1);
+    tk_semaphore_multicast(get_semaphore(beta_mcast_valid), beta_mcast_x0, beta_mcast_y0,
+                           beta_mcast_x1, beta_mcast_y1, beta_mcast_dests);
   }
   if (gamma_mcast_receives != 0) {
-    noc_semaphore_wait(
-        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(gamma_mcast_valid)), 1);
+    noc_semaphore_wait(tk_semaphore(get_semaphore(gamma_mcast_valid)), 1);
   }
   if (beta_mcast_receives != 0) {
-    noc_semaphore_wait(
-        reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(beta_mcast_valid)), 1);
+    noc_semaphore_wait(tk_semaphore(get_semaphore(beta_mcast_valid)), 1);
   }
   cb_push_back(cb_gamma_row, 128);
   cb_push_back(cb_beta_row, 128);

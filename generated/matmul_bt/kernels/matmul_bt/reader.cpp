@@ -5,6 +5,31 @@
 
 #include "api/dataflow/dataflow_api.h"
 
+// The semaphore word at L1 address `addr` (get_semaphore's), as noc_semaphore_wait and
+// noc_semaphore_set take it.
+static volatile tt_l1_ptr uint32_t* tk_semaphore(uint32_t addr) {
+  return reinterpret_cast<volatile tt_l1_ptr uint32_t*>(addr);
+}
+
+// Adds `n` to the semaphore at L1 address `addr` of the core at NoC coordinates (x, y).
+static void tk_semaphore_inc(uint32_t x, uint32_t y, uint32_t addr, uint32_t n) {
+  noc_semaphore_inc(get_noc_addr(x, y, addr), n);
+}
+
+// Writes `size` bytes from L1 address `addr` to the same address of the `dests` cores of the NoC
+// rectangle (x0, y0)-(x1, y1).
+static void tk_multicast(uint32_t addr, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                         uint32_t size, uint32_t dests) {
+  noc_async_write_multicast(addr, get_noc_multicast_addr(x0, y0, x1, y1, addr), size, dests);
+}
+
+// Sets the semaphore at L1 address `addr` of the `dests` cores of the NoC rectangle
+// (x0, y0)-(x1, y1) to this core's value of it.
+static void tk_semaphore_multicast(uint32_t addr, uint32_t x0, uint32_t y0, uint32_t x1,
+                                   uint32_t y1, uint32_t dests) {
+  noc_semaphore_set_multicast(addr, get_noc_multicast_addr(x0, y0, x1, y1, addr), dests);
+}
+
 void kernel_main() {
   constexpr uint32_t cb_A = tt::CBIndex::c_0;
   constexpr uint32_t cb_B = tt::CBIndex::c_1;
@@ -74,60 +99,36 @@ void kernel_main() {
       }
       noc_async_read_barrier();
       if (A_mcast_receives != 0) {
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 0);
-        noc_semaphore_inc(
-            get_noc_addr(A_mcast_sender_x, A_mcast_sender_y, get_semaphore(A_mcast_ready)), 1);
+        noc_semaphore_set(tk_semaphore(get_semaphore(A_mcast_valid)), 0);
+        tk_semaphore_inc(A_mcast_sender_x, A_mcast_sender_y, get_semaphore(A_mcast_ready), 1);
       }
       if (B_mcast_receives != 0) {
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 0);
-        noc_semaphore_inc(
-            get_noc_addr(B_mcast_sender_x, B_mcast_sender_y, get_semaphore(B_mcast_ready)), 1);
+        noc_semaphore_set(tk_semaphore(get_semaphore(B_mcast_valid)), 0);
+        tk_semaphore_inc(B_mcast_sender_x, B_mcast_sender_y, get_semaphore(B_mcast_ready), 1);
       }
       if (A_mcast_receives == 0 && A_mcast_dests > 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_ready)),
-            A_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_A),
-                                  get_noc_multicast_addr(A_mcast_x0, A_mcast_y0, A_mcast_x1,
-                                                         A_mcast_y1, get_write_ptr(cb_A)),
-                                  bm * bk * get_tile_size(cb_A), A_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(A_mcast_valid),
-                                    get_noc_multicast_addr(A_mcast_x0, A_mcast_y0, A_mcast_x1,
-                                                           A_mcast_y1,
-                                                           get_semaphore(A_mcast_valid)),
-                                    A_mcast_dests);
+        noc_semaphore_wait(tk_semaphore(get_semaphore(A_mcast_ready)), A_mcast_dests);
+        noc_semaphore_set(tk_semaphore(get_semaphore(A_mcast_ready)), 0);
+        tk_multicast(get_write_ptr(cb_A), A_mcast_x0, A_mcast_y0, A_mcast_x1, A_mcast_y1,
+                     bm * bk * get_tile_size(cb_A), A_mcast_dests);
+        noc_semaphore_set(tk_semaphore(get_semaphore(A_mcast_valid)), 1);
+        tk_semaphore_multicast(get_semaphore(A_mcast_valid), A_mcast_x0, A_mcast_y0, A_mcast_x1,
+                               A_mcast_y1, A_mcast_dests);
       }
       if (B_mcast_receives == 0 && B_mcast_dests > 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)),
-            B_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_B),
-                                  get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
-                                                         B_mcast_y1, get_write_ptr(cb_B)),
-                                  bk * bn * get_tile_size(cb_B), B_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(B_mcast_valid),
-                                    get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
-                                                           B_mcast_y1,
-                                                           get_semaphore(B_mcast_valid)),
-                                    B_mcast_dests);
+        noc_semaphore_wait(tk_semaphore(get_semaphore(B_mcast_ready)), B_mcast_dests);
+        noc_semaphore_set(tk_semaphore(get_semaphore(B_mcast_ready)), 0);
+        tk_multicast(get_write_ptr(cb_B), B_mcast_x0, B_mcast_y0, B_mcast_x1, B_mcast_y1,
+                     bk * bn * get_tile_size(cb_B), B_mcast_dests);
+        noc_semaphore_set(tk_semaphore(get_semaphore(B_mcast_valid)), 1);
+        tk_semaphore_multicast(get_semaphore(B_mcast_valid), B_mcast_x0, B_mcast_y0, B_mcast_x1,
+                               B_mcast_y1, B_mcast_dests);
       }
       if (A_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 1);
+        noc_semaphore_wait(tk_semaphore(get_semaphore(A_mcast_valid)), 1);
       }
       if (B_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
+        noc_semaphore_wait(tk_semaphore(get_semaphore(B_mcast_valid)), 1);
       }
       cb_push_back(cb_A, 64);
       cb_push_back(cb_B, 64);
@@ -154,60 +155,36 @@ void kernel_main() {
         }
         noc_async_read_barrier();
         if (A_mcast_receives != 0) {
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 0);
-          noc_semaphore_inc(
-              get_noc_addr(A_mcast_sender_x, A_mcast_sender_y, get_semaphore(A_mcast_ready)), 1);
+          noc_semaphore_set(tk_semaphore(get_semaphore(A_mcast_valid)), 0);
+          tk_semaphore_inc(A_mcast_sender_x, A_mcast_sender_y, get_semaphore(A_mcast_ready), 1);
         }
         if (B_mcast_receives != 0) {
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 0);
-          noc_semaphore_inc(
-              get_noc_addr(B_mcast_sender_x, B_mcast_sender_y, get_semaphore(B_mcast_ready)), 1);
+          noc_semaphore_set(tk_semaphore(get_semaphore(B_mcast_valid)), 0);
+          tk_semaphore_inc(B_mcast_sender_x, B_mcast_sender_y, get_semaphore(B_mcast_ready), 1);
         }
         if (A_mcast_receives == 0 && A_mcast_dests > 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_ready)),
-              A_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_ready)), 0);
-          noc_async_write_multicast(get_write_ptr(cb_A),
-                                    get_noc_multicast_addr(A_mcast_x0, A_mcast_y0, A_mcast_x1,
-                                                           A_mcast_y1, get_write_ptr(cb_A)),
-                                    bm * bk * get_tile_size(cb_A), A_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 1);
-          noc_semaphore_set_multicast(get_semaphore(A_mcast_valid),
-                                      get_noc_multicast_addr(A_mcast_x0, A_mcast_y0, A_mcast_x1,
-                                                             A_mcast_y1,
-                                                             get_semaphore(A_mcast_valid)),
-                                      A_mcast_dests);
+          noc_semaphore_wait(tk_semaphore(get_semaphore(A_mcast_ready)), A_mcast_dests);
+          noc_semaphore_set(tk_semaphore(get_semaphore(A_mcast_ready)), 0);
+          tk_multicast(get_write_ptr(cb_A), A_mcast_x0, A_mcast_y0, A_mcast_x1, A_mcast_y1,
+                       bm * bk * get_tile_size(cb_A), A_mcast_dests);
+          noc_semaphore_set(tk_semaphore(get_semaphore(A_mcast_valid)), 1);
+          tk_semaphore_multicast(get_semaphore(A_mcast_valid), A_mcast_x0, A_mcast_y0, A_mcast_x1,
+                                 A_mcast_y1, A_mcast_dests);
         }
         if (B_mcast_receives == 0 && B_mcast_dests > 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)),
-              B_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_ready)), 0);
-          noc_async_write_multicast(get_write_ptr(cb_B),
-                                    get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
-                                                           B_mcast_y1, get_write_ptr(cb_B)),
-                                    bk * bn * get_tile_size(cb_B), B_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
-          noc_semaphore_set_multicast(get_semaphore(B_mcast_valid),
-                                      get_noc_multicast_addr(B_mcast_x0, B_mcast_y0, B_mcast_x1,
-                                                             B_mcast_y1,
-                                                             get_semaphore(B_mcast_valid)),
-                                      B_mcast_dests);
+          noc_semaphore_wait(tk_semaphore(get_semaphore(B_mcast_ready)), B_mcast_dests);
+          noc_semaphore_set(tk_semaphore(get_semaphore(B_mcast_ready)), 0);
+          tk_multicast(get_write_ptr(cb_B), B_mcast_x0, B_mcast_y0, B_mcast_x1, B_mcast_y1,
+                       bk * bn * get_tile_size(cb_B), B_mcast_dests);
+          noc_semaphore_set(tk_semaphore(get_semaphore(B_mcast_valid)), 1);
+          tk_semaphore_multicast(get_semaphore(B_mcast_valid), B_mcast_x0, B_mcast_y0, B_mcast_x1,
+                                 B_mcast_y1, B_mcast_dests);
         }
         if (A_mcast_receives != 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(A_mcast_valid)), 1);
+          noc_semaphore_wait(tk_semaphore(get_semaphore(A_mcast_valid)), 1);
         }
         if (B_mcast_receives != 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(B_mcast_valid)), 1);
+          noc_semaphore_wait(tk_semaphore(get_semaphore(B_mcast_valid)), 1);
         }
         cb_push_back(cb_A, 64);
         cb_push_back(cb_B, 64);

@@ -5,6 +5,31 @@
 
 #include "api/dataflow/dataflow_api.h"
 
+// The semaphore word at L1 address `addr` (get_semaphore's), as noc_semaphore_wait and
+// noc_semaphore_set take it.
+static volatile tt_l1_ptr uint32_t* tk_semaphore(uint32_t addr) {
+  return reinterpret_cast<volatile tt_l1_ptr uint32_t*>(addr);
+}
+
+// Adds `n` to the semaphore at L1 address `addr` of the core at NoC coordinates (x, y).
+static void tk_semaphore_inc(uint32_t x, uint32_t y, uint32_t addr, uint32_t n) {
+  noc_semaphore_inc(get_noc_addr(x, y, addr), n);
+}
+
+// Writes `size` bytes from L1 address `addr` to the same address of the `dests` cores of the NoC
+// rectangle (x0, y0)-(x1, y1).
+static void tk_multicast(uint32_t addr, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                         uint32_t size, uint32_t dests) {
+  noc_async_write_multicast(addr, get_noc_multicast_addr(x0, y0, x1, y1, addr), size, dests);
+}
+
+// Sets the semaphore at L1 address `addr` of the `dests` cores of the NoC rectangle
+// (x0, y0)-(x1, y1) to this core's value of it.
+static void tk_semaphore_multicast(uint32_t addr, uint32_t x0, uint32_t y0, uint32_t x1,
+                                   uint32_t y1, uint32_t dests) {
+  noc_semaphore_set_multicast(addr, get_noc_multicast_addr(x0, y0, x1, y1, addr), dests);
+}
+
 void kernel_main() {
   constexpr uint32_t cb_mlp_h = tt::CBIndex::c_0;
   constexpr uint32_t cb_X = tt::CBIndex::c_1;
@@ -94,62 +119,37 @@ void kernel_main() {
       }
       noc_async_read_barrier();
       if (mlp_h_mcast_receives != 0) {
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_valid)), 0);
-        noc_semaphore_inc(get_noc_addr(mlp_h_mcast_sender_x, mlp_h_mcast_sender_y,
-                                       get_semaphore(mlp_h_mcast_ready)),
-                          1);
+        noc_semaphore_set(tk_semaphore(get_semaphore(mlp_h_mcast_valid)), 0);
+        tk_semaphore_inc(mlp_h_mcast_sender_x, mlp_h_mcast_sender_y,
+                         get_semaphore(mlp_h_mcast_ready), 1);
       }
       if (W2_mcast_receives != 0) {
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 0);
-        noc_semaphore_inc(
-            get_noc_addr(W2_mcast_sender_x, W2_mcast_sender_y, get_semaphore(W2_mcast_ready)), 1);
+        noc_semaphore_set(tk_semaphore(get_semaphore(W2_mcast_valid)), 0);
+        tk_semaphore_inc(W2_mcast_sender_x, W2_mcast_sender_y, get_semaphore(W2_mcast_ready), 1);
       }
       if (mlp_h_mcast_receives == 0 && mlp_h_mcast_dests > 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_ready)),
-            mlp_h_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_mlp_h),
-                                  get_noc_multicast_addr(mlp_h_mcast_x0, mlp_h_mcast_y0,
-                                                         mlp_h_mcast_x1, mlp_h_mcast_y1,
-                                                         get_write_ptr(cb_mlp_h)),
-                                  bm * bk * get_tile_size(cb_mlp_h), mlp_h_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(mlp_h_mcast_valid),
-                                    get_noc_multicast_addr(mlp_h_mcast_x0, mlp_h_mcast_y0,
-                                                           mlp_h_mcast_x1, mlp_h_mcast_y1,
-                                                           get_semaphore(mlp_h_mcast_valid)),
-                                    mlp_h_mcast_dests);
+        noc_semaphore_wait(tk_semaphore(get_semaphore(mlp_h_mcast_ready)), mlp_h_mcast_dests);
+        noc_semaphore_set(tk_semaphore(get_semaphore(mlp_h_mcast_ready)), 0);
+        tk_multicast(get_write_ptr(cb_mlp_h), mlp_h_mcast_x0, mlp_h_mcast_y0, mlp_h_mcast_x1,
+                     mlp_h_mcast_y1, bm * bk * get_tile_size(cb_mlp_h), mlp_h_mcast_dests);
+        noc_semaphore_set(tk_semaphore(get_semaphore(mlp_h_mcast_valid)), 1);
+        tk_semaphore_multicast(get_semaphore(mlp_h_mcast_valid), mlp_h_mcast_x0, mlp_h_mcast_y0,
+                               mlp_h_mcast_x1, mlp_h_mcast_y1, mlp_h_mcast_dests);
       }
       if (W2_mcast_receives == 0 && W2_mcast_dests > 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_ready)),
-            W2_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_W2),
-                                  get_noc_multicast_addr(W2_mcast_x0, W2_mcast_y0, W2_mcast_x1,
-                                                         W2_mcast_y1, get_write_ptr(cb_W2)),
-                                  bk * bn * get_tile_size(cb_W2), W2_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(W2_mcast_valid),
-                                    get_noc_multicast_addr(W2_mcast_x0, W2_mcast_y0, W2_mcast_x1,
-                                                           W2_mcast_y1,
-                                                           get_semaphore(W2_mcast_valid)),
-                                    W2_mcast_dests);
+        noc_semaphore_wait(tk_semaphore(get_semaphore(W2_mcast_ready)), W2_mcast_dests);
+        noc_semaphore_set(tk_semaphore(get_semaphore(W2_mcast_ready)), 0);
+        tk_multicast(get_write_ptr(cb_W2), W2_mcast_x0, W2_mcast_y0, W2_mcast_x1, W2_mcast_y1,
+                     bk * bn * get_tile_size(cb_W2), W2_mcast_dests);
+        noc_semaphore_set(tk_semaphore(get_semaphore(W2_mcast_valid)), 1);
+        tk_semaphore_multicast(get_semaphore(W2_mcast_valid), W2_mcast_x0, W2_mcast_y0, W2_mcast_x1,
+                               W2_mcast_y1, W2_mcast_dests);
       }
       if (mlp_h_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_valid)), 1);
+        noc_semaphore_wait(tk_semaphore(get_semaphore(mlp_h_mcast_valid)), 1);
       }
       if (W2_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 1);
+        noc_semaphore_wait(tk_semaphore(get_semaphore(W2_mcast_valid)), 1);
       }
       cb_push_back(cb_mlp_h, 64);
       cb_push_back(cb_W2, 64);
@@ -177,62 +177,37 @@ void kernel_main() {
         }
         noc_async_read_barrier();
         if (mlp_h_mcast_receives != 0) {
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_valid)), 0);
-          noc_semaphore_inc(get_noc_addr(mlp_h_mcast_sender_x, mlp_h_mcast_sender_y,
-                                         get_semaphore(mlp_h_mcast_ready)),
-                            1);
+          noc_semaphore_set(tk_semaphore(get_semaphore(mlp_h_mcast_valid)), 0);
+          tk_semaphore_inc(mlp_h_mcast_sender_x, mlp_h_mcast_sender_y,
+                           get_semaphore(mlp_h_mcast_ready), 1);
         }
         if (W2_mcast_receives != 0) {
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 0);
-          noc_semaphore_inc(
-              get_noc_addr(W2_mcast_sender_x, W2_mcast_sender_y, get_semaphore(W2_mcast_ready)), 1);
+          noc_semaphore_set(tk_semaphore(get_semaphore(W2_mcast_valid)), 0);
+          tk_semaphore_inc(W2_mcast_sender_x, W2_mcast_sender_y, get_semaphore(W2_mcast_ready), 1);
         }
         if (mlp_h_mcast_receives == 0 && mlp_h_mcast_dests > 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_ready)),
-              mlp_h_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_ready)), 0);
-          noc_async_write_multicast(get_write_ptr(cb_mlp_h),
-                                    get_noc_multicast_addr(mlp_h_mcast_x0, mlp_h_mcast_y0,
-                                                           mlp_h_mcast_x1, mlp_h_mcast_y1,
-                                                           get_write_ptr(cb_mlp_h)),
-                                    bm * bk * get_tile_size(cb_mlp_h), mlp_h_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_valid)), 1);
-          noc_semaphore_set_multicast(get_semaphore(mlp_h_mcast_valid),
-                                      get_noc_multicast_addr(mlp_h_mcast_x0, mlp_h_mcast_y0,
-                                                             mlp_h_mcast_x1, mlp_h_mcast_y1,
-                                                             get_semaphore(mlp_h_mcast_valid)),
-                                      mlp_h_mcast_dests);
+          noc_semaphore_wait(tk_semaphore(get_semaphore(mlp_h_mcast_ready)), mlp_h_mcast_dests);
+          noc_semaphore_set(tk_semaphore(get_semaphore(mlp_h_mcast_ready)), 0);
+          tk_multicast(get_write_ptr(cb_mlp_h), mlp_h_mcast_x0, mlp_h_mcast_y0, mlp_h_mcast_x1,
+                       mlp_h_mcast_y1, bm * bk * get_tile_size(cb_mlp_h), mlp_h_mcast_dests);
+          noc_semaphore_set(tk_semaphore(get_semaphore(mlp_h_mcast_valid)), 1);
+          tk_semaphore_multicast(get_semaphore(mlp_h_mcast_valid), mlp_h_mcast_x0, mlp_h_mcast_y0,
+                                 mlp_h_mcast_x1, mlp_h_mcast_y1, mlp_h_mcast_dests);
         }
         if (W2_mcast_receives == 0 && W2_mcast_dests > 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_ready)),
-              W2_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_ready)), 0);
-          noc_async_write_multicast(get_write_ptr(cb_W2),
-                                    get_noc_multicast_addr(W2_mcast_x0, W2_mcast_y0, W2_mcast_x1,
-                                                           W2_mcast_y1, get_write_ptr(cb_W2)),
-                                    bk * bn * get_tile_size(cb_W2), W2_mcast_dests);
-          noc_semaphore_set(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 1);
-          noc_semaphore_set_multicast(get_semaphore(W2_mcast_valid),
-                                      get_noc_multicast_addr(W2_mcast_x0, W2_mcast_y0, W2_mcast_x1,
-                                                             W2_mcast_y1,
-                                                             get_semaphore(W2_mcast_valid)),
-                                      W2_mcast_dests);
+          noc_semaphore_wait(tk_semaphore(get_semaphore(W2_mcast_ready)), W2_mcast_dests);
+          noc_semaphore_set(tk_semaphore(get_semaphore(W2_mcast_ready)), 0);
+          tk_multicast(get_write_ptr(cb_W2), W2_mcast_x0, W2_mcast_y0, W2_mcast_x1, W2_mcast_y1,
+                       bk * bn * get_tile_size(cb_W2), W2_mcast_dests);
+          noc_semaphore_set(tk_semaphore(get_semaphore(W2_mcast_valid)), 1);
+          tk_semaphore_multicast(get_semaphore(W2_mcast_valid), W2_mcast_x0, W2_mcast_y0,
+                                 W2_mcast_x1, W2_mcast_y1, W2_mcast_dests);
         }
         if (mlp_h_mcast_receives != 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(mlp_h_mcast_valid)), 1);
+          noc_semaphore_wait(tk_semaphore(get_semaphore(mlp_h_mcast_valid)), 1);
         }
         if (W2_mcast_receives != 0) {
-          noc_semaphore_wait(
-              reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(W2_mcast_valid)), 1);
+          noc_semaphore_wait(tk_semaphore(get_semaphore(W2_mcast_valid)), 1);
         }
         cb_push_back(cb_mlp_h, 64);
         cb_push_back(cb_W2, 64);
@@ -249,32 +224,20 @@ void kernel_main() {
       }
       noc_async_read_barrier();
       if (b2_mcast_receives != 0) {
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_valid)), 0);
-        noc_semaphore_inc(
-            get_noc_addr(b2_mcast_sender_x, b2_mcast_sender_y, get_semaphore(b2_mcast_ready)), 1);
+        noc_semaphore_set(tk_semaphore(get_semaphore(b2_mcast_valid)), 0);
+        tk_semaphore_inc(b2_mcast_sender_x, b2_mcast_sender_y, get_semaphore(b2_mcast_ready), 1);
       }
       if (b2_mcast_receives == 0 && b2_mcast_dests > 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_ready)),
-            b2_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_ready)), 0);
-        noc_async_write_multicast(get_write_ptr(cb_b2),
-                                  get_noc_multicast_addr(b2_mcast_x0, b2_mcast_y0, b2_mcast_x1,
-                                                         b2_mcast_y1, get_write_ptr(cb_b2)),
-                                  1 * bn * get_tile_size(cb_b2), b2_mcast_dests);
-        noc_semaphore_set(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_valid)), 1);
-        noc_semaphore_set_multicast(get_semaphore(b2_mcast_valid),
-                                    get_noc_multicast_addr(b2_mcast_x0, b2_mcast_y0, b2_mcast_x1,
-                                                           b2_mcast_y1,
-                                                           get_semaphore(b2_mcast_valid)),
-                                    b2_mcast_dests);
+        noc_semaphore_wait(tk_semaphore(get_semaphore(b2_mcast_ready)), b2_mcast_dests);
+        noc_semaphore_set(tk_semaphore(get_semaphore(b2_mcast_ready)), 0);
+        tk_multicast(get_write_ptr(cb_b2), b2_mcast_x0, b2_mcast_y0, b2_mcast_x1, b2_mcast_y1,
+                     1 * bn * get_tile_size(cb_b2), b2_mcast_dests);
+        noc_semaphore_set(tk_semaphore(get_semaphore(b2_mcast_valid)), 1);
+        tk_semaphore_multicast(get_semaphore(b2_mcast_valid), b2_mcast_x0, b2_mcast_y0, b2_mcast_x1,
+                               b2_mcast_y1, b2_mcast_dests);
       }
       if (b2_mcast_receives != 0) {
-        noc_semaphore_wait(
-            reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(b2_mcast_valid)), 1);
+        noc_semaphore_wait(tk_semaphore(get_semaphore(b2_mcast_valid)), 1);
       }
       cb_push_back(cb_b2, 64);
       for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {

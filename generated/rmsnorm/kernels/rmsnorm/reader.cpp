@@ -20,6 +20,31 @@ static void fill_scaler_tile(uint32_t addr, uint32_t packed) {
   }
 }
 
+// The semaphore word at L1 address `addr` (get_semaphore's), as noc_semaphore_wait and
+// noc_semaphore_set take it.
+static volatile tt_l1_ptr uint32_t* tk_semaphore(uint32_t addr) {
+  return reinterpret_cast<volatile tt_l1_ptr uint32_t*>(addr);
+}
+
+// Adds `n` to the semaphore at L1 address `addr` of the core at NoC coordinates (x, y).
+static void tk_semaphore_inc(uint32_t x, uint32_t y, uint32_t addr, uint32_t n) {
+  noc_semaphore_inc(get_noc_addr(x, y, addr), n);
+}
+
+// Writes `size` bytes from L1 address `addr` to the same address of the `dests` cores of the NoC
+// rectangle (x0, y0)-(x1, y1).
+static void tk_multicast(uint32_t addr, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                         uint32_t size, uint32_t dests) {
+  noc_async_write_multicast(addr, get_noc_multicast_addr(x0, y0, x1, y1, addr), size, dests);
+}
+
+// Sets the semaphore at L1 address `addr` of the `dests` cores of the NoC rectangle
+// (x0, y0)-(x1, y1) to this core's value of it.
+static void tk_semaphore_multicast(uint32_t addr, uint32_t x0, uint32_t y0, uint32_t x1,
+                                   uint32_t y1, uint32_t dests) {
+  noc_semaphore_set_multicast(addr, get_noc_multicast_addr(x0, y0, x1, y1, addr), dests);
+}
+
 void kernel_main() {
   constexpr uint32_t cb_x = tt::CBIndex::c_0;
   constexpr uint32_t cb_g = tt::CBIndex::c_1;
@@ -61,30 +86,20 @@ void kernel_main() {
   }
   noc_async_read_barrier();
   if (g_mcast_receives != 0) {
-    noc_semaphore_set(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(g_mcast_valid)),
-                      0);
-    noc_semaphore_inc(
-        get_noc_addr(g_mcast_sender_x, g_mcast_sender_y, get_semaphore(g_mcast_ready)), 1);
+    noc_semaphore_set(tk_semaphore(get_semaphore(g_mcast_valid)), 0);
+    tk_semaphore_inc(g_mcast_sender_x, g_mcast_sender_y, get_semaphore(g_mcast_ready), 1);
   }
   if (g_mcast_receives == 0 && g_mcast_dests > 0) {
-    noc_semaphore_wait(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(g_mcast_ready)),
-                       g_mcast_dests);
-    noc_semaphore_set(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(g_mcast_ready)),
-                      0);
-    noc_async_write_multicast(get_write_ptr(cb_g_row),
-                              get_noc_multicast_addr(g_mcast_x0, g_mcast_y0, g_mcast_x1, g_mcast_y1,
-                                                     get_write_ptr(cb_g_row)),
-                              1 * shared_kept * get_tile_size(cb_g_row), g_mcast_dests);
-    noc_semaphore_set(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(g_mcast_valid)),
-                      1);
-    noc_semaphore_set_multicast(get_semaphore(g_mcast_valid),
-                                get_noc_multicast_addr(g_mcast_x0, g_mcast_y0, g_mcast_x1,
-                                                       g_mcast_y1, get_semaphore(g_mcast_valid)),
-                                g_mcast_dests);
+    noc_semaphore_wait(tk_semaphore(get_semaphore(g_mcast_ready)), g_mcast_dests);
+    noc_semaphore_set(tk_semaphore(get_semaphore(g_mcast_ready)), 0);
+    tk_multicast(get_write_ptr(cb_g_row), g_mcast_x0, g_mcast_y0, g_mcast_x1, g_mcast_y1,
+                 1 * shared_kept * get_tile_size(cb_g_row), g_mcast_dests);
+    noc_semaphore_set(tk_semaphore(get_semaphore(g_mcast_valid)), 1);
+    tk_semaphore_multicast(get_semaphore(g_mcast_valid), g_mcast_x0, g_mcast_y0, g_mcast_x1,
+                           g_mcast_y1, g_mcast_dests);
   }
   if (g_mcast_receives != 0) {
-    noc_semaphore_wait(reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(g_mcast_valid)),
-                       1);
+    noc_semaphore_wait(tk_semaphore(get_semaphore(g_mcast_valid)), 1);
   }
   cb_push_back(cb_g_row, 160);
   cb_reserve_back(cb_scaler, 1);
