@@ -45,16 +45,16 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t Nt = N / 32u;
   const std::uint32_t bm = static_cast<uint32_t>(
       tk::tt_host::matmul_block(0u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+                                66u, 2048u, 2048u, 30u, 933u, 2048u, 30u, 0u, 0u));
   const std::uint32_t bn = static_cast<uint32_t>(
       tk::tt_host::matmul_block(1u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+                                66u, 2048u, 2048u, 30u, 933u, 2048u, 30u, 0u, 0u));
   const std::uint32_t Mb = (Mt + bm - 1u) / bm;
   const std::uint32_t Nb = (Nt + bn - 1u) / bn;
   const std::uint32_t work_items = Mb * Nb;
   const std::uint32_t bk = static_cast<uint32_t>(
       tk::tt_host::matmul_block(2u, Mt, Kt, Nt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+                                66u, 2048u, 2048u, 30u, 933u, 2048u, 30u, 0u, 0u));
   const std::uint32_t A_bytes = Mt * Kt * 2048u;
   const std::uint32_t B_bytes = Kt * Nt * 2048u;
   const std::uint32_t C_bytes = Mt * Nt * 2048u;

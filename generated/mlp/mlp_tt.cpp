@@ -57,16 +57,16 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     const std::uint32_t Ft = F / 32u;
     const std::uint32_t bm = static_cast<uint32_t>(
         tk::tt_host::matmul_block(0u, Mt, Dt, Ft, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+                                  66u, 2048u, 2048u, 30u, 933u, 2048u, 30u, 0u, 0u));
     const std::uint32_t bn = static_cast<uint32_t>(
         tk::tt_host::matmul_block(1u, Mt, Dt, Ft, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+                                  66u, 2048u, 2048u, 30u, 933u, 2048u, 30u, 0u, 0u));
     const std::uint32_t Mb = (Mt + bm - 1u) / bm;
     const std::uint32_t Nb = (Ft + bn - 1u) / bn;
     const std::uint32_t work_items = Mb * Nb;
     const std::uint32_t bk = static_cast<uint32_t>(
         tk::tt_host::matmul_block(2u, Mt, Dt, Ft, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+                                  66u, 2048u, 2048u, 30u, 933u, 2048u, 30u, 0u, 0u));
     const std::uint32_t X_bytes = Mt * Dt * 2048u;
     const std::uint32_t W1_bytes = Dt * Ft * 2048u;
     const std::uint32_t b1_bytes = Ft * 2048u;
@@ -317,16 +317,16 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     const std::uint32_t Ft = F / 32u;
     const std::uint32_t bm = static_cast<uint32_t>(
         tk::tt_host::matmul_block(0u, Mt, Ft, Dt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+                                  66u, 2048u, 2048u, 30u, 933u, 2048u, 30u, 0u, 0u));
     const std::uint32_t bn = static_cast<uint32_t>(
         tk::tt_host::matmul_block(1u, Mt, Ft, Dt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+                                  66u, 2048u, 2048u, 30u, 933u, 2048u, 30u, 0u, 0u));
     const std::uint32_t Mb = (Mt + bm - 1u) / bm;
     const std::uint32_t Nb = (Dt + bn - 1u) / bn;
     const std::uint32_t work_items = Mb * Nb;
     const std::uint32_t bk = static_cast<uint32_t>(
         tk::tt_host::matmul_block(2u, Mt, Ft, Dt, 8u, 8u, 2u, 2u, 128u, 128u, 128u, 71u, 68u, 28u,
-                                  66u, 2048u, 2048u, 30u, 933u, 0u, 0u));
+                                  66u, 2048u, 2048u, 30u, 933u, 2048u, 30u, 0u, 0u));
     const std::uint32_t mlp_h_bytes = Mt * Ft * 2048u;
     const std::uint32_t X_bytes = Mt * Dt * 2048u;
     const std::uint32_t W2_bytes = Ft * Dt * 2048u;
