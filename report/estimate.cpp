@@ -80,8 +80,8 @@ std::optional<double> eval(const Expr& e, const Env& env,
     if (c->fn == Intrinsic::to_f32)
       return eval(c->args[0], env, args);
     if (c->fn == Intrinsic::tt_matmul_block) { // the host's rule, as the host calls it
-      std::int64_t a[21];
-      for (std::size_t k = 0; k < 21; ++k) {
+      std::int64_t a[23];
+      for (std::size_t k = 0; k < 23; ++k) {
         std::optional<double> x = eval(c->args[k], env, args);
         if (!x)
           return std::nullopt;
@@ -89,7 +89,7 @@ std::optional<double> eval(const Expr& e, const Env& env,
       }
       return static_cast<double>(tk::tt_host::matmul_block(
           a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
-          a[14], a[15], a[16], a[17], a[18], a[19], a[20]));
+          a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22]));
     }
     if (c->fn == Intrinsic::get_arg_val && args) {
       const auto* i = as<IntImm>(c->args[0]);

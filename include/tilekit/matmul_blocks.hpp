@@ -24,9 +24,9 @@ struct MatmulBlocks {
 /// costs, in cycles and bytes: one tile product, one partial sum's round trip between K steps
 /// (its pack and its copy back, with the calls around them), the bytes per cycle one core sends a
 /// multicast at, the DRAM's bytes per cycle, a page of A and of B, the bytes per cycle a core's
-/// reads arrive at, and the latency of one K step's hand-over (a DRAM read's, then the
-/// multicast's). Every field is given by the caller (choose-blocks fills them from the
-/// architecture's table).
+/// reads arrive at, the latency of one K step's hand-over (a DRAM read's, then the multicast's),
+/// a page of C and the bytes per cycle a core's writes leave at. Every field is given by the
+/// caller (choose-blocks fills them from the architecture's table).
 struct MatmulBlockLimits {
   std::int64_t grid_x = 0, grid_y = 0;
   std::int64_t sub_rows = 0, sub_cols = 0;
@@ -34,6 +34,7 @@ struct MatmulBlockLimits {
   std::int64_t product = 0, round_trip = 0, sender_bytes = 0, dram_bytes = 0;
   std::int64_t page_a = 0, page_b = 0;
   std::int64_t read_bytes = 0, step_latency = 0;
+  std::int64_t page_c = 0, write_bytes = 0;
   /// The block `@options(matmul_block = RxC)` fixes (rows, cols), or 0 and 0 for the rule's.
   std::int64_t fixed_rows = 0, fixed_cols = 0;
 };
@@ -58,6 +59,18 @@ struct MatmulBlockLimits {
 /// steps and its compute c = compute / steps: t + (steps - 1) * max(t, c) + c. The first step's
 /// delivery and the last one's compute do not overlap anything, which is what makes large blocks
 /// on few cores slow at small shapes: each of their steps is long.
+/// Then the writes of C: every core's writer drains its finished block while the next one is
+/// computed, on the other NoC than the reads of A and B, whose DRAM queue all of them share at
+/// dram_bytes; so a round's writes hide under the next round, and the last round's do not: its
+/// tiles of C (last_rows x last_cols, the rows and columns of C the last round's blocks cover)
+/// drain after the last products, at the shared queue's rate or a core's own write port, the
+/// slower:
+///   drain = max(last_rows * last_cols * page_c / dram_bytes,
+///               min(r, last_rows) * min(c, last_cols) * page_c / write_bytes);
+/// and all earlier rounds' writes must have drained before it starts. The time is
+///   max(pipeline, (Mt * Nt - last_rows * last_cols) * page_c / dram_bytes) + drain.
+/// One round of small blocks over the whole of C drains all of it at the end; more rounds of
+/// smaller blocks leave less of it behind the last products.
 /// The least time wins, then the fewest DRAM bytes, then the taller block, then the deeper step.
 /// A fixed block is the only candidate (its depth still chosen). A shape no block fits (a
 /// sub-block larger than a CB) gives rows = cols = depth = 0.
@@ -87,6 +100,15 @@ constexpr MatmulBlocks choose_matmul_blocks(std::int64_t Mt, std::int64_t Kt, st
       const double sent =
           rounds * static_cast<double>(Kt * (r * l.page_a + c * l.page_b)) *
           (1.0 / static_cast<double>(l.read_bytes) + 1.0 / static_cast<double>(l.sender_bytes));
+      const std::int64_t last_rows = Mt - (rounds_down - 1) * min(l.grid_y, down) * r;
+      const std::int64_t last_cols = Nt - (rounds_across - 1) * min(l.grid_x, across) * c;
+      const double page_c = static_cast<double>(l.page_c);
+      const double drain = max(static_cast<double>(last_rows * last_cols) * page_c /
+                                   static_cast<double>(l.dram_bytes),
+                               static_cast<double>(min(r, last_rows) * min(c, last_cols)) * page_c /
+                                   static_cast<double>(l.write_bytes));
+      const double written = static_cast<double>(Mt * Nt - last_rows * last_cols) * page_c /
+                             static_cast<double>(l.dram_bytes);
       for (std::int64_t depth = Kt; depth >= 1; --depth) {
         if (Kt % depth != 0 || 2 * r * depth > l.cap_a || 2 * depth * c > l.cap_b)
           continue;
@@ -95,7 +117,7 @@ constexpr MatmulBlocks choose_matmul_blocks(std::int64_t Mt, std::int64_t Kt, st
                                static_cast<double>(Kt * l.product + Kt / depth * l.round_trip);
         const double sender = sent + steps * static_cast<double>(l.step_latency);
         const double t = max(sender, dram) / steps, k = compute / steps;
-        const double time = t + (steps - 1) * max(t, k) + k;
+        const double time = max(t + (steps - 1) * max(t, k) + k, written) + drain;
         const bool better = best.rows == 0 || time < best_time ||
                             (time == best_time && reads < best_reads) ||
                             (time == best_time && reads == best_reads && r > best.rows);
@@ -118,12 +140,13 @@ matmul_block(std::int64_t field, std::int64_t Mt, std::int64_t Kt, std::int64_t 
              std::int64_t cap_a, std::int64_t cap_b, std::int64_t cap_partials,
              std::int64_t product, std::int64_t round_trip, std::int64_t sender_bytes,
              std::int64_t dram_bytes, std::int64_t page_a, std::int64_t page_b,
-             std::int64_t read_bytes, std::int64_t step_latency, std::int64_t fixed_rows,
-             std::int64_t fixed_cols) {
-  const MatmulBlocks b = choose_matmul_blocks(
-      Mt, Kt, Nt,
-      {grid_x, grid_y, sub_rows, sub_cols, cap_a, cap_b, cap_partials, product, round_trip,
-       sender_bytes, dram_bytes, page_a, page_b, read_bytes, step_latency, fixed_rows, fixed_cols});
+             std::int64_t read_bytes, std::int64_t step_latency, std::int64_t page_c,
+             std::int64_t write_bytes, std::int64_t fixed_rows, std::int64_t fixed_cols) {
+  const MatmulBlocks b =
+      choose_matmul_blocks(Mt, Kt, Nt,
+                           {grid_x, grid_y, sub_rows, sub_cols, cap_a, cap_b, cap_partials, product,
+                            round_trip, sender_bytes, dram_bytes, page_a, page_b, read_bytes,
+                            step_latency, page_c, write_bytes, fixed_rows, fixed_cols});
   return field == 0 ? b.rows : field == 1 ? b.cols : b.depth;
 }
 

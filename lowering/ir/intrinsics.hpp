@@ -251,11 +251,12 @@ namespace tk::ir {
   /* the blocked matmul's rule (include/tilekit/matmul_blocks.hpp), on the host: field (0 rows,    \
      1 cols, 2 depth), Mt, Kt, Nt, grid x, grid y, sub-block rows, cols, CB capacities (A, B,      \
      partials) in tiles, costs (a product, a partial sum's round trip, in cycles; a multicast's    \
-     and the DRAM's bytes per cycle; a page of A and of B), the block @options fixes (rows, cols;  \
-     0 and 0 for the rule's) */                                                                    \
+     and the DRAM's bytes per cycle; a page of A and of B; a core's read bytes per cycle; a K      \
+     step's latency; a page of C; a core's write bytes per cycle), the block @options fixes (rows, \
+     cols; 0 and 0 for the rule's) */                                                              \
   X(tt_matmul_block, "tt.matmul_block",                                                            \
     "const int int int const const const const const const const const const const const const "   \
-    "const const const const const",                                                               \
+    "const const const const const const const",                                                   \
     i32, pure, "")                                                                                 \
   /* the reduce scaler tile at an L1 address: a packed bf16 pair in row 0 of each face */          \
   X(fill_scaler_tile, "fill_scaler_tile", "int int", void, writes, "")                             \

@@ -108,7 +108,8 @@ struct Options {
 
 /// What choose-blocks decides for a blocked matmul (docs/lowering.md, "Blocked matmul"), read by
 /// block-matmul, partition-work, keep-rows and select-tile-ops; absent on every other program.
-/// Printed `blocking sub_block 2x2 caps 128 128 128 costs 71 68 28 66 2048 2048 30 933 why "..."`.
+/// Printed `blocking sub_block 2x2 caps 128 128 128 costs 71 68 28 66 2048 2048 30 933 2048 30 why
+/// "..."`.
 struct Blocking {
   std::int64_t sub_rows = 0, sub_cols = 0; // the DST sub-block (rows x cols of output tiles)
   // CB capacities in tiles: A's and B's (even: two K steps' blocks), the fp32 partial sums'.
@@ -123,6 +124,8 @@ struct Blocking {
     std::int64_t page_a = 0, page_b = 0; // bytes of a page of A, of B
     std::int64_t read = 0;               // B/cycle of a core's reads through its port
     std::int64_t step_latency = 0;       // cycles of a K step's DRAM read and multicast latency
+    std::int64_t page_c = 0;             // bytes of a page of C
+    std::int64_t write = 0;              // B/cycle of a core's writes through its port
     friend bool operator==(const Costs&, const Costs&) = default;
   } costs;
   std::string why; // the reasoning, in words (ttgen report, --print-after)

@@ -328,7 +328,7 @@ public:
     os << "  blocking sub_block " << b.sub_rows << 'x' << b.sub_cols << " caps " << b.cap_a << ' '
        << b.cap_b << ' ' << b.cap_partials << " costs " << c.product << ' ' << c.round_trip << ' '
        << c.multicast << ' ' << c.dram << ' ' << c.page_a << ' ' << c.page_b << ' ' << c.read << ' '
-       << c.step_latency << " why " << quote(b.why) << '\n';
+       << c.step_latency << ' ' << c.page_c << ' ' << c.write << " why " << quote(b.why) << '\n';
   }
   void materialise(const Materialise& m) {
     os << "  materialise " << to_string(m.choice) << " value " << quote(m.value);

@@ -277,7 +277,7 @@ Blocking HeaderReader::blocking() {
   expect_word("costs");
   Blocking::Costs& c = b.costs;
   for (std::int64_t* x : {&c.product, &c.round_trip, &c.multicast, &c.dram, &c.page_a, &c.page_b,
-                          &c.read, &c.step_latency})
+                          &c.read, &c.step_latency, &c.page_c, &c.write})
     *x = integer("a cost of the block rule");
   expect_word("why");
   b.why = string_literal("the reasoning in quotes");

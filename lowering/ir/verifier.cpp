@@ -465,7 +465,8 @@ void check_options(const Program& p) {
          " is not whole " + n(b.sub_rows) + "x" + n(b.sub_cols) +
          " sub-blocks within the blocking's CBs");
   const Blocking::Costs& c = b.costs;
-  for (std::int64_t x : {c.product, c.round_trip, c.multicast, c.dram, c.page_a, c.page_b, c.read})
+  for (std::int64_t x : {c.product, c.round_trip, c.multicast, c.dram, c.page_a, c.page_b, c.read,
+                         c.page_c, c.write})
     if (x <= 0)
       fail("the blocking's costs must be positive (rates, pages and cycles)");
   if (c.step_latency < 0)

@@ -90,8 +90,8 @@ public:
     sw_ = b.sub_cols;
     caps_ = {b.cap_a, b.cap_b, b.cap_partials};
     const ir::Blocking::Costs& k = b.costs; // tt.matmul_block's order
-    costs_ = {k.product, k.round_trip, k.multicast, k.dram,
-              k.page_a,  k.page_b,     k.read,      k.step_latency};
+    costs_ = {k.product, k.round_trip, k.multicast,    k.dram,   k.page_a,
+              k.page_b,  k.read,       k.step_latency, k.page_c, k.write};
     fixed_ = {tt::options(p).matmul_rows, tt::options(p).matmul_cols}; // 0, 0: the rule's choice
     for (const CircularBuffer& c : p.cbs) {
       if (c.tensor == mm.a)

@@ -258,6 +258,11 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
     const std::int64_t read = cycles(arch.port_read_bytes_per_cycle.value);
     const std::int64_t step_latency =
         cycles(arch.dram_read_latency.value + arch.mcast_latency.value);
+    // C's writes: the writer drains each finished block through its port, on the other NoC than
+    // A's and B's reads (B stays with the reader: block-matmul), into that NoC's DRAM queue,
+    // which the model gives writes at the reads' rate (docs/timing.md, "Writes on the same
+    // queue"): `dram` again. What is left of C after the last products is the rule's drain.
+    const std::int64_t write = cycles(arch.port_write_bytes_per_cycle.value);
     if (fixed) { // the DSL checked whole sub-blocks; the CBs must hold it
       const std::int64_t rows = opts.matmul_rows, cols = opts.matmul_cols;
       if (rows * cols > cap_p || 2 * rows > cap_a || 2 * cols > cap_b) {
@@ -281,7 +286,9 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
                .page_a = page(mm->a),
                .page_b = page(mm->b),
                .read = read,
-               .step_latency = step_latency};
+               .step_latency = step_latency,
+               .page_c = page(mm->c),
+               .write = write};
     b.why =
         "C = A @ B reads a row of A and a column of B per output tile; blocked, a core reads a "
         "block of A and of B once per K step and reuses them for a whole block of C. The DST "
@@ -296,7 +303,10 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
         " cycles of latency a step, and the DRAM's reads at " + n(dram) +
         " B/cycle) while computing the step before (a product " + n(product) +
         " cycles, a partial sum's copy back and the calls around it " + n(round_trip) +
-        "), then the fewest DRAM reads";
+        "), plus the drain of the tiles of C the last round leaves after its products (at the "
+        "DRAM's " +
+        n(dram) + " B/cycle for every writer of the grid together, or a core's writes at " +
+        n(write) + " B/cycle); on a tie the fewest DRAM reads";
     if (fixed)
       b.why += "; @options(matmul_block = " + n(opts.matmul_rows) + "x" + n(opts.matmul_cols) +
                ") fixes the block, the depth still follows";

@@ -54,7 +54,7 @@ Module everything_module() {
                         .cap_a = 128,
                         .cap_b = 64,
                         .cap_partials = 128,
-                        .costs = {71, 68, 28, 66, 2048, 1088, 30, 933},
+                        .costs = {71, 68, 28, 66, 2048, 1088, 30, 933, 2048, 30},
                         .why = "a \"quoted\" reason\nover two lines"};
   p.attrs["per_core_args"] = {std::vector<AttrValue>{
       {std::vector<AttrValue>{{std::int64_t{0}}, {std::int64_t{-4}}}}, {std::string("a b")}}};
@@ -341,7 +341,7 @@ TEST(RoundTrip, OptionsAndBlockingReadBackTyped) {
                       "  options arch \"blackhole\" grid 13x10 cb_depth 3 fp32_acc true "
                       "math_fidelity \"LoFi\" matmul_block 4x6\n"
                       "  blocking sub_block 2x2 caps 128 64 128 costs 71 68 28 66 2048 1088 30 933 "
-                      "why \"a \\\"quoted\\\" reason\\nover two lines\"\n"
+                      "2048 30 why \"a \\\"quoted\\\" reason\\nover two lines\"\n"
                       "  tensor X:"),
             std::string::npos)
       << text;

@@ -193,7 +193,7 @@ TEST(Verifier, OptionsAndBlockingFitTheArchitecture) {
                         .cap_a = 128,
                         .cap_b = 128,
                         .cap_partials = 128,
-                        .costs = {71, 68, 28, 66, 2048, 2048, 30, 933}};
+                        .costs = {71, 68, 28, 66, 2048, 2048, 30, 933, 2048, 30}};
   EXPECT_EQ(find_ir_error(m), std::nullopt);
   p.blocking->sub_cols = 4; // 8 tiles: a 16-bit DST's, not an fp32 one's
   EXPECT_EQ(find_ir_error(m),
