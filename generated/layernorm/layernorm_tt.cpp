@@ -49,6 +49,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t row_single = std::min(8u * (Nt - std::min(Nt, 128u)) / Nt, 1u);
   const std::uint32_t row_double = 1u - row_single;
   const std::uint32_t row_kept = std::min(Nt, 128u + 128u * row_single);
+  const std::uint32_t row_half = std::min(64u + 64u * row_single, (row_kept + 15u) / 16u * 8u);
+  const std::uint32_t row_mid_1 = std::min(row_half, shared_kept);
+  const std::uint32_t row_mid_2 = std::max(shared_kept, std::min(row_half, row_kept));
+  const std::uint32_t row_mid = std::min(row_half, row_kept);
   const std::uint32_t scalar_bits = std::bit_cast<std::uint32_t>(1.0f / static_cast<float>(N));
   const std::uint32_t eps_bits = std::bit_cast<std::uint32_t>(eps);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
@@ -132,7 +136,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_3, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_4, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_4, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_4, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
@@ -142,6 +146,14 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_6, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_6, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_7, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_7, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_17, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_17, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
@@ -171,6 +183,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_reader_compile_args);
   tt::tt_metal::TensorAccessorArgs(*gamma_buffer).append_to(tk_reader_compile_args);
   tt::tt_metal::TensorAccessorArgs(*beta_buffer).append_to(tk_reader_compile_args);
+  tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_reader_compile_args);
   const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/layernorm/reader.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
@@ -195,6 +208,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                   .compile_args = tk_compute_compile_args});
 
   std::vector<std::uint32_t> tk_writer_compile_args;
+  tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_writer_compile_args);
   tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_writer_compile_args);
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/layernorm/writer.cpp", tk_all_cores,
@@ -269,11 +283,15 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                      {x_addr,
                                       gamma_addr,
                                       beta_addr,
+                                      y_addr,
                                       Nt,
                                       shared_kept,
                                       row_single,
                                       row_double,
                                       row_kept,
+                                      row_half,
+                                      row_mid_1,
+                                      row_mid_2,
                                       gamma_mcast_receives,
                                       gamma_mcast_x0,
                                       gamma_mcast_y0,
@@ -296,11 +314,12 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                       beta_mcast_valid,
                                       start,
                                       count});
-        tt::tt_metal::SetRuntimeArgs(
-            tk_program, tk_compute, tk_core,
-            {Nt, shared_kept, row_single, row_double, row_kept, scalar_bits, eps_bits, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
+                                     {Nt, shared_kept, row_single, row_double, row_kept, row_half,
+                                      row_mid, row_mid_1, row_mid_2, scalar_bits, eps_bits, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                     {y_addr, Nt, shared_kept, row_kept, start, count});
+                                     {x_addr, y_addr, Nt, shared_kept, row_single, row_double,
+                                      row_kept, row_half, row_mid_1, row_mid_2, start, count});
         start += count;
       }
     }

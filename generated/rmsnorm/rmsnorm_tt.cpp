@@ -46,6 +46,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t row_single = std::min(4u * (Nt - std::min(Nt, 160u)) / Nt, 1u);
   const std::uint32_t row_double = 1u - row_single;
   const std::uint32_t row_kept = std::min(Nt, 160u + 160u * row_single);
+  const std::uint32_t row_half = std::min(80u + 80u * row_single, (row_kept + 31u) / 32u * 16u);
+  const std::uint32_t row_mid_1 = std::min(row_half, shared_kept);
+  const std::uint32_t row_mid_2 = std::max(shared_kept, std::min(row_half, row_kept));
+  const std::uint32_t row_mid = std::min(row_half, row_kept);
   const std::uint32_t inv_n_bits = std::bit_cast<std::uint32_t>(inv_n);
   const std::uint32_t eps_bits = std::bit_cast<std::uint32_t>(eps);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
@@ -111,12 +115,20 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_2, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(655360, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(327680, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_3, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(327680, {{tt::CBIndex::c_4, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_4, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(327680, {{tt::CBIndex::c_5, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_5, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_17, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_17, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
@@ -133,6 +145,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_reader_compile_args);
   tt::tt_metal::TensorAccessorArgs(*g_buffer).append_to(tk_reader_compile_args);
+  tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_reader_compile_args);
   const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/rmsnorm/reader.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
@@ -154,6 +167,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                   .compile_args = tk_compute_compile_args});
 
   std::vector<std::uint32_t> tk_writer_compile_args;
+  tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_writer_compile_args);
   tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_writer_compile_args);
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/rmsnorm/writer.cpp", tk_all_cores,
@@ -201,16 +215,35 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).x);
         const std::uint32_t g_mcast_sender_y = static_cast<std::uint32_t>(
             device.worker_core_from_logical_core(tt::tt_metal::CoreCoord{0u, 0u}).y);
-        tt::tt_metal::SetRuntimeArgs(
-            tk_program, tk_reader, tk_core,
-            {x_addr, g_addr, Nt, shared_kept, row_single, row_double, row_kept, g_mcast_receives,
-             g_mcast_x0, g_mcast_y0, g_mcast_x1, g_mcast_y1, g_mcast_dests, g_mcast_sender_x,
-             g_mcast_sender_y, g_mcast_ready, g_mcast_valid, start, count});
-        tt::tt_metal::SetRuntimeArgs(
-            tk_program, tk_compute, tk_core,
-            {Nt, shared_kept, row_single, row_double, row_kept, inv_n_bits, eps_bits, count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, {x_addr,
+                                                                      g_addr,
+                                                                      y_addr,
+                                                                      Nt,
+                                                                      shared_kept,
+                                                                      row_single,
+                                                                      row_double,
+                                                                      row_kept,
+                                                                      row_half,
+                                                                      row_mid_1,
+                                                                      row_mid_2,
+                                                                      g_mcast_receives,
+                                                                      g_mcast_x0,
+                                                                      g_mcast_y0,
+                                                                      g_mcast_x1,
+                                                                      g_mcast_y1,
+                                                                      g_mcast_dests,
+                                                                      g_mcast_sender_x,
+                                                                      g_mcast_sender_y,
+                                                                      g_mcast_ready,
+                                                                      g_mcast_valid,
+                                                                      start,
+                                                                      count});
+        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
+                                     {Nt, shared_kept, row_single, row_double, row_kept, row_half,
+                                      row_mid, row_mid_1, row_mid_2, inv_n_bits, eps_bits, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                     {y_addr, Nt, shared_kept, row_kept, start, count});
+                                     {x_addr, y_addr, Nt, shared_kept, row_single, row_double,
+                                      row_kept, row_half, row_mid_1, row_mid_2, start, count});
         start += count;
       }
     }

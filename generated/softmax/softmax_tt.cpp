@@ -43,6 +43,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t row_single = std::min(8u * (Nt - std::min(Nt, 256u)) / Nt, 1u);
   const std::uint32_t row_double = 1u - row_single;
   const std::uint32_t row_kept = std::min(Nt, 256u + 256u * row_single);
+  const std::uint32_t row_half = std::min(128u + 128u * row_single, (row_kept + 31u) / 32u * 16u);
+  const std::uint32_t row_mid = std::min(row_half, row_kept);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
   const std::uint32_t y_bytes = Mt * Nt * 2048u;
   if (work_items == 0) {
@@ -91,8 +93,16 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_1, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(1048576, {{tt::CBIndex::c_2, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_2, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_2, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_3, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_17, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_17, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
@@ -112,6 +122,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_reader_compile_args);
+  tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_reader_compile_args);
   const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/softmax/reader.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
@@ -133,6 +144,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                   .compile_args = tk_compute_compile_args});
 
   std::vector<std::uint32_t> tk_writer_compile_args;
+  tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_writer_compile_args);
   tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_writer_compile_args);
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/softmax/writer.cpp", tk_all_cores,
@@ -148,11 +160,14 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core,
-                                     {x_addr, Nt, row_single, row_double, row_kept, start, count});
-        tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core,
-                                     {Nt, row_single, row_double, row_kept, count});
+                                     {x_addr, y_addr, Nt, row_single, row_double, row_kept,
+                                      row_half, row_mid, start, count});
+        tt::tt_metal::SetRuntimeArgs(
+            tk_program, tk_compute, tk_core,
+            {Nt, row_single, row_double, row_kept, row_half, row_mid, count});
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core,
-                                     {y_addr, Nt, row_kept, start, count});
+                                     {x_addr, y_addr, Nt, row_single, row_double, row_kept,
+                                      row_half, row_mid, start, count});
         start += count;
       }
     }
