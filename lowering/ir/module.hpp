@@ -66,9 +66,9 @@ struct CircularBuffer {
   /// ` read_by writer` after the role.
   bool read_by_writer = false;
   /// An output CB the reader kernel drains (its writes on the reader's NoC): select-tile-ops packs
-  /// into it the stores of `tensor` in the loops that read tiles of the row CB named here, which the
-  /// reader fills (keep-rows: each NoC reads half a kept row and writes half its output). Printed
-  /// ` written_by reader for <cb>` after the role.
+  /// into it the stores of `tensor` in the loops that read tiles of the row CB named here, which
+  /// the reader fills (keep-rows: each NoC reads half a kept row and writes half its output).
+  /// Printed ` written_by reader for <cb>` after the role.
   std::string reader_writes_for;
   friend bool operator==(const CircularBuffer&, const CircularBuffer&) = default;
 };

@@ -543,7 +543,8 @@ void check_program(const Program& p) {
       fail("circular buffer " + q(c.name) + " is read by the writer but its role is " +
            std::string(to_string(c.role)) + ", not input");
     if (!c.reader_writes_for.empty() && (c.role != CBRole::output || c.tensor.empty()))
-      fail("circular buffer " + q(c.name) + " is written by the reader but is not an output CB "
+      fail("circular buffer " + q(c.name) +
+           " is written by the reader but is not an output CB "
            "of a tensor");
     if (!c.reader_writes_for.empty() && !p.find_cb(c.reader_writes_for))
       fail("circular buffer " + q(c.name) + " is written by the reader for unknown CB " +

@@ -200,10 +200,9 @@ private:
         }
     const std::size_t items = static_cast<std::size_t>(
         std::count_if(kept.begin(), kept.end(), [](const Kept& k) { return !k.shared; }));
-    const bool halves =
-        items > 0 &&
-        kept.size() + items <= tt::free_cb_indices(p_, CBRole::input).size() &&
-        outputs.size() <= tt::free_cb_indices(p_, CBRole::output).size();
+    const bool halves = items > 0 &&
+                        kept.size() + items <= tt::free_cb_indices(p_, CBRole::input).size() &&
+                        outputs.size() <= tt::free_cb_indices(p_, CBRole::output).size();
     // One cap for the program, so that a loop reading two kept rows splits at one place.
     std::int64_t pages = 0;
     for (const Kept& k : kept)
@@ -284,10 +283,10 @@ private:
           // Half the row kept, rounded up to whole chunks, at most a half's window (cap / 2
           // double-buffered, cap in one window): the rest fits the second half's window too.
           if (halves)
-            x.half = let("row_half",
-                         binary(BinaryOp::min, int_imm(cap / 2) + int_imm(cap / 2) * x.single,
-                                (x.kept + int_imm(2 * chunk - 1)) / int_imm(2 * chunk) *
-                                    int_imm(chunk)));
+            x.half = let(
+                "row_half",
+                binary(BinaryOp::min, int_imm(cap / 2) + int_imm(cap / 2) * x.single,
+                       (x.kept + int_imm(2 * chunk - 1)) / int_imm(2 * chunk) * int_imm(chunk)));
         }
       }
       return it->second;
@@ -355,11 +354,10 @@ private:
         Stmt pages_of = decl(
             valid, Type::i32(),
             binary(BinaryOp::min, binary(BinaryOp::max, end - at, int_imm(0)), int_imm(chunk)));
-        Stmt one =
-            evaluate(call(Intrinsic::df_read_block,
-                          {cb_ref(cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols) + at,
-                           int_imm(1), int_imm(chunk), cols, int_imm(1), int_imm(1),
-                           var(valid, Type::i32()), int_imm(chunk)}));
+        Stmt one = evaluate(call(Intrinsic::df_read_block,
+                                 {cb_ref(cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols) + at,
+                                  int_imm(1), int_imm(chunk), cols, int_imm(1), int_imm(1),
+                                  var(valid, Type::i32()), int_imm(chunk)}));
         return for_loop(c, int_imm(0), int_imm(window / chunk), ForRole::serial,
                         block({std::move(pages_of), std::move(one)}), core.loc.range);
       };
@@ -431,10 +429,10 @@ private:
         const Expr j = var(f.var, Type::i32());
         for (const Kept* k : ks)
           if (progressive && k->at.front() == n && !k->shared)
-            waited.push_back(evaluate(call(
-                Intrinsic::cb_wait_upto,
-                {cb_ref(second ? k->cb_writer : k->cb),
-                 second ? j - split_of(f.extent).half + int_imm(1) : j + int_imm(1)})));
+            waited.push_back(evaluate(
+                call(Intrinsic::cb_wait_upto,
+                     {cb_ref(second ? k->cb_writer : k->cb),
+                      second ? j - split_of(f.extent).half + int_imm(1) : j + int_imm(1)})));
         if (waited.empty())
           return s;
         for (const Stmt& x : as<Block>(s)->stmts)

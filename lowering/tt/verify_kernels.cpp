@@ -476,7 +476,8 @@ void check_program(const Program& p) {
   const Function& writer = kernel(p, FuncKind::writer);
   const Function& host = kernel(p, FuncKind::host);
   // reader -> compute, writer -> compute (the input CBs it reads into), compute -> writer,
-  // compute -> reader (the output CBs it writes from), compute -> compute (partial sums, rows of tiles)
+  // compute -> reader (the output CBs it writes from), compute -> compute (partial sums, rows of
+  // tiles)
   std::set<std::string> in, in_writer, out, out_reader, partials, rows;
   for (const CircularBuffer& c : p.cbs)
     if (c.role == CBRole::output)

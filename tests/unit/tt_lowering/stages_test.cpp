@@ -1023,7 +1023,8 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
 // others), x's row keeps one CB that the reader fills, and the outputs stay the writer's.
 TEST(TTStages, KeepRowsReadsARowOnOneNocWhenNoSecondCbIsLeft) {
   std::string in = kKeepRows;
-  const std::string after = "  cb cb_w index 2 format Float16_b page 2048 depth 2 role input tensor w\n";
+  const std::string after =
+      "  cb cb_w index 2 format Float16_b page 2048 depth 2 role input tensor w\n";
   std::string more;
   for (int n = 3; n <= 6; ++n)
     more += "  cb cb_p" + std::to_string(n) + " index " + std::to_string(n) +
