@@ -65,6 +65,11 @@ struct CircularBuffer {
   /// reads use both NoCs: stream-rows); the reader fills every other input CB. Printed
   /// ` read_by writer` after the role.
   bool read_by_writer = false;
+  /// An output CB the reader kernel drains (its writes on the reader's NoC): select-tile-ops packs
+  /// into it the stores of `tensor` in the loops that read tiles of the row CB named here, which
+  /// the reader fills (keep-rows: each NoC reads half a kept row and writes half its output).
+  /// Printed ` written_by reader for <cb>` after the role.
+  std::string reader_writes_for;
   friend bool operator==(const CircularBuffer&, const CircularBuffer&) = default;
 };
 

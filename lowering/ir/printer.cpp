@@ -269,6 +269,8 @@ public:
        << c.page_size << " depth " << c.depth << " role " << to_string(c.role);
     if (c.read_by_writer)
       os << " read_by writer";
+    if (!c.reader_writes_for.empty())
+      os << " written_by reader for " << c.reader_writes_for;
     if (!c.tensor.empty())
       os << " tensor " << c.tensor;
     os << '\n';

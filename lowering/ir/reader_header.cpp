@@ -187,6 +187,11 @@ CircularBuffer HeaderReader::circular_buffer() {
     expect_word("writer");
     c.read_by_writer = true;
   }
+  if (accept_word("written_by")) {
+    expect_word("reader");
+    expect_word("for");
+    c.reader_writes_for = ident("a circular buffer name");
+  }
   if (accept_word("tensor"))
     c.tensor = ident("a tensor name");
   return c;

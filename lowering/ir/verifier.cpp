@@ -545,6 +545,13 @@ void check_program(const Program& p) {
     if (c.read_by_writer && c.role != CBRole::input)
       fail("circular buffer " + q(c.name) + " is read by the writer but its role is " +
            std::string(to_string(c.role)) + ", not input");
+    if (!c.reader_writes_for.empty() && (c.role != CBRole::output || c.tensor.empty()))
+      fail("circular buffer " + q(c.name) +
+           " is written by the reader but is not an output CB "
+           "of a tensor");
+    if (!c.reader_writes_for.empty() && !p.find_cb(c.reader_writes_for))
+      fail("circular buffer " + q(c.name) + " is written by the reader for unknown CB " +
+           q(c.reader_writes_for));
   }
   std::set<std::string> accessors;
   for (const Accessor& a : p.accessors) {

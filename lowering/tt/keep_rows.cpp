@@ -53,13 +53,25 @@ struct Bound : Visitor {
   }
 };
 
-// Loads of `tensor` at [row, j] become the tile at index j of `cb`.
+// Loads of `tensor` at [row, j] become the tile at index j - offset of `cb` (offset: the first
+// tile of the row the CB holds, null for 0).
 struct FromCb : Mutator {
   std::string tensor, cb;
+  Expr offset;
   Expr mutate_node(const Load& l, const Expr& self) override {
     if (l.tensor != tensor)
       return Mutator::mutate_node(l, self);
-    return call(Intrinsic::cb_tile, {cb_ref(cb), l.indices[1]}, l.loc.range);
+    return call(Intrinsic::cb_tile, {cb_ref(cb), offset ? l.indices[1] - offset : l.indices[1]},
+                l.loc.range);
+  }
+};
+
+// Every output tensor a statement stores.
+struct Stores : Visitor {
+  std::set<std::string> tensors;
+  void visit_node(const Store& st) override {
+    tensors.insert(st.tensor);
+    Visitor::visit_node(st);
   }
 };
 
@@ -95,7 +107,8 @@ private:
     Expr row;                    // the tile row of the work item
     std::vector<std::size_t> at; // the loops (statement indices) that read it
     std::string cb;
-    bool shared = false; // the same row for every work item: read once per core
+    std::string cb_writer; // halves: the row's second half, which the writer reads
+    bool shared = false;   // the same row for every work item: read once per core
   };
 
   // T qualifies when at least two top-level loops of `body` read it, all at [row, their j], the
@@ -106,7 +119,7 @@ private:
                                 const Bound& outside, bool shared) {
     if (t.role != TensorRole::input || t.dims.size() != 2)
       return std::nullopt;
-    Kept kept{&t, nullptr, {}, "", shared};
+    Kept kept{&t, nullptr, {}, "", "", shared};
     const Bound& fixed = shared ? outside : bound;
     std::string row, extent;
     for (std::size_t n = 0; n < body.stmts.size(); ++n) {
@@ -169,6 +182,27 @@ private:
     kept.resize(std::min(kept.size(), tt::free_cb_indices(p_, CBRole::input).size()));
     if (kept.empty())
       return block(body.stmts);
+    // Each NoC has its own DRAM queue, which its reads and writes share (docs/timing.md, "Per
+    // NoC"). Read by the reader alone and written by the writer alone, a work item's row keeps
+    // NoC 0 idle while the first rows arrive and NoC 1 idle while the last are written. In halves,
+    // the reader reads the first half of each kept row (NoC 1) and writes the output tiles of the
+    // loops over that half, the writer the second half and its outputs (NoC 0): each NoC carries
+    // half the reads and half the writes all through the run. It needs a second input CB per row
+    // and an output CB per tensor those loops store (the same pages in all: each half holds half
+    // the row).
+    std::set<std::string> outputs; // stored in a loop that reads a work item's row
+    for (const Kept& k : kept)
+      if (!k.shared)
+        for (std::size_t n : k.at) {
+          Stores st;
+          st.visit(body.stmts[n]);
+          outputs.insert(st.tensors.begin(), st.tensors.end());
+        }
+    const std::size_t items = static_cast<std::size_t>(
+        std::count_if(kept.begin(), kept.end(), [](const Kept& k) { return !k.shared; }));
+    const bool halves = items > 0 &&
+                        kept.size() + items <= tt::free_cb_indices(p_, CBRole::input).size() &&
+                        outputs.size() <= tt::free_cb_indices(p_, CBRole::output).size();
     // One cap for the program, so that a loop reading two kept rows splits at one place.
     std::int64_t pages = 0;
     for (const Kept& k : kept)
@@ -193,7 +227,10 @@ private:
                                     a.sfpu_function_tile.value);
       while (2 * chunk <= best && 2 * chunk <= cap)
         chunk *= 2;
-      cap -= cap % chunk;
+      // In halves each half window is whole chunks.
+      cap -= cap % (halves ? 2 * chunk : chunk);
+      if (cap < 1)
+        return block(body.stmts);
     }
     std::map<std::string, std::string> counts = ir::tile_count_vars(k_);
     std::vector<Stmt> head, tail;
@@ -206,6 +243,7 @@ private:
     // and streamed past that, instead of re-reading all but cap tiles in every walk.
     struct Split {
       Expr shared_kept, kept, single, twice;
+      Expr half; // halves: where a row's second half begins, whole chunks, within a window
     };
     std::map<std::string, Split> split;
     ir::NameSet names(p_);
@@ -242,6 +280,13 @@ private:
           x.twice = let("row_double", int_imm(1) - x.single);
           x.kept = let("row_kept",
                        binary(BinaryOp::min, extent, int_imm(cap) + int_imm(cap) * x.single));
+          // Half the row kept, rounded up to whole chunks, at most a half's window (cap / 2
+          // double-buffered, cap in one window): the rest fits the second half's window too.
+          if (halves)
+            x.half = let(
+                "row_half",
+                binary(BinaryOp::min, int_imm(cap / 2) + int_imm(cap / 2) * x.single,
+                       (x.kept + int_imm(2 * chunk - 1)) / int_imm(2 * chunk) * int_imm(chunk)));
         }
       }
       return it->second;
@@ -278,7 +323,7 @@ private:
       }
     }
     for (Kept& k : kept) {
-      add_cb(k, cap);
+      add_cb(k, cap, halves);
       const Expr cols = ir::tiles_of(k.tensor->dims[1], counts);
       const Split& x = split_of(as<For>(body.stmts[k.at.front()])->extent);
       auto read = [&](Expr valid, std::int64_t window) {
@@ -287,44 +332,72 @@ private:
                               int_imm(1), k.shared ? valid : int_imm(window), cols, int_imm(1),
                               int_imm(1), valid, int_imm(window)}));
       };
-      auto cb_call = [&](Intrinsic fn, std::int64_t window) {
-        return evaluate(call(fn, {cb_ref(k.cb), int_imm(window)}));
+      auto cb_call = [&](const std::string& cb, Intrinsic fn, std::int64_t window) {
+        return evaluate(call(fn, {cb_ref(cb), int_imm(window)}));
       };
       if (k.shared) {
         before.push_back(read(x.shared_kept, cap));
-        waits.push_back(cb_call(Intrinsic::cb_wait_front, cap));
-        after.push_back(cb_call(Intrinsic::cb_pop_front, cap));
+        waits.push_back(cb_call(k.cb, Intrinsic::cb_wait_front, cap));
+        after.push_back(cb_call(k.cb, Intrinsic::cb_pop_front, cap));
         continue;
       }
       // The window in chunks, each pushed as it lands, so that the first walk starts on the row's
       // first tiles (`cb.wait_upto` below) while the rest are still on their way.
-      auto chunks = [&](std::int64_t window) {
+      // Tiles [offset, end) of the row (offset null: 0) into `cb`, a window of `window` pages.
+      auto chunks = [&](const std::string& cb, std::int64_t window, const Expr& offset,
+                        const Expr& end) {
         const std::string c = names.fresh("row_chunk");
-        const Expr at = var(c, Type::i32()) * int_imm(chunk);
+        const Expr in_window = var(c, Type::i32()) * int_imm(chunk);
+        const Expr at = offset ? offset + in_window : in_window;
         // The chunk's pages of the row (a let: the read's loop then counts to a variable)
         const std::string valid = names.fresh("row_chunk_pages");
         Stmt pages_of = decl(
             valid, Type::i32(),
-            binary(BinaryOp::min, binary(BinaryOp::max, x.kept - at, int_imm(0)), int_imm(chunk)));
-        Stmt one =
-            evaluate(call(Intrinsic::df_read_block,
-                          {cb_ref(k.cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols) + at,
-                           int_imm(1), int_imm(chunk), cols, int_imm(1), int_imm(1),
-                           var(valid, Type::i32()), int_imm(chunk)}));
+            binary(BinaryOp::min, binary(BinaryOp::max, end - at, int_imm(0)), int_imm(chunk)));
+        Stmt one = evaluate(call(Intrinsic::df_read_block,
+                                 {cb_ref(cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols) + at,
+                                  int_imm(1), int_imm(chunk), cols, int_imm(1), int_imm(1),
+                                  var(valid, Type::i32()), int_imm(chunk)}));
         return for_loop(c, int_imm(0), int_imm(window / chunk), ForRole::serial,
                         block({std::move(pages_of), std::move(one)}), core.loc.range);
       };
-      head.push_back(once(x.twice, chunks(cap)));
-      head.push_back(once(x.single, chunks(2 * cap)));
       std::vector<Stmt>& waits_after = progressive ? item_waits[k.at.front()] : head_waits;
-      waits_after.push_back(once(x.twice, cb_call(Intrinsic::cb_wait_front, cap)));
-      waits_after.push_back(once(x.single, cb_call(Intrinsic::cb_wait_front, 2 * cap)));
-      tail.push_back(once(x.twice, cb_call(Intrinsic::cb_pop_front, cap)));
-      tail.push_back(once(x.single, cb_call(Intrinsic::cb_pop_front, 2 * cap)));
+      if (!halves) {
+        head.push_back(once(x.twice, chunks(k.cb, cap, nullptr, x.kept)));
+        head.push_back(once(x.single, chunks(k.cb, 2 * cap, nullptr, x.kept)));
+        waits_after.push_back(once(x.twice, cb_call(k.cb, Intrinsic::cb_wait_front, cap)));
+        waits_after.push_back(once(x.single, cb_call(k.cb, Intrinsic::cb_wait_front, 2 * cap)));
+        tail.push_back(once(x.twice, cb_call(k.cb, Intrinsic::cb_pop_front, cap)));
+        tail.push_back(once(x.single, cb_call(k.cb, Intrinsic::cb_pop_front, 2 * cap)));
+        continue;
+      }
+      // Halves: windows of cap / 2 double-buffered, or of cap in one window, in each CB.
+      const std::int64_t h = cap / 2;
+      // The first half ends at row_half or at the row's end (row_half is rounded up to chunks).
+      const Expr first_end = binary(BinaryOp::min, x.half, x.kept);
+      head.push_back(once(x.twice, chunks(k.cb, h, nullptr, first_end)));
+      head.push_back(once(x.twice, chunks(k.cb_writer, h, x.half, x.kept)));
+      head.push_back(once(x.single, chunks(k.cb, cap, nullptr, first_end)));
+      head.push_back(once(x.single, chunks(k.cb_writer, cap, x.half, x.kept)));
+      for (const std::string* cb : {&k.cb, &k.cb_writer}) {
+        waits_after.push_back(once(x.twice, cb_call(*cb, Intrinsic::cb_wait_front, h)));
+        waits_after.push_back(once(x.single, cb_call(*cb, Intrinsic::cb_wait_front, cap)));
+        tail.push_back(once(x.twice, cb_call(*cb, Intrinsic::cb_pop_front, h)));
+        tail.push_back(once(x.single, cb_call(*cb, Intrinsic::cb_pop_front, cap)));
+      }
     }
+    // The output CBs the reader drains, one per tensor stored beside a row's first half.
+    const Kept* first_item = nullptr;
+    for (const Kept& k : kept)
+      if (!k.shared && !first_item)
+        first_item = &k;
+    if (halves)
+      for (const std::string& t : outputs)
+        add_output_cb(t, first_item->cb);
     before.insert(before.end(), waits.begin(), waits.end());
     head.insert(head.end(), head_waits.begin(), head_waits.end());
     std::vector<Stmt> out = head;
+    std::map<std::string, Expr> mids; // halves: where a segment's second half begins, per bounds
     for (std::size_t n = 0; n < body.stmts.size(); ++n) {
       std::vector<const Kept*> item, shared;
       for (const Kept& k : kept)
@@ -335,11 +408,14 @@ private:
         continue;
       }
       const For& f = *as<For>(body.stmts[n]);
-      auto from_cbs = [&](const std::vector<const Kept*>& ks, Stmt s) {
+      // second: a work item's row from its second half's CB (halves), at j - half.
+      auto from_cbs = [&](const std::vector<const Kept*>& ks, Stmt s, bool second = false) {
         for (const Kept* k : ks) {
           FromCb from;
           from.tensor = k->tensor->name;
-          from.cb = k->cb;
+          from.cb = second && !k->shared ? k->cb_writer : k->cb;
+          if (second && !k->shared)
+            from.offset = split_of(f.extent).half;
           s = from.mutate(s);
         }
         return s;
@@ -348,12 +424,15 @@ private:
       // from the front (cumulative, as ttnn's layernorm_pre_allgather.cpp compute kernel waits
       // `cb_wait_front(cb_inp, wt + blk)`, tt-metal a8c5af0f5a26); its window's one wait, which
       // balances the reader's pushes, follows the walk, before the tiles it streams.
-      auto arriving = [&](const std::vector<const Kept*>& ks, Stmt s) {
+      auto arriving = [&](const std::vector<const Kept*>& ks, Stmt s, bool second = false) {
         std::vector<Stmt> waited;
+        const Expr j = var(f.var, Type::i32());
         for (const Kept* k : ks)
           if (progressive && k->at.front() == n && !k->shared)
-            waited.push_back(evaluate(call(Intrinsic::cb_wait_upto,
-                                           {cb_ref(k->cb), var(f.var, Type::i32()) + int_imm(1)})));
+            waited.push_back(evaluate(
+                call(Intrinsic::cb_wait_upto,
+                     {cb_ref(second ? k->cb_writer : k->cb),
+                      second ? j - split_of(f.extent).half + int_imm(1) : j + int_imm(1)})));
         if (waited.empty())
           return s;
         for (const Stmt& x : as<Block>(s)->stmts)
@@ -367,15 +446,37 @@ private:
       // shared ones loaded (a row longer than the shared cap); [last, E): every row loaded.
       const Expr first = shared.empty() ? x.kept : x.shared_kept;
       const Expr last = item.empty() ? x.shared_kept : x.kept;
-      out.push_back(
-          for_loop(f.var, f.min, first, f.role, arriving(all, from_cbs(all, f.body)), f.loc.range));
+      // [lo, hi) from the CBs of `ks`; in halves, split where the rows' second halves begin:
+      // [lo, mid) from the reader's CBs, [mid, hi) from the writer's.
+      auto segment = [&](const std::vector<const Kept*>& ks, const Expr& lo, const Expr& hi,
+                         bool as_they_land) {
+        auto walk = [&](bool second) {
+          Stmt s = from_cbs(ks, f.body, second);
+          return as_they_land ? arriving(ks, s, second) : s;
+        };
+        if (!halves || item.empty()) {
+          out.push_back(for_loop(f.var, lo, hi - lo, f.role, walk(false), f.loc.range));
+          return;
+        }
+        const Expr& half = split_of(f.extent).half;
+        Expr mid = binary(BinaryOp::min, half, hi);
+        if (!is_zero(lo))
+          mid = binary(BinaryOp::max, lo, mid);
+        const std::string key = print(mid);
+        auto [m, fresh] = mids.try_emplace(key);
+        if (fresh)
+          m->second = let("row_mid", mid);
+        out.push_back(for_loop(f.var, lo, is_zero(lo) ? m->second : m->second - lo, f.role,
+                               walk(false), f.loc.range));
+        out.push_back(for_loop(f.var, m->second, hi - m->second, f.role, walk(true), f.loc.range));
+      };
+      segment(all, f.min, first, true);
       // The window's wait before any tile this walk streams (the reader pushed the window
       // before them): a shared row's tiles past shared_kept, or the row's past row_kept.
       if (auto w = item_waits.find(n); w != item_waits.end())
         out.insert(out.end(), w->second.begin(), w->second.end());
       if (!item.empty() && !shared.empty())
-        out.push_back(
-            for_loop(f.var, first, last - first, f.role, from_cbs(item, f.body), f.loc.range));
+        segment(item, first, last, false);
       out.push_back(for_loop(f.var, last, f.extent - last, f.role, f.body, f.loc.range));
     }
     out.insert(out.end(), tail.begin(), tail.end());
@@ -383,10 +484,33 @@ private:
   }
 
   // The row's CB: one window of cap pages for a shared row, two for a work item's (rewrite left
-  // an input index per kept row).
-  void add_cb(Kept& k, std::int64_t cap) {
+  // an input index per kept row); in halves, a work item's row in two CBs of cap pages, the
+  // second filled by the writer.
+  void add_cb(Kept& k, std::int64_t cap, bool halves) {
     ir::NameSet names(p_);
-    k.cb = tt::add_row_cb(p_, names, k.tensor->name, "_row", (k.shared ? 1 : 2) * cap, "keep-rows");
+    const bool split = halves && !k.shared;
+    k.cb = tt::add_row_cb(p_, names, k.tensor->name, "_row", (k.shared || split ? 1 : 2) * cap,
+                          "keep-rows");
+    if (!split)
+      return;
+    k.cb_writer = tt::add_row_cb(p_, names, k.tensor->name, "_row_w", cap, "keep-rows");
+    p_.cbs.back().read_by_writer = true;
+  }
+
+  // An output CB of `tensor` the reader drains: the stores beside the first half of row CB `cb`.
+  void add_output_cb(const std::string& tensor, const std::string& cb) {
+    ir::NameSet names(p_);
+    const CircularBuffer* stream = nullptr;
+    for (const CircularBuffer& c : p_.cbs)
+      if (c.tensor == tensor && c.role == CBRole::output && !stream)
+        stream = &c;
+    if (!stream)
+      throw InternalError("internal error: keep-rows: no output CB for '" + tensor + "'");
+    CircularBuffer c = *stream;
+    c.name = names.fresh("cb_" + tensor + "_by_reader");
+    c.index = tt::free_cb_indices(p_, CBRole::output).front();
+    c.reader_writes_for = cb;
+    p_.cbs.push_back(c);
   }
 };
 

@@ -68,6 +68,16 @@ std::optional<Accumulation> accumulation_of(const For& f, const std::string& v) 
   return std::nullopt;
 }
 
+// Whether loop f walks CB `cb`: its body reads a tile of it at an index that reads f's variable
+// (cb.tile(cb, j)).
+bool walks_cb(const For& f, const std::string& cb) {
+  for (const Call* c : ir::calls_of(f.body, Intrinsic::cb_tile))
+    if (const Ref* r = as<Ref>(c->args.at(0));
+        r && r->name == cb && ir::vars_read(c->args.at(1)).count(f.var))
+      return true;
+  return false;
+}
+
 class KernelSelection {
 public:
   KernelSelection(Program& p, const Function& k, Diagnostics& d, bool economy)
@@ -116,6 +126,9 @@ private:
     Expr cursor;             // where the next loop over it starts: 0, or where a split loop stopped
   };
   std::map<std::string, Row> rows_;
+  // Inside a loop that reads a kept row's reader half: the output CB the reader drains, per tensor
+  // stored (CircularBuffer::reader_writes_for, keep-rows).
+  std::map<std::string, std::string> reader_stores_;
   std::int64_t row_capacity_;
   std::map<std::string, std::string> row_dims_; // tile-count variable -> its dimension
   const Decl* rows_decl_ = nullptr;             // the row being declared
@@ -171,12 +184,19 @@ private:
     const Stmt& s = ss[k];
     sel_.set_loc(s->loc.range);
     if (const For* f = as<For>(s)) {
+      std::map<std::string, std::string> saved = reader_stores_;
+      for (const CircularBuffer& c : prog_.cbs)
+        if (!c.reader_writes_for.empty() && walks_cb(*f, c.reader_writes_for))
+          reader_stores_.emplace(c.tensor, c.name);
       out_->push_back(
           for_loop(f->var, f->min, f->extent, f->role, walk(*as<Block>(f->body)), f->loc.range));
+      reader_stores_ = std::move(saved);
       return 1;
     }
     if (const Store* st = as<Store>(s)) {
-      std::string cb = cb_of_tensor(st->tensor);
+      auto by_reader = reader_stores_.find(st->tensor);
+      std::string cb =
+          by_reader != reader_stores_.end() ? by_reader->second : cb_of_tensor(st->tensor);
       Val v = sel_.select(column_vector_store(*st));
       sel_.pack(v, cb);
       sel_.emit(Intrinsic::df_write_tile,

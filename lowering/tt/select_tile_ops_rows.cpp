@@ -81,7 +81,13 @@ std::optional<RowUse> row_use(const For& f, const std::string& row, const Expr& 
 }
 
 Expr row_cursor(const For& f, const Expr& start) {
-  return is_zero(start) ? f.extent : start + f.extent;
+  if (is_zero(start))
+    return f.extent;
+  // `for d in start .. +end - start` (keep-rows' splits at row_mid and row_kept) stops at end.
+  if (const Binary* b = as<Binary>(f.extent);
+      b && b->op == BinaryOp::sub && print(b->b) == print(start))
+    return b->a;
+  return start + f.extent;
 }
 
 void row_partial_loop(const Stmt& s, const std::string& row, Diagnostics& diags) {

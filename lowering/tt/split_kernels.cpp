@@ -18,6 +18,12 @@ FuncKind side_of(const Program& p, const Call& c) {
     if (const Ref* r = as<Ref>(c.args.front()))
       if (const CircularBuffer* cb = p.find_cb(r->name); cb && cb->read_by_writer)
         return FuncKind::writer;
+  // A write from an output CB the reader drains (CircularBuffer::reader_writes_for) is the
+  // reader's: it goes out on the reader's NoC.
+  if ((c.fn == Intrinsic::df_write_tile || c.fn == Intrinsic::df_write_block) && !c.args.empty())
+    if (const Ref* r = as<Ref>(c.args.front()))
+      if (const CircularBuffer* cb = p.find_cb(r->name); cb && !cb->reader_writes_for.empty())
+        return FuncKind::reader;
   switch (c.fn) {
   case Intrinsic::df_read_tile:
   case Intrinsic::df_read_block:

@@ -478,11 +478,12 @@ void check_program(const Program& p) {
   const Function& writer = kernel(p, FuncKind::writer);
   const Function& host = kernel(p, FuncKind::host);
   // reader -> compute, writer -> compute (the input CBs it reads into), compute -> writer,
-  // compute -> compute (partial sums, rows of tiles)
-  std::set<std::string> in, in_writer, out, partials, rows;
+  // compute -> reader (the output CBs it writes from), compute -> compute (partial sums, rows of
+  // tiles)
+  std::set<std::string> in, in_writer, out, out_reader, partials, rows;
   for (const CircularBuffer& c : p.cbs)
     if (c.role == CBRole::output)
-      out.insert(c.name);
+      (c.reader_writes_for.empty() ? out : out_reader).insert(c.name);
     else if (c.role == CBRole::partials || c.role == CBRole::row)
       (c.role == CBRole::row ? rows : partials).insert(c.name);
     else if (c.role != CBRole::intermediate)
@@ -490,6 +491,7 @@ void check_program(const Program& p) {
   check_pair(reader, compute, in);
   check_pair(writer, compute, in_writer);
   check_pair(compute, writer, out);
+  check_pair(compute, reader, out_reader);
   check_self(compute, partials, /*totals=*/true);
   // A row's loops may be split (keep-rows' 0 .. row_kept and row_kept .. +Nt - row_kept), whose
   // totals differ in form from the Nt of the loops that are not: ttgen check proves them.

@@ -164,6 +164,16 @@ TEST(Verifier, ProgramLevelInvariants) {
   m.programs[0].cbs[0].read_by_writer = true;
   EXPECT_EQ(find_ir_error(m),
             "circular buffer 'cb_c' is read by the writer but its role is output, not input");
+  // Only an output CB of a tensor may be drained by the reader (keep-rows' halves), beside a CB
+  // of the program.
+  m.programs[0].cbs = {{"cb_a", 0, DataFormat::Float16_b, 2048, 2, CBRole::input, "A"}};
+  m.programs[0].cbs[0].reader_writes_for = "cb_a";
+  EXPECT_EQ(find_ir_error(m), "circular buffer 'cb_a' is written by the reader but is not an "
+                              "output CB of a tensor");
+  m.programs[0].cbs = {{"cb_c", 16, DataFormat::Float16_b, 2048, 2, CBRole::output, "C"}};
+  m.programs[0].cbs[0].reader_writes_for = "cb_x_row";
+  EXPECT_EQ(find_ir_error(m),
+            "circular buffer 'cb_c' is written by the reader for unknown CB 'cb_x_row'");
   m.programs[0].cbs.clear();
   m.programs[0].functions[0].params[0].name = "Q";
   EXPECT_EQ(find_ir_error(m),

@@ -764,12 +764,15 @@ TEST(TTStages, MulticastReadsNeedsACoreGrid) {
   EXPECT_EQ(out.find("host_core"), std::string::npos) << out;
 }
 
-// keep-rows: x is read at [i, j] by two loops: its row is read once per work item into
-// cb_x_row (512 pages of the 1 MiB share: rows of up to 256 tiles double-buffered, longer ones
-// up to 512 in one window, which row_single / row_double choose at run time) and each loop splits
-// into the tiles kept and those past them. The reader pushes the row in chunks of 16 pages (the
-// power of two at or below sqrt(256 x 397 / 256) = 19.9). z is read by one loop only, w at two
-// different rows: both stay streamed.
+// keep-rows: x is read at [i, j] by two loops: its row is read once per work item, in halves
+// (both NoCs read and write all through the run): tiles [0, row_half) by the reader into cb_x_row,
+// the rest by the writer into cb_x_row_w (256 pages each of the 1 MiB share: rows of up to 256
+// tiles double-buffered in windows of 128 per half, longer ones up to 512 in one window of 256 per
+// half, which row_single / row_double choose at run time), and the reader writes the y tiles of
+// the loops over its half from cb_y_by_reader. Each loop splits into the two halves and the tiles
+// past them. The row is read in chunks of 16 pages (the power of two at or below
+// sqrt(256 x 397 / 256) = 19.9). z is read by one loop only, w at two different rows: both stay
+// streamed.
 const char* kKeepRows = R"(// after to-core-loop
 program kr {
   options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
@@ -814,47 +817,71 @@ program kr {
 TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
   const std::string out = test::run_stage("keep-rows", kKeepRows);
   for (const char* text :
-       {"  cb cb_x_row index 3 format Float16_b page 2048 depth 512 role input\n",
+       {"  cb cb_x_row index 3 format Float16_b page 2048 depth 256 role input\n"
+        "  cb cb_x_row_w index 4 format Float16_b page 2048 depth 256 role input read_by writer\n"
+        "  cb cb_y_by_reader index 17 format Float16_b page 2048 depth 2 role output written_by "
+        "reader for cb_x_row tensor y\n",
         "    let row_single: i32 = min(4 * (Nt - min(Nt, 256)) / Nt, 1)\n"
         "    let row_double: i32 = 1 - row_single\n"
         "    let row_kept: i32 = min(Nt, 256 + 256 * row_single)\n"
+        "    let row_half: i32 = min(128 + 128 * row_single, (row_kept + 31) / 32 * 16)\n"
+        "    let row_mid: i32 = min(row_half, row_kept)\n"
         "    for i in start .. +count per_core {\n"
         "      for row_window in 0 .. row_double serial {\n"
-        "        for row_chunk in 0 .. 16 serial {\n"
-        "          let row_chunk_pages: i32 = min(max(row_kept - row_chunk * 16, 0), 16)\n"
+        "        for row_chunk in 0 .. 8 serial {\n"
+        "          let row_chunk_pages: i32 = min(max(min(row_half, row_kept) - row_chunk * 16, "
+        "0), 16)\n"
         "          df.read_block(cb_x_row, x, i * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
         "row_chunk_pages, 16)\n"
         "        }\n"
         "      }\n"
-        "      for row_window_1 in 0 .. row_single serial {\n"
-        "        for row_chunk_1 in 0 .. 32 serial {\n"
-        "          let row_chunk_pages_1: i32 = min(max(row_kept - row_chunk_1 * 16, 0), 16)\n"
-        "          df.read_block(cb_x_row, x, i * Nt + row_chunk_1 * 16, 1, 16, Nt, 1, 1, "
-        "row_chunk_pages_1, 16)\n"
+        "      for row_window_1 in 0 .. row_double serial {\n"
+        "        for row_chunk_1 in 0 .. 8 serial {\n"
+        "          let row_chunk_pages_1: i32 = min(max(row_kept - (row_half + row_chunk_1 * 16), "
+        "0), 16)\n"
+        "          df.read_block(cb_x_row_w, x, i * Nt + (row_half + row_chunk_1 * 16), 1, 16, Nt, "
+        "1, 1, row_chunk_pages_1, 16)\n"
         "        }\n"
-        "      }\n",
-        // w streams in the first walk (the reader pushes its tiles after the window): the row
-        // is waited for whole before it, not tile by tile
-        "      for row_window_2 in 0 .. row_double serial {\n"
+        "      }\n"
+        "      for row_window_2 in 0 .. row_single serial {\n"
+        "        for row_chunk_2 in 0 .. 16 serial {\n",
+        // w streams in the first walk (the reader pushes its tiles after the windows): the
+        // halves are waited for whole before it, not tile by tile
+        "      for row_window_4 in 0 .. row_double serial {\n"
+        "        cb_wait_front(cb_x_row, 128)\n"
+        "      }\n"
+        "      for row_window_5 in 0 .. row_single serial {\n"
         "        cb_wait_front(cb_x_row, 256)\n"
         "      }\n"
-        "      for row_window_3 in 0 .. row_single serial {\n"
-        "        cb_wait_front(cb_x_row, 512)\n"
-        "      }\n"
+        "      for row_window_8 in 0 .. row_double serial {\n"
+        "        cb_wait_front(cb_x_row_w, 128)\n"
+        "      }\n",
         "      let s: tile<f32> = tile.zeros()\n"
-        "      for j in 0 .. row_kept reduction {\n"
+        "      for j in 0 .. row_mid reduction {\n"
         "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row, j), load w[i, j])))\n"
+        "      }\n"
+        "      for j in row_mid .. +row_kept - row_mid reduction {\n"
+        "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row_w, j - row_half), load w[i, "
+        "j])))\n"
         "      }\n"
         "      for j in row_kept .. +Nt - row_kept reduction {\n"
         "        s = tile.add(s, tile.rowsum(tile.add(load x[i, j], load w[i, j])))\n",
         "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), load "
         "z[i, j])\n",
+        "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row_w, j - row_half), "
+        "tile.bcast_col(s)), load z[i, j])\n",
         "      for j in 0 .. Nt serial {\n        store y[i, j] = load w[0, j]\n      }\n"
-        "      for row_window_4 in 0 .. row_double serial {\n"
+        "      for row_window_6 in 0 .. row_double serial {\n"
+        "        cb_pop_front(cb_x_row, 128)\n"
+        "      }\n"
+        "      for row_window_7 in 0 .. row_single serial {\n"
         "        cb_pop_front(cb_x_row, 256)\n"
         "      }\n"
-        "      for row_window_5 in 0 .. row_single serial {\n"
-        "        cb_pop_front(cb_x_row, 512)\n"
+        "      for row_window_10 in 0 .. row_double serial {\n"
+        "        cb_pop_front(cb_x_row_w, 128)\n"
+        "      }\n"
+        "      for row_window_11 in 0 .. row_single serial {\n"
+        "        cb_pop_front(cb_x_row_w, 256)\n"
         "      }\n    }\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
   EXPECT_EQ(out.find("cb.wait_upto"), std::string::npos) << out;
@@ -864,11 +891,12 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
 
 // keep-rows, shared rows: g is read at [0, j], the same row for every work item, so it is read
 // once per core before the per-core loop into cb_g_row (one copy: 2048 B a page) and popped after
-// it; x's row is read once per work item as before (two copies). Together 3 pages per tile of cap:
-// 1 MiB / 6144 B = 170, rounded down to whole chunks of x's row (16 pages: the power of two at or
-// below sqrt(170 x 397 / 256) = 16.2), cap = 160. Past 160 tiles x's row is kept whole in one
-// window of 320 while g's tiles past 160 are loaded: the output loop splits at both. b is read at
-// [i, 0]: one tile a work item, not a row, so it streams.
+// it; x's row is read once per work item as before (two copies, in halves: cb_x_row and
+// cb_x_row_w). Together 3 pages per tile of cap: 1 MiB / 6144 B = 170, rounded down to whole
+// chunks of each half of x's row (16 pages: the power of two at or below sqrt(170 x 397 / 256) =
+// 16.2), cap = 160. Past 160 tiles x's row is kept whole in one window of 160 per half while g's
+// tiles past 160 are loaded: the output loop splits at both, and each part at row_half. b is read
+// at [i, 0]: one tile a work item, not a row, so it streams.
 const char* kSharedRows = R"(// after to-core-loop
 program sr {
   options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
@@ -911,55 +939,104 @@ program sr {
 TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
   const std::string out = test::run_stage("keep-rows", kSharedRows);
   for (const char* text :
-       {"  cb cb_x_row index 3 format Float16_b page 2048 depth 320 role input\n",
-        "  cb cb_g_row index 4 format Float16_b page 2048 depth 160 role input\n",
+       {"  cb cb_x_row index 3 format Float16_b page 2048 depth 160 role input\n"
+        "  cb cb_x_row_w index 4 format Float16_b page 2048 depth 160 role input read_by writer\n"
+        "  cb cb_g_row index 5 format Float16_b page 2048 depth 160 role input\n"
+        "  cb cb_y_by_reader index 17 format Float16_b page 2048 depth 2 role output written_by "
+        "reader for cb_x_row tensor y\n",
         "    let shared_kept: i32 = min(Nt, 160)\n"
         "    let row_single: i32 = min(4 * (Nt - min(Nt, 160)) / Nt, 1)\n"
         "    let row_double: i32 = 1 - row_single\n"
         "    let row_kept: i32 = min(Nt, 160 + 160 * row_single)\n"
+        "    let row_half: i32 = min(80 + 80 * row_single, (row_kept + 31) / 32 * 16)\n"
+        "    let row_mid: i32 = min(row_half, row_kept)\n"
+        "    let row_mid_1: i32 = min(row_half, shared_kept)\n"
+        "    let row_mid_2: i32 = max(shared_kept, min(row_half, row_kept))\n"
         "    df.read_block(cb_g_row, g, 0, 1, shared_kept, Nt, 1, 1, shared_kept, 160)\n"
         "    cb_wait_front(cb_g_row, 160)\n"
         "    for i in start .. +count per_core {\n"
         "      for row_window in 0 .. row_double serial {\n"
-        "        for row_chunk in 0 .. 10 serial {\n"
-        "          let row_chunk_pages: i32 = min(max(row_kept - row_chunk * 16, 0), 16)\n"
+        "        for row_chunk in 0 .. 5 serial {\n"
+        "          let row_chunk_pages: i32 = min(max(min(row_half, row_kept) - row_chunk * 16, "
+        "0), 16)\n"
         "          df.read_block(cb_x_row, x, i * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
         "row_chunk_pages, 16)\n"
         "        }\n"
-        "      }\n"
-        "      for row_window_1 in 0 .. row_single serial {\n"
-        "        for row_chunk_1 in 0 .. 20 serial {\n",
-        // the first walk takes x's tiles as they land; the window's wait follows it
-        "      for j in 0 .. row_kept reduction {\n"
+        "      }\n",
+        "      for row_window_3 in 0 .. row_single serial {\n"
+        "        for row_chunk_3 in 0 .. 10 serial {\n"
+        "          let row_chunk_pages_3: i32 = min(max(row_kept - (row_half + row_chunk_3 * 16), "
+        "0), 16)\n"
+        "          df.read_block(cb_x_row_w, x, i * Nt + (row_half + row_chunk_3 * 16), 1, 16, Nt, "
+        "1, 1, row_chunk_pages_3, 16)\n",
+        // the first walk takes x's tiles as they land, each half from its CB; the windows' waits
+        // follow it
+        "      for j in 0 .. row_mid reduction {\n"
         "        cb.wait_upto(cb_x_row, j + 1)\n"
         "        s = tile.add(s, tile.rowsum(cb.tile(cb_x_row, j)))\n"
         "      }\n"
-        "      for row_window_2 in 0 .. row_double serial {\n"
-        "        cb_wait_front(cb_x_row, 160)\n"
+        "      for j in row_mid .. +row_kept - row_mid reduction {\n"
+        "        cb.wait_upto(cb_x_row_w, j - row_half + 1)\n"
+        "        s = tile.add(s, tile.rowsum(cb.tile(cb_x_row_w, j - row_half)))\n"
+        "      }\n"
+        "      for row_window_4 in 0 .. row_double serial {\n"
+        "        cb_wait_front(cb_x_row, 80)\n"
         "      }\n",
-        // [0, shared_kept): both rows in L1; [shared_kept, row_kept): x's only; past: loaded
-        "      for j in 0 .. shared_kept serial {\n"
+        // [0, shared_kept): both rows in L1; [shared_kept, row_kept): x's only; past: loaded;
+        // each of the first two in x's halves
+        "      for j in 0 .. row_mid_1 serial {\n"
         "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), "
         "tile.bcast_row(cb.tile(cb_g_row, j)))\n"
         "      }\n"
-        "      for j in shared_kept .. +row_kept - shared_kept serial {\n"
+        "      for j in row_mid_1 .. +shared_kept - row_mid_1 serial {\n"
+        "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row_w, j - row_half), "
+        "tile.bcast_col(s)), tile.bcast_row(cb.tile(cb_g_row, j)))\n"
+        "      }\n"
+        "      for j in shared_kept .. +row_mid_2 - shared_kept serial {\n"
         "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), "
         "tile.bcast_row(load g[0, j]))\n"
+        "      }\n"
+        "      for j in row_mid_2 .. +row_kept - row_mid_2 serial {\n"
+        "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row_w, j - row_half), "
+        "tile.bcast_col(s)), tile.bcast_row(load g[0, j]))\n"
         "      }\n"
         "      for j in row_kept .. +Nt - row_kept serial {\n"
         "        store y[i, j] = tile.mul(tile.mul(load x[i, j], tile.bcast_col(s)), "
         "tile.bcast_row(load g[0, j]))\n",
         "      store y[i, 0] = load b[i, 0]\n"
-        "      for row_window_4 in 0 .. row_double serial {\n"
-        "        cb_pop_front(cb_x_row, 160)\n"
-        "      }\n"
-        "      for row_window_5 in 0 .. row_single serial {\n"
-        "        cb_pop_front(cb_x_row, 320)\n"
+        "      for row_window_6 in 0 .. row_double serial {\n"
+        "        cb_pop_front(cb_x_row, 80)\n"
+        "      }\n",
+        "      for row_window_11 in 0 .. row_single serial {\n"
+        "        cb_pop_front(cb_x_row_w, 160)\n"
         "      }\n"
         "    }\n"
         "    cb_pop_front(cb_g_row, 160)\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
   EXPECT_EQ(out.find("cb_b_row"), std::string::npos) << out;
+}
+
+// keep-rows, halves: a work item's row is read half by the reader (NoC 1) and half by the writer
+// (NoC 0), and the reader writes the outputs of the loops over its half, so that both NoCs carry
+// reads and writes all through the run. That takes a second input CB per row and an output CB
+// per tensor stored beside the row: with every input index but one taken (x, z, w and four
+// others), x's row keeps one CB that the reader fills, and the outputs stay the writer's.
+TEST(TTStages, KeepRowsReadsARowOnOneNocWhenNoSecondCbIsLeft) {
+  std::string in = kKeepRows;
+  const std::string after =
+      "  cb cb_w index 2 format Float16_b page 2048 depth 2 role input tensor w\n";
+  std::string more;
+  for (int n = 3; n <= 6; ++n)
+    more += "  cb cb_p" + std::to_string(n) + " index " + std::to_string(n) +
+            " format Float16_b page 2048 depth 2 role input tensor w\n";
+  in.replace(in.find(after), after.size(), after + more);
+  const std::string out = test::run_stage("keep-rows", in);
+  EXPECT_NE(out.find("  cb cb_x_row index 7 format Float16_b page 2048 depth 512 role input\n"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("cb_x_row_w"), std::string::npos) << out;
+  EXPECT_EQ(out.find("written_by reader"), std::string::npos) << out;
+  EXPECT_EQ(out.find("row_half"), std::string::npos) << out;
 }
 
 } // namespace

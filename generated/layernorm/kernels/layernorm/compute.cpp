@@ -21,9 +21,11 @@ void kernel_main() {
   constexpr uint32_t cb_beta = tt::CBIndex::c_2;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_3;
   constexpr uint32_t cb_x_row = tt::CBIndex::c_4;
-  constexpr uint32_t cb_gamma_row = tt::CBIndex::c_5;
-  constexpr uint32_t cb_beta_row = tt::CBIndex::c_6;
+  constexpr uint32_t cb_x_row_w = tt::CBIndex::c_5;
+  constexpr uint32_t cb_gamma_row = tt::CBIndex::c_6;
+  constexpr uint32_t cb_beta_row = tt::CBIndex::c_7;
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
+  constexpr uint32_t cb_y_by_reader = tt::CBIndex::c_17;
   constexpr uint32_t cb_sum0 = tt::CBIndex::c_24;
   constexpr uint32_t cb_mean = tt::CBIndex::c_25;
   constexpr uint32_t cb_v = tt::CBIndex::c_26;
@@ -35,9 +37,13 @@ void kernel_main() {
   const int32_t row_single = get_arg_val<uint32_t>(2);
   const int32_t row_double = get_arg_val<uint32_t>(3);
   const int32_t row_kept = get_arg_val<uint32_t>(4);
-  const uint32_t scalar_bits = get_arg_val<uint32_t>(5);
-  const uint32_t eps_bits = get_arg_val<uint32_t>(6);
-  const uint32_t count = get_arg_val<uint32_t>(7);
+  const int32_t row_half = get_arg_val<uint32_t>(5);
+  const int32_t row_mid = get_arg_val<uint32_t>(6);
+  const int32_t row_mid_1 = get_arg_val<uint32_t>(7);
+  const int32_t row_mid_2 = get_arg_val<uint32_t>(8);
+  const uint32_t scalar_bits = get_arg_val<uint32_t>(9);
+  const uint32_t eps_bits = get_arg_val<uint32_t>(10);
+  const uint32_t count = get_arg_val<uint32_t>(11);
   compute_kernel_hw_startup(cb_x_row, cb_scaler, cb_sum0);
   cb_wait_front(cb_gamma_row, 128);
   cb_wait_front(cb_beta_row, 128);
@@ -47,15 +53,27 @@ void kernel_main() {
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_sum0);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
-    for (int32_t j = 0; j < row_kept; ++j) {
+    for (int32_t j = 0; j < row_mid; ++j) {
       cb_wait_front(cb_x_row, j + 1);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, j, 0, 0);
     }
-    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+    reduce_uninit();
+    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row_w, cb_scaler, cb_sum0);
+    for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
+      cb_wait_front(cb_x_row_w, j - row_half + 1);
+      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row_w, cb_scaler, j - row_half, 0, 0);
+    }
+    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+      cb_wait_front(cb_x_row, 64);
+    }
+    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
       cb_wait_front(cb_x_row, 128);
     }
-    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
-      cb_wait_front(cb_x_row, 256);
+    for (int32_t row_window_8 = 0; row_window_8 < row_double; ++row_window_8) {
+      cb_wait_front(cb_x_row_w, 64);
+    }
+    for (int32_t row_window_9 = 0; row_window_9 < row_single; ++row_window_9) {
+      cb_wait_front(cb_x_row_w, 128);
     }
     reduce_uninit();
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_sum0);
@@ -96,13 +114,64 @@ void kernel_main() {
     cb_push_back(cb_v, 1);
     tile_regs_release();
     cb_wait_front(cb_v, 1);
-    for (int32_t j = 0; j < row_kept; ++j) {
+    for (int32_t j = 0; j < row_mid; ++j) {
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_d);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
       reconfig_data_format_srca(cb_x_row);
       copy_tile_to_dst_init_short(cb_x_row);
       copy_tile(cb_x_row, j, 1);
+      sub_binary_tile_init();
+      sub_binary_tile(1, 0, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_d, 1);
+      pack_tile(1, cb_d);
+      cb_push_back(cb_d, 1);
+      tile_regs_release();
+      cb_wait_front(cb_d, 1);
+      reconfig_data_format_srca(cb_d);
+      copy_tile_to_dst_init_short(cb_d);
+      tile_regs_acquire();
+      copy_tile(cb_d, 0, 0);
+      copy_tile(cb_d, 0, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(0, 1, 0);
+      pack_reconfig_data_format(cb_tmp0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      copy_tile_to_dst_init_short(cb_v);
+      tile_regs_acquire();
+      copy_tile(cb_v, 0, 0);
+      reconfig_data_format_srcb(cb_scaler);
+      reconfig_data_format_srca(cb_tmp0);
+      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_v);
+      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_v, 1);
+      pack_reconfig_data_format(cb_v);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_v, 1);
+      pack_tile(0, cb_v);
+      cb_push_back(cb_v, 1);
+      tile_regs_release();
+      cb_wait_front(cb_v, 1);
+      cb_pop_front(cb_d, 1);
+      reduce_uninit();
+    }
+    for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
+      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_d);
+      tile_regs_acquire();
+      unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
+      reconfig_data_format_srca(cb_x_row_w);
+      copy_tile_to_dst_init_short(cb_x_row_w);
+      copy_tile(cb_x_row_w, j - row_half, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
       tile_regs_commit();
@@ -217,13 +286,53 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_v, 1);
-    for (int32_t j = 0; j < shared_kept; ++j) {
+    for (int32_t j = 0; j < row_mid_1; ++j) {
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
       reconfig_data_format_srca(cb_x_row);
       copy_tile_to_dst_init_short(cb_x_row);
       copy_tile(cb_x_row, j, 1);
+      sub_binary_tile_init();
+      sub_binary_tile(1, 0, 1);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_sum0);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 2);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 2, 1);
+      unary_bcast_init<BroadcastType::ROW>(cb_gamma_row, cb_sum0);
+      unary_bcast<BroadcastType::ROW>(cb_gamma_row, j, 3);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 3, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_sum0, 1);
+      pack_tile(1, cb_sum0);
+      cb_push_back(cb_sum0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_sum0, 1);
+      unary_bcast_init<BroadcastType::ROW>(cb_beta_row, cb_y_by_reader);
+      tile_regs_acquire();
+      unary_bcast<BroadcastType::ROW>(cb_beta_row, j, 0);
+      reconfig_data_format_srca(cb_sum0);
+      copy_tile_to_dst_init_short(cb_sum0);
+      copy_tile(cb_sum0, 0, 1);
+      cb_pop_front(cb_sum0, 1);
+      add_binary_tile_init();
+      add_binary_tile(1, 0, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(1, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = row_mid_1; j < row_mid_1 + (shared_kept - row_mid_1); ++j) {
+      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
+      tile_regs_acquire();
+      unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
+      reconfig_data_format_srca(cb_x_row_w);
+      copy_tile_to_dst_init_short(cb_x_row_w);
+      copy_tile(cb_x_row_w, j - row_half, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_sum0);
@@ -257,13 +366,57 @@ void kernel_main() {
       cb_push_back(cb_y, 1);
       tile_regs_release();
     }
-    for (int32_t j = shared_kept; j < shared_kept + (row_kept - shared_kept); ++j) {
+    for (int32_t j = shared_kept; j < shared_kept + (row_mid_2 - shared_kept); ++j) {
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
       reconfig_data_format_srca(cb_x_row);
       copy_tile_to_dst_init_short(cb_x_row);
       copy_tile(cb_x_row, j, 1);
+      sub_binary_tile_init();
+      sub_binary_tile(1, 0, 1);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_sum0);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 2);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 2, 1);
+      cb_wait_front(cb_gamma, 1);
+      unary_bcast_init<BroadcastType::ROW>(cb_gamma, cb_sum0);
+      unary_bcast<BroadcastType::ROW>(cb_gamma, 0, 3);
+      cb_pop_front(cb_gamma, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 3, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_sum0, 1);
+      pack_tile(1, cb_sum0);
+      cb_push_back(cb_sum0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_sum0, 1);
+      cb_wait_front(cb_beta, 1);
+      unary_bcast_init<BroadcastType::ROW>(cb_beta, cb_y_by_reader);
+      tile_regs_acquire();
+      unary_bcast<BroadcastType::ROW>(cb_beta, 0, 0);
+      cb_pop_front(cb_beta, 1);
+      reconfig_data_format_srca(cb_sum0);
+      copy_tile_to_dst_init_short(cb_sum0);
+      copy_tile(cb_sum0, 0, 1);
+      cb_pop_front(cb_sum0, 1);
+      add_binary_tile_init();
+      add_binary_tile(1, 0, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(1, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = row_mid_2; j < row_mid_2 + (row_kept - row_mid_2); ++j) {
+      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
+      tile_regs_acquire();
+      unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
+      reconfig_data_format_srca(cb_x_row_w);
+      copy_tile_to_dst_init_short(cb_x_row_w);
+      copy_tile(cb_x_row_w, j - row_half, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_sum0);
@@ -349,11 +502,17 @@ void kernel_main() {
     }
     cb_pop_front(cb_mean, 1);
     cb_pop_front(cb_r, 1);
-    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+    for (int32_t row_window_6 = 0; row_window_6 < row_double; ++row_window_6) {
+      cb_pop_front(cb_x_row, 64);
+    }
+    for (int32_t row_window_7 = 0; row_window_7 < row_single; ++row_window_7) {
       cb_pop_front(cb_x_row, 128);
     }
-    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
-      cb_pop_front(cb_x_row, 256);
+    for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
+      cb_pop_front(cb_x_row_w, 64);
+    }
+    for (int32_t row_window_11 = 0; row_window_11 < row_single; ++row_window_11) {
+      cb_pop_front(cb_x_row_w, 128);
     }
   }
   cb_pop_front(cb_scaler, 1);

@@ -51,44 +51,51 @@ void kernel_main() {
   constexpr uint32_t cb_beta = tt::CBIndex::c_2;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_3;
   constexpr uint32_t cb_x_row = tt::CBIndex::c_4;
-  constexpr uint32_t cb_gamma_row = tt::CBIndex::c_5;
-  constexpr uint32_t cb_beta_row = tt::CBIndex::c_6;
+  constexpr uint32_t cb_gamma_row = tt::CBIndex::c_6;
+  constexpr uint32_t cb_beta_row = tt::CBIndex::c_7;
+  constexpr uint32_t cb_y_by_reader = tt::CBIndex::c_17;
   const uint32_t x_addr = get_arg_val<uint32_t>(0);
   const uint32_t gamma_addr = get_arg_val<uint32_t>(1);
   const uint32_t beta_addr = get_arg_val<uint32_t>(2);
-  const int32_t Nt = get_arg_val<uint32_t>(3);
-  const int32_t shared_kept = get_arg_val<uint32_t>(4);
-  const int32_t row_single = get_arg_val<uint32_t>(5);
-  const int32_t row_double = get_arg_val<uint32_t>(6);
-  const int32_t row_kept = get_arg_val<uint32_t>(7);
-  const int32_t gamma_mcast_receives = get_arg_val<uint32_t>(8);
-  const int32_t gamma_mcast_x0 = get_arg_val<uint32_t>(9);
-  const int32_t gamma_mcast_y0 = get_arg_val<uint32_t>(10);
-  const int32_t gamma_mcast_x1 = get_arg_val<uint32_t>(11);
-  const int32_t gamma_mcast_y1 = get_arg_val<uint32_t>(12);
-  const int32_t gamma_mcast_dests = get_arg_val<uint32_t>(13);
-  const int32_t gamma_mcast_sender_x = get_arg_val<uint32_t>(14);
-  const int32_t gamma_mcast_sender_y = get_arg_val<uint32_t>(15);
-  const int32_t gamma_mcast_ready = get_arg_val<uint32_t>(16);
-  const int32_t gamma_mcast_valid = get_arg_val<uint32_t>(17);
-  const int32_t beta_mcast_receives = get_arg_val<uint32_t>(18);
-  const int32_t beta_mcast_x0 = get_arg_val<uint32_t>(19);
-  const int32_t beta_mcast_y0 = get_arg_val<uint32_t>(20);
-  const int32_t beta_mcast_x1 = get_arg_val<uint32_t>(21);
-  const int32_t beta_mcast_y1 = get_arg_val<uint32_t>(22);
-  const int32_t beta_mcast_dests = get_arg_val<uint32_t>(23);
-  const int32_t beta_mcast_sender_x = get_arg_val<uint32_t>(24);
-  const int32_t beta_mcast_sender_y = get_arg_val<uint32_t>(25);
-  const int32_t beta_mcast_ready = get_arg_val<uint32_t>(26);
-  const int32_t beta_mcast_valid = get_arg_val<uint32_t>(27);
-  const uint32_t start = get_arg_val<uint32_t>(28);
-  const uint32_t count = get_arg_val<uint32_t>(29);
+  const uint32_t y_addr = get_arg_val<uint32_t>(3);
+  const int32_t Nt = get_arg_val<uint32_t>(4);
+  const int32_t shared_kept = get_arg_val<uint32_t>(5);
+  const int32_t row_single = get_arg_val<uint32_t>(6);
+  const int32_t row_double = get_arg_val<uint32_t>(7);
+  const int32_t row_kept = get_arg_val<uint32_t>(8);
+  const int32_t row_half = get_arg_val<uint32_t>(9);
+  const int32_t row_mid_1 = get_arg_val<uint32_t>(10);
+  const int32_t row_mid_2 = get_arg_val<uint32_t>(11);
+  const int32_t gamma_mcast_receives = get_arg_val<uint32_t>(12);
+  const int32_t gamma_mcast_x0 = get_arg_val<uint32_t>(13);
+  const int32_t gamma_mcast_y0 = get_arg_val<uint32_t>(14);
+  const int32_t gamma_mcast_x1 = get_arg_val<uint32_t>(15);
+  const int32_t gamma_mcast_y1 = get_arg_val<uint32_t>(16);
+  const int32_t gamma_mcast_dests = get_arg_val<uint32_t>(17);
+  const int32_t gamma_mcast_sender_x = get_arg_val<uint32_t>(18);
+  const int32_t gamma_mcast_sender_y = get_arg_val<uint32_t>(19);
+  const int32_t gamma_mcast_ready = get_arg_val<uint32_t>(20);
+  const int32_t gamma_mcast_valid = get_arg_val<uint32_t>(21);
+  const int32_t beta_mcast_receives = get_arg_val<uint32_t>(22);
+  const int32_t beta_mcast_x0 = get_arg_val<uint32_t>(23);
+  const int32_t beta_mcast_y0 = get_arg_val<uint32_t>(24);
+  const int32_t beta_mcast_x1 = get_arg_val<uint32_t>(25);
+  const int32_t beta_mcast_y1 = get_arg_val<uint32_t>(26);
+  const int32_t beta_mcast_dests = get_arg_val<uint32_t>(27);
+  const int32_t beta_mcast_sender_x = get_arg_val<uint32_t>(28);
+  const int32_t beta_mcast_sender_y = get_arg_val<uint32_t>(29);
+  const int32_t beta_mcast_ready = get_arg_val<uint32_t>(30);
+  const int32_t beta_mcast_valid = get_arg_val<uint32_t>(31);
+  const uint32_t start = get_arg_val<uint32_t>(32);
+  const uint32_t count = get_arg_val<uint32_t>(33);
   constexpr auto x_args = TensorAccessorArgs<0>();
   const auto x_accessor = TensorAccessor(x_args, x_addr, 2048u);
   constexpr auto gamma_args = TensorAccessorArgs<x_args.next_compile_time_args_offset()>();
   const auto gamma_accessor = TensorAccessor(gamma_args, gamma_addr, 2048u);
   constexpr auto beta_args = TensorAccessorArgs<gamma_args.next_compile_time_args_offset()>();
   const auto beta_accessor = TensorAccessor(beta_args, beta_addr, 2048u);
+  constexpr auto y_args = TensorAccessorArgs<beta_args.next_compile_time_args_offset()>();
+  const auto y_accessor = TensorAccessor(y_args, y_addr, 2048u);
   cb_reserve_back(cb_gamma_row, 128);
   cb_reserve_back(cb_beta_row, 128);
   if (gamma_mcast_receives == 0) {
@@ -152,8 +159,9 @@ void kernel_main() {
   cb_push_back(cb_scaler, 1);
   for (uint32_t i = start; i < start + count; ++i) {
     for (int32_t row_window = 0; row_window < row_double; ++row_window) {
-      for (int32_t row_chunk = 0; row_chunk < 16; ++row_chunk) {
-        const int32_t row_chunk_pages = std::min(std::max(row_kept - row_chunk * 8, 0), 8);
+      for (int32_t row_chunk = 0; row_chunk < 8; ++row_chunk) {
+        const int32_t row_chunk_pages =
+            std::min(std::max(std::min(row_half, row_kept) - row_chunk * 8, 0), 8);
         cb_reserve_back(cb_x_row, 8);
         for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
           for (int32_t cb_x_row_c = 0; cb_x_row_c < row_chunk_pages; ++cb_x_row_c) {
@@ -166,13 +174,14 @@ void kernel_main() {
         cb_push_back(cb_x_row, 8);
       }
     }
-    for (int32_t row_window_1 = 0; row_window_1 < row_single; ++row_window_1) {
-      for (int32_t row_chunk_1 = 0; row_chunk_1 < 32; ++row_chunk_1) {
-        const int32_t row_chunk_pages_1 = std::min(std::max(row_kept - row_chunk_1 * 8, 0), 8);
+    for (int32_t row_window_2 = 0; row_window_2 < row_single; ++row_window_2) {
+      for (int32_t row_chunk_2 = 0; row_chunk_2 < 16; ++row_chunk_2) {
+        const int32_t row_chunk_pages_2 =
+            std::min(std::max(std::min(row_half, row_kept) - row_chunk_2 * 8, 0), 8);
         cb_reserve_back(cb_x_row, 8);
         for (int32_t cb_x_row_r_1 = 0; cb_x_row_r_1 < 1; ++cb_x_row_r_1) {
-          for (int32_t cb_x_row_c_1 = 0; cb_x_row_c_1 < row_chunk_pages_1; ++cb_x_row_c_1) {
-            noc_async_read_page(i * Nt + row_chunk_1 * 8 + cb_x_row_r_1 * Nt + cb_x_row_c_1,
+          for (int32_t cb_x_row_c_1 = 0; cb_x_row_c_1 < row_chunk_pages_2; ++cb_x_row_c_1) {
+            noc_async_read_page(i * Nt + row_chunk_2 * 8 + cb_x_row_r_1 * Nt + cb_x_row_c_1,
                                 x_accessor,
                                 get_write_ptr(cb_x_row) +
                                     (cb_x_row_r_1 * 8 + cb_x_row_c_1) * get_tile_size(cb_x_row));
@@ -194,7 +203,26 @@ void kernel_main() {
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = shared_kept; j < shared_kept + (row_kept - shared_kept); ++j) {
+    for (int32_t j = 0; j < row_mid_1; ++j) {
+      cb_wait_front(cb_y_by_reader, 1);
+      noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y_by_reader));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y_by_reader, 1);
+    }
+    for (int32_t j = shared_kept; j < shared_kept + (row_mid_2 - shared_kept); ++j) {
+      cb_reserve_back(cb_gamma, 1);
+      cb_reserve_back(cb_beta, 1);
+      noc_async_read_page(j, gamma_accessor, get_write_ptr(cb_gamma));
+      noc_async_read_page(j, beta_accessor, get_write_ptr(cb_beta));
+      noc_async_read_barrier();
+      cb_push_back(cb_gamma, 1);
+      cb_push_back(cb_beta, 1);
+      cb_wait_front(cb_y_by_reader, 1);
+      noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y_by_reader));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y_by_reader, 1);
+    }
+    for (int32_t j = row_mid_2; j < row_mid_2 + (row_kept - row_mid_2); ++j) {
       cb_reserve_back(cb_gamma, 1);
       cb_reserve_back(cb_beta, 1);
       noc_async_read_page(j, gamma_accessor, get_write_ptr(cb_gamma));

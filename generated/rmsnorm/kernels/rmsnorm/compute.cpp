@@ -21,8 +21,10 @@ void kernel_main() {
   constexpr uint32_t cb_g = tt::CBIndex::c_1;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_2;
   constexpr uint32_t cb_x_row = tt::CBIndex::c_3;
-  constexpr uint32_t cb_g_row = tt::CBIndex::c_4;
+  constexpr uint32_t cb_x_row_w = tt::CBIndex::c_4;
+  constexpr uint32_t cb_g_row = tt::CBIndex::c_5;
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
+  constexpr uint32_t cb_y_by_reader = tt::CBIndex::c_17;
   constexpr uint32_t cb_ss = tt::CBIndex::c_24;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
   constexpr uint32_t cb_r = tt::CBIndex::c_26;
@@ -31,9 +33,13 @@ void kernel_main() {
   const int32_t row_single = get_arg_val<uint32_t>(2);
   const int32_t row_double = get_arg_val<uint32_t>(3);
   const int32_t row_kept = get_arg_val<uint32_t>(4);
-  const uint32_t inv_n_bits = get_arg_val<uint32_t>(5);
-  const uint32_t eps_bits = get_arg_val<uint32_t>(6);
-  const uint32_t count = get_arg_val<uint32_t>(7);
+  const int32_t row_half = get_arg_val<uint32_t>(5);
+  const int32_t row_mid = get_arg_val<uint32_t>(6);
+  const int32_t row_mid_1 = get_arg_val<uint32_t>(7);
+  const int32_t row_mid_2 = get_arg_val<uint32_t>(8);
+  const uint32_t inv_n_bits = get_arg_val<uint32_t>(9);
+  const uint32_t eps_bits = get_arg_val<uint32_t>(10);
+  const uint32_t count = get_arg_val<uint32_t>(11);
   compute_kernel_hw_startup(cb_x_row, cb_x_row, cb_ss);
   cb_wait_front(cb_g_row, 160);
   cb_wait_front(cb_scaler, 1);
@@ -48,7 +54,7 @@ void kernel_main() {
     cb_push_back(cb_ss, 1);
     tile_regs_release();
     cb_wait_front(cb_ss, 1);
-    for (int32_t j = 0; j < row_kept; ++j) {
+    for (int32_t j = 0; j < row_mid; ++j) {
       cb_wait_front(cb_x_row, j + 1);
       reconfig_data_format_srca(cb_x_row);
       copy_tile_to_dst_init_short(cb_x_row);
@@ -83,11 +89,52 @@ void kernel_main() {
       cb_wait_front(cb_ss, 1);
       reduce_uninit();
     }
-    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+    for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
+      cb_wait_front(cb_x_row_w, j - row_half + 1);
+      reconfig_data_format_srca(cb_x_row_w);
+      copy_tile_to_dst_init_short(cb_x_row_w);
+      tile_regs_acquire();
+      copy_tile(cb_x_row_w, j - row_half, 0);
+      square_tile_init();
+      square_tile(0);
+      pack_reconfig_data_format(cb_tmp0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_ss);
+      copy_tile_to_dst_init_short(cb_ss);
+      tile_regs_acquire();
+      copy_tile(cb_ss, 0, 0);
+      reconfig_data_format_srca(cb_tmp0);
+      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_ss);
+      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_ss, 1);
+      pack_reconfig_data_format(cb_ss);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_ss, 1);
+      pack_tile(0, cb_ss);
+      cb_push_back(cb_ss, 1);
+      tile_regs_release();
+      cb_wait_front(cb_ss, 1);
+      reduce_uninit();
+    }
+    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+      cb_wait_front(cb_x_row, 80);
+    }
+    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
       cb_wait_front(cb_x_row, 160);
     }
-    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
-      cb_wait_front(cb_x_row, 320);
+    for (int32_t row_window_8 = 0; row_window_8 < row_double; ++row_window_8) {
+      cb_wait_front(cb_x_row_w, 80);
+    }
+    for (int32_t row_window_9 = 0; row_window_9 < row_single; ++row_window_9) {
+      cb_wait_front(cb_x_row_w, 160);
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
@@ -142,14 +189,34 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_ss, 1);
-    pack_reconfig_data_format(cb_y);
-    for (int32_t j = 0; j < shared_kept; ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
+    pack_reconfig_data_format(cb_y_by_reader);
+    for (int32_t j = 0; j < row_mid_1; ++j) {
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y_by_reader);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
       reconfig_data_format_srca(cb_x_row);
       copy_tile_to_dst_init_short(cb_x_row);
       copy_tile(cb_x_row, j, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
+      unary_bcast_init<BroadcastType::ROW>(cb_g_row, cb_y_by_reader);
+      unary_bcast<BroadcastType::ROW>(cb_g_row, j, 2);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 2, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(1, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = row_mid_1; j < row_mid_1 + (shared_kept - row_mid_1); ++j) {
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
+      tile_regs_acquire();
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
+      reconfig_data_format_srca(cb_x_row_w);
+      copy_tile_to_dst_init_short(cb_x_row_w);
+      copy_tile(cb_x_row_w, j - row_half, 1);
       mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
       unary_bcast_init<BroadcastType::ROW>(cb_g_row, cb_y);
@@ -163,13 +230,35 @@ void kernel_main() {
       cb_push_back(cb_y, 1);
       tile_regs_release();
     }
-    for (int32_t j = shared_kept; j < shared_kept + (row_kept - shared_kept); ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
+    for (int32_t j = shared_kept; j < shared_kept + (row_mid_2 - shared_kept); ++j) {
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y_by_reader);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
       reconfig_data_format_srca(cb_x_row);
       copy_tile_to_dst_init_short(cb_x_row);
       copy_tile(cb_x_row, j, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
+      cb_wait_front(cb_g, 1);
+      unary_bcast_init<BroadcastType::ROW>(cb_g, cb_y_by_reader);
+      unary_bcast<BroadcastType::ROW>(cb_g, 0, 2);
+      cb_pop_front(cb_g, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 2, 1);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(1, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = row_mid_2; j < row_mid_2 + (row_kept - row_mid_2); ++j) {
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
+      tile_regs_acquire();
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
+      reconfig_data_format_srca(cb_x_row_w);
+      copy_tile_to_dst_init_short(cb_x_row_w);
+      copy_tile(cb_x_row_w, j - row_half, 1);
       mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
       cb_wait_front(cb_g, 1);
@@ -210,11 +299,17 @@ void kernel_main() {
       tile_regs_release();
     }
     cb_pop_front(cb_r, 1);
-    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+    for (int32_t row_window_6 = 0; row_window_6 < row_double; ++row_window_6) {
+      cb_pop_front(cb_x_row, 80);
+    }
+    for (int32_t row_window_7 = 0; row_window_7 < row_single; ++row_window_7) {
       cb_pop_front(cb_x_row, 160);
     }
-    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
-      cb_pop_front(cb_x_row, 320);
+    for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
+      cb_pop_front(cb_x_row_w, 80);
+    }
+    for (int32_t row_window_11 = 0; row_window_11 < row_single; ++row_window_11) {
+      cb_pop_front(cb_x_row_w, 160);
     }
   }
   cb_pop_front(cb_scaler, 1);

@@ -20,7 +20,9 @@ void kernel_main() {
   constexpr uint32_t cb_x = tt::CBIndex::c_0;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_1;
   constexpr uint32_t cb_x_row = tt::CBIndex::c_2;
+  constexpr uint32_t cb_x_row_w = tt::CBIndex::c_3;
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
+  constexpr uint32_t cb_y_by_reader = tt::CBIndex::c_17;
   constexpr uint32_t cb_m = tt::CBIndex::c_24;
   constexpr uint32_t cb_s = tt::CBIndex::c_25;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_26;
@@ -29,7 +31,9 @@ void kernel_main() {
   const int32_t row_single = get_arg_val<uint32_t>(1);
   const int32_t row_double = get_arg_val<uint32_t>(2);
   const int32_t row_kept = get_arg_val<uint32_t>(3);
-  const uint32_t count = get_arg_val<uint32_t>(4);
+  const int32_t row_half = get_arg_val<uint32_t>(4);
+  const int32_t row_mid = get_arg_val<uint32_t>(5);
+  const uint32_t count = get_arg_val<uint32_t>(6);
   compute_kernel_hw_startup(cb_x_row, cb_scaler, cb_m);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
@@ -39,15 +43,27 @@ void kernel_main() {
     reconfig_data_format_srcb(cb_scaler);
     reconfig_data_format_srca(cb_x_row);
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, cb_m);
-    for (int32_t j = 0; j < row_kept; ++j) {
+    for (int32_t j = 0; j < row_mid; ++j) {
       cb_wait_front(cb_x_row, j + 1);
       reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row, cb_scaler, j, 0, 0);
     }
-    for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+    reduce_uninit();
+    reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row_w, cb_scaler, cb_m);
+    for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
+      cb_wait_front(cb_x_row_w, j - row_half + 1);
+      reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row_w, cb_scaler, j - row_half, 0, 0);
+    }
+    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+      cb_wait_front(cb_x_row, 128);
+    }
+    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
       cb_wait_front(cb_x_row, 256);
     }
-    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
-      cb_wait_front(cb_x_row, 512);
+    for (int32_t row_window_8 = 0; row_window_8 < row_double; ++row_window_8) {
+      cb_wait_front(cb_x_row_w, 128);
+    }
+    for (int32_t row_window_9 = 0; row_window_9 < row_single; ++row_window_9) {
+      cb_wait_front(cb_x_row_w, 256);
     }
     reduce_uninit();
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x, cb_scaler, cb_m);
@@ -74,11 +90,46 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_s, 1);
     reduce_uninit();
-    for (int32_t j = 0; j < row_kept; ++j) {
+    for (int32_t j = 0; j < row_mid; ++j) {
       reconfig_data_format_srcb(cb_m);
       sub_bcast_cols_init_short(cb_x_row, cb_m);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, j, 0, 0);
+      exp_tile_init();
+      exp_tile(0);
+      pack_reconfig_data_format(cb_tmp0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_tmp0, 1);
+      pack_tile(0, cb_tmp0);
+      cb_push_back(cb_tmp0, 1);
+      tile_regs_release();
+      cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_s);
+      copy_tile_to_dst_init_short(cb_s);
+      tile_regs_acquire();
+      copy_tile(cb_s, 0, 0);
+      reconfig_data_format_srcb(cb_scaler);
+      reconfig_data_format_srca(cb_tmp0);
+      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_s);
+      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+      cb_pop_front(cb_tmp0, 1);
+      cb_pop_front(cb_s, 1);
+      pack_reconfig_data_format(cb_s);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_s, 1);
+      pack_tile(0, cb_s);
+      cb_push_back(cb_s, 1);
+      tile_regs_release();
+      cb_wait_front(cb_s, 1);
+      reduce_uninit();
+    }
+    for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
+      reconfig_data_format_srcb(cb_m);
+      sub_bcast_cols_init_short(cb_x_row_w, cb_m);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row_w, cb_m, j - row_half, 0, 0);
       exp_tile_init();
       exp_tile(0);
       pack_reconfig_data_format(cb_tmp0);
@@ -161,12 +212,30 @@ void kernel_main() {
     cb_wait_front(cb_r, 1);
     cb_pop_front(cb_s, 1);
     reconfig_data_format_srcb(cb_m);
-    pack_reconfig_data_format(cb_y);
-    for (int32_t j = 0; j < row_kept; ++j) {
+    pack_reconfig_data_format(cb_y_by_reader);
+    for (int32_t j = 0; j < row_mid; ++j) {
       reconfig_data_format_srca(cb_x_row);
       sub_bcast_cols_init_short(cb_x_row, cb_m);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, j, 0, 0);
+      exp_tile_init();
+      exp_tile(0);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y_by_reader);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 1);
+      mul_binary_tile_init();
+      mul_binary_tile(0, 1, 0);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(0, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
+      reconfig_data_format_srca(cb_x_row_w);
+      sub_bcast_cols_init_short(cb_x_row_w, cb_m);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row_w, cb_m, j - row_half, 0, 0);
       exp_tile_init();
       exp_tile(0);
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
@@ -202,11 +271,17 @@ void kernel_main() {
     }
     cb_pop_front(cb_m, 1);
     cb_pop_front(cb_r, 1);
-    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+    for (int32_t row_window_6 = 0; row_window_6 < row_double; ++row_window_6) {
+      cb_pop_front(cb_x_row, 128);
+    }
+    for (int32_t row_window_7 = 0; row_window_7 < row_single; ++row_window_7) {
       cb_pop_front(cb_x_row, 256);
     }
-    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
-      cb_pop_front(cb_x_row, 512);
+    for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
+      cb_pop_front(cb_x_row_w, 128);
+    }
+    for (int32_t row_window_11 = 0; row_window_11 < row_single; ++row_window_11) {
+      cb_pop_front(cb_x_row_w, 256);
     }
   }
   cb_pop_front(cb_scaler, 1);

@@ -24,22 +24,29 @@ void kernel_main() {
   constexpr uint32_t cb_x = tt::CBIndex::c_0;
   constexpr uint32_t cb_scaler = tt::CBIndex::c_1;
   constexpr uint32_t cb_x_row = tt::CBIndex::c_2;
+  constexpr uint32_t cb_y_by_reader = tt::CBIndex::c_17;
   const uint32_t x_addr = get_arg_val<uint32_t>(0);
-  const int32_t Nt = get_arg_val<uint32_t>(1);
-  const int32_t row_single = get_arg_val<uint32_t>(2);
-  const int32_t row_double = get_arg_val<uint32_t>(3);
-  const int32_t row_kept = get_arg_val<uint32_t>(4);
-  const uint32_t start = get_arg_val<uint32_t>(5);
-  const uint32_t count = get_arg_val<uint32_t>(6);
+  const uint32_t y_addr = get_arg_val<uint32_t>(1);
+  const int32_t Nt = get_arg_val<uint32_t>(2);
+  const int32_t row_single = get_arg_val<uint32_t>(3);
+  const int32_t row_double = get_arg_val<uint32_t>(4);
+  const int32_t row_kept = get_arg_val<uint32_t>(5);
+  const int32_t row_half = get_arg_val<uint32_t>(6);
+  const int32_t row_mid = get_arg_val<uint32_t>(7);
+  const uint32_t start = get_arg_val<uint32_t>(8);
+  const uint32_t count = get_arg_val<uint32_t>(9);
   constexpr auto x_args = TensorAccessorArgs<0>();
   const auto x_accessor = TensorAccessor(x_args, x_addr, 2048u);
+  constexpr auto y_args = TensorAccessorArgs<x_args.next_compile_time_args_offset()>();
+  const auto y_accessor = TensorAccessor(y_args, y_addr, 2048u);
   cb_reserve_back(cb_scaler, 1);
   fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);
   cb_push_back(cb_scaler, 1);
   for (uint32_t i = start; i < start + count; ++i) {
     for (int32_t row_window = 0; row_window < row_double; ++row_window) {
-      for (int32_t row_chunk = 0; row_chunk < 16; ++row_chunk) {
-        const int32_t row_chunk_pages = std::min(std::max(row_kept - row_chunk * 16, 0), 16);
+      for (int32_t row_chunk = 0; row_chunk < 8; ++row_chunk) {
+        const int32_t row_chunk_pages =
+            std::min(std::max(std::min(row_half, row_kept) - row_chunk * 16, 0), 16);
         cb_reserve_back(cb_x_row, 16);
         for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
           for (int32_t cb_x_row_c = 0; cb_x_row_c < row_chunk_pages; ++cb_x_row_c) {
@@ -52,13 +59,14 @@ void kernel_main() {
         cb_push_back(cb_x_row, 16);
       }
     }
-    for (int32_t row_window_1 = 0; row_window_1 < row_single; ++row_window_1) {
-      for (int32_t row_chunk_1 = 0; row_chunk_1 < 32; ++row_chunk_1) {
-        const int32_t row_chunk_pages_1 = std::min(std::max(row_kept - row_chunk_1 * 16, 0), 16);
+    for (int32_t row_window_2 = 0; row_window_2 < row_single; ++row_window_2) {
+      for (int32_t row_chunk_2 = 0; row_chunk_2 < 16; ++row_chunk_2) {
+        const int32_t row_chunk_pages_2 =
+            std::min(std::max(std::min(row_half, row_kept) - row_chunk_2 * 16, 0), 16);
         cb_reserve_back(cb_x_row, 16);
         for (int32_t cb_x_row_r_1 = 0; cb_x_row_r_1 < 1; ++cb_x_row_r_1) {
-          for (int32_t cb_x_row_c_1 = 0; cb_x_row_c_1 < row_chunk_pages_1; ++cb_x_row_c_1) {
-            noc_async_read_page(i * Nt + row_chunk_1 * 16 + cb_x_row_r_1 * Nt + cb_x_row_c_1,
+          for (int32_t cb_x_row_c_1 = 0; cb_x_row_c_1 < row_chunk_pages_2; ++cb_x_row_c_1) {
+            noc_async_read_page(i * Nt + row_chunk_2 * 16 + cb_x_row_r_1 * Nt + cb_x_row_c_1,
                                 x_accessor,
                                 get_write_ptr(cb_x_row) +
                                     (cb_x_row_r_1 * 16 + cb_x_row_c_1) * get_tile_size(cb_x_row));
@@ -80,6 +88,12 @@ void kernel_main() {
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
+    for (int32_t j = 0; j < row_mid; ++j) {
+      cb_wait_front(cb_y_by_reader, 1);
+      noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y_by_reader));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y_by_reader, 1);
+    }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_reserve_back(cb_x, 1);
       noc_async_read_page(i * Nt + j, x_accessor, get_write_ptr(cb_x));
@@ -87,4 +101,5 @@ void kernel_main() {
       cb_push_back(cb_x, 1);
     }
   }
+  noc_async_write_barrier();
 }
