@@ -229,6 +229,7 @@ TEST(TtgenTimeStages, ATableOfEveryPhaseOnStderr) {
                                          "lower-reductions",
                                          "infer-layout",
                                          "materialise",
+                                         "fuse-row-blocks",
                                          "partition-threads",
                                          "lower-gemm",
                                          "lower-elementwise",
