@@ -243,7 +243,7 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
       for (const Tensor& t : combine->tensors)
         // Stored by the first program, read by the second (an input both read is no partial).
         if (const Tensor* first = p.find_tensor(t.name);
-            first && first->role != TensorRole::input && t.role == TensorRole::input) {
+            first && first->role == TensorRole::output && t.role == TensorRole::input) {
           partials.insert(t.name);
           // A materialised value's scratch tensor (materialise's decision names it) may have
           // named dimensions, which the generated function binds from the kernel's tensors.
@@ -264,9 +264,6 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
         }
     if (lowered.cpu)
       k["cpu"] = cpu_body(i);
-    // fuse-row-blocks' decision: the combine's loop nest runs inside this program's loop over
-    // blocks of rows, and the combine's own body is empty.
-    k["cpu_row_blocks"] = lowered.cpu && lowered.cpu->programs.at(i).attrs.count("cpu_row_blocks");
     if (lowered.tt)
       k["tt"] = tt_template_data(lowered.tt->programs.at(i), partials);
     // The programs run_tt launches in order, each with its kernels' folder under kernels/.

@@ -1,7 +1,6 @@
 #include "lowering/pipeline.hpp"
 
 #include "dsl/print.hpp"
-#include "lowering/cpu/fuse_row_blocks.hpp"
 #include "lowering/cpu/lower_elementwise.hpp"
 #include "lowering/cpu/lower_gemm.hpp"
 #include "lowering/cpu/partition_threads.hpp"
@@ -134,11 +133,6 @@ constexpr Stage kCPU[] = {
      "a computed operand of @ invariant in a parallel index: written once to an f32 scratch "
      "tensor by one loop nest and read by the next, rather than recomputed",
      materialise_cpu},
-    {"fuse-row-blocks",
-     "a materialised value's two loop nests as one parallel loop over blocks of rows (as many as "
-     "fit in half of L2, at run time), so that each block of the value is read back from L2 "
-     "right after it is written (the first program's `cpu_row_blocks`)",
-     fuse_row_blocks},
     {"partition-threads",
      "the parallel space as one per_thread loop over its work items, "
      "handed out by the thread pool",

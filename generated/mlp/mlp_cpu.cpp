@@ -40,55 +40,69 @@ void run_cpu(tk::MatrixView<const tk::bf16> X, tk::MatrixView<const tk::bf16> W1
   const std::int64_t M = X.rows;
   const std::int64_t D = X.cols;
   const std::int64_t F = W1.cols;
-  // The materialised value: each block of its rows stored by the first loop nest straight into
-  // the packed form the second loop nest's gemm reads, then read by it while still in L2.
+  // The materialised value: its tiles stored by the first loop nest straight into the packed
+  // form the second loop nest's gemm reads.
   tk::cpu::PackedA tk_packed_a_mlp_h = tk::cpu::packed_a_alloc(M, F);
-  { // mlp and mlp_after_h: both loop nests, a block of rows at a time
+  { // mlp: the first loop nest, storing the materialised value
+    std::int64_t Mt = M / 32;
+    std::int64_t Ft = F / 32;
+    const auto tk_packed_a_X = tk::cpu::pack_a(X);
+    const auto tk_packed_b_W1 = tk::cpu::pack_b(W1);
+    tk::cpu::parallel_for(
+        tk::cpu::gemm_units(tk_packed_a_X, tk_packed_b_W1, Mt * Ft),
+        [&](std::int64_t tk_begin, std::int64_t tk_end) {
+          for (std::int64_t u = tk_begin; u < tk_end; ++u) {
+            std::int64_t w0 = tk::cpu::gemm_unit_begin(tk_packed_a_X, tk_packed_b_W1, Mt * Ft, u);
+            std::int64_t wn = tk::cpu::gemm_unit_size(tk_packed_a_X, tk_packed_b_W1, Mt * Ft, u);
+            for (std::int64_t w = w0; w < w0 + wn; ++w) {
+              std::int64_t i = tk::cpu::gemm_row(tk_packed_a_X, tk_packed_b_W1, w);
+              std::int64_t f = tk::cpu::gemm_col(tk_packed_a_X, tk_packed_b_W1, w);
+              tk::cpu::Tile h;
+              tk::cpu::gemm_tile(tk_packed_a_X, tk_packed_b_W1, i, f, h);
+              tk::cpu::Tile t0;
+              tk::cpu::Tile t1;
+              tk::cpu::load_tile(b1, 0, f, t1);
+              for (std::int64_t er = 0; er < 32; ++er) {
+                for (std::int64_t ec = 0; ec < 32; ++ec) {
+                  t0(er, ec) = tk_gelu(h(er, ec) + t1(0, ec));
+                }
+              }
+              tk::cpu::store_packed_a(t0, tk_packed_a_mlp_h, i, f);
+            }
+          }
+        });
+  }
+  { // mlp_after_h: the second loop nest, reading what the first stored
     std::int64_t Mt = M / 32;
     std::int64_t Dt = D / 32;
-    std::int64_t Ft = F / 32;
-    std::int64_t rows = tk::cpu::row_block_tiles(Mt, Dt);
-    const auto tk_packed_a_X = tk::cpu::pack_a(X);
-    const auto tk_packed_b_W1 = tk::cpu::pack_b_whole(W1);
-    const auto tk_packed_b_W2 = tk::cpu::pack_b_whole(W2);
-    tk::cpu::parallel_for((Mt + rows - 1) / rows, [&](std::int64_t tk_begin, std::int64_t tk_end) {
-      for (std::int64_t r = tk_begin; r < tk_end; ++r) {
-        std::int64_t i0 = r * rows;
-        std::int64_t i_n = std::min(rows, Mt - r * rows);
-        for (std::int64_t f = 0; f < Ft; ++f) {
-          for (std::int64_t i = i0; i < i0 + i_n; ++i) {
-            tk::cpu::Tile h;
-            tk::cpu::gemm_tile(tk_packed_a_X, tk_packed_b_W1, i, f, h);
-            tk::cpu::Tile t0;
-            tk::cpu::Tile t1;
-            tk::cpu::load_tile(b1, 0, f, t1);
-            for (std::int64_t er = 0; er < 32; ++er) {
-              for (std::int64_t ec = 0; ec < 32; ++ec) {
-                t0(er, ec) = tk_gelu(h(er, ec) + t1(0, ec));
+    const auto tk_packed_b_W2 = tk::cpu::pack_b(W2);
+    tk::cpu::parallel_for(
+        tk::cpu::gemm_units(tk_packed_a_mlp_h, tk_packed_b_W2, Mt * Dt),
+        [&](std::int64_t tk_begin, std::int64_t tk_end) {
+          for (std::int64_t u = tk_begin; u < tk_end; ++u) {
+            std::int64_t w0 =
+                tk::cpu::gemm_unit_begin(tk_packed_a_mlp_h, tk_packed_b_W2, Mt * Dt, u);
+            std::int64_t wn =
+                tk::cpu::gemm_unit_size(tk_packed_a_mlp_h, tk_packed_b_W2, Mt * Dt, u);
+            for (std::int64_t w = w0; w < w0 + wn; ++w) {
+              std::int64_t i = tk::cpu::gemm_row(tk_packed_a_mlp_h, tk_packed_b_W2, w);
+              std::int64_t j = tk::cpu::gemm_col(tk_packed_a_mlp_h, tk_packed_b_W2, w);
+              tk::cpu::Tile acc;
+              tk::cpu::gemm_tile(tk_packed_a_mlp_h, tk_packed_b_W2, i, j, acc);
+              tk::cpu::Tile t0;
+              tk::cpu::Tile t1;
+              tk::cpu::load_tile(b2, 0, j, t1);
+              tk::cpu::Tile t2;
+              tk::cpu::load_tile(X, i, j, t2);
+              for (std::int64_t er = 0; er < 32; ++er) {
+                for (std::int64_t ec = 0; ec < 32; ++ec) {
+                  t0(er, ec) = acc(er, ec) + t1(0, ec) + t2(er, ec);
+                }
               }
+              tk::cpu::store_tile(t0, Y, i, j);
             }
-            tk::cpu::store_packed_a(t0, tk_packed_a_mlp_h, i, f);
           }
-        }
-        for (std::int64_t j = 0; j < Dt; ++j) {
-          for (std::int64_t i = i0; i < i0 + i_n; ++i) {
-            tk::cpu::Tile acc;
-            tk::cpu::gemm_tile(tk_packed_a_mlp_h, tk_packed_b_W2, i, j, acc);
-            tk::cpu::Tile t2;
-            tk::cpu::Tile t3;
-            tk::cpu::load_tile(b2, 0, j, t3);
-            tk::cpu::Tile t4;
-            tk::cpu::load_tile(X, i, j, t4);
-            for (std::int64_t er = 0; er < 32; ++er) {
-              for (std::int64_t ec = 0; ec < 32; ++ec) {
-                t2(er, ec) = acc(er, ec) + t3(0, ec) + t4(er, ec);
-              }
-            }
-            tk::cpu::store_tile(t2, Y, i, j);
-          }
-        }
-      }
-    });
+        });
   }
 }
 

@@ -471,8 +471,7 @@ void check_options(const Program& p) {
 }
 
 /// materialise's decision: a value, a reason, and for `dram` the scratch tensor the program
-/// writes (recomputing has none): an output, or an intermediate once fuse-row-blocks has moved the
-/// program that reads it into this one.
+/// writes (recomputing has none).
 void check_materialise(const Program& p) {
   if (!p.materialise)
     return;
@@ -486,7 +485,7 @@ void check_materialise(const Program& p) {
     return;
   }
   const Tensor* t = p.find_tensor(m.tensor);
-  if (!t || t->role == TensorRole::input)
+  if (!t || t->role != TensorRole::output)
     fail("the materialise decision's scratch tensor " + q(m.tensor) + " is not an output of " +
          q(p.name));
 }
@@ -593,9 +592,9 @@ std::optional<std::string> find_ir_error(const Module& m) {
     // The value stored packed is one of the program's outputs.
     for (const Program& p : m.programs)
       if (const Tensor* t = p.cpu_packed_a.empty() ? nullptr : p.find_tensor(p.cpu_packed_a);
-          !p.cpu_packed_a.empty() && (!t || t->role == TensorRole::input))
+          !p.cpu_packed_a.empty() && (!t || t->role != TensorRole::output))
         fail("program " + q(p.name) + " stores " + q(p.cpu_packed_a) +
-             " packed (cpu_packed_a), which is not one of its outputs or intermediates");
+             " packed (cpu_packed_a), which is not one of its outputs");
   } catch (const Invalid& e) {
     return e.message;
   }

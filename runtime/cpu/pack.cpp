@@ -411,15 +411,6 @@ PackedB pack_b_whole(MatrixView<const bf16> b, ThreadPool* pool) {
   return pack_b_impl<bf16>({b.data, 1, b.rows, b.cols}, pool, false);
 }
 
-// Blocks of half of L2 (2 tile rows of mlp's hidden layer at F = 2048) measured 19% slower than
-// the two loop nests one after the other at M = 256, D = 512, F = 2048 (docs/bench.md, "CPU
-// mlp"): every block reads the 8 MiB of packed weights from L3 again.
-std::int64_t row_block_tiles(std::int64_t m_tiles, std::int64_t min_tiles) {
-  const std::int64_t threads = default_pool().num_threads();
-  const std::int64_t per_thread = (std::max<std::int64_t>(m_tiles, 1) + threads - 1) / threads;
-  return std::max<std::int64_t>(std::min(min_tiles, per_thread), 1);
-}
-
 PackedA pack_a(TensorView<const float> a, ThreadPool* pool) {
   return pack_a_impl(a, pool);
 }

@@ -84,19 +84,10 @@ PackedB pack_b(TensorView<const float> b, ThreadPool* pool = nullptr);
 PackedB pack_b(TensorView<const bf16> b, ThreadPool* pool = nullptr);
 
 /// B packed whole, now, on `pool`, never deferred: for a loop that does not go a column block at a
-/// time (gemm_units), where every thread reads every panel (a loop over blocks of rows,
-/// row_block_tiles). A deferred B would be packed whole anyway, by the first thread to ask for a
+/// time (gemm_units). A deferred B would be packed whole anyway, by the first thread to ask for a
 /// panel, alone, while the others wait.
 PackedB pack_b_whole(MatrixView<const float> b, ThreadPool* pool = nullptr);
 PackedB pack_b_whole(MatrixView<const bf16> b, ThreadPool* pool = nullptr);
-
-/// Tile rows per block for a loop over blocks of rows that computes a materialised value a block
-/// at a time and reads it back at once (fuse-row-blocks, docs/lowering.md "CPU chain"): at least
-/// `min_tiles` (the lowering passes the weights' other dimension, D / 32 for mlp: each block
-/// reads all the weights again, 8·D·F bytes packed, and a block of fewer than D rows saves less
-/// hidden-layer traffic than that costs), at least 1, and at most m_tiles / threads of the
-/// default pool rounded up, so that every thread has a block.
-std::int64_t row_block_tiles(std::int64_t m_tiles, std::int64_t min_tiles);
 
 /// B = transpose(t) packed, for A @ transpose(t) (attention's Q K^T): t's rows are B's columns,
 /// so panel tj holds t's tile row tj, k-major (dst[k * 32 + c] = t[32tj + c, k]). Packed whole,

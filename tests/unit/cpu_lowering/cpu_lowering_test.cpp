@@ -1,6 +1,5 @@
 // Unit cases of the CPU chain: the shapes partition-threads, lower-gemm and lower-elementwise
 // produce, checked as exact IR text (the examples are covered by golden_test.cpp).
-#include "tests/support/golden.hpp"
 #include "tests/unit/cpu_lowering/support.hpp"
 
 namespace tk::lower {
@@ -493,76 +492,6 @@ TEST(LowerElementwise, OperandReadByADeeperLoopIsPackedOnce) {
   }
 }
 )");
-}
-
-// fuse-row-blocks: mlp's two loop nests (materialise's two programs) become one parallel loop
-// over blocks of rows of the hidden layer, each block written by the first nest and read back by
-// the second right away; the hidden layer is an intermediate of the first program, the second
-// keeps its tensors with an empty body, and lower-gemm packs W1 and W2 whole (no loop reads
-// them a column block at a time). A kernel with no materialised value is left as it is.
-TEST(FuseRowBlocks, MlpHiddenLayerABlockOfRowsAtATime) {
-  const std::string mlp = test::read_file(test::source_dir() / "examples" / "mlp.tk");
-  std::string errors;
-  std::string all = cpu_dumps(mlp, &errors);
-  ASSERT_FALSE(all.empty()) << errors;
-  const std::string fused = dump_of(all, "fuse-row-blocks");
-  EXPECT_NE(fused.find("program mlp attributes {combine = \"mlp_after_h\", cpu_row_blocks = "
-                       "\"mlp_after_h\", signature = [\"X\", \"W1\", \"b1\", \"W2\", \"b2\", "
-                       "\"Y\"]} {\n"),
-            std::string::npos)
-      << fused;
-  EXPECT_NE(fused.find("  tensor mlp_h: f32[M, F] intermediate "), std::string::npos) << fused;
-  const std::size_t second = fused.find("program mlp_after_h");
-  ASSERT_NE(second, std::string::npos) << fused;
-  EXPECT_EQ(
-      function_of(fused.substr(0, second)),
-      R"(  func kernel mlp(X: tensor, W1: tensor, b1: tensor, mlp_h: tensor, W2: tensor, b2: tensor, Y: tensor, M: i32, D: i32, F: i32) {
-    let Mt: i32 = M / 32
-    let Dt: i32 = D / 32
-    let Ft: i32 = F / 32
-    let rows: i32 = cpu.row_block_tiles(Mt, Dt)
-    for r in 0 .. (Mt + rows - 1) / rows parallel {
-      let i0: i32 = r * rows
-      let i_n: i32 = min(rows, Mt - r * rows)
-      for f in 0 .. Ft serial {
-        for i in i0 .. +i_n serial {
-          let h: tile<f32> = tile.zeros()
-          for d in 0 .. Dt reduction {
-            h = tile.matmul_acc(h, load X[i, d], load W1[d, f])
-          }
-          store mlp_h[i, f] = tile.gelu(tile.add(h, tile.bcast_row(load b1[0, f])))
-        }
-      }
-      for j in 0 .. Dt serial {
-        for i in i0 .. +i_n serial {
-          let acc: tile<f32> = tile.zeros()
-          for f in 0 .. Ft reduction {
-            acc = tile.matmul_acc(acc, load mlp_h[i, f], load W2[f, j])
-          }
-          store Y[i, j] = tile.add(tile.add(acc, tile.bcast_row(load b2[0, j])), load X[i, j])
-        }
-      }
-    }
-  }
-}
-
-)");
-  EXPECT_NE(
-      fused.find("  func kernel mlp_after_h(mlp_h: tensor, X: tensor, W2: tensor, b2: tensor, "
-                 "Y: tensor, M: i32, D: i32, F: i32) {\n  }\n"),
-      std::string::npos)
-      << fused;
-  const std::string gemm = dump_of(all, "lower-gemm");
-  EXPECT_NE(gemm.find("    cpu.pack_a(X)\n    cpu.pack_b_whole(W1)\n    cpu.pack_b_whole(W2)\n"
-                      "    for r in 0 .. (Mt + rows - 1) / rows per_thread {\n"),
-            std::string::npos)
-      << gemm;
-  EXPECT_NE(gemm.find("cpu.gemm_tile(mlp_h, W2, i, j, acc)"), std::string::npos) << gemm;
-
-  std::string softmax = cpu_dumps(test::read_file(test::source_dir() / "examples" / "softmax.tk"),
-                                  &errors, "fuse-row-blocks");
-  ASSERT_FALSE(softmax.empty()) << errors;
-  EXPECT_EQ(dump_of(softmax, "fuse-row-blocks"), "// after fuse-row-blocks\n(unchanged)\n");
 }
 
 } // namespace

@@ -221,19 +221,3 @@ TEST(PackBWhole, NeverDeferredSameFloats) {
               0)
         << tj;
 }
-
-// Tile rows per block of fuse-row-blocks' loop: at least the minimum asked for (mlp passes D / 32),
-// at most the rows shared over the default pool's threads (rounded up), never 0.
-TEST(RowBlockTiles, AtLeastTheMinimumAndEveryThreadABlock) {
-  tk::cpu::set_num_threads(1);
-  EXPECT_EQ(tk::cpu::row_block_tiles(8, 16), 8); // mlp's M = 256, D = 512: one block
-  EXPECT_EQ(tk::cpu::row_block_tiles(100, 16), 16);
-  EXPECT_EQ(tk::cpu::row_block_tiles(100, 0), 1);
-  tk::cpu::set_num_threads(2);
-  EXPECT_EQ(tk::cpu::row_block_tiles(8, 16), 4); // a block per thread
-  EXPECT_EQ(tk::cpu::row_block_tiles(9, 16), 5); // 5 and 4
-  EXPECT_EQ(tk::cpu::row_block_tiles(100, 16), 16);
-  EXPECT_EQ(tk::cpu::row_block_tiles(100, 2), 2);
-  EXPECT_EQ(tk::cpu::row_block_tiles(1, 16), 1);
-  EXPECT_EQ(tk::cpu::row_block_tiles(0, 16), 1); // never 0
-}

@@ -488,8 +488,7 @@ TEST(RoundTrip, HeaderFieldsReadBackTyped) {
             "dump.txt:1:22: error: attribute 'cpu_packed_a' must be a tensor name");
   packed.programs[0].cpu_packed_a = "A";
   EXPECT_EQ(find_ir_error(packed),
-            "program 'matmul' stores 'A' packed (cpu_packed_a), which is not one of its outputs "
-            "or intermediates");
+            "program 'matmul' stores 'A' packed (cpu_packed_a), which is not one of its outputs");
 }
 
 // to-tile-ir's grouped_dims and select-tile-ops' rows: typed fields printed as lists among the

@@ -30,10 +30,9 @@ TEST(Pipeline, StageTables) {
       "bind-runtime-args",  "insert-cb-protocol", "insert-compute-init", "insert-dst-management",
       "finalize-signature", "verify-kernels"};
   EXPECT_EQ(names(Target::tt), tt);
-  EXPECT_EQ(names(Target::cpu),
-            (std::vector<std::string>{"to-tile-ir", "lower-reductions", "infer-layout",
-                                      "materialise", "fuse-row-blocks", "partition-threads",
-                                      "lower-gemm", "lower-elementwise"}));
+  EXPECT_EQ(names(Target::cpu), (std::vector<std::string>{
+                                    "to-tile-ir", "lower-reductions", "infer-layout", "materialise",
+                                    "partition-threads", "lower-gemm", "lower-elementwise"}));
   for (Target t : {Target::tt, Target::cpu})
     for (const Stage& s : stages(t)) {
       EXPECT_FALSE(s.summary.empty()) << s.name;

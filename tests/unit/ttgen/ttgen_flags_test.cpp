@@ -229,7 +229,6 @@ TEST(TtgenTimeStages, ATableOfEveryPhaseOnStderr) {
                                          "lower-reductions",
                                          "infer-layout",
                                          "materialise",
-                                         "fuse-row-blocks",
                                          "partition-threads",
                                          "lower-gemm",
                                          "lower-elementwise",
