@@ -60,7 +60,7 @@
   X(relu, call, "tile", unary, relu_tile, relu_tile_init, "api/compute/eltwise_unary/relu.h", "",  \
     "x > 0.0f ? x : 0.0f")                                                                         \
   X(gelu, call, "tile", unary, gelu_tile, gelu_tile_init, "api/compute/eltwise_unary/gelu.h", "",  \
-    "0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f))")                                      \
+    "0.5f * x * (1.0f + tk::cpu::erf_approx(x * 0.70710678118654752f))")                           \
   X(sigmoid, call, "tile", unary, sigmoid_tile, sigmoid_tile_init,                                 \
     "api/compute/compute_kernel_api.h", "", "1.0f / (1.0f + std::exp(-x))")                        \
   X(tanh, call, "tile", unary, tanh_tile, tanh_tile_init, "api/compute/compute_kernel_api.h",      \

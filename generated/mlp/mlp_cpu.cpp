@@ -14,7 +14,7 @@ namespace {
 
 // The f32 element functions of the fused loops that are not library functions.
 inline float tk_gelu(float x) {
-  return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f));
+  return 0.5f * x * (1.0f + tk::cpu::erf_approx(x * 0.70710678118654752f));
 }
 
 } // namespace

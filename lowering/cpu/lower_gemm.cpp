@@ -33,18 +33,26 @@ public:
     std::vector<Stmt> out = lower_block(b ? b->stmts : std::vector<Stmt>{body});
     if (packs_.empty())
       return body;
+    // A B that no loop reads a column block at a time is packed whole before the loop: deferred,
+    // it would be packed whole inside it, by one thread while the others wait (PackedB).
+    for (auto& [fn, tensor] : packs_)
+      if (fn == Intrinsic::cpu_pack_b && !by_units_.count(tensor))
+        fn = Intrinsic::cpu_pack_b_whole;
+    std::vector<Stmt> packs;
+    for (const auto& [fn, tensor] : packs_)
+      packs.push_back(evaluate(call(fn, {tensor_ref(tensor)})));
     std::vector<Stmt> with_packs;
     bool placed = false;
     for (const Stmt& s : out) {
       const For* f = as<For>(s);
       if (!placed && f && f->role == ForRole::per_thread) {
-        with_packs.insert(with_packs.end(), packs_.begin(), packs_.end());
+        with_packs.insert(with_packs.end(), packs.begin(), packs.end());
         placed = true;
       }
       with_packs.push_back(s);
     }
     if (!placed)
-      with_packs.insert(with_packs.begin(), packs_.begin(), packs_.end());
+      with_packs.insert(with_packs.begin(), packs.begin(), packs.end());
     return block(drop_unused_lets(std::move(with_packs)));
   }
 
@@ -73,10 +81,13 @@ private:
       if (f->role != ForRole::per_thread)
         return for_loop(f->var, f->min, f->extent, f->role, lower_body(f->body), f->loc.range);
       order_.reset();
+      loop_bs_.clear();
       Stmt body = lower_body(f->body);
       if (order_)
-        if (std::optional<Stmt> ordered = reorder(*f, body, *order_))
+        if (std::optional<Stmt> ordered = reorder(*f, body, *order_)) {
+          by_units_.insert(loop_bs_.begin(), loop_bs_.end());
           return by_units(*f, *ordered, *order_);
+        }
       return for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
     }
     if (const IfThenElse* i = as<IfThenElse>(s))
@@ -161,6 +172,7 @@ private:
     else
       add_pack(Intrinsic::cpu_pack_a, la->tensor);
     add_pack(pack_b, lb->tensor);
+    loop_bs_.insert(lb->tensor);
     const Expr tile = var(d->name, kTile);
     if (ra == 2 && rb == 2) {
       out.push_back(evaluate(call(Intrinsic::cpu_gemm_tile,
@@ -271,7 +283,7 @@ private:
 
   void add_pack(Intrinsic fn, const std::string& tensor) {
     if (packed_.insert({fn, tensor}).second)
-      packs_.push_back(evaluate(call(fn, {tensor_ref(tensor)})));
+      packs_.emplace_back(fn, tensor);
   }
 
   // A tile count the gemm made unused (`let Kt: i32 = K / 32`) would be an unused C++ variable.
@@ -319,8 +331,10 @@ private:
   std::set<std::string> packed_scratch_;
   std::map<std::string, std::string> dim_of_count_; // `Kt` -> `K`
   std::set<std::pair<Intrinsic, std::string>> packed_;
-  std::vector<Stmt> packs_;
-  std::optional<Order> order_; // of the per_thread loop being lowered
+  std::vector<std::pair<Intrinsic, std::string>> packs_; // in order: (cpu.pack_a/b/bt, tensor)
+  std::optional<Order> order_;                           // of the per_thread loop being lowered
+  std::set<std::string> loop_bs_;                        // the B tensors of its gemms
+  std::set<std::string> by_units_; // B tensors of a loop that goes a unit at a time (by_units)
 };
 
 } // namespace

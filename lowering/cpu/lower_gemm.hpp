@@ -14,10 +14,13 @@
 // column block of B where there are enough, so that each thread keeps its blocks in its L2. Tile
 // counts the pattern made unused (`let Kt: i32 = K / 32`) are dropped. A transposed operand,
 // `A[x, k] @ transpose(T[y, k])` (attention's Q K^T), is the same gemm with B packed from T by
-// `cpu.pack_bt(T)` (T's rows are B's columns), not a tile transposed per product. A materialised
-// value (materialise's decision: a first program's `materialise dram ... tensor`) read only as a
-// rank-2 A is not packed from a row-major copy: the first program's `cpu_packed_a` names it,
-// and lower-elementwise stores its tiles straight into the packed form (`cpu.store_packed_a`).
+// `cpu.pack_bt(T)` (T's rows are B's columns), not a tile transposed per product. A B that no
+// loop reads a unit at a time (a decode other than the row-major one) is packed whole before
+// the loop, `cpu.pack_b_whole(B)`: deferred, the first thread to read it would pack it alone. A
+// materialised value (materialise's decision: a first program's `materialise dram ... tensor`)
+// read only as a rank-2 A is not packed from a row-major copy: the first program's
+// `cpu_packed_a` names it, and lower-elementwise stores its tiles straight into the packed form
+// (`cpu.store_packed_a`).
 // Everything else is left as it is; a matmul outside the pattern is lowered by
 // lower-elementwise.
 #pragma once

@@ -296,6 +296,8 @@ namespace tk::ir {
   X(cpu_pack_b, "cpu.pack_b", "src", void, writes, "")                                             \
   /* transpose(T) packed as a gemm's B (A @ transpose(T)): the same variable as cpu.pack_b */      \
   X(cpu_pack_bt, "cpu.pack_bt", "src", void, writes, "")                                           \
+  /* B packed whole, never deferred: no loop over it goes a column block at a time */              \
+  X(cpu_pack_b_whole, "cpu.pack_b_whole", "src", void, writes, "")                                 \
   /* tile (row, k) of a materialised value stored straight into its packed-A form */               \
   X(cpu_store_packed_a, "cpu.store_packed_a", "tile dst int int", void, writes, "")                \
   X(cpu_gemm_tile, "cpu.gemm_tile", "src src int int tile", void, writes, "")                      \
@@ -307,7 +309,9 @@ namespace tk::ir {
   /* a tile-parallel loop over n work items, a unit at a time: how many, and unit u's items */     \
   X(cpu_gemm_units, "cpu.gemm_units", "src src int", i32, pure, "")                                \
   X(cpu_gemm_unit_begin, "cpu.gemm_unit_begin", "src src int int", i32, pure, "")                  \
-  X(cpu_gemm_unit_size, "cpu.gemm_unit_size", "src src int int", i32, pure, "")
+  X(cpu_gemm_unit_size, "cpu.gemm_unit_size", "src src int int", i32, pure, "")                    \
+  /* tile rows per block of a loop over blocks of rows: at least n, every thread a block */        \
+  X(cpu_row_block_tiles, "cpu.row_block_tiles", "int int", i32, pure, "")
 
 // The intrinsics one op table row declares, as rows of an X macro that must be named TK_X (expand
 // `TK_TILE_OPS(TK_IR_OP_INTRINSICS)` right after `TK_IR_INTRINSICS(TK_X)`): `tile.<op>` for

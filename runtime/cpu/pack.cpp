@@ -116,11 +116,19 @@ std::int64_t tiles_of(std::int64_t n) {
 // core pulls its own blocks of B into its L2 instead of both reading the same panels from L3.
 // On two threads, at most n_tiles / (2 x threads) made 352x800x1536 0.89x OpenBLAS instead of
 // 0.98-1.01x, and n_tiles / (8 x threads) made 1024^3 0.96x instead of 1.03x.
-std::int64_t block_cols(std::int64_t k_tiles, std::int64_t n_tiles, int threads) {
+// Half of L2: what a block of panels that should stay in L2 may take (the rest holds what
+// streams through). 1 MiB of L2 where sysconf does not know (it returns 0 in some containers):
+// the L2 of a core of the AMD EPYC (Zen 4) machines these figures come from.
+std::int64_t l2_budget() {
   static const std::int64_t budget = [] {
     const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
     return static_cast<std::int64_t>(l2 > 0 ? l2 : 1L << 20) / 2;
   }();
+  return budget;
+}
+
+std::int64_t block_cols(std::int64_t k_tiles, std::int64_t n_tiles, int threads) {
+  const std::int64_t budget = l2_budget();
   const std::int64_t panel = k_tiles * kTile * kTile * static_cast<std::int64_t>(sizeof(float));
   const std::int64_t fit = std::max<std::int64_t>(budget / std::max<std::int64_t>(panel, 1), 1);
   if (fit >= n_tiles)
@@ -228,14 +236,14 @@ void pack_b_block(MatrixView<const T> m, std::int64_t k_tiles, std::int64_t c0, 
 std::atomic<std::uint64_t> g_next_deferred{1};
 
 template <class T>
-PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool) {
+PackedB pack_b_impl(TensorView<const T> b, ThreadPool* pool, bool may_defer = true) {
   PackedB p;
   p.batch = b.batch;
   p.k_tiles = tiles_of(b.rows);
   p.n_tiles = tiles_of(b.cols);
   ThreadPool& on = pool_or_default(pool);
   p.block_cols = block_cols(p.k_tiles, p.n_tiles, on.num_threads());
-  if (detail::blocks_go_round(p, p.batch, on.num_threads())) {
+  if (may_defer && detail::blocks_go_round(p, p.batch, on.num_threads())) {
     // The tile loop will go a block at a time (gemm_units): leave each block to the thread
     // that computes with it (PackedB::panel).
     auto d = std::make_shared<detail::DeferredB>();
@@ -396,6 +404,13 @@ PackedB pack_b(MatrixView<const float> b, ThreadPool* pool) {
 PackedB pack_b(MatrixView<const bf16> b, ThreadPool* pool) {
   return pack_b_impl<bf16>({b.data, 1, b.rows, b.cols}, pool);
 }
+PackedB pack_b_whole(MatrixView<const float> b, ThreadPool* pool) {
+  return pack_b_impl<float>({b.data, 1, b.rows, b.cols}, pool, false);
+}
+PackedB pack_b_whole(MatrixView<const bf16> b, ThreadPool* pool) {
+  return pack_b_impl<bf16>({b.data, 1, b.rows, b.cols}, pool, false);
+}
+
 PackedA pack_a(TensorView<const float> a, ThreadPool* pool) {
   return pack_a_impl(a, pool);
 }

@@ -83,6 +83,12 @@ PackedA pack_a(TensorView<const bf16> a, ThreadPool* pool = nullptr);
 PackedB pack_b(TensorView<const float> b, ThreadPool* pool = nullptr);
 PackedB pack_b(TensorView<const bf16> b, ThreadPool* pool = nullptr);
 
+/// B packed whole, now, on `pool`, never deferred: for a loop that does not go a column block at a
+/// time (gemm_units). A deferred B would be packed whole anyway, by the first thread to ask for a
+/// panel, alone, while the others wait.
+PackedB pack_b_whole(MatrixView<const float> b, ThreadPool* pool = nullptr);
+PackedB pack_b_whole(MatrixView<const bf16> b, ThreadPool* pool = nullptr);
+
 /// B = transpose(t) packed, for A @ transpose(t) (attention's Q K^T): t's rows are B's columns,
 /// so panel tj holds t's tile row tj, k-major (dst[k * 32 + c] = t[32tj + c, k]). Packed whole,
 /// never deferred.

@@ -174,7 +174,8 @@ TEST(LowerCpu, BatchedProductsAreTheGemm) {
 }
 
 // The work-item decode becomes the runtime's blocked tile order only when it is the row-major
-// one over the gemm's own rows and columns: with j outermost it stays as it is.
+// one over the gemm's own rows and columns: with j outermost it stays as it is, and B, which no
+// loop then reads a column block at a time, is packed whole before the loop.
 TEST(LowerCpu, OtherDecodesKeepTheirOrder) {
   std::string errors;
   std::string all = cpu_dumps(R"(kernel colmajor(A: f32[M, K], B: f32[K, N]) -> (C: f32[M, N]) {
@@ -192,7 +193,7 @@ TEST(LowerCpu, OtherDecodesKeepTheirOrder) {
     let Mt: i32 = M / 32
     let Nt: i32 = N / 32
     cpu.pack_a(A)
-    cpu.pack_b(B)
+    cpu.pack_b_whole(B)
     for w in 0 .. Nt * Mt per_thread {
       let j: i32 = w / Mt
       let i: i32 = w % Mt

@@ -201,3 +201,23 @@ TEST(PackBt, SameFloatsAsPackBOfTheTranspose) {
           << "matrix " << b << " panel " << tj;
   }
 }
+
+// pack_b_whole never defers: data holds every panel at once, the same floats pack_b's panels
+// hold, even for a B that pack_b would leave to the tile loop's threads (64 column tiles, K = 512:
+// eight blocks of eight on two threads).
+TEST(PackBWhole, NeverDeferredSameFloats) {
+  tk::cpu::set_num_threads(2);
+  const std::int64_t k = 512, n = 2048;
+  const std::vector<tk::bf16> b = random_values<tk::bf16>(k * n, 12);
+  const tk::MatrixView<const tk::bf16> view{b.data(), k, n};
+  const tk::cpu::PackedB deferred = tk::cpu::pack_b(view);
+  const tk::cpu::PackedB whole = tk::cpu::pack_b_whole(view);
+  ASSERT_TRUE(deferred.deferred); // what this case is about
+  EXPECT_FALSE(whole.deferred);
+  ASSERT_NE(whole.data.get(), nullptr);
+  for (std::int64_t tj = 0; tj < n / 32; ++tj)
+    ASSERT_EQ(std::memcmp(whole.panel(tj), deferred.panel(tj),
+                          sizeof(float) * static_cast<std::size_t>(k * 32)),
+              0)
+        << tj;
+}
