@@ -11,12 +11,17 @@ case "${1:-}" in
   -*|'') ;;                  # only benchmark flags
   *) build=$1; shift ;;
 esac
-# Forced: this machine's environment presets OPENBLAS_CORETYPE=Haswell. TK_OPENBLAS_CORETYPE
-# overrides it for an experiment.
-export OPENBLAS_CORETYPE=${TK_OPENBLAS_CORETYPE:-SkylakeX}
+# Forced where the CPU has AVX-512 (some machines' environment presets OPENBLAS_CORETYPE=Haswell);
+# on a CPU without it SkylakeX's kernels stop with "Illegal instruction", so OpenBLAS keeps its
+# own choice there. TK_OPENBLAS_CORETYPE overrides both for an experiment.
+if [ -n "${TK_OPENBLAS_CORETYPE:-}" ]; then
+  export OPENBLAS_CORETYPE=$TK_OPENBLAS_CORETYPE
+elif grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
+  export OPENBLAS_CORETYPE=SkylakeX
+fi
 # The benchmark sets 1 or 2 threads per case with openblas_set_num_threads; this is the maximum.
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-2}
-echo "OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS" \
+echo "OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset} OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS" \
   "OPENBLAS_L2_SIZE=${OPENBLAS_L2_SIZE:-unset}"
 exe=$build/bench/tk_cpu_matmul_bench
 if [ ! -x "$exe" ]; then
