@@ -58,6 +58,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   tk_block_limits.page_b = 2048;
   tk_block_limits.read_bytes = 30;
   tk_block_limits.step_latency = 933;
+  tk_block_limits.page_c = 2048;
+  tk_block_limits.write_bytes = 30;
   tk_block_limits.fixed_rows = 0;
   tk_block_limits.fixed_cols = 0;
   const std::uint32_t Mt = M / 32u;

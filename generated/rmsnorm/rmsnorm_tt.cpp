@@ -47,6 +47,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t row_single = std::min(4u * (Nt - std::min(Nt, 160u)) / Nt, 1u);
   const std::uint32_t row_double = 1u - row_single;
   const std::uint32_t row_kept = std::min(Nt, 160u + 160u * row_single);
+  const std::uint32_t row_half = std::min(80u + 80u * row_single, (row_kept + 31u) / 32u * 16u);
+  const std::uint32_t row_mid_1 = std::min(row_half, shared_kept);
+  const std::uint32_t row_mid_2 = std::max(shared_kept, std::min(row_half, row_kept));
+  const std::uint32_t row_mid = std::min(row_half, row_kept);
   const std::uint32_t inv_n_bits = std::bit_cast<std::uint32_t>(inv_n);
   const std::uint32_t eps_bits = std::bit_cast<std::uint32_t>(eps);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
@@ -112,12 +116,20 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_2, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(655360, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(327680, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_3, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(327680, {{tt::CBIndex::c_4, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_4, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(327680, {{tt::CBIndex::c_5, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_5, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_17, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_17, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
@@ -134,6 +146,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_reader_compile_args);
   tt::tt_metal::TensorAccessorArgs(*g_buffer).append_to(tk_reader_compile_args);
+  tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_reader_compile_args);
   const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/rmsnorm/reader.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
@@ -155,6 +168,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                   .compile_args = tk_compute_compile_args});
 
   std::vector<std::uint32_t> tk_writer_compile_args;
+  tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_writer_compile_args);
   tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_writer_compile_args);
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/rmsnorm/writer.cpp", tk_all_cores,
@@ -200,44 +214,58 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
             (1u - std::min(core_x + core_y, 1u)) * (mcast_cols * mcast_rows - 1u);
         const std::uint32_t g_mcast_sender_x = tk_noc_x(0u, 0u);
         const std::uint32_t g_mcast_sender_y = tk_noc_y(0u, 0u);
-        std::array<std::uint32_t, 19> tk_reader_args{};
+        std::array<std::uint32_t, 23> tk_reader_args{};
         tk_reader_args[0] = x_addr;
         tk_reader_args[1] = g_addr;
-        tk_reader_args[2] = Nt;
-        tk_reader_args[3] = shared_kept;
-        tk_reader_args[4] = row_single;
-        tk_reader_args[5] = row_double;
-        tk_reader_args[6] = row_kept;
-        tk_reader_args[7] = g_mcast_receives;
-        tk_reader_args[8] = g_mcast_x0;
-        tk_reader_args[9] = g_mcast_y0;
-        tk_reader_args[10] = g_mcast_x1;
-        tk_reader_args[11] = g_mcast_y1;
-        tk_reader_args[12] = g_mcast_dests;
-        tk_reader_args[13] = g_mcast_sender_x;
-        tk_reader_args[14] = g_mcast_sender_y;
-        tk_reader_args[15] = g_mcast_ready;
-        tk_reader_args[16] = g_mcast_valid;
-        tk_reader_args[17] = start;
-        tk_reader_args[18] = count;
+        tk_reader_args[2] = y_addr;
+        tk_reader_args[3] = Nt;
+        tk_reader_args[4] = shared_kept;
+        tk_reader_args[5] = row_single;
+        tk_reader_args[6] = row_double;
+        tk_reader_args[7] = row_kept;
+        tk_reader_args[8] = row_half;
+        tk_reader_args[9] = row_mid_1;
+        tk_reader_args[10] = row_mid_2;
+        tk_reader_args[11] = g_mcast_receives;
+        tk_reader_args[12] = g_mcast_x0;
+        tk_reader_args[13] = g_mcast_y0;
+        tk_reader_args[14] = g_mcast_x1;
+        tk_reader_args[15] = g_mcast_y1;
+        tk_reader_args[16] = g_mcast_dests;
+        tk_reader_args[17] = g_mcast_sender_x;
+        tk_reader_args[18] = g_mcast_sender_y;
+        tk_reader_args[19] = g_mcast_ready;
+        tk_reader_args[20] = g_mcast_valid;
+        tk_reader_args[21] = start;
+        tk_reader_args[22] = count;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, tk_reader_args);
-        std::array<std::uint32_t, 8> tk_compute_args{};
+        std::array<std::uint32_t, 12> tk_compute_args{};
         tk_compute_args[0] = Nt;
         tk_compute_args[1] = shared_kept;
         tk_compute_args[2] = row_single;
         tk_compute_args[3] = row_double;
         tk_compute_args[4] = row_kept;
-        tk_compute_args[5] = inv_n_bits;
-        tk_compute_args[6] = eps_bits;
-        tk_compute_args[7] = count;
+        tk_compute_args[5] = row_half;
+        tk_compute_args[6] = row_mid;
+        tk_compute_args[7] = row_mid_1;
+        tk_compute_args[8] = row_mid_2;
+        tk_compute_args[9] = inv_n_bits;
+        tk_compute_args[10] = eps_bits;
+        tk_compute_args[11] = count;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);
-        std::array<std::uint32_t, 6> tk_writer_args{};
-        tk_writer_args[0] = y_addr;
-        tk_writer_args[1] = Nt;
-        tk_writer_args[2] = shared_kept;
-        tk_writer_args[3] = row_kept;
-        tk_writer_args[4] = start;
-        tk_writer_args[5] = count;
+        std::array<std::uint32_t, 12> tk_writer_args{};
+        tk_writer_args[0] = x_addr;
+        tk_writer_args[1] = y_addr;
+        tk_writer_args[2] = Nt;
+        tk_writer_args[3] = shared_kept;
+        tk_writer_args[4] = row_single;
+        tk_writer_args[5] = row_double;
+        tk_writer_args[6] = row_kept;
+        tk_writer_args[7] = row_half;
+        tk_writer_args[8] = row_mid_1;
+        tk_writer_args[9] = row_mid_2;
+        tk_writer_args[10] = start;
+        tk_writer_args[11] = count;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, tk_writer_args);
         start += count;
       }

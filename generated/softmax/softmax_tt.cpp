@@ -44,6 +44,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const std::uint32_t row_single = std::min(8u * (Nt - std::min(Nt, 256u)) / Nt, 1u);
   const std::uint32_t row_double = 1u - row_single;
   const std::uint32_t row_kept = std::min(Nt, 256u + 256u * row_single);
+  const std::uint32_t row_half = std::min(128u + 128u * row_single, (row_kept + 31u) / 32u * 16u);
+  const std::uint32_t row_mid = std::min(row_half, row_kept);
   const std::uint32_t x_bytes = Mt * Nt * 2048u;
   const std::uint32_t y_bytes = Mt * Nt * 2048u;
   if (work_items == 0) {
@@ -92,8 +94,16 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_1, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(1048576, {{tt::CBIndex::c_2, tt::DataFormat::Float16_b}})
+      tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_2, tt::DataFormat::Float16_b}})
           .set_page_size(tt::CBIndex::c_2, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(524288, {{tt::CBIndex::c_3, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_3, 2048));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_17, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_17, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
@@ -113,6 +123,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_reader_compile_args);
+  tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_reader_compile_args);
   const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/softmax/reader.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
@@ -134,6 +145,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
                                   .compile_args = tk_compute_compile_args});
 
   std::vector<std::uint32_t> tk_writer_compile_args;
+  tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_writer_compile_args);
   tt::tt_metal::TensorAccessorArgs(*y_buffer).append_to(tk_writer_compile_args);
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/softmax/writer.cpp", tk_all_cores,
@@ -148,28 +160,38 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
     for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
-        std::array<std::uint32_t, 7> tk_reader_args{};
+        std::array<std::uint32_t, 10> tk_reader_args{};
         tk_reader_args[0] = x_addr;
-        tk_reader_args[1] = Nt;
-        tk_reader_args[2] = row_single;
-        tk_reader_args[3] = row_double;
-        tk_reader_args[4] = row_kept;
-        tk_reader_args[5] = start;
-        tk_reader_args[6] = count;
+        tk_reader_args[1] = y_addr;
+        tk_reader_args[2] = Nt;
+        tk_reader_args[3] = row_single;
+        tk_reader_args[4] = row_double;
+        tk_reader_args[5] = row_kept;
+        tk_reader_args[6] = row_half;
+        tk_reader_args[7] = row_mid;
+        tk_reader_args[8] = start;
+        tk_reader_args[9] = count;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, tk_reader_args);
-        std::array<std::uint32_t, 5> tk_compute_args{};
+        std::array<std::uint32_t, 7> tk_compute_args{};
         tk_compute_args[0] = Nt;
         tk_compute_args[1] = row_single;
         tk_compute_args[2] = row_double;
         tk_compute_args[3] = row_kept;
-        tk_compute_args[4] = count;
+        tk_compute_args[4] = row_half;
+        tk_compute_args[5] = row_mid;
+        tk_compute_args[6] = count;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);
-        std::array<std::uint32_t, 5> tk_writer_args{};
-        tk_writer_args[0] = y_addr;
-        tk_writer_args[1] = Nt;
-        tk_writer_args[2] = row_kept;
-        tk_writer_args[3] = start;
-        tk_writer_args[4] = count;
+        std::array<std::uint32_t, 10> tk_writer_args{};
+        tk_writer_args[0] = x_addr;
+        tk_writer_args[1] = y_addr;
+        tk_writer_args[2] = Nt;
+        tk_writer_args[3] = row_single;
+        tk_writer_args[4] = row_double;
+        tk_writer_args[5] = row_kept;
+        tk_writer_args[6] = row_half;
+        tk_writer_args[7] = row_mid;
+        tk_writer_args[8] = start;
+        tk_writer_args[9] = count;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, tk_writer_args);
         start += count;
       }

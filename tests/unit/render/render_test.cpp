@@ -141,7 +141,7 @@ TEST(Generate, TtWritesHostAndThreeKernels) {
        {"#include \"api/compute/reduce.h\"", "#include \"api/compute/bcast.h\"",
         "reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);",
         "unary_bcast<BroadcastType::ROW>(cb_g, ", "mul_binary_tile(",
-        "const uint32_t inv_n_bits = get_arg_val<uint32_t>(5);"})
+        "const uint32_t inv_n_bits = get_arg_val<uint32_t>(9);"})
     EXPECT_NE(compute.find(line), std::string::npos) << line;
   EXPECT_EQ(compute.find("api/compute/matmul.h"), std::string::npos); // only what it calls
   EXPECT_EQ(compute.find("api/dataflow"), std::string::npos);
@@ -151,12 +151,12 @@ TEST(Generate, TtWritesHostAndThreeKernels) {
         "const std::uint32_t N = static_cast<std::uint32_t>(x.cols);",
         "TILEKIT_KERNEL_DIR \"/rmsnorm/compute.cpp\"",
         // a list too long for its line: an array set at the kernel's get_arg_val indices (the
-        // compute kernel reads inv_n_bits from 5, above)
-        "std::array<std::uint32_t, 8> tk_compute_args{};\n", "tk_compute_args[0] = Nt;\n",
-        "tk_compute_args[5] = inv_n_bits;\n", "tk_compute_args[7] = count;\n",
+        // compute kernel reads inv_n_bits from 9, above)
+        "std::array<std::uint32_t, 12> tk_compute_args{};\n", "tk_compute_args[0] = Nt;\n",
+        "tk_compute_args[9] = inv_n_bits;\n", "tk_compute_args[11] = count;\n",
         "tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);\n"})
     EXPECT_NE(host.find(line), std::string::npos) << line;
-  EXPECT_EQ(host.find("tk_compute_args[8]"), std::string::npos);
+  EXPECT_EQ(host.find("tk_compute_args[12]"), std::string::npos);
 }
 
 // The host template follows the plan: kernels created and fed in its launch order, its TileKit
