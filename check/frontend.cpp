@@ -122,7 +122,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
           ? clang::tooling::FileContentMappings()
           : clang::tooling::FileContentMappings{{std::string(kSdkGeneratedDir) +
                                                      "/chlkc_descriptors.h",
-                                                 sdk_math_descriptors()},
+                                                 sdk_chlkc_descriptors()},
                                                 {std::string(kSdkGeneratedDir) +
                                                      "/defines_generated.h",
                                                  ""},

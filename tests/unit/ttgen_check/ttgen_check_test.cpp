@@ -391,6 +391,19 @@ TEST(TtgenCheck, RealHeadersOfBothArchitectures) {
             .code,
         0)
         << arch;
+    // A data-movement kernel sees the generated chlkc_descriptors.h's sections of its own build
+    // (through dataflow_api.h): the unpack and pack tile shapes, not the compute thread's
+    // DST_SYNC_MODE, under which TTNN's kernel_lib/dest_helpers.hpp takes its compute branch.
+    std::ofstream(dir / "dm_descriptors.cpp")
+        << "#include \"api/dataflow/dataflow_api.h\"\n"
+           "#if defined(DST_SYNC_MODE) || defined(UCK_CHLKC_MATH)\n"
+           "#error \"a data-movement kernel sees the compute thread's descriptors\"\n"
+           "#endif\n"
+           "static_assert(unpack_tile_size[0] == 2048 && pack_tile_size[31] == 2048);\n"
+           "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }\n";
+    const Checked dm = check("--sdk '" + std::string(sdk) + "' --arch=" + arch + " " +
+                             (dir / "dm_descriptors.cpp").string());
+    EXPECT_EQ(dm.code, 0) << arch << '\n' << dm.err;
   }
   fs::remove_all(out);
 }
