@@ -47,6 +47,20 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
                        contains(k.file->text(), "compute_kernel_hw_startup(") ||
                        std::regex_search(k.file->text(), compute_include);
   const std::string abs = fs::absolute(path).lexically_normal().string();
+  // Under --sdk a compute kernel is parsed against the mirror: the tree's LLK headers include
+  // sfpi.h, which ships with the SFPI toolchain (not with the tt-metal tree) and is written for
+  // its GCC alone (docs/check.md, "--sdk on compute kernels"). Its CB and DST protocol is the
+  // same calls, so the proof is the mirror's; the note says so, never silently.
+  if (compute && !options.sdk_root.empty()) {
+    ParseOptions mirror = options;
+    mirror.sdk_root.clear();
+    std::optional<Kernel> on_mirror = summarize(path, mirror, errors);
+    if (on_mirror)
+      on_mirror->note = path + ": checked against TileKit's mirror of the compute API: the LLK "
+                               "headers of --sdk include sfpi.h, which ships with the SFPI "
+                               "toolchain, not with the tt-metal tree";
+    return on_mirror;
+  }
 
   // As given, so that the compiler's messages name the file as the user did. The --sdk build's
   // generated files (kernel_includes.hpp, chlkc_math.cpp) live in a directory of their own, as
@@ -108,7 +122,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
           ? clang::tooling::FileContentMappings()
           : clang::tooling::FileContentMappings{{std::string(kSdkGeneratedDir) +
                                                      "/chlkc_descriptors.h",
-                                                 sdk_math_descriptors()},
+                                                 sdk_chlkc_descriptors()},
                                                 {std::string(kSdkGeneratedDir) +
                                                      "/defines_generated.h",
                                                  ""},

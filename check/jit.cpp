@@ -122,30 +122,48 @@ std::vector<std::string> sdk_jit_target_args() {
   return args;
 }
 
-// The JIT's generated chlkc_descriptors.h for the math thread of a kernel whose 32 CBs hold
-// bfloat16 32x32 tiles (tt_metal/jit_build/genfiles.cpp generate_all_descriptors: under
-// UCK_CHLKC_MATH the math scalars, the unpack formats and tile shapes, the compute scalars).
-std::string sdk_math_descriptors() {
-  std::string d = "#pragma once\n#include \"llk_defs.h\"\n"
+// The JIT's generated chlkc_descriptors.h for a kernel whose 32 CBs hold bfloat16 32x32 tiles, with
+// its sections under their guards (tt_metal/jit_build/genfiles.cpp generate_all_descriptors): the
+// math scalars for the math thread, the unpack formats and tile shapes unless packing, the pack
+// ones unless math or unpack, the compute scalars (DST_SYNC_MODE) for a compute thread only. A
+// data-movement kernel reaches it through dataflow_api.h (`__has_include("chlkc_descriptors.h")`)
+// and must not see DST_SYNC_MODE: TTNN's kernel_lib/dest_helpers.hpp then takes the compute
+// branch (`DST_SYNC_MODE == DstSync::SyncFull`), which does not compile outside ckernel.
+std::string sdk_chlkc_descriptors() {
+  std::string d = "#pragma once\n#if defined(UCK_CHLKC_MATH)\n#include \"llk_defs.h\"\n"
                   "constexpr ckernel::MathFidelity MATH_FIDELITY = "
-                  "static_cast<ckernel::MathFidelity>(4);\nconstexpr bool APPROX = false;\n";
+                  "static_cast<ckernel::MathFidelity>(4);\nconstexpr bool APPROX = false;\n"
+                  "#endif\n";
   const auto array = [&](const char* type, const char* name, int value) {
     d += std::string(type) + " " + name + "[32] = {";
     for (int i = 0; i < 32; ++i)
       d += std::to_string(value) + (i < 31 ? "," : "};\n");
   };
+  const auto tile_dims = [&](const std::string& p) {
+    array("constexpr uint8_t", (p + "tile_num_faces").c_str(), 4);
+    array("constexpr uint8_t", (p + "partial_face").c_str(), 0);
+    array("constexpr uint8_t", (p + "tile_face_r_dim").c_str(), 16);
+    array("constexpr uint8_t", (p + "narrow_tile").c_str(), 0);
+    array("constexpr uint8_t", (p + "tile_r_dim").c_str(), 32);
+    array("constexpr uint8_t", (p + "tile_c_dim").c_str(), 32);
+    array("constexpr uint16_t", (p + "tile_size").c_str(), 2048);
+    array("constexpr uint8_t", (p + "num_faces_r_dim").c_str(), 2);
+    array("constexpr uint8_t", (p + "num_faces_c_dim").c_str(), 2);
+  };
+  d += "#if !defined(UCK_CHLKC_PACK)\n";
   array("constexpr std::int32_t", "unpack_src_format", 5); // DataFormat::Float16_b
   array("constexpr std::int32_t", "unpack_dst_format", 5);
-  array("constexpr uint8_t", "unpack_tile_num_faces", 4);
-  array("constexpr uint8_t", "unpack_partial_face", 0);
-  array("constexpr uint8_t", "unpack_tile_face_r_dim", 16);
-  array("constexpr uint8_t", "unpack_narrow_tile", 0);
-  array("constexpr uint8_t", "unpack_tile_r_dim", 32);
-  array("constexpr uint8_t", "unpack_tile_c_dim", 32);
-  array("constexpr uint16_t", "unpack_tile_size", 2048);
-  array("constexpr uint8_t", "unpack_num_faces_r_dim", 2);
-  array("constexpr uint8_t", "unpack_num_faces_c_dim", 2);
-  return d + "constexpr bool DST_ACCUM_MODE = false;\n#define DST_SYNC_MODE DstSync::SyncHalf\n";
+  tile_dims("unpack_");
+  d += "#endif\n#if !defined(UCK_CHLKC_MATH) && !defined(UCK_CHLKC_UNPACK)\n";
+  array("constexpr unsigned char", "pack_src_format", 5);
+  array("constexpr unsigned char", "pack_dst_format", 5);
+  tile_dims("pack_");
+  d += "#if defined(UCK_CHLKC_PACK)\n";
+  array("constexpr std::int32_t", "unpack_src_format", 5);
+  d += "#endif\n#endif\n";
+  return d + "#if defined(UCK_CHLKC_MATH) || defined(UCK_CHLKC_PACK) || defined(UCK_CHLKC_UNPACK) "
+             "|| defined(UCK_CHLKC_ISOLATE_SFPU)\nconstexpr bool DST_ACCUM_MODE = false;\n"
+             "#define DST_SYNC_MODE DstSync::SyncHalf\n#endif\n";
 }
 
 } // namespace tk::check

@@ -44,9 +44,10 @@ std::vector<std::string> sdk_jit_defines(bool compute,
 /// C++ headers stay (Debian ships no RISC-V libstdc++); see docs/check.md.
 std::vector<std::string> sdk_jit_target_args();
 
-/// The JIT's generated chlkc_descriptors.h for the math thread of a kernel whose CBs hold bfloat16
-/// tiles, which `--sdk` maps into the include path at kSdkGeneratedDir.
-std::string sdk_math_descriptors();
+/// The JIT's generated chlkc_descriptors.h of a kernel whose CBs hold bfloat16 tiles, each
+/// section under the generated file's guard (UCK_CHLKC_*), which `--sdk` maps into the include
+/// path at kSdkGeneratedDir.
+std::string sdk_chlkc_descriptors();
 inline constexpr const char* kSdkGeneratedDir = "/tk_check_sdk_generated";
 
 } // namespace tk::check

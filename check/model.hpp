@@ -121,6 +121,9 @@ struct Kernel {
   Body body;
   /// Symbols that hold a runtime argument: name -> get_arg_val index.
   std::map<std::string, std::int64_t> arg_symbols;
+  /// Set when the kernel was parsed against another set of headers than the ones asked for
+  /// (a compute kernel under --sdk: check/frontend.cpp), saying which and why; printed as a note.
+  std::string note;
 };
 
 } // namespace tk::check

@@ -11,6 +11,10 @@
 #   scripts/ttnn_check.sh TT_METAL_DIR [TTGEN]
 #
 # TTNN_CHECK_ONLY=REGEX checks only the programs whose name matches.
+# TTNN_CHECK_SDK=1 passes `--sdk TT_METAL_DIR` to every ttgen check it runs: the data-movement
+# kernels are then parsed against the tree's real headers, the compute kernels against the mirror
+# (ttgen check prints a note per compute kernel saying so: their LLK headers include sfpi.h, which
+# ships with the SFPI toolchain, not with the tree; docs/check.md).
 #
 # A dropped last pop of a kernel that runs once only leaves a page in its CB at the end (ttgen check
 # says so and proves the rest): counted as equivalent, not planted.
@@ -27,6 +31,11 @@ ops="$tt/ttnn/cpp/ttnn/operations"
 [[ -d "$ops" ]] || { echo "ttnn_check: $ops: no such directory" >&2; exit 2; }
 work="$(mktemp -d /tmp/tk_ttnn_check.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
+sdk=""
+if [[ -n "${TTNN_CHECK_SDK:-}" && "${TTNN_CHECK_SDK}" != 0 ]]; then
+  sdk="--sdk $tt"
+  echo "ttnn_check: every ttgen check with --sdk $tt"
+fi
 
 # name | ttgen check options | reader | compute | writer (relative to the tree) [| library files
 # the kernels include whose call sites get mutations too | an extended regex of the error lines of
@@ -85,7 +94,7 @@ check() { # options files...
   local opts="$1"
   shift
   # shellcheck disable=SC2086
-  (cd "$tt" && "$ttgen" check $opts -I "$tt" -I "$tt/ttnn" -I "$tt/ttnn/cpp" "$@" 2>&1; echo "exit $?") |
+  (cd "$tt" && "$ttgen" check $sdk $opts -I "$tt" -I "$tt/ttnn" -I "$tt/ttnn/cpp" "$@" 2>&1; echo "exit $?") |
     sed "s|$work/m/||g"
 }
 

@@ -76,7 +76,9 @@ int main(int argc, char** argv) {
          "--sdk", parse.sdk_root,
          "Check against the real headers of the tt-metal source tree DIR (its "
          "tt_metal/api, tt_metal/hw, tt-llk), with the include list, defines and RV32 target "
-         "the SDK's JIT gives a kernel of --arch, instead of TileKit's SDK mirror")
+         "the SDK's JIT gives a kernel of --arch, instead of TileKit's SDK mirror; a compute "
+         "kernel is checked against the mirror, with a note (its LLK headers need the SFPI "
+         "toolchain's sfpi.h)")
       ->type_name("DIR")
       ->check(CLI::ExistingDirectory)
       ->allow_extra_args(false);
@@ -210,6 +212,9 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  for (const tk::check::Kernel& k : kernels)
+    if (!k.note.empty())
+      std::cerr << "note: " << k.note << '\n';
   tk::Diagnostics diags(nullptr, 100);
   std::vector<std::string> proved;
   tk::check::analyze(kernels, check, diags, proved);

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -337,6 +338,42 @@ TEST(TtgenCheck, RealHeadersOfBothArchitectures) {
               std::string::npos)
         << arch << '\n'
         << c.out;
+    // The whole triple: the compute kernel is checked against the mirror (the tree's LLK headers
+    // include the SFPI toolchain's sfpi.h), with a note saying so, and the proof is the mirror's.
+    const std::string triple = k + "/reader.cpp " + k + "/compute.cpp " + k + "/writer.cpp";
+    const Checked whole = check("--sdk '" + std::string(sdk) + "' --arch=" + arch + " " + triple);
+    EXPECT_EQ(whole.code, 0) << arch << '\n' << whole.err;
+    EXPECT_EQ(whole.err, "note: " + k +
+                             "/compute.cpp: checked against TileKit's mirror of the compute API: "
+                             "the LLK headers of --sdk include sfpi.h, which ships with the SFPI "
+                             "toolchain, not with the tt-metal tree\n")
+        << arch;
+    const Checked mirror = check(std::string("--arch=") + arch + " " + triple);
+    EXPECT_EQ(mirror.err, "") << arch;
+    EXPECT_EQ(whole.out, mirror.out) << arch;
+    EXPECT_NE(whole.out.find("ttgen check: proved: no CB or DST protocol bug on any path\n"),
+              std::string::npos)
+        << arch << '\n'
+        << whole.out;
+    // A bug in the compute kernel is still found under --sdk: its pack without a reserve.
+    std::string compute_text;
+    {
+      std::ifstream in(k + "/compute.cpp");
+      compute_text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    const std::size_t reserve = compute_text.find("cb_reserve_back(");
+    ASSERT_NE(reserve, std::string::npos) << arch;
+    compute_text.replace(reserve, compute_text.find(';', reserve) + 1 - reserve, ";");
+    std::ofstream(dir / "compute_no_reserve.cpp") << compute_text;
+    const Checked broken =
+        check("--sdk '" + std::string(sdk) + "' --arch=" + arch + " " + k + "/reader.cpp " +
+              (dir / "compute_no_reserve.cpp").string() + " " + k + "/writer.cpp");
+    EXPECT_EQ(broken.code, 1) << arch << '\n' << broken.err;
+    EXPECT_EQ(broken.err.find("note: " + (dir / "compute_no_reserve.cpp").string() +
+                              ": checked against TileKit's mirror of the compute API"),
+              0u)
+        << arch << '\n'
+        << broken.err;
     // A kernel named by a relative path (check() runs in the source tree): the generated
     // kernel_includes.hpp, in a directory of its own, includes it by its absolute path.
     const std::string rel = fs::relative(dir / "kernels/matmul/reader.cpp", source_dir()).string();
@@ -354,6 +391,19 @@ TEST(TtgenCheck, RealHeadersOfBothArchitectures) {
             .code,
         0)
         << arch;
+    // A data-movement kernel sees the generated chlkc_descriptors.h's sections of its own build
+    // (through dataflow_api.h): the unpack and pack tile shapes, not the compute thread's
+    // DST_SYNC_MODE, under which TTNN's kernel_lib/dest_helpers.hpp takes its compute branch.
+    std::ofstream(dir / "dm_descriptors.cpp")
+        << "#include \"api/dataflow/dataflow_api.h\"\n"
+           "#if defined(DST_SYNC_MODE) || defined(UCK_CHLKC_MATH)\n"
+           "#error \"a data-movement kernel sees the compute thread's descriptors\"\n"
+           "#endif\n"
+           "static_assert(unpack_tile_size[0] == 2048 && pack_tile_size[31] == 2048);\n"
+           "void kernel_main() { cb_reserve_back(0, 1); cb_push_back(0, 1); }\n";
+    const Checked dm = check("--sdk '" + std::string(sdk) + "' --arch=" + arch + " " +
+                             (dir / "dm_descriptors.cpp").string());
+    EXPECT_EQ(dm.code, 0) << arch << '\n' << dm.err;
   }
   fs::remove_all(out);
 }
