@@ -310,7 +310,7 @@ namespace tk::ir {
   X(cpu_gemm_units, "cpu.gemm_units", "src src int", i32, pure, "")                                \
   X(cpu_gemm_unit_begin, "cpu.gemm_unit_begin", "src src int int", i32, pure, "")                  \
   X(cpu_gemm_unit_size, "cpu.gemm_unit_size", "src src int int", i32, pure, "")                    \
-  /* tile rows per block of a loop over blocks of rows: at least n, every thread a block */        \
+  /* tile rows per block of a loop over blocks of rows: at least n, every thread a block */
 
 // The intrinsics one op table row declares, as rows of an X macro that must be named TK_X (expand
 // `TK_TILE_OPS(TK_IR_OP_INTRINSICS)` right after `TK_IR_INTRINSICS(TK_X)`): `tile.<op>` for

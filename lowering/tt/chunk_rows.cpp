@@ -183,7 +183,7 @@ public:
     const std::string c = names_.fresh("qc"), r = names_.fresh("qr");
     auto i32 = [](const std::string& n) { return var(n, Type::i32()); };
     const Expr q = int_imm(q_);
-    const Expr first = i32(c) * q;                                               // c * q
+    const Expr first = i32(c) * q; // c * q
     const std::string end_name = names_.fresh("qend");
     const Expr end = i32(end_name); // past the chunk's last row: min(c * q + q, St)
     const Expr own = binary(BinaryOp::min, first + i32(r), i32(extent) - int_imm(1));
@@ -291,10 +291,10 @@ public:
     const Binary* plus = as<Binary>(keyloop.extent);
     const Var* lhs = plus ? as<Var>(plus->a) : nullptr;
     const IntImm* one = plus ? as<IntImm>(plus->b) : nullptr;
-    const Expr key_extent = plus && plus->op == BinaryOp::add && lhs && lhs->name == row && one &&
-                                    one->value == 1
-                                ? end
-                                : subst(keyloop.extent, row, last);
+    const Expr key_extent =
+        plus && plus->op == BinaryOp::add && lhs && lhs->name == row && one && one->value == 1
+            ? end
+            : subst(keyloop.extent, row, last);
     out.push_back(for_loop(keyloop.var, subst(keyloop.min, row, last), key_extent, keyloop.role,
                            block(key_body), keyloop.loc.range));
     // A row's state waited for at the end of the key loop is row 0's, at the front; each later
@@ -314,13 +314,13 @@ public:
       out.push_back(rows(post, post.front()->loc.range, true));
     }
     out.insert(out.end(), window_pop.begin(), window_pop.end());
-    *pc = for_loop(item.var, item.min, item.extent, item.role, block(std::move(out)),
-                   item.loc.range);
+    *pc =
+        for_loop(item.var, item.min, item.extent, item.role, block(std::move(out)), item.loc.range);
 
     // Ct = ceil(St / q) chunks per head, in the kernel and the host; the items are the chunks.
     const Decl& st = *as<Decl>(*top_decl);
-    top.insert(top_decl + 1, decl(chunks, Type::i32(),
-                                  (i32(extent) + int_imm(q_ - 1)) / q, st.loc.range));
+    top.insert(top_decl + 1,
+               decl(chunks, Type::i32(), (i32(extent) + int_imm(q_ - 1)) / q, st.loc.range));
     k_.body = block(std::move(top));
     if (std::string why = chunk_host(extent, chunks); !why.empty())
       return why;
@@ -379,13 +379,12 @@ private:
     if (at == stmts.end())
       return "its host does not compute '" + extent + "'";
     const Expr ext = var(extent, Type::u32()), q = int_imm(q_, Type::u32());
-    at = stmts.insert(at + 1, decl(chunks, Type::u32(),
-                                   (ext + int_imm(q_ - 1, Type::u32())) / q, (*at)->loc.range));
+    at = stmts.insert(at + 1, decl(chunks, Type::u32(), (ext + int_imm(q_ - 1, Type::u32())) / q,
+                                   (*at)->loc.range));
     bool items = false;
     for (Stmt& s : stmts)
       if (const Decl* d = as<Decl>(s); d && d->name == p_.host_plan->work_items) {
-        s = decl(d->name, d->type, subst(d->value, extent, var(chunks, Type::u32())),
-                 s->loc.range);
+        s = decl(d->name, d->type, subst(d->value, extent, var(chunks, Type::u32())), s->loc.range);
         items = true;
       }
     if (!items)

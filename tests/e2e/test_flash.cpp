@@ -71,8 +71,9 @@ INSTANTIATE_TEST_SUITE_P(
 // their m, l and o cycling through their CBs. S = 96 is one chunk of three rows (the fourth
 // clamped to the last row), 160 and 224 end in a partial chunk, 256 is two whole chunks per head;
 // D = 256 is the longest row a chunk's share of the Q window holds (8 tiles).
-class FlashChunk : public ::testing::TestWithParam<std::tuple<std::int64_t, std::int64_t,
-                                                              std::int64_t>> {}; // H, S, D
+class FlashChunk
+    : public ::testing::TestWithParam<std::tuple<std::int64_t, std::int64_t, std::int64_t>> {
+}; // H, S, D
 
 TEST_P(FlashChunk, MatchesTheReference) {
   const auto [H, S, D] = GetParam();
@@ -101,15 +102,12 @@ TEST_P(FlashChunk, MatchesTheReference) {
               out.max_abs_err, out.pcc, out.bias, out.bias_bound);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, FlashChunk,
-                         ::testing::Values(std::tuple<std::int64_t, std::int64_t, std::int64_t>{
-                                               1, 96, 32},
-                                           std::tuple<std::int64_t, std::int64_t, std::int64_t>{
-                                               2, 160, 128},
-                                           std::tuple<std::int64_t, std::int64_t, std::int64_t>{
-                                               3, 224, 64},
-                                           std::tuple<std::int64_t, std::int64_t, std::int64_t>{
-                                               2, 256, 256}));
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, FlashChunk,
+    ::testing::Values(std::tuple<std::int64_t, std::int64_t, std::int64_t>{1, 96, 32},
+                      std::tuple<std::int64_t, std::int64_t, std::int64_t>{2, 160, 128},
+                      std::tuple<std::int64_t, std::int64_t, std::int64_t>{3, 224, 64},
+                      std::tuple<std::int64_t, std::int64_t, std::int64_t>{2, 256, 256}));
 
 // A chunk's rows share the Q window (32 tiles): at q = 4 a row holds at most 8 tiles, and the
 // host says so before it touches the device.

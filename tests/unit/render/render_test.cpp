@@ -185,7 +185,8 @@ TEST(Generate, TtHostFollowsTheTypedPlan) {
         "tt::tt_metal::CoreRange({0, 0}, {grid_cols - 1, grid_rows - 1})",
         "tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);",
         "const auto tk_noc_x = [&device](std::uint32_t tk_x, std::uint32_t tk_y) {\n"
-        "    const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, tk_y});\n"
+        "    const tt::tt_metal::CoreCoord tk_noc = device.worker_core_from_logical_core({tk_x, "
+        "tk_y});\n"
         "    return static_cast<std::uint32_t>(tk_noc.x);\n",
         "const std::uint32_t A_mcast_sender_x = tk_noc_x(0u, core_y);\n",
         "const std::uint32_t B_mcast_y1 = tk_noc_y(core_x, std::min(1u, grid_rows - 1u));\n",
