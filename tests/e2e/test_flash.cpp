@@ -109,42 +109,38 @@ INSTANTIATE_TEST_SUITE_P(
                       std::tuple<std::int64_t, std::int64_t, std::int64_t>{3, 224, 64},
                       std::tuple<std::int64_t, std::int64_t, std::int64_t>{2, 256, 256}));
 
-// A chunk's rows share the Q window (32 tiles): at q = 4 a row holds at most 8 tiles, and the
-// host says so before it touches the device.
-TEST(FlashChunkHost, RejectsARowLongerThanItsShareOfTheWindow) {
-  constexpr std::int64_t S = 32, D = 9 * 32;
+// What a generated run_tt throws for one head of 32 rows at head size D (its tk::Error's text),
+// before it touches the device.
+template <class RunTt>
+std::string host_error(RunTt run_tt, std::int64_t D) {
+  constexpr std::int64_t S = 32;
   const Matrix<bf16> Q(S, D), K(S, D), V(S, D);
   Matrix<bf16> O(S, D);
   const TensorView<const bf16> q{Q.data.data(), 1, S, D}, k{K.data.data(), 1, S, D},
       v{V.data.data(), 1, S, D};
   const TensorView<bf16> o{O.data.data(), 1, S, D};
-  std::string what = "(no tk::Error thrown)";
   try {
-    gen::attention_q4::run_tt(device(), q, k, v, 1.0f, o);
+    run_tt(device(), q, k, v, 1.0f, o);
   } catch (const tk::Error& e) {
-    what = e.what();
+    return e.what();
   }
-  EXPECT_EQ(what, "attention_q4: row of tiles 'o' needs D / 32 = 9 tiles (Q.cols = 288), but its "
-                  "circular buffer holds 8 (D at most 256)");
+  return "(no tk::Error thrown)";
+}
+
+// A chunk's rows share the Q window (32 tiles): at q = 4 a row holds at most 8 tiles, and the
+// host says so before it touches the device.
+TEST(FlashChunkHost, RejectsARowLongerThanItsShareOfTheWindow) {
+  EXPECT_EQ(host_error(gen::attention_q4::run_tt, 9 * 32),
+            "attention_q4: row of tiles 'o' needs D / 32 = 9 tiles (Q.cols = 288), but its "
+            "circular buffer holds 8 (D at most 256)");
 }
 
 // On TT the row o lives in a circular buffer of 64 Float32 tiles (select_tile_ops_rows.hpp): the
 // host rejects D = 2080 (65 tiles) before it touches the device; the CPU has no such bound.
 TEST(FlashHost, RejectsARowLongerThanItsCircularBuffer) {
-  constexpr std::int64_t S = 32, D = 65 * 32;
-  const Matrix<bf16> Q(S, D), K(S, D), V(S, D);
-  Matrix<bf16> O(S, D);
-  const TensorView<const bf16> q{Q.data.data(), 1, S, D}, k{K.data.data(), 1, S, D},
-      v{V.data.data(), 1, S, D};
-  const TensorView<bf16> o{O.data.data(), 1, S, D};
-  std::string what = "(no tk::Error thrown)";
-  try {
-    gen::attention_flash::run_tt(device(), q, k, v, 1.0f, o);
-  } catch (const tk::Error& e) {
-    what = e.what();
-  }
-  EXPECT_EQ(what, "attention_flash: row of tiles 'o' needs D / 32 = 65 tiles (Q.cols = 2080), but "
-                  "its circular buffer holds 64 (D at most 2048)");
+  EXPECT_EQ(host_error(gen::attention_flash::run_tt, 65 * 32),
+            "attention_flash: row of tiles 'o' needs D / 32 = 65 tiles (Q.cols = 2080), but "
+            "its circular buffer holds 64 (D at most 2048)");
 }
 
 // y[i, d] = 0.5 * (x[i, 0] + ... + x[i, d]), tile by tile: q[k] is a row of x's tiles, read by
