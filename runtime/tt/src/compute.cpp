@@ -134,10 +134,12 @@ const std::uint8_t* unpack_page(const Compute& c, const char* op, std::uint32_t 
   const CbState& s = c.core.cbs[cb];
   if (!s.configured)
     fail(std::string(op) + ": " + cb_name(cb) + " is not configured on this core");
+  // With the watcher off the unpacker reads the page at the CB's read pointer, as on the chip.
   if (tile >= s.waited) {
-    fail(std::string(op) + ": reads tile " + std::to_string(tile) + " of " + cb_name(cb) +
-         " but only " + std::to_string(s.waited) + (s.waited == 1 ? " page was" : " pages were") +
-         " waited for with cb_wait_front");
+    violation(std::string(op) + " " + cb_name(cb),
+              std::string(op) + ": reads tile " + std::to_string(tile) + " of " + cb_name(cb) +
+                  " but only " + std::to_string(s.waited) +
+                  (s.waited == 1 ? " page was" : " pages were") + " waited for with cb_wait_front");
   }
   if (s.rd_page + tile >= s.num_pages)
     fail(std::string(op) + ": tile " + std::to_string(tile) + " of " + cb_name(cb) +
@@ -275,8 +277,13 @@ void acquire_dst() {
 }
 void release_dst() {
   Compute c = ctx("release_dst");
-  if (!c.dst.math)
-    fail("release_dst: DST was not acquired with acquire_dst");
+  if (!c.dst.math) {
+    // release_dst is MATH's llk_math_dest_section_done then PACK's llk_pack_dest_section_done
+    // (api/compute/reg_api.h): a post and a get of the same math-pack semaphore, which leave it as
+    // it was, and a section the packer zeroes, which the next acquire finds zero anyway. So with
+    // the watcher off it frees DST and costs what it did.
+    violation("release_dst", "release_dst: DST was not acquired with acquire_dst");
+  }
   c.dst.pack = c.dst.committed = c.dst.math = false;
   timing::dst_release(c.f);
 }
@@ -615,10 +622,12 @@ void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, boo
   if (!s.configured)
     fail(call + ": " + cb_name(cb) + " is not configured on this core");
   const std::uint32_t pos = out_of_order ? out_tile : s.pack_index;
+  // With the watcher off the packer writes the page at the CB's write pointer, as on the chip.
   if (pos >= s.reserved) {
-    fail(call + ": packs into page " + std::to_string(pos) + " of the back of " + cb_name(cb) +
-         " but only " + std::to_string(s.reserved) + (s.reserved == 1 ? " page is" : " pages are") +
-         " reserved with cb_reserve_back");
+    violation("pack_tile " + cb_name(cb),
+              call + ": packs into page " + std::to_string(pos) + " of the back of " + cb_name(cb) +
+                  " but only " + std::to_string(s.reserved) +
+                  (s.reserved == 1 ? " page is" : " pages are") + " reserved with cb_reserve_back");
   }
   if (s.wr_page + pos >= s.num_pages)
     fail(call + ": page " + std::to_string(pos) + " lies past the end of " + cb_name(cb));

@@ -67,7 +67,7 @@ std::uint32_t to_offset(const CoreState& core, std::uint64_t addr, const char* o
 }
 
 // Checks an access to [off, off+size) of a worker core's L1 against the CBs, semaphores and L1
-// buffers.
+// buffers. With the watcher off an access outside them is the L1 bytes it names, as on the chip.
 void check_l1(const CoreState* core, std::uint32_t off, std::uint32_t size, bool write,
               const char* op, const std::string& who) {
   const DeviceState& dev = active_device();
@@ -83,7 +83,7 @@ void check_l1(const CoreState* core, std::uint32_t off, std::uint32_t size, bool
       return;
   }
   if (core != nullptr) {
-    std::string violation;
+    std::string message, site;
     for (std::uint32_t i = 0; i < kNumCircularBuffers; ++i) {
       const CbState& cb = core->cbs[i];
       if (!cb.configured)
@@ -99,7 +99,8 @@ void check_l1(const CoreState* core, std::uint32_t off, std::uint32_t size, bool
       };
       if (in_pages(cb.wr_page, cb.reserved) || (!write && in_pages(cb.rd_page, cb.waited)))
         return;
-      violation =
+      site = std::string(op) + (write ? " write " : " read ") + cb_name(i);
+      message =
           std::string(op) + (write ? " writes " : " reads ") + who + "bytes " +
           range_str(off - lo, size) + " of " + cb_name(i) +
           (write ? " outside the pages reserved with cb_reserve_back (" +
@@ -107,11 +108,14 @@ void check_l1(const CoreState* core, std::uint32_t off, std::uint32_t size, bool
                  : " outside the pages waited for with cb_wait_front (" + count(cb.waited, "page") +
                        " waited, " + count(cb.reserved, "page") + " reserved)");
     }
-    if (!violation.empty())
-      fail(violation);
+    if (!message.empty()) {
+      violation(site, message);
+      return;
+    }
   }
-  fail(std::string(op) + ": L1 " + range_str(off, size) + (who.empty() ? " " : " of " + who) +
-       "is outside any circular buffer, semaphore or L1 buffer");
+  violation(std::string(op) + " outside L1 buffers",
+            std::string(op) + ": L1 " + range_str(off, size) + (who.empty() ? " " : " of " + who) +
+                "is outside any circular buffer, semaphore or L1 buffer");
 }
 
 struct Target {
@@ -180,12 +184,24 @@ std::uint64_t encode(std::uint32_t x, std::uint32_t y, std::uint64_t off) {
 
 std::uint32_t runtime_arg(int index) {
   const Fiber& f = current();
-  if (index < 0 || static_cast<std::size_t>(index) >= f.args->size()) {
-    fail("get_arg_val(" + std::to_string(index) + "): runtime arg " + std::to_string(index) +
-         " was never set (SetRuntimeArgs gave this core " +
-         count(static_cast<std::uint32_t>(f.args->size()), "arg") + ")");
-  }
-  return (*f.args)[index];
+  if (index >= 0 && static_cast<std::size_t>(index) < f.args->size())
+    return (*f.args)[index];
+  const std::string message = "get_arg_val(" + std::to_string(index) + "): runtime arg " +
+                              std::to_string(index) +
+                              " was never set (SetRuntimeArgs gave this core " +
+                              count(static_cast<std::uint32_t>(f.args->size()), "arg") + ")";
+  // The dispatcher sends every core of a kernel as many args as the core given the most, the
+  // slots a core was not given zero-filled (tt_metal/impl/program/dispatch.cpp,
+  // generate_runtime_args_cmds: "With watcher off, the buffer stays zero-initialized"). Past
+  // them lie the next kernel's args or stale L1, which the emulator does not have: an error in
+  // both modes.
+  std::size_t most = 0;
+  for (const auto& [core, args] : f.kernel->runtime_args)
+    most = std::max(most, args.size());
+  if (index < 0 || static_cast<std::size_t>(index) >= most)
+    fail(message);
+  violation("get_arg_val(" + std::to_string(index) + ")", message);
+  return 0;
 }
 std::uint32_t common_runtime_arg(int index) {
   const Fiber& f = current();
@@ -216,8 +232,8 @@ void cb_push_back(std::int32_t cb, std::int32_t pages) {
   const auto n = static_cast<std::uint32_t>(pages);
   const std::string call = "cb_push_back(" + cb_name(cb) + ", " + std::to_string(pages) + ")";
   if (n > s.reserved)
-    fail(call + ": pushes " + count(n, "page") + " but only " + count(s.reserved, "page") +
-         " reserved with cb_reserve_back");
+    violation(call, call + ": pushes " + count(n, "page") + " but only " +
+                        count(s.reserved, "page") + " reserved with cb_reserve_back");
   if (s.wr_page + n > s.num_pages) {
     fail(call + ": pushing " + count(n, "page") + " at page " + std::to_string(s.wr_page) +
          " runs past the end of " + cb_name(cb) + " (" + count(s.num_pages, "page") +
@@ -225,7 +241,9 @@ void cb_push_back(std::int32_t cb, std::int32_t pages) {
          " per lap of the ring");
   }
   timing::cb_push(current(), s, n);
-  s.reserved -= n;
+  // Without the watcher the hardware has no count of reserved pages: a push moves the write
+  // pointer and pages_received (cb_push_back in api/dataflow/dataflow_api.h) whatever was reserved.
+  s.reserved -= std::min(n, s.reserved);
   s.wr_page = (s.wr_page + n) % s.num_pages;
   s.received += n;
   CbUse& use = current().cb_use[cb];
@@ -254,8 +272,8 @@ void cb_pop_front(std::int32_t cb, std::int32_t pages) {
   const auto n = static_cast<std::uint32_t>(pages);
   const std::string call = "cb_pop_front(" + cb_name(cb) + ", " + std::to_string(pages) + ")";
   if (n > s.waited)
-    fail(call + ": pops " + count(n, "page") + " but only " + count(s.waited, "page") +
-         " waited for with cb_wait_front");
+    violation(call, call + ": pops " + count(n, "page") + " but only " + count(s.waited, "page") +
+                        " waited for with cb_wait_front");
   if (s.rd_page + n > s.num_pages) {
     fail(call + ": popping " + count(n, "page") + " at page " + std::to_string(s.rd_page) +
          " runs past the end of " + cb_name(cb) + " (" + count(s.num_pages, "page") +
@@ -270,7 +288,8 @@ void cb_pop_front(std::int32_t cb, std::int32_t pages) {
            range_str(at, bytes) +
            " (noc_async_writes_flushed or noc_async_write_barrier before cb_pop_front)");
   timing::cb_pop(current(), s, n);
-  s.waited -= n;
+  // As cb_pop_front on the chip: the read pointer and pages_acked move whatever was waited for.
+  s.waited -= std::min(n, s.waited);
   s.rd_page = (s.rd_page + n) % s.num_pages;
   s.acked += n;
   CbUse& use = current().cb_use[cb];

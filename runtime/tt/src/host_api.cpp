@@ -394,6 +394,7 @@ void run_program(DeviceState& dev, tt::tt_metal::Program& program) {
     ~Clear() { d.launch_cores.clear(); }
   } clear{dev};
   begin_math_launch();
+  begin_watcher_launch();
   timing::begin(dev);
   try {
     run_fibers(fibers);

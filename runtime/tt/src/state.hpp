@@ -136,8 +136,12 @@ struct CbState {
   std::uint32_t pack_index = 0;
   // Timing mode: when each page was last pushed, and last popped (its slot free again).
   std::vector<double> ready_at, free_at;
-  std::uint32_t available() const { return received - acked; }
-  std::uint32_t free_pages() const { return num_pages - available(); }
+  // The hardware's arithmetic on its 16-bit pages_received/pages_acked registers
+  // (api/dataflow/dataflow_api.h, cb_wait_front and cb_reserve_back): the same as plain
+  // differences while the protocol holds; with the watcher off, a pop without a wait makes
+  // acked pass received and the CB look full of pages to its consumer, as on the chip.
+  std::uint32_t available() const { return static_cast<std::uint16_t>(received - acked); }
+  std::uint32_t free_pages() const { return static_cast<std::uint16_t>(num_pages - available()); }
 };
 
 using Tile = std::array<float, 1024>; // in CB page order: four 16x16 faces
@@ -241,6 +245,16 @@ Fiber& current();
 void check_noc_idle();
 // Throws a kernel error: the scheduler reports it with the kernel path and core.
 [[noreturn]] void fail(const std::string& message);
+// A protocol violation that silicon tolerates (watcher.cpp, docs/emulator.md "The watcher off"):
+// with the watcher on (the default) it fails with `message`; with TK_EMULATOR_WATCHER=off it prints
+// "watcher off: <kernel>: core (x,y): <message>" on stderr, once per kernel and `site` in a launch,
+// and returns: the caller then does what the hardware does.
+void violation(const std::string& site, const std::string& message);
+// Whether the launch that runs has the watcher off.
+bool watcher_off();
+// Reads TK_EMULATOR_WATCHER for the launch about to run and forgets the last launch's warnings;
+// throws EmulatorError when it is neither on, off, 1 nor 0.
+void begin_watcher_launch();
 // Suspends the current fiber until `wait` holds.
 void block(Wait wait);
 // Timing mode: lets the kernels whose clocks are behind the current one's run first.
