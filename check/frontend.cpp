@@ -63,21 +63,17 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
   }
 
   // As given, so that the compiler's messages name the file as the user did. The --sdk build's
-  // generated files (kernel_includes.hpp, chlkc_math.cpp) live in a directory of their own, as
-  // the JIT's do (tt_metal/jit_build/genfiles.cpp, get_kernel_source_to_include, writes them into
-  // its output directory), where a relative name would not resolve: they include the absolute one.
+  // generated kernel_includes.hpp lives in a directory of its own, as the JIT's does
+  // (tt_metal/jit_build/genfiles.cpp, get_kernel_source_to_include, writes it into its output
+  // directory), where a relative name would not resolve: it includes the absolute one.
   const std::string include = fs::path(path).is_absolute() ? abs : path;
   // With --sdk the real headers define the CB descriptor arrays (from the generated
-  // chlkc_descriptors.h, mapped in below), so the wrapper only includes.
-  const std::string code =
-      options.sdk_root.empty() ? jit_translation_unit(include, compute, options.fp32_dest_acc)
-      : compute
-          // As trisck.cc: the kernel reaches the build through chlkc_list.h -> the generated
-          // chlkc_math.cpp (genfiles.cpp), mapped in below.
-          ? std::string("#include \"internal/firmware_common.h\"\n#include \"chlkc_list.h\"\n")
-          // As the firmware build of a data-movement kernel: ncrisck.cc, which includes the
-          // generated kernel_includes.hpp.
-          : "#include \"ncrisck.cc\"\n";
+  // chlkc_descriptors.h, mapped in below), so the wrapper only includes: as the firmware build of
+  // a data-movement kernel (the only kind parsed against --sdk, above), ncrisck.cc, which includes
+  // the generated kernel_includes.hpp.
+  const std::string code = options.sdk_root.empty()
+                               ? jit_translation_unit(include, compute, options.fp32_dest_acc)
+                               : "#include \"ncrisck.cc\"\n";
   std::vector<std::string> args = {"-std=c++17", "-fsyntax-only", "-Wno-everything",
                                    "-resource-dir", options.clang_resource_dir};
   for (const std::string& dir : options.include_dirs)
@@ -89,9 +85,9 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
     for (const std::string& a : sdk_jit_target_args())
       args.push_back(a);
     args.push_back(std::string("-I") + kSdkGeneratedDir);
-    for (const std::string& dir : sdk_jit_includes(options.sdk_root, compute, *options.arch))
+    for (const std::string& dir : sdk_jit_includes(options.sdk_root, *options.arch))
       args.push_back("-I" + dir);
-    for (const std::string& d : sdk_jit_defines(compute, *options.arch))
+    for (const std::string& d : sdk_jit_defines(*options.arch))
       args.push_back("-D" + d);
     // The map the JIT defines for named compile-time args (build.cpp), with every name the kernel
     // asks for and a placeholder value: ttgen check makes what depends on one a symbol.
@@ -123,9 +119,6 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
           : clang::tooling::FileContentMappings{{std::string(kSdkGeneratedDir) +
                                                      "/chlkc_descriptors.h",
                                                  sdk_chlkc_descriptors()},
-                                                {std::string(kSdkGeneratedDir) +
-                                                     "/defines_generated.h",
-                                                 ""},
                                                 // glibc's gnu/stubs.h includes it for a 32-bit
                                                 // word (the RV32 target); it only lists
                                                 // unimplemented functions (__stub_*), and Debian
@@ -134,11 +127,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
                                                  ""},
                                                 {std::string(kSdkGeneratedDir) +
                                                      "/kernel_includes.hpp",
-                                                 "#include \"" + abs + "\"\n"},
-                                                {std::string(kSdkGeneratedDir) + "/chlkc_math.cpp",
-                                                 "#define TRISC_MATH\n#include "
-                                                 "\"defines_generated.h\"\n#include \"" +
-                                                     abs + "\"\n"}},
+                                                 "#include \"" + abs + "\"\n"}},
       &printer);
   diag_os.flush();
   if (!ast || ast->getDiagnostics().hasErrorOccurred()) {

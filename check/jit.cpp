@@ -50,8 +50,7 @@ jit_defines(bool compute, const arch::ArchSpec& a,
           compute ? "COMPILE_FOR_TRISC=1" : "COMPILE_FOR_NCRISC"};
 }
 
-std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute,
-                                          const arch::ArchSpec& a) {
+std::vector<std::string> sdk_jit_includes(const std::string& root, const arch::ArchSpec& a) {
   const std::string ck = "tt_metal/hw/ckernels/" + std::string(a.jit_ckernels) + "/metal/";
   const std::string inc = "tt_metal/hw/inc/internal/tt-1xx/" + std::string(a.jit_inc);
   const std::string llk = "tt_metal/tt-llk/" + std::string(a.jit_llk);
@@ -71,10 +70,6 @@ std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute,
                                   inc + "/noc",
                                   llk + "/common/inc",
                                   llk + "/llk_lib"};
-  if (compute) {
-    rel.push_back(ck + "llk_api");
-    rel.push_back(ck + "llk_api/llk_sfpu");
-  }
   rel.push_back("tt_metal/hw/firmware/src/tt-1xx");
   std::vector<std::string> dirs;
   for (const std::string& r : rel)
@@ -82,7 +77,7 @@ std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute,
   return dirs;
 }
 
-std::vector<std::string> sdk_jit_defines(bool compute, const arch::ArchSpec& a) {
+std::vector<std::string> sdk_jit_defines(const arch::ArchSpec& a) {
   const auto pow2 = [](std::uint32_t n) { return n != 0 && (n & (n - 1)) == 0; };
   const auto log2 = [](std::uint32_t n) { return std::to_string(std::bit_width(n) - 1); };
   const std::uint32_t l1_banks = a.num_workers();
@@ -91,12 +86,10 @@ std::vector<std::string> sdk_jit_defines(bool compute, const arch::ArchSpec& a) 
                                 "PCIE_NOC_X=" + std::to_string(a.jit_pcie_core.x),
                                 "PCIE_NOC_Y=" + std::to_string(a.jit_pcie_core.y),
                                 // BRISC 0, NCRISC 1, TRISC0..2 2..4 (hw/inc/hostdev/dev_msgs.h).
-                                compute ? "PROCESSOR_INDEX=3" : "PROCESSOR_INDEX=1",
+                                "PROCESSOR_INDEX=1",
                                 // A dispatch stream register's address (build.cpp); only its
                                 // presence matters to a syntax-level check.
                                 "DISPATCH_MESSAGE_ADDR=0"};
-  if (compute)
-    d.push_back("UCK_CHLKC_MATH");
   d.push_back(pow2(a.dram_banks) ? "LOG_BASE_2_OF_NUM_DRAM_BANKS=" + log2(a.dram_banks)
                                  : "IS_NOT_POW2_NUM_DRAM_BANKS=1");
   d.push_back(pow2(l1_banks) ? "LOG_BASE_2_OF_NUM_L1_BANKS=" + log2(l1_banks)

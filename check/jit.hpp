@@ -25,18 +25,17 @@ std::vector<std::string>
 jit_defines(bool compute, const arch::ArchSpec& a = arch::default_arch(),
             const std::optional<std::vector<std::uint32_t>>& compile_args = std::nullopt);
 
-/// The include directories the SDK's JIT gives a Tensix kernel's build, under tt-metal tree
-/// `root`, for architecture `a`: tt_metal/jit_build/build.cpp's common list, then the HAL's
-/// (tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal.cpp, blackhole/bh_hal.cpp; llk_api for compute
-/// only), whose folders ArchSpec::jit_* name.
-std::vector<std::string> sdk_jit_includes(const std::string& root, bool compute,
+/// The include directories the SDK's JIT gives a data-movement kernel's build, under tt-metal
+/// tree `root`, for architecture `a`: tt_metal/jit_build/build.cpp's common list, then the HAL's
+/// (tt_metal/llrt/hal/tt-1xx/wormhole/wh_hal.cpp, blackhole/bh_hal.cpp), whose folders
+/// ArchSpec::jit_* name. (Only data-movement kernels are parsed against --sdk: a compute kernel
+/// is checked on the mirror, check/frontend.cpp says why.)
+std::vector<std::string> sdk_jit_includes(const std::string& root,
                                           const arch::ArchSpec& a = arch::default_arch());
 /// The device defines the SDK's JIT adds for the emulated board of `a`
-/// (tt_metal/jit_build/build_env_manager.cpp initialize_device_kernel_defines, build.cpp).
-/// A compute kernel is checked as the math thread's build (TRISC1), a data-movement one as
-/// NCRISC's (tt_metal/llrt/hal/tt-1xx/hal_1xx_common.cpp).
-std::vector<std::string> sdk_jit_defines(bool compute,
-                                         const arch::ArchSpec& a = arch::default_arch());
+/// (tt_metal/jit_build/build_env_manager.cpp initialize_device_kernel_defines, build.cpp), for
+/// NCRISC's build of a data-movement kernel (tt_metal/llrt/hal/tt-1xx/hal_1xx_common.cpp).
+std::vector<std::string> sdk_jit_defines(const arch::ArchSpec& a = arch::default_arch());
 
 /// The compiler arguments that make the parse target the JIT's: a 32-bit RISC-V core (the JIT
 /// compiles every Tensix kernel with riscv-tt-elf-g++ -mcpu=tt-wh-tensix / tt-bh-tensix), so

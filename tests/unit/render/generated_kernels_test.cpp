@@ -204,18 +204,16 @@ TEST(GeneratedKernels, SdkJitIncludesAndDefinesFollowTheArchitecture) {
         out.push_back(d.substr(2));
     return out;
   };
-  EXPECT_EQ(under(tk::check::sdk_jit_includes("R", true, tk::arch::kBlackhole)),
+  EXPECT_EQ(under(tk::check::sdk_jit_includes("R", tk::arch::kBlackhole)),
             (std::vector<std::string>{"tt_metal/hw/ckernels/blackhole/metal/common",
                                       "tt_metal/hw/ckernels/blackhole/metal/llk_io",
                                       "tt_metal/hw/inc/internal/tt-1xx/blackhole",
                                       "tt_metal/hw/inc/internal/tt-1xx/blackhole/blackhole_defines",
                                       "tt_metal/hw/inc/internal/tt-1xx/blackhole/noc",
                                       "tt_metal/tt-llk/tt_llk_blackhole/common/inc",
-                                      "tt_metal/tt-llk/tt_llk_blackhole/llk_lib",
-                                      "tt_metal/hw/ckernels/blackhole/metal/llk_api",
-                                      "tt_metal/hw/ckernels/blackhole/metal/llk_api/llk_sfpu"}));
+                                      "tt_metal/tt-llk/tt_llk_blackhole/llk_lib"}));
   EXPECT_EQ(
-      under(tk::check::sdk_jit_includes("R", false, tk::arch::kWormholeB0)),
+      under(tk::check::sdk_jit_includes("R", tk::arch::kWormholeB0)),
       (std::vector<std::string>{"tt_metal/hw/ckernels/wormhole_b0/metal/common",
                                 "tt_metal/hw/ckernels/wormhole_b0/metal/llk_io",
                                 "tt_metal/hw/inc/internal/tt-1xx/wormhole",
@@ -226,10 +224,10 @@ TEST(GeneratedKernels, SdkJitIncludesAndDefinesFollowTheArchitecture) {
   auto has = [](const std::vector<std::string>& v, const std::string& x) {
     return std::find(v.begin(), v.end(), x) != v.end();
   };
-  const std::vector<std::string> bh = tk::check::sdk_jit_defines(false, tk::arch::kBlackhole);
+  const std::vector<std::string> bh = tk::check::sdk_jit_defines(tk::arch::kBlackhole);
   EXPECT_TRUE(has(bh, "PCIE_NOC_X=19") && has(bh, "PCIE_NOC_Y=24") && has(bh, "NUM_L1_BANKS=130") &&
               has(bh, "LOG_BASE_2_OF_NUM_DRAM_BANKS=3"));
-  const std::vector<std::string> wh = tk::check::sdk_jit_defines(false, tk::arch::kWormholeB0);
+  const std::vector<std::string> wh = tk::check::sdk_jit_defines(tk::arch::kWormholeB0);
   EXPECT_TRUE(has(wh, "PCIE_NOC_X=0") && has(wh, "PCIE_NOC_Y=3") && has(wh, "NUM_L1_BANKS=64") &&
               has(wh, "IS_NOT_POW2_NUM_DRAM_BANKS=1"));
 }
