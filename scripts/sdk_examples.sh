@@ -118,7 +118,11 @@ run_watcher_off() {
     watcher_off_passed=$((watcher_off_passed + 1))
     watcher_off="PASS ($(grep -c '^watcher off: ' "$log") warning(s))"
   else
-    watcher_off="FAIL: exit $rc: $(grep -v '^watcher off: ' "$log" | grep -m1 -i 'error\|fail\|what' | cut -c1-200)"
+    # The emulator's words (an uncaught EmulatorError's what()), else the first line naming one.
+    local first
+    first="$(grep -m1 'what():' "$log" | sed 's/^ *what(): *//')"
+    [[ -n "$first" ]] || first="$(grep -v '^watcher off: ' "$log" | grep -m1 -i 'error\|fail')"
+    watcher_off="FAIL: exit $rc: $(cut -c1-200 <<< "$first")"
   fi
 }
 
