@@ -190,15 +190,11 @@ std::uint32_t runtime_arg(int index) {
                               std::to_string(index) +
                               " was never set (SetRuntimeArgs gave this core " +
                               count(static_cast<std::uint32_t>(f.args->size()), "arg") + ")";
-  // The dispatcher sends every core of a kernel as many args as the core given the most, the
-  // slots a core was not given zero-filled (tt_metal/impl/program/dispatch.cpp,
-  // generate_runtime_args_cmds: "With watcher off, the buffer stays zero-initialized"). Past
-  // them lie the next kernel's args or stale L1, which the emulator does not have: an error in
-  // both modes.
-  std::size_t most = 0;
-  for (const auto& [core, args] : f.kernel->runtime_args)
-    most = std::max(most, args.size());
-  if (index < 0 || static_cast<std::size_t>(index) >= most)
+  // The dispatcher writes Fiber::arg_slots args for every core of the kernel group, the slots a
+  // core was not given zero (tt_metal/impl/program/dispatch.cpp, generate_runtime_args_cmds:
+  // "With watcher off, the buffer stays zero-initialized"). Past them lie the next kernel's args
+  // or stale L1, which the emulator does not have: an error in both modes.
+  if (index < 0 || static_cast<std::size_t>(index) >= f.arg_slots)
     fail(message);
   violation("get_arg_val(" + std::to_string(index) + ")", message);
   return 0;

@@ -372,8 +372,18 @@ void run_program(DeviceState& dev, tt::tt_metal::Program& program) {
     return a->logical.y != b->logical.y ? a->logical.y < b->logical.y : a->logical.x < b->logical.x;
   });
   static const std::vector<std::uint32_t> no_args;
+  // A core's kernel group is the cores that run the same kernels; the dispatcher gives each core
+  // of a group, for each kernel, as many runtime-arg slots as the group's core given the most
+  // (tt_metal/impl/program/dispatch.cpp, configure_rta_offsets_for_kernel_groups: max_rtas).
+  const auto kernels_on = [&](const CoreCoord& c) {
+    std::vector<bool> on;
+    for (const auto& k : prog.kernels)
+      on.push_back(k.cores.contains(c));
+    return on;
+  };
   std::vector<std::unique_ptr<Fiber>> fibers;
   for (CoreState* core : order) {
+    const std::vector<bool> group = kernels_on(core->logical);
     for (const auto& k : prog.kernels) {
       if (!k.cores.contains(core->logical))
         continue;
@@ -382,6 +392,9 @@ void run_program(DeviceState& dev, tt::tt_metal::Program& program) {
       f->kernel = &k;
       auto it = k.runtime_args.find(core->logical);
       f->args = it == k.runtime_args.end() ? &no_args : &it->second;
+      for (const auto& [c, args] : k.runtime_args)
+        if (args.size() > f->arg_slots && kernels_on(c) == group)
+          f->arg_slots = args.size();
       fibers.push_back(std::move(f));
     }
   }

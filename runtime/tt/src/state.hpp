@@ -210,6 +210,9 @@ struct Fiber {
   const KernelRecord* kernel = nullptr;
   EntryFn entry = nullptr;
   const std::vector<std::uint32_t>* args = nullptr;
+  // The runtime-arg slots the dispatcher writes for this kernel on this core: the most args any
+  // core of its kernel group (the cores that run the same kernels) was given (host_api.cpp).
+  std::size_t arg_slots = 0;
   boost::context::fiber context; // created when the scheduler first resumes the kernel
   boost::context::fiber* scheduler = nullptr;
   Wait wait;

@@ -182,13 +182,14 @@ TEST(EmulatorWatcher, NocCoordinateOffTheGridStaysAnError) {
 
 namespace {
 // arg_to_dram.cpp on cores (0,0) and (1,0): (0,0) is given 3 runtime args, (1,0) 2; each writes
-// its arg `arg` into the first word of page x of the output.
+// its arg `arg` into the first word of page x of the output. With `own_group`, core (1,0) also
+// runs idle.cpp, which puts it in a kernel group of its own.
 struct ArgOutcome {
   std::string error;
   std::vector<std::string> warnings;
   std::vector<uint32_t> words; // the first word of each core's page
 };
-ArgOutcome arg_of_each_core(int arg) {
+ArgOutcome arg_of_each_core(int arg, bool own_group = false) {
   ProgramBuilder p;
   p.cores = CoreRange({0, 0}, {1, 0});
   auto dst = p.dram(2);
@@ -196,6 +197,11 @@ ArgOutcome arg_of_each_core(int arg) {
   auto k = p.writer("watcher/arg_to_dram.cpp", {dst}, {{"ARG", std::to_string(arg)}});
   SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {p.addr(dst), 0u, 42u});
   SetRuntimeArgs(p.program, k, CoreCoord{1, 0}, {p.addr(dst), 1u});
+  if (own_group) {
+    CreateKernel(p.program, kernel("watcher/idle.cpp"), CoreCoord{1, 0},
+                 DataMovementConfig{.processor = DataMovementProcessor::RISCV_1,
+                                    .noc = NOC::RISCV_1_default});
+  }
   ArgOutcome o;
   testing::internal::CaptureStderr();
   try {
@@ -223,6 +229,18 @@ TEST(EmulatorWatcher, RuntimeArgSetOnAnotherCoreReadsZero) {
   ASSERT_EQ(o.error, "");
   EXPECT_EQ(o.words, (std::vector<uint32_t>{42u, 0u}));
   EXPECT_EQ(o.warnings, std::vector<std::string>{"watcher off: " + error});
+}
+
+// The slots are the kernel group's: core (1,0), with a kernel more than (0,0), is a group of its
+// own, whose most args are its 2; past them lie the next kernel's args or stale L1.
+TEST(EmulatorWatcher, RuntimeArgSetOnlyInAnotherKernelGroupStaysAnError) {
+  const std::string error = arg_to_dram + ": core (1,0): get_arg_val(2): runtime arg 2 was never "
+                                          "set (SetRuntimeArgs gave this core 2 args)";
+  EXPECT_EQ(arg_of_each_core(2, true).error, error);
+  Watcher off("off");
+  const ArgOutcome o = arg_of_each_core(2, true);
+  EXPECT_EQ(o.error, error);
+  EXPECT_TRUE(o.warnings.empty());
 }
 
 // Past the most args any core of the kernel was given lie the next kernel's args or stale L1.
