@@ -70,7 +70,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
   // With --sdk the real headers define the CB descriptor arrays (from the generated
   // chlkc_descriptors.h, mapped in below), so the wrapper only includes.
   const std::string code =
-      options.sdk_root.empty() ? jit_translation_unit(include, compute, options.fp32_dest_acc)
+      options.sdk_root.empty() ? jit_translation_unit(include, compute, options.fp32_dest_acc, *options.arch)
       : compute
           // As trisck.cc: the kernel reaches the build through chlkc_list.h -> the generated
           // chlkc_math.cpp (genfiles.cpp), mapped in below.
@@ -122,7 +122,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
           ? clang::tooling::FileContentMappings()
           : clang::tooling::FileContentMappings{{std::string(kSdkGeneratedDir) +
                                                      "/chlkc_descriptors.h",
-                                                 sdk_chlkc_descriptors()},
+                                                 sdk_chlkc_descriptors(*options.arch)},
                                                 {std::string(kSdkGeneratedDir) +
                                                      "/defines_generated.h",
                                                  ""},

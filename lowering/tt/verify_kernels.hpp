@@ -1,5 +1,5 @@
 // verify-kernels (F): proves the finished TT program consistent and returns it unchanged. Per
-// program: CB indices below 32 and in their role's range; all CBs within the L1 budget; for every
+// program: CB indices below the architecture's count and in their role's range; all CBs within the L1 budget; for every
 // CB the producer's push tree equals the consumer's wait tree (reader -> compute over the input and
 // scaler CBs together, compute -> writer over the output CBs, so the order across CBs agrees
 // too), each side's reserves match its pushes and waits its pops, and intermediate CBs stay
