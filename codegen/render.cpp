@@ -44,15 +44,8 @@ std::map<std::string, std::string> render_with(const jinja::Environment& env,
                                                const Lowered& lowered,
                                                const std::string& file_stem,
                                                const RenderedFile& rendered) {
-  nlohmann::json json = template_data(lowered, file_stem);
   // Converted once for every file (the kernel files share it, plus their `kernel`).
-  const jinja::Value data = jinja::Value::from_json(json);
-  // The JSON is freed on a thread of its own while the files render: a few million frees that
-  // the main thread would otherwise do before the first render, while the second core has
-  // nothing to do yet (the formatting starts with the first file). The future waits at return.
-  std::future<void> freed = std::async(std::launch::async, [j = std::move(json)]() mutable {
-    j = nlohmann::json(); // here, not where the future's state is destroyed
-  });
+  const jinja::Value data = jinja::Value::from_json(template_data(lowered, file_stem));
   std::map<std::string, std::string> files;
   auto add = [&](const std::string& name, const std::string& tmpl, const jinja::Value& d) {
     const std::string& text = files[name] = render(env, tmpl, d, name);
