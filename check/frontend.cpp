@@ -70,7 +70,8 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
   // With --sdk the real headers define the CB descriptor arrays (from the generated
   // chlkc_descriptors.h, mapped in below), so the wrapper only includes.
   const std::string code =
-      options.sdk_root.empty() ? jit_translation_unit(include, compute, options.fp32_dest_acc, *options.arch)
+      options.sdk_root.empty()
+          ? jit_translation_unit(include, compute, options.fp32_dest_acc, *options.arch)
       : compute
           // As trisck.cc: the kernel reaches the build through chlkc_list.h -> the generated
           // chlkc_math.cpp (genfiles.cpp), mapped in below.

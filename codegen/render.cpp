@@ -41,8 +41,7 @@ namespace {
 // as soon as it is rendered, and the host file, the longest to format, would otherwise start last
 // but one and finish last.
 std::map<std::string, std::string> render_with(const jinja::Environment& env,
-                                               const Lowered& lowered,
-                                               const std::string& file_stem,
+                                               const Lowered& lowered, const std::string& file_stem,
                                                const RenderedFile& rendered) {
   // Converted once for every file (the kernel files share it, plus their `kernel`).
   const jinja::Value data = jinja::Value::from_json(template_data(lowered, file_stem));

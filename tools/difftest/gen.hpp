@@ -112,7 +112,8 @@ private:
   /// generated programs run on).
   std::string random_grid() {
     const arch::ArchSpec& a = arch::default_arch();
-    return "grid = " + std::to_string(1 + pick(a.grid_x)) + "x" + std::to_string(1 + pick(a.grid_y));
+    return "grid = " + std::to_string(1 + pick(a.grid_x)) + "x" +
+           std::to_string(1 + pick(a.grid_y));
   }
   void options() {
     static const char* fidelities[] = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};

@@ -213,11 +213,10 @@ int emit_code(const Options& options, Emit emit, const codegen::Lowered& lowered
                ? kOk
                : kUsageError;
   }
-  std::map<std::string, std::string> files =
-      time_phase(times, "generate", [&] {
-        return templates ? codegen::generate(lowered, stem, *templates)
-                         : codegen::generate(lowered, stem);
-      });
+  std::map<std::string, std::string> files = time_phase(times, "generate", [&] {
+    return templates ? codegen::generate(lowered, stem, *templates)
+                     : codegen::generate(lowered, stem);
+  });
   out << text.str(); // stage dumps, if any
   out.flush();
   return time_phase(times, "write", [&] { return write_files(options.output, files, err); })

@@ -290,8 +290,7 @@ TEST(Generate, TemplatesParsedAheadGiveTheSameFiles) {
   EXPECT_EQ(generate(l, "mm", parse_templates_async(true, true)), generate(l, "mm"));
   Lowered cpu_only;
   cpu_only.cpu = l.cpu;
-  EXPECT_EQ(generate(cpu_only, "mm", parse_templates_async(true, false)),
-            generate(cpu_only, "mm"));
+  EXPECT_EQ(generate(cpu_only, "mm", parse_templates_async(true, false)), generate(cpu_only, "mm"));
 
   fs::path dir = fs::temp_directory_path() / "tk_render_test_broken_templates";
   fs::remove_all(dir);
