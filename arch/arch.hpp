@@ -24,6 +24,10 @@ inline std::span<const ArchSpec* const> all() {
   return kAll;
 }
 
+static_assert(kWormholeB0.num_circular_buffers <= kMaxCircularBuffers &&
+              kBlackhole.num_circular_buffers <= kMaxCircularBuffers);
+static_assert(kWormholeB0.dram_banks <= kMaxDramBanks && kBlackhole.dram_banks <= kMaxDramBanks);
+
 /// The architecture TileKit targets when none is named.
 inline const ArchSpec& default_arch() {
   return *all().front();

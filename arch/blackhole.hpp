@@ -78,6 +78,10 @@ inline constexpr ArchSpec kBlackhole{
     // (NOC_L1_READ/WRITE_ALIGNMENT_BYTES), DRAM_ALIGNMENT 64 (NOC_DRAM_READ_ALIGNMENT_BYTES).
     .l1_alignment = 16,
     .dram_alignment = 64,
+    // tt_metal/llrt/hal.hpp, get_arch_num_circular_buffers: NUM_CIRCULAR_BUFFERS, which
+    // tt_metal/api/tt-metalium/circular_buffer_constants.h makes 64 when ARCH_WORMHOLE is not
+    // defined ("Blackhole supports the full CB count").
+    .num_circular_buffers = 64,
 
     // The same file: NUM_NOCS 2, NOC_PAYLOAD_WIDTH 512 so NOC_WORD_BYTES 64, NOC_MAX_BURST_WORDS
     // 256 so NOC_MAX_BURST_SIZE 16384.

@@ -25,6 +25,10 @@ struct NocCoord {
 
 /// The most DRAM banks of any architecture (the bank table's capacity).
 inline constexpr std::size_t kMaxDramBanks = 12;
+/// The most circular buffers per core of any architecture: what the SDK's host sizes its per-CB
+/// tables for (NUM_CIRCULAR_BUFFERS without ARCH_WORMHOLE, tt_metal/api/tt-metalium/
+/// circular_buffer_constants.h); a device takes ArchSpec::num_circular_buffers of them.
+inline constexpr std::uint32_t kMaxCircularBuffers = 64;
 
 struct ArchSpec {
   // ---- Identity --------------------------------------------------------------------------------
@@ -60,6 +64,9 @@ struct ArchSpec {
   std::uint32_t kernel_config_size; // the kernel-config ring above it (runtime args, CB configs)
   std::uint32_t l1_alignment;       // L1 buffers and CB pages
   std::uint32_t dram_alignment;     // DRAM buffer pages
+  /// Circular buffers per core: CB indices 0 .. num_circular_buffers - 1 (the HAL's
+  /// get_arch_num_circular_buffers; at most kMaxCircularBuffers).
+  std::uint32_t num_circular_buffers;
 
   // ---- NoC -------------------------------------------------------------------------------------
   std::uint32_t num_nocs;

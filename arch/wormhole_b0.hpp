@@ -75,6 +75,11 @@ inline constexpr ArchSpec kWormholeB0{
     // WRITE_ALIGNMENT_BYTES), DRAM_ALIGNMENT 32 (NOC_DRAM_READ_ALIGNMENT_BYTES).
     .l1_alignment = 16,
     .dram_alignment = 32,
+    // tt_metal/llrt/hal.hpp, get_arch_num_circular_buffers: 32 on WORMHOLE_B0 (and
+    // tt_metal/api/tt-metalium/circular_buffer_constants.h: NUM_CIRCULAR_BUFFERS 32 when the
+    // device build defines ARCH_WORMHOLE, "limited by 2KB TRISC memory"); program.cpp and
+    // circular_buffer_config.cpp reject a larger index.
+    .num_circular_buffers = 32,
 
     // The same file: NUM_NOCS 2, NOC_WORD_BYTES = NOC_PAYLOAD_WIDTH / 8 = 32, NOC_MAX_BURST_SIZE =
     // NOC_MAX_BURST_WORDS * NOC_WORD_BYTES = 8192.

@@ -518,10 +518,13 @@ private:
       ++*w.packed;
   }
 
+  /// The CB indices of the checked architecture (ArchSpec::num_circular_buffers).
+  std::int64_t num_cbs() const { return opts_.arch->num_circular_buffers; }
+
   /// After a call that may reserve, push, wait for or pop any CB: every CB's window (those not
   /// touched yet too) is unknown, and no pointer is known to point at held pages.
-  static void forget_every_cb(State& s) {
-    for (std::int64_t cb = 0; cb < 32; ++cb)
+  void forget_every_cb(State& s) const {
+    for (std::int64_t cb = 0; cb < num_cbs(); ++cb)
       s.cbs[cb] = Window::unknown();
     s.ptrs.clear();
     s.unpushed.clear();
@@ -538,8 +541,9 @@ private:
       return;
     }
     const std::int64_t cb = *e.cb;
-    if (cb < 0 || cb >= 32) {
-      error(e, e.name + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
+    if (cb < 0 || cb >= num_cbs()) {
+      error(e, e.name + ": CB index " + std::to_string(cb) + " is out of range (" +
+                   std::to_string(num_cbs()) + " CBs on " + std::string(opts_.arch->name) + ")");
       return;
     }
     Totals& t = totals_[cb];

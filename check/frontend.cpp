@@ -71,9 +71,10 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
   // chlkc_descriptors.h, mapped in below), so the wrapper only includes: as the firmware build of
   // a data-movement kernel (the only kind parsed against --sdk, above), ncrisck.cc, which includes
   // the generated kernel_includes.hpp.
-  const std::string code = options.sdk_root.empty()
-                               ? jit_translation_unit(include, compute, options.fp32_dest_acc)
-                               : "#include \"ncrisck.cc\"\n";
+  const std::string code =
+      options.sdk_root.empty()
+          ? jit_translation_unit(include, compute, options.fp32_dest_acc, *options.arch)
+          : "#include \"ncrisck.cc\"\n";
   std::vector<std::string> args = {"-std=c++17", "-fsyntax-only", "-Wno-everything",
                                    "-resource-dir", options.clang_resource_dir};
   for (const std::string& dir : options.include_dirs)
@@ -118,7 +119,7 @@ std::optional<Kernel> summarize(const std::string& path, const ParseOptions& opt
           ? clang::tooling::FileContentMappings()
           : clang::tooling::FileContentMappings{{std::string(kSdkGeneratedDir) +
                                                      "/chlkc_descriptors.h",
-                                                 sdk_chlkc_descriptors()},
+                                                 sdk_chlkc_descriptors(*options.arch)},
                                                 // glibc's gnu/stubs.h includes it for a 32-bit
                                                 // word (the RV32 target); it only lists
                                                 // unimplemented functions (__stub_*), and Debian

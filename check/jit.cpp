@@ -11,12 +11,13 @@
 namespace tk::check {
 
 std::string jit_translation_unit(const std::string& kernel_include, bool compute,
-                                 bool fp32_dest_acc) {
+                                 bool fp32_dest_acc, const arch::ArchSpec& a) {
   std::string code = "#include <cstdint>\n#define DATA_FORMATS_DEFINED 1\n";
   // Float16_b (5) tiles of 2048 bytes in every CB, MathFidelity::HiFi4 (ComputeConfig's
   // default), half-sync.
-  code += rt::emu::chlkc_descriptors(std::vector<rt::emu::CbDescriptor>(32, {5, 2048}), compute,
-                                     fp32_dest_acc, false, 4, false);
+  code += rt::emu::chlkc_descriptors(
+      std::vector<rt::emu::CbDescriptor>(a.num_circular_buffers, {5, 2048}), compute, fp32_dest_acc,
+      false, 4, false);
   // As the firmware build: the dataflow API before a data-movement kernel
   // (tt_metal/hw/firmware/src/tt-1xx/brisck.cc, ncrisck.cc).
   code += compute ? "#include \"api/compute/common.h\"\nusing namespace ckernel;\n"
@@ -115,22 +116,25 @@ std::vector<std::string> sdk_jit_target_args() {
   return args;
 }
 
-// The JIT's generated chlkc_descriptors.h for a kernel whose 32 CBs hold bfloat16 32x32 tiles, with
+// The JIT's generated chlkc_descriptors.h for a kernel whose CBs (a.num_circular_buffers, as
+// genfiles.cpp sizes the arrays by the HAL's get_arch_num_circular_buffers) hold bfloat16 32x32
+// tiles, with
 // its sections under their guards (tt_metal/jit_build/genfiles.cpp generate_all_descriptors): the
 // math scalars for the math thread, the unpack formats and tile shapes unless packing, the pack
 // ones unless math or unpack, the compute scalars (DST_SYNC_MODE) for a compute thread only. A
 // data-movement kernel reaches it through dataflow_api.h (`__has_include("chlkc_descriptors.h")`)
 // and must not see DST_SYNC_MODE: TTNN's kernel_lib/dest_helpers.hpp then takes the compute
 // branch (`DST_SYNC_MODE == DstSync::SyncFull`), which does not compile outside ckernel.
-std::string sdk_chlkc_descriptors() {
+std::string sdk_chlkc_descriptors(const arch::ArchSpec& a) {
+  const std::string n = std::to_string(a.num_circular_buffers);
   std::string d = "#pragma once\n#if defined(UCK_CHLKC_MATH)\n#include \"llk_defs.h\"\n"
                   "constexpr ckernel::MathFidelity MATH_FIDELITY = "
                   "static_cast<ckernel::MathFidelity>(4);\nconstexpr bool APPROX = false;\n"
                   "#endif\n";
   const auto array = [&](const char* type, const char* name, int value) {
-    d += std::string(type) + " " + name + "[32] = {";
-    for (int i = 0; i < 32; ++i)
-      d += std::to_string(value) + (i < 31 ? "," : "};\n");
+    d += std::string(type) + " " + name + "[" + n + "] = {";
+    for (std::uint32_t i = 0; i < a.num_circular_buffers; ++i)
+      d += std::to_string(value) + (i + 1 < a.num_circular_buffers ? "," : "};\n");
   };
   const auto tile_dims = [&](const std::string& p) {
     array("constexpr uint8_t", (p + "tile_num_faces").c_str(), 4);

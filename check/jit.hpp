@@ -16,8 +16,11 @@ namespace tk::check {
 /// `fp32_dest_acc`, half-sync; tk_emulator/chlkc_descriptors.hpp, as the emulator's JIT) and the
 /// `using namespace ckernel` of chlkc_list.h, for a data-movement kernel the CB arrays the
 /// emulator's JIT gives it; then `#include "kernel_include"`.
+/// The descriptor arrays hold architecture `a`'s CBs (ArchSpec::num_circular_buffers), as the
+/// JIT's genfiles.cpp sizes them.
 std::string jit_translation_unit(const std::string& kernel_include, bool compute,
-                                 bool fp32_dest_acc = false);
+                                 bool fp32_dest_acc = false,
+                                 const arch::ArchSpec& a = arch::default_arch());
 /// The macros the SDK's kernel build defines (NAME or NAME=VALUE), for a compute kernel or a
 /// data-movement one, on architecture `a`.
 /// `compile_args`: the kernel's compile-time args, else placeholders.
@@ -43,10 +46,10 @@ std::vector<std::string> sdk_jit_defines(const arch::ArchSpec& a = arch::default
 /// C++ headers stay (Debian ships no RISC-V libstdc++); see docs/check.md.
 std::vector<std::string> sdk_jit_target_args();
 
-/// The JIT's generated chlkc_descriptors.h of a kernel whose CBs hold bfloat16 tiles, each
-/// section under the generated file's guard (UCK_CHLKC_*), which `--sdk` maps into the include
-/// path at kSdkGeneratedDir.
-std::string sdk_chlkc_descriptors();
+/// The JIT's generated chlkc_descriptors.h of a kernel whose CBs (architecture `a`'s count) hold
+/// bfloat16 tiles, each section under the generated file's guard (UCK_CHLKC_*), which `--sdk` maps
+/// into the include path at kSdkGeneratedDir.
+std::string sdk_chlkc_descriptors(const arch::ArchSpec& a);
 inline constexpr const char* kSdkGeneratedDir = "/tk_check_sdk_generated";
 
 } // namespace tk::check

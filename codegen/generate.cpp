@@ -8,8 +8,11 @@
 
 namespace tk::codegen {
 
-std::map<std::string, std::string> generate(const Lowered& lowered, const std::string& file_stem,
-                                            const std::filesystem::path& templates) {
+namespace {
+
+// `render(rendered)` renders every file, calling `rendered` with each as soon as it is done.
+template <class Render>
+std::map<std::string, std::string> render_and_format(const Render& render) {
   // Formatting is most of a ttgen run (callgrind, docs/ttgen.md "Start-up"). The files are
   // independent and clang::format::reformat keeps its state per call (clangd formats from worker
   // threads the same way), so each file is formatted on a thread of its own, from a copy, as soon
@@ -17,14 +20,30 @@ std::map<std::string, std::string> generate(const Lowered& lowered, const std::s
   // map's order; an exception (an InternalError) reaches the caller once every thread is done
   // (std::async's futures wait when destroyed).
   std::vector<std::pair<std::string, std::future<std::string>>> jobs;
-  std::map<std::string, std::string> files = render_files(
-      lowered, file_stem, templates, [&jobs](const std::string& name, const std::string& text) {
+  std::map<std::string, std::string> files =
+      render([&jobs](const std::string& name, const std::string& text) {
         jobs.emplace_back(
             name, std::async(std::launch::async, [name, text] { return format_cpp(text, name); }));
       });
   for (auto& [name, job] : jobs)
     files[name] = job.get();
   return files;
+}
+
+} // namespace
+
+std::map<std::string, std::string> generate(const Lowered& lowered, const std::string& file_stem,
+                                            const std::filesystem::path& templates) {
+  return render_and_format([&](const RenderedFile& rendered) {
+    return render_files(lowered, file_stem, templates, rendered);
+  });
+}
+
+std::map<std::string, std::string> generate(const Lowered& lowered, const std::string& file_stem,
+                                            const ParsedTemplates& templates) {
+  return render_and_format([&](const RenderedFile& rendered) {
+    return render_files(lowered, file_stem, templates, rendered);
+  });
 }
 
 std::map<std::string, std::string> generate(const ir::Module& lowered, lower::Target target,

@@ -20,6 +20,10 @@ std::map<std::string, std::string>
 generate(const Lowered& lowered, const std::string& file_stem,
          const std::filesystem::path& templates = template_dir());
 
+/// The same with the templates parse_templates_async (render.hpp) is parsing: ttgen starts that
+/// before it lowers, so that the parse overlaps the lowering.
+std::map<std::string, std::string> generate(const Lowered& lowered, const std::string& file_stem,
+                                            const ParsedTemplates& templates);
 /// One target: the header (declaring only that target) and its files.
 std::map<std::string, std::string> generate(const ir::Module& lowered, lower::Target target,
                                             const std::string& file_stem);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 
 namespace tk::codegen {
 
@@ -33,22 +34,23 @@ std::filesystem::path template_dir() {
   return TK_TEMPLATE_DIR;
 }
 
-std::map<std::string, std::string> render_files(const Lowered& lowered,
-                                                const std::string& file_stem,
-                                                const std::filesystem::path& templates,
-                                                const RenderedFile& rendered) {
+namespace {
+
+// Renders every file with `env`. The files go out in the order of what formatting them costs,
+// most first (callgrind, docs/ttgen.md "Start-up"): generate() formats each on a thread of its own
+// as soon as it is rendered, and the host file, the longest to format, would otherwise start last
+// but one and finish last.
+std::map<std::string, std::string> render_with(const jinja::Environment& env,
+                                               const Lowered& lowered, const std::string& file_stem,
+                                               const RenderedFile& rendered) {
   // Converted once for every file (the kernel files share it, plus their `kernel`).
   const jinja::Value data = jinja::Value::from_json(template_data(lowered, file_stem));
-  jinja::Environment env(templates, kOptions);
   std::map<std::string, std::string> files;
   auto add = [&](const std::string& name, const std::string& tmpl, const jinja::Value& d) {
     const std::string& text = files[name] = render(env, tmpl, d, name);
     if (rendered)
       rendered(name, text);
   };
-  add(file_stem + ".hpp", "common/header.hpp.jinja", data);
-  if (lowered.cpu)
-    add(file_stem + "_cpu.cpp", "cpu/kernel_cpu.cpp.jinja", data);
   if (lowered.tt) {
     add(file_stem + "_tt.cpp", "tt/host_tt.cpp.jinja", data);
     // Each kernel file is rendered from the whole data plus `kernel`: the name and TT data of the
@@ -69,7 +71,54 @@ std::map<std::string, std::string> render_files(const Lowered& lowered,
         }
       }
   }
+  if (lowered.cpu)
+    add(file_stem + "_cpu.cpp", "cpu/kernel_cpu.cpp.jinja", data);
+  add(file_stem + ".hpp", "common/header.hpp.jinja", data);
   return files;
+}
+
+} // namespace
+
+std::map<std::string, std::string> render_files(const Lowered& lowered,
+                                                const std::string& file_stem,
+                                                const std::filesystem::path& templates,
+                                                const RenderedFile& rendered) {
+  const jinja::Environment env(templates, kOptions);
+  return render_with(env, lowered, file_stem, rendered);
+}
+
+ParsedTemplates parse_templates_async(bool cpu, bool tt, const std::filesystem::path& templates) {
+  return std::async(std::launch::async,
+                    [cpu, tt, templates]() -> std::shared_ptr<const jinja::Environment> {
+                      auto env = std::make_shared<jinja::Environment>(templates, kOptions);
+                      for (const char* dir : {"common", "cpu", "tt"}) {
+                        if ((dir == std::string_view("cpu") && !cpu) ||
+                            (dir == std::string_view("tt") && !tt))
+                          continue;
+                        std::error_code ec;
+                        for (const auto& e :
+                             std::filesystem::directory_iterator(templates / dir, ec)) {
+                          if (e.path().extension() != ".jinja")
+                            continue;
+                          // A template that does not parse is left out: the render that uses
+                          // it parses it again and reports it as it always does.
+                          try {
+                            env->load(std::string(dir) + "/" + e.path().filename().string());
+                          } catch (const jinja::TemplateError&) {
+                          }
+                        }
+                      }
+                      return env;
+                    })
+      .share();
+}
+
+std::map<std::string, std::string> render_files(const Lowered& lowered,
+                                                const std::string& file_stem,
+                                                const ParsedTemplates& templates,
+                                                const RenderedFile& rendered) {
+  const std::shared_ptr<const jinja::Environment> env = templates.get();
+  return render_with(*env, lowered, file_stem, rendered);
 }
 
 } // namespace tk::codegen

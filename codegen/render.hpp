@@ -7,8 +7,14 @@
 
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <map>
+#include <memory>
 #include <string>
+
+namespace tk::jinja {
+class Environment;
+}
 
 namespace tk::codegen {
 
@@ -25,5 +31,19 @@ std::map<std::string, std::string>
 render_files(const Lowered& lowered, const std::string& file_stem,
              const std::filesystem::path& templates = template_dir(),
              const RenderedFile& rendered = {});
+
+/// The templates of a run, being parsed on a thread of its own.
+using ParsedTemplates = std::shared_future<std::shared_ptr<const jinja::Environment>>;
+/// Starts parsing, on a thread of its own, every template render_files renders for the targets
+/// asked for (common/ and the targets' directories, includes among them), so that the parse
+/// overlaps the lowering: ttgen starts it before the lowering chains run. The future rethrows a
+/// template's parse error (as tk::InternalError).
+ParsedTemplates parse_templates_async(bool cpu, bool tt,
+                                      const std::filesystem::path& templates = template_dir());
+/// render_files with templates parse_templates_async has parsed (or is parsing: waits for them).
+std::map<std::string, std::string> render_files(const Lowered& lowered,
+                                                const std::string& file_stem,
+                                                const ParsedTemplates& templates,
+                                                const RenderedFile& rendered = {});
 
 } // namespace tk::codegen

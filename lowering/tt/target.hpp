@@ -21,8 +21,8 @@ const arch::ArchSpec& arch_of(const ir::Program& p);
 /// address (ArchSpec::l1_cb_budget; the emulator places CBs from the same address).
 std::int64_t l1_cb_budget(const ir::Program& p);
 
-/// Circular buffers per core (tt-metal's NUM_CIRCULAR_BUFFERS); each role has 8 of them.
-constexpr std::int64_t kNumCbs = 32;
+/// CB indices each role has (within the first 32, which every architecture has: ArchSpec::
+/// num_circular_buffers).
 constexpr std::int64_t kCbsPerRole = 8;
 
 /// The index range of a CB role: input and scaler 0-7, output 16-23, intermediate 24-31.

@@ -45,7 +45,8 @@ void check_cbs(const Program& p) {
   std::int64_t total = 0;
   for (const CircularBuffer& c : p.cbs) {
     tt::CbRange r = tt::cb_range(c.role);
-    if (c.index < 0 || c.index >= tt::kNumCbs || c.index < r.first || c.index > r.last)
+    if (c.index < 0 || c.index >= std::int64_t{tt::arch_of(p).num_circular_buffers} ||
+        c.index < r.first || c.index > r.last)
       fail("circular buffer '" + c.name + "' (" + std::string(to_string(c.role)) + ") has index " +
            std::to_string(c.index) + ", outside " + std::to_string(r.first) + "-" +
            std::to_string(r.last));

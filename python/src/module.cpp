@@ -3,6 +3,7 @@
 // API. Tensors never pass through it: kernel libraries are called from Python with ctypes.
 #include "python/src/compile.hpp"
 
+#include "arch/arch.hpp"
 #include "support/diagnostics.hpp"
 
 #include <tk_emulator/emulator.hpp>
@@ -144,6 +145,10 @@ py::dict timing_dict(const tk::rt::emu::ProgramTiming& t) {
 PYBIND11_MODULE(_tilekit, m) {
   m.doc() = "TileKit's compiler and emulator, for the tilekit package";
   m.attr("version") = TK_VERSION;
+  // The grid of the architecture the package compiles for (arch/): tilekit.compile bounds `grid`
+  // by it, as ttgen's --grid does.
+  m.attr("grid_sides") =
+      py::make_tuple(tk::arch::default_arch().grid_x, tk::arch::default_arch().grid_y);
   m.def("compile", &compile, py::arg("source"), py::arg("name"), py::arg("stem"),
         py::arg("out_dir"), py::arg("templates"), py::arg("targets"), py::arg("grid") = py::none(),
         py::arg("cb_depth") = py::none(), py::arg("fp32_acc") = py::none(),

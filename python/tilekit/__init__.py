@@ -61,8 +61,12 @@ def _options(grid, cb_depth, fp32_acc, math_fidelity):
         if isinstance(grid, str):
             m = re.fullmatch(r"(\d+)x(\d+)", grid)
             grid = (int(m.group(1)), int(m.group(2))) if m else None
-        if not (isinstance(grid, tuple) and len(grid) == 2 and all(1 <= g <= 8 for g in grid)):
-            raise ValueError("grid: not a core grid; write 'XxY' or (X, Y) with each side 1 to 8")
+        gx, gy = _tilekit.grid_sides  # the architecture's grid (arch/), as ttgen's --grid
+        if not (isinstance(grid, tuple) and len(grid) == 2 and 1 <= grid[0] <= gx
+                and 1 <= grid[1] <= gy):
+            sides = ("each side 1 to %d" % gx if gx == gy
+                     else "x 1 to %d and y 1 to %d" % (gx, gy))
+            raise ValueError("grid: not a core grid; write 'XxY' or (X, Y) with " + sides)
         opts["grid"] = list(grid)
     if cb_depth is not None:
         if not 1 <= int(cb_depth) <= 8:

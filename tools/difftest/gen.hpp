@@ -16,6 +16,7 @@
 
 #include "tools/difftest/generate.hpp"
 
+#include "arch/arch.hpp"
 #include "dsl/ast.hpp"
 #include "interp/tile.hpp"
 #include "ops/ops.hpp"
@@ -107,11 +108,17 @@ private:
   }
 
   // ---- signature --------------------------------------------------------------------------------
+  /// "grid = XxY", each side random within the default architecture's grid (the one the
+  /// generated programs run on).
+  std::string random_grid() {
+    const arch::ArchSpec& a = arch::default_arch();
+    return "grid = " + std::to_string(1 + pick(a.grid_x)) + "x" +
+           std::to_string(1 + pick(a.grid_y));
+  }
   void options() {
     static const char* fidelities[] = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
     if (chance(0.3))
-      p_.options.push_back("grid = " + std::to_string(1 + pick(8)) + "x" +
-                           std::to_string(1 + pick(8)));
+      p_.options.push_back(random_grid());
     if (chance(0.25))
       p_.options.push_back("cb_depth = " + std::to_string(1 + pick(4)));
     if (chance(0.2))

@@ -31,9 +31,7 @@ Program Gen::run_kind(std::uint64_t seed, Kind kind) {
 void Gen::sums_options() {
   static const char* fidelities[] = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
   if (chance(0.4)) // 1x1 often: one core carries a reduction's whole chunk
-    p_.options.push_back(chance(0.4) ? std::string("grid = 1x1")
-                                     : "grid = " + std::to_string(1 + pick(8)) + "x" +
-                                           std::to_string(1 + pick(8)));
+    p_.options.push_back(chance(0.4) ? std::string("grid = 1x1") : random_grid());
   if (chance(0.15))
     p_.options.push_back("cb_depth = " + std::to_string(1 + pick(4)));
   if (chance(0.1))

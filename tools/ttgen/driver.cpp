@@ -198,9 +198,11 @@ std::string source_name(const ir::Module& m, const std::string& input) {
 }
 
 /// Renders the lowered modules: the files into options.output, or the template data as text.
+/// `templates`: the templates, when their parse was started before the lowering.
 int emit_code(const Options& options, Emit emit, const codegen::Lowered& lowered,
               std::ostringstream& text, std::ostream& out, Reporter& err,
-              std::vector<lower::StageTime>* times) {
+              std::vector<lower::StageTime>* times,
+              const codegen::ParsedTemplates* templates = nullptr) {
   const ir::Module& any = lowered.cpu ? *lowered.cpu : *lowered.tt;
   const std::string stem = file_stem(source_name(any, options.input));
   if (emit == Emit::template_data) {
@@ -211,8 +213,10 @@ int emit_code(const Options& options, Emit emit, const codegen::Lowered& lowered
                ? kOk
                : kUsageError;
   }
-  std::map<std::string, std::string> files =
-      time_phase(times, "generate", [&] { return codegen::generate(lowered, stem); });
+  std::map<std::string, std::string> files = time_phase(times, "generate", [&] {
+    return templates ? codegen::generate(lowered, stem, *templates)
+                     : codegen::generate(lowered, stem);
+  });
   out << text.str(); // stage dumps, if any
   out.flush();
   return time_phase(times, "write", [&] { return write_files(options.output, files, err); })
@@ -369,6 +373,15 @@ int compile(const Options& options, std::istream& in, std::ostream& out, Reporte
     return kUserError;
   diags.clear();
   if (codegen) {
+    // The templates parse on a thread of their own while the chains lower (the second core has
+    // nothing else to do before the first file is rendered; docs/ttgen.md "Start-up").
+    std::optional<codegen::ParsedTemplates> templates;
+    if (emit == Emit::code) {
+      bool cpu = false, tt = false;
+      for (lower::Target t : code_targets(options))
+        (t == lower::Target::cpu ? cpu : tt) = true;
+      templates = codegen::parse_templates_async(cpu, tt);
+    }
     codegen::Lowered l;
     for (lower::Target t : code_targets(options)) {
       const std::size_t timed = times ? times->size() : 0;
@@ -381,7 +394,7 @@ int compile(const Options& options, std::istream& in, std::ostream& out, Reporte
       diags.clear();
       (t == lower::Target::cpu ? l.cpu : l.tt) = std::move(*m);
     }
-    return emit_code(options, emit, l, text, out, err, times);
+    return emit_code(options, emit, l, text, out, err, times, templates ? &*templates : nullptr);
   }
   std::optional<ir::Module> lowered;
   if (lower) {

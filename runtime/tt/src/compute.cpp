@@ -129,8 +129,8 @@ enum class Path { SrcReg, ToDest };
 // Every check of an unpack of tile `tile` of `cb`; returns its page in L1.
 const std::uint8_t* unpack_page(const Compute& c, const char* op, std::uint32_t cb,
                                 std::uint32_t tile, Path path, Src src) {
-  if (cb >= kNumCircularBuffers)
-    fail(std::string(op) + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
+  if (!cb_in_range(active_device().arch, cb))
+    fail(std::string(op) + ": " + cb_out_of_range(active_device().arch, cb));
   const CbState& s = c.core.cbs[cb];
   if (!s.configured)
     fail(std::string(op) + ": " + cb_name(cb) + " is not configured on this core");
@@ -537,8 +537,8 @@ void configure_formats(std::int32_t srca_cb, std::int32_t srcb_cb, std::int32_t 
   auto take = [&](std::int32_t cb, tt::DataFormat& format, std::uint32_t& from) {
     if (cb == kKeep)
       return;
-    if (cb < 0 || cb >= static_cast<std::int32_t>(kNumCircularBuffers))
-      fail(std::string(call) + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
+    if (!cb_in_range(active_device().arch, cb))
+      fail(std::string(call) + ": " + cb_out_of_range(active_device().arch, cb));
     const CbState& s = c.core.cbs[cb];
     if (!s.configured)
       fail(std::string(call) + ": " + cb_name(cb) + " is not configured on this core");
@@ -616,8 +616,8 @@ void pack_tile(std::uint32_t idst, std::uint32_t cb, std::uint32_t out_tile, boo
   if (idst >= cap)
     fail(call + ": DST index " + std::to_string(idst) + " is out of range: " + std::to_string(cap) +
          " tiles fit in DST");
-  if (cb >= kNumCircularBuffers)
-    fail(call + ": CB index " + std::to_string(cb) + " is out of range (32 CBs)");
+  if (!cb_in_range(active_device().arch, cb))
+    fail(call + ": " + cb_out_of_range(active_device().arch, cb));
   CbState& s = c.core.cbs[cb];
   if (!s.configured)
     fail(call + ": " + cb_name(cb) + " is not configured on this core");

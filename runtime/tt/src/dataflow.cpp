@@ -31,10 +31,8 @@ std::string count(std::uint32_t n, const char* unit) {
 CbState& cb_at(std::int32_t cb, const char* op, std::int32_t pages) {
   const std::string call = std::string(op) + "(" + cb_name(static_cast<std::uint32_t>(cb)) + ", " +
                            std::to_string(pages) + ")";
-  if (cb < 0 || cb >= static_cast<std::int32_t>(kNumCircularBuffers)) {
-    fail(std::string(op) + ": CB index " + std::to_string(cb) + " is out of range (" +
-         std::to_string(kNumCircularBuffers) + " CBs)");
-  }
+  if (!cb_in_range(active_device().arch, cb))
+    fail(std::string(op) + ": " + cb_out_of_range(active_device().arch, cb));
   CbState& s = current().core->cbs[cb];
   if (!s.configured)
     fail(call + ": " + cb_name(cb) + " is not configured on this core");
@@ -84,7 +82,7 @@ void check_l1(const CoreState* core, std::uint32_t off, std::uint32_t size, bool
   }
   if (core != nullptr) {
     std::string message, site;
-    for (std::uint32_t i = 0; i < kNumCircularBuffers; ++i) {
+    for (std::uint32_t i = 0; i < dev.arch.num_circular_buffers; ++i) {
       const CbState& cb = core->cbs[i];
       if (!cb.configured)
         continue;

@@ -59,6 +59,13 @@ const arch::ArchSpec& device_arch(const tt::tt_metal::distributed::MeshDevice& d
 std::string cb_name(std::uint32_t cb) {
   return "c_" + std::to_string(cb);
 }
+bool cb_in_range(const arch::ArchSpec& a, std::int64_t cb) {
+  return cb >= 0 && cb < static_cast<std::int64_t>(a.num_circular_buffers);
+}
+std::string cb_out_of_range(const arch::ArchSpec& a, std::int64_t cb) {
+  return "CB index " + std::to_string(cb) + " is out of range (" +
+         std::to_string(a.num_circular_buffers) + " CBs on " + std::string(a.name) + ")";
+}
 std::string hex(std::uint64_t v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));

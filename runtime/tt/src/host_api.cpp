@@ -24,10 +24,12 @@ CircularBufferConfig::CircularBufferConfig(std::uint32_t total_size,
                                            const std::map<std::uint8_t, tt::DataFormat>& spec)
     : total_size_(total_size), formats_(spec) {
   for (const auto& [index, format] : spec) {
-    if (index >= kNumCircularBuffers) {
+    // The host's tables hold the largest architecture's CBs; the device's own count is checked
+    // when the program is placed on it (assign_cb_addresses).
+    if (index >= tk::arch::kMaxCircularBuffers) {
       throw EmulatorError("CircularBufferConfig: CB index " + std::to_string(index) +
-                          " is out of range (" + std::to_string(kNumCircularBuffers) +
-                          " CBs on Wormhole)");
+                          " is out of range (" + std::to_string(tk::arch::kMaxCircularBuffers) +
+                          " CBs on any architecture)");
     }
   }
 }
@@ -269,6 +271,11 @@ void layout_core(DeviceState& dev, const tt::tt_metal::detail::ProgramImpl& prog
 void assign_cb_addresses(tt::tt_metal::detail::ProgramImpl& prog, const DeviceState& dev) {
   std::map<CoreCoord, std::uint32_t> top;
   for (auto& rec : prog.cbs) {
+    // program.cpp and circular_buffer_config.cpp: an index past the HAL's
+    // get_arch_num_circular_buffers is refused.
+    for (const auto& [index, format] : rec.formats)
+      if (!cb_in_range(dev.arch, index))
+        throw EmulatorError("EnqueueMeshWorkload: " + cb_out_of_range(dev.arch, index));
     if (rec.global_address) { // in its L1 buffer: takes no CB space
       rec.address = *rec.global_address;
       continue;
@@ -292,7 +299,7 @@ void assign_cb_addresses(tt::tt_metal::detail::ProgramImpl& prog, const DeviceSt
 }
 
 bool same_cbs(const CoreState& a, const CoreState& b) {
-  for (std::uint32_t i = 0; i < kNumCircularBuffers; ++i) {
+  for (std::uint32_t i = 0; i < tk::arch::kMaxCircularBuffers; ++i) {
     const CbState &x = a.cbs[i], &y = b.cbs[i];
     if (x.configured != y.configured || x.page_size != y.page_size || x.format != y.format)
       return false;

@@ -29,7 +29,8 @@
 
 namespace tk::rt::emu {
 namespace {
-constexpr std::uintptr_t kTop = 2u << 20; // above both architectures' L1 (1464 and 1536 KiB)
+constexpr std::uintptr_t kTop = 2u << 20; // above every architecture's L1 (arch/)
+static_assert(kTop >= arch::kWormholeB0.l1_size && kTop >= arch::kBlackhole.l1_size);
 
 std::uintptr_t g_lo = 0;       // 0: no window
 int g_fd = -1;                 // the running core's device memfd, -1 outside a kernel

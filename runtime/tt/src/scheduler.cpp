@@ -149,7 +149,7 @@ bool satisfied(const Fiber& f) {
 
 std::string describe_wait(const Fiber& f) {
   const Wait& w = f.wait;
-  const CbState* cb = w.cb < kNumCircularBuffers ? &f.core->cbs[w.cb] : nullptr;
+  const CbState* cb = w.cb < arch::kMaxCircularBuffers ? &f.core->cbs[w.cb] : nullptr;
   switch (w.kind) {
   case WaitKind::Reserve:
     return "waits in cb_reserve_back(" + cb_name(w.cb) + ", " + std::to_string(w.pages) +

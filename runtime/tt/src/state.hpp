@@ -30,6 +30,10 @@ using tt::tt_metal::MathFidelity;
 using tt::tt_metal::UnpackToDestMode;
 
 std::string cb_name(std::uint32_t cb); // "c_16"
+/// Whether `cb` is a CB index of `a` (ArchSpec::num_circular_buffers), and the error text when it
+/// is not: "CB index 40 is out of range (32 CBs on wormhole_b0)".
+bool cb_in_range(const arch::ArchSpec& a, std::int64_t cb);
+std::string cb_out_of_range(const arch::ArchSpec& a, std::int64_t cb);
 std::string hex(std::uint64_t v);
 
 // One interleaved allocation; in DRAM the same address range in every bank, in L1 in every worker
@@ -176,7 +180,7 @@ struct CoreState {
   CoreCoord noc;
   std::uint32_t index = 0;
   std::uint8_t* l1 = nullptr;
-  std::array<CbState, kNumCircularBuffers> cbs{};
+  std::array<CbState, arch::kMaxCircularBuffers> cbs{}; // the device's arch uses the first ones
   std::uint32_t num_semaphores = 0;
   std::vector<double> semaphore_set_at; // timing mode: when each semaphore last got a value
   DstState dst;
@@ -216,7 +220,7 @@ struct Fiber {
   boost::context::fiber context; // created when the scheduler first resumes the kernel
   boost::context::fiber* scheduler = nullptr;
   Wait wait;
-  std::array<CbUse, kNumCircularBuffers> cb_use{};
+  std::array<CbUse, arch::kMaxCircularBuffers> cb_use{};
   // NoC transactions issued and not yet waited for (dataflow.cpp): reads until a read barrier;
   // the distinct L1 ranges (offset, bytes) that writes and multicasts send from, until a write
   // barrier or a flush (a multicast sender that never flushes repeats a few ranges).

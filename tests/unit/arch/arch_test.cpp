@@ -28,6 +28,15 @@ TEST(Arch, WormholeL1BudgetIsTheSdks) {
   EXPECT_EQ(wh().l1_cb_budget(), 1395424u);
 }
 
+TEST(Arch, CircularBuffersPerCore) {
+  // llrt/hal.hpp, get_arch_num_circular_buffers: 32 on WORMHOLE_B0, else NUM_CIRCULAR_BUFFERS,
+  // which api/tt-metalium/circular_buffer_constants.h makes 64 (the host's tables hold that many).
+  EXPECT_EQ(wh().num_circular_buffers, 32u);
+  ASSERT_NE(tk::arch::find("blackhole"), nullptr);
+  EXPECT_EQ(tk::arch::find("blackhole")->num_circular_buffers, 64u);
+  EXPECT_EQ(tk::arch::kMaxCircularBuffers, 64u);
+}
+
 TEST(Arch, WormholeDstCapacityByMode) {
   // dest_helpers.hpp, get_dest_limit: SyncHalf 8 / 4 (16-bit / fp32), SyncFull 16 / 8.
   EXPECT_EQ(wh().dst_tiles(false), 8u);

@@ -103,7 +103,40 @@ TEST(EmulatorChecks, RuntimeArgNeverSet) {
 
 TEST(EmulatorChecks, CbIndexOutOfRange) {
   EXPECT_EQ(run({.reader_defines = {{"CB_INDEX_OUT_OF_RANGE", "1"}}, .with_compute = false}),
-            reader + ": core (0,0): cb_reserve_back: CB index 32 is out of range (32 CBs)");
+            reader + ": core (0,0): cb_reserve_back: CB index 32 is out of range (32 CBs on "
+                     "wormhole_b0)");
+}
+
+// The CB count is the device's architecture's (tt-metal's hal.hpp, get_arch_num_circular_buffers):
+// a copy of 6 tiles through c_40 runs on an emulated P150 (64 CBs) and is refused by an n150 (32)
+// before any kernel runs.
+TEST(EmulatorChecks, CbIndexRangeIsTheArchitectures) {
+  auto copy = [](const char* arch, std::vector<bfloat16>* out) {
+    setenv("TK_EMULATOR_ARCH", arch, 1);
+    ProgramBuilder p;
+    unsetenv("TK_EMULATOR_ARCH");
+    const auto in = random_bf16(6 * 1024, -4, 4, 40);
+    auto src = p.dram(in);
+    auto dst = p.dram(6);
+    p.cb(tt::CBIndex::c_40, 2);
+    auto r = p.reader("dataflow/read_tile_high_cb.cpp", {src});
+    SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), 6u});
+    auto w = p.writer("dataflow/write_tile_high_cb.cpp", {dst});
+    SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), 6u});
+    try {
+      p.run();
+    } catch (const tk::rt::emu::EmulatorError& e) {
+      return std::string(e.what());
+    }
+    *out = p.read(dst);
+    EXPECT_EQ(*out, in); // a copy: every bit
+    return std::string();
+  };
+  std::vector<bfloat16> out;
+  EXPECT_EQ(copy("blackhole", &out), "");
+  EXPECT_EQ(out.size(), 6u * 1024u);
+  EXPECT_EQ(copy("wormhole_b0", &out),
+            "EnqueueMeshWorkload: CB index 40 is out of range (32 CBs on wormhole_b0)");
 }
 
 // The emulator compiles kernels with the compiler that built it (TK_EMULATOR_CXX): g++ in the ci

@@ -280,6 +280,37 @@ TEST(Generate, TemplateDirOverride) {
   fs::remove_all(dir);
 }
 
+// Templates parsed ahead on a thread of their own (ttgen starts the parse before it lowers) give
+// the same files as the parse on first use; a template that does not parse is reported by the
+// render that uses it, with the same message either way.
+TEST(Generate, TemplatesParsedAheadGiveTheSameFiles) {
+  Lowered l;
+  l.cpu = lower_example("matmul");
+  l.tt = lower_example("matmul", lower::Target::tt);
+  EXPECT_EQ(generate(l, "mm", parse_templates_async(true, true)), generate(l, "mm"));
+  Lowered cpu_only;
+  cpu_only.cpu = l.cpu;
+  EXPECT_EQ(generate(cpu_only, "mm", parse_templates_async(true, false)), generate(cpu_only, "mm"));
+
+  fs::path dir = fs::temp_directory_path() / "tk_render_test_broken_templates";
+  fs::remove_all(dir);
+  fs::copy(test::source_dir() / "templates", dir, fs::copy_options::recursive);
+  std::ofstream(dir / "cpu/kernel_cpu.cpp.jinja", std::ios::binary) << "int {{ file_stem ;\n";
+  auto error_of = [&](bool ahead) {
+    try {
+      ahead ? generate(cpu_only, "mm", parse_templates_async(true, false, dir))
+            : generate(cpu_only, "mm", dir);
+    } catch (const InternalError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string lazy = error_of(false);
+  EXPECT_NE(lazy.find("internal error: rendering mm_cpu.cpp: "), std::string::npos) << lazy;
+  EXPECT_EQ(error_of(true), lazy);
+  fs::remove_all(dir);
+}
+
 // A scalar the body never reads is still a parameter; it is named once so that the generated
 // code compiles without -Wunused-parameter warnings.
 TEST(Generate, UnusedScalarIsNamed) {

@@ -106,7 +106,10 @@ TEST(TtgenCheck, NoFalseAlarmOnAnyHandWrittenKernel) {
       {"bcast.cpp", "-DBCAST_FN=add_tiles_bcast_rows -DBCAST_INIT=add_bcast_rows_init_short "},
       {"binary_sfpu.cpp",
        "-DSFPU_BINARY_INIT=add_binary_tile_init -DSFPU_BINARY_OP=add_binary_tile "},
-      {"reduce.cpp", "-DREDUCE_OP=PoolType::SUM -DREDUCE_DIM=ReduceDim::REDUCE_ROW "}};
+      {"reduce.cpp", "-DREDUCE_OP=PoolType::SUM -DREDUCE_DIM=ReduceDim::REDUCE_ROW "},
+      // c_40: a Blackhole kernel (64 CBs per core; 32 on Wormhole).
+      {"read_tile_high_cb.cpp", "--arch=blackhole "},
+      {"write_tile_high_cb.cpp", "--arch=blackhole "}};
   int kernels = 0;
   for (const char* dir :
        {"tests/unit/emulator/kernels/compute", "tests/unit/emulator/kernels/dataflow",
@@ -299,6 +302,16 @@ TEST(TtgenCheck, Device2Kernels) {
 TEST(TtgenCheck, RuntimeArgs) {
   expect_check_golden("arg_never_set",
                       "--runtime-args reader=3 -DARG_NEVER_SET " + kBroken + "reader.cpp");
+}
+
+// The CB indices are the architecture's (ArchSpec::num_circular_buffers, tt-metal's
+// get_arch_num_circular_buffers): a copy through c_40 is proved on Blackhole (64 CBs) and refused
+// on Wormhole (32).
+TEST(TtgenCheck, CbIndexRangeIsTheArchitectures) {
+  const std::string d = "tests/unit/emulator/kernels/dataflow/";
+  const std::string copy = d + "read_tile_high_cb.cpp " + d + "write_tile_high_cb.cpp";
+  expect_check_golden("cb_index_high_blackhole", "--arch=blackhole " + copy);
+  expect_check_golden("cb_index_high_wormhole", copy);
 }
 
 // --arch: the checked build is the architecture's (its defines reach the kernel), and the kernels

@@ -1,5 +1,6 @@
 // Circular-buffer indices shared by host and kernels (mirrors
-// tt_metal/hostdevcommon/api/hostdevcommon/kernel_structs.h).
+// tt_metal/hostdevcommon/api/hostdevcommon/kernel_structs.h): c_0 .. c_63, of which a Wormhole
+// device takes the first 32 (ArchSpec::num_circular_buffers).
 #pragma once
 #include <cstdint>
 
@@ -37,7 +38,38 @@ enum CBIndex : std::uint8_t {
   c_29,
   c_30,
   c_31,
-  SIZE = 32
+  c_32,
+  c_33,
+  c_34,
+  c_35,
+  c_36,
+  c_37,
+  c_38,
+  c_39,
+  c_40,
+  c_41,
+  c_42,
+  c_43,
+  c_44,
+  c_45,
+  c_46,
+  c_47,
+  c_48,
+  c_49,
+  c_50,
+  c_51,
+  c_52,
+  c_53,
+  c_54,
+  c_55,
+  c_56,
+  c_57,
+  c_58,
+  c_59,
+  c_60,
+  c_61,
+  c_62,
+  c_63,
 };
 // The SDK's older CB names ("Deprecated and to be deleted" there, without an attribute).
 enum CB : std::uint8_t {

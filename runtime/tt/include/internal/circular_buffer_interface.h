@@ -36,9 +36,11 @@ struct LocalCBInterface {
 };
 
 inline LocalCBInterface& get_local_cb_interface(uint32_t cb_id) {
-  static LocalCBInterface iface[32];
+  // The firmware's cb_interface[NUM_CIRCULAR_BUFFERS] (32 in a Wormhole build, 64 on Blackhole);
+  // cb_interface() has refused an index past the device's count.
+  static LocalCBInterface iface[NUM_CIRCULAR_BUFFERS];
   const ::tk::rt::emu::CbInterfaceState s = ::tk::rt::emu::cb_interface(cb_id);
-  LocalCBInterface& i = iface[cb_id % 32];
+  LocalCBInterface& i = iface[cb_id];
   i.fifo_size = s.size >> cb_addr_shift;
   i.fifo_limit = s.limit >> cb_addr_shift;
   i.fifo_page_size = s.page_size >> cb_addr_shift;

@@ -93,5 +93,4 @@ const std::vector<ProgramTiming>& timings();
 /// The architecture `device` emulates (TK_EMULATOR_ARCH when it was created, else the default).
 const ::tk::arch::ArchSpec& device_arch(const tt::tt_metal::distributed::MeshDevice& device);
 constexpr std::uint32_t kMaxRuntimeArgs = 341;
-constexpr std::uint32_t kNumCircularBuffers = 32;
 } // namespace tk::rt::emu
