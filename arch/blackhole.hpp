@@ -109,7 +109,7 @@ inline constexpr ArchSpec kBlackhole{
     // re-pinned (the P150 rows of GEMM that would pin them are held out); ME: the same engine.
     .unpack_bytes_per_cycle = {64, "ISA: Wormhole's UNPACR x4 rate (no Blackhole figure "
                                    "published)"},
-    .unpack_srcb_bytes_per_cycle = {32, "ISA: Wormhole's x2 rate, as Wormhole's unpacker 1"},
+    .unpack_shared_bytes_per_cycle = {32, "ISA: Wormhole's x2 rate while both unpackers fetch"},
     .unpack_address = {2, "ISA: Wormhole's UNPACR address cycles"},
     .matmul_call = {28, "assumption: Wormhole's (pinned by GEMM's N150 HiFi4 rows)"},
     .init_call = {50, "assumption: a few dozen configuration-register writes"},

@@ -89,9 +89,9 @@ struct ArchSpec {
   Param pack_bytes_per_cycle;       // DST to L1, on the pack thread (overlaps the math thread)
   Param sync_call;                  // a CB call on a RISC (and its loop's control)
   // Operand delivery and call overheads of the compute kernel (the unpack and math threads).
-  Param unpack_bytes_per_cycle;      // unpacker 0: in1's bytes from L1 into srcA
-  Param unpack_srcb_bytes_per_cycle; // unpacker 1: in0's bytes from L1 into srcB
-  Param unpack_address;              // per UNPACR: its input address, before the bytes stream
+  Param unpack_bytes_per_cycle;        // an unpacker fetching from L1 alone (x4)
+  Param unpack_shared_bytes_per_cycle; // each unpacker while both fetch (throttled to x2)
+  Param unpack_address;                // per UNPACR: its input address, before the bytes stream
   Param matmul_call; // per matmul call (one k step of a sub-block; matmul_tiles is 1x1)
   Param init_call;   // an *_init* call: unpacker / math / packer reconfiguration
   Param dst_handoff; // a tile_regs_* call (the DST half-sync semaphores)

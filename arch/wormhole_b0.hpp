@@ -105,16 +105,15 @@ inline constexpr ArchSpec kWormholeB0{
     .sync_call = {10, "assumption: a few RISC-V loads, compares and stores, and the loop's branch"},
     // tenstorrent/tt-isa-documentation (3930471) WormholeB0/TensixTile/TensixCoprocessor/
     // UNPACR_Regular.md, "Performance": an unpacker fetches from L1 at up to 16, 32 or 64 B per
-    // cycle (x1, x2, x4 speed), and when both want x4 they are throttled (each gets x2); tt-llk
-    // asks x4 of both (tt_llk_wormhole_b0/common/inc/cunpack_common.h, throttle_mode = 2). Which
-    // unpacker yields is not published: the model gives unpacker 0 (srcA, in1) x4 and unpacker 1
-    // (srcB, in0) x2, which GEMM's N150 HiFi2 rows pin (4x2 sub-blocks stream in0 through srcB,
-    // 1x5 ones in1 through srcA: 75% against 63% with the same six tiles per call).
-    .unpack_bytes_per_cycle = {64, "ISA: UNPACR x4 speed, 'up to 64 bytes per cycle from L1' "
-                                   "(unpacker 0, srcA)"},
-    .unpack_srcb_bytes_per_cycle = {32, "ISA: UNPACR x2 speed, 32 B per cycle: both unpackers at "
-                                        "x4 are throttled; assumption that unpacker 1 (srcB) "
-                                        "yields, pinned by GEMM's N150 HiFi2 rows (4x2 vs 1x5)"},
+    // cycle (x1, x2, x4 speed), and when both want x4 and both are fetching, each gets x2; tt-llk
+    // asks x4 of both (tt_llk_wormhole_b0/common/inc/cunpack_common.h, throttle_mode = 2). The
+    // timing model follows the srcA / srcB banks call by call (timing_params.hpp,
+    // matmul_call_cycles), so which unpacker is throttled is never chosen: both are, while both
+    // fetch.
+    .unpack_bytes_per_cycle = {64, "ISA: UNPACR x4 speed, 'up to 64 bytes per cycle from L1', an "
+                                   "unpacker fetching alone"},
+    .unpack_shared_bytes_per_cycle = {32, "ISA: both unpackers want x4 and fetch at once: 'each "
+                                          "gets x2', 32 B per cycle"},
     .unpack_address = {2, "ISA: UNPACR 'spends at least two cycles calculating the initial input "
                           "address' (exactly two for uncompressed data)"},
     .matmul_call = {28, "assumption, pinned by GEMM's N150 HiFi4 rows (in0_block_w 6 and 8)"},

@@ -11,7 +11,10 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <stdexcept>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace tk::rt::emu::timing {
 
@@ -63,35 +66,149 @@ constexpr double tile_op_cycles(const Arch& a, TileOp op, int phases, double byt
   return 0;
 }
 
-/// The unpack and math threads' cycles for one matmul call: an rt x ct sub-block's products for
-/// one k step (matmul_block; matmul_tiles is 1 x 1) at a fidelity of `phases` passes, with operand
-/// pages of `in0_bytes` and `in1_bytes`. The unpacker runs tt-llk's loop
-/// (tt_llk_wormhole_b0/llk_lib/llk_unpack_AB_matmul.h, _llk_unpack_AB_matmul_): the shorter side's
-/// tiles (in0's rt if ct >= rt, else in1's ct) are unpacked once, two at a time, and for each pair
-/// the longer side's tiles once more. Each UNPACR costs its address cycles and its bytes at its
-/// unpacker's L1 rate (in1 into srcA by unpacker 0, in0 into srcB by unpacker 1); the math thread
-/// runs the products; the two overlap, and the call's set-up adds. Nothing is charged per product
-/// beyond the engine: the bytes and the UNPACRs are what the unpacker pays for.
+/// The tiles one matmul call unpacks (an rt x ct sub-block's k step: matmul_block; matmul_tiles is
+/// 1 x 1), by tt-llk's loop (tt_llk_wormhole_b0/llk_lib/llk_unpack_AB_matmul.h,
+/// _llk_unpack_AB_matmul_): the shorter side's tiles (in0's rt if ct >= rt, else in1's ct) once,
+/// two at a time, and for each pair of them the longer side's tiles once more.
 constexpr double matmul_unpacked_tiles(double rt, double ct) {
   const double reused = ct >= rt ? rt : ct;
   const double longer = ct >= rt ? ct : rt;
   const double pairs = static_cast<double>((static_cast<long>(reused) + 1) / 2);
   return reused + longer * pairs;
 }
-constexpr double matmul_call_cycles(const Arch& a, int phases, double rt, double ct,
-                                    double in0_bytes, double in1_bytes) {
-  const double products = rt * ct;
-  const double math = products * a.matmul_tile[phases - 1].value;
-  const bool reuse_in0 = ct >= rt;
-  const double reused = reuse_in0 ? rt : ct;
-  const double pairs = static_cast<double>((static_cast<long>(reused) + 1) / 2);
-  // in0 goes to srcB (unpacker 1), in1 to srcA (unpacker 0).
-  const double srcb_bytes = (reuse_in0 ? rt : rt * pairs) * in0_bytes;
-  const double srca_bytes = (reuse_in0 ? ct * pairs : ct) * in1_bytes;
-  const double unpack = matmul_unpacked_tiles(rt, ct) * a.unpack_address.value +
-                        srca_bytes / a.unpack_bytes_per_cycle.value +
-                        srcb_bytes / a.unpack_srcb_bytes_per_cycle.value;
-  return std::max(math, unpack) + a.matmul_call.value;
+
+/// The unpack and math threads' cycles for one matmul call in a stream of them (a compute
+/// kernel's k loop), the srcA / srcB banks followed one by one (docs/timing.md, "Operand
+/// delivery"). The unpack thread issues tt-llk's UNPACRs in order (llk_unpack_AB_matmul.h): per
+/// pair of the shorter side's tiles, that pair, then the longer side's tiles (in0 to srcB by
+/// unpacker 1, in1 to srcA by unpacker 0); each UNPACR holds its thread `unpack_address` cycles and
+/// fills one bank. An UNPACR waits at the thread's Wait Gate while its unpacker executes an
+/// earlier one, and waits inside the unpacker until a bank is given to it (ISA: WaitGate.md,
+/// SrcASrcB.md). An unpacker fetches at `unpack_bytes_per_cycle` (x4) alone and at
+/// `unpack_shared_bytes_per_cycle` (x2) while the other one fetches too (UNPACR_Regular.md,
+/// "Performance"). The math thread runs the products in tt-llk's order (llk_math_matmul.h,
+/// _llk_math_matmul_): for each of the longer side's tiles, one product with each tile of the pair,
+/// each waiting for both banks; a longer-side tile's bank goes back after its last product, a
+/// pair tile's after its product with the call's last longer-side tile. The steady state (the mean
+/// call of calls 128 .. 255 of such a stream: the unpackers' lead from the first calls, at most
+/// the four banks, is spread over 128 calls), plus `matmul_call`.
+inline double matmul_call_cycles(const Arch& a, int phases, double rt_d, double ct_d,
+                                 double in0_bytes, double in1_bytes) {
+  const int rt = static_cast<int>(rt_d), ct = static_cast<int>(ct_d);
+  if (rt <= 0 || ct <= 0)
+    throw std::invalid_argument("matmul_call_cycles: an empty sub-block");
+  struct Key {
+    const Arch* a;
+    int phases, rt, ct;
+    double in0, in1;
+    bool operator==(const Key&) const = default;
+  };
+  thread_local std::vector<std::pair<Key, double>> cache;
+  const Key key{&a, phases, rt, ct, in0_bytes, in1_bytes};
+  for (const auto& [k, v] : cache)
+    if (k == key)
+      return v;
+
+  const bool reuse_in0 = ct >= rt; // tt-llk's reuse_a: in0's tiles are the pair
+  const int pair_dim = reuse_in0 ? rt : ct, long_dim = reuse_in0 ? ct : rt;
+  const int pair_unpacker = reuse_in0 ? 1 : 0, long_unpacker = 1 - pair_unpacker;
+  const double pair_bytes = reuse_in0 ? in0_bytes : in1_bytes;
+  const double long_bytes = reuse_in0 ? in1_bytes : in0_bytes;
+  constexpr int kCalls = 256, kFrom = 128;
+  // Tiles are numbered per call: the pair's 0 .. pair_dim-1, then pair_dim + (t0 / 2) * long_dim
+  // + r for the longer side's r-th tile after the pair starting at t0.
+  const int per_call = pair_dim + (pair_dim + 1) / 2 * long_dim;
+  struct Unpack {
+    int unpacker, tile;
+    double bytes;
+  };
+  struct Product {
+    int pair_tile, long_tile;
+    bool frees_long, frees_pair;
+  };
+  std::vector<Unpack> unpacks;
+  std::vector<Product> products;
+  for (int c = 0; c < kCalls; ++c)
+    for (int t0 = 0; t0 < pair_dim; t0 += 2) {
+      const int n = std::min(2, pair_dim - t0);
+      for (int i = 0; i < n; ++i)
+        unpacks.push_back({pair_unpacker, c * per_call + t0 + i, pair_bytes});
+      const int first_long = c * per_call + pair_dim + t0 / 2 * long_dim;
+      for (int r = 0; r < long_dim; ++r)
+        unpacks.push_back({long_unpacker, first_long + r, long_bytes});
+      for (int r = 0; r < long_dim; ++r)
+        for (int i = 0; i < n; ++i)
+          products.push_back(
+              {c * per_call + t0 + i, first_long + r, i == n - 1, r == long_dim - 1});
+    }
+  const double engine = a.matmul_tile[static_cast<std::size_t>(phases - 1)].value;
+  const int tiles = kCalls * per_call;
+  std::vector<char> valid(static_cast<std::size_t>(tiles), 0);
+  std::vector<int> owner(static_cast<std::size_t>(tiles), 0);
+  int free_banks[2] = {2, 2};
+  struct Fetch {
+    int tile = -1; // -1: the unpacker executes nothing
+    double left = 0;
+    bool has_bank = false;
+  } fetch[2];
+  std::size_t issued = 0, done = 0;
+  long now = 0, thread_free = 0, math_free = 0;
+  int current = -1;
+  std::vector<long> call_end(kCalls, 0);
+  const std::size_t per_call_products = products.size() / kCalls;
+  while (done < products.size()) {
+    if (issued < unpacks.size() && now >= thread_free) {
+      const Unpack& u = unpacks[issued];
+      if (fetch[u.unpacker].tile < 0) { // the Wait Gate: the unpacker is free
+        fetch[u.unpacker] = {u.tile, u.bytes, false};
+        ++issued;
+        thread_free = now + static_cast<long>(a.unpack_address.value);
+      }
+    }
+    for (Fetch& f : fetch) {
+      const int u = static_cast<int>(&f - fetch);
+      if (f.tile >= 0 && !f.has_bank && free_banks[u] > 0) {
+        --free_banks[u];
+        f.has_bank = true;
+      }
+    }
+    const bool both = fetch[0].has_bank && fetch[1].has_bank;
+    for (Fetch& f : fetch) {
+      if (f.tile < 0 || !f.has_bank)
+        continue;
+      f.left -= both ? a.unpack_shared_bytes_per_cycle.value : a.unpack_bytes_per_cycle.value;
+      if (f.left <= 0) {
+        valid[static_cast<std::size_t>(f.tile)] = 1;
+        owner[static_cast<std::size_t>(f.tile)] = static_cast<int>(&f - fetch);
+        f = Fetch{};
+      }
+    }
+    if (current >= 0 && now >= math_free) {
+      const Product& p = products[static_cast<std::size_t>(current)];
+      if (p.frees_long)
+        ++free_banks[owner[static_cast<std::size_t>(p.long_tile)]];
+      if (p.frees_pair)
+        ++free_banks[owner[static_cast<std::size_t>(p.pair_tile)]];
+      call_end[done / per_call_products] = now;
+      current = -1;
+      ++done;
+    }
+    if (current < 0 && done < products.size()) {
+      const Product& p = products[done];
+      if (valid[static_cast<std::size_t>(p.pair_tile)] &&
+          valid[static_cast<std::size_t>(p.long_tile)]) {
+        current = static_cast<int>(done);
+        math_free = now + static_cast<long>(engine);
+      }
+    }
+    if (++now > 100'000'000)
+      throw std::logic_error("matmul_call_cycles: the unpack and math threads stopped");
+  }
+  const double steady = static_cast<double>(call_end[kCalls - 1] - call_end[kFrom]) /
+                        static_cast<double>(kCalls - 1 - kFrom);
+  const double cycles = steady + a.matmul_call.value;
+  cache.emplace_back(key, cycles);
+  return cycles;
 }
 
 /// The SFPU calls that cost `sfpu_function_tile` (transcendental functions, several instructions
