@@ -253,10 +253,15 @@ void gemm_tile(const PackedA& a, std::int64_t ba, const PackedB& b, std::int64_t
 
 void pack_tile_a(const Tile& a, Tile& packed) {
   // The micro-panels of the selected kernel, k-major, as pack_a lays them out (kp = 32).
+  // Written in order, panel by panel.
   const int mr = g_kernel->mr;
-  for (int r = 0; r < kTile; ++r)
+  float* dst = packed.data;
+  for (int p = 0; p < panel_count(mr); ++p) {
+    const int rows = panel_rows(mr, p);
     for (int k = 0; k < kTile; ++k)
-      packed.data[detail::packed_a_index(mr, r, k, kTile)] = a.data[r * kTile + k];
+      for (int r = 0; r < rows; ++r)
+        *dst++ = a.data[(p * mr + r) * kTile + k];
+  }
 }
 
 void packed_tile_matmul_acc(const Tile& packed_a, const Tile& b, Tile& acc) {
