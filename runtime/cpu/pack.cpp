@@ -1,7 +1,7 @@
-// Packing for <tilekit/cpu/gemm.hpp>: A into micro-panels of the micro-kernel's row count, B into 32-column panels, both
-// widened to fp32 and padded to whole tiles, in 64-byte aligned blocks that a small cache hands
-// back to the next call. B is packed whole, or, where the tile loop goes a column block at a
-// time (gemm_units), one block at a time by the thread that computes with it.
+// Packing for <tilekit/cpu/gemm.hpp>: A into micro-panels of the micro-kernel's row count, B into
+// 32-column panels, both widened to fp32 and padded to whole tiles, in 64-byte aligned blocks that
+// a small cache hands back to the next call. B is packed whole, or, where the tile loop goes a
+// column block at a time (gemm_units), one block at a time by the thread that computes with it.
 #include <tilekit/cpu/gemm.hpp>
 
 #include "gemm_layout.hpp"
@@ -176,7 +176,8 @@ PackedA pack_a_impl(TensorView<const T> a, ThreadPool* pool) {
   float* base = p.data.get();
   pool_or_default(pool).parallel_for(p.batch * panels, [&](std::int64_t b, std::int64_t e) {
     for (std::int64_t g = b; g < e; ++g) { // one micro-panel
-      const std::int64_t tile_row = g / per_tile; // counted over the batch
+      // Its tile row, counted over the batch.
+      const std::int64_t tile_row = g / per_tile;
       const int mp = static_cast<int>(g % per_tile), h = panel_rows(mr, mp);
       float* dst = base + tile_row * kTile * kp + panel_offset(mr, mp, kp);
       const MatrixView<const T> m = a.matrix(g / panels);

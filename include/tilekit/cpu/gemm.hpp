@@ -140,8 +140,8 @@ void tile_matmul_acc(const Tile& a, const Tile& b, Tile& acc);
 
 /// The same product with A packed once for several B tiles (attention's p @ V[h, j, d] for every
 /// d): pack_tile_a writes `a` into `packed` in pack_a's micro-panel layout for the selected
-/// micro-kernel (a Tile is the buffer, not a row-major tile), and packed_tile_matmul_acc(packed, b, acc) is tile_matmul_acc(a, b,
-/// acc) without the repacking, the same numerics.
+/// micro-kernel (a Tile is the buffer, not a row-major tile), and packed_tile_matmul_acc(packed, b,
+/// acc) is tile_matmul_acc(a, b, acc) without the repacking, the same numerics.
 void pack_tile_a(const Tile& a, Tile& packed);
 void packed_tile_matmul_acc(const Tile& packed_a, const Tile& b, Tile& acc);
 

@@ -462,10 +462,10 @@ TEST(Gemm, APackedForAnotherKernelIsRefused) {
         tk::cpu::gemm_tile(pa, pb, 0, 0, acc);
         ADD_FAILURE() << *first << " then " << *second << ": no error";
       } catch (const std::logic_error& e) {
-        EXPECT_EQ(std::string(e.what()),
-                  "gemm_tile: A is packed in " + std::to_string(pa.mr) +
-                      "-row micro-panels, the '" + *second + "' micro-kernel takes " +
-                      std::to_string(pa2.mr) + " (pack it after select_gemm_kernel)");
+        EXPECT_EQ(std::string(e.what()), "gemm_tile: A is packed in " + std::to_string(pa.mr) +
+                                             "-row micro-panels, the '" + *second +
+                                             "' micro-kernel takes " + std::to_string(pa2.mr) +
+                                             " (pack it after select_gemm_kernel)");
       }
     }
   tk::cpu::select_gemm_kernel(previous.c_str());
@@ -483,10 +483,10 @@ TEST(Gemm, Avx2PacksSixRowPanels) {
   const auto pa = tk::cpu::pack_a(tk::MatrixView<const float>{a.data(), 32, 64});
   EXPECT_EQ(pa.mr, 6);
   const float* p = pa.panel(0);
-  EXPECT_EQ(p[0], 0.0f);              // A[0, 0]
-  EXPECT_EQ(p[5], 5.0f * 64);         // A[5, 0]: the sixth float of k = 0
-  EXPECT_EQ(p[6], 1.0f);              // A[0, 1]
-  EXPECT_EQ(p[6 * 64], 6.0f * 64);    // A[6, 0]: the second panel, after 6 x 64 floats
+  EXPECT_EQ(p[0], 0.0f);                 // A[0, 0]
+  EXPECT_EQ(p[5], 5.0f * 64);            // A[5, 0]: the sixth float of k = 0
+  EXPECT_EQ(p[6], 1.0f);                 // A[0, 1]
+  EXPECT_EQ(p[6 * 64], 6.0f * 64);       // A[6, 0]: the second panel, after 6 x 64 floats
   EXPECT_EQ(p[30 * 64 + 1], 31.0f * 64); // A[31, 0]: the last panel has two rows
   EXPECT_EQ(p[30 * 64 + 2 * 63 + 1], 31.0f * 64 + 63); // A[31, 63], the tile row's last float
   tk::cpu::select_gemm_kernel(previous.c_str());
