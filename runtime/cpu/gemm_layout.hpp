@@ -23,10 +23,6 @@ inline constexpr int panel_rows(int mr, int p) {
 inline constexpr std::int64_t panel_offset(int mr, int p, std::int64_t kp) {
   return p * mr * kp;
 }
-// Where element (r, k) of a tile row is, for a micro-panel height mr and padded K kp.
-inline constexpr std::int64_t packed_a_index(int mr, int r, std::int64_t k, std::int64_t kp) {
-  return panel_offset(mr, r / mr, kp) + k * panel_rows(mr, r / mr) + r % mr;
-}
 
 // The micro-panel height of the selected micro-kernel (gemm.cpp): what pack_a and packed_a_alloc
 // write into a new PackedA.

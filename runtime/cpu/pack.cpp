@@ -398,7 +398,7 @@ PackedA packed_a_alloc(std::int64_t rows, std::int64_t cols) {
 }
 
 // Tile (ti, tk) is, in each of panel ti's micro-panels, the 32 k values from 32tk on:
-// A[32ti + r, k] at packed_a_index(mr, r, k, kp), as pack_a_impl writes them.
+// A[32ti + r, k] in micro-panel r / mr at k * rows + r % mr, as pack_a_impl writes them.
 void store_packed_a(const Tile& src, PackedA& dst, std::int64_t ti, std::int64_t tk) {
   const int mr = dst.mr;
   const std::int64_t kp = dst.k_tiles * kTile;
