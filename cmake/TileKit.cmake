@@ -105,6 +105,15 @@ function(tilekit_add_kernel target source)
   target_link_libraries(${target} PUBLIC TileKit::runtime)
   if("cpu" IN_LIST targets)
     target_link_libraries(${target} PUBLIC TileKit::cpu_runtime)
+    # In a TileKit build with TILEKIT_CPU_NATIVE (the runtime built for this machine), the
+    # generated loops too, so that their element-wise epilogues run as wide as the machine allows
+    # (8 floats with AVX2 instead of SSE's 4). -ffp-contract=off keeps every result bit for bit
+    # what the portable build computes: GCC would otherwise fuse a * b + c into one FMA.
+    get_property(native GLOBAL PROPERTY TILEKIT_CPU_NATIVE)
+    if(native)
+      set_source_files_properties("${dir}/${stem}_cpu.cpp" TARGET_DIRECTORY ${target}
+                                  PROPERTIES COMPILE_OPTIONS "-march=native;-ffp-contract=off")
+    endif()
   endif()
   if("tt" IN_LIST targets)
     # PUBLIC: whoever calls run_tt needs the MeshDevice API to create the device.

@@ -7,8 +7,26 @@
 
 namespace tk::cpu::detail {
 
-inline constexpr int kMr = 8;  // rows of a micro-tile (one packed-A micro-panel)
-inline constexpr int kNr = 32; // columns of a micro-tile: the whole tile width
+inline constexpr int kNr = 32; // columns of a packed-B panel: the whole tile width
+
+// A tile row of packed A (32 rows x Kp) is cut into micro-panels of `mr` rows, the micro-kernel's
+// (PackedA::mr): panel p holds rows [p * mr, p * mr + rows) with rows = panel_rows(mr, p) (the last
+// is shorter where mr does not divide 32: 6, 6, 6, 6, 6, 2 for mr = 6), k-major: element (r, k)
+// is at panel_offset(mr, p, kp) + k * rows + r % mr. Every panel before p is full, so panel p
+// starts p * mr * kp floats into the tile row, and the tile row is 32 * kp floats for any mr.
+inline constexpr int panel_count(int mr) {
+  return (kTile + mr - 1) / mr;
+}
+inline constexpr int panel_rows(int mr, int p) {
+  return kTile - p * mr < mr ? kTile - p * mr : mr;
+}
+inline constexpr std::int64_t panel_offset(int mr, int p, std::int64_t kp) {
+  return p * mr * kp;
+}
+
+// The micro-panel height of the selected micro-kernel (gemm.cpp): what pack_a and packed_a_alloc
+// write into a new PackedA.
+int selected_mr();
 
 // Column blocks of one matrix of B (gemm_tile_pos; the last may be narrower).
 inline std::int64_t column_blocks(const PackedB& b) {

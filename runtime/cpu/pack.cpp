@@ -1,7 +1,7 @@
-// Packing for <tilekit/cpu/gemm.hpp>: A into 8-row micro-panels, B into 32-column panels, both
-// widened to fp32 and padded to whole tiles, in 64-byte aligned blocks that a small cache hands
-// back to the next call. B is packed whole, or, where the tile loop goes a column block at a
-// time (gemm_units), one block at a time by the thread that computes with it.
+// Packing for <tilekit/cpu/gemm.hpp>: A into micro-panels of the micro-kernel's row count, B into
+// 32-column panels, both widened to fp32 and padded to whole tiles, in 64-byte aligned blocks that
+// a small cache hands back to the next call. B is packed whole, or, where the tile loop goes a
+// column block at a time (gemm_units), one block at a time by the thread that computes with it.
 #include <tilekit/cpu/gemm.hpp>
 
 #include "gemm_layout.hpp"
@@ -97,7 +97,9 @@ struct DeferredB {
 
 namespace {
 
-using detail::kMr;
+using detail::panel_count;
+using detail::panel_offset;
+using detail::panel_rows;
 
 AlignedFloats alloc_floats(std::int64_t n) {
   const std::size_t bytes =
@@ -147,36 +149,51 @@ ThreadPool& pool_or_default(ThreadPool* p) {
   return p ? *p : default_pool();
 }
 
-// Micro-panel layout: dst[k * 8 + r] = A[row0 + r, k]; rows beyond A and k beyond K are zero.
-// `a` is every matrix of the batch, each padded to whole tiles on its own.
+// One micro-panel of `rows` (a compile-time count in the common cases, so the inner loop is
+// unrolled): dst[k * rows + r] = src[r * ld + k] for k < cols.
+template <int Rows, class T>
+void pack_rows(const T* src, std::int64_t ld, std::int64_t cols, float* dst) {
+  for (std::int64_t k = 0; k < cols; ++k)
+    for (int r = 0; r < Rows; ++r)
+      dst[k * Rows + r] = widen(src[r * ld + k]);
+}
+
+// Micro-panel layout (gemm_layout.hpp): tile row ti's micro-panel p holds rows
+// 32ti + p * mr .. (panel_rows(mr, p) of them), dst[k * rows + r] = A[row0 + r, k]; rows beyond A
+// and k beyond K are zero. `a` is every matrix of the batch, each padded to whole tiles on its
+// own.
 template <class T>
 PackedA pack_a_impl(TensorView<const T> a, ThreadPool* pool) {
   PackedA p;
   p.batch = a.batch;
   p.m_tiles = tiles_of(a.rows);
   p.k_tiles = tiles_of(a.cols);
+  p.mr = detail::selected_mr();
+  const int mr = p.mr, per_tile = panel_count(mr);
   const std::int64_t kp = p.k_tiles * kTile;
-  const std::int64_t panels = p.m_tiles * (kTile / kMr); // micro-panels per matrix
+  const std::int64_t panels = p.m_tiles * per_tile; // micro-panels per matrix
   p.data = alloc_floats(p.batch * p.m_tiles * kTile * kp);
   float* base = p.data.get();
   pool_or_default(pool).parallel_for(p.batch * panels, [&](std::int64_t b, std::int64_t e) {
-    for (std::int64_t g = b; g < e; ++g) { // one 8-row micro-panel
-      float* dst = base + g * kMr * kp;
+    for (std::int64_t g = b; g < e; ++g) { // one micro-panel
+      // Its tile row, counted over the batch.
+      const std::int64_t tile_row = g / per_tile;
+      const int mp = static_cast<int>(g % per_tile), h = panel_rows(mr, mp);
+      float* dst = base + tile_row * kTile * kp + panel_offset(mr, mp, kp);
       const MatrixView<const T> m = a.matrix(g / panels);
-      const std::int64_t row0 = g % panels * kMr;
-      const int rows = static_cast<int>(std::clamp<std::int64_t>(m.rows - row0, 0, kMr));
-      if (rows < kMr || m.cols < kp)
-        std::memset(dst, 0, sizeof(float) * kMr * kp);
-      if (rows == kMr) { // the common case: write each k's 8 floats contiguously
-        const T* src = m.data + row0 * m.cols;
-        for (std::int64_t k = 0; k < m.cols; ++k)
-          for (int r = 0; r < kMr; ++r)
-            dst[k * kMr + r] = widen(src[r * m.cols + k]);
-      } else {
+      const std::int64_t row0 = (tile_row % p.m_tiles) * kTile + mp * mr;
+      const int rows = static_cast<int>(std::clamp<std::int64_t>(m.rows - row0, 0, h));
+      if (rows < h || m.cols < kp)
+        std::memset(dst, 0, sizeof(float) * static_cast<std::size_t>(h * kp));
+      const T* src = m.data + row0 * m.cols;
+      if (rows == h && h == 8) // the common cases: write each k's floats contiguously
+        pack_rows<8>(src, m.cols, m.cols, dst);
+      else if (rows == h && h == 6)
+        pack_rows<6>(src, m.cols, m.cols, dst);
+      else
         for (int r = 0; r < rows; ++r)
           for (std::int64_t k = 0; k < m.cols; ++k)
-            dst[k * kMr + r] = widen(m.data[(row0 + r) * m.cols + k]);
-      }
+            dst[k * h + r] = widen(src[r * m.cols + k]);
     }
   });
   return p;
@@ -371,6 +388,7 @@ PackedA packed_a_alloc(std::int64_t rows, std::int64_t cols) {
   PackedA p;
   p.m_tiles = tiles_of(rows);
   p.k_tiles = tiles_of(cols);
+  p.mr = detail::selected_mr();
   const std::int64_t n = p.m_tiles * p.k_tiles * kTile * kTile;
   p.data = alloc_floats(n);
   // The padding must be zero, as pack_a leaves it; whole tiles are all written by stores.
@@ -379,16 +397,18 @@ PackedA packed_a_alloc(std::int64_t rows, std::int64_t cols) {
   return p;
 }
 
-// Tile (ti, tk) is, in each of panel ti's four 8-row micro-panels, the 32 k values from 32tk on:
-// dst[k * 8 + r] = A[32ti + 8mp + r, k], as pack_a_impl writes them.
+// Tile (ti, tk) is, in each of panel ti's micro-panels, the 32 k values from 32tk on:
+// A[32ti + r, k] in micro-panel r / mr at k * rows + r % mr, as pack_a_impl writes them.
 void store_packed_a(const Tile& src, PackedA& dst, std::int64_t ti, std::int64_t tk) {
+  const int mr = dst.mr;
   const std::int64_t kp = dst.k_tiles * kTile;
   float* panel = dst.data.get() + ti * kTile * kp;
-  for (int mp = 0; mp < kTile / kMr; ++mp) {
-    float* micro = panel + mp * kMr * kp + tk * kTile * kMr;
+  for (int mp = 0; mp < panel_count(mr); ++mp) {
+    const int h = panel_rows(mr, mp);
+    float* micro = panel + panel_offset(mr, mp, kp) + tk * kTile * h;
     for (int k = 0; k < kTile; ++k)
-      for (int r = 0; r < kMr; ++r)
-        micro[k * kMr + r] = src(mp * kMr + r, k);
+      for (int r = 0; r < h; ++r)
+        micro[k * h + r] = src(mp * mr + r, k);
   }
 }
 

@@ -30,12 +30,15 @@ struct AlignedFree {
 using AlignedFloats = std::unique_ptr<float[], AlignedFree>;
 
 /// A (M x K) widened to fp32 and zero-padded to whole tiles. Tile row ti is one contiguous panel
-/// of 32 x Kp floats, made of four 8-row micro-panels stored k-major (8 consecutive floats per k),
-/// which is the order the micro-kernel broadcasts them in. A batch of `batch` matrices (packed
-/// from a TensorView) is their panels one matrix after the other; m_tiles counts one matrix.
+/// of 32 x Kp floats, made of micro-panels of `mr` rows (the micro-kernel's: 8 for "avx512" and
+/// "portable", 6 for "avx2", whose 32 rows are 6, 6, 6, 6, 6, 2), each stored k-major (mr
+/// consecutive floats per k), which is the order the micro-kernel broadcasts them in. A batch of
+/// `batch` matrices (packed from a TensorView) is their panels one matrix after the other; m_tiles
+/// counts one matrix. gemm_tile requires the selected micro-kernel to take panels of a.mr rows.
 struct PackedA {
   AlignedFloats data;
   std::int64_t batch = 1, m_tiles = 0, k_tiles = 0;
+  int mr = 8;
   const float* panel(std::int64_t ti) const { return panel(0, ti); }
   const float* panel(std::int64_t b, std::int64_t ti) const {
     return data.get() + (b * m_tiles + ti) * kTile * k_tiles * kTile;
@@ -136,9 +139,9 @@ inline void gemm_tile(const PackedA& a, const PackedB& b, std::int64_t ti, std::
 void tile_matmul_acc(const Tile& a, const Tile& b, Tile& acc);
 
 /// The same product with A packed once for several B tiles (attention's p @ V[h, j, d] for every
-/// d): pack_tile_a writes `a` into `packed` in pack_a's micro-panel layout (a Tile is the buffer,
-/// not a row-major tile), and packed_tile_matmul_acc(packed, b, acc) is tile_matmul_acc(a, b,
-/// acc) without the repacking, the same numerics.
+/// d): pack_tile_a writes `a` into `packed` in pack_a's micro-panel layout for the selected
+/// micro-kernel (a Tile is the buffer, not a row-major tile), and packed_tile_matmul_acc(packed, b,
+/// acc) is tile_matmul_acc(a, b, acc) without the repacking, the same numerics.
 void pack_tile_a(const Tile& a, Tile& packed);
 void packed_tile_matmul_acc(const Tile& packed_a, const Tile& b, Tile& acc);
 
@@ -179,7 +182,8 @@ std::int64_t gemm_unit_size(const PackedA& a, const PackedB& b, std::int64_t n, 
 
 /// The micro-kernels compiled into this build, best first ("avx512", "avx2", "portable"), and
 /// the one gemm_tile uses. select_gemm_kernel switches it (for tests and benchmarks; not while a
-/// gemm runs) and returns false for a name that is not compiled in.
+/// gemm runs, and operands packed before are packed for the kernel selected then) and returns
+/// false for a name that is not compiled in.
 const char* const* gemm_kernels(); // nullptr-terminated
 const char* gemm_kernel();
 bool select_gemm_kernel(const char* name);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,35 @@ TEST_P(GemmTest, F32MatchesDoubleReference) {
     SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n));
     const auto a = random_floats(s.m * s.k, 11), b = random_floats(s.k * s.n, 12);
     expect_close(tile_matmul(a, b, s), a, b, s, 1e-5);
+  }
+}
+
+// Row and column counts that are multiples of neither the tile (32) nor a micro-panel (6 or 8
+// rows): the rows of A past M are zero padding, in whichever micro-panel they fall.
+TEST_P(GemmTest, RaggedShapesMatchDoubleReference) {
+  const Shape ragged[] = {{45, 70, 50}, {1, 33, 7}, {37, 96, 32}, {62, 5, 64}, {91, 130, 33}};
+  for (const Shape& s : ragged) {
+    SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n));
+    const auto a = random_floats(s.m * s.k, 13), b = random_floats(s.k * s.n, 14);
+    const auto pa = tk::cpu::pack_a(tk::MatrixView<const float>{a.data(), s.m, s.k});
+    const auto pb = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), s.k, s.n});
+    // store_tile takes whole tiles (or vectors): copy the part of each tile inside C by hand, and
+    // check that the padding rows and columns are zero.
+    std::vector<float> c(static_cast<std::size_t>(s.m * s.n));
+    Tile acc;
+    for (std::int64_t ti = 0; ti < pa.m_tiles; ++ti)
+      for (std::int64_t tj = 0; tj < pb.n_tiles; ++tj) {
+        tk::cpu::gemm_tile(pa, pb, ti, tj, acc);
+        for (int r = 0; r < 32; ++r)
+          for (int q = 0; q < 32; ++q) {
+            const std::int64_t i = ti * 32 + r, j = tj * 32 + q;
+            if (i < s.m && j < s.n)
+              c[static_cast<std::size_t>(i * s.n + j)] = acc(r, q);
+            else
+              ASSERT_EQ(acc(r, q), 0.0f) << i << "," << j;
+          }
+      }
+    expect_close(c, a, b, s, 1e-5);
   }
 }
 
@@ -409,6 +439,59 @@ std::vector<std::string> compiled_kernels() {
 
 INSTANTIATE_TEST_SUITE_P(Kernels, GemmTest, ::testing::ValuesIn(compiled_kernels()),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// An A packed for one micro-kernel's panel height is refused by a kernel that takes another,
+// with the reason, rather than read wrongly.
+TEST(Gemm, APackedForAnotherKernelIsRefused) {
+  const std::string previous = tk::cpu::gemm_kernel();
+  const std::vector<float> a(32 * 32, 1.0f), b(32 * 32, 1.0f);
+  const auto pb = tk::cpu::pack_b(tk::MatrixView<const float>{b.data(), 32, 32});
+  for (const char* const* first = tk::cpu::gemm_kernels(); *first; ++first)
+    for (const char* const* second = tk::cpu::gemm_kernels(); *second; ++second) {
+      ASSERT_TRUE(tk::cpu::select_gemm_kernel(*first));
+      const auto pa = tk::cpu::pack_a(tk::MatrixView<const float>{a.data(), 32, 32});
+      ASSERT_TRUE(tk::cpu::select_gemm_kernel(*second));
+      const auto pa2 = tk::cpu::pack_a(tk::MatrixView<const float>{a.data(), 32, 32});
+      Tile acc;
+      if (pa.mr == pa2.mr) {
+        tk::cpu::gemm_tile(pa, pb, 0, 0, acc);
+        EXPECT_EQ(acc(31, 31), 32.0f) << *first << " then " << *second;
+        continue;
+      }
+      try {
+        tk::cpu::gemm_tile(pa, pb, 0, 0, acc);
+        ADD_FAILURE() << *first << " then " << *second << ": no error";
+      } catch (const std::logic_error& e) {
+        EXPECT_EQ(std::string(e.what()), "gemm_tile: A is packed in " + std::to_string(pa.mr) +
+                                             "-row micro-panels, the '" + *second +
+                                             "' micro-kernel takes " + std::to_string(pa2.mr) +
+                                             " (pack it after select_gemm_kernel)");
+      }
+    }
+  tk::cpu::select_gemm_kernel(previous.c_str());
+}
+
+#if defined(__AVX2__) && defined(__FMA__) && !defined(__AVX512F__)
+// On an AVX2 machine the 6x16 kernel is the default, and packs A in 6-row micro-panels.
+TEST(Gemm, Avx2PacksSixRowPanels) {
+  EXPECT_STREQ(tk::cpu::gemm_kernels()[0], "avx2");
+  const std::string previous = tk::cpu::gemm_kernel();
+  ASSERT_TRUE(tk::cpu::select_gemm_kernel("avx2"));
+  std::vector<float> a(32 * 64);
+  for (std::size_t e = 0; e < a.size(); ++e)
+    a[e] = static_cast<float>(e); // A[r, k] = 64r + k
+  const auto pa = tk::cpu::pack_a(tk::MatrixView<const float>{a.data(), 32, 64});
+  EXPECT_EQ(pa.mr, 6);
+  const float* p = pa.panel(0);
+  EXPECT_EQ(p[0], 0.0f);                 // A[0, 0]
+  EXPECT_EQ(p[5], 5.0f * 64);            // A[5, 0]: the sixth float of k = 0
+  EXPECT_EQ(p[6], 1.0f);                 // A[0, 1]
+  EXPECT_EQ(p[6 * 64], 6.0f * 64);       // A[6, 0]: the second panel, after 6 x 64 floats
+  EXPECT_EQ(p[30 * 64 + 1], 31.0f * 64); // A[31, 0]: the last panel has two rows
+  EXPECT_EQ(p[30 * 64 + 2 * 63 + 1], 31.0f * 64 + 63); // A[31, 63], the tile row's last float
+  tk::cpu::select_gemm_kernel(previous.c_str());
+}
+#endif
 
 TEST(Gemm, KernelSelection) {
   EXPECT_STREQ(tk::cpu::gemm_kernel(), tk::cpu::gemm_kernels()[0]); // best one by default

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -163,8 +164,15 @@ static void expect_stored_as_packed(std::int64_t m, std::int64_t k) {
 }
 
 TEST(StorePackedA, SameFloatsAsPackA) {
-  expect_stored_as_packed(96, 160);
-  expect_stored_as_packed(32, 224);
+  // For every micro-kernel's panel height (6 rows for avx2, 8 for the others).
+  const std::string previous = tk::cpu::gemm_kernel();
+  for (const char* const* k = tk::cpu::gemm_kernels(); *k; ++k) {
+    SCOPED_TRACE(*k);
+    ASSERT_TRUE(tk::cpu::select_gemm_kernel(*k));
+    expect_stored_as_packed(96, 160);
+    expect_stored_as_packed(32, 224);
+  }
+  tk::cpu::select_gemm_kernel(previous.c_str());
 }
 
 // Not whole tiles: the padding no tile store reaches is zero, as pack_a leaves it.
