@@ -13,6 +13,7 @@
 #include "lowering/ir/verifier.hpp"
 #include "lowering/tt/assign_cbs.hpp"
 #include "lowering/tt/attach_accessors.hpp"
+#include "lowering/tt/batch_sections.hpp"
 #include "lowering/tt/bind_runtime_args.hpp"
 #include "lowering/tt/block_matmul.hpp"
 #include "lowering/tt/choose_blocks.hpp"
@@ -100,6 +101,10 @@ constexpr Stage kTT[] = {
      "@options(q_chunk = q): a work item of q rows sharing each key step's windows, the rows' "
      "state cycling through their CBs in FIFO order",
      chunk_rows},
+    {"batch-sections",
+     "a loop over a row of tiles whose body is one DST section of one tile: batches of as many "
+     "tiles as DST holds in one section, each operation's init once per batch",
+     batch_sections},
     {"assign-cbs", "CB indices in their role's range, intermediate depths, the L1 budget",
      assign_cbs},
     {"split-kernels", "reader, compute and writer functions, each with only the loops it needs",
