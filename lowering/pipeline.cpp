@@ -25,6 +25,7 @@
 #include "lowering/tt/keep_rows.hpp"
 #include "lowering/tt/multicast_reads.hpp"
 #include "lowering/tt/partition_work.hpp"
+#include "lowering/tt/peel_mask.hpp"
 #include "lowering/tt/plan_buffers.hpp"
 #include "lowering/tt/select_tile_ops.hpp"
 #include "lowering/tt/split_kernels.hpp"

@@ -46,8 +46,17 @@ public:
   Batcher(const Program& p, std::int64_t capacity) : capacity_(capacity), names_(p) {
     for (const Function& f : p.functions)
       names_.add(f);
-    for (const RowOfTiles& r : p.rows)
-      rows_.insert("cb_" + r.name);
+    const Function* kernel = ir::find_function(p, FuncKind::kernel);
+    const std::map<std::string, std::string> tiles =
+        kernel ? ir::tile_count_vars(*kernel) : std::map<std::string, std::string>{};
+    for (const RowOfTiles& r : p.rows) {
+      const CircularBuffer* cb = p.find_cb("cb_" + r.name);
+      auto t = tiles.find(r.dim);
+      if (!cb || (r.tiles && t == tiles.end()))
+        continue;
+      // The row's tile count: its dimension's tile-count variable, or a batch dimension's value.
+      rows_.emplace(cb->name, std::make_pair(var(r.tiles ? t->second : r.dim, Type::i32()), cb->depth));
+    }
   }
 
   Stmt walk(const Stmt& s) {
@@ -79,7 +88,8 @@ public:
 private:
   std::int64_t capacity_;
   NameSet names_;
-  std::set<std::string> rows_;
+  // row CB -> (its row's tile count, the CB's pages)
+  std::map<std::string, std::pair<Expr, std::int64_t>> rows_;
 
   // The body analysed, or nullopt when it is not one section of one tile this stage batches.
   std::optional<Body> analyse(const For& f) const {
@@ -179,22 +189,16 @@ private:
     return body;
   }
 
-  Stmt batch(const For& f) {
-    std::optional<Body> body = analyse(f);
-    if (!body || body->slot_of_per_tile.empty())
-      return nullptr;
-    const auto shared = static_cast<std::int64_t>(body->slot_of_shared.size());
-    const auto per_tile = static_cast<std::int64_t>(body->slot_of_per_tile.size());
-    const std::int64_t B = (capacity_ - shared) / per_tile;
-    if (B < 2)
-      return nullptr;
-    const std::string db = names_.fresh(f.var + "b");
-    const Expr batch_var = var(db, Type::i32());
+  // One batch of `size` iterations, the first at `first`: each statement for the batch's tiles in
+  // turn (a shared one once), in one section.
+  Stmt batch_body(const For& f, const Body& body, std::int64_t size, const Expr& first) const {
+    const auto shared = static_cast<std::int64_t>(body.slot_of_shared.size());
+    const auto per_tile = static_cast<std::int64_t>(body.slot_of_per_tile.size());
     auto slot = [&](std::int64_t s, std::int64_t k) {
-      auto sh = body->slot_of_shared.find(s);
-      const std::int64_t out = sh != body->slot_of_shared.end()
+      auto sh = body.slot_of_shared.find(s);
+      const std::int64_t out = sh != body.slot_of_shared.end()
                                    ? sh->second
-                                   : shared + k * per_tile + body->slot_of_per_tile.at(s);
+                                   : shared + k * per_tile + body.slot_of_per_tile.at(s);
       if (out < 0 || out >= capacity_)
         throw InternalError("internal error: batch-sections: slot " + std::to_string(out) +
                             " but DST holds " + std::to_string(capacity_) + " tiles");
@@ -202,19 +206,19 @@ private:
     };
     const Block* b = as<Block>(f.body);
     std::vector<Stmt> out;
-    for (std::size_t t = 0; t < body->calls.size(); ++t) {
-      const Call* c = body->calls[t];
+    for (std::size_t t = 0; t < body.calls.size(); ++t) {
+      const Call* c = body.calls[t];
       const SourceRange loc = b->stmts[t]->loc.range;
       if (c->fn == Intrinsic::cb_wait_front || c->fn == Intrinsic::cb_pop_front) {
-        out.push_back(evaluate(call(c->fn, {c->args[0], int_imm(B)}), loc));
+        out.push_back(evaluate(call(c->fn, {c->args[0], int_imm(size)}), loc));
         continue;
       }
-      for (std::int64_t k = 0; k < (body->shared[t] ? 1 : B); ++k) {
+      for (std::int64_t k = 0; k < (body.shared[t] ? 1 : size); ++k) {
         std::vector<Expr> args = c->args;
         for (std::size_t a : slot_args(c->fn))
           args[a] = slot(as<IntImm>(args[a])->value, k);
         for (auto [at, index] : tt::cb_tile_args(c->fn))
-          if (body->rotated.count(cb_name(args[at])))
+          if (body.rotated.count(cb_name(args[at])))
             args[index] = int_imm(k);
         struct Subst : Mutator {
           std::string v;
@@ -224,19 +228,61 @@ private:
           }
         } subst;
         subst.v = f.var;
-        subst.by = ir::add(f.min, ir::add(ir::mul(batch_var, int_imm(B)), int_imm(k)));
+        subst.by = ir::add(first, int_imm(k));
         for (Expr& a : args)
           a = subst.mutate(a);
         out.push_back(evaluate(call(c->fn, std::move(args), c->loc.range), loc));
       }
     }
-    const Expr batches = binary(BinaryOp::div, f.extent, int_imm(B));
+    return block(std::move(out));
+  }
+
+  // The loop as batches: as many of the largest size B as fit, then of each power of two below B
+  // (at most one each: what is left is less than the size before), then the body as it was for
+  // the last tile if one is left. n = E tiles: `for vb in 0 .. E / B`, then `for vb in 0 .. E % B
+  // / b` for b = 4, 2 (those below B), then `for v in min + E - r .. +r` with r the tiles left.
+  Stmt batch(const For& f) {
+    std::optional<Body> body = analyse(f);
+    if (!body || body->slot_of_per_tile.empty())
+      return nullptr;
+    const auto shared = static_cast<std::int64_t>(body->slot_of_shared.size());
+    const auto per_tile = static_cast<std::int64_t>(body->slot_of_per_tile.size());
+    const std::int64_t B = (capacity_ - shared) / per_tile;
+    if (B < 2)
+      return nullptr;
+    std::vector<std::int64_t> sizes = {B};
+    for (std::int64_t b = 1; b < B; b *= 2)
+      if (b >= 2)
+        sizes.insert(sizes.begin() + 1, b);
+    // A batch's pages must not wrap around its CB's end (the packer writes, and copy_tile reads,
+    // a reservation's pages from one pointer on): the row CBs the body uses each hold whole rows
+    // (their pages a multiple of the row's tiles), so a row starts at a multiple of its length
+    // and a batch inside a row stays inside the CB. Otherwise no tile runs in a batch.
+    std::set<std::string> used;
+    for (const Call* c : body->calls)
+      for (const Expr& a : c->args)
+        if (rows_.count(cb_name(a)))
+          used.insert(cb_name(a));
+    Expr whole = int_imm(1);
+    for (const std::string& cb : used) {
+      const auto& [tiles, pages] = rows_.at(cb);
+      whole = ir::mul(whole, int_imm(1) - binary(BinaryOp::min, int_imm(pages) % tiles, int_imm(1)));
+    }
     std::vector<Stmt> loops;
-    loops.push_back(
-        for_loop(db, int_imm(0), batches, f.role, block(std::move(out)), f.loc.range));
-    loops.push_back(for_loop(f.var, ir::add(f.min, ir::mul(batches, int_imm(B))),
-                             binary(BinaryOp::mod, f.extent, int_imm(B)), f.role, f.body,
-                             f.loc.range));
+    const std::string nb = names_.fresh(f.var + "_batched");
+    const Expr batched = var(nb, Type::i32());
+    loops.push_back(decl(nb, Type::i32(), ir::mul(f.extent, whole), f.loc.range));
+    Expr left = batched; // the tiles not yet in a batch
+    for (std::int64_t size : sizes) {
+      const std::string db = names_.fresh(f.var + "b");
+      const Expr start = left == batched ? f.min : ir::add(f.min, batched - left);
+      const Expr first = ir::add(start, ir::mul(var(db, Type::i32()), int_imm(size)));
+      loops.push_back(for_loop(db, int_imm(0), binary(BinaryOp::div, left, int_imm(size)), f.role,
+                               batch_body(f, *body, size, first), f.loc.range));
+      left = binary(BinaryOp::mod, left, int_imm(size));
+    }
+    loops.push_back(for_loop(f.var, ir::add(f.min, batched - left), f.extent - batched + left,
+                             f.role, f.body, f.loc.range));
     return block(std::move(loops));
   }
 };

@@ -8,8 +8,8 @@
 // a slot of its own; every other slot is renumbered per tile, B = (DST capacity - shared slots) /
 // (slots per tile). The row CB the body rotates (waits 1, reads tile 0, pops 1, packs 1) is waited
 // and popped B at a time, its tile 0 read as tile k of the batch; its packs fill one reservation
-// of B. The tiles past the last whole batch run the body as it was, one at a time
-// (docs/lowering.md, "Batched sections").
+// of B. The tiles past the last whole batch run in at most one batch of each power of two below
+// B, and a last one alone as the body was (docs/lowering.md, "Batched sections").
 #pragma once
 
 #include "lowering/ir/module.hpp"
