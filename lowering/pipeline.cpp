@@ -102,6 +102,10 @@ constexpr Stage kTT[] = {
      "@options(q_chunk = q): a work item of q rows sharing each key step's windows, the rows' "
      "state cycling through their CBs in FIFO order",
      chunk_rows},
+    {"peel-mask",
+     "a key loop masked by tril(i, j): the steps below every row's diagonal (j < i) in a loop of "
+     "their own without the mask, the diagonal steps as before",
+     peel_mask},
     {"batch-sections",
      "a loop over a row of tiles whose body is one DST section of one tile: batches of as many "
      "tiles as DST holds in one section, each operation's init once per batch",

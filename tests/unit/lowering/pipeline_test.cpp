@@ -27,9 +27,9 @@ TEST(Pipeline, StageTables) {
       "materialise",        "plan-buffers",        "attach-accessors",
       "choose-blocks",      "block-matmul",        "partition-work",
       "to-core-loop",       "keep-rows",           "stream-rows",
-      "select-tile-ops",    "chunk-rows",          "batch-sections",
-      "assign-cbs",         "split-kernels",       "multicast-reads",
-      "bind-runtime-args",
+      "select-tile-ops",    "chunk-rows",          "peel-mask",
+      "batch-sections",     "assign-cbs",          "split-kernels",
+      "multicast-reads",    "bind-runtime-args",
       "insert-cb-protocol", "insert-compute-init", "insert-dst-management",
       "finalize-signature", "verify-kernels"};
   EXPECT_EQ(names(Target::tt), tt);

@@ -1140,5 +1140,43 @@ TEST(TTStages, BatchSectionsLeavesALoopThatPacksIntoAStream) {
   EXPECT_EQ(after, before);
 }
 
+// peel-mask: `s = where(tril(i, j), s * scale, fill(-inf))` is `s * scale` for every key step
+// below the row's diagonal (j < i), so the key loop `for j in 0 .. i + 1` runs as `for j in 0 ..
+// j_below` without the mask group (no fill, no mask tile from the reader, no wait, copy, pop or
+// where; the scaled score packed from its own slot) and `for j in j_below .. +i + 1 - j_below`
+// as before. With the Q chunk, i is `min(qc * 4 + qr, St - 1)` inside `for qr in 0 .. 4`: the
+// bound below every row of the chunk is min(qc * 4, St - 1).
+TEST(TTStages, PeelMaskRunsTheStepsBelowTheDiagonalWithoutTheMask) {
+  const std::string tk = tk::test::read_file(tk::test::source_dir() / "examples" / "attention.tk");
+  const std::string after = after_tk(tk, "peel-mask");
+  EXPECT_NE(after.find("      let j_below: i32 = max(min(i, i + 1), 0)\n"
+                       "      for j in 0 .. j_below reduction {\n"),
+            std::string::npos)
+      << after;
+  EXPECT_NE(after.find("      for j in j_below .. +i + 1 - j_below reduction {\n"), std::string::npos)
+      << after;
+  const std::size_t below = after.find("      for j in 0 .. j_below reduction {\n");
+  const std::size_t diagonal = after.find("      for j in j_below ..");
+  ASSERT_LT(below, diagonal);
+  const std::string unmasked = after.substr(below, diagonal - below);
+  EXPECT_EQ(unmasked.find("tril"), std::string::npos) << unmasked;
+  EXPECT_EQ(unmasked.find("where_tile"), std::string::npos) << unmasked;
+  EXPECT_EQ(unmasked.find("fill_tile"), std::string::npos) << unmasked;
+  EXPECT_NE(unmasked.find("        mul_unary_tile(0, float_bits(scale))\n"
+                          "        pack_tile(0, cb_s)\n"),
+            std::string::npos)
+      << unmasked;
+  const std::string masked = after.substr(diagonal);
+  EXPECT_NE(masked.find("        df.tril_tile(cb_mask, DataFormat::Float16_b, 32 * (j - i))\n"),
+            std::string::npos)
+      << masked;
+
+  const std::string q4 = after_tk(tk::test::read_file(tk::test::source_dir() / "bench" / "attention_q4.tk"),
+                                  "peel-mask");
+  EXPECT_NE(q4.find("      let j_below: i32 = max(min(min(qc * 4, St - 1), qend), 0)\n"),
+            std::string::npos)
+      << q4;
+}
+
 } // namespace
 } // namespace tk::lower
