@@ -35,9 +35,9 @@ std::vector<std::size_t> slot_args(Intrinsic fn) {
 // A loop body this stage batches, analysed.
 struct Body {
   std::vector<const Call*> calls;
-  std::set<std::string> rotated;          // row CBs the body waits for, reads at 0 and pops
-  std::vector<bool> shared;               // per statement: runs once per batch
-  std::map<std::int64_t, std::int64_t> slot_of_shared;  // shared slot -> its slot in the batch
+  std::set<std::string> rotated; // row CBs the body waits for, reads at 0 and pops
+  std::vector<bool> shared;      // per statement: runs once per batch
+  std::map<std::int64_t, std::int64_t> slot_of_shared;   // shared slot -> its slot in the batch
   std::map<std::int64_t, std::int64_t> slot_of_per_tile; // per-tile slot -> its ordinal
 };
 
@@ -55,7 +55,8 @@ public:
       if (!cb || (r.tiles && t == tiles.end()))
         continue;
       // The row's tile count: its dimension's tile-count variable, or a batch dimension's value.
-      rows_.emplace(cb->name, std::make_pair(var(r.tiles ? t->second : r.dim, Type::i32()), cb->depth));
+      rows_.emplace(cb->name,
+                    std::make_pair(var(r.tiles ? t->second : r.dim, Type::i32()), cb->depth));
     }
   }
 
@@ -73,14 +74,12 @@ public:
       if (Stmt batched = batch(*f))
         return batched;
       Stmt body = walk(f->body);
-      return body == f->body ? s
-                             : for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
+      return body == f->body ? s : for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
     }
     if (const IfThenElse* i = as<IfThenElse>(s)) {
       Stmt t = walk(i->then_case);
       Stmt e = i->else_case ? walk(i->else_case) : nullptr;
-      return t == i->then_case && e == i->else_case ? s
-                                                    : if_then_else(i->cond, t, e, s->loc.range);
+      return t == i->then_case && e == i->else_case ? s : if_then_else(i->cond, t, e, s->loc.range);
     }
     return s;
   }
@@ -170,7 +169,8 @@ private:
     }
     for (std::size_t k = 0; k < body.calls.size(); ++k)
       if (body.shared[k]) {
-        const std::int64_t slot = as<IntImm>(body.calls[k]->args[slot_args(body.calls[k]->fn)[0]])->value;
+        const std::int64_t slot =
+            as<IntImm>(body.calls[k]->args[slot_args(body.calls[k]->fn)[0]])->value;
         body.shared[k] = all_writers_shared[slot];
       }
     std::set<std::int64_t> used;
@@ -266,7 +266,8 @@ private:
     Expr whole = int_imm(1);
     for (const std::string& cb : used) {
       const auto& [tiles, pages] = rows_.at(cb);
-      whole = ir::mul(whole, int_imm(1) - binary(BinaryOp::min, int_imm(pages) % tiles, int_imm(1)));
+      whole =
+          ir::mul(whole, int_imm(1) - binary(BinaryOp::min, int_imm(pages) % tiles, int_imm(1)));
     }
     std::vector<Stmt> loops;
     const std::string nb = names_.fresh(f.var + "_batched");

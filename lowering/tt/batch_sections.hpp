@@ -1,6 +1,6 @@
 // batch-sections (tt, after chunk-rows): a loop over a row of tiles whose body is one DST section
-// of one tile (FlashAttention's `for d in tiles(D) { o[d] = o[d] * bcast_col(c) + p @ V[h, j, d] }`:
-// wait for o[d], broadcast c, copy o[d] in, multiply, accumulate p @ V[.., d], pop, pack o[d])
+// of one tile (FlashAttention's `for d in tiles(D) { o[d] = o[d] * bcast_col(c) + p @ V[h, j, d]
+// }`: wait for o[d], broadcast c, copy o[d] in, multiply, accumulate p @ V[.., d], pop, pack o[d])
 // runs as batches of B iterations in one section: each statement of the body for the B tiles in
 // turn, so that each operation gets its init once per batch instead of once per tile, and one
 // acquire, commit, wait and release cover B tiles. A statement the iterations share (it reads

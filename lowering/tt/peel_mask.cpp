@@ -84,10 +84,9 @@ std::optional<Group> group_at(const Block& b, std::size_t k, const std::string& 
       literal(where->args[3]) != fill_slot || literal(pack->args[0]) != out || t == mask ||
       t == fill_slot)
     return std::nullopt;
-  if (k + 7 < s.size() && (ir::any_call(s[k + 7], tt::writes_dst) ||
-                           ir::any_call(s[k + 7], [](Intrinsic f) {
-                             return f == Intrinsic::pack_tile;
-                           })))
+  if (k + 7 < s.size() &&
+      (ir::any_call(s[k + 7], tt::writes_dst) ||
+       ir::any_call(s[k + 7], [](Intrinsic f) { return f == Intrinsic::pack_tile; })))
     return std::nullopt;
   std::string row = row_of(tril->args[2], j);
   if (row.empty())
@@ -174,8 +173,9 @@ struct Unmask : Mutator {
       return Mutator::mutate_node(b, self);
     std::vector<Stmt> out(b.stmts.begin(), b.stmts.begin() + static_cast<long>(g.at));
     const Call* pack = call_of(b.stmts[g.at + 6]);
-    out.push_back(evaluate(call(Intrinsic::pack_tile, {g.true_slot, pack->args[1]}, pack->loc.range),
-                           b.stmts[g.at + 6]->loc.range));
+    out.push_back(
+        evaluate(call(Intrinsic::pack_tile, {g.true_slot, pack->args[1]}, pack->loc.range),
+                 b.stmts[g.at + 6]->loc.range));
     out.insert(out.end(), b.stmts.begin() + static_cast<long>(g.at + 7), b.stmts.end());
     return block(std::move(out));
   }
@@ -202,8 +202,7 @@ public:
       if (Stmt peeled = peel(*f))
         return peeled;
       Stmt body = walk(f->body);
-      return body == f->body ? s
-                             : for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
+      return body == f->body ? s : for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
     }
     return s;
   }
@@ -232,8 +231,8 @@ private:
     const std::string below = names_.fresh(f.var + "_below");
     const Expr hi = ir::add(f.min, f.extent);
     const Expr below_hi = binary(BinaryOp::min, bound, hi);
-    const Expr count = binary(BinaryOp::max, literal(f.min) == 0 ? below_hi : below_hi - f.min,
-                              int_imm(0));
+    const Expr count =
+        binary(BinaryOp::max, literal(f.min) == 0 ? below_hi : below_hi - f.min, int_imm(0));
     const Expr n = var(below, Type::i32());
     std::vector<Stmt> out;
     out.push_back(decl(below, Type::i32(), count, f.loc.range));

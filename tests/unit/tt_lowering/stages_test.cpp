@@ -1153,7 +1153,8 @@ TEST(TTStages, PeelMaskRunsTheStepsBelowTheDiagonalWithoutTheMask) {
                        "      for j in 0 .. j_below reduction {\n"),
             std::string::npos)
       << after;
-  EXPECT_NE(after.find("      for j in j_below .. +i + 1 - j_below reduction {\n"), std::string::npos)
+  EXPECT_NE(after.find("      for j in j_below .. +i + 1 - j_below reduction {\n"),
+            std::string::npos)
       << after;
   const std::size_t below = after.find("      for j in 0 .. j_below reduction {\n");
   const std::size_t diagonal = after.find("      for j in j_below ..");
@@ -1171,8 +1172,8 @@ TEST(TTStages, PeelMaskRunsTheStepsBelowTheDiagonalWithoutTheMask) {
             std::string::npos)
       << masked;
 
-  const std::string q4 = after_tk(tk::test::read_file(tk::test::source_dir() / "bench" / "attention_q4.tk"),
-                                  "peel-mask");
+  const std::string q4 = after_tk(
+      tk::test::read_file(tk::test::source_dir() / "bench" / "attention_q4.tk"), "peel-mask");
   EXPECT_NE(q4.find("      let j_below: i32 = max(min(min(qc * 4, St - 1), qend), 0)\n"),
             std::string::npos)
       << q4;
