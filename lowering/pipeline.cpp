@@ -13,6 +13,7 @@
 #include "lowering/ir/verifier.hpp"
 #include "lowering/tt/assign_cbs.hpp"
 #include "lowering/tt/attach_accessors.hpp"
+#include "lowering/tt/batch_sections.hpp"
 #include "lowering/tt/bind_runtime_args.hpp"
 #include "lowering/tt/block_matmul.hpp"
 #include "lowering/tt/choose_blocks.hpp"
@@ -24,6 +25,7 @@
 #include "lowering/tt/keep_rows.hpp"
 #include "lowering/tt/multicast_reads.hpp"
 #include "lowering/tt/partition_work.hpp"
+#include "lowering/tt/peel_mask.hpp"
 #include "lowering/tt/plan_buffers.hpp"
 #include "lowering/tt/select_tile_ops.hpp"
 #include "lowering/tt/split_kernels.hpp"
@@ -100,6 +102,14 @@ constexpr Stage kTT[] = {
      "@options(q_chunk = q): a work item of q rows sharing each key step's windows, the rows' "
      "state cycling through their CBs in FIFO order",
      chunk_rows},
+    {"peel-mask",
+     "a key loop masked by tril(i, j): the steps below every row's diagonal (j < i) in a loop of "
+     "their own without the mask, the diagonal steps as before",
+     peel_mask},
+    {"batch-sections",
+     "a loop over a row of tiles whose body is one DST section of one tile: batches of as many "
+     "tiles as DST holds in one section, each operation's init once per batch",
+     batch_sections},
     {"assign-cbs", "CB indices in their role's range, intermediate depths, the L1 budget",
      assign_cbs},
     {"split-kernels", "reader, compute and writer functions, each with only the loops it needs",

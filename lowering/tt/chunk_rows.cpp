@@ -1,6 +1,7 @@
 #include "lowering/tt/chunk_rows.hpp"
 
 #include "lowering/ir/util.hpp"
+#include "lowering/tt/cb_tile_args.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -84,7 +85,7 @@ std::string cb_of(const Call* c) {
 
 // The window of the row index holds the chunk's rows one after the other: every tile index a
 // compute call reads from it moves by the row's offset. Which argument is the index of which CB
-// argument is the intrinsic's signature (intrinsics.hpp); any other use of the window is not a
+// argument is the SDK call's signature (cb_tile_args.hpp); any other use of the window is not a
 // read this stage knows, and refuses.
 struct WindowIndex : Mutator {
   std::string cb;
@@ -93,20 +94,9 @@ struct WindowIndex : Mutator {
   Expr mutate_node(const Call& c, const Expr& self) override {
     Expr m = Mutator::mutate_node(c, self);
     const Call* x = as<Call>(m);
-    std::vector<std::pair<std::size_t, std::size_t>> cb_index; // (CB argument, its index)
-    switch (x->fn) {
-    case Intrinsic::matmul_tiles:
-    case Intrinsic::matmul_tiles_bt:
-      cb_index = {{0, 2}, {1, 3}};
-      break;
-    case Intrinsic::copy_tile:
-    case Intrinsic::cb_tile:
-      cb_index = {{0, 1}};
-      break;
-    case Intrinsic::unary_bcast:
-      cb_index = {{1, 2}};
-      break;
-    default:
+    // (CB argument, its index)
+    const std::vector<std::pair<std::size_t, std::size_t>> cb_index = tt::cb_tile_args(x->fn);
+    if (cb_index.empty()) {
       for (const Expr& a : x->args)
         if (names_cb(a, cb) && unknown.empty())
           unknown = std::string(to_string(x->fn));

@@ -1039,5 +1039,145 @@ TEST(TTStages, KeepRowsReadsARowOnOneNocWhenNoSecondCbIsLeft) {
   EXPECT_EQ(out.find("row_half"), std::string::npos) << out;
 }
 
+// batch-sections: FlashAttention's output row, `o[d] = o[d] * bcast_col(c) + p @ V[h, j, d]`, one
+// DST section of one tile per d, runs as batches of three tiles in one section (fp32 DST: 4 slots;
+// the broadcast of c, which every d reads alike, once per batch in slot 0, o's tiles in 1 to 3),
+// each operation once per tile of the batch, the row CB cb_o waited for, popped and packed three
+// at a time; two tiles left over run as one batch of two (D = 64), one as the body was. Batches
+// run only when cb_o's 64 pages hold whole rows (64 % Dt == 0), so that no batch wraps around the
+// CB's end. The loop over the streamed tail of V (a df.read_tile in its body) is left as it was.
+TEST(TTStages, BatchSectionsRunsARowLoopOfOneTileSectionsAsBatches) {
+  const std::string tk = tk::test::read_file(tk::test::source_dir() / "examples" / "attention.tk");
+  const std::string before = after_tk(tk, "chunk-rows");
+  const std::string after = after_tk(tk, "batch-sections");
+  const std::string one_tile = R"(        for d in 0 .. stream_kept reduction {
+          cb_wait_front(cb_o, 1)
+          unary_bcast(BroadcastType::COL, cb_c, 0, 0)
+          copy_tile(cb_o, 0, 1)
+          mul_binary_tile(1, 0, 1)
+          matmul_tiles(cb_p, cb_V_win, 0, d, 1)
+          cb_pop_front(cb_o, 1)
+          pack_tile(1, cb_o)
+        }
+)";
+  ASSERT_NE(before.find(one_tile), std::string::npos) << before;
+  EXPECT_EQ(after.find(one_tile), std::string::npos) << after;
+  const std::string batched = R"(        let d_batched: i32 = stream_kept * (1 - min(64 % Dt, 1))
+        for db in 0 .. d_batched / 3 reduction {
+          cb_wait_front(cb_o, 3)
+          unary_bcast(BroadcastType::COL, cb_c, 0, 0)
+          copy_tile(cb_o, 0, 1)
+          copy_tile(cb_o, 1, 2)
+          copy_tile(cb_o, 2, 3)
+          mul_binary_tile(1, 0, 1)
+          mul_binary_tile(2, 0, 2)
+          mul_binary_tile(3, 0, 3)
+          matmul_tiles(cb_p, cb_V_win, 0, db * 3, 1)
+          matmul_tiles(cb_p, cb_V_win, 0, db * 3 + 1, 2)
+          matmul_tiles(cb_p, cb_V_win, 0, db * 3 + 2, 3)
+          cb_pop_front(cb_o, 3)
+          pack_tile(1, cb_o)
+          pack_tile(2, cb_o)
+          pack_tile(3, cb_o)
+        }
+        for db_1 in 0 .. d_batched % 3 / 2 reduction {
+          cb_wait_front(cb_o, 2)
+          unary_bcast(BroadcastType::COL, cb_c, 0, 0)
+          copy_tile(cb_o, 0, 1)
+          copy_tile(cb_o, 1, 2)
+          mul_binary_tile(1, 0, 1)
+          mul_binary_tile(2, 0, 2)
+          matmul_tiles(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2, 1)
+          matmul_tiles(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2 + 1, 2)
+          cb_pop_front(cb_o, 2)
+          pack_tile(1, cb_o)
+          pack_tile(2, cb_o)
+        }
+        for d in d_batched - d_batched % 3 % 2 .. +stream_kept - d_batched + d_batched % 3 % 2 reduction {
+          cb_wait_front(cb_o, 1)
+          unary_bcast(BroadcastType::COL, cb_c, 0, 0)
+          copy_tile(cb_o, 0, 1)
+          mul_binary_tile(1, 0, 1)
+          matmul_tiles(cb_p, cb_V_win, 0, d, 1)
+          cb_pop_front(cb_o, 1)
+          pack_tile(1, cb_o)
+        }
+        for d in stream_kept .. +Dt - stream_kept reduction {
+          cb_wait_front(cb_o, 1)
+          unary_bcast(BroadcastType::COL, cb_c, 0, 0)
+          copy_tile(cb_o, 0, 1)
+          mul_binary_tile(1, 0, 1)
+          df.read_tile(cb_V, V, (h * St + j) * Dt + d)
+)";
+  EXPECT_NE(after.find(batched), std::string::npos) << after;
+  // After the chain, one section holds the batch: one acquire, one reservation of three pages.
+  const std::string compute = function(after_tk(tk, "insert-dst-management"), "compute");
+  const std::string packs = R"(          cb_pop_front(cb_o, 3)
+          tile_regs_commit()
+          tile_regs_wait()
+          cb_reserve_back(cb_o, 3)
+          pack_tile(1, cb_o)
+          pack_tile(2, cb_o)
+          pack_tile(3, cb_o)
+          cb_push_back(cb_o, 3)
+          tile_regs_release()
+)";
+  EXPECT_NE(compute.find(packs), std::string::npos) << compute;
+}
+
+// A loop whose one-tile section packs into a CB that is not a row's (an output the writer drains,
+// two pages deep) is left as it was: a batch would reserve more pages than the CB may have free.
+TEST(TTStages, BatchSectionsLeavesALoopThatPacksIntoAStream) {
+  const std::string tk = R"(kernel k(x: bf16[M, N]) -> (y: bf16[M, N]) {
+    parallel i in tiles(M) {
+        for j in tiles(N) { y[i, j] = exp(x[i, j]) }
+    }
+}
+)";
+  const std::string before = after_tk(tk, "chunk-rows");
+  const std::string after = after_tk(tk, "batch-sections");
+  ASSERT_NE(before.find("exp_tile(0)"), std::string::npos) << before;
+  EXPECT_EQ(after, before);
+}
+
+// peel-mask: `s = where(tril(i, j), s * scale, fill(-inf))` is `s * scale` for every key step
+// below the row's diagonal (j < i), so the key loop `for j in 0 .. i + 1` runs as `for j in 0 ..
+// j_below` without the mask group (no fill, no mask tile from the reader, no wait, copy, pop or
+// where; the scaled score packed from its own slot) and `for j in j_below .. +i + 1 - j_below`
+// as before. With the Q chunk, i is `min(qc * 4 + qr, St - 1)` inside `for qr in 0 .. 4`: the
+// bound below every row of the chunk is min(qc * 4, St - 1).
+TEST(TTStages, PeelMaskRunsTheStepsBelowTheDiagonalWithoutTheMask) {
+  const std::string tk = tk::test::read_file(tk::test::source_dir() / "examples" / "attention.tk");
+  const std::string after = after_tk(tk, "peel-mask");
+  EXPECT_NE(after.find("      let j_below: i32 = max(min(i, i + 1), 0)\n"
+                       "      for j in 0 .. j_below reduction {\n"),
+            std::string::npos)
+      << after;
+  EXPECT_NE(after.find("      for j in j_below .. +i + 1 - j_below reduction {\n"),
+            std::string::npos)
+      << after;
+  const std::size_t below = after.find("      for j in 0 .. j_below reduction {\n");
+  const std::size_t diagonal = after.find("      for j in j_below ..");
+  ASSERT_LT(below, diagonal);
+  const std::string unmasked = after.substr(below, diagonal - below);
+  EXPECT_EQ(unmasked.find("tril"), std::string::npos) << unmasked;
+  EXPECT_EQ(unmasked.find("where_tile"), std::string::npos) << unmasked;
+  EXPECT_EQ(unmasked.find("fill_tile"), std::string::npos) << unmasked;
+  EXPECT_NE(unmasked.find("        mul_unary_tile(0, float_bits(scale))\n"
+                          "        pack_tile(0, cb_s)\n"),
+            std::string::npos)
+      << unmasked;
+  const std::string masked = after.substr(diagonal);
+  EXPECT_NE(masked.find("        df.tril_tile(cb_mask, DataFormat::Float16_b, 32 * (j - i))\n"),
+            std::string::npos)
+      << masked;
+
+  const std::string q4 = after_tk(
+      tk::test::read_file(tk::test::source_dir() / "bench" / "attention_q4.tk"), "peel-mask");
+  EXPECT_NE(q4.find("      let j_below: i32 = max(min(min(qc * 4, St - 1), qend), 0)\n"),
+            std::string::npos)
+      << q4;
+}
+
 } // namespace
 } // namespace tk::lower
