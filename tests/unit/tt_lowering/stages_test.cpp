@@ -825,35 +825,60 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
         "    let row_double: i32 = 1 - row_single\n"
         "    let row_kept: i32 = min(Nt, 256 + 256 * row_single)\n"
         "    let row_half: i32 = min(128 + 128 * row_single, (row_kept + 31) / 32 * 16)\n"
+        // the double-buffered windows one work item ahead: the first work item's row before
+        // the per-core loop, ...
         "    let row_mid: i32 = min(row_half, row_kept)\n"
-        "    for i in start .. +count per_core {\n"
-        "      for row_window in 0 .. row_double serial {\n"
-        "        for row_chunk in 0 .. 8 serial {\n"
-        "          let row_chunk_pages: i32 = min(max(min(row_half, row_kept) - row_chunk * 16, "
-        "0), 16)\n"
-        "          df.read_block(cb_x_row, x, i * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
+        "    for row_window in 0 .. row_double serial {\n"
+        "      for row_chunk in 0 .. 8 serial {\n"
+        "        let row_chunk_pages: i32 = min(max(min(row_half, row_kept) - row_chunk * 16, 0), "
+        "16)\n"
+        "        df.read_block(cb_x_row, x, start * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
         "row_chunk_pages, 16)\n"
-        "        }\n"
         "      }\n"
+        "    }\n"
+        "    for row_window_4 in 0 .. row_double serial {\n"
+        "      for row_chunk_2 in 0 .. 8 serial {\n"
+        "        let row_chunk_pages_2: i32 = min(max(row_kept - (row_half + row_chunk_2 * 16), 0), "
+        "16)\n"
+        "        df.read_block(cb_x_row_w, x, start * Nt + (row_half + row_chunk_2 * 16), 1, 16, "
+        "Nt, 1, 1, row_chunk_pages_2, 16)\n"
+        "      }\n"
+        "    }\n"
+        // ... and each iteration's the next work item's (an empty window after the core's
+        // last); the one-window form reads this work item's row, as before
+        "    for i in start .. +count per_core {\n"
+        "      let row_next: i32 = min(start + count - 1u - i, 1u)\n"
         "      for row_window_1 in 0 .. row_double serial {\n"
         "        for row_chunk_1 in 0 .. 8 serial {\n"
-        "          let row_chunk_pages_1: i32 = min(max(row_kept - (row_half + row_chunk_1 * 16), "
-        "0), 16)\n"
-        "          df.read_block(cb_x_row_w, x, i * Nt + (row_half + row_chunk_1 * 16), 1, 16, Nt, "
-        "1, 1, row_chunk_pages_1, 16)\n"
+        "          let row_chunk_pages_1: i32 = min(max(min(row_half, row_kept) * row_next - "
+        "row_chunk_1 * 16, 0), 16)\n"
+        "          df.read_block(cb_x_row, x, (i + 1) * Nt + row_chunk_1 * 16, 1, 16, Nt, 1, 1, "
+        "row_chunk_pages_1, 16)\n"
         "        }\n"
         "      }\n"
-        "      for row_window_2 in 0 .. row_single serial {\n"
-        "        for row_chunk_2 in 0 .. 16 serial {\n",
+        "      for row_window_5 in 0 .. row_double serial {\n"
+        "        for row_chunk_3 in 0 .. 8 serial {\n"
+        "          let row_chunk_pages_3: i32 = min(max(row_kept * row_next - (row_half + "
+        "row_chunk_3 * 16), 0), 16)\n"
+        "          df.read_block(cb_x_row_w, x, (i + 1) * Nt + (row_half + row_chunk_3 * 16), 1, "
+        "16, Nt, 1, 1, row_chunk_pages_3, 16)\n"
+        "        }\n"
+        "      }\n"
+        "      for row_window_8 in 0 .. row_single serial {\n"
+        "        for row_chunk_4 in 0 .. 16 serial {\n"
+        "          let row_chunk_pages_4: i32 = min(max(min(row_half, row_kept) - row_chunk_4 * 16, "
+        "0), 16)\n"
+        "          df.read_block(cb_x_row, x, i * Nt + row_chunk_4 * 16, 1, 16, Nt, 1, 1, "
+        "row_chunk_pages_4, 16)\n",
         // w streams in the first walk (the reader pushes its tiles after the windows): the
         // halves are waited for whole before it, not tile by tile
-        "      for row_window_4 in 0 .. row_double serial {\n"
+        "      for row_window_10 in 0 .. row_double serial {\n"
         "        cb_wait_front(cb_x_row, 128)\n"
         "      }\n"
-        "      for row_window_5 in 0 .. row_single serial {\n"
+        "      for row_window_11 in 0 .. row_single serial {\n"
         "        cb_wait_front(cb_x_row, 256)\n"
         "      }\n"
-        "      for row_window_8 in 0 .. row_double serial {\n"
+        "      for row_window_14 in 0 .. row_double serial {\n"
         "        cb_wait_front(cb_x_row_w, 128)\n"
         "      }\n",
         "      let s: tile<f32> = tile.zeros()\n"
@@ -871,18 +896,31 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
         "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row_w, j - row_half), "
         "tile.bcast_col(s)), load z[i, j])\n",
         "      for j in 0 .. Nt serial {\n        store y[i, j] = load w[0, j]\n      }\n"
-        "      for row_window_6 in 0 .. row_double serial {\n"
+        "      for row_window_12 in 0 .. row_double serial {\n"
         "        cb_pop_front(cb_x_row, 128)\n"
         "      }\n"
-        "      for row_window_7 in 0 .. row_single serial {\n"
+        "      for row_window_13 in 0 .. row_single serial {\n"
         "        cb_pop_front(cb_x_row, 256)\n"
         "      }\n"
-        "      for row_window_10 in 0 .. row_double serial {\n"
+        "      for row_window_16 in 0 .. row_double serial {\n"
         "        cb_pop_front(cb_x_row_w, 128)\n"
         "      }\n"
-        "      for row_window_11 in 0 .. row_single serial {\n"
+        "      for row_window_17 in 0 .. row_single serial {\n"
         "        cb_pop_front(cb_x_row_w, 256)\n"
-        "      }\n    }\n"})
+        "      }\n    }\n"
+        // the empty window the last iteration pushed, waited for and popped after the loop
+        "    for row_window_2 in 0 .. row_double serial {\n"
+        "      cb_wait_front(cb_x_row, 128)\n"
+        "    }\n"
+        "    for row_window_3 in 0 .. row_double serial {\n"
+        "      cb_pop_front(cb_x_row, 128)\n"
+        "    }\n"
+        "    for row_window_6 in 0 .. row_double serial {\n"
+        "      cb_wait_front(cb_x_row_w, 128)\n"
+        "    }\n"
+        "    for row_window_7 in 0 .. row_double serial {\n"
+        "      cb_pop_front(cb_x_row_w, 128)\n"
+        "    }\n  }\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
   EXPECT_EQ(out.find("cb.wait_upto"), std::string::npos) << out;
   EXPECT_EQ(out.find("cb_z_row"), std::string::npos) << out;
@@ -954,21 +992,20 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
         "    let row_mid_2: i32 = max(shared_kept, min(row_half, row_kept))\n"
         "    df.read_block(cb_g_row, g, 0, 1, shared_kept, Nt, 1, 1, shared_kept, 160)\n"
         "    cb_wait_front(cb_g_row, 160)\n"
-        "    for i in start .. +count per_core {\n"
-        "      for row_window in 0 .. row_double serial {\n"
-        "        for row_chunk in 0 .. 5 serial {\n"
-        "          let row_chunk_pages: i32 = min(max(min(row_half, row_kept) - row_chunk * 16, "
-        "0), 16)\n"
-        "          df.read_block(cb_x_row, x, i * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
+        "    for row_window in 0 .. row_double serial {\n"
+        "      for row_chunk in 0 .. 5 serial {\n"
+        "        let row_chunk_pages: i32 = min(max(min(row_half, row_kept) - row_chunk * 16, 0), "
+        "16)\n"
+        "        df.read_block(cb_x_row, x, start * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
         "row_chunk_pages, 16)\n"
-        "        }\n"
-        "      }\n",
-        "      for row_window_3 in 0 .. row_single serial {\n"
-        "        for row_chunk_3 in 0 .. 10 serial {\n"
-        "          let row_chunk_pages_3: i32 = min(max(row_kept - (row_half + row_chunk_3 * 16), "
+        "      }\n"
+        "    }\n",
+        "      for row_window_9 in 0 .. row_single serial {\n"
+        "        for row_chunk_5 in 0 .. 10 serial {\n"
+        "          let row_chunk_pages_5: i32 = min(max(row_kept - (row_half + row_chunk_5 * 16), "
         "0), 16)\n"
-        "          df.read_block(cb_x_row_w, x, i * Nt + (row_half + row_chunk_3 * 16), 1, 16, Nt, "
-        "1, 1, row_chunk_pages_3, 16)\n",
+        "          df.read_block(cb_x_row_w, x, i * Nt + (row_half + row_chunk_5 * 16), 1, 16, Nt, "
+        "1, 1, row_chunk_pages_5, 16)\n",
         // the first walk takes x's tiles as they land, each half from its CB; the windows' waits
         // follow it
         "      for j in 0 .. row_mid reduction {\n"
@@ -979,7 +1016,7 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
         "        cb.wait_upto(cb_x_row_w, j - row_half + 1)\n"
         "        s = tile.add(s, tile.rowsum(cb.tile(cb_x_row_w, j - row_half)))\n"
         "      }\n"
-        "      for row_window_4 in 0 .. row_double serial {\n"
+        "      for row_window_10 in 0 .. row_double serial {\n"
         "        cb_wait_front(cb_x_row, 80)\n"
         "      }\n",
         // [0, shared_kept): both rows in L1; [shared_kept, row_kept): x's only; past: loaded;
@@ -1004,12 +1041,14 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
         "        store y[i, j] = tile.mul(tile.mul(load x[i, j], tile.bcast_col(s)), "
         "tile.bcast_row(load g[0, j]))\n",
         "      store y[i, 0] = load b[i, 0]\n"
-        "      for row_window_6 in 0 .. row_double serial {\n"
+        "      for row_window_12 in 0 .. row_double serial {\n"
         "        cb_pop_front(cb_x_row, 80)\n"
         "      }\n",
-        "      for row_window_11 in 0 .. row_single serial {\n"
+        "      for row_window_17 in 0 .. row_single serial {\n"
         "        cb_pop_front(cb_x_row_w, 160)\n"
         "      }\n"
+        "    }\n",
+        "      cb_pop_front(cb_x_row_w, 80)\n"
         "    }\n"
         "    cb_pop_front(cb_g_row, 160)\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;

@@ -83,6 +83,29 @@ TEST(Verify, DroppedPush) {
             "verify-kernels");
 }
 
+// keep-rows reads a row's window one work item ahead: the reader pushes the first work item's
+// before the per-core loop and each iteration the next one's (an empty window after the core's
+// last), so compute waits for and pops one window more after the loop. Without that wait the
+// reader's pushes, read one ahead, are not compute's waits.
+TEST(Verify, ARowReadOneAheadIsWaitedForAfterTheLoop) {
+  std::string text = final_ir("softmax");
+  const std::string wait = "    for row_window_2 in 0 .. row_double serial {\n"
+                           "      cb_wait_front(cb_x_row, 128)\n"
+                           "    }\n";
+  const std::string pop = "    for row_window_3 in 0 .. row_double serial {\n"
+                          "      cb_pop_front(cb_x_row, 128)\n"
+                          "    }\n";
+  EXPECT_EQ(verify_error(text), "");
+  text = edit(edit(text, wait, ""), pop, "");
+  EXPECT_EQ(verify_error(text),
+            "internal error: 'softmax_reader' pushes and 'softmax_compute' waits differ on "
+            "cb_scaler, cb_x, cb_x_row: pushes `cb_scaler row_double { cb_x_row x128 } count { "
+            "row_double { cb_x_row x128 } row_single { cb_x_row x256 } Nt - row_kept { cb_x } Nt "
+            "- row_kept { cb_x } Nt - row_kept { cb_x } }`, waits `cb_scaler count { row_double { "
+            "cb_x_row x128 } row_single { cb_x_row x256 } Nt - row_kept { cb_x } Nt - row_kept { "
+            "cb_x } Nt - row_kept { cb_x } }` after verify-kernels");
+}
+
 TEST(Verify, SwappedPushesInTheReader) {
   std::string text = final_ir("matmul");
   text = edit(text, "        cb_push_back(cb_A, 1)\n", "        cb_push_back(cb_X, 1)\n");

@@ -124,16 +124,16 @@ void kernel_main() {
       cb_wait_front(cb_ss, 1);
       reduce_uninit();
     }
-    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+    for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
       cb_wait_front(cb_x_row, 80);
     }
-    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
+    for (int32_t row_window_11 = 0; row_window_11 < row_single; ++row_window_11) {
       cb_wait_front(cb_x_row, 160);
     }
-    for (int32_t row_window_8 = 0; row_window_8 < row_double; ++row_window_8) {
+    for (int32_t row_window_14 = 0; row_window_14 < row_double; ++row_window_14) {
       cb_wait_front(cb_x_row_w, 80);
     }
-    for (int32_t row_window_9 = 0; row_window_9 < row_single; ++row_window_9) {
+    for (int32_t row_window_15 = 0; row_window_15 < row_single; ++row_window_15) {
       cb_wait_front(cb_x_row_w, 160);
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
@@ -299,19 +299,31 @@ void kernel_main() {
       tile_regs_release();
     }
     cb_pop_front(cb_r, 1);
-    for (int32_t row_window_6 = 0; row_window_6 < row_double; ++row_window_6) {
+    for (int32_t row_window_12 = 0; row_window_12 < row_double; ++row_window_12) {
       cb_pop_front(cb_x_row, 80);
     }
-    for (int32_t row_window_7 = 0; row_window_7 < row_single; ++row_window_7) {
+    for (int32_t row_window_13 = 0; row_window_13 < row_single; ++row_window_13) {
       cb_pop_front(cb_x_row, 160);
     }
-    for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
+    for (int32_t row_window_16 = 0; row_window_16 < row_double; ++row_window_16) {
       cb_pop_front(cb_x_row_w, 80);
     }
-    for (int32_t row_window_11 = 0; row_window_11 < row_single; ++row_window_11) {
+    for (int32_t row_window_17 = 0; row_window_17 < row_single; ++row_window_17) {
       cb_pop_front(cb_x_row_w, 160);
     }
   }
   cb_pop_front(cb_scaler, 1);
+  for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+    cb_wait_front(cb_x_row, 80);
+  }
+  for (int32_t row_window_3 = 0; row_window_3 < row_double; ++row_window_3) {
+    cb_pop_front(cb_x_row, 80);
+  }
+  for (int32_t row_window_6 = 0; row_window_6 < row_double; ++row_window_6) {
+    cb_wait_front(cb_x_row_w, 80);
+  }
+  for (int32_t row_window_7 = 0; row_window_7 < row_double; ++row_window_7) {
+    cb_pop_front(cb_x_row_w, 80);
+  }
   cb_pop_front(cb_g_row, 160);
 }
