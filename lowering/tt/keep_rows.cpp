@@ -73,6 +73,54 @@ struct Subst : Mutator {
   Expr mutate_node(const Var& v, const Expr& self) override { return v.name == name ? by : self; }
 };
 
+// `let d = e` followed by a statement that reads d only as `tile.mul(d, d)`: that statement with
+// tile.square(e), the let dropped. A walk over a kept row then computes d and squares it in one
+// DST section, where the let, read twice, was packed into a CB of its own and copied back twice
+// (layernorm's variance walk: `d = x[i, j] - bcast_col(mean); v += rowsum(d * d)`).
+struct SquareOf : Mutator {
+  std::string name;
+  Expr value;
+  int found = 0;
+  Expr mutate_node(const Call& c, const Expr& self) override {
+    if (c.fn == Intrinsic::tile_mul && c.args.size() == 2)
+      if (const Var* a = as<Var>(c.args[0]); a && a->name == name)
+        if (const Var* b = as<Var>(c.args[1]); b && b->name == name) {
+          ++found;
+          return call(Intrinsic::tile_square, {value}, c.loc.range);
+        }
+    return Mutator::mutate_node(c, self);
+  }
+};
+
+Stmt squares(const Stmt& s) {
+  if (const For* f = as<For>(s))
+    return for_loop(f->var, f->min, f->extent, f->role, squares(f->body), f->loc.range);
+  const Block* b = as<Block>(s);
+  if (!b)
+    return s;
+  std::vector<Stmt> out;
+  for (std::size_t k = 0; k < b->stmts.size(); ++k) {
+    const Decl* d = as<Decl>(b->stmts[k]);
+    if (d && d->type.is_tile() && k + 1 < b->stmts.size() &&
+        ir::count_mentions(b->stmts[k + 1], d->name) == 2 &&
+        ir::count_mentions(block(std::vector<Stmt>(b->stmts.begin() + static_cast<std::ptrdiff_t>(k + 2),
+                                                   b->stmts.end())),
+                           d->name) == 0) {
+      SquareOf sq;
+      sq.name = d->name;
+      sq.value = d->value;
+      Stmt next = sq.mutate(b->stmts[k + 1]);
+      if (sq.found == 1) {
+        out.push_back(next);
+        ++k;
+        continue;
+      }
+    }
+    out.push_back(squares(b->stmts[k]));
+  }
+  return block(std::move(out));
+}
+
 // Every output tensor a statement stores.
 struct Stores : Visitor {
   std::set<std::string> tensors;
@@ -166,7 +214,14 @@ private:
 
   Stmt rewrite(const For& core, std::vector<Stmt>& lets, std::vector<Stmt>& before,
                std::vector<Stmt>& after) {
-    const Block& body = *as<Block>(core.body);
+    // The walks' squares of a let fused (SquareOf), before anything reads the body.
+    std::vector<Stmt> fused = as<Block>(core.body)->stmts;
+    for (Stmt& w : fused)
+      if (as<For>(w))
+        w = squares(w);
+    const Stmt squared = block(std::move(fused));
+    const Block& body = *as<Block>(squared);
+    const Block& unchanged = *as<Block>(core.body); // what a loop that keeps no row returns
     // What varies within the work item: names bound in its loops or assigned anywhere. A row
     // index may read the rest (the core's loop variable, the work item's index lets).
     Bound bound;
@@ -188,7 +243,7 @@ private:
     // A row CB takes an input index: as many rows as there are free ones.
     kept.resize(std::min(kept.size(), tt::free_cb_indices(p_, CBRole::input).size()));
     if (kept.empty())
-      return block(body.stmts);
+      return block(unchanged.stmts);
     // Each NoC has its own DRAM queue, which its reads and writes share (docs/timing.md, "Per
     // NoC"). Read by the reader alone and written by the writer alone, a work item's row keeps
     // NoC 0 idle while the first rows arrive and NoC 1 idle while the last are written. In halves,
@@ -217,7 +272,7 @@ private:
     const std::int64_t share = std::min(kRowShare, tt::l1_cb_budget(p_) - kOtherShare);
     std::int64_t cap = share / pages;
     if (cap < 1)
-      return block(body.stmts);
+      return block(unchanged.stmts);
     // The reader pushes a work item's row in chunks of `chunk` pages, each as it lands, so that
     // the first walk over the row starts on its first tiles (cb.wait_upto below). Each chunk ends
     // in a read barrier, and as every core reads alike their barriers drain the chip's DRAM
@@ -237,7 +292,7 @@ private:
       // In halves each half window is whole chunks.
       cap -= cap % (halves ? 2 * chunk : chunk);
       if (cap < 1)
-        return block(body.stmts);
+        return block(unchanged.stmts);
     }
     std::map<std::string, std::string> counts = ir::tile_count_vars(k_);
     std::vector<Stmt> head, tail;

@@ -1055,6 +1055,41 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
   EXPECT_EQ(out.find("cb_b_row"), std::string::npos) << out;
 }
 
+// keep-rows: in a walk over a kept row, `let d = e` read only as `tile.mul(d, d)` by the next
+// statement becomes tile.square(e) there (one DST section: the let, read twice, would be packed
+// into a CB and copied back twice). A let read anywhere else stays (u: also stored).
+TEST(TTStages, KeepRowsSquaresALetTheNextStatementMultipliesByItself) {
+  std::string in = kKeepRows;
+  const std::string walk = "      for j in 0 .. Nt reduction {\n"
+                           "        s = tile.add(s, tile.rowsum(tile.add(load x[i, j], load w[i, "
+                           "j])))\n"
+                           "      }\n";
+  in.replace(in.find(walk), walk.size(),
+             "      for j in 0 .. Nt reduction {\n"
+             "        let d: tile<f32> = tile.sub(load x[i, j], tile.bcast_col(s))\n"
+             "        s = tile.add(s, tile.rowsum(tile.mul(d, d)))\n"
+             "      }\n"
+             "      for j in 0 .. Nt serial {\n"
+             "        let u: tile<f32> = tile.sub(load x[i, j], tile.bcast_col(s))\n"
+             "        s = tile.add(s, tile.rowsum(tile.mul(u, u)))\n"
+             "        store y[i, j] = u\n"
+             "      }\n");
+  const std::string out = test::run_stage("keep-rows", in);
+  for (const char* text :
+       {"      for j in 0 .. row_mid reduction {\n"
+        "        s = tile.add(s, tile.rowsum(tile.square(tile.sub(cb.tile(cb_x_row, j), "
+        "tile.bcast_col(s)))))\n"
+        "      }\n",
+        "      for j in row_kept .. +Nt - row_kept reduction {\n"
+        "        s = tile.add(s, tile.rowsum(tile.square(tile.sub(load x[i, j], "
+        "tile.bcast_col(s)))))\n"
+        "      }\n",
+        "        let u: tile<f32> = tile.sub(cb.tile(cb_x_row, j), tile.bcast_col(s))\n"
+        "        s = tile.add(s, tile.rowsum(tile.mul(u, u)))\n"})
+    EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
+  EXPECT_EQ(out.find("let d:"), std::string::npos) << out;
+}
+
 // keep-rows, halves: a work item's row is read half by the reader (NoC 1) and half by the writer
 // (NoC 0), and the reader writes the outputs of the loops over its half, so that both NoCs carry
 // reads and writes all through the run. That takes a second input CB per row and an output CB

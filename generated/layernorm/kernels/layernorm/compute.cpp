@@ -8,6 +8,7 @@
 #include "api/compute/pack.h"
 #include "api/compute/reg_api.h"
 #include "api/compute/bcast.h"
+#include "api/compute/compute_kernel_api.h"
 #include "api/compute/compute_kernel_hw_startup.h"
 #include "api/compute/eltwise_binary_sfpu.h"
 #include "api/compute/eltwise_unary/binop_with_scalar.h"
@@ -29,9 +30,8 @@ void kernel_main() {
   constexpr uint32_t cb_sum0 = tt::CBIndex::c_24;
   constexpr uint32_t cb_mean = tt::CBIndex::c_25;
   constexpr uint32_t cb_v = tt::CBIndex::c_26;
-  constexpr uint32_t cb_d = tt::CBIndex::c_27;
-  constexpr uint32_t cb_tmp0 = tt::CBIndex::c_28;
-  constexpr uint32_t cb_r = tt::CBIndex::c_29;
+  constexpr uint32_t cb_tmp0 = tt::CBIndex::c_27;
+  constexpr uint32_t cb_r = tt::CBIndex::c_28;
   const int32_t Nt = get_arg_val<uint32_t>(0);
   const int32_t shared_kept = get_arg_val<uint32_t>(1);
   const int32_t row_single = get_arg_val<uint32_t>(2);
@@ -115,7 +115,7 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_v, 1);
     for (int32_t j = 0; j < row_mid; ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_d);
+      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_tmp0);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
       reconfig_data_format_srca(cb_x_row);
@@ -123,28 +123,16 @@ void kernel_main() {
       copy_tile(cb_x_row, j, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_d, 1);
-      pack_tile(1, cb_d);
-      cb_push_back(cb_d, 1);
-      tile_regs_release();
-      cb_wait_front(cb_d, 1);
-      reconfig_data_format_srca(cb_d);
-      copy_tile_to_dst_init_short(cb_d);
-      tile_regs_acquire();
-      copy_tile(cb_d, 0, 0);
-      copy_tile(cb_d, 0, 1);
-      mul_binary_tile_init();
-      mul_binary_tile(0, 1, 0);
-      pack_reconfig_data_format(cb_tmp0);
+      square_tile_init();
+      square_tile(1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
+      pack_tile(1, cb_tmp0);
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_v);
       copy_tile_to_dst_init_short(cb_v);
       tile_regs_acquire();
       copy_tile(cb_v, 0, 0);
@@ -162,11 +150,10 @@ void kernel_main() {
       cb_push_back(cb_v, 1);
       tile_regs_release();
       cb_wait_front(cb_v, 1);
-      cb_pop_front(cb_d, 1);
       reduce_uninit();
     }
     for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_d);
+      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_tmp0);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
       reconfig_data_format_srca(cb_x_row_w);
@@ -174,28 +161,16 @@ void kernel_main() {
       copy_tile(cb_x_row_w, j - row_half, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_d, 1);
-      pack_tile(1, cb_d);
-      cb_push_back(cb_d, 1);
-      tile_regs_release();
-      cb_wait_front(cb_d, 1);
-      reconfig_data_format_srca(cb_d);
-      copy_tile_to_dst_init_short(cb_d);
-      tile_regs_acquire();
-      copy_tile(cb_d, 0, 0);
-      copy_tile(cb_d, 0, 1);
-      mul_binary_tile_init();
-      mul_binary_tile(0, 1, 0);
-      pack_reconfig_data_format(cb_tmp0);
+      square_tile_init();
+      square_tile(1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
+      pack_tile(1, cb_tmp0);
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_v);
       copy_tile_to_dst_init_short(cb_v);
       tile_regs_acquire();
       copy_tile(cb_v, 0, 0);
@@ -213,11 +188,10 @@ void kernel_main() {
       cb_push_back(cb_v, 1);
       tile_regs_release();
       cb_wait_front(cb_v, 1);
-      cb_pop_front(cb_d, 1);
       reduce_uninit();
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_d);
+      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_tmp0);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
       cb_wait_front(cb_x, 1);
@@ -227,28 +201,16 @@ void kernel_main() {
       cb_pop_front(cb_x, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_d, 1);
-      pack_tile(1, cb_d);
-      cb_push_back(cb_d, 1);
-      tile_regs_release();
-      cb_wait_front(cb_d, 1);
-      reconfig_data_format_srca(cb_d);
-      copy_tile_to_dst_init_short(cb_d);
-      tile_regs_acquire();
-      copy_tile(cb_d, 0, 0);
-      copy_tile(cb_d, 0, 1);
-      mul_binary_tile_init();
-      mul_binary_tile(0, 1, 0);
-      pack_reconfig_data_format(cb_tmp0);
+      square_tile_init();
+      square_tile(1);
       tile_regs_commit();
       tile_regs_wait();
       cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
+      pack_tile(1, cb_tmp0);
       cb_push_back(cb_tmp0, 1);
       tile_regs_release();
       cb_wait_front(cb_tmp0, 1);
+      reconfig_data_format_srca(cb_v);
       copy_tile_to_dst_init_short(cb_v);
       tile_regs_acquire();
       copy_tile(cb_v, 0, 0);
@@ -266,7 +228,6 @@ void kernel_main() {
       cb_push_back(cb_v, 1);
       tile_regs_release();
       cb_wait_front(cb_v, 1);
-      cb_pop_front(cb_d, 1);
       reduce_uninit();
     }
     reconfig_data_format_srca(cb_v);
