@@ -121,6 +121,53 @@ Stmt squares(const Stmt& s) {
   return block(std::move(out));
 }
 
+// `let v = tile.zeros()` and a reduction loop of one statement `v = tile.add(v, tile.rowsum(e))`,
+// e computed (not a tile read as it is, which reduce_tile sums straight from its CB), v not
+// assigned after it: the loop sums e tile by tile into a new accumulator and v is its rowsum
+// after the loop (rowsum is linear). Each tile then takes one DST section, e and the add, where
+// rowsum(e) packed e and carried v through its CB in a second one (layernorm's variance walk).
+std::vector<Stmt> sums_then_rowsum(const std::vector<Stmt>& in, ir::NameSet& names) {
+  std::vector<Stmt> out;
+  for (std::size_t k = 0; k < in.size(); ++k) {
+    const Decl* v = as<Decl>(in[k]);
+    const Call* zero = v ? as<Call>(v->value) : nullptr;
+    const For* f = k + 1 < in.size() ? as<For>(in[k + 1]) : nullptr;
+    const Block* b = f ? as<Block>(f->body) : nullptr;
+    const Assign* a = b && b->stmts.size() == 1 ? as<Assign>(b->stmts[0]) : nullptr;
+    const Call* add = a ? as<Call>(a->value) : nullptr;
+    const Call* sum = add && add->fn == Intrinsic::tile_add && add->args.size() == 2
+                          ? as<Call>(add->args[1])
+                          : nullptr;
+    const Var* carried = add ? as<Var>(add->args[0]) : nullptr;
+    const Call* e = sum && sum->fn == Intrinsic::tile_rowsum ? as<Call>(sum->args[0]) : nullptr;
+    bool later_assign = false;
+    for (std::size_t n = k + 2; n < in.size() && v; ++n) {
+      Bound bound;
+      bound.visit(in[n]);
+      later_assign = later_assign || bound.names.count(v->name) > 0;
+    }
+    if (!zero || !a || zero->fn != Intrinsic::tile_zeros || f->role != ForRole::reduction ||
+        a->name != v->name || !carried || carried->name != v->name || !e ||
+        e->fn == Intrinsic::cb_tile || ir::count_mentions(sum->args[0], v->name) > 0 ||
+        later_assign) {
+      out.push_back(in[k]);
+      continue;
+    }
+    const std::string acc = names.fresh(v->name + "_sum");
+    const Expr acc_var = var(acc, v->type);
+    out.push_back(decl(acc, v->type, v->value, v->loc.range));
+    out.push_back(for_loop(
+        f->var, f->min, f->extent, f->role,
+        block({assign(acc, call(Intrinsic::tile_add, {acc_var, sum->args[0]}, add->loc.range),
+                      a->loc.range)}),
+        f->loc.range));
+    out.push_back(decl(v->name, v->type, call(Intrinsic::tile_rowsum, {acc_var}, sum->loc.range),
+                       v->loc.range));
+    ++k;
+  }
+  return out;
+}
+
 // Every output tensor a statement stores.
 struct Stores : Visitor {
   std::set<std::string> tensors;
@@ -219,6 +266,10 @@ private:
     for (Stmt& w : fused)
       if (as<For>(w))
         w = squares(w);
+    {
+      ir::NameSet sums(p_);
+      fused = sums_then_rowsum(fused, sums);
+    }
     const Stmt squared = block(std::move(fused));
     const Block& body = *as<Block>(squared);
     const Block& unchanged = *as<Block>(core.body); // what a loop that keeps no row returns

@@ -474,7 +474,8 @@ TEST(TTStages, InsertDstManagementGivesAnAssumedZeroAFreshSection) {
                         "insert-dst-management"),
                "compute");
   std::size_t from = compute.find("      copy_tile(cb_m, 0, 0)\n");
-  std::size_t to = compute.find("      cb_wait_front(cb_s, 1)\n");
+  // (keep-rows sums x - bcast_col(m) tile by tile into s_sum, s its rowsum after the loop)
+  std::size_t to = compute.find("      cb_wait_front(cb_s_sum, 1)\n");
   ASSERT_NE(from, std::string::npos) << compute;
   ASSERT_NE(to, std::string::npos) << compute;
   EXPECT_EQ(compute.substr(from, to - from), R"(      copy_tile(cb_m, 0, 0)
@@ -487,12 +488,12 @@ TEST(TTStages, InsertDstManagementGivesAnAssumedZeroAFreshSection) {
       tile_regs_release()
       tile_regs_acquire()
       dst.assume_zero(0)
-      pack_reconfig_data_format(cb_s)
+      pack_reconfig_data_format(cb_s_sum)
       tile_regs_commit()
       tile_regs_wait()
-      cb_reserve_back(cb_s, 1)
-      pack_tile(0, cb_s)
-      cb_push_back(cb_s, 1)
+      cb_reserve_back(cb_s_sum, 1)
+      pack_tile(0, cb_s_sum)
+      cb_push_back(cb_s_sum, 1)
       tile_regs_release()
 )");
 }
@@ -881,16 +882,20 @@ TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
         "      for row_window_14 in 0 .. row_double serial {\n"
         "        cb_wait_front(cb_x_row_w, 128)\n"
         "      }\n",
-        "      let s: tile<f32> = tile.zeros()\n"
+        // s = zeros and a loop of s += rowsum(e), e computed: the loop sums e into s_sum, and s
+        // is its rowsum after the loop (one DST section a tile)
+        "      let s_sum: tile<f32> = tile.zeros()\n"
         "      for j in 0 .. row_mid reduction {\n"
-        "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row, j), load w[i, j])))\n"
+        "        s_sum = tile.add(s_sum, tile.add(cb.tile(cb_x_row, j), load w[i, j]))\n"
         "      }\n"
         "      for j in row_mid .. +row_kept - row_mid reduction {\n"
-        "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row_w, j - row_half), load w[i, "
-        "j])))\n"
+        "        s_sum = tile.add(s_sum, tile.add(cb.tile(cb_x_row_w, j - row_half), load w[i, "
+        "j]))\n"
         "      }\n"
         "      for j in row_kept .. +Nt - row_kept reduction {\n"
-        "        s = tile.add(s, tile.rowsum(tile.add(load x[i, j], load w[i, j])))\n",
+        "        s_sum = tile.add(s_sum, tile.add(load x[i, j], load w[i, j]))\n"
+        "      }\n"
+        "      let s: tile<f32> = tile.rowsum(s_sum)\n",
         "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), load "
         "z[i, j])\n",
         "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row_w, j - row_half), "
@@ -1077,6 +1082,7 @@ TEST(TTStages, KeepRowsSquaresALetTheNextStatementMultipliesByItself) {
   const std::string out = test::run_stage("keep-rows", in);
   for (const char* text :
        {"      for j in 0 .. row_mid reduction {\n"
+        "        cb.wait_upto(cb_x_row, j + 1)\n"
         "        s = tile.add(s, tile.rowsum(tile.square(tile.sub(cb.tile(cb_x_row, j), "
         "tile.bcast_col(s)))))\n"
         "      }\n",
@@ -1088,6 +1094,26 @@ TEST(TTStages, KeepRowsSquaresALetTheNextStatementMultipliesByItself) {
         "        s = tile.add(s, tile.rowsum(tile.mul(u, u)))\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
   EXPECT_EQ(out.find("let d:"), std::string::npos) << out;
+}
+
+// keep-rows sums e tile by tile and takes one rowsum after the loop only when e is computed (a
+// tile read as it is, rowsum(x[i, j]), stays: reduce_tile sums it straight from its CB into DST)
+// and nothing assigns the sum after the loop (here the square test's u loop adds to s again).
+TEST(TTStages, KeepRowsSumsBeforeTheRowsumOnlyAComputedTermNotAssignedAfter) {
+  std::string in = kKeepRows;
+  const std::string walk = "        s = tile.add(s, tile.rowsum(tile.add(load x[i, j], load w[i, "
+                           "j])))\n";
+  in.replace(in.find(walk), walk.size(), "        s = tile.add(s, tile.rowsum(load x[i, j]))\n");
+  std::string out = test::run_stage("keep-rows", in);
+  EXPECT_EQ(out.find("s_sum"), std::string::npos) << out;
+  EXPECT_NE(out.find("        s = tile.add(s, tile.rowsum(cb.tile(cb_x_row, j)))\n"),
+            std::string::npos)
+      << out;
+  in = kKeepRows;
+  const std::string store = "        store y[i, j] = load w[0, j]\n";
+  in.replace(in.find(store), store.size(), store + "        s = tile.add(s, load w[0, j])\n");
+  out = test::run_stage("keep-rows", in);
+  EXPECT_EQ(out.find("s_sum"), std::string::npos) << out;
 }
 
 // keep-rows, halves: a work item's row is read half by the reader (NoC 1) and half by the writer
