@@ -12,13 +12,16 @@ namespace fs = std::filesystem;
 
 // The last dump before verify-kernels, without its header line. "matmul" and "matmul_f32" are the
 // per-tile matmuls (fixtures/*_per_tile.ir, the examples' dumps before they became blocked
-// matmuls), whose lines the hand-broken cases below edit; every other name is the example's own.
+// matmuls), "softmax_rowsum_per_tile" softmax's before keep-rows summed its exponentials tile by
+// tile (a reduce of a computed tile in every iteration), whose lines the hand-broken cases below
+// edit; every other name is the example's own.
 std::string final_ir(const std::string& example) {
   const fs::path fixtures = tk::test::source_dir() / "tests/unit/tt_lowering/fixtures";
-  fs::path path = example == "matmul" || example == "matmul_f32"
-                      ? fixtures / (example + "_per_tile.ir")
-                      : tk::test::source_dir() / "tests/golden/ir" / example /
-                            "tt/after-finalize-signature.txt";
+  fs::path path =
+      example == "matmul" || example == "matmul_f32" ? fixtures / (example + "_per_tile.ir")
+      : example == "softmax_rowsum_per_tile"         ? fixtures / (example + ".ir")
+                                                     : tk::test::source_dir() / "tests/golden/ir" /
+                                                   example / "tt/after-finalize-signature.txt";
   std::string text = tk::test::read_file(path);
   EXPECT_FALSE(text.empty()) << "no golden dump for " << example;
   return text.substr(text.find('\n') + 1);
@@ -73,6 +76,7 @@ TEST(Verify, PassesOnEveryExample) {
   }
   EXPECT_EQ(verify_error(final_ir("matmul")), "") << "the per-tile matmul";
   EXPECT_EQ(verify_error(final_ir("matmul_f32")), "") << "the per-tile f32 matmul";
+  EXPECT_EQ(verify_error(final_ir("softmax_rowsum_per_tile")), "") << "softmax, a reduce a tile";
 }
 
 TEST(Verify, DroppedPush) {
@@ -190,8 +194,8 @@ TEST(Verify, ReductionPackedWithoutItsMask) {
 
 TEST(Verify, ValuePackedUnderTheReduceMask) {
   // Without the reduce_uninit that ends each iteration, the next one packs exp(x - m) masked.
-  std::string broken =
-      edit_first(final_ir("softmax"), "        reduce_uninit()\n      }\n", "      }\n");
+  std::string broken = edit_first(final_ir("softmax_rowsum_per_tile"),
+                                  "        reduce_uninit()\n      }\n", "      }\n");
   EXPECT_EQ(verify_error(broken),
             "internal error: in 'softmax_compute', pack_tile(0, cb_tmp0) packs a value that is not "
             "a reduction while reduce_init's packer mask keeps only its column 0 (reduce_uninit "
@@ -200,7 +204,7 @@ TEST(Verify, ValuePackedUnderTheReduceMask) {
 
 TEST(Verify, ValueComputedInDstFromAReduction) {
   std::string broken = edit_first(
-      final_ir("softmax"),
+      final_ir("softmax_rowsum_per_tile"),
       "        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n",
       "        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n"
       "        recip_tile(0)\n");
