@@ -169,8 +169,8 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
           .set_page_size(tt::CBIndex::c_26, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_27, tt::DataFormat::Float32}})
-          .set_page_size(tt::CBIndex::c_27, 4096));
+      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_27, tt::DataFormat::Float16_b}})
+          .set_page_size(tt::CBIndex::c_27, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_28, tt::DataFormat::Float16_b}})
@@ -198,7 +198,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   tk_unpack_to_dest_mode[tt::CBIndex::c_24] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   tk_unpack_to_dest_mode[tt::CBIndex::c_25] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   tk_unpack_to_dest_mode[tt::CBIndex::c_26] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
-  tk_unpack_to_dest_mode[tt::CBIndex::c_27] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   tk_unpack_to_dest_mode[tt::CBIndex::c_29] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/layernorm/compute.cpp", tk_all_cores,

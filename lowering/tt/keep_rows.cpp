@@ -3,6 +3,7 @@
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/row_cbs.hpp"
+#include "lowering/tt/row_walks.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -64,6 +65,13 @@ struct FromCb : Mutator {
     return call(Intrinsic::cb_tile, {cb_ref(cb), offset ? l.indices[1] - offset : l.indices[1]},
                 l.loc.range);
   }
+};
+
+// Every read of a variable replaced by an expression.
+struct Subst : Mutator {
+  std::string name;
+  Expr by;
+  Expr mutate_node(const Var& v, const Expr& self) override { return v.name == name ? by : self; }
 };
 
 // Every output tensor a statement stores.
@@ -159,7 +167,11 @@ private:
 
   Stmt rewrite(const For& core, std::vector<Stmt>& lets, std::vector<Stmt>& before,
                std::vector<Stmt>& after) {
-    const Block& body = *as<Block>(core.body);
+    // The walks with fewer DST sections a tile (row_walks.hpp), before anything reads them.
+    ir::NameSet accumulators(p_);
+    const Stmt squared = block(tt::fewer_sections(as<Block>(core.body)->stmts, accumulators));
+    const Block& body = *as<Block>(squared);
+    const Block& unchanged = *as<Block>(core.body); // what a loop that keeps no row returns
     // What varies within the work item: names bound in its loops or assigned anywhere. A row
     // index may read the rest (the core's loop variable, the work item's index lets).
     Bound bound;
@@ -181,7 +193,7 @@ private:
     // A row CB takes an input index: as many rows as there are free ones.
     kept.resize(std::min(kept.size(), tt::free_cb_indices(p_, CBRole::input).size()));
     if (kept.empty())
-      return block(body.stmts);
+      return block(unchanged.stmts);
     // Each NoC has its own DRAM queue, which its reads and writes share (docs/timing.md, "Per
     // NoC"). Read by the reader alone and written by the writer alone, a work item's row keeps
     // NoC 0 idle while the first rows arrive and NoC 1 idle while the last are written. In halves,
@@ -210,7 +222,7 @@ private:
     const std::int64_t share = std::min(kRowShare, tt::l1_cb_budget(p_) - kOtherShare);
     std::int64_t cap = share / pages;
     if (cap < 1)
-      return block(body.stmts);
+      return block(unchanged.stmts);
     // The reader pushes a work item's row in chunks of `chunk` pages, each as it lands, so that
     // the first walk over the row starts on its first tiles (cb.wait_upto below). Each chunk ends
     // in a read barrier, and as every core reads alike their barriers drain the chip's DRAM
@@ -230,7 +242,7 @@ private:
       // In halves each half window is whole chunks.
       cap -= cap % (halves ? 2 * chunk : chunk);
       if (cap < 1)
-        return block(body.stmts);
+        return block(unchanged.stmts);
     }
     std::map<std::string, std::string> counts = ir::tile_count_vars(k_);
     std::vector<Stmt> head, tail;
@@ -322,6 +334,29 @@ private:
         progressive = progressive && loads.found.empty();
       }
     }
+    // A work item's double-buffered window is read one work item ahead: the next work item's
+    // row while compute works on this one, before this one's outputs are written (the reader
+    // and writer write the outputs of their halves, which wait for compute's last walk). Taken
+    // when every such row is a function of the per-core loop's variable and of values known
+    // before the loop, so that the next work item's row is the same expression at i + 1.
+    const bool ahead = any_item && std::all_of(kept.begin(), kept.end(), [&](const Kept& k) {
+                         if (k.shared)
+                           return true;
+                         std::set<std::string> reads = ir::vars_read(k.row);
+                         return std::all_of(reads.begin(), reads.end(), [&](const std::string& v) {
+                           return v == core.var || !outside.names.count(v);
+                         });
+                       });
+    std::vector<Stmt> prologue;
+    const std::string row_next = names.fresh("row_next");
+    if (ahead) {
+      // 1 while the core has a next work item, else 0 (i32: it multiplies the row's i32 ends).
+      const Type u = core.min->type;
+      head.push_back(decl(
+          row_next, Type::i32(),
+          binary(BinaryOp::min, core.min + core.extent - int_imm(1, u) - var(core.var, Type::i32()),
+                 int_imm(1, u))));
+    }
     for (Kept& k : kept) {
       add_cb(k, cap, halves);
       const Expr cols = ir::tiles_of(k.tensor->dims[1], counts);
@@ -345,7 +380,7 @@ private:
       // first tiles (`cb.wait_upto` below) while the rest are still on their way.
       // Tiles [offset, end) of the row (offset null: 0) into `cb`, a window of `window` pages.
       auto chunks = [&](const std::string& cb, std::int64_t window, const Expr& offset,
-                        const Expr& end) {
+                        const Expr& end, const Expr& row) {
         const std::string c = names.fresh("row_chunk");
         const Expr in_window = var(c, Type::i32()) * int_imm(chunk);
         const Expr at = offset ? offset + in_window : in_window;
@@ -355,16 +390,35 @@ private:
             valid, Type::i32(),
             binary(BinaryOp::min, binary(BinaryOp::max, end - at, int_imm(0)), int_imm(chunk)));
         Stmt one = evaluate(call(Intrinsic::df_read_block,
-                                 {cb_ref(cb), tensor_ref(k.tensor->name), ir::mul(k.row, cols) + at,
+                                 {cb_ref(cb), tensor_ref(k.tensor->name), ir::mul(row, cols) + at,
                                   int_imm(1), int_imm(chunk), cols, int_imm(1), int_imm(1),
                                   var(valid, Type::i32()), int_imm(chunk)}));
         return for_loop(c, int_imm(0), int_imm(window / chunk), ForRole::serial,
                         block({std::move(pages_of), std::move(one)}), core.loc.range);
       };
       std::vector<Stmt>& waits_after = progressive ? item_waits[k.at.front()] : head_waits;
+      // The double-buffered form, one work item ahead (`ahead`): tiles [offset, end) of the next
+      // work item's row into the window after this one's, none past the core's last work item
+      // (an empty window, pushed and popped all the same), the first work item's before the loop.
+      auto windows = [&](const std::string& cb, std::int64_t window, const Expr& offset,
+                         const Expr& end) {
+        if (!ahead) {
+          head.push_back(once(x.twice, chunks(cb, window, offset, end, k.row)));
+          return;
+        }
+        Subst first, next;
+        first.name = next.name = core.var;
+        first.by = core.min;
+        next.by = var(core.var, Type::i32()) + int_imm(1);
+        prologue.push_back(once(x.twice, chunks(cb, window, offset, end, first.mutate(k.row))));
+        head.push_back(once(x.twice, chunks(cb, window, offset, end * var(row_next, Type::i32()),
+                                            next.mutate(k.row))));
+        after.push_back(once(x.twice, cb_call(cb, Intrinsic::cb_wait_front, window)));
+        after.push_back(once(x.twice, cb_call(cb, Intrinsic::cb_pop_front, window)));
+      };
       if (!halves) {
-        head.push_back(once(x.twice, chunks(k.cb, cap, nullptr, x.kept)));
-        head.push_back(once(x.single, chunks(k.cb, 2 * cap, nullptr, x.kept)));
+        windows(k.cb, cap, nullptr, x.kept);
+        head.push_back(once(x.single, chunks(k.cb, 2 * cap, nullptr, x.kept, k.row)));
         waits_after.push_back(once(x.twice, cb_call(k.cb, Intrinsic::cb_wait_front, cap)));
         waits_after.push_back(once(x.single, cb_call(k.cb, Intrinsic::cb_wait_front, 2 * cap)));
         tail.push_back(once(x.twice, cb_call(k.cb, Intrinsic::cb_pop_front, cap)));
@@ -375,10 +429,10 @@ private:
       const std::int64_t h = cap / 2;
       // The first half ends at row_half or at the row's end (row_half is rounded up to chunks).
       const Expr first_end = binary(BinaryOp::min, x.half, x.kept);
-      head.push_back(once(x.twice, chunks(k.cb, h, nullptr, first_end)));
-      head.push_back(once(x.twice, chunks(k.cb_writer, h, x.half, x.kept)));
-      head.push_back(once(x.single, chunks(k.cb, cap, nullptr, first_end)));
-      head.push_back(once(x.single, chunks(k.cb_writer, cap, x.half, x.kept)));
+      windows(k.cb, h, nullptr, first_end);
+      windows(k.cb_writer, h, x.half, x.kept);
+      head.push_back(once(x.single, chunks(k.cb, cap, nullptr, first_end, k.row)));
+      head.push_back(once(x.single, chunks(k.cb_writer, cap, x.half, x.kept, k.row)));
       for (const std::string* cb : {&k.cb, &k.cb_writer}) {
         waits_after.push_back(once(x.twice, cb_call(*cb, Intrinsic::cb_wait_front, h)));
         waits_after.push_back(once(x.single, cb_call(*cb, Intrinsic::cb_wait_front, cap)));
@@ -395,6 +449,7 @@ private:
       for (const std::string& t : outputs)
         add_output_cb(t, first_item->cb);
     before.insert(before.end(), waits.begin(), waits.end());
+    before.insert(before.end(), prologue.begin(), prologue.end());
     head.insert(head.end(), head_waits.begin(), head_waits.end());
     std::vector<Stmt> out = head;
     std::map<std::string, Expr> mids; // halves: where a segment's second half begins, per bounds

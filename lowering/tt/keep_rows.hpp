@@ -18,7 +18,10 @@
 // host's row_single / row_double choose at run time, each form in a loop of 0 or 1 iterations).
 // The reader pushes a work item's row in chunks (cap a whole number of them) and the first walk
 // over it waits for tile j as it lands (cb.wait_upto: cb_wait_front of j + 1 pages, cumulative),
-// so that the walk overlaps the row's read; the window's wait follows the walk.
+// so that the walk overlaps the row's read; the window's wait follows the walk. The double-buffered
+// form is read one work item ahead: the first work item's row before the per-core loop, each
+// iteration's the next one's (an empty window after the core's last, waited for and popped after
+// the loop), so that the next row's reads do not wait for this row's writes.
 #pragma once
 
 #include "lowering/ir/module.hpp"

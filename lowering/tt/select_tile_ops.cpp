@@ -99,9 +99,18 @@ public:
       const For* f = as<For>(st);
       bool core_loop = f && f->role == ForRole::per_core;
       if (core_loop) {
-        top.push_back(evaluate(
-            call(Intrinsic::df_scaler_tile, {cb_ref(s), int_imm(tt::kScalerOne, Type::u32())})));
-        top.push_back(evaluate(call(Intrinsic::cb_wait_front, {cb_ref(s), int_imm(1)})));
+        // Before the loops that only read DRAM right before the per-core loop (keep-rows' first
+        // work item's row, read one ahead): the first walk over that row reduces with it.
+        auto at = top.end();
+        while (at != top.begin() && as<For>(*std::prev(at)) &&
+               ir::any_call(*std::prev(at),
+                            [](Intrinsic fn) { return fn == Intrinsic::df_read_block; }) &&
+               !ir::any_call(*std::prev(at),
+                             [](Intrinsic fn) { return fn != Intrinsic::df_read_block; }))
+          --at;
+        at = top.insert(at, evaluate(call(Intrinsic::df_scaler_tile,
+                                          {cb_ref(s), int_imm(tt::kScalerOne, Type::u32())})));
+        top.insert(at + 1, evaluate(call(Intrinsic::cb_wait_front, {cb_ref(s), int_imm(1)})));
       }
       top.push_back(st);
       if (core_loop)

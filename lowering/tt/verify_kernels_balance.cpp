@@ -85,6 +85,44 @@ bool EventTree::operator==(const EventTree& o) const {
   return true;
 }
 
+EventTree one_ahead(const EventTree& t) {
+  for (std::size_t k = 1; k < t.items.size(); ++k) {
+    const auto* l = std::get_if<std::shared_ptr<EventTree::Loop>>(&t.items[k]);
+    if (!l)
+      continue;
+    // The longest P: the m items before the loop that its body begins with (one per row read
+    // ahead).
+    const auto& body = (*l)->body.items;
+    for (std::size_t m = std::min(k, body.size()); m > 0; --m) {
+      EventTree before, first;
+      before.items.assign(t.items.begin() + static_cast<std::ptrdiff_t>(k - m),
+                          t.items.begin() + static_cast<std::ptrdiff_t>(k));
+      // The body's first items, without the ones P does not have (the one-window form that
+      // follows each window read ahead, keep-rows' row_single): P's items in order.
+      std::size_t b = 0;
+      for (const auto& item : before.items) {
+        while (b < body.size()) {
+          EventTree one, mine;
+          one.items = {body[b++]};
+          mine.items = {item};
+          if (one == mine) {
+            first.items.push_back(item);
+            break;
+          }
+        }
+      }
+      if (!(before == first))
+        continue;
+      EventTree out = t;
+      std::rotate(out.items.begin() + static_cast<std::ptrdiff_t>(k - m),
+                  out.items.begin() + static_cast<std::ptrdiff_t>(k),
+                  out.items.begin() + static_cast<std::ptrdiff_t>(k + 1));
+      return out;
+    }
+  }
+  return t;
+}
+
 EventTree event_tree(const Function& f, Intrinsic fn, const std::set<std::string>& cbs) {
   EventTree t;
   build(f.body, fn, cbs, t);

@@ -33,6 +33,12 @@ struct EventTree::Loop {
 /// CBs in `cbs`, in `f`. Event counts must be integer literals.
 EventTree event_tree(const ir::Function& f, ir::Intrinsic fn, const std::set<std::string>& cbs);
 
+/// A producer that runs one step ahead of its loop (keep-rows' reads of the next work item's row,
+/// docs/lowering.md "Rows in L1"): `P L { P R }`, P pushed before the loop and again first in
+/// each iteration, read as `L { P R } P`, the consumer's order when it waits for the extra P
+/// after the loop. The tree unchanged when it has no such P.
+EventTree one_ahead(const EventTree& t);
+
 /// The number of pages a tree counts, as a sum of products: each event's count times the extents
 /// of the loops around it, one printed term per event, sorted (two trees that count the same
 /// events in another order have equal totals).

@@ -474,7 +474,8 @@ TEST(TTStages, InsertDstManagementGivesAnAssumedZeroAFreshSection) {
                         "insert-dst-management"),
                "compute");
   std::size_t from = compute.find("      copy_tile(cb_m, 0, 0)\n");
-  std::size_t to = compute.find("      cb_wait_front(cb_s, 1)\n");
+  // (keep-rows sums x - bcast_col(m) tile by tile into s_sum, s its rowsum after the loop)
+  std::size_t to = compute.find("      cb_wait_front(cb_s_sum, 1)\n");
   ASSERT_NE(from, std::string::npos) << compute;
   ASSERT_NE(to, std::string::npos) << compute;
   EXPECT_EQ(compute.substr(from, to - from), R"(      copy_tile(cb_m, 0, 0)
@@ -487,12 +488,12 @@ TEST(TTStages, InsertDstManagementGivesAnAssumedZeroAFreshSection) {
       tile_regs_release()
       tile_regs_acquire()
       dst.assume_zero(0)
-      pack_reconfig_data_format(cb_s)
+      pack_reconfig_data_format(cb_s_sum)
       tile_regs_commit()
       tile_regs_wait()
-      cb_reserve_back(cb_s, 1)
-      pack_tile(0, cb_s)
-      cb_push_back(cb_s, 1)
+      cb_reserve_back(cb_s_sum, 1)
+      pack_tile(0, cb_s_sum)
+      cb_push_back(cb_s_sum, 1)
       tile_regs_release()
 )");
 }
@@ -816,73 +817,116 @@ program kr {
 
 TEST(TTStages, KeepRowsReadsARowOnceWhenLoopsReadItAgain) {
   const std::string out = test::run_stage("keep-rows", kKeepRows);
-  for (const char* text :
-       {"  cb cb_x_row index 3 format Float16_b page 2048 depth 256 role input\n"
-        "  cb cb_x_row_w index 4 format Float16_b page 2048 depth 256 role input read_by writer\n"
-        "  cb cb_y_by_reader index 17 format Float16_b page 2048 depth 2 role output written_by "
-        "reader for cb_x_row tensor y\n",
-        "    let row_single: i32 = min(4 * (Nt - min(Nt, 256)) / Nt, 1)\n"
-        "    let row_double: i32 = 1 - row_single\n"
-        "    let row_kept: i32 = min(Nt, 256 + 256 * row_single)\n"
-        "    let row_half: i32 = min(128 + 128 * row_single, (row_kept + 31) / 32 * 16)\n"
-        "    let row_mid: i32 = min(row_half, row_kept)\n"
-        "    for i in start .. +count per_core {\n"
-        "      for row_window in 0 .. row_double serial {\n"
-        "        for row_chunk in 0 .. 8 serial {\n"
-        "          let row_chunk_pages: i32 = min(max(min(row_half, row_kept) - row_chunk * 16, "
-        "0), 16)\n"
-        "          df.read_block(cb_x_row, x, i * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
-        "row_chunk_pages, 16)\n"
-        "        }\n"
-        "      }\n"
-        "      for row_window_1 in 0 .. row_double serial {\n"
-        "        for row_chunk_1 in 0 .. 8 serial {\n"
-        "          let row_chunk_pages_1: i32 = min(max(row_kept - (row_half + row_chunk_1 * 16), "
-        "0), 16)\n"
-        "          df.read_block(cb_x_row_w, x, i * Nt + (row_half + row_chunk_1 * 16), 1, 16, Nt, "
-        "1, 1, row_chunk_pages_1, 16)\n"
-        "        }\n"
-        "      }\n"
-        "      for row_window_2 in 0 .. row_single serial {\n"
-        "        for row_chunk_2 in 0 .. 16 serial {\n",
-        // w streams in the first walk (the reader pushes its tiles after the windows): the
-        // halves are waited for whole before it, not tile by tile
-        "      for row_window_4 in 0 .. row_double serial {\n"
-        "        cb_wait_front(cb_x_row, 128)\n"
-        "      }\n"
-        "      for row_window_5 in 0 .. row_single serial {\n"
-        "        cb_wait_front(cb_x_row, 256)\n"
-        "      }\n"
-        "      for row_window_8 in 0 .. row_double serial {\n"
-        "        cb_wait_front(cb_x_row_w, 128)\n"
-        "      }\n",
-        "      let s: tile<f32> = tile.zeros()\n"
-        "      for j in 0 .. row_mid reduction {\n"
-        "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row, j), load w[i, j])))\n"
-        "      }\n"
-        "      for j in row_mid .. +row_kept - row_mid reduction {\n"
-        "        s = tile.add(s, tile.rowsum(tile.add(cb.tile(cb_x_row_w, j - row_half), load w[i, "
-        "j])))\n"
-        "      }\n"
-        "      for j in row_kept .. +Nt - row_kept reduction {\n"
-        "        s = tile.add(s, tile.rowsum(tile.add(load x[i, j], load w[i, j])))\n",
-        "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), load "
-        "z[i, j])\n",
-        "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row_w, j - row_half), "
-        "tile.bcast_col(s)), load z[i, j])\n",
-        "      for j in 0 .. Nt serial {\n        store y[i, j] = load w[0, j]\n      }\n"
-        "      for row_window_6 in 0 .. row_double serial {\n"
-        "        cb_pop_front(cb_x_row, 128)\n"
-        "      }\n"
-        "      for row_window_7 in 0 .. row_single serial {\n"
-        "        cb_pop_front(cb_x_row, 256)\n"
-        "      }\n"
-        "      for row_window_10 in 0 .. row_double serial {\n"
-        "        cb_pop_front(cb_x_row_w, 128)\n"
-        "      }\n"
-        "      for row_window_11 in 0 .. row_single serial {\n"
-        "        cb_pop_front(cb_x_row_w, 256)\n"
-        "      }\n    }\n"})
+  for (
+      const char* text :
+      {"  cb cb_x_row index 3 format Float16_b page 2048 depth 256 role input\n"
+       "  cb cb_x_row_w index 4 format Float16_b page 2048 depth 256 role input read_by writer\n"
+       "  cb cb_y_by_reader index 17 format Float16_b page 2048 depth 2 role output written_by "
+       "reader for cb_x_row tensor y\n",
+       "    let row_single: i32 = min(4 * (Nt - min(Nt, 256)) / Nt, 1)\n"
+       "    let row_double: i32 = 1 - row_single\n"
+       "    let row_kept: i32 = min(Nt, 256 + 256 * row_single)\n"
+       "    let row_half: i32 = min(128 + 128 * row_single, (row_kept + 31) / 32 * 16)\n"
+       // the double-buffered windows one work item ahead: the first work item's row before
+       // the per-core loop, ...
+       "    let row_mid: i32 = min(row_half, row_kept)\n"
+       "    for row_window in 0 .. row_double serial {\n"
+       "      for row_chunk in 0 .. 8 serial {\n"
+       "        let row_chunk_pages: i32 = min(max(min(row_half, row_kept) - row_chunk * 16, 0), "
+       "16)\n"
+       "        df.read_block(cb_x_row, x, start * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
+       "row_chunk_pages, 16)\n"
+       "      }\n"
+       "    }\n"
+       "    for row_window_4 in 0 .. row_double serial {\n"
+       "      for row_chunk_2 in 0 .. 8 serial {\n"
+       "        let row_chunk_pages_2: i32 = min(max(row_kept - (row_half + row_chunk_2 * 16), 0), "
+       "16)\n"
+       "        df.read_block(cb_x_row_w, x, start * Nt + (row_half + row_chunk_2 * 16), 1, 16, "
+       "Nt, 1, 1, row_chunk_pages_2, 16)\n"
+       "      }\n"
+       "    }\n"
+       // ... and each iteration's the next work item's (an empty window after the core's
+       // last); the one-window form reads this work item's row, as before
+       "    for i in start .. +count per_core {\n"
+       "      let row_next: i32 = min(start + count - 1u - i, 1u)\n"
+       "      for row_window_1 in 0 .. row_double serial {\n"
+       "        for row_chunk_1 in 0 .. 8 serial {\n"
+       "          let row_chunk_pages_1: i32 = min(max(min(row_half, row_kept) * row_next - "
+       "row_chunk_1 * 16, 0), 16)\n"
+       "          df.read_block(cb_x_row, x, (i + 1) * Nt + row_chunk_1 * 16, 1, 16, Nt, 1, 1, "
+       "row_chunk_pages_1, 16)\n"
+       "        }\n"
+       "      }\n"
+       "      for row_window_5 in 0 .. row_double serial {\n"
+       "        for row_chunk_3 in 0 .. 8 serial {\n"
+       "          let row_chunk_pages_3: i32 = min(max(row_kept * row_next - (row_half + "
+       "row_chunk_3 * 16), 0), 16)\n"
+       "          df.read_block(cb_x_row_w, x, (i + 1) * Nt + (row_half + row_chunk_3 * 16), 1, "
+       "16, Nt, 1, 1, row_chunk_pages_3, 16)\n"
+       "        }\n"
+       "      }\n"
+       "      for row_window_8 in 0 .. row_single serial {\n"
+       "        for row_chunk_4 in 0 .. 16 serial {\n"
+       "          let row_chunk_pages_4: i32 = min(max(min(row_half, row_kept) - row_chunk_4 * 16, "
+       "0), 16)\n"
+       "          df.read_block(cb_x_row, x, i * Nt + row_chunk_4 * 16, 1, 16, Nt, 1, 1, "
+       "row_chunk_pages_4, 16)\n",
+       // w streams in the first walk (the reader pushes its tiles after the windows): the
+       // halves are waited for whole before it, not tile by tile
+       "      for row_window_10 in 0 .. row_double serial {\n"
+       "        cb_wait_front(cb_x_row, 128)\n"
+       "      }\n"
+       "      for row_window_11 in 0 .. row_single serial {\n"
+       "        cb_wait_front(cb_x_row, 256)\n"
+       "      }\n"
+       "      for row_window_14 in 0 .. row_double serial {\n"
+       "        cb_wait_front(cb_x_row_w, 128)\n"
+       "      }\n",
+       // s = zeros and a loop of s += rowsum(e), e computed: the loop sums e into s_sum, and s
+       // is its rowsum after the loop (one DST section a tile)
+       "      let s_sum: tile<f32> = tile.zeros()\n"
+       "      for j in 0 .. row_mid reduction {\n"
+       "        s_sum = tile.add(s_sum, tile.add(cb.tile(cb_x_row, j), load w[i, j]))\n"
+       "      }\n"
+       "      for j in row_mid .. +row_kept - row_mid reduction {\n"
+       "        s_sum = tile.add(s_sum, tile.add(cb.tile(cb_x_row_w, j - row_half), load w[i, "
+       "j]))\n"
+       "      }\n"
+       "      for j in row_kept .. +Nt - row_kept reduction {\n"
+       "        s_sum = tile.add(s_sum, tile.add(load x[i, j], load w[i, j]))\n"
+       "      }\n"
+       "      let s: tile<f32> = tile.rowsum(s_sum)\n",
+       "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row, j), tile.bcast_col(s)), load "
+       "z[i, j])\n",
+       "        store y[i, j] = tile.mul(tile.mul(cb.tile(cb_x_row_w, j - row_half), "
+       "tile.bcast_col(s)), load z[i, j])\n",
+       "      for j in 0 .. Nt serial {\n        store y[i, j] = load w[0, j]\n      }\n"
+       "      for row_window_12 in 0 .. row_double serial {\n"
+       "        cb_pop_front(cb_x_row, 128)\n"
+       "      }\n"
+       "      for row_window_13 in 0 .. row_single serial {\n"
+       "        cb_pop_front(cb_x_row, 256)\n"
+       "      }\n"
+       "      for row_window_16 in 0 .. row_double serial {\n"
+       "        cb_pop_front(cb_x_row_w, 128)\n"
+       "      }\n"
+       "      for row_window_17 in 0 .. row_single serial {\n"
+       "        cb_pop_front(cb_x_row_w, 256)\n"
+       "      }\n    }\n"
+       // the empty window the last iteration pushed, waited for and popped after the loop
+       "    for row_window_2 in 0 .. row_double serial {\n"
+       "      cb_wait_front(cb_x_row, 128)\n"
+       "    }\n"
+       "    for row_window_3 in 0 .. row_double serial {\n"
+       "      cb_pop_front(cb_x_row, 128)\n"
+       "    }\n"
+       "    for row_window_6 in 0 .. row_double serial {\n"
+       "      cb_wait_front(cb_x_row_w, 128)\n"
+       "    }\n"
+       "    for row_window_7 in 0 .. row_double serial {\n"
+       "      cb_pop_front(cb_x_row_w, 128)\n"
+       "    }\n  }\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
   EXPECT_EQ(out.find("cb.wait_upto"), std::string::npos) << out;
   EXPECT_EQ(out.find("cb_z_row"), std::string::npos) << out;
@@ -954,21 +998,20 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
         "    let row_mid_2: i32 = max(shared_kept, min(row_half, row_kept))\n"
         "    df.read_block(cb_g_row, g, 0, 1, shared_kept, Nt, 1, 1, shared_kept, 160)\n"
         "    cb_wait_front(cb_g_row, 160)\n"
-        "    for i in start .. +count per_core {\n"
-        "      for row_window in 0 .. row_double serial {\n"
-        "        for row_chunk in 0 .. 5 serial {\n"
-        "          let row_chunk_pages: i32 = min(max(min(row_half, row_kept) - row_chunk * 16, "
-        "0), 16)\n"
-        "          df.read_block(cb_x_row, x, i * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
+        "    for row_window in 0 .. row_double serial {\n"
+        "      for row_chunk in 0 .. 5 serial {\n"
+        "        let row_chunk_pages: i32 = min(max(min(row_half, row_kept) - row_chunk * 16, 0), "
+        "16)\n"
+        "        df.read_block(cb_x_row, x, start * Nt + row_chunk * 16, 1, 16, Nt, 1, 1, "
         "row_chunk_pages, 16)\n"
-        "        }\n"
-        "      }\n",
-        "      for row_window_3 in 0 .. row_single serial {\n"
-        "        for row_chunk_3 in 0 .. 10 serial {\n"
-        "          let row_chunk_pages_3: i32 = min(max(row_kept - (row_half + row_chunk_3 * 16), "
+        "      }\n"
+        "    }\n",
+        "      for row_window_9 in 0 .. row_single serial {\n"
+        "        for row_chunk_5 in 0 .. 10 serial {\n"
+        "          let row_chunk_pages_5: i32 = min(max(row_kept - (row_half + row_chunk_5 * 16), "
         "0), 16)\n"
-        "          df.read_block(cb_x_row_w, x, i * Nt + (row_half + row_chunk_3 * 16), 1, 16, Nt, "
-        "1, 1, row_chunk_pages_3, 16)\n",
+        "          df.read_block(cb_x_row_w, x, i * Nt + (row_half + row_chunk_5 * 16), 1, 16, Nt, "
+        "1, 1, row_chunk_pages_5, 16)\n",
         // the first walk takes x's tiles as they land, each half from its CB; the windows' waits
         // follow it
         "      for j in 0 .. row_mid reduction {\n"
@@ -979,7 +1022,7 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
         "        cb.wait_upto(cb_x_row_w, j - row_half + 1)\n"
         "        s = tile.add(s, tile.rowsum(cb.tile(cb_x_row_w, j - row_half)))\n"
         "      }\n"
-        "      for row_window_4 in 0 .. row_double serial {\n"
+        "      for row_window_10 in 0 .. row_double serial {\n"
         "        cb_wait_front(cb_x_row, 80)\n"
         "      }\n",
         // [0, shared_kept): both rows in L1; [shared_kept, row_kept): x's only; past: loaded;
@@ -1004,16 +1047,74 @@ TEST(TTStages, KeepRowsReadsASharedRowOncePerCore) {
         "        store y[i, j] = tile.mul(tile.mul(load x[i, j], tile.bcast_col(s)), "
         "tile.bcast_row(load g[0, j]))\n",
         "      store y[i, 0] = load b[i, 0]\n"
-        "      for row_window_6 in 0 .. row_double serial {\n"
+        "      for row_window_12 in 0 .. row_double serial {\n"
         "        cb_pop_front(cb_x_row, 80)\n"
         "      }\n",
-        "      for row_window_11 in 0 .. row_single serial {\n"
+        "      for row_window_17 in 0 .. row_single serial {\n"
         "        cb_pop_front(cb_x_row_w, 160)\n"
         "      }\n"
+        "    }\n",
+        "      cb_pop_front(cb_x_row_w, 80)\n"
         "    }\n"
         "    cb_pop_front(cb_g_row, 160)\n"})
     EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
   EXPECT_EQ(out.find("cb_b_row"), std::string::npos) << out;
+}
+
+// keep-rows: in a walk over a kept row, `let d = e` read only as `tile.mul(d, d)` by the next
+// statement becomes tile.square(e) there (one DST section: the let, read twice, would be packed
+// into a CB and copied back twice). A let read anywhere else stays (u: also stored).
+TEST(TTStages, KeepRowsSquaresALetTheNextStatementMultipliesByItself) {
+  std::string in = kKeepRows;
+  const std::string walk = "      for j in 0 .. Nt reduction {\n"
+                           "        s = tile.add(s, tile.rowsum(tile.add(load x[i, j], load w[i, "
+                           "j])))\n"
+                           "      }\n";
+  in.replace(in.find(walk), walk.size(),
+             "      for j in 0 .. Nt reduction {\n"
+             "        let d: tile<f32> = tile.sub(load x[i, j], tile.bcast_col(s))\n"
+             "        s = tile.add(s, tile.rowsum(tile.mul(d, d)))\n"
+             "      }\n"
+             "      for j in 0 .. Nt serial {\n"
+             "        let u: tile<f32> = tile.sub(load x[i, j], tile.bcast_col(s))\n"
+             "        s = tile.add(s, tile.rowsum(tile.mul(u, u)))\n"
+             "        store y[i, j] = u\n"
+             "      }\n");
+  const std::string out = test::run_stage("keep-rows", in);
+  for (const char* text :
+       {"      for j in 0 .. row_mid reduction {\n"
+        "        cb.wait_upto(cb_x_row, j + 1)\n"
+        "        s = tile.add(s, tile.rowsum(tile.square(tile.sub(cb.tile(cb_x_row, j), "
+        "tile.bcast_col(s)))))\n"
+        "      }\n",
+        "      for j in row_kept .. +Nt - row_kept reduction {\n"
+        "        s = tile.add(s, tile.rowsum(tile.square(tile.sub(load x[i, j], "
+        "tile.bcast_col(s)))))\n"
+        "      }\n",
+        "        let u: tile<f32> = tile.sub(cb.tile(cb_x_row, j), tile.bcast_col(s))\n"
+        "        s = tile.add(s, tile.rowsum(tile.mul(u, u)))\n"})
+    EXPECT_NE(out.find(text), std::string::npos) << text << "\n--- in ---\n" << out;
+  EXPECT_EQ(out.find("let d:"), std::string::npos) << out;
+}
+
+// keep-rows sums e tile by tile and takes one rowsum after the loop only when e is computed (a
+// tile read as it is, rowsum(x[i, j]), stays: reduce_tile sums it straight from its CB into DST)
+// and nothing assigns the sum after the loop (here the square test's u loop adds to s again).
+TEST(TTStages, KeepRowsSumsBeforeTheRowsumOnlyAComputedTermNotAssignedAfter) {
+  std::string in = kKeepRows;
+  const std::string walk = "        s = tile.add(s, tile.rowsum(tile.add(load x[i, j], load w[i, "
+                           "j])))\n";
+  in.replace(in.find(walk), walk.size(), "        s = tile.add(s, tile.rowsum(load x[i, j]))\n");
+  std::string out = test::run_stage("keep-rows", in);
+  EXPECT_EQ(out.find("s_sum"), std::string::npos) << out;
+  EXPECT_NE(out.find("        s = tile.add(s, tile.rowsum(cb.tile(cb_x_row, j)))\n"),
+            std::string::npos)
+      << out;
+  in = kKeepRows;
+  const std::string store = "        store y[i, j] = load w[0, j]\n";
+  in.replace(in.find(store), store.size(), store + "        s = tile.add(s, load w[0, j])\n");
+  out = test::run_stage("keep-rows", in);
+  EXPECT_EQ(out.find("s_sum"), std::string::npos) << out;
 }
 
 // keep-rows, halves: a work item's row is read half by the reader (NoC 1) and half by the writer

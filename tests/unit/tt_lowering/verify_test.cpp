@@ -12,13 +12,16 @@ namespace fs = std::filesystem;
 
 // The last dump before verify-kernels, without its header line. "matmul" and "matmul_f32" are the
 // per-tile matmuls (fixtures/*_per_tile.ir, the examples' dumps before they became blocked
-// matmuls), whose lines the hand-broken cases below edit; every other name is the example's own.
+// matmuls), "softmax_rowsum_per_tile" softmax's before keep-rows summed its exponentials tile by
+// tile (a reduce of a computed tile in every iteration), whose lines the hand-broken cases below
+// edit; every other name is the example's own.
 std::string final_ir(const std::string& example) {
   const fs::path fixtures = tk::test::source_dir() / "tests/unit/tt_lowering/fixtures";
-  fs::path path = example == "matmul" || example == "matmul_f32"
-                      ? fixtures / (example + "_per_tile.ir")
-                      : tk::test::source_dir() / "tests/golden/ir" / example /
-                            "tt/after-finalize-signature.txt";
+  fs::path path =
+      example == "matmul" || example == "matmul_f32" ? fixtures / (example + "_per_tile.ir")
+      : example == "softmax_rowsum_per_tile"         ? fixtures / (example + ".ir")
+                                                     : tk::test::source_dir() / "tests/golden/ir" /
+                                                   example / "tt/after-finalize-signature.txt";
   std::string text = tk::test::read_file(path);
   EXPECT_FALSE(text.empty()) << "no golden dump for " << example;
   return text.substr(text.find('\n') + 1);
@@ -73,6 +76,7 @@ TEST(Verify, PassesOnEveryExample) {
   }
   EXPECT_EQ(verify_error(final_ir("matmul")), "") << "the per-tile matmul";
   EXPECT_EQ(verify_error(final_ir("matmul_f32")), "") << "the per-tile f32 matmul";
+  EXPECT_EQ(verify_error(final_ir("softmax_rowsum_per_tile")), "") << "softmax, a reduce a tile";
 }
 
 TEST(Verify, DroppedPush) {
@@ -81,6 +85,29 @@ TEST(Verify, DroppedPush) {
             "internal error: 'matmul_reader' pushes and 'matmul_compute' waits differ on cb_A, "
             "cb_B: pushes `count { Kt { cb_A } }`, waits `count { Kt { cb_A cb_B } }` after "
             "verify-kernels");
+}
+
+// keep-rows reads a row's window one work item ahead: the reader pushes the first work item's
+// before the per-core loop and each iteration the next one's (an empty window after the core's
+// last), so compute waits for and pops one window more after the loop. Without that wait the
+// reader's pushes, read one ahead, are not compute's waits.
+TEST(Verify, ARowReadOneAheadIsWaitedForAfterTheLoop) {
+  std::string text = final_ir("softmax");
+  const std::string wait = "    for row_window_2 in 0 .. row_double serial {\n"
+                           "      cb_wait_front(cb_x_row, 128)\n"
+                           "    }\n";
+  const std::string pop = "    for row_window_3 in 0 .. row_double serial {\n"
+                          "      cb_pop_front(cb_x_row, 128)\n"
+                          "    }\n";
+  EXPECT_EQ(verify_error(text), "");
+  text = edit(edit(text, wait, ""), pop, "");
+  EXPECT_EQ(verify_error(text),
+            "internal error: 'softmax_reader' pushes and 'softmax_compute' waits differ on "
+            "cb_scaler, cb_x, cb_x_row: pushes `cb_scaler row_double { cb_x_row x128 } count { "
+            "row_double { cb_x_row x128 } row_single { cb_x_row x256 } Nt - row_kept { cb_x } Nt "
+            "- row_kept { cb_x } Nt - row_kept { cb_x } }`, waits `cb_scaler count { row_double { "
+            "cb_x_row x128 } row_single { cb_x_row x256 } Nt - row_kept { cb_x } Nt - row_kept { "
+            "cb_x } Nt - row_kept { cb_x } }` after verify-kernels");
 }
 
 TEST(Verify, SwappedPushesInTheReader) {
@@ -167,8 +194,8 @@ TEST(Verify, ReductionPackedWithoutItsMask) {
 
 TEST(Verify, ValuePackedUnderTheReduceMask) {
   // Without the reduce_uninit that ends each iteration, the next one packs exp(x - m) masked.
-  std::string broken =
-      edit_first(final_ir("softmax"), "        reduce_uninit()\n      }\n", "      }\n");
+  std::string broken = edit_first(final_ir("softmax_rowsum_per_tile"),
+                                  "        reduce_uninit()\n      }\n", "      }\n");
   EXPECT_EQ(verify_error(broken),
             "internal error: in 'softmax_compute', pack_tile(0, cb_tmp0) packs a value that is not "
             "a reduction while reduce_init's packer mask keeps only its column 0 (reduce_uninit "
@@ -177,7 +204,7 @@ TEST(Verify, ValuePackedUnderTheReduceMask) {
 
 TEST(Verify, ValueComputedInDstFromAReduction) {
   std::string broken = edit_first(
-      final_ir("softmax"),
+      final_ir("softmax_rowsum_per_tile"),
       "        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n",
       "        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n"
       "        recip_tile(0)\n");

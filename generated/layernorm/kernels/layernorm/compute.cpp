@@ -8,6 +8,7 @@
 #include "api/compute/pack.h"
 #include "api/compute/reg_api.h"
 #include "api/compute/bcast.h"
+#include "api/compute/compute_kernel_api.h"
 #include "api/compute/compute_kernel_hw_startup.h"
 #include "api/compute/eltwise_binary_sfpu.h"
 #include "api/compute/eltwise_unary/binop_with_scalar.h"
@@ -28,9 +29,9 @@ void kernel_main() {
   constexpr uint32_t cb_y_by_reader = tt::CBIndex::c_17;
   constexpr uint32_t cb_sum0 = tt::CBIndex::c_24;
   constexpr uint32_t cb_mean = tt::CBIndex::c_25;
-  constexpr uint32_t cb_v = tt::CBIndex::c_26;
-  constexpr uint32_t cb_d = tt::CBIndex::c_27;
-  constexpr uint32_t cb_tmp0 = tt::CBIndex::c_28;
+  constexpr uint32_t cb_v_sum = tt::CBIndex::c_26;
+  constexpr uint32_t cb_tmp0 = tt::CBIndex::c_27;
+  constexpr uint32_t cb_tmp1 = tt::CBIndex::c_28;
   constexpr uint32_t cb_r = tt::CBIndex::c_29;
   const int32_t Nt = get_arg_val<uint32_t>(0);
   const int32_t shared_kept = get_arg_val<uint32_t>(1);
@@ -63,16 +64,16 @@ void kernel_main() {
       cb_wait_front(cb_x_row_w, j - row_half + 1);
       reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_x_row_w, cb_scaler, j - row_half, 0, 0);
     }
-    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+    for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
       cb_wait_front(cb_x_row, 64);
     }
-    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
+    for (int32_t row_window_11 = 0; row_window_11 < row_single; ++row_window_11) {
       cb_wait_front(cb_x_row, 128);
     }
-    for (int32_t row_window_8 = 0; row_window_8 < row_double; ++row_window_8) {
+    for (int32_t row_window_14 = 0; row_window_14 < row_double; ++row_window_14) {
       cb_wait_front(cb_x_row_w, 64);
     }
-    for (int32_t row_window_9 = 0; row_window_9 < row_single; ++row_window_9) {
+    for (int32_t row_window_15 = 0; row_window_15 < row_single; ++row_window_15) {
       cb_wait_front(cb_x_row_w, 128);
     }
     reduce_uninit();
@@ -109,13 +110,14 @@ void kernel_main() {
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
     tile_regs_commit();
     tile_regs_wait();
-    cb_reserve_back(cb_v, 1);
-    pack_tile(0, cb_v);
-    cb_push_back(cb_v, 1);
+    cb_reserve_back(cb_v_sum, 1);
+    pack_tile(0, cb_v_sum);
+    cb_push_back(cb_v_sum, 1);
     tile_regs_release();
-    cb_wait_front(cb_v, 1);
+    cb_wait_front(cb_v_sum, 1);
+    reconfig_data_format_srcb(cb_mean);
     for (int32_t j = 0; j < row_mid; ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_d);
+      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_v_sum);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
       reconfig_data_format_srca(cb_x_row);
@@ -123,50 +125,24 @@ void kernel_main() {
       copy_tile(cb_x_row, j, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
+      square_tile_init();
+      square_tile(1);
+      reconfig_data_format_srca(cb_v_sum);
+      copy_tile_to_dst_init_short(cb_v_sum);
+      copy_tile(cb_v_sum, 0, 2);
+      add_binary_tile_init();
+      add_binary_tile(2, 1, 2);
+      cb_pop_front(cb_v_sum, 1);
       tile_regs_commit();
       tile_regs_wait();
-      cb_reserve_back(cb_d, 1);
-      pack_tile(1, cb_d);
-      cb_push_back(cb_d, 1);
+      cb_reserve_back(cb_v_sum, 1);
+      pack_tile(2, cb_v_sum);
+      cb_push_back(cb_v_sum, 1);
       tile_regs_release();
-      cb_wait_front(cb_d, 1);
-      reconfig_data_format_srca(cb_d);
-      copy_tile_to_dst_init_short(cb_d);
-      tile_regs_acquire();
-      copy_tile(cb_d, 0, 0);
-      copy_tile(cb_d, 0, 1);
-      mul_binary_tile_init();
-      mul_binary_tile(0, 1, 0);
-      pack_reconfig_data_format(cb_tmp0);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
-      tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      copy_tile_to_dst_init_short(cb_v);
-      tile_regs_acquire();
-      copy_tile(cb_v, 0, 0);
-      reconfig_data_format_srcb(cb_scaler);
-      reconfig_data_format_srca(cb_tmp0);
-      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_v);
-      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_v, 1);
-      pack_reconfig_data_format(cb_v);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_v, 1);
-      pack_tile(0, cb_v);
-      cb_push_back(cb_v, 1);
-      tile_regs_release();
-      cb_wait_front(cb_v, 1);
-      cb_pop_front(cb_d, 1);
-      reduce_uninit();
+      cb_wait_front(cb_v_sum, 1);
     }
     for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_d);
+      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_v_sum);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
       reconfig_data_format_srca(cb_x_row_w);
@@ -174,50 +150,24 @@ void kernel_main() {
       copy_tile(cb_x_row_w, j - row_half, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
+      square_tile_init();
+      square_tile(1);
+      reconfig_data_format_srca(cb_v_sum);
+      copy_tile_to_dst_init_short(cb_v_sum);
+      copy_tile(cb_v_sum, 0, 2);
+      add_binary_tile_init();
+      add_binary_tile(2, 1, 2);
+      cb_pop_front(cb_v_sum, 1);
       tile_regs_commit();
       tile_regs_wait();
-      cb_reserve_back(cb_d, 1);
-      pack_tile(1, cb_d);
-      cb_push_back(cb_d, 1);
+      cb_reserve_back(cb_v_sum, 1);
+      pack_tile(2, cb_v_sum);
+      cb_push_back(cb_v_sum, 1);
       tile_regs_release();
-      cb_wait_front(cb_d, 1);
-      reconfig_data_format_srca(cb_d);
-      copy_tile_to_dst_init_short(cb_d);
-      tile_regs_acquire();
-      copy_tile(cb_d, 0, 0);
-      copy_tile(cb_d, 0, 1);
-      mul_binary_tile_init();
-      mul_binary_tile(0, 1, 0);
-      pack_reconfig_data_format(cb_tmp0);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
-      tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      copy_tile_to_dst_init_short(cb_v);
-      tile_regs_acquire();
-      copy_tile(cb_v, 0, 0);
-      reconfig_data_format_srcb(cb_scaler);
-      reconfig_data_format_srca(cb_tmp0);
-      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_v);
-      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_v, 1);
-      pack_reconfig_data_format(cb_v);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_v, 1);
-      pack_tile(0, cb_v);
-      cb_push_back(cb_v, 1);
-      tile_regs_release();
-      cb_wait_front(cb_v, 1);
-      cb_pop_front(cb_d, 1);
-      reduce_uninit();
+      cb_wait_front(cb_v_sum, 1);
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_d);
+      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_v_sum);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
       cb_wait_front(cb_x, 1);
@@ -227,52 +177,72 @@ void kernel_main() {
       cb_pop_front(cb_x, 1);
       sub_binary_tile_init();
       sub_binary_tile(1, 0, 1);
+      square_tile_init();
+      square_tile(1);
+      reconfig_data_format_srca(cb_v_sum);
+      copy_tile_to_dst_init_short(cb_v_sum);
+      copy_tile(cb_v_sum, 0, 2);
+      add_binary_tile_init();
+      add_binary_tile(2, 1, 2);
+      cb_pop_front(cb_v_sum, 1);
       tile_regs_commit();
       tile_regs_wait();
-      cb_reserve_back(cb_d, 1);
-      pack_tile(1, cb_d);
-      cb_push_back(cb_d, 1);
+      cb_reserve_back(cb_v_sum, 1);
+      pack_tile(2, cb_v_sum);
+      cb_push_back(cb_v_sum, 1);
       tile_regs_release();
-      cb_wait_front(cb_d, 1);
-      reconfig_data_format_srca(cb_d);
-      copy_tile_to_dst_init_short(cb_d);
-      tile_regs_acquire();
-      copy_tile(cb_d, 0, 0);
-      copy_tile(cb_d, 0, 1);
-      mul_binary_tile_init();
-      mul_binary_tile(0, 1, 0);
-      pack_reconfig_data_format(cb_tmp0);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
-      tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      copy_tile_to_dst_init_short(cb_v);
-      tile_regs_acquire();
-      copy_tile(cb_v, 0, 0);
-      reconfig_data_format_srcb(cb_scaler);
-      reconfig_data_format_srca(cb_tmp0);
-      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_v);
-      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_v, 1);
-      pack_reconfig_data_format(cb_v);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_v, 1);
-      pack_tile(0, cb_v);
-      cb_push_back(cb_v, 1);
-      tile_regs_release();
-      cb_wait_front(cb_v, 1);
-      cb_pop_front(cb_d, 1);
-      reduce_uninit();
+      cb_wait_front(cb_v_sum, 1);
     }
-    reconfig_data_format_srca(cb_v);
-    copy_tile_to_dst_init_short(cb_v);
+    copy_tile_to_dst_init_short(cb_v_sum);
     tile_regs_acquire();
-    copy_tile(cb_v, 0, 0);
+    copy_tile(cb_v_sum, 0, 0);
+    pack_reconfig_data_format(cb_tmp0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_tmp0, 1);
+    pack_tile(0, cb_tmp0);
+    cb_push_back(cb_tmp0, 1);
+    tile_regs_release();
+    cb_wait_front(cb_tmp0, 1);
+    tile_regs_acquire();
+    copy_tile(cb_v_sum, 0, 0);
+    reconfig_data_format_srca(cb_tmp0);
+    copy_tile_to_dst_init_short(cb_tmp0);
+    copy_tile(cb_tmp0, 0, 1);
+    sub_binary_tile_init();
+    sub_binary_tile(0, 1, 0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_tmp1, 1);
+    pack_tile(0, cb_tmp1);
+    cb_push_back(cb_tmp1, 1);
+    tile_regs_release();
+    cb_wait_front(cb_tmp1, 1);
+    reconfig_data_format_srcb(cb_scaler);
+    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_sum0);
+    tile_regs_acquire();
+    // DST[0] is zero: nothing wrote it since tile_regs_acquire
+    reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+    cb_pop_front(cb_tmp0, 1);
+    reduce_uninit();
+    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, cb_sum0);
+    reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, 0, 0, 0);
+    cb_pop_front(cb_tmp1, 1);
+    cb_pop_front(cb_v_sum, 1);
+    pack_reconfig_data_format(cb_sum0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_sum0, 1);
+    pack_tile(0, cb_sum0);
+    cb_push_back(cb_sum0, 1);
+    tile_regs_release();
+    cb_wait_front(cb_sum0, 1);
+    reconfig_data_format_srca(cb_sum0);
+    reduce_uninit();
+    copy_tile_to_dst_init_short(cb_sum0);
+    tile_regs_acquire();
+    copy_tile(cb_sum0, 0, 0);
+    cb_pop_front(cb_sum0, 1);
     binop_with_scalar_tile_init();
     mul_unary_tile(0, scalar_bits);
     add_unary_tile(0, eps_bits);
@@ -285,7 +255,6 @@ void kernel_main() {
     cb_push_back(cb_r, 1);
     tile_regs_release();
     cb_wait_front(cb_r, 1);
-    cb_pop_front(cb_v, 1);
     for (int32_t j = 0; j < row_mid_1; ++j) {
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
       tile_regs_acquire();
@@ -502,20 +471,32 @@ void kernel_main() {
     }
     cb_pop_front(cb_mean, 1);
     cb_pop_front(cb_r, 1);
-    for (int32_t row_window_6 = 0; row_window_6 < row_double; ++row_window_6) {
+    for (int32_t row_window_12 = 0; row_window_12 < row_double; ++row_window_12) {
       cb_pop_front(cb_x_row, 64);
     }
-    for (int32_t row_window_7 = 0; row_window_7 < row_single; ++row_window_7) {
+    for (int32_t row_window_13 = 0; row_window_13 < row_single; ++row_window_13) {
       cb_pop_front(cb_x_row, 128);
     }
-    for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
+    for (int32_t row_window_16 = 0; row_window_16 < row_double; ++row_window_16) {
       cb_pop_front(cb_x_row_w, 64);
     }
-    for (int32_t row_window_11 = 0; row_window_11 < row_single; ++row_window_11) {
+    for (int32_t row_window_17 = 0; row_window_17 < row_single; ++row_window_17) {
       cb_pop_front(cb_x_row_w, 128);
     }
   }
   cb_pop_front(cb_scaler, 1);
+  for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+    cb_wait_front(cb_x_row, 64);
+  }
+  for (int32_t row_window_3 = 0; row_window_3 < row_double; ++row_window_3) {
+    cb_pop_front(cb_x_row, 64);
+  }
+  for (int32_t row_window_6 = 0; row_window_6 < row_double; ++row_window_6) {
+    cb_wait_front(cb_x_row_w, 64);
+  }
+  for (int32_t row_window_7 = 0; row_window_7 < row_double; ++row_window_7) {
+    cb_pop_front(cb_x_row_w, 64);
+  }
   cb_pop_front(cb_gamma_row, 128);
   cb_pop_front(cb_beta_row, 128);
 }

@@ -25,9 +25,11 @@ void kernel_main() {
   constexpr uint32_t cb_g_row = tt::CBIndex::c_5;
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
   constexpr uint32_t cb_y_by_reader = tt::CBIndex::c_17;
-  constexpr uint32_t cb_ss = tt::CBIndex::c_24;
+  constexpr uint32_t cb_ss_sum = tt::CBIndex::c_24;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
-  constexpr uint32_t cb_r = tt::CBIndex::c_26;
+  constexpr uint32_t cb_tmp1 = tt::CBIndex::c_26;
+  constexpr uint32_t cb_sum0 = tt::CBIndex::c_27;
+  constexpr uint32_t cb_r = tt::CBIndex::c_28;
   const int32_t Nt = get_arg_val<uint32_t>(0);
   const int32_t shared_kept = get_arg_val<uint32_t>(1);
   const int32_t row_single = get_arg_val<uint32_t>(2);
@@ -40,20 +42,20 @@ void kernel_main() {
   const uint32_t inv_n_bits = get_arg_val<uint32_t>(9);
   const uint32_t eps_bits = get_arg_val<uint32_t>(10);
   const uint32_t count = get_arg_val<uint32_t>(11);
-  compute_kernel_hw_startup(cb_x_row, cb_x_row, cb_ss);
+  compute_kernel_hw_startup(cb_x_row, cb_x_row, cb_ss_sum);
   cb_wait_front(cb_g_row, 160);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
-    pack_reconfig_data_format(cb_ss);
+    pack_reconfig_data_format(cb_ss_sum);
     tile_regs_commit();
     tile_regs_wait();
-    cb_reserve_back(cb_ss, 1);
-    pack_tile(0, cb_ss);
-    cb_push_back(cb_ss, 1);
+    cb_reserve_back(cb_ss_sum, 1);
+    pack_tile(0, cb_ss_sum);
+    cb_push_back(cb_ss_sum, 1);
     tile_regs_release();
-    cb_wait_front(cb_ss, 1);
+    cb_wait_front(cb_ss_sum, 1);
     for (int32_t j = 0; j < row_mid; ++j) {
       cb_wait_front(cb_x_row, j + 1);
       reconfig_data_format_srca(cb_x_row);
@@ -62,32 +64,19 @@ void kernel_main() {
       copy_tile(cb_x_row, j, 0);
       square_tile_init();
       square_tile(0);
-      pack_reconfig_data_format(cb_tmp0);
+      reconfig_data_format_srca(cb_ss_sum);
+      copy_tile_to_dst_init_short(cb_ss_sum);
+      copy_tile(cb_ss_sum, 0, 1);
+      add_binary_tile_init();
+      add_binary_tile(1, 0, 1);
+      cb_pop_front(cb_ss_sum, 1);
       tile_regs_commit();
       tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
+      cb_reserve_back(cb_ss_sum, 1);
+      pack_tile(1, cb_ss_sum);
+      cb_push_back(cb_ss_sum, 1);
       tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      reconfig_data_format_srca(cb_ss);
-      copy_tile_to_dst_init_short(cb_ss);
-      tile_regs_acquire();
-      copy_tile(cb_ss, 0, 0);
-      reconfig_data_format_srca(cb_tmp0);
-      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_ss);
-      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_ss, 1);
-      pack_reconfig_data_format(cb_ss);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_ss, 1);
-      pack_tile(0, cb_ss);
-      cb_push_back(cb_ss, 1);
-      tile_regs_release();
-      cb_wait_front(cb_ss, 1);
-      reduce_uninit();
+      cb_wait_front(cb_ss_sum, 1);
     }
     for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
       cb_wait_front(cb_x_row_w, j - row_half + 1);
@@ -97,43 +86,30 @@ void kernel_main() {
       copy_tile(cb_x_row_w, j - row_half, 0);
       square_tile_init();
       square_tile(0);
-      pack_reconfig_data_format(cb_tmp0);
+      reconfig_data_format_srca(cb_ss_sum);
+      copy_tile_to_dst_init_short(cb_ss_sum);
+      copy_tile(cb_ss_sum, 0, 1);
+      add_binary_tile_init();
+      add_binary_tile(1, 0, 1);
+      cb_pop_front(cb_ss_sum, 1);
       tile_regs_commit();
       tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
+      cb_reserve_back(cb_ss_sum, 1);
+      pack_tile(1, cb_ss_sum);
+      cb_push_back(cb_ss_sum, 1);
       tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      reconfig_data_format_srca(cb_ss);
-      copy_tile_to_dst_init_short(cb_ss);
-      tile_regs_acquire();
-      copy_tile(cb_ss, 0, 0);
-      reconfig_data_format_srca(cb_tmp0);
-      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_ss);
-      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_ss, 1);
-      pack_reconfig_data_format(cb_ss);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_ss, 1);
-      pack_tile(0, cb_ss);
-      cb_push_back(cb_ss, 1);
-      tile_regs_release();
-      cb_wait_front(cb_ss, 1);
-      reduce_uninit();
+      cb_wait_front(cb_ss_sum, 1);
     }
-    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+    for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
       cb_wait_front(cb_x_row, 80);
     }
-    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
+    for (int32_t row_window_11 = 0; row_window_11 < row_single; ++row_window_11) {
       cb_wait_front(cb_x_row, 160);
     }
-    for (int32_t row_window_8 = 0; row_window_8 < row_double; ++row_window_8) {
+    for (int32_t row_window_14 = 0; row_window_14 < row_double; ++row_window_14) {
       cb_wait_front(cb_x_row_w, 80);
     }
-    for (int32_t row_window_9 = 0; row_window_9 < row_single; ++row_window_9) {
+    for (int32_t row_window_15 = 0; row_window_15 < row_single; ++row_window_15) {
       cb_wait_front(cb_x_row_w, 160);
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
@@ -145,37 +121,70 @@ void kernel_main() {
       cb_pop_front(cb_x, 1);
       square_tile_init();
       square_tile(0);
-      pack_reconfig_data_format(cb_tmp0);
+      reconfig_data_format_srca(cb_ss_sum);
+      copy_tile_to_dst_init_short(cb_ss_sum);
+      copy_tile(cb_ss_sum, 0, 1);
+      add_binary_tile_init();
+      add_binary_tile(1, 0, 1);
+      cb_pop_front(cb_ss_sum, 1);
       tile_regs_commit();
       tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
+      cb_reserve_back(cb_ss_sum, 1);
+      pack_tile(1, cb_ss_sum);
+      cb_push_back(cb_ss_sum, 1);
       tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      reconfig_data_format_srca(cb_ss);
-      copy_tile_to_dst_init_short(cb_ss);
-      tile_regs_acquire();
-      copy_tile(cb_ss, 0, 0);
-      reconfig_data_format_srca(cb_tmp0);
-      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_ss);
-      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_ss, 1);
-      pack_reconfig_data_format(cb_ss);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_ss, 1);
-      pack_tile(0, cb_ss);
-      cb_push_back(cb_ss, 1);
-      tile_regs_release();
-      cb_wait_front(cb_ss, 1);
-      reduce_uninit();
+      cb_wait_front(cb_ss_sum, 1);
     }
-    reconfig_data_format_srca(cb_ss);
-    copy_tile_to_dst_init_short(cb_ss);
+    reconfig_data_format_srca(cb_ss_sum);
+    copy_tile_to_dst_init_short(cb_ss_sum);
     tile_regs_acquire();
-    copy_tile(cb_ss, 0, 0);
+    copy_tile(cb_ss_sum, 0, 0);
+    pack_reconfig_data_format(cb_tmp0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_tmp0, 1);
+    pack_tile(0, cb_tmp0);
+    cb_push_back(cb_tmp0, 1);
+    tile_regs_release();
+    cb_wait_front(cb_tmp0, 1);
+    tile_regs_acquire();
+    copy_tile(cb_ss_sum, 0, 0);
+    reconfig_data_format_srca(cb_tmp0);
+    copy_tile_to_dst_init_short(cb_tmp0);
+    copy_tile(cb_tmp0, 0, 1);
+    sub_binary_tile_init();
+    sub_binary_tile(0, 1, 0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_tmp1, 1);
+    pack_tile(0, cb_tmp1);
+    cb_push_back(cb_tmp1, 1);
+    tile_regs_release();
+    cb_wait_front(cb_tmp1, 1);
+    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_sum0);
+    tile_regs_acquire();
+    // DST[0] is zero: nothing wrote it since tile_regs_acquire
+    reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+    cb_pop_front(cb_tmp0, 1);
+    reduce_uninit();
+    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, cb_sum0);
+    reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, 0, 0, 0);
+    cb_pop_front(cb_tmp1, 1);
+    cb_pop_front(cb_ss_sum, 1);
+    pack_reconfig_data_format(cb_sum0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_sum0, 1);
+    pack_tile(0, cb_sum0);
+    cb_push_back(cb_sum0, 1);
+    tile_regs_release();
+    cb_wait_front(cb_sum0, 1);
+    reconfig_data_format_srca(cb_sum0);
+    reduce_uninit();
+    copy_tile_to_dst_init_short(cb_sum0);
+    tile_regs_acquire();
+    copy_tile(cb_sum0, 0, 0);
+    cb_pop_front(cb_sum0, 1);
     binop_with_scalar_tile_init();
     mul_unary_tile(0, inv_n_bits);
     add_unary_tile(0, eps_bits);
@@ -188,7 +197,6 @@ void kernel_main() {
     cb_push_back(cb_r, 1);
     tile_regs_release();
     cb_wait_front(cb_r, 1);
-    cb_pop_front(cb_ss, 1);
     pack_reconfig_data_format(cb_y_by_reader);
     for (int32_t j = 0; j < row_mid_1; ++j) {
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_y_by_reader);
@@ -299,19 +307,31 @@ void kernel_main() {
       tile_regs_release();
     }
     cb_pop_front(cb_r, 1);
-    for (int32_t row_window_6 = 0; row_window_6 < row_double; ++row_window_6) {
+    for (int32_t row_window_12 = 0; row_window_12 < row_double; ++row_window_12) {
       cb_pop_front(cb_x_row, 80);
     }
-    for (int32_t row_window_7 = 0; row_window_7 < row_single; ++row_window_7) {
+    for (int32_t row_window_13 = 0; row_window_13 < row_single; ++row_window_13) {
       cb_pop_front(cb_x_row, 160);
     }
-    for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
+    for (int32_t row_window_16 = 0; row_window_16 < row_double; ++row_window_16) {
       cb_pop_front(cb_x_row_w, 80);
     }
-    for (int32_t row_window_11 = 0; row_window_11 < row_single; ++row_window_11) {
+    for (int32_t row_window_17 = 0; row_window_17 < row_single; ++row_window_17) {
       cb_pop_front(cb_x_row_w, 160);
     }
   }
   cb_pop_front(cb_scaler, 1);
+  for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+    cb_wait_front(cb_x_row, 80);
+  }
+  for (int32_t row_window_3 = 0; row_window_3 < row_double; ++row_window_3) {
+    cb_pop_front(cb_x_row, 80);
+  }
+  for (int32_t row_window_6 = 0; row_window_6 < row_double; ++row_window_6) {
+    cb_wait_front(cb_x_row_w, 80);
+  }
+  for (int32_t row_window_7 = 0; row_window_7 < row_double; ++row_window_7) {
+    cb_pop_front(cb_x_row_w, 80);
+  }
   cb_pop_front(cb_g_row, 160);
 }

@@ -112,34 +112,52 @@ void kernel_main() {
   cb_reserve_back(cb_scaler, 1);
   fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);
   cb_push_back(cb_scaler, 1);
+  for (int32_t row_window = 0; row_window < row_double; ++row_window) {
+    for (int32_t row_chunk = 0; row_chunk < 5; ++row_chunk) {
+      const int32_t row_chunk_pages =
+          std::min(std::max(std::min(row_half, row_kept) - row_chunk * 16, 0), 16);
+      cb_reserve_back(cb_x_row, 16);
+      for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
+        for (int32_t cb_x_row_c = 0; cb_x_row_c < row_chunk_pages; ++cb_x_row_c) {
+          noc_async_read_page(
+              start * Nt + row_chunk * 16 + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
+              get_write_ptr(cb_x_row) + (cb_x_row_r * 16 + cb_x_row_c) * get_tile_size(cb_x_row));
+        }
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_x_row, 16);
+    }
+  }
   for (uint32_t i = start; i < start + count; ++i) {
-    for (int32_t row_window = 0; row_window < row_double; ++row_window) {
-      for (int32_t row_chunk = 0; row_chunk < 5; ++row_chunk) {
-        const int32_t row_chunk_pages =
-            std::min(std::max(std::min(row_half, row_kept) - row_chunk * 16, 0), 16);
+    const int32_t row_next = std::min(start + count - 1u - i, 1u);
+    for (int32_t row_window_1 = 0; row_window_1 < row_double; ++row_window_1) {
+      for (int32_t row_chunk_1 = 0; row_chunk_1 < 5; ++row_chunk_1) {
+        const int32_t row_chunk_pages_1 =
+            std::min(std::max(std::min(row_half, row_kept) * row_next - row_chunk_1 * 16, 0), 16);
         cb_reserve_back(cb_x_row, 16);
-        for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
-          for (int32_t cb_x_row_c = 0; cb_x_row_c < row_chunk_pages; ++cb_x_row_c) {
-            noc_async_read_page(i * Nt + row_chunk * 16 + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
+        for (int32_t cb_x_row_r_1 = 0; cb_x_row_r_1 < 1; ++cb_x_row_r_1) {
+          for (int32_t cb_x_row_c_1 = 0; cb_x_row_c_1 < row_chunk_pages_1; ++cb_x_row_c_1) {
+            noc_async_read_page((i + 1) * Nt + row_chunk_1 * 16 + cb_x_row_r_1 * Nt + cb_x_row_c_1,
+                                x_accessor,
                                 get_write_ptr(cb_x_row) +
-                                    (cb_x_row_r * 16 + cb_x_row_c) * get_tile_size(cb_x_row));
+                                    (cb_x_row_r_1 * 16 + cb_x_row_c_1) * get_tile_size(cb_x_row));
           }
         }
         noc_async_read_barrier();
         cb_push_back(cb_x_row, 16);
       }
     }
-    for (int32_t row_window_2 = 0; row_window_2 < row_single; ++row_window_2) {
-      for (int32_t row_chunk_2 = 0; row_chunk_2 < 10; ++row_chunk_2) {
-        const int32_t row_chunk_pages_2 =
-            std::min(std::max(std::min(row_half, row_kept) - row_chunk_2 * 16, 0), 16);
+    for (int32_t row_window_8 = 0; row_window_8 < row_single; ++row_window_8) {
+      for (int32_t row_chunk_4 = 0; row_chunk_4 < 10; ++row_chunk_4) {
+        const int32_t row_chunk_pages_4 =
+            std::min(std::max(std::min(row_half, row_kept) - row_chunk_4 * 16, 0), 16);
         cb_reserve_back(cb_x_row, 16);
-        for (int32_t cb_x_row_r_1 = 0; cb_x_row_r_1 < 1; ++cb_x_row_r_1) {
-          for (int32_t cb_x_row_c_1 = 0; cb_x_row_c_1 < row_chunk_pages_2; ++cb_x_row_c_1) {
-            noc_async_read_page(i * Nt + row_chunk_2 * 16 + cb_x_row_r_1 * Nt + cb_x_row_c_1,
+        for (int32_t cb_x_row_r_2 = 0; cb_x_row_r_2 < 1; ++cb_x_row_r_2) {
+          for (int32_t cb_x_row_c_2 = 0; cb_x_row_c_2 < row_chunk_pages_4; ++cb_x_row_c_2) {
+            noc_async_read_page(i * Nt + row_chunk_4 * 16 + cb_x_row_r_2 * Nt + cb_x_row_c_2,
                                 x_accessor,
                                 get_write_ptr(cb_x_row) +
-                                    (cb_x_row_r_1 * 16 + cb_x_row_c_1) * get_tile_size(cb_x_row));
+                                    (cb_x_row_r_2 * 16 + cb_x_row_c_2) * get_tile_size(cb_x_row));
           }
         }
         noc_async_read_barrier();

@@ -24,9 +24,11 @@ void kernel_main() {
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
   constexpr uint32_t cb_y_by_reader = tt::CBIndex::c_17;
   constexpr uint32_t cb_m = tt::CBIndex::c_24;
-  constexpr uint32_t cb_s = tt::CBIndex::c_25;
+  constexpr uint32_t cb_s_sum = tt::CBIndex::c_25;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_26;
-  constexpr uint32_t cb_r = tt::CBIndex::c_27;
+  constexpr uint32_t cb_tmp1 = tt::CBIndex::c_27;
+  constexpr uint32_t cb_sum0 = tt::CBIndex::c_28;
+  constexpr uint32_t cb_r = tt::CBIndex::c_29;
   const int32_t Nt = get_arg_val<uint32_t>(0);
   const int32_t row_single = get_arg_val<uint32_t>(1);
   const int32_t row_double = get_arg_val<uint32_t>(2);
@@ -53,16 +55,16 @@ void kernel_main() {
       cb_wait_front(cb_x_row_w, j - row_half + 1);
       reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_x_row_w, cb_scaler, j - row_half, 0, 0);
     }
-    for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+    for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
       cb_wait_front(cb_x_row, 128);
     }
-    for (int32_t row_window_5 = 0; row_window_5 < row_single; ++row_window_5) {
+    for (int32_t row_window_11 = 0; row_window_11 < row_single; ++row_window_11) {
       cb_wait_front(cb_x_row, 256);
     }
-    for (int32_t row_window_8 = 0; row_window_8 < row_double; ++row_window_8) {
+    for (int32_t row_window_14 = 0; row_window_14 < row_double; ++row_window_14) {
       cb_wait_front(cb_x_row_w, 128);
     }
-    for (int32_t row_window_9 = 0; row_window_9 < row_single; ++row_window_9) {
+    for (int32_t row_window_15 = 0; row_window_15 < row_single; ++row_window_15) {
       cb_wait_front(cb_x_row_w, 256);
     }
     reduce_uninit();
@@ -84,123 +86,129 @@ void kernel_main() {
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
     tile_regs_commit();
     tile_regs_wait();
-    cb_reserve_back(cb_s, 1);
-    pack_tile(0, cb_s);
-    cb_push_back(cb_s, 1);
+    cb_reserve_back(cb_s_sum, 1);
+    pack_tile(0, cb_s_sum);
+    cb_push_back(cb_s_sum, 1);
     tile_regs_release();
-    cb_wait_front(cb_s, 1);
+    cb_wait_front(cb_s_sum, 1);
+    reconfig_data_format_srcb(cb_m);
     reduce_uninit();
     for (int32_t j = 0; j < row_mid; ++j) {
-      reconfig_data_format_srcb(cb_m);
+      reconfig_data_format_srca(cb_x_row);
       sub_bcast_cols_init_short(cb_x_row, cb_m);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, j, 0, 0);
       exp_tile_init();
       exp_tile(0);
-      pack_reconfig_data_format(cb_tmp0);
+      reconfig_data_format_srca(cb_s_sum);
+      copy_tile_to_dst_init_short(cb_s_sum);
+      copy_tile(cb_s_sum, 0, 1);
+      add_binary_tile_init();
+      add_binary_tile(1, 0, 1);
+      cb_pop_front(cb_s_sum, 1);
       tile_regs_commit();
       tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
+      cb_reserve_back(cb_s_sum, 1);
+      pack_tile(1, cb_s_sum);
+      cb_push_back(cb_s_sum, 1);
       tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      reconfig_data_format_srca(cb_s);
-      copy_tile_to_dst_init_short(cb_s);
-      tile_regs_acquire();
-      copy_tile(cb_s, 0, 0);
-      reconfig_data_format_srcb(cb_scaler);
-      reconfig_data_format_srca(cb_tmp0);
-      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_s);
-      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_s, 1);
-      pack_reconfig_data_format(cb_s);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_s, 1);
-      pack_tile(0, cb_s);
-      cb_push_back(cb_s, 1);
-      tile_regs_release();
-      cb_wait_front(cb_s, 1);
-      reduce_uninit();
+      cb_wait_front(cb_s_sum, 1);
     }
     for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
-      reconfig_data_format_srcb(cb_m);
+      reconfig_data_format_srca(cb_x_row_w);
       sub_bcast_cols_init_short(cb_x_row_w, cb_m);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x_row_w, cb_m, j - row_half, 0, 0);
       exp_tile_init();
       exp_tile(0);
-      pack_reconfig_data_format(cb_tmp0);
+      reconfig_data_format_srca(cb_s_sum);
+      copy_tile_to_dst_init_short(cb_s_sum);
+      copy_tile(cb_s_sum, 0, 1);
+      add_binary_tile_init();
+      add_binary_tile(1, 0, 1);
+      cb_pop_front(cb_s_sum, 1);
       tile_regs_commit();
       tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
+      cb_reserve_back(cb_s_sum, 1);
+      pack_tile(1, cb_s_sum);
+      cb_push_back(cb_s_sum, 1);
       tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      reconfig_data_format_srca(cb_s);
-      copy_tile_to_dst_init_short(cb_s);
-      tile_regs_acquire();
-      copy_tile(cb_s, 0, 0);
-      reconfig_data_format_srcb(cb_scaler);
-      reconfig_data_format_srca(cb_tmp0);
-      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_s);
-      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_s, 1);
-      pack_reconfig_data_format(cb_s);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_s, 1);
-      pack_tile(0, cb_s);
-      cb_push_back(cb_s, 1);
-      tile_regs_release();
-      cb_wait_front(cb_s, 1);
-      reduce_uninit();
+      cb_wait_front(cb_s_sum, 1);
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
-      reconfig_data_format_srcb(cb_m);
+      reconfig_data_format_srca(cb_x);
       sub_bcast_cols_init_short(cb_x, cb_m);
       tile_regs_acquire();
       sub_tiles_bcast<BroadcastType::COL>(cb_x, cb_m, 0, 0, 0);
       cb_pop_front(cb_x, 1);
       exp_tile_init();
       exp_tile(0);
-      pack_reconfig_data_format(cb_tmp0);
+      reconfig_data_format_srca(cb_s_sum);
+      copy_tile_to_dst_init_short(cb_s_sum);
+      copy_tile(cb_s_sum, 0, 1);
+      add_binary_tile_init();
+      add_binary_tile(1, 0, 1);
+      cb_pop_front(cb_s_sum, 1);
       tile_regs_commit();
       tile_regs_wait();
-      cb_reserve_back(cb_tmp0, 1);
-      pack_tile(0, cb_tmp0);
-      cb_push_back(cb_tmp0, 1);
+      cb_reserve_back(cb_s_sum, 1);
+      pack_tile(1, cb_s_sum);
+      cb_push_back(cb_s_sum, 1);
       tile_regs_release();
-      cb_wait_front(cb_tmp0, 1);
-      reconfig_data_format_srca(cb_s);
-      copy_tile_to_dst_init_short(cb_s);
-      tile_regs_acquire();
-      copy_tile(cb_s, 0, 0);
-      reconfig_data_format_srcb(cb_scaler);
-      reconfig_data_format_srca(cb_tmp0);
-      reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_s);
-      reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
-      cb_pop_front(cb_tmp0, 1);
-      cb_pop_front(cb_s, 1);
-      pack_reconfig_data_format(cb_s);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_s, 1);
-      pack_tile(0, cb_s);
-      cb_push_back(cb_s, 1);
-      tile_regs_release();
-      cb_wait_front(cb_s, 1);
-      reduce_uninit();
+      cb_wait_front(cb_s_sum, 1);
     }
-    reconfig_data_format_srca(cb_s);
-    copy_tile_to_dst_init_short(cb_s);
+    reconfig_data_format_srca(cb_s_sum);
+    copy_tile_to_dst_init_short(cb_s_sum);
     tile_regs_acquire();
-    copy_tile(cb_s, 0, 0);
+    copy_tile(cb_s_sum, 0, 0);
+    pack_reconfig_data_format(cb_tmp0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_tmp0, 1);
+    pack_tile(0, cb_tmp0);
+    cb_push_back(cb_tmp0, 1);
+    tile_regs_release();
+    cb_wait_front(cb_tmp0, 1);
+    tile_regs_acquire();
+    copy_tile(cb_s_sum, 0, 0);
+    reconfig_data_format_srca(cb_tmp0);
+    copy_tile_to_dst_init_short(cb_tmp0);
+    copy_tile(cb_tmp0, 0, 1);
+    sub_binary_tile_init();
+    sub_binary_tile(0, 1, 0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_tmp1, 1);
+    pack_tile(0, cb_tmp1);
+    cb_push_back(cb_tmp1, 1);
+    tile_regs_release();
+    cb_wait_front(cb_tmp1, 1);
+    reconfig_data_format_srcb(cb_scaler);
+    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_sum0);
+    tile_regs_acquire();
+    // DST[0] is zero: nothing wrote it since tile_regs_acquire
+    reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+    cb_pop_front(cb_tmp0, 1);
+    reduce_uninit();
+    reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, cb_sum0);
+    reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, 0, 0, 0);
+    cb_pop_front(cb_tmp1, 1);
+    cb_pop_front(cb_s_sum, 1);
+    pack_reconfig_data_format(cb_sum0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_sum0, 1);
+    pack_tile(0, cb_sum0);
+    cb_push_back(cb_sum0, 1);
+    tile_regs_release();
+    cb_wait_front(cb_sum0, 1);
+    reconfig_data_format_srca(cb_sum0);
+    reduce_uninit();
+    copy_tile_to_dst_init_short(cb_sum0);
+    tile_regs_acquire();
+    copy_tile(cb_sum0, 0, 0);
+    cb_pop_front(cb_sum0, 1);
     recip_tile_init();
     recip_tile(0);
     tile_regs_commit();
@@ -210,7 +218,6 @@ void kernel_main() {
     cb_push_back(cb_r, 1);
     tile_regs_release();
     cb_wait_front(cb_r, 1);
-    cb_pop_front(cb_s, 1);
     reconfig_data_format_srcb(cb_m);
     pack_reconfig_data_format(cb_y_by_reader);
     for (int32_t j = 0; j < row_mid; ++j) {
@@ -271,18 +278,30 @@ void kernel_main() {
     }
     cb_pop_front(cb_m, 1);
     cb_pop_front(cb_r, 1);
-    for (int32_t row_window_6 = 0; row_window_6 < row_double; ++row_window_6) {
+    for (int32_t row_window_12 = 0; row_window_12 < row_double; ++row_window_12) {
       cb_pop_front(cb_x_row, 128);
     }
-    for (int32_t row_window_7 = 0; row_window_7 < row_single; ++row_window_7) {
+    for (int32_t row_window_13 = 0; row_window_13 < row_single; ++row_window_13) {
       cb_pop_front(cb_x_row, 256);
     }
-    for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
+    for (int32_t row_window_16 = 0; row_window_16 < row_double; ++row_window_16) {
       cb_pop_front(cb_x_row_w, 128);
     }
-    for (int32_t row_window_11 = 0; row_window_11 < row_single; ++row_window_11) {
+    for (int32_t row_window_17 = 0; row_window_17 < row_single; ++row_window_17) {
       cb_pop_front(cb_x_row_w, 256);
     }
   }
   cb_pop_front(cb_scaler, 1);
+  for (int32_t row_window_2 = 0; row_window_2 < row_double; ++row_window_2) {
+    cb_wait_front(cb_x_row, 128);
+  }
+  for (int32_t row_window_3 = 0; row_window_3 < row_double; ++row_window_3) {
+    cb_pop_front(cb_x_row, 128);
+  }
+  for (int32_t row_window_6 = 0; row_window_6 < row_double; ++row_window_6) {
+    cb_wait_front(cb_x_row_w, 128);
+  }
+  for (int32_t row_window_7 = 0; row_window_7 < row_double; ++row_window_7) {
+    cb_pop_front(cb_x_row_w, 128);
+  }
 }

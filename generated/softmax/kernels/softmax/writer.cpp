@@ -22,36 +22,55 @@ void kernel_main() {
   const auto x_accessor = TensorAccessor(x_args, x_addr, 2048u);
   constexpr auto y_args = TensorAccessorArgs<x_args.next_compile_time_args_offset()>();
   const auto y_accessor = TensorAccessor(y_args, y_addr, 2048u);
+  for (int32_t row_window_4 = 0; row_window_4 < row_double; ++row_window_4) {
+    for (int32_t row_chunk_2 = 0; row_chunk_2 < 8; ++row_chunk_2) {
+      const int32_t row_chunk_pages_2 =
+          std::min(std::max(row_kept - (row_half + row_chunk_2 * 16), 0), 16);
+      cb_reserve_back(cb_x_row_w, 16);
+      for (int32_t cb_x_row_w_r = 0; cb_x_row_w_r < 1; ++cb_x_row_w_r) {
+        for (int32_t cb_x_row_w_c = 0; cb_x_row_w_c < row_chunk_pages_2; ++cb_x_row_w_c) {
+          noc_async_read_page(start * Nt + (row_half + row_chunk_2 * 16) + cb_x_row_w_r * Nt +
+                                  cb_x_row_w_c,
+                              x_accessor,
+                              get_write_ptr(cb_x_row_w) +
+                                  (cb_x_row_w_r * 16 + cb_x_row_w_c) * get_tile_size(cb_x_row_w));
+        }
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_x_row_w, 16);
+    }
+  }
   for (uint32_t i = start; i < start + count; ++i) {
-    for (int32_t row_window_1 = 0; row_window_1 < row_double; ++row_window_1) {
-      for (int32_t row_chunk_1 = 0; row_chunk_1 < 8; ++row_chunk_1) {
-        const int32_t row_chunk_pages_1 =
-            std::min(std::max(row_kept - (row_half + row_chunk_1 * 16), 0), 16);
+    const int32_t row_next = std::min(start + count - 1u - i, 1u);
+    for (int32_t row_window_5 = 0; row_window_5 < row_double; ++row_window_5) {
+      for (int32_t row_chunk_3 = 0; row_chunk_3 < 8; ++row_chunk_3) {
+        const int32_t row_chunk_pages_3 =
+            std::min(std::max(row_kept * row_next - (row_half + row_chunk_3 * 16), 0), 16);
         cb_reserve_back(cb_x_row_w, 16);
-        for (int32_t cb_x_row_w_r = 0; cb_x_row_w_r < 1; ++cb_x_row_w_r) {
-          for (int32_t cb_x_row_w_c = 0; cb_x_row_w_c < row_chunk_pages_1; ++cb_x_row_w_c) {
-            noc_async_read_page(i * Nt + (row_half + row_chunk_1 * 16) + cb_x_row_w_r * Nt +
-                                    cb_x_row_w_c,
+        for (int32_t cb_x_row_w_r_1 = 0; cb_x_row_w_r_1 < 1; ++cb_x_row_w_r_1) {
+          for (int32_t cb_x_row_w_c_1 = 0; cb_x_row_w_c_1 < row_chunk_pages_3; ++cb_x_row_w_c_1) {
+            noc_async_read_page((i + 1) * Nt + (row_half + row_chunk_3 * 16) + cb_x_row_w_r_1 * Nt +
+                                    cb_x_row_w_c_1,
                                 x_accessor,
-                                get_write_ptr(cb_x_row_w) +
-                                    (cb_x_row_w_r * 16 + cb_x_row_w_c) * get_tile_size(cb_x_row_w));
+                                get_write_ptr(cb_x_row_w) + (cb_x_row_w_r_1 * 16 + cb_x_row_w_c_1) *
+                                                                get_tile_size(cb_x_row_w));
           }
         }
         noc_async_read_barrier();
         cb_push_back(cb_x_row_w, 16);
       }
     }
-    for (int32_t row_window_3 = 0; row_window_3 < row_single; ++row_window_3) {
-      for (int32_t row_chunk_3 = 0; row_chunk_3 < 16; ++row_chunk_3) {
-        const int32_t row_chunk_pages_3 =
-            std::min(std::max(row_kept - (row_half + row_chunk_3 * 16), 0), 16);
+    for (int32_t row_window_9 = 0; row_window_9 < row_single; ++row_window_9) {
+      for (int32_t row_chunk_5 = 0; row_chunk_5 < 16; ++row_chunk_5) {
+        const int32_t row_chunk_pages_5 =
+            std::min(std::max(row_kept - (row_half + row_chunk_5 * 16), 0), 16);
         cb_reserve_back(cb_x_row_w, 16);
-        for (int32_t cb_x_row_w_r_1 = 0; cb_x_row_w_r_1 < 1; ++cb_x_row_w_r_1) {
-          for (int32_t cb_x_row_w_c_1 = 0; cb_x_row_w_c_1 < row_chunk_pages_3; ++cb_x_row_w_c_1) {
-            noc_async_read_page(i * Nt + (row_half + row_chunk_3 * 16) + cb_x_row_w_r_1 * Nt +
-                                    cb_x_row_w_c_1,
+        for (int32_t cb_x_row_w_r_2 = 0; cb_x_row_w_r_2 < 1; ++cb_x_row_w_r_2) {
+          for (int32_t cb_x_row_w_c_2 = 0; cb_x_row_w_c_2 < row_chunk_pages_5; ++cb_x_row_w_c_2) {
+            noc_async_read_page(i * Nt + (row_half + row_chunk_5 * 16) + cb_x_row_w_r_2 * Nt +
+                                    cb_x_row_w_c_2,
                                 x_accessor,
-                                get_write_ptr(cb_x_row_w) + (cb_x_row_w_r_1 * 16 + cb_x_row_w_c_1) *
+                                get_write_ptr(cb_x_row_w) + (cb_x_row_w_r_2 * 16 + cb_x_row_w_c_2) *
                                                                 get_tile_size(cb_x_row_w));
           }
         }
