@@ -169,7 +169,7 @@ private:
                std::vector<Stmt>& after) {
     // The walks with fewer DST sections a tile (row_walks.hpp), before anything reads them.
     ir::NameSet accumulators(p_);
-    const Stmt squared = block(tt::fewer_sections(as<Block>(core.body)->stmts, accumulators));
+    const Stmt squared = block(tt::fewer_sections(p_, as<Block>(core.body)->stmts, accumulators));
     const Block& body = *as<Block>(squared);
     const Block& unchanged = *as<Block>(core.body); // what a loop that keeps no row returns
     // What varies within the work item: names bound in its loops or assigned anywhere. A row

@@ -11,7 +11,8 @@
 //   loop summing e into a new accumulator `v_sum` and `let v = tile.rowsum(v_sum)` after it
 //   (rowsum is linear): e and the add in one section a tile, where rowsum(e) packed e for the
 //   reduce and carried v through its CB in a second. A tile read as it is (rowsum(x[i, j]))
-//   stays: reduce_tile sums it from its CB straight into DST.
+//   stays: reduce_tile sums it from its CB straight into DST. Only where the rowsum of the
+//   accumulator is exact (an fp32 DST and bf16 intermediates, whose reduce splits it into hi + lo).
 #pragma once
 
 #include "lowering/ir/module.hpp"
@@ -22,7 +23,9 @@
 namespace tk::lower::tt {
 
 /// The statements of a per-core loop's body with both rewrites applied (the squares inside every
-/// loop, the sums among the statements themselves); fresh accumulator names from `names`.
-std::vector<ir::Stmt> fewer_sections(const std::vector<ir::Stmt>& walks, ir::NameSet& names);
+/// loop, the sums among the statements themselves, when `p`'s reduce of them is exact); fresh
+/// accumulator names from `names`.
+std::vector<ir::Stmt> fewer_sections(const ir::Program& p, const std::vector<ir::Stmt>& walks,
+                                     ir::NameSet& names);
 
 } // namespace tk::lower::tt
