@@ -18,12 +18,17 @@ Blackhole P150 (bench/gemm_flops_p150.py's 50 rows, 13x10 and 11x10 grids, bf16,
 held out; arch/blackhole.hpp's timing table is built from documents only. Each row runs on an
 emulated P150 (TK_EMULATOR_ARCH=blackhole) on the row's grid.
 
-The published "device based utilization" is ideal cycles / the average duration of the TRISC1
-(math) kernel measured by the device profiler (tests/ttnn/unit_tests/benchmarks/test_benchmark.py),
-ideal cycles = M*K*N / 32^3 * cycles per tile / the cores of the grid used; the projection is the
-same quotient with the compute kernel's projected duration (busy + stalled cycles) averaged over the
-cores that ran it. The cores and the clock are the run's (its timing report: the compute kernels
-and `clock_ghz`, i.e. the architecture's table, arch/).
+The published "device based utilization" is ideal cycles / the TRISC1 (math) kernel duration the
+device profiler reports (tests/ttnn/unit_tests/benchmarks/test_benchmark.py: the analysis
+device_trisc1_kernel_duration, averaged over the op's runs), ideal cycles = M*K*N / 32^3 * cycles
+per tile / the cores of the grid used. That duration is "op_first_last" over core ANY
+(tools/tracy/device_post_proc_config.py, process_device_log.py first_last_analysis): from the first
+TRISC1 kernel start on any core to the last TRISC1 kernel end on any core, the span of the op, not
+a per-core average. The projection is the same quotient with the span of the compute kernels the
+run projects (the earliest start to the latest end; a compute kernel's projected duration is its
+busy + stalled cycles); the per-core mean is printed beside it (the figure this script used until
+2026-11-28). The cores and the clock are the run's (its timing report: the compute kernels and
+`clock_ghz`, i.e. the architecture's table, arch/).
 
   bench/calibrate.py [--exe build/ci/baselines/tk-baseline-matmul] [--arch all|wormhole_b0|blackhole]
                      [--quick] [--max-dim N] [--dtype D] [--json FILE] [--jobs N] [--cache FILE]
@@ -170,7 +175,11 @@ def project(exe, arch, m, k, n, fidelity, grid, config, dtype):
     if len(math) != grid[0] * grid[1]:
         raise RuntimeError(f"calibrate: {len(math)} compute cores ran, not the {grid} grid's")
     kernel = sum(c["busy_cycles"] + c["stalled_cycles"] for c in math) / len(math)
-    return {"kernel": kernel, "cores": len(math), "clock_ghz": r["clock_ghz"],
+    # The profiler's device_trisc1_kernel_duration (tools/tracy/device_post_proc_config.py,
+    # "op_first_last" on core ANY): the first TRISC1 kernel start of any core to the last end.
+    span = (max(c["end_cycle"] for c in math)
+            - min(c["end_cycle"] - c["busy_cycles"] - c["stalled_cycles"] for c in math))
+    return {"kernel": kernel, "span": span, "cores": len(math), "clock_ghz": r["clock_ghz"],
             "device_cycles": r["device_cycles"], "host_us": r["host_us"], "plan": plan}
 
 
@@ -248,7 +257,7 @@ def main():
 
     def run(key):
         name = json.dumps(key)
-        if name not in store:
+        if name not in store or "span" not in store[name]:  # a cache from before the span
             store[name] = project(args.exe, *key)
             if args.cache:
                 pathlib.Path(args.cache).write_text(json.dumps(store, indent=1) + "\n")
@@ -260,9 +269,9 @@ def main():
         futures = {key: pool.submit(run, key) for key in keys}
         cache = {key: f.result() for key, f in futures.items()}
     print("| arch | grid | M×K×N | dtype | fidelity | table | trace | published | projected | "
-          "error | projected device µs | host µs | configuration |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    points, errors = [], {}
+          "error | per-core mean (error) | projected device µs | host µs | configuration |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    points, errors, mean_errors = [], {}, {}
     for row in rows:
         m, k, n, fid, pub = row["M"], row["K"], row["N"], row["fidelity"], row["published"]
         grid = f"{row['grid'][0]}x{row['grid'][1]}"
@@ -274,26 +283,33 @@ def main():
                 f"{row['table']} | {row['trace']} | {pub:.1f}% |")
         c = cache[key_of(row)]
         ideal = m * k * n / 32**3 * CYCLES_PER_TILE[fid] / c["cores"]
-        projected = 100 * ideal / c["kernel"]
+        projected = 100 * ideal / c["span"]
+        core_mean = 100 * ideal / c["kernel"]
         point["projected_util"] = round(projected, 2)
+        point["projected_util_core_mean"] = round(core_mean, 2)
         points.append(point)
         err = projected - pub
         group = (row["arch"], "held out" if row["held_out"] else "calibration", row["table"])
         errors.setdefault(group, []).append(abs(err))
+        mean_errors.setdefault(group, []).append(abs(core_mean - pub))
         plan = c["plan"]
         blocks = plan.split(": ", 1)[1].split(", packer")[0] if ": " in plan else plan
-        print(f"{head} {projected:.1f}% | {err:+.1f} pts | "
+        print(f"{head} {projected:.1f}% | {err:+.1f} pts | {core_mean:.1f}% ({core_mean - pub:+.1f}) | "
               f"{c['device_cycles'] / c['clock_ghz'] / 1000:.1f} | "
               f"{c['host_us']:.1f} | {blocks} |")
     print(f"\n{len(rows)} points, {len(cache)} projections in {time.time() - start:.0f} s.")
-    for arch in sorted({g[0] for g in errors}):
-        for kind in ("calibration", "held out"):
-            errs = [e for g, es in errors.items() if g[:2] == (arch, kind) for e in es]
-            if errs:
-                errors[(arch, kind, "all")] = errs
+    for table in (errors, mean_errors):
+        for arch in sorted({g[0] for g in table}):
+            for kind in ("calibration", "held out"):
+                errs = [e for g, es in table.items() if g[:2] == (arch, kind) for e in es]
+                if errs:
+                    table[(arch, kind, "all")] = errs
     for group, errs in sorted(errors.items()):
+        means = mean_errors[group]
         print(f"{' / '.join(group)}: {len(errs)} rows, mean |error| {sum(errs) / len(errs):.1f} "
-              f"points, largest {max(errs):.1f}.")
+              f"points, largest {max(errs):.1f}, within ±5 {sum(e <= 5 for e in errs)}, "
+              f"within ±8 {sum(e <= 8 for e in errs)} (per-core mean: {sum(means) / len(means):.1f}, "
+              f"largest {max(means):.1f}).")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(points, indent=1) + "\n")
 

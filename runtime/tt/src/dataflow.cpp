@@ -380,12 +380,16 @@ void pending_write(std::uint32_t at, std::uint32_t bytes) {
 }
 } // namespace
 
+// A write becomes visible at its destination only after the timing model has priced it: pricing
+// may yield to kernels whose clocks are behind (timing.cpp, yield_if_behind), and a kernel waiting
+// on a semaphore this write sets must not see the new value before the time it lands is recorded
+// (it would resume without stalling). So: price, then store and record, with no yield between.
 void noc_write(std::uint32_t src, std::uint64_t dst, std::uint32_t size) {
   const std::uint8_t* from = local(src, size, false, "noc_async_write");
   const Target to = resolve(dst, size, true, "noc_async_write");
+  const double landed = timing::write(current(), to.at, size);
   std::memmove(to.ptr, from, size);
   pending_write(to_offset(*current().core, src, "noc_async_write"), size);
-  const double landed = timing::write(current(), to.at, size);
   if (const auto sem = semaphore_id(to))
     timing::semaphore_written(*to.core, *sem, landed);
   note_progress();
@@ -423,7 +427,6 @@ void noc_write_multicast(std::uint32_t src, std::uint64_t dst, std::uint32_t siz
       if (!include_self && CoreCoord{x, y} == self.noc)
         continue;
       targets.push_back(resolve(encode(x, y, off), size, true, "noc_async_write_multicast"));
-      std::memmove(targets.back().ptr, from, size);
     }
   }
   const auto delivered = static_cast<std::uint32_t>(targets.size());
@@ -435,7 +438,8 @@ void noc_write_multicast(std::uint32_t src, std::uint64_t dst, std::uint32_t siz
   }
   pending_write(to_offset(self, src, "noc_async_write_multicast"), size);
   const double landed = timing::multicast(current(), size, delivered, x0, y0, x1, y1);
-  for (const Target& t : targets) {
+  for (const Target& t : targets) { // after the pricing (noc_write)
+    std::memmove(t.ptr, from, size);
     if (const auto sem = semaphore_id(t))
       timing::semaphore_written(*t.core, *sem, landed);
   }
@@ -444,11 +448,11 @@ void noc_write_multicast(std::uint32_t src, std::uint64_t dst, std::uint32_t siz
 
 void noc_semaphore_inc(std::uint64_t addr, std::uint32_t incr) {
   const Target to = resolve(addr, 4, true, "noc_semaphore_inc");
+  const double landed = timing::write(current(), to.at, 4); // before the store (noc_write)
   std::uint32_t v = 0;
   std::memcpy(&v, to.ptr, 4);
   v += incr;
   std::memcpy(to.ptr, &v, 4);
-  const double landed = timing::write(current(), to.at, 4);
   if (const auto sem = semaphore_id(to))
     timing::semaphore_written(*to.core, *sem, landed);
   note_progress();

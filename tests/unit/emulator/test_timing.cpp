@@ -420,3 +420,54 @@ TEST(EmulatorTiming, DramWritesShareTheReadsQueuePerNoc) {
   EXPECT_GE(other, bytes / 66.1 / 2);
   EXPECT_LT(other, bytes / 66.1 / 2 * 1.1);
 }
+
+// A multicast's semaphore flag wakes its receivers no earlier than it lands: core (0,0) reads a
+// tile from DRAM, waits for both receivers' increments, multicasts the tile and then the flag to
+// (1,0) and (2,0) (tests/unit/emulator/kernels/dataflow/mcast_*.cpp). The receivers' pushes
+// cannot come before the read (issue 23 + DRAM latency 397) and the multicast (latency 536) that
+// precede the flag, so each receiver kernel ends after at least 23 + 397 + 536 cycles and stalls
+// in its noc_semaphore_wait for most of them. (Until 2026-11-28 the flag became visible before
+// its landing time was recorded, and a receiver behind the sender resumed without a stall.)
+TEST(EmulatorTiming, MulticastFlagWakesReceiversWhenItLands) {
+  Timed timed;
+  ProgramBuilder p;
+  auto src = p.dram(random_bf16(1024, -1.0f, 1.0f, 54));
+  const tt::tt_metal::CoreRange all({0, 0}, {2, 0});
+  p.cores = tt::tt_metal::CoreRangeSet(all);
+  p.cb(tt::CBIndex::c_0, 1);
+  const uint32_t sender_sem = CreateSemaphore(p.program, all, 0);
+  const uint32_t receiver_sem = CreateSemaphore(p.program, all, 0);
+  std::vector<uint32_t> cta;
+  TensorAccessorArgs(*src).append_to(cta);
+  auto sender = CreateKernel(p.program, kernel("dataflow/mcast_sender.cpp"), tt::tt_metal::CoreCoord{0, 0},
+                             DataMovementConfig{.processor = DataMovementProcessor::RISCV_1,
+                                                .noc = NOC::RISCV_0_default,
+                                                .compile_args = cta});
+  auto receiver = CreateKernel(
+      p.program, kernel("dataflow/mcast_receiver.cpp"), tt::tt_metal::CoreRange({1, 0}, {2, 0}),
+      DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::RISCV_1_default});
+  const tt::tt_metal::CoreCoord s = p.dev->worker_core_from_logical_core({0, 0});
+  const tt::tt_metal::CoreCoord r0 = p.dev->worker_core_from_logical_core({1, 0}),
+                                r1 = p.dev->worker_core_from_logical_core({2, 0});
+  SetRuntimeArgs(p.program, sender, tt::tt_metal::CoreCoord{0, 0},
+                 {p.addr(src), uint32_t(r0.x), uint32_t(r0.y), uint32_t(r1.x), uint32_t(r1.y), 2u,
+                  sender_sem, receiver_sem});
+  SetRuntimeArgs(p.program, receiver, tt::tt_metal::CoreRange({1, 0}, {2, 0}),
+                 {uint32_t(s.x), uint32_t(s.y), sender_sem, receiver_sem});
+  p.run();
+  const auto& t = emu::last_timing();
+  ASSERT_TRUE(t.has_value());
+  int receivers = 0;
+  for (const auto& k : t->kernels) {
+    if (k.kernel.find("mcast_receiver") == std::string::npos)
+      continue;
+    ++receivers;
+    EXPECT_GE(k.end_cycle, 23 + 397 + 536) << "receiver (" << k.core_x << "," << k.core_y << ")";
+    double waited = 0;
+    for (const auto& [what, cycles] : k.stalls)
+      if (what.rfind("noc_semaphore_wait", 0) == 0)
+        waited += cycles;
+    EXPECT_GE(waited, 397 + 536) << "receiver (" << k.core_x << "," << k.core_y << ")";
+  }
+  EXPECT_EQ(receivers, 2);
+}
