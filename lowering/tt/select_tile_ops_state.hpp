@@ -115,6 +115,10 @@ public:
   /// variable), copied into DST and added by the SFPU in fp32 (add_binary_tile), for a carried sum.
   bool sums_in_dst(const std::string& acc, const ir::Expr& rhs, ir::Intrinsic combine) const;
   Val sum_in_dst(const ir::Expr& acc, const ir::Expr& rhs);
+  /// The DST slots selecting `e` takes when every step of it runs in DST without packing
+  /// anything (tiles read from CBs, broadcasts of them, SFPU ops), -1 when some step would pack a
+  /// value (an FPU operand computed in DST, a reduction, a matmul, two tiles to arrive in one CB).
+  int dst_need(const ir::Expr& e) const;
   /// Its own CB is dest-only: a carried sum, or any variable of a kernel whose `+ - *` run on the
   /// SFPU, unless only the FPU reads it or bf16 holds it for an FPU operation.
   bool dest_only_var(const std::string& name) const {

@@ -25,11 +25,10 @@ void kernel_main() {
   constexpr uint32_t cb_g_row = tt::CBIndex::c_5;
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
   constexpr uint32_t cb_y_by_reader = tt::CBIndex::c_17;
-  constexpr uint32_t cb_ss_sum = tt::CBIndex::c_24;
+  constexpr uint32_t cb_sum0 = tt::CBIndex::c_24;
   constexpr uint32_t cb_tmp0 = tt::CBIndex::c_25;
   constexpr uint32_t cb_tmp1 = tt::CBIndex::c_26;
-  constexpr uint32_t cb_sum0 = tt::CBIndex::c_27;
-  constexpr uint32_t cb_r = tt::CBIndex::c_28;
+  constexpr uint32_t cb_r = tt::CBIndex::c_27;
   const int32_t Nt = get_arg_val<uint32_t>(0);
   const int32_t shared_kept = get_arg_val<uint32_t>(1);
   const int32_t row_single = get_arg_val<uint32_t>(2);
@@ -42,63 +41,30 @@ void kernel_main() {
   const uint32_t inv_n_bits = get_arg_val<uint32_t>(9);
   const uint32_t eps_bits = get_arg_val<uint32_t>(10);
   const uint32_t count = get_arg_val<uint32_t>(11);
-  compute_kernel_hw_startup(cb_x_row, cb_x_row, cb_ss_sum);
+  compute_kernel_hw_startup(cb_x_row, cb_x_row, cb_sum0);
   cb_wait_front(cb_g_row, 160);
   cb_wait_front(cb_scaler, 1);
   for (uint32_t i = 0; i < count; ++i) {
+    reconfig_data_format_srca(cb_x_row);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
-    pack_reconfig_data_format(cb_ss_sum);
-    tile_regs_commit();
-    tile_regs_wait();
-    cb_reserve_back(cb_ss_sum, 1);
-    pack_tile(0, cb_ss_sum);
-    cb_push_back(cb_ss_sum, 1);
-    tile_regs_release();
-    cb_wait_front(cb_ss_sum, 1);
     for (int32_t j = 0; j < row_mid; ++j) {
       cb_wait_front(cb_x_row, j + 1);
-      reconfig_data_format_srca(cb_x_row);
       copy_tile_to_dst_init_short(cb_x_row);
-      tile_regs_acquire();
-      copy_tile(cb_x_row, j, 0);
+      copy_tile(cb_x_row, j, 1);
       square_tile_init();
-      square_tile(0);
-      reconfig_data_format_srca(cb_ss_sum);
-      copy_tile_to_dst_init_short(cb_ss_sum);
-      copy_tile(cb_ss_sum, 0, 1);
+      square_tile(1);
       add_binary_tile_init();
-      add_binary_tile(1, 0, 1);
-      cb_pop_front(cb_ss_sum, 1);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_ss_sum, 1);
-      pack_tile(1, cb_ss_sum);
-      cb_push_back(cb_ss_sum, 1);
-      tile_regs_release();
-      cb_wait_front(cb_ss_sum, 1);
+      add_binary_tile(0, 1, 0);
     }
     for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
       cb_wait_front(cb_x_row_w, j - row_half + 1);
-      reconfig_data_format_srca(cb_x_row_w);
       copy_tile_to_dst_init_short(cb_x_row_w);
-      tile_regs_acquire();
-      copy_tile(cb_x_row_w, j - row_half, 0);
+      copy_tile(cb_x_row_w, j - row_half, 1);
       square_tile_init();
-      square_tile(0);
-      reconfig_data_format_srca(cb_ss_sum);
-      copy_tile_to_dst_init_short(cb_ss_sum);
-      copy_tile(cb_ss_sum, 0, 1);
+      square_tile(1);
       add_binary_tile_init();
-      add_binary_tile(1, 0, 1);
-      cb_pop_front(cb_ss_sum, 1);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_ss_sum, 1);
-      pack_tile(1, cb_ss_sum);
-      cb_push_back(cb_ss_sum, 1);
-      tile_regs_release();
-      cb_wait_front(cb_ss_sum, 1);
+      add_binary_tile(0, 1, 0);
     }
     for (int32_t row_window_10 = 0; row_window_10 < row_double; ++row_window_10) {
       cb_wait_front(cb_x_row, 80);
@@ -114,31 +80,26 @@ void kernel_main() {
     }
     for (int32_t j = row_kept; j < row_kept + (Nt - row_kept); ++j) {
       cb_wait_front(cb_x, 1);
-      reconfig_data_format_srca(cb_x);
       copy_tile_to_dst_init_short(cb_x);
-      tile_regs_acquire();
-      copy_tile(cb_x, 0, 0);
+      copy_tile(cb_x, 0, 1);
       cb_pop_front(cb_x, 1);
       square_tile_init();
-      square_tile(0);
-      reconfig_data_format_srca(cb_ss_sum);
-      copy_tile_to_dst_init_short(cb_ss_sum);
-      copy_tile(cb_ss_sum, 0, 1);
+      square_tile(1);
       add_binary_tile_init();
-      add_binary_tile(1, 0, 1);
-      cb_pop_front(cb_ss_sum, 1);
-      tile_regs_commit();
-      tile_regs_wait();
-      cb_reserve_back(cb_ss_sum, 1);
-      pack_tile(1, cb_ss_sum);
-      cb_push_back(cb_ss_sum, 1);
-      tile_regs_release();
-      cb_wait_front(cb_ss_sum, 1);
+      add_binary_tile(0, 1, 0);
     }
-    reconfig_data_format_srca(cb_ss_sum);
-    copy_tile_to_dst_init_short(cb_ss_sum);
+    pack_reconfig_data_format(cb_sum0);
+    tile_regs_commit();
+    tile_regs_wait();
+    cb_reserve_back(cb_sum0, 1);
+    pack_tile(0, cb_sum0);
+    cb_push_back(cb_sum0, 1);
+    tile_regs_release();
+    cb_wait_front(cb_sum0, 1);
+    reconfig_data_format_srca(cb_sum0);
+    copy_tile_to_dst_init_short(cb_sum0);
     tile_regs_acquire();
-    copy_tile(cb_ss_sum, 0, 0);
+    copy_tile(cb_sum0, 0, 0);
     pack_reconfig_data_format(cb_tmp0);
     tile_regs_commit();
     tile_regs_wait();
@@ -148,7 +109,8 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_tmp0, 1);
     tile_regs_acquire();
-    copy_tile(cb_ss_sum, 0, 0);
+    copy_tile(cb_sum0, 0, 0);
+    cb_pop_front(cb_sum0, 1);
     reconfig_data_format_srca(cb_tmp0);
     copy_tile_to_dst_init_short(cb_tmp0);
     copy_tile(cb_tmp0, 0, 1);
@@ -170,7 +132,6 @@ void kernel_main() {
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, cb_sum0);
     reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, 0, 0, 0);
     cb_pop_front(cb_tmp1, 1);
-    cb_pop_front(cb_ss_sum, 1);
     pack_reconfig_data_format(cb_sum0);
     tile_regs_commit();
     tile_regs_wait();
