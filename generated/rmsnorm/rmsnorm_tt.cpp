@@ -146,10 +146,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_27, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_27, 4096));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_28, tt::DataFormat::Float32}})
-          .set_page_size(tt::CBIndex::c_28, 4096));
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*x_buffer).append_to(tk_reader_compile_args);
@@ -167,7 +163,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
       NUM_CIRCULAR_BUFFERS, tt::tt_metal::UnpackToDestMode::Default);
   tk_unpack_to_dest_mode[tt::CBIndex::c_24] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   tk_unpack_to_dest_mode[tt::CBIndex::c_27] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
-  tk_unpack_to_dest_mode[tt::CBIndex::c_28] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/rmsnorm/compute.cpp", tk_all_cores,
       tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,

@@ -222,7 +222,13 @@ bool TileSelector::sums_in_dst(const std::string& acc, const Expr& rhs, Intrinsi
     return false;
   const Call* kept = as<Call>(rhs);
   const Var* v = as<Var>(rhs);
-  return as<Load>(rhs) || (kept && kept->fn == Intrinsic::cb_tile) || (v && in_cb(v->name));
+  if (as<Load>(rhs) || (kept && kept->fn == Intrinsic::cb_tile) || (v && in_cb(v->name)))
+    return true;
+  // A term computed in DST beside the sum, none of it packed (layernorm's variance walk, `v_sum +=
+  // square(x - bcast_col(mean))`): one section for the whole loop, not a pack and copy of the
+  // sum per tile.
+  const int need = dst_need(rhs);
+  return need > 0 && need < capacity_;
 }
 
 Val TileSelector::sum_in_dst(const Expr& acc, const Expr& rhs) {

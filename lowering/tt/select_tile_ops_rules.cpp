@@ -229,6 +229,48 @@ Val TileSelector::select(const Expr& e) {
   return v;
 }
 
+int TileSelector::dst_need(const Expr& e) const {
+  auto leaf = [&](const Expr& x) {
+    const Call* kept = as<Call>(x);
+    const Var* v = as<Var>(x);
+    return as<Load>(x) || (kept && kept->fn == Intrinsic::cb_tile) ||
+           (v && in_cb(v->name) && !resident(v->name));
+  };
+  if (leaf(e))
+    return 1; // copied into a slot
+  const Call* c = as<Call>(e);
+  if (!c || !sfpu_arith_) // with a 16-bit DST, + - * and broadcasts run on the FPU from CBs
+    return -1;
+  auto bcast = [&](const Expr& x) {
+    return as_call(x, {Intrinsic::tile_bcast_row, Intrinsic::tile_bcast_col});
+  };
+  if (const Call* b = bcast(e)) // unary_bcast from its CB
+    return leaf(b->args[0]) ? 1 : -1;
+  if (c->fn == Intrinsic::tile_add || c->fn == Intrinsic::tile_sub ||
+      c->fn == Intrinsic::tile_mul) {
+    const Expr& a = c->args[0];
+    const Expr& b = c->args[1];
+    if (src_exact_ok() && src_exact(a) && src_exact(b))
+      return -1; // the FPU's, from CBs (binary)
+    if (as<Load>(a) && as<Load>(b) && as<Load>(a)->tensor == as<Load>(b)->tensor)
+      return -1; // two tiles to arrive in one CB: the first through a temporary (separate)
+    const int na = dst_need(a), nb = dst_need(b);
+    if (na < 0 || nb < 0)
+      return -1;
+    return std::max(na, 1 + nb); // a's value stays while b is computed
+  }
+  // One SFPU call in place on its operand's slot: the ops select() leaves to its last rule (one
+  // tile operand, a scalar maybe), not those with rules of their own.
+  if (as_call(e, {Intrinsic::tile_zeros, Intrinsic::tile_fill, Intrinsic::tile_where,
+                  Intrinsic::tile_tril, Intrinsic::tile_triu, Intrinsic::tile_transpose,
+                  Intrinsic::tile_max, Intrinsic::tile_min, Intrinsic::tile_matmul,
+                  Intrinsic::tile_matmul_acc, Intrinsic::tile_rowsum, Intrinsic::tile_rowmax,
+                  Intrinsic::tile_colsum, Intrinsic::tile_colmax}) ||
+      !sfpu_call(c->fn) || c->args.size() != (is_scalar_op(c->fn) ? 2U : 1U))
+    return -1;
+  return dst_need(c->args[0]);
+}
+
 Val TileSelector::binary(const Call& c) {
   Intrinsic fn = c.fn;
   const Expr& a = c.args[0];

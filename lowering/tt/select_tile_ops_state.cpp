@@ -246,14 +246,25 @@ Val TileSelector::fresh_dst() {
 // says so: `dst.assume_zero(slot)` is math for insert-dst-management (a section being packed is
 // released and a new one acquired) and a claim verify-kernels proves; it renders as a comment.
 Val TileSelector::fresh_zero() {
-  Val v = fresh_dst();
+  auto v = std::make_shared<TileValue>();
+  v->slot = alloc_slot(/*zero=*/true);
+  live_.push_back(v);
   emit(Intrinsic::dst_assume_zero, {i(v->slot)});
   return v;
 }
 
-int TileSelector::alloc_slot() {
+int TileSelector::alloc_slot(bool zero) {
   // A reduction in DST is packed before anything else happens in DST (TileValue::mask).
-  if (next_slot_ >= capacity_ || reduction_live())
+  if (reduction_live())
+    spill_all();
+  // A value overwrites its slot (copy_tile, unary_bcast, fill_tile, an FPU op): a slot whose value
+  // is dead serves, so `(x - bcast_col(m)) * bcast_col(r) * bcast_row(g) + bcast_row(b)` takes two
+  // slots, not five (layernorm's output walk: one section a tile, docs/lowering.md).
+  if (!zero)
+    for (int s = 0; s < next_slot_; ++s)
+      if (std::none_of(live_.begin(), live_.end(), [&](const Val& v) { return v->slot == s; }))
+        return s;
+  if (next_slot_ >= capacity_)
     spill_all();
   return next_slot_++;
 }

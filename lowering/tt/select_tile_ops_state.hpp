@@ -115,6 +115,10 @@ public:
   /// variable), copied into DST and added by the SFPU in fp32 (add_binary_tile), for a carried sum.
   bool sums_in_dst(const std::string& acc, const ir::Expr& rhs, ir::Intrinsic combine) const;
   Val sum_in_dst(const ir::Expr& acc, const ir::Expr& rhs);
+  /// The DST slots selecting `e` takes when every step of it runs in DST without packing
+  /// anything (tiles read from CBs, broadcasts of them, SFPU ops), -1 when some step would pack a
+  /// value (an FPU operand computed in DST, a reduction, a matmul, two tiles to arrive in one CB).
+  int dst_need(const ir::Expr& e) const;
   /// Its own CB is dest-only: a carried sum, or any variable of a kernel whose `+ - *` run on the
   /// SFPU, unless only the FPU reads it or bf16 holds it for an FPU operation.
   bool dest_only_var(const std::string& name) const {
@@ -151,8 +155,9 @@ private:
   std::vector<Val> live_;                           // DST values of the open section
   std::vector<std::string> free_temps_, free_dest_temps_;
   std::set<std::string> carried_, fpu_only_;
-  std::set<std::string> exact_; // variables whose values bf16 holds (analyze_precision)
-  int next_slot_ = 0, capacity_ = 8, temps_ = 0, dest_temps_ = 0;
+  std::set<std::string> exact_;      // variables whose values bf16 holds (analyze_precision)
+  int next_slot_ = 0, capacity_ = 8, // next_slot_: the slots [0, next_slot_) written this section
+      temps_ = 0, dest_temps_ = 0;
   bool fp32_acc_ = false, inter_f32_ = false, used_reduction_ = false, economy_ = false;
   /// A kernel with f32 data (docs/language.md, "Precision"): `+ - *` of tiles, broadcasts included,
   /// run on the SFPU in fp32 with operands unpacked straight to DST, never through SrcA/SrcB
@@ -171,7 +176,11 @@ private:
                          const std::vector<std::pair<std::string, ir::Expr>>& defs);
   std::string new_cb(const std::string& base, bool f32);
   std::string cb_of_tensor(const std::string& tensor) const;
-  int alloc_slot();
+  /// A DST slot for a new value: the lowest one no live value holds (a value's slot is free again
+  /// once its last use has run: sfpu_binary's second operand, a packed value), else the next
+  /// one the section has not used, else a new section. `zero`: the value reads the slot as the
+  /// zero tile (an accumulation, fresh_zero), so only a slot nothing wrote since the section began.
+  int alloc_slot(bool zero = false);
   /// Packs every DST value to a temporary CB. With an fp32 DST each goes to a dest-only Float32
   /// temporary, exact when copied back (a bf16 one would round a carried sum's `s * alpha` once
   /// per iteration, tests/difftest/sums_spilled_carried_product.tk), unless it is `for_fpu`: an FPU

@@ -287,15 +287,19 @@ df.write_tile(cb_y, y, i * Nt + j)
 )");
 }
 
-// The fifth value finds DST full: the four before it leave in one section, through a dest-only
-// Float32 temporary (an fp32 DST), exact when copied back.
+// The fifth value finds DST full (four values live at once: the right-leaning tree keeps every
+// left operand until its right one is done): the four before it leave in one section, through a
+// dest-only Float32 temporary (an fp32 DST), exact when copied back.
 TEST(SelectTileOps, FullDstEndsTheSection) {
   EXPECT_EQ(
       selected(
           true,
-          R"(      store y[i, j] = tile.max(tile.max(tile.max(tile.max(tile.exp(load x[i, j]), tile.log(load x[i, j])), tile.sqrt(load x[i, j])), tile.abs(load x[i, j])), tile.neg(load x[i, j]))
+          R"(      store y[i, j] = tile.max(tile.exp(load x[i, j]), tile.max(tile.log(load x[i, j]), tile.max(tile.sqrt(load x[i, j]), tile.max(tile.abs(load x[i, j]), tile.neg(load x[i, j])))))
 )"),
       R"(cb cb_sum0 index 24 format Float32 page 4096 depth 1 role intermediate
+cb cb_sum1 index 25 format Float32 page 4096 depth 1 role intermediate
+cb cb_sum2 index 26 format Float32 page 4096 depth 1 role intermediate
+cb cb_sum3 index 27 format Float32 page 4096 depth 1 role intermediate
 df.read_tile(cb_x, x, i * Nt + j)
 cb_wait_front(cb_x, 1)
 copy_tile(cb_x, 0, 0)
@@ -306,31 +310,165 @@ cb_wait_front(cb_x, 1)
 copy_tile(cb_x, 0, 1)
 cb_pop_front(cb_x, 1)
 log_tile(1)
-binary_max_tile(0, 1, 0)
 df.read_tile(cb_x, x, i * Nt + j)
 cb_wait_front(cb_x, 1)
 copy_tile(cb_x, 0, 2)
 cb_pop_front(cb_x, 1)
 sqrt_tile(2)
-binary_max_tile(0, 2, 0)
 df.read_tile(cb_x, x, i * Nt + j)
 cb_wait_front(cb_x, 1)
 copy_tile(cb_x, 0, 3)
 cb_pop_front(cb_x, 1)
 abs_tile(3)
-binary_max_tile(0, 3, 0)
 pack_tile(0, cb_sum0)
+pack_tile(1, cb_sum1)
+pack_tile(2, cb_sum2)
+pack_tile(3, cb_sum3)
 cb_wait_front(cb_sum0, 1)
+cb_wait_front(cb_sum1, 1)
+cb_wait_front(cb_sum2, 1)
+cb_wait_front(cb_sum3, 1)
 df.read_tile(cb_x, x, i * Nt + j)
 cb_wait_front(cb_x, 1)
 copy_tile(cb_x, 0, 0)
 cb_pop_front(cb_x, 1)
 negative_tile(0)
-copy_tile(cb_sum0, 0, 1)
-cb_pop_front(cb_sum0, 1)
+copy_tile(cb_sum3, 0, 1)
+cb_pop_front(cb_sum3, 1)
 binary_max_tile(1, 0, 1)
+copy_tile(cb_sum2, 0, 0)
+cb_pop_front(cb_sum2, 1)
+binary_max_tile(0, 1, 0)
+copy_tile(cb_sum1, 0, 1)
+cb_pop_front(cb_sum1, 1)
+binary_max_tile(1, 0, 1)
+copy_tile(cb_sum0, 0, 0)
+cb_pop_front(cb_sum0, 1)
+binary_max_tile(0, 1, 0)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+)");
+}
+
+// A slot is free again once its value's last use has run (the second operand of an SFPU op):
+// `(x - bcast_col(m)) * bcast_col(m) * bcast_col(m) + bcast_col(m)`, five values with at most two
+// live, runs in slots 0 and 1 in one section (before: five slots, DST full at the fifth, the
+// first four packed and copied back). A zero tile still takes a slot nothing wrote since the
+// section began: slot 2, not the broadcast's dead slot 1.
+TEST(SelectTileOps, TheSlotOfADeadValueIsReused) {
+  EXPECT_EQ(selected(true, R"(      let m: tile<f32> = tile.exp(load v[i, 0])
+      let s: tile<f32> = tile.sub(load x[i, j], tile.bcast_col(m))
+      store y[i, j] = tile.add(tile.mul(tile.mul(s, tile.bcast_col(m)), tile.bcast_col(m)), tile.bcast_col(m))
+      store y[i, j] = tile.add(tile.mul(tile.exp(load x[i, j]), tile.bcast_col(m)), tile.zeros())
+)"),
+            R"(cb cb_m index 24 format Float32 page 4096 depth 1 role intermediate
+df.read_tile(cb_v, v, i)
+cb_wait_front(cb_v, 1)
+copy_tile(cb_v, 0, 0)
+cb_pop_front(cb_v, 1)
+exp_tile(0)
+pack_tile(0, cb_m)
+cb_wait_front(cb_m, 1)
+unary_bcast(BroadcastType::COL, cb_m, 0, 0)
+df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+copy_tile(cb_x, 0, 1)
+cb_pop_front(cb_x, 1)
+sub_binary_tile(1, 0, 1)
+unary_bcast(BroadcastType::COL, cb_m, 0, 0)
+mul_binary_tile(1, 0, 1)
+unary_bcast(BroadcastType::COL, cb_m, 0, 0)
+mul_binary_tile(1, 0, 1)
+unary_bcast(BroadcastType::COL, cb_m, 0, 0)
+add_binary_tile(1, 0, 1)
 pack_tile(1, cb_y)
 df.write_tile(cb_y, y, i * Nt + j)
+df.read_tile(cb_x, x, i * Nt + j)
+cb_wait_front(cb_x, 1)
+copy_tile(cb_x, 0, 0)
+cb_pop_front(cb_x, 1)
+exp_tile(0)
+unary_bcast(BroadcastType::COL, cb_m, 0, 1)
+mul_binary_tile(0, 1, 0)
+dst.assume_zero(2)
+add_binary_tile(0, 2, 0)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+cb_pop_front(cb_m, 1)
+)");
+}
+
+// A carried sum whose term is computed in DST beside it, nothing packed (layernorm's variance
+// walk, `v += square(x - bcast_col(m))`), stays in DST across the loop: one section, the term in
+// the two slots after the sum's, no pack and copy of the sum per tile. A term that would pack a
+// value (x[i, k] * x[i, j]: two tiles to arrive in cb_x, the first through a temporary) keeps the
+// sum in its dest-only CB, packed and copied back each iteration.
+TEST(SelectTileOps, ACarriedSumOfATermComputedInDstStaysInDst) {
+  EXPECT_EQ(selected(true, R"(      let m: tile<f32> = tile.exp(load v[i, 0])
+      let s: tile<f32> = tile.zeros()
+      for k in 0 .. Nt reduction {
+        s = tile.add(s, tile.square(tile.sub(load x[i, k], tile.bcast_col(m))))
+      }
+      store y[i, j] = s
+)"),
+            R"(cb cb_m index 24 format Float32 page 4096 depth 1 role intermediate
+df.read_tile(cb_v, v, i)
+cb_wait_front(cb_v, 1)
+copy_tile(cb_v, 0, 0)
+cb_pop_front(cb_v, 1)
+exp_tile(0)
+pack_tile(0, cb_m)
+cb_wait_front(cb_m, 1)
+dst.assume_zero(0)
+for k in 0 .. Nt reduction {
+  unary_bcast(BroadcastType::COL, cb_m, 0, 1)
+  df.read_tile(cb_x, x, i * Nt + k)
+  cb_wait_front(cb_x, 1)
+  copy_tile(cb_x, 0, 2)
+  cb_pop_front(cb_x, 1)
+  sub_binary_tile(2, 1, 2)
+  square_tile(2)
+  add_binary_tile(0, 2, 0)
+}
+cb_pop_front(cb_m, 1)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+)");
+  EXPECT_EQ(selected(true, R"(      let s: tile<f32> = tile.zeros()
+      for k in 0 .. Nt reduction {
+        s = tile.add(s, tile.mul(load x[i, k], load x[i, j]))
+      }
+      store y[i, j] = s
+)"),
+            R"(cb cb_s index 24 format Float32 page 4096 depth 1 role intermediate
+cb cb_sum0 index 25 format Float32 page 4096 depth 1 role intermediate
+dst.assume_zero(0)
+pack_tile(0, cb_s)
+cb_wait_front(cb_s, 1)
+for k in 0 .. Nt reduction {
+  df.read_tile(cb_x, x, i * Nt + k)
+  cb_wait_front(cb_x, 1)
+  copy_tile(cb_x, 0, 0)
+  cb_pop_front(cb_x, 1)
+  pack_tile(0, cb_sum0)
+  cb_wait_front(cb_sum0, 1)
+  copy_tile(cb_sum0, 0, 0)
+  cb_pop_front(cb_sum0, 1)
+  df.read_tile(cb_x, x, i * Nt + j)
+  cb_wait_front(cb_x, 1)
+  copy_tile(cb_x, 0, 1)
+  cb_pop_front(cb_x, 1)
+  mul_binary_tile(0, 1, 0)
+  copy_tile(cb_s, 0, 1)
+  add_binary_tile(1, 0, 1)
+  cb_pop_front(cb_s, 1)
+  pack_tile(1, cb_s)
+  cb_wait_front(cb_s, 1)
+}
+copy_tile(cb_s, 0, 0)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+cb_pop_front(cb_s, 1)
 )");
 }
 

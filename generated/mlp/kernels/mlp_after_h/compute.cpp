@@ -108,9 +108,9 @@ void kernel_main() {
           add_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_X);
           copy_tile_to_dst_init_short(cb_X);
-          copy_tile(cb_X, 0, 2);
+          copy_tile(cb_X, 0, 0);
           add_binary_tile_init();
-          add_binary_tile(1, 2, 1);
+          add_binary_tile(1, 0, 1);
           tile_regs_commit();
           tile_regs_wait();
           cb_reserve_back(cb_Y, 1);
@@ -127,9 +127,9 @@ void kernel_main() {
           add_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_X);
           copy_tile_to_dst_init_short(cb_X);
-          copy_tile(cb_X, 1, 2);
+          copy_tile(cb_X, 1, 0);
           add_binary_tile_init();
-          add_binary_tile(1, 2, 1);
+          add_binary_tile(1, 0, 1);
           tile_regs_commit();
           tile_regs_wait();
           cb_reserve_back(cb_Y, 1);
@@ -146,9 +146,9 @@ void kernel_main() {
           add_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_X);
           copy_tile_to_dst_init_short(cb_X);
-          copy_tile(cb_X, 2, 2);
+          copy_tile(cb_X, 2, 0);
           add_binary_tile_init();
-          add_binary_tile(1, 2, 1);
+          add_binary_tile(1, 0, 1);
           tile_regs_commit();
           tile_regs_wait();
           cb_reserve_back(cb_Y, 1);
@@ -165,9 +165,9 @@ void kernel_main() {
           add_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_X);
           copy_tile_to_dst_init_short(cb_X);
-          copy_tile(cb_X, 3, 2);
+          copy_tile(cb_X, 3, 0);
           add_binary_tile_init();
-          add_binary_tile(1, 2, 1);
+          add_binary_tile(1, 0, 1);
           tile_regs_commit();
           tile_regs_wait();
           cb_reserve_back(cb_Y, 1);
