@@ -439,10 +439,11 @@ TEST(EmulatorTiming, MulticastFlagWakesReceiversWhenItLands) {
   const uint32_t receiver_sem = CreateSemaphore(p.program, all, 0);
   std::vector<uint32_t> cta;
   TensorAccessorArgs(*src).append_to(cta);
-  auto sender = CreateKernel(p.program, kernel("dataflow/mcast_sender.cpp"), tt::tt_metal::CoreCoord{0, 0},
-                             DataMovementConfig{.processor = DataMovementProcessor::RISCV_1,
-                                                .noc = NOC::RISCV_0_default,
-                                                .compile_args = cta});
+  auto sender =
+      CreateKernel(p.program, kernel("dataflow/mcast_sender.cpp"), tt::tt_metal::CoreCoord{0, 0},
+                   DataMovementConfig{.processor = DataMovementProcessor::RISCV_1,
+                                      .noc = NOC::RISCV_0_default,
+                                      .compile_args = cta});
   auto receiver = CreateKernel(
       p.program, kernel("dataflow/mcast_receiver.cpp"), tt::tt_metal::CoreRange({1, 0}, {2, 0}),
       DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::RISCV_1_default});
