@@ -496,6 +496,8 @@ Estimate estimate(const Program& p, const Shape& shape) {
   est.compute_cycles = total.compute_cycles;
   est.dram_bound_cycles = static_cast<double>(est.dram_bytes_read + est.dram_bytes_written) /
                           arch.dram_peak_bytes_per_cycle.value;
+  est.dram_floor_cycles = static_cast<double>(est.dram_bytes_read + est.dram_bytes_written) /
+                          (arch.num_nocs * arch.dram_read_total_bytes_per_cycle.value);
   return est;
 }
 

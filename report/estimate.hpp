@@ -60,6 +60,9 @@ struct Estimate {
   double ideal_matmul_cycles = 0;         // GEMM_FLOPS: tiles x cycles per tile / grid cores
   std::int64_t dram_bytes_read = 0, dram_bytes_written = 0;
   double dram_bound_cycles = 0; // all bytes at the DRAM's peak
+  /// All bytes on every NoC at its rate for interleaved DRAM, the rate the timing model gives a
+  /// NoC's DRAM queue: no program of interleaved tensors runs faster in the model.
+  double dram_floor_cycles = 0;
   double bound_cycles() const {
     return busiest_core_compute_cycles > dram_bound_cycles ? busiest_core_compute_cycles
                                                            : dram_bound_cycles;

@@ -108,6 +108,10 @@ std::string format_text(const Estimate& e) {
                      cycles(e.dram_bound_cycles), e.dram_bound_cycles * us_per_cycle,
                      grouped(static_cast<std::int64_t>(dram_bytes)),
                      e.dram_bound_cycles > 0 ? dram_bytes / e.dram_bound_cycles : 0.0);
+  out += fmt::format("DRAM floor     {:>14} cycles  {:>10.1f} us  at {:g} B/cycle, the timing "
+                     "model's interleaved rate on every NoC\n",
+                     cycles(e.dram_floor_cycles), e.dram_floor_cycles * us_per_cycle,
+                     e.dram_floor_cycles > 0 ? dram_bytes / e.dram_floor_cycles : 0.0);
   out +=
       fmt::format("roofline       {:>14} cycles  {:>10.1f} us  {}-bound", cycles(e.bound_cycles()),
                   e.bound_cycles() * us_per_cycle, e.dram_bound() ? "DRAM" : "compute");
@@ -151,6 +155,7 @@ nlohmann::ordered_json to_json(const Estimate& e) {
   j["compute_cycles"] = e.compute_cycles;
   j["compute_bound_cycles"] = e.busiest_core_compute_cycles;
   j["dram_bound_cycles"] = e.dram_bound_cycles;
+  j["dram_floor_cycles"] = e.dram_floor_cycles;
   j["bound_cycles"] = e.bound_cycles();
   j["bound_us"] = e.bound_cycles() * 1e-3 / e.clock_ghz;
   j["bound"] = e.dram_bound() ? "dram" : "compute";

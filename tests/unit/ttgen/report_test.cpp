@@ -49,7 +49,8 @@ std::string example(const std::string& name) {
 // every tile is packed three times (to the Float32 partial sums after each K step, 160 packs of
 // 4096 B, then to C, 80 of 2048 B, at 64 B/cycle) and copied back twice (160 x 8 cycles). The
 // busiest core: its math thread's 48 x 64 + 8 x 8 = 3136 cycles, longer than its pack thread's
-// 8 x 64 + 4 x 32 (the two overlap), above the DRAM bound of 296 pages at 288 B/cycle.
+// 8 x 64 + 4 x 32 (the two overlap), above the DRAM bound of 296 pages at 288 B/cycle (and the
+// DRAM floor, the same pages at the timing model's interleaved rate on both NoCs).
 TEST(TtgenReport, MatmulCountsWorkedOutByHand) {
   Reported r = report(example("matmul"), {"M=256", "K=384", "N=320"}, "json");
   ASSERT_EQ(r.code, kOk) << r.err;
@@ -71,6 +72,9 @@ TEST(TtgenReport, MatmulCountsWorkedOutByHand) {
   EXPECT_EQ(j["compute_cycles"], 61440.0 + 160 * 64 + 80 * 32 + 1280.0);
   EXPECT_EQ(j["compute_bound_cycles"], 3136.0);
   EXPECT_DOUBLE_EQ(j["dram_bound_cycles"].get<double>(), 296.0 * 2048 / 288);
+  // The floor: the same bytes on Wormhole's two NoCs at 66.1 B/cycle each (wormhole_b0.hpp,
+  // dram_read_total_bytes_per_cycle: 56 cores reading interleaved DRAM at once).
+  EXPECT_DOUBLE_EQ(j["dram_floor_cycles"].get<double>(), 296.0 * 2048 / (2 * 66.1));
   EXPECT_EQ(j["bound"], "compute");
   // GEMM_FLOPS's ideal: 960 products x 64 cycles over the 64 cores of the chip.
   EXPECT_DOUBLE_EQ(j["ideal_matmul_cycles"].get<double>(), 960.0 * 64 / 64);
