@@ -1,7 +1,8 @@
 // `ttgen report`'s static estimate against the emulator's timing counters on every example with a
 // TT target: the DRAM bytes, the tile products and the compute cycles are the same counts, made
 // once from the IR and once by running the generated program (each program of a whole-tensor
-// reduction's two); and the projected time is never below the estimate's roofline bound.
+// reduction's two); and the projected time is never below the estimate's roofline bound nor its
+// DRAM floor.
 #include "arch/arch.hpp"
 #include "dsl/check.hpp"
 #include "lowering/pipeline.hpp"
@@ -80,6 +81,8 @@ TEST(StaticReport, MatchesTheEmulatorsCounters) {
         EXPECT_NEAR(t.compute_cycles, est.compute_cycles, 1e-9 * est.compute_cycles);
         EXPECT_NEAR(t.ideal_matmul_cycles, est.ideal_matmul_cycles, 1e-9 * est.ideal_matmul_cycles);
         EXPECT_GE(t.device_cycles, est.bound_cycles());
+        // The floor holds in the model whatever the plan: every DRAM byte crosses a NoC's queue.
+        EXPECT_GE(t.device_cycles, est.dram_floor_cycles);
       }
     }
   }
