@@ -151,6 +151,9 @@ private:
 
   /// The CB indices of the checked architecture (ArchSpec::num_circular_buffers).
   std::int64_t num_cbs() const { return opts_.arch->num_circular_buffers; }
+  /// Whether `cb` is one of them; the kernel's first call `e` on one that is not is an error
+  /// (reported once per CB and kernel: every later call on it repeats the same mistake).
+  bool cb_in_range(const Event& e, std::int64_t cb);
   /// After a call that may reserve, push, wait for or pop any CB: every CB's window (those not
   /// touched yet too) is unknown, and no pointer is known to point at held pages.
   void forget_every_cb(State& s) const;
@@ -186,6 +189,7 @@ private:
   std::vector<const Loop*> loops_; // the loops around it
   std::map<std::int64_t, Totals> totals_;
   std::set<std::pair<std::uint32_t, std::string>> reported_;
+  std::set<std::int64_t> out_of_range_; // CB indices past the architecture's, reported
 };
 
 } // namespace tk::check

@@ -10,6 +10,13 @@
 namespace tk::check {
 
 void KernelCheck::event(const Event& e, State& s, const Poly& count, bool tally) {
+  // A CB the architecture does not have: the index error, and nothing else about the call (its
+  // window would only repeat the mistake: a get_write_ptr with "no page reserved").
+  if (e.cb && !cb_in_range(e, *e.cb))
+    return;
+  for (const auto& [cb, tile] : e.reads)
+    if (!cb_in_range(e, cb))
+      return;
   switch (e.kind) {
   case EventKind::reserve:
   case EventKind::push:
@@ -143,12 +150,7 @@ void KernelCheck::cb_event(const Event& e, State& s, const Poly& count, bool tal
     forget_every_cb(s);
     return;
   }
-  const std::int64_t cb = *e.cb;
-  if (cb < 0 || cb >= num_cbs()) {
-    error(e, e.name + ": CB index " + std::to_string(cb) + " is out of range (" +
-                 std::to_string(num_cbs()) + " CBs on " + std::string(opts_.arch->name) + ")");
-    return;
-  }
+  const std::int64_t cb = *e.cb; // in range (event)
   Totals& t = totals_[cb];
   Window& w = s.cbs[cb];
   const std::optional<std::int64_t> n =
@@ -315,6 +317,15 @@ void KernelCheck::opaque(const Event& e, State& s) {
   for (auto it = s.ptrs.begin(); it != s.ptrs.end();)
     it = it->second.first == *e.cb ? s.ptrs.erase(it) : std::next(it);
   s.unpushed.erase(*e.cb);
+}
+
+bool KernelCheck::cb_in_range(const Event& e, std::int64_t cb) {
+  if (cb >= 0 && cb < num_cbs())
+    return true;
+  if (out_of_range_.insert(cb).second)
+    error(e, e.name + ": CB index " + std::to_string(cb) + " is out of range (" +
+                 std::to_string(num_cbs()) + " CBs on " + std::string(opts_.arch->name) + ")");
+  return false;
 }
 
 void KernelCheck::forget_every_cb(State& s) const {
