@@ -184,7 +184,7 @@ nlohmann::json run_one(Device& device, const Program& p, const std::vector<std::
   row["wall_s"] = r.wall_seconds;
   row["device_cycles"] = t.device_cycles;
   row["device_us"] = t.device_us;
-  row["arch"] = t.arch; // the modelled chip: "wormhole_b0 (n150, 8x8)"
+  row["arch"] = t.arch; // the modelled chip, as ProgramTiming names it (arch, board, grid)
   row["clock_ghz"] = t.clock_ghz;
   row["cores"] = cores.size();
   row["dram_bytes_read"] = t.dram_bytes_read;
