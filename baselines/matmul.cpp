@@ -123,8 +123,8 @@ std::vector<std::uint32_t> possible_products(const std::vector<std::uint32_t>& f
   return {products.begin(), products.end()};
 }
 
-// SUBBLOCK_HW_CHOICES: (out_subblock_h, out_subblock_w), at most 8 tiles: a DST half with 16-bit
-// values. With fp32_dest_acc_en a half holds 4 tiles and only the choices up to 4 tiles apply.
+// SUBBLOCK_HW_CHOICES: (out_subblock_h, out_subblock_w), the SDK's list, largest first; only the
+// choices within a DST half apply (arch::ArchSpec::dst_tiles, by fp32_dest_acc_en).
 constexpr std::array<std::pair<std::uint32_t, std::uint32_t>, 20> kSubblockChoices = {{
     {4, 2}, {2, 4}, {8, 1}, {1, 8}, {7, 1}, {1, 7}, {3, 2}, {2, 3}, {6, 1}, {1, 6},
     {5, 1}, {1, 5}, {2, 2}, {4, 1}, {1, 4}, {3, 1}, {1, 3}, {2, 1}, {1, 2}, {1, 1},

@@ -58,8 +58,8 @@ enum class BlockRule {
 struct MatmulOptions {
   tt::tt_metal::MathFidelity fidelity = tt::tt_metal::MathFidelity::HiFi4;
   /// ComputeConfig::fp32_dest_acc_en. The SDK examples leave it false: DST holds bf16 and rounds
-  /// the running sum after every 16-wide face of K. True accumulates in fp32 and halves DST to 4
-  /// tiles, so the reuse algorithms then take sub-blocks of at most 4 tiles.
+  /// the running sum after every 16-wide face of K. True accumulates in fp32 and halves DST
+  /// (arch::ArchSpec::dst_tiles), so the reuse algorithms' sub-blocks hold at most half the tiles.
   bool fp32_dest_acc_en = false;
   /// The worker grid the program may use, x columns by y rows from core (0,0); {0, 0} is the
   /// device's whole compute-with-storage grid. single_core always uses core (0,0) alone.
@@ -122,8 +122,8 @@ struct ReuseBlocking {
   enum class ChosenBy { sdk, mcast_fallback, ttnn } chosen_by = ChosenBy::sdk;
 };
 
-/// The blocks `algo` (reuse or reuse_mcast) uses for `shape` on `grid` under `rule` (sub-blocks of
-/// at most 4 tiles with fp32_dest_acc_en). Throws std::invalid_argument, stating the
+/// The blocks `algo` (reuse or reuse_mcast) uses for `shape` on `grid` under `rule` (sub-blocks
+/// within a DST half, fp32 with fp32_dest_acc_en). Throws std::invalid_argument, stating the
 /// requirements, for a shape it cannot run. The L1 budget and DST capacity are those of `a` (the
 /// device's architecture, tk::rt::emu::device_arch).
 ReuseBlocking choose_reuse_blocking(MatmulAlgo algo, MatmulShape shape,

@@ -4,7 +4,7 @@
 Runs the driver build/ci/bench/tk_tt_bench (bench/tt_bench.cpp) once per shape, with the
 emulator's timing model on, over the benchmark's cases: the generated `matmul` example and the
 four SDK matmul programming examples (baselines/: single_core, multi_core, reuse, reuse_mcast) at
-M=K=N = 512, 1024, 2048, 4096 and two non-square shapes, bf16, HiFi4, on the 8x8 grid, and the
+M=K=N = 512, 1024, 2048, 4096 and two non-square shapes, bf16, HiFi4, on the whole grid, and the
 other generated examples at one or two shapes each. Prints one table (projected time, TFLOPS,
 utilisation, DRAM GB/s, the bound that binds, the speed against the best baseline, the check
 against a double reference) and writes DIR/index.html: the same table and a roofline plot
@@ -179,7 +179,7 @@ def cells(r):
 
 
 def machine(rows):
-    """The modelled chip and its clock, from the rows: 'wormhole_b0 (n150, 8x8) at 1 GHz'."""
+    """The modelled chip and its clock, from the rows' arch and clock_ghz: 'ARCH at C GHz'."""
     archs = sorted({(r["arch"], r["clock_ghz"]) for r in rows if "arch" in r})
     return ", ".join(f"{a} at {c:g} GHz" for a, c in archs) or "the default architecture"
 

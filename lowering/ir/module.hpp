@@ -190,7 +190,7 @@ struct Program {
   /// The program generated after this one inside the same run_cpu / run_tt: lower-reductions'
   /// combine program or materialise's second (`combine = "k_combine"`); empty for none.
   std::string combine = {};
-  /// Whether DST holds fp32 tiles (4 slots, not 8), decided once by select-tile-ops or
+  /// Whether DST holds fp32 tiles (ArchSpec::dst_tiles), decided once by select-tile-ops or
   /// block-matmul (`dst_fp32 = true`); absent before, and then lower::tt::dst_fp32 reads fp32_acc.
   std::optional<bool> dst_fp32 = {};
   /// On the CPU, the materialised value this program stores in the packed form the next

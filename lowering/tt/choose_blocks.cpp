@@ -216,8 +216,8 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
                                      "one");
       continue;
     }
-    // DST holds fp32 in every matmul (tt::decide_dst_fp32): 4 tiles, a 2x2 sub-block; a 16-bit
-    // DST would hold 8, the SDK's favourite 4x2.
+    // DST holds fp32 in every matmul (tt::decide_dst_fp32), half the tiles of a 16-bit DST
+    // (arch::ArchSpec::dst_tiles): a sub-block of two rows of dst / 2 tiles.
     const std::int64_t dst = tt::dst_capacity(p, true);
     const std::int64_t sub_rows = 2, sub_cols = dst / 2;
     auto page = [&](const std::string& t) { return p.find_tensor(t)->layout->page_size; };

@@ -20,10 +20,14 @@ struct Watcher {
   ~Watcher() { unsetenv("TK_EMULATOR_WATCHER"); }
 };
 
-struct Outcome {
+// What a run reports: its error and its watcher's warnings.
+struct Reported {
   std::string error;                 // "" when the run completed
   std::vector<std::string> warnings; // the stderr lines that start with "watcher off: "
-  std::vector<bfloat16> out;         // the output buffer, when the run completed
+};
+
+struct Outcome : Reported {
+  std::vector<bfloat16> out; // the output buffer, when the run completed
 };
 
 std::vector<std::string> warnings_in(const std::string& err) {
@@ -33,6 +37,20 @@ std::vector<std::string> warnings_in(const std::string& err) {
     if (line.rfind("watcher off: ", 0) == 0)
       lines.push_back(line);
   return lines;
+}
+
+// Runs `p` with stderr captured, then `read_output` (which takes the output into `o`) if the run
+// completed; `o` gets the error the run threw and the "watcher off:" lines it printed.
+template <class ReadOutput>
+void run_reporting(ProgramBuilder& p, Reported& o, ReadOutput read_output) {
+  testing::internal::CaptureStderr();
+  try {
+    p.run();
+    read_output();
+  } catch (const tk::rt::emu::EmulatorError& e) {
+    o.error = e.what();
+  }
+  o.warnings = warnings_in(testing::internal::GetCapturedStderr());
 }
 
 constexpr uint32_t kTiles = 2;
@@ -55,14 +73,7 @@ Outcome copy_through_cbs(std::map<std::string, std::string> reader_defines,
   auto k = p.compute("watcher/compute.cpp", ComputeConfig{.defines = std::move(compute_defines)});
   SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {kTiles});
   Outcome o;
-  testing::internal::CaptureStderr();
-  try {
-    p.run();
-    o.out = p.read(dst);
-  } catch (const tk::rt::emu::EmulatorError& e) {
-    o.error = e.what();
-  }
-  o.warnings = warnings_in(testing::internal::GetCapturedStderr());
+  run_reporting(p, o, [&] { o.out = p.read(dst); });
   return o;
 }
 
@@ -143,14 +154,7 @@ Outcome copy_through_l1(std::map<std::string, std::string> defines) {
                                            .defines = std::move(defines)});
   SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {p.addr(src), p.addr(dst), kTiles, 0x100000u});
   Outcome o;
-  testing::internal::CaptureStderr();
-  try {
-    p.run();
-    o.out = p.read(dst);
-  } catch (const tk::rt::emu::EmulatorError& e) {
-    o.error = e.what();
-  }
-  o.warnings = warnings_in(testing::internal::GetCapturedStderr());
+  run_reporting(p, o, [&] { o.out = p.read(dst); });
   return o;
 }
 const std::string l1_copy = kernel("watcher/l1_copy.cpp");
@@ -184,9 +188,7 @@ namespace {
 // arg_to_dram.cpp on cores (0,0) and (1,0): (0,0) is given 3 runtime args, (1,0) 2; each writes
 // its arg `arg` into the first word of page x of the output. With `own_group`, core (1,0) also
 // runs idle.cpp, which puts it in a kernel group of its own.
-struct ArgOutcome {
-  std::string error;
-  std::vector<std::string> warnings;
+struct ArgOutcome : Reported {
   std::vector<uint32_t> words; // the first word of each core's page
 };
 ArgOutcome arg_of_each_core(int arg, bool own_group = false) {
@@ -203,16 +205,11 @@ ArgOutcome arg_of_each_core(int arg, bool own_group = false) {
                                     .noc = NOC::RISCV_1_default});
   }
   ArgOutcome o;
-  testing::internal::CaptureStderr();
-  try {
-    p.run();
+  run_reporting(p, o, [&] {
     std::vector<uint32_t> all;
     distributed::EnqueueReadMeshBuffer(p.dev->mesh_command_queue(), all, dst, true);
     o.words = {all.at(0), all.at(kBf16Tile / 4)};
-  } catch (const tk::rt::emu::EmulatorError& e) {
-    o.error = e.what();
-  }
-  o.warnings = warnings_in(testing::internal::GetCapturedStderr());
+  });
   return o;
 }
 const std::string arg_to_dram = kernel("watcher/arg_to_dram.cpp");

@@ -306,12 +306,16 @@ TEST(TtgenCheck, RuntimeArgs) {
 
 // The CB indices are the architecture's (ArchSpec::num_circular_buffers, tt-metal's
 // get_arch_num_circular_buffers): a copy through c_40 is proved on Blackhole (64 CBs) and refused
-// on Wormhole (32).
+// on Wormhole (32): one error per kernel, at its first call on c_40, and nothing more about the
+// CB (no get_write_ptr/get_read_ptr window error beside it).
 TEST(TtgenCheck, CbIndexRangeIsTheArchitectures) {
   const std::string d = "tests/unit/emulator/kernels/dataflow/";
   const std::string copy = d + "read_tile_high_cb.cpp " + d + "write_tile_high_cb.cpp";
   expect_check_golden("cb_index_high_blackhole", "--arch=blackhole " + copy);
   expect_check_golden("cb_index_high_wormhole", copy);
+  // The reader's first call on c_40 is get_write_ptr: the error is reported there.
+  const std::string first = "tests/unit/ttgen_check/kernels/cb_index_ptr_first.cpp ";
+  expect_check_golden("cb_index_high_ptr_first", first + d + "write_tile_high_cb.cpp");
 }
 
 // --arch: the checked build is the architecture's (its defines reach the kernel), and the kernels
