@@ -184,7 +184,6 @@ void kernel_main() {
       cb_wait_front(cb_l, 1);
       cb_wait_front(cb_V_win, 32);
       const int32_t d_batched = stream_kept * (1 - std::min(64 % Dt, 1));
-      reconfig_data_format_srcb(cb_c);
       reduce_uninit();
       for (int32_t db = 0; db < d_batched / 3; ++db) {
         cb_wait_front(cb_o, 3);
@@ -410,7 +409,6 @@ void kernel_main() {
       cb_wait_front(cb_l, 1);
       cb_wait_front(cb_V_win, 32);
       const int32_t d_batched_1 = stream_kept * (1 - std::min(64 % Dt, 1));
-      reconfig_data_format_srcb(cb_c);
       reduce_uninit();
       for (int32_t db_2 = 0; db_2 < d_batched_1 / 3; ++db_2) {
         cb_wait_front(cb_o, 3);
@@ -528,7 +526,6 @@ void kernel_main() {
     }
     cb_pop_front(cb_m, 1);
     cb_pop_front(cb_Q_win, 32);
-    reconfig_data_format_srcb(cb_tmp0);
     pack_reconfig_data_format(cb_tmp0);
     for (int32_t d = 0; d < Dt; ++d) {
       cb_wait_front(cb_o, 1);
