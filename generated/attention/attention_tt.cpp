@@ -177,10 +177,6 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_30, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_30, 4096));
-  tt::tt_metal::CreateCircularBuffer(
-      tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(2048, {{tt::CBIndex::c_31, tt::DataFormat::Float16_b}})
-          .set_page_size(tt::CBIndex::c_31, 2048));
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*Q_buffer).append_to(tk_reader_compile_args);

@@ -150,15 +150,35 @@ private:
     }
   }
 
+  // The units the body's own unary_bcast_init configures before any statement of the body asks
+  // them (configures_all): every iteration sets them itself, so a reconfiguration before the loop
+  // would be configured again (attention's output row: `reconfig_data_format_srcb(cb_c)` before
+  // the batches, each beginning with unary_bcast_init(cb_c, cb_o)).
+  static std::array<bool, 3> set_by_body(const Stmt& body) {
+    std::array<bool, 3> set{}, asked{};
+    for (const Stmt& x : as<Block>(body)->stmts) {
+      if (!call_of(x) && !as<Decl>(x))
+        break; // a loop that may not run, a branch: nothing further is known to run first
+      std::array<std::string, 3> need = needs(x);
+      for (int u = 0; u < 3; ++u) {
+        if (configures_all(x) && !asked[u])
+          set[u] = true;
+        asked[u] = asked[u] || !need[u].empty();
+      }
+    }
+    return set;
+  }
+
   void loop(const For& f, Config& st, std::vector<Stmt>& out) {
     std::array<std::vector<std::string>, 3> asked;
     collect(f.body, asked);
+    const std::array<bool, 3> set_itself = set_by_body(f.body);
     for (int u = 0; u < 3; ++u) {
       const std::vector<std::string>& a = asked[u];
       bool uniform = !a.empty() && std::all_of(a.begin(), a.end(), [&](const std::string& cb) {
         return format(cb) == format(a.front());
       });
-      if (uniform && !same(st[u], a.front())) {
+      if (uniform && !set_itself[u] && !same(st[u], a.front())) {
         out.insert(u == kPack ? out.end() : before_init(out), reconfig(u, a.front()));
         st[u] = a.front();
       }

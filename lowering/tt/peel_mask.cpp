@@ -48,13 +48,15 @@ std::string row_of(const Expr& diff, const std::string& j) {
 
 // The mask group of `where(tril(i, j), x, fill(-inf))` as select-tile-ops writes it, at
 // stmts[k .. k + 7): fill_tile(F), df.tril_tile(cb, f, 32 * (j - X)), cb_wait_front(cb, 1),
-// copy_tile(cb, 0, M), cb_pop_front(cb, 1), where_tile(f, M, T, F, OUT), pack_tile(OUT, out), and
-// nothing after it that computes in the section.
+// copy_tile(cb, 0, M), cb_pop_front(cb, 1), where_tile(f, M, T, F, OUT), pack_tile(OUT, out) (and
+// maybe more packs of OUT: a copy for the FPU, select-tile-ops' pack_fpu_copy), and nothing after
+// them that computes in the section.
 struct Group {
   const Block* block = nullptr;
   std::size_t at = 0;
   std::string row;
   Expr true_slot;
+  std::size_t packs = 1; // pack_tile(OUT, ..) at stmts[at + 6 .. at + 6 + packs)
 };
 
 std::optional<Group> group_at(const Block& b, std::size_t k, const std::string& j) {
@@ -84,14 +86,22 @@ std::optional<Group> group_at(const Block& b, std::size_t k, const std::string& 
       literal(where->args[3]) != fill_slot || literal(pack->args[0]) != out || t == mask ||
       t == fill_slot)
     return std::nullopt;
-  if (k + 7 < s.size() &&
-      (ir::any_call(s[k + 7], tt::writes_dst) ||
-       ir::any_call(s[k + 7], [](Intrinsic f) { return f == Intrinsic::pack_tile; })))
+  std::size_t packs = 1;
+  while (k + 6 + packs < s.size()) {
+    const Call* p = call_of(s[k + 6 + packs]);
+    if (!p || p->fn != Intrinsic::pack_tile || literal(p->args[0]) != out)
+      break;
+    ++packs;
+  }
+  const std::size_t after = k + 6 + packs;
+  if (after < s.size() &&
+      (ir::any_call(s[after], tt::writes_dst) ||
+       ir::any_call(s[after], [](Intrinsic f) { return f == Intrinsic::pack_tile; })))
     return std::nullopt;
   std::string row = row_of(tril->args[2], j);
   if (row.empty())
     return std::nullopt;
-  return Group{&b, k, row, where->args[2]};
+  return Group{&b, k, row, where->args[2], packs};
 }
 
 // Every mask group under `s` (a loop body), and the Decl of each name with the loops around it.
@@ -172,11 +182,13 @@ struct Unmask : Mutator {
     if (&b != g.block)
       return Mutator::mutate_node(b, self);
     std::vector<Stmt> out(b.stmts.begin(), b.stmts.begin() + static_cast<long>(g.at));
-    const Call* pack = call_of(b.stmts[g.at + 6]);
-    out.push_back(
-        evaluate(call(Intrinsic::pack_tile, {g.true_slot, pack->args[1]}, pack->loc.range),
-                 b.stmts[g.at + 6]->loc.range));
-    out.insert(out.end(), b.stmts.begin() + static_cast<long>(g.at + 7), b.stmts.end());
+    for (std::size_t p = g.at + 6; p < g.at + 6 + g.packs; ++p) {
+      const Call* pack = call_of(b.stmts[p]);
+      out.push_back(
+          evaluate(call(Intrinsic::pack_tile, {g.true_slot, pack->args[1]}, pack->loc.range),
+                   b.stmts[p]->loc.range));
+    }
+    out.insert(out.end(), b.stmts.begin() + static_cast<long>(g.at + 6 + g.packs), b.stmts.end());
     return block(std::move(out));
   }
 };

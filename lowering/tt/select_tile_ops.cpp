@@ -32,6 +32,28 @@ bool calls(const Stmt& s, Intrinsic fn) {
   return c && c->fn == fn;
 }
 
+// `s` sets a tile variable to a value that takes the max of `name` along rows or columns.
+bool max_reduces(const Stmt& s, const std::string& name) {
+  const Assign* a = as<Assign>(s);
+  const Decl* d = as<Decl>(s);
+  const Expr value = a ? a->value : d ? d->value : nullptr;
+  if (!value || !value->type.is_tile())
+    return false;
+  struct Find : Visitor {
+    const std::string& name;
+    bool found = false;
+    explicit Find(const std::string& n) : name(n) {}
+    void visit_node(const Call& c) override {
+      if ((c.fn == Intrinsic::tile_rowmax || c.fn == Intrinsic::tile_colmax) && !c.args.empty())
+        if (const Var* v = as<Var>(c.args[0]); v && v->name == name)
+          found = true;
+      Visitor::visit_node(c);
+    }
+  } f(name);
+  f.visit(value);
+  return f.found;
+}
+
 // A cb_wait_front, or a loop of nothing else (keep-rows' wait for a row's window, in a loop of 0
 // or 1 iterations).
 bool is_window_wait(const Stmt& s) {
@@ -168,9 +190,12 @@ private:
     const Block* saved_block = block_;
     block_ = &b;
     for (std::size_t k = 0; k < ss.size();) {
+      const bool copies = sel_.has_fpu_copies();
       std::size_t n = row_statement(ss, k);
       if (n == 0)
         n = statement(ss, k, last);
+      if (copies && !calls(ss[k], Intrinsic::cb_pop_front))
+        sel_.drop_fpu_copies(); // made for this statement, which did not read them
       for (const auto& [v, at] : last)
         if (at >= k && at < k + n && sel_.in_cb(v)) // dead: its tiles leave their CBs
           sel_.drop(v);
@@ -311,9 +336,17 @@ private:
       return 1;
     }
     std::string cb = sel_.var_cb(name);
+    // Read next by a max reduction, which takes it from an ordinary CB (the FPU cannot read a
+    // dest-only one): the copy is packed now, from the slot that holds it (attention's `s` before
+    // `mn = max(m, rowmax(s))`), not copied back in and packed in a section of its own.
+    std::string copy;
+    if (v->mask < 0 && sel_.dest_only_var(name) && n < ss.size() && max_reduces(ss[n], name))
+      copy = sel_.pack_fpu_copy(v, name);
     sel_.pack(v, cb);
     sel_.close_section();
     sel_.emit(Intrinsic::cb_wait_front, {cb_ref(cb), int_imm(1)});
+    if (!copy.empty())
+      sel_.emit(Intrinsic::cb_wait_front, {cb_ref(copy), int_imm(1)});
     sel_.set_in_cb(name, true);
     return 1;
   }

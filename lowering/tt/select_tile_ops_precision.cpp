@@ -213,8 +213,16 @@ std::string TileSelector::temp_cb(bool dest_only) {
 }
 
 void TileSelector::fpu_operand(const Val& v) {
-  if (v->where == TileValue::Where::cb && v->dest_only)
-    to_dst(v); // exact; the caller's to_cb packs it where the FPU may read it
+  if (v->where != TileValue::Where::cb || !v->dest_only)
+    return;
+  if (auto it = fpu_copies_.find(v->var); it != fpu_copies_.end() && !v->index) {
+    v->cb = it->second; // the copy its section packed: the same rounding, no section of its own
+    v->dest_only = false;
+    v->pop = v->temp = true;
+    fpu_copies_.erase(it);
+    return;
+  }
+  to_dst(v); // exact; the caller's to_cb packs it where the FPU may read it
 }
 
 bool TileSelector::sums_in_dst(const std::string& acc, const Expr& rhs, Intrinsic combine) const {

@@ -117,6 +117,7 @@ Val TileSelector::select(const Expr& e) {
     v->where = TileValue::Where::cb;
     v->cb = var_cb(x->name);
     v->dest_only = dest_only_var(x->name);
+    v->var = x->name;
     return v;
   }
   const Call* c = as<Call>(e);
@@ -478,7 +479,8 @@ bool TileSelector::reduction_accumulates(const Expr& acc, const Call& r) const {
   bool row = r.fn == Intrinsic::tile_rowsum || r.fn == Intrinsic::tile_rowmax;
   bool is_max = r.fn == Intrinsic::tile_rowmax || r.fn == Intrinsic::tile_colmax;
   OutsideFacts f = outside(acc);
-  return (row ? f.col : f.row) <= (is_max ? Outside::nonpos : Outside::zero);
+  const Outside o = row ? f.col : f.row;
+  return o == Outside::zero || (is_max && o == Outside::nonpos);
 }
 
 bool TileSelector::accumulates_from_cbs(const Expr& acc, const Expr& rhs, Intrinsic combine) const {

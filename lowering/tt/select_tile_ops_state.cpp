@@ -68,7 +68,7 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
     changed = false;
     for (const auto& [name, value] : defs.defs) {
       OutsideFacts v = outside(value), &f = var_outside_[name];
-      OutsideFacts j{std::max(f.col, v.col), std::max(f.row, v.row)};
+      OutsideFacts j{join(f.col, v.col), join(f.row, v.row)};
       changed |= j.col != f.col || j.row != f.row;
       f = j;
     }
@@ -79,7 +79,7 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
 // ---- what a value holds outside row / column 0 --------------------------------------------------
 
 OutsideFacts TileSelector::outside(const Expr& e) const {
-  constexpr Outside Z = Outside::zero, N = Outside::nonpos, A = Outside::any;
+  constexpr Outside Z = Outside::zero, N = Outside::nonpos, U = Outside::unit, A = Outside::any;
   auto both = [](Outside o) { return OutsideFacts{o, o}; };
   // Per axis: `f` on the two operands' facts.
   auto per_axis = [](OutsideFacts a, OutsideFacts b, auto f) {
@@ -113,21 +113,34 @@ OutsideFacts TileSelector::outside(const Expr& e) const {
   case Intrinsic::tile_colsum:
   case Intrinsic::tile_colmax:
     return {A, Z};
-  case Intrinsic::tile_add: // 0 + 0 = 0, and sums of values <= 0 stay <= 0
-    return per_axis(arg(0), arg(1), [](Outside a, Outside b) { return std::max(a, b); });
-  case Intrinsic::tile_sub: // 0 - (-inf) = inf, 0 * inf = NaN: only zeros are safe
-  case Intrinsic::tile_mul:
-    return per_axis(arg(0), arg(1), [](Outside a, Outside b) { return a == Z && b == Z ? Z : A; });
-  case Intrinsic::tile_max: // max(0, x <= 0) = 0
+  case Intrinsic::tile_add: // 0 + x = x, and sums of values <= 0 stay <= 0
     return per_axis(arg(0), arg(1), [](Outside a, Outside b) {
-      return a == A || b == A ? A : a == Z || b == Z ? Z : N;
+      return a == Z ? b : b == Z ? a : a == N && b == N ? N : A;
     });
-  case Intrinsic::tile_min:
+  case Intrinsic::tile_sub: // x - 0 = x; 0 - (-inf) = inf: otherwise only zeros are safe
+    return per_axis(arg(0), arg(1), [](Outside a, Outside b) { return b == Z ? a : A; });
+  case Intrinsic::tile_mul: // 0 * inf = NaN: 0 times a finite value, or [0, 1] times [0, 1]
     return per_axis(arg(0), arg(1), [](Outside a, Outside b) {
-      return a == A || b == A ? A : a == Z && b == Z ? Z : N;
+      if (a == Z || b == Z)
+        return (a == Z || a == U) && (b == Z || b == U) ? Z : A;
+      return a == U && b == U ? U : A;
     });
-  case Intrinsic::tile_relu: // relu(x <= 0) = 0
-    return per_axis(arg(0), arg(0), [](Outside a, Outside) { return a == A ? A : Z; });
+  case Intrinsic::tile_exp: // exp(x <= 0) is in [0, 1]
+    return per_axis(arg(0), arg(0), [](Outside a, Outside) { return a == A || a == U ? A : U; });
+  case Intrinsic::tile_max: // max(0, x <= 0) = 0, max([0, 1], x <= 0) is in [0, 1]
+    return per_axis(arg(0), arg(1), [](Outside a, Outside b) {
+      return a == A || b == A ? A : a == U || b == U ? U : a == Z || b == Z ? Z : N;
+    });
+  case Intrinsic::tile_min: // min(0, [0, 1]) = 0, min(x <= 0, anything finite or <= 0) <= 0
+    return per_axis(arg(0), arg(1), [](Outside a, Outside b) {
+      if (a == A || b == A)
+        return A;
+      if (a == U && b == U)
+        return U;
+      return a == N || b == N ? N : Z;
+    });
+  case Intrinsic::tile_relu: // relu(x <= 0) = 0, relu([0, 1]) = itself
+    return per_axis(arg(0), arg(0), [](Outside a, Outside) { return a == A || a == U ? a : Z; });
   case Intrinsic::tile_neg:
   case Intrinsic::tile_abs:
   case Intrinsic::tile_square:
@@ -299,6 +312,21 @@ void TileSelector::spill_all(const Val& for_fpu) {
     emit(Intrinsic::cb_wait_front, {cb(v->cb), i(1)});
   live_.clear();
   next_slot_ = 0;
+}
+
+std::string TileSelector::pack_fpu_copy(const Val& v, const std::string& name) {
+  const std::string t = temp_cb(false);
+  emit(Intrinsic::pack_tile, {i(v->slot), cb(t)});
+  fpu_copies_[name] = t;
+  return t;
+}
+
+void TileSelector::drop_fpu_copies() {
+  for (const auto& [name, t] : fpu_copies_) {
+    emit(Intrinsic::cb_pop_front, {cb(t), i(1)});
+    free_temps_.push_back(t);
+  }
+  fpu_copies_.clear();
 }
 
 void TileSelector::close_section() {

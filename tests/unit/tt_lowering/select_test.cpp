@@ -483,5 +483,135 @@ TEST(SelectTileOps, ReductionWithoutScalerCbIsAnInternalError) {
   EXPECT_THROW(test::stage("select-tile-ops")(m, d), InternalError);
 }
 
+// The online softmax's statistics (attention's key step): `l * c + rowsum(p)` reduces into the
+// slot where l * c was just computed, one section packed under the reduce mask, because l * c is
+// 0 off column 0: l is (zeros, then a row sum's masked pack) and c = exp(m - mn) is in [0, 1]
+// there (m at most 0: fill(-inf), then mn; mn = max(m, rowmax(s)) is 0). The value rowmax reads
+// next, s, in a dest-only CB, is also packed to an ordinary temporary in the section that
+// computed it, so the reduction reads that copy: no section of its own to copy s back and pack it.
+TEST(SelectTileOps, OnlineSoftmaxStatisticsReduceIntoTheirSection) {
+  EXPECT_EQ(selected(true, R"(      let m: tile<f32> = tile.fill(-inf)
+      let l: tile<f32> = tile.zeros()
+      for k in 0 .. Nt reduction {
+        let s: tile<f32> = tile.mul_scalar(load x[i, k], 2.0)
+        let mn: tile<f32> = tile.max(m, tile.rowmax(s))
+        let c: tile<f32> = tile.exp(tile.sub(m, mn))
+        l = tile.add(tile.mul(l, c), tile.rowsum(tile.exp(tile.sub(s, tile.bcast_col(mn)))))
+        m = mn
+      }
+      store y[i, j] = l
+)"),
+            R"(cb cb_m index 24 format Float32 page 4096 depth 1 role intermediate
+cb cb_l index 25 format Float32 page 4096 depth 1 role intermediate
+cb cb_s index 26 format Float32 page 4096 depth 1 role intermediate
+cb cb_tmp0 index 27 format Float16_b page 2048 depth 1 role intermediate
+cb cb_mn index 28 format Float32 page 4096 depth 1 role intermediate
+cb cb_sum0 index 29 format Float32 page 4096 depth 1 role intermediate
+fill_tile(0, -inf)
+pack_tile(0, cb_m)
+cb_wait_front(cb_m, 1)
+dst.assume_zero(0)
+pack_tile(0, cb_l)
+cb_wait_front(cb_l, 1)
+for k in 0 .. Nt reduction {
+  df.read_tile(cb_x, x, i * Nt + k)
+  cb_wait_front(cb_x, 1)
+  copy_tile(cb_x, 0, 0)
+  cb_pop_front(cb_x, 1)
+  mul_unary_tile(0, 1073741824u)
+  pack_tile(0, cb_tmp0)
+  pack_tile(0, cb_s)
+  cb_wait_front(cb_s, 1)
+  cb_wait_front(cb_tmp0, 1)
+  copy_tile(cb_m, 0, 0)
+  reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)
+  cb_pop_front(cb_tmp0, 1)
+  pack_tile(0, cb_mn)
+  cb_wait_front(cb_mn, 1)
+  copy_tile(cb_m, 0, 0)
+  copy_tile(cb_mn, 0, 1)
+  sub_binary_tile(0, 1, 0)
+  exp_tile(0)
+  unary_bcast(BroadcastType::COL, cb_mn, 0, 1)
+  copy_tile(cb_s, 0, 2)
+  sub_binary_tile(2, 1, 2)
+  exp_tile(2)
+  pack_tile(0, cb_sum0)
+  pack_tile(2, cb_tmp0)
+  cb_wait_front(cb_sum0, 1)
+  cb_wait_front(cb_tmp0, 1)
+  copy_tile(cb_l, 0, 0)
+  copy_tile(cb_sum0, 0, 1)
+  cb_pop_front(cb_sum0, 1)
+  mul_binary_tile(0, 1, 0)
+  reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)
+  cb_pop_front(cb_tmp0, 1)
+  cb_pop_front(cb_l, 1)
+  pack_tile(0, cb_l)
+  cb_wait_front(cb_l, 1)
+  cb_pop_front(cb_s, 1)
+  copy_tile(cb_mn, 0, 0)
+  cb_pop_front(cb_m, 1)
+  pack_tile(0, cb_m)
+  cb_wait_front(cb_m, 1)
+  cb_pop_front(cb_mn, 1)
+}
+cb_pop_front(cb_m, 1)
+copy_tile(cb_l, 0, 0)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+cb_pop_front(cb_l, 1)
+)");
+}
+
+// The same with a factor that may be anything off column 0 (exp of a loaded tile: it may
+// overflow, and 0 * inf is NaN where the masked pack would write 0): the row sum is computed
+// alone, packed under its mask, and added after.
+TEST(SelectTileOps, ARowSumIntoAProductWithAFactorUnboundedOffColumn0IsAddedAfter) {
+  EXPECT_EQ(selected(true, R"(      let l: tile<f32> = tile.zeros()
+      for k in 0 .. Nt reduction {
+        l = tile.add(tile.mul(l, tile.exp(load x[i, k])), tile.rowsum(load x[i, j]))
+      }
+      store y[i, j] = l
+)"),
+            R"(cb cb_l index 24 format Float32 page 4096 depth 1 role intermediate
+cb cb_sum0 index 25 format Float32 page 4096 depth 1 role intermediate
+cb cb_sum1 index 26 format Float32 page 4096 depth 1 role intermediate
+dst.assume_zero(0)
+pack_tile(0, cb_l)
+cb_wait_front(cb_l, 1)
+for k in 0 .. Nt reduction {
+  df.read_tile(cb_x, x, i * Nt + k)
+  cb_wait_front(cb_x, 1)
+  copy_tile(cb_x, 0, 0)
+  cb_pop_front(cb_x, 1)
+  exp_tile(0)
+  copy_tile(cb_l, 0, 1)
+  mul_binary_tile(1, 0, 1)
+  pack_tile(1, cb_sum0)
+  cb_wait_front(cb_sum0, 1)
+  dst.assume_zero(0)
+  df.read_tile(cb_x, x, i * Nt + j)
+  cb_wait_front(cb_x, 1)
+  reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_x, cb_scaler, 0, 0, 0)
+  cb_pop_front(cb_x, 1)
+  pack_tile(0, cb_sum1)
+  cb_wait_front(cb_sum1, 1)
+  copy_tile(cb_sum0, 0, 0)
+  cb_pop_front(cb_sum0, 1)
+  copy_tile(cb_sum1, 0, 1)
+  cb_pop_front(cb_sum1, 1)
+  add_binary_tile(0, 1, 0)
+  cb_pop_front(cb_l, 1)
+  pack_tile(0, cb_l)
+  cb_wait_front(cb_l, 1)
+}
+copy_tile(cb_l, 0, 0)
+pack_tile(0, cb_y)
+df.write_tile(cb_y, y, i * Nt + j)
+cb_pop_front(cb_l, 1)
+)");
+}
+
 } // namespace
 } // namespace tk::lower

@@ -1244,7 +1244,7 @@ TEST(TTStages, BatchSectionsLeavesALoopThatPacksIntoAStream) {
 // peel-mask: `s = where(tril(i, j), s * scale, fill(-inf))` is `s * scale` for every key step
 // below the row's diagonal (j < i), so the key loop `for j in 0 .. i + 1` runs as `for j in 0 ..
 // j_below` without the mask group (no fill, no mask tile from the reader, no wait, copy, pop or
-// where; the scaled score packed from its own slot) and `for j in j_below .. +i + 1 - j_below`
+// where; the scaled score packed from its own slot, to the copy for rowmax and to s's CB) and `for j in j_below .. +i + 1 - j_below`
 // as before. With the Q chunk, i is `min(qc * 4 + qr, St - 1)` inside `for qr in 0 .. 4`: the
 // bound below every row of the chunk is min(qc * 4, St - 1).
 TEST(TTStages, PeelMaskRunsTheStepsBelowTheDiagonalWithoutTheMask) {
@@ -1264,7 +1264,9 @@ TEST(TTStages, PeelMaskRunsTheStepsBelowTheDiagonalWithoutTheMask) {
   EXPECT_EQ(unmasked.find("tril"), std::string::npos) << unmasked;
   EXPECT_EQ(unmasked.find("where_tile"), std::string::npos) << unmasked;
   EXPECT_EQ(unmasked.find("fill_tile"), std::string::npos) << unmasked;
+  // Both packs of the score (the copy rowmax reads, then s's own CB) from the scaled slot.
   EXPECT_NE(unmasked.find("        mul_unary_tile(0, float_bits(scale))\n"
+                          "        pack_tile(0, cb_tmp0)\n"
                           "        pack_tile(0, cb_s)\n"),
             std::string::npos)
       << unmasked;

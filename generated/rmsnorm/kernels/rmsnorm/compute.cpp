@@ -158,7 +158,6 @@ void kernel_main() {
     cb_push_back(cb_r, 1);
     tile_regs_release();
     cb_wait_front(cb_r, 1);
-    pack_reconfig_data_format(cb_y_by_reader);
     for (int32_t j = 0; j < row_mid_1; ++j) {
       unary_bcast_init<BroadcastType::COL>(cb_r, cb_y_by_reader);
       tile_regs_acquire();

@@ -219,7 +219,6 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_r, 1);
     reconfig_data_format_srcb(cb_m);
-    pack_reconfig_data_format(cb_y_by_reader);
     for (int32_t j = 0; j < row_mid; ++j) {
       reconfig_data_format_srca(cb_x_row);
       sub_bcast_cols_init_short(cb_x_row, cb_m);
