@@ -1,5 +1,6 @@
 #include "codegen/render.hpp"
 
+#include "codegen/layout.hpp"
 #include "jinja/environment.hpp"
 #include "jinja/error.hpp"
 #include "jinja/value.hpp"
@@ -47,7 +48,7 @@ std::map<std::string, std::string> render_with(const jinja::Environment& env,
   const jinja::Value data = jinja::Value::from_json(template_data(lowered, file_stem));
   std::map<std::string, std::string> files;
   auto add = [&](const std::string& name, const std::string& tmpl, const jinja::Value& d) {
-    const std::string& text = files[name] = render(env, tmpl, d, name);
+    const std::string& text = files[name] = wrap_long_lines(render(env, tmpl, d, name));
     if (rendered)
       rendered(name, text);
   };
