@@ -1,6 +1,7 @@
 #include "codegen/format.hpp"
 
 #include "codegen/format_style.inc" // kStyleYaml: the root .clang-format, embedded by CMake
+#include "codegen/layout.hpp"
 #include "support/diagnostics.hpp"
 
 #include <clang/Format/Format.h>
@@ -25,9 +26,35 @@ static const clang::format::FormatStyle& style() {
     // docs/ttgen.md "Start-up").
     st.FixNamespaceComments = false;
     st.SortUsingDeclarations = clang::format::FormatStyle::SUD_Never;
+    if (st.ColumnLimit != kColumnLimit)
+      throw InternalError("the embedded .clang-format's ColumnLimit is not layout.hpp's");
     return st;
   }();
   return s;
+}
+
+bool needs_format(std::string_view code) {
+  const std::size_t limit = kColumnLimit; // the style's (checked when it is parsed)
+  if (code.empty() || code.front() == '\n' || code.back() != '\n' || code.ends_with("\n\n"))
+    return true;
+  char previous = 'x'; // the last character of the line before ('\0': it was empty)
+  for (std::size_t begin = 0; begin < code.size();) {
+    const std::size_t end = code.find('\n', begin);
+    const std::string_view line = code.substr(begin, end - begin);
+    begin = end + 1;
+    if (line.size() > limit || line.find('\t') != std::string_view::npos ||
+        (!line.empty() && line.back() == ' '))
+      return true;
+    // clang-format keeps at most one empty line (MaxEmptyLinesToKeep), none at a block's start
+    // (KeepEmptyLinesAtTheStartOfBlocks) nor before a closing brace, and writes an empty block
+    // `{}`.
+    const bool closes = !line.empty() && line[line.find_first_not_of(' ')] == '}';
+    if ((previous == '\0' && (line.empty() || closes)) ||
+        (previous == '{' && (line.empty() || closes)))
+      return true;
+    previous = line.empty() ? '\0' : line.back();
+  }
+  return false;
 }
 
 std::string format_cpp(std::string_view code, std::string_view file_name) {
