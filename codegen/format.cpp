@@ -8,6 +8,8 @@
 #include <clang/Tooling/Core/Replacement.h>
 #include <llvm/Support/Error.h>
 
+#include <algorithm>
+
 namespace tk::codegen {
 
 std::string_view format_style_yaml() {
@@ -37,7 +39,9 @@ bool needs_format(std::string_view code) {
   const std::size_t limit = kColumnLimit; // the style's (checked when it is parsed)
   if (code.empty() || code.front() == '\n' || code.back() != '\n' || code.ends_with("\n\n"))
     return true;
-  char previous = 'x'; // the last character of the line before ('\0': it was empty)
+  // The line before: its last character ('\0': it was empty), and whether it opened a namespace.
+  char previous = 'x';
+  bool previous_namespace = false;
   for (std::size_t begin = 0; begin < code.size();) {
     const std::size_t end = code.find('\n', begin);
     const std::string_view line = code.substr(begin, end - begin);
@@ -47,12 +51,15 @@ bool needs_format(std::string_view code) {
       return true;
     // clang-format keeps at most one empty line (MaxEmptyLinesToKeep), none at a block's start
     // (KeepEmptyLinesAtTheStartOfBlocks) nor before a closing brace, and writes an empty block
-    // `{}`.
-    const bool closes = !line.empty() && line[line.find_first_not_of(' ')] == '}';
-    if ((previous == '\0' && (line.empty() || closes)) ||
-        (previous == '{' && (line.empty() || closes)))
+    // `{}`; a namespace's braces keep the empty line after and before them.
+    const std::string_view text = line.substr(std::min(line.find_first_not_of(' '), line.size()));
+    const bool closes = text.starts_with('}');
+    if (previous == '\0' && (line.empty() || (closes && !text.starts_with("} // namespace"))))
+      return true;
+    if (previous == '{' && (closes || (line.empty() && !previous_namespace)))
       return true;
     previous = line.empty() ? '\0' : line.back();
+    previous_namespace = text.starts_with("namespace ") && previous == '{';
   }
   return false;
 }

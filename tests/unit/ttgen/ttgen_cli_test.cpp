@@ -306,10 +306,12 @@ TEST(TtgenCodegen, ClangFormatWhenAskedOrNeeded) {
   EXPECT_EQ(written["auto"], written["always"]);
   for (const auto& [f, text] : written["always"])
     EXPECT_EQ(written["never"][f] == text, !codegen::needs_format(written["never"][f])) << f;
-  // The host file's long calls are clang-format's to break; the compute kernel's text is its own.
-  EXPECT_NE(written["never"]["matmul_tt.cpp"], written["always"]["matmul_tt.cpp"]);
-  EXPECT_EQ(written["never"]["kernels/matmul/compute.cpp"],
-            written["always"]["kernels/matmul/compute.cpp"]);
+  // The reader's long page reads and multicasts are clang-format's to break; the host file and the
+  // compute kernel are laid out by their templates.
+  EXPECT_NE(written["never"]["kernels/matmul/reader.cpp"],
+            written["always"]["kernels/matmul/reader.cpp"]);
+  for (const char* f : {"matmul_tt.cpp", "kernels/matmul/compute.cpp", "matmul.hpp"})
+    EXPECT_EQ(written["never"][f], written["always"][f]) << f;
   Result bad =
       ttgen("--clang-format=sometimes -o " + quote((scratch_dir() / "x").string()) + " " + in);
   EXPECT_EQ(bad.code, 2);
