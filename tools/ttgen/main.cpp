@@ -186,9 +186,9 @@ int main(int argc, char** argv) {
       ->type_name("NAME");
   std::string clang_format = "auto";
   app.add_option("--clang-format", clang_format,
-                 "Which generated files clang-format formats: auto = only a file with a line "
-                 "longer than 100 columns (the templates lay out everything else as clang-format "
-                 "would; a test checks it); always = every file; never = none, as rendered")
+                 "Which generated files clang-format formats: auto = only those the templates "
+                 "could not lay out themselves (a line longer than 100 columns); always = every "
+                 "file (the same bytes as auto, slower); never = none, the text as rendered")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str()
       ->type_name("WHEN");
