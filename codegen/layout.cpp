@@ -33,30 +33,28 @@ bool ascii(std::string_view text) {
   return true;
 }
 
-/// Whether clang-format would join the rest of a split line to a comment line starting with
-/// `text` (BreakableComment::mayReflow: not empty, not a list item or a tag).
-bool continues_paragraph(std::string_view text) {
-  if (text.empty() || text.front() == ' ' || text.front() == '@')
-    return false;
-  for (std::string_view p : {"- ", "+ ", "* ", "-# ", "TODO", "FIXME", "XXX"})
-    if (text.starts_with(p))
-      return false;
+/// Whether `text` reads as a list item or a tag: a bullet (`- `, `+ `, `* `), a numbered item
+/// (`1.` to `99.`) or `@`.
+bool list_item(std::string_view text) {
+  if (text.starts_with("- ") || text.starts_with("+ ") || text.starts_with("* ") ||
+      text.starts_with("@"))
+    return true;
   std::size_t digits = 0;
   while (digits < text.size() && digits < 2 && text[digits] >= '0' && text[digits] <= '9')
     ++digits;
-  return !(digits > 0 && text[0] != '0' && digits < text.size() && text[digits] == '.');
+  return digits > 0 && text[0] != '0' && digits < text.size() && text[digits] == '.';
 }
 
-/// Whether a comment line may start with `word` (clang-format never splits before a numbered
-/// list's `N.` or a bullet: the new line would read as a list item).
-bool may_start_line(std::string_view rest) {
-  if (rest.starts_with("- ") || rest.starts_with("+ ") || rest.starts_with("* ") ||
-      rest.starts_with("@"))
+/// Whether clang-format would join the rest of a split line to a comment line starting with
+/// `text` (BreakableComment::mayReflow: not empty, not indented further, not a list item, a tag
+/// or a TODO).
+bool continues_paragraph(std::string_view text) {
+  if (text.empty() || text.front() == ' ' || list_item(text))
     return false;
-  std::size_t digits = 0;
-  while (digits < rest.size() && digits < 2 && rest[digits] >= '0' && rest[digits] <= '9')
-    ++digits;
-  return !(digits > 0 && rest[0] != '0' && digits < rest.size() && rest[digits] == '.');
+  for (std::string_view p : {"-# ", "TODO", "FIXME", "XXX"})
+    if (text.starts_with(p))
+      return false;
+  return true;
 }
 
 /// Emits `INDENT// TEXT` lines for `text`, splitting while it is too long; returns what is left
@@ -69,7 +67,7 @@ std::string emit(std::string& out, std::size_t indent, std::string text) {
   }
   std::size_t at = text.rfind(' ', room);
   while (at != std::string::npos && at > 0 &&
-         !may_start_line(std::string_view(text).substr(at + 1)))
+         list_item(std::string_view(text).substr(at + 1))) // never split before a list item
     at = text.rfind(' ', at - 1);
   if (at == std::string::npos || at == 0) { // one long word: left long (needs_format formats it)
     out.append(indent, ' ').append("// ").append(text).push_back('\n');
