@@ -77,7 +77,8 @@ std::string emit(std::string& out, std::size_t indent, std::string text) {
   while (end > 0 && text[end - 1] == ' ')
     --end;
   out.append(indent, ' ').append("// ").append(text, 0, end).push_back('\n');
-  return text.substr(text.find_first_not_of(' ', at));
+  const std::size_t rest = text.find_first_not_of(' ', at);
+  return rest == std::string::npos ? std::string() : text.substr(rest);
 }
 
 /// The parameters of `list` (the text between a declaration's parentheses), split at the commas

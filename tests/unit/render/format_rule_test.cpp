@@ -129,6 +129,15 @@ TEST(FormatRule, CommentsWrapAsClangFormatReflowsThem) {
     EXPECT_FALSE(needs_format(wrapped)) << wrapped;
     EXPECT_EQ(format_cpp(c), wrapped) << c;
   }
+  // Trailing blanks: kept on the rest of a split (needs_format then sends the file to
+  // clang-format), dropped when only they are past the limit.
+  EXPECT_TRUE(needs_format(wrap_long_lines("// " + two + "    \n")));
+  std::string fits = two.substr(0, kColumnLimit - 6);
+  while (fits.back() == ' ')
+    fits.pop_back();
+  const std::string blanks = "// " + fits + std::string(10, ' ') + "\n";
+  EXPECT_EQ(wrap_long_lines(blanks), "// " + fits + "\n");
+  EXPECT_EQ(format_cpp(blanks), "// " + fits + "\n");
   // One word too long for a line: left as it is (and so formatted by clang-format).
   const std::string word = "// " + std::string(kColumnLimit, 'x') + "\n";
   EXPECT_EQ(wrap_long_lines(word), word);
