@@ -1,11 +1,14 @@
 #include "codegen/format.hpp"
 
 #include "codegen/format_style.inc" // kStyleYaml: the root .clang-format, embedded by CMake
+#include "codegen/layout.hpp"
 #include "support/diagnostics.hpp"
 
 #include <clang/Format/Format.h>
 #include <clang/Tooling/Core/Replacement.h>
 #include <llvm/Support/Error.h>
+
+#include <algorithm>
 
 namespace tk::codegen {
 
@@ -25,9 +28,40 @@ static const clang::format::FormatStyle& style() {
     // docs/ttgen.md "Start-up").
     st.FixNamespaceComments = false;
     st.SortUsingDeclarations = clang::format::FormatStyle::SUD_Never;
+    if (st.ColumnLimit != kColumnLimit)
+      throw InternalError("the embedded .clang-format's ColumnLimit is not layout.hpp's");
     return st;
   }();
   return s;
+}
+
+bool needs_format(std::string_view code) {
+  const std::size_t limit = kColumnLimit; // the style's (checked when it is parsed)
+  if (code.empty() || code.front() == '\n' || code.back() != '\n' || code.ends_with("\n\n"))
+    return true;
+  // The line before: its last character ('\0': it was empty), and whether it opened a namespace.
+  char previous = 'x';
+  bool previous_namespace = false;
+  for (std::size_t begin = 0; begin < code.size();) {
+    const std::size_t end = code.find('\n', begin);
+    const std::string_view line = code.substr(begin, end - begin);
+    begin = end + 1;
+    if (line.size() > limit || line.find('\t') != std::string_view::npos ||
+        (!line.empty() && line.back() == ' '))
+      return true;
+    // clang-format keeps at most one empty line (MaxEmptyLinesToKeep), none at a block's start
+    // (KeepEmptyLinesAtTheStartOfBlocks) nor before a closing brace, and writes an empty block
+    // `{}`; a namespace's braces keep the empty line after and before them.
+    const std::string_view text = line.substr(std::min(line.find_first_not_of(' '), line.size()));
+    const bool closes = text.starts_with('}');
+    if (previous == '\0' && (line.empty() || (closes && !text.starts_with("} // namespace"))))
+      return true;
+    if (previous == '{' && (closes || (line.empty() && !previous_namespace)))
+      return true;
+    previous = line.empty() ? '\0' : line.back();
+    previous_namespace = text.starts_with("namespace ") && previous == '{';
+  }
+  return false;
 }
 
 std::string format_cpp(std::string_view code, std::string_view file_name) {

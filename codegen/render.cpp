@@ -1,5 +1,6 @@
 #include "codegen/render.hpp"
 
+#include "codegen/layout.hpp"
 #include "jinja/environment.hpp"
 #include "jinja/error.hpp"
 #include "jinja/value.hpp"
@@ -7,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <future>
+#include <mutex>
 #include <string_view>
 
 namespace tk::codegen {
@@ -36,44 +39,56 @@ std::filesystem::path template_dir() {
 
 namespace {
 
-// Renders every file with `env`. The files go out in the order of what formatting them costs,
-// most first (callgrind, docs/ttgen.md "Start-up"): generate() formats each on a thread of its own
-// as soon as it is rendered, and the host file, the longest to format, would otherwise start last
-// but one and finish last.
+// Renders every file with `env`. The main thread is the longest path of a ttgen run once the
+// templates lay out most files themselves (callgrind, docs/ttgen.md "Start-up"), so the kernels'
+// files render on a thread of their own, the reader first (the file clang-format still formats
+// longest), while this thread frees the template data's JSON and renders the host, CPU and
+// header files. `rendered` is called for each file as soon as it is rendered, one call at a time.
 std::map<std::string, std::string> render_with(const jinja::Environment& env,
                                                const Lowered& lowered, const std::string& file_stem,
                                                const RenderedFile& rendered) {
-  // Converted once for every file (the kernel files share it, plus their `kernel`).
-  const jinja::Value data = jinja::Value::from_json(template_data(lowered, file_stem));
   std::map<std::string, std::string> files;
+  std::mutex mutex; // guards `files` and the calls of `rendered`
   auto add = [&](const std::string& name, const std::string& tmpl, const jinja::Value& d) {
-    const std::string& text = files[name] = render(env, tmpl, d, name);
+    std::string text = wrap_long_lines(render(env, tmpl, d, name));
+    const std::lock_guard<std::mutex> lock(mutex);
+    const std::string& kept = files[name] = std::move(text);
     if (rendered)
-      rendered(name, text);
+      rendered(name, kept);
   };
-  if (lowered.tt) {
-    add(file_stem + "_tt.cpp", "tt/host_tt.cpp.jinja", data);
-    // Each kernel file is rendered from the whole data plus `kernel`: the name and TT data of the
-    // program it belongs to (a reduction kernel launches two, kernels/<K>/ and
-    // kernels/<K>_combine/).
-    for (const jinja::Value& k : data.find("kernels")->as_list())
-      for (const jinja::Value& launch : k.find("launches")->as_list()) {
-        // The top-level entries in the key order nlohmann::json gives them, `kernel` among them.
-        jinja::Dict entries = data.as_dict();
-        entries.emplace_back("kernel", launch);
-        std::stable_sort(entries.begin(), entries.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        const jinja::Value one = jinja::Value::dict(std::move(entries));
-        for (const char* role : {"reader", "compute", "writer"}) {
-          const std::string file =
-              "kernels/" + launch.find("name")->as_string() + "/" + role + ".cpp";
-          add(file, std::string("tt/") + role + ".cpp.jinja", one);
+  nlohmann::json json = template_data(lowered, file_stem);
+  // Converted once for every file (the kernel files share it, plus their `kernel`).
+  const jinja::Value data = jinja::Value::from_json(json);
+  // Declared after what it uses: an exception on this thread waits for it (std::async's future).
+  std::future<void> kernels;
+  if (lowered.tt)
+    kernels = std::async(std::launch::async, [&] {
+      // Each kernel file is rendered from the whole data plus `kernel`: the name and TT data of
+      // the program it belongs to (a reduction kernel launches two, kernels/<K>/ and
+      // kernels/<K>_combine/).
+      for (const jinja::Value& k : data.find("kernels")->as_list())
+        for (const jinja::Value& launch : k.find("launches")->as_list()) {
+          // The top-level entries in the key order nlohmann::json gives them, `kernel` among them.
+          jinja::Dict entries = data.as_dict();
+          entries.emplace_back("kernel", launch);
+          std::stable_sort(entries.begin(), entries.end(),
+                           [](const auto& a, const auto& b) { return a.first < b.first; });
+          const jinja::Value one = jinja::Value::dict(std::move(entries));
+          for (const char* role : {"reader", "compute", "writer"}) {
+            const std::string file =
+                "kernels/" + launch.find("name")->as_string() + "/" + role + ".cpp";
+            add(file, std::string("tt/") + role + ".cpp.jinja", one);
+          }
         }
-      }
-  }
+    });
+  json = nlohmann::json(); // freed while the kernels render
+  if (lowered.tt)
+    add(file_stem + "_tt.cpp", "tt/host_tt.cpp.jinja", data);
   if (lowered.cpu)
     add(file_stem + "_cpu.cpp", "cpu/kernel_cpu.cpp.jinja", data);
   add(file_stem + ".hpp", "common/header.hpp.jinja", data);
+  if (kernels.valid())
+    kernels.get(); // rethrows a kernel template's error
   return files;
 }
 

@@ -1,6 +1,7 @@
-// Rendering: lowered IR -> template data -> the Jinja templates of each target, as unformatted
-// text. generate.hpp adds the formatting step (clang::format); this half needs no LLVM, so the
-// fuzz harnesses (fuzz/) link it alone.
+// Rendering: lowered IR -> template data -> the Jinja templates of each target, as text laid out
+// as clang-format would lay it out where the templates can (layout.hpp). generate.hpp adds the
+// formatting step (clang::format, where needed); this half needs no LLVM, so the fuzz harnesses
+// (fuzz/) link it alone.
 #pragma once
 
 #include "codegen/template_data.hpp"
@@ -25,7 +26,9 @@ std::filesystem::path template_dir();
 /// Relative path -> rendered, not yet formatted text of every file generate() writes (the same
 /// names, docs/codegen.md). Throws tk::InternalError when a template fails (the templates are
 /// ours, never the user's). `rendered`, when given, is called with each file as soon as it is
-/// rendered (generate() starts formatting a copy while the next one renders).
+/// rendered (generate() starts formatting a copy while the next one renders), one call at a time
+/// but not always from the calling thread: the kernels' files render on a thread of their own.
+/// The text is the templates' with the long lines layout.hpp lays out wrapped, not yet formatted.
 using RenderedFile = std::function<void(const std::string& name, const std::string& text)>;
 std::map<std::string, std::string>
 render_files(const Lowered& lowered, const std::string& file_stem,

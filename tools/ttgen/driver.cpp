@@ -214,8 +214,9 @@ int emit_code(const Options& options, Emit emit, const codegen::Lowered& lowered
                : kUsageError;
   }
   std::map<std::string, std::string> files = time_phase(times, "generate", [&] {
-    return templates ? codegen::generate(lowered, stem, *templates)
-                     : codegen::generate(lowered, stem);
+    return templates
+               ? codegen::generate(lowered, stem, *templates, options.formatting)
+               : codegen::generate(lowered, stem, codegen::template_dir(), options.formatting);
   });
   out << text.str(); // stage dumps, if any
   out.flush();

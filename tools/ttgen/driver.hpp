@@ -3,6 +3,7 @@
 // is a field here and a case in driver.cpp.
 #pragma once
 
+#include "codegen/generate.hpp"
 #include "lowering/pipeline.hpp"
 #include "support/source.hpp"
 #include "tools/ttgen/report.hpp"
@@ -59,6 +60,8 @@ struct Options {
   bool json_diagnostics = false; // --diagnostics-format=json: one JSON document on stderr
   bool verify_each = false; // run the IR verifier after every stage (always on in debug builds)
   lower::OptionOverrides overrides;
+  /// --clang-format=auto|always|never: which generated files go through clang-format.
+  codegen::Formatting formatting = codegen::Formatting::as_needed;
 };
 
 /// Process exit codes. A user error is the user's to fix; an internal error is ours.

@@ -184,6 +184,14 @@ int main(int argc, char** argv) {
                  "LoFi, HiFi2, HiFi3 or HiFi4 (overrides @options math_fidelity; default HiFi4)")
       ->check(CLI::IsMember({"LoFi", "HiFi2", "HiFi3", "HiFi4"}))
       ->type_name("NAME");
+  std::string clang_format = "auto";
+  app.add_option("--clang-format", clang_format,
+                 "Which generated files clang-format formats: auto = only those the templates "
+                 "could not lay out themselves (a line longer than 100 columns); always = every "
+                 "file (the same bytes as auto, slower); never = none, the text as rendered")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str()
+      ->type_name("WHEN");
   app.add_option(
          "-o,--output", options.output,
          "With --emit=code (the default when -o is given): the directory to write the "
@@ -231,6 +239,9 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
   options.json_diagnostics = diagnostics_format == "json";
+  options.formatting = clang_format == "always"  ? tk::codegen::Formatting::always
+                       : clang_format == "never" ? tk::codegen::Formatting::never
+                                                 : tk::codegen::Formatting::as_needed;
 
   if (!emit.empty())
     options.emit = emit_from_name(emit);

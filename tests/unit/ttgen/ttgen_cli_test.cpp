@@ -1,4 +1,5 @@
 // The ttgen command line, run as a separate process: what it prints, where, and its exit code.
+#include "codegen/format.hpp"
 #include "dsl/print.hpp"
 #include "parser/parse.hpp"
 #include "tests/support/golden.hpp"
@@ -50,15 +51,15 @@ TEST(TtgenCli, HelpNamesOnlyRealOptions) {
   for (std::sregex_iterator it(r.out.begin(), r.out.end(), flag), end; it != end; ++it)
     flags.insert((*it)[2]);
   // Every flag the help names; each one is exercised by a test in this file or the driver's.
-  EXPECT_EQ(flags, (std::set<std::string>{"-h", "--help", "--version", "--emit", "-o", "--output",
-                                          "--target", "--list-stages", "--print-after",
-                                          "--print-before", "--print-after-all", "--print-changed",
-                                          "--time-stages", "--kernel", "--diagnostics-format",
-                                          "--stop-after", "--verify-each", "--grid", "--cb-depth",
-                                          "--fp32-acc", "--math-fidelity", "--arch",
-                                          // the footer: -W<name>, -Wno-<name>, -Werror,
-                                          // -Werror=<name>, -Wno-error=<name>
-                                          "-W", "-Wno-", "-Werror", "-Wno-error"}))
+  EXPECT_EQ(flags, (std::set<std::string>{
+                       "-h", "--help", "--version", "--emit", "-o", "--output", "--target",
+                       "--list-stages", "--print-after", "--print-before", "--print-after-all",
+                       "--print-changed", "--time-stages", "--kernel", "--diagnostics-format",
+                       "--stop-after", "--verify-each", "--grid", "--cb-depth", "--fp32-acc",
+                       "--math-fidelity", "--arch", "--clang-format",
+                       // the footer: -W<name>, -Wno-<name>, -Werror,
+                       // -Werror=<name>, -Wno-error=<name>
+                       "-W", "-Wno-", "-Werror", "-Wno-error"}))
       << r.out;
   for (const char* w : {"unused-input", "unused-value", "tile-permutation"})
     EXPECT_NE(r.out.find(std::string("\n  ") + w + " "), std::string::npos) << w << r.out;
@@ -285,6 +286,36 @@ TEST(TtgenCodegen, TtTargetWritesHostAndKernels) {
               std::string::npos);
     EXPECT_EQ(header.find("run_cpu"), std::string::npos);
   }
+}
+
+// --clang-format: auto (the default) formats only the files with a line the templates cannot lay
+// out, and writes the same bytes as always; never writes the templates' text as rendered.
+TEST(TtgenCodegen, ClangFormatWhenAskedOrNeeded) {
+  const std::string in = quote((source_dir() / "examples/matmul.tk").string());
+  std::map<std::string, std::map<std::string, std::string>> written;
+  for (const char* when : {"auto", "always", "never"}) {
+    fs::path out = scratch_dir() / (std::string("clang_format_") + when);
+    fs::remove_all(out);
+    Result r = ttgen(std::string("--target=all --clang-format=") + when + " -o " +
+                     quote(out.string()) + " " + in);
+    ASSERT_EQ(r.code, 0) << when << r.err;
+    EXPECT_EQ(r.err, "");
+    for (const std::string& f : files_under(out))
+      written[when][f] = read_file(out / f);
+  }
+  EXPECT_EQ(written["auto"], written["always"]);
+  for (const auto& [f, text] : written["always"])
+    EXPECT_EQ(written["never"][f] == text, !codegen::needs_format(written["never"][f])) << f;
+  // The reader's long page reads and multicasts are clang-format's to break; the host file and the
+  // compute kernel are laid out by their templates.
+  EXPECT_NE(written["never"]["kernels/matmul/reader.cpp"],
+            written["always"]["kernels/matmul/reader.cpp"]);
+  for (const char* f : {"matmul_tt.cpp", "kernels/matmul/compute.cpp", "matmul.hpp"})
+    EXPECT_EQ(written["never"][f], written["always"][f]) << f;
+  Result bad =
+      ttgen("--clang-format=sometimes -o " + quote((scratch_dir() / "x").string()) + " " + in);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--clang-format"), std::string::npos) << bad.err;
 }
 
 TEST(TtgenCodegen, NoFilesOnUserError) {
