@@ -7,6 +7,7 @@
 #include "attention.hpp"
 #include "attention_bfp8.hpp"
 #include "attention_flash.hpp"
+#include "attention_q1.hpp"
 #include "attention_q2.hpp"
 #include "attention_q4.hpp"
 #include "axpby.hpp"
@@ -68,8 +69,10 @@ const Program kProgramTable[] = {
     {"attention_flash", true, Family::attention, "bf16", "fp32", "2HSSD"},
     // bench/attention_bfp8.tk: Q, K, V stored as Bfp8_b, O bf16.
     {"attention_bfp8", true, Family::attention, "bfp8_b", "fp32", "2HSSD"},
-    // bench/attention_q2.tk and attention_q4.tk: examples/attention.tk with a Q chunk of two and
-    // four tile rows per work item.
+    // bench/attention_q1.tk, attention_q2.tk and attention_q4.tk: examples/attention.tk with a Q
+    // chunk fixed at one, two and four tile rows per work item (`attention` takes the host's
+    // rule's).
+    {"attention_q1", true, Family::attention, "bf16", "fp32", "2HSSD"},
     {"attention_q2", true, Family::attention, "bf16", "fp32", "2HSSD"},
     {"attention_q4", true, Family::attention, "bf16", "fp32", "2HSSD"},
 };
@@ -410,6 +413,8 @@ RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::i
     tk::gen::attention::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "attention_flash")
     tk::gen::attention_flash::run_tt(device, qv, kv, vv, scale, ov);
+  else if (name == "attention_q1")
+    tk::gen::attention_q1::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "attention_q2")
     tk::gen::attention_q2::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "attention_q4")

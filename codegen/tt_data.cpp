@@ -50,24 +50,26 @@ void collect(const json& j, std::set<std::string>& refs, std::set<std::string>& 
 // Mt, Kt and Nt; constants, the same in every call). The host sets them once, field by field
 // (the template names the fields), and each call passes them as one struct: a call of 21 numbers
 // is a statement clang-format has to break, at 4 M instructions each (docs/ttgen.md, "Start-up").
-void block_limits(const Program& p, const json& j, json& limits) {
+// The Q chunk rule's likewise: tt.q_chunk's arguments after H, St and Dt.
+void block_limits(const Program& p, const json& j, json& limits,
+                  const std::string& fn = "tt.matmul_block", std::size_t first = 4) {
   if (j.is_object()) {
-    if (j.contains("kind") && j["kind"] == "call" && j["fn"] == "tt.matmul_block") {
+    if (j.contains("kind") && j["kind"] == "call" && j["fn"] == fn) {
       json these = json::array();
-      for (std::size_t i = 4; i < j["args"].size(); ++i) {
+      for (std::size_t i = first; i < j["args"].size(); ++i) {
         if (j["args"][i]["kind"] != "int")
-          fail(p, "tt.matmul_block's argument " + std::to_string(i) + " is no constant");
+          fail(p, fn + "'s argument " + std::to_string(i) + " is no constant");
         these.push_back(j["args"][i]["value"]);
       }
       if (!limits.is_null() && limits != these)
-        fail(p, "the tt.matmul_block calls differ in their compile-time inputs");
+        fail(p, "the " + fn + " calls differ in their compile-time inputs");
       limits = these;
     }
     for (const auto& [k, v] : j.items())
-      block_limits(p, v, limits);
+      block_limits(p, v, limits, fn, first);
   } else if (j.is_array()) {
     for (const json& v : j)
-      block_limits(p, v, limits);
+      block_limits(p, v, limits, fn, first);
   }
 }
 
@@ -183,6 +185,9 @@ json host_data(const Program& p, const Function& h, const HostPlan& plan,
   block_limits(p, host["body"], limits);
   block_limits(p, host["core_body"], limits);
   host["block_limits"] = limits;
+  json q_limits;
+  block_limits(p, host["body"], q_limits, "tt.q_chunk", 3);
+  host["q_chunk_limits"] = q_limits;
   host["buffers"] = json::array();
   for (const HostBuffer& b : plan.buffers) {
     const Tensor* t = p.find_tensor(b.tensor);

@@ -27,8 +27,9 @@ struct KernelOptions {
   std::string math_fidelity = "HiFi4"; // LoFi, HiFi2, HiFi3 or HiFi4
   // matmul_block = <rows>x<cols>: the blocked matmul's block of output tiles; 0 = the rule's.
   std::int64_t matmul_rows = 0, matmul_cols = 0;
-  // q_chunk = N: query tile rows per work item of a row-of-tiles kernel on TT (1 = one row).
-  std::int64_t q_chunk = 1;
+  // q_chunk = N: query tile rows per work item of a row-of-tiles kernel on TT (1 = one row);
+  // 0, without the option: the host's rule chooses at run time (docs/lowering.md, "The Q chunk").
+  std::int64_t q_chunk = 0;
 };
 
 /// Reads the options of a kernel that passed check() (invalid entries are ignored). `arch`, when

@@ -144,8 +144,8 @@ void Checker::check_options() {
         error(vr, "option 'q_chunk' takes an integer (query tile rows per work item), not " +
                       kind_of(o));
       else if (*v < 1)
-        error(vr, "q_chunk must be at least 1 (1, the default, is one query tile row per work "
-                  "item)");
+        error(vr, "q_chunk must be at least 1 (1 is one query tile row per work item; without "
+                  "the option the host chooses)");
       else if (*v > kMaxQChunk)
         error(vr, "q_chunk " + std::to_string(*v) + " is too large; the limit is " +
                       std::to_string(kMaxQChunk) + " tile rows");

@@ -99,8 +99,9 @@ constexpr Stage kTT[] = {
      "abstract tile streams to and from DRAM; intermediate CBs",
      select_tile_ops},
     {"chunk-rows",
-     "@options(q_chunk = q): a work item of q rows sharing each key step's windows, the rows' "
-     "state cycling through their CBs in FIFO order",
+     "a work item of q rows sharing each key step's windows (q from @options(q_chunk = q), else "
+     "the host's Q chunk rule at run time), the rows' state cycling through their CBs in FIFO "
+     "order",
      chunk_rows},
     {"peel-mask",
      "a key loop masked by tril(i, j): the steps below every row's diagonal (j < i) in a loop of "

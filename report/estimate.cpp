@@ -1,6 +1,7 @@
 #include "report/estimate.hpp"
 
 #include "include/tilekit/matmul_blocks.hpp"
+#include "include/tilekit/q_chunk.hpp"
 
 #include "lowering/tt/target.hpp"
 #include "support/diagnostics.hpp"
@@ -90,6 +91,23 @@ std::optional<double> eval(const Expr& e, const Env& env,
       return static_cast<double>(tk::tt_host::matmul_block(
           a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
           a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22]));
+    }
+    if (c->fn == Intrinsic::tt_q_chunk) { // the Q chunk rule, as the host calls it
+      std::int64_t a[10];
+      for (std::size_t k = 0; k < 10; ++k) {
+        std::optional<double> x = eval(c->args[k], env, args);
+        if (!x)
+          return std::nullopt;
+        a[k] = static_cast<std::int64_t>(*x);
+      }
+      const tk::tt_host::QChunkLimits l{.cores = a[3],
+                                        .window = a[4],
+                                        .max_q = a[5],
+                                        .step_fixed = a[6],
+                                        .step_per_tile = a[7],
+                                        .page = a[8],
+                                        .dram_bytes = static_cast<double>(a[9]) / 1000.0};
+      return static_cast<double>(tk::tt_host::choose_q_chunk(a[0], a[1], a[2], l));
     }
     if (c->fn == Intrinsic::get_arg_val && args) {
       const auto* i = as<IntImm>(c->args[0]);

@@ -50,9 +50,22 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   const std::uint32_t H = static_cast<std::uint32_t>(Q.batch);
   const std::uint32_t S = static_cast<std::uint32_t>(Q.rows);
   const std::uint32_t D = static_cast<std::uint32_t>(Q.cols);
+  // The Q chunk rule: its inputs fixed at compile time (chunk-rows); the DRAM's bytes per 1000
+  // cycles.
+  tk::tt_host::QChunkLimits tk_q_chunk_limits;
+  tk_q_chunk_limits.cores = 64;
+  tk_q_chunk_limits.window = 32;
+  tk_q_chunk_limits.max_q = 8;
+  tk_q_chunk_limits.step_fixed = 2959;
+  tk_q_chunk_limits.step_per_tile = 433;
+  tk_q_chunk_limits.page = 2048;
+  tk_q_chunk_limits.dram_bytes = 66100 / 1000.0;
   const std::uint32_t St = S / 32u;
-  const std::uint32_t work_items = H * St;
   const std::uint32_t Dt = D / 32u;
+  const std::uint32_t q = tk::tt_host::q_chunk(H, St, Dt, tk_q_chunk_limits);
+  const std::uint32_t chunks = (St + q - 1u) / q;
+  const std::uint32_t work_items = H * chunks;
+  const std::uint32_t q_cols = 32u / q;
   const std::uint32_t stream_kept = std::min(Dt, 32u);
   const std::uint32_t scale_bits = std::bit_cast<std::uint32_t>(scale);
   const std::uint32_t Q_bytes = H * (St * Dt * 2048u);
@@ -147,11 +160,11 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
           .set_page_size(tt::CBIndex::c_7, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
+      tt::tt_metal::CircularBufferConfig(32768, {{tt::CBIndex::c_24, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_24, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_25, tt::DataFormat::Float32}})
+      tt::tt_metal::CircularBufferConfig(32768, {{tt::CBIndex::c_25, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_25, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
@@ -222,32 +235,40 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
     for (const tt::tt_metal::CoreRange& tk_range : tk_group.ranges()) {
       for (const tt::tt_metal::CoreCoord& tk_core : tk_range) {
         const std::uint32_t count = tk_items;
-        std::array<std::uint32_t, 8> tk_reader_args{};
+        std::array<std::uint32_t, 11> tk_reader_args{};
         tk_reader_args[0] = Q_addr;
         tk_reader_args[1] = K_addr;
         tk_reader_args[2] = V_addr;
         tk_reader_args[3] = St;
         tk_reader_args[4] = Dt;
-        tk_reader_args[5] = stream_kept;
-        tk_reader_args[6] = start;
-        tk_reader_args[7] = count;
+        tk_reader_args[5] = q;
+        tk_reader_args[6] = q_cols;
+        tk_reader_args[7] = chunks;
+        tk_reader_args[8] = stream_kept;
+        tk_reader_args[9] = start;
+        tk_reader_args[10] = count;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_reader, tk_core, tk_reader_args);
-        std::array<std::uint32_t, 6> tk_compute_args{};
+        std::array<std::uint32_t, 9> tk_compute_args{};
         tk_compute_args[0] = St;
         tk_compute_args[1] = Dt;
-        tk_compute_args[2] = stream_kept;
-        tk_compute_args[3] = scale_bits;
-        tk_compute_args[4] = start;
-        tk_compute_args[5] = count;
+        tk_compute_args[2] = q;
+        tk_compute_args[3] = q_cols;
+        tk_compute_args[4] = chunks;
+        tk_compute_args[5] = stream_kept;
+        tk_compute_args[6] = scale_bits;
+        tk_compute_args[7] = start;
+        tk_compute_args[8] = count;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_compute, tk_core, tk_compute_args);
-        std::array<std::uint32_t, 7> tk_writer_args{};
+        std::array<std::uint32_t, 9> tk_writer_args{};
         tk_writer_args[0] = V_addr;
         tk_writer_args[1] = O_addr;
         tk_writer_args[2] = St;
         tk_writer_args[3] = Dt;
-        tk_writer_args[4] = stream_kept;
-        tk_writer_args[5] = start;
-        tk_writer_args[6] = count;
+        tk_writer_args[4] = q;
+        tk_writer_args[5] = chunks;
+        tk_writer_args[6] = stream_kept;
+        tk_writer_args[7] = start;
+        tk_writer_args[8] = count;
         tt::tt_metal::SetRuntimeArgs(tk_program, tk_writer, tk_core, tk_writer_args);
         start += count;
       }

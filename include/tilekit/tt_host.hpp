@@ -5,6 +5,7 @@
 #pragma once
 
 #include <tilekit/matmul_blocks.hpp>
+#include <tilekit/q_chunk.hpp>
 #include <tilekit/runtime.hpp>
 
 #include <tt-metalium/bfloat8.hpp>
@@ -28,6 +29,14 @@ inline std::uint32_t matmul_block(std::int64_t field, std::int64_t Mt, std::int6
                                   std::int64_t Nt, const MatmulBlockLimits& limits) {
   const MatmulBlocks b = choose_matmul_blocks(Mt, Kt, Nt, limits);
   return static_cast<std::uint32_t>(field == 0 ? b.rows : field == 1 ? b.cols : b.depth);
+}
+
+/// The Q chunk rule (tilekit/q_chunk.hpp) as the generated host program calls it: the query tile
+/// rows per work item at H heads of St tile rows and Dt tiles of D, the limits set once, field by
+/// field (tt.q_chunk's compile-time inputs).
+inline std::uint32_t q_chunk(std::int64_t H, std::int64_t St, std::int64_t Dt,
+                             const QChunkLimits& limits) {
+  return static_cast<std::uint32_t>(choose_q_chunk(H, St, Dt, limits));
 }
 
 /// A tensor in the device's layout: converted to the element type D of its pages, zero-padded to

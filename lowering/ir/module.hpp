@@ -96,7 +96,8 @@ struct Function {
 /// to-tile-ir and overridden by ttgen (lower::apply_overrides); every stage reads them here
 /// (lower::tt::options). Printed on the program's first line of body (docs/ir.md, "Programs"):
 /// `options arch "blackhole" grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
-/// matmul_block 4x4 q_chunk 4`, the arch, grid, matmul_block and q_chunk only when set.
+/// matmul_block 4x4 q_chunk 4`, the arch, grid, matmul_block and q_chunk only when set (q_chunk:
+/// not 0).
 struct Options {
   std::string arch;                    // an arch::find name; empty: arch::default_arch()
   std::optional<Grid> grid;            // cores (x columns, y rows); absent: the architecture's grid
@@ -106,8 +107,9 @@ struct Options {
   /// The blocked matmul's block of output tiles (@options(matmul_block = RxC)); 0: the rule's.
   std::int64_t matmul_rows = 0, matmul_cols = 0;
   /// Query tile rows per work item of a row-of-tiles kernel on TT (@options(q_chunk = N),
-  /// docs/lowering.md, "The Q chunk"); 1: one row per item.
-  std::int64_t q_chunk = 1;
+  /// docs/lowering.md, "The Q chunk"); 0: the host's rule at run time (tt.q_chunk), where the
+  /// kernel has the shape chunk-rows chunks, else one row per item.
+  std::int64_t q_chunk = 0;
   friend bool operator==(const Options&, const Options&) = default;
 };
 

@@ -321,7 +321,7 @@ public:
        << quote(o.math_fidelity);
     if (o.matmul_rows > 0)
       os << " matmul_block " << o.matmul_rows << 'x' << o.matmul_cols;
-    if (o.q_chunk != 1)
+    if (o.q_chunk != 0)
       os << " q_chunk " << o.q_chunk;
     os << '\n';
   }

@@ -440,8 +440,8 @@ void check_options(const Program& p) {
          " does not fit " + arch::describe(*a));
   if (o.cb_depth < 1)
     fail("the options' cb_depth " + std::to_string(o.cb_depth) + " is not positive");
-  if (o.q_chunk < 1)
-    fail("the options' q_chunk " + std::to_string(o.q_chunk) + " is not positive");
+  if (o.q_chunk < 0)
+    fail("the options' q_chunk " + std::to_string(o.q_chunk) + " is negative");
   if ((o.matmul_rows > 0) != (o.matmul_cols > 0) || o.matmul_rows < 0 || o.matmul_cols < 0)
     fail("the options' matmul_block " + std::to_string(o.matmul_rows) + "x" +
          std::to_string(o.matmul_cols) + " is not a block of output tiles");

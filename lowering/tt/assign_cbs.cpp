@@ -4,6 +4,8 @@
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/target.hpp"
 
+#include <map>
+
 namespace tk::lower {
 
 namespace {
@@ -12,10 +14,13 @@ using namespace tk::ir;
 
 // Tiles an intermediate CB holds (packed, not yet popped) along the compute order; a loop body
 // must leave its count as it found it, so one pass over each body bounds every iteration, unless
-// the loop runs a literal number of times, whose iterations are walked one by one.
+// the loop runs a literal number of times, whose iterations are walked one by one, or a count the
+// host's rule bounds (chunk-rows' `for qr in 0 .. q` with q = tt.q_chunk(...), at most its largest
+// chunk), walked as many times as that bound.
 class Occupancy {
 public:
-  explicit Occupancy(const std::string& cb) : cb_(cb) {}
+  Occupancy(const std::string& cb, const std::map<std::string, std::int64_t>& bounds)
+      : cb_(cb), bounds_(bounds) {}
   std::int64_t peak() const { return peak_; }
 
   void walk(const Stmt& s) {
@@ -27,8 +32,13 @@ public:
       walk(f->body);
       // A loop of a literal count may fill the CB row by row (chunk-rows' loop over a chunk's
       // rows packs each row's state): its iterations, one after the other.
-      if (const IntImm* n = as<IntImm>(f->extent); n && now_ != before)
-        for (std::int64_t k = 1; k < n->value; ++k)
+      std::int64_t n = -1;
+      if (const IntImm* x = as<IntImm>(f->extent))
+        n = x->value;
+      else if (const Var* v = as<Var>(f->extent); v && bounds_.count(v->name))
+        n = bounds_.at(v->name);
+      if (n >= 0 && now_ != before)
+        for (std::int64_t k = 1; k < n; ++k)
           walk(f->body);
       else if (now_ != before)
         throw InternalError("internal error: assign-cbs: loop '" + f->var +
@@ -49,6 +59,7 @@ public:
 
 private:
   std::string cb_;
+  const std::map<std::string, std::int64_t>& bounds_;
   std::int64_t now_ = 0, peak_ = 0;
   bool is_cb(const Expr& e) const {
     const Ref* r = as<Ref>(e);
@@ -73,6 +84,18 @@ SourceRange first_use(const Stmt& s, const std::string& cb) {
   return {};
 }
 
+// The kernel's lets of a count the host's rule chooses, with their bound: q = tt.q_chunk(H, St,
+// Dt, cores, window, largest chunk, ...) is at most its largest chunk.
+std::map<std::string, std::int64_t> rule_bounds(const Function& k) {
+  std::map<std::string, std::int64_t> out;
+  for (const Stmt& s : as<Block>(k.body)->stmts)
+    if (const Decl* d = as<Decl>(s))
+      if (const Call* c = as<Call>(d->value); c && c->fn == Intrinsic::tt_q_chunk)
+        if (const IntImm* n = as<IntImm>(c->args[5]))
+          out[d->name] = n->value;
+  return out;
+}
+
 } // namespace
 
 ir::Module assign_cbs(const ir::Module& m, Diagnostics& diags) {
@@ -89,7 +112,8 @@ ir::Module assign_cbs(const ir::Module& m, Diagnostics& diags) {
                             std::to_string(c.index) + " outside " + std::to_string(r.first) + "-" +
                             std::to_string(r.last));
       if (c.role == CBRole::intermediate) {
-        Occupancy occ(c.name);
+        const std::map<std::string, std::int64_t> bounds = rule_bounds(*k);
+        Occupancy occ(c.name, bounds);
         occ.walk(k->body);
         c.depth = std::max<std::int64_t>(1, occ.peak());
       }

@@ -83,6 +83,29 @@ std::string cb_of(const Call* c) {
   return r && r->type.kind == Type::Kind::cb ? r->name : std::string();
 }
 
+// `e` with every variable and literal of type `t` (a host size expression in the kernel's i32 or
+// the other way round), a product by 1 folded; null when it holds anything else.
+Expr retype(const Expr& e, Type t) {
+  if (const Var* v = as<Var>(e))
+    return var(v->name, t);
+  if (const IntImm* i = as<IntImm>(e))
+    return int_imm(i->value, t);
+  if (const Binary* b = as<Binary>(e)) {
+    Expr a = retype(b->a, t), c = retype(b->b, t);
+    if (!a || !c)
+      return nullptr;
+    return b->op == BinaryOp::mul ? ir::mul(a, c) : binary(b->op, a, c); // H * 1: H
+  }
+  return nullptr;
+}
+
+// The Q chunk rule's step costs (include/tilekit/q_chunk.hpp, QChunkLimits): the timing model's
+// busy cycles of the q = 1 compute kernel per key step, a part that does not grow with D and a
+// part per tile of D (docs/lowering.md, "The rule for q": 4,692 cycles per key tile at D = 128,
+// 3,826 at D = 64, measured on the last core at 8 x 4096 x 128 and 256 x 2048 x 64), and the
+// largest chunk the rule considers (the row state's CBs hold that many rows).
+constexpr std::int64_t kStepFixed = 2959, kStepPerTile = 433, kMaxQ = 8;
+
 // The window of the row index holds the chunk's rows one after the other: every tile index a
 // compute call reads from it moves by the row's offset. Which argument is the index of which CB
 // argument is the SDK call's signature (cb_tile_args.hpp); any other use of the window is not a
@@ -115,6 +138,7 @@ struct WindowIndex : Mutator {
 
 class Chunk {
 public:
+  // q = 0: the host's rule chooses q at run time (tt.q_chunk), a runtime value of the kernels.
   Chunk(Program& p, Function& k, std::int64_t q) : p_(p), k_(k), q_(q), names_(p) {}
 
   // Empty when the kernel was chunked, else why it is not of the shape the stage chunks.
@@ -172,7 +196,11 @@ public:
     const std::string chunks = names_.fresh("chunks");
     const std::string c = names_.fresh("qc"), r = names_.fresh("qr");
     auto i32 = [](const std::string& n) { return var(n, Type::i32()); };
-    const Expr q = int_imm(q_);
+    if (q_ == 0) {
+      q_name_ = names_.fresh("q");
+      cols_name_ = names_.fresh("q_cols");
+    }
+    const Expr q = q_ == 0 ? i32(q_name_) : int_imm(q_);
     const Expr first = i32(c) * q; // c * q
     const std::string end_name = names_.fresh("qend");
     const Expr end = i32(end_name); // past the chunk's last row: min(c * q + q, St)
@@ -242,7 +270,7 @@ public:
       return "its key loop reads no window shared by the chunk's rows";
     WindowIndex wi;
     wi.cb = qcb;
-    wi.offset = (i32(row) - first) * int_imm(window_cols_);
+    wi.offset = (i32(row) - first) * cols();
     Stmt step_body = wi.mutate(block(step));
     if (!wi.unknown.empty())
       return "its key loop reads the row's window by " + wi.unknown;
@@ -309,15 +337,38 @@ public:
 
     // Ct = ceil(St / q) chunks per head, in the kernel and the host; the items are the chunks.
     const Decl& st = *as<Decl>(*top_decl);
-    top.insert(top_decl + 1,
-               decl(chunks, Type::i32(), (i32(extent) + int_imm(q_ - 1)) / q, st.loc.range));
+    if (q_ > 0) {
+      top.insert(top_decl + 1,
+                 decl(chunks, Type::i32(), (i32(extent) + int_imm(q_ - 1)) / q, st.loc.range));
+    } else {
+      // q, the window's pages per row and the chunks per head, after the sizes the rule reads.
+      const Var* dt = as<Var>(stride_);
+      auto dt_decl = std::find_if(top.begin(), pc, [&](const Stmt& s) {
+        const Decl* d = as<Decl>(s);
+        return dt && d && d->name == dt->name;
+      });
+      if (dt_decl == pc)
+        return "the row's tiles per row are not a size of the kernel";
+      std::string why;
+      Expr rule = q_rule(extent, dt->name, Type::i32(), why);
+      if (!rule)
+        return why;
+      const SourceRange at = st.loc.range;
+      dt_host_ = as<Decl>(*dt_decl)->value;
+      top.insert(std::max(top_decl, dt_decl) + 1,
+                 {decl(q_name_, Type::i32(), rule, at),
+                  decl(cols_name_, Type::i32(), int_imm(window_) / q, at),
+                  decl(chunks, Type::i32(), (i32(extent) + q - int_imm(1)) / q, at)});
+    }
     k_.body = block(std::move(top));
     if (std::string why = chunk_host(extent, chunks); !why.empty())
       return why;
     // A row's tiles fit the window's share of a row, W / q, and the row of tiles' CB holds q of
-    // them; the host's row check says so.
-    for (RowOfTiles& x : p_.rows)
-      x.capacity = std::min(x.capacity, window_cols_);
+    // them; the host's row check says so. With q chosen at run time the rule keeps q * Dt within
+    // the window (q = 1 streams a longer row past it), so the row's capacity stays.
+    if (q_ > 0)
+      for (RowOfTiles& x : p_.rows)
+        x.capacity = std::min(x.capacity, window_cols_);
     return {};
   }
 
@@ -327,6 +378,35 @@ private:
   std::int64_t q_;
   NameSet names_;
   std::int64_t window_cols_ = 0;
+  // q chosen at run time: the names of q and of the window's pages per row, the window's pages,
+  // the page of the row's tiles, the pages from one row to the next (Dt) and its value.
+  std::string q_name_, cols_name_;
+  std::int64_t window_ = 0, page_ = 0;
+  Expr stride_, dt_host_;
+
+  // The host's rule for q at the program's grid and architecture (tt.q_chunk), in type t: H, the
+  // heads (the host's work items per row), St, Dt, then the rule's constant inputs.
+  Expr q_rule(const std::string& extent, const std::string& dt, Type t, std::string& why) {
+    const Function* h = ir::find_function(p_, FuncKind::host);
+    Expr items;
+    if (h && p_.host_plan)
+      for (const Stmt& s : as<Block>(h->body)->stmts)
+        if (const Decl* d = as<Decl>(s); d && d->name == p_.host_plan->work_items)
+          items = d->value;
+    Expr heads = items ? retype(subst(items, extent, int_imm(1, Type::u32())), t) : nullptr;
+    if (!heads) {
+      why = "its host's work items are not a product of sizes and the row's extent";
+      return nullptr;
+    }
+    const Grid g = tt::option_grid(p_);
+    const arch::ArchSpec& a = tt::arch_of(p_);
+    const auto k = [](std::int64_t v) { return int_imm(v); };
+    return call(
+        Intrinsic::tt_q_chunk,
+        {heads, var(extent, t), var(dt, t), k(g.x * g.y), k(window_), k(kMaxQ), k(kStepFixed),
+         k(kStepPerTile), k(page_),
+         k(static_cast<std::int64_t>(a.dram_read_total_bytes_per_cycle.value * 1000 + 0.5))});
+  }
 
   // The row window's read for the chunk: q rows of W / q pages, row r at the page of row
   // first + r (the rows past the tensor's last one, in the last chunk, are not read).
@@ -337,25 +417,32 @@ private:
       return x ? x->value : -1;
     };
     if (c.args.size() != 10 || lit(3) != 1 || lit(5) != 1 || lit(6) != 1 || lit(7) != 1 ||
-        lit(9) < q_ || lit(4) != lit(9)) {
+        lit(9) < std::max<std::int64_t>(q_, 1) || lit(4) != lit(9)) {
       why = "its row window is not one row of a window's pages";
       return nullptr;
     }
-    window_cols_ = lit(9) / q_;
+    window_ = lit(9);
+    window_cols_ = q_ > 0 ? lit(9) / q_ : 0;
+    const CircularBuffer* win = p_.find_cb(cb_of(&c));
+    page_ = win ? win->page_size : 0;
     const Expr page = subst(c.args[2], row, first);
     Expr stride = coefficient(c.args[2], row); // the pages from one row to the next
     if (!stride) {
       why = "its row window's first page is not affine in the row index";
       return nullptr;
     }
+    stride_ = stride;
     std::vector<Expr> args = c.args;
     args[2] = page;
-    args[3] = int_imm(q_);
-    args[4] = int_imm(window_cols_);
+    args[3] = q_ > 0 ? int_imm(q_) : var(q_name_, Type::i32());
+    args[4] = cols();
     args[5] = stride;
     args[7] = end - first;
     return evaluate(call(c.fn, std::move(args), c.loc.range), s->loc.range);
   }
+
+  // The window's pages per row of the chunk: W / q.
+  Expr cols() const { return q_ > 0 ? int_imm(window_cols_) : var(cols_name_, Type::i32()); }
 
   std::string chunk_host(const std::string& extent, const std::string& chunks) {
     Function* h = ir::find_function(p_, FuncKind::host);
@@ -368,9 +455,34 @@ private:
     });
     if (at == stmts.end())
       return "its host does not compute '" + extent + "'";
-    const Expr ext = var(extent, Type::u32()), q = int_imm(q_, Type::u32());
-    at = stmts.insert(at + 1, decl(chunks, Type::u32(), (ext + int_imm(q_ - 1, Type::u32())) / q,
-                                   (*at)->loc.range));
+    const Expr ext = var(extent, Type::u32());
+    const SourceRange loc = (*at)->loc.range;
+    if (q_ > 0) {
+      const Expr q = int_imm(q_, Type::u32());
+      at = stmts.insert(at + 1,
+                        decl(chunks, Type::u32(), (ext + int_imm(q_ - 1, Type::u32())) / q, loc));
+    } else {
+      // Dt (the kernel's, on the host), the rule's q and the chunks per head, before the items.
+      const std::string dt = as<Var>(stride_)->name;
+      const bool has_dt = std::any_of(stmts.begin(), stmts.end(), [&](const Stmt& s) {
+        const Decl* d = as<Decl>(s);
+        return d && d->name == dt;
+      });
+      if (!has_dt) {
+        Expr v = retype(dt_host_, Type::u32());
+        if (!v)
+          return "its row's tiles per row are not a size expression";
+        at = stmts.insert(at + 1, decl(dt, Type::u32(), v, loc));
+      }
+      std::string why;
+      Expr rule = q_rule(extent, dt, Type::u32(), why);
+      if (!rule)
+        return why;
+      const Expr q = var(q_name_, Type::u32());
+      at = stmts.insert(at + 1, decl(q_name_, Type::u32(), rule, loc));
+      at = stmts.insert(at + 1,
+                        decl(chunks, Type::u32(), (ext + q - int_imm(1, Type::u32())) / q, loc));
+    }
     bool items = false;
     for (Stmt& s : stmts)
       if (const Decl* d = as<Decl>(s); d && d->name == p_.host_plan->work_items) {
@@ -392,6 +504,13 @@ ir::Module chunk_rows(const ir::Module& m, Diagnostics& diags) {
     const std::int64_t q = tt::options(p).q_chunk;
     if (q == 1)
       continue;
+    if (q == 0) { // the rule's at run time, where the kernel has the shape; else as it is
+      Program chunked = p;
+      Function* k = ir::find_function(chunked, FuncKind::kernel);
+      if (k && Chunk(chunked, *k, 0).run().empty())
+        p = std::move(chunked);
+      continue;
+    }
     Function* k = ir::find_function(p, FuncKind::kernel);
     std::string why = k ? Chunk(p, *k, q).run() : "it has no kernel function";
     if (!why.empty()) {

@@ -12,6 +12,11 @@
 // per item) holds the chunk's q rows, row r's tiles at r * (W / q); the host checks that a row
 // fits (the row of tiles' capacity becomes W / q). The work items are the chunks, Ct = ceil(St /
 // q) per head, folded as the rows were (to-core-loop). q = 1 leaves the program as it is.
+// Without the option (q_chunk 0) the host chooses q at run time by the Q chunk rule
+// (include/tilekit/q_chunk.hpp, the call tt.q_chunk(H, St, Dt, its constant inputs)): q, the
+// window's pages per row W / q and the chunks are runtime values of the kernels, every loop over
+// the chunk's rows runs to q, and assign-cbs and verify-kernels walk those loops as often as the
+// rule's largest chunk (8); a kernel of another shape is then left as it is, without an error.
 #pragma once
 
 #include "lowering/ir/module.hpp"

@@ -172,6 +172,15 @@ public:
     for (const CircularBuffer& c : p.cbs)
       if (c.role == CBRole::intermediate)
         depth_[c.name] = c.depth;
+    // A count the host's rule chooses, passed to the kernels as the runtime arg of its name:
+    // q = tt.q_chunk(H, St, Dt, cores, window, largest chunk, ...) is at most its largest chunk.
+    for (const Function& f : p.functions)
+      if (f.kind == FuncKind::host)
+        for (const Stmt& s : as<Block>(f.body)->stmts)
+          if (const Decl* d = as<Decl>(s))
+            if (const Call* c = as<Call>(d->value); c && c->fn == Intrinsic::tt_q_chunk)
+              if (const IntImm* n = as<IntImm>(c->args[5]))
+                bound_[d->name] = n->value;
   }
   std::optional<std::string> error;
 
@@ -185,9 +194,14 @@ public:
       std::map<std::string, std::int64_t> before = held_;
       walk(f->body);
       // A literal count of iterations that fill or drain a CB (chunk-rows' loops over a chunk's
-      // rows): each one in turn.
-      if (const IntImm* count = as<IntImm>(f->extent); count && !error && held_ != before)
-        for (std::int64_t k = 1; k < count->value && !error; ++k)
+      // rows), or the bound of a count the host's rule chooses: each one in turn.
+      std::int64_t count = -1;
+      if (const IntImm* x = as<IntImm>(f->extent))
+        count = x->value;
+      else if (const Var* v = as<Var>(f->extent); v && bound_.count(v->name))
+        count = bound_.at(v->name);
+      if (count >= 0 && !error && held_ != before)
+        for (std::int64_t k = 1; k < count && !error; ++k)
           walk(f->body);
       else if (!error && held_ != before)
         for (const auto& [cb, n] : held_)
@@ -239,7 +253,7 @@ public:
   }
 
 private:
-  std::map<std::string, std::int64_t> depth_, held_;
+  std::map<std::string, std::int64_t> depth_, held_, bound_;
 };
 
 } // namespace

@@ -6,12 +6,14 @@
 #include "tests/e2e/attention_reference.hpp"
 #include "tests/e2e/harness.hpp"
 
+#include "attention.hpp"
 #include "attention_flash.hpp"
 #include "attention_q4.hpp"
 #include "rows.hpp"
 #include "rows_sweep.hpp"
 
 #include <gtest/gtest.h>
+#include <tilekit/q_chunk.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -108,6 +110,57 @@ INSTANTIATE_TEST_SUITE_P(
                       std::tuple<std::int64_t, std::int64_t, std::int64_t>{2, 160, 128},
                       std::tuple<std::int64_t, std::int64_t, std::int64_t>{3, 224, 64},
                       std::tuple<std::int64_t, std::int64_t, std::int64_t>{2, 256, 256}));
+
+// The Q chunk the host's rule chooses at run time (examples/attention.tk without the option:
+// docs/lowering.md, "The compiler applies the rule at run time") on TT, at shapes where the rule
+// chooses more than one row: 16 x 224 x 128 two rows (seven per head: a last chunk of one row),
+// 32 x 192 x 128 three. The rule's choice is asserted with the inputs chunk-rows gives it on the
+// n150's 8x8 grid, so that the test runs the chunked path it names.
+class FlashRule
+    : public ::testing::TestWithParam<std::tuple<std::int64_t, std::int64_t, std::int64_t>> {
+}; // H, S, D
+
+TEST_P(FlashRule, MatchesTheReference) {
+  const auto [H, S, D] = GetParam();
+  const tk::tt_host::QChunkLimits limits{.cores = 64,
+                                         .window = 32,
+                                         .max_q = 8,
+                                         .step_fixed = 2959,
+                                         .step_per_tile = 433,
+                                         .page = 2048,
+                                         .dram_bytes = 66.1};
+  const std::int64_t chosen = tk::tt_host::choose_q_chunk(H, S / 32, D / 32, limits);
+  EXPECT_EQ(chosen, S == 192 ? 3 : 2);
+  Rng rng(0xf1d + static_cast<std::uint64_t>(H * 1000 + S * 10 + D));
+  const auto Q = random_bf16(H * S, D, -1, 1, rng);
+  const auto K = random_bf16(H * S, D, -1, 1, rng);
+  const auto V = random_bf16(H * S, D, -1, 1, rng);
+  const float scale = 2.0f / std::sqrt(static_cast<float>(D));
+  Matrix<bf16> O(H * S, D);
+  const TensorView<const bf16> q{Q.data.data(), H, S, D}, k{K.data.data(), H, S, D},
+      v{V.data.data(), H, S, D};
+  const TensorView<bf16> o{O.data.data(), H, S, D};
+  gen::attention::run_tt(device(), q, k, v, scale, o);
+  const Reference ref = causal_attention(Q, K, V, H, S, D, 1, static_cast<double>(scale));
+  const Outcome out =
+      verify_kernel(TK_E2E_ATTENTION_FILE, "attention",
+                    {{{"Q", batch(Q, H, S)}, {"K", batch(K, H, S)}, {"V", batch(V, H, S)}},
+                     {{"scale", static_cast<double>(scale)}},
+                     {}},
+                    "O", O, ref);
+  EXPECT_TRUE(out.ok) << out.detail;
+  EXPECT_LE(std::abs(out.bias), out.bias_bound);
+  std::printf("attention (q = %lld by the rule) tt H = %lld, S = %lld, D = %lld: max |err| %.3g, "
+              "PCC %.6f, bias %.3g (bound %.3g)\n",
+              static_cast<long long>(chosen), static_cast<long long>(H),
+              static_cast<long long>(S), static_cast<long long>(D), out.max_abs_err, out.pcc,
+              out.bias, out.bias_bound);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, FlashRule,
+    ::testing::Values(std::tuple<std::int64_t, std::int64_t, std::int64_t>{16, 224, 128},
+                      std::tuple<std::int64_t, std::int64_t, std::int64_t>{32, 192, 128}));
 
 // What a generated run_tt throws for one head of 32 rows at head size D (its tk::Error's text),
 // before it touches the device.

@@ -364,8 +364,12 @@ TEST(RoundTrip, OptionsAndBlockingReadBackTyped) {
   changed.programs[0].options->cb_depth = 2;
   EXPECT_FALSE(equal(changed, m));
   EXPECT_FALSE(identical(changed, m));
-  // q_chunk prints only when it is not the default 1, after matmul_block, and reads back.
+  // q_chunk prints only when it is not the default 0 (the host's rule: the options line above
+  // ends at matmul_block), after matmul_block, and reads back; a fixed 1 prints.
   changed = m;
+  changed.programs[0].options->q_chunk = 1;
+  EXPECT_NE(print(changed).find("matmul_block 4x6 q_chunk 1\n"), std::string::npos);
+  EXPECT_EQ(test::read_text(print(changed)).programs[0].options->q_chunk, 1);
   changed.programs[0].options->q_chunk = 4;
   const std::string chunked = print(changed);
   EXPECT_NE(chunked.find("math_fidelity \"LoFi\" matmul_block 4x6 q_chunk 4\n"), std::string::npos)

@@ -195,9 +195,10 @@ TEST(Verifier, OptionsAndBlockingFitTheArchitecture) {
   p.options->cb_depth = 0;
   EXPECT_EQ(find_ir_error(m), "the options' cb_depth 0 is not positive");
   p.options->cb_depth = 2;
-  p.options->q_chunk = 0;
-  EXPECT_EQ(find_ir_error(m), "the options' q_chunk 0 is not positive");
-  p.options->q_chunk = 1;
+  p.options->q_chunk = -1;
+  EXPECT_EQ(find_ir_error(m), "the options' q_chunk -1 is negative");
+  p.options->q_chunk = 0; // the host's rule at run time
+  EXPECT_EQ(find_ir_error(m), std::nullopt);
   p.blocking = Blocking{.sub_rows = 2,
                         .sub_cols = 2,
                         .cap_a = 128,

@@ -1148,7 +1148,9 @@ TEST(TTStages, KeepRowsReadsARowOnOneNocWhenNoSecondCbIsLeft) {
 // run only when cb_o's 64 pages hold whole rows (64 % Dt == 0), so that no batch wraps around the
 // CB's end. The loop over the streamed tail of V (a df.read_tile in its body) is left as it was.
 TEST(TTStages, BatchSectionsRunsARowLoopOfOneTileSectionsAsBatches) {
-  const std::string tk = tk::test::read_file(tk::test::source_dir() / "examples" / "attention.tk");
+  // The example with its Q chunk fixed at one row (the example's own kernel runs these loops
+  // inside chunk-rows' loop over the chunk's rows).
+  const std::string tk = tk::test::read_file(tk::test::source_dir() / "bench" / "attention_q1.tk");
   const std::string before = after_tk(tk, "chunk-rows");
   const std::string after = after_tk(tk, "batch-sections");
   const std::string one_tile = R"(        for d in 0 .. stream_kept reduction {
@@ -1246,9 +1248,10 @@ TEST(TTStages, BatchSectionsLeavesALoopThatPacksIntoAStream) {
 // j_below` without the mask group (no fill, no mask tile from the reader, no wait, copy, pop or
 // where; the scaled score packed from its own slot, to the copy for rowmax and to s's CB) and `for j in j_below .. +i + 1 - j_below`
 // as before. With the Q chunk, i is `min(qc * 4 + qr, St - 1)` inside `for qr in 0 .. 4`: the
-// bound below every row of the chunk is min(qc * 4, St - 1).
+// bound below every row of the chunk is min(qc * 4, St - 1). (bench/attention_q1.tk is the
+// example with its chunk fixed at one row: the example's own kernel is chunked by the host's rule.)
 TEST(TTStages, PeelMaskRunsTheStepsBelowTheDiagonalWithoutTheMask) {
-  const std::string tk = tk::test::read_file(tk::test::source_dir() / "examples" / "attention.tk");
+  const std::string tk = tk::test::read_file(tk::test::source_dir() / "bench" / "attention_q1.tk");
   const std::string after = after_tk(tk, "peel-mask");
   EXPECT_NE(after.find("      let j_below: i32 = max(min(i, i + 1), 0)\n"
                        "      for j in 0 .. j_below reduction {\n"),
@@ -1280,6 +1283,44 @@ TEST(TTStages, PeelMaskRunsTheStepsBelowTheDiagonalWithoutTheMask) {
   EXPECT_NE(q4.find("      let j_below: i32 = max(min(min(qc * 4, St - 1), qend), 0)\n"),
             std::string::npos)
       << q4;
+}
+
+// chunk-rows without @options(q_chunk): the host's rule chooses q at run time. The kernel lets q
+// = tt.q_chunk(H, St, Dt, the rule's constant inputs: the 8x8 grid's 64 cores, Q's window of 32
+// pages, chunks of at most 8 rows, a key step's 2959 + 433 cycles per tile of D, a 2048-byte page,
+// wormhole_b0's 66.1 DRAM bytes per cycle as 66100 per 1000 cycles), the window's pages per row
+// W / q and the chunks per head; the host computes the same q before its work items (H * chunks);
+// every loop over the chunk's rows runs to q; the row's state CBs hold the largest chunk's rows.
+// A kernel without a row-bounded key loop is left as it is (no error, unlike a fixed q > 1).
+TEST(TTStages, ChunkRowsLetsTheHostsRuleChooseQ) {
+  const std::string tk = tk::test::read_file(tk::test::source_dir() / "examples" / "attention.tk");
+  const std::string after = after_tk(tk, "chunk-rows");
+  for (const char* line :
+       {"    let Dt: i32 = D / 32\n"
+        "    let q: i32 = tt.q_chunk(H, St, Dt, 64, 32, 8, 2959, 433, 2048, 66100)\n"
+        "    let q_cols: i32 = 32 / q\n"
+        "    let chunks: i32 = (St + q - 1) / q\n",
+        "      let qend: i32 = min(qc * q + q, St)\n"
+        "      for qr in 0 .. q serial {\n",
+        "      df.read_block(cb_Q_win, Q, (h * St + qc * q) * Dt, q, q_cols, Dt, 1, qend - qc * q, "
+        "stream_kept, 32)\n",
+        "            matmul_tiles.bt(cb_Q_win, cb_K_win, (i - qc * q) * q_cols + e, e, 0)\n",
+        "    let St: u32 = S / 32u\n"
+        "    let Dt: u32 = D / 32u\n"
+        "    let q: u32 = tt.q_chunk(H, St, Dt, 64, 32, 8, 2959, 433, 2048, 66100)\n"
+        "    let chunks: u32 = (St + q - 1u) / q\n"
+        "    let work_items: u32 = H * chunks\n"})
+    EXPECT_NE(after.find(line), std::string::npos) << line << "\n" << after;
+  const std::string cbs = after_tk(tk, "assign-cbs");
+  EXPECT_NE(cbs.find("  cb cb_m index 24 format Float32 page 4096 depth 8 role intermediate\n"),
+            std::string::npos)
+      << cbs;
+  EXPECT_NE(cbs.find("  cb cb_l index 25 format Float32 page 4096 depth 8 role intermediate\n"),
+            std::string::npos)
+      << cbs;
+  const std::string softmax =
+      tk::test::read_file(tk::test::source_dir() / "examples" / "softmax.tk");
+  EXPECT_EQ(after_tk(softmax, "chunk-rows"), after_tk(softmax, "select-tile-ops"));
 }
 
 } // namespace

@@ -65,9 +65,12 @@ void kernel_main() {
   const uint32_t V_addr = get_arg_val<uint32_t>(2);
   const int32_t St = get_arg_val<uint32_t>(3);
   const int32_t Dt = get_arg_val<uint32_t>(4);
-  const int32_t stream_kept = get_arg_val<uint32_t>(5);
-  const uint32_t start = get_arg_val<uint32_t>(6);
-  const uint32_t count = get_arg_val<uint32_t>(7);
+  const int32_t q = get_arg_val<uint32_t>(5);
+  const int32_t q_cols = get_arg_val<uint32_t>(6);
+  const int32_t chunks = get_arg_val<uint32_t>(7);
+  const int32_t stream_kept = get_arg_val<uint32_t>(8);
+  const uint32_t start = get_arg_val<uint32_t>(9);
+  const uint32_t count = get_arg_val<uint32_t>(10);
   constexpr auto Q_args = TensorAccessorArgs<0>();
   const auto Q_accessor = TensorAccessor(Q_args, Q_addr, 2048u);
   constexpr auto K_args = TensorAccessorArgs<Q_args.next_compile_time_args_offset()>();
@@ -78,19 +81,20 @@ void kernel_main() {
   fill_scaler_tile(get_write_ptr(cb_scaler), 1065369472u);
   cb_push_back(cb_scaler, 1);
   for (uint32_t w = start; w < start + count; ++w) {
-    const int32_t h = w / St;
-    const int32_t i = w % St / 2 + w % St % 2 * (St - 1 - 2 * (w % St / 2));
+    const int32_t h = w / chunks;
+    const int32_t qc = w % chunks / 2 + w % chunks % 2 * (chunks - 1 - 2 * (w % chunks / 2));
+    const int32_t qend = std::min(qc * q + q, St);
     cb_reserve_back(cb_Q_win, 32);
-    for (int32_t cb_Q_win_r = 0; cb_Q_win_r < 1; ++cb_Q_win_r) {
+    for (int32_t cb_Q_win_r = 0; cb_Q_win_r < qend - qc * q; ++cb_Q_win_r) {
       for (int32_t cb_Q_win_c = 0; cb_Q_win_c < stream_kept; ++cb_Q_win_c) {
-        noc_async_read_page((h * St + i) * Dt + cb_Q_win_r + cb_Q_win_c, Q_accessor,
+        noc_async_read_page((h * St + qc * q) * Dt + cb_Q_win_r * Dt + cb_Q_win_c, Q_accessor,
                             get_write_ptr(cb_Q_win) +
-                                (cb_Q_win_r * 32 + cb_Q_win_c) * get_tile_size(cb_Q_win));
+                                (cb_Q_win_r * q_cols + cb_Q_win_c) * get_tile_size(cb_Q_win));
       }
     }
     noc_async_read_barrier();
     cb_push_back(cb_Q_win, 32);
-    const int32_t j_below = std::max(std::min(i, i + 1), 0);
+    const int32_t j_below = std::max(std::min(std::min(qc * q, St - 1), qend), 0);
     for (int32_t j = 0; j < j_below; ++j) {
       cb_reserve_back(cb_K_win, 32);
       for (int32_t cb_K_win_r = 0; cb_K_win_r < 1; ++cb_K_win_r) {
@@ -102,23 +106,26 @@ void kernel_main() {
       }
       noc_async_read_barrier();
       cb_push_back(cb_K_win, 32);
-      for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
-        cb_reserve_back(cb_Q, 1);
-        cb_reserve_back(cb_K, 1);
-        noc_async_read_page((h * St + i) * Dt + e, Q_accessor, get_write_ptr(cb_Q));
-        noc_async_read_page((h / 2 * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
-        noc_async_read_barrier();
-        cb_push_back(cb_Q, 1);
-        cb_push_back(cb_K, 1);
-      }
-      for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
-        cb_reserve_back(cb_V, 1);
-        noc_async_read_page((h / 2 * St + j) * Dt + d, V_accessor, get_write_ptr(cb_V));
-        noc_async_read_barrier();
-        cb_push_back(cb_V, 1);
+      for (int32_t qr = 0; qr < q; ++qr) {
+        const int32_t i = std::min(qc * q + qr, St - 1);
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + i) * Dt + e, Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+        for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
+          cb_reserve_back(cb_V, 1);
+          noc_async_read_page((h / 2 * St + j) * Dt + d, V_accessor, get_write_ptr(cb_V));
+          noc_async_read_barrier();
+          cb_push_back(cb_V, 1);
+        }
       }
     }
-    for (int32_t j = j_below; j < j_below + (i + 1 - j_below); ++j) {
+    for (int32_t j = j_below; j < j_below + (qend - j_below); ++j) {
       cb_reserve_back(cb_K_win, 32);
       for (int32_t cb_K_win_r_1 = 0; cb_K_win_r_1 < 1; ++cb_K_win_r_1) {
         for (int32_t cb_K_win_c_1 = 0; cb_K_win_c_1 < stream_kept; ++cb_K_win_c_1) {
@@ -129,23 +136,26 @@ void kernel_main() {
       }
       noc_async_read_barrier();
       cb_push_back(cb_K_win, 32);
-      for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
-        cb_reserve_back(cb_Q, 1);
-        cb_reserve_back(cb_K, 1);
-        noc_async_read_page((h * St + i) * Dt + e, Q_accessor, get_write_ptr(cb_Q));
-        noc_async_read_page((h / 2 * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
-        noc_async_read_barrier();
-        cb_push_back(cb_Q, 1);
-        cb_push_back(cb_K, 1);
-      }
-      cb_reserve_back(cb_mask, 1);
-      fill_tril_tile<DataFormat::Float16_b>(get_write_ptr(cb_mask), 32 * (j - i));
-      cb_push_back(cb_mask, 1);
-      for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
-        cb_reserve_back(cb_V, 1);
-        noc_async_read_page((h / 2 * St + j) * Dt + d, V_accessor, get_write_ptr(cb_V));
-        noc_async_read_barrier();
-        cb_push_back(cb_V, 1);
+      for (int32_t qr = 0; qr < q; ++qr) {
+        const int32_t i = std::min(qc * q + qr, St - 1);
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + i) * Dt + e, Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+        cb_reserve_back(cb_mask, 1);
+        fill_tril_tile<DataFormat::Float16_b>(get_write_ptr(cb_mask), 32 * (j - i));
+        cb_push_back(cb_mask, 1);
+        for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
+          cb_reserve_back(cb_V, 1);
+          noc_async_read_page((h / 2 * St + j) * Dt + d, V_accessor, get_write_ptr(cb_V));
+          noc_async_read_barrier();
+          cb_push_back(cb_V, 1);
+        }
       }
     }
   }

@@ -13,17 +13,20 @@ void kernel_main() {
   const uint32_t O_addr = get_arg_val<uint32_t>(1);
   const int32_t St = get_arg_val<uint32_t>(2);
   const int32_t Dt = get_arg_val<uint32_t>(3);
-  const int32_t stream_kept = get_arg_val<uint32_t>(4);
-  const uint32_t start = get_arg_val<uint32_t>(5);
-  const uint32_t count = get_arg_val<uint32_t>(6);
+  const int32_t q = get_arg_val<uint32_t>(4);
+  const int32_t chunks = get_arg_val<uint32_t>(5);
+  const int32_t stream_kept = get_arg_val<uint32_t>(6);
+  const uint32_t start = get_arg_val<uint32_t>(7);
+  const uint32_t count = get_arg_val<uint32_t>(8);
   constexpr auto V_args = TensorAccessorArgs<0>();
   const auto V_accessor = TensorAccessor(V_args, V_addr, 2048u);
   constexpr auto O_args = TensorAccessorArgs<V_args.next_compile_time_args_offset()>();
   const auto O_accessor = TensorAccessor(O_args, O_addr, 2048u);
   for (uint32_t w = start; w < start + count; ++w) {
-    const int32_t h = w / St;
-    const int32_t i = w % St / 2 + w % St % 2 * (St - 1 - 2 * (w % St / 2));
-    const int32_t j_below = std::max(std::min(i, i + 1), 0);
+    const int32_t h = w / chunks;
+    const int32_t qc = w % chunks / 2 + w % chunks % 2 * (chunks - 1 - 2 * (w % chunks / 2));
+    const int32_t qend = std::min(qc * q + q, St);
+    const int32_t j_below = std::max(std::min(std::min(qc * q, St - 1), qend), 0);
     for (int32_t j = 0; j < j_below; ++j) {
       cb_reserve_back(cb_V_win, 32);
       for (int32_t cb_V_win_r = 0; cb_V_win_r < 1; ++cb_V_win_r) {
@@ -36,7 +39,7 @@ void kernel_main() {
       noc_async_read_barrier();
       cb_push_back(cb_V_win, 32);
     }
-    for (int32_t j = j_below; j < j_below + (i + 1 - j_below); ++j) {
+    for (int32_t j = j_below; j < j_below + (qend - j_below); ++j) {
       cb_reserve_back(cb_V_win, 32);
       for (int32_t cb_V_win_r_1 = 0; cb_V_win_r_1 < 1; ++cb_V_win_r_1) {
         for (int32_t cb_V_win_c_1 = 0; cb_V_win_c_1 < stream_kept; ++cb_V_win_c_1) {
@@ -48,11 +51,14 @@ void kernel_main() {
       noc_async_read_barrier();
       cb_push_back(cb_V_win, 32);
     }
-    for (int32_t d = 0; d < Dt; ++d) {
-      cb_wait_front(cb_O, 1);
-      noc_async_write_page((h * St + i) * Dt + d, O_accessor, get_read_ptr(cb_O));
-      noc_async_writes_flushed();
-      cb_pop_front(cb_O, 1);
+    for (int32_t qr = 0; qr < q; ++qr) {
+      const int32_t i_1 = std::min(qc * q + qr, St - 1);
+      for (int32_t d = 0; d < Dt; ++d) {
+        cb_wait_front(cb_O, 1);
+        noc_async_write_page((h * St + i_1) * Dt + d, O_accessor, get_read_ptr(cb_O));
+        noc_async_writes_flushed();
+        cb_pop_front(cb_O, 1);
+      }
     }
   }
   noc_async_write_barrier();
