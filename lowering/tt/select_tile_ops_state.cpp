@@ -33,8 +33,7 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
   // Intermediates share the tensors' format: Float32 when the kernel has f32 data, else bf16 (an
   // fp32 DST packs into them with one rounding). One format for every CB of a bf16 kernel keeps
   // the unpacker and packer as compute_kernel_hw_startup configured them.
-  for (const Tensor& t : p.tensors)
-    inter_f32_ |= t.dtype == DType::f32;
+  inter_f32_ = intermediates_f32(p);
   sfpu_arith_ = fp32_acc_;
   split_sums_ = fp32_acc_ && !inter_f32_ && !economy_;
   std::map<std::string, std::string> counts = tile_count_vars(kernel);

@@ -4,6 +4,7 @@
 // rules on inputs built to show them (offset parallel loops, L1 tensors, an intermediate holding
 // two tiles, scalars, loops that need one init or several, reduce mode).
 #include "dsl/check.hpp"
+#include "lowering/tt/target.hpp"
 #include "parser/parse.hpp"
 #include "tt_test_util.hpp"
 
@@ -1115,6 +1116,57 @@ TEST(TTStages, KeepRowsSumsBeforeTheRowsumOnlyAComputedTermNotAssignedAfter) {
   in.replace(in.find(store), store.size(), store + "        s = tile.add(s, load w[0, j])\n");
   out = test::run_stage("keep-rows", in);
   EXPECT_EQ(out.find("s_sum"), std::string::npos) << out;
+}
+
+// One fact, read by four decisions: a kernel's intermediates are Float32 when it has an f32
+// tensor (tt::intermediates_f32). The same rmsnorm-like kernel with a bf16 output and with an f32
+// one: with bf16 intermediates keep-rows sums the squares before the rowsum (select-tile-ops
+// then splits the reduced fp32 sum into hi + lo) and select-tile-ops' temporaries are bf16; with
+// Float32 ones the rowsum stays tile by tile (the reduce would read the sum as TF32), the
+// temporaries are Float32, and DST is fp32 whatever else the kernel does.
+TEST(TTStages, IntermediatesAreFloat32ExactlyWhenTheKernelHasAnF32Tensor) {
+  const std::string bf16 = R"(kernel n(x: bf16[M, N]) -> (y: bf16[M, N]) {
+    parallel i in tiles(M) {
+        ss = zeros()
+        for j in tiles(N) { ss += rowsum(square(x[i, j])) }
+        r = rsqrt(ss * (1.0 / N))
+        for j in tiles(N) { y[i, j] = x[i, j] * bcast_col(r) }
+    }
+}
+)";
+  std::string f32 = bf16;
+  f32.replace(f32.find("(y: bf16"), 8, "(y: f32");
+  auto module_after = [](const std::string& tk, const std::string& stage) {
+    SourceFile file("k.tk", tk);
+    Diagnostics diags(&file);
+    std::optional<dsl::Module> ast = parser::parse(file, diags);
+    if (!ast || !dsl::check(*ast, diags)) {
+      ADD_FAILURE() << diags.str();
+      return ir::Module{};
+    }
+    PipelineOptions o;
+    o.stop_after = stage;
+    std::optional<ir::Module> m = run_pipeline(*ast, Target::tt, o, diags);
+    EXPECT_TRUE(m) << diags.str();
+    return m ? *m : ir::Module{};
+  };
+  EXPECT_FALSE(tt::intermediates_f32(module_after(bf16, "plan-buffers").programs.at(0)));
+  EXPECT_TRUE(tt::intermediates_f32(module_after(f32, "plan-buffers").programs.at(0)));
+  EXPECT_NE(after_tk(bf16, "keep-rows").find("ss_sum"), std::string::npos);
+  EXPECT_EQ(after_tk(f32, "keep-rows").find("ss_sum"), std::string::npos);
+  const std::string sel_bf16 = cb_lines(after_tk(bf16, "select-tile-ops"));
+  const std::string sel_f32 = cb_lines(after_tk(f32, "select-tile-ops"));
+  EXPECT_NE(sel_bf16.find("format Float16_b page 2048 depth 1 role intermediate"),
+            std::string::npos)
+      << sel_bf16;
+  EXPECT_EQ(sel_f32.find("format Float16_b page 2048 depth 1 role intermediate"),
+            std::string::npos)
+      << sel_f32;
+  // An f32 tensor alone makes DST fp32: an element-wise kernel accumulates nothing.
+  const std::string copy = "kernel c(x: f32[M, N]) -> (y: f32[M, N]) {\n"
+                           "    parallel i in tiles(M), j in tiles(N) { y[i, j] = exp(x[i, j]) }\n"
+                           "}\n";
+  EXPECT_TRUE(tt::dst_fp32(module_after(copy, "select-tile-ops").programs.at(0)));
 }
 
 // keep-rows, halves: a work item's row is read half by the reader (NoC 1) and half by the writer
