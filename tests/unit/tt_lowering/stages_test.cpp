@@ -1278,19 +1278,107 @@ TEST(TTStages, BatchSectionsRunsARowLoopOfOneTileSectionsAsBatches) {
   EXPECT_NE(compute.find(packs), std::string::npos) << compute;
 }
 
-// A loop whose one-tile section packs into a CB that is not a row's (an output the writer drains,
-// two pages deep) is left as it was: a batch would reserve more pages than the CB may have free.
-TEST(TTStages, BatchSectionsLeavesALoopThatPacksIntoAStream) {
+// batch-sections, an output walk: layernorm's `y[i, j] = (x - mean) * r * gamma + beta` over its
+// kept row, one DST section of one tile per j in two slots (fp32 DST: 4), packed into an output
+// and written, runs as batches of two tiles in one section: each operation, and so each init,
+// once per pair; the writes of the pair follow its packs, in the body's order. The output CB
+// (two pages, drained tile by tile by the writer) takes the pair a page at a time: each pack
+// reserves and pushes its own page in the one section, so that no reservation can run past the
+// CB's end.
+TEST(TTStages, BatchSectionsRunsAnOutputWalkAsBatchesEachPackItsOwnPage) {
+  const std::string tk = tk::test::read_file(tk::test::source_dir() / "examples" / "layernorm.tk");
+  const std::string before = after_tk(tk, "peel-mask");
+  const std::string after = after_tk(tk, "batch-sections");
+  const std::string one_tile = R"(      for j in 0 .. row_mid_1 serial {
+        unary_bcast(BroadcastType::COL, cb_mean, 0, 0)
+        copy_tile(cb_x_row, j, 1)
+        sub_binary_tile(1, 0, 1)
+        unary_bcast(BroadcastType::COL, cb_r, 0, 0)
+        mul_binary_tile(1, 0, 1)
+        unary_bcast(BroadcastType::ROW, cb_gamma_row, j, 0)
+        mul_binary_tile(1, 0, 1)
+        unary_bcast(BroadcastType::ROW, cb_beta_row, j, 0)
+        add_binary_tile(1, 0, 1)
+        pack_tile(1, cb_y_by_reader)
+        df.write_tile(cb_y_by_reader, y, i * Nt + j)
+      }
+)";
+  ASSERT_NE(before.find(one_tile), std::string::npos) << before;
+  EXPECT_EQ(after.find(one_tile), std::string::npos) << after;
+  const std::string batched = R"(      let j_batched: i32 = row_mid_1
+      for jb in 0 .. j_batched / 2 serial {
+        unary_bcast(BroadcastType::COL, cb_mean, 0, 0)
+        unary_bcast(BroadcastType::COL, cb_mean, 0, 2)
+        copy_tile(cb_x_row, jb * 2, 1)
+        copy_tile(cb_x_row, jb * 2 + 1, 3)
+        sub_binary_tile(1, 0, 1)
+        sub_binary_tile(3, 2, 3)
+        unary_bcast(BroadcastType::COL, cb_r, 0, 0)
+        unary_bcast(BroadcastType::COL, cb_r, 0, 2)
+        mul_binary_tile(1, 0, 1)
+        mul_binary_tile(3, 2, 3)
+        unary_bcast(BroadcastType::ROW, cb_gamma_row, jb * 2, 0)
+        unary_bcast(BroadcastType::ROW, cb_gamma_row, jb * 2 + 1, 2)
+        mul_binary_tile(1, 0, 1)
+        mul_binary_tile(3, 2, 3)
+        unary_bcast(BroadcastType::ROW, cb_beta_row, jb * 2, 0)
+        unary_bcast(BroadcastType::ROW, cb_beta_row, jb * 2 + 1, 2)
+        add_binary_tile(1, 0, 1)
+        add_binary_tile(3, 2, 3)
+        pack_tile(1, cb_y_by_reader)
+        pack_tile(3, cb_y_by_reader)
+        df.write_tile(cb_y_by_reader, y, i * Nt + jb * 2)
+        df.write_tile(cb_y_by_reader, y, i * Nt + (jb * 2 + 1))
+      }
+      for j in j_batched - j_batched % 2 .. +row_mid_1 - j_batched + j_batched % 2 serial {
+)";
+  EXPECT_NE(after.find(batched), std::string::npos) << after;
+  const std::string compute = function(after_tk(tk, "insert-dst-management"), "compute");
+  const std::string packs = R"(        add_binary_tile(3, 2, 3)
+        tile_regs_commit()
+        tile_regs_wait()
+        cb_reserve_back(cb_y_by_reader, 1)
+        pack_tile(1, cb_y_by_reader)
+        cb_push_back(cb_y_by_reader, 1)
+        cb_reserve_back(cb_y_by_reader, 1)
+        pack_tile(3, cb_y_by_reader)
+        cb_push_back(cb_y_by_reader, 1)
+        tile_regs_release()
+)";
+  EXPECT_NE(compute.find(packs), std::string::npos) << compute;
+}
+
+// An output walk over a streamed window (stream-rows: the row read as one block, its tiles read
+// in place) batches as many tiles as a 16-bit DST holds, 8, then 4 and 2; a loop whose section
+// reads tiles from a stream's front (waits for each and pops it: an element-wise kernel's) is
+// left as it was, as its CB, two pages deep, may not hold a batch's tiles.
+TEST(TTStages, BatchSectionsBatchesAWindowedWalkAndLeavesAStreamedOne) {
   const std::string tk = R"(kernel k(x: bf16[M, N]) -> (y: bf16[M, N]) {
     parallel i in tiles(M) {
         for j in tiles(N) { y[i, j] = exp(x[i, j]) }
     }
 }
 )";
-  const std::string before = after_tk(tk, "chunk-rows");
   const std::string after = after_tk(tk, "batch-sections");
+  EXPECT_NE(after.find(R"(      for jb in 0 .. j_batched / 8 serial {
+        copy_tile(cb_x_win, jb * 8, 0)
+)"),
+            std::string::npos)
+      << after;
+  EXPECT_NE(after.find(R"(        pack_tile(7, cb_y)
+        df.write_tile(cb_y, y, i * Nt + jb * 8)
+)"),
+            std::string::npos)
+      << after;
+  EXPECT_NE(after.find("      for jb_2 in 0 .. j_batched % 8 % 4 / 2 serial {\n"), std::string::npos)
+      << after;
+  const std::string streamed = R"(kernel e(x: bf16[M, N]) -> (y: bf16[M, N]) {
+    parallel i in tiles(M), j in tiles(N) { y[i, j] = exp(x[i, j]) }
+}
+)";
+  const std::string before = after_tk(streamed, "chunk-rows");
   ASSERT_NE(before.find("exp_tile(0)"), std::string::npos) << before;
-  EXPECT_EQ(after, before);
+  EXPECT_EQ(after_tk(streamed, "batch-sections"), before);
 }
 
 // peel-mask: `s = where(tril(i, j), s * scale, fill(-inf))` is `s * scale` for every key step
