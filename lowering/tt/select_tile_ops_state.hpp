@@ -154,6 +154,7 @@ private:
   std::map<std::string, OutsideFacts> var_outside_; // every tile variable, over all its values
   std::vector<Val> live_;                           // DST values of the open section
   std::vector<std::string> free_temps_, free_dest_temps_;
+  std::vector<std::string> free_split_temps_; // bf16 hi and lo CBs of a kernel with Float32 ones
   std::set<std::string> carried_, fpu_only_;
   std::set<std::string> exact_;      // variables whose values bf16 holds (analyze_precision)
   int next_slot_ = 0, capacity_ = 8, // next_slot_: the slots [0, next_slot_) written this section
@@ -163,10 +164,13 @@ private:
   /// run on the SFPU in fp32 with operands unpacked straight to DST, never through SrcA/SrcB
   /// (TF32); named values and spilled intermediates live in dest-only CBs.
   bool sfpu_arith_ = false;
-  /// A bf16 kernel with an fp32 DST: rowsum/colsum of a sum or difference (`rowsum(x + r)`) or of
-  /// a named fp32 value reduces hi = bf16(v) and lo = v - hi (sum_parts), so the sum loses 2^-16
-  /// of v, not the 2^-8 of one bf16 intermediate: a mean taken from it stays exact enough to
-  /// centre the rows by. Other operands (products, functions) keep their relative 2^-8.
+  /// A kernel with an fp32 DST: rowsum/colsum of a sum or difference (`rowsum(x + r)`) or of a
+  /// named fp32 value reduces hi = bf16(v) and lo = v - hi (sum_parts), so the sum loses 2^-16 of
+  /// v, not the 2^-8 of one bf16 intermediate: a mean taken from it stays exact enough to centre
+  /// the rows by. Other operands (products, functions) keep their relative 2^-8. With Float32
+  /// intermediates hi and lo still go through bf16 CBs of their own (split_temp): a Float32 one
+  /// reaches the reduce through SrcA as TF32, truncated toward zero (-0.37 2^-10 of each term on
+  /// average: Sums/RowSumF32), where bf16 hi and lo are read exactly.
   bool split_sums_ = false;
   std::string scaler_cb_, mask_cb_;
 
@@ -208,6 +212,9 @@ private:
   /// `e` is a sum or difference or a dest-only variable, hi = bf16(a) and lo = a - hi in bf16
   /// temporaries.
   std::vector<Val> sum_parts(const Val& a, const ir::Expr& e);
+  /// A bf16 intermediate CB for hi or lo (sum_parts): the intermediates' temp_cb when they are
+  /// bf16, else one of free_split_temps_.
+  std::string split_temp();
   /// reduce_tile of CB tile `v` (sum or max, along rows or columns) into DST slot `slot`.
   void reduce_tile(bool is_max, bool row, const Val& v, int slot);
   const std::string& scaler() const;
