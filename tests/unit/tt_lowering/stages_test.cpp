@@ -1169,6 +1169,42 @@ TEST(TTStages, IntermediatesAreFloat32ExactlyWhenTheKernelHasAnF32Tensor) {
   EXPECT_TRUE(tt::dst_fp32(module_after(copy, "select-tile-ops").programs.at(0)));
 }
 
+// select-tile-ops splits a reduced sum into hi + lo with Float32 intermediates too: in an f32
+// kernel, rowsum(x + x) packs hi to a bf16 CB (the packer rounds), lo = v - hi to a second bf16
+// one, and reduces both, each read exactly through SrcA; one Float32 temporary would have been
+// truncated to TF32 there (Sums/RowSumF32 on both targets).
+TEST(TTStages, SelectTileOpsSplitsAReducedSumIntoBf16PartsWithFloat32Intermediates) {
+  const std::string tk = R"(kernel r(x: f32[M, N]) -> (y: f32[M, 1]) {
+    parallel i in tiles(M) {
+        s = zeros()
+        for j in tiles(N) { s += rowsum(x[i, j] + x[i, j]) }
+        y[i, 0] = s
+    }
+}
+)";
+  const std::string after = after_tk(tk, "select-tile-ops");
+  const std::string cbs = cb_lines(after);
+  EXPECT_NE(cbs.find("  cb cb_tmp0 index 26 format Float16_b page 2048 depth 1 role intermediate\n"
+                     "  cb cb_tmp1 index 27 format Float16_b page 2048 depth 1 role intermediate\n"),
+            std::string::npos)
+      << cbs;
+  EXPECT_NE(after.find(R"(        copy_tile(cb_sum0, 0, 0)
+        pack_tile(0, cb_tmp0)
+        cb_wait_front(cb_tmp0, 1)
+        copy_tile(cb_sum0, 0, 0)
+        cb_pop_front(cb_sum0, 1)
+        copy_tile(cb_tmp0, 0, 1)
+        sub_binary_tile(0, 1, 0)
+        pack_tile(0, cb_tmp1)
+        cb_wait_front(cb_tmp1, 1)
+        copy_tile(cb_s, 0, 0)
+        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)
+        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp1, cb_scaler, 0, 0, 0)
+)"),
+            std::string::npos)
+      << after;
+}
+
 // keep-rows, halves: a work item's row is read half by the reader (NoC 1) and half by the writer
 // (NoC 0), and the reader writes the outputs of the loops over its half, so that both NoCs carry
 // reads and writes all through the run. That takes a second input CB per row and an output CB
