@@ -77,6 +77,8 @@ public:
     if (const For* f = as<For>(s)) {
       if (Stmt batched = batch(*f))
         return batched;
+      if (Stmt hoisted = hoist(*f))
+        return hoisted;
       Stmt body = walk(f->body);
       return body == f->body ? s : for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
     }
@@ -96,6 +98,46 @@ private:
   // The output CBs: a batch's packs into one each reserve and push their own page
   // (insert-dst-management), so the writer's CB needs no room for a batch.
   std::set<std::string> outputs_;
+
+  // A loop inside one open section (its body DST math only, no pack, wait or pop: layernorm's
+  // variance walk, `v_sum += square(x - bcast_col(mean))` with v_sum kept in DST) whose body
+  // writes a slot from what every iteration sees alike (`unary_bcast` or `copy_tile` of a CB's
+  // tile at fixed indices, the slot written by nothing else and read by nothing before it):
+  // that statement runs once, before the loop, as a shared statement runs once per batch. The
+  // CB's front cannot move in such a body. nullptr when nothing is hoisted.
+  Stmt hoist(const For& f) const {
+    const Block* b = as<Block>(f.body);
+    if (!b || b->stmts.empty())
+      return nullptr;
+    std::vector<const Call*> calls;
+    for (const Stmt& s : b->stmts) {
+      const Call* c = call_of(s);
+      if (!c || !tt::writes_dst(c->fn) || c->fn == Intrinsic::pack_tile)
+        return nullptr;
+      for (std::size_t k : slot_args(c->fn))
+        if (!as<IntImm>(c->args[k]))
+          return nullptr;
+      calls.push_back(c);
+    }
+    std::vector<Stmt> before, body;
+    for (std::size_t k = 0; k < calls.size(); ++k) {
+      const Call* c = calls[k];
+      bool invariant = (c->fn == Intrinsic::unary_bcast || c->fn == Intrinsic::copy_tile) &&
+                       !ir::mentions(b->stmts[k], f.var);
+      if (invariant) {
+        const std::int64_t slot = as<IntImm>(c->args[slot_args(c->fn).back()])->value;
+        for (std::size_t o = 0; o < calls.size() && invariant; ++o)
+          for (std::size_t a : slot_args(calls[o]->fn))
+            invariant = invariant && (o == k || (o > k && a != slot_args(calls[o]->fn).back()) ||
+                                      as<IntImm>(calls[o]->args[a])->value != slot);
+      }
+      (invariant ? before : body).push_back(b->stmts[k]);
+    }
+    if (before.empty() || body.empty())
+      return nullptr;
+    before.push_back(for_loop(f.var, f.min, f.extent, f.role, block(std::move(body)), f.loc.range));
+    return block(std::move(before));
+  }
 
   // The body analysed, or nullopt when it is not one section of one tile this stage batches.
   std::optional<Body> analyse(const For& f) const {

@@ -1384,6 +1384,33 @@ TEST(TTStages, BatchSectionsRunsAnOutputWalkAsBatchesEachPackItsOwnPage) {
   EXPECT_NE(compute.find(packs), std::string::npos) << compute;
 }
 
+// batch-sections, a loop inside one open section: layernorm's variance walk keeps v_sum in DST
+// across the row and broadcast the mean into slot 1 every tile; nothing else writes slot 1 and
+// nothing reads it before, so the broadcast runs once before each of the walk's loops (its init
+// and the srcA reconfiguration for x's row then once too). The streamed tail, which waits for
+// each tile, keeps it.
+TEST(TTStages, BatchSectionsHoistsAnInvariantBroadcastOutOfAnOpenSectionsLoop) {
+  const std::string tk = tk::test::read_file(tk::test::source_dir() / "examples" / "layernorm.tk");
+  const std::string after = after_tk(tk, "batch-sections");
+  EXPECT_NE(after.find(R"(      unary_bcast(BroadcastType::COL, cb_mean, 0, 1)
+      for j in 0 .. row_mid reduction {
+        copy_tile(cb_x_row, j, 2)
+        sub_binary_tile(2, 1, 2)
+        square_tile(2)
+        add_binary_tile(0, 2, 0)
+      }
+      unary_bcast(BroadcastType::COL, cb_mean, 0, 1)
+      for j in row_mid .. +row_kept - row_mid reduction {
+)"),
+            std::string::npos)
+      << after;
+  EXPECT_NE(after.find(R"(      for j in row_kept .. +Nt - row_kept reduction {
+        unary_bcast(BroadcastType::COL, cb_mean, 0, 1)
+)"),
+            std::string::npos)
+      << after;
+}
+
 // An output walk over a streamed window (stream-rows: the row read as one block, its tiles read
 // in place) batches as many tiles as a 16-bit DST holds, 8, then 4 and 2; a loop whose section
 // reads tiles from a stream's front (waits for each and pops it: an element-wise kernel's) is

@@ -105,13 +105,12 @@ void kernel_main() {
     cb_push_back(cb_mean, 1);
     tile_regs_release();
     cb_wait_front(cb_mean, 1);
-    reconfig_data_format_srcb(cb_mean);
+    unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
+    unary_bcast<BroadcastType::COL>(cb_mean, 0, 1);
+    reconfig_data_format_srca(cb_x_row);
     for (int32_t j = 0; j < row_mid; ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
-      unary_bcast<BroadcastType::COL>(cb_mean, 0, 1);
-      reconfig_data_format_srca(cb_x_row);
       copy_tile_to_dst_init_short(cb_x_row);
       copy_tile(cb_x_row, j, 2);
       sub_binary_tile_init();
@@ -121,10 +120,10 @@ void kernel_main() {
       add_binary_tile_init();
       add_binary_tile(0, 2, 0);
     }
+    unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
+    unary_bcast<BroadcastType::COL>(cb_mean, 0, 1);
+    reconfig_data_format_srca(cb_x_row_w);
     for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
-      unary_bcast<BroadcastType::COL>(cb_mean, 0, 1);
-      reconfig_data_format_srca(cb_x_row_w);
       copy_tile_to_dst_init_short(cb_x_row_w);
       copy_tile(cb_x_row_w, j - row_half, 2);
       sub_binary_tile_init();
