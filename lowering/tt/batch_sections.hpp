@@ -12,7 +12,9 @@
 // B, and a last one alone as the body was (docs/lowering.md, "Batched sections"). A body may
 // instead end in one pack into an output and its write (the row kernels' output walks): the
 // batch's writes follow its packs, and insert-dst-management gives each pack its own page
-// (docs/lowering.md, "Output walks in batches").
+// (docs/lowering.md, "Output walks in batches"). A loop inside one open section (DST math only,
+// no pack, wait or pop: layernorm's variance walk) runs a broadcast or copy its iterations share
+// once, before the loop.
 #pragma once
 
 #include "lowering/ir/module.hpp"
