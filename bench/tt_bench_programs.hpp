@@ -48,10 +48,11 @@ double nominal_flops(const Program& p, double M, double K, double N);
 
 // ---- Checking an output ------------------------------------------------------------------------
 
-// |got - ref| against the bf16 rule's bound 1.6e-2 * (1 + |ref|), and the Pearson coefficient.
+// |got - ref| against the bf16 rule's bound 1.6e-2 * (1 + |ref|), the Pearson coefficient, and
+// the mean signed error (got - ref): a bias that max|err| and PCC do not show.
 struct Check {
   std::int64_t rows = 0, rows_checked = 0;
-  double max_abs_err = 0, max_bound_ratio = 0, pcc = 0;
+  double max_abs_err = 0, max_bound_ratio = 0, pcc = 0, mean_err = 0;
   std::uint64_t nonfinite = 0;
 };
 
@@ -83,6 +84,7 @@ public:
     }
     mg /= n;
     mr /= n;
+    c.mean_err = mg - mr;
     double sgr = 0, sgg = 0, srr = 0;
     for (std::size_t i = 0; i < got_.size(); ++i) {
       sgr += (got_[i] - mg) * (ref_[i] - mr);

@@ -5,6 +5,7 @@
 #include "lowering/tt/cb_tile_args.hpp"
 #include "lowering/tt/target.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -58,6 +59,9 @@ public:
       rows_.emplace(cb->name,
                     std::make_pair(var(r.tiles ? t->second : r.dim, Type::i32()), cb->depth));
     }
+    for (const CircularBuffer& c : p.cbs)
+      if (c.role == CBRole::output)
+        outputs_.insert(c.name);
   }
 
   Stmt walk(const Stmt& s) {
@@ -73,6 +77,8 @@ public:
     if (const For* f = as<For>(s)) {
       if (Stmt batched = batch(*f))
         return batched;
+      if (Stmt hoisted = hoist(*f))
+        return hoisted;
       Stmt body = walk(f->body);
       return body == f->body ? s : for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
     }
@@ -89,6 +95,49 @@ private:
   NameSet names_;
   // row CB -> (its row's tile count, the CB's pages)
   std::map<std::string, std::pair<Expr, std::int64_t>> rows_;
+  // The output CBs: a batch's packs into one each reserve and push their own page
+  // (insert-dst-management), so the writer's CB needs no room for a batch.
+  std::set<std::string> outputs_;
+
+  // A loop inside one open section (its body DST math only, no pack, wait or pop: layernorm's
+  // variance walk, `v_sum += square(x - bcast_col(mean))` with v_sum kept in DST) whose body
+  // writes a slot from what every iteration sees alike (`unary_bcast` or `copy_tile` of a CB's
+  // tile at fixed indices, the slot written by nothing else and read by nothing before it):
+  // that statement runs once, before the loop, as a shared statement runs once per batch. The
+  // CB's front cannot move in such a body. nullptr when nothing is hoisted.
+  Stmt hoist(const For& f) const {
+    const Block* b = as<Block>(f.body);
+    if (!b || b->stmts.empty())
+      return nullptr;
+    std::vector<const Call*> calls;
+    for (const Stmt& s : b->stmts) {
+      const Call* c = call_of(s);
+      if (!c || !tt::writes_dst(c->fn) || c->fn == Intrinsic::pack_tile)
+        return nullptr;
+      for (std::size_t k : slot_args(c->fn))
+        if (!as<IntImm>(c->args[k]))
+          return nullptr;
+      calls.push_back(c);
+    }
+    std::vector<Stmt> before, body;
+    for (std::size_t k = 0; k < calls.size(); ++k) {
+      const Call* c = calls[k];
+      bool invariant = (c->fn == Intrinsic::unary_bcast || c->fn == Intrinsic::copy_tile) &&
+                       !ir::mentions(b->stmts[k], f.var);
+      if (invariant) {
+        const std::int64_t slot = as<IntImm>(c->args[slot_args(c->fn).back()])->value;
+        for (std::size_t o = 0; o < calls.size() && invariant; ++o)
+          for (std::size_t a : slot_args(calls[o]->fn))
+            invariant = invariant && (o == k || (o > k && a != slot_args(calls[o]->fn).back()) ||
+                                      as<IntImm>(calls[o]->args[a])->value != slot);
+      }
+      (invariant ? before : body).push_back(b->stmts[k]);
+    }
+    if (before.empty() || body.empty())
+      return nullptr;
+    before.push_back(for_loop(f.var, f.min, f.extent, f.role, block(std::move(body)), f.loc.range));
+    return block(std::move(before));
+  }
 
   // The body analysed, or nullopt when it is not one section of one tile this stage batches.
   std::optional<Body> analyse(const For& f) const {
@@ -97,12 +146,26 @@ private:
       return std::nullopt;
     Body body;
     std::map<std::string, int> waits, pops;
-    bool packing = false;
+    bool packing = false, writing = false;
     for (const Stmt& s : b->stmts) {
       const Call* c = call_of(s);
       if (!c)
         return std::nullopt;
       body.calls.push_back(c);
+      // After the packs, the writes of what they packed into an output (split-kernels gives
+      // them to the writer, which then writes a batch's tiles in the order the body did).
+      if (c->fn == Intrinsic::df_write_tile) {
+        const bool packed =
+            std::any_of(body.calls.begin(), body.calls.end(), [&](const Call* x) {
+              return x->fn == Intrinsic::pack_tile && cb_name(x->args[1]) == cb_name(c->args[0]);
+            });
+        if (!packed || !outputs_.count(cb_name(c->args[0])))
+          return std::nullopt;
+        writing = true;
+        continue;
+      }
+      if (writing)
+        return std::nullopt;
       const bool pack = c->fn == Intrinsic::pack_tile;
       if (packing && !pack) // the section ends with its packs
         return std::nullopt;
@@ -116,15 +179,27 @@ private:
           return std::nullopt; // a pop of a tile waited for before the loop
         continue;
       }
-      if (pack && !rows_.count(cb_name(c->args[1])))
-        return std::nullopt; // a batch packs B tiles: only a row's CB is sure to have the room
+      if (pack && !rows_.count(cb_name(c->args[1])) && !outputs_.count(cb_name(c->args[1])))
+        return std::nullopt; // a batch packs B tiles: a row's CB has the room, an output's takes
+                             // them a page at a time, an intermediate's might have neither
       if (!pack && !tt::writes_dst(c->fn))
         return std::nullopt; // a stream, a store, anything but DST math and packs
       for (std::size_t k : slot_args(c->fn))
         if (!as<IntImm>(c->args[k]))
           return std::nullopt;
     }
-    if (!packing || waits != pops)
+    if (!(packing || writing) || waits != pops)
+      return std::nullopt;
+    // Into an output, one pack a tile: the writer drains its CBs in the body's order, tile by
+    // tile, so a batch that packed B tiles of y and then B of z into CBs of fewer pages than B
+    // would wait for room in y while the writer waits for z.
+    int packs = 0, into_outputs = 0;
+    for (const Call* c : body.calls)
+      if (c->fn == Intrinsic::pack_tile) {
+        ++packs;
+        into_outputs += outputs_.count(cb_name(c->args[1])) ? 1 : 0;
+      }
+    if (into_outputs > 0 && packs > 1)
       return std::nullopt;
     for (const auto& [cb, n] : waits) {
       if (n != 1)
@@ -134,7 +209,7 @@ private:
     // Every read of a rotated CB is of its front tile, through an argument the table knows.
     for (const Call* c : body.calls) {
       if (c->fn == Intrinsic::cb_wait_front || c->fn == Intrinsic::cb_pop_front ||
-          c->fn == Intrinsic::pack_tile)
+          c->fn == Intrinsic::pack_tile || c->fn == Intrinsic::df_write_tile)
         continue;
       std::set<std::size_t> known;
       for (auto [at, index] : tt::cb_tile_args(c->fn))
@@ -155,7 +230,7 @@ private:
     for (std::size_t k = 0; k < body.calls.size(); ++k) {
       const Call* c = body.calls[k];
       if (c->fn == Intrinsic::cb_wait_front || c->fn == Intrinsic::cb_pop_front ||
-          c->fn == Intrinsic::pack_tile)
+          c->fn == Intrinsic::pack_tile || c->fn == Intrinsic::df_write_tile)
         continue;
       const std::vector<std::size_t> slots = slot_args(c->fn);
       bool shared = slots.size() == 1 && !ir::mentions(b->stmts[k], f.var);
@@ -175,7 +250,8 @@ private:
       }
     std::set<std::int64_t> used;
     for (const Call* c : body.calls)
-      for (std::size_t k : (c->fn == Intrinsic::cb_wait_front || c->fn == Intrinsic::cb_pop_front)
+      for (std::size_t k : (c->fn == Intrinsic::cb_wait_front || c->fn == Intrinsic::cb_pop_front ||
+                            c->fn == Intrinsic::df_write_tile)
                                ? std::vector<std::size_t>{}
                                : slot_args(c->fn))
         used.insert(as<IntImm>(c->args[k])->value);
@@ -293,8 +369,6 @@ private:
 ir::Module batch_sections(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
   for (Program& p : out.programs) {
-    if (p.rows.empty())
-      continue;
     Batcher b(p, tt::dst_capacity(p, tt::dst_fp32(p)));
     for (Function& f : p.functions)
       if (f.kind == FuncKind::kernel)

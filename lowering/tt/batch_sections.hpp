@@ -9,7 +9,12 @@
 // (slots per tile). The row CB the body rotates (waits 1, reads tile 0, pops 1, packs 1) is waited
 // and popped B at a time, its tile 0 read as tile k of the batch; its packs fill one reservation
 // of B. The tiles past the last whole batch run in at most one batch of each power of two below
-// B, and a last one alone as the body was (docs/lowering.md, "Batched sections").
+// B, and a last one alone as the body was (docs/lowering.md, "Batched sections"). A body may
+// instead end in one pack into an output and its write (the row kernels' output walks): the
+// batch's writes follow its packs, and insert-dst-management gives each pack its own page
+// (docs/lowering.md, "Output walks in batches"). A loop inside one open section (DST math only,
+// no pack, wait or pop: layernorm's variance walk) runs a broadcast or copy its iterations share
+// once, before the loop.
 #pragma once
 
 #include "lowering/ir/module.hpp"

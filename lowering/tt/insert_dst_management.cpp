@@ -4,6 +4,9 @@
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/target.hpp"
 
+#include <map>
+#include <set>
+
 namespace tk::lower {
 
 namespace {
@@ -39,7 +42,22 @@ Kind classify(const Stmt& s) {
 
 class Sections {
 public:
-  Sections(std::int64_t capacity, const std::string& fn) : capacity_(capacity), fn_(fn) {}
+  Sections(const Program& p, const Function& f, std::int64_t capacity)
+      : capacity_(capacity), fn_(f.name) {
+    // An output the writer drains takes a run of n packs in one reservation only when every run
+    // into it is of n pages and n divides its depth (a blocked matmul's sub-blocks): its write
+    // pointer then stays at a multiple of n. Runs of several sizes (batch-sections' batches and
+    // the tiles left after them) could start a reservation at the CB's last page and run past
+    // its end; there each pack reserves and pushes its own page, in the same section.
+    std::map<std::string, std::set<std::size_t>> runs;
+    collect_runs(f.body, runs);
+    for (const CircularBuffer& c : p.cbs) {
+      const auto r = runs.find(c.name);
+      if (c.role == CBRole::output && r != runs.end() &&
+          (r->second.size() != 1 || c.depth % static_cast<std::int64_t>(*r->second.begin()) != 0))
+        single_pages_.insert(c.name);
+    }
+  }
 
   Stmt walk(const Stmt& s) {
     enum class State { idle, math, packing } st = State::idle;
@@ -67,10 +85,11 @@ public:
         }
         st = State::packing;
         // Consecutive packs into one CB fill one reservation, as the SDK's kernels pack a
-        // sub-block: the packer writes the reserved pages in order.
+        // sub-block: the packer writes the reserved pages in order (but see single_pages_).
         const Expr& cb = pack_cb(x);
         std::size_t n = 1;
-        while (i + n < stmts.size() && classify(stmts[i + n]) == Kind::pack &&
+        while (!single_pages_.count(as<Ref>(cb)->name) && i + n < stmts.size() &&
+               classify(stmts[i + n]) == Kind::pack &&
                as<Ref>(pack_cb(stmts[i + n]))->name == as<Ref>(cb)->name)
           ++n;
         const auto pages = static_cast<std::int64_t>(n);
@@ -121,6 +140,37 @@ public:
 private:
   std::int64_t capacity_;
   std::string fn_;
+  std::set<std::string> single_pages_; // outputs whose packs each reserve their own page
+
+  // The sizes of the runs of consecutive packs into each CB, in every block of s.
+  static void collect_runs(const Stmt& s, std::map<std::string, std::set<std::size_t>>& runs) {
+    if (const For* f = as<For>(s)) {
+      collect_runs(f->body, runs);
+      return;
+    }
+    if (const IfThenElse* i = as<IfThenElse>(s)) {
+      collect_runs(i->then_case, runs);
+      if (i->else_case)
+        collect_runs(i->else_case, runs);
+      return;
+    }
+    const Block* b = as<Block>(s);
+    if (!b)
+      return;
+    for (std::size_t i = 0; i < b->stmts.size(); ++i) {
+      if (classify(b->stmts[i]) != Kind::pack) {
+        collect_runs(b->stmts[i], runs);
+        continue;
+      }
+      const std::string cb = as<Ref>(pack_cb(b->stmts[i]))->name;
+      std::size_t n = 1;
+      while (i + n < b->stmts.size() && classify(b->stmts[i + n]) == Kind::pack &&
+             as<Ref>(pack_cb(b->stmts[i + n]))->name == cb)
+        ++n;
+      runs[cb].insert(n);
+      i += n - 1;
+    }
+  }
 
   void check_slots(const Stmt& s) {
     struct Slots : Visitor {
@@ -152,7 +202,7 @@ ir::Module insert_dst_management(const ir::Module& m, Diagnostics&) {
   for (Program& p : out.programs)
     for (Function& f : p.functions)
       if (f.kind == FuncKind::compute) {
-        Sections s(tt::dst_capacity(p, tt::dst_fp32(p)), f.name);
+        Sections s(p, f, tt::dst_capacity(p, tt::dst_fp32(p)));
         f.body = s.walk(f.body);
       }
   return out;

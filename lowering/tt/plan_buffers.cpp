@@ -89,9 +89,7 @@ bool plan(Program& p, Diagnostics& diags) {
                       " use all 8 input circular buffers (indices 0-7); pass fewer tensors");
       return false;
     }
-    bool f32 = false;
-    for (const Tensor& t : p.tensors)
-      f32 |= t.dtype == DType::f32;
+    const bool f32 = tt::intermediates_f32(p); // the mask tile in the intermediates' format
     CircularBuffer cb;
     cb.name = names.fresh("cb_mask");
     cb.index = next[0]++;

@@ -1,6 +1,7 @@
 #include "lowering/tt/row_walks.hpp"
 
 #include "lowering/ir/util.hpp"
+#include "lowering/tt/target.hpp"
 
 #include <set>
 
@@ -122,17 +123,15 @@ std::vector<Stmt> sums_then_rowsum(const std::vector<Stmt>& in, ir::NameSet& nam
 } // namespace
 
 // Sums before the rowsum move the rounding: the accumulator's 1024 sums reach the reduce instead
-// of each term. That is exact only where select-tile-ops splits a reduced fp32 value into hi + lo:
-// bf16 intermediates and an fp32 DST (select_tile_ops_state.cpp's split_sums_; the reduction loop
-// the rewrite needs makes DST fp32, tt::decide_dst_fp32). With Float32 intermediates the reduce
-// reads the accumulator through SrcA as TF32, truncating every sum (the mean of
-// tests/e2e/sums.tk's `centred` drifted 0.0027 low at N = 4096), where rowsum(e) tile by tile
-// rounded only each term.
+// of each term. That is exact only where select-tile-ops splits a reduced fp32 value into hi + lo
+// (select_tile_ops_state.cpp's split_sums_; the reduction loop the rewrite needs makes DST fp32,
+// tt::decide_dst_fp32). With Float32 intermediates the reduce read the accumulator through SrcA
+// as TF32, truncating every sum (the mean of tests/e2e/sums.tk's `centred` drifted 0.0027 low at
+// N = 4096), where rowsum(e) tile by tile rounded only each term. select-tile-ops now splits with
+// Float32 intermediates too (hi and lo in bf16 CBs: Sums/RowSumF32), but the rewrite has not been
+// measured on such kernels since: they keep the tile-by-tile rowsum.
 bool exact_rowsum_of_sums(const Program& p) {
-  for (const Tensor& t : p.tensors)
-    if (t.dtype == DType::f32)
-      return false;
-  return true;
+  return !intermediates_f32(p);
 }
 
 std::vector<Stmt> fewer_sections(const Program& p, const std::vector<Stmt>& walks, NameSet& names) {

@@ -185,7 +185,7 @@ std::vector<Val> TileSelector::sum_parts(const Val& a, const Expr& e) {
   }
   if (!live_.empty()) // a to a dest-only temporary (exact), and what else DST holds: hi and lo
     spill_all();      // take sections of their own (`l * c + rowsum(p)`)
-  const std::string hi = temp_cb(false), lo = temp_cb(false);
+  const std::string hi = split_temp(), lo = split_temp();
   Val keep = std::make_shared<TileValue>(*a); // a stays for lo: read, not popped
   keep->pop = false;
   pack(keep, hi); // the packer rounds to bf16 (nearest even)
@@ -210,6 +210,17 @@ std::string TileSelector::temp_cb(bool dest_only) {
   if (dest_only)
     return new_cb("cb_sum" + std::to_string(dest_temps_++), true);
   return new_cb("cb_tmp" + std::to_string(temps_++), inter_f32_);
+}
+
+std::string TileSelector::split_temp() {
+  if (!inter_f32_)
+    return temp_cb(false);
+  if (!free_split_temps_.empty()) {
+    std::string t = free_split_temps_.back();
+    free_split_temps_.pop_back();
+    return t;
+  }
+  return new_cb("cb_tmp" + std::to_string(temps_++), false);
 }
 
 void TileSelector::fpu_operand(const Val& v) {

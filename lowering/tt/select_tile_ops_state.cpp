@@ -33,10 +33,9 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
   // Intermediates share the tensors' format: Float32 when the kernel has f32 data, else bf16 (an
   // fp32 DST packs into them with one rounding). One format for every CB of a bf16 kernel keeps
   // the unpacker and packer as compute_kernel_hw_startup configured them.
-  for (const Tensor& t : p.tensors)
-    inter_f32_ |= t.dtype == DType::f32;
+  inter_f32_ = intermediates_f32(p);
   sfpu_arith_ = fp32_acc_;
-  split_sums_ = fp32_acc_ && !inter_f32_ && !economy_;
+  split_sums_ = fp32_acc_ && !economy_;
   std::map<std::string, std::string> counts = tile_count_vars(kernel);
   for (const Tensor& t : p.tensors) {
     tile_counts_[t.name] = tiles_of(t.dims.back(), counts);
@@ -358,7 +357,10 @@ void TileSelector::post(const Val& v) {
   emit(Intrinsic::cb_pop_front, {cb(v->cb), i(1)});
   v->pop = false;
   if (v->temp)
-    (v->dest_only ? free_dest_temps_ : free_temps_).push_back(v->cb);
+    (v->dest_only                                                  ? free_dest_temps_
+     : prog_.find_cb(v->cb)->format == DataFormat::Float16_b && inter_f32_ ? free_split_temps_
+                                                                   : free_temps_)
+        .push_back(v->cb);
 }
 
 void TileSelector::to_dst(const Val& v, bool keep_reduction) {

@@ -17,14 +17,9 @@
 namespace tk::lower::tt {
 
 /// What a tile value holds outside the result of a reduction along one axis: outside column 0
-/// (where rowsum/rowmax put their column vector) or outside row 0 (colsum/colmax): exactly 0, at
-/// most 0 (-inf included), in [0, 1] (finite: what exp makes of a value at most 0), or anything.
-/// zero is below nonpos and unit, which are below any (`join`).
-enum class Outside : std::uint8_t { zero, nonpos, unit, any };
-/// The least fact that admits both.
-inline Outside join(Outside a, Outside b) {
-  return a == b ? a : a == Outside::zero ? b : b == Outside::zero ? a : Outside::any;
-}
+/// (where rowsum/rowmax put their column vector) or outside row 0 (colsum/colmax). Ordered: each
+/// admits the ones before it.
+enum class Outside : std::uint8_t { zero, nonpos, any };
 struct OutsideFacts {
   Outside col = Outside::any; // outside column 0
   Outside row = Outside::any; // outside row 0
@@ -54,9 +49,6 @@ struct TileValue {
   // reduce_init to reduce_uninit, writes zeros there. So it must be packed before any other DST
   // operation, alone in its section: the next one would change the init and drop the mask.
   int mask = -1;
-  // where == cb, dest_only: the variable it is the value of has a copy packed for the FPU in the
-  // same section (TileSelector::pack_fpu_copy); fpu_operand reads that copy instead.
-  std::string var;
 };
 using Val = std::shared_ptr<TileValue>;
 
@@ -114,14 +106,6 @@ public:
   /// Where an FPU operation reads `v`: a value in a dest-only CB is first copied into DST (to be
   /// packed to an ordinary temporary by the caller's to_cb).
   void fpu_operand(const Val& v);
-  /// Packs `v` (in DST, the new value of `name`, whose own CB is dest-only) also to an ordinary
-  /// temporary, in the section that computed it, for the FPU reduction of the next statement:
-  /// the copy fpu_operand would otherwise make in a section of its own (copy_tile, pack).
-  /// Returns the temporary; the caller waits for it after the section.
-  std::string pack_fpu_copy(const Val& v, const std::string& name);
-  /// Pops the copies pack_fpu_copy made that no FPU operation read.
-  void drop_fpu_copies();
-  bool has_fpu_copies() const { return !fpu_copies_.empty(); }
   /// A carried sum (docs/language.md, "Precision"): a tile variable updated from its own value
   /// with +, - or * in a kernel with an fp32 DST. It lives in a dest-only Float32 CB and is
   /// combined through the SFPU, never through SrcA/SrcB, where it would be truncated to TF32
@@ -171,6 +155,7 @@ private:
   std::vector<Val> live_;                           // DST values of the open section
   std::vector<std::string> free_temps_, free_dest_temps_;
   std::map<std::string, std::string> fpu_copies_; // variable -> the temporary of pack_fpu_copy
+  std::vector<std::string> free_split_temps_; // bf16 hi and lo CBs of a kernel with Float32 ones
   std::set<std::string> carried_, fpu_only_;
   std::set<std::string> exact_;      // variables whose values bf16 holds (analyze_precision)
   int next_slot_ = 0, capacity_ = 8, // next_slot_: the slots [0, next_slot_) written this section
@@ -180,10 +165,13 @@ private:
   /// run on the SFPU in fp32 with operands unpacked straight to DST, never through SrcA/SrcB
   /// (TF32); named values and spilled intermediates live in dest-only CBs.
   bool sfpu_arith_ = false;
-  /// A bf16 kernel with an fp32 DST: rowsum/colsum of a sum or difference (`rowsum(x + r)`) or of
-  /// a named fp32 value reduces hi = bf16(v) and lo = v - hi (sum_parts), so the sum loses 2^-16
-  /// of v, not the 2^-8 of one bf16 intermediate: a mean taken from it stays exact enough to
-  /// centre the rows by. Other operands (products, functions) keep their relative 2^-8.
+  /// A kernel with an fp32 DST: rowsum/colsum of a sum or difference (`rowsum(x + r)`) or of a
+  /// named fp32 value reduces hi = bf16(v) and lo = v - hi (sum_parts), so the sum loses 2^-16 of
+  /// v, not the 2^-8 of one bf16 intermediate: a mean taken from it stays exact enough to centre
+  /// the rows by. Other operands (products, functions) keep their relative 2^-8. With Float32
+  /// intermediates hi and lo still go through bf16 CBs of their own (split_temp): a Float32 one
+  /// reaches the reduce through SrcA as TF32, truncated toward zero (-0.37 2^-10 of each term on
+  /// average: Sums/RowSumF32), where bf16 hi and lo are read exactly.
   bool split_sums_ = false;
   std::string scaler_cb_, mask_cb_;
 
@@ -225,6 +213,9 @@ private:
   /// `e` is a sum or difference or a dest-only variable, hi = bf16(a) and lo = a - hi in bf16
   /// temporaries.
   std::vector<Val> sum_parts(const Val& a, const ir::Expr& e);
+  /// A bf16 intermediate CB for hi or lo (sum_parts): the intermediates' temp_cb when they are
+  /// bf16, else one of free_split_temps_.
+  std::string split_temp();
   /// reduce_tile of CB tile `v` (sum or max, along rows or columns) into DST slot `slot`.
   void reduce_tile(bool is_max, bool row, const Val& v, int slot);
   const std::string& scaler() const;

@@ -75,6 +75,11 @@ bool dst_fp32(const ir::Program& p) {
   return p.dst_fp32.value_or(options(p).fp32_acc);
 }
 
+bool intermediates_f32(const ir::Program& p) {
+  return std::any_of(p.tensors.begin(), p.tensors.end(),
+                     [](const ir::Tensor& t) { return t.dtype == ir::DType::f32; });
+}
+
 bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel) {
   // Whether the kernel accumulates: a product, a reduction, or a value carried across a loop.
   struct FindAccumulation : ir::Visitor {
@@ -92,10 +97,8 @@ bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel) {
     }
   } finder;
   finder.visit(kernel.body);
-  const bool f32_tensor = std::any_of(p.tensors.begin(), p.tensors.end(), [](const ir::Tensor& t) {
-    return t.dtype == ir::DType::f32;
-  });
-  return options(p).fp32_acc || finder.found || f32_tensor;
+  // f32 data (Float32 intermediates) in a 16-bit DST would keep only bf16 precision.
+  return options(p).fp32_acc || finder.found || intermediates_f32(p);
 }
 
 Unpackers unpackers(const ir::Call& c) {

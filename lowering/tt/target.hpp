@@ -37,6 +37,14 @@ std::vector<std::int64_t> free_cb_indices(const ir::Program& p, ir::CBRole role)
 /// accumulation on Wormhole).
 std::int64_t dst_capacity(const ir::Program& p, bool fp32_acc);
 
+/// Whether the kernel's intermediates are Float32: it has an f32 tensor. Intermediates share the
+/// tensors' format (a bf16 kernel keeps one format for every CB, so the unpacker and packer stay
+/// as compute_kernel_hw_startup configured them); the one fact behind select-tile-ops' Float32
+/// temporaries and its split sums (only with bf16 ones), plan-buffers' mask tile format, an fp32
+/// DST for f32 data, and keep-rows' sums before the rowsum (only with bf16 ones: with Float32
+/// intermediates the reduce reads the sum through SrcA as TF32).
+bool intermediates_f32(const ir::Program& p);
+
 /// Whether DST holds fp32 (ComputeConfig::fp32_dest_acc_en): the `fp32_acc` option, or a kernel
 /// that accumulates (an `@`, a reduction builtin, a value carried across a `for` loop) or has an
 /// f32 tensor. A 16-bit DST rounds every partial sum to bf16, which breaks the documented bf16

@@ -187,6 +187,54 @@ INSTANTIATE_TEST_SUITE_P(Sums, Centred,
                                   std::to_string(std::get<1>(p.param));
                          });
 
+class RowSumF32 : public ::testing::TestWithParam<Sizes> {};
+
+// s += rowsum(x + x) over f32 x in U(1, 3), 64 rows: the terms t = 2x are not bf16-exact, and the
+// kernel's intermediates are Float32 (tt::intermediates_f32). Bound, from the chip's formats: a
+// term read through SrcA as TF32 loses less than 2^-10 |t| (one truncation per term, the operand
+// precision docs/language.md documents), and the fp32 sums of reduce_tile and of the carried s
+// round as set_f32_sum_bound says; the bias must stay within kBiasFraction of that, as for every
+// sum here. Truncation is always toward zero, so N terms truncated lose on average about a
+// third of their bound (t in [2, 6): half an ulp of 2^-9 or 2^-8), all in one direction: on TT,
+// before select-tile-ops split such a term into bf16 hi and lo with Float32 intermediates too,
+// bias -1.51 at N = 1024 (bound 0.531) and -5.99 at 4096 (bound 2.5), max|err| 1.6 and 6.12;
+// after, +2.0e-5 and -1.1e-4, max|err| 1.6e-3 and 6.3e-3 (the CPU's 7.1e-4 and 6.0e-3).
+TEST_P(RowSumF32, WithinOneTf32TruncationPerTermUnbiased) {
+  const auto [b, n] = GetParam();
+  Rng rng(0x5a15 + static_cast<std::uint64_t>(n));
+  const auto x = random_f32(64, n, 1, 3, rng);
+  Matrix<float> y(64, 1);
+  if (b == Backend::cpu)
+    gen::row_sum_f32::run_cpu(x.cview(), y.view());
+  else
+    gen::row_sum_f32::run_tt(device(), x.cview(), y.view());
+  Reference ref{64, 1, std::vector<double>(64), {}};
+  std::vector<double> magnitude(64);
+  for (std::int64_t r = 0; r < 64; ++r)
+    for (std::int64_t c = 0; c < n; ++c) {
+      const double t = 2.0 * static_cast<double>(x.at(r, c));
+      ref.value[static_cast<std::size_t>(r)] += t;
+      magnitude[static_cast<std::size_t>(r)] += std::abs(t);
+    }
+  set_f32_sum_bound(ref, magnitude, static_cast<double>(n));
+  double bound_sum = 0;
+  for (std::size_t r = 0; r < 64; ++r)
+    bound_sum += ref.bound[r] += std::ldexp(magnitude[r], -10);
+  ref.bias_bound = kBiasFraction * bound_sum / 64;
+  Outcome out = verify_kernel(TK_E2E_SUMS_FILE, "row_sum_f32", {{{"x", to_interp(x)}}, {}, {}},
+                              "y", y, ref);
+  report(out);
+  EXPECT_TRUE(out.ok) << out.detail;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sums, RowSumF32,
+                         ::testing::Combine(::testing::Values(Backend::cpu, Backend::tt),
+                                            ::testing::Values(1024, 4096)),
+                         [](const auto& p) {
+                           return std::string(to_string(std::get<0>(p.param))) + "_N" +
+                                  std::to_string(std::get<1>(p.param));
+                         });
+
 class LayernormOffset : public ::testing::TestWithParam<std::tuple<Backend, std::int64_t, double>> {
 };
 

@@ -4,6 +4,7 @@
 // rules on inputs built to show them (offset parallel loops, L1 tensors, an intermediate holding
 // two tiles, scalars, loops that need one init or several, reduce mode).
 #include "dsl/check.hpp"
+#include "lowering/tt/target.hpp"
 #include "parser/parse.hpp"
 #include "tt_test_util.hpp"
 
@@ -1117,6 +1118,93 @@ TEST(TTStages, KeepRowsSumsBeforeTheRowsumOnlyAComputedTermNotAssignedAfter) {
   EXPECT_EQ(out.find("s_sum"), std::string::npos) << out;
 }
 
+// One fact, read by four decisions: a kernel's intermediates are Float32 when it has an f32
+// tensor (tt::intermediates_f32). The same rmsnorm-like kernel with a bf16 output and with an f32
+// one: with bf16 intermediates keep-rows sums the squares before the rowsum (select-tile-ops
+// then splits the reduced fp32 sum into hi + lo) and select-tile-ops' temporaries are bf16; with
+// Float32 ones the rowsum stays tile by tile (the reduce would read the sum as TF32), the
+// temporaries are Float32, and DST is fp32 whatever else the kernel does.
+TEST(TTStages, IntermediatesAreFloat32ExactlyWhenTheKernelHasAnF32Tensor) {
+  const std::string bf16 = R"(kernel n(x: bf16[M, N]) -> (y: bf16[M, N]) {
+    parallel i in tiles(M) {
+        ss = zeros()
+        for j in tiles(N) { ss += rowsum(square(x[i, j])) }
+        r = rsqrt(ss * (1.0 / N))
+        for j in tiles(N) { y[i, j] = x[i, j] * bcast_col(r) }
+    }
+}
+)";
+  std::string f32 = bf16;
+  f32.replace(f32.find("(y: bf16"), 8, "(y: f32");
+  auto module_after = [](const std::string& tk, const std::string& stage) {
+    SourceFile file("k.tk", tk);
+    Diagnostics diags(&file);
+    std::optional<dsl::Module> ast = parser::parse(file, diags);
+    if (!ast || !dsl::check(*ast, diags)) {
+      ADD_FAILURE() << diags.str();
+      return ir::Module{};
+    }
+    PipelineOptions o;
+    o.stop_after = stage;
+    std::optional<ir::Module> m = run_pipeline(*ast, Target::tt, o, diags);
+    EXPECT_TRUE(m) << diags.str();
+    return m ? *m : ir::Module{};
+  };
+  EXPECT_FALSE(tt::intermediates_f32(module_after(bf16, "plan-buffers").programs.at(0)));
+  EXPECT_TRUE(tt::intermediates_f32(module_after(f32, "plan-buffers").programs.at(0)));
+  EXPECT_NE(after_tk(bf16, "keep-rows").find("ss_sum"), std::string::npos);
+  EXPECT_EQ(after_tk(f32, "keep-rows").find("ss_sum"), std::string::npos);
+  const std::string sel_bf16 = cb_lines(after_tk(bf16, "select-tile-ops"));
+  const std::string sel_f32 = cb_lines(after_tk(f32, "select-tile-ops"));
+  EXPECT_NE(sel_bf16.find("format Float16_b page 2048 depth 1 role intermediate"),
+            std::string::npos)
+      << sel_bf16;
+  EXPECT_EQ(sel_f32.find("format Float16_b page 2048 depth 1 role intermediate"),
+            std::string::npos)
+      << sel_f32;
+  // An f32 tensor alone makes DST fp32: an element-wise kernel accumulates nothing.
+  const std::string copy = "kernel c(x: f32[M, N]) -> (y: f32[M, N]) {\n"
+                           "    parallel i in tiles(M), j in tiles(N) { y[i, j] = exp(x[i, j]) }\n"
+                           "}\n";
+  EXPECT_TRUE(tt::dst_fp32(module_after(copy, "select-tile-ops").programs.at(0)));
+}
+
+// select-tile-ops splits a reduced sum into hi + lo with Float32 intermediates too: in an f32
+// kernel, rowsum(x + x) packs hi to a bf16 CB (the packer rounds), lo = v - hi to a second bf16
+// one, and reduces both, each read exactly through SrcA; one Float32 temporary would have been
+// truncated to TF32 there (Sums/RowSumF32 on both targets).
+TEST(TTStages, SelectTileOpsSplitsAReducedSumIntoBf16PartsWithFloat32Intermediates) {
+  const std::string tk = R"(kernel r(x: f32[M, N]) -> (y: f32[M, 1]) {
+    parallel i in tiles(M) {
+        s = zeros()
+        for j in tiles(N) { s += rowsum(x[i, j] + x[i, j]) }
+        y[i, 0] = s
+    }
+}
+)";
+  const std::string after = after_tk(tk, "select-tile-ops");
+  const std::string cbs = cb_lines(after);
+  EXPECT_NE(cbs.find("  cb cb_tmp0 index 26 format Float16_b page 2048 depth 1 role intermediate\n"
+                     "  cb cb_tmp1 index 27 format Float16_b page 2048 depth 1 role intermediate\n"),
+            std::string::npos)
+      << cbs;
+  EXPECT_NE(after.find(R"(        copy_tile(cb_sum0, 0, 0)
+        pack_tile(0, cb_tmp0)
+        cb_wait_front(cb_tmp0, 1)
+        copy_tile(cb_sum0, 0, 0)
+        cb_pop_front(cb_sum0, 1)
+        copy_tile(cb_tmp0, 0, 1)
+        sub_binary_tile(0, 1, 0)
+        pack_tile(0, cb_tmp1)
+        cb_wait_front(cb_tmp1, 1)
+        copy_tile(cb_s, 0, 0)
+        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)
+        reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_tmp1, cb_scaler, 0, 0, 0)
+)"),
+            std::string::npos)
+      << after;
+}
+
 // keep-rows, halves: a work item's row is read half by the reader (NoC 1) and half by the writer
 // (NoC 0), and the reader writes the outputs of the loops over its half, so that both NoCs carry
 // reads and writes all through the run. That takes a second input CB per row and an output CB
@@ -1228,19 +1316,134 @@ TEST(TTStages, BatchSectionsRunsARowLoopOfOneTileSectionsAsBatches) {
   EXPECT_NE(compute.find(packs), std::string::npos) << compute;
 }
 
-// A loop whose one-tile section packs into a CB that is not a row's (an output the writer drains,
-// two pages deep) is left as it was: a batch would reserve more pages than the CB may have free.
-TEST(TTStages, BatchSectionsLeavesALoopThatPacksIntoAStream) {
+// batch-sections, an output walk: layernorm's `y[i, j] = (x - mean) * r * gamma + beta` over its
+// kept row, one DST section of one tile per j in two slots (fp32 DST: 4), packed into an output
+// and written, runs as batches of two tiles in one section: each operation, and so each init,
+// once per pair; the writes of the pair follow its packs, in the body's order. The output CB
+// (two pages, drained tile by tile by the writer) takes the pair a page at a time: each pack
+// reserves and pushes its own page in the one section, so that no reservation can run past the
+// CB's end.
+TEST(TTStages, BatchSectionsRunsAnOutputWalkAsBatchesEachPackItsOwnPage) {
+  const std::string tk = tk::test::read_file(tk::test::source_dir() / "examples" / "layernorm.tk");
+  const std::string before = after_tk(tk, "peel-mask");
+  const std::string after = after_tk(tk, "batch-sections");
+  const std::string one_tile = R"(      for j in 0 .. row_mid_1 serial {
+        unary_bcast(BroadcastType::COL, cb_mean, 0, 0)
+        copy_tile(cb_x_row, j, 1)
+        sub_binary_tile(1, 0, 1)
+        unary_bcast(BroadcastType::COL, cb_r, 0, 0)
+        mul_binary_tile(1, 0, 1)
+        unary_bcast(BroadcastType::ROW, cb_gamma_row, j, 0)
+        mul_binary_tile(1, 0, 1)
+        unary_bcast(BroadcastType::ROW, cb_beta_row, j, 0)
+        add_binary_tile(1, 0, 1)
+        pack_tile(1, cb_y_by_reader)
+        df.write_tile(cb_y_by_reader, y, i * Nt + j)
+      }
+)";
+  ASSERT_NE(before.find(one_tile), std::string::npos) << before;
+  EXPECT_EQ(after.find(one_tile), std::string::npos) << after;
+  const std::string batched = R"(      let j_batched: i32 = row_mid_1
+      for jb in 0 .. j_batched / 2 serial {
+        unary_bcast(BroadcastType::COL, cb_mean, 0, 0)
+        unary_bcast(BroadcastType::COL, cb_mean, 0, 2)
+        copy_tile(cb_x_row, jb * 2, 1)
+        copy_tile(cb_x_row, jb * 2 + 1, 3)
+        sub_binary_tile(1, 0, 1)
+        sub_binary_tile(3, 2, 3)
+        unary_bcast(BroadcastType::COL, cb_r, 0, 0)
+        unary_bcast(BroadcastType::COL, cb_r, 0, 2)
+        mul_binary_tile(1, 0, 1)
+        mul_binary_tile(3, 2, 3)
+        unary_bcast(BroadcastType::ROW, cb_gamma_row, jb * 2, 0)
+        unary_bcast(BroadcastType::ROW, cb_gamma_row, jb * 2 + 1, 2)
+        mul_binary_tile(1, 0, 1)
+        mul_binary_tile(3, 2, 3)
+        unary_bcast(BroadcastType::ROW, cb_beta_row, jb * 2, 0)
+        unary_bcast(BroadcastType::ROW, cb_beta_row, jb * 2 + 1, 2)
+        add_binary_tile(1, 0, 1)
+        add_binary_tile(3, 2, 3)
+        pack_tile(1, cb_y_by_reader)
+        pack_tile(3, cb_y_by_reader)
+        df.write_tile(cb_y_by_reader, y, i * Nt + jb * 2)
+        df.write_tile(cb_y_by_reader, y, i * Nt + (jb * 2 + 1))
+      }
+      for j in j_batched - j_batched % 2 .. +row_mid_1 - j_batched + j_batched % 2 serial {
+)";
+  EXPECT_NE(after.find(batched), std::string::npos) << after;
+  const std::string compute = function(after_tk(tk, "insert-dst-management"), "compute");
+  const std::string packs = R"(        add_binary_tile(3, 2, 3)
+        tile_regs_commit()
+        tile_regs_wait()
+        cb_reserve_back(cb_y_by_reader, 1)
+        pack_tile(1, cb_y_by_reader)
+        cb_push_back(cb_y_by_reader, 1)
+        cb_reserve_back(cb_y_by_reader, 1)
+        pack_tile(3, cb_y_by_reader)
+        cb_push_back(cb_y_by_reader, 1)
+        tile_regs_release()
+)";
+  EXPECT_NE(compute.find(packs), std::string::npos) << compute;
+}
+
+// batch-sections, a loop inside one open section: layernorm's variance walk keeps v_sum in DST
+// across the row and broadcast the mean into slot 1 every tile; nothing else writes slot 1 and
+// nothing reads it before, so the broadcast runs once before each of the walk's loops (its init
+// and the srcA reconfiguration for x's row then once too). The streamed tail, which waits for
+// each tile, keeps it.
+TEST(TTStages, BatchSectionsHoistsAnInvariantBroadcastOutOfAnOpenSectionsLoop) {
+  const std::string tk = tk::test::read_file(tk::test::source_dir() / "examples" / "layernorm.tk");
+  const std::string after = after_tk(tk, "batch-sections");
+  EXPECT_NE(after.find(R"(      unary_bcast(BroadcastType::COL, cb_mean, 0, 1)
+      for j in 0 .. row_mid reduction {
+        copy_tile(cb_x_row, j, 2)
+        sub_binary_tile(2, 1, 2)
+        square_tile(2)
+        add_binary_tile(0, 2, 0)
+      }
+      unary_bcast(BroadcastType::COL, cb_mean, 0, 1)
+      for j in row_mid .. +row_kept - row_mid reduction {
+)"),
+            std::string::npos)
+      << after;
+  EXPECT_NE(after.find(R"(      for j in row_kept .. +Nt - row_kept reduction {
+        unary_bcast(BroadcastType::COL, cb_mean, 0, 1)
+)"),
+            std::string::npos)
+      << after;
+}
+
+// An output walk over a streamed window (stream-rows: the row read as one block, its tiles read
+// in place) batches as many tiles as a 16-bit DST holds, 8, then 4 and 2; a loop whose section
+// reads tiles from a stream's front (waits for each and pops it: an element-wise kernel's) is
+// left as it was, as its CB, two pages deep, may not hold a batch's tiles.
+TEST(TTStages, BatchSectionsBatchesAWindowedWalkAndLeavesAStreamedOne) {
   const std::string tk = R"(kernel k(x: bf16[M, N]) -> (y: bf16[M, N]) {
     parallel i in tiles(M) {
         for j in tiles(N) { y[i, j] = exp(x[i, j]) }
     }
 }
 )";
-  const std::string before = after_tk(tk, "chunk-rows");
   const std::string after = after_tk(tk, "batch-sections");
+  EXPECT_NE(after.find(R"(      for jb in 0 .. j_batched / 8 serial {
+        copy_tile(cb_x_win, jb * 8, 0)
+)"),
+            std::string::npos)
+      << after;
+  EXPECT_NE(after.find(R"(        pack_tile(7, cb_y)
+        df.write_tile(cb_y, y, i * Nt + jb * 8)
+)"),
+            std::string::npos)
+      << after;
+  EXPECT_NE(after.find("      for jb_2 in 0 .. j_batched % 8 % 4 / 2 serial {\n"), std::string::npos)
+      << after;
+  const std::string streamed = R"(kernel e(x: bf16[M, N]) -> (y: bf16[M, N]) {
+    parallel i in tiles(M), j in tiles(N) { y[i, j] = exp(x[i, j]) }
+}
+)";
+  const std::string before = after_tk(streamed, "chunk-rows");
   ASSERT_NE(before.find("exp_tile(0)"), std::string::npos) << before;
-  EXPECT_EQ(after, before);
+  EXPECT_EQ(after_tk(streamed, "batch-sections"), before);
 }
 
 // peel-mask: `s = where(tril(i, j), s * scale, fill(-inf))` is `s * scale` for every key step

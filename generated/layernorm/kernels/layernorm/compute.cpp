@@ -105,12 +105,12 @@ void kernel_main() {
     cb_push_back(cb_mean, 1);
     tile_regs_release();
     cb_wait_front(cb_mean, 1);
+    unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
+    unary_bcast<BroadcastType::COL>(cb_mean, 0, 1);
+    reconfig_data_format_srca(cb_x_row);
     for (int32_t j = 0; j < row_mid; ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
-      unary_bcast<BroadcastType::COL>(cb_mean, 0, 1);
-      reconfig_data_format_srca(cb_x_row);
       copy_tile_to_dst_init_short(cb_x_row);
       copy_tile(cb_x_row, j, 2);
       sub_binary_tile_init();
@@ -120,10 +120,10 @@ void kernel_main() {
       add_binary_tile_init();
       add_binary_tile(0, 2, 0);
     }
+    unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
+    unary_bcast<BroadcastType::COL>(cb_mean, 0, 1);
+    reconfig_data_format_srca(cb_x_row_w);
     for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
-      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_sum0);
-      unary_bcast<BroadcastType::COL>(cb_mean, 0, 1);
-      reconfig_data_format_srca(cb_x_row_w);
       copy_tile_to_dst_init_short(cb_x_row_w);
       copy_tile(cb_x_row_w, j - row_half, 2);
       sub_binary_tile_init();
@@ -218,7 +218,50 @@ void kernel_main() {
     cb_push_back(cb_r, 1);
     tile_regs_release();
     cb_wait_front(cb_r, 1);
-    for (int32_t j = 0; j < row_mid_1; ++j) {
+    const int32_t j_batched = row_mid_1;
+    pack_reconfig_data_format(cb_y_by_reader);
+    for (int32_t jb = 0; jb < j_batched / 2; ++jb) {
+      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_y_by_reader);
+      tile_regs_acquire();
+      unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
+      unary_bcast<BroadcastType::COL>(cb_mean, 0, 2);
+      reconfig_data_format_srca(cb_x_row);
+      copy_tile_to_dst_init_short(cb_x_row);
+      copy_tile(cb_x_row, jb * 2, 1);
+      copy_tile(cb_x_row, jb * 2 + 1, 3);
+      sub_binary_tile_init();
+      sub_binary_tile(1, 0, 1);
+      sub_binary_tile(3, 2, 3);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y_by_reader);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 2);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
+      mul_binary_tile(3, 2, 3);
+      unary_bcast_init<BroadcastType::ROW>(cb_gamma_row, cb_y_by_reader);
+      unary_bcast<BroadcastType::ROW>(cb_gamma_row, jb * 2, 0);
+      unary_bcast<BroadcastType::ROW>(cb_gamma_row, jb * 2 + 1, 2);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
+      mul_binary_tile(3, 2, 3);
+      unary_bcast_init<BroadcastType::ROW>(cb_beta_row, cb_y_by_reader);
+      unary_bcast<BroadcastType::ROW>(cb_beta_row, jb * 2, 0);
+      unary_bcast<BroadcastType::ROW>(cb_beta_row, jb * 2 + 1, 2);
+      add_binary_tile_init();
+      add_binary_tile(1, 0, 1);
+      add_binary_tile(3, 2, 3);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(1, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(3, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = j_batched - j_batched % 2;
+         j < j_batched - j_batched % 2 + (row_mid_1 - j_batched + j_batched % 2); ++j) {
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_y_by_reader);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
@@ -246,7 +289,51 @@ void kernel_main() {
       cb_push_back(cb_y_by_reader, 1);
       tile_regs_release();
     }
-    for (int32_t j = row_mid_1; j < row_mid_1 + (shared_kept - row_mid_1); ++j) {
+    const int32_t j_batched_1 = shared_kept - row_mid_1;
+    for (int32_t jb_1 = 0; jb_1 < j_batched_1 / 2; ++jb_1) {
+      unary_bcast_init<BroadcastType::COL>(cb_mean, cb_y);
+      tile_regs_acquire();
+      unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);
+      unary_bcast<BroadcastType::COL>(cb_mean, 0, 2);
+      reconfig_data_format_srca(cb_x_row_w);
+      copy_tile_to_dst_init_short(cb_x_row_w);
+      copy_tile(cb_x_row_w, row_mid_1 + jb_1 * 2 - row_half, 1);
+      copy_tile(cb_x_row_w, row_mid_1 + jb_1 * 2 + 1 - row_half, 3);
+      sub_binary_tile_init();
+      sub_binary_tile(1, 0, 1);
+      sub_binary_tile(3, 2, 3);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 2);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
+      mul_binary_tile(3, 2, 3);
+      unary_bcast_init<BroadcastType::ROW>(cb_gamma_row, cb_y);
+      unary_bcast<BroadcastType::ROW>(cb_gamma_row, row_mid_1 + jb_1 * 2, 0);
+      unary_bcast<BroadcastType::ROW>(cb_gamma_row, row_mid_1 + jb_1 * 2 + 1, 2);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
+      mul_binary_tile(3, 2, 3);
+      unary_bcast_init<BroadcastType::ROW>(cb_beta_row, cb_y);
+      unary_bcast<BroadcastType::ROW>(cb_beta_row, row_mid_1 + jb_1 * 2, 0);
+      unary_bcast<BroadcastType::ROW>(cb_beta_row, row_mid_1 + jb_1 * 2 + 1, 2);
+      add_binary_tile_init();
+      add_binary_tile(1, 0, 1);
+      add_binary_tile(3, 2, 3);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y, 1);
+      pack_tile(1, cb_y);
+      cb_push_back(cb_y, 1);
+      cb_reserve_back(cb_y, 1);
+      pack_tile(3, cb_y);
+      cb_push_back(cb_y, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = row_mid_1 + (j_batched_1 - j_batched_1 % 2);
+         j < row_mid_1 + (j_batched_1 - j_batched_1 % 2) +
+                 (shared_kept - row_mid_1 - j_batched_1 + j_batched_1 % 2);
+         ++j) {
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_y);
       tile_regs_acquire();
       unary_bcast<BroadcastType::COL>(cb_mean, 0, 0);

@@ -170,7 +170,19 @@ void kernel_main() {
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 0; j < row_mid_1; ++j) {
+    const int32_t j_batched = row_mid_1;
+    for (int32_t jb = 0; jb < j_batched / 2; ++jb) {
+      cb_wait_front(cb_y_by_reader, 1);
+      noc_async_write_page(i * Nt + jb * 2, y_accessor, get_read_ptr(cb_y_by_reader));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y_by_reader, 1);
+      cb_wait_front(cb_y_by_reader, 1);
+      noc_async_write_page(i * Nt + (jb * 2 + 1), y_accessor, get_read_ptr(cb_y_by_reader));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y_by_reader, 1);
+    }
+    for (int32_t j = j_batched - j_batched % 2;
+         j < j_batched - j_batched % 2 + (row_mid_1 - j_batched + j_batched % 2); ++j) {
       cb_wait_front(cb_y_by_reader, 1);
       noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y_by_reader));
       noc_async_writes_flushed();

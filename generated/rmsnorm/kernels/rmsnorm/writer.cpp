@@ -80,7 +80,21 @@ void kernel_main() {
         cb_push_back(cb_x_row_w, 16);
       }
     }
-    for (int32_t j = row_mid_1; j < row_mid_1 + (shared_kept - row_mid_1); ++j) {
+    const int32_t j_batched_1 = shared_kept - row_mid_1;
+    for (int32_t jb_1 = 0; jb_1 < j_batched_1 / 2; ++jb_1) {
+      cb_wait_front(cb_y, 1);
+      noc_async_write_page(i * Nt + (row_mid_1 + jb_1 * 2), y_accessor, get_read_ptr(cb_y));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y, 1);
+      cb_wait_front(cb_y, 1);
+      noc_async_write_page(i * Nt + (row_mid_1 + jb_1 * 2 + 1), y_accessor, get_read_ptr(cb_y));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y, 1);
+    }
+    for (int32_t j = row_mid_1 + (j_batched_1 - j_batched_1 % 2);
+         j < row_mid_1 + (j_batched_1 - j_batched_1 % 2) +
+                 (shared_kept - row_mid_1 - j_batched_1 + j_batched_1 % 2);
+         ++j) {
       cb_wait_front(cb_y, 1);
       noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y));
       noc_async_writes_flushed();

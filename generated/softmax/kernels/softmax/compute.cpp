@@ -218,8 +218,67 @@ void kernel_main() {
     cb_push_back(cb_r, 1);
     tile_regs_release();
     cb_wait_front(cb_r, 1);
+    const int32_t j_batched = row_mid;
     reconfig_data_format_srcb(cb_m);
-    for (int32_t j = 0; j < row_mid; ++j) {
+    pack_reconfig_data_format(cb_y_by_reader);
+    for (int32_t jb = 0; jb < j_batched / 3; ++jb) {
+      reconfig_data_format_srca(cb_x_row);
+      sub_bcast_cols_init_short(cb_x_row, cb_m);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, jb * 3, 0, 1);
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, jb * 3 + 1, 0, 2);
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, jb * 3 + 2, 0, 3);
+      exp_tile_init();
+      exp_tile(1);
+      exp_tile(2);
+      exp_tile(3);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y_by_reader);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
+      mul_binary_tile(2, 0, 2);
+      mul_binary_tile(3, 0, 3);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(1, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(2, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(3, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      tile_regs_release();
+    }
+    for (int32_t jb_1 = 0; jb_1 < j_batched % 3 / 2; ++jb_1) {
+      reconfig_data_format_srca(cb_x_row);
+      sub_bcast_cols_init_short(cb_x_row, cb_m);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, j_batched - j_batched % 3 + jb_1 * 2, 0,
+                                          1);
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row, cb_m, j_batched - j_batched % 3 + jb_1 * 2 + 1,
+                                          0, 2);
+      exp_tile_init();
+      exp_tile(1);
+      exp_tile(2);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y_by_reader);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
+      mul_binary_tile(2, 0, 2);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(1, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      cb_reserve_back(cb_y_by_reader, 1);
+      pack_tile(2, cb_y_by_reader);
+      cb_push_back(cb_y_by_reader, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = j_batched - j_batched % 3 % 2;
+         j < j_batched - j_batched % 3 % 2 + (row_mid - j_batched + j_batched % 3 % 2); ++j) {
       reconfig_data_format_srca(cb_x_row);
       sub_bcast_cols_init_short(cb_x_row, cb_m);
       tile_regs_acquire();
@@ -237,7 +296,70 @@ void kernel_main() {
       cb_push_back(cb_y_by_reader, 1);
       tile_regs_release();
     }
-    for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
+    const int32_t j_batched_1 = row_kept - row_mid;
+    for (int32_t jb_2 = 0; jb_2 < j_batched_1 / 3; ++jb_2) {
+      reconfig_data_format_srca(cb_x_row_w);
+      sub_bcast_cols_init_short(cb_x_row_w, cb_m);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row_w, cb_m, row_mid + jb_2 * 3 - row_half, 0, 1);
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row_w, cb_m, row_mid + jb_2 * 3 + 1 - row_half, 0,
+                                          2);
+      sub_tiles_bcast<BroadcastType::COL>(cb_x_row_w, cb_m, row_mid + jb_2 * 3 + 2 - row_half, 0,
+                                          3);
+      exp_tile_init();
+      exp_tile(1);
+      exp_tile(2);
+      exp_tile(3);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
+      mul_binary_tile(2, 0, 2);
+      mul_binary_tile(3, 0, 3);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y, 1);
+      pack_tile(1, cb_y);
+      cb_push_back(cb_y, 1);
+      cb_reserve_back(cb_y, 1);
+      pack_tile(2, cb_y);
+      cb_push_back(cb_y, 1);
+      cb_reserve_back(cb_y, 1);
+      pack_tile(3, cb_y);
+      cb_push_back(cb_y, 1);
+      tile_regs_release();
+    }
+    for (int32_t jb_3 = 0; jb_3 < j_batched_1 % 3 / 2; ++jb_3) {
+      reconfig_data_format_srca(cb_x_row_w);
+      sub_bcast_cols_init_short(cb_x_row_w, cb_m);
+      tile_regs_acquire();
+      sub_tiles_bcast<BroadcastType::COL>(
+          cb_x_row_w, cb_m, row_mid + (j_batched_1 - j_batched_1 % 3) + jb_3 * 2 - row_half, 0, 1);
+      sub_tiles_bcast<BroadcastType::COL>(
+          cb_x_row_w, cb_m, row_mid + (j_batched_1 - j_batched_1 % 3) + jb_3 * 2 + 1 - row_half, 0,
+          2);
+      exp_tile_init();
+      exp_tile(1);
+      exp_tile(2);
+      unary_bcast_init<BroadcastType::COL>(cb_r, cb_y);
+      unary_bcast<BroadcastType::COL>(cb_r, 0, 0);
+      mul_binary_tile_init();
+      mul_binary_tile(1, 0, 1);
+      mul_binary_tile(2, 0, 2);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_y, 1);
+      pack_tile(1, cb_y);
+      cb_push_back(cb_y, 1);
+      cb_reserve_back(cb_y, 1);
+      pack_tile(2, cb_y);
+      cb_push_back(cb_y, 1);
+      tile_regs_release();
+    }
+    for (int32_t j = row_mid + (j_batched_1 - j_batched_1 % 3 % 2);
+         j < row_mid + (j_batched_1 - j_batched_1 % 3 % 2) +
+                 (row_kept - row_mid - j_batched_1 + j_batched_1 % 3 % 2);
+         ++j) {
       reconfig_data_format_srca(cb_x_row_w);
       sub_bcast_cols_init_short(cb_x_row_w, cb_m);
       tile_regs_acquire();

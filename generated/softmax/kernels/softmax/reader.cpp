@@ -106,7 +106,35 @@ void kernel_main() {
       noc_async_read_barrier();
       cb_push_back(cb_x, 1);
     }
-    for (int32_t j = 0; j < row_mid; ++j) {
+    const int32_t j_batched = row_mid;
+    for (int32_t jb = 0; jb < j_batched / 3; ++jb) {
+      cb_wait_front(cb_y_by_reader, 1);
+      noc_async_write_page(i * Nt + jb * 3, y_accessor, get_read_ptr(cb_y_by_reader));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y_by_reader, 1);
+      cb_wait_front(cb_y_by_reader, 1);
+      noc_async_write_page(i * Nt + (jb * 3 + 1), y_accessor, get_read_ptr(cb_y_by_reader));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y_by_reader, 1);
+      cb_wait_front(cb_y_by_reader, 1);
+      noc_async_write_page(i * Nt + (jb * 3 + 2), y_accessor, get_read_ptr(cb_y_by_reader));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y_by_reader, 1);
+    }
+    for (int32_t jb_1 = 0; jb_1 < j_batched % 3 / 2; ++jb_1) {
+      cb_wait_front(cb_y_by_reader, 1);
+      noc_async_write_page(i * Nt + (j_batched - j_batched % 3 + jb_1 * 2), y_accessor,
+                           get_read_ptr(cb_y_by_reader));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y_by_reader, 1);
+      cb_wait_front(cb_y_by_reader, 1);
+      noc_async_write_page(i * Nt + (j_batched - j_batched % 3 + jb_1 * 2 + 1), y_accessor,
+                           get_read_ptr(cb_y_by_reader));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y_by_reader, 1);
+    }
+    for (int32_t j = j_batched - j_batched % 3 % 2;
+         j < j_batched - j_batched % 3 % 2 + (row_mid - j_batched + j_batched % 3 % 2); ++j) {
       cb_wait_front(cb_y_by_reader, 1);
       noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y_by_reader));
       noc_async_writes_flushed();

@@ -78,7 +78,37 @@ void kernel_main() {
         cb_push_back(cb_x_row_w, 16);
       }
     }
-    for (int32_t j = row_mid; j < row_mid + (row_kept - row_mid); ++j) {
+    const int32_t j_batched_1 = row_kept - row_mid;
+    for (int32_t jb_2 = 0; jb_2 < j_batched_1 / 3; ++jb_2) {
+      cb_wait_front(cb_y, 1);
+      noc_async_write_page(i * Nt + (row_mid + jb_2 * 3), y_accessor, get_read_ptr(cb_y));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y, 1);
+      cb_wait_front(cb_y, 1);
+      noc_async_write_page(i * Nt + (row_mid + jb_2 * 3 + 1), y_accessor, get_read_ptr(cb_y));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y, 1);
+      cb_wait_front(cb_y, 1);
+      noc_async_write_page(i * Nt + (row_mid + jb_2 * 3 + 2), y_accessor, get_read_ptr(cb_y));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y, 1);
+    }
+    for (int32_t jb_3 = 0; jb_3 < j_batched_1 % 3 / 2; ++jb_3) {
+      cb_wait_front(cb_y, 1);
+      noc_async_write_page(i * Nt + (row_mid + (j_batched_1 - j_batched_1 % 3) + jb_3 * 2),
+                           y_accessor, get_read_ptr(cb_y));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y, 1);
+      cb_wait_front(cb_y, 1);
+      noc_async_write_page(i * Nt + (row_mid + (j_batched_1 - j_batched_1 % 3) + jb_3 * 2 + 1),
+                           y_accessor, get_read_ptr(cb_y));
+      noc_async_writes_flushed();
+      cb_pop_front(cb_y, 1);
+    }
+    for (int32_t j = row_mid + (j_batched_1 - j_batched_1 % 3 % 2);
+         j < row_mid + (j_batched_1 - j_batched_1 % 3 % 2) +
+                 (row_kept - row_mid - j_batched_1 + j_batched_1 % 3 % 2);
+         ++j) {
       cb_wait_front(cb_y, 1);
       noc_async_write_page(i * Nt + j, y_accessor, get_read_ptr(cb_y));
       noc_async_writes_flushed();
