@@ -111,7 +111,7 @@ inline constexpr ArchSpec kBlackhole{
                                    "published)"},
     .unpack_shared_bytes_per_cycle = {32, "ISA: Wormhole's x2 rate while both unpackers fetch"},
     .unpack_address = {2, "ISA: Wormhole's UNPACR address cycles"},
-    .matmul_call = {28, "assumption: Wormhole's (pinned by GEMM's N150 HiFi4 rows)"},
+    .matmul_call = {20, "assumption: Wormhole's (pinned by GEMM's N150 HiFi4 rows)"},
     .init_call = {50, "assumption: a few dozen configuration-register writes"},
     .dst_handoff = {10, "assumption: a semaphore update and a stall on it"},
     .dram_bank_bytes_per_cycle = {45.37, "MOREH: all 8 banks read at >= 490 GB/s; / 8 / 1.35"},

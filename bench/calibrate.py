@@ -39,6 +39,7 @@ import concurrent.futures
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -125,7 +126,24 @@ PUBLISHED = [
     ("out_of_box", False, 4096, 4096, 4096, "bfp4_b", "LoFi", 82.25),
 ]
 CYCLES_PER_TILE = {"LoFi": 16, "HiFi2": 32, "HiFi3": 48, "HiFi4": 64}  # GEMM_FLOPS.md
-N150_GRID = (8, 8)  # the n150 rows' grid: the whole of arch/wormhole_b0.hpp's (checked per run)
+# GEMM_FLOPS.md's "Grid Size" of every N150 row above (its text: "the full grid size (8×8 in
+# Wormhole ...)"): published data, like M, K and N. The rows run on the grid of the architecture's
+# table (arch_grid); --self-test checks that the two agree, and each run that its compute kernels
+# ran on every core of it.
+PUBLISHED_N150_GRID = (8, 8)
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def arch_grid(name):
+    """The (x, y) grid of arch/<name>.hpp (`.grid_x`, `.grid_y`): the one table of chip facts."""
+    text = (ROOT / "arch" / f"{name}.hpp").read_text()
+    sides = [re.search(rf"\.grid_{axis} = (\d+),", text) for axis in "xy"]
+    if not all(sides):
+        raise RuntimeError(f"calibrate: no .grid_x / .grid_y in arch/{name}.hpp")
+    return tuple(int(m.group(1)) for m in sides)
+
+
+N150_GRID = arch_grid("wormhole_b0")
 
 
 def all_rows():
@@ -201,6 +219,13 @@ def self_test():
         ("blackhole", 20480, 26624, 26624): (4, 8, 8),
     }
     failures = []
+    if N150_GRID != PUBLISHED_N150_GRID:
+        failures.append(f"arch/wormhole_b0.hpp's grid {N150_GRID} is not the {PUBLISHED_N150_GRID} "
+                        "GEMM_FLOPS.md's N150 rows ran on")
+    bx, by = arch_grid("blackhole")
+    for r in rows:
+        if r["arch"] == "blackhole" and (r["grid"][0] > bx or r["grid"][1] > by):
+            failures.append(f"{r}: its grid is larger than arch/blackhole.hpp's {bx}x{by}")
     for r in rows:
         got = config_of(r)  # a hand-tuned shape missing from HAND_TUNED raises KeyError
         w = want.get((r["arch"], r["M"], r["K"], r["N"]))

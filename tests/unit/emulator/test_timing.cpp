@@ -271,19 +271,20 @@ TEST(EmulatorTiming, ParameterTableStatesItsSources) {
 }
 
 // The math thread of mm.cpp for one output tile of Kt = 2 (Wormhole B0's table: init 50, CB call
-// 10, DST hand-off 10, matmul call 28, HiFi4 64 and HiFi2 32 cycles per product, the unpackers at
+// 10, DST hand-off 10, matmul call 20, HiFi4 64 and HiFi2 32 cycles per product, the unpackers at
 // 64 B/cycle between them; pack 64 B/cycle on the pack thread):
 //   mm_init: the formats and the matmul init, 2 x 50; tile_regs_acquire 10;
 //   per k: cb_wait_front x 2 (20), matmul_tiles, cb_pop_front x 2 (20);
 //   tile_regs_commit 10.
 // matmul_tiles unpacks both tiles for every product, 4 KiB at 64 B/cycle: 64 cycles, as long as
-// the HiFi4 product and twice the HiFi2 one, plus 28 (timing_params.hpp, matmul_call_cycles: the
-// steady state of a stream of calls, within 0.1 cycle of 64 when the bytes bound it). The pack
-// thread (wait 10, reserve 10, pack 32, push 10, release 10) is apart.
+// the HiFi4 product and twice the HiFi2 one, plus `matmul_call` (timing_params.hpp,
+// matmul_call_cycles: the steady state of a stream of calls, within 0.1 cycle of 64 when the bytes
+// bound it). The pack thread (wait 10, reserve 10, pack 32, push 10, release 10) is apart.
 TEST(EmulatorTiming, MatmulCallCostsWhatTheUnpackerAndTheEngineTake) {
   Timed timed;
-  for (const auto& [fidelity, product] : {std::pair{tt::tt_metal::MathFidelity::HiFi4, 92.0},
-                                          std::pair{tt::tt_metal::MathFidelity::HiFi2, 92.0}}) {
+  const double call = 64 + tk::arch::kWormholeB0.matmul_call.value;
+  for (const auto& [fidelity, product] : {std::pair{tt::tt_metal::MathFidelity::HiFi4, call},
+                                          std::pair{tt::tt_metal::MathFidelity::HiFi2, call}}) {
     matmul_one_tile(fidelity);
     const auto& t = emu::last_timing();
     ASSERT_TRUE(t.has_value());
