@@ -17,9 +17,14 @@
 namespace tk::lower::tt {
 
 /// What a tile value holds outside the result of a reduction along one axis: outside column 0
-/// (where rowsum/rowmax put their column vector) or outside row 0 (colsum/colmax). Ordered: each
-/// admits the ones before it.
-enum class Outside : std::uint8_t { zero, nonpos, any };
+/// (where rowsum/rowmax put their column vector) or outside row 0 (colsum/colmax): exactly 0, at
+/// most 0 (-inf included), in [0, 1] (finite: what exp makes of a value at most 0), or anything.
+/// zero is below nonpos and unit, which are below any (`join`).
+enum class Outside : std::uint8_t { zero, nonpos, unit, any };
+/// The least fact that admits both.
+inline Outside join(Outside a, Outside b) {
+  return a == b ? a : a == Outside::zero ? b : b == Outside::zero ? a : Outside::any;
+}
 struct OutsideFacts {
   Outside col = Outside::any; // outside column 0
   Outside row = Outside::any; // outside row 0
@@ -49,6 +54,9 @@ struct TileValue {
   // reduce_init to reduce_uninit, writes zeros there. So it must be packed before any other DST
   // operation, alone in its section: the next one would change the init and drop the mask.
   int mask = -1;
+  // where == cb, dest_only: the variable it is the value of has a copy packed for the FPU in the
+  // same section (TileSelector::pack_fpu_copy); fpu_operand reads that copy instead.
+  std::string var;
 };
 using Val = std::shared_ptr<TileValue>;
 
@@ -106,6 +114,14 @@ public:
   /// Where an FPU operation reads `v`: a value in a dest-only CB is first copied into DST (to be
   /// packed to an ordinary temporary by the caller's to_cb).
   void fpu_operand(const Val& v);
+  /// Packs `v` (in DST, the new value of `name`, whose own CB is dest-only) also to an ordinary
+  /// temporary, in the section that computed it, for the FPU reduction of the next statement:
+  /// the copy fpu_operand would otherwise make in a section of its own (copy_tile, pack).
+  /// Returns the temporary; the caller waits for it after the section.
+  std::string pack_fpu_copy(const Val& v, const std::string& name);
+  /// Pops the copies pack_fpu_copy made that no FPU operation read.
+  void drop_fpu_copies();
+  bool has_fpu_copies() const { return !fpu_copies_.empty(); }
   /// A carried sum (docs/language.md, "Precision"): a tile variable updated from its own value
   /// with +, - or * in a kernel with an fp32 DST. It lives in a dest-only Float32 CB and is
   /// combined through the SFPU, never through SrcA/SrcB, where it would be truncated to TF32
