@@ -219,7 +219,6 @@ void kernel_main() {
     tile_regs_release();
     cb_wait_front(cb_r, 1);
     const int32_t j_batched = row_mid_1;
-    pack_reconfig_data_format(cb_y_by_reader);
     for (int32_t jb = 0; jb < j_batched / 2; ++jb) {
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_y_by_reader);
       tile_regs_acquire();

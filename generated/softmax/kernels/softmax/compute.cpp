@@ -220,7 +220,6 @@ void kernel_main() {
     cb_wait_front(cb_r, 1);
     const int32_t j_batched = row_mid;
     reconfig_data_format_srcb(cb_m);
-    pack_reconfig_data_format(cb_y_by_reader);
     for (int32_t jb = 0; jb < j_batched / 3; ++jb) {
       reconfig_data_format_srca(cb_x_row);
       sub_bcast_cols_init_short(cb_x_row, cb_m);
