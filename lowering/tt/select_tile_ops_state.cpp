@@ -99,6 +99,12 @@ OutsideFacts TileSelector::outside(const Expr& e) const {
   if (!c)
     return both(A);
   auto arg = [&](std::size_t k) { return outside(c->args.at(k)); };
+  // A function of one operand: its facts, computed once (twice per level would be 2^depth calls
+  // on a chain of functions: Generate.TheDeepestKernelsRender).
+  auto unary = [&](auto f) {
+    const OutsideFacts a = arg(0);
+    return OutsideFacts{f(a.col), f(a.row)};
+  };
   switch (c->fn) {
   case Intrinsic::tile_zeros:
     return both(Z);
@@ -125,7 +131,7 @@ OutsideFacts TileSelector::outside(const Expr& e) const {
       return a == U && b == U ? U : A;
     });
   case Intrinsic::tile_exp: // exp(x <= 0) is in [0, 1]
-    return per_axis(arg(0), arg(0), [](Outside a, Outside) { return a == A || a == U ? A : U; });
+    return unary([](Outside a) { return a == A || a == U ? A : U; });
   case Intrinsic::tile_max: // max(0, x <= 0) = 0, max([0, 1], x <= 0) is in [0, 1]
     return per_axis(arg(0), arg(1), [](Outside a, Outside b) {
       return a == A || b == A ? A : a == U || b == U ? U : a == Z || b == Z ? Z : N;
@@ -139,15 +145,15 @@ OutsideFacts TileSelector::outside(const Expr& e) const {
       return a == N || b == N ? N : Z;
     });
   case Intrinsic::tile_relu: // relu(x <= 0) = 0, relu([0, 1]) = itself
-    return per_axis(arg(0), arg(0), [](Outside a, Outside) { return a == A || a == U ? a : Z; });
+    return unary([](Outside a) { return a == A || a == U ? a : Z; });
   case Intrinsic::tile_neg:
   case Intrinsic::tile_abs:
   case Intrinsic::tile_square:
-    return per_axis(arg(0), arg(0), [](Outside a, Outside) { return a == Z ? Z : A; });
+    return unary([](Outside a) { return a == Z ? Z : A; });
   case Intrinsic::tile_mul_scalar: { // 0 * a finite literal
     const FloatImm* f = as<FloatImm>(c->args[1]);
     bool finite = f && std::isfinite(f->value);
-    return per_axis(arg(0), arg(0), [&](Outside a, Outside) { return a == Z && finite ? Z : A; });
+    return unary([&](Outside a) { return a == Z && finite ? Z : A; });
   }
   default:
     return both(A);
@@ -357,9 +363,9 @@ void TileSelector::post(const Val& v) {
   emit(Intrinsic::cb_pop_front, {cb(v->cb), i(1)});
   v->pop = false;
   if (v->temp)
-    (v->dest_only                                                  ? free_dest_temps_
+    (v->dest_only                                                          ? free_dest_temps_
      : prog_.find_cb(v->cb)->format == DataFormat::Float16_b && inter_f32_ ? free_split_temps_
-                                                                   : free_temps_)
+                                                                           : free_temps_)
         .push_back(v->cb);
 }
 
