@@ -155,10 +155,9 @@ private:
       // After the packs, the writes of what they packed into an output (split-kernels gives
       // them to the writer, which then writes a batch's tiles in the order the body did).
       if (c->fn == Intrinsic::df_write_tile) {
-        const bool packed =
-            std::any_of(body.calls.begin(), body.calls.end(), [&](const Call* x) {
-              return x->fn == Intrinsic::pack_tile && cb_name(x->args[1]) == cb_name(c->args[0]);
-            });
+        const bool packed = std::any_of(body.calls.begin(), body.calls.end(), [&](const Call* x) {
+          return x->fn == Intrinsic::pack_tile && cb_name(x->args[1]) == cb_name(c->args[0]);
+        });
         if (!packed || !outputs_.count(cb_name(c->args[0])))
           return std::nullopt;
         writing = true;

@@ -152,9 +152,8 @@ TEST_P(FlashRule, MatchesTheReference) {
   EXPECT_LE(std::abs(out.bias), out.bias_bound);
   std::printf("attention (q = %lld by the rule) tt H = %lld, S = %lld, D = %lld: max |err| %.3g, "
               "PCC %.6f, bias %.3g (bound %.3g)\n",
-              static_cast<long long>(chosen), static_cast<long long>(H),
-              static_cast<long long>(S), static_cast<long long>(D), out.max_abs_err, out.pcc,
-              out.bias, out.bias_bound);
+              static_cast<long long>(chosen), static_cast<long long>(H), static_cast<long long>(S),
+              static_cast<long long>(D), out.max_abs_err, out.pcc, out.bias, out.bias_bound);
 }
 
 INSTANTIATE_TEST_SUITE_P(

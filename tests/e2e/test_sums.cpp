@@ -221,8 +221,8 @@ TEST_P(RowSumF32, WithinOneTf32TruncationPerTermUnbiased) {
   for (std::size_t r = 0; r < 64; ++r)
     bound_sum += ref.bound[r] += std::ldexp(magnitude[r], -10);
   ref.bias_bound = kBiasFraction * bound_sum / 64;
-  Outcome out = verify_kernel(TK_E2E_SUMS_FILE, "row_sum_f32", {{{"x", to_interp(x)}}, {}, {}},
-                              "y", y, ref);
+  Outcome out =
+      verify_kernel(TK_E2E_SUMS_FILE, "row_sum_f32", {{{"x", to_interp(x)}}, {}, {}}, "y", y, ref);
   report(out);
   EXPECT_TRUE(out.ok) << out.detail;
 }

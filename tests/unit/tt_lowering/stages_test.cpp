@@ -1159,8 +1159,7 @@ TEST(TTStages, IntermediatesAreFloat32ExactlyWhenTheKernelHasAnF32Tensor) {
   EXPECT_NE(sel_bf16.find("format Float16_b page 2048 depth 1 role intermediate"),
             std::string::npos)
       << sel_bf16;
-  EXPECT_EQ(sel_f32.find("format Float16_b page 2048 depth 1 role intermediate"),
-            std::string::npos)
+  EXPECT_EQ(sel_f32.find("format Float16_b page 2048 depth 1 role intermediate"), std::string::npos)
       << sel_f32;
   // An f32 tensor alone makes DST fp32: an element-wise kernel accumulates nothing.
   const std::string copy = "kernel c(x: f32[M, N]) -> (y: f32[M, N]) {\n"
@@ -1184,9 +1183,10 @@ TEST(TTStages, SelectTileOpsSplitsAReducedSumIntoBf16PartsWithFloat32Intermediat
 )";
   const std::string after = after_tk(tk, "select-tile-ops");
   const std::string cbs = cb_lines(after);
-  EXPECT_NE(cbs.find("  cb cb_tmp0 index 26 format Float16_b page 2048 depth 1 role intermediate\n"
-                     "  cb cb_tmp1 index 27 format Float16_b page 2048 depth 1 role intermediate\n"),
-            std::string::npos)
+  EXPECT_NE(
+      cbs.find("  cb cb_tmp0 index 26 format Float16_b page 2048 depth 1 role intermediate\n"
+               "  cb cb_tmp1 index 27 format Float16_b page 2048 depth 1 role intermediate\n"),
+      std::string::npos)
       << cbs;
   EXPECT_NE(after.find(R"(        copy_tile(cb_sum0, 0, 0)
         pack_tile(0, cb_tmp0)
@@ -1435,7 +1435,8 @@ TEST(TTStages, BatchSectionsBatchesAWindowedWalkAndLeavesAStreamedOne) {
 )"),
             std::string::npos)
       << after;
-  EXPECT_NE(after.find("      for jb_2 in 0 .. j_batched % 8 % 4 / 2 serial {\n"), std::string::npos)
+  EXPECT_NE(after.find("      for jb_2 in 0 .. j_batched % 8 % 4 / 2 serial {\n"),
+            std::string::npos)
       << after;
   const std::string streamed = R"(kernel e(x: bf16[M, N]) -> (y: bf16[M, N]) {
     parallel i in tiles(M), j in tiles(N) { y[i, j] = exp(x[i, j]) }
@@ -1449,10 +1450,11 @@ TEST(TTStages, BatchSectionsBatchesAWindowedWalkAndLeavesAStreamedOne) {
 // peel-mask: `s = where(tril(i, j), s * scale, fill(-inf))` is `s * scale` for every key step
 // below the row's diagonal (j < i), so the key loop `for j in 0 .. i + 1` runs as `for j in 0 ..
 // j_below` without the mask group (no fill, no mask tile from the reader, no wait, copy, pop or
-// where; the scaled score packed from its own slot, to the copy for rowmax and to s's CB) and `for j in j_below .. +i + 1 - j_below`
-// as before. With the Q chunk, i is `min(qc * 4 + qr, St - 1)` inside `for qr in 0 .. 4`: the
-// bound below every row of the chunk is min(qc * 4, St - 1). (bench/attention_q1.tk is the
-// example with its chunk fixed at one row: the example's own kernel is chunked by the host's rule.)
+// where; the scaled score packed from its own slot, to the copy for rowmax and to s's CB) and `for
+// j in j_below .. +i + 1 - j_below` as before. With the Q chunk, i is `min(qc * 4 + qr, St - 1)`
+// inside `for qr in 0 .. 4`: the bound below every row of the chunk is min(qc * 4, St - 1).
+// (bench/attention_q1.tk is the example with its chunk fixed at one row: the example's own kernel
+// is chunked by the host's rule.)
 TEST(TTStages, PeelMaskRunsTheStepsBelowTheDiagonalWithoutTheMask) {
   const std::string tk = tk::test::read_file(tk::test::source_dir() / "bench" / "attention_q1.tk");
   const std::string after = after_tk(tk, "peel-mask");
