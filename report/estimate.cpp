@@ -101,13 +101,8 @@ std::optional<double> eval(const Expr& e, const Env& env,
           return std::nullopt;
         a[k] = static_cast<std::int64_t>(*x);
       }
-      const tk::tt_host::QChunkLimits l{.cores = a[3],
-                                        .window = a[4],
-                                        .max_q = a[5],
-                                        .step_fixed = a[6],
-                                        .step_per_tile = a[7],
-                                        .page = a[8],
-                                        .dram_bytes = static_cast<double>(a[9]) / 1000.0};
+      const tk::tt_host::QChunkLimits l =
+          tk::tt_host::q_chunk_limits(a[3], a[4], a[5], a[6], a[7], a[8], a[9]);
       return static_cast<double>(tk::tt_host::choose_q_chunk(a[0], a[1], a[2], l));
     }
     if (c->fn == Intrinsic::get_arg_val && args) {

@@ -86,7 +86,7 @@ double math_thread_cycles(const Program& p, const Call& c, int phases) {
                                       static_cast<double>(ct->value), page_of(p, c.args[0]),
                                       page_of(p, c.args[1]));
   }
-  case Intrinsic::mm_init:         // the formats' and the matmul's
+  case Intrinsic::mm_init:          // the formats' and the matmul's
   case Intrinsic::unary_bcast_init: // the binary op's and the formats'
     return 2 * a.init_call.value;
   default:
