@@ -7,9 +7,11 @@
 #include "attention.hpp"
 #include "attention_bfp8.hpp"
 #include "attention_flash.hpp"
+#include "attention_hifi2.hpp"
 #include "attention_q1.hpp"
 #include "attention_q2.hpp"
 #include "attention_q4.hpp"
+#include "attention_q8.hpp"
 #include "axpby.hpp"
 #include "eltwise_add.hpp"
 #include "layernorm.hpp"
@@ -75,6 +77,11 @@ const Program kProgramTable[] = {
     {"attention_q1", true, Family::attention, "bf16", "fp32", "2HSSD"},
     {"attention_q2", true, Family::attention, "bf16", "fp32", "2HSSD"},
     {"attention_q4", true, Family::attention, "bf16", "fp32", "2HSSD"},
+    // bench/attention_q8.tk: the chunk of eight rows, the most the row state's CBs hold.
+    {"attention_q8", true, Family::attention, "bf16", "fp32", "2HSSD"},
+    // bench/attention_hifi2.tk: the rule's q at HiFi2, the fidelity of TTNN's published
+    // FlashAttention figures (docs/bench.md, "Like for like").
+    {"attention_hifi2", true, Family::attention, "bf16", "fp32", "2HSSD", "HiFi2"},
 };
 } // namespace
 
@@ -419,6 +426,10 @@ RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::i
     tk::gen::attention_q2::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "attention_q4")
     tk::gen::attention_q4::run_tt(device, qv, kv, vv, scale, ov);
+  else if (name == "attention_q8")
+    tk::gen::attention_q8::run_tt(device, qv, kv, vv, scale, ov);
+  else if (name == "attention_hifi2")
+    tk::gen::attention_hifi2::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "attention_bfp8") {
     // Q, K, V as floats: the generated host rounds them to Bfp8_b, and the reference below uses
     // the values those pages hold.

@@ -27,6 +27,7 @@
 #include "lowering/tt/partition_work.hpp"
 #include "lowering/tt/peel_mask.hpp"
 #include "lowering/tt/plan_buffers.hpp"
+#include "lowering/tt/price_q_chunk.hpp"
 #include "lowering/tt/select_tile_ops.hpp"
 #include "lowering/tt/split_kernels.hpp"
 #include "lowering/tt/stream_rows.hpp"
@@ -135,6 +136,10 @@ constexpr Stage kTT[] = {
      "tile_regs_acquire/commit/wait/release around each DST section, "
      "packs into reserved pages",
      insert_dst_management},
+    {"price-q-chunk",
+     "the Q chunk rule's step costs: one query row's key step of the compute kernel priced by "
+     "the timing model's table at D = 64 and 128",
+     price_q_chunk},
     {"finalize-signature",
      "the host plan: buffers, kernels with processors and configs, "
      "runtime and compile args",

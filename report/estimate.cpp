@@ -3,6 +3,7 @@
 #include "include/tilekit/matmul_blocks.hpp"
 #include "include/tilekit/q_chunk.hpp"
 
+#include "lowering/tt/call_cost.hpp"
 #include "lowering/tt/target.hpp"
 #include "support/diagnostics.hpp"
 
@@ -100,13 +101,8 @@ std::optional<double> eval(const Expr& e, const Env& env,
           return std::nullopt;
         a[k] = static_cast<std::int64_t>(*x);
       }
-      const tk::tt_host::QChunkLimits l{.cores = a[3],
-                                        .window = a[4],
-                                        .max_q = a[5],
-                                        .step_fixed = a[6],
-                                        .step_per_tile = a[7],
-                                        .page = a[8],
-                                        .dram_bytes = static_cast<double>(a[9]) / 1000.0};
+      const tk::tt_host::QChunkLimits l =
+          tk::tt_host::q_chunk_limits(a[3], a[4], a[5], a[6], a[7], a[8], a[9]);
       return static_cast<double>(tk::tt_host::choose_q_chunk(a[0], a[1], a[2], l));
     }
     if (c->fn == Intrinsic::get_arg_val && args) {
@@ -145,43 +141,6 @@ struct Counts {
     pack_cycles += o.pack_cycles * static_cast<double>(times);
   }
 };
-
-/// The cost class of a compute call that writes DST or packs (the classes of timing_params.hpp).
-timing::TileOp cost_class(const Call& c) {
-  switch (c.fn) {
-  case Intrinsic::matmul_tiles:
-  case Intrinsic::matmul_tiles_bt:
-  case Intrinsic::matmul_block:
-    return timing::TileOp::Matmul;
-  case Intrinsic::add_tiles:
-  case Intrinsic::sub_tiles:
-  case Intrinsic::add_tiles_bcast:
-  case Intrinsic::sub_tiles_bcast:
-    return timing::TileOp::AddSub;
-  case Intrinsic::mul_tiles:
-  case Intrinsic::mul_tiles_bcast:
-    return timing::TileOp::Mul;
-  case Intrinsic::reduce_tile: {
-    const EnumImm* pool = as<EnumImm>(c.args[0]);
-    const bool max =
-        pool && (pool->value == EnumConst::pool_max || pool->value == EnumConst::pool_min);
-    return max ? timing::TileOp::ReduceMax : timing::TileOp::ReduceSum;
-  }
-  case Intrinsic::copy_tile:
-  case Intrinsic::unary_bcast:
-  case Intrinsic::transpose_wh_tile:
-    return timing::TileOp::Copy;
-  case Intrinsic::pack_tile:
-    return timing::TileOp::Pack;
-  default: { // an SFPU call, in place on DST: `exp_tile` is the function `exp`
-    std::string_view name = to_string(c.fn);
-    if (name.ends_with("_tile"))
-      name.remove_suffix(5);
-    return timing::is_sfpu_function(name) ? timing::TileOp::SfpuFunction
-                                          : timing::TileOp::SfpuSimple;
-  }
-  }
-}
 
 /// The SDK spelling of a call (`matmul_tiles.bt` is matmul_tiles after mm_init_short(a, b, 1)),
 /// with the pool type of a reduction, whose cost depends on it: `reduce_tile<MAX>`.
@@ -287,7 +246,7 @@ private:
     if (c.fn == Intrinsic::dst_assume_zero ||
         (c.fn != Intrinsic::pack_tile && !lower::tt::writes_dst(c.fn)))
       return;
-    const timing::TileOp cls = cost_class(c);
+    const timing::TileOp cls = lower::tt::tile_op_class(c);
     double bytes = 0;
     if (cls == timing::TileOp::Pack) {
       const CircularBuffer* cb = program_.find_cb(as<Ref>(c.args[1])->name);

@@ -56,16 +56,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   const std::uint32_t S = static_cast<std::uint32_t>(Q.rows);
   const std::uint32_t D = static_cast<std::uint32_t>(Q.cols);
   const std::uint32_t HK = static_cast<std::uint32_t>(K.batch);
-  // The Q chunk rule: its inputs fixed at compile time (chunk-rows); the DRAM's bytes per 1000
-  // cycles.
-  tk::tt_host::QChunkLimits tk_q_chunk_limits;
-  tk_q_chunk_limits.cores = 64;
-  tk_q_chunk_limits.window = 32;
-  tk_q_chunk_limits.max_q = 8;
-  tk_q_chunk_limits.step_fixed = 2959;
-  tk_q_chunk_limits.step_per_tile = 433;
-  tk_q_chunk_limits.page = 2048;
-  tk_q_chunk_limits.dram_bytes = 66100 / 1000.0;
+  // The Q chunk rule: its inputs fixed at compile time (chunk-rows, price-q-chunk), in
+  // tt.q_chunk's order (tk::tt_host::q_chunk_limits).
+  const tk::tt_host::QChunkLimits tk_q_chunk_limits =
+      tk::tt_host::q_chunk_limits(64, 32, 8, 2312, 421, 2048, 66100);
   const std::uint32_t St = S / 32u;
   const std::uint32_t Dt = D / 32u;
   const std::uint32_t q = tk::tt_host::q_chunk(H, St, Dt, tk_q_chunk_limits);

@@ -29,6 +29,25 @@ struct QChunkLimits {
   std::int64_t fixed_q = 0;
 };
 
+/// The limits from tt.q_chunk's constant arguments after H, St and Dt, in the intrinsic's order
+/// (lowering/ir/intrinsics.hpp; the step costs are price-q-chunk's): the one place that says which
+/// argument is which field. The generated host calls it with the numbers the compiler chose, and
+/// ttgen report with the same call's arguments. The DRAM rate is given in bytes per 1000 cycles
+/// (an integer argument).
+constexpr QChunkLimits q_chunk_limits(std::int64_t cores, std::int64_t window, std::int64_t max_q,
+                                      std::int64_t step_fixed, std::int64_t step_per_tile,
+                                      std::int64_t page, std::int64_t dram_bytes_per_1000) {
+  QChunkLimits l;
+  l.cores = cores;
+  l.window = window;
+  l.max_q = max_q;
+  l.step_fixed = step_fixed;
+  l.step_per_tile = step_per_tile;
+  l.page = page;
+  l.dram_bytes = static_cast<double>(dram_bytes_per_1000) / 1000.0;
+  return l;
+}
+
 /// The rule's projection of a chunk of q rows at H heads of St query (and key) tile rows and Dt
 /// tiles of D, in cycles, or a negative value when q does not fit (q * Dt > W, except q = 1,
 /// whose row streams past the window). The work items are the chunks, C = ceil(St / q) per head,

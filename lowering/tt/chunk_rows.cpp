@@ -99,12 +99,11 @@ Expr retype(const Expr& e, Type t) {
   return nullptr;
 }
 
-// The Q chunk rule's step costs (include/tilekit/q_chunk.hpp, QChunkLimits): the timing model's
-// busy cycles of the q = 1 compute kernel per key step, a part that does not grow with D and a
-// part per tile of D (docs/lowering.md, "The rule for q": 4,692 cycles per key tile at D = 128,
-// 3,826 at D = 64, measured on the last core at 8 x 4096 x 128 and 256 x 2048 x 64), and the
-// largest chunk the rule considers (the row state's CBs hold that many rows).
-constexpr std::int64_t kStepFixed = 2959, kStepPerTile = 433, kMaxQ = 8;
+// The largest chunk the Q chunk rule considers (the row state's CBs hold that many rows). The
+// rule's step costs (include/tilekit/q_chunk.hpp, QChunkLimits::step_fixed, step_per_tile) are
+// left 0 here: price-q-chunk prices the compute kernel's key step once the later stages have
+// written it (docs/lowering.md, "The rule for q").
+constexpr std::int64_t kMaxQ = 8;
 
 // The window of the row index holds the chunk's rows one after the other: every tile index a
 // compute call reads from it moves by the row's offset. Which argument is the index of which CB
@@ -403,8 +402,8 @@ private:
     const auto k = [](std::int64_t v) { return int_imm(v); };
     return call(
         Intrinsic::tt_q_chunk,
-        {heads, var(extent, t), var(dt, t), k(g.x * g.y), k(window_), k(kMaxQ), k(kStepFixed),
-         k(kStepPerTile), k(page_),
+        {heads, var(extent, t), var(dt, t), k(g.x * g.y), k(window_), k(kMaxQ), k(0), k(0),
+         k(page_),
          k(static_cast<std::int64_t>(a.dram_read_total_bytes_per_cycle.value * 1000 + 0.5))});
   }
 

@@ -6,6 +6,10 @@
 #include "tests/e2e/attention_reference.hpp"
 #include "tests/e2e/harness.hpp"
 
+#include "dsl/check.hpp"
+#include "lowering/pipeline.hpp"
+#include "parser/parse.hpp"
+
 #include "attention.hpp"
 #include "attention_flash.hpp"
 #include "attention_q4.hpp"
@@ -18,6 +22,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 namespace tk::e2e {
 namespace {
@@ -111,25 +117,54 @@ INSTANTIATE_TEST_SUITE_P(
                       std::tuple<std::int64_t, std::int64_t, std::int64_t>{3, 224, 64},
                       std::tuple<std::int64_t, std::int64_t, std::int64_t>{2, 256, 256}));
 
+// The Q chunk rule's inputs as the compiler fixes them for examples/attention.tk on the n150
+// (chunk-rows, price-q-chunk): the constant arguments of the host's tt.q_chunk call after lowering
+// the example, read through tk::tt_host::q_chunk_limits as the generated host reads them.
+tk::tt_host::QChunkLimits compiled_q_chunk_limits() {
+  std::ifstream in(TK_E2E_ATTENTION_FILE);
+  std::stringstream text;
+  text << in.rdbuf();
+  SourceFile file(TK_E2E_ATTENTION_FILE, text.str());
+  Diagnostics diags(&file);
+  std::optional<dsl::Module> ast = parser::parse(file, diags);
+  EXPECT_TRUE(ast && dsl::check(*ast, diags)) << diags.str();
+  std::optional<ir::Module> m;
+  if (ast)
+    m = lower::run_pipeline(*ast, lower::Target::tt, {}, diags);
+  EXPECT_TRUE(m.has_value()) << diags.str();
+  std::vector<std::int64_t> a;
+  if (m)
+    for (const ir::Function& f : m->programs.at(0).functions)
+      if (f.kind == ir::FuncKind::host)
+        for (const ir::Stmt& s : ir::as<ir::Block>(f.body)->stmts)
+          if (const ir::Decl* d = ir::as<ir::Decl>(s))
+            if (const ir::Call* c = ir::as<ir::Call>(d->value);
+                c && c->fn == ir::Intrinsic::tt_q_chunk)
+              for (std::size_t i = 3; i < c->args.size(); ++i)
+                a.push_back(ir::as<ir::IntImm>(c->args[i])->value);
+  EXPECT_EQ(a.size(), 7u) << "the host of examples/attention.tk calls tt.q_chunk";
+  a.resize(7, 0);
+  return tk::tt_host::q_chunk_limits(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+}
+
 // The Q chunk the host's rule chooses at run time (examples/attention.tk without the option:
 // docs/lowering.md, "The compiler applies the rule at run time") on TT, at shapes where the rule
-// chooses more than one row: 16 x 224 x 128 two rows (seven per head: a last chunk of one row),
-// 32 x 192 x 128 three. The rule's choice is asserted with the inputs chunk-rows gives it on the
-// n150's 8x8 grid, so that the test runs the chunked path it names.
+// chooses more than one row: 16 x 224 x 128 (seven rows per head: a last chunk shorter than the
+// others) and 32 x 192 x 128. The rule's choice is worked out with the inputs the compiler gives
+// it (compiled_q_chunk_limits), so that the test runs the chunked path it names.
 class FlashRule
     : public ::testing::TestWithParam<std::tuple<std::int64_t, std::int64_t, std::int64_t>> {
 }; // H, S, D
 
 TEST_P(FlashRule, MatchesTheReference) {
   const auto [H, S, D] = GetParam();
-  const tk::tt_host::QChunkLimits limits{.cores = 64,
-                                         .window = 32,
-                                         .max_q = 8,
-                                         .step_fixed = 2959,
-                                         .step_per_tile = 433,
-                                         .page = 2048,
-                                         .dram_bytes = 66.1};
+  static const tk::tt_host::QChunkLimits limits = compiled_q_chunk_limits();
+  EXPECT_EQ(limits.cores, 64);
+  EXPECT_GT(limits.step_fixed, 0);
+  EXPECT_GT(limits.step_per_tile, 0);
   const std::int64_t chosen = tk::tt_host::choose_q_chunk(H, S / 32, D / 32, limits);
+  // the rule's projections (include/tilekit/q_chunk.hpp) at these limits: 16 x 224 x 128 least at
+  // q = 2, 32 x 192 x 128 at q = 3 (docs/lowering.md, "The rule for q")
   EXPECT_EQ(chosen, S == 192 ? 3 : 2);
   Rng rng(0xf1d + static_cast<std::uint64_t>(H * 1000 + S * 10 + D));
   const auto Q = random_bf16(H * S, D, -1, 1, rng);

@@ -1,12 +1,13 @@
 // The Q chunk rule (include/tilekit/q_chunk.hpp) on the n150's 8x8 grid: a Q window of 32 pages,
 // chunks up to 8 rows, 2048-byte bf16 pages, 66.1 B/cycle per NoC's DRAM queue (arch/
 // wormhole_b0.hpp, dram_read_total_bytes_per_cycle), and a query row's key step of 2,959 cycles
-// plus 433 per tile of D. Those two costs are the timing model's busy cycles per key tile of the
+// plus 433 per tile of D. Those two costs were the timing model's busy cycles per key tile of the
 // generated compute kernel of examples/attention.tk (q = 1) on the last core, 2026-11-28
 // (`TK_EMULATOR_MATH=off build/ci/bench/tk_tt_bench --program attention --shape H,S,D
 // --no-check`): 4,842,422 over 1,032 key tiles at 8 x 4096 x 128 (4,692 at Dt = 4) and 31,830,598
-// over 8,320 at 256 x 2048 x 64 (3,826 at Dt = 2). Each expectation is worked out from the rule as
-// its comment defines it:
+// over 8,320 at 256 x 2048 x 64 (3,826 at Dt = 2); the compiler now prices the step itself
+// (price-q-chunk, price_q_chunk_test.cpp), and these tests keep them as the inputs of the rule's
+// arithmetic. Each expectation is worked out from the rule as its comment defines it:
 //   compute  the busiest core's sum over its items of q * n * (2959 + 433 * Dt), n = min((c + 1)
 //            * q, St) the key steps of chunk c;
 //   DRAM     each NoC's pages (n key rows and the chunk's own rows, Dt pages each, summed over

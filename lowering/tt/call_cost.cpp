@@ -1,0 +1,102 @@
+#include "lowering/tt/call_cost.hpp"
+
+#include "lowering/tt/target.hpp"
+#include "support/diagnostics.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace tk::lower::tt {
+
+using namespace tk::ir;
+namespace timing = rt::emu::timing;
+
+timing::TileOp tile_op_class(const Call& c) {
+  switch (c.fn) {
+  case Intrinsic::matmul_tiles:
+  case Intrinsic::matmul_tiles_bt:
+  case Intrinsic::matmul_block:
+    return timing::TileOp::Matmul;
+  case Intrinsic::add_tiles:
+  case Intrinsic::sub_tiles:
+  case Intrinsic::add_tiles_bcast:
+  case Intrinsic::sub_tiles_bcast:
+    return timing::TileOp::AddSub;
+  case Intrinsic::mul_tiles:
+  case Intrinsic::mul_tiles_bcast:
+    return timing::TileOp::Mul;
+  case Intrinsic::reduce_tile: {
+    const EnumImm* pool = as<EnumImm>(c.args[0]);
+    const bool max =
+        pool && (pool->value == EnumConst::pool_max || pool->value == EnumConst::pool_min);
+    return max ? timing::TileOp::ReduceMax : timing::TileOp::ReduceSum;
+  }
+  case Intrinsic::copy_tile:
+  case Intrinsic::unary_bcast:
+  case Intrinsic::transpose_wh_tile:
+    return timing::TileOp::Copy;
+  case Intrinsic::pack_tile:
+    return timing::TileOp::Pack;
+  default: { // an SFPU call, in place on DST: `exp_tile` is the function `exp`
+    std::string_view name = to_string(c.fn);
+    if (name.ends_with("_tile"))
+      name.remove_suffix(5);
+    return timing::is_sfpu_function(name) ? timing::TileOp::SfpuFunction
+                                          : timing::TileOp::SfpuSimple;
+  }
+  }
+}
+
+namespace {
+double page_of(const Program& p, const Expr& cb) {
+  const Ref* r = as<Ref>(cb);
+  const CircularBuffer* b = r ? p.find_cb(r->name) : nullptr;
+  if (!b)
+    throw InternalError("internal error: a compute call on an unknown CB");
+  return static_cast<double>(b->page_size);
+}
+} // namespace
+
+double math_thread_cycles(const Program& p, const Call& c, int phases) {
+  const timing::Arch& a = arch_of(p);
+  switch (c.fn) {
+  case Intrinsic::dst_assume_zero: // TileKit's marker, no code
+  case Intrinsic::pack_tile:
+  case Intrinsic::cb_reserve_back:
+  case Intrinsic::cb_push_back:
+  case Intrinsic::tile_regs_wait:
+  case Intrinsic::tile_regs_release:
+    return 0;
+  case Intrinsic::tile_regs_acquire:
+  case Intrinsic::tile_regs_commit:
+    return a.dst_handoff.value;
+  case Intrinsic::cb_wait_front:
+  case Intrinsic::cb_pop_front:
+    return a.sync_call.value;
+  case Intrinsic::matmul_tiles:
+  case Intrinsic::matmul_tiles_bt:
+    return timing::matmul_call_cycles(a, phases, 1, 1, page_of(p, c.args[0]),
+                                      page_of(p, c.args[1]));
+  case Intrinsic::matmul_block: { // (in0, in1, i0, i1, idst, transpose, ct, rt, kt)
+    const IntImm* ct = as<IntImm>(c.args[6]);
+    const IntImm* rt = as<IntImm>(c.args[7]);
+    if (!ct || !rt)
+      throw InternalError("internal error: matmul_block without a literal sub-block");
+    return timing::matmul_call_cycles(a, phases, static_cast<double>(rt->value),
+                                      static_cast<double>(ct->value), page_of(p, c.args[0]),
+                                      page_of(p, c.args[1]));
+  }
+  case Intrinsic::mm_init:          // the formats' and the matmul's
+  case Intrinsic::unary_bcast_init: // the binary op's and the formats'
+    return 2 * a.init_call.value;
+  default:
+    break;
+  }
+  if (is_compute_init(c.fn)) // an SFPU op's `*_tile_init` configures nothing the model prices
+    return std::string_view(to_string(c.fn)).ends_with("_tile_init") ? 0 : a.init_call.value;
+  if (writes_dst(c.fn))
+    return timing::tile_op_cycles(a, tile_op_class(c), phases);
+  return 0;
+}
+
+} // namespace tk::lower::tt

@@ -1,0 +1,100 @@
+// price-q-chunk (lowering/tt/price_q_chunk.hpp): the Q chunk rule's step costs are the timing
+// model's price of examples/attention.tk's compute kernel, one query row's key step below the
+// diagonal, not constants. The expectations are worked out from the table the emulator charges
+// (tk_emulator/timing_params.hpp, arch/wormhole_b0.hpp).
+#include "dsl/check.hpp"
+#include "lowering/ir/util.hpp"
+#include "lowering/pipeline.hpp"
+#include "lowering/tt/price_q_chunk.hpp"
+#include "lowering/tt/target.hpp"
+#include "parser/parse.hpp"
+#include "tests/support/golden.hpp"
+
+#include <gtest/gtest.h>
+#include <tk_emulator/timing_params.hpp>
+
+#include <optional>
+#include <string>
+
+namespace tk::lower {
+namespace {
+
+// examples/attention.tk lowered for TT, with `options` put before its kernel (empty: none).
+ir::Module attention(const std::string& options = "") {
+  const auto path = tk::test::source_dir() / "examples" / "attention.tk";
+  SourceFile file(path.string(), options + tk::test::read_file(path));
+  Diagnostics diags(&file);
+  std::optional<dsl::Module> ast = parser::parse(file, diags);
+  EXPECT_TRUE(ast && dsl::check(*ast, diags)) << diags.str();
+  std::optional<ir::Module> m;
+  if (ast)
+    m = run_pipeline(*ast, Target::tt, {}, diags);
+  EXPECT_TRUE(m.has_value()) << diags.str();
+  return m ? *m : ir::Module{};
+}
+
+// The host's tt.q_chunk call.
+const ir::Call* rule(const ir::Program& p) {
+  const ir::Function* host = ir::find_function(p, ir::FuncKind::host);
+  if (host)
+    for (const ir::Stmt& s : ir::as<ir::Block>(host->body)->stmts)
+      if (const ir::Decl* d = ir::as<ir::Decl>(s))
+        if (const ir::Call* c = ir::as<ir::Call>(d->value); c && c->fn == ir::Intrinsic::tt_q_chunk)
+          return c;
+  return nullptr;
+}
+
+std::int64_t arg(const ir::Call& c, std::size_t i) {
+  return ir::as<ir::IntImm>(c.args[i])->value;
+}
+
+// The host's step costs are the line through the priced key step at D = 64 and D = 128.
+TEST(PriceQChunk, TheRulesStepCostsAreTheKeyStepsPriceAtD64AndD128) {
+  const ir::Module m = attention();
+  ASSERT_EQ(m.programs.size(), 1u);
+  const ir::Program& p = m.programs[0];
+  const ir::Call* c = rule(p);
+  ASSERT_NE(c, nullptr);
+  const std::optional<double> d64 = tt::key_step_cycles(p, 2), d128 = tt::key_step_cycles(p, 4);
+  ASSERT_TRUE(d64 && d128);
+  const std::int64_t fixed = arg(*c, 6), per_tile = arg(*c, 7);
+  EXPECT_NEAR(static_cast<double>(fixed + 2 * per_tile), *d64, 1.0);
+  EXPECT_NEAR(static_cast<double>(fixed + 4 * per_tile), *d128, 1.0);
+  EXPECT_GT(fixed, 0);
+  EXPECT_GT(per_tile, 0);
+}
+
+// The fidelity changes only what the matrix engine's passes change: per key step, Dt products of
+// the score (Q's and K's bf16 windows) and Dt of the output row's update (p, an fp32 tile, by
+// V's bf16 window), each a matmul_tiles call priced by matmul_call_cycles (bound by its operands'
+// unpacking, so HiFi2 saves nothing there on Wormhole), and the row sum's reduce_tile<SUM>
+// (reduce_tile x phases: 4 x 4 against 4 x 2). exp, the copies, the SFPU ops and the calls around
+// them do not move.
+TEST(PriceQChunk, TheFidelityMovesOnlyTheMatmulsAndTheRowSum) {
+  const ir::Module hifi4 = attention(), hifi2 = attention("@options(math_fidelity = HiFi2)\n");
+  ASSERT_EQ(hifi2.programs.size(), 1u);
+  const arch::ArchSpec& a = tt::arch_of(hifi4.programs[0]);
+  namespace timing = rt::emu::timing;
+  for (std::int64_t Dt : {2, 4}) {
+    const double qk = timing::matmul_call_cycles(a, 4, 1, 1, 2048, 2048) -
+                      timing::matmul_call_cycles(a, 2, 1, 1, 2048, 2048);
+    const double pv = timing::matmul_call_cycles(a, 4, 1, 1, 4096, 2048) -
+                      timing::matmul_call_cycles(a, 2, 1, 1, 4096, 2048);
+    const double sum = a.reduce_tile.value * (4 - 2);
+    const std::optional<double> c4 = tt::key_step_cycles(hifi4.programs[0], Dt);
+    const std::optional<double> c2 = tt::key_step_cycles(hifi2.programs[0], Dt);
+    ASSERT_TRUE(c4 && c2);
+    EXPECT_DOUBLE_EQ(*c4 - *c2, static_cast<double>(Dt) * (qk + pv) + sum) << "Dt = " << Dt;
+  }
+}
+
+// A program without the rule (a fixed chunk) is left as it is, and has no step to price.
+TEST(PriceQChunk, AFixedChunkHasNoRuleToPrice) {
+  const ir::Module m = attention("@options(q_chunk = 2)\n");
+  ASSERT_EQ(m.programs.size(), 1u);
+  EXPECT_EQ(rule(m.programs[0]), nullptr);
+  EXPECT_EQ(tt::key_step_cycles(m.programs[0], 4), std::nullopt);
+}
+
+} // namespace
+} // namespace tk::lower
