@@ -175,6 +175,7 @@ nlohmann::json run_one(Device& device, const Program& p, const std::vector<std::
         where[kt.risc] = {{"busy_cycles", kt.busy_cycles},
                           {"stalled_cycles", kt.stalled_cycles},
                           {"stalls", kt.stalls},
+                          {"busy_by", kt.busy_by},
                           {"dram_bytes_read", kt.dram_bytes_read},
                           {"dram_bytes_written", kt.dram_bytes_written}};
     row["last_core"] = where;

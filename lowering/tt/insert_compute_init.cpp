@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 
 namespace tk::lower {
 
@@ -100,7 +101,11 @@ const Call* dst_op(const Stmt& s) {
 
 class Inits {
 public:
-  explicit Inits(const Stmt& body) { index_packs(body); }
+  Inits(const Program& p, const Function& f) : p_(p) {
+    for (const std::string& cb : tt::unpack_to_dest_fp32(p, f))
+      to_dest_.insert(cb);
+    index_packs(f.body);
+  }
 
   struct State {
     std::string key; // the printed init last executed; empty when unknown
@@ -118,7 +123,7 @@ public:
         collect_inits(f->body, needs);
         std::set<std::string> keys;
         for (const Stmt& n : needs)
-          keys.insert(print(n));
+          keys.insert(key_of(n));
         if (keys.size() == 1) { // uniform: once, before the loop
           ensure(needs.front(), st, out);
           out.push_back(x);
@@ -157,12 +162,46 @@ public:
   }
 
 private:
+  const Program& p_;
+  std::set<std::string> to_dest_; // the CBs unpacked straight to DST (UnpackToDestFp32)
   std::map<const Call*, std::string> ocb_;
   Expr first_in0_, first_in1_;
   std::string first_out_;
 
+  // What an init configures, as the SDK's code reads its arguments (tt-metal a8c5af0f5a26):
+  // copy_tile_to_dst_init_short(cb) reads only the CB's tile shape and formats
+  // (llk_unpack_A_init: face_r_dim, num_faces, unpack_src/dst_format, whether it unpacks to
+  // DST; llk_math_eltwise_unary_datacopy_init: num_faces, the DST format) and
+  // mm_init_short(in0, in1[, transpose]) only the operands' tile shapes (llk_unpack_AB_matmul_init:
+  // face_r_dim, num_faces, partial_face; llk_math_matmul_init), so two such inits for CBs of one
+  // format and unpack path configure the same thing: the second is left out (the copies of m and
+  // mn, l and c in FlashAttention's key step, its Q·Kᵀ init before a stream loop that does not
+  // run). Every CB here holds 32×32 tiles; the format stands for the rest. Any other init is
+  // known by what it prints.
+  std::string key_of(const Stmt& need) const {
+    const Call* c = as<Call>(as<Evaluate>(need)->call);
+    auto unit = [&](const Expr& e) {
+      const std::string& cb = as<Ref>(e)->name;
+      const CircularBuffer* b = p_.find_cb(cb);
+      if (!b)
+        return cb;
+      return std::string(ir::to_string(b->format)) + (to_dest_.count(cb) ? "/dest" : "");
+    };
+    switch (c->fn) {
+    case Intrinsic::copy_tile_to_dst_init_short:
+      return "copy_tile_to_dst_init_short " + unit(c->args[0]);
+    case Intrinsic::mm_init_short:
+    case Intrinsic::mm_init_short_bt:
+      return std::string(c->fn == Intrinsic::mm_init_short ? "mm_init_short "
+                                                           : "mm_init_short_bt ") +
+             unit(c->args[0]) + " " + unit(c->args[1]);
+    default:
+      return print(need);
+    }
+  }
+
   void ensure(const Stmt& need, State& st, std::vector<Stmt>& out) {
-    std::string key = print(need);
+    std::string key = key_of(need);
     if (key == st.key)
       return;
     // Before the dst.assume_zero claims right ahead of the operation: they open its section, so
@@ -230,7 +269,7 @@ ir::Module insert_compute_init(const ir::Module& m, Diagnostics&) {
     for (Function& f : p.functions) {
       if (f.kind != FuncKind::compute)
         continue;
-      Inits in(f.body);
+      Inits in(p, f);
       Inits::State st;
       Stmt body = in.walk(f.body, st);
       std::optional<Stmt> start = in.startup();

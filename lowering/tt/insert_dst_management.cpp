@@ -195,16 +195,80 @@ private:
   }
 };
 
+// The CB of `cb_wait_front(cb, n)` when cb is one of `own`, else empty.
+std::string own_wait(const Stmt& s, const std::set<std::string>& own) {
+  const Evaluate* e = as<Evaluate>(s);
+  const Call* c = e ? as<Call>(e->call) : nullptr;
+  if (!c || c->fn != Intrinsic::cb_wait_front)
+    return {};
+  const std::string& cb = as<Ref>(c->args[0])->name;
+  return own.count(cb) ? cb : std::string();
+}
+
+// Whether `s` names the CB `cb` anywhere (a call's CB argument).
+bool mentions_cb(const Stmt& s, const std::string& cb) {
+  struct Find : Visitor {
+    const std::string& cb;
+    bool found = false;
+    explicit Find(const std::string& c) : cb(c) {}
+    void visit_node(const Ref& r) override { found = found || r.name == cb; }
+  } f{cb};
+  f.visit(s);
+  return f.found;
+}
+
+// A wait for a tile the compute kernel packed itself (an intermediate CB) goes down its block to
+// the first statement that mentions the CB (its first read, a pop, the next pack into it), or to
+// the block's end: the math thread runs the statements between, which do not touch that CB, while
+// the packer packs the tile, instead of stalling until it is pushed (FlashAttention's key step:
+// c's pack overlaps p's section, p's the first half of l's). A wait never enters or leaves a loop
+// or a branch, so it runs as often as before, and it stays before every statement that reads,
+// pops or fills its CB; only when the math thread may stall changes.
+Stmt sink_own_waits(const Stmt& s, const std::set<std::string>& own) {
+  if (const For* f = as<For>(s))
+    return for_loop(f->var, f->min, f->extent, f->role, sink_own_waits(f->body, own), f->loc.range);
+  if (const IfThenElse* i = as<IfThenElse>(s))
+    return if_then_else(i->cond, sink_own_waits(i->then_case, own),
+                        i->else_case ? sink_own_waits(i->else_case, own) : nullptr, i->loc.range);
+  const Block* b = as<Block>(s);
+  if (!b)
+    return s;
+  std::vector<Stmt> out;
+  std::vector<std::pair<std::string, Stmt>> pending;
+  for (const Stmt& x : b->stmts) {
+    if (std::string cb = own_wait(x, own); !cb.empty()) {
+      pending.emplace_back(std::move(cb), x);
+      continue;
+    }
+    for (auto it = pending.begin(); it != pending.end();)
+      if (mentions_cb(x, it->first)) {
+        out.push_back(it->second);
+        it = pending.erase(it);
+      } else {
+        ++it;
+      }
+    out.push_back(sink_own_waits(x, own));
+  }
+  for (auto& w : pending)
+    out.push_back(w.second);
+  return block(std::move(out));
+}
+
 } // namespace
 
 ir::Module insert_dst_management(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
-  for (Program& p : out.programs)
+  for (Program& p : out.programs) {
+    std::set<std::string> own;
+    for (const CircularBuffer& c : p.cbs)
+      if (c.role == CBRole::intermediate)
+        own.insert(c.name);
     for (Function& f : p.functions)
       if (f.kind == FuncKind::compute) {
         Sections s(p, f, tt::dst_capacity(p, tt::dst_fp32(p)));
-        f.body = s.walk(f.body);
+        f.body = sink_own_waits(s.walk(f.body), own);
       }
+  }
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string_view>
 
 #include "bfp4.hpp"
 #include "bfp8.hpp"
@@ -194,7 +195,16 @@ void configure_formats(std::int32_t srca_cb, std::int32_t srcb_cb, std::int32_t 
   take(srca_cb, c.dst.srca, c.dst.srca_cb);
   take(srcb_cb, c.dst.srcb, c.dst.srcb_cb);
   take(pack_cb, c.dst.pack_format, c.dst.pack_cb);
-  timing::init_call(c.f);
+  // pack_reconfig_data_format is the pack thread's alone (tt-metal a8c5af0f5a26 api/compute/pack.h:
+  // `PACK((llk_pack_reconfig_data_format<...>(new_cb_id)))`), as pack_reconfig_l1_acc is. A format
+  // reconfiguration on its own is counted apart from the inits that reconfigure too.
+  if (srca_cb == kKeep && srcb_cb == kKeep && std::string_view(call) == "pack_reconfig_data_format")
+    timing::pack_init_call(c.f, "reconfig");
+  else
+    timing::init_call(c.f,
+                      std::string_view(call).find("reconfig_data_format") != std::string_view::npos
+                          ? "reconfig"
+                          : "init");
 }
 
 void reduce_pack_mask(int dim) {

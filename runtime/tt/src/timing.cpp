@@ -124,16 +124,17 @@ void abandon() {
   g_launch.reset();
 }
 
-void work(Fiber& f, double cycles) {
+void work(Fiber& f, double cycles, const std::string& kind) {
   if (!on())
     return;
   f.time.clock += cycles;
   f.time.busy += cycles;
+  f.time.busy_by[kind] += cycles;
 }
 
 void sync_call(Fiber& f) {
   if (on())
-    work(f, arch().sync_call.value);
+    work(f, arch().sync_call.value, "cb");
 }
 
 namespace {
@@ -141,9 +142,10 @@ bool is_compute(const Fiber& f) {
   return f.kernel->compute;
 }
 // Work on a compute kernel's pack thread.
-void pack_work(Fiber& f, double cycles) {
+void pack_work(Fiber& f, double cycles, const std::string& kind) {
   f.time.pack_clock += cycles;
   f.time.pack_busy += cycles;
+  f.time.busy_by["pack: " + kind] += cycles;
 }
 } // namespace
 
@@ -155,12 +157,12 @@ void dst_acquire(Fiber& f) {
   k.half ^= 1;
   k.committed = false;
   stall_until(k, k.half_free[k.half], "tile_regs_acquire");
-  work(f, arch().dst_handoff.value);
+  work(f, arch().dst_handoff.value, "dst_handoff");
 }
 void dst_commit(Fiber& f) {
   if (!on())
     return;
-  work(f, arch().dst_handoff.value);
+  work(f, arch().dst_handoff.value, "dst_handoff");
   f.time.pack_ready = f.time.clock;
   f.time.committed = true;
 }
@@ -169,22 +171,22 @@ void dst_wait(Fiber& f) {
     return;
   KernelClock& k = f.time;
   k.pack_clock = std::max(k.pack_clock, k.pack_ready);
-  pack_work(f, arch().dst_handoff.value);
+  pack_work(f, arch().dst_handoff.value, "dst_handoff");
 }
 void dst_release(Fiber& f) {
   if (!on())
     return;
-  pack_work(f, arch().dst_handoff.value);
+  pack_work(f, arch().dst_handoff.value, "dst_handoff");
   f.time.half_free[f.time.half] = f.time.pack_clock;
 }
 
-void init_call(Fiber& f) {
+void init_call(Fiber& f, const char* kind) {
   if (on())
-    work(f, arch().init_call.value);
+    work(f, arch().init_call.value, kind);
 }
-void pack_init_call(Fiber& f) {
+void pack_init_call(Fiber& f, const char* kind) {
   if (on())
-    pack_work(f, arch().init_call.value);
+    pack_work(f, arch().init_call.value, kind);
 }
 
 void matmul_call(Fiber& f, std::uint32_t rt, std::uint32_t ct, std::uint32_t in0_bytes,
@@ -200,7 +202,7 @@ void matmul_call(Fiber& f, std::uint32_t rt, std::uint32_t ct, std::uint32_t in0
   f.time.matmul_cycles += products * engine;
   f.time.tile_ops["matmul " + std::string(fidelity_name(fid))] +=
       static_cast<std::uint64_t>(rt) * ct;
-  work(f, matmul_call_cycles(a, phases(fid), rt, ct, in0_bytes, in1_bytes));
+  work(f, matmul_call_cycles(a, phases(fid), rt, ct, in0_bytes, in1_bytes), "matmul");
 }
 
 void poll(Fiber& f, const std::string& what) {
@@ -216,22 +218,22 @@ void cb_reserve(Fiber& f, CbState& cb, std::uint32_t pages) {
   if (is_compute(f)) { // the pack thread's call
     KernelClock& k = f.time;
     k.pack_clock = std::max(k.pack_clock, latest(free_at, cb.wr_page, pages));
-    pack_work(f, arch().sync_call.value);
+    pack_work(f, arch().sync_call.value, "cb");
     return;
   }
   stall_until(f.time, latest(free_at, cb.wr_page, pages),
               "cb_reserve_back(" + cb_name(cb.id) + ")");
-  work(f, arch().sync_call.value);
+  work(f, arch().sync_call.value, "cb");
 }
 void cb_push(Fiber& f, CbState& cb, std::uint32_t pages) {
   if (!on())
     return;
   if (is_compute(f)) {
-    pack_work(f, arch().sync_call.value);
+    pack_work(f, arch().sync_call.value, "cb");
     stamp(sized(cb.ready_at, cb.num_pages), cb.wr_page, pages, f.time.pack_clock);
     return;
   }
-  work(f, arch().sync_call.value);
+  work(f, arch().sync_call.value, "cb");
   stamp(sized(cb.ready_at, cb.num_pages), cb.wr_page, pages, f.time.clock);
 }
 void cb_wait(Fiber& f, CbState& cb, std::uint32_t pages, const char* call) {
@@ -240,12 +242,12 @@ void cb_wait(Fiber& f, CbState& cb, std::uint32_t pages, const char* call) {
   const auto& ready_at = sized(cb.ready_at, cb.num_pages);
   stall_until(f.time, latest(ready_at, cb.rd_page, pages),
               std::string(call) + "(" + cb_name(cb.id) + ")");
-  work(f, arch().sync_call.value);
+  work(f, arch().sync_call.value, "cb");
 }
 void cb_pop(Fiber& f, CbState& cb, std::uint32_t pages) {
   if (!on())
     return;
-  work(f, arch().sync_call.value);
+  work(f, arch().sync_call.value, "cb");
   stamp(sized(cb.free_at, cb.num_pages), cb.rd_page, pages, f.time.clock);
 }
 
@@ -261,7 +263,7 @@ Transfer transfer(Fiber& f, Endpoint far, std::uint32_t bytes, bool read) {
   yield_if_behind();
   const Arch& a = arch();
   Launch& l = *g_launch;
-  work(f, read ? a.read_issue.value : a.write_issue.value);
+  work(f, read ? a.read_issue.value : a.write_issue.value, "noc_issue");
   const double t = f.time.clock;
   const int noc = noc_of(f);
   const double in_bw = a.port_read_bytes_per_cycle.value;
@@ -311,7 +313,7 @@ double multicast(Fiber& f, std::uint32_t bytes, std::uint32_t destinations, std:
   yield_if_behind();
   const Arch& a = arch();
   Launch& l = *g_launch;
-  work(f, a.write_issue.value);
+  work(f, a.write_issue.value, "noc_issue");
   const int noc = noc_of(f);
   const double t = f.time.clock;
   double out = through(l.port_out[f.core->index][noc], t, bytes, a.mcast_bytes_per_cycle.value);
@@ -382,10 +384,10 @@ void tile_op(Fiber& f, TileOp op, const char* name, std::uint32_t bytes) {
     KernelClock& k = f.time;
     k.pack_ops += cycles;
     k.pack_clock = std::max(k.pack_clock, k.committed ? k.pack_ready : k.clock);
-    pack_work(f, cycles);
+    pack_work(f, cycles, name);
     return;
   }
-  work(f, cycles);
+  work(f, cycles, name);
 }
 
 void end(const std::vector<Fiber*>& fibers, const DeviceState& device) {
@@ -418,6 +420,7 @@ void end(const std::vector<Fiber*>& fibers, const DeviceState& device) {
     kt.noc_bytes_read = k.noc_read;
     kt.noc_bytes_written = k.noc_written;
     kt.tile_ops = k.tile_ops;
+    kt.busy_by = k.busy_by;
     p.device_cycles = std::max(p.device_cycles, k.clock);
     p.dram_bytes_read += k.dram_read;
     p.dram_bytes_written += k.dram_written;

@@ -43,9 +43,12 @@ struct KernelClock {
   std::uint64_t dram_read = 0, dram_written = 0; // bytes
   std::uint64_t noc_read = 0, noc_written = 0;   // bytes to and from other cores' L1
   std::map<std::string, std::uint64_t> tile_ops; // "matmul HiFi4", "add", "exp", "pack", ...
-  double reads_done = 0;                         // completion of the latest read issued
-  double writes_done = 0;                        // acknowledgement of the latest write
-  double writes_sent = 0;                        // the latest write has left L1
+  // `busy` and `pack_busy` by call kind: "init", "dst_handoff", "cb", "noc_issue", "matmul", a
+  // tile op's counter ("exp", "copy", ...); the pack thread's keys start with "pack: ".
+  std::map<std::string, double> busy_by;
+  double reads_done = 0;  // completion of the latest read issued
+  double writes_done = 0; // acknowledgement of the latest write
+  double writes_sent = 0; // the latest write has left L1
   struct Zone {
     double start, end;
     std::string what;
@@ -63,7 +66,8 @@ void end(const std::vector<Fiber*>& fibers, const DeviceState& device);
 void abandon();
 
 // Every hook below does nothing unless on().
-void work(Fiber& f, double cycles);
+/// `kind` is the key of KernelClock::busy_by the cycles are counted under.
+void work(Fiber& f, double cycles, const std::string& kind = "other");
 /// A CB call's own cost.
 void sync_call(Fiber& f);
 /// The DST hand-off between the math and pack threads: tile_regs_acquire / commit (math),
@@ -73,9 +77,9 @@ void dst_commit(Fiber& f);
 void dst_wait(Fiber& f);
 void dst_release(Fiber& f);
 /// An *_init* call (the unpacker's or math's reconfiguration).
-void init_call(Fiber& f);
-/// A packer reconfiguration (pack_reconfig_l1_acc), on the pack thread.
-void pack_init_call(Fiber& f);
+void init_call(Fiber& f, const char* kind = "init");
+/// A packer reconfiguration (pack_reconfig_l1_acc, pack_reconfig_data_format), on the pack thread.
+void pack_init_call(Fiber& f, const char* kind = "init");
 /// One matmul call: an rt x ct sub-block's products for one k step (matmul_tiles is 1 x 1), with
 /// operand pages of `in0_bytes` and `in1_bytes`; counts rt * ct tile products.
 void matmul_call(Fiber& f, std::uint32_t rt, std::uint32_t ct, std::uint32_t in0_bytes,

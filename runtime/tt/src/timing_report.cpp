@@ -42,7 +42,8 @@ void write_report(const ProgramTiming& p, const std::string& path) {
                      {"dram_bytes_written", k.dram_bytes_written},
                      {"noc_bytes_read", k.noc_bytes_read},
                      {"noc_bytes_written", k.noc_bytes_written},
-                     {"tile_ops", k.tile_ops}});
+                     {"tile_ops", k.tile_ops},
+                     {"busy_by", k.busy_by}});
   }
   write_file(path, {{"arch", p.arch},
                     {"clock_ghz", p.clock_ghz},

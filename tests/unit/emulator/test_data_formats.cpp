@@ -1,6 +1,7 @@
 // Data formats on the emulator: the unpacker's and packer's configured formats (an operation on a
 // CB of another format is an error, as it would read or write garbage on the device) and the
 // Bfp8_b tile format, packed by the host (tt-metalium/bfloat8.hpp) and unpacked exactly.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <random>
@@ -9,6 +10,8 @@
 
 #include "emu_program.hpp"
 #include <tk_emulator/emulator.hpp>
+
+#include "arch/wormhole_b0.hpp"
 
 using namespace tk::test;
 
@@ -97,6 +100,25 @@ TEST(EmulatorFormats, ReconfiguredUnpackerAndPackerCopyBothFormats) {
         << i;
     EXPECT_EQ(bf16[i], bfloat16(f.f32_values[i])) << i;
   }
+}
+
+// pack_reconfig_data_format runs on the pack thread alone (tt-metal a8c5af0f5a26
+// api/compute/pack.h: PACK(llk_pack_reconfig_data_format)), as pack_reconfig_l1_acc does: the
+// timing model charges it to the pack thread, and reconfig_data_format_srca (UNPACK and MATH) to
+// the unpack/math thread.
+TEST(EmulatorFormats, PackReconfigurationIsThePackThreads) {
+  tk::rt::emu::set_timing(true);
+  Formats f;
+  f.run({});
+  const auto& t = tk::rt::emu::last_timing();
+  tk::rt::emu::set_timing(std::nullopt);
+  ASSERT_TRUE(t.has_value());
+  const auto compute = std::find_if(t->kernels.begin(), t->kernels.end(),
+                                    [](const auto& k) { return k.risc == "trisc"; });
+  ASSERT_NE(compute, t->kernels.end());
+  const double init = tk::arch::kWormholeB0.init_call.value;
+  EXPECT_EQ(compute->busy_by.at("pack: reconfig"), init);
+  EXPECT_EQ(compute->busy_by.at("reconfig"), init);
 }
 
 TEST(EmulatorFormats, UnpackingAnotherFormatIsAnError) {

@@ -138,6 +138,29 @@ TEST(EmulatorTiming, CountersAreExact) {
     EXPECT_NEAR(k.end_cycle, k.busy_cycles + k.stalled_cycles, 1e-6) << k.kernel;
 }
 
+// busy_by splits each kernel's busy cycles by call kind: on the 64-tile add, the compute kernel's
+// unpack/math thread spends 64 adds at 8 cycles, its pack thread 64 packs of 2048 B at 64 B/cycle,
+// the reader issues 128 reads at 23 cycles; what the unpack/math thread does sums to busy_cycles.
+TEST(EmulatorTiming, BusyCyclesByCallKindSumToTheBusyCycles) {
+  Timed timed;
+  add_tiles(64);
+  const auto& t = emu::last_timing();
+  ASSERT_TRUE(t.has_value());
+  ASSERT_EQ(t->kernels.size(), 3u);
+  const emu::KernelTiming& reader = t->kernels[0];
+  const emu::KernelTiming& compute = t->kernels[2];
+  EXPECT_NEAR(compute.busy_by.at("add"), 64 * 8, 1e-9);
+  EXPECT_NEAR(compute.busy_by.at("pack: pack"), 64 * 2048 / 64.0, 1e-9);
+  EXPECT_NEAR(reader.busy_by.at("noc_issue"), 128 * 23, 1e-9);
+  for (const auto& k : t->kernels) {
+    double math = 0;
+    for (const auto& [kind, cycles] : k.busy_by)
+      if (kind.rfind("pack: ", 0) != 0)
+        math += cycles;
+    EXPECT_NEAR(math, k.busy_cycles, 1e-6) << k.kernel;
+  }
+}
+
 TEST(EmulatorTiming, ProjectedTimeIsNeverBelowTheRoofline) {
   Timed timed;
   for (uint32_t n : {1u, 8u, 64u}) {

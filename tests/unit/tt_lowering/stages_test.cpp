@@ -402,6 +402,153 @@ TEST(TTStages, InsertComputeInitHoistsUniformLoopsAndLeavesReduceMode) {
 )");
 }
 
+// copy_tile_to_dst_init_short and mm_init_short read only their CBs' tile shapes and formats
+// (tt-metal a8c5af0f5a26 llk_unpack_A_init, llk_unpack_AB_matmul_init): a copy from another CB of
+// the same format, or a matmul of other CBs with the same transposition, needs no init of its
+// own; a copy from a CB of another format does.
+const char* kSameFormatInits = R"(// after insert-cb-protocol
+program sf {
+  options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
+  tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
+  tensor y: bf16[M, N] output layout dram interleaved tile 32x32 page 2048
+  cb cb_a index 0 format Float16_b page 2048 depth 2 role input tensor x
+  cb cb_b index 1 format Float16_b page 2048 depth 2 role input tensor x
+  cb cb_c index 2 format Float32 page 4096 depth 2 role input tensor x
+  cb cb_y index 16 format Float16_b page 2048 depth 2 role output tensor y
+
+  func compute sf_compute() runtime_args [count] compile_args [] {
+    let count: u32 = get_arg_val(0)
+    for i in 0 .. count per_core {
+      cb_wait_front(cb_a, 1)
+      cb_wait_front(cb_b, 1)
+      cb_wait_front(cb_c, 1)
+      copy_tile(cb_a, 0, 0)
+      copy_tile(cb_b, 0, 1)
+      copy_tile(cb_c, 0, 2)
+      matmul_tiles(cb_a, cb_b, 0, 0, 3)
+      matmul_tiles(cb_b, cb_a, 0, 0, 3)
+      cb_pop_front(cb_a, 1)
+      cb_pop_front(cb_b, 1)
+      cb_pop_front(cb_c, 1)
+      pack_tile(0, cb_y)
+      pack_tile(3, cb_y)
+    }
+  }
+}
+)";
+
+TEST(TTStages, InsertComputeInitKeepsAnInitForCbsOfTheSameFormat) {
+  EXPECT_EQ(function(after_text(kSameFormatInits, "insert-compute-init"), "compute"),
+            R"(  func compute sf_compute() runtime_args [count] compile_args [] {
+    let count: u32 = get_arg_val(0)
+    compute_kernel_hw_startup(cb_a, cb_a, cb_y)
+    for i in 0 .. count per_core {
+      cb_wait_front(cb_a, 1)
+      cb_wait_front(cb_b, 1)
+      cb_wait_front(cb_c, 1)
+      copy_tile_to_dst_init_short(cb_a)
+      copy_tile(cb_a, 0, 0)
+      copy_tile(cb_b, 0, 1)
+      reconfig_data_format_srca(cb_c)
+      copy_tile_to_dst_init_short(cb_c)
+      copy_tile(cb_c, 0, 2)
+      reconfig_data_format_srca(cb_b)
+      mm_init_short(cb_a, cb_b)
+      matmul_tiles(cb_a, cb_b, 0, 0, 3)
+      matmul_tiles(cb_b, cb_a, 0, 0, 3)
+      cb_pop_front(cb_a, 1)
+      cb_pop_front(cb_b, 1)
+      cb_pop_front(cb_c, 1)
+      pack_tile(0, cb_y)
+      pack_tile(3, cb_y)
+    }
+  }
+)");
+}
+
+// The wait for a tile compute packed itself goes down to the first statement that mentions its CB:
+// t's pack overlaps the section that computes u, and the wait for u, which the block reads no
+// more, goes to the block's end. Neither leaves the loop.
+const char* kOwnWaits = R"(// after insert-compute-init
+program ow {
+  options grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
+  tensor x: bf16[M, N] input layout dram interleaved tile 32x32 page 2048
+  tensor y: bf16[M, N] output layout dram interleaved tile 32x32 page 2048
+  cb cb_x index 0 format Float16_b page 2048 depth 2 role input tensor x
+  cb cb_y index 16 format Float16_b page 2048 depth 2 role output tensor y
+  cb cb_t index 24 format Float16_b page 2048 depth 1 role intermediate
+  cb cb_u index 25 format Float16_b page 2048 depth 1 role intermediate
+
+  func compute ow_compute() runtime_args [count] compile_args [] {
+    let count: u32 = get_arg_val(0)
+    compute_kernel_hw_startup(cb_x, cb_x, cb_t)
+    for i in 0 .. count per_core {
+      cb_wait_front(cb_x, 1)
+      copy_tile_to_dst_init_short(cb_x)
+      copy_tile(cb_x, 0, 0)
+      exp_tile_init()
+      exp_tile(0)
+      pack_tile(0, cb_t)
+      cb_wait_front(cb_t, 1)
+      copy_tile_to_dst_init_short(cb_x)
+      copy_tile(cb_x, 0, 0)
+      cb_pop_front(cb_x, 1)
+      pack_tile(0, cb_u)
+      cb_wait_front(cb_u, 1)
+      copy_tile(cb_t, 0, 0)
+      cb_pop_front(cb_t, 1)
+      pack_tile(0, cb_y)
+      cb_pop_front(cb_u, 1)
+    }
+  }
+}
+)";
+
+TEST(TTStages, InsertDstManagementWaitsForOwnTilesWhereTheyAreRead) {
+  EXPECT_EQ(function(after_text(kOwnWaits, "insert-dst-management"), "compute"),
+            R"(  func compute ow_compute() runtime_args [count] compile_args [] {
+    let count: u32 = get_arg_val(0)
+    compute_kernel_hw_startup(cb_x, cb_x, cb_t)
+    for i in 0 .. count per_core {
+      cb_wait_front(cb_x, 1)
+      copy_tile_to_dst_init_short(cb_x)
+      tile_regs_acquire()
+      copy_tile(cb_x, 0, 0)
+      exp_tile_init()
+      exp_tile(0)
+      tile_regs_commit()
+      tile_regs_wait()
+      cb_reserve_back(cb_t, 1)
+      pack_tile(0, cb_t)
+      cb_push_back(cb_t, 1)
+      tile_regs_release()
+      copy_tile_to_dst_init_short(cb_x)
+      tile_regs_acquire()
+      copy_tile(cb_x, 0, 0)
+      cb_pop_front(cb_x, 1)
+      tile_regs_commit()
+      tile_regs_wait()
+      cb_reserve_back(cb_u, 1)
+      pack_tile(0, cb_u)
+      cb_push_back(cb_u, 1)
+      tile_regs_release()
+      tile_regs_acquire()
+      cb_wait_front(cb_t, 1)
+      copy_tile(cb_t, 0, 0)
+      cb_pop_front(cb_t, 1)
+      tile_regs_commit()
+      tile_regs_wait()
+      cb_reserve_back(cb_y, 1)
+      pack_tile(0, cb_y)
+      cb_push_back(cb_y, 1)
+      tile_regs_release()
+      cb_wait_front(cb_u, 1)
+      cb_pop_front(cb_u, 1)
+    }
+  }
+)");
+}
+
 TEST(TTStages, InsertDstManagementBracketsEachSection) {
   EXPECT_EQ(function(after_text(kInits, "insert-dst-management"), "compute"),
             R"(  func compute ci_compute() runtime_args [Nt, count] compile_args [] {
@@ -422,8 +569,8 @@ TEST(TTStages, InsertDstManagementBracketsEachSection) {
       pack_tile(0, cb_m)
       cb_push_back(cb_m, 1)
       tile_regs_release()
-      cb_wait_front(cb_m, 1)
       reduce_uninit()
+      cb_wait_front(cb_m, 1)
       for j in 0 .. Nt serial {
         cb_wait_front(cb_x, 1)
         sub_bcast_cols_init_short(cb_x, cb_m)
@@ -475,7 +622,8 @@ TEST(TTStages, InsertDstManagementGivesAnAssumedZeroAFreshSection) {
                         "insert-dst-management"),
                "compute");
   std::size_t from = compute.find("      copy_tile(cb_m, 0, 0)\n");
-  // (keep-rows sums x - bcast_col(m) tile by tile into s_sum, s its rowsum after the loop)
+  // (keep-rows sums x - bcast_col(m) tile by tile into s_sum, s its rowsum after the loop; the
+  // wait for s_sum comes where it is first read, after the srcB reconfiguration)
   std::size_t to = compute.find("      cb_wait_front(cb_s_sum, 1)\n");
   ASSERT_NE(from, std::string::npos) << compute;
   ASSERT_NE(to, std::string::npos) << compute;
@@ -496,6 +644,7 @@ TEST(TTStages, InsertDstManagementGivesAnAssumedZeroAFreshSection) {
       pack_tile(0, cb_s_sum)
       cb_push_back(cb_s_sum, 1)
       tile_regs_release()
+      reconfig_data_format_srcb(cb_m)
 )");
 }
 

@@ -63,7 +63,6 @@ void kernel_main() {
       pack_tile(0, cb_m);
       cb_push_back(cb_m, 1);
       tile_regs_release();
-      cb_wait_front(cb_m, 1);
       tile_regs_acquire();
       // DST[0] is zero: nothing wrote it since tile_regs_acquire
       tile_regs_commit();
@@ -72,7 +71,6 @@ void kernel_main() {
       pack_tile(0, cb_l);
       cb_push_back(cb_l, 1);
       tile_regs_release();
-      cb_wait_front(cb_l, 1);
       for (int32_t d = 0; d < Dt; ++d) {
         tile_regs_acquire();
         // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -83,6 +81,8 @@ void kernel_main() {
         cb_push_back(cb_o, 1);
         tile_regs_release();
       }
+      cb_wait_front(cb_m, 1);
+      cb_wait_front(cb_l, 1);
     }
     cb_wait_front(cb_Q_win, 32);
     const int32_t j_below = std::max(std::min(std::min(qc * q, St - 1), qend), 0);
@@ -99,7 +99,6 @@ void kernel_main() {
         for (int32_t e = 0; e < stream_kept; ++e) {
           matmul_tiles(cb_Q_win, cb_K_win, (i - qc * q) * q_cols + e, e, 0);
         }
-        mm_init_short(cb_Q, cb_K, /*transpose=*/1);
         for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
           cb_wait_front(cb_Q, 1);
           cb_wait_front(cb_K, 1);
@@ -120,12 +119,11 @@ void kernel_main() {
         pack_tile(0, cb_s);
         cb_push_back(cb_s, 1);
         tile_regs_release();
-        cb_wait_front(cb_s, 1);
-        cb_wait_front(cb_tmp0, 1);
         reconfig_data_format_srca(cb_m);
         copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, 0, 0);
+        cb_wait_front(cb_tmp0, 1);
         reconfig_data_format_srca(cb_tmp0);
         reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
         reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
@@ -136,13 +134,12 @@ void kernel_main() {
         pack_tile(0, cb_mn);
         cb_push_back(cb_mn, 1);
         tile_regs_release();
-        cb_wait_front(cb_mn, 1);
         reconfig_data_format_srca(cb_m);
         reduce_uninit();
         copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, 0, 0);
-        copy_tile_to_dst_init_short(cb_mn);
+        cb_wait_front(cb_mn, 1);
         copy_tile(cb_mn, 0, 1);
         sub_binary_tile_init();
         sub_binary_tile(0, 1, 0);
@@ -154,10 +151,10 @@ void kernel_main() {
         pack_tile(0, cb_c);
         cb_push_back(cb_c, 1);
         tile_regs_release();
-        cb_wait_front(cb_c, 1);
         unary_bcast_init<BroadcastType::COL>(cb_mn, cb_p);
         tile_regs_acquire();
         unary_bcast<BroadcastType::COL>(cb_mn, 0, 0);
+        cb_wait_front(cb_s, 1);
         copy_tile_to_dst_init_short(cb_s);
         copy_tile(cb_s, 0, 1);
         sub_binary_tile_init();
@@ -170,16 +167,16 @@ void kernel_main() {
         pack_tile(1, cb_p);
         cb_push_back(cb_p, 1);
         tile_regs_release();
-        cb_wait_front(cb_p, 1);
         cb_pop_front(cb_s, 1);
         copy_tile_to_dst_init_short(cb_l);
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
-        copy_tile_to_dst_init_short(cb_c);
+        cb_wait_front(cb_c, 1);
         copy_tile(cb_c, 0, 1);
         mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         reconfig_data_format_srcb(cb_scaler);
+        cb_wait_front(cb_p, 1);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
         reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, 0, 0, 0);
         cb_pop_front(cb_l, 1);
@@ -189,7 +186,6 @@ void kernel_main() {
         pack_tile(0, cb_l);
         cb_push_back(cb_l, 1);
         tile_regs_release();
-        cb_wait_front(cb_l, 1);
         const int32_t d_batched = stream_kept * (1 - std::min(64 % Dt, 1));
         reduce_uninit();
         for (int32_t db = 0; db < d_batched / 3; ++db) {
@@ -301,8 +297,9 @@ void kernel_main() {
         pack_tile(0, cb_m);
         cb_push_back(cb_m, 1);
         tile_regs_release();
-        cb_wait_front(cb_m, 1);
         cb_pop_front(cb_mn, 1);
+        cb_wait_front(cb_l, 1);
+        cb_wait_front(cb_m, 1);
       }
       cb_pop_front(cb_K_win, 32);
       cb_pop_front(cb_V_win, 32);
@@ -320,7 +317,6 @@ void kernel_main() {
         for (int32_t e = 0; e < stream_kept; ++e) {
           matmul_tiles(cb_Q_win, cb_K_win, (i - qc * q) * q_cols + e, e, 0);
         }
-        mm_init_short(cb_Q, cb_K, /*transpose=*/1);
         for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
           cb_wait_front(cb_Q, 1);
           cb_wait_front(cb_K, 1);
@@ -349,12 +345,11 @@ void kernel_main() {
         pack_tile(2, cb_s);
         cb_push_back(cb_s, 1);
         tile_regs_release();
-        cb_wait_front(cb_s, 1);
-        cb_wait_front(cb_tmp0, 1);
         reconfig_data_format_srca(cb_m);
         copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, 0, 0);
+        cb_wait_front(cb_tmp0, 1);
         reconfig_data_format_srca(cb_tmp0);
         reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
         reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
@@ -365,13 +360,12 @@ void kernel_main() {
         pack_tile(0, cb_mn);
         cb_push_back(cb_mn, 1);
         tile_regs_release();
-        cb_wait_front(cb_mn, 1);
         reconfig_data_format_srca(cb_m);
         reduce_uninit();
         copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, 0, 0);
-        copy_tile_to_dst_init_short(cb_mn);
+        cb_wait_front(cb_mn, 1);
         copy_tile(cb_mn, 0, 1);
         sub_binary_tile_init();
         sub_binary_tile(0, 1, 0);
@@ -383,10 +377,10 @@ void kernel_main() {
         pack_tile(0, cb_c);
         cb_push_back(cb_c, 1);
         tile_regs_release();
-        cb_wait_front(cb_c, 1);
         unary_bcast_init<BroadcastType::COL>(cb_mn, cb_p);
         tile_regs_acquire();
         unary_bcast<BroadcastType::COL>(cb_mn, 0, 0);
+        cb_wait_front(cb_s, 1);
         copy_tile_to_dst_init_short(cb_s);
         copy_tile(cb_s, 0, 1);
         sub_binary_tile_init();
@@ -399,16 +393,16 @@ void kernel_main() {
         pack_tile(1, cb_p);
         cb_push_back(cb_p, 1);
         tile_regs_release();
-        cb_wait_front(cb_p, 1);
         cb_pop_front(cb_s, 1);
         copy_tile_to_dst_init_short(cb_l);
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
-        copy_tile_to_dst_init_short(cb_c);
+        cb_wait_front(cb_c, 1);
         copy_tile(cb_c, 0, 1);
         mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         reconfig_data_format_srcb(cb_scaler);
+        cb_wait_front(cb_p, 1);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
         reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, 0, 0, 0);
         cb_pop_front(cb_l, 1);
@@ -418,7 +412,6 @@ void kernel_main() {
         pack_tile(0, cb_l);
         cb_push_back(cb_l, 1);
         tile_regs_release();
-        cb_wait_front(cb_l, 1);
         const int32_t d_batched_1 = stream_kept * (1 - std::min(64 % Dt, 1));
         reduce_uninit();
         for (int32_t db_2 = 0; db_2 < d_batched_1 / 3; ++db_2) {
@@ -531,8 +524,9 @@ void kernel_main() {
         pack_tile(0, cb_m);
         cb_push_back(cb_m, 1);
         tile_regs_release();
-        cb_wait_front(cb_m, 1);
         cb_pop_front(cb_mn, 1);
+        cb_wait_front(cb_l, 1);
+        cb_wait_front(cb_m, 1);
       }
       cb_pop_front(cb_K_win, 32);
       cb_pop_front(cb_V_win, 32);
@@ -541,8 +535,8 @@ void kernel_main() {
     pack_reconfig_data_format(cb_tmp0);
     for (int32_t qr = 0; qr < q; ++qr) {
       cb_wait_front(cb_m, 1);
-      cb_wait_front(cb_l, 1);
       cb_pop_front(cb_m, 1);
+      cb_wait_front(cb_l, 1);
       for (int32_t d = 0; d < Dt; ++d) {
         cb_wait_front(cb_o, 1);
         reconfig_data_format_srca(cb_l);

@@ -166,10 +166,10 @@ void kernel_main() {
     pack_tile(0, cb_tmp0);
     cb_push_back(cb_tmp0, 1);
     tile_regs_release();
-    cb_wait_front(cb_tmp0, 1);
     tile_regs_acquire();
     copy_tile(cb_sum0, 0, 0);
     cb_pop_front(cb_sum0, 1);
+    cb_wait_front(cb_tmp0, 1);
     reconfig_data_format_srca(cb_tmp0);
     copy_tile_to_dst_init_short(cb_tmp0);
     copy_tile(cb_tmp0, 0, 1);
@@ -181,7 +181,6 @@ void kernel_main() {
     pack_tile(0, cb_tmp1);
     cb_push_back(cb_tmp1, 1);
     tile_regs_release();
-    cb_wait_front(cb_tmp1, 1);
     reconfig_data_format_srcb(cb_scaler);
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_sum0);
     tile_regs_acquire();
@@ -189,6 +188,7 @@ void kernel_main() {
     reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
     cb_pop_front(cb_tmp0, 1);
     reduce_uninit();
+    cb_wait_front(cb_tmp1, 1);
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, cb_sum0);
     reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, 0, 0, 0);
     cb_pop_front(cb_tmp1, 1);
@@ -217,8 +217,8 @@ void kernel_main() {
     pack_tile(0, cb_r);
     cb_push_back(cb_r, 1);
     tile_regs_release();
-    cb_wait_front(cb_r, 1);
     const int32_t j_batched = row_mid_1;
+    cb_wait_front(cb_r, 1);
     for (int32_t jb = 0; jb < j_batched / 2; ++jb) {
       unary_bcast_init<BroadcastType::COL>(cb_mean, cb_y_by_reader);
       tile_regs_acquire();

@@ -81,7 +81,6 @@ void kernel_main() {
     pack_tile(0, cb_m);
     cb_push_back(cb_m, 1);
     tile_regs_release();
-    cb_wait_front(cb_m, 1);
     tile_regs_acquire();
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
     tile_regs_commit();
@@ -90,9 +89,10 @@ void kernel_main() {
     pack_tile(0, cb_s_sum);
     cb_push_back(cb_s_sum, 1);
     tile_regs_release();
-    cb_wait_front(cb_s_sum, 1);
+    cb_wait_front(cb_m, 1);
     reconfig_data_format_srcb(cb_m);
     reduce_uninit();
+    cb_wait_front(cb_s_sum, 1);
     for (int32_t j = 0; j < row_mid; ++j) {
       reconfig_data_format_srca(cb_x_row);
       sub_bcast_cols_init_short(cb_x_row, cb_m);
@@ -169,9 +169,9 @@ void kernel_main() {
     pack_tile(0, cb_tmp0);
     cb_push_back(cb_tmp0, 1);
     tile_regs_release();
-    cb_wait_front(cb_tmp0, 1);
     tile_regs_acquire();
     copy_tile(cb_s_sum, 0, 0);
+    cb_wait_front(cb_tmp0, 1);
     reconfig_data_format_srca(cb_tmp0);
     copy_tile_to_dst_init_short(cb_tmp0);
     copy_tile(cb_tmp0, 0, 1);
@@ -183,7 +183,6 @@ void kernel_main() {
     pack_tile(0, cb_tmp1);
     cb_push_back(cb_tmp1, 1);
     tile_regs_release();
-    cb_wait_front(cb_tmp1, 1);
     reconfig_data_format_srcb(cb_scaler);
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_sum0);
     tile_regs_acquire();
@@ -191,6 +190,7 @@ void kernel_main() {
     reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
     cb_pop_front(cb_tmp0, 1);
     reduce_uninit();
+    cb_wait_front(cb_tmp1, 1);
     reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, cb_sum0);
     reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_tmp1, cb_scaler, 0, 0, 0);
     cb_pop_front(cb_tmp1, 1);
@@ -217,9 +217,9 @@ void kernel_main() {
     pack_tile(0, cb_r);
     cb_push_back(cb_r, 1);
     tile_regs_release();
-    cb_wait_front(cb_r, 1);
     const int32_t j_batched = row_mid;
     reconfig_data_format_srcb(cb_m);
+    cb_wait_front(cb_r, 1);
     for (int32_t jb = 0; jb < j_batched / 3; ++jb) {
       reconfig_data_format_srca(cb_x_row);
       sub_bcast_cols_init_short(cb_x_row, cb_m);

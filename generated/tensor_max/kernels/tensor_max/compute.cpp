@@ -30,9 +30,9 @@ void kernel_main() {
     pack_tile(0, cb_m);
     cb_push_back(cb_m, 1);
     tile_regs_release();
-    cb_wait_front(cb_m, 1);
     const int32_t lo = c * items / 64;
     const int32_t hi = (c + 1) * items / 64;
+    cb_wait_front(cb_m, 1);
     for (int32_t t = 0; t < hi - lo; ++t) {
       reconfig_data_format_srca(cb_m);
       copy_tile_to_dst_init_short(cb_m);

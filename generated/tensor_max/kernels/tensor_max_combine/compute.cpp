@@ -40,7 +40,6 @@ void kernel_main() {
       tile_regs_acquire();
       copy_tile(cb_m, 0, 0);
       cb_wait_front(cb_tensor_max_m, 1);
-      copy_tile_to_dst_init_short(cb_tensor_max_m);
       copy_tile(cb_tensor_max_m, 0, 1);
       cb_pop_front(cb_tensor_max_m, 1);
       binary_max_tile_init();
@@ -63,10 +62,10 @@ void kernel_main() {
     pack_tile(0, cb_tmp0);
     cb_push_back(cb_tmp0, 1);
     tile_regs_release();
-    cb_wait_front(cb_tmp0, 1);
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
+    cb_wait_front(cb_tmp0, 1);
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_COL>(cb_tmp0, cb_scaler, cb_tmp0);
     reduce_tile<PoolType::MAX, ReduceDim::REDUCE_COL>(cb_tmp0, cb_scaler, 0, 0, 0);
     cb_pop_front(cb_tmp0, 1);
@@ -76,11 +75,11 @@ void kernel_main() {
     pack_tile(0, cb_tmp0);
     cb_push_back(cb_tmp0, 1);
     tile_regs_release();
-    cb_wait_front(cb_tmp0, 1);
     reduce_uninit();
     fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
+    cb_wait_front(cb_tmp0, 1);
     reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_y);
     reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
     cb_pop_front(cb_tmp0, 1);

@@ -61,6 +61,9 @@ struct KernelTiming {
   std::uint64_t dram_bytes_read = 0, dram_bytes_written = 0;
   std::uint64_t noc_bytes_read = 0, noc_bytes_written = 0; // to and from other cores' L1
   std::map<std::string, std::uint64_t> tile_ops;
+  // busy cycles by call kind and thread ("init", "dst_handoff", "cb", "matmul", "exp", ...; a
+  // compute kernel's pack thread as "pack: pack", "pack: cb", ...): docs/timing.md, "The report"
+  std::map<std::string, double> busy_by;
 };
 
 /// A program run in timing mode. Cycles are at the architecture's clock.
