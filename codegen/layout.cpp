@@ -247,6 +247,36 @@ bool wrap_call(std::string_view line, std::string& out) {
   return true;
 }
 
+/// `line` laid out as clang-format lays out a declaration (`INDENT TYPE NAME = VALUE;`, TYPE and
+/// NAME words) that does not fit, when its value fits on the next line: broken after the `=`, the
+/// value four columns further in. False when `line` is not such a declaration, or its value holds
+/// anything split_args does not take (or a top-level comma), or does not fit on a line either.
+bool wrap_declaration_value(std::string_view line, std::string& out) {
+  const std::size_t indent = line.find_first_not_of(' ');
+  const std::size_t eq = line.find(" = ");
+  if (indent == std::string_view::npos || indent == 0 || eq == std::string_view::npos ||
+      !line.ends_with(';'))
+    return false;
+  // TYPE NAME: at least two words, one blank between them.
+  std::size_t words = 1;
+  for (std::size_t i = indent; i < eq; ++i) {
+    const char ch = line[i];
+    if (ch == ' ') {
+      if (line[i - 1] == ' ')
+        return false;
+      ++words;
+    } else if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                 ch == '_' || ch == ':'))
+      return false;
+  }
+  const std::string_view value = line.substr(eq + 3, line.size() - 1 - eq - 3);
+  if (words < 2 || split_args(value).size() != 1 || indent + 4 + value.size() + 1 > kColumnLimit)
+    return false;
+  out.append(line.substr(0, eq + 2)).push_back('\n');
+  out.append(indent + 4, ' ').append(value).append(";\n");
+  return true;
+}
+
 } // namespace
 
 std::string wrap_long_lines(std::string text) {
@@ -291,7 +321,7 @@ std::string wrap_long_lines(std::string text) {
       continue;
     }
     if (!comment && line.size() > kColumnLimit && ascii(line) &&
-        (wrap_declaration(line, out) || wrap_call(line, out)))
+        (wrap_declaration(line, out) || wrap_call(line, out) || wrap_declaration_value(line, out)))
       continue;
     out.append(line).push_back('\n');
   }

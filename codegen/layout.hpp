@@ -26,6 +26,8 @@ inline constexpr std::size_t kColumnLimit = 100;
 ///   columns further in after a break at `(` when that takes fewer lines; when an argument would
 ///   not fit on its line aligned after `(`, the line stays long (clang-format then breaks inside
 ///   an argument, by penalties not modelled here).
+/// - an indented declaration with a value (`INDENT TYPE NAME = VALUE;`, the value of the same kinds
+///   of expression) is broken after its `=`, the value four columns further in, when it fits there.
 /// Other lines are copied unchanged. A line no rule can shorten (one long word, a long
 /// statement) stays long, and needs_format (format.hpp) then sends the file to clang-format.
 std::string wrap_long_lines(std::string text);

@@ -241,5 +241,64 @@ TEST(FormatRule, CallStatementsWrapAsClangFormatBreaksThem) {
               wrapped_as_clang, left);
 }
 
+// Declarations too long for their line, as the kernels' lets are: broken after the `=` exactly as
+// clang-format breaks them when the value fits on the next line, else left long.
+TEST(FormatRule, DeclarationsBreakAfterTheirEqualsAsClangFormatBreaksThem) {
+  std::mt19937 rng(29); // fixed: the same declarations every run
+  auto pick = [&rng](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const char* names[] = {"a",
+                         "Kt",
+                         "cb_mlp_h_r_1",
+                         "r0",
+                         "bk",
+                         "A_mcast_x0",
+                         "32u",
+                         "x / 2",
+                         "get_tile_size(cb_mlp_h)",
+                         "get_write_ptr(cb_B)",
+                         "std::min(a, b)",
+                         "(cb_A_r * bk + cb_A_c)",
+                         "a_rather_long_identifier_for_the_width"};
+  std::function<std::string(int)> expr = [&](int d) -> std::string {
+    const int r = pick(20);
+    if (r < 11 || d > 1)
+      return names[pick(std::size(names))];
+    if (r < 17)
+      return expr(d + 1) + (pick(3) == 0 ? " + " : pick(2) ? " * " : " - ") + expr(d + 1);
+    std::string call = pick(2) ? "std::max(" : "f(";
+    for (int n = 1 + pick(3), k = 0; k < n; ++k)
+      call += (k ? ", " : "") + expr(d + 1);
+    return call + ")";
+  };
+  const char* types[] = {"const uint32_t", "const int32_t", "std::int64_t"};
+  const char* vars[] = {"cb_mlp_h_offset_1", "x", "row_chunk_pages_3", "units"};
+  int wrapped_as_clang = 0, left = 0;
+  while (wrapped_as_clang + left < 300) {
+    const int depth = 1 + pick(9);
+    std::string s = "void f() {\n";
+    for (int k = 1; k < depth; ++k)
+      s += std::string(2 * k, ' ') + "{\n";
+    const std::string stmt = std::string(2 * depth, ' ') + types[pick(std::size(types))] + " " +
+                             vars[pick(std::size(vars))] + " = " + expr(0) + ";";
+    if (stmt.size() <= kColumnLimit)
+      continue;
+    s += stmt + "\n";
+    for (int k = depth - 1; k >= 1; --k)
+      s += std::string(2 * k, ' ') + "}\n";
+    s += "}\n";
+    const std::string wrapped = wrap_long_lines(s);
+    if (needs_format(wrapped)) {
+      EXPECT_EQ(wrapped, s); // left as it was
+      ++left;
+      continue;
+    }
+    ++wrapped_as_clang;
+    EXPECT_EQ(format_cpp(s), wrapped) << s;
+  }
+  EXPECT_GT(wrapped_as_clang, 150);
+  std::printf("random declarations: %d wrapped as clang-format wraps them, %d left long\n",
+              wrapped_as_clang, left);
+}
+
 } // namespace
 } // namespace tk::codegen
