@@ -151,6 +151,132 @@ bool wrap_declaration(std::string_view line, std::string& out) {
   return true;
 }
 
+/// The arguments of a call statement's list (the text between its parentheses), split at the
+/// top-level `, `; empty when the list holds anything but names, numbers, member and scope access,
+/// arithmetic and parentheses (the expressions whose breaking FormatRule's random calls check
+/// against clang-format), or does not nest.
+std::vector<std::string_view> split_args(std::string_view list) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= list.size(); ++i) {
+    const char ch = i < list.size() ? list[i] : ',';
+    const bool word = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                      (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == ':';
+    if (ch == '(')
+      ++depth;
+    else if (ch == ')') {
+      if (--depth < 0)
+        return {};
+    } else if (ch == ',' && depth == 0) {
+      std::string_view a = list.substr(begin, i - begin);
+      if (!out.empty()) {
+        if (!a.starts_with(' '))
+          return {};
+        a.remove_prefix(1);
+      }
+      if (a.empty() || a.front() == ' ' || a.back() == ' ')
+        return {};
+      out.push_back(a);
+      begin = i + 1;
+    } else if (!word && ch != ' ' && ch != ',' && ch != '+' && ch != '-' && ch != '*' &&
+               ch != '/' && ch != '%')
+      return {};
+  }
+  return depth == 0 ? out : std::vector<std::string_view>{};
+}
+
+/// The lines of `head` (`INDENT NAME(`) followed by `args` and `);`, packed while they fit from
+/// column `from` on each continuation line (on the first line too unless `own_line`, which leaves
+/// `head` alone on it); empty when a line does not fit.
+std::vector<std::string> pack_args(std::string_view head, const std::vector<std::string_view>& args,
+                                   std::size_t from, bool own_line) {
+  std::vector<std::string> lines{std::string(head)};
+  if (own_line)
+    lines.emplace_back(from, ' ');
+  bool first = true; // the first argument of its line
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view end = i + 1 == args.size() ? std::string_view(");") : ",";
+    if (!first && lines.back().size() + 1 + args[i].size() + end.size() > kColumnLimit) {
+      lines.emplace_back(from, ' ');
+      first = true;
+    }
+    if (!first)
+      lines.back().push_back(' ');
+    lines.back().append(args[i]).append(end);
+    first = false;
+    if (lines.back().size() > kColumnLimit)
+      return {};
+  }
+  return lines;
+}
+
+/// `line` laid out as clang-format lays out a call statement (`INDENT NAME(ARGS);`, NAME a plain
+/// or qualified name) that does not fit, when no argument has to be broken: the arguments packed
+/// onto each line while they fit, aligned after the `(`; or, when that takes more lines than
+/// breaking after the `(` and packing them from four columns further in, so. False when `line` is
+/// not such a statement, or an argument does not fit on a line aligned after the `(` (clang-format
+/// then breaks inside an argument, by penalties this file does not model).
+bool wrap_call(std::string_view line, std::string& out) {
+  const std::size_t indent = line.find_first_not_of(' ');
+  if (indent == std::string_view::npos || indent == 0 || !line.ends_with(");"))
+    return false;
+  const std::size_t open = line.find('(', indent);
+  if (open == std::string_view::npos || open == indent)
+    return false;
+  for (std::size_t i = indent; i < open; ++i) {
+    const char ch = line[i];
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == ':' ||
+          (i > indent && ch >= '0' && ch <= '9')))
+      return false;
+  }
+  if (line.substr(indent, open - indent).find(":::") != std::string_view::npos ||
+      line[indent] == ':' || line[open - 1] == ':')
+    return false;
+  const std::vector<std::string_view> args =
+      split_args(line.substr(open + 1, line.size() - 2 - open - 1));
+  if (args.empty())
+    return false;
+  const std::string_view head = line.substr(0, open + 1);
+  const std::vector<std::string> aligned = pack_args(head, args, head.size(), false);
+  if (aligned.empty())
+    return false;
+  const std::vector<std::string> broken = pack_args(head, args, indent + 4, true);
+  for (const std::string& l : !broken.empty() && broken.size() < aligned.size() ? broken : aligned)
+    out.append(l).push_back('\n');
+  return true;
+}
+
+/// `line` laid out as clang-format lays out a declaration (`INDENT TYPE NAME = VALUE;`, TYPE and
+/// NAME words) that does not fit, when its value fits on the next line: broken after the `=`, the
+/// value four columns further in. False when `line` is not such a declaration, or its value holds
+/// anything split_args does not take (or a top-level comma), or does not fit on a line either.
+bool wrap_declaration_value(std::string_view line, std::string& out) {
+  const std::size_t indent = line.find_first_not_of(' ');
+  const std::size_t eq = line.find(" = ");
+  if (indent == std::string_view::npos || indent == 0 || eq == std::string_view::npos ||
+      !line.ends_with(';'))
+    return false;
+  // TYPE NAME: at least two words, one blank between them.
+  std::size_t words = 1;
+  for (std::size_t i = indent; i < eq; ++i) {
+    const char ch = line[i];
+    if (ch == ' ') {
+      if (line[i - 1] == ' ')
+        return false;
+      ++words;
+    } else if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                 ch == '_' || ch == ':'))
+      return false;
+  }
+  const std::string_view value = line.substr(eq + 3, line.size() - 1 - eq - 3);
+  if (words < 2 || split_args(value).size() != 1 || indent + 4 + value.size() + 1 > kColumnLimit)
+    return false;
+  out.append(line.substr(0, eq + 2)).push_back('\n');
+  out.append(indent + 4, ' ').append(value).append(";\n");
+  return true;
+}
+
 } // namespace
 
 std::string wrap_long_lines(std::string text) {
@@ -194,7 +320,8 @@ std::string wrap_long_lines(std::string text) {
       carry_indent = c.indent;
       continue;
     }
-    if (!comment && line.size() > kColumnLimit && ascii(line) && wrap_declaration(line, out))
+    if (!comment && line.size() > kColumnLimit && ascii(line) &&
+        (wrap_declaration(line, out) || wrap_call(line, out) || wrap_declaration_value(line, out)))
       continue;
     out.append(line).push_back('\n');
   }

@@ -20,8 +20,15 @@ inline constexpr std::size_t kColumnLimit = 100;
 ///   line of the same block when that line continues the paragraph (the same indentation, not
 ///   empty, not a list item), else onto a line of its own;
 /// - a function declaration or definition head at column 0 (`void f(A a, B b);` or `... {`) has
-///   its parameters packed onto each line while they fit, continuation lines aligned after `(`.
-/// Other lines are copied unchanged. A line neither rule can shorten (one long word, a long
+///   its parameters packed onto each line while they fit, continuation lines aligned after `(`;
+/// - an indented call statement (`INDENT NAME(ARGS);`) whose arguments are names, numbers and
+///   arithmetic has them packed onto each line while they fit, aligned after `(`, or from four
+///   columns further in after a break at `(` when that takes fewer lines; when an argument would
+///   not fit on its line aligned after `(`, the line stays long (clang-format then breaks inside
+///   an argument, by penalties not modelled here).
+/// - an indented declaration with a value (`INDENT TYPE NAME = VALUE;`, the value of the same kinds
+///   of expression) is broken after its `=`, the value four columns further in, when it fits there.
+/// Other lines are copied unchanged. A line no rule can shorten (one long word, a long
 /// statement) stays long, and needs_format (format.hpp) then sends the file to clang-format.
 std::string wrap_long_lines(std::string text);
 

@@ -7,10 +7,12 @@
 #include "support/diagnostics.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <future>
 #include <mutex>
 #include <string_view>
+#include <vector>
 
 namespace tk::codegen {
 
@@ -40,10 +42,12 @@ std::filesystem::path template_dir() {
 namespace {
 
 // Renders every file with `env`. The main thread is the longest path of a ttgen run once the
-// templates lay out most files themselves (callgrind, docs/ttgen.md "Start-up"), so the kernels'
-// files render on a thread of their own, the reader first (the file clang-format still formats
-// longest), while this thread frees the template data's JSON and renders the host, CPU and
-// header files. `rendered` is called for each file as soon as it is rendered, one call at a time.
+// templates lay out the files themselves (callgrind, docs/ttgen.md "Start-up"), so the kernels'
+// files render on a thread of their own, the reader first, while this thread frees the template
+// data's JSON and renders the host, CPU and header files, then takes the kernel files that thread
+// has not started: the two share one list, each taking the next file, so neither waits on the
+// other's last file. `rendered` is called for each file as soon as it is rendered, one call at a
+// time.
 std::map<std::string, std::string> render_with(const jinja::Environment& env,
                                                const Lowered& lowered, const std::string& file_stem,
                                                const RenderedFile& rendered) {
@@ -59,34 +63,43 @@ std::map<std::string, std::string> render_with(const jinja::Environment& env,
   nlohmann::json json = template_data(lowered, file_stem);
   // Converted once for every file (the kernel files share it, plus their `kernel`).
   const jinja::Value data = jinja::Value::from_json(json);
+  // Each kernel file is rendered from the whole data plus `kernel`: the name and TT data of the
+  // program it belongs to (a reduction kernel launches two, kernels/<K>/ and kernels/<K>_combine/).
+  struct KernelFile {
+    std::string file, tmpl;
+    jinja::Value data;
+  };
+  std::vector<KernelFile> kernel_files;
+  if (lowered.tt)
+    for (const jinja::Value& k : data.find("kernels")->as_list())
+      for (const jinja::Value& launch : k.find("launches")->as_list()) {
+        // The top-level entries in the key order nlohmann::json gives them, `kernel` among them.
+        jinja::Dict entries = data.as_dict();
+        entries.emplace_back("kernel", launch);
+        std::stable_sort(entries.begin(), entries.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        const jinja::Value one = jinja::Value::dict(std::move(entries));
+        for (const char* role : {"reader", "compute", "writer"})
+          kernel_files.push_back(
+              {"kernels/" + launch.find("name")->as_string() + "/" + role + ".cpp",
+               std::string("tt/") + role + ".cpp.jinja", one});
+      }
+  std::atomic<std::size_t> next{0};
+  auto take_kernel_files = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < kernel_files.size();)
+      add(kernel_files[i].file, kernel_files[i].tmpl, kernel_files[i].data);
+  };
   // Declared after what it uses: an exception on this thread waits for it (std::async's future).
   std::future<void> kernels;
-  if (lowered.tt)
-    kernels = std::async(std::launch::async, [&] {
-      // Each kernel file is rendered from the whole data plus `kernel`: the name and TT data of
-      // the program it belongs to (a reduction kernel launches two, kernels/<K>/ and
-      // kernels/<K>_combine/).
-      for (const jinja::Value& k : data.find("kernels")->as_list())
-        for (const jinja::Value& launch : k.find("launches")->as_list()) {
-          // The top-level entries in the key order nlohmann::json gives them, `kernel` among them.
-          jinja::Dict entries = data.as_dict();
-          entries.emplace_back("kernel", launch);
-          std::stable_sort(entries.begin(), entries.end(),
-                           [](const auto& a, const auto& b) { return a.first < b.first; });
-          const jinja::Value one = jinja::Value::dict(std::move(entries));
-          for (const char* role : {"reader", "compute", "writer"}) {
-            const std::string file =
-                "kernels/" + launch.find("name")->as_string() + "/" + role + ".cpp";
-            add(file, std::string("tt/") + role + ".cpp.jinja", one);
-          }
-        }
-    });
+  if (!kernel_files.empty())
+    kernels = std::async(std::launch::async, take_kernel_files);
   json = nlohmann::json(); // freed while the kernels render
   if (lowered.tt)
     add(file_stem + "_tt.cpp", "tt/host_tt.cpp.jinja", data);
   if (lowered.cpu)
     add(file_stem + "_cpu.cpp", "cpu/kernel_cpu.cpp.jinja", data);
   add(file_stem + ".hpp", "common/header.hpp.jinja", data);
+  take_kernel_files();
   if (kernels.valid())
     kernels.get(); // rethrows a kernel template's error
   return files;

@@ -4,6 +4,7 @@
 #include "support/diagnostics.hpp"
 
 #include <algorithm>
+#include <future>
 #include <set>
 #include <string>
 
@@ -224,11 +225,17 @@ json host_data(const Program& p, const Function& h, const HostPlan& plan,
 json tt_template_data(const Program& p, const std::set<std::string>& partials,
                       const Program* outer) {
   json tt;
-  for (FuncKind k : {FuncKind::reader, FuncKind::compute, FuncKind::writer})
+  // The reader's data (the longest body, with the page reads and multicasts) is built on a thread
+  // of its own while this one builds the others': the template data is on ttgen's longest path
+  // (docs/ttgen.md, "Start-up"). kernel_data only reads `p`.
+  std::future<json> reader = std::async(
+      std::launch::async, [&p] { return kernel_data(p, function(p, FuncKind::reader)); });
+  for (FuncKind k : {FuncKind::compute, FuncKind::writer})
     tt[str(k)] = kernel_data(p, function(p, k));
   if (!p.host_plan)
     fail(p, "no host plan; run the tt chain to its end");
   tt["host"] = host_data(p, function(p, FuncKind::host), *p.host_plan, partials, outer);
+  tt[str(FuncKind::reader)] = reader.get();
   return tt;
 }
 

@@ -31,22 +31,21 @@ void run_cpu(tk::TensorView<const tk::bf16> A, tk::TensorView<const tk::bf16> X,
   std::int64_t Nt = N / 32;
   const auto tk_packed_a_A = tk::cpu::pack_a(A);
   const auto tk_packed_b_X = tk::cpu::pack_b(X);
-  tk::cpu::parallel_for(
-      tk::cpu::gemm_units(tk_packed_a_A, tk_packed_b_X, B * Mt * Nt),
-      [&](std::int64_t tk_begin, std::int64_t tk_end) {
-        for (std::int64_t u = tk_begin; u < tk_end; ++u) {
-          std::int64_t w0 = tk::cpu::gemm_unit_begin(tk_packed_a_A, tk_packed_b_X, B * Mt * Nt, u);
-          std::int64_t wn = tk::cpu::gemm_unit_size(tk_packed_a_A, tk_packed_b_X, B * Mt * Nt, u);
-          for (std::int64_t w = w0; w < w0 + wn; ++w) {
-            std::int64_t b = w / (Mt * Nt);
-            std::int64_t i = tk::cpu::gemm_row(tk_packed_a_A, tk_packed_b_X, w);
-            std::int64_t j = tk::cpu::gemm_col(tk_packed_a_A, tk_packed_b_X, w);
-            tk::cpu::Tile acc;
-            tk::cpu::gemm_tile(tk_packed_a_A, b, tk_packed_b_X, b, i, j, acc);
-            tk::cpu::store_tile(acc, C.matrix(b), i, j);
-          }
-        }
-      });
+  std::int64_t units = tk::cpu::gemm_units(tk_packed_a_A, tk_packed_b_X, B * Mt * Nt);
+  tk::cpu::parallel_for(units, [&](std::int64_t tk_begin, std::int64_t tk_end) {
+    for (std::int64_t u = tk_begin; u < tk_end; ++u) {
+      std::int64_t w0 = tk::cpu::gemm_unit_begin(tk_packed_a_A, tk_packed_b_X, B * Mt * Nt, u);
+      std::int64_t wn = tk::cpu::gemm_unit_size(tk_packed_a_A, tk_packed_b_X, B * Mt * Nt, u);
+      for (std::int64_t w = w0; w < w0 + wn; ++w) {
+        std::int64_t b = w / (Mt * Nt);
+        std::int64_t i = tk::cpu::gemm_row(tk_packed_a_A, tk_packed_b_X, w);
+        std::int64_t j = tk::cpu::gemm_col(tk_packed_a_A, tk_packed_b_X, w);
+        tk::cpu::Tile acc;
+        tk::cpu::gemm_tile(tk_packed_a_A, b, tk_packed_b_X, b, i, j, acc);
+        tk::cpu::store_tile(acc, C.matrix(b), i, j);
+      }
+    }
+  });
 }
 
 } // namespace tk::gen::batched_matmul

@@ -36,30 +36,28 @@ void run_cpu(tk::MatrixView<const tk::bf16> A, tk::MatrixView<const tk::bf16> B,
   std::int64_t Nt = N / 32;
   const auto tk_packed_a_A = tk::cpu::pack_a(A);
   const auto tk_packed_b_B = tk::cpu::pack_b(B);
-  tk::cpu::parallel_for(tk::cpu::gemm_units(tk_packed_a_A, tk_packed_b_B, Mt * Nt),
-                        [&](std::int64_t tk_begin, std::int64_t tk_end) {
-                          for (std::int64_t u = tk_begin; u < tk_end; ++u) {
-                            std::int64_t w0 =
-                                tk::cpu::gemm_unit_begin(tk_packed_a_A, tk_packed_b_B, Mt * Nt, u);
-                            std::int64_t wn =
-                                tk::cpu::gemm_unit_size(tk_packed_a_A, tk_packed_b_B, Mt * Nt, u);
-                            for (std::int64_t w = w0; w < w0 + wn; ++w) {
-                              std::int64_t i = tk::cpu::gemm_row(tk_packed_a_A, tk_packed_b_B, w);
-                              std::int64_t j = tk::cpu::gemm_col(tk_packed_a_A, tk_packed_b_B, w);
-                              tk::cpu::Tile acc;
-                              tk::cpu::gemm_tile(tk_packed_a_A, tk_packed_b_B, i, j, acc);
-                              tk::cpu::Tile t0;
-                              tk::cpu::Tile t1;
-                              tk::cpu::load_tile(bias, 0, j, t1);
-                              for (std::int64_t er = 0; er < 32; ++er) {
-                                for (std::int64_t ec = 0; ec < 32; ++ec) {
-                                  t0(er, ec) = tk_relu(acc(er, ec) + t1(0, ec));
-                                }
-                              }
-                              tk::cpu::store_tile(t0, C, i, j);
-                            }
-                          }
-                        });
+  std::int64_t units = tk::cpu::gemm_units(tk_packed_a_A, tk_packed_b_B, Mt * Nt);
+  tk::cpu::parallel_for(units, [&](std::int64_t tk_begin, std::int64_t tk_end) {
+    for (std::int64_t u = tk_begin; u < tk_end; ++u) {
+      std::int64_t w0 = tk::cpu::gemm_unit_begin(tk_packed_a_A, tk_packed_b_B, Mt * Nt, u);
+      std::int64_t wn = tk::cpu::gemm_unit_size(tk_packed_a_A, tk_packed_b_B, Mt * Nt, u);
+      for (std::int64_t w = w0; w < w0 + wn; ++w) {
+        std::int64_t i = tk::cpu::gemm_row(tk_packed_a_A, tk_packed_b_B, w);
+        std::int64_t j = tk::cpu::gemm_col(tk_packed_a_A, tk_packed_b_B, w);
+        tk::cpu::Tile acc;
+        tk::cpu::gemm_tile(tk_packed_a_A, tk_packed_b_B, i, j, acc);
+        tk::cpu::Tile t0;
+        tk::cpu::Tile t1;
+        tk::cpu::load_tile(bias, 0, j, t1);
+        for (std::int64_t er = 0; er < 32; ++er) {
+          for (std::int64_t ec = 0; ec < 32; ++ec) {
+            t0(er, ec) = tk_relu(acc(er, ec) + t1(0, ec));
+          }
+        }
+        tk::cpu::store_tile(t0, C, i, j);
+      }
+    }
+  });
 }
 
 } // namespace tk::gen::matmul_bias_relu

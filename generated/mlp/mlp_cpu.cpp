@@ -48,61 +48,57 @@ void run_cpu(tk::MatrixView<const tk::bf16> X, tk::MatrixView<const tk::bf16> W1
     std::int64_t Ft = F / 32;
     const auto tk_packed_a_X = tk::cpu::pack_a(X);
     const auto tk_packed_b_W1 = tk::cpu::pack_b(W1);
-    tk::cpu::parallel_for(
-        tk::cpu::gemm_units(tk_packed_a_X, tk_packed_b_W1, Mt * Ft),
-        [&](std::int64_t tk_begin, std::int64_t tk_end) {
-          for (std::int64_t u = tk_begin; u < tk_end; ++u) {
-            std::int64_t w0 = tk::cpu::gemm_unit_begin(tk_packed_a_X, tk_packed_b_W1, Mt * Ft, u);
-            std::int64_t wn = tk::cpu::gemm_unit_size(tk_packed_a_X, tk_packed_b_W1, Mt * Ft, u);
-            for (std::int64_t w = w0; w < w0 + wn; ++w) {
-              std::int64_t i = tk::cpu::gemm_row(tk_packed_a_X, tk_packed_b_W1, w);
-              std::int64_t f = tk::cpu::gemm_col(tk_packed_a_X, tk_packed_b_W1, w);
-              tk::cpu::Tile h;
-              tk::cpu::gemm_tile(tk_packed_a_X, tk_packed_b_W1, i, f, h);
-              tk::cpu::Tile t0;
-              tk::cpu::Tile t1;
-              tk::cpu::load_tile(b1, 0, f, t1);
-              for (std::int64_t er = 0; er < 32; ++er) {
-                for (std::int64_t ec = 0; ec < 32; ++ec) {
-                  t0(er, ec) = tk_gelu(h(er, ec) + t1(0, ec));
-                }
-              }
-              tk::cpu::store_packed_a(t0, tk_packed_a_mlp_h, i, f);
+    std::int64_t units = tk::cpu::gemm_units(tk_packed_a_X, tk_packed_b_W1, Mt * Ft);
+    tk::cpu::parallel_for(units, [&](std::int64_t tk_begin, std::int64_t tk_end) {
+      for (std::int64_t u = tk_begin; u < tk_end; ++u) {
+        std::int64_t w0 = tk::cpu::gemm_unit_begin(tk_packed_a_X, tk_packed_b_W1, Mt * Ft, u);
+        std::int64_t wn = tk::cpu::gemm_unit_size(tk_packed_a_X, tk_packed_b_W1, Mt * Ft, u);
+        for (std::int64_t w = w0; w < w0 + wn; ++w) {
+          std::int64_t i = tk::cpu::gemm_row(tk_packed_a_X, tk_packed_b_W1, w);
+          std::int64_t f = tk::cpu::gemm_col(tk_packed_a_X, tk_packed_b_W1, w);
+          tk::cpu::Tile h;
+          tk::cpu::gemm_tile(tk_packed_a_X, tk_packed_b_W1, i, f, h);
+          tk::cpu::Tile t0;
+          tk::cpu::Tile t1;
+          tk::cpu::load_tile(b1, 0, f, t1);
+          for (std::int64_t er = 0; er < 32; ++er) {
+            for (std::int64_t ec = 0; ec < 32; ++ec) {
+              t0(er, ec) = tk_gelu(h(er, ec) + t1(0, ec));
             }
           }
-        });
+          tk::cpu::store_packed_a(t0, tk_packed_a_mlp_h, i, f);
+        }
+      }
+    });
   }
   { // mlp_after_h: the second loop nest, reading what the first stored
     std::int64_t Mt = M / 32;
     std::int64_t Dt = D / 32;
     const auto tk_packed_b_W2 = tk::cpu::pack_b(W2);
-    tk::cpu::parallel_for(
-        tk::cpu::gemm_units(tk_packed_a_mlp_h, tk_packed_b_W2, Mt * Dt),
-        [&](std::int64_t tk_begin, std::int64_t tk_end) {
-          for (std::int64_t u = tk_begin; u < tk_end; ++u) {
-            std::int64_t w0 =
-                tk::cpu::gemm_unit_begin(tk_packed_a_mlp_h, tk_packed_b_W2, Mt * Dt, u);
-            std::int64_t wn =
-                tk::cpu::gemm_unit_size(tk_packed_a_mlp_h, tk_packed_b_W2, Mt * Dt, u);
-            for (std::int64_t w = w0; w < w0 + wn; ++w) {
-              std::int64_t i = tk::cpu::gemm_row(tk_packed_a_mlp_h, tk_packed_b_W2, w);
-              std::int64_t j = tk::cpu::gemm_col(tk_packed_a_mlp_h, tk_packed_b_W2, w);
-              tk::cpu::Tile acc;
-              tk::cpu::gemm_tile(tk_packed_a_mlp_h, tk_packed_b_W2, i, j, acc);
-              tk::cpu::Tile t0;
-              tk::cpu::Tile t1;
-              tk::cpu::load_tile(b2, 0, j, t1);
-              tk::cpu::Tile t2;
-              tk::cpu::load_tile(X, i, j, t2);
-              for (std::int64_t er = 0; er < 32; ++er) {
-                for (std::int64_t ec = 0; ec < 32; ++ec) {
-                  t0(er, ec) = acc(er, ec) + t1(0, ec) + t2(er, ec);
-                }
-              }
-              tk::cpu::store_tile(t0, Y, i, j);
+    std::int64_t units = tk::cpu::gemm_units(tk_packed_a_mlp_h, tk_packed_b_W2, Mt * Dt);
+    tk::cpu::parallel_for(units, [&](std::int64_t tk_begin, std::int64_t tk_end) {
+      for (std::int64_t u = tk_begin; u < tk_end; ++u) {
+        std::int64_t w0 = tk::cpu::gemm_unit_begin(tk_packed_a_mlp_h, tk_packed_b_W2, Mt * Dt, u);
+        std::int64_t wn = tk::cpu::gemm_unit_size(tk_packed_a_mlp_h, tk_packed_b_W2, Mt * Dt, u);
+        for (std::int64_t w = w0; w < w0 + wn; ++w) {
+          std::int64_t i = tk::cpu::gemm_row(tk_packed_a_mlp_h, tk_packed_b_W2, w);
+          std::int64_t j = tk::cpu::gemm_col(tk_packed_a_mlp_h, tk_packed_b_W2, w);
+          tk::cpu::Tile acc;
+          tk::cpu::gemm_tile(tk_packed_a_mlp_h, tk_packed_b_W2, i, j, acc);
+          tk::cpu::Tile t0;
+          tk::cpu::Tile t1;
+          tk::cpu::load_tile(b2, 0, j, t1);
+          tk::cpu::Tile t2;
+          tk::cpu::load_tile(X, i, j, t2);
+          for (std::int64_t er = 0; er < 32; ++er) {
+            for (std::int64_t ec = 0; ec < 32; ++ec) {
+              t0(er, ec) = acc(er, ec) + t1(0, ec) + t2(er, ec);
             }
           }
-        });
+          tk::cpu::store_tile(t0, Y, i, j);
+        }
+      }
+    });
   }
 }
 

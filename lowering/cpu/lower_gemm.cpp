@@ -45,7 +45,10 @@ public:
     bool placed = false;
     for (const Stmt& s : out) {
       const For* f = as<For>(s);
-      if (!placed && f && f->role == ForRole::per_thread) {
+      const Decl* d = as<Decl>(s);
+      const Call* units = d ? as<Call>(d->value) : nullptr;
+      if (!placed && ((f && f->role == ForRole::per_thread) ||
+                      (units && units->fn == Intrinsic::cpu_gemm_units))) {
         with_packs.insert(with_packs.end(), packs.begin(), packs.end());
         placed = true;
       }
@@ -64,7 +67,12 @@ private:
         ++k;
         continue;
       }
-      out.push_back(lower_stmt(stmts[k]));
+      Stmt lowered = lower_stmt(stmts[k]);
+      const Block* units = as<For>(stmts[k]) ? as<Block>(lowered) : nullptr;
+      if (units) // by_units: the unit count, then its loop
+        out.insert(out.end(), units->stmts.begin(), units->stmts.end());
+      else
+        out.push_back(std::move(lowered));
     }
     return out;
   }
@@ -253,11 +261,14 @@ private:
   // of tiles at a time: `for u in 0 .. cpu.gemm_units(A, B, n) per_thread { let w0 =
   // cpu.gemm_unit_begin(A, B, n, u); let wn = cpu.gemm_unit_size(A, B, n, u); for w in w0 .. +wn
   // { body } }`. A unit is a column block of B where there are enough to go round, so that each
-  // thread works on whole blocks and keeps their panels of B in its own L2, else one tile.
+  // thread works on whole blocks and keeps their panels of B in its own L2, else one tile. The
+  // unit count is a let before the loop (`let units = cpu.gemm_units(A, B, n)`, a block of the
+  // two that lower_block splices in): the loop's head then fits on its line as clang-format lays
+  // it out, and ttgen need not format the file (docs/ttgen.md, "Start-up").
   Stmt by_units(const For& f, const Stmt& body, const Order& o) {
     const SourceRange at = f.loc.range;
     const std::string u = names_.fresh("u"), first = names_.fresh(f.var + "0"),
-                      size = names_.fresh(f.var + "n");
+                      size = names_.fresh(f.var + "n"), count = names_.fresh("units");
     const Expr a = tensor_ref(o.a), b = tensor_ref(o.b), unit = var(u, Type::i32());
     Stmt items =
         for_loop(f.var, var(first, Type::i32()), var(size, Type::i32()), ForRole::serial, body, at);
@@ -265,8 +276,10 @@ private:
         {decl(first, Type::i32(), call(Intrinsic::cpu_gemm_unit_begin, {a, b, f.extent, unit}), at),
          decl(size, Type::i32(), call(Intrinsic::cpu_gemm_unit_size, {a, b, f.extent, unit}), at),
          items});
-    return for_loop(u, int_imm(0), call(Intrinsic::cpu_gemm_units, {a, b, f.extent}),
-                    ForRole::per_thread, each, at);
+    Expr units = call(Intrinsic::cpu_gemm_units, {a, b, f.extent});
+    const Type type = units->type;
+    return block({decl(count, type, std::move(units), at),
+                  for_loop(u, int_imm(0), var(count, type), ForRole::per_thread, each, at)});
   }
 
   // The loop runs over every tile of dimension `k`: from 0 to its tile count.

@@ -176,12 +176,19 @@ private:
         const std::string& name = as<Ref>(cb)->name;
         std::string r = names_.fresh(name + "_r"), c = names_.fresh(name + "_c");
         Expr rv = var(r, Type::i32()), cv = var(c, Type::i32());
-        Expr l1 = window + (rv * a[4] + cv) * call(Intrinsic::get_tile_size, {cb});
-        Stmt one =
-            evaluate(call(noc, {a[2] + ir::mul(rv, a[5]) + ir::mul(cv, a[6]), a[1], l1}), t.at);
+        // The page's offset in the window is a let of its own (`let cb_A_offset = (r * cols + c)
+        // * get_tile_size(cb_A)`): the NoC call then fits in two lines aligned after its `(`,
+        // the layout ttgen writes without clang-format (docs/ttgen.md, "Start-up").
+        Expr offset = (rv * a[4] + cv) * call(Intrinsic::get_tile_size, {cb});
+        const std::string o = names_.fresh(name + "_offset");
+        const Type offset_type = offset->type;
+        Stmt at = decl(o, offset_type, std::move(offset), t.at);
+        Stmt one = evaluate(call(noc, {a[2] + ir::mul(rv, a[5]) + ir::mul(cv, a[6]), a[1],
+                                       window + var(o, offset_type)}),
+                            t.at);
         Stmt each = for_loop(
             r, int_imm(0), a[7], ForRole::serial,
-            block({for_loop(c, int_imm(0), a[8], ForRole::serial, block({one}), t.at)}), t.at);
+            block({for_loop(c, int_imm(0), a[8], ForRole::serial, block({at, one}), t.at)}), t.at);
         if (t.call->fn == Intrinsic::df_mcast_block) {
           each =
               if_then_else(binary(BinaryOp::eq, a[10], int_imm(0)), block({each}), nullptr, t.at);

@@ -102,7 +102,8 @@ TEST(LowerCpu, FullLiteralKIsTheGemm) {
     let Nt: i32 = N / 32
     cpu.pack_a(A)
     cpu.pack_b(B)
-    for u in 0 .. cpu.gemm_units(A, B, Mt * Nt) per_thread {
+    let units: i32 = cpu.gemm_units(A, B, Mt * Nt)
+    for u in 0 .. units per_thread {
       let w0: i32 = cpu.gemm_unit_begin(A, B, Mt * Nt, u)
       let wn: i32 = cpu.gemm_unit_size(A, B, Mt * Nt, u)
       for w in w0 .. +wn serial {
@@ -150,7 +151,8 @@ TEST(LowerCpu, BatchedProductsAreTheGemm) {
     cpu.pack_b(W)
     cpu.pack_b(V)
     cpu.pack_a(U)
-    for u in 0 .. cpu.gemm_units(A, X, B * Mt * Nt) per_thread {
+    let units: i32 = cpu.gemm_units(A, X, B * Mt * Nt)
+    for u in 0 .. units per_thread {
       let w0: i32 = cpu.gemm_unit_begin(A, X, B * Mt * Nt, u)
       let wn: i32 = cpu.gemm_unit_size(A, X, B * Mt * Nt, u)
       for w in w0 .. +wn serial {

@@ -15,6 +15,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <random>
 
 namespace tk::codegen {
 namespace {
@@ -148,6 +150,154 @@ TEST(FormatRule, CommentsWrapAsClangFormatReflowsThem) {
   const std::string word = "// " + std::string(kColumnLimit, 'x') + "\n";
   EXPECT_EQ(wrap_long_lines(word), word);
   EXPECT_TRUE(needs_format(word));
+}
+
+// Call statements too long for their line, as the reader and writer kernels hold them: each is
+// either laid out exactly as clang-format lays it out, or left long for clang-format. The random
+// ones cover the arithmetic, nested calls, indentation and argument counts of the generated code.
+TEST(FormatRule, CallStatementsWrapAsClangFormatBreaksThem) {
+  // Wrapped inside `depth` nested blocks of a function, so that the statement is indented.
+  auto in_blocks = [](int depth, const std::string& stmt) {
+    std::string s = "void f() {\n";
+    for (int k = 1; k < depth; ++k)
+      s += std::string(2 * k, ' ') + "{\n";
+    s += stmt + "\n";
+    for (int k = depth - 1; k >= 1; --k)
+      s += std::string(2 * k, ' ') + "}\n";
+    return s + "}\n";
+  };
+  const std::string fixed[] = {
+      // aligned after `(` (the reader's multicast)
+      "        tk_multicast(get_write_ptr(cb_A), A_mcast_x0, A_mcast_y0, A_mcast_x1, A_mcast_y1, "
+      "bm * bk * get_tile_size(cb_A), A_mcast_dests);",
+      // fewer lines after a break at `(`
+      "  tk::cpu::gemm_tile(c0, get_semaphore(r0, r0) + kb, get_semaphore(tk_x, bk), "
+      "get_tile_size(cb_A) * tk_x, cb_A_r_1, tk_g(f(bk), get_tile_size(cb_A) * B_accessor, "
+      "f(f(bk, kb), bk, r0)), c0);",
+  };
+  for (const std::string& stmt : fixed) {
+    const std::string c = in_blocks(static_cast<int>(stmt.find_first_not_of(' ')) / 2, stmt);
+    const std::string wrapped = wrap_long_lines(c);
+    EXPECT_FALSE(needs_format(wrapped)) << wrapped;
+    EXPECT_EQ(format_cpp(c), wrapped) << c;
+  }
+  // One argument too long for its line aligned after `(`: left long.
+  const std::string writer =
+      "            noc_async_write_page((r0 + sr_2 * 2) * Nt + c0 + sc_2 * 2 + cb_C_r * Nt + "
+      "cb_C_c, C_accessor, get_read_ptr(cb_C) + (cb_C_r * 2 + cb_C_c) * get_tile_size(cb_C));";
+  EXPECT_TRUE(needs_format(wrap_long_lines(in_blocks(7, "  " + writer))));
+
+  std::mt19937 rng(28); // fixed: the same statements every run
+  auto pick = [&rng](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const char* names[] = {"a",
+                         "Kt",
+                         "cb_A_r_1",
+                         "r0",
+                         "bk",
+                         "tk_x",
+                         "A_mcast_x0",
+                         "32u",
+                         "get_tile_size(cb_A)",
+                         "get_write_ptr(cb_B)",
+                         "tt::CBIndex::c_16",
+                         "(cb_A_r * bk + cb_A_c)",
+                         "p.rows",
+                         "x / 2",
+                         "y % 4",
+                         "a_rather_long_identifier_for_the_width_of_one_argument"};
+  std::function<std::string(int)> expr = [&](int d) -> std::string {
+    const int r = pick(10);
+    if (r < 6 || d > 1)
+      return names[pick(std::size(names))];
+    if (r < 8)
+      return expr(d + 1) + (pick(3) == 0 ? " + " : pick(2) ? " * " : " - ") + expr(d + 1);
+    std::string call = pick(2) ? "get_semaphore(" : "tk_g(";
+    for (int n = 1 + pick(3), k = 0; k < n; ++k)
+      call += (k ? ", " : "") + expr(d + 1);
+    return call + ")";
+  };
+  const char* calls[] = {"noc_async_read_page", "tk_multicast", "f", "tk::cpu::gemm_tile"};
+  int wrapped_as_clang = 0, left = 0;
+  while (wrapped_as_clang + left < 300) {
+    const int depth = 1 + pick(10);
+    std::string stmt = std::string(2 * depth, ' ') + calls[pick(std::size(calls))] + "(";
+    for (int n = 1 + pick(12), k = 0; k < n; ++k)
+      stmt += (k ? ", " : "") + expr(0);
+    stmt += ");";
+    if (stmt.size() <= kColumnLimit)
+      continue;
+    const std::string c = in_blocks(depth, stmt);
+    const std::string wrapped = wrap_long_lines(c);
+    if (needs_format(wrapped)) {
+      EXPECT_EQ(wrapped, c); // left as it was
+      ++left;
+      continue;
+    }
+    ++wrapped_as_clang;
+    EXPECT_EQ(format_cpp(c), wrapped) << c;
+  }
+  EXPECT_GT(wrapped_as_clang, 150);
+  std::printf("random calls: %d wrapped as clang-format wraps them, %d left long\n",
+              wrapped_as_clang, left);
+}
+
+// Declarations too long for their line, as the kernels' lets are: broken after the `=` exactly as
+// clang-format breaks them when the value fits on the next line, else left long.
+TEST(FormatRule, DeclarationsBreakAfterTheirEqualsAsClangFormatBreaksThem) {
+  std::mt19937 rng(29); // fixed: the same declarations every run
+  auto pick = [&rng](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const char* names[] = {"a",
+                         "Kt",
+                         "cb_mlp_h_r_1",
+                         "r0",
+                         "bk",
+                         "A_mcast_x0",
+                         "32u",
+                         "x / 2",
+                         "get_tile_size(cb_mlp_h)",
+                         "get_write_ptr(cb_B)",
+                         "std::min(a, b)",
+                         "(cb_A_r * bk + cb_A_c)",
+                         "a_rather_long_identifier_for_the_width"};
+  std::function<std::string(int)> expr = [&](int d) -> std::string {
+    const int r = pick(20);
+    if (r < 11 || d > 1)
+      return names[pick(std::size(names))];
+    if (r < 17)
+      return expr(d + 1) + (pick(3) == 0 ? " + " : pick(2) ? " * " : " - ") + expr(d + 1);
+    std::string call = pick(2) ? "std::max(" : "f(";
+    for (int n = 1 + pick(3), k = 0; k < n; ++k)
+      call += (k ? ", " : "") + expr(d + 1);
+    return call + ")";
+  };
+  const char* types[] = {"const uint32_t", "const int32_t", "std::int64_t"};
+  const char* vars[] = {"cb_mlp_h_offset_1", "x", "row_chunk_pages_3", "units"};
+  int wrapped_as_clang = 0, left = 0;
+  while (wrapped_as_clang + left < 300) {
+    const int depth = 1 + pick(9);
+    std::string s = "void f() {\n";
+    for (int k = 1; k < depth; ++k)
+      s += std::string(2 * k, ' ') + "{\n";
+    const std::string stmt = std::string(2 * depth, ' ') + types[pick(std::size(types))] + " " +
+                             vars[pick(std::size(vars))] + " = " + expr(0) + ";";
+    if (stmt.size() <= kColumnLimit)
+      continue;
+    s += stmt + "\n";
+    for (int k = depth - 1; k >= 1; --k)
+      s += std::string(2 * k, ' ') + "}\n";
+    s += "}\n";
+    const std::string wrapped = wrap_long_lines(s);
+    if (needs_format(wrapped)) {
+      EXPECT_EQ(wrapped, s); // left as it was
+      ++left;
+      continue;
+    }
+    ++wrapped_as_clang;
+    EXPECT_EQ(format_cpp(s), wrapped) << s;
+  }
+  EXPECT_GT(wrapped_as_clang, 150);
+  std::printf("random declarations: %d wrapped as clang-format wraps them, %d left long\n",
+              wrapped_as_clang, left);
 }
 
 } // namespace

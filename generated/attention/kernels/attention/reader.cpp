@@ -87,9 +87,10 @@ void kernel_main() {
     cb_reserve_back(cb_Q_win, 32);
     for (int32_t cb_Q_win_r = 0; cb_Q_win_r < qend - qc * q; ++cb_Q_win_r) {
       for (int32_t cb_Q_win_c = 0; cb_Q_win_c < stream_kept; ++cb_Q_win_c) {
+        const uint32_t cb_Q_win_offset =
+            (cb_Q_win_r * q_cols + cb_Q_win_c) * get_tile_size(cb_Q_win);
         noc_async_read_page((h * St + qc * q) * Dt + cb_Q_win_r * Dt + cb_Q_win_c, Q_accessor,
-                            get_write_ptr(cb_Q_win) +
-                                (cb_Q_win_r * q_cols + cb_Q_win_c) * get_tile_size(cb_Q_win));
+                            get_write_ptr(cb_Q_win) + cb_Q_win_offset);
       }
     }
     noc_async_read_barrier();
@@ -99,9 +100,9 @@ void kernel_main() {
       cb_reserve_back(cb_K_win, 32);
       for (int32_t cb_K_win_r = 0; cb_K_win_r < 1; ++cb_K_win_r) {
         for (int32_t cb_K_win_c = 0; cb_K_win_c < stream_kept; ++cb_K_win_c) {
+          const uint32_t cb_K_win_offset = (cb_K_win_r * 32 + cb_K_win_c) * get_tile_size(cb_K_win);
           noc_async_read_page((h * St + j) * Dt + cb_K_win_r + cb_K_win_c, K_accessor,
-                              get_write_ptr(cb_K_win) +
-                                  (cb_K_win_r * 32 + cb_K_win_c) * get_tile_size(cb_K_win));
+                              get_write_ptr(cb_K_win) + cb_K_win_offset);
         }
       }
       noc_async_read_barrier();
@@ -129,9 +130,10 @@ void kernel_main() {
       cb_reserve_back(cb_K_win, 32);
       for (int32_t cb_K_win_r_1 = 0; cb_K_win_r_1 < 1; ++cb_K_win_r_1) {
         for (int32_t cb_K_win_c_1 = 0; cb_K_win_c_1 < stream_kept; ++cb_K_win_c_1) {
+          const uint32_t cb_K_win_offset_1 =
+              (cb_K_win_r_1 * 32 + cb_K_win_c_1) * get_tile_size(cb_K_win);
           noc_async_read_page((h * St + j) * Dt + cb_K_win_r_1 + cb_K_win_c_1, K_accessor,
-                              get_write_ptr(cb_K_win) +
-                                  (cb_K_win_r_1 * 32 + cb_K_win_c_1) * get_tile_size(cb_K_win));
+                              get_write_ptr(cb_K_win) + cb_K_win_offset_1);
         }
       }
       noc_async_read_barrier();

@@ -30,9 +30,9 @@ void kernel_main() {
       cb_reserve_back(cb_V_win, 32);
       for (int32_t cb_V_win_r = 0; cb_V_win_r < 1; ++cb_V_win_r) {
         for (int32_t cb_V_win_c = 0; cb_V_win_c < stream_kept; ++cb_V_win_c) {
+          const uint32_t cb_V_win_offset = (cb_V_win_r * 32 + cb_V_win_c) * get_tile_size(cb_V_win);
           noc_async_read_page((h * St + j) * Dt + cb_V_win_r + cb_V_win_c, V_accessor,
-                              get_write_ptr(cb_V_win) +
-                                  (cb_V_win_r * 32 + cb_V_win_c) * get_tile_size(cb_V_win));
+                              get_write_ptr(cb_V_win) + cb_V_win_offset);
         }
       }
       noc_async_read_barrier();
@@ -42,9 +42,10 @@ void kernel_main() {
       cb_reserve_back(cb_V_win, 32);
       for (int32_t cb_V_win_r_1 = 0; cb_V_win_r_1 < 1; ++cb_V_win_r_1) {
         for (int32_t cb_V_win_c_1 = 0; cb_V_win_c_1 < stream_kept; ++cb_V_win_c_1) {
+          const uint32_t cb_V_win_offset_1 =
+              (cb_V_win_r_1 * 32 + cb_V_win_c_1) * get_tile_size(cb_V_win);
           noc_async_read_page((h * St + j) * Dt + cb_V_win_r_1 + cb_V_win_c_1, V_accessor,
-                              get_write_ptr(cb_V_win) +
-                                  (cb_V_win_r_1 * 32 + cb_V_win_c_1) * get_tile_size(cb_V_win));
+                              get_write_ptr(cb_V_win) + cb_V_win_offset_1);
         }
       }
       noc_async_read_barrier();

@@ -86,18 +86,18 @@ void kernel_main() {
         if (A_mcast_receives == 0) {
           for (int32_t cb_A_r = 0; cb_A_r < rows; ++cb_A_r) {
             for (int32_t cb_A_c = 0; cb_A_c < bk; ++cb_A_c) {
+              const uint32_t cb_A_offset = (cb_A_r * bk + cb_A_c) * get_tile_size(cb_A);
               noc_async_read_page(b * Mt * Kt + r0 * Kt + cb_A_r * Kt + cb_A_c, A_accessor,
-                                  get_write_ptr(cb_A) +
-                                      (cb_A_r * bk + cb_A_c) * get_tile_size(cb_A));
+                                  get_write_ptr(cb_A) + cb_A_offset);
             }
           }
         }
         if (X_mcast_receives == 0) {
           for (int32_t cb_X_r = 0; cb_X_r < bk; ++cb_X_r) {
             for (int32_t cb_X_c = 0; cb_X_c < cols; ++cb_X_c) {
+              const uint32_t cb_X_offset = (cb_X_r * bn + cb_X_c) * get_tile_size(cb_X);
               noc_async_read_page(b * Kt * Nt + c0 + cb_X_r * Nt + cb_X_c, X_accessor,
-                                  get_write_ptr(cb_X) +
-                                      (cb_X_r * bn + cb_X_c) * get_tile_size(cb_X));
+                                  get_write_ptr(cb_X) + cb_X_offset);
             }
           }
         }
@@ -142,18 +142,18 @@ void kernel_main() {
           if (A_mcast_receives == 0) {
             for (int32_t cb_A_r_1 = 0; cb_A_r_1 < rows; ++cb_A_r_1) {
               for (int32_t cb_A_c_1 = 0; cb_A_c_1 < bk; ++cb_A_c_1) {
-                noc_async_read_page(
-                    b * Mt * Kt + r0 * Kt + kb * bk + cb_A_r_1 * Kt + cb_A_c_1, A_accessor,
-                    get_write_ptr(cb_A) + (cb_A_r_1 * bk + cb_A_c_1) * get_tile_size(cb_A));
+                const uint32_t cb_A_offset_1 = (cb_A_r_1 * bk + cb_A_c_1) * get_tile_size(cb_A);
+                noc_async_read_page(b * Mt * Kt + r0 * Kt + kb * bk + cb_A_r_1 * Kt + cb_A_c_1,
+                                    A_accessor, get_write_ptr(cb_A) + cb_A_offset_1);
               }
             }
           }
           if (X_mcast_receives == 0) {
             for (int32_t cb_X_r_1 = 0; cb_X_r_1 < bk; ++cb_X_r_1) {
               for (int32_t cb_X_c_1 = 0; cb_X_c_1 < cols; ++cb_X_c_1) {
-                noc_async_read_page(
-                    b * Kt * Nt + kb * bk * Nt + c0 + cb_X_r_1 * Nt + cb_X_c_1, X_accessor,
-                    get_write_ptr(cb_X) + (cb_X_r_1 * bn + cb_X_c_1) * get_tile_size(cb_X));
+                const uint32_t cb_X_offset_1 = (cb_X_r_1 * bn + cb_X_c_1) * get_tile_size(cb_X);
+                noc_async_read_page(b * Kt * Nt + kb * bk * Nt + c0 + cb_X_r_1 * Nt + cb_X_c_1,
+                                    X_accessor, get_write_ptr(cb_X) + cb_X_offset_1);
               }
             }
           }

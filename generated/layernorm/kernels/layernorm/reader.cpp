@@ -101,20 +101,20 @@ void kernel_main() {
   if (gamma_mcast_receives == 0) {
     for (int32_t cb_gamma_row_r = 0; cb_gamma_row_r < 1; ++cb_gamma_row_r) {
       for (int32_t cb_gamma_row_c = 0; cb_gamma_row_c < shared_kept; ++cb_gamma_row_c) {
+        const uint32_t cb_gamma_row_offset =
+            (cb_gamma_row_r * shared_kept + cb_gamma_row_c) * get_tile_size(cb_gamma_row);
         noc_async_read_page(0 + cb_gamma_row_r * Nt + cb_gamma_row_c, gamma_accessor,
-                            get_write_ptr(cb_gamma_row) +
-                                (cb_gamma_row_r * shared_kept + cb_gamma_row_c) *
-                                    get_tile_size(cb_gamma_row));
+                            get_write_ptr(cb_gamma_row) + cb_gamma_row_offset);
       }
     }
   }
   if (beta_mcast_receives == 0) {
     for (int32_t cb_beta_row_r = 0; cb_beta_row_r < 1; ++cb_beta_row_r) {
       for (int32_t cb_beta_row_c = 0; cb_beta_row_c < shared_kept; ++cb_beta_row_c) {
+        const uint32_t cb_beta_row_offset =
+            (cb_beta_row_r * shared_kept + cb_beta_row_c) * get_tile_size(cb_beta_row);
         noc_async_read_page(0 + cb_beta_row_r * Nt + cb_beta_row_c, beta_accessor,
-                            get_write_ptr(cb_beta_row) +
-                                (cb_beta_row_r * shared_kept + cb_beta_row_c) *
-                                    get_tile_size(cb_beta_row));
+                            get_write_ptr(cb_beta_row) + cb_beta_row_offset);
       }
     }
   }
@@ -164,9 +164,9 @@ void kernel_main() {
       cb_reserve_back(cb_x_row, 8);
       for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
         for (int32_t cb_x_row_c = 0; cb_x_row_c < row_chunk_pages; ++cb_x_row_c) {
+          const uint32_t cb_x_row_offset = (cb_x_row_r * 8 + cb_x_row_c) * get_tile_size(cb_x_row);
           noc_async_read_page(start * Nt + row_chunk * 8 + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
-                              get_write_ptr(cb_x_row) +
-                                  (cb_x_row_r * 8 + cb_x_row_c) * get_tile_size(cb_x_row));
+                              get_write_ptr(cb_x_row) + cb_x_row_offset);
         }
       }
       noc_async_read_barrier();
@@ -182,10 +182,10 @@ void kernel_main() {
         cb_reserve_back(cb_x_row, 8);
         for (int32_t cb_x_row_r_1 = 0; cb_x_row_r_1 < 1; ++cb_x_row_r_1) {
           for (int32_t cb_x_row_c_1 = 0; cb_x_row_c_1 < row_chunk_pages_1; ++cb_x_row_c_1) {
+            const uint32_t cb_x_row_offset_1 =
+                (cb_x_row_r_1 * 8 + cb_x_row_c_1) * get_tile_size(cb_x_row);
             noc_async_read_page((i + 1) * Nt + row_chunk_1 * 8 + cb_x_row_r_1 * Nt + cb_x_row_c_1,
-                                x_accessor,
-                                get_write_ptr(cb_x_row) +
-                                    (cb_x_row_r_1 * 8 + cb_x_row_c_1) * get_tile_size(cb_x_row));
+                                x_accessor, get_write_ptr(cb_x_row) + cb_x_row_offset_1);
           }
         }
         noc_async_read_barrier();
@@ -199,10 +199,10 @@ void kernel_main() {
         cb_reserve_back(cb_x_row, 8);
         for (int32_t cb_x_row_r_2 = 0; cb_x_row_r_2 < 1; ++cb_x_row_r_2) {
           for (int32_t cb_x_row_c_2 = 0; cb_x_row_c_2 < row_chunk_pages_4; ++cb_x_row_c_2) {
+            const uint32_t cb_x_row_offset_2 =
+                (cb_x_row_r_2 * 8 + cb_x_row_c_2) * get_tile_size(cb_x_row);
             noc_async_read_page(i * Nt + row_chunk_4 * 8 + cb_x_row_r_2 * Nt + cb_x_row_c_2,
-                                x_accessor,
-                                get_write_ptr(cb_x_row) +
-                                    (cb_x_row_r_2 * 8 + cb_x_row_c_2) * get_tile_size(cb_x_row));
+                                x_accessor, get_write_ptr(cb_x_row) + cb_x_row_offset_2);
           }
         }
         noc_async_read_barrier();

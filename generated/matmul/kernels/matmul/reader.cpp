@@ -84,16 +84,18 @@ void kernel_main() {
       if (A_mcast_receives == 0) {
         for (int32_t cb_A_r = 0; cb_A_r < rows; ++cb_A_r) {
           for (int32_t cb_A_c = 0; cb_A_c < bk; ++cb_A_c) {
+            const uint32_t cb_A_offset = (cb_A_r * bk + cb_A_c) * get_tile_size(cb_A);
             noc_async_read_page(r0 * Kt + cb_A_r * Kt + cb_A_c, A_accessor,
-                                get_write_ptr(cb_A) + (cb_A_r * bk + cb_A_c) * get_tile_size(cb_A));
+                                get_write_ptr(cb_A) + cb_A_offset);
           }
         }
       }
       if (B_mcast_receives == 0) {
         for (int32_t cb_B_r = 0; cb_B_r < bk; ++cb_B_r) {
           for (int32_t cb_B_c = 0; cb_B_c < cols; ++cb_B_c) {
+            const uint32_t cb_B_offset = (cb_B_r * bn + cb_B_c) * get_tile_size(cb_B);
             noc_async_read_page(c0 + cb_B_r * Nt + cb_B_c, B_accessor,
-                                get_write_ptr(cb_B) + (cb_B_r * bn + cb_B_c) * get_tile_size(cb_B));
+                                get_write_ptr(cb_B) + cb_B_offset);
           }
         }
       }
@@ -138,18 +140,18 @@ void kernel_main() {
         if (A_mcast_receives == 0) {
           for (int32_t cb_A_r_1 = 0; cb_A_r_1 < rows; ++cb_A_r_1) {
             for (int32_t cb_A_c_1 = 0; cb_A_c_1 < bk; ++cb_A_c_1) {
+              const uint32_t cb_A_offset_1 = (cb_A_r_1 * bk + cb_A_c_1) * get_tile_size(cb_A);
               noc_async_read_page(r0 * Kt + kb * bk + cb_A_r_1 * Kt + cb_A_c_1, A_accessor,
-                                  get_write_ptr(cb_A) +
-                                      (cb_A_r_1 * bk + cb_A_c_1) * get_tile_size(cb_A));
+                                  get_write_ptr(cb_A) + cb_A_offset_1);
             }
           }
         }
         if (B_mcast_receives == 0) {
           for (int32_t cb_B_r_1 = 0; cb_B_r_1 < bk; ++cb_B_r_1) {
             for (int32_t cb_B_c_1 = 0; cb_B_c_1 < cols; ++cb_B_c_1) {
+              const uint32_t cb_B_offset_1 = (cb_B_r_1 * bn + cb_B_c_1) * get_tile_size(cb_B);
               noc_async_read_page(kb * bk * Nt + c0 + cb_B_r_1 * Nt + cb_B_c_1, B_accessor,
-                                  get_write_ptr(cb_B) +
-                                      (cb_B_r_1 * bn + cb_B_c_1) * get_tile_size(cb_B));
+                                  get_write_ptr(cb_B) + cb_B_offset_1);
             }
           }
         }

@@ -35,9 +35,9 @@ void kernel_main() {
           cb_wait_front(cb_C, 4);
           for (int32_t cb_C_r = 0; cb_C_r < sub_rows; ++cb_C_r) {
             for (int32_t cb_C_c = 0; cb_C_c < sub_cols; ++cb_C_c) {
-              noc_async_write_page(
-                  (r0 + sr_2 * 2) * Nt + c0 + sc_2 * 2 + cb_C_r * Nt + cb_C_c, C_accessor,
-                  get_read_ptr(cb_C) + (cb_C_r * 2 + cb_C_c) * get_tile_size(cb_C));
+              const uint32_t cb_C_offset = (cb_C_r * 2 + cb_C_c) * get_tile_size(cb_C);
+              noc_async_write_page((r0 + sr_2 * 2) * Nt + c0 + sc_2 * 2 + cb_C_r * Nt + cb_C_c,
+                                   C_accessor, get_read_ptr(cb_C) + cb_C_offset);
             }
           }
           noc_async_writes_flushed();

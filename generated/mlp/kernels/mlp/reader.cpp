@@ -97,9 +97,9 @@ void kernel_main() {
       if (b1_mcast_receives == 0) {
         for (int32_t cb_b1_r = 0; cb_b1_r < 1; ++cb_b1_r) {
           for (int32_t cb_b1_c = 0; cb_b1_c < cols; ++cb_b1_c) {
+            const uint32_t cb_b1_offset = (cb_b1_r * bn + cb_b1_c) * get_tile_size(cb_b1);
             noc_async_read_page(c0 + cb_b1_r * Ft + cb_b1_c, b1_accessor,
-                                get_write_ptr(cb_b1) +
-                                    (cb_b1_r * bn + cb_b1_c) * get_tile_size(cb_b1));
+                                get_write_ptr(cb_b1) + cb_b1_offset);
           }
         }
       }
@@ -127,18 +127,18 @@ void kernel_main() {
         if (X_mcast_receives == 0) {
           for (int32_t cb_X_r = 0; cb_X_r < rows; ++cb_X_r) {
             for (int32_t cb_X_c = 0; cb_X_c < bk; ++cb_X_c) {
+              const uint32_t cb_X_offset = (cb_X_r * bk + cb_X_c) * get_tile_size(cb_X);
               noc_async_read_page(r0 * Dt + kb * bk + cb_X_r * Dt + cb_X_c, X_accessor,
-                                  get_write_ptr(cb_X) +
-                                      (cb_X_r * bk + cb_X_c) * get_tile_size(cb_X));
+                                  get_write_ptr(cb_X) + cb_X_offset);
             }
           }
         }
         if (W1_mcast_receives == 0) {
           for (int32_t cb_W1_r = 0; cb_W1_r < bk; ++cb_W1_r) {
             for (int32_t cb_W1_c = 0; cb_W1_c < cols; ++cb_W1_c) {
+              const uint32_t cb_W1_offset = (cb_W1_r * bn + cb_W1_c) * get_tile_size(cb_W1);
               noc_async_read_page(kb * bk * Ft + c0 + cb_W1_r * Ft + cb_W1_c, W1_accessor,
-                                  get_write_ptr(cb_W1) +
-                                      (cb_W1_r * bn + cb_W1_c) * get_tile_size(cb_W1));
+                                  get_write_ptr(cb_W1) + cb_W1_offset);
             }
           }
         }
@@ -183,18 +183,18 @@ void kernel_main() {
       if (X_mcast_receives == 0) {
         for (int32_t cb_X_r_1 = 0; cb_X_r_1 < rows; ++cb_X_r_1) {
           for (int32_t cb_X_c_1 = 0; cb_X_c_1 < bk; ++cb_X_c_1) {
+            const uint32_t cb_X_offset_1 = (cb_X_r_1 * bk + cb_X_c_1) * get_tile_size(cb_X);
             noc_async_read_page(r0 * Dt + (Dt / bk - 1) * bk + cb_X_r_1 * Dt + cb_X_c_1, X_accessor,
-                                get_write_ptr(cb_X) +
-                                    (cb_X_r_1 * bk + cb_X_c_1) * get_tile_size(cb_X));
+                                get_write_ptr(cb_X) + cb_X_offset_1);
           }
         }
       }
       if (W1_mcast_receives == 0) {
         for (int32_t cb_W1_r_1 = 0; cb_W1_r_1 < bk; ++cb_W1_r_1) {
           for (int32_t cb_W1_c_1 = 0; cb_W1_c_1 < cols; ++cb_W1_c_1) {
-            noc_async_read_page(
-                (Dt / bk - 1) * bk * Ft + c0 + cb_W1_r_1 * Ft + cb_W1_c_1, W1_accessor,
-                get_write_ptr(cb_W1) + (cb_W1_r_1 * bn + cb_W1_c_1) * get_tile_size(cb_W1));
+            const uint32_t cb_W1_offset_1 = (cb_W1_r_1 * bn + cb_W1_c_1) * get_tile_size(cb_W1);
+            noc_async_read_page((Dt / bk - 1) * bk * Ft + c0 + cb_W1_r_1 * Ft + cb_W1_c_1,
+                                W1_accessor, get_write_ptr(cb_W1) + cb_W1_offset_1);
           }
         }
       }

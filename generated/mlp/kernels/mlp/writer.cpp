@@ -35,10 +35,11 @@ void kernel_main() {
           cb_wait_front(cb_mlp_h, 4);
           for (int32_t cb_mlp_h_r = 0; cb_mlp_h_r < sub_rows; ++cb_mlp_h_r) {
             for (int32_t cb_mlp_h_c = 0; cb_mlp_h_c < sub_cols; ++cb_mlp_h_c) {
-              noc_async_write_page(
-                  (r0 + sr_2 * 2) * Ft + c0 + sc_2 * 2 + cb_mlp_h_r * Ft + cb_mlp_h_c,
-                  mlp_h_accessor,
-                  get_read_ptr(cb_mlp_h) + (cb_mlp_h_r * 2 + cb_mlp_h_c) * get_tile_size(cb_mlp_h));
+              const uint32_t cb_mlp_h_offset =
+                  (cb_mlp_h_r * 2 + cb_mlp_h_c) * get_tile_size(cb_mlp_h);
+              noc_async_write_page((r0 + sr_2 * 2) * Ft + c0 + sc_2 * 2 + cb_mlp_h_r * Ft +
+                                       cb_mlp_h_c,
+                                   mlp_h_accessor, get_read_ptr(cb_mlp_h) + cb_mlp_h_offset);
             }
           }
           noc_async_writes_flushed();

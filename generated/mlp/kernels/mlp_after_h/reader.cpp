@@ -102,18 +102,19 @@ void kernel_main() {
       if (mlp_h_mcast_receives == 0) {
         for (int32_t cb_mlp_h_r = 0; cb_mlp_h_r < rows; ++cb_mlp_h_r) {
           for (int32_t cb_mlp_h_c = 0; cb_mlp_h_c < bk; ++cb_mlp_h_c) {
+            const uint32_t cb_mlp_h_offset =
+                (cb_mlp_h_r * bk + cb_mlp_h_c) * get_tile_size(cb_mlp_h);
             noc_async_read_page(r0 * Ft + cb_mlp_h_r * Ft + cb_mlp_h_c, mlp_h_accessor,
-                                get_write_ptr(cb_mlp_h) +
-                                    (cb_mlp_h_r * bk + cb_mlp_h_c) * get_tile_size(cb_mlp_h));
+                                get_write_ptr(cb_mlp_h) + cb_mlp_h_offset);
           }
         }
       }
       if (W2_mcast_receives == 0) {
         for (int32_t cb_W2_r = 0; cb_W2_r < bk; ++cb_W2_r) {
           for (int32_t cb_W2_c = 0; cb_W2_c < cols; ++cb_W2_c) {
+            const uint32_t cb_W2_offset = (cb_W2_r * bn + cb_W2_c) * get_tile_size(cb_W2);
             noc_async_read_page(c0 + cb_W2_r * Dt + cb_W2_c, W2_accessor,
-                                get_write_ptr(cb_W2) +
-                                    (cb_W2_r * bn + cb_W2_c) * get_tile_size(cb_W2));
+                                get_write_ptr(cb_W2) + cb_W2_offset);
           }
         }
       }
@@ -159,19 +160,19 @@ void kernel_main() {
         if (mlp_h_mcast_receives == 0) {
           for (int32_t cb_mlp_h_r_1 = 0; cb_mlp_h_r_1 < rows; ++cb_mlp_h_r_1) {
             for (int32_t cb_mlp_h_c_1 = 0; cb_mlp_h_c_1 < bk; ++cb_mlp_h_c_1) {
+              const uint32_t cb_mlp_h_offset_1 =
+                  (cb_mlp_h_r_1 * bk + cb_mlp_h_c_1) * get_tile_size(cb_mlp_h);
               noc_async_read_page(r0 * Ft + kb * bk + cb_mlp_h_r_1 * Ft + cb_mlp_h_c_1,
-                                  mlp_h_accessor,
-                                  get_write_ptr(cb_mlp_h) +
-                                      (cb_mlp_h_r_1 * bk + cb_mlp_h_c_1) * get_tile_size(cb_mlp_h));
+                                  mlp_h_accessor, get_write_ptr(cb_mlp_h) + cb_mlp_h_offset_1);
             }
           }
         }
         if (W2_mcast_receives == 0) {
           for (int32_t cb_W2_r_1 = 0; cb_W2_r_1 < bk; ++cb_W2_r_1) {
             for (int32_t cb_W2_c_1 = 0; cb_W2_c_1 < cols; ++cb_W2_c_1) {
+              const uint32_t cb_W2_offset_1 = (cb_W2_r_1 * bn + cb_W2_c_1) * get_tile_size(cb_W2);
               noc_async_read_page(kb * bk * Dt + c0 + cb_W2_r_1 * Dt + cb_W2_c_1, W2_accessor,
-                                  get_write_ptr(cb_W2) +
-                                      (cb_W2_r_1 * bn + cb_W2_c_1) * get_tile_size(cb_W2));
+                                  get_write_ptr(cb_W2) + cb_W2_offset_1);
             }
           }
         }
@@ -216,9 +217,9 @@ void kernel_main() {
       if (b2_mcast_receives == 0) {
         for (int32_t cb_b2_r = 0; cb_b2_r < 1; ++cb_b2_r) {
           for (int32_t cb_b2_c = 0; cb_b2_c < cols; ++cb_b2_c) {
+            const uint32_t cb_b2_offset = (cb_b2_r * bn + cb_b2_c) * get_tile_size(cb_b2);
             noc_async_read_page(c0 + cb_b2_r * Dt + cb_b2_c, b2_accessor,
-                                get_write_ptr(cb_b2) +
-                                    (cb_b2_r * bn + cb_b2_c) * get_tile_size(cb_b2));
+                                get_write_ptr(cb_b2) + cb_b2_offset);
           }
         }
       }
@@ -247,9 +248,9 @@ void kernel_main() {
           cb_reserve_back(cb_X, 4);
           for (int32_t cb_X_r = 0; cb_X_r < sub_rows; ++cb_X_r) {
             for (int32_t cb_X_c = 0; cb_X_c < sub_cols; ++cb_X_c) {
-              noc_async_read_page(
-                  (r0 + sr_2 * 2) * Dt + c0 + sc_2 * 2 + cb_X_r * Dt + cb_X_c, X_accessor,
-                  get_write_ptr(cb_X) + (cb_X_r * 2 + cb_X_c) * get_tile_size(cb_X));
+              const uint32_t cb_X_offset = (cb_X_r * 2 + cb_X_c) * get_tile_size(cb_X);
+              noc_async_read_page((r0 + sr_2 * 2) * Dt + c0 + sc_2 * 2 + cb_X_r * Dt + cb_X_c,
+                                  X_accessor, get_write_ptr(cb_X) + cb_X_offset);
             }
           }
           noc_async_read_barrier();

@@ -35,9 +35,9 @@ void kernel_main() {
           cb_wait_front(cb_Y, 4);
           for (int32_t cb_Y_r = 0; cb_Y_r < sub_rows; ++cb_Y_r) {
             for (int32_t cb_Y_c = 0; cb_Y_c < sub_cols; ++cb_Y_c) {
-              noc_async_write_page(
-                  (r0 + sr_2 * 2) * Dt + c0 + sc_2 * 2 + cb_Y_r * Dt + cb_Y_c, Y_accessor,
-                  get_read_ptr(cb_Y) + (cb_Y_r * 2 + cb_Y_c) * get_tile_size(cb_Y));
+              const uint32_t cb_Y_offset = (cb_Y_r * 2 + cb_Y_c) * get_tile_size(cb_Y);
+              noc_async_write_page((r0 + sr_2 * 2) * Dt + c0 + sc_2 * 2 + cb_Y_r * Dt + cb_Y_c,
+                                   Y_accessor, get_read_ptr(cb_Y) + cb_Y_offset);
             }
           }
           noc_async_writes_flushed();

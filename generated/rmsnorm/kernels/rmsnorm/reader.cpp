@@ -85,9 +85,10 @@ void kernel_main() {
   if (g_mcast_receives == 0) {
     for (int32_t cb_g_row_r = 0; cb_g_row_r < 1; ++cb_g_row_r) {
       for (int32_t cb_g_row_c = 0; cb_g_row_c < shared_kept; ++cb_g_row_c) {
+        const uint32_t cb_g_row_offset =
+            (cb_g_row_r * shared_kept + cb_g_row_c) * get_tile_size(cb_g_row);
         noc_async_read_page(0 + cb_g_row_r * Nt + cb_g_row_c, g_accessor,
-                            get_write_ptr(cb_g_row) +
-                                (cb_g_row_r * shared_kept + cb_g_row_c) * get_tile_size(cb_g_row));
+                            get_write_ptr(cb_g_row) + cb_g_row_offset);
       }
     }
   }
@@ -119,9 +120,9 @@ void kernel_main() {
       cb_reserve_back(cb_x_row, 16);
       for (int32_t cb_x_row_r = 0; cb_x_row_r < 1; ++cb_x_row_r) {
         for (int32_t cb_x_row_c = 0; cb_x_row_c < row_chunk_pages; ++cb_x_row_c) {
-          noc_async_read_page(
-              start * Nt + row_chunk * 16 + cb_x_row_r * Nt + cb_x_row_c, x_accessor,
-              get_write_ptr(cb_x_row) + (cb_x_row_r * 16 + cb_x_row_c) * get_tile_size(cb_x_row));
+          const uint32_t cb_x_row_offset = (cb_x_row_r * 16 + cb_x_row_c) * get_tile_size(cb_x_row);
+          noc_async_read_page(start * Nt + row_chunk * 16 + cb_x_row_r * Nt + cb_x_row_c,
+                              x_accessor, get_write_ptr(cb_x_row) + cb_x_row_offset);
         }
       }
       noc_async_read_barrier();
@@ -137,10 +138,10 @@ void kernel_main() {
         cb_reserve_back(cb_x_row, 16);
         for (int32_t cb_x_row_r_1 = 0; cb_x_row_r_1 < 1; ++cb_x_row_r_1) {
           for (int32_t cb_x_row_c_1 = 0; cb_x_row_c_1 < row_chunk_pages_1; ++cb_x_row_c_1) {
+            const uint32_t cb_x_row_offset_1 =
+                (cb_x_row_r_1 * 16 + cb_x_row_c_1) * get_tile_size(cb_x_row);
             noc_async_read_page((i + 1) * Nt + row_chunk_1 * 16 + cb_x_row_r_1 * Nt + cb_x_row_c_1,
-                                x_accessor,
-                                get_write_ptr(cb_x_row) +
-                                    (cb_x_row_r_1 * 16 + cb_x_row_c_1) * get_tile_size(cb_x_row));
+                                x_accessor, get_write_ptr(cb_x_row) + cb_x_row_offset_1);
           }
         }
         noc_async_read_barrier();
@@ -154,10 +155,10 @@ void kernel_main() {
         cb_reserve_back(cb_x_row, 16);
         for (int32_t cb_x_row_r_2 = 0; cb_x_row_r_2 < 1; ++cb_x_row_r_2) {
           for (int32_t cb_x_row_c_2 = 0; cb_x_row_c_2 < row_chunk_pages_4; ++cb_x_row_c_2) {
+            const uint32_t cb_x_row_offset_2 =
+                (cb_x_row_r_2 * 16 + cb_x_row_c_2) * get_tile_size(cb_x_row);
             noc_async_read_page(i * Nt + row_chunk_4 * 16 + cb_x_row_r_2 * Nt + cb_x_row_c_2,
-                                x_accessor,
-                                get_write_ptr(cb_x_row) +
-                                    (cb_x_row_r_2 * 16 + cb_x_row_c_2) * get_tile_size(cb_x_row));
+                                x_accessor, get_write_ptr(cb_x_row) + cb_x_row_offset_2);
           }
         }
         noc_async_read_barrier();

@@ -29,11 +29,11 @@ void kernel_main() {
       cb_reserve_back(cb_x_row_w, 16);
       for (int32_t cb_x_row_w_r = 0; cb_x_row_w_r < 1; ++cb_x_row_w_r) {
         for (int32_t cb_x_row_w_c = 0; cb_x_row_w_c < row_chunk_pages_2; ++cb_x_row_w_c) {
+          const uint32_t cb_x_row_w_offset =
+              (cb_x_row_w_r * 16 + cb_x_row_w_c) * get_tile_size(cb_x_row_w);
           noc_async_read_page(start * Nt + (row_half + row_chunk_2 * 16) + cb_x_row_w_r * Nt +
                                   cb_x_row_w_c,
-                              x_accessor,
-                              get_write_ptr(cb_x_row_w) +
-                                  (cb_x_row_w_r * 16 + cb_x_row_w_c) * get_tile_size(cb_x_row_w));
+                              x_accessor, get_write_ptr(cb_x_row_w) + cb_x_row_w_offset);
         }
       }
       noc_async_read_barrier();
@@ -49,11 +49,11 @@ void kernel_main() {
         cb_reserve_back(cb_x_row_w, 16);
         for (int32_t cb_x_row_w_r_1 = 0; cb_x_row_w_r_1 < 1; ++cb_x_row_w_r_1) {
           for (int32_t cb_x_row_w_c_1 = 0; cb_x_row_w_c_1 < row_chunk_pages_3; ++cb_x_row_w_c_1) {
+            const uint32_t cb_x_row_w_offset_1 =
+                (cb_x_row_w_r_1 * 16 + cb_x_row_w_c_1) * get_tile_size(cb_x_row_w);
             noc_async_read_page((i + 1) * Nt + (row_half + row_chunk_3 * 16) + cb_x_row_w_r_1 * Nt +
                                     cb_x_row_w_c_1,
-                                x_accessor,
-                                get_write_ptr(cb_x_row_w) + (cb_x_row_w_r_1 * 16 + cb_x_row_w_c_1) *
-                                                                get_tile_size(cb_x_row_w));
+                                x_accessor, get_write_ptr(cb_x_row_w) + cb_x_row_w_offset_1);
           }
         }
         noc_async_read_barrier();
@@ -67,11 +67,11 @@ void kernel_main() {
         cb_reserve_back(cb_x_row_w, 16);
         for (int32_t cb_x_row_w_r_2 = 0; cb_x_row_w_r_2 < 1; ++cb_x_row_w_r_2) {
           for (int32_t cb_x_row_w_c_2 = 0; cb_x_row_w_c_2 < row_chunk_pages_5; ++cb_x_row_w_c_2) {
+            const uint32_t cb_x_row_w_offset_2 =
+                (cb_x_row_w_r_2 * 16 + cb_x_row_w_c_2) * get_tile_size(cb_x_row_w);
             noc_async_read_page(i * Nt + (row_half + row_chunk_5 * 16) + cb_x_row_w_r_2 * Nt +
                                     cb_x_row_w_c_2,
-                                x_accessor,
-                                get_write_ptr(cb_x_row_w) + (cb_x_row_w_r_2 * 16 + cb_x_row_w_c_2) *
-                                                                get_tile_size(cb_x_row_w));
+                                x_accessor, get_write_ptr(cb_x_row_w) + cb_x_row_w_offset_2);
           }
         }
         noc_async_read_barrier();

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -157,6 +158,50 @@ inline double matmul_call_cycles(const Arch& a, int phases, double rt_d, double 
   std::vector<long> call_end(kCalls, 0);
   const std::size_t per_call_products = products.size() / kCalls;
   while (done < products.size()) {
+    // Most cycles only move the unpackers' bytes: no UNPACR to issue (none left, its unpacker
+    // busy, or the thread not yet free), no bank to grant, no product to finish or to start, no
+    // fetch to finish. Those cycles up to the next such event run here as only their
+    // subtractions, the same ones in the same order as the full cycle below, so the result is
+    // the same to the bit (choose-blocks calls this once per ttgen run, and the full cycles were
+    // 7% of its main thread's instructions: docs/ttgen.md, "Start-up").
+    {
+      long until = std::numeric_limits<long>::max();
+      bool event = false;
+      if (issued < unpacks.size() && fetch[unpacks[issued].unpacker].tile < 0) {
+        if (now >= thread_free)
+          event = true;
+        else
+          until = thread_free;
+      }
+      for (int u = 0; u < 2; ++u)
+        event = event || (fetch[u].tile >= 0 && !fetch[u].has_bank && free_banks[u] > 0);
+      if (current >= 0) {
+        if (now >= math_free)
+          event = true;
+        else
+          until = std::min(until, math_free);
+      } else if (valid[static_cast<std::size_t>(products[done].pair_tile)] &&
+                 valid[static_cast<std::size_t>(products[done].long_tile)]) {
+        event = true;
+      }
+      if (!event) {
+        const double rate = fetch[0].has_bank && fetch[1].has_bank
+                                ? a.unpack_shared_bytes_per_cycle.value
+                                : a.unpack_bytes_per_cycle.value;
+        while (now < until) {
+          bool finishes = false;
+          for (const Fetch& f : fetch)
+            finishes = finishes || (f.tile >= 0 && f.has_bank && f.left - rate <= 0);
+          if (finishes)
+            break;
+          for (Fetch& f : fetch)
+            if (f.tile >= 0 && f.has_bank)
+              f.left -= rate;
+          if (++now > 100'000'000)
+            throw std::logic_error("matmul_call_cycles: the unpack and math threads stopped");
+        }
+      }
+    }
     if (issued < unpacks.size() && now >= thread_free) {
       const Unpack& u = unpacks[issued];
       if (fetch[u.unpacker].tile < 0) { // the Wait Gate: the unpacker is free
