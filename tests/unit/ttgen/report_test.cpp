@@ -161,6 +161,30 @@ TEST(TtgenReport, RowWiseKernelsReadEachInputTileOnceAt4096) {
   }
 }
 
+// The blocked matmul computes only the sub-blocks (2 x 2 tiles) that hold a tile of C, whatever
+// block the rule picks at run time: every block's rows and columns are multiples of the
+// sub-block but the last one's, which rounds up to it, and a block past the edge computes
+// nothing, so the count is Kt x (Mt and Nt rounded up to even). At 2048 x 1024 x 4096 (64 x 32 x
+// 128 tiles; 8 x 6 blocks, whose last column of blocks holds 2 of its 6 columns and whose last
+// two cores of the third round hold none) exactly 262,144 (294,912 when every block ran all its
+// sub-blocks); at 2112 x 1024 x 1056 (66 x 32 x 33) 66 x 34 x 32 = 71,808; at 3104^3 (97^3)
+// 98 x 98 x 97 = 931,588; at 96 x 160 x 224 (3 x 5 x 7) 4 x 8 x 5 = 160.
+TEST(TtgenReport, MatmulComputesNoSubBlockPastCsEdge) {
+  const struct {
+    const char* shape;
+    std::int64_t tiles;
+  } cases[] = {{"M=2048,K=1024,N=4096", 262144},
+               {"M=2112,K=1024,N=1056", 71808},
+               {"M=3104,K=3104,N=3104", 931588},
+               {"M=96,K=160,N=224", 160}};
+  for (const auto& c : cases) {
+    Reported r = report(example("matmul"), {c.shape}, "json");
+    ASSERT_EQ(r.code, kOk) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out).at(0)["matmul_tiles"].get<std::int64_t>(), c.tiles)
+        << c.shape;
+  }
+}
+
 // mlp at M=2048 D=1024 F=4096 (Mt = 64, Dt = 32, Ft = 128; docs/lowering.md, "Recompute or
 // materialise"): materialised, its hidden layer is two plain matmuls of 64 x 32 x 128 = 262,144
 // tile products each at the least. The first one's blocks (choose-blocks' rule at run time, on the
