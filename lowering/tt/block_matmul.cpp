@@ -160,7 +160,7 @@ private:
   std::int64_t sh_ = 2, sw_ = 2;
   std::vector<std::int64_t> caps_, costs_, fixed_;
   std::string cb_a_, cb_b_, cb_c_, cb_p_;
-  std::string bm_, bn_, bk_, r0_, c0_, rows_, cols_;
+  std::string bm_, bn_, bk_, r0_, c0_, rows_, cols_, sub_down_, sub_across_;
 
   static Expr v(const std::string& n) { return var(n, Type::i32()); }
 
@@ -281,6 +281,16 @@ private:
     out.push_back(decl(c0_, Type::i32(), v(bj) * v(bn_)));
     out.push_back(decl(rows_, Type::i32(), min_of(v(bm_), v(mm_.mt) - v(r0_))));
     out.push_back(decl(cols_, Type::i32(), min_of(v(bn_), v(mm_.nt) - v(c0_))));
+    // The sub-blocks that hold a tile of C: a block over C's edge (the last of a row or column of
+    // blocks) computes, packs and writes only those, and a block past the edge (a core keeping
+    // in step with its grid, rows or cols <= 0) none; the reader still brings its K steps' (empty)
+    // windows, so the multicasts of every core's grid row and column stay in step.
+    sub_down_ = names_.fresh("sub_down");
+    sub_across_ = names_.fresh("sub_across");
+    out.push_back(
+        decl(sub_down_, Type::i32(), max_of(i32(0), (v(rows_) + i32(sh_ - 1)) / i32(sh_))));
+    out.push_back(
+        decl(sub_across_, Type::i32(), max_of(i32(0), (v(cols_) + i32(sw_ - 1)) / i32(sw_))));
     if (std::optional<DstEpilogue> d = in_dst()) {
       out.push_back(block_in_dst(*d));
       return block(std::move(out));
@@ -460,12 +470,14 @@ private:
     return s;
   }
 
-  // `for sr in 0 .. bm / sh { for sc in 0 .. bn / sw { body(sr, sc) } }`
+  // `for sr in 0 .. sub_down { for sc in 0 .. sub_across { body(sr, sc) } }`: the block's
+  // sub-blocks inside C, the same count in every K step, so the partial sums balance, and in the
+  // writer, which drains C's CB sub-block by sub-block.
   template <class F>
   Stmt sub_blocks(F body) {
     std::string sr = names_.fresh("sr"), sc = names_.fresh("sc");
-    Stmt in = for_loop(sc, i32(0), v(bn_) / i32(sw_), ForRole::serial, block(body(v(sr), v(sc))));
-    return for_loop(sr, i32(0), v(bm_) / i32(sh_), ForRole::serial, block({in}));
+    Stmt in = for_loop(sc, i32(0), v(sub_across_), ForRole::serial, block(body(v(sr), v(sc))));
+    return for_loop(sr, i32(0), v(sub_down_), ForRole::serial, block({in}));
   }
 };
 

@@ -28,8 +28,10 @@ void kernel_main() {
       const int32_t c0 = bj * bn;
       const int32_t rows = std::min(bm, Mt - r0);
       const int32_t cols = std::min(bn, Nt - c0);
-      for (int32_t sr_2 = 0; sr_2 < bm / 2; ++sr_2) {
-        for (int32_t sc_2 = 0; sc_2 < bn / 2; ++sc_2) {
+      const int32_t sub_down = std::max(0, (rows + 1) / 2);
+      const int32_t sub_across = std::max(0, (cols + 1) / 2);
+      for (int32_t sr_2 = 0; sr_2 < sub_down; ++sr_2) {
+        for (int32_t sc_2 = 0; sc_2 < sub_across; ++sc_2) {
           const int32_t sub_rows = std::max(0, std::min(2, rows - sr_2 * 2));
           const int32_t sub_cols = std::max(0, std::min(2, cols - sc_2 * 2));
           cb_wait_front(cb_C, 4);
