@@ -105,12 +105,27 @@ inline constexpr ArchSpec kBlackhole{
     .sfpu_function_tile = {256, "assumption: 32 passes of 32 lanes, 8 instructions each"},
     .pack_bytes_per_cycle = {64, "assumption: the packer writes 64 B per cycle to L1"},
     .sync_call = {10, "assumption: a few RISC-V loads, compares and stores"},
-    // The compute kernel's operand delivery and call overheads: Wormhole's assumptions, not
-    // re-pinned (the P150 rows of GEMM that would pin them are held out); ME: the same engine.
-    .unpack_bytes_per_cycle = {64, "ISA: Wormhole's UNPACR x4 rate (no Blackhole figure "
-                                   "published)"},
-    .unpack_shared_bytes_per_cycle = {32, "ISA: Wormhole's x2 rate while both unpackers fetch"},
-    .unpack_address = {2, "ISA: Wormhole's UNPACR address cycles"},
+    // The unpackers: tenstorrent/tt-isa-documentation (ec91668) BlackholeA0/TensixTile/
+    // TensixCoprocessor/UNPACR_Regular.md is "shared with the Wormhole tree", its differences
+    // "conditionalized inline using TTArchitecture"; its "Performance" section has no Blackhole
+    // condition, so the x1 / x2 / x4 rates, the sharing table and the two address cycles are
+    // Blackhole's too (the only Blackhole condition, UnpackRowWidth 32 datums for 16-bit formats,
+    // is where a row's datums are read from, not how fast). tt-llk asks x4 of both unpackers on
+    // Blackhole as well (tt_llk_blackhole/common/inc/cunpack_common.h, throttle_mode = 2).
+    .unpack_bytes_per_cycle = {64, "ISA (BlackholeA0 UNPACR_Regular.md, the Wormhole page, "
+                                   "'Performance' unconditional): x4, 'up to 64 bytes per cycle "
+                                   "from L1', an unpacker fetching alone"},
+    .unpack_shared_bytes_per_cycle = {32, "ISA (the same page): both unpackers want x4 and fetch "
+                                          "at once: 'each gets x2'"},
+    .unpack_address = {2, "ISA (the same page): two cycles of input address per uncompressed "
+                          "UNPACR"},
+    // tt-llk tt_llk_blackhole/llk_lib/llk_unpack_AB_matmul.h, _llk_unpack_AB_matmul_: each turn of
+    // its t loop unpacks one of the shorter side's tiles, then the longer side's (the MOP, one
+    // UNPACR each), so the longer side's tiles are unpacked once per shorter-side tile (Wormhole's
+    // loop takes two); llk_math_matmul.h multiplies each longer-side tile with that one tile,
+    // giving the longer side's bank back after each product and the shorter side's after the last.
+    .matmul_pass_tiles = {1, "tt-llk: tt_llk_blackhole _llk_unpack_AB_matmul_ unpacks the "
+                             "shorter side one tile per pass of the longer side"},
     .matmul_call = {20, "assumption: Wormhole's (pinned by GEMM's N150 HiFi4 rows)"},
     .init_call = {50, "assumption: a few dozen configuration-register writes"},
     .dst_handoff = {10, "assumption: a semaphore update and a stall on it"},

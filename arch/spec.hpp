@@ -92,6 +92,9 @@ struct ArchSpec {
   Param unpack_bytes_per_cycle;        // an unpacker fetching from L1 alone (x4)
   Param unpack_shared_bytes_per_cycle; // each unpacker while both fetch (throttled to x2)
   Param unpack_address;                // per UNPACR: its input address, before the bytes stream
+  /// The shorter side's tiles tt-llk's matmul unpack (_llk_unpack_AB_matmul_) puts in the source
+  /// register's banks per pass, each pass followed by the longer side's tiles: a count of tiles.
+  Param matmul_pass_tiles;
   Param matmul_call; // per matmul call (one k step of a sub-block; matmul_tiles is 1x1)
   Param init_call;   // an *_init* call: unpacker / math / packer reconfiguration
   Param dst_handoff; // a tile_regs_* call (the DST half-sync semaphores)

@@ -116,6 +116,12 @@ inline constexpr ArchSpec kWormholeB0{
                                           "gets x2', 32 B per cycle"},
     .unpack_address = {2, "ISA: UNPACR 'spends at least two cycles calculating the initial input "
                           "address' (exactly two for uncompressed data)"},
+    // tt-llk tt_llk_wormhole_b0/llk_lib/llk_unpack_AB_matmul.h, _llk_unpack_AB_matmul_: each turn
+    // of its t loop unpacks the shorter side's tile t and, while there is one, tile t + 1 into the
+    // other bank ("Let's load one more tile"; t++), then the longer side's tiles (the MOP);
+    // llk_math_matmul.h multiplies each longer-side tile with both.
+    .matmul_pass_tiles = {2, "tt-llk: tt_llk_wormhole_b0 _llk_unpack_AB_matmul_ unpacks the "
+                             "shorter side two tiles per pass of the longer side"},
     // Re-pinned on 2026-11-28 (calib9) after calib8's fix (a multicast's receivers wait for its
     // landing): the value at which the two 12x16 HiFi4 rows (3072x3072x4096 and 3072x4096x4096,
     // in0_block_w 6 and 8) project within 0.1 of GEMM's 91.69% and 92.18% (28 until then).

@@ -142,6 +142,14 @@ TEST(Arch, BlackholeAlignmentsNocDstAndClock) {
   // The same matrix engine (matrix_engine.md: the numbers apply to both).
   for (std::size_t i = 0; i < 4; ++i)
     EXPECT_EQ(bh().matmul_tile[i].value, wh().matmul_tile[i].value);
+  // tt-llk's matmul unpack: the shorter side two tiles per pass on Wormhole
+  // (tt_llk_wormhole_b0/llk_lib/llk_unpack_AB_matmul.h), one on Blackhole (tt_llk_blackhole).
+  EXPECT_EQ(wh().matmul_pass_tiles.value, 2);
+  EXPECT_EQ(bh().matmul_pass_tiles.value, 1);
+  // The unpackers' rates: BlackholeA0's UNPACR page is Wormhole's, its Performance unconditional.
+  EXPECT_EQ(bh().unpack_bytes_per_cycle.value, wh().unpack_bytes_per_cycle.value);
+  EXPECT_EQ(bh().unpack_shared_bytes_per_cycle.value, wh().unpack_shared_bytes_per_cycle.value);
+  EXPECT_EQ(bh().unpack_address.value, wh().unpack_address.value);
 }
 
 TEST(Arch, TheTableIsFoundByName) {

@@ -12,6 +12,7 @@
 #include <tt-metalium/tilize_utils.hpp>
 
 #include "arch/arch.hpp"
+#include "arch/blackhole.hpp"
 #include "arch/wormhole_b0.hpp"
 
 #include "emu_program.hpp"
@@ -271,6 +272,7 @@ TEST(EmulatorTiming, ParameterTableStatesItsSources) {
                                    &a.unpack_bytes_per_cycle,
                                    &a.unpack_shared_bytes_per_cycle,
                                    &a.unpack_address,
+                                   &a.matmul_pass_tiles,
                                    &a.matmul_call,
                                    &a.init_call,
                                    &a.dst_handoff,
@@ -349,9 +351,10 @@ TEST(EmulatorTiming, MatmulCallFollowsTheSourceBanks) {
   namespace timing = tk::rt::emu::timing;
   const tk::arch::ArchSpec& a = tk::arch::kWormholeB0;
   const double call = a.matmul_call.value;
-  EXPECT_EQ(timing::matmul_unpacked_tiles(4, 2), 6);
-  EXPECT_EQ(timing::matmul_unpacked_tiles(1, 5), 6);
-  EXPECT_EQ(timing::matmul_unpacked_tiles(4, 4), 12);
+  EXPECT_EQ(a.matmul_pass_tiles.value, 2);
+  EXPECT_EQ(timing::matmul_unpacked_tiles(a, 4, 2), 6);
+  EXPECT_EQ(timing::matmul_unpacked_tiles(a, 1, 5), 6);
+  EXPECT_EQ(timing::matmul_unpacked_tiles(a, 4, 4), 12);
   for (int phases : {1, 2})
     EXPECT_NEAR(timing::matmul_call_cycles(a, phases, 1, 1, 2048, 2048), 64 + call, 0.5);
   EXPECT_NEAR(timing::matmul_call_cycles(a, 4, 1, 5, 2048, 2048), 320 + call, 1e-9);
@@ -381,7 +384,8 @@ double matmul_call_cycles_stepped(const tk::arch::ArchSpec& a, int phases, int r
   const double pair_bytes = reuse_in0 ? in0_bytes : in1_bytes;
   const double long_bytes = reuse_in0 ? in1_bytes : in0_bytes;
   constexpr int kCalls = 256, kFrom = 128;
-  const int per_call = pair_dim + (pair_dim + 1) / 2 * long_dim;
+  const int pass = static_cast<int>(a.matmul_pass_tiles.value);
+  const int per_call = pair_dim + (pair_dim + pass - 1) / pass * long_dim;
   struct Unpack {
     int unpacker, tile;
     double bytes;
@@ -393,11 +397,11 @@ double matmul_call_cycles_stepped(const tk::arch::ArchSpec& a, int phases, int r
   std::vector<Unpack> unpacks;
   std::vector<Product> products;
   for (int c = 0; c < kCalls; ++c)
-    for (int t0 = 0; t0 < pair_dim; t0 += 2) {
-      const int n = std::min(2, pair_dim - t0);
+    for (int t0 = 0; t0 < pair_dim; t0 += pass) {
+      const int n = std::min(pass, pair_dim - t0);
       for (int i = 0; i < n; ++i)
         unpacks.push_back({pair_unpacker, c * per_call + t0 + i, pair_bytes});
-      const int first_long = c * per_call + pair_dim + t0 / 2 * long_dim;
+      const int first_long = c * per_call + pair_dim + t0 / pass * long_dim;
       for (int r = 0; r < long_dim; ++r)
         unpacks.push_back({long_unpacker, first_long + r, long_bytes});
       for (int r = 0; r < long_dim; ++r)
@@ -489,6 +493,42 @@ TEST(EmulatorTiming, MatmulCallSkipsOnlyCyclesWhereNothingButBytesMove) {
             ++compared;
           }
   EXPECT_EQ(compared, static_cast<int>(tk::arch::all().size()) * 4 * 5 * 5 * 3);
+}
+
+// Blackhole's tt-llk loop (tt_llk_blackhole/llk_lib/llk_unpack_AB_matmul.h, _llk_unpack_AB_matmul_)
+// takes the shorter side one tile per pass (`matmul_pass_tiles` 1), so the longer side's tiles are
+// unpacked once per shorter-side tile: 4x2 2 + 2 x 4 = 10 tiles, 4x4 4 + 4 x 4 = 20; a 1x5 call
+// is one pass on both chips, 6. The unpackers' rates are the ISA's, as on Wormhole (arch/
+// blackhole.hpp), and so is the call's set-up, `matmul_call`:
+//   * HiFi4, 4x2, 2x2 and 4x4: the products alone, 512, 256 and 1024 (Wormhole: more, as its next
+//     pair waits for the banks its last products give back, 4x2 above 512; Blackhole's next tile
+//     has the other bank of its register, which a one-tile pass leaves free);
+//   * HiFi2, 4x2: unpacker 1 fetches the 8 in0 tiles (16 KiB), unpacker 0 the 2 in1 tiles (4 KiB);
+//     while both fetch each gets 32 B/cycle, so unpacker 0's 4 KiB take 128 cycles in which
+//     unpacker 1 gets 4 KiB, and its other 12 KiB take 192 at 64: 320, unpacker 1 never idle,
+//     as much as Wormhole's 320 (there: its 6 tiles and the pair's wait for its banks);
+//   * 1x5: the same figures as Wormhole (one pass: the same UNPACRs in the same order).
+TEST(EmulatorTiming, MatmulCallFollowsBlackholesUnpackLoop) {
+  namespace timing = tk::rt::emu::timing;
+  const tk::arch::ArchSpec& a = tk::arch::kBlackhole;
+  const tk::arch::ArchSpec& wh = tk::arch::kWormholeB0;
+  const double call = a.matmul_call.value;
+  EXPECT_EQ(a.matmul_pass_tiles.value, 1);
+  EXPECT_EQ(timing::matmul_unpacked_tiles(a, 4, 2), 10);
+  EXPECT_EQ(timing::matmul_unpacked_tiles(a, 2, 4), 10);
+  EXPECT_EQ(timing::matmul_unpacked_tiles(a, 4, 4), 20);
+  EXPECT_EQ(timing::matmul_unpacked_tiles(a, 1, 5), 6);
+  EXPECT_NEAR(timing::matmul_call_cycles(a, 4, 4, 2, 2048, 2048), 512 + call, 1e-9);
+  EXPECT_NEAR(timing::matmul_call_cycles(a, 4, 2, 2, 2048, 2048), 256 + call, 1e-9);
+  EXPECT_NEAR(timing::matmul_call_cycles(a, 4, 4, 4, 2048, 2048), 1024 + call, 1e-9);
+  EXPECT_GT(timing::matmul_call_cycles(wh, 4, 4, 2, 2048, 2048), 512 + wh.matmul_call.value);
+  EXPECT_NEAR(timing::matmul_call_cycles(a, 2, 4, 2, 2048, 2048), 320 + call, 0.5);
+  for (int phases : {1, 2, 4})
+    EXPECT_EQ(timing::matmul_call_cycles(a, phases, 4, 2, 2048, 2048),
+              timing::matmul_call_cycles(a, phases, 2, 4, 2048, 2048));
+  for (int phases : {1, 2, 4})
+    EXPECT_EQ(timing::matmul_call_cycles(a, phases, 1, 5, 2048, 2048) - call,
+              timing::matmul_call_cycles(wh, phases, 1, 5, 2048, 2048) - wh.matmul_call.value);
 }
 
 // The DRAM reads of many cores share one queue per NoC at 66.1 B/cycle (NOC's ALL_FROM_ALL figure,

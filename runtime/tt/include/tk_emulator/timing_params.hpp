@@ -68,29 +68,32 @@ constexpr double tile_op_cycles(const Arch& a, TileOp op, int phases, double byt
 }
 
 /// The tiles one matmul call unpacks (an rt x ct sub-block's k step: matmul_block; matmul_tiles is
-/// 1 x 1), by tt-llk's loop (tt_llk_wormhole_b0/llk_lib/llk_unpack_AB_matmul.h,
+/// 1 x 1), by the architecture's tt-llk loop (tt_llk_<arch>/llk_lib/llk_unpack_AB_matmul.h,
 /// _llk_unpack_AB_matmul_): the shorter side's tiles (in0's rt if ct >= rt, else in1's ct) once,
-/// two at a time, and for each pair of them the longer side's tiles once more.
-constexpr double matmul_unpacked_tiles(double rt, double ct) {
+/// `matmul_pass_tiles` at a time (Wormhole 2, Blackhole 1), and for each pass the longer side's
+/// tiles once more.
+constexpr double matmul_unpacked_tiles(const Arch& a, double rt, double ct) {
   const double reused = ct >= rt ? rt : ct;
   const double longer = ct >= rt ? ct : rt;
-  const double pairs = static_cast<double>((static_cast<long>(reused) + 1) / 2);
-  return reused + longer * pairs;
+  const long pass = static_cast<long>(a.matmul_pass_tiles.value);
+  const double passes = static_cast<double>((static_cast<long>(reused) + pass - 1) / pass);
+  return reused + longer * passes;
 }
 
 /// The unpack and math threads' cycles for one matmul call in a stream of them (a compute
 /// kernel's k loop), the srcA / srcB banks followed one by one (docs/timing.md, "Operand
 /// delivery"). The unpack thread issues tt-llk's UNPACRs in order (llk_unpack_AB_matmul.h): per
-/// pair of the shorter side's tiles, that pair, then the longer side's tiles (in0 to srcB by
-/// unpacker 1, in1 to srcA by unpacker 0); each UNPACR holds its thread `unpack_address` cycles and
+/// pass of the shorter side's tiles (`matmul_pass_tiles` of them: a pair on Wormhole, one on
+/// Blackhole), those tiles, then the longer side's tiles (in0 to srcB by unpacker 1, in1 to srcA
+/// by unpacker 0); each UNPACR holds its thread `unpack_address` cycles and
 /// fills one bank. An UNPACR waits at the thread's Wait Gate while its unpacker executes an
 /// earlier one, and waits inside the unpacker until a bank is given to it (ISA: WaitGate.md,
 /// SrcASrcB.md). An unpacker fetches at `unpack_bytes_per_cycle` (x4) alone and at
 /// `unpack_shared_bytes_per_cycle` (x2) while the other one fetches too (UNPACR_Regular.md,
 /// "Performance"). The math thread runs the products in tt-llk's order (llk_math_matmul.h,
-/// _llk_math_matmul_): for each of the longer side's tiles, one product with each tile of the pair,
+/// _llk_math_matmul_): for each of the longer side's tiles, one product with each tile of the pass,
 /// each waiting for both banks; a longer-side tile's bank goes back after its last product, a
-/// pair tile's after its product with the call's last longer-side tile. The steady state (the mean
+/// pass tile's after its product with the call's last longer-side tile. The steady state (the mean
 /// call of calls 128 .. 255 of such a stream: the unpackers' lead from the first calls, at most
 /// the four banks, is spread over 128 calls), plus `matmul_call`.
 inline double matmul_call_cycles(const Arch& a, int phases, double rt_d, double ct_d,
@@ -116,9 +119,12 @@ inline double matmul_call_cycles(const Arch& a, int phases, double rt_d, double 
   const double pair_bytes = reuse_in0 ? in0_bytes : in1_bytes;
   const double long_bytes = reuse_in0 ? in1_bytes : in0_bytes;
   constexpr int kCalls = 256, kFrom = 128;
-  // Tiles are numbered per call: the pair's 0 .. pair_dim-1, then pair_dim + (t0 / 2) * long_dim
-  // + r for the longer side's r-th tile after the pair starting at t0.
-  const int per_call = pair_dim + (pair_dim + 1) / 2 * long_dim;
+  // Tiles are numbered per call: the shorter side's 0 .. pair_dim-1, then pair_dim + (t0 / pass)
+  // * long_dim + r for the longer side's r-th tile after the pass starting at t0.
+  const int pass = static_cast<int>(a.matmul_pass_tiles.value);
+  if (pass < 1)
+    throw std::invalid_argument("matmul_call_cycles: matmul_pass_tiles below 1");
+  const int per_call = pair_dim + (pair_dim + pass - 1) / pass * long_dim;
   struct Unpack {
     int unpacker, tile;
     double bytes;
@@ -130,11 +136,11 @@ inline double matmul_call_cycles(const Arch& a, int phases, double rt_d, double 
   std::vector<Unpack> unpacks;
   std::vector<Product> products;
   for (int c = 0; c < kCalls; ++c)
-    for (int t0 = 0; t0 < pair_dim; t0 += 2) {
-      const int n = std::min(2, pair_dim - t0);
+    for (int t0 = 0; t0 < pair_dim; t0 += pass) {
+      const int n = std::min(pass, pair_dim - t0);
       for (int i = 0; i < n; ++i)
         unpacks.push_back({pair_unpacker, c * per_call + t0 + i, pair_bytes});
-      const int first_long = c * per_call + pair_dim + t0 / 2 * long_dim;
+      const int first_long = c * per_call + pair_dim + t0 / pass * long_dim;
       for (int r = 0; r < long_dim; ++r)
         unpacks.push_back({long_unpacker, first_long + r, long_bytes});
       for (int r = 0; r < long_dim; ++r)
