@@ -27,7 +27,8 @@ std::size_t NocLinks::link(int noc, std::uint32_t x, std::uint32_t y, int axis) 
 // NoC 0: along x (rightwards, increasing x) to the destination's column, then along y
 // (downwards, increasing y); NoC 1: along y (upwards, decreasing y) to the destination's row,
 // then along x (leftwards, decreasing x). Both wrap at the torus's edges.
-template <class F> void NocLinks::walk(int noc, Router from, Router to, F&& each) const {
+template <class F>
+void NocLinks::walk(int noc, Router from, Router to, F&& each) const {
   const std::uint32_t nx = arch_->noc_size_x, ny = arch_->noc_size_y;
   std::uint32_t x = from.x, y = from.y;
   if (noc == 0) {

@@ -35,7 +35,8 @@ public:
 private:
   // The link leaving router (x, y) along `axis` (0: x, 1: y) on `noc`.
   std::size_t link(int noc, std::uint32_t x, std::uint32_t y, int axis) const;
-  template <class F> void walk(int noc, Router from, Router to, F&& each) const;
+  template <class F>
+  void walk(int noc, Router from, Router to, F&& each) const;
 
   const arch::ArchSpec* arch_ = nullptr;
   std::vector<double> free_;

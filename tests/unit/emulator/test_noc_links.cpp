@@ -87,8 +87,8 @@ TEST(NocLinks, NocOneRoutesLeftwardsAndWraps) {
   const KernelHandle k = p.reader("dataflow/write_l1_block.cpp", {}); // RISCV_1, NoC 1
   for (uint32_t x = 2; x < 4; ++x)
     SetRuntimeArgs(p.program, k, CoreCoord{x, 0}, {0u, 0u, 0u, dst});
-  for (auto [from, to] : {std::pair{CoreCoord{0, 0}, CoreCoord{2, 0}},
-                          std::pair{CoreCoord{1, 0}, CoreCoord{3, 0}}}) {
+  for (auto [from, to] :
+       {std::pair{CoreCoord{0, 0}, CoreCoord{2, 0}}, std::pair{CoreCoord{1, 0}, CoreCoord{3, 0}}}) {
     const CoreCoord n = p.dev->worker_core_from_logical_core(to);
     SetRuntimeArgs(p.program, k, from, {uint32_t(n.x), uint32_t(n.y), kPages, dst});
   }
