@@ -88,6 +88,17 @@ inline constexpr ArchSpec kBlackhole{
     .num_nocs = 2,
     .noc_word_bytes = 64,
     .noc_max_burst_bytes = 16384,
+    // tt_metal/soc_descriptors/blackhole_140_arch.yaml: grid 17 x 12; functional_workers in NoC 0
+    // columns 1-7 and 10-16 and rows 2-11 (an unharvested P150: logical column x at the translated,
+    // here NoC 0, column worker_noc(x, 0).x above).
+    .noc_size_x = 17,
+    .noc_size_y = 12,
+    .worker_noc0_x = {1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16},
+    .worker_noc0_y = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
+    // The same yaml: dram[channel][worker_endpoint[noc]] of view b (channel b); the endpoints
+    // differ per NoC: NoC 0 takes endpoint 2 of channels 0 and 4-7 and 0 of 1-3, NoC 1 endpoint 1.
+    .dram_bank_router = {{{{{0, 11}, {0, 2}, {0, 9}, {0, 5}, {9, 11}, {9, 3}, {9, 8}, {9, 6}}},
+                          {{{0, 1}, {0, 10}, {0, 4}, {0, 7}, {9, 1}, {9, 10}, {9, 4}, {9, 7}}}}},
 
     // ttnn/cpp/ttnn/kernel_lib/dest_helpers.hpp, get_dest_limit (the same for every architecture):
     // SyncFull 16 tiles with a 16-bit DST, 8 with fp32; SyncHalf 8 and 4.
@@ -141,6 +152,8 @@ inline constexpr ArchSpec kBlackhole{
     .mcast_bytes_per_cycle = {50.56, "NOC: linked multicast of 256 x 2 KiB to 25 cores in 10369"},
     .mcast_line_bytes_per_cycle = {72.1, "NOC: ROW_TO_ROW, 11 linked senders x 256 x 2 KiB "
                                          "into one row in 80030"},
+    .noc_link_bytes_per_cycle = {64, "assumption: one flit per cycle per link, as the Wormhole "
+                                     "ISA says, of NOC_WORD_BYTES 64 (noc_parameters.h)"},
     .dram_read_latency = {481, "NOC: 1 x 64 B read from one DRAM bank"},
     .dram_write_latency = {388, "NOC: 1 x 128 B write to one DRAM bank"},
     .l1_read_latency = {373, "NOC: 1 x 64 B read from another core"},

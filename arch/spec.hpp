@@ -25,6 +25,9 @@ struct NocCoord {
 
 /// The most DRAM banks of any architecture (the bank table's capacity).
 inline constexpr std::size_t kMaxDramBanks = 12;
+/// The most worker columns (rows) of any architecture's die (the NoC 0 coordinate tables'
+/// capacity).
+inline constexpr std::size_t kMaxWorkerLines = 16;
 /// The most circular buffers per core of any architecture: what the SDK's host sizes its per-CB
 /// tables for (NUM_CIRCULAR_BUFFERS without ARCH_WORMHOLE, tt_metal/api/tt-metalium/
 /// circular_buffer_constants.h); a device takes ArchSpec::num_circular_buffers of them.
@@ -72,6 +75,14 @@ struct ArchSpec {
   std::uint32_t num_nocs;
   std::uint32_t noc_word_bytes;      // one flit's payload
   std::uint32_t noc_max_burst_bytes; // the largest single NoC transaction
+  /// The routers' own grid, for the timing model's routes (runtime/tt/src/noc_links.cpp): the
+  /// torus's size in NoC 0 coordinates (x columns by y rows), the NoC 0 column of each logical
+  /// worker column and row of each logical worker row (the routers the workers sit at, not the
+  /// translated coordinates above), and each DRAM bank's endpoint router per NoC (NoC 0
+  /// coordinates on both).
+  std::uint32_t noc_size_x, noc_size_y;
+  std::array<std::uint8_t, kMaxWorkerLines> worker_noc0_x, worker_noc0_y;
+  std::array<std::array<NocCoord, kMaxDramBanks>, 2> dram_bank_router;
 
   // ---- DST -------------------------------------------------------------------------------------
   /// DST tiles with a 16-bit DST in full-sync mode; half-sync halves it, fp32 halves it again.
@@ -106,6 +117,7 @@ struct ArchSpec {
   Param port_write_bytes_per_cycle;      // out of one core, per NoC
   Param mcast_bytes_per_cycle;           // a linked multicast out of one core
   Param mcast_line_bytes_per_cycle;      // the links of one row (column), shared by its multicasts
+  Param noc_link_bytes_per_cycle;        // one link between neighbouring routers, per NoC
   Param dram_read_latency;
   Param dram_write_latency;
   Param l1_read_latency;

@@ -86,6 +86,43 @@ inline constexpr ArchSpec kWormholeB0{
     .num_nocs = 2,
     .noc_word_bytes = 32,
     .noc_max_burst_bytes = 8192,
+    // tt_metal/soc_descriptors/wormhole_b0_80_arch.yaml: grid 10 x 12; functional_workers in NoC 0
+    // columns 1-4 and 6-9 (column 5 and 0 hold DRAM, PCIe and ARC) and rows 1-5 and 7-11 (rows 0
+    // and 6 hold Ethernet and DRAM). tenstorrent/tt-isa-documentation (3930471) WormholeB0/NoC/
+    // Coordinates.md: translated columns 18-25 are NoC 0 columns 1-4, 6-9 in order, and translated
+    // rows 18.. are the rows not fused off, in order, fused-off rows renumbered to the end; which
+    // row an n150 fuses off varies from ASIC to ASIC ("assumption": none among the first eight, so
+    // logical rows 0-7 sit at NoC 0 rows 1-5, 7-9).
+    .noc_size_x = 10,
+    .noc_size_y = 12,
+    .worker_noc0_x = {1, 2, 3, 4, 6, 7, 8, 9},
+    .worker_noc0_y = {1, 2, 3, 4, 5, 7, 8, 9, 10, 11},
+    // The same yaml's dram_views: each view's worker_endpoint is the same for NoC 0 and NoC 1, so
+    // a bank's router is the same on both (dram_bank_noc above).
+    .dram_bank_router = {{{{{0, 11},
+                            {0, 1},
+                            {0, 5},
+                            {0, 7},
+                            {5, 1},
+                            {5, 11},
+                            {5, 2},
+                            {5, 9},
+                            {5, 8},
+                            {5, 3},
+                            {5, 5},
+                            {5, 7}}},
+                          {{{0, 11},
+                            {0, 1},
+                            {0, 5},
+                            {0, 7},
+                            {5, 1},
+                            {5, 11},
+                            {5, 2},
+                            {5, 9},
+                            {5, 8},
+                            {5, 3},
+                            {5, 5},
+                            {5, 7}}}}},
 
     // ttnn/cpp/ttnn/kernel_lib/dest_helpers.hpp, get_dest_limit: SyncFull 16 tiles with a 16-bit
     // DST, 8 with fp32; SyncHalf 8 and 4.
@@ -148,6 +185,11 @@ inline constexpr ArchSpec kWormholeB0{
     .mcast_bytes_per_cycle = {28.0, "NOC: linked multicast of 256 x 2 KiB to 25 cores in 18751"},
     .mcast_line_bytes_per_cycle = {41.0, "NOC: ROW_TO_ROW, 8 linked senders x 256 x 2 KiB into "
                                          "one row in 102229 (one sender: 19209)"},
+    // One flit of NOC_WORD_BYTES per cycle on each link (a packet is one header flit and up to
+    // 256 data flits, noc_max_burst_bytes): the routes and their queues are docs/timing.md's
+    // "NoC links".
+    .noc_link_bytes_per_cycle = {32, "ISA NoC/README.md 'Performance': router to neighbouring "
+                                     "router, one flit (256 bits) per cycle per axis, per NoC"},
     .dram_read_latency = {397, "NOC: 1 x 64 B read from one DRAM bank"},
     .dram_write_latency = {425, "NOC: 1 x 128 B write to one DRAM bank"},
     .l1_read_latency = {293, "NOC: 1 x 64 B read from another core"},
@@ -159,5 +201,9 @@ inline constexpr ArchSpec kWormholeB0{
     .host_dispatch_us = {3.4, "GEMM: N150 out-of-box 1024^3 bf16, 72388.65 ns without trace, "
                               "68984.03 ns with"},
 };
+
+// Wormhole does not translate DRAM coordinates: a bank's router is its dram_bank_noc, on both NoCs.
+static_assert(kWormholeB0.dram_bank_router[0] == kWormholeB0.dram_bank_noc &&
+              kWormholeB0.dram_bank_router[1] == kWormholeB0.dram_bank_noc);
 
 } // namespace tk::arch

@@ -1,5 +1,6 @@
-// The timing model: clocks, the DRAM and NoC queues, and the hooks the kernel entry points call
-// (timing.hpp says what it models; docs/timing.md how, and what it leaves out).
+// The timing model: clocks, the DRAM and NoC queues (the links: noc_links.cpp), and the hooks the
+// kernel entry points call (timing.hpp says what it models; docs/timing.md how, and what it leaves
+// out).
 #include "timing.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "noc_links.hpp"
 #include "state.hpp"
 #include "timing_report.hpp"
 #include "tk_emulator/timing_params.hpp"
@@ -23,7 +25,9 @@ struct Launch {
   std::vector<std::array<double, 2>> port_in, port_out; // by core index, then NoC
   // The links of each NoC row (by y) and column (by x) that multicasts travel along, per NoC.
   std::map<std::uint32_t, std::array<double, 2>> row_links, column_links;
-  std::uint32_t grid_cores = 0;
+  // The links between routers that unicast transfers travel along (noc_links.hpp).
+  NocLinks links;
+  std::uint32_t grid_cores = 0, grid_x = 1;
 };
 
 std::optional<bool> g_forced;
@@ -115,6 +119,8 @@ void begin(const DeviceState& device) {
   l.arch = &device.arch;
   l.bank_free.assign(static_cast<std::size_t>(l.arch->dram_banks), 0.0);
   l.grid_cores = device.num_cores();
+  l.grid_x = static_cast<std::uint32_t>(device.grid.x);
+  l.links.reset(*l.arch);
   l.port_in.assign(l.grid_cores, {0.0, 0.0});
   l.port_out.assign(l.grid_cores, {0.0, 0.0});
   g_launch = std::move(l);
@@ -282,6 +288,14 @@ Transfer transfer(Fiber& f, Endpoint far, std::uint32_t bytes, bool read) {
   if (dram)
     far_done = std::max(
         far_done, through(l.dram_free[noc], t, bytes, a.dram_read_total_bytes_per_cycle.value));
+  // The data travels along the links of its route: from the far end to this core (a read's
+  // response) or from this core to the far end (a write).
+  const Router here = l.links.worker(core % l.grid_x, core / l.grid_x);
+  const Router there = dram ? l.links.bank(noc, static_cast<std::uint32_t>(far.bank))
+                            : l.links.worker(static_cast<std::uint32_t>(far.core) % l.grid_x,
+                                             static_cast<std::uint32_t>(far.core) / l.grid_x);
+  far_done = std::max(far_done, read ? l.links.unicast(noc, there, here, t, bytes)
+                                     : l.links.unicast(noc, here, there, t, bytes));
   const double latency = dram ? (read ? a.dram_read_latency : a.dram_write_latency).value
                               : (read ? a.l1_read_latency : a.l1_write_latency).value;
   (dram ? (read ? f.time.dram_read : f.time.dram_written)

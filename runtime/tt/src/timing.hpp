@@ -2,10 +2,10 @@
 // in cycles (the three TRISCs are one compute clock); each kernel API call advances the clock of
 // the kernel that makes it by a cost from the architecture's table (timing_params.hpp); a call
 // that waits (a CB, a barrier, a semaphore) resumes at the time its condition became true. DRAM
-// banks and each core's NoC ports are queues: a transfer starts when its issuer, the bank and the
-// port are all free. The scheduler runs the kernel with the smallest clock, and a kernel yields
-// before each NoC request if another one is behind it, so shared queues see requests in time
-// order. Nothing here changes a value or a protocol check.
+// banks, each core's NoC ports and the links between routers (noc_links.hpp) are queues: a
+// transfer starts on each when its issuer and it are free. The scheduler runs the kernel with the
+// smallest clock, and a kernel yields before each NoC request if another one is behind it, so
+// shared queues see requests in time order. Nothing here changes a value or a protocol check.
 #pragma once
 
 #include "tk_emulator/timing_params.hpp"

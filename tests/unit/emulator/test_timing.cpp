@@ -283,6 +283,7 @@ TEST(EmulatorTiming, ParameterTableStatesItsSources) {
                                    &a.port_write_bytes_per_cycle,
                                    &a.mcast_bytes_per_cycle,
                                    &a.mcast_line_bytes_per_cycle,
+                                   &a.noc_link_bytes_per_cycle,
                                    &a.dram_read_latency,
                                    &a.dram_write_latency,
                                    &a.l1_read_latency,
@@ -536,7 +537,9 @@ TEST(EmulatorTiming, MatmulCallFollowsBlackholesUnpackLoop) {
 // every bank in turn), 2 MiB in all. On one NoC that takes at least 2 MiB / 66.1 = 31,727 cycles
 // (the 12 banks, 190 B/cycle, and the 16 read ports, 30.4 each, are faster); with half the
 // readers on NoC 0 (RISCV_0) and half on NoC 1 the two queues share it: at least half that (and
-// the banks' 11,038).
+// the banks' 11,038), about half the one-NoC time. The links of NoC 1 add to both (docs/timing.md,
+// "NoC links": NoC 1 goes up first, so the 8 banks in NoC 0 column 5 send all their data up that
+// column's links before it turns towards the readers), up to 20% over the queue's time.
 TEST(EmulatorTiming, DramReadsShareOneQueuePerNoc) {
   Timed timed;
   auto run = [](bool two_nocs) {
@@ -562,9 +565,9 @@ TEST(EmulatorTiming, DramReadsShareOneQueuePerNoc) {
   const double bytes = 1024.0 * 2048;
   const double one = run(false), two = run(true);
   EXPECT_GE(one, bytes / 66.1);
-  EXPECT_LT(one, bytes / 66.1 * 1.05);
+  EXPECT_LT(one, bytes / 66.1 * 1.2);
   EXPECT_GE(two, bytes / 66.1 / 2);
-  EXPECT_LT(two, bytes / 66.1 / 2 * 1.1);
+  EXPECT_LT(two, one * 0.55);
 }
 
 // DRAM writes share their NoC's DRAM queue with the reads (docs/timing.md, "Per NoC"): 16 cores
@@ -604,7 +607,7 @@ TEST(EmulatorTiming, DramWritesShareTheReadsQueuePerNoc) {
   EXPECT_GE(same, bytes / 66.1);
   EXPECT_LT(same, bytes / 66.1 * 1.05);
   EXPECT_GE(other, bytes / 66.1 / 2);
-  EXPECT_LT(other, bytes / 66.1 / 2 * 1.1);
+  EXPECT_LT(other, bytes / 66.1 / 2 * 1.2); // the readers' NoC 1 links add (docs/timing.md)
 }
 
 // A multicast's semaphore flag wakes its receivers no earlier than it lands: core (0,0) reads a
