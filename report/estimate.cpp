@@ -3,6 +3,7 @@
 #include "include/tilekit/matmul_blocks.hpp"
 #include "include/tilekit/q_chunk.hpp"
 
+#include "lowering/ir/fold.hpp"
 #include "lowering/tt/call_cost.hpp"
 #include "lowering/tt/target.hpp"
 #include "support/diagnostics.hpp"
@@ -39,44 +40,10 @@ std::optional<double> eval(const Expr& e, const Env& env,
     std::optional<double> x = eval(b->a, env, args), y = eval(b->b, env, args);
     if (!x || !y)
       return std::nullopt;
-    const bool integer = b->type.is_int();
-    switch (b->op) {
-    case BinaryOp::add:
-      return *x + *y;
-    case BinaryOp::sub:
-      return *x - *y;
-    case BinaryOp::mul:
-      return *x * *y;
-    case BinaryOp::div:
-      if (*y == 0)
-        return std::nullopt;
-      return integer ? std::trunc(*x / *y) : *x / *y;
-    case BinaryOp::mod:
-      if (*y == 0)
-        return std::nullopt;
-      return std::fmod(*x, *y);
-    case BinaryOp::min:
-      return std::min(*x, *y);
-    case BinaryOp::max:
-      return std::max(*x, *y);
-    case BinaryOp::lt:
-      return *x < *y;
-    case BinaryOp::le:
-      return *x <= *y;
-    case BinaryOp::gt:
-      return *x > *y;
-    case BinaryOp::ge:
-      return *x >= *y;
-    case BinaryOp::eq:
-      return *x == *y;
-    case BinaryOp::ne:
-      return *x != *y;
-    case BinaryOp::logical_and:
-      return *x != 0 && *y != 0;
-    case BinaryOp::logical_or:
-      return *x != 0 || *y != 0;
-    }
-    return std::nullopt;
+    // An integer division truncates toward zero; the values are doubles here.
+    if (b->op == BinaryOp::div && b->type.is_int())
+      return *y == 0 ? std::nullopt : std::optional<double>(std::trunc(*x / *y));
+    return fold_binary(b->op, *x, *y);
   }
   if (const Call* c = as<Call>(e)) {
     if (c->fn == Intrinsic::to_f32)

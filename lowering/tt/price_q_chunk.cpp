@@ -1,5 +1,6 @@
 #include "lowering/tt/price_q_chunk.hpp"
 
+#include "lowering/ir/fold.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/call_cost.hpp"
 #include "lowering/tt/target.hpp"
@@ -33,38 +34,7 @@ std::optional<std::int64_t> eval(const Expr& e, const Env& env) {
     const std::optional<std::int64_t> x = eval(b->a, env), y = eval(b->b, env);
     if (!x || !y)
       return std::nullopt;
-    switch (b->op) {
-    case BinaryOp::add:
-      return *x + *y;
-    case BinaryOp::sub:
-      return *x - *y;
-    case BinaryOp::mul:
-      return *x * *y;
-    case BinaryOp::div:
-      return *y == 0 ? std::nullopt : std::optional<std::int64_t>(*x / *y);
-    case BinaryOp::mod:
-      return *y == 0 ? std::nullopt : std::optional<std::int64_t>(*x % *y);
-    case BinaryOp::min:
-      return std::min(*x, *y);
-    case BinaryOp::max:
-      return std::max(*x, *y);
-    case BinaryOp::lt:
-      return *x < *y;
-    case BinaryOp::le:
-      return *x <= *y;
-    case BinaryOp::gt:
-      return *x > *y;
-    case BinaryOp::ge:
-      return *x >= *y;
-    case BinaryOp::eq:
-      return *x == *y;
-    case BinaryOp::ne:
-      return *x != *y;
-    case BinaryOp::logical_and:
-      return *x != 0 && *y != 0;
-    case BinaryOp::logical_or:
-      return *x != 0 || *y != 0;
-    }
+    return fold_binary(b->op, *x, *y);
   }
   return std::nullopt;
 }
