@@ -3,12 +3,12 @@
 // (matmul_sdk.hpp).
 #include "baselines/matmul_sdk.hpp"
 #include "baselines/matmul_internal.hpp"
+#include "baselines/matmul_mcast.hpp"
 
 #include <utility>
 #include <variant>
 #include <vector>
 
-#include <hostdevcommon/common_values.hpp>
 #include <tt-metalium/host_api.hpp>
 #include <tt-metalium/tensor_accessor_args.hpp>
 #include <tt-metalium/work_split.hpp>
@@ -35,16 +35,10 @@ namespace distributed = tt::tt_metal::distributed;
 using BufferPtr = std::shared_ptr<distributed::MeshBuffer>;
 using Cores = std::variant<CoreCoord, CoreRange, CoreRangeSet>;
 
+using detail::addr;
+using detail::kernel;
 using detail::kTileBytes;
 constexpr tt::DataFormat kFormat = tt::DataFormat::Float16_b;
-
-std::string kernel(std::string_view rel) {
-  return std::string(TK_BASELINES_KERNEL_DIR) + "/" + std::string(rel);
-}
-
-std::uint32_t addr(const BufferPtr& b) {
-  return static_cast<std::uint32_t>(b->address());
-}
 
 std::vector<std::uint32_t> accessor_args(std::initializer_list<BufferPtr> buffers) {
   std::vector<std::uint32_t> args;
@@ -262,39 +256,18 @@ void reuse_mcast_program(Program& program, distributed::MeshDevice& device, cons
       tt::tt_metal::CreateKernel(program, kernel("dataflow/writer_bmm_tile_layout.cpp"),
                                  left_column, writer_config(writer_args, NOC::RISCV_1_default));
 
-  const std::uint32_t in0_sender_sem = tt::tt_metal::CreateSemaphore(program, all_cores, INVALID);
-  const std::uint32_t in0_receiver_sem = tt::tt_metal::CreateSemaphore(program, all_cores, INVALID);
-  const std::uint32_t in1_sender_sem = tt::tt_metal::CreateSemaphore(program, all_cores, INVALID);
-  const std::uint32_t in1_receiver_sem = tt::tt_metal::CreateSemaphore(program, all_cores, INVALID);
+  const detail::GridMcasts mcasts(program, device, cols, rows);
 
   for (std::size_t y = 0; y < rows; ++y) {
     for (std::size_t x = 0; x < cols; ++x) {
       const CoreCoord core{x, y};
-      const NOC reader_noc = x == 0 ? NOC::RISCV_0_default : NOC::RISCV_1_default;
-      auto noc_xy = [&](CoreCoord logical) {
-        return device.worker_core_from_logical_core(logical);
-      };
-      // The receivers' rectangle, from the corner the reader's NoC starts at (NOC 1 runs from
-      // the largest corner).
-      auto push_mcast = [&](std::vector<std::uint32_t>& args, CoreCoord first, CoreCoord last,
-                            std::uint32_t num_dests, CoreCoord sender, std::uint32_t sender_sem,
-                            std::uint32_t receiver_sem) {
-        CoreCoord start = noc_xy(first), end = noc_xy(last);
-        if (reader_noc == NOC::RISCV_1_default)
-          std::swap(start, end);
-        const CoreCoord s = noc_xy(sender);
-        for (std::size_t v : {start.x, start.y, end.x, end.y})
-          args.push_back(static_cast<std::uint32_t>(v));
-        args.insert(args.end(), {num_dests, static_cast<std::uint32_t>(s.x),
-                                 static_cast<std::uint32_t>(s.y), sender_sem, receiver_sem});
-      };
+      // The left column's readers on NOC 0, the others' on NOC 1 (RISCV_1's default).
+      const bool reader_noc_1 = x != 0;
       std::vector<std::uint32_t> args =
           block_reader_args(p, b, static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(x));
       // in0 along the row, from the left column; in1 down the column, from the top row.
-      push_mcast(args, {1, y}, {cols - 1, y}, static_cast<std::uint32_t>(cols - 1), {0, y},
-                 in0_sender_sem, in0_receiver_sem);
-      push_mcast(args, {x, 1}, {x, rows - 1}, static_cast<std::uint32_t>(rows - 1), {x, 0},
-                 in1_sender_sem, in1_receiver_sem);
+      mcasts.push_in0(args, y, reader_noc_1);
+      mcasts.push_in1(args, x, reader_noc_1);
       const KernelHandle reader_kernel =
           x == 0 ? (y == 0 ? reader_ss : reader_sr) : (y == 0 ? reader_rs : reader_rr);
       tt::tt_metal::SetRuntimeArgs(program, reader_kernel, core, args);

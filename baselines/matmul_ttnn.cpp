@@ -6,6 +6,8 @@
 // writes the output), partial sums accumulated in L1 by the packer (packer_l1_acc), each core's
 // output computed out_block_h x out_block_w at a time (docs/baselines.md).
 #include "baselines/matmul_ttnn.hpp"
+#include "baselines/matmul_internal.hpp"
+#include "baselines/matmul_mcast.hpp"
 
 #include "arch/arch.hpp"
 
@@ -13,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include <hostdevcommon/common_values.hpp>
 #include <tt-metalium/tensor_accessor_args.hpp>
 
 namespace tk::baselines {
@@ -30,15 +31,9 @@ using tt::tt_metal::TensorAccessorArgs;
 namespace distributed = tt::tt_metal::distributed;
 using BufferPtr = std::shared_ptr<distributed::MeshBuffer>;
 
-std::string kernel(const std::string& rel) {
-  return std::string(TK_BASELINES_KERNEL_DIR) + "/" + rel;
-}
-std::uint32_t addr(const BufferPtr& b) {
-  return static_cast<std::uint32_t>(b->address());
-}
-std::string dims(std::uint32_t a, std::uint32_t b) {
-  return std::to_string(a) + "x" + std::to_string(b);
-}
+using detail::addr;
+using detail::dims;
+using detail::kernel;
 
 } // namespace
 
@@ -218,25 +213,7 @@ void ttnn_mcast_program(tt::tt_metal::Program& program, distributed::MeshDevice&
       dm("ttnn_in1_writer.cpp", interior, DataMovementProcessor::RISCV_0, NOC::NOC_1,
          writer_ct(false));
 
-  const std::uint32_t in0_sender_sem = tt::tt_metal::CreateSemaphore(program, all, INVALID);
-  const std::uint32_t in0_receiver_sem = tt::tt_metal::CreateSemaphore(program, all, INVALID);
-  const std::uint32_t in1_sender_sem = tt::tt_metal::CreateSemaphore(program, all, INVALID);
-  const std::uint32_t in1_receiver_sem = tt::tt_metal::CreateSemaphore(program, all, INVALID);
-
-  auto noc_xy = [&](CoreCoord logical) { return device.worker_core_from_logical_core(logical); };
-  // The receivers' rectangle from the corner the kernel's NoC starts at (NOC 1: the largest).
-  auto push_mcast = [&](std::vector<std::uint32_t>& args, NOC noc, CoreCoord first, CoreCoord last,
-                        std::uint32_t num_dests, CoreCoord sender, std::uint32_t sender_sem,
-                        std::uint32_t receiver_sem) {
-    CoreCoord start = noc_xy(first), end = noc_xy(last);
-    if (noc == NOC::NOC_1)
-      std::swap(start, end);
-    const CoreCoord s = noc_xy(sender);
-    for (std::size_t v : {start.x, start.y, end.x, end.y})
-      args.push_back(static_cast<std::uint32_t>(v));
-    args.insert(args.end(), {num_dests, static_cast<std::uint32_t>(s.x),
-                             static_cast<std::uint32_t>(s.y), sender_sem, receiver_sem});
-  };
+  const detail::GridMcasts mcasts(program, device, cols, rows);
   for (std::uint32_t y = 0; y < rows; ++y) {
     for (std::uint32_t x = 0; x < cols; ++x) {
       const CoreCoord core{x, y};
@@ -259,8 +236,7 @@ void ttnn_mcast_program(tt::tt_metal::Program& program, distributed::MeshDevice&
       } else {
         in0_args = {in0_block_tiles, num_blocks, out_blocks_h, out_blocks_w};
       }
-      push_mcast(in0_args, in0_noc, {1, y}, {cols - 1, y}, static_cast<std::uint32_t>(cols - 1),
-                 {0, y}, in0_sender_sem, in0_receiver_sem);
+      mcasts.push_in0(in0_args, y, in0_noc == NOC::NOC_1);
       tt::tt_metal::SetRuntimeArgs(
           program, x == 0 ? in0_sender : (y == 0 ? in0_receiver_top : in0_receiver_interior), core,
           in0_args);
@@ -277,8 +253,7 @@ void ttnn_mcast_program(tt::tt_metal::Program& program, distributed::MeshDevice&
                                              num_blocks,
                                              out_blocks_h,
                                              out_blocks_w};
-      push_mcast(in1_args, in1_noc, {x, 1}, {x, rows - 1}, static_cast<std::uint32_t>(rows - 1),
-                 {x, 0}, in1_sender_sem, in1_receiver_sem);
+      mcasts.push_in1(in1_args, x, in1_noc == NOC::NOC_1);
       in1_args.insert(in1_args.end(),
                       {addr(c), y * cfg.per_core_M * Nt + x * cfg.per_core_N, Nt, cfg.out_block_h,
                        cfg.out_block_w, cfg.out_subblock_h, cfg.out_subblock_w});
