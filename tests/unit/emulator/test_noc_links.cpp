@@ -101,11 +101,15 @@ TEST(NocLinks, NocOneRoutesLeftwardsAndWraps) {
 }
 
 // TT's NoC estimator (arch/wormhole_b0.hpp, NOC): one core reading 256 x 2 KiB from interleaved
-// DRAM on NoC 0 takes 17249 cycles (its port), and every core of an 8x7 grid doing so at once
-// (pages (start + i) % 12 from start = core % 12, as test_noc_estimator.cpp's get_all_cores) the
-// median core 444011. The links of NoC 0 do not explain the second: the busiest link (a DRAM
-// column's first one east) carries 3.67 MB, 115 K cycles at 32 B/cycle; NoC 0's DRAM queue does
-// (docs/timing.md, "NoC links"). The model's cores all end together, so the median is the end.
+// DRAM takes 17249 cycles (its port), and every core of an 8x7 grid doing so at once (pages
+// (start + i) % 12 from start = core % 12, as test_noc_estimator.cpp's get_all_cores) 444011, the
+// span (bandwidth_mode "combined"), on NoC 1: the yaml's DRAM entries are NoC 1's
+// (arch/wormhole_b0.hpp, dram_total_nocs). The links of NoC 1 explain 80% of it (every bank of NoC
+// 0 column 5 sends up that column first), NoC 1's DRAM queue the rest. NoC 0 has no published
+// measurement and no queue: its 56 readers are bound by the 12 banks (LLM's 190 GB/s; the busiest
+// link, a DRAM column's first one east, carries 3.67 MB, 115 K cycles at 32 B/cycle), and beat TT's
+// regression floor for a full grid on NoC 0 (test_bounds.yaml, "Multi Interleaved Read Directed
+// Ideal": >= 1.9 B/cycle on the slowest core, 5% slack). The model's cores all end together.
 double interleaved_reads(uint32_t columns, uint32_t rows, bool noc1 = false) {
   ProgramBuilder p;
   p.cores = tt::tt_metal::CoreRange({0, 0}, {columns - 1, rows - 1});
@@ -123,8 +127,12 @@ double interleaved_reads(uint32_t columns, uint32_t rows, bool noc1 = false) {
 TEST(NocLinks, ReproducesTheNocEstimatorsDramReads) {
   Timed timed;
   EXPECT_NEAR(interleaved_reads(1, 1), 17249, 0.03 * 17249);
-  EXPECT_NEAR(interleaved_reads(8, 7), 444011, 0.03 * 444011);
   EXPECT_NEAR(interleaved_reads(8, 7, true), 444011, 0.03 * 444011);
+  const tk::arch::ArchSpec& a = tk::arch::kWormholeB0;
+  const double banks = 56.0 * 256 * 2048 / (a.dram_banks * a.dram_bank_bytes_per_cycle.value);
+  const double noc0 = interleaved_reads(8, 7);
+  EXPECT_NEAR(noc0, banks, 0.03 * banks);
+  EXPECT_LT(noc0, 256.0 * 2048 / (1.9 * 0.95));
 }
 // TT's NoC estimator's linked multicasts into a row (arch/wormhole_b0.hpp, NOC; test_noc_estimator
 // .cpp, sweep_one_to_row and sweep_row_to_row without loopback): `masters` cores of logical row 1
