@@ -17,6 +17,13 @@ struct Param {
   std::string_view source;
 };
 
+/// A set of NoCs (bit n: NoC n) and where the fact comes from.
+struct NocSet {
+  std::uint32_t bits;
+  std::string_view source;
+  constexpr bool has(int noc) const { return ((bits >> noc) & 1U) != 0; }
+};
+
 /// A NoC coordinate (x, y).
 struct NocCoord {
   std::uint32_t x, y;
@@ -112,12 +119,15 @@ struct ArchSpec {
   // Data movement (cycles and bytes per cycle at the AI clock).
   Param dram_bank_bytes_per_cycle;       // what one bank delivers to interleaved reads and writes
   Param dram_read_total_bytes_per_cycle; // all DRAM reads on one NoC together (contention)
-  Param dram_peak_bytes_per_cycle;       // all banks at spec speed: the roofline
-  Param port_read_bytes_per_cycle;       // into one core, per NoC
-  Param port_write_bytes_per_cycle;      // out of one core, per NoC
-  Param mcast_bytes_per_cycle;           // a linked multicast out of one core
-  Param mcast_line_bytes_per_cycle;      // the links of one row (column), shared by its multicasts
-  Param noc_link_bytes_per_cycle;        // one link between neighbouring routers, per NoC
+  /// The NoCs whose DRAM reads and writes share dram_read_total_bytes_per_cycle (the NoC it was
+  /// measured on); on the others the banks and the links alone bound DRAM traffic.
+  NocSet dram_total_nocs = {0b11, "the measured rate applied to both NoCs"};
+  Param dram_peak_bytes_per_cycle;  // all banks at spec speed: the roofline
+  Param port_read_bytes_per_cycle;  // into one core, per NoC
+  Param port_write_bytes_per_cycle; // out of one core, per NoC
+  Param mcast_bytes_per_cycle;      // a linked multicast out of one core
+  Param mcast_line_bytes_per_cycle; // the links of one row (column), shared by its multicasts
+  Param noc_link_bytes_per_cycle;   // one link between neighbouring routers, per NoC
   Param dram_read_latency;
   Param dram_write_latency;
   Param l1_read_latency;

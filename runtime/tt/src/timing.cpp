@@ -282,10 +282,12 @@ Transfer transfer(Fiber& f, Endpoint far, std::uint32_t bytes, bool read) {
       dram   ? through(l.bank_free[far.bank], t, bytes, a.dram_bank_bytes_per_cycle.value)
       : read ? through(l.port_out[far.core][noc], t, bytes, out_bw)
              : through(l.port_in[far.core][noc], t, bytes, in_bw);
-  // Every DRAM read and write of the chip on this NoC shares the NoC's capacity for interleaved
-  // DRAM traffic (measured with reads; applied to writes too, an assumption pinned by GEMM's N150
-  // rows with several out blocks per core: docs/timing.md, "Per NoC").
-  if (dram)
+  // Every DRAM read and write of the chip on a NoC the architecture's measurement of many readers
+  // was taken on (dram_total_nocs) shares that NoC's capacity for interleaved DRAM traffic
+  // (measured with reads; applied to writes too, an assumption pinned by GEMM's N150 rows with
+  // several out blocks per core: docs/timing.md, "Per NoC"); on the other NoC the banks and the
+  // links bound it.
+  if (dram && a.dram_total_nocs.has(noc))
     far_done = std::max(
         far_done, through(l.dram_free[noc], t, bytes, a.dram_read_total_bytes_per_cycle.value));
   // The data travels along the links of its route: from the far end to this core (a read's
