@@ -17,6 +17,24 @@ namespace tk::arch {
 //  LLM   = tech_reports/LLMs/llms.md
 // "assumption, pinned by X" marks a figure nothing publishes: its value is the one that makes the
 // model reproduce measurement X (docs/calibration.md); no other figure was fitted.
+
+// tt_metal/soc_descriptors/wormhole_b0_80_arch.yaml: 12 dram_views (bank b is view b), view b's
+// NoC 0 endpoint is dram[channel][worker_endpoint[0]], the same for NoC 1. Wormhole does not
+// translate DRAM coordinates, so this one table is both the banks' NoC coordinates and their
+// routers on each NoC (kWormholeB0.dram_bank_noc and .dram_bank_router).
+inline constexpr std::array<NocCoord, kMaxDramBanks> kWormholeB0DramBanks{{{0, 11},
+                                                                           {0, 1},
+                                                                           {0, 5},
+                                                                           {0, 7},
+                                                                           {5, 1},
+                                                                           {5, 11},
+                                                                           {5, 2},
+                                                                           {5, 9},
+                                                                           {5, 8},
+                                                                           {5, 3},
+                                                                           {5, 5},
+                                                                           {5, 7}}};
+
 inline constexpr ArchSpec kWormholeB0{
     .name = "wormhole_b0",
     .product = "n150",
@@ -44,21 +62,9 @@ inline constexpr ArchSpec kWormholeB0{
     // Translated Tensix coordinates are contiguous on Wormhole: no gap.
     .noc_x_gap_from = 0,
     .noc_x_gap = 0,
-    // tt_metal/soc_descriptors/wormhole_b0_80_arch.yaml: 12 dram_views (bank b is view b), view b's
-    // NoC 0 endpoint is dram[channel][worker_endpoint[0]].
+    // tt_metal/soc_descriptors/wormhole_b0_80_arch.yaml: 12 dram_views (kWormholeB0DramBanks).
     .dram_banks = 12,
-    .dram_bank_noc = {{{0, 11},
-                       {0, 1},
-                       {0, 5},
-                       {0, 7},
-                       {5, 1},
-                       {5, 11},
-                       {5, 2},
-                       {5, 9},
-                       {5, 8},
-                       {5, 3},
-                       {5, 5},
-                       {5, 7}}},
+    .dram_bank_noc = kWormholeB0DramBanks,
     // The same file: dram_view_size 1073741824 (dev_mem_map.h: MEM_DRAM_SIZE 1048576 * 1024).
     .dram_bank_bytes = 1073741824,
 
@@ -97,32 +103,9 @@ inline constexpr ArchSpec kWormholeB0{
     .noc_size_y = 12,
     .worker_noc0_x = {1, 2, 3, 4, 6, 7, 8, 9},
     .worker_noc0_y = {1, 2, 3, 4, 5, 7, 8, 9, 10, 11},
-    // The same yaml's dram_views: each view's worker_endpoint is the same for NoC 0 and NoC 1, so
-    // a bank's router is the same on both (dram_bank_noc above).
-    .dram_bank_router = {{{{{0, 11},
-                            {0, 1},
-                            {0, 5},
-                            {0, 7},
-                            {5, 1},
-                            {5, 11},
-                            {5, 2},
-                            {5, 9},
-                            {5, 8},
-                            {5, 3},
-                            {5, 5},
-                            {5, 7}}},
-                          {{{0, 11},
-                            {0, 1},
-                            {0, 5},
-                            {0, 7},
-                            {5, 1},
-                            {5, 11},
-                            {5, 2},
-                            {5, 9},
-                            {5, 8},
-                            {5, 3},
-                            {5, 5},
-                            {5, 7}}}}},
+    // The same yaml's dram_views: each view's worker_endpoint is the same for NoC 0 and NoC 1, and
+    // Wormhole does not translate DRAM coordinates: each bank's router is its NoC coordinate.
+    .dram_bank_router = {{kWormholeB0DramBanks, kWormholeB0DramBanks}},
 
     // ttnn/cpp/ttnn/kernel_lib/dest_helpers.hpp, get_dest_limit: SyncFull 16 tiles with a 16-bit
     // DST, 8 with fp32; SyncHalf 8 and 4.
@@ -214,9 +197,5 @@ inline constexpr ArchSpec kWormholeB0{
     .host_dispatch_us = {3.4, "GEMM: N150 out-of-box 1024^3 bf16, 72388.65 ns without trace, "
                               "68984.03 ns with"},
 };
-
-// Wormhole does not translate DRAM coordinates: a bank's router is its dram_bank_noc, on both NoCs.
-static_assert(kWormholeB0.dram_bank_router[0] == kWormholeB0.dram_bank_noc &&
-              kWormholeB0.dram_bank_router[1] == kWormholeB0.dram_bank_noc);
 
 } // namespace tk::arch

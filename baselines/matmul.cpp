@@ -163,7 +163,9 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
         (format == tt::DataFormat::Bfp8_b || format == tt::DataFormat::Bfp4_b)))
     throw std::invalid_argument(name +
                                 ": A, B and C are Float16_b (ttnn_mcast: or Bfp8_b, Bfp4_b) here");
-  if (a.size() != std::size_t{shape.M} * shape.K || b.size() != std::size_t{shape.K} * shape.N) {
+  const bool io = !a.empty() || !b.empty(); // both empty: no inputs written, no output read
+  if (io &&
+      (a.size() != std::size_t{shape.M} * shape.K || b.size() != std::size_t{shape.K} * shape.N)) {
     throw std::invalid_argument(name + ": A must hold M*K and B K*N values for " +
                                 shape_str(shape));
   }
@@ -209,8 +211,10 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
     else
       distributed::EnqueueWriteMeshBuffer(cq, buffer, tiled, false);
   };
-  write(p.a, a, shape.M, shape.K);
-  write(p.b, b, shape.K, shape.N);
+  if (io) {
+    write(p.a, a, shape.M, shape.K);
+    write(p.b, b, shape.K, shape.N);
+  }
 
   Program program = tt::tt_metal::CreateProgram();
   switch (algo) {
@@ -233,6 +237,10 @@ std::vector<float> run_matmul(distributed::MeshDevice& device, MatmulAlgo algo, 
   distributed::MeshWorkload workload;
   workload.add_program(distributed::MeshCoordinateRange(device.shape()), std::move(program));
   distributed::EnqueueMeshWorkload(cq, workload, false);
+  if (!io) {
+    distributed::Finish(cq);
+    return {};
+  }
   if (bfp8 || bfp4) {
     std::vector<std::uint32_t> words;
     distributed::EnqueueReadMeshBuffer(cq, words, p.c, true);

@@ -140,7 +140,9 @@ std::string describe_plan(const tt::tt_metal::distributed::MeshDevice& device, M
                           MatmulShape shape, const MatmulOptions& options = {});
 
 /// C = A·B on `device` with `algo`: `a` (M x K) and `b` (K x N) row-major bf16, tilized and
-/// written to interleaved DRAM buffers; returns C (M x N, row-major). Throws std::invalid_argument
+/// written to interleaved DRAM buffers; returns C (M x N, row-major). With `a` and `b` both empty
+/// (a timing run that checks nothing) nothing is written or read back: the program runs on what
+/// the buffers hold and the result is empty. Throws std::invalid_argument
 /// for a shape or grid the algorithm does not support (the message states its requirements) and
 /// the emulator's errors (tk::rt::emu::EmulatorError) from the run.
 std::vector<float> run_matmul(tt::tt_metal::distributed::MeshDevice& device, MatmulAlgo algo,

@@ -26,8 +26,6 @@ std::uint32_t capacity(const ComputeConfig& cc);
 Tile& dst_tile(const Compute& c, const char* op, std::uint32_t idst);
 /// Values written to a 16-bit DST keep bf16 precision (nothing without the arithmetic).
 void store(const Compute& c, Tile& t);
-/// Whether this launch computes values (TK_EMULATOR_MATH, set_math).
-bool math_on();
 
 // The numerics the unpacker, the FPU and the packer share (inline: they run per element).
 inline float bits_float(std::uint32_t b) {

@@ -143,7 +143,7 @@ Target resolve(std::uint64_t noc_addr, std::uint32_t size, bool write, const cha
       continue;
     for (const auto& a : dev.allocations) {
       if (a.alive && a.dram && off >= a.address && off + size <= a.address + a.bytes_per_bank) {
-        return {dev.dram[b].data() + off, {.bank = static_cast<int>(b)}};
+        return {dev.dram(b) + off, {.bank = static_cast<int>(b)}};
       }
     }
     fail(std::string(op) + ": DRAM bank " + std::to_string(b) + " " + range_str(off, size) +
@@ -365,7 +365,9 @@ NocReadState noc_read_state(std::uint8_t noc) {
 
 void noc_read(std::uint64_t src, std::uint32_t dst, std::uint32_t size) {
   const Target from = resolve(src, size, false, "noc_async_read");
-  std::memmove(local(dst, size, true, "noc_async_read"), from.ptr, size);
+  std::uint8_t* to = local(dst, size, true, "noc_async_read");
+  if (from.at.bank < 0 || dram_holds_bytes(true))
+    std::memmove(to, from.ptr, size);
   ++current().noc_pending.reads;
   timing::read(current(), from.at, size);
 }
@@ -388,7 +390,8 @@ void noc_write(std::uint32_t src, std::uint64_t dst, std::uint32_t size) {
   const std::uint8_t* from = local(src, size, false, "noc_async_write");
   const Target to = resolve(dst, size, true, "noc_async_write");
   const double landed = timing::write(current(), to.at, size);
-  std::memmove(to.ptr, from, size);
+  if (to.at.bank < 0 || dram_holds_bytes(true))
+    std::memmove(to.ptr, from, size);
   pending_write(to_offset(*current().core, src, "noc_async_write"), size);
   if (const auto sem = semaphore_id(to))
     timing::semaphore_written(*to.core, *sem, landed);

@@ -88,8 +88,12 @@ CoreCoord DeviceState::dram_bank_noc(std::uint32_t bank) const {
   return {c.x, c.y};
 }
 
+bool dram_holds_bytes(bool launch) {
+  return launch ? compute_detail::math_on() : math_enabled();
+}
+
 DeviceState::DeviceState(const arch::ArchSpec& a, CoreCoord grid_size)
-    : arch(a), grid(grid_size), dram(a.dram_banks), l1_bottom(a.l1_size) {
+    : arch(a), grid(grid_size), l1_bottom(a.l1_size) {
   // Kernels turn L1 addresses (uint32_t) into pointers, so every core's L1 must live below 4 GiB.
   const std::size_t bytes = std::size_t{num_cores()} * arch.l1_size;
   // A memfd, so that the window a kernel addresses directly (l1_window.cpp) shares these pages.
@@ -100,8 +104,20 @@ DeviceState::DeviceState(const arch::ArchSpec& a, CoreCoord grid_size)
     throw EmulatorError("cannot map " + std::to_string(bytes) + " bytes of L1 below 4 GiB");
   }
   l1_base = static_cast<std::uint8_t*>(p);
+  // Every bank's whole size, reserved: pages are zero until written and take no memory before.
+  const std::size_t dram_bytes = std::size_t{arch.dram_banks} * arch.dram_bank_bytes;
+  void* d = mmap(nullptr, dram_bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (d == MAP_FAILED) {
+    munmap(l1_base, bytes);
+    close(l1_fd);
+    throw EmulatorError("cannot reserve " + std::to_string(dram_bytes) + " bytes for " +
+                        std::to_string(arch.dram_banks) + " DRAM banks");
+  }
+  dram_base = static_cast<std::uint8_t*>(d);
 }
 DeviceState::~DeviceState() {
+  munmap(dram_base, std::size_t{arch.dram_banks} * arch.dram_bank_bytes);
   munmap(l1_base, std::size_t{num_cores()} * arch.l1_size);
   close(l1_fd);
 }
@@ -219,8 +235,6 @@ Allocation allocate(DeviceState& st, bool dram, std::uint64_t bytes, DeviceAddr 
       throw EmulatorError("out of DRAM: each of the " + std::to_string(st.dram_banks()) +
                           " banks holds " + std::to_string(st.arch.dram_bank_bytes >> 20) + " MiB");
     st.dram_top = a.address + bytes;
-    for (auto& bank : st.dram)
-      bank.resize(st.dram_top);
   } else {
     if (bytes > st.l1_bottom || st.l1_bottom - bytes < st.arch.first_free_l1_address())
       throw EmulatorError("out of L1 for an L1 buffer");
@@ -411,7 +425,7 @@ std::uint8_t* page_ptr(DeviceState& st, bool dram, std::uint64_t base, std::uint
   if (!shard_pages.empty())
     return st.l1(shard_pages[page].first) + base + shard_pages[page].second * aligned;
   if (dram)
-    return st.dram[page % st.dram_banks()].data() + base + (page / st.dram_banks()) * aligned;
+    return st.dram(page % st.dram_banks()) + base + (page / st.dram_banks()) * aligned;
   return st.l1(page % st.num_cores()) + base + (page / st.num_cores()) * aligned;
 }
 } // namespace
@@ -421,6 +435,8 @@ void MeshBuffer::write_device(const MeshCoordinate& coord, const void* src, std:
     throw EmulatorError("write of " + std::to_string(bytes) + " bytes into a buffer of " +
                         std::to_string(device_local_size_) + " bytes per device");
   auto& st = *device_->state(coord);
+  if (is_dram() && !dram_holds_bytes(false))
+    return;
   const auto* in = static_cast<const std::uint8_t*>(src);
   for (std::size_t off = 0; off < bytes; off += page_size_) {
     const auto page = static_cast<std::uint32_t>(off / page_size_);
@@ -431,6 +447,8 @@ void MeshBuffer::write_device(const MeshCoordinate& coord, const void* src, std:
 
 void MeshBuffer::read_device(const MeshCoordinate& coord, void* dst, std::size_t bytes) const {
   auto& st = *device_->state(coord);
+  if (is_dram() && !dram_holds_bytes(false))
+    return; // `dst` keeps what it held: undefined, as every output without the arithmetic
   auto* out = static_cast<std::uint8_t*>(dst);
   for (std::size_t off = 0; off < bytes; off += page_size_) {
     const auto page = static_cast<std::uint32_t>(off / page_size_);

@@ -51,9 +51,12 @@ struct DeviceState {
   CoreCoord grid;                  // compute_with_storage grid (x = columns, y = rows)
   std::uint8_t* l1_base = nullptr; // grid.x * grid.y windows of arch.l1_size bytes, below 4 GiB
   int l1_fd = -1;                  // the memfd l1_base maps (l1_window.cpp)
-  std::vector<std::vector<std::uint8_t>> dram; // one per DRAM bank
-  std::uint64_t dram_top = 64;                 // bump allocator, same offset in every bank
-  std::uint64_t l1_bottom;                     // L1 buffers grow down from the top of L1
+  // The DRAM banks, arch.dram_bank_bytes each, one after another: address space reserved without
+  // backing store (MAP_NORESERVE), so a page takes memory only once something is stored in it;
+  // without the arithmetic nothing is (dram_holds_bytes).
+  std::uint8_t* dram_base = nullptr;
+  std::uint64_t dram_top = 64; // bump allocator, same offset in every bank
+  std::uint64_t l1_bottom;     // L1 buffers grow down from the top of L1
   std::vector<Allocation> allocations;
   std::vector<struct CoreState*> launch_cores; // by core index, during a launch; null if unused
 
@@ -64,6 +67,7 @@ struct DeviceState {
   std::uint8_t* l1(std::uint32_t core_index) const {
     return l1_base + std::size_t{core_index} * arch.l1_size;
   }
+  std::uint8_t* dram(std::uint32_t bank) const { return dram_base + bank * arch.dram_bank_bytes; }
   std::uint32_t core_index(const CoreCoord& logical) const {
     return static_cast<std::uint32_t>(logical.y * grid.x + logical.x);
   }
@@ -277,6 +281,16 @@ EntryFn load_kernel(const KernelRecord& kernel, const CoreState& core);
 
 // Reads set_math / TK_EMULATOR_MATH for the launch about to run (compute.cpp).
 void begin_math_launch();
+namespace compute_detail {
+/// Whether this launch computes values (TK_EMULATOR_MATH, set_math; compute.cpp).
+bool math_on();
+} // namespace compute_detail
+/// Whether DRAM keeps the bytes stored in it: only with the arithmetic. Without it (docs/timing.md,
+/// "Projections without the arithmetic") every output is undefined, so host writes and NoC
+/// writes into DRAM store nothing and reads from DRAM copy nothing (their checks and their timing
+/// stay): a projection needs no memory for the tensors. `launch`: a kernel's transfer (the
+/// launch's setting), else the host's (set_math / TK_EMULATOR_MATH now).
+bool dram_holds_bytes(bool launch);
 
 // Directly addressable L1 (l1_window.cpp): a memfd for a device's L1; the running core's L1 shown
 // at its own addresses while its kernels run.

@@ -43,9 +43,10 @@ void set_timing(std::optional<bool> on);
 /// Turns the tile arithmetic off (false) or on (true) for the launches that follow; std::nullopt
 /// (the start) leaves it to the environment: off when TK_EMULATOR_MATH=off (or 0). Without it,
 /// compute kernels run every protocol check and every timing hook but neither unpack, compute nor
-/// pack values: DST and the pages packed into CBs hold undefined values, so are the outputs. Data
-/// movement, runtime args, CBs and semaphores stay exact, and the timing report is the same
-/// (docs/timing.md, "Projections without the arithmetic").
+/// pack values: DST and the pages packed into CBs hold undefined values, so are the outputs; and
+/// DRAM stores nothing (host and NoC transfers to and from DRAM move no bytes, so a projection
+/// needs no memory for its tensors). L1 transfers, runtime args, CBs and semaphores stay exact,
+/// and the timing report is the same (docs/timing.md, "Projections without the arithmetic").
 void set_math(std::optional<bool> on);
 /// Whether a launch now would do the tile arithmetic (set_math, else TK_EMULATOR_MATH); throws
 /// EmulatorError when TK_EMULATOR_MATH is neither on, off, 1 nor 0.
