@@ -125,10 +125,10 @@ private:
   NameSet names_;
 
   struct Body {
-    std::vector<Stmt> stmts;                  // the lets substituted away
+    std::vector<Stmt> stmts;                      // the lets substituted away
     std::map<std::int64_t, std::int64_t> ordinal; // slot -> its place among the row's slots
-    std::set<std::string> front;              // CBs read at the front and popped in the body
-    std::set<std::size_t> once;               // statements run once per batch (front waits, pops)
+    std::set<std::string> front;                  // CBs read at the front and popped in the body
+    std::set<std::size_t> once; // statements run once per batch (front waits, pops)
     std::map<std::size_t, std::vector<std::string>> wait_before; // first reads without a wait
   };
 
@@ -244,14 +244,14 @@ private:
     for (std::size_t t = 0; t < body.stmts.size(); ++t) {
       if (auto w = body.wait_before.find(t); w != body.wait_before.end())
         for (const std::string& cb : w->second)
-          out.push_back(evaluate(call(Intrinsic::cb_wait_front, {cb_ref(cb), int_imm(size)}),
-                                 f.loc.range));
+          out.push_back(
+              evaluate(call(Intrinsic::cb_wait_front, {cb_ref(cb), int_imm(size)}), f.loc.range));
       const Stmt& x = body.stmts[t];
       if (body.once.count(t)) { // a wait for, or a pop of, the batch's tiles at the front
         const Call* c = call_of(x);
         const std::int64_t n = as<IntImm>(c->args[1])->value;
-        out.push_back(evaluate(call(c->fn, {c->args[0], int_imm(n * size)}, c->loc.range),
-                               x->loc.range));
+        out.push_back(
+            evaluate(call(c->fn, {c->args[0], int_imm(n * size)}, c->loc.range), x->loc.range));
         continue;
       }
       for (std::int64_t k = 0; k < size; ++k) {

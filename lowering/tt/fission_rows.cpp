@@ -51,14 +51,14 @@ Kind kind_of(Intrinsic fn, std::size_t arg) {
 
 struct Event {
   Kind kind;
-  bool top;            // a statement of the row loop's body itself, not inside a nested loop
-  std::size_t stmt;    // the body statement it is in
+  bool top;         // a statement of the row loop's body itself, not inside a nested loop
+  std::size_t stmt; // the body statement it is in
   const Call* call;
 };
 
 // The CB events of body statement `at`, by CB, in program order.
-void collect(const Stmt& s, bool top, std::size_t at, std::map<std::string, std::vector<Event>>& out,
-             bool& assigns) {
+void collect(const Stmt& s, bool top, std::size_t at,
+             std::map<std::string, std::vector<Event>>& out, bool& assigns) {
   if (const Block* b = as<Block>(s)) {
     for (const Stmt& x : b->stmts)
       collect(x, top, at, out, assigns);
@@ -120,8 +120,8 @@ bool movable_read(const Call& c, const std::string& cb) {
 
 // What the pieces do to one CB across them.
 struct Plan {
-  std::set<std::size_t> moved;      // pieces whose reads of the CB take the row's tile (index qr)
-  std::set<std::size_t> drop_waits; // pieces whose waits for the CB are dropped
+  std::set<std::size_t> moved;        // pieces whose reads of the CB take the row's tile (index qr)
+  std::set<std::size_t> drop_waits;   // pieces whose waits for the CB are dropped
   std::optional<std::size_t> wait_at; // the piece before which all q rows' tiles are waited for
 };
 
@@ -296,8 +296,8 @@ private:
       std::vector<Stmt> body;
       for (std::size_t s = begin; s < end; ++s) {
         const Stmt& x = stmts_[s];
-        if (const Call* c = call_of(x); c && c->fn == Intrinsic::cb_wait_front &&
-                                        dropped[k].count(cb_name(c->args[0])))
+        if (const Call* c = call_of(x);
+            c && c->fn == Intrinsic::cb_wait_front && dropped[k].count(cb_name(c->args[0])))
           continue;
         MoveReads mv;
         mv.cbs = &moved[k];

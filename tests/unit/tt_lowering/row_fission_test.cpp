@@ -44,33 +44,33 @@ TEST(FissionRows, RunsEachSectionForAllTheChunksRows) {
   const std::string step = below_diagonal(out);
   ASSERT_FALSE(step.empty()) << out;
   EXPECT_EQ(count(step, "        for qr in 0 .. q serial {\n"), 7) << step;
-  for (const char* piece : {
-           "        cb_wait_front(cb_m, q)\n"
-           "        cb_wait_front(cb_tmp0, q)\n"
-           "        for qr in 0 .. q serial {\n"
-           "          copy_tile(cb_m, qr, 0)\n"
-           "          reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n"
-           "          cb_pop_front(cb_tmp0, 1)\n"
-           "          pack_tile(0, cb_mn)\n"
-           "        }\n",
-           "        cb_wait_front(cb_mn, q)\n"
-           "        for qr in 0 .. q serial {\n"
-           "          copy_tile(cb_m, qr, 0)\n"
-           "          copy_tile(cb_mn, qr, 1)\n",
-           "          copy_tile(cb_c, qr, 1)\n"
-           "          mul_binary_tile(0, 1, 0)\n"
-           "          reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_p, cb_scaler, qr, 0, 0)\n"
-           "          cb_pop_front(cb_l, 1)\n"
-           "          pack_tile(0, cb_l)\n"
-           "          cb_wait_front(cb_l, 1)\n"
-           "        }\n",
-           "        for qr in 0 .. q serial {\n"
-           "          copy_tile(cb_mn, 0, 0)\n"
-           "          cb_pop_front(cb_m, 1)\n"
-           "          pack_tile(0, cb_m)\n"
-           "          cb_wait_front(cb_m, 1)\n"
-           "          cb_pop_front(cb_mn, 1)\n"
-           "        }\n"})
+  for (const char* piece :
+       {"        cb_wait_front(cb_m, q)\n"
+        "        cb_wait_front(cb_tmp0, q)\n"
+        "        for qr in 0 .. q serial {\n"
+        "          copy_tile(cb_m, qr, 0)\n"
+        "          reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n"
+        "          cb_pop_front(cb_tmp0, 1)\n"
+        "          pack_tile(0, cb_mn)\n"
+        "        }\n",
+        "        cb_wait_front(cb_mn, q)\n"
+        "        for qr in 0 .. q serial {\n"
+        "          copy_tile(cb_m, qr, 0)\n"
+        "          copy_tile(cb_mn, qr, 1)\n",
+        "          copy_tile(cb_c, qr, 1)\n"
+        "          mul_binary_tile(0, 1, 0)\n"
+        "          reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_p, cb_scaler, qr, 0, 0)\n"
+        "          cb_pop_front(cb_l, 1)\n"
+        "          pack_tile(0, cb_l)\n"
+        "          cb_wait_front(cb_l, 1)\n"
+        "        }\n",
+        "        for qr in 0 .. q serial {\n"
+        "          copy_tile(cb_mn, 0, 0)\n"
+        "          cb_pop_front(cb_m, 1)\n"
+        "          pack_tile(0, cb_m)\n"
+        "          cb_wait_front(cb_m, 1)\n"
+        "          cb_pop_front(cb_mn, 1)\n"
+        "        }\n"})
     EXPECT_NE(step.find(piece), std::string::npos) << piece << "\n--- in ---\n" << step;
   EXPECT_EQ(step.find("cb_wait_front(cb_s, 1)"), std::string::npos) << step;
   EXPECT_EQ(step.find("cb_wait_front(cb_tmp0, 1)"), std::string::npos) << step;
@@ -101,16 +101,17 @@ TEST(FissionRows, KeepsInOnePieceWhatAReadAfterAPopSpans) {
              "          sub_binary_tile(0, 1, 0)\n");
   const std::string step = below_diagonal(run_stage("fission-rows", in));
   EXPECT_EQ(count(step, "        for qr in 0 .. q serial {\n"), 5) << step;
-  EXPECT_NE(step.find("          pack_tile(0, cb_s)\n"
-                      "          cb_wait_front(cb_tmp0, 1)\n"
-                      "          copy_tile(cb_m, qr, 0)\n"
-                      "          reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, "
-                      "0, 0, 0)\n"
-                      "          cb_pop_front(cb_tmp0, 1)\n"
-                      "          pack_tile(0, cb_mn)\n"
-                      "          copy_tile(cb_m, qr, 0)\n"
-                      "          copy_tile(cb_tmp0, 0, 1)\n"),
-            std::string::npos)
+  EXPECT_NE(
+      step.find("          pack_tile(0, cb_s)\n"
+                "          cb_wait_front(cb_tmp0, 1)\n"
+                "          copy_tile(cb_m, qr, 0)\n"
+                "          reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, "
+                "0, 0, 0)\n"
+                "          cb_pop_front(cb_tmp0, 1)\n"
+                "          pack_tile(0, cb_mn)\n"
+                "          copy_tile(cb_m, qr, 0)\n"
+                "          copy_tile(cb_tmp0, 0, 1)\n"),
+      std::string::npos)
       << step;
 }
 
@@ -123,31 +124,32 @@ TEST(BatchRows, RunsAChunksRowsInBatchesOfWhatDstHolds) {
   const std::string out = run_stage("batch-rows", run_stage("fission-rows", after_peel_mask()));
   const std::string step = below_diagonal(out);
   ASSERT_FALSE(step.empty()) << out;
-  for (const char* piece : {
-           "        for qrb in 0 .. q / 4 serial {\n"
-           "          dst.assume_zero(0)\n"
-           "          dst.assume_zero(1)\n"
-           "          dst.assume_zero(2)\n"
-           "          dst.assume_zero(3)\n",
-           "          mul_unary_tile(3, float_bits(scale))\n"
-           "          pack_tile(0, cb_tmp0)\n"
-           "          pack_tile(1, cb_tmp0)\n"
-           "          pack_tile(2, cb_tmp0)\n"
-           "          pack_tile(3, cb_tmp0)\n"
-           "          pack_tile(0, cb_s)\n",
-           "          copy_tile(cb_m, qrb_2 * 4 + 3, 3)\n"
-           "          reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n"
-           "          reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 1, 0, 1)\n",
-           "          cb_pop_front(cb_tmp0, 4)\n",
-           "        for qrb_4 in 0 .. q / 2 serial {\n"
-           "          copy_tile(cb_m, qrb_4 * 2, 0)\n"
-           "          copy_tile(cb_m, qrb_4 * 2 + 1, 2)\n"
-           "          copy_tile(cb_mn, qrb_4 * 2, 1)\n"
-           "          copy_tile(cb_mn, qrb_4 * 2 + 1, 3)\n",
-           "          cb_wait_front(cb_l, 2)\n"
-           "          copy_tile(cb_l, 0, 0)\n"
-           "          copy_tile(cb_l, 1, 2)\n",
-           "        for qr in q - q % 2 .. +q % 2 serial {\n"})
+  for (const char* piece :
+       {"        for qrb in 0 .. q / 4 serial {\n"
+        "          dst.assume_zero(0)\n"
+        "          dst.assume_zero(1)\n"
+        "          dst.assume_zero(2)\n"
+        "          dst.assume_zero(3)\n",
+        "          mul_unary_tile(3, float_bits(scale))\n"
+        "          pack_tile(0, cb_tmp0)\n"
+        "          pack_tile(1, cb_tmp0)\n"
+        "          pack_tile(2, cb_tmp0)\n"
+        "          pack_tile(3, cb_tmp0)\n"
+        "          pack_tile(0, cb_s)\n",
+        "          copy_tile(cb_m, qrb_2 * 4 + 3, 3)\n"
+        "          reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 0, 0, 0)\n"
+        "          reduce_tile(PoolType::MAX, ReduceDim::REDUCE_ROW, cb_tmp0, cb_scaler, 1, 0, "
+        "1)\n",
+        "          cb_pop_front(cb_tmp0, 4)\n",
+        "        for qrb_4 in 0 .. q / 2 serial {\n"
+        "          copy_tile(cb_m, qrb_4 * 2, 0)\n"
+        "          copy_tile(cb_m, qrb_4 * 2 + 1, 2)\n"
+        "          copy_tile(cb_mn, qrb_4 * 2, 1)\n"
+        "          copy_tile(cb_mn, qrb_4 * 2 + 1, 3)\n",
+        "          cb_wait_front(cb_l, 2)\n"
+        "          copy_tile(cb_l, 0, 0)\n"
+        "          copy_tile(cb_l, 1, 2)\n",
+        "        for qr in q - q % 2 .. +q % 2 serial {\n"})
     EXPECT_NE(step.find(piece), std::string::npos) << piece << "\n--- in ---\n" << step;
   // The output row's update is several sections (batch-sections batches its tiles): one row at a
   // time.
