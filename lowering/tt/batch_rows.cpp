@@ -128,7 +128,8 @@ private:
     std::vector<Stmt> stmts;                      // the lets substituted away
     std::map<std::int64_t, std::int64_t> ordinal; // slot -> its place among the row's slots
     std::set<std::string> front;                  // CBs read at the front and popped in the body
-    std::set<std::size_t> once; // statements run once per batch (front waits, pops)
+    std::set<std::size_t> once;    // statements run once per batch (front waits, pops)
+    std::set<std::size_t> dropped; // a row's wait for its own new state tile after its pack
     std::map<std::size_t, std::vector<std::string>> wait_before; // first reads without a wait
   };
 
@@ -235,6 +236,17 @@ private:
         }
       if (!waited_in_body && !waited.count(cb) && !reads[cb].empty())
         body.wait_before[reads[cb].front()].push_back(cb);
+      // The rows' state the body pops and packs again (l, m): a row's wait for its own new tile
+      // after its pack, read by nothing after it in the body, is left out of the batch. It
+      // guards nothing: what reads the tiles next waits for them itself (this loop's next batch
+      // before its reads, fission-rows' wait for all q rows before the next step's pieces, the
+      // rows' own loop after the key loops), and after a batch popped all its rows' old tiles
+      // it would only stall the math thread until the packer has packed the batch.
+      if (packs.count(cb))
+        for (std::size_t w : waits[cb])
+          if (w > p && w > packs[cb].back() &&
+              std::all_of(reads[cb].begin(), reads[cb].end(), [&](std::size_t r) { return r < w; }))
+            body.dropped.insert(w);
     }
     return body;
   }
@@ -247,6 +259,8 @@ private:
           out.push_back(
               evaluate(call(Intrinsic::cb_wait_front, {cb_ref(cb), int_imm(size)}), f.loc.range));
       const Stmt& x = body.stmts[t];
+      if (body.dropped.count(t))
+        continue;
       if (body.once.count(t)) { // a wait for, or a pop of, the batch's tiles at the front
         const Call* c = call_of(x);
         const std::int64_t n = as<IntImm>(c->args[1])->value;

@@ -118,7 +118,8 @@ TEST(FissionRows, KeepsInOnePieceWhatAReadAfterAPopSpans) {
 // A chunk's rows in batches: four rows a batch where a row uses one DST slot (the score, the row
 // max, m = mn), two where it uses two (c, p, l), then the rows left; a batch's reads of a CB it
 // pops at the front move one tile a row and its pops are one; where nothing waited for the
-// front's tiles (l, the rows' state), the batch waits for its own. The diagonal's score uses three
+// front's tiles (l, the rows' state), the batch waits for its own, and a row's wait for its own
+// new state tile after its pack is left out (m = mn). The diagonal's score uses three
 // slots (the mask, -inf, the score): one row a section, as before.
 TEST(BatchRows, RunsAChunksRowsInBatchesOfWhatDstHolds) {
   const std::string out = run_stage("batch-rows", run_stage("fission-rows", after_peel_mask()));
@@ -149,7 +150,11 @@ TEST(BatchRows, RunsAChunksRowsInBatchesOfWhatDstHolds) {
         "          cb_wait_front(cb_l, 2)\n"
         "          copy_tile(cb_l, 0, 0)\n"
         "          copy_tile(cb_l, 1, 2)\n",
-        "        for qr in q - q % 2 .. +q % 2 serial {\n"})
+        "        for qr in q - q % 2 .. +q % 2 serial {\n",
+        // m = mn: no row waits for its own new m after the batch's packs
+        "          pack_tile(3, cb_m)\n"
+        "          cb_pop_front(cb_mn, 4)\n"
+        "        }\n"})
     EXPECT_NE(step.find(piece), std::string::npos) << piece << "\n--- in ---\n" << step;
   // The output row's update is several sections (batch-sections batches its tiles): one row at a
   // time.

@@ -412,8 +412,6 @@ void kernel_main() {
         cb_push_back(cb_l, 2);
         tile_regs_release();
         reduce_uninit();
-        cb_wait_front(cb_l, 1);
-        cb_wait_front(cb_l, 1);
       }
       for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
         copy_tile_to_dst_init_short(cb_l);
@@ -556,10 +554,6 @@ void kernel_main() {
         cb_push_back(cb_m, 4);
         tile_regs_release();
         cb_pop_front(cb_mn, 4);
-        cb_wait_front(cb_m, 1);
-        cb_wait_front(cb_m, 1);
-        cb_wait_front(cb_m, 1);
-        cb_wait_front(cb_m, 1);
       }
       for (int32_t qrb_8 = 0; qrb_8 < q % 4 / 2; ++qrb_8) {
         tile_regs_acquire();
@@ -575,8 +569,6 @@ void kernel_main() {
         cb_push_back(cb_m, 2);
         tile_regs_release();
         cb_pop_front(cb_mn, 2);
-        cb_wait_front(cb_m, 1);
-        cb_wait_front(cb_m, 1);
       }
       for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
         tile_regs_acquire();
@@ -808,8 +800,6 @@ void kernel_main() {
         cb_push_back(cb_l, 2);
         tile_regs_release();
         reduce_uninit();
-        cb_wait_front(cb_l, 1);
-        cb_wait_front(cb_l, 1);
       }
       for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
         copy_tile_to_dst_init_short(cb_l);
@@ -953,10 +943,6 @@ void kernel_main() {
         cb_push_back(cb_m, 4);
         tile_regs_release();
         cb_pop_front(cb_mn, 4);
-        cb_wait_front(cb_m, 1);
-        cb_wait_front(cb_m, 1);
-        cb_wait_front(cb_m, 1);
-        cb_wait_front(cb_m, 1);
       }
       for (int32_t qrb_15 = 0; qrb_15 < q % 4 / 2; ++qrb_15) {
         tile_regs_acquire();
@@ -972,8 +958,6 @@ void kernel_main() {
         cb_push_back(cb_m, 2);
         tile_regs_release();
         cb_pop_front(cb_mn, 2);
-        cb_wait_front(cb_m, 1);
-        cb_wait_front(cb_m, 1);
       }
       for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
         tile_regs_acquire();
