@@ -220,6 +220,15 @@ Poly Values::value(const clang::Expr* e, int depth) {
         return value(b->getLHS(), depth + 1) - value(b->getRHS(), depth + 1);
       case clang::BO_Mul:
         return value(b->getLHS(), depth + 1) * value(b->getRHS(), depth + 1);
+      case clang::BO_Rem:
+        // x % B = x - B * (x / B) for a constant B (C++ division truncates, so for every x): the
+        // quotient is the symbol `x / B` reads as, so loops that split a count into batches
+        // (`for qb < q / 4`, then `.. q % 4 / 2`, then the `q % 4 % 2` left) sum to the count.
+        if (std::optional<std::int64_t> m = constant(b->getRHS()); m && *m != 0)
+          return value(b->getLHS(), depth + 1) -
+                 Poly::constant(*m) * Poly::symbol("(" + text(b->getLHS()->getSourceRange()) +
+                                                   " / " + std::to_string(*m) + ")");
+        break;
       default:
         break;
       }

@@ -13,12 +13,14 @@
 #include "lowering/ir/verifier.hpp"
 #include "lowering/tt/assign_cbs.hpp"
 #include "lowering/tt/attach_accessors.hpp"
+#include "lowering/tt/batch_rows.hpp"
 #include "lowering/tt/batch_sections.hpp"
 #include "lowering/tt/bind_runtime_args.hpp"
 #include "lowering/tt/block_matmul.hpp"
 #include "lowering/tt/choose_blocks.hpp"
 #include "lowering/tt/chunk_rows.hpp"
 #include "lowering/tt/finalize_signature.hpp"
+#include "lowering/tt/fission_rows.hpp"
 #include "lowering/tt/insert_cb_protocol.hpp"
 #include "lowering/tt/insert_compute_init.hpp"
 #include "lowering/tt/insert_dst_management.hpp"
@@ -108,6 +110,15 @@ constexpr Stage kTT[] = {
      "a key loop masked by tril(i, j): the steps below every row's diagonal (j < i) in a loop of "
      "their own without the mask, the diagonal steps as before",
      peel_mask},
+    {"fission-rows",
+     "a chunk's row loop in a key loop as one loop per DST section, each section for all the "
+     "chunk's rows before the next; a tile one section hands the next read at the row's index, "
+     "waited for once for all the rows",
+     fission_rows},
+    {"batch-rows",
+     "a loop over a chunk's rows whose body is one DST section: the rows in batches of as many "
+     "as DST holds, each statement for the batch's rows in turn, each init once per batch",
+     batch_rows},
     {"batch-sections",
      "a loop over a row of tiles whose body is one DST section of one tile: batches of as many "
      "tiles as DST holds in one section, each operation's init once per batch",

@@ -92,9 +92,13 @@ constexpr double q_chunk_time(std::int64_t q, std::int64_t H, std::int64_t St, s
   return busiest > dram ? busiest : dram;
 }
 
-/// The rule: the q in 1 .. max_q (or the fixed one) whose projection is the least; a tie goes to
-/// the smaller chunk (fewer masked tiles, less of the window). A fixed q that does not fit still
-/// returns itself: the generated host's row check then refuses the shape with its own message.
+/// The rule: the q in 1 .. max_q that divides max_q (or the fixed one) whose projection is the
+/// least; a tie goes to the smaller chunk (fewer masked tiles, less of the window). The rows' tiles
+/// cycle through CBs of max_q pages that compute reads at the row's index from the front
+/// (fission-rows, batch-rows: docs/lowering.md, "A key step's sections for all the chunk's rows"),
+/// so a chunk's q tiles must not wrap past a CB's end: q divides max_q. A fixed q that does not
+/// fit still returns itself: the generated host's row check then refuses the shape with its own
+/// message (its CBs hold q rows exactly).
 constexpr std::int64_t choose_q_chunk(std::int64_t H, std::int64_t St, std::int64_t Dt,
                                       const QChunkLimits& l) {
   if (l.fixed_q > 0)
@@ -102,6 +106,8 @@ constexpr std::int64_t choose_q_chunk(std::int64_t H, std::int64_t St, std::int6
   std::int64_t best = 1;
   double best_time = q_chunk_time(1, H, St, Dt, l);
   for (std::int64_t q = 2; q <= l.max_q; ++q) {
+    if (l.max_q % q != 0)
+      continue;
     const double t = q_chunk_time(q, H, St, Dt, l);
     if (t >= 0 && t < best_time) {
       best = q;

@@ -58,4 +58,25 @@ std::optional<T> fold_binary(BinaryOp op, T x, T y) {
   return std::nullopt;
 }
 
+/// An integer expression of literals and the names in `env`, folded; nullopt when it names
+/// anything else (the occupancy walks' loop counts: a count the host's rule bounds, at its bound).
+template <class Env>
+std::optional<std::int64_t> fold_int(const Expr& e, const Env& env) {
+  if (const IntImm* i = as<IntImm>(e))
+    return i->value;
+  if (const Var* v = as<Var>(e)) {
+    auto it = env.find(v->name);
+    if (it == env.end())
+      return std::nullopt;
+    return it->second;
+  }
+  if (const Binary* b = as<Binary>(e)) {
+    const std::optional<std::int64_t> x = fold_int(b->a, env), y = fold_int(b->b, env);
+    if (!x || !y)
+      return std::nullopt;
+    return fold_binary(b->op, *x, *y);
+  }
+  return std::nullopt;
+}
+
 } // namespace tk::ir

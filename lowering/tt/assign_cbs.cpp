@@ -1,5 +1,6 @@
 #include "lowering/tt/assign_cbs.hpp"
 
+#include "lowering/ir/fold.hpp"
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/target.hpp"
@@ -28,15 +29,15 @@ public:
       for (const Stmt& x : b->stmts)
         walk(x);
     } else if (const For* f = as<For>(s)) {
+      // A loop of a literal count may fill the CB row by row (chunk-rows' loop over a chunk's
+      // rows packs each row's state): its iterations, one after the other. A count of the
+      // rule's chunk (batch-rows' `for qrb in 0 .. q / 4` and the rows left, `.. q % 2`) folded
+      // at the chunk's bound: the loops' counts add up to the rows, and the CB holds the most.
+      const std::int64_t n = ir::fold_int(f->extent, bounds_).value_or(-1);
+      if (n == 0)
+        return;
       std::int64_t before = now_;
       walk(f->body);
-      // A loop of a literal count may fill the CB row by row (chunk-rows' loop over a chunk's
-      // rows packs each row's state): its iterations, one after the other.
-      std::int64_t n = -1;
-      if (const IntImm* x = as<IntImm>(f->extent))
-        n = x->value;
-      else if (const Var* v = as<Var>(f->extent); v && bounds_.count(v->name))
-        n = bounds_.at(v->name);
       if (n >= 0 && now_ != before)
         for (std::int64_t k = 1; k < n; ++k)
           walk(f->body);

@@ -49,9 +49,9 @@ const Decl* rule_let(const Function& host) {
 }
 
 // The host's lets with the rule's row extent at 64 tile rows and its Dt at `Dt` (the lets its
-// call names: tt.q_chunk(H, St, Dt, ...)), q one row: the values the kernels' runtime args of the
-// same names take. The host's parameters (the sizes) are not needed, and not known.
-Env host_values(const Function& host, const Decl& q, std::int64_t Dt) {
+// call names: tt.q_chunk(H, St, Dt, ...)), q at `rows`: the values the kernels' runtime args of
+// the same names take. The host's parameters (the sizes) are not needed, and not known.
+Env host_values(const Function& host, const Decl& q, std::int64_t Dt, std::int64_t rows) {
   const Call* rule = as<Call>(q.value);
   const Var* st = as<Var>(rule->args[1]);
   const Var* dt = as<Var>(rule->args[2]);
@@ -62,7 +62,7 @@ Env host_values(const Function& host, const Decl& q, std::int64_t Dt) {
     if (const Decl* d = as<Decl>(s)) {
       std::optional<std::int64_t> v = eval(d->value, env);
       if (d->name == q.name)
-        v = 1;
+        v = rows;
       else if (st && d->name == st->name)
         v = 64;
       else if (dt && d->name == dt->name)
@@ -72,23 +72,30 @@ Env host_values(const Function& host, const Decl& q, std::int64_t Dt) {
   return env;
 }
 
-// The body of the first `for _ in 0 .. q` right inside a key loop of the compute kernel: one query
-// row's key step in the key loop below the diagonal (peel-mask's first loop), with the lets in
-// scope before it, taken in order.
+// The compute kernel's first key loop over the chunk's rows (peel-mask's loop below the
+// diagonal): a loop of role reduction with, right in its body, a loop whose count is made of the
+// host's q (chunk-rows' `for qr in 0 .. q`, fission-rows' pieces, batch-rows' batches `.. q / 4`),
+// with the lets in scope before it, taken in order.
 struct FindStep {
   const std::string& q;
   const Env& host;
   Env env;
   const For* step = nullptr;
 
-  // `inside_key_loop`: s is in the body of a key loop (a loop of role reduction: the chunk's
-  // rows' own loops, before it and after it, are in the work item's loop only).
-  void walk(const Stmt& s, bool inside_key_loop) {
+  static bool over_rows(const For& key, const std::string& q) {
+    const Block* b = as<Block>(key.body);
+    return b && std::any_of(b->stmts.begin(), b->stmts.end(), [&](const Stmt& s) {
+             const For* f = as<For>(s);
+             return f && ir::mentions(f->extent, q);
+           });
+  }
+
+  void walk(const Stmt& s) {
     if (step)
       return;
     if (const Block* b = as<Block>(s)) {
       for (const Stmt& x : b->stmts)
-        walk(x, inside_key_loop);
+        walk(x);
     } else if (const Decl* d = as<Decl>(s)) {
       // a runtime arg takes the host's let of its name
       const Call* c = as<Call>(d->value);
@@ -97,17 +104,16 @@ struct FindStep {
       else
         env[d->name] = eval(d->value, env);
     } else if (const For* f = as<For>(s)) {
-      const Var* n = as<Var>(f->extent);
-      if (inside_key_loop && n && n->name == q) {
+      if (f->role == ForRole::reduction && over_rows(*f, q)) {
         step = f;
         return;
       }
       env[f->var] = std::nullopt;
-      walk(f->body, f->role == ForRole::reduction);
+      walk(f->body);
     } else if (const IfThenElse* i = as<IfThenElse>(s)) {
-      walk(i->then_case, inside_key_loop);
+      walk(i->then_case);
       if (i->else_case)
-        walk(i->else_case, inside_key_loop);
+        walk(i->else_case);
     }
   }
 };
@@ -177,14 +183,20 @@ std::optional<double> key_step_cycles(const Program& p, std::int64_t Dt) {
   if (!fidelity)
     return std::nullopt;
   const int phases = static_cast<int>(*fidelity) + 1; // LoFi 1 ... HiFi4 4
-  const Env host_env = host_values(*host, *q, Dt);
+  // A chunk of as many rows as DST holds tiles: batch-rows' largest batch, where a row's share of
+  // the sections' inits, reconfigurations and waits stops falling.
+  const std::int64_t rows = dst_capacity(p, dst_fp32(p));
+  const Env host_env = host_values(*host, *q, Dt, rows);
   FindStep find{q->name, host_env, {}};
-  find.walk(compute->body, false);
+  find.walk(compute->body);
   if (!find.step)
     return std::nullopt;
   Env env = find.env;
   env[find.step->var] = 0;
-  return price(p, find.step->body, env, phases);
+  const std::optional<double> step = price(p, find.step->body, env, phases);
+  if (!step)
+    return std::nullopt;
+  return *step / static_cast<double>(rows);
 }
 
 } // namespace tt

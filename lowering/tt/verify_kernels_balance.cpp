@@ -1,5 +1,6 @@
 #include "lowering/tt/verify_kernels_balance.hpp"
 
+#include "lowering/ir/fold.hpp"
 #include "lowering/ir/printer.hpp"
 #include "support/diagnostics.hpp"
 
@@ -191,15 +192,14 @@ public:
       for (const Stmt& x : b->stmts)
         walk(x);
     } else if (const For* f = as<For>(s)) {
+      // A literal count of iterations that fill or drain a CB (chunk-rows' loops over a chunk's
+      // rows), or the bound of a count the host's rule chooses: each one in turn; a count made
+      // of the rule's (batch-rows' `for qrb in 0 .. q / 4`), folded at the bound.
+      const std::int64_t count = ir::fold_int(f->extent, bound_).value_or(-1);
+      if (count == 0)
+        return;
       std::map<std::string, std::int64_t> before = held_;
       walk(f->body);
-      // A literal count of iterations that fill or drain a CB (chunk-rows' loops over a chunk's
-      // rows), or the bound of a count the host's rule chooses: each one in turn.
-      std::int64_t count = -1;
-      if (const IntImm* x = as<IntImm>(f->extent))
-        count = x->value;
-      else if (const Var* v = as<Var>(f->extent); v && bound_.count(v->name))
-        count = bound_.at(v->name);
       if (count >= 0 && !error && held_ != before)
         for (std::int64_t k = 1; k < count && !error; ++k)
           walk(f->body);
@@ -233,6 +233,14 @@ public:
                   std::to_string(d->second) + " pages and only compute pops it";
         break;
       case Intrinsic::cb_wait_front:
+        // fission-rows waits for all the chunk's rows' tiles at once: `cb_wait_front(cb, q)`,
+        // q at most the rule's largest chunk, as many as the rows' loops before it pushed.
+        if (const Var* v = as<Var>(c->args[1]); v && bound_.count(v->name)) {
+          if (held < bound_.at(v->name))
+            error = what + " waits forever: '" + cb + "' holds " + std::to_string(held) +
+                    " tiles and only compute pushes it";
+          break;
+        }
         if (held < pages(*c))
           error = what + " waits forever: '" + cb + "' holds " + std::to_string(held) +
                   " tiles and only compute pushes it";

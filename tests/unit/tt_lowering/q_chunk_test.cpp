@@ -87,6 +87,27 @@ TEST(QChunk, TheWindowCapsTheChunk) {
   EXPECT_LT(q_chunk_time(5, 256, 16, 8, kN150), 0);
 }
 
+// The rule chooses only a q that divides the largest chunk (the CBs the rows' tiles cycle through
+// hold max_q pages and compute reads them at the row's index: a chunk must not wrap past their
+// end). At 32 heads of 6 tile rows, D = 128, q = 3 projects least (two chunks a head, 64 items
+// for 64 cores), and the rule takes the best of 1, 2, 4 and 8 instead.
+TEST(QChunk, TheRuleChoosesADivisorOfTheLargestChunk) {
+  std::int64_t least = 1;
+  for (std::int64_t q = 2; q <= 8; ++q)
+    if (q_chunk_time(q, 32, 6, 4, kN150) >= 0 &&
+        q_chunk_time(q, 32, 6, 4, kN150) < q_chunk_time(least, 32, 6, 4, kN150))
+      least = q;
+  EXPECT_EQ(least, 3);
+  const std::int64_t q = choose_q_chunk(32, 6, 4, kN150);
+  EXPECT_EQ(8 % q, 0) << q;
+  for (std::int64_t other : {1, 2, 4, 8})
+    EXPECT_LE(q_chunk_time(q, 32, 6, 4, kN150), q_chunk_time(other, 32, 6, 4, kN150)) << other;
+  for (std::int64_t H : {1, 8, 32, 256})
+    for (std::int64_t St : {3, 6, 7, 12, 64, 128})
+      for (std::int64_t Dt : {2, 4, 8})
+        EXPECT_EQ(8 % choose_q_chunk(H, St, Dt, kN150), 0) << H << " " << St << " " << Dt;
+}
+
 // `@options(q_chunk = N)` overrides the rule, even where the rule would choose another.
 TEST(QChunk, AFixedChunkOverrides) {
   QChunkLimits fixed = kN150;

@@ -89,10 +89,130 @@ void kernel_main() {
     for (int32_t j = 0; j < j_below; ++j) {
       cb_wait_front(cb_K_win, 32);
       cb_wait_front(cb_V_win, 32);
-      for (int32_t qr = 0; qr < q; ++qr) {
+      reconfig_data_format_srcb(cb_Q_win);
+      reconfig_data_format_srca(cb_K_win);
+      for (int32_t qrb = 0; qrb < q / 4; ++qrb) {
+        mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
+        tile_regs_acquire();
+        // DST[0] is zero: nothing wrote it since tile_regs_acquire
+        // DST[1] is zero: nothing wrote it since tile_regs_acquire
+        // DST[2] is zero: nothing wrote it since tile_regs_acquire
+        // DST[3] is zero: nothing wrote it since tile_regs_acquire
+        for (int32_t e = 0; e < stream_kept; ++e) {
+          matmul_tiles(cb_Q_win, cb_K_win,
+                       (std::min(qc * q + qrb * 4, St - 1) - qc * q) * q_cols + e, e, 0);
+        }
+        for (int32_t e = 0; e < stream_kept; ++e) {
+          matmul_tiles(cb_Q_win, cb_K_win,
+                       (std::min(qc * q + (qrb * 4 + 1), St - 1) - qc * q) * q_cols + e, e, 1);
+        }
+        for (int32_t e = 0; e < stream_kept; ++e) {
+          matmul_tiles(cb_Q_win, cb_K_win,
+                       (std::min(qc * q + (qrb * 4 + 2), St - 1) - qc * q) * q_cols + e, e, 2);
+        }
+        for (int32_t e = 0; e < stream_kept; ++e) {
+          matmul_tiles(cb_Q_win, cb_K_win,
+                       (std::min(qc * q + (qrb * 4 + 3), St - 1) - qc * q) * q_cols + e, e, 3);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 0);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 1);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 2);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 3);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        binop_with_scalar_tile_init();
+        mul_unary_tile(0, scale_bits);
+        mul_unary_tile(1, scale_bits);
+        mul_unary_tile(2, scale_bits);
+        mul_unary_tile(3, scale_bits);
+        pack_reconfig_data_format(cb_tmp0);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_tmp0, 4);
+        pack_tile(0, cb_tmp0);
+        pack_tile(1, cb_tmp0);
+        pack_tile(2, cb_tmp0);
+        pack_tile(3, cb_tmp0);
+        cb_push_back(cb_tmp0, 4);
+        pack_reconfig_data_format(cb_s);
+        cb_reserve_back(cb_s, 4);
+        pack_tile(0, cb_s);
+        pack_tile(1, cb_s);
+        pack_tile(2, cb_s);
+        pack_tile(3, cb_s);
+        cb_push_back(cb_s, 4);
+        tile_regs_release();
+      }
+      for (int32_t qrb_1 = 0; qrb_1 < q % 4 / 2; ++qrb_1) {
+        mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
+        tile_regs_acquire();
+        // DST[0] is zero: nothing wrote it since tile_regs_acquire
+        // DST[1] is zero: nothing wrote it since tile_regs_acquire
+        for (int32_t e = 0; e < stream_kept; ++e) {
+          matmul_tiles(cb_Q_win, cb_K_win,
+                       (std::min(qc * q + (q - q % 4 + qrb_1 * 2), St - 1) - qc * q) * q_cols + e,
+                       e, 0);
+        }
+        for (int32_t e = 0; e < stream_kept; ++e) {
+          matmul_tiles(
+              cb_Q_win, cb_K_win,
+              (std::min(qc * q + (q - q % 4 + qrb_1 * 2 + 1), St - 1) - qc * q) * q_cols + e, e, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 0);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 1);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        binop_with_scalar_tile_init();
+        mul_unary_tile(0, scale_bits);
+        mul_unary_tile(1, scale_bits);
+        pack_reconfig_data_format(cb_tmp0);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_tmp0, 2);
+        pack_tile(0, cb_tmp0);
+        pack_tile(1, cb_tmp0);
+        cb_push_back(cb_tmp0, 2);
+        pack_reconfig_data_format(cb_s);
+        cb_reserve_back(cb_s, 2);
+        pack_tile(0, cb_s);
+        pack_tile(1, cb_s);
+        cb_push_back(cb_s, 2);
+        tile_regs_release();
+      }
+      for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
         const int32_t i = std::min(qc * q + qr, St - 1);
-        reconfig_data_format_srcb(cb_Q_win);
-        reconfig_data_format_srca(cb_K_win);
         mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
         tile_regs_acquire();
         // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -119,11 +239,60 @@ void kernel_main() {
         pack_tile(0, cb_s);
         cb_push_back(cb_s, 1);
         tile_regs_release();
+      }
+      cb_wait_front(cb_m, q);
+      cb_wait_front(cb_tmp0, q);
+      for (int32_t qrb_2 = 0; qrb_2 < q / 4; ++qrb_2) {
         reconfig_data_format_srca(cb_m);
         copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
-        copy_tile(cb_m, 0, 0);
-        cb_wait_front(cb_tmp0, 1);
+        copy_tile(cb_m, qrb_2 * 4, 0);
+        copy_tile(cb_m, qrb_2 * 4 + 1, 1);
+        copy_tile(cb_m, qrb_2 * 4 + 2, 2);
+        copy_tile(cb_m, qrb_2 * 4 + 3, 3);
+        reconfig_data_format_srca(cb_tmp0);
+        reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 1, 0, 1);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 2, 0, 2);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 3, 0, 3);
+        cb_pop_front(cb_tmp0, 4);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_mn, 4);
+        pack_tile(0, cb_mn);
+        pack_tile(1, cb_mn);
+        pack_tile(2, cb_mn);
+        pack_tile(3, cb_mn);
+        cb_push_back(cb_mn, 4);
+        tile_regs_release();
+        reduce_uninit();
+      }
+      for (int32_t qrb_3 = 0; qrb_3 < q % 4 / 2; ++qrb_3) {
+        reconfig_data_format_srca(cb_m);
+        copy_tile_to_dst_init_short(cb_m);
+        tile_regs_acquire();
+        copy_tile(cb_m, q - q % 4 + qrb_3 * 2, 0);
+        copy_tile(cb_m, q - q % 4 + qrb_3 * 2 + 1, 1);
+        reconfig_data_format_srca(cb_tmp0);
+        reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 1, 0, 1);
+        cb_pop_front(cb_tmp0, 2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_mn, 2);
+        pack_tile(0, cb_mn);
+        pack_tile(1, cb_mn);
+        cb_push_back(cb_mn, 2);
+        tile_regs_release();
+        reduce_uninit();
+      }
+      for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
+        reconfig_data_format_srca(cb_m);
+        copy_tile_to_dst_init_short(cb_m);
+        tile_regs_acquire();
+        copy_tile(cb_m, qr, 0);
         reconfig_data_format_srca(cb_tmp0);
         reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
         reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
@@ -134,13 +303,36 @@ void kernel_main() {
         pack_tile(0, cb_mn);
         cb_push_back(cb_mn, 1);
         tile_regs_release();
-        reconfig_data_format_srca(cb_m);
         reduce_uninit();
+      }
+      reconfig_data_format_srca(cb_m);
+      cb_wait_front(cb_mn, q);
+      for (int32_t qrb_4 = 0; qrb_4 < q / 2; ++qrb_4) {
         copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
-        copy_tile(cb_m, 0, 0);
-        cb_wait_front(cb_mn, 1);
-        copy_tile(cb_mn, 0, 1);
+        copy_tile(cb_m, qrb_4 * 2, 0);
+        copy_tile(cb_m, qrb_4 * 2 + 1, 2);
+        copy_tile(cb_mn, qrb_4 * 2, 1);
+        copy_tile(cb_mn, qrb_4 * 2 + 1, 3);
+        sub_binary_tile_init();
+        sub_binary_tile(0, 1, 0);
+        sub_binary_tile(2, 3, 2);
+        exp_tile_init();
+        exp_tile(0);
+        exp_tile(2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_c, 2);
+        pack_tile(0, cb_c);
+        pack_tile(2, cb_c);
+        cb_push_back(cb_c, 2);
+        tile_regs_release();
+      }
+      for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
+        copy_tile_to_dst_init_short(cb_m);
+        tile_regs_acquire();
+        copy_tile(cb_m, qr, 0);
+        copy_tile(cb_mn, qr, 1);
         sub_binary_tile_init();
         sub_binary_tile(0, 1, 0);
         exp_tile_init();
@@ -151,10 +343,35 @@ void kernel_main() {
         pack_tile(0, cb_c);
         cb_push_back(cb_c, 1);
         tile_regs_release();
+      }
+      cb_wait_front(cb_s, q);
+      for (int32_t qrb_5 = 0; qrb_5 < q / 2; ++qrb_5) {
         unary_bcast_init<BroadcastType::COL>(cb_mn, cb_p);
         tile_regs_acquire();
-        unary_bcast<BroadcastType::COL>(cb_mn, 0, 0);
-        cb_wait_front(cb_s, 1);
+        unary_bcast<BroadcastType::COL>(cb_mn, qrb_5 * 2, 0);
+        unary_bcast<BroadcastType::COL>(cb_mn, qrb_5 * 2 + 1, 2);
+        copy_tile_to_dst_init_short(cb_s);
+        copy_tile(cb_s, 0, 1);
+        copy_tile(cb_s, 1, 3);
+        sub_binary_tile_init();
+        sub_binary_tile(1, 0, 1);
+        sub_binary_tile(3, 2, 3);
+        exp_tile_init();
+        exp_tile(1);
+        exp_tile(3);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_p, 2);
+        pack_tile(1, cb_p);
+        pack_tile(3, cb_p);
+        cb_push_back(cb_p, 2);
+        tile_regs_release();
+        cb_pop_front(cb_s, 2);
+      }
+      for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
+        unary_bcast_init<BroadcastType::COL>(cb_mn, cb_p);
+        tile_regs_acquire();
+        unary_bcast<BroadcastType::COL>(cb_mn, qr, 0);
         copy_tile_to_dst_init_short(cb_s);
         copy_tile(cb_s, 0, 1);
         sub_binary_tile_init();
@@ -168,17 +385,43 @@ void kernel_main() {
         cb_push_back(cb_p, 1);
         tile_regs_release();
         cb_pop_front(cb_s, 1);
+      }
+      reconfig_data_format_srcb(cb_scaler);
+      cb_wait_front(cb_c, q);
+      cb_wait_front(cb_p, q);
+      for (int32_t qrb_6 = 0; qrb_6 < q / 2; ++qrb_6) {
+        cb_wait_front(cb_l, 2);
         copy_tile_to_dst_init_short(cb_l);
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
-        cb_wait_front(cb_c, 1);
-        copy_tile(cb_c, 0, 1);
+        copy_tile(cb_l, 1, 2);
+        copy_tile(cb_c, qrb_6 * 2, 1);
+        copy_tile(cb_c, qrb_6 * 2 + 1, 3);
         mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
-        reconfig_data_format_srcb(cb_scaler);
-        cb_wait_front(cb_p, 1);
+        mul_binary_tile(2, 3, 2);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
-        reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, 0, 0, 0);
+        reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_6 * 2, 0, 0);
+        reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_6 * 2 + 1, 0, 2);
+        cb_pop_front(cb_l, 2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_l, 2);
+        pack_tile(0, cb_l);
+        pack_tile(2, cb_l);
+        cb_push_back(cb_l, 2);
+        tile_regs_release();
+        reduce_uninit();
+      }
+      for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
+        copy_tile_to_dst_init_short(cb_l);
+        tile_regs_acquire();
+        copy_tile(cb_l, 0, 0);
+        copy_tile(cb_c, qr, 1);
+        mul_binary_tile_init();
+        mul_binary_tile(0, 1, 0);
+        reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
+        reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
         cb_pop_front(cb_l, 1);
         tile_regs_commit();
         tile_regs_wait();
@@ -186,8 +429,12 @@ void kernel_main() {
         pack_tile(0, cb_l);
         cb_push_back(cb_l, 1);
         tile_regs_release();
-        const int32_t d_batched = stream_kept * (1 - std::min(64 % Dt, 1));
         reduce_uninit();
+        cb_wait_front(cb_l, 1);
+      }
+      reconfig_data_format_srcb(cb_c);
+      for (int32_t qr = 0; qr < q; ++qr) {
+        const int32_t d_batched = stream_kept * (1 - std::min(64 % Dt, 1));
         for (int32_t db = 0; db < d_batched / 3; ++db) {
           cb_wait_front(cb_o, 3);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
@@ -286,8 +533,44 @@ void kernel_main() {
         }
         cb_pop_front(cb_c, 1);
         cb_pop_front(cb_p, 1);
-        reconfig_data_format_srca(cb_mn);
-        copy_tile_to_dst_init_short(cb_mn);
+      }
+      reconfig_data_format_srca(cb_mn);
+      copy_tile_to_dst_init_short(cb_mn);
+      for (int32_t qrb_7 = 0; qrb_7 < q / 4; ++qrb_7) {
+        tile_regs_acquire();
+        cb_wait_front(cb_mn, 4);
+        copy_tile(cb_mn, 0, 0);
+        copy_tile(cb_mn, 1, 1);
+        copy_tile(cb_mn, 2, 2);
+        copy_tile(cb_mn, 3, 3);
+        cb_pop_front(cb_m, 4);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_m, 4);
+        pack_tile(0, cb_m);
+        pack_tile(1, cb_m);
+        pack_tile(2, cb_m);
+        pack_tile(3, cb_m);
+        cb_push_back(cb_m, 4);
+        tile_regs_release();
+        cb_pop_front(cb_mn, 4);
+      }
+      for (int32_t qrb_8 = 0; qrb_8 < q % 4 / 2; ++qrb_8) {
+        tile_regs_acquire();
+        cb_wait_front(cb_mn, 2);
+        copy_tile(cb_mn, 0, 0);
+        copy_tile(cb_mn, 1, 1);
+        cb_pop_front(cb_m, 2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_m, 2);
+        pack_tile(0, cb_m);
+        pack_tile(1, cb_m);
+        cb_push_back(cb_m, 2);
+        tile_regs_release();
+        cb_pop_front(cb_mn, 2);
+      }
+      for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
         tile_regs_acquire();
         copy_tile(cb_mn, 0, 0);
         cb_pop_front(cb_m, 1);
@@ -298,7 +581,6 @@ void kernel_main() {
         cb_push_back(cb_m, 1);
         tile_regs_release();
         cb_pop_front(cb_mn, 1);
-        cb_wait_front(cb_l, 1);
         cb_wait_front(cb_m, 1);
       }
       cb_pop_front(cb_K_win, 32);
@@ -307,10 +589,10 @@ void kernel_main() {
     for (int32_t j = j_below; j < j_below + (qend - j_below); ++j) {
       cb_wait_front(cb_K_win, 32);
       cb_wait_front(cb_V_win, 32);
+      reconfig_data_format_srcb(cb_Q_win);
+      reconfig_data_format_srca(cb_K_win);
       for (int32_t qr = 0; qr < q; ++qr) {
         const int32_t i = std::min(qc * q + qr, St - 1);
-        reconfig_data_format_srcb(cb_Q_win);
-        reconfig_data_format_srca(cb_K_win);
         mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
         tile_regs_acquire();
         // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -345,11 +627,60 @@ void kernel_main() {
         pack_tile(2, cb_s);
         cb_push_back(cb_s, 1);
         tile_regs_release();
+      }
+      cb_wait_front(cb_m, q);
+      cb_wait_front(cb_tmp0, q);
+      for (int32_t qrb_9 = 0; qrb_9 < q / 4; ++qrb_9) {
         reconfig_data_format_srca(cb_m);
         copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
-        copy_tile(cb_m, 0, 0);
-        cb_wait_front(cb_tmp0, 1);
+        copy_tile(cb_m, qrb_9 * 4, 0);
+        copy_tile(cb_m, qrb_9 * 4 + 1, 1);
+        copy_tile(cb_m, qrb_9 * 4 + 2, 2);
+        copy_tile(cb_m, qrb_9 * 4 + 3, 3);
+        reconfig_data_format_srca(cb_tmp0);
+        reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 1, 0, 1);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 2, 0, 2);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 3, 0, 3);
+        cb_pop_front(cb_tmp0, 4);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_mn, 4);
+        pack_tile(0, cb_mn);
+        pack_tile(1, cb_mn);
+        pack_tile(2, cb_mn);
+        pack_tile(3, cb_mn);
+        cb_push_back(cb_mn, 4);
+        tile_regs_release();
+        reduce_uninit();
+      }
+      for (int32_t qrb_10 = 0; qrb_10 < q % 4 / 2; ++qrb_10) {
+        reconfig_data_format_srca(cb_m);
+        copy_tile_to_dst_init_short(cb_m);
+        tile_regs_acquire();
+        copy_tile(cb_m, q - q % 4 + qrb_10 * 2, 0);
+        copy_tile(cb_m, q - q % 4 + qrb_10 * 2 + 1, 1);
+        reconfig_data_format_srca(cb_tmp0);
+        reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 1, 0, 1);
+        cb_pop_front(cb_tmp0, 2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_mn, 2);
+        pack_tile(0, cb_mn);
+        pack_tile(1, cb_mn);
+        cb_push_back(cb_mn, 2);
+        tile_regs_release();
+        reduce_uninit();
+      }
+      for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
+        reconfig_data_format_srca(cb_m);
+        copy_tile_to_dst_init_short(cb_m);
+        tile_regs_acquire();
+        copy_tile(cb_m, qr, 0);
         reconfig_data_format_srca(cb_tmp0);
         reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
         reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
@@ -360,13 +691,36 @@ void kernel_main() {
         pack_tile(0, cb_mn);
         cb_push_back(cb_mn, 1);
         tile_regs_release();
-        reconfig_data_format_srca(cb_m);
         reduce_uninit();
+      }
+      reconfig_data_format_srca(cb_m);
+      cb_wait_front(cb_mn, q);
+      for (int32_t qrb_11 = 0; qrb_11 < q / 2; ++qrb_11) {
         copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
-        copy_tile(cb_m, 0, 0);
-        cb_wait_front(cb_mn, 1);
-        copy_tile(cb_mn, 0, 1);
+        copy_tile(cb_m, qrb_11 * 2, 0);
+        copy_tile(cb_m, qrb_11 * 2 + 1, 2);
+        copy_tile(cb_mn, qrb_11 * 2, 1);
+        copy_tile(cb_mn, qrb_11 * 2 + 1, 3);
+        sub_binary_tile_init();
+        sub_binary_tile(0, 1, 0);
+        sub_binary_tile(2, 3, 2);
+        exp_tile_init();
+        exp_tile(0);
+        exp_tile(2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_c, 2);
+        pack_tile(0, cb_c);
+        pack_tile(2, cb_c);
+        cb_push_back(cb_c, 2);
+        tile_regs_release();
+      }
+      for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
+        copy_tile_to_dst_init_short(cb_m);
+        tile_regs_acquire();
+        copy_tile(cb_m, qr, 0);
+        copy_tile(cb_mn, qr, 1);
         sub_binary_tile_init();
         sub_binary_tile(0, 1, 0);
         exp_tile_init();
@@ -377,10 +731,35 @@ void kernel_main() {
         pack_tile(0, cb_c);
         cb_push_back(cb_c, 1);
         tile_regs_release();
+      }
+      cb_wait_front(cb_s, q);
+      for (int32_t qrb_12 = 0; qrb_12 < q / 2; ++qrb_12) {
         unary_bcast_init<BroadcastType::COL>(cb_mn, cb_p);
         tile_regs_acquire();
-        unary_bcast<BroadcastType::COL>(cb_mn, 0, 0);
-        cb_wait_front(cb_s, 1);
+        unary_bcast<BroadcastType::COL>(cb_mn, qrb_12 * 2, 0);
+        unary_bcast<BroadcastType::COL>(cb_mn, qrb_12 * 2 + 1, 2);
+        copy_tile_to_dst_init_short(cb_s);
+        copy_tile(cb_s, 0, 1);
+        copy_tile(cb_s, 1, 3);
+        sub_binary_tile_init();
+        sub_binary_tile(1, 0, 1);
+        sub_binary_tile(3, 2, 3);
+        exp_tile_init();
+        exp_tile(1);
+        exp_tile(3);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_p, 2);
+        pack_tile(1, cb_p);
+        pack_tile(3, cb_p);
+        cb_push_back(cb_p, 2);
+        tile_regs_release();
+        cb_pop_front(cb_s, 2);
+      }
+      for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
+        unary_bcast_init<BroadcastType::COL>(cb_mn, cb_p);
+        tile_regs_acquire();
+        unary_bcast<BroadcastType::COL>(cb_mn, qr, 0);
         copy_tile_to_dst_init_short(cb_s);
         copy_tile(cb_s, 0, 1);
         sub_binary_tile_init();
@@ -394,17 +773,43 @@ void kernel_main() {
         cb_push_back(cb_p, 1);
         tile_regs_release();
         cb_pop_front(cb_s, 1);
+      }
+      reconfig_data_format_srcb(cb_scaler);
+      cb_wait_front(cb_c, q);
+      cb_wait_front(cb_p, q);
+      for (int32_t qrb_13 = 0; qrb_13 < q / 2; ++qrb_13) {
+        cb_wait_front(cb_l, 2);
         copy_tile_to_dst_init_short(cb_l);
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
-        cb_wait_front(cb_c, 1);
-        copy_tile(cb_c, 0, 1);
+        copy_tile(cb_l, 1, 2);
+        copy_tile(cb_c, qrb_13 * 2, 1);
+        copy_tile(cb_c, qrb_13 * 2 + 1, 3);
         mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
-        reconfig_data_format_srcb(cb_scaler);
-        cb_wait_front(cb_p, 1);
+        mul_binary_tile(2, 3, 2);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
-        reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, 0, 0, 0);
+        reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_13 * 2, 0, 0);
+        reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_13 * 2 + 1, 0, 2);
+        cb_pop_front(cb_l, 2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_l, 2);
+        pack_tile(0, cb_l);
+        pack_tile(2, cb_l);
+        cb_push_back(cb_l, 2);
+        tile_regs_release();
+        reduce_uninit();
+      }
+      for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
+        copy_tile_to_dst_init_short(cb_l);
+        tile_regs_acquire();
+        copy_tile(cb_l, 0, 0);
+        copy_tile(cb_c, qr, 1);
+        mul_binary_tile_init();
+        mul_binary_tile(0, 1, 0);
+        reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
+        reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
         cb_pop_front(cb_l, 1);
         tile_regs_commit();
         tile_regs_wait();
@@ -412,8 +817,12 @@ void kernel_main() {
         pack_tile(0, cb_l);
         cb_push_back(cb_l, 1);
         tile_regs_release();
-        const int32_t d_batched_1 = stream_kept * (1 - std::min(64 % Dt, 1));
         reduce_uninit();
+        cb_wait_front(cb_l, 1);
+      }
+      reconfig_data_format_srcb(cb_c);
+      for (int32_t qr = 0; qr < q; ++qr) {
+        const int32_t d_batched_1 = stream_kept * (1 - std::min(64 % Dt, 1));
         for (int32_t db_2 = 0; db_2 < d_batched_1 / 3; ++db_2) {
           cb_wait_front(cb_o, 3);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
@@ -513,8 +922,44 @@ void kernel_main() {
         }
         cb_pop_front(cb_c, 1);
         cb_pop_front(cb_p, 1);
-        reconfig_data_format_srca(cb_mn);
-        copy_tile_to_dst_init_short(cb_mn);
+      }
+      reconfig_data_format_srca(cb_mn);
+      copy_tile_to_dst_init_short(cb_mn);
+      for (int32_t qrb_14 = 0; qrb_14 < q / 4; ++qrb_14) {
+        tile_regs_acquire();
+        cb_wait_front(cb_mn, 4);
+        copy_tile(cb_mn, 0, 0);
+        copy_tile(cb_mn, 1, 1);
+        copy_tile(cb_mn, 2, 2);
+        copy_tile(cb_mn, 3, 3);
+        cb_pop_front(cb_m, 4);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_m, 4);
+        pack_tile(0, cb_m);
+        pack_tile(1, cb_m);
+        pack_tile(2, cb_m);
+        pack_tile(3, cb_m);
+        cb_push_back(cb_m, 4);
+        tile_regs_release();
+        cb_pop_front(cb_mn, 4);
+      }
+      for (int32_t qrb_15 = 0; qrb_15 < q % 4 / 2; ++qrb_15) {
+        tile_regs_acquire();
+        cb_wait_front(cb_mn, 2);
+        copy_tile(cb_mn, 0, 0);
+        copy_tile(cb_mn, 1, 1);
+        cb_pop_front(cb_m, 2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_m, 2);
+        pack_tile(0, cb_m);
+        pack_tile(1, cb_m);
+        cb_push_back(cb_m, 2);
+        tile_regs_release();
+        cb_pop_front(cb_mn, 2);
+      }
+      for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
         tile_regs_acquire();
         copy_tile(cb_mn, 0, 0);
         cb_pop_front(cb_m, 1);
@@ -525,7 +970,6 @@ void kernel_main() {
         cb_push_back(cb_m, 1);
         tile_regs_release();
         cb_pop_front(cb_mn, 1);
-        cb_wait_front(cb_l, 1);
         cb_wait_front(cb_m, 1);
       }
       cb_pop_front(cb_K_win, 32);

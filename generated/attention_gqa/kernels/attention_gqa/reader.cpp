@@ -107,7 +107,73 @@ void kernel_main() {
       }
       noc_async_read_barrier();
       cb_push_back(cb_K_win, 32);
-      for (int32_t qr = 0; qr < q; ++qr) {
+      for (int32_t qrb = 0; qrb < q / 4; ++qrb) {
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + std::min(qc * q + qrb * 4, St - 1)) * Dt + e, Q_accessor,
+                              get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + std::min(qc * q + (qrb * 4 + 1), St - 1)) * Dt + e,
+                              Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + std::min(qc * q + (qrb * 4 + 2), St - 1)) * Dt + e,
+                              Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + std::min(qc * q + (qrb * 4 + 3), St - 1)) * Dt + e,
+                              Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+      }
+      for (int32_t qrb_1 = 0; qrb_1 < q % 4 / 2; ++qrb_1) {
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + std::min(qc * q + (q - q % 4 + qrb_1 * 2), St - 1)) * Dt +
+                                  e,
+                              Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page(
+              (h * St + std::min(qc * q + (q - q % 4 + qrb_1 * 2 + 1), St - 1)) * Dt + e,
+              Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + j) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+      }
+      for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
         const int32_t i = std::min(qc * q + qr, St - 1);
         for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
           cb_reserve_back(cb_Q, 1);
@@ -118,6 +184,8 @@ void kernel_main() {
           cb_push_back(cb_Q, 1);
           cb_push_back(cb_K, 1);
         }
+      }
+      for (int32_t qr = 0; qr < q; ++qr) {
         for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
           cb_reserve_back(cb_V, 1);
           noc_async_read_page((h / 2 * St + j) * Dt + d, V_accessor, get_write_ptr(cb_V));
@@ -152,6 +220,8 @@ void kernel_main() {
         cb_reserve_back(cb_mask, 1);
         fill_tril_tile<DataFormat::Float16_b>(get_write_ptr(cb_mask), 32 * (j - i));
         cb_push_back(cb_mask, 1);
+      }
+      for (int32_t qr = 0; qr < q; ++qr) {
         for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
           cb_reserve_back(cb_V, 1);
           noc_async_read_page((h / 2 * St + j) * Dt + d, V_accessor, get_write_ptr(cb_V));
