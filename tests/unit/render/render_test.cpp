@@ -5,6 +5,7 @@
 #include "codegen/generate.hpp"
 #include "dsl/check.hpp"
 #include "jinja/environment.hpp"
+#include "jinja/value.hpp"
 #include "parser/parse.hpp"
 #include "tests/support/golden.hpp"
 
@@ -57,6 +58,36 @@ TEST(TemplateData, SignatureChecksAndDimensions) {
   EXPECT_EQ(k["cpu"]["body"]["kind"], "block");
   // Deterministic: the same module gives the same text.
   EXPECT_EQ(template_data(l, "rmsnorm").to_json().dump(), d.dump());
+}
+
+// Every dict of the template data has its keys in sorted order, as nlohmann::json kept them
+// before the data was built as values: the templates iterate dicts in that order, and the IR's
+// nodes are written in it by hand (ir_value.cpp). Over examples with reductions (a combine
+// program), blocked matmuls, rows and masks, both targets.
+void expect_sorted(const jinja::Value& v, const std::string& path) {
+  if (v.kind() == jinja::Value::Kind::list) {
+    for (std::size_t i = 0; i < v.as_list().size(); ++i)
+      expect_sorted(v.as_list()[i], path + "[" + std::to_string(i) + "]");
+  } else if (v.kind() == jinja::Value::Kind::dict) {
+    const jinja::Dict& d = v.as_dict();
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      if (i > 0) {
+        EXPECT_LT(d[i - 1].first, d[i].first) << path;
+      }
+      expect_sorted(d[i].second, path + "." + d[i].first);
+    }
+  }
+}
+
+TEST(TemplateData, DictKeysAreSorted) {
+  for (const char* name : {"matmul", "softmax", "tensor_max", "attention", "layernorm", "mlp"}) {
+    Lowered l;
+    l.cpu = lower_example(name);
+    l.tt = lower_example(name, lower::Target::tt);
+    const jinja::Value d = template_data(l, name);
+    ASSERT_EQ(d.kind(), jinja::Value::Kind::dict);
+    expect_sorted(d, name);
+  }
 }
 
 // A rank-3 tensor is a batch: a TensorView whose check takes the batch count, and a dimension
