@@ -6,8 +6,8 @@
 #include "jinja/value.hpp"
 
 #include <algorithm>
-#include <concepts>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -17,8 +17,8 @@ namespace tk::codegen {
 
 using jinja::Value;
 
-/// A value of the template data: bool, integer, enum-free string, Value, or a range of those (a
-/// list).
+/// A value of the template data from a bool, an integer, a string (anything convertible to
+/// std::string_view), a Value, or a range of those (a list).
 template <class T>
 Value val(const T& x) {
   if constexpr (std::is_same_v<T, Value>)
