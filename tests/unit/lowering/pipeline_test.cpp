@@ -226,6 +226,25 @@ TEST(Pipeline, VerificationBehindTheChainReportsTheFirstBrokenStage) {
   EXPECT_NO_THROW(v.finish());
 }
 
+// A stage that leaves its module untouched is not verified again, but only once that module was:
+// a broken module given to resume_pipeline is reported after the first stage, which changes
+// nothing.
+TEST(Pipeline, AnUnverifiedModuleLeftUntouchedIsVerified) {
+  auto bad = module_of("program p {\n  tensor A: bf16[32, 32] input\n"
+                       "  func kernel p(A: tensor) {\n    store A[0, 0] = tile.zeros()\n  }\n}\n");
+  Diagnostics d;
+  PipelineOptions o;
+  o.verify_each = true;
+  o.stop_after = "lower-reductions";
+  try {
+    resume_pipeline(*bad, "to-tile-ir", Target::tt, o, d);
+    FAIL() << "no internal error: " << d.str();
+  } catch (const InternalError& e) {
+    EXPECT_STREQ(e.what(), "internal error: IR invalid after lower-reductions: in function 'p': "
+                           "store to input tensor 'A'");
+  }
+}
+
 // The whole TT chain verified behind (no dumps) and in step (dumps asked for) gives the same
 // module.
 TEST(Pipeline, VerificationBehindGivesTheSameModule) {
