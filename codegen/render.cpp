@@ -43,11 +43,10 @@ namespace {
 
 // Renders every file with `env`. The main thread is the longest path of a ttgen run once the
 // templates lay out the files themselves (callgrind, docs/ttgen.md "Start-up"), so the kernels'
-// files render on a thread of their own, the reader first, while this thread frees the template
-// data's JSON and renders the host, CPU and header files, then takes the kernel files that thread
-// has not started: the two share one list, each taking the next file, so neither waits on the
-// other's last file. `rendered` is called for each file as soon as it is rendered, one call at a
-// time.
+// files render on a thread of their own, the reader first, while this thread renders the host,
+// CPU and header files, then takes the kernel files that thread has not started: the two share one
+// list, each taking the next file, so neither waits on the other's last file. `rendered` is called
+// for each file as soon as it is rendered, one call at a time.
 std::map<std::string, std::string> render_with(const jinja::Environment& env,
                                                const Lowered& lowered, const std::string& file_stem,
                                                const RenderedFile& rendered) {
@@ -60,9 +59,8 @@ std::map<std::string, std::string> render_with(const jinja::Environment& env,
     if (rendered)
       rendered(name, kept);
   };
-  nlohmann::json json = template_data(lowered, file_stem);
-  // Converted once for every file (the kernel files share it, plus their `kernel`).
-  const jinja::Value data = jinja::Value::from_json(json);
+  // Built once for every file (the kernel files share it, plus their `kernel`).
+  const jinja::Value data = template_data(lowered, file_stem);
   // Each kernel file is rendered from the whole data plus `kernel`: the name and TT data of the
   // program it belongs to (a reduction kernel launches two, kernels/<K>/ and kernels/<K>_combine/).
   struct KernelFile {
@@ -73,7 +71,8 @@ std::map<std::string, std::string> render_with(const jinja::Environment& env,
   if (lowered.tt)
     for (const jinja::Value& k : data.find("kernels")->as_list())
       for (const jinja::Value& launch : k.find("launches")->as_list()) {
-        // The top-level entries in the key order nlohmann::json gives them, `kernel` among them.
+        // The top-level entries in sorted key order (as template_data gives them), `kernel` among
+        // them.
         jinja::Dict entries = data.as_dict();
         entries.emplace_back("kernel", launch);
         std::stable_sort(entries.begin(), entries.end(),
@@ -93,7 +92,6 @@ std::map<std::string, std::string> render_with(const jinja::Environment& env,
   std::future<void> kernels;
   if (!kernel_files.empty())
     kernels = std::async(std::launch::async, take_kernel_files);
-  json = nlohmann::json(); // freed while the kernels render
   if (lowered.tt)
     add(file_stem + "_tt.cpp", "tt/host_tt.cpp.jinja", data);
   if (lowered.cpu)

@@ -1,6 +1,7 @@
 #include "codegen/template_data.hpp"
 
-#include "codegen/ir_json.hpp"
+#include "codegen/data_value.hpp"
+#include "codegen/ir_value.hpp"
 #include "codegen/tt_data.hpp"
 #include "lowering/ir/visitor.hpp"
 #include "support/diagnostics.hpp"
@@ -13,7 +14,6 @@ namespace tk::codegen {
 
 namespace {
 
-using nlohmann::json;
 using namespace ir;
 
 const char* kAxis[] = {"rows", "cols"};
@@ -52,31 +52,33 @@ const Function* find_function(const Program& p, FuncKind k) {
 // The kernel signature as the header declares it: tensors and scalars in declaration order
 // (inputs, then outputs). A name the program declares no tensor for is an f32 scalar; `used` says
 // whether the generated code reads it.
-json params(const Program& p, const Program* combine, const std::vector<std::string>& sig,
-            const std::set<std::string>& used) {
-  json out = json::array();
+Value params(const Program& p, const Program* combine, const std::vector<std::string>& sig,
+             const std::set<std::string>& used) {
+  jinja::List out;
   for (const std::string& name : sig) {
     if (const Tensor* t = find_tensor(p, combine, name)) {
-      out.push_back({{"name", name},
-                     {"kind", "tensor"},
-                     {"role", std::string(to_string(t->role))},
-                     {"dtype", std::string(to_string(t->dtype))},
-                     {"batched", t->dims.size() == 3}});
+      out.push_back(dict({{"name", val(name)},
+                          {"kind", val("tensor")},
+                          {"role", val(to_string(t->role))},
+                          {"dtype", val(to_string(t->dtype))},
+                          {"batched", val(t->dims.size() == 3)}}));
     } else {
       // An unused scalar is named as used in the body, so -Wunused-parameter stays quiet.
-      out.push_back(
-          {{"name", name}, {"kind", "scalar"}, {"dtype", "f32"}, {"used", used.count(name) > 0}});
+      out.push_back(dict({{"name", val(name)},
+                          {"kind", val("scalar")},
+                          {"dtype", val("f32")},
+                          {"used", val(used.count(name) > 0)}}));
     }
   }
-  return out;
+  return Value::list(std::move(out));
 }
 
 // Shape checks: one per tensor (a literal dimension must match exactly; a named one must be a
 // multiple of 32), then one agreement check per later use of a dimension name; and where each
 // named dimension the body uses is bound from (its first use).
 void shapes(const Program& p, const Program* combine, const std::vector<std::string>& sig,
-            const std::set<std::string>& used, const Program* tt, json& k) {
-  json checks = json::array(), same = json::array(), dims = json::array();
+            const std::set<std::string>& used, const Program* tt, DictBuilder& k) {
+  jinja::List checks, same, dims;
   std::map<std::string, std::pair<std::string, std::string>> first; // dim -> (tensor, axis)
   for (const std::string& name : sig) {
     const Tensor* t = find_tensor(p, combine, name);
@@ -84,60 +86,61 @@ void shapes(const Program& p, const Program* combine, const std::vector<std::str
       continue;
     // A rank-3 tensor is a batch of matrices: its axes are batch, rows, cols (the view's fields).
     const bool batched = t->dims.size() == 3;
-    json c = {{"param", t->name}, {"batched", batched}};
+    DictBuilder c{{"param", val(t->name)}, {"batched", val(batched)}};
     for (std::size_t a = 0; a < t->dims.size(); ++a) {
       const Dim& d = t->dims[a];
       const std::string axis = batched ? (a == 0 ? "batch" : kAxis[a - 1]) : kAxis[a];
-      c[axis + "_any"] = !d.name.empty();
-      c[axis] = d.name.empty() ? json(d.size) : json(d.name);
+      c.set(axis + "_any", !d.name.empty());
+      c.put(axis, d.name.empty() ? val(d.size) : val(d.name));
       if (d.name.empty())
         continue;
       auto [it, fresh] = first.insert({d.name, {t->name, axis}});
       if (fresh) {
         if (used.count(d.name))
-          dims.push_back({{"name", d.name}, {"tensor", t->name}, {"axis", axis}});
+          dims.push_back(
+              dict({{"name", val(d.name)}, {"tensor", val(t->name)}, {"axis", val(axis)}}));
       } else {
-        same.push_back({{"dim", d.name},
-                        {"a", it->second.first},
-                        {"axis_a", it->second.second},
-                        {"b", t->name},
-                        {"axis_b", axis}});
+        same.push_back(dict({{"dim", val(d.name)},
+                             {"a", val(it->second.first)},
+                             {"axis_a", val(it->second.second)},
+                             {"b", val(t->name)},
+                             {"axis_b", val(axis)}}));
       }
     }
-    checks.push_back(c);
+    checks.push_back(std::move(c).value());
   }
   // Grouped indices (to-tile-ir's grouped_dims: [outer, ratio, inner]): outer = ratio * inner.
-  json grouped = json::array();
+  jinja::List grouped;
   for (const GroupedDim& g : p.grouped_dims)
-    grouped.push_back({{"outer", g.outer},
-                       {"a", first.at(g.outer).first},
-                       {"axis_a", first.at(g.outer).second},
-                       {"ratio", g.ratio},
-                       {"inner", g.inner},
-                       {"b", first.at(g.inner).first},
-                       {"axis_b", first.at(g.inner).second}});
+    grouped.push_back(dict({{"outer", val(g.outer)},
+                            {"a", val(first.at(g.outer).first)},
+                            {"axis_a", val(first.at(g.outer).second)},
+                            {"ratio", val(g.ratio)},
+                            {"inner", val(g.inner)},
+                            {"b", val(first.at(g.inner).first)},
+                            {"axis_b", val(first.at(g.inner).second)}}));
   // Rows of tiles on TT (select-tile-ops' rows: [name, dim, capacity, tiles]): the row's tiles fit
   // the row's CB. Only a kernel with rows has the key.
   if (tt && !tt->rows.empty()) {
-    json rows = json::array();
+    jinja::List rows;
     for (const RowOfTiles& r : tt->rows)
-      rows.push_back({{"row", r.name},
-                      {"dim", r.dim},
-                      {"a", first.at(r.dim).first},
-                      {"axis_a", first.at(r.dim).second},
-                      {"capacity", r.capacity},
-                      {"tile", r.tiles ? 32 : 1}});
-    k["row_checks"] = rows;
+      rows.push_back(dict({{"row", val(r.name)},
+                           {"dim", val(r.dim)},
+                           {"a", val(first.at(r.dim).first)},
+                           {"axis_a", val(first.at(r.dim).second)},
+                           {"capacity", val(r.capacity)},
+                           {"tile", val(r.tiles ? 32 : 1)}}));
+    k.put("row_checks", Value::list(std::move(rows)));
   }
-  k["shape_checks"] = checks;
-  k["same_dim_checks"] = same;
-  k["grouped_dim_checks"] = grouped;
-  k["dims"] = dims;
+  k.put("shape_checks", Value::list(std::move(checks)));
+  k.put("same_dim_checks", Value::list(std::move(same)));
+  k.put("grouped_dim_checks", Value::list(std::move(grouped)));
+  k.put("dims", Value::list(std::move(dims)));
 }
 
 // The CPU spelling of the op table's element functions: `f32.<op>` -> the call, and the helpers
 // `float tk_<op>(float x)` that the file calls (ops with a body rather than a library function).
-json cpu_element_functions(const Module& cpu) {
+Value cpu_element_functions(const Module& cpu) {
   struct Calls : Visitor {
     std::set<Intrinsic> fns;
     void visit_node(const Call& c) override {
@@ -148,32 +151,33 @@ json cpu_element_functions(const Module& cpu) {
   for (const Program& p : cpu.programs)
     for (const Function& f : p.functions)
       used.visit(f.body);
-  json calls = json::object();
-  json helpers = json::array();
+  DictBuilder calls;
+  jinja::List helpers;
   for (ops::Op op : ops::all_ops()) {
     std::optional<Intrinsic> f = f32_intrinsic(op);
     if (!f)
       continue;
     const ops::OpInfo& in = ops::info(op);
     std::string fn = in.cpu_fn.empty() ? "tk_" + std::string(in.name) : std::string(in.cpu_fn);
-    calls[std::string(to_string(*f))] = fn + "($0)";
+    calls.set(to_string(*f), fn + "($0)");
     if (in.cpu_fn.empty() && used.fns.count(*f))
-      helpers.push_back({{"name", fn}, {"body", std::string(in.cpu_body)}});
+      helpers.push_back(dict({{"name", val(fn)}, {"body", val(in.cpu_body)}}));
   }
-  return {{"calls", calls}, {"helpers", helpers}};
+  return dict({{"calls", std::move(calls).value()}, {"helpers", Value::list(std::move(helpers))}});
 }
 
 } // namespace
 
-json template_data(const Lowered& lowered, const std::string& file_stem) {
+Value template_data(const Lowered& lowered, const std::string& file_stem) {
   const Module* any = lowered.cpu ? &*lowered.cpu : lowered.tt ? &*lowered.tt : nullptr;
   if (!any)
     throw InternalError("internal error: render: no target to generate");
-  json data;
-  data["file_stem"] = file_stem;
-  data["targets"] = {{"cpu", lowered.cpu.has_value()}, {"tt", lowered.tt.has_value()}};
+  DictBuilder data;
+  data.set("file_stem", file_stem);
+  data.put("targets",
+           dict({{"cpu", val(lowered.cpu.has_value())}, {"tt", val(lowered.tt.has_value())}}));
   if (lowered.cpu)
-    data["ops"] = cpu_element_functions(*lowered.cpu);
+    data.put("ops", cpu_element_functions(*lowered.cpu));
   // A reduction kernel is two programs (lower-reductions): the second, named by the first's
   // `combine` attribute, is generated inside the first's run_cpu / run_tt, after it.
   auto combine_of = [&](const Program& p) -> std::optional<std::size_t> {
@@ -212,24 +216,24 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
     if (!f)
       throw InternalError("internal error: render: program '" + any->programs[i].name +
                           "' has no cpu function; run the cpu chain to its end");
-    return json{{"body", to_json(f->body)}};
+    return dict({{"body", to_value(f->body)}});
   };
-  data["kernels"] = json::array();
-  data["any_partials"] = false;
+  jinja::List kernels;
+  bool any_partials = false;
   for (std::size_t i = 0; i < any->programs.size(); ++i) {
     if (combines.count(i))
       continue;
     const Program& p = any->programs[i];
     const std::optional<std::size_t> ci = combine_of(p);
     const Program* combine = ci ? &any->programs[*ci] : nullptr;
-    json k;
-    k["name"] = p.name;
+    DictBuilder k;
+    k.set("name", p.name);
     std::set<std::string> used;
     used_by(i, used);
     if (ci)
       used_by(*ci, used);
     std::vector<std::string> sig = signature(p);
-    k["params"] = params(p, combine, sig, used);
+    k.put("params", params(p, combine, sig, used));
     shapes(p, combine, sig, used, lowered.tt ? &lowered.tt->programs.at(i) : nullptr, k);
     // The partial results the first program stores and the combine reads: storage the generated
     // function holds (CPU) or a DRAM buffer it creates for both programs (TT).
@@ -237,8 +241,8 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
     // Whether the first program stores a materialised value (materialise's decision) rather than
     // partial results: then its one partial is that value's scratch tensor. The one flag of that
     // decision; the templates read it for the kernel and for its partial.
-    k["scratch"] = p.materialise && p.materialise->choice == Materialise::Choice::dram;
-    k["partials"] = json::array();
+    k.set("scratch", p.materialise && p.materialise->choice == Materialise::Choice::dram);
+    jinja::List partial_list;
     if (combine)
       for (const Tensor& t : combine->tensors)
         // Stored by the first program, read by the second (an input both read is no partial).
@@ -249,51 +253,55 @@ json template_data(const Lowered& lowered, const std::string& file_stem) {
           // named dimensions, which the generated function binds from the kernel's tensors.
           const Dim &r = t.dims.at(0), &c = t.dims.at(1);
           const bool named = !r.name.empty() || !c.name.empty();
-          auto side = [](const Dim& d) { return d.name.empty() ? json(d.size) : json(d.name); };
+          auto side = [](const Dim& d) { return d.name.empty() ? val(d.size) : val(d.name); };
           auto text = [](const Dim& d) { return d.name.empty() ? std::to_string(d.size) : d.name; };
           // On the CPU, a materialised value lower-gemm reads packed is held packed (PackedA).
           const bool packed = lowered.cpu && lowered.cpu->programs.at(i).cpu_packed_a == t.name;
-          k["partials"].push_back(
-              {{"name", t.name},
-               {"dtype", std::string(to_string(t.dtype))},
-               {"packed", packed},
-               {"rows", side(r)},
-               {"cols", side(c)},
-               {"elements", named ? "static_cast<std::size_t>(" + text(r) + " * " + text(c) + ")"
-                                  : std::to_string(r.size * c.size)}});
+          partial_list.push_back(
+              dict({{"name", val(t.name)},
+                    {"dtype", val(to_string(t.dtype))},
+                    {"packed", val(packed)},
+                    {"rows", side(r)},
+                    {"cols", side(c)},
+                    {"elements",
+                     val(named ? "static_cast<std::size_t>(" + text(r) + " * " + text(c) + ")"
+                               : std::to_string(r.size * c.size))}}));
         }
+    any_partials = any_partials || !partial_list.empty();
+    k.put("partials", Value::list(std::move(partial_list)));
     if (lowered.cpu)
-      k["cpu"] = cpu_body(i);
-    if (lowered.tt)
-      k["tt"] = tt_template_data(lowered.tt->programs.at(i), partials);
-    // The programs run_tt launches in order, each with its kernels' folder under kernels/.
-    k["combine"] = nullptr;
-    k["launches"] = json::array();
-    if (lowered.tt)
-      k["launches"].push_back({{"name", p.name}, {"tt", k["tt"]}});
-    if (combine) {
-      json c;
-      c["name"] = combine->name;
-      if (lowered.cpu)
-        c["cpu"] = cpu_body(*ci);
-      if (lowered.tt) {
-        c["tt"] =
-            tt_template_data(lowered.tt->programs.at(*ci), partials, &lowered.tt->programs.at(i));
-        // The sizes the first program's host already bound are not bound again.
-        json params = json::array();
-        const json& declared = k["tt"]["host"]["param_names"];
-        for (const json& q : c["tt"]["host"]["params"])
-          if (std::find(declared.begin(), declared.end(), q["name"]) == declared.end())
-            params.push_back(q);
-        c["tt"]["host"]["params"] = params;
-        k["launches"].push_back({{"name", c["name"]}, {"tt", c["tt"]}});
-      }
-      k["combine"] = c;
+      k.put("cpu", cpu_body(i));
+    Value tt;
+    if (lowered.tt) {
+      tt = tt_template_data(lowered.tt->programs.at(i), partials);
+      k.put("tt", tt);
     }
-    data["any_partials"] = data["any_partials"].get<bool>() || !k["partials"].empty();
-    data["kernels"].push_back(std::move(k));
+    // The programs run_tt launches in order, each with its kernels' folder under kernels/.
+    jinja::List launches;
+    if (lowered.tt)
+      launches.push_back(dict({{"name", val(p.name)}, {"tt", tt}}));
+    Value combine_value;
+    if (combine) {
+      DictBuilder c;
+      c.set("name", combine->name);
+      if (lowered.cpu)
+        c.put("cpu", cpu_body(*ci));
+      if (lowered.tt) {
+        // The sizes the first program's host already bound are not bound again (tt_data.hpp).
+        Value ctt =
+            tt_template_data(lowered.tt->programs.at(*ci), partials, &lowered.tt->programs.at(i));
+        c.put("tt", ctt);
+        launches.push_back(dict({{"name", val(combine->name)}, {"tt", ctt}}));
+      }
+      combine_value = std::move(c).value();
+    }
+    k.put("combine", combine_value);
+    k.put("launches", Value::list(std::move(launches)));
+    kernels.push_back(std::move(k).value());
   }
-  return data;
+  data.put("kernels", Value::list(std::move(kernels)));
+  data.set("any_partials", any_partials);
+  return std::move(data).value();
 }
 
 } // namespace tk::codegen

@@ -1,11 +1,10 @@
-// Template data: the lowered IR of a .tk file in structured form (the bodies via ir_json.hpp) plus
+// Template data: the lowered IR of a .tk file in structured form (the bodies via ir_value.hpp) plus
 // the per-target facts the templates need (the kernel signature, how each named dimension is
 // bound, the shape checks). Every decision is made here; the templates only spell it.
 #pragma once
 
+#include "jinja/value.hpp"
 #include "lowering/ir/module.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <optional>
 #include <string>
@@ -20,8 +19,9 @@ struct Lowered {
   std::optional<ir::Module> tt;
 };
 
-/// The data given to every template of the file (schema: docs/codegen.md). Deterministic: keys
-/// are sorted, lists follow the IR's order.
-nlohmann::json template_data(const Lowered& lowered, const std::string& file_stem);
+/// The data given to every template of the file (schema: docs/codegen.md), built as the
+/// renderer's values (no JSON in between; `Value::to_json` prints it, --emit=template-data).
+/// Deterministic: keys are sorted, lists follow the IR's order.
+jinja::Value template_data(const Lowered& lowered, const std::string& file_stem);
 
 } // namespace tk::codegen

@@ -4,17 +4,19 @@
 #include "jinja/render_state.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <string_view>
 
 namespace tk::jinja {
 
 namespace {
 
+// Every `obj.name` asks this: string_views, so a name of another length costs no comparison.
 bool is_dict_method(std::string_view n) {
-  for (const char* m : {"clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem",
-                        "setdefault", "update", "values"})
-    if (n == m)
-      return true;
-  return false;
+  static constexpr std::string_view kMethods[] = {"clear",      "copy",   "fromkeys", "get",
+                                                  "items",      "keys",   "pop",      "popitem",
+                                                  "setdefault", "update", "values"};
+  return std::find(std::begin(kMethods), std::end(kMethods), n) != std::end(kMethods);
 }
 
 } // namespace

@@ -30,12 +30,26 @@ public:
 private:
   [[noreturn]] void error(std::uint32_t pos, const std::string& msg);
   // "maximum recursion depth exceeded" at `pos` when less than min_stack_left of stack is left.
-  void check_stack(std::uint32_t pos);
+  // Inline, as charge, need and locate: they run for every expression, their failures out of line.
+  void check_stack(std::uint32_t pos) {
+    // The frame address, not a local's: ASan may keep locals on a separate fake stack.
+    if (reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) < stack_floor_) [[unlikely]]
+      error(pos, "maximum recursion depth exceeded");
+  }
   // Any use of an undefined value other than `default` and `is defined` fails here, at the
   // place the undefined value came from.
-  const Value& need(const Value& v);
+  const Value& need(const Value& v) {
+    if (v.is_undefined()) [[unlikely]]
+      undefined_used(v);
+    return v;
+  }
+  [[noreturn]] void undefined_used(const Value& v);
   // Undefined results of filters and lookups get the location of the expression that made them.
-  Value locate(Value v, std::uint32_t pos);
+  Value locate(Value v, std::uint32_t pos) {
+    if (v.is_undefined() && !v.as_undefined().tmpl) [[unlikely]]
+      return Value::undefined(v.as_undefined().message, tmpl_, pos);
+    return v;
+  }
 
   void body(const Body& stmts, Scope& scope, std::string& out);
   void statement(const Stmt& s, Scope& scope, std::string& out);
@@ -47,7 +61,11 @@ private:
   Value eval(const Expr& e, Scope& scope);
   Value eval_node(const Expr& e, Scope& scope);
   // Adds `n` to the work done; "render budget exceeded" at `pos` past Options::max_work.
-  void charge(std::uint64_t n, std::uint32_t pos);
+  void charge(std::uint64_t n, std::uint32_t pos) {
+    if (max_work_ != 0 && (work_ += n) > max_work_) [[unlikely]]
+      over_budget(pos);
+  }
+  [[noreturn]] void over_budget(std::uint32_t pos);
   Value eval_compare(const Expr& e, Scope& scope);
   Value slice(const Expr& e, Scope& scope);
   CallArgs arguments(const Expr& e, Scope& scope);
@@ -59,6 +77,7 @@ private:
   const Template* tmpl_ = nullptr;
   int depth_ = 0; // macro calls and includes in progress
   std::uint64_t work_ = 0;
+  std::uint64_t max_work_; // Options::max_work; 0: no budget
   // The lowest stack address a frame may reach (the stack grows down on every target we build for).
   std::uintptr_t stack_floor_;
 };

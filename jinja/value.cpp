@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace tk::jinja {
 
@@ -98,6 +99,35 @@ Value Value::from_json(const nlohmann::json& j) {
   }
   default:
     return Value(); // binary and discarded values do not occur in parsed JSON
+  }
+}
+
+nlohmann::json Value::to_json() const {
+  switch (kind_) {
+  case Kind::none:
+    return nullptr;
+  case Kind::boolean:
+    return as_bool();
+  case Kind::integer:
+    return as_int();
+  case Kind::floating:
+    return num_.d;
+  case Kind::string:
+    return as_string();
+  case Kind::list: {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Value& v : as_list())
+      out.push_back(v.to_json());
+    return out;
+  }
+  case Kind::dict: {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [k, v] : as_dict())
+      out[k] = v.to_json();
+    return out;
+  }
+  default:
+    throw std::logic_error(std::string("a ") + type_name() + " value has no JSON form");
   }
 }
 

@@ -70,6 +70,10 @@ public:
   static Value macro(Macro m);
   static Value loop(LoopInfo info);
   static Value from_json(const nlohmann::json& j);
+  /// The inverse of from_json for data values (none, bool, int, float, str, list, tuple as an
+  /// array, dict as an object): how data built as values prints as JSON. Throws std::logic_error
+  /// on undefined, macros and loops.
+  nlohmann::json to_json() const;
 
   Kind kind() const { return kind_; }
   bool is_undefined() const { return kind_ == Kind::undefined; }

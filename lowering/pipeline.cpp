@@ -36,9 +36,11 @@
 #include "lowering/tt/target.hpp"
 #include "lowering/tt/to_core_loop.hpp"
 #include "lowering/tt/verify_kernels.hpp"
+#include "lowering/verify_behind.hpp"
 
 #include <array>
 #include <chrono>
+#include <memory>
 #include <ostream>
 
 namespace tk::lower {
@@ -329,20 +331,42 @@ std::optional<ir::Module> resume_pipeline(ir::Module m, std::string_view after_s
   }
   if (!check_arch_options(m, diags))
     return std::nullopt;
-  for (++i; i < chain.size(); ++i) {
-    const Stage& s = chain[i];
-    dump_before(opts, s.name, m);
-    ir::Module next = timed(opts, s.name, [&] { return s.run(m, diags); });
-    if (diags.has_errors())
-      return std::nullopt;
-    if (opts.verify_each)
-      ir::verify(next, s.name);
-    dump(opts, s.name, next, ir::identical(m, next));
-    m = std::move(next);
-    if (opts.stop_after && *opts.stop_after == s.name)
-      break;
+  // Each stage's module is verified one stage behind the chain, on a thread of its own, unless
+  // stages are dumped (verify_behind.hpp). It takes precedence over what a later stage reports.
+  const bool dumps = opts.dump && (opts.print_after_all || opts.print_changed ||
+                                   !opts.print_after.empty() || !opts.print_before.empty());
+  VerifyBehind verifier(!dumps);
+  auto cur = std::make_shared<ir::Module>(std::move(m));
+  // A stage that returned its module untouched (ir::identical) leaves nothing new to verify once
+  // that module was: about half the stages of a chain change nothing for a given kernel.
+  bool cur_verified = false;
+  try {
+    for (++i; i < chain.size(); ++i) {
+      const Stage& s = chain[i];
+      dump_before(opts, s.name, *cur);
+      auto next =
+          std::make_shared<ir::Module>(timed(opts, s.name, [&] { return s.run(*cur, diags); }));
+      if (diags.has_errors()) {
+        verifier.finish();
+        return std::nullopt;
+      }
+      const bool unchanged = ir::identical(*cur, *next);
+      if (opts.verify_each && !(unchanged && cur_verified)) {
+        verifier.check(next, std::string(s.name));
+        cur_verified = true;
+      }
+      dump(opts, s.name, *next, unchanged);
+      cur = std::move(next);
+      if (opts.stop_after && *opts.stop_after == s.name)
+        break;
+    }
+  } catch (...) {
+    verifier.finish(); // a broken module before the stage that threw is the error to report
+    throw;
   }
-  return m;
+  verifier.finish();
+  // The verifier holds no module once finished: `cur` is the last owner.
+  return std::move(*cur);
 }
 
 std::optional<ir::Module> run_pipeline(const dsl::Module& ast, Target t,

@@ -3,6 +3,10 @@
 #include "lowering/ir/equal.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 
 namespace tk::ir {
 
@@ -122,53 +126,120 @@ bool any_call(const Stmt& s, bool (*pred)(Intrinsic)) {
 
 namespace {
 // One backwards pass over a block: a let survives if a later statement (or anything after the
-// block, `live_after`) reads it.
-Stmt dce(const Stmt& s, const std::set<std::string>& live_after);
-
-Stmt dce_block(const Block& b, const std::set<std::string>& live_after) {
-  std::set<std::string> live = live_after;
-  std::vector<Stmt> kept;
-  for (auto it = b.stmts.rbegin(); it != b.stmts.rend(); ++it) {
-    const Stmt& s = *it;
-    if (const Decl* d = as<Decl>(s); d && !d->type.is_tile() && !live.count(d->name))
-      continue;
-    Stmt n = dce(s, live);
-    if (!n)
-      continue;
-    std::set<std::string> reads = vars_read(n);
-    live.insert(reads.begin(), reads.end());
-    kept.push_back(n);
+// block, `live_after`) reads it. The names read are bitsets over the statement's variable names
+// (one bit each, interned once), and what each node reads is computed once: the pass runs on
+// every TT kernel (split-kernels), and recomputing the names below each statement at each level
+// as sets of strings was most of that stage. A node nothing changed in is returned as is.
+class DeadCode {
+public:
+  explicit DeadCode(const Stmt& s) {
+    struct Names : Visitor {
+      std::unordered_map<std::string_view, std::size_t>& ids;
+      explicit Names(std::unordered_map<std::string_view, std::size_t>& i) : ids(i) {}
+      void visit_node(const Var& v) override { ids.emplace(v.name, ids.size()); }
+    } names{ids_};
+    names.visit(s);
+    words_ = (ids_.size() + 63) / 64;
   }
-  std::reverse(kept.begin(), kept.end());
-  return block(std::move(kept));
-}
 
-Stmt dce(const Stmt& s, const std::set<std::string>& live_after) {
-  if (const Block* b = as<Block>(s))
-    return dce_block(*b, live_after);
-  if (const For* f = as<For>(s)) {
-    // Anything the body reads is live across iterations.
-    std::set<std::string> live = live_after;
-    std::set<std::string> reads = vars_read(f->body);
-    live.insert(reads.begin(), reads.end());
-    Stmt body = dce(f->body, live);
-    if (as<Block>(body)->stmts.empty())
-      return nullptr;
-    return for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
+  Stmt pass(const Stmt& s) { return dce(s, Bits(words_, 0)); }
+
+private:
+  using Bits = std::vector<std::uint64_t>;
+
+  bool has(const Bits& b, std::string_view name) const {
+    auto it = ids_.find(name);
+    return it != ids_.end() && (b[it->second / 64] >> (it->second % 64) & 1);
   }
-  return s;
-}
+  static void add(Bits& to, const Bits& from) {
+    for (std::size_t w = 0; w < to.size(); ++w)
+      to[w] |= from[w];
+  }
+
+  // The variables `s` reads (vars_read), memoised; the entry holds the node, so that its address
+  // is not reused by a node of a later pass.
+  const Bits& reads(const Stmt& s) {
+    if (auto it = reads_.find(s.get()); it != reads_.end())
+      return it->second.second;
+    Bits r(words_, 0);
+    struct Reads : Visitor {
+      const std::unordered_map<std::string_view, std::size_t>& ids;
+      Bits& r;
+      Reads(const std::unordered_map<std::string_view, std::size_t>& i, Bits& b) : ids(i), r(b) {}
+      void visit_node(const Var& v) override {
+        const std::size_t id = ids.at(v.name);
+        r[id / 64] |= std::uint64_t{1} << (id % 64);
+      }
+    } visit{ids_, r};
+    if (const Block* b = as<Block>(s)) {
+      for (const Stmt& x : b->stmts)
+        add(r, reads(x));
+    } else if (const For* f = as<For>(s)) {
+      visit.visit(f->min);
+      visit.visit(f->extent);
+      add(r, reads(f->body));
+    } else {
+      visit.visit(s);
+    }
+    return reads_.emplace(s.get(), std::make_pair(s, std::move(r))).first->second.second;
+  }
+
+  Stmt dce_block(const Stmt& self, const Block& b, const Bits& live_after) {
+    Bits live = live_after;
+    std::vector<Stmt> kept;
+    bool changed = false;
+    for (auto it = b.stmts.rbegin(); it != b.stmts.rend(); ++it) {
+      const Stmt& s = *it;
+      if (const Decl* d = as<Decl>(s); d && !d->type.is_tile() && !has(live, d->name)) {
+        changed = true;
+        continue;
+      }
+      Stmt n = dce(s, live);
+      changed = changed || n != s;
+      if (!n)
+        continue;
+      add(live, reads(n));
+      kept.push_back(n);
+    }
+    if (!changed)
+      return self;
+    std::reverse(kept.begin(), kept.end());
+    return block(std::move(kept));
+  }
+
+  Stmt dce(const Stmt& s, const Bits& live_after) {
+    if (const Block* b = as<Block>(s))
+      return dce_block(s, *b, live_after);
+    if (const For* f = as<For>(s)) {
+      // Anything the body reads is live across iterations.
+      Bits live = live_after;
+      add(live, reads(f->body));
+      Stmt body = dce(f->body, live);
+      if (as<Block>(body)->stmts.empty())
+        return nullptr;
+      if (body == f->body)
+        return s;
+      return for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
+    }
+    return s;
+  }
+
+  std::unordered_map<std::string_view, std::size_t> ids_;
+  std::size_t words_ = 0;
+  std::unordered_map<const StmtNode*, std::pair<Stmt, Bits>> reads_;
+};
 } // namespace
 
 Stmt drop_dead_code(const Stmt& s) {
   // A loop keeps alive what its body read before the pass; once a pass has emptied an inner loop,
   // the lets only its bounds read die in the next one (a reduction chunk's `lo` and `hi` in a
   // writer that stores after the loop).
+  DeadCode dead(s);
   Stmt out = s;
   for (;;) {
-    Stmt next = dce(out, {});
+    Stmt next = dead.pass(out);
     next = next ? next : block({});
-    if (equal(next, out))
+    if (next == out || equal(next, out))
       return next;
     out = next;
   }

@@ -2,8 +2,10 @@
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/verifier_internal.hpp"
 
-#include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace tk::ir::verifier {
 
@@ -26,10 +28,14 @@ struct VarInfo {
 
 class FunctionChecker {
 public:
-  FunctionChecker(const Program& p, const Function& f) : prog_(p), fn_(f) {}
+  FunctionChecker(const Program& p, const Function& f) : prog_(p), fn_(f) {
+    for (const Tensor& t : p.tensors)
+      globals_.insert(t.name);
+    for (const CircularBuffer& c : p.cbs)
+      globals_.insert(c.name);
+  }
 
   void run() {
-    scopes_.emplace_back();
     std::set<std::string> seen;
     for (const Param& p : fn_.params) {
       if (!seen.insert(p.name).second)
@@ -47,7 +53,7 @@ public:
       default:
         fail("parameter " + q(p.name) + " has invalid type " + to_string(p.type));
       }
-      scopes_.back()[p.name] = {p.type, false};
+      put(p.name, {p.type, false});
     }
     if (!fn_.body)
       fail("function has no body");
@@ -57,22 +63,38 @@ public:
 private:
   const Program& prog_;
   const Function& fn_;
-  std::vector<std::map<std::string, VarInfo>> scopes_;
+  // The variables in scope. A name is declared at most once among the scopes a statement sees
+  // (a redeclaration is an error), so one map holds them all; `declared_` lists them in order and
+  // `scope_starts_` where each open scope's begin, so that closing a scope removes its own. The
+  // keys view the IR's names, which outlive the check.
+  std::unordered_map<std::string_view, VarInfo> vars_;
+  std::vector<std::string_view> declared_;
+  std::vector<std::size_t> scope_starts_;
+  std::unordered_set<std::string_view> globals_; // the program's tensors and CBs
   std::vector<ForRole> loops_;
   const ExprNode* row_value_ = nullptr; // the row.alloc / row.set a row's let or update holds
 
-  const VarInfo* lookup(const std::string& name) const {
-    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
-      if (auto f = it->find(name); f != it->end())
-        return &f->second;
-    return nullptr;
+  const VarInfo* lookup(std::string_view name) const {
+    auto f = vars_.find(name);
+    return f == vars_.end() ? nullptr : &f->second;
+  }
+  void put(std::string_view name, VarInfo v) {
+    vars_.emplace(name, v);
+    declared_.push_back(name);
   }
   void declare(const std::string& name, Type t, bool is_mutable) {
     if (lookup(name))
       fail("redeclaration of " + q(name));
-    if (prog_.find_tensor(name) || prog_.find_cb(name))
+    if (globals_.count(name))
       fail("variable " + q(name) + " shadows a tensor or circular buffer");
-    scopes_.back()[name] = {t, is_mutable};
+    put(name, {t, is_mutable});
+  }
+  void open_scope() { scope_starts_.push_back(declared_.size()); }
+  void close_scope() {
+    for (std::size_t i = scope_starts_.back(); i < declared_.size(); ++i)
+      vars_.erase(declared_[i]);
+    declared_.resize(scope_starts_.back());
+    scope_starts_.pop_back();
   }
   const Tensor& tensor(const std::string& name, std::string_view what) {
     const Tensor* t = prog_.find_tensor(name);
@@ -152,9 +174,9 @@ private:
     }
   }
   void scoped(const Stmt& s) {
-    scopes_.emplace_back();
+    open_scope();
     stmt(s);
-    scopes_.pop_back();
+    close_scope();
   }
 
   void loop(const For& f) {
@@ -188,12 +210,12 @@ private:
     case ForRole::reduction:
       break; // allowed anywhere
     }
-    scopes_.emplace_back();
+    open_scope();
     declare(f.var, Type::i32(), false);
     loops_.push_back(f.role);
     stmt(f.body);
     loops_.pop_back();
-    scopes_.pop_back();
+    close_scope();
   }
 
   Type expr(const Expr& e) {
@@ -239,17 +261,17 @@ private:
     case ExprKind::Binary: {
       const Binary& b = static_cast<const Binary&>(*e);
       Type a = expr(b.a), c = expr(b.b);
-      std::string op(to_string(b.op));
+      const std::string_view op = to_string(b.op);
       if (is_logical(b.op)) {
         if (a.kind != Type::Kind::boolean || c.kind != Type::Kind::boolean)
-          fail("operands of '" + op + "' are not bools: " + print(e));
+          fail("operands of '" + std::string(op) + "' are not bools: " + print(e));
         return Type::boolean();
       }
       bool ints = a.is_int() && c.is_int();
       bool floats = a.kind == Type::Kind::f32 && c.kind == Type::Kind::f32;
       if (!ints && !(floats && b.op != BinaryOp::mod))
-        fail("invalid operands " + to_string(a) + " and " + to_string(c) + " of '" + op +
-             "': " + print(e));
+        fail("invalid operands " + to_string(a) + " and " + to_string(c) + " of '" +
+             std::string(op) + "': " + print(e));
       return binary(b.op, b.a, b.b)->type;
     }
     case ExprKind::Load: {

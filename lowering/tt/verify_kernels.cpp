@@ -5,6 +5,7 @@
 #include "lowering/tt/target.hpp"
 #include "lowering/tt/verify_kernels_balance.hpp"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -178,12 +179,12 @@ public:
     if (c->fn == Intrinsic::dst_assume_zero)
       if (const IntImm* k = as<IntImm>(c->args[0]); k && touched_.count(k->value))
         fail("in '" + f_.name + "', " + one_line(s) + " reads DST slot " +
-             std::to_string(k->value) + " as zero, but `" + touched_.at(k->value) +
+             std::to_string(k->value) + " as zero, but `" + one_line(*touched_.at(k->value)) +
              "` used it earlier in the same section (DST is zero only where nothing wrote it "
              "since tile_regs_acquire)");
     for (std::size_t k : slots)
       if (const IntImm* i = as<IntImm>(c->args[k]); i && !touched_.count(i->value))
-        touched_.emplace(i->value, one_line(s)); // printed only when kept: the first use
+        touched_.emplace(i->value, &s); // the first use, printed only in a message
     if (pack)
       check_mask(*c, s);
     else
@@ -279,40 +280,50 @@ private:
     if (!idst || !ct || !rt || idst->value + ct->value * rt->value > cap_)
       fail("in '" + f_.name + "', " + one_line(s) + " writes DST slots past the " +
            std::to_string(cap_) + " DST holds (dst_fp32 = " + (fp32_ ? "true" : "false") + ")");
-    std::string text; // the statement, printed once, for the slots it is the first to use
     for (std::int64_t k = idst->value; k < idst->value + ct->value * rt->value; ++k) {
       if (!touched_.count(k))
-        touched_.emplace(k, text.empty() ? text = one_line(s) : text);
+        touched_.emplace(k, &s);
       held_[k] = {Held::value};
     }
   }
 
   void check_mask(const Call& c, const Stmt& s) {
     Held h = held(c.args[0]);
-    std::string at = "in '" + f_.name + "', " + one_line(s);
+    // Printed only for a message: every pack passes here.
+    auto at = [&] { return "in '" + f_.name + "', " + one_line(s); };
     if (h.kind == Held::from_reduction)
-      fail(at + " packs a value computed in DST from a reduction, which is defined only in its " +
+      fail(at() + " packs a value computed in DST from a reduction, which is defined only in its " +
            "row or column 0 on the device; pack the reduction under its mask first");
     if (mask_ >= 0 && h.kind == Held::value)
-      fail(at + " packs a value that is not a reduction while reduce_init's packer mask keeps " +
+      fail(at() + " packs a value that is not a reduction while reduce_init's packer mask keeps " +
            "only its " + axis(mask_) + " (reduce_uninit clears the mask)");
     if (mask_ >= 0 && h.kind == Held::reduction && h.dim != mask_)
-      fail(at + " packs a reduction defined in its " + axis(h.dim) +
+      fail(at() + " packs a reduction defined in its " + axis(h.dim) +
            " while reduce_init's packer mask keeps only its " + axis(mask_));
     if (mask_ < 0 && h.kind == Held::reduction)
-      fail(at + " packs a reduction without reduce_init's packer mask: off its " + axis(h.dim) +
+      fail(at() + " packs a reduction without reduce_init's packer mask: off its " + axis(h.dim) +
            " DST holds no defined value on the device");
   }
-  // Slot -> the first statement of the current section that used it.
-  std::map<std::int64_t, std::string> touched_;
+  // Slot -> the first statement of the current section that used it (a statement of the
+  // function's body, which outlives the check).
+  std::map<std::int64_t, const Stmt*> touched_;
 
   // Everything a walk depends on besides the statements.
   struct State {
     Phase ph;
-    std::map<std::int64_t, std::string> touched;
+    std::map<std::int64_t, const Stmt*> touched;
     std::map<std::int64_t, Held> held;
     int mask;
-    friend bool operator==(const State&, const State&) = default;
+    // The first uses compare by their text (what a message would print), as when they were kept
+    // printed: two statements that print alike leave the same state.
+    friend bool operator==(const State& a, const State& b) {
+      return a.ph == b.ph && a.held == b.held && a.mask == b.mask &&
+             std::equal(a.touched.begin(), a.touched.end(), b.touched.begin(), b.touched.end(),
+                        [](const auto& x, const auto& y) {
+                          return x.first == y.first && (x.second == y.second ||
+                                                        one_line(*x.second) == one_line(*y.second));
+                        });
+    }
   };
   State state(Phase ph) const { return {ph, touched_, held_, mask_}; }
   static std::string name(Phase p) {

@@ -207,7 +207,7 @@ int emit_code(const Options& options, Emit emit, const codegen::Lowered& lowered
   const std::string stem = file_stem(source_name(any, options.input));
   if (emit == Emit::template_data) {
     text << time_phase(times, "generate", [&] {
-      return codegen::template_data(lowered, stem).dump(2);
+      return codegen::template_data(lowered, stem).to_json().dump(2);
     }) << '\n';
     return time_phase(times, "write", [&] { return write_output(options, text.str(), out, err); })
                ? kOk

@@ -55,6 +55,25 @@ TEST(JinjaFloatRepr, MatchesPythonRepr) {
   EXPECT_EQ(float_repr(std::nan("")), "nan");
 }
 
+// Value::to_json is from_json's inverse for data (how codegen's template data, built as values,
+// prints with --emit=template-data); a tuple prints as an array, a macro has no JSON form.
+TEST(JinjaValueJson, ToJsonInvertsFromJson) {
+  const nlohmann::json j = nlohmann::json::parse(
+      R"({"a":[1,-2,3.5,true,null,"s"],"b":{"c":{},"d":[]},"e":1e-05,"f":9007199254740993})");
+  EXPECT_EQ(Value::from_json(j).to_json().dump(), j.dump());
+  Value tuple = Value::list({Value::integer(1), Value::string("x")}, true);
+  EXPECT_EQ(tuple.to_json().dump(), R"([1,"x"])");
+  // Entries print in the dict's order: nlohmann::json sorts keys, as template data is built.
+  Value d = Value::dict({{"b", Value::boolean(false)}, {"a", Value()}});
+  EXPECT_EQ(d.to_json().dump(), R"({"a":null,"b":false})");
+  try {
+    Value::macro({}).to_json();
+    FAIL() << "no error";
+  } catch (const std::logic_error& e) {
+    EXPECT_EQ(std::string(e.what()), "a Macro value has no JSON form");
+  }
+}
+
 TEST(JinjaSyntaxErrors, AreLocatedWithExactMessages) {
   EXPECT_EQ(error_of("{% for x xs %}{% endfor %}"), "t.jinja:1:10: error: expected 'in'");
   EXPECT_EQ(error_of("\n\n  {% if %}{% endif %}"),

@@ -5,10 +5,13 @@
 #include "lowering/front/infer_layout.hpp"
 #include "lowering/front/to_tile_ir.hpp"
 #include "lowering/ir/printer.hpp"
+#include "lowering/ir/reader.hpp"
 #include "lowering/pipeline.hpp"
+#include "lowering/verify_behind.hpp"
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <sstream>
 
 namespace tk::lower {
@@ -192,6 +195,77 @@ TEST(Pipeline, VerifierRejectsABrokenDump) {
     EXPECT_STREQ(e.what(), "internal error: IR invalid after to-tile-ir: in function 'p': store "
                            "to input tensor 'A'");
   }
+}
+
+std::shared_ptr<const ir::Module> module_of(const std::string& text) {
+  SourceFile file("m.ir", text);
+  Diagnostics d(&file);
+  std::optional<ir::Module> m = ir::read_module(file, d);
+  EXPECT_TRUE(m) << d.str();
+  return std::make_shared<const ir::Module>(std::move(*m));
+}
+
+// Verification one stage behind the chain (verify_behind.hpp) reports what verifying in step
+// reports: the first broken module, named after its stage, and nothing about later ones.
+TEST(Pipeline, VerificationBehindTheChainReportsTheFirstBrokenStage) {
+  auto good = module_of("program p {\n  tensor A: bf16[32, 32] input\n"
+                        "  func kernel p(A: tensor) {\n  }\n}\n");
+  auto bad = module_of("program p {\n  tensor A: bf16[32, 32] input\n"
+                       "  func kernel p(A: tensor) {\n    store A[0, 0] = tile.zeros()\n  }\n}\n");
+  const char* expected = "internal error: IR invalid after stage-b: in function 'p': store to "
+                         "input tensor 'A'";
+  for (bool behind : {true, false}) {
+    VerifyBehind v(behind);
+    try {
+      v.check(good, "stage-a");
+      v.check(bad, "stage-b");
+      v.check(bad, "stage-c");
+      v.finish();
+      FAIL() << "no internal error";
+    } catch (const InternalError& e) {
+      EXPECT_STREQ(e.what(), expected) << behind;
+    }
+  }
+  VerifyBehind v(true);
+  v.check(good, "stage-a");
+  v.check(good, "stage-b");
+  EXPECT_NO_THROW(v.finish());
+}
+
+// A stage that leaves its module untouched is not verified again, but only once that module was:
+// a broken module given to resume_pipeline is reported after the first stage, which changes
+// nothing.
+TEST(Pipeline, AnUnverifiedModuleLeftUntouchedIsVerified) {
+  auto bad = module_of("program p {\n  tensor A: bf16[32, 32] input\n"
+                       "  func kernel p(A: tensor) {\n    store A[0, 0] = tile.zeros()\n  }\n}\n");
+  Diagnostics d;
+  PipelineOptions o;
+  o.verify_each = true;
+  o.stop_after = "lower-reductions";
+  try {
+    resume_pipeline(*bad, "to-tile-ir", Target::tt, o, d);
+    FAIL() << "no internal error: " << d.str();
+  } catch (const InternalError& e) {
+    EXPECT_STREQ(e.what(), "internal error: IR invalid after lower-reductions: in function 'p': "
+                           "store to input tensor 'A'");
+  }
+}
+
+// The whole TT chain verified behind (no dumps) and in step (dumps asked for) gives the same
+// module.
+TEST(Pipeline, VerificationBehindGivesTheSameModule) {
+  Diagnostics d;
+  PipelineOptions o;
+  o.verify_each = true;
+  auto behind = run_pipeline(test::matmul_ast(), Target::tt, o, d);
+  ASSERT_TRUE(behind) << d.str();
+  std::ostringstream os;
+  o.dump = &os;
+  o.print_after.insert("verify-kernels");
+  auto in_step = run_pipeline(test::matmul_ast(), Target::tt, o, d);
+  ASSERT_TRUE(in_step) << d.str();
+  EXPECT_EQ(ir::print(*behind), ir::print(*in_step));
+  EXPECT_EQ(os.str(), "// after verify-kernels\n(unchanged)\n"); // it only checks
 }
 
 } // namespace

@@ -1,14 +1,23 @@
-// The generic IR -> JSON converter the templates of every target read.
-#include "codegen/ir_json.hpp"
+// The generic IR -> template value converter the templates of every target read (compared in
+// its JSON form, as --emit=template-data prints it).
+#include "codegen/ir_value.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace tk::codegen {
 namespace {
 
 using namespace ir;
 
-TEST(IrJson, ParenthesesFollowPrecedenceAndLeftAssociativity) {
+nlohmann::json to_json(const Expr& e) {
+  return to_value(e).to_json();
+}
+nlohmann::json to_json(const Stmt& s) {
+  return to_value(s).to_json();
+}
+
+TEST(IrValue, ParenthesesFollowPrecedenceAndLeftAssociativity) {
   Expr a = var("a", Type::i32()), b = var("b", Type::i32()), c = var("c", Type::i32());
   // (a + b) * c: the sum needs parentheses; a - (b - c): the right operand of equal precedence too;
   // a * b + c: none.
@@ -29,7 +38,7 @@ TEST(IrJson, ParenthesesFollowPrecedenceAndLeftAssociativity) {
   EXPECT_FALSE(j["a"]["parens"]);
 }
 
-TEST(IrJson, ExactShapeOfAStatement) {
+TEST(IrValue, ExactShapeOfAStatement) {
   Stmt s = for_loop("er", int_imm(0), int_imm(32), ForRole::serial,
                     evaluate(call(Intrinsic::cpu_tile_set,
                                   {var("t", Type::tile(DType::f32)), var("er", Type::i32()),
@@ -39,7 +48,7 @@ TEST(IrJson, ExactShapeOfAStatement) {
       R"({"body":{"kind":"block","stmts":[{"call":{"args":[{"kind":"var","name":"t","parens":false,"type":"tile<f32>"},{"kind":"var","name":"er","parens":false,"type":"i32"},{"kind":"int","parens":false,"type":"i32","value":0},{"form":"-inf","kind":"float","parens":false,"text":"-inf","type":"f32"}],"fn":"cpu.tile_set","kind":"call","parens":false,"type":"void"},"kind":"evaluate"}]},"end":{"kind":"int","parens":false,"type":"i32","value":32},"extent":{"kind":"int","parens":false,"type":"i32","value":32},"kind":"for","min":{"kind":"int","parens":false,"type":"i32","value":0},"role":"serial","var":"er"})");
 }
 
-TEST(IrJson, FloatFormsAndLoopEnd) {
+TEST(IrValue, FloatFormsAndLoopEnd) {
   EXPECT_EQ(to_json(float_imm(0.5))["form"], "finite");
   EXPECT_EQ(to_json(float_imm(1e-5))["text"], "1e-05");
   EXPECT_EQ(to_json(float_imm(INFINITY))["form"], "inf");
