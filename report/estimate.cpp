@@ -388,6 +388,18 @@ Estimate estimate(const Program& p, const Shape& shape) {
   est.math_fidelity = kFidelity[static_cast<int>(fidelity)];
   const int phases = phases_of(fidelity);
 
+  // The DRAM bytes of a count: its pages at each tensor's page size.
+  std::map<std::string, std::int64_t> page_bytes;
+  for (const Tensor& t : p.tensors)
+    page_bytes[t.name] = t.layout ? t.layout->page_size : tile_bytes(t.dtype);
+  auto dram_bytes = [&](const Counts& c) {
+    std::int64_t n = 0;
+    for (const auto* pages : {&c.pages_read, &c.pages_written})
+      for (const auto& [t, count] : *pages)
+        n += count * page_bytes.at(t);
+    return n;
+  };
+
   Counts total;
   for (const Env& per_core : cores) {
     Counts on_core;
@@ -406,8 +418,12 @@ Estimate estimate(const Program& p, const Shape& shape) {
       Env env;
       for (const Param& prm : f.params)
         env[prm.name] = std::nullopt;
+      const std::int64_t before = dram_bytes(on_core);
       if (!w.walk(f.body, env, on_core))
         throw InternalError("internal error: report: cannot count the loops of '" + k + "'");
+      if (f.config->data_movement) // a reader's or writer's DRAM traffic is on its kernel's NoC
+        est.dram_bytes_on_noc[f.config->data_movement->noc == Noc::noc_0 ? 0 : 1] +=
+            dram_bytes(on_core) - before;
     }
     // The pack thread overlaps the unpack and math threads (docs/timing.md): a core takes at
     // least the longer of the two.
@@ -440,8 +456,15 @@ Estimate estimate(const Program& p, const Shape& shape) {
   est.compute_cycles = total.compute_cycles;
   est.dram_bound_cycles = static_cast<double>(est.dram_bytes_read + est.dram_bytes_written) /
                           arch.dram_peak_bytes_per_cycle.value;
+  // The floor: every bank at its interleaved rate, and each NoC that has the DRAM queue
+  // (dram_total_nocs) carrying its kernels' bytes at the queue's rate; the emulator charges both.
   est.dram_floor_cycles = static_cast<double>(est.dram_bytes_read + est.dram_bytes_written) /
-                          (arch.num_nocs * arch.dram_read_total_bytes_per_cycle.value);
+                          (arch.dram_banks * arch.dram_bank_bytes_per_cycle.value);
+  for (int noc = 0; noc < 2; ++noc)
+    if (arch.dram_total_nocs.has(noc))
+      est.dram_floor_cycles =
+          std::max(est.dram_floor_cycles, static_cast<double>(est.dram_bytes_on_noc[noc]) /
+                                              arch.dram_read_total_bytes_per_cycle.value);
   return est;
 }
 

@@ -12,6 +12,7 @@
 
 #include <tk_emulator/timing_params.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -60,8 +61,11 @@ struct Estimate {
   double ideal_matmul_cycles = 0;         // GEMM_FLOPS: tiles x cycles per tile / grid cores
   std::int64_t dram_bytes_read = 0, dram_bytes_written = 0;
   double dram_bound_cycles = 0; // all bytes at the DRAM's peak
-  /// All bytes on every NoC at its rate for interleaved DRAM, the rate the timing model gives a
-  /// NoC's DRAM queue: no program of interleaved tensors runs faster in the model.
+  /// The DRAM bytes the data-movement kernels on NoC 0 and on NoC 1 read and write.
+  std::array<std::int64_t, 2> dram_bytes_on_noc{};
+  /// The longer of: all bytes at every bank's interleaved rate; and each NoC's bytes at its DRAM
+  /// queue's rate, for the NoCs that have one (ArchSpec::dram_total_nocs). The timing model
+  /// charges both, so no program of interleaved tensors runs faster in the model.
   double dram_floor_cycles = 0;
   double bound_cycles() const {
     return busiest_core_compute_cycles > dram_bound_cycles ? busiest_core_compute_cycles

@@ -109,9 +109,10 @@ std::string format_text(const Estimate& e) {
                      grouped(static_cast<std::int64_t>(dram_bytes)),
                      e.dram_bound_cycles > 0 ? dram_bytes / e.dram_bound_cycles : 0.0);
   out += fmt::format("DRAM floor     {:>14} cycles  {:>10.1f} us  at {:g} B/cycle, the timing "
-                     "model's interleaved rate on every NoC\n",
+                     "model's banks and NoC DRAM queues (NoC 0 {} B, NoC 1 {} B)\n",
                      cycles(e.dram_floor_cycles), e.dram_floor_cycles * us_per_cycle,
-                     e.dram_floor_cycles > 0 ? dram_bytes / e.dram_floor_cycles : 0.0);
+                     e.dram_floor_cycles > 0 ? dram_bytes / e.dram_floor_cycles : 0.0,
+                     grouped(e.dram_bytes_on_noc[0]), grouped(e.dram_bytes_on_noc[1]));
   out +=
       fmt::format("roofline       {:>14} cycles  {:>10.1f} us  {}-bound", cycles(e.bound_cycles()),
                   e.bound_cycles() * us_per_cycle, e.dram_bound() ? "DRAM" : "compute");
@@ -156,6 +157,7 @@ nlohmann::ordered_json to_json(const Estimate& e) {
   j["compute_bound_cycles"] = e.busiest_core_compute_cycles;
   j["dram_bound_cycles"] = e.dram_bound_cycles;
   j["dram_floor_cycles"] = e.dram_floor_cycles;
+  j["dram_bytes_on_noc"] = {e.dram_bytes_on_noc[0], e.dram_bytes_on_noc[1]};
   j["bound_cycles"] = e.bound_cycles();
   j["bound_us"] = e.bound_cycles() * 1e-3 / e.clock_ghz;
   j["bound"] = e.dram_bound() ? "dram" : "compute";

@@ -151,7 +151,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/batched_matmul/reader.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
-                                       .noc = tt::tt_metal::NOC::RISCV_1_default,
+                                       .noc = tt::tt_metal::NOC::NOC_0,
                                        .compile_args = tk_reader_compile_args});
 
   std::vector<std::uint32_t> tk_compute_compile_args;
@@ -172,7 +172,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/batched_matmul/writer.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_0,
-                                       .noc = tt::tt_metal::NOC::RISCV_0_default,
+                                       .noc = tt::tt_metal::NOC::NOC_1,
                                        .compile_args = tk_writer_compile_args});
 
   // The NoC coordinates of the worker core at a logical column and row (the multicasts' corners).
@@ -190,18 +190,18 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
     for (std::uint32_t core_x = 0; core_x < grid_cols; ++core_x) {
       const tt::tt_metal::CoreCoord tk_core{core_x, core_y};
       const std::uint32_t A_mcast_receives = std::min(core_x, 1u);
-      const std::uint32_t A_mcast_x0 = tk_noc_x(grid_cols - 1u, core_y);
-      const std::uint32_t A_mcast_y0 = tk_noc_y(grid_cols - 1u, core_y);
-      const std::uint32_t A_mcast_x1 = tk_noc_x(std::min(1u, grid_cols - 1u), core_y);
-      const std::uint32_t A_mcast_y1 = tk_noc_y(std::min(1u, grid_cols - 1u), core_y);
+      const std::uint32_t A_mcast_x0 = tk_noc_x(std::min(1u, grid_cols - 1u), core_y);
+      const std::uint32_t A_mcast_y0 = tk_noc_y(std::min(1u, grid_cols - 1u), core_y);
+      const std::uint32_t A_mcast_x1 = tk_noc_x(grid_cols - 1u, core_y);
+      const std::uint32_t A_mcast_y1 = tk_noc_y(grid_cols - 1u, core_y);
       const std::uint32_t A_mcast_dests = grid_cols - 1u;
       const std::uint32_t A_mcast_sender_x = tk_noc_x(0u, core_y);
       const std::uint32_t A_mcast_sender_y = tk_noc_y(0u, core_y);
       const std::uint32_t X_mcast_receives = std::min(core_y, 1u);
-      const std::uint32_t X_mcast_x0 = tk_noc_x(core_x, grid_rows - 1u);
-      const std::uint32_t X_mcast_y0 = tk_noc_y(core_x, grid_rows - 1u);
-      const std::uint32_t X_mcast_x1 = tk_noc_x(core_x, std::min(1u, grid_rows - 1u));
-      const std::uint32_t X_mcast_y1 = tk_noc_y(core_x, std::min(1u, grid_rows - 1u));
+      const std::uint32_t X_mcast_x0 = tk_noc_x(core_x, std::min(1u, grid_rows - 1u));
+      const std::uint32_t X_mcast_y0 = tk_noc_y(core_x, std::min(1u, grid_rows - 1u));
+      const std::uint32_t X_mcast_x1 = tk_noc_x(core_x, grid_rows - 1u);
+      const std::uint32_t X_mcast_y1 = tk_noc_y(core_x, grid_rows - 1u);
       const std::uint32_t X_mcast_dests = grid_rows - 1u;
       const std::uint32_t X_mcast_sender_x = tk_noc_x(core_x, 0u);
       const std::uint32_t X_mcast_sender_y = tk_noc_y(core_x, 0u);

@@ -184,7 +184,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/layernorm/reader.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
-                                       .noc = tt::tt_metal::NOC::RISCV_1_default,
+                                       .noc = tt::tt_metal::NOC::NOC_0,
                                        .compile_args = tk_reader_compile_args});
 
   std::vector<std::uint32_t> tk_compute_compile_args;
@@ -208,7 +208,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/layernorm/writer.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_0,
-                                       .noc = tt::tt_metal::NOC::RISCV_0_default,
+                                       .noc = tt::tt_metal::NOC::NOC_1,
                                        .compile_args = tk_writer_compile_args});
 
   // The NoC coordinates of the worker core at a logical column and row (the multicasts' corners).
@@ -241,10 +241,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
         const std::uint32_t gamma_mcast_receives =
             std::min(mcast_cols - std::min(core_x, mcast_cols), 1u) *
             std::min(mcast_rows - std::min(core_y, mcast_rows), 1u) * std::min(core_x + core_y, 1u);
-        const std::uint32_t gamma_mcast_x0 = tk_noc_x(mcast_cols - 1u, mcast_rows - 1u);
-        const std::uint32_t gamma_mcast_y0 = tk_noc_y(mcast_cols - 1u, mcast_rows - 1u);
-        const std::uint32_t gamma_mcast_x1 = tk_noc_x(0u, 0u);
-        const std::uint32_t gamma_mcast_y1 = tk_noc_y(0u, 0u);
+        const std::uint32_t gamma_mcast_x0 = tk_noc_x(0u, 0u);
+        const std::uint32_t gamma_mcast_y0 = tk_noc_y(0u, 0u);
+        const std::uint32_t gamma_mcast_x1 = tk_noc_x(mcast_cols - 1u, mcast_rows - 1u);
+        const std::uint32_t gamma_mcast_y1 = tk_noc_y(mcast_cols - 1u, mcast_rows - 1u);
         const std::uint32_t gamma_mcast_dests =
             (1u - std::min(core_x + core_y, 1u)) * (mcast_cols * mcast_rows - 1u);
         const std::uint32_t gamma_mcast_sender_x = tk_noc_x(0u, 0u);
@@ -252,10 +252,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
         const std::uint32_t beta_mcast_receives =
             std::min(mcast_cols - std::min(core_x, mcast_cols), 1u) *
             std::min(mcast_rows - std::min(core_y, mcast_rows), 1u) * std::min(core_x + core_y, 1u);
-        const std::uint32_t beta_mcast_x0 = tk_noc_x(mcast_cols - 1u, mcast_rows - 1u);
-        const std::uint32_t beta_mcast_y0 = tk_noc_y(mcast_cols - 1u, mcast_rows - 1u);
-        const std::uint32_t beta_mcast_x1 = tk_noc_x(0u, 0u);
-        const std::uint32_t beta_mcast_y1 = tk_noc_y(0u, 0u);
+        const std::uint32_t beta_mcast_x0 = tk_noc_x(0u, 0u);
+        const std::uint32_t beta_mcast_y0 = tk_noc_y(0u, 0u);
+        const std::uint32_t beta_mcast_x1 = tk_noc_x(mcast_cols - 1u, mcast_rows - 1u);
+        const std::uint32_t beta_mcast_y1 = tk_noc_y(mcast_cols - 1u, mcast_rows - 1u);
         const std::uint32_t beta_mcast_dests =
             (1u - std::min(core_x + core_y, 1u)) * (mcast_cols * mcast_rows - 1u);
         const std::uint32_t beta_mcast_sender_x = tk_noc_x(0u, 0u);

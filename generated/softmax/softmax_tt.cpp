@@ -135,7 +135,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const tt::tt_metal::KernelHandle tk_reader = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/softmax/reader.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_1,
-                                       .noc = tt::tt_metal::NOC::RISCV_1_default,
+                                       .noc = tt::tt_metal::NOC::NOC_0,
                                        .compile_args = tk_reader_compile_args});
 
   std::vector<std::uint32_t> tk_compute_compile_args;
@@ -159,7 +159,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::MatrixView<const 
   const tt::tt_metal::KernelHandle tk_writer = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/softmax/writer.cpp", tk_all_cores,
       tt::tt_metal::DataMovementConfig{.processor = tt::tt_metal::DataMovementProcessor::RISCV_0,
-                                       .noc = tt::tt_metal::NOC::RISCV_0_default,
+                                       .noc = tt::tt_metal::NOC::NOC_1,
                                        .compile_args = tk_writer_compile_args});
 
   // Per core, group 1 then group 2 (as the SDK's matmul_multi_core): its first work item and count.

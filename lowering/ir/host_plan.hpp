@@ -8,7 +8,7 @@
 //     DRAM buffers (bind-runtime-args, finalize-signature) and the kernels in launch order
 //     (finalize-signature).
 // Enumerators are TileKit's own (`riscv_1`, `noc_1`, `hifi4`); the SDK spellings
-// (`DataMovementProcessor::RISCV_1`, `NOC::RISCV_1_default`, `MathFidelity::HiFi4`) are a table in
+// (`DataMovementProcessor::RISCV_1`, `NOC::NOC_1`, `MathFidelity::HiFi4`) are a table in
 // templates/tt/host_tt.cpp.jinja.
 #pragma once
 

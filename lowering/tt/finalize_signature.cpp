@@ -80,11 +80,12 @@ void finalize(Program& p, Diagnostics& diags) {
     if (!f.config)
       throw InternalError("internal error: finalize-signature: '" + f.name +
                           "' has no kernel config (bind-runtime-args runs first)");
-    // Reader on RISCV_1, writer on RISCV_0, as the SDK's matmul examples (tt::kReaderNoc).
+    // Reader on RISCV_1 and the NoC TT reads DRAM on, writer on RISCV_0 and the NoC TT writes
+    // DRAM on, as ReaderDataMovementConfig / WriterDataMovementConfig (tt::reader_noc).
     if (f.kind == FuncKind::reader)
-      f.config->data_movement = DataMovementConfig{Processor::riscv_1, tt::kReaderNoc};
+      f.config->data_movement = DataMovementConfig{Processor::riscv_1, tt::reader_noc(p)};
     else if (f.kind == FuncKind::writer)
-      f.config->data_movement = DataMovementConfig{Processor::riscv_0, tt::kWriterNoc};
+      f.config->data_movement = DataMovementConfig{Processor::riscv_0, tt::writer_noc(p)};
     else
       f.config->compute = ComputeConfig{*fidelity, tt::dst_fp32(p), false,
                                         tt::unpack_to_dest_fp32(p, f), packs_bfp8(p, f)};

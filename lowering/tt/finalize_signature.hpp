@@ -1,6 +1,6 @@
 // finalize-signature (E1): afterwards the program is a complete launch plan a template renders
-// without decisions. The reader's kernel config gains `processor riscv_1 noc noc_1`, the writer's
-// `processor riscv_0 noc noc_0` (as the SDK's matmul examples), compute's its ComputeConfig
+// without decisions. The reader's kernel config gains `processor riscv_1 noc noc_0`, the writer's
+// `processor riscv_0 noc noc_1` (as TT's Reader/WriterDataMovementConfig), compute's ComputeConfig
 // (`math_fidelity` from the option, `fp32_dest_acc_en` = the program's dst_fp32,
 // `math_approx_mode false`); the host plan's buffers gain `size <T>_bytes page <bytes>` (each size
 // a new host let) and the plan lists its `kernels` in launch order: reader, compute, writer. With

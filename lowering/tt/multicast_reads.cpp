@@ -94,7 +94,7 @@ private:
   ir::NameSet names_;
   std::string x_, y_; // the per-core values
   bool grid_ = false;
-  Noc noc_ = tt::kReaderNoc;
+  Noc noc_ = Noc::noc_0;
   std::map<std::string, std::set<std::string>> deps_;
   std::set<std::string> control_;
 
@@ -224,8 +224,8 @@ ir::Module multicast_reads(const ir::Module& m, Diagnostics&) {
     // The reader's block reads, then the writer's (an input CB read_by writer: a blocked
     // matmul's B), each multicast on its own kernel's NoC.
     std::vector<std::pair<Function*, Stmt>> changed;
-    for (auto [kind, noc] : {std::pair{FuncKind::reader, tt::kReaderNoc},
-                             std::pair{FuncKind::writer, tt::kWriterNoc}}) {
+    for (auto [kind, noc] : {std::pair{FuncKind::reader, tt::reader_noc(p)},
+                             std::pair{FuncKind::writer, tt::writer_noc(p)}}) {
       Function* f = ir::find_function(p, kind);
       if (!f)
         continue;

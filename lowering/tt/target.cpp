@@ -1,5 +1,6 @@
 #include "lowering/tt/target.hpp"
 
+#include "arch/dram_nocs.hpp"
 #include "lowering/ir/intrinsics.hpp"
 #include "lowering/ir/visitor.hpp"
 #include "ops/ops.hpp"
@@ -10,6 +11,20 @@
 namespace tk::lower::tt {
 
 using ir::Intrinsic;
+
+namespace {
+ir::Noc noc(int n) {
+  return n == 0 ? ir::Noc::noc_0 : ir::Noc::noc_1;
+}
+} // namespace
+
+ir::Noc reader_noc(const ir::Program& p) {
+  return noc(arch::dram_nocs(arch_of(p)).read);
+}
+
+ir::Noc writer_noc(const ir::Program& p) {
+  return noc(arch::dram_nocs(arch_of(p)).write);
+}
 
 CbRange cb_range(ir::CBRole role) {
   switch (role) {

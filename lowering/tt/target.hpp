@@ -56,11 +56,13 @@ bool dst_fp32(const ir::Program& p);
 /// The decision itself, from the kernel function (before select-tile-ops rewrites it).
 bool decide_dst_fp32(const ir::Program& p, const ir::Function& kernel);
 
-/// The NoC of the reader and of the writer (finalize-signature), as the SDK's matmul examples:
-/// reader on RISCV_1 / NoC 1, writer on RISCV_0 / NoC 0. A multicast rectangle runs from the
-/// corner its NoC starts at: the smallest on NoC 0, the largest on NoC 1 (multicast-reads).
-constexpr ir::Noc kReaderNoc = ir::Noc::noc_1;
-constexpr ir::Noc kWriterNoc = ir::Noc::noc_0;
+/// The NoC of the reader (RISCV_1) and of the writer (RISCV_0) on the program's architecture
+/// (finalize-signature): TT's preferred NoCs for reading and for writing DRAM (arch/dram_nocs.hpp),
+/// as ReaderDataMovementConfig / WriterDataMovementConfig: the reader on NoC 0, the writer on
+/// NoC 1. A multicast rectangle runs from the corner its kernel's NoC starts at: the smallest on
+/// NoC 0, the largest on NoC 1 (multicast-reads).
+ir::Noc reader_noc(const ir::Program& p);
+ir::Noc writer_noc(const ir::Program& p);
 
 /// Semaphores a program may create per core (tt-metal's NUM_SEMAPHORES): two per multicast.
 constexpr std::int64_t kMaxSemaphores = 16;

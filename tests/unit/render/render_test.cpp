@@ -209,10 +209,9 @@ TEST(Generate, TtHostFollowsTheTypedPlan) {
   EXPECT_LT(r, c);
   for (const char* text :
        {".processor = tt::tt_metal::DataMovementProcessor::RISCV_1",
-        ".noc = tt::tt_metal::NOC::RISCV_1_default",
+        ".noc = tt::tt_metal::NOC::NOC_0",
         ".processor = tt::tt_metal::DataMovementProcessor::RISCV_0",
-        ".noc = tt::tt_metal::NOC::RISCV_0_default",
-        ".math_fidelity = tt::tt_metal::MathFidelity::LoFi",
+        ".noc = tt::tt_metal::NOC::NOC_1", ".math_fidelity = tt::tt_metal::MathFidelity::LoFi",
         // a blocked matmul's core grid, its semaphores and per-core values
         "tt::tt_metal::CoreRange({0, 0}, {grid_cols - 1, grid_rows - 1})",
         "tt::tt_metal::CreateSemaphore(tk_program, tk_all_cores, 0);",
@@ -221,7 +220,9 @@ TEST(Generate, TtHostFollowsTheTypedPlan) {
         "tk_y});\n"
         "    return static_cast<std::uint32_t>(tk_noc.x);\n",
         "const std::uint32_t A_mcast_sender_x = tk_noc_x(0u, core_y);\n",
-        "const std::uint32_t B_mcast_y1 = tk_noc_y(core_x, std::min(1u, grid_rows - 1u));\n",
+        // the reader multicasts on NoC 0: from the first receiver to the last
+        "const std::uint32_t B_mcast_y0 = tk_noc_y(core_x, std::min(1u, grid_rows - 1u));\n",
+        "const std::uint32_t B_mcast_y1 = tk_noc_y(core_x, grid_rows - 1u);\n",
         // the block rule's inputs once, in MatmulBlockLimits' order, then each call
         "tk::tt_host::MatmulBlockLimits tk_block_limits;\n  tk_block_limits.grid_x = 8;\n"
         "  tk_block_limits.grid_y = 8;\n  tk_block_limits.sub_rows = 2;\n",

@@ -409,11 +409,11 @@ TEST(TTStages, FinalizeSignatureCompletesTheHostPlan) {
 )");
   EXPECT_EQ(lines(text, "  func "),
             "  func reader mini_reader() runtime_args [x_addr, b_addr, start, count] compile_args "
-            "[x at 0, b at 2] processor riscv_1 noc noc_1 {\n"
+            "[x at 0, b at 2] processor riscv_1 noc noc_0 {\n"
             "  func compute mini_compute() runtime_args [alpha_bits, count] compile_args [] "
             "math_fidelity hifi4 fp32_dest_acc_en false math_approx_mode false {\n"
             "  func writer mini_writer() runtime_args [y_addr, start, count] compile_args [y at 0] "
-            "processor riscv_0 noc noc_0 {\n"
+            "processor riscv_0 noc noc_1 {\n"
             "  func host mini_host(alpha: f32, M: u32) {\n");
   EXPECT_EQ(plan(text), R"(  host_plan {
     split split_work_to_cores items work_items grid 8x8 row_wise false

@@ -242,20 +242,21 @@ TEST(TTStages, MulticastReadsSharesWhatARowOrAColumnReadsAlike) {
         "      df.read_block(cb_D, D, i * Nt + j, 2, 2, Nt, 1, 2, 2, 4)\n",
         "      for t in 0 .. core_x serial {\n"
         "        df.read_block(cb_A, A, i * Kt, 2, 2, Kt, 1, 2, 2, 4)\n",
-        // along a row: column 0 sends to columns grid_cols - 1 down to 1 (NoC 1's corner first)
+        // along a row: column 0 sends to columns 1 up to grid_cols - 1 (the reader is on NoC 0,
+        // whose rectangle starts at its smallest corner)
         "  func host_core mc_host_core(core_x: u32, core_y: u32, grid_cols: u32, grid_rows: u32) "
         "{\n"
         "    let A_mcast_receives: u32 = min(core_x, 1u)\n"
-        "    let A_mcast_x0: u32 = tt.noc_x(grid_cols - 1u, core_y)\n"
-        "    let A_mcast_y0: u32 = tt.noc_y(grid_cols - 1u, core_y)\n"
-        "    let A_mcast_x1: u32 = tt.noc_x(min(1u, grid_cols - 1u), core_y)\n"
-        "    let A_mcast_y1: u32 = tt.noc_y(min(1u, grid_cols - 1u), core_y)\n"
+        "    let A_mcast_x0: u32 = tt.noc_x(min(1u, grid_cols - 1u), core_y)\n"
+        "    let A_mcast_y0: u32 = tt.noc_y(min(1u, grid_cols - 1u), core_y)\n"
+        "    let A_mcast_x1: u32 = tt.noc_x(grid_cols - 1u, core_y)\n"
+        "    let A_mcast_y1: u32 = tt.noc_y(grid_cols - 1u, core_y)\n"
         "    let A_mcast_dests: u32 = grid_cols - 1u\n"
         "    let A_mcast_sender_x: u32 = tt.noc_x(0u, core_y)\n"
         "    let A_mcast_sender_y: u32 = tt.noc_y(0u, core_y)\n",
         // down a column: row 0 sends
         "    let B_mcast_receives: u32 = min(core_y, 1u)\n"
-        "    let B_mcast_x0: u32 = tt.noc_x(core_x, grid_rows - 1u)\n",
+        "    let B_mcast_x0: u32 = tt.noc_x(core_x, min(1u, grid_rows - 1u))\n",
         "    let B_mcast_sender_y: u32 = tt.noc_y(core_x, 0u)\n  }\n",
         "    semaphores [A_mcast_ready, A_mcast_valid, B_mcast_ready, B_mcast_valid]\n"})
     EXPECT_NE(out.find(line), std::string::npos) << line << "\n--- in ---\n" << out;

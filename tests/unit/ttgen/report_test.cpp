@@ -72,9 +72,12 @@ TEST(TtgenReport, MatmulCountsWorkedOutByHand) {
   EXPECT_EQ(j["compute_cycles"], 61440.0 + 160 * 64 + 80 * 32 + 1280.0);
   EXPECT_EQ(j["compute_bound_cycles"], 3136.0);
   EXPECT_DOUBLE_EQ(j["dram_bound_cycles"].get<double>(), 296.0 * 2048 / 288);
-  // The floor: the same bytes on Wormhole's two NoCs at 66.1 B/cycle each (wormhole_b0.hpp,
-  // dram_read_total_bytes_per_cycle: 56 cores reading interleaved DRAM at once).
-  EXPECT_DOUBLE_EQ(j["dram_floor_cycles"].get<double>(), 296.0 * 2048 / (2 * 66.1));
+  // The reader (NoC 0, TT's DRAM read NoC) reads A and B, the writer (NoC 1) writes C.
+  EXPECT_EQ(j["dram_bytes_on_noc"], nlohmann::json({216 * 2048, 80 * 2048}));
+  // The floor: the longer of all bytes at the 12 banks' 15.83 B/cycle each and NoC 1's bytes at
+  // its DRAM queue's 66.1 B/cycle (wormhole_b0.hpp: dram_bank_bytes_per_cycle,
+  // dram_read_total_bytes_per_cycle on dram_total_nocs = NoC 1): 3191 against 2479 cycles.
+  EXPECT_DOUBLE_EQ(j["dram_floor_cycles"].get<double>(), 296.0 * 2048 / (12 * 15.83));
   EXPECT_EQ(j["bound"], "compute");
   // GEMM_FLOPS's ideal: 960 products x 64 cycles over the 64 cores of the chip.
   EXPECT_DOUBLE_EQ(j["ideal_matmul_cycles"].get<double>(), 960.0 * 64 / 64);
