@@ -25,13 +25,16 @@ struct DataMovementConfig {
   KernelBuildOptLevel opt_level = KernelBuildOptLevel::O2;
 };
 
+// tt-metal's reader and writer configs take tt_metal/api/tt-metalium/kernel_types.hpp's
+// detail::preferred_noc_for_dram_read / _write: NOC_0 and NOC_1 on Wormhole and by default
+// (tt_metal/impl/kernels/kernel_types.cpp).
 struct ReaderDataMovementConfig : public DataMovementConfig {
   ReaderDataMovementConfig(std::vector<std::uint32_t> compile_args = {},
                            std::map<std::string, std::string> defines = {},
                            std::unordered_map<std::string, std::uint32_t> named_compile_args = {},
                            KernelBuildOptLevel opt_level = KernelBuildOptLevel::O2)
       : DataMovementConfig{DataMovementProcessor::RISCV_1,
-                           NOC::RISCV_1_default,
+                           NOC::NOC_0,
                            NOC_MODE::DM_DEDICATED_NOC,
                            std::move(compile_args),
                            std::move(defines),
@@ -45,7 +48,7 @@ struct WriterDataMovementConfig : public DataMovementConfig {
                            std::unordered_map<std::string, std::uint32_t> named_compile_args = {},
                            KernelBuildOptLevel opt_level = KernelBuildOptLevel::O2)
       : DataMovementConfig{DataMovementProcessor::RISCV_0,
-                           NOC::RISCV_0_default,
+                           NOC::NOC_1,
                            NOC_MODE::DM_DEDICATED_NOC,
                            std::move(compile_args),
                            std::move(defines),
