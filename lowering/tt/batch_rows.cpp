@@ -2,6 +2,7 @@
 
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
+#include "lowering/tt/call_match.hpp"
 #include "lowering/tt/cb_tile_args.hpp"
 #include "lowering/tt/fission_rows.hpp"
 #include "lowering/tt/target.hpp"
@@ -14,16 +15,9 @@ namespace tk::lower {
 namespace {
 
 using namespace tk::ir;
-
-const Call* call_of(const Stmt& s) {
-  const Evaluate* e = as<Evaluate>(s);
-  return e ? as<Call>(e->call) : nullptr;
-}
-
-std::string cb_name(const Expr& e) {
-  const Ref* r = as<Ref>(e);
-  return r && r->type.kind == Type::Kind::cb ? r->name : std::string();
-}
+using tt::call_of;
+using tt::cb_name;
+using tt::slot_args;
 
 bool same_count(const Expr& a, const Expr& b) {
   const Var* x = as<Var>(a);
@@ -31,13 +25,6 @@ bool same_count(const Expr& a, const Expr& b) {
   const IntImm* i = as<IntImm>(a);
   const IntImm* j = as<IntImm>(b);
   return (x && y && x->name == y->name) || (i && j && i->value == j->value);
-}
-
-// The DST slots a call names: its slot arguments, or pack_tile's first (the slot it packs).
-std::vector<std::size_t> slot_args(Intrinsic fn) {
-  if (fn == Intrinsic::pack_tile)
-    return {0};
-  return tt::dst_slot_args(fn);
 }
 
 void calls_in(const Stmt& s, std::vector<const Call*>& out, bool& other) {

@@ -2,6 +2,7 @@
 
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
+#include "lowering/tt/call_match.hpp"
 #include "lowering/tt/cb_tile_args.hpp"
 #include "lowering/tt/target.hpp"
 
@@ -14,24 +15,9 @@ namespace tk::lower {
 namespace {
 
 using namespace tk::ir;
-
-const Call* call_of(const Stmt& s) {
-  const Evaluate* e = as<Evaluate>(s);
-  return e ? as<Call>(e->call) : nullptr;
-}
-
-std::string cb_name(const Expr& e) {
-  const Ref* r = as<Ref>(e);
-  return r && r->type.kind == Type::Kind::cb ? r->name : std::string();
-}
-
-// The DST slots a call names: its `slot` arguments, or pack_tile's first argument (the slot it
-// packs from).
-std::vector<std::size_t> slot_args(Intrinsic fn) {
-  if (fn == Intrinsic::pack_tile)
-    return {0};
-  return tt::dst_slot_args(fn);
-}
+using tt::call_of;
+using tt::cb_name;
+using tt::slot_args;
 
 // A loop body this stage batches, analysed.
 struct Body {

@@ -2,6 +2,7 @@
 
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
+#include "lowering/tt/call_match.hpp"
 #include "lowering/tt/cb_tile_args.hpp"
 #include "lowering/tt/target.hpp"
 
@@ -14,16 +15,8 @@ namespace tk::lower {
 namespace {
 
 using namespace tk::ir;
-
-const Call* call_of(const Stmt& s) {
-  const Evaluate* e = as<Evaluate>(s);
-  return e ? as<Call>(e->call) : nullptr;
-}
-
-std::string cb_name(const Expr& e) {
-  const Ref* r = as<Ref>(e);
-  return r && r->type.kind == Type::Kind::cb ? r->name : std::string();
-}
+using tt::call_of;
+using tt::cb_name;
 
 // What a call does to a CB it names: pushes a tile (the packer, or the reader's streams, which
 // split-kernels gives to the reader in the order the body has them), pops, waits, reads, or
