@@ -2,6 +2,7 @@
 // their inputs and double references.
 #include "bench/tt_bench_programs.hpp"
 
+#include "baselines/flash_ttnn.hpp"
 #include "baselines/matmul.hpp"
 
 #include "attention.hpp"
@@ -82,6 +83,9 @@ const Program kProgramTable[] = {
     // bench/attention_hifi2.tk: the rule's q at HiFi2, the fidelity of TTNN's published
     // FlashAttention figures (docs/bench.md, "Like for like").
     {"attention_hifi2", true, Family::attention, "bf16", "fp32", "2HSSD", "HiFi2"},
+    // baselines/flash_ttnn.cpp: ttnn's causal SDPA prefill program (docs/baselines.md,
+    // "FlashAttention"), HiFi2 and a bf16 DST as the published figures; --chunks q,k.
+    {"flash_ttnn", false, Family::attention, "bf16", "bf16", "2HSSD", "HiFi2"},
 };
 } // namespace
 
@@ -438,7 +442,18 @@ RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::i
     tk::gen::attention_q8::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "attention_hifi2")
     tk::gen::attention_hifi2::run_tt(device, qv, kv, vv, scale, ov);
-  else if (name == "attention_bfp8") {
+  else if (name == "flash_ttnn") {
+    const tk::baselines::FlashShape fs{static_cast<std::uint32_t>(H), static_cast<std::uint32_t>(S),
+                                       static_cast<std::uint32_t>(D)};
+    const tk::baselines::FlashOptions fo{.q_chunk = o.q_chunk, .k_chunk = o.k_chunk};
+    r.plan = tk::baselines::describe_flash_plan(tk::baselines::flash_plan(device, fs, fo));
+    // Without the check no inputs are written and nothing is read back (a timing run).
+    const std::vector<float> got =
+        o.check ? tk::baselines::run_flash_ttnn(device, fs, qkv[0], qkv[1], qkv[2], scale, fo)
+                : tk::baselines::run_flash_ttnn(device, fs, {}, {}, {}, scale, fo);
+    for (std::size_t i = 0; i < got.size(); ++i)
+      out[i] = tk::bf16(got[i]);
+  } else if (name == "attention_bfp8") {
     // Q, K, V as floats: the generated host rounds them to Bfp8_b, and the reference below uses
     // the values those pages hold.
     const tk::TensorView<const float> q8{qf.data(), H, S, D}, k8{kf.data(), H, S, D},

@@ -109,6 +109,7 @@ struct Options {
   double check_budget = 0x1p30; // reference operations per program; beyond, rows are sampled
   bool check = true;
   bool math = true; // TK_EMULATOR_MATH: off projects without computing (and checks nothing)
+  std::uint32_t q_chunk = 256, k_chunk = 256; // flash_ttnn's chunks, in elements (--chunks q,k)
 };
 
 // What the output of one run looks like to the checker: given the checked row indices, feeds the
