@@ -104,11 +104,10 @@ FlashPlan flash_plan(const distributed::MeshDevice& device, FlashShape s, const 
 std::string describe_flash_plan(const FlashPlan& p) {
   std::ostringstream os;
   os << "flash_ttnn: chunks " << p.Sq_chunk_t << "x" << p.Sk_chunk_t << " tiles, " << p.cores
-     << " cores (" << p.nh_parallel << " head groups of " << p.nh_per_core << " x "
-     << p.q_parallel << " Q groups of " << p.q_per_core << " chunks"
-     << (p.balanced ? ", balanced low/high" : "") << "), QK subblock " << p.qk_subblock_h << "x"
-     << p.qk_subblock_w << ", OUT subblock " << p.out_subblock_h << "x" << p.out_subblock_w
-     << ", CBs " << p.cb_bytes << " B";
+     << " cores (" << p.nh_parallel << " head groups of " << p.nh_per_core << " x " << p.q_parallel
+     << " Q groups of " << p.q_per_core << " chunks" << (p.balanced ? ", balanced low/high" : "")
+     << "), QK subblock " << p.qk_subblock_h << "x" << p.qk_subblock_w << ", OUT subblock "
+     << p.out_subblock_h << "x" << p.out_subblock_w << ", CBs " << p.cb_bytes << " B";
   return os.str();
 }
 
@@ -180,23 +179,32 @@ std::vector<float> run_flash_ttnn(distributed::MeshDevice& device, FlashShape s,
   tt::tt_metal::TensorAccessorArgs(*kb).append_to(reader_ct);
   tt::tt_metal::TensorAccessorArgs(*vb).append_to(reader_ct);
   tt::tt_metal::TensorAccessorArgs(*ob).append_to(writer_ct);
-  const std::vector<std::uint32_t> compute_ct = {
-      p.St,           p.DHt,          p.Sq_chunk_t,          p.q_num_chunks,
-      p.Sk_chunk_t,   p.qk_subblock_h, p.qk_subblock_w,      p.out_subblock_h,
-      p.out_subblock_w, std::bit_cast<std::uint32_t>(scale), balanced, p.stats_granularity,
-      p.sub_exp_granularity, p.dht_granularity};
-  const auto reader = tt::tt_metal::CreateKernel(
-      program, detail::kernel("dataflow/sdpa_reader.cpp"), all,
-      tt::tt_metal::ReaderDataMovementConfig(reader_ct));
-  const auto writer = tt::tt_metal::CreateKernel(
-      program, detail::kernel("dataflow/sdpa_writer.cpp"), all,
-      tt::tt_metal::WriterDataMovementConfig(writer_ct));
-  const auto compute = tt::tt_metal::CreateKernel(
-      program, detail::kernel("compute/sdpa_flash.cpp"), all,
-      tt::tt_metal::ComputeConfig{.math_fidelity = o.fidelity,
-                                  .fp32_dest_acc_en = false,
-                                  .math_approx_mode = true,
-                                  .compile_args = compute_ct});
+  const std::vector<std::uint32_t> compute_ct = {p.St,
+                                                 p.DHt,
+                                                 p.Sq_chunk_t,
+                                                 p.q_num_chunks,
+                                                 p.Sk_chunk_t,
+                                                 p.qk_subblock_h,
+                                                 p.qk_subblock_w,
+                                                 p.out_subblock_h,
+                                                 p.out_subblock_w,
+                                                 std::bit_cast<std::uint32_t>(scale),
+                                                 balanced,
+                                                 p.stats_granularity,
+                                                 p.sub_exp_granularity,
+                                                 p.dht_granularity};
+  const auto reader =
+      tt::tt_metal::CreateKernel(program, detail::kernel("dataflow/sdpa_reader.cpp"), all,
+                                 tt::tt_metal::ReaderDataMovementConfig(reader_ct));
+  const auto writer =
+      tt::tt_metal::CreateKernel(program, detail::kernel("dataflow/sdpa_writer.cpp"), all,
+                                 tt::tt_metal::WriterDataMovementConfig(writer_ct));
+  const auto compute =
+      tt::tt_metal::CreateKernel(program, detail::kernel("compute/sdpa_flash.cpp"), all,
+                                 tt::tt_metal::ComputeConfig{.math_fidelity = o.fidelity,
+                                                             .fp32_dest_acc_en = false,
+                                                             .math_approx_mode = true,
+                                                             .compile_args = compute_ct});
   const std::uint32_t num_cores = static_cast<std::uint32_t>(grid.x * grid.y);
   for (std::uint32_t i = 0; i < num_cores; ++i) {
     const CoreCoord core = core_of(i);
@@ -208,9 +216,9 @@ std::vector<float> run_flash_ttnn(distributed::MeshDevice& device, FlashShape s,
       q0 = std::min(p.q_num_chunks, (i % p.q_parallel) * p.q_per_core);
       qn = std::min(p.q_num_chunks, q0 + p.q_per_core) - q0;
     }
-    tt::tt_metal::SetRuntimeArgs(program, reader, core,
-                                 {detail::addr(qb), detail::addr(kb), detail::addr(vb), h0, h1, q0,
-                                  qn});
+    tt::tt_metal::SetRuntimeArgs(
+        program, reader, core,
+        {detail::addr(qb), detail::addr(kb), detail::addr(vb), h0, h1, q0, qn});
     tt::tt_metal::SetRuntimeArgs(program, writer, core, {detail::addr(ob), h0, h1, q0, qn});
     tt::tt_metal::SetRuntimeArgs(program, compute, core, {h0, h1, q0, qn});
   }

@@ -91,8 +91,8 @@ TEST_P(FlashBaseline, MatchesDoubleReference) {
   const double scale = 1.0 / std::sqrt(static_cast<double>(s.D));
   const baselines::FlashPlan plan = baselines::flash_plan(device(), s, c.options);
   EXPECT_EQ(plan.balanced, c.balanced) << baselines::describe_flash_plan(plan);
-  const std::vector<float> got = baselines::run_flash_ttnn(device(), s, q, k, v,
-                                                           static_cast<float>(scale), c.options);
+  const std::vector<float> got =
+      baselines::run_flash_ttnn(device(), s, q, k, v, static_cast<float>(scale), c.options);
   const std::vector<double> ref = reference(floats(q), floats(k), floats(v), s, scale);
   ASSERT_EQ(got.size(), ref.size());
   std::size_t bad = 0;

@@ -91,8 +91,7 @@ void matmul_blocks(uint32_t in0_cb, uint32_t in1_cb, uint32_t out_cb, uint32_t M
       tile_regs_acquire();
       uint32_t in0_index = in0_index_offset, in1_index = in1_index_offset;
       for (uint32_t inner = 0; inner < K; ++inner) {
-        matmul_block(in0_cb, in1_cb, in0_index, in1_index, 0, transpose, subblock_w, subblock_h,
-                     K);
+        matmul_block(in0_cb, in1_cb, in0_index, in1_index, 0, transpose, subblock_w, subblock_h, K);
         ++in0_index;
         in1_index += N;
       }
