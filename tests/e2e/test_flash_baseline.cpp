@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -76,6 +77,10 @@ std::string name(const Case& c) {
   return std::to_string(c.shape.H) + "x" + std::to_string(c.shape.S) + "x" +
          std::to_string(c.shape.D) + "_q" + std::to_string(c.options.q_chunk) + "_k" +
          std::to_string(c.options.k_chunk);
+}
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << name(c);
 }
 
 class FlashBaseline : public ::testing::TestWithParam<Case> {};
