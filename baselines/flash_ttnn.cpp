@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include <tt-metalium/bfloat8.hpp>
 #include <tt-metalium/host_api.hpp>
 #include <tt-metalium/tensor_accessor_args.hpp>
 #include <tt-metalium/tilize_utils.hpp>
@@ -84,14 +85,19 @@ FlashPlan flash_plan(const distributed::MeshDevice& device, FlashShape s, const 
   p.stats_granularity = granularity(p.Sq_chunk_t, dst);
   p.sub_exp_granularity = granularity(p.Sk_chunk_t, dst);
   p.dht_granularity = granularity(p.DHt, dst);
+  if (o.data_format != tt::DataFormat::Float16_b && o.data_format != tt::DataFormat::Bfp8_b)
+    throw std::invalid_argument(name + ": Q, K, V and O are Float16_b or Bfp8_b");
   const std::uint64_t tile = tt::tile_size(tt::DataFormat::Float16_b);
+  const std::uint64_t io_tile = tt::tile_size(o.data_format);
   const std::uint64_t q_tiles = std::uint64_t{p.Sq_chunk_t} * p.DHt * (p.q_per_core > 1 ? 2 : 1);
   const std::uint64_t kv_tiles = 2ull * 2 * p.Sk_chunk_t * p.DHt;
   const std::uint64_t mask_tiles = 2ull * p.Sq_chunk_t * p.Sk_chunk_t;
   const std::uint64_t qk_tiles = std::uint64_t{p.Sq_chunk_t} * p.Sk_chunk_t;
-  const std::uint64_t out_tiles = 3ull * p.Sq_chunk_t * p.DHt; // out_im A, B and out
+  const std::uint64_t out_im_tiles = 2ull * p.Sq_chunk_t * p.DHt; // out_im A and B
+  const std::uint64_t out_tiles = std::uint64_t{p.Sq_chunk_t} * p.DHt;
   const std::uint64_t stats_tiles = 5ull * p.Sq_chunk_t;
-  p.cb_bytes = tile * (q_tiles + kv_tiles + mask_tiles + qk_tiles + out_tiles + stats_tiles + 2);
+  p.cb_bytes = io_tile * (q_tiles + kv_tiles + out_tiles) +
+               tile * (mask_tiles + qk_tiles + out_im_tiles + stats_tiles + 2);
   const auto budget = tk::rt::emu::device_arch(device).l1_cb_budget();
   if (p.cb_bytes > budget)
     throw std::invalid_argument(name + ": the CBs of chunks (" + std::to_string(o.q_chunk) + ", " +
@@ -120,12 +126,14 @@ std::vector<float> run_flash_ttnn(distributed::MeshDevice& device, FlashShape s,
   const std::size_t n = std::size_t{s.H} * s.S * s.D;
   if (io && (q.size() != n || k.size() != n || v.size() != n))
     throw std::invalid_argument("flash_ttnn: Q, K and V must hold H*S*D values each");
-  const std::uint32_t tile = tt::tile_size(tt::DataFormat::Float16_b);
+  const tt::DataFormat io_format = o.data_format;
+  const bool bfp8 = io_format == tt::DataFormat::Bfp8_b;
+  const std::uint32_t io_tile = tt::tile_size(io_format);
   const std::uint32_t tiles = s.H * p.St * p.DHt;
   auto dram = [&]() {
     return distributed::MeshBuffer::create(
-        distributed::ReplicatedBufferConfig{.size = std::uint64_t{tiles} * tile},
-        distributed::DeviceLocalBufferConfig{.page_size = tile,
+        distributed::ReplicatedBufferConfig{.size = std::uint64_t{tiles} * io_tile},
+        distributed::DeviceLocalBufferConfig{.page_size = io_tile,
                                              .buffer_type = tt::tt_metal::BufferType::DRAM},
         &device);
   };
@@ -133,11 +141,14 @@ std::vector<float> run_flash_ttnn(distributed::MeshDevice& device, FlashShape s,
   distributed::MeshCommandQueue& cq = device.mesh_command_queue();
   if (io) {
     const std::uint32_t rows = s.H * s.S;
-    const std::vector<bfloat16> qt = tilize_nfaces(q, rows, s.D), kt = tilize_nfaces(k, rows, s.D),
-                                vt = tilize_nfaces(v, rows, s.D);
-    distributed::EnqueueWriteMeshBuffer(cq, qb, qt, false);
-    distributed::EnqueueWriteMeshBuffer(cq, kb, kt, false);
-    distributed::EnqueueWriteMeshBuffer(cq, vb, vt, false);
+    for (auto [buffer, m] : {std::pair{&qb, &q}, std::pair{&kb, &k}, std::pair{&vb, &v}}) {
+      const std::vector<bfloat16> tiled = tilize_nfaces(*m, rows, s.D);
+      if (bfp8) // tiles in face order, packed to Bfp8_b pages as ttnn.from_torch(dtype=bfloat8_b)
+        distributed::EnqueueWriteMeshBuffer(
+            cq, *buffer, pack_as_bfp8_tiles(ttsl::Span<const bfloat16>(tiled), false, false), true);
+      else
+        distributed::EnqueueWriteMeshBuffer(cq, *buffer, tiled, true);
+    }
   }
 
   tt::tt_metal::Program program = tt::tt_metal::CreateProgram();
@@ -145,19 +156,19 @@ std::vector<float> run_flash_ttnn(distributed::MeshDevice& device, FlashShape s,
   // Cores in row-major order over the grid, as ttnn's program factory numbers them.
   const auto core_of = [&](std::uint32_t i) { return CoreCoord{i % grid.x, i / grid.x}; };
   const CoreRange all({0, 0}, {grid.x - 1, grid.y - 1});
-  const tt::DataFormat bf16 = tt::DataFormat::Float16_b;
-  auto cb = [&](tt::CBIndex index, std::uint64_t n_tiles) {
+  auto cb = [&](tt::CBIndex index, std::uint64_t n_tiles,
+                tt::DataFormat f = tt::DataFormat::Float16_b) {
+    const std::uint32_t page = tt::tile_size(f);
     tt::tt_metal::CreateCircularBuffer(
         program, all,
-        tt::tt_metal::CircularBufferConfig(static_cast<std::uint32_t>(n_tiles * tile),
-                                           {{index, bf16}})
-            .set_page_size(index, tile));
+        tt::tt_metal::CircularBufferConfig(static_cast<std::uint32_t>(n_tiles * page), {{index, f}})
+            .set_page_size(index, page));
   };
   const std::uint32_t q_chunk_tiles = p.Sq_chunk_t * p.DHt, kv_chunk_tiles = p.Sk_chunk_t * p.DHt;
   const std::uint32_t qk_tiles = p.Sq_chunk_t * p.Sk_chunk_t;
-  cb(tt::CBIndex::c_0, q_chunk_tiles * (p.q_per_core > 1 ? 2 : 1));
-  cb(tt::CBIndex::c_1, 2 * kv_chunk_tiles);
-  cb(tt::CBIndex::c_2, 2 * kv_chunk_tiles);
+  cb(tt::CBIndex::c_0, q_chunk_tiles * (p.q_per_core > 1 ? 2 : 1), io_format);
+  cb(tt::CBIndex::c_1, 2 * kv_chunk_tiles, io_format);
+  cb(tt::CBIndex::c_2, 2 * kv_chunk_tiles, io_format);
   cb(tt::CBIndex::c_3, 2 * qk_tiles);
   cb(tt::CBIndex::c_5, 1);
   cb(tt::CBIndex::c_7, 1);
@@ -167,7 +178,7 @@ std::vector<float> run_flash_ttnn(distributed::MeshDevice& device, FlashShape s,
   for (tt::CBIndex stats : {tt::CBIndex::c_27, tt::CBIndex::c_28, tt::CBIndex::c_29,
                             tt::CBIndex::c_30, tt::CBIndex::c_31})
     cb(stats, p.Sq_chunk_t);
-  cb(tt::CBIndex::c_16, q_chunk_tiles);
+  cb(tt::CBIndex::c_16, q_chunk_tiles, io_format);
 
   const std::uint32_t balanced = p.balanced ? 1 : 0;
   const std::vector<std::uint32_t> common = {p.St, p.DHt, p.Sq_chunk_t, p.q_num_chunks,
@@ -192,7 +203,8 @@ std::vector<float> run_flash_ttnn(distributed::MeshDevice& device, FlashShape s,
                                                  balanced,
                                                  p.stats_granularity,
                                                  p.sub_exp_granularity,
-                                                 p.dht_granularity};
+                                                 p.dht_granularity,
+                                                 bfp8 ? 1u : 0u};
   const auto reader =
       tt::tt_metal::CreateKernel(program, detail::kernel("dataflow/sdpa_reader.cpp"), all,
                                  tt::tt_metal::ReaderDataMovementConfig(reader_ct));
@@ -203,6 +215,10 @@ std::vector<float> run_flash_ttnn(distributed::MeshDevice& device, FlashShape s,
       tt::tt_metal::CreateKernel(program, detail::kernel("compute/sdpa_flash.cpp"), all,
                                  tt::tt_metal::ComputeConfig{.math_fidelity = o.fidelity,
                                                              .fp32_dest_acc_en = false,
+                                                             // The emulator models the packer's
+                                                             // rounding into Bfp8_b with it (no
+                                                             // cost; ttnn leaves it off).
+                                                             .bfp8_pack_precise = bfp8,
                                                              .math_approx_mode = true,
                                                              .compile_args = compute_ct});
   const std::uint32_t num_cores = static_cast<std::uint32_t>(grid.x * grid.y);
@@ -228,6 +244,13 @@ std::vector<float> run_flash_ttnn(distributed::MeshDevice& device, FlashShape s,
   if (!io) {
     distributed::Finish(cq);
     return {};
+  }
+  if (bfp8) {
+    std::vector<std::uint32_t> words;
+    distributed::EnqueueReadMeshBuffer(cq, words, ob, true);
+    return untilize_nfaces(
+        unpack_bfp8_tiles_into_float_vec(ttsl::Span<const std::uint32_t>(words), false, false),
+        s.H * s.S, s.D);
   }
   std::vector<bfloat16> tiled;
   distributed::EnqueueReadMeshBuffer(cq, tiled, ob, true);

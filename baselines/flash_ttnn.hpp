@@ -9,6 +9,7 @@
 
 #include <tt-metalium/bfloat16.hpp>
 #include <tt-metalium/distributed.hpp>
+#include <tt-metalium/tt_backend_api_types.hpp>
 
 namespace tk::baselines {
 
@@ -22,6 +23,9 @@ struct FlashOptions {
   std::uint32_t q_chunk = 256, k_chunk = 256;
   /// The published figures' compute config: HiFi2, math_approx_mode, bf16 DST.
   tt::tt_metal::MathFidelity fidelity = tt::tt_metal::MathFidelity::HiFi2;
+  /// Q, K, V and O in DRAM and their CBs: Float16_b, or Bfp8_b (the report's bfp8 row); the
+  /// intermediates are Float16_b either way, as ttnn's.
+  tt::DataFormat data_format = tt::DataFormat::Float16_b;
 };
 
 /// The program factory's choices for a shape on the device's grid.
@@ -40,7 +44,8 @@ FlashPlan flash_plan(const tt::tt_metal::distributed::MeshDevice& device, FlashS
 std::string describe_flash_plan(const FlashPlan& plan);
 
 /// O = softmax(Q K^T * scale, causal) V per head. q, k, v: H*S x D row-major, or all empty (no
-/// inputs written, no output read: a timing run). Returns O row-major as floats.
+/// inputs written, no output read: a timing run). Returns O row-major as floats. With Bfp8_b the
+/// inputs are packed to Bfp8_b pages as ttnn.from_torch(dtype=bfloat8_b) does.
 std::vector<float> run_flash_ttnn(tt::tt_metal::distributed::MeshDevice& device, FlashShape shape,
                                   const std::vector<bfloat16>& q, const std::vector<bfloat16>& k,
                                   const std::vector<bfloat16>& v, float scale,

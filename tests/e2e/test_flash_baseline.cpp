@@ -9,6 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <tt-metalium/bfloat8.hpp>
+#include <tt-metalium/tilize_utils.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -76,7 +79,20 @@ struct Case {
 std::string name(const Case& c) {
   return std::to_string(c.shape.H) + "x" + std::to_string(c.shape.S) + "x" +
          std::to_string(c.shape.D) + "_q" + std::to_string(c.options.q_chunk) + "_k" +
-         std::to_string(c.options.k_chunk);
+         std::to_string(c.options.k_chunk) +
+         (c.options.data_format == tt::DataFormat::Bfp8_b ? "_bfp8" : "");
+}
+
+// The values a Bfp8_b DRAM buffer holds for m (rows x cols): tiled, packed as the baseline packs
+// its inputs, and back.
+std::vector<float> bfp8_values(const std::vector<bfloat16>& m, std::uint32_t rows,
+                               std::uint32_t cols) {
+  const std::vector<bfloat16> tiled = tilize_nfaces(m, rows, cols);
+  const std::vector<std::uint32_t> words =
+      pack_as_bfp8_tiles(ttsl::Span<const bfloat16>(tiled), false, false);
+  return untilize_nfaces(
+      unpack_bfp8_tiles_into_float_vec(ttsl::Span<const std::uint32_t>(words), false, false), rows,
+      cols);
 }
 
 void PrintTo(const Case& c, std::ostream* os) {
@@ -98,7 +114,11 @@ TEST_P(FlashBaseline, MatchesDoubleReference) {
   EXPECT_EQ(plan.balanced, c.balanced) << baselines::describe_flash_plan(plan);
   const std::vector<float> got =
       baselines::run_flash_ttnn(device(), s, q, k, v, static_cast<float>(scale), c.options);
-  const std::vector<double> ref = reference(floats(q), floats(k), floats(v), s, scale);
+  const bool bfp8 = c.options.data_format == tt::DataFormat::Bfp8_b;
+  const auto in = [&](const std::vector<bfloat16>& m) {
+    return bfp8 ? bfp8_values(m, static_cast<std::uint32_t>(rows), s.D) : floats(m);
+  };
+  const std::vector<double> ref = reference(in(q), in(k), in(v), s, scale);
   ASSERT_EQ(got.size(), ref.size());
   std::size_t bad = 0;
   double max_err = 0, bound_sum = 0, signed_sum = 0;
@@ -123,13 +143,17 @@ TEST_P(FlashBaseline, MatchesDoubleReference) {
 
 // 16 heads of 512: 16 head groups x 4 Q groups of 2 chunks, balanced low/high; 2 heads: 8 Q groups
 // of one chunk; Q chunks of two K chunks and K chunks of two Q chunks (the mask on two chunks, and
-// a K chunk reaching past the Q chunk's last row).
+// a K chunk reaching past the Q chunk's last row); the first with Q, K, V and O in Bfp8_b, against
+// the reference on the values the Bfp8_b pages hold.
 INSTANTIATE_TEST_SUITE_P(
     Shapes, FlashBaseline,
     ::testing::Values(Case{{16, 512, 64}, {.q_chunk = 64, .k_chunk = 64}, true},
                       Case{{2, 256, 64}, {.q_chunk = 64, .k_chunk = 32}, false},
                       Case{{2, 256, 96}, {.q_chunk = 32, .k_chunk = 64}, false},
-                      Case{{1, 512, 128}, {.q_chunk = 128, .k_chunk = 128}, false}),
+                      Case{{1, 512, 128}, {.q_chunk = 128, .k_chunk = 128}, false},
+                      Case{{16, 512, 64},
+                           {.q_chunk = 64, .k_chunk = 64, .data_format = tt::DataFormat::Bfp8_b},
+                           true}),
     [](const ::testing::TestParamInfo<Case>& param) { return name(param.param); });
 
 TEST(FlashBaselinePlan, ChunksThatDoNotDivideSAreRejected) {

@@ -15,15 +15,15 @@
 // (ttnn bakes the scale into exp_tile_init's template); the small exps and reciprocals of the
 // statistics are exp_tile / recip_tile on VectorMode::C (ttnn's custom first-column SFPI
 // functions); the packer's ReLU after the approximate exp is not set (it clamps what InputClamping
-// ::None leaves below -88 to 0); every CB holds Float16_b, so the reconfig_data_format calls, which
-// cost nothing when formats agree, are left out. Where ttnn packs onto a full CB in place (its
-// add_block_inplace, recip_block_inplace, the L1-accumulated OUT) without reserving, this kernel
-// pops and re-reserves the same pages first (as ttnn's lightweight mask path does): the same L1
-// pages and the same calls to the hardware, in the order the emulator's CB checks accept.
+// ::None leaves below -88 to 0); the reconfig_data_format calls are made only with Bfp8_b Q, K, V
+// and O (every other CB holds Float16_b), where the formats differ. Where ttnn packs onto a full CB
+// in place (its add_block_inplace, recip_block_inplace, the L1-accumulated OUT) without reserving,
+// this kernel pops and re-reserves the same pages first (as ttnn's lightweight mask path does): the
+// same L1 pages and the same calls to the hardware, in the order the emulator's CB checks accept.
 // Compile-time args: St (K tile rows), DHt, Sq_chunk_t, q_num_chunks, Sk_chunk_t, qk_subblock_h,
 // qk_subblock_w, out_subblock_h, out_subblock_w, scale (fp32 bits), balanced (1: each core's Q
 // chunks are a low and a high half), stats, sub_exp, dht and reduce granularities (ttnn's
-// STATS_/SUB_EXP_/DHT_/REDUCE_GRANULARITY defines).
+// STATS_/SUB_EXP_/DHT_/REDUCE_GRANULARITY defines), bfp8 (1: Q, K, V and O are Bfp8_b).
 // Runtime args: first head, end head, first Q chunk (local_q_start), Q chunks per core.
 #include <cstdint>
 #include <utility>
@@ -36,6 +36,7 @@
 #include "api/compute/eltwise_unary/recip.h"
 #include "api/compute/matmul.h"
 #include "api/compute/pack.h"
+#include "api/compute/reconfig_data_format.h"
 #include "api/compute/reduce.h"
 #include "api/compute/reg_api.h"
 #include "api/compute/tile_move_copy.h"
@@ -56,6 +57,9 @@ constexpr bool balanced = get_compile_time_arg_val(10) == 1;
 constexpr uint32_t stats_granularity = get_compile_time_arg_val(11);
 constexpr uint32_t sub_exp_granularity = get_compile_time_arg_val(12);
 constexpr uint32_t dht_granularity = get_compile_time_arg_val(13);
+// Q, K, V and O in Bfp8_b (the intermediates stay Float16_b): the unpacker and packer switch
+// formats where ttnn's kernel reconfigures them.
+constexpr bool bfp8 = get_compile_time_arg_val(14) == 1;
 constexpr uint16_t scale_bf16 = scale_fp32 >> 16;
 
 constexpr uint32_t cb_q_in = tt::CBIndex::c_0;
@@ -337,17 +341,30 @@ void kernel_main() {
       uint32_t prev_out = cb_out_im_A, cur_out = cb_out_im_B;
       for (uint32_t k_chunk = 0; k_chunk < k_chunk_end; ++k_chunk) {
         // QK = Q K^T (K's chunk arrives with its tiles in transposed order).
+        if constexpr (bfp8) {
+          reconfig_data_format(cb_k_in, cb_q_in);
+          pack_reconfig_data_format(cb_qk_im);
+        }
         matmul_blocks(cb_q_in, cb_k_in, cb_qk_im, Sq_chunk_t, Sk_chunk_t, DHt, qk_subblock_h,
                       qk_subblock_w, true);
         // The mask only where the K chunk reaches past the Q chunk's first row.
-        if (q_start_tile < (k_chunk + 1) * Sk_chunk_t)
+        if (q_start_tile < (k_chunk + 1) * Sk_chunk_t) {
+          if constexpr (bfp8)
+            reconfig_data_format(cb_qk_im, cb_mask_in);
           add_block_inplace(cb_qk_im, cb_mask_in, qk_chunk_tiles);
+        }
+        if constexpr (bfp8)
+          reconfig_data_format(cb_qk_im, cb_identity_scale_in);
         reduce_max_c(cur_max, prev_max, Sk_chunk_t, k_chunk > 0);
         sub_exp_block_bcast_cols_inplace(cur_max, cur_sum, Sk_chunk_t);
-        // OUT_cur = QK V.
+        // OUT_cur = QK V (srcA takes V, srcB the scores: the matmul's operands are swapped).
+        if constexpr (bfp8)
+          reconfig_data_format(cb_v_in, cb_qk_im);
         matmul_blocks(cb_qk_im, cb_v_in, cur_out, Sq_chunk_t, DHt, Sk_chunk_t, out_subblock_h,
                       out_subblock_w, false);
         cb_pop_front(cb_qk_im, qk_chunk_tiles);
+        if constexpr (bfp8)
+          reconfig_data_format(prev_max, cur_max);
         if (k_chunk > 0) {
           sub_exp_block(prev_max, cur_max, cb_exp_max_diff, Sq_chunk_t);
           cb_pop_front(prev_max, Sq_chunk_t);
@@ -361,6 +378,8 @@ void kernel_main() {
       }
       matmul_reduce(prev_sum);
       recip_block_inplace(prev_sum, Sq_chunk_t);
+      if constexpr (bfp8)
+        pack_reconfig_data_format(cb_out);
       mul_block_bcast_cols<false>(prev_out, prev_sum, cb_out, Sq_chunk_t, DHt);
       cb_pop_front(prev_max, Sq_chunk_t);
       cb_pop_front(cb_q_in, q_chunk_tiles);
