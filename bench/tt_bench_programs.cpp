@@ -447,11 +447,18 @@ RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::i
   else if (name == "flash_ttnn" || name == "flash_ttnn_bfp8") {
     const tk::baselines::FlashShape fs{static_cast<std::uint32_t>(H), static_cast<std::uint32_t>(S),
                                        static_cast<std::uint32_t>(D)};
-    const tk::baselines::FlashOptions fo{.q_chunk = o.q_chunk,
-                                         .k_chunk = o.k_chunk,
-                                         .data_format = name == "flash_ttnn_bfp8"
-                                                            ? tt::DataFormat::Bfp8_b
-                                                            : tt::DataFormat::Float16_b};
+    tk::baselines::FlashOptions fo{.q_chunk = o.q_chunk,
+                                   .k_chunk = o.k_chunk,
+                                   .data_format = name == "flash_ttnn_bfp8"
+                                                      ? tt::DataFormat::Bfp8_b
+                                                      : tt::DataFormat::Float16_b};
+    if (!o.chunks_given) {
+      try {
+        tk::baselines::flash_plan(device, fs, fo);
+      } catch (const std::invalid_argument&) { // the CBs of 256,256 do not fit (D = 256)
+        fo.k_chunk = 128;
+      }
+    }
     r.plan = tk::baselines::describe_flash_plan(tk::baselines::flash_plan(device, fs, fo));
     // Without the check no inputs are written and nothing is read back (a timing run).
     const std::vector<float> got =
