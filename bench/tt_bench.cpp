@@ -270,6 +270,12 @@ int main(int argc, char** argv) {
                  "spaced rows are checked")
       ->capture_default_str();
   app.add_flag("--no-check", no_check, "skip the reference check");
+  std::vector<std::uint32_t> chunks;
+  app.add_option("--chunks", chunks,
+                 "flash_ttnn's q_chunk_size,k_chunk_size (multiples of 32 dividing S; "
+                 "default 256,256, or 256,128 where those CBs do not fit L1)")
+      ->delimiter(',')
+      ->expected(2);
   app.add_flag("--list", list, "print the programs, one per line, and exit");
   std::string arch = TK_BENCH_ARCH;
   app.add_option("--arch", arch,
@@ -295,6 +301,8 @@ int main(int argc, char** argv) {
   // the device is created; docs/emulator.md).
   setenv("TK_EMULATOR_ARCH", TK_BENCH_ARCH, 1);
   options.check = !no_check;
+  if (chunks.size() == 2)
+    options.q_chunk = chunks[0], options.k_chunk = chunks[1], options.chunks_given = true;
   auto shape_of = [](const Program& p) {
     return p.family == Family::matmul ? "M,K,N" : p.family == Family::attention ? "H,S,D" : "M,N";
   };

@@ -2,6 +2,7 @@
 // their inputs and double references.
 #include "bench/tt_bench_programs.hpp"
 
+#include "baselines/flash_ttnn.hpp"
 #include "baselines/matmul.hpp"
 
 #include "attention.hpp"
@@ -82,6 +83,11 @@ const Program kProgramTable[] = {
     // bench/attention_hifi2.tk: the rule's q at HiFi2, the fidelity of TTNN's published
     // FlashAttention figures (docs/bench.md, "Like for like").
     {"attention_hifi2", true, Family::attention, "bf16", "fp32", "2HSSD", "HiFi2"},
+    // baselines/flash_ttnn.cpp: ttnn's causal SDPA prefill program (docs/baselines.md,
+    // "FlashAttention"), HiFi2 and a bf16 DST as the published figures; --chunks q,k.
+    {"flash_ttnn", false, Family::attention, "bf16", "bf16", "2HSSD", "HiFi2"},
+    // The same with Q, K, V and O in Bfp8_b (the report's bfp8 row).
+    {"flash_ttnn_bfp8", false, Family::attention, "bfp8_b", "bf16", "2HSSD", "HiFi2"},
 };
 } // namespace
 
@@ -438,7 +444,29 @@ RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::i
     tk::gen::attention_q8::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "attention_hifi2")
     tk::gen::attention_hifi2::run_tt(device, qv, kv, vv, scale, ov);
-  else if (name == "attention_bfp8") {
+  else if (name == "flash_ttnn" || name == "flash_ttnn_bfp8") {
+    const tk::baselines::FlashShape fs{static_cast<std::uint32_t>(H), static_cast<std::uint32_t>(S),
+                                       static_cast<std::uint32_t>(D)};
+    tk::baselines::FlashOptions fo{.q_chunk = o.q_chunk,
+                                   .k_chunk = o.k_chunk,
+                                   .data_format = name == "flash_ttnn_bfp8"
+                                                      ? tt::DataFormat::Bfp8_b
+                                                      : tt::DataFormat::Float16_b};
+    if (!o.chunks_given) {
+      try {
+        tk::baselines::flash_plan(device, fs, fo);
+      } catch (const std::invalid_argument&) { // the CBs of 256,256 do not fit (D = 256)
+        fo.k_chunk = 128;
+      }
+    }
+    r.plan = tk::baselines::describe_flash_plan(tk::baselines::flash_plan(device, fs, fo));
+    // Without the check no inputs are written and nothing is read back (a timing run).
+    const std::vector<float> got =
+        o.check ? tk::baselines::run_flash_ttnn(device, fs, qkv[0], qkv[1], qkv[2], scale, fo)
+                : tk::baselines::run_flash_ttnn(device, fs, {}, {}, {}, scale, fo);
+    for (std::size_t i = 0; i < got.size(); ++i)
+      out[i] = tk::bf16(got[i]);
+  } else if (name == "attention_bfp8") {
     // Q, K, V as floats: the generated host rounds them to Bfp8_b, and the reference below uses
     // the values those pages hold.
     const tk::TensorView<const float> q8{qf.data(), H, S, D}, k8{kf.data(), H, S, D},
@@ -447,7 +475,7 @@ RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::i
   } else
     throw std::logic_error("not an attention program: " + name);
   r.wall_seconds = seconds_since(start);
-  if (name == "attention_bfp8") {
+  if (name == "attention_bfp8" || name == "flash_ttnn_bfp8") {
     std::vector<float> qr = tk::cpu::round_to_bfp8(tk::TensorView<const float>{qf.data(), H, S, D}),
                        kr = tk::cpu::round_to_bfp8(tk::TensorView<const float>{kf.data(), H, S, D}),
                        vr = tk::cpu::round_to_bfp8(tk::TensorView<const float>{vf.data(), H, S, D});

@@ -109,6 +109,10 @@ struct Options {
   double check_budget = 0x1p30; // reference operations per program; beyond, rows are sampled
   bool check = true;
   bool math = true; // TK_EMULATOR_MATH: off projects without computing (and checks nothing)
+  // flash_ttnn's chunks, in elements (--chunks q,k). Without --chunks: 256,256, or 256,128 where
+  // 256,256's CBs do not fit L1 (D = 256; the fastest pair there).
+  std::uint32_t q_chunk = 256, k_chunk = 256;
+  bool chunks_given = false;
 };
 
 // What the output of one run looks like to the checker: given the checked row indices, feeds the
