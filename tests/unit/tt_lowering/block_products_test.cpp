@@ -39,16 +39,17 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 // otherwise.
 TEST(BlockProducts, RunsABatchsScoresAsOneBlockOfRows) {
   const std::string out = run_stage("block-products", after_insert_cb_protocol());
-  EXPECT_NE(out.find("          if qc * q + (qrb * 4 + 3) <= St - 1 && q_cols >= 1 {\n"
-                     "            for e in 0 .. stream_kept reduction {\n"
-                     "              matmul_block(cb_Q_win, cb_K_win, (min(qc * q + qrb * 4, St - 1) "
-                     "- qc * q) * q_cols + e, e, 0, 1, 1, 4, q_cols)\n"
-                     "            }\n"
-                     "          } else {\n"
-                     "            for e in 0 .. stream_kept reduction {\n"
-                     "              matmul_tiles.bt(cb_Q_win, cb_K_win, (min(qc * q + qrb * 4, St "
-                     "- 1) - qc * q) * q_cols + e, e, 0)\n"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find("          if qc * q + (qrb * 4 + 3) <= St - 1 && q_cols >= 1 {\n"
+               "            for e in 0 .. stream_kept reduction {\n"
+               "              matmul_block(cb_Q_win, cb_K_win, (min(qc * q + qrb * 4, St - 1) "
+               "- qc * q) * q_cols + e, e, 0, 1, 1, 4, q_cols)\n"
+               "            }\n"
+               "          } else {\n"
+               "            for e in 0 .. stream_kept reduction {\n"
+               "              matmul_tiles.bt(cb_Q_win, cb_K_win, (min(qc * q + qrb * 4, St "
+               "- 1) - qc * q) * q_cols + e, e, 0)\n"),
+      std::string::npos)
       << out;
   // The batch of 2 likewise, 2×1; the last row alone and the diagonal's rows (one a section)
   // stay matmul_tiles.
@@ -94,9 +95,8 @@ TEST(BlockProducts, LeavesRowsNotAStrideApart) {
             std::string::npos)
       << out;
   // Products into slots out of order are not a block either.
-  const std::string swapped =
-      replaced(replaced(in, "db * 3 + 1, 2)", "db * 3 + 1, 3)"), "db * 3 + 2, 3)",
-               "db * 3 + 2, 2)");
+  const std::string swapped = replaced(replaced(in, "db * 3 + 1, 2)", "db * 3 + 1, 3)"),
+                                       "db * 3 + 2, 3)", "db * 3 + 2, 2)");
   const std::string out2 = run_stage("block-products", swapped);
   EXPECT_EQ(count(out2, "matmul_block(cb_p, cb_V_win, 0, db * 3,"), 0) << out2;
 }
