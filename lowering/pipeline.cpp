@@ -17,6 +17,7 @@
 #include "lowering/tt/batch_sections.hpp"
 #include "lowering/tt/bind_runtime_args.hpp"
 #include "lowering/tt/block_matmul.hpp"
+#include "lowering/tt/block_products.hpp"
 #include "lowering/tt/choose_blocks.hpp"
 #include "lowering/tt/chunk_rows.hpp"
 #include "lowering/tt/finalize_signature.hpp"
@@ -141,6 +142,10 @@ constexpr Stage kTT[] = {
      "reader: reserve, NoC read, barrier, push; writer: wait, NoC write, "
      "barrier, pop",
      insert_cb_protocol},
+    {"block-products",
+     "a run of tile products sharing one operand (rows of in0 a proved stride apart, or columns "
+     "of in1 side by side) as one matmul_block per step, each tile unpacked once per call",
+     block_products},
     {"insert-compute-init",
      "compute_kernel_hw_startup and the init of each compute op where "
      "the op or its CBs change",

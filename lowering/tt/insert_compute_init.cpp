@@ -139,6 +139,17 @@ public:
           out.push_back(for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range));
           st = State{};
         }
+      } else if (const IfThenElse* i = as<IfThenElse>(x);
+                 i && ir::any_call(x, [](Intrinsic fn) { return tt::writes_dst(fn); })) {
+        // Each branch from the state before it (block-products' guarded blocks); after it, the
+        // state both leave, or unknown.
+        State then_st = st, else_st = st;
+        Stmt t = walk(i->then_case, then_st);
+        Stmt e = i->else_case ? walk(i->else_case, else_st) : nullptr;
+        out.push_back(if_then_else(i->cond, t, e, x->loc.range));
+        st = then_st.key == else_st.key && then_st.reduce == else_st.reduce
+                 ? then_st
+                 : State{"", then_st.reduce || else_st.reduce};
       } else {
         out.push_back(x);
       }
@@ -222,6 +233,10 @@ private:
         collect_inits(x, needs);
     } else if (const For* f = as<For>(s)) {
       collect_inits(f->body, needs);
+    } else if (const IfThenElse* i = as<IfThenElse>(s)) {
+      collect_inits(i->then_case, needs);
+      if (i->else_case)
+        collect_inits(i->else_case, needs);
     } else if (const Call* c = dst_op(s)) {
       needs.push_back(init_for(*c, ocb_.at(c)));
     }
@@ -236,6 +251,10 @@ private:
           visit(x);
       } else if (const For* f = as<For>(s)) {
         visit(f->body);
+      } else if (const IfThenElse* i = as<IfThenElse>(s)) {
+        visit(i->then_case);
+        if (i->else_case)
+          visit(i->else_case);
       } else if (const Call* c = dst_op(s)) {
         pending.push_back(c);
         const tt::Unpackers u = tt::unpackers(*c);

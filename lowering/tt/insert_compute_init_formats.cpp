@@ -43,6 +43,15 @@ public:
         loop(*f, st, out);
         continue;
       }
+      if (const IfThenElse* i = as<IfThenElse>(x)) { // each branch from here; after: what both set
+        Config then_st = st, else_st = st;
+        Stmt t = walk(i->then_case, then_st);
+        Stmt e = i->else_case ? walk(i->else_case, else_st) : nullptr;
+        out.push_back(if_then_else(i->cond, t, e, x->loc.range));
+        for (int u = 0; u < 3; ++u)
+          st[u] = same(then_st[u], else_st[u]) ? then_st[u] : std::string();
+        continue;
+      }
       std::array<std::string, 3> need = needs(x);
       if (configures_all(x)) { // it sets what it needs itself: no reconfiguration before it
         st = need;
@@ -142,6 +151,10 @@ private:
         collect(x, asked);
     } else if (const For* f = as<For>(s)) {
       collect(f->body, asked);
+    } else if (const IfThenElse* i = as<IfThenElse>(s)) {
+      collect(i->then_case, asked);
+      if (i->else_case)
+        collect(i->else_case, asked);
     } else {
       std::array<std::string, 3> need = needs(s);
       for (int u = 0; u < 3; ++u)

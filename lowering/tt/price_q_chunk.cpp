@@ -108,7 +108,10 @@ struct FindStep {
         step = f;
         return;
       }
-      env[f->var] = std::nullopt;
+      // The work items' loop at its first item: a chunk whose rows all lie below S, so a guard
+      // of block-products' (the batch's last row not clamped) holds, as on every chunk but S's
+      // last; any other loop's index is unknown.
+      env[f->var] = f->role == ForRole::per_core ? std::optional<std::int64_t>(0) : std::nullopt;
       walk(f->body);
     } else if (const IfThenElse* i = as<IfThenElse>(s)) {
       walk(i->then_case);

@@ -139,6 +139,17 @@ public:
              " but ends " + name(ph));
       return;
     }
+    if (const IfThenElse* i = as<IfThenElse>(s)) { // both branches from here, to one phase
+      Phase then_ph = ph, else_ph = ph;
+      walk(i->then_case, then_ph);
+      if (i->else_case)
+        walk(i->else_case, else_ph);
+      if (then_ph != else_ph)
+        fail("in '" + f_.name + "', the branches of `if " + print(i->cond) + "` end " +
+             name(then_ph) + " and " + name(else_ph));
+      ph = then_ph;
+      return;
+    }
     const Evaluate* e = as<Evaluate>(s);
     const Call* c = e ? as<Call>(e->call) : nullptr;
     if (!c)

@@ -92,28 +92,38 @@ void kernel_main() {
       reconfig_data_format_srcb(cb_Q_win);
       reconfig_data_format_srca(cb_K_win);
       for (int32_t qrb = 0; qrb < q / 4; ++qrb) {
-        mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
         tile_regs_acquire();
         // DST[0] is zero: nothing wrote it since tile_regs_acquire
         // DST[1] is zero: nothing wrote it since tile_regs_acquire
         // DST[2] is zero: nothing wrote it since tile_regs_acquire
         // DST[3] is zero: nothing wrote it since tile_regs_acquire
-        for (int32_t e = 0; e < stream_kept; ++e) {
-          matmul_tiles(cb_Q_win, cb_K_win,
-                       (std::min(qc * q + qrb * 4, St - 1) - qc * q) * q_cols + e, e, 0);
+        if (qc * q + (qrb * 4 + 3) <= St - 1 && q_cols >= 1) {
+          mm_block_init_short(cb_Q_win, cb_K_win, 1, 1, 4, q_cols);
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_block(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + qrb * 4, St - 1) - qc * q) * q_cols + e, e, 0, 1, 1, 4,
+                         q_cols);
+          }
+        } else {
+          mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + qrb * 4, St - 1) - qc * q) * q_cols + e, e, 0);
+          }
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + (qrb * 4 + 1), St - 1) - qc * q) * q_cols + e, e, 1);
+          }
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + (qrb * 4 + 2), St - 1) - qc * q) * q_cols + e, e, 2);
+          }
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + (qrb * 4 + 3), St - 1) - qc * q) * q_cols + e, e, 3);
+          }
         }
-        for (int32_t e = 0; e < stream_kept; ++e) {
-          matmul_tiles(cb_Q_win, cb_K_win,
-                       (std::min(qc * q + (qrb * 4 + 1), St - 1) - qc * q) * q_cols + e, e, 1);
-        }
-        for (int32_t e = 0; e < stream_kept; ++e) {
-          matmul_tiles(cb_Q_win, cb_K_win,
-                       (std::min(qc * q + (qrb * 4 + 2), St - 1) - qc * q) * q_cols + e, e, 2);
-        }
-        for (int32_t e = 0; e < stream_kept; ++e) {
-          matmul_tiles(cb_Q_win, cb_K_win,
-                       (std::min(qc * q + (qrb * 4 + 3), St - 1) - qc * q) * q_cols + e, e, 3);
-        }
+        mm_init_short(cb_Q, cb_K, /*transpose=*/1);
         for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
           cb_wait_front(cb_Q, 1);
           cb_wait_front(cb_K, 1);
@@ -166,20 +176,31 @@ void kernel_main() {
         tile_regs_release();
       }
       for (int32_t qrb_1 = 0; qrb_1 < q % 4 / 2; ++qrb_1) {
-        mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
         tile_regs_acquire();
         // DST[0] is zero: nothing wrote it since tile_regs_acquire
         // DST[1] is zero: nothing wrote it since tile_regs_acquire
-        for (int32_t e = 0; e < stream_kept; ++e) {
-          matmul_tiles(cb_Q_win, cb_K_win,
-                       (std::min(qc * q + (q - q % 4 + qrb_1 * 2), St - 1) - qc * q) * q_cols + e,
-                       e, 0);
+        if (qc * q + (q - q % 4 + qrb_1 * 2 + 1) <= St - 1 && q_cols >= 1) {
+          mm_block_init_short(cb_Q_win, cb_K_win, 1, 1, 2, q_cols);
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_block(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + (q - q % 4 + qrb_1 * 2), St - 1) - qc * q) * q_cols + e,
+                         e, 0, 1, 1, 2, q_cols);
+          }
+        } else {
+          mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + (q - q % 4 + qrb_1 * 2), St - 1) - qc * q) * q_cols + e,
+                         e, 0);
+          }
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(
+                cb_Q_win, cb_K_win,
+                (std::min(qc * q + (q - q % 4 + qrb_1 * 2 + 1), St - 1) - qc * q) * q_cols + e, e,
+                1);
+          }
         }
-        for (int32_t e = 0; e < stream_kept; ++e) {
-          matmul_tiles(
-              cb_Q_win, cb_K_win,
-              (std::min(qc * q + (q - q % 4 + qrb_1 * 2 + 1), St - 1) - qc * q) * q_cols + e, e, 1);
-        }
+        mm_init_short(cb_Q, cb_K, /*transpose=*/1);
         for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
           cb_wait_front(cb_Q, 1);
           cb_wait_front(cb_K, 1);
@@ -449,10 +470,8 @@ void kernel_main() {
           mul_binary_tile(2, 0, 2);
           mul_binary_tile(3, 0, 3);
           reconfig_data_format_srca(cb_V_win);
-          mm_init_short(cb_p, cb_V_win);
-          matmul_tiles(cb_p, cb_V_win, 0, db * 3, 1);
-          matmul_tiles(cb_p, cb_V_win, 0, db * 3 + 1, 2);
-          matmul_tiles(cb_p, cb_V_win, 0, db * 3 + 2, 3);
+          mm_block_init_short(cb_p, cb_V_win, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, db * 3, 1, 0, 3, 1, 1);
           cb_pop_front(cb_o, 3);
           tile_regs_commit();
           tile_regs_wait();
@@ -475,9 +494,8 @@ void kernel_main() {
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
-          mm_init_short(cb_p, cb_V_win);
-          matmul_tiles(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2, 1);
-          matmul_tiles(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2 + 1, 2);
+          mm_block_init_short(cb_p, cb_V_win, 0, 2, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2, 1, 0, 2, 1, 1);
           cb_pop_front(cb_o, 2);
           tile_regs_commit();
           tile_regs_wait();
@@ -837,10 +855,8 @@ void kernel_main() {
           mul_binary_tile(2, 0, 2);
           mul_binary_tile(3, 0, 3);
           reconfig_data_format_srca(cb_V_win);
-          mm_init_short(cb_p, cb_V_win);
-          matmul_tiles(cb_p, cb_V_win, 0, db_2 * 3, 1);
-          matmul_tiles(cb_p, cb_V_win, 0, db_2 * 3 + 1, 2);
-          matmul_tiles(cb_p, cb_V_win, 0, db_2 * 3 + 2, 3);
+          mm_block_init_short(cb_p, cb_V_win, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, db_2 * 3, 1, 0, 3, 1, 1);
           cb_pop_front(cb_o, 3);
           tile_regs_commit();
           tile_regs_wait();
@@ -863,9 +879,8 @@ void kernel_main() {
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
-          mm_init_short(cb_p, cb_V_win);
-          matmul_tiles(cb_p, cb_V_win, 0, d_batched_1 - d_batched_1 % 3 + db_3 * 2, 1);
-          matmul_tiles(cb_p, cb_V_win, 0, d_batched_1 - d_batched_1 % 3 + db_3 * 2 + 1, 2);
+          mm_block_init_short(cb_p, cb_V_win, 0, 2, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, d_batched_1 - d_batched_1 % 3 + db_3 * 2, 1, 0, 2, 1, 1);
           cb_pop_front(cb_o, 2);
           tile_regs_commit();
           tile_regs_wait();
