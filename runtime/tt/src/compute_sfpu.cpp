@@ -1,8 +1,8 @@
 // The SFPU's ops on DST tiles, as the SDK's compute API calls them: unary_tile (exp, relu, recip,
 // the scalar ops, ...), dst_binary_tile (max, min, add, comparisons of two DST tiles) and
-// where_tile; each checked on DST like an FPU op and timed as a simple op or a transcendental
-// function (timing::kSfpuFunctions). Without the arithmetic (TK_EMULATOR_MATH=off) only the checks
-// and the timing run.
+// where_tile; each checked on DST like an FPU op and timed by its own cost (timing::
+// sfpu_tile_cycles: the architecture's sfpu_tile table). Without the arithmetic
+// (TK_EMULATOR_MATH=off) only the checks and the timing run.
 #include <algorithm>
 #include <cmath>
 
@@ -139,17 +139,15 @@ void unary_tile(Unary op, std::uint32_t idst, float p, float p1, float p2) {
   if (math_on())
     sfpu_math(op, d, p, p1, p2);
   store(c, d);
-  // The counter names are the SDK's calls without "_tile"; transcendental functions cost more
-  // (timing::kSfpuFunctions).
+  // The counter names are the SDK's calls without "_tile", the names of the cost table
+  // (timing::sfpu_tile_cycles).
   static constexpr const char* kNames[] = {
       "exp",       "relu",      "relu_max",   "relu_min",    "leaky_relu", "gelu",      "recip",
       "sqrt",      "rsqrt",     "log",        "sigmoid",     "tanh",       "abs",       "negative",
       "square",    "silu",      "erf",        "hardsigmoid", "exp2",       "log1p",     "sin",
       "cos",       "sign",      "floor",      "softplus",    "elu",        "add_unary", "sub_unary",
       "mul_unary", "div_unary", "rsub_unary", "fill"};
-  const bool function = timing::is_sfpu_function(kNames[static_cast<int>(op)]);
-  timing::tile_op(c.f, function ? timing::TileOp::SfpuFunction : timing::TileOp::SfpuSimple,
-                  kNames[static_cast<int>(op)]);
+  timing::tile_op(c.f, timing::TileOp::Sfpu, kNames[static_cast<int>(op)]);
 }
 
 void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std::uint32_t odst) {
@@ -202,7 +200,7 @@ void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std
     }
   }
   store(c, o);
-  timing::tile_op(c.f, timing::TileOp::SfpuSimple, name);
+  timing::tile_op(c.f, timing::TileOp::Sfpu, name);
 }
 
 void where_tile(bool float_format, std::uint32_t ic, std::uint32_t ia, std::uint32_t ib,
@@ -218,7 +216,7 @@ void where_tile(bool float_format, std::uint32_t ic, std::uint32_t ia, std::uint
   for (int i = 0; i < 1024 && math_on(); ++i)
     o[i] = cond[i] != 0.0f ? a[i] : b[i];
   store(c, o);
-  timing::tile_op(c.f, timing::TileOp::SfpuSimple, "where_tile");
+  timing::tile_op(c.f, timing::TileOp::Sfpu, "where_tile");
 }
 
 } // namespace tk::rt::emu
