@@ -57,6 +57,22 @@ inline constexpr SfpuCost kWormholeB0SfpuCosts[] = {
      {2350, "PR #45642: the Cody-Waite + Taylor fp32 exp ('old') 73 cycles a row; x 32 + 14 "
             "(count: 69 a row)"},
      {1161, "PR #32968: exp_21f ('new') 1161 cycles a tile (count: 32 a row, 1038)"}},
+    // exp_tile<approx = true> (what ttnn's kernels call; ttgen emits the accurate one): the
+    // clamped kernel (InputClamping::ClampToNegative, the default) is 16 SFPLOADMACROs and 8
+    // SFPNOPs a face, 110 a tile by count; PR #32968 measured it ("exp+fast+approx").
+    {"exp_approx",
+     {311.5, "PR #32968: exp+fast+approx 311.5 cycles a tile (count: 24 a face, 110)"},
+     {189.4, "PR #32968: exp+fast+approx 189.4 cycles a tile (count: 24 a face, 110)"}},
+    // Unclamped, 8 rows a face: tt-llk's comment, "~20 cycles for 8 elements" (rows) a face;
+    // x 4 faces + 4 x 2 SETRWC + 6.
+    {"exp_approx_noclamp",
+     {94, "count: tt-llk's comment on its 8-row unclamped kernel, ~20 cycles a face; x 4 + 14"},
+     {94, "count: the same kernel; x 4 + 14"}},
+    // Unclamped, 32 rows in one call (VectorMode::None, as ttnn's SDPA calls it): tt-llk's
+    // comment, "~68 cycles for 32 elements"; + the start and done, 6.
+    {"exp_approx_noclamp_32",
+     {74, "count: tt-llk's comment on its 32-row unclamped kernel, ~68 cycles a tile; + 6"},
+     {74, "count: the same kernel; + 6"}},
     // ckernel_sfpu_binary.h, _calculate_sfpu_binary_: SFPLOAD x 2, SFPADD, SFPNOP, SFPSTORE,
     // INCRWC.
     {"add_binary",

@@ -34,10 +34,11 @@ const tk::arch::SfpuCost& entry(std::string_view call) {
   throw std::logic_error("no SFPU cost entry for " + std::string(call));
 }
 
-// The compute kernel's unpack/math cycles charged to `call` when `op` runs on `n` tiles through
+// The compute kernel's unpack/math cycles charged to `call` when `op` (its call with the template
+// arguments `templ`, its init with <true> when there are any) runs on `n` tiles through
 // eltwise_sfpu.cpp (copy_tile, the op, pack_tile) with an fp32 DST or a 16-bit one.
 double unary_cycles(const std::string& op, const std::string& args, bool fp32, std::uint32_t n,
-                    const std::string& call) {
+                    const std::string& call, const std::string& templ = "") {
   Timed timed;
   ProgramBuilder p;
   auto src = p.dram(random_bf16(n * 1024, -2.0f, 2.0f, 31));
@@ -46,11 +47,13 @@ double unary_cycles(const std::string& op, const std::string& args, bool fp32, s
   p.cb(tt::CBIndex::c_16, 2);
   auto r = p.reader("dataflow/read_tile.cpp", {src});
   auto w = p.writer("dataflow/write_tile.cpp", {dst});
-  auto k = p.compute("compute/eltwise_sfpu.cpp",
-                     ComputeConfig{.fp32_dest_acc_en = fp32,
-                                   .defines = {{"SFPU_OP_INIT", op + "_tile_init"},
-                                               {"SFPU_OP", op + "_tile"},
-                                               {"SFPU_OP_ARGS", args}}});
+  auto k =
+      p.compute("compute/eltwise_sfpu.cpp",
+                ComputeConfig{.fp32_dest_acc_en = fp32,
+                              .defines = {{"SFPU_OP_INIT",
+                                           op + "_tile_init" + (templ.empty() ? "" : "<true>")},
+                                          {"SFPU_OP", op + "_tile" + templ},
+                                          {"SFPU_OP_ARGS", args}}});
   SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), n});
   SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), n, 0u});
   SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {n});
@@ -105,17 +108,23 @@ TEST(SfpuCosts, EachFigureIsItsSourcesNumbers) {
     EXPECT_EQ(fp32(c), 5 * kRows + kFrame + 4 * 2) << c;
     EXPECT_EQ(bf16(c), fp32(c)) << c;
   }
+  EXPECT_EQ(fp32("exp_approx"), 311.5);
+  EXPECT_EQ(bf16("exp_approx"), 189.4);
+  EXPECT_EQ(fp32("exp_approx_noclamp"), 4 * 20 + kFrame);
+  EXPECT_EQ(fp32("exp_approx_noclamp_32"), 68 + 6);
   EXPECT_EQ(fp32("fill"), 2 * kRows + kFrame + 4 * 2);
   EXPECT_EQ(fp32("where"), 3 * kRows + kFrame + 4 * 4);
   EXPECT_EQ(fp32("square"), 5 * kRows + kFrame);
   EXPECT_EQ(fp32("relu"), 6 * kRows + kFrame + 4 * 2);
   // Every entry names its source: a published measurement or a count, never an assumption.
-  for (const tk::arch::SfpuCost& c : tk::arch::kWormholeB0.sfpu_tile)
+  for (const tk::arch::SfpuCost& c : tk::arch::kWormholeB0.sfpu_tile) {
+    EXPECT_FALSE(c.call.ends_with("_tile")) << c.call; // the lookup strips a `_tile`
     for (const tk::arch::Param* p : {&c.fp32_dst, &c.bf16_dst}) {
       EXPECT_TRUE(p->source.starts_with("PR #") || p->source.starts_with("count: "))
           << c.call << ": " << p->source;
       EXPECT_GT(p->value, 0) << c.call;
     }
+  }
   // Blackhole's are Wormhole's (an assumption, stated in arch/blackhole.hpp).
   EXPECT_EQ(tk::arch::kBlackhole.sfpu_tile.data(), tk::arch::kWormholeB0.sfpu_tile.data());
 }
@@ -144,4 +153,28 @@ TEST(SfpuCosts, EmulatorChargesTheEntryForTheKernelsDst) {
   EXPECT_NEAR(binary_cycles("mul_binary", true, 3), 3 * 206.0, 1e-9);
   EXPECT_NEAR(binary_cycles("mul_binary", false, 3), 3 * 782.0, 1e-9);
   EXPECT_NEAR(binary_cycles("add_binary", false, 3), 3 * 206.0, 1e-9);
+}
+
+// exp_tile<true> is timed as the approximate kernel its template arguments select (the values are
+// the accurate exp's): clamped, unclamped over 8 rows a face, unclamped over the whole tile with
+// VectorMode::None as ttnn's SDPA calls it; an unclamped 32-row call on VectorMode::RC is refused.
+TEST(SfpuCosts, ApproximateExpIsTimedAsItsKernel) {
+  EXPECT_NEAR(unary_cycles("exp", "", true, 2, "exp"), 2 * 2350.0, 1e-9);
+  EXPECT_NEAR(unary_cycles("exp", "", true, 2, "exp_approx", "<true>"), 2 * 311.5, 1e-9);
+  EXPECT_NEAR(unary_cycles("exp", "", false, 2, "exp_approx", "<true>"), 2 * 189.4, 1e-9);
+  EXPECT_NEAR(
+      unary_cycles("exp", "", true, 2, "exp_approx_noclamp", "<true, false, InputClamping::None>"),
+      2 * 94.0, 1e-9);
+  EXPECT_NEAR(unary_cycles("exp", ", (int)VectorMode::None", true, 2, "exp_approx_noclamp_32",
+                           "<true, false, InputClamping::None, 32>"),
+              2 * 74.0, 1e-9);
+  try {
+    unary_cycles("exp", "", true, 1, "exp", "<true, false, InputClamping::None, 32>");
+    ADD_FAILURE() << "an unclamped 32-row exp on VectorMode::RC ran";
+  } catch (const emu::EmulatorError& e) {
+    EXPECT_NE(std::string(e.what()).find("exp_tile<true> without clamping: only 8 rows a face, or "
+                                         "32 with VectorMode::None"),
+              std::string::npos)
+        << e.what();
+  }
 }
