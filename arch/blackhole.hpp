@@ -5,6 +5,7 @@
 #pragma once
 
 #include "arch/spec.hpp"
+#include "arch/wormhole_b0.hpp"
 
 namespace tk::arch {
 
@@ -112,8 +113,11 @@ inline constexpr ArchSpec kBlackhole{
     .eltwise_tile = {8, "ME: 8x16 element-wise per cycle (1024 / 128); mul x fidelity phases"},
     .reduce_tile = {4, "ME: 16x16 reduce per cycle (1024 / 256); sum, avg x fidelity phases"},
     .copy_tile = {8, "assumption: a datacopy moves 8x16 per cycle, like an element-wise op"},
-    .sfpu_simple_tile = {64, "assumption: 32 passes of 32 lanes, 2 instructions each"},
-    .sfpu_function_tile = {256, "assumption: 32 passes of 32 lanes, 8 instructions each"},
+    // Assumption: Wormhole's SFPU costs (tt-isa-documentation describes only Wormhole B0's
+    // SFPU, and tt-llk's Blackhole kernels were not counted).
+    .sfpu_tile = kWormholeB0SfpuCosts,
+    .sfpu_simple_tile = {64, "assumption: 32 rows of 32 lanes, 2 instructions each"},
+    .sfpu_function_tile = {256, "assumption: 32 rows of 32 lanes, 8 instructions each"},
     .pack_bytes_per_cycle = {64, "assumption: the packer writes 64 B per cycle to L1"},
     .sync_call = {10, "assumption: a few RISC-V loads, compares and stores"},
     // The unpackers: tenstorrent/tt-isa-documentation (ec91668) BlackholeA0/TensixTile/

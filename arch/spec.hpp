@@ -17,6 +17,17 @@ struct Param {
   std::string_view source;
 };
 
+/// What one SFPU call costs on a 32x32 tile in DST, by the DST format of the compute kernel
+/// (ComputeConfig::fp32_dest_acc_en): tt-llk runs a different kernel for some calls (exp's
+/// Cody-Waite polynomial with an fp32 DST, exp_21f with a 16-bit one). `call` is the SDK's call
+/// without `_tile` (`exp` for exp_tile, `mul_binary` for mul_binary_tile, `mul_unary` for
+/// mul_unary_tile).
+struct SfpuCost {
+  std::string_view call;
+  Param fp32_dst;
+  Param bf16_dst;
+};
+
 /// A set of NoCs (bit n: NoC n) and where the fact comes from.
 struct NocSet {
   std::uint32_t bits;
@@ -102,10 +113,13 @@ struct ArchSpec {
   Param eltwise_tile;               // add / sub; mul multiplies by the fidelity's phases
   Param reduce_tile;                // max; sum / avg multiply by the fidelity's phases
   Param copy_tile;                  // unpack of one tile to DST
-  Param sfpu_simple_tile;           // SFPU ops of a few instructions per element
-  Param sfpu_function_tile;         // SFPU transcendental functions
-  Param pack_bytes_per_cycle;       // DST to L1, on the pack thread (overlaps the math thread)
-  Param sync_call;                  // a CB call on a RISC (and its loop's control)
+  /// The SFPU calls whose cost comes from a source (a measurement or tt-llk's instructions
+  /// counted), one entry per call; timing_params.hpp, sfpu_tile_cycles, reads it.
+  std::span<const SfpuCost> sfpu_tile;
+  Param sfpu_simple_tile;     // an SFPU call without an sfpu_tile entry: a few instructions a row
+  Param sfpu_function_tile;   // ... a transcendental function without an entry (kSfpuFunctions)
+  Param pack_bytes_per_cycle; // DST to L1, on the pack thread (overlaps the math thread)
+  Param sync_call;            // a CB call on a RISC (and its loop's control)
   // Operand delivery and call overheads of the compute kernel (the unpack and math threads).
   Param unpack_bytes_per_cycle;        // an unpacker fetching from L1 alone (x4)
   Param unpack_shared_bytes_per_cycle; // each unpacker while both fetch (throttled to x2)

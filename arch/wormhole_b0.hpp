@@ -35,6 +35,104 @@ inline constexpr std::array<NocCoord, kMaxDramBanks> kWormholeB0DramBanks{{{0, 1
                                                                            {5, 5},
                                                                            {5, 7}}};
 
+// The SFPU calls' cycles on a 32x32 tile (ArchSpec::sfpu_tile). tt-llk (tt-metal a8c5af0f5a26,
+// tt_metal/tt-llk/tt_llk_wormhole_b0) runs an SFPU call as four faces (llk_lib/
+// llk_math_eltwise_{unary,binary}_sfpu_params.h, VectorMode::RC), each the op's kernel over 8
+// rows of 32 lanes (ITERATIONS = 8; a row is 4 DST rows x 8 even or odd columns: ISA
+// SFPLOAD.md) followed by two SETRWCs, between a start (two SETC16, STALLWAIT) and a done
+// (SETRWC, STALLWAIT, SETC16): a tile is 32 rows x the cycles of a row + 4 x 2 + 6 = 14.
+// The SFPU takes one instruction a cycle (ISA VectorUnit.md: IPC 1 for every instruction but
+// SFPSWAP's at most 1, latency 2); an SFPMAD / SFPADD / SFPMUL / SFPLUT result cannot be read on
+// the next cycle, so an SFPNOP follows when the next instruction reads it (ISA SFPMAD.md, and
+// tt-llk's own square: SFPLOAD, SFPMUL, SFPNOP, SFPSTORE); dst_reg++ is one INCRWC. "count" is
+// that count of the kernel's instructions a row (the SFPI code as written: a float constant that
+// bf16 cannot hold is two SFPLOADIs, one that it can one); "PR #N" is a cycle figure Tenstorrent
+// published in github.com/tenstorrent/tt-metal pull request N, measured on Wormhole, preferred
+// where it exists and the count its check.
+inline constexpr SfpuCost kWormholeB0SfpuCosts[] = {
+    // ckernel_sfpu_exp.h, exp_tile<approx = false> as ttgen emits it: with an fp32 DST
+    // _sfpu_exp_fp32_accurate_ (Cody-Waite reduction, degree-7 Taylor polynomial), else
+    // _sfpu_exp_21f_bf16_.
+    {"exp",
+     {2350, "PR #45642: the Cody-Waite + Taylor fp32 exp ('old') 73 cycles a row; x 32 + 14 "
+            "(count: 69 a row)"},
+     {1161, "PR #32968: exp_21f ('new') 1161 cycles a tile (count: 32 a row, 1038)"}},
+    // exp_tile<approx = true> (what ttnn's kernels call; ttgen emits the accurate one): the
+    // clamped kernel (InputClamping::ClampToNegative, the default) is 16 SFPLOADMACROs and 8
+    // SFPNOPs a face, 110 a tile by count; PR #32968 measured it ("exp+fast+approx").
+    {"exp_approx",
+     {311.5, "PR #32968: exp+fast+approx 311.5 cycles a tile (count: 24 a face, 110)"},
+     {189.4, "PR #32968: exp+fast+approx 189.4 cycles a tile (count: 24 a face, 110)"}},
+    // Unclamped, 8 rows a face: tt-llk's comment, "~20 cycles for 8 elements" (rows) a face;
+    // x 4 faces + 4 x 2 SETRWC + 6.
+    {"exp_approx_noclamp",
+     {94, "count: tt-llk's comment on its 8-row unclamped kernel, ~20 cycles a face; x 4 + 14"},
+     {94, "count: the same kernel; x 4 + 14"}},
+    // Unclamped, 32 rows in one call (VectorMode::None, as ttnn's SDPA calls it): tt-llk's
+    // comment, "~68 cycles for 32 elements"; + the start and done, 6.
+    {"exp_approx_noclamp_32",
+     {74, "count: tt-llk's comment on its 32-row unclamped kernel, ~68 cycles a tile; + 6"},
+     {74, "count: the same kernel; + 6"}},
+    // ckernel_sfpu_binary.h, _calculate_sfpu_binary_: SFPLOAD x 2, SFPADD, SFPNOP, SFPSTORE,
+    // INCRWC.
+    {"add_binary",
+     {206, "count: tt-llk _calculate_sfpu_binary_ 6 a row (2 SFPLOAD, SFPADD, SFPNOP, SFPSTORE, "
+           "INCRWC); x 32 + 14"},
+     {206, "count: the same kernel, 6 a row; x 32 + 14"}},
+    {"sub_binary",
+     {206, "count: tt-llk _calculate_sfpu_binary_ 6 a row (2 SFPLOAD, SFPADD, SFPNOP, SFPSTORE, "
+           "INCRWC); x 32 + 14"},
+     {206, "count: the same kernel, 6 a row; x 32 + 14"}},
+    // tt-metal's llk_sfpu/ckernel_sfpu_binary.h, calculate_sfpu_binary_mul: with a 16-bit DST it
+    // also rounds to bf16 by integer ops (float32_to_bf16_rne: SFPMOV, SFPSHFT, 3 SFPLOADI,
+    // 2 SFPAND, 2 SFPIADD: 9) and zeroes 0 * x under a v_if (about 9: SFPPUSHC, the two compares
+    // and their or, the assignment, SFPPOPC; the least certain count of the table).
+    {"mul_binary",
+     {206, "count: calculate_sfpu_binary_mul 6 a row (2 SFPLOAD, SFPMUL, SFPNOP, SFPSTORE, "
+           "INCRWC); x 32 + 14"},
+     {782, "count: calculate_sfpu_binary_mul 24 a row (6, rounding to bf16 9, the v_if zeroing "
+           "0 * x about 9); x 32 + 14"}},
+    // tt-metal's llk_sfpu/ckernel_sfpu_binop_with_unary.h, calculate_binop_with_scalar: the
+    // scalar's two SFPLOADIs each face, then SFPLOAD, SFPMAD, SFPNOP, SFPSTORE, INCRWC a row.
+    {"add_unary",
+     {182, "count: calculate_binop_with_scalar 5 a row; x 32 + 14 + 4 faces x 2 SFPLOADI"},
+     {182, "count: the same kernel; x 32 + 14 + 8"}},
+    {"sub_unary",
+     {182, "count: calculate_binop_with_scalar 5 a row; x 32 + 14 + 4 faces x 2 SFPLOADI"},
+     {182, "count: the same kernel; x 32 + 14 + 8"}},
+    {"mul_unary",
+     {182, "count: calculate_binop_with_scalar 5 a row; x 32 + 14 + 4 faces x 2 SFPLOADI"},
+     {182, "count: the same kernel; x 32 + 14 + 8"}},
+    {"div_unary",
+     {182, "count: calculate_binop_with_scalar 5 a row (the host inverts); x 32 + 14 + 8"},
+     {182, "count: the same kernel; x 32 + 14 + 8"}},
+    {"rsub_unary",
+     {182, "count: calculate_binop_with_scalar 5 a row; x 32 + 14 + 4 faces x 2 SFPLOADI"},
+     {182, "count: the same kernel; x 32 + 14 + 8"}},
+    // ckernel_sfpu_fill.h, _calculate_fill_: the value's two SFPLOADIs each face, then SFPSTORE,
+    // INCRWC a row.
+    {"fill",
+     {86, "count: tt-llk _calculate_fill_ 2 a row; x 32 + 14 + 4 faces x 2 SFPLOADI"},
+     {86, "count: the same kernel; x 32 + 14 + 8"}},
+    // ckernel_sfpu_where.h, _calculate_where_ (SFPLOADMACRO, replayed): with the output in the
+    // condition's tile, as ttgen emits it, 3 a row (2 SFPLOADMACRO, SFPLOAD; 4 with another
+    // output tile), recorded once a face (3 + the REPLAY).
+    {"where",
+     {126, "count: tt-llk _calculate_where_ 3 a row (output = condition); x 32 + 14 + 4 faces x "
+           "4 recording"},
+     {126, "count: the same kernel; x 32 + 14 + 16"}},
+    // ckernel_sfpu_square.h, _calculate_square_: SFPLOAD, SFPMUL, SFPNOP, SFPSTORE, INCRWC.
+    {"square",
+     {174, "count: tt-llk _calculate_square_ 5 a row (its TTI code); x 32 + 14"},
+     {174, "count: the same kernel; x 32 + 14"}},
+    // ckernel_sfpu_relu.h, _relu_min_ with 0 (relu_tile): the threshold's two SFPLOADIs each
+    // face, then SFPLOAD, SFPMOV, SFPSWAP (2 cycles), SFPSTORE, INCRWC a row.
+    {"relu",
+     {214, "count: tt-llk _relu_min_impl_ 6 a row (SFPSWAP 2 cycles: ISA); x 32 + 14 + 4 faces "
+           "x 2 SFPLOADI"},
+     {214, "count: the same kernel; x 32 + 14 + 8"}},
+};
+
 inline constexpr ArchSpec kWormholeB0{
     .name = "wormhole_b0",
     .product = "n150",
@@ -119,8 +217,10 @@ inline constexpr ArchSpec kWormholeB0{
     .eltwise_tile = {8, "ME: 8x16 element-wise per cycle (1024 / 128); mul x fidelity phases"},
     .reduce_tile = {4, "ME: 16x16 reduce per cycle (1024 / 256); sum, avg x fidelity phases"},
     .copy_tile = {8, "assumption: a datacopy moves 8x16 per cycle, like an element-wise op"},
-    .sfpu_simple_tile = {64, "assumption: 32 passes of 32 lanes, 2 instructions each"},
-    .sfpu_function_tile = {256, "assumption: 32 passes of 32 lanes, 8 instructions each"},
+    .sfpu_tile = kWormholeB0SfpuCosts,
+    // The SFPU calls without an entry in kWormholeB0SfpuCosts (log, sqrt, recip, gelu, ...).
+    .sfpu_simple_tile = {64, "assumption: 32 rows of 32 lanes, 2 instructions each"},
+    .sfpu_function_tile = {256, "assumption: 32 rows of 32 lanes, 8 instructions each"},
     .pack_bytes_per_cycle = {64, "assumption: the packer writes 64 B per cycle to L1"},
     .sync_call = {10, "assumption: a few RISC-V loads, compares and stores, and the loop's branch"},
     // tenstorrent/tt-isa-documentation (3930471) WormholeB0/TensixTile/TensixCoprocessor/

@@ -124,8 +124,8 @@ std::string sdk_name(const Call& c) {
 
 class Walker {
 public:
-  Walker(const Program& p, const timing::Arch& arch, int phases)
-      : program_(p), arch_(arch), phases_(phases) {}
+  Walker(const Program& p, const timing::Arch& arch, int phases, bool fp32_dst = false)
+      : program_(p), arch_(arch), phases_(phases), fp32_dst_(fp32_dst) {}
 
   /// Adds what `s` does to `out`; false when that depends on a value it does not know (a loop
   /// variable being counted by multiplication: the caller then iterates the loop).
@@ -227,7 +227,8 @@ private:
                                    ? as<IntImm>(c.args[6])->value * as<IntImm>(c.args[7])->value
                                    : 1;
     const double cycles =
-        timing::tile_op_cycles(arch_, cls, phases_, bytes) * static_cast<double>(tiles);
+        timing::tile_op_cycles(arch_, cls, phases_, bytes, to_string(c.fn), fp32_dst_) *
+        static_cast<double>(tiles);
     Counts::Op& op = out.ops.try_emplace(sdk_name(c), Counts::Op{cls}).first->second;
     op.count += tiles;
     op.cycles += cycles;
@@ -239,6 +240,7 @@ private:
   const Program& program_;
   const timing::Arch& arch_;
   int phases_;
+  bool fp32_dst_; // the compute kernel's DST format (ComputeConfig::fp32_dest_acc_en)
   const std::vector<std::optional<double>>* args_ = nullptr;
 };
 
@@ -413,7 +415,7 @@ Estimate estimate(const Program& p, const Shape& shape) {
                               "' is no host value");
         args.push_back(it->second);
       }
-      Walker w(p, arch, phases);
+      Walker w(p, arch, phases, f.config->compute && f.config->compute->fp32_dest_acc_en);
       w.set_args(&args);
       Env env;
       for (const Param& prm : f.params)

@@ -39,10 +39,8 @@ const char* class_name(timing::TileOp op) {
     return "reduce sum";
   case timing::TileOp::Copy:
     return "unpack copy";
-  case timing::TileOp::SfpuSimple:
-    return "sfpu simple";
-  case timing::TileOp::SfpuFunction:
-    return "sfpu function";
+  case timing::TileOp::Sfpu:
+    return "sfpu";
   case timing::TileOp::Pack:
     return "pack";
   }

@@ -37,13 +37,8 @@ timing::TileOp tile_op_class(const Call& c) {
     return timing::TileOp::Copy;
   case Intrinsic::pack_tile:
     return timing::TileOp::Pack;
-  default: { // an SFPU call, in place on DST: `exp_tile` is the function `exp`
-    std::string_view name = to_string(c.fn);
-    if (name.ends_with("_tile"))
-      name.remove_suffix(5);
-    return timing::is_sfpu_function(name) ? timing::TileOp::SfpuFunction
-                                          : timing::TileOp::SfpuSimple;
-  }
+  default: // an SFPU call, in place on DST, priced by its name (timing::sfpu_tile_cycles)
+    return timing::TileOp::Sfpu;
   }
 }
 
@@ -95,7 +90,7 @@ double math_thread_cycles(const Program& p, const Call& c, int phases) {
   if (is_compute_init(c.fn)) // an SFPU op's `*_tile_init` configures nothing the model prices
     return std::string_view(to_string(c.fn)).ends_with("_tile_init") ? 0 : a.init_call.value;
   if (writes_dst(c.fn))
-    return timing::tile_op_cycles(a, tile_op_class(c), phases);
+    return timing::tile_op_cycles(a, tile_op_class(c), phases, 0, to_string(c.fn), dst_fp32(p));
   return 0;
 }
 

@@ -13,13 +13,14 @@ namespace tk::lower::tt {
 /// The cost class of a compute call that writes DST or packs (the classes of timing_params.hpp):
 /// matmul_tiles and matmul_block Matmul, add/sub (and their broadcasts) AddSub, mul Mul, reduce by
 /// its pool type, copy_tile / unary_bcast / transpose_wh_tile Copy, pack_tile Pack, every other
-/// (SFPU) call SfpuFunction or SfpuSimple by timing::is_sfpu_function.
+/// (SFPU) call Sfpu.
 rt::emu::timing::TileOp tile_op_class(const ir::Call& c);
 
 /// The cycles `c` adds to the compute kernel's unpack/math thread in `p` at `phases` fidelity
 /// passes (LoFi 1 ... HiFi4 4), as the emulator charges them (docs/timing.md, "The model"): a
 /// matmul_tiles (matmul_block) call matmul_call_cycles at its CBs' page sizes, another DST write
-/// its class's tile_op_cycles, an init `init_call` (mm_init and unary_bcast_init two, an SFPU op's
+/// its class's tile_op_cycles (an SFPU call its own, with the program's DST format: dst_fp32), an
+/// init `init_call` (mm_init and unary_bcast_init two, an SFPU op's
 /// `*_tile_init` none, as the emulator's SDK charges them: runtime/tt/include/api/compute/),
 /// tile_regs_acquire and tile_regs_commit `dst_handoff`, cb_wait_front and cb_pop_front
 /// `sync_call`. The pack thread's calls (pack_tile, cb_reserve_back, cb_push_back,

@@ -1,14 +1,15 @@
 // The SFPU's ops on DST tiles, as the SDK's compute API calls them: unary_tile (exp, relu, recip,
 // the scalar ops, ...), dst_binary_tile (max, min, add, comparisons of two DST tiles) and
-// where_tile; each checked on DST like an FPU op and timed as a simple op or a transcendental
-// function (timing::kSfpuFunctions). Without the arithmetic (TK_EMULATOR_MATH=off) only the checks
-// and the timing run.
+// where_tile; each checked on DST like an FPU op and timed by its own cost (timing::
+// sfpu_tile_cycles: the architecture's sfpu_tile table). Without the arithmetic
+// (TK_EMULATOR_MATH=off) only the checks and the timing run.
 #include <algorithm>
 #include <cmath>
 
 #include "compute_ctx.hpp"
 #include "state.hpp"
 #include "timing.hpp"
+#include "tk_emulator/exp_approx.hpp"
 #include "tk_emulator/timing_params.hpp"
 
 namespace tk::rt::emu {
@@ -139,17 +140,36 @@ void unary_tile(Unary op, std::uint32_t idst, float p, float p1, float p2) {
   if (math_on())
     sfpu_math(op, d, p, p1, p2);
   store(c, d);
-  // The counter names are the SDK's calls without "_tile"; transcendental functions cost more
-  // (timing::kSfpuFunctions).
+  // The counter names are the SDK's calls without "_tile", the names of the cost table
+  // (timing::sfpu_tile_cycles).
   static constexpr const char* kNames[] = {
       "exp",       "relu",      "relu_max",   "relu_min",    "leaky_relu", "gelu",      "recip",
       "sqrt",      "rsqrt",     "log",        "sigmoid",     "tanh",       "abs",       "negative",
       "square",    "silu",      "erf",        "hardsigmoid", "exp2",       "log1p",     "sin",
       "cos",       "sign",      "floor",      "softplus",    "elu",        "add_unary", "sub_unary",
       "mul_unary", "div_unary", "rsub_unary", "fill"};
-  const bool function = timing::is_sfpu_function(kNames[static_cast<int>(op)]);
-  timing::tile_op(c.f, function ? timing::TileOp::SfpuFunction : timing::TileOp::SfpuSimple,
-                  kNames[static_cast<int>(op)]);
+  timing::tile_op(c.f, timing::TileOp::Sfpu, kNames[static_cast<int>(op)]);
+}
+
+void exp_approx_tile(std::uint32_t idst, float scale, bool clamp, int iterations, int vector_mode) {
+  // tt-llk's _calculate_exponential_ (ckernel_sfpu_exp.h): the clamped kernel is unrolled for 8
+  // rows a face whatever ITERATIONS says; the unclamped one has an 8-row and a 32-row form.
+  const char* name = "exp_approx";
+  if (!clamp) {
+    if (iterations == 8)
+      name = "exp_approx_noclamp";
+    else if (iterations == 32 && vector_mode == 0) // VectorMode::None: the whole tile at once
+      name = "exp_approx_noclamp_32";
+    else
+      not_modelled("exp_tile<true> without clamping: only 8 rows a face, or 32 with "
+                   "VectorMode::None");
+  }
+  Compute c = ctx("SFPU op");
+  Tile& d = dst_tile(c, "SFPU op", idst);
+  if (math_on())
+    sfpu_math(Unary::Exp, d, scale, 0.0f, 0.0f);
+  store(c, d);
+  timing::tile_op(c.f, timing::TileOp::Sfpu, name);
 }
 
 void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std::uint32_t odst) {
@@ -202,7 +222,7 @@ void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std
     }
   }
   store(c, o);
-  timing::tile_op(c.f, timing::TileOp::SfpuSimple, name);
+  timing::tile_op(c.f, timing::TileOp::Sfpu, name);
 }
 
 void where_tile(bool float_format, std::uint32_t ic, std::uint32_t ia, std::uint32_t ib,
@@ -218,7 +238,7 @@ void where_tile(bool float_format, std::uint32_t ic, std::uint32_t ia, std::uint
   for (int i = 0; i < 1024 && math_on(); ++i)
     o[i] = cond[i] != 0.0f ? a[i] : b[i];
   store(c, o);
-  timing::tile_op(c.f, timing::TileOp::SfpuSimple, "where_tile");
+  timing::tile_op(c.f, timing::TileOp::Sfpu, "where_tile");
 }
 
 } // namespace tk::rt::emu

@@ -393,7 +393,7 @@ void tile_op(Fiber& f, TileOp op, const char* name, std::uint32_t bytes) {
   const Arch& a = arch();
   const MathFidelity fid = f.kernel->cc.math_fidelity;
   const int p = phases(fid);
-  const double cycles = tile_op_cycles(a, op, p, bytes);
+  const double cycles = tile_op_cycles(a, op, p, bytes, name, f.kernel->cc.fp32_dest_acc_en);
   f.time.compute += cycles;
   ++f.time.tile_ops[by_fidelity(op) ? std::string(name) + " " + fidelity_name(fid) : name];
   if (op == TileOp::Pack) { // on the pack thread, after the math thread committed DST

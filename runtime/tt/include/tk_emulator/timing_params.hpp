@@ -25,15 +25,14 @@ using Arch = ::tk::arch::ArchSpec;
 
 /// What a compute call on one tile costs, by class (the SDK calls of each class: docs/timing.md).
 enum class TileOp {
-  Matmul,       // matmul_tiles
-  AddSub,       // add_tiles, sub_tiles and their broadcasts
-  Mul,          // mul_tiles and its broadcasts
-  ReduceMax,    // reduce_tile with PoolType::MAX or MIN
-  ReduceSum,    // reduce_tile with PoolType::SUM or AVG
-  Copy,         // copy_tile, transpose_wh_tile
-  SfpuSimple,   // the other SFPU calls
-  SfpuFunction, // the SFPU calls in kSfpuFunctions
-  Pack          // pack_tile
+  Matmul,    // matmul_tiles
+  AddSub,    // add_tiles, sub_tiles and their broadcasts
+  Mul,       // mul_tiles and its broadcasts
+  ReduceMax, // reduce_tile with PoolType::MAX or MIN
+  ReduceSum, // reduce_tile with PoolType::SUM or AVG
+  Copy,      // copy_tile, transpose_wh_tile
+  Sfpu,      // the other calls, on the SFPU: each its own cost (sfpu_tile_cycles)
+  Pack       // pack_tile
 };
 
 /// Whether the class's cost depends on the math fidelity (the matrix engine's multiplier passes).
@@ -41,9 +40,43 @@ constexpr bool by_fidelity(TileOp op) {
   return op == TileOp::Matmul || op == TileOp::Mul || op == TileOp::ReduceSum;
 }
 
+/// The SFPU calls without an entry in the architecture's `sfpu_tile` table that cost
+/// `sfpu_function_tile` (transcendental functions, several instructions per element), named as the
+/// SDK's call without `_tile` (`log` for log_tile); every other call without an entry costs
+/// `sfpu_simple_tile`. An assumption, like those two figures.
+inline constexpr std::string_view kSfpuFunctions[] = {
+    "exp",  "gelu", "recip", "sqrt",  "rsqrt", "log", "sigmoid",  "tanh",
+    "silu", "erf",  "exp2",  "log1p", "sin",   "cos", "softplus", "elu"};
+constexpr bool is_sfpu_function(std::string_view call) {
+  return std::find(std::begin(kSfpuFunctions), std::end(kSfpuFunctions), call) !=
+         std::end(kSfpuFunctions);
+}
+
+/// An SFPU call's name in the `sfpu_tile` table: the SDK's call without `_tile`
+/// (`mul_binary_tile` is `mul_binary`; `exp` stays `exp`).
+constexpr std::string_view sfpu_call_name(std::string_view call) {
+  if (call.ends_with("_tile"))
+    call.remove_suffix(5);
+  return call;
+}
+
+/// The cycles of SFPU call `call` (the SDK's name, with or without `_tile`) on one tile, with an
+/// fp32 DST (ComputeConfig::fp32_dest_acc_en) or a 16-bit one: its entry in the architecture's
+/// `sfpu_tile` table (each figure with its source: arch/wormhole_b0.hpp), or for a call without
+/// one `sfpu_function_tile` (kSfpuFunctions) or `sfpu_simple_tile`, both assumptions.
+constexpr double sfpu_tile_cycles(const Arch& a, std::string_view call, bool fp32_dst) {
+  call = sfpu_call_name(call);
+  for (const ::tk::arch::SfpuCost& c : a.sfpu_tile)
+    if (c.call == call)
+      return (fp32_dst ? c.fp32_dst : c.bf16_dst).value;
+  return is_sfpu_function(call) ? a.sfpu_function_tile.value : a.sfpu_simple_tile.value;
+}
+
 /// Cycles of one call of class `op` at a fidelity of `phases` passes (LoFi 1 ... HiFi4 4);
-/// `bytes` is the page size packed, for Pack.
-constexpr double tile_op_cycles(const Arch& a, TileOp op, int phases, double bytes = 0) {
+/// `bytes` is the page size packed, for Pack; `sfpu_call` the call and `fp32_dst` the DST format,
+/// for Sfpu (sfpu_tile_cycles).
+constexpr double tile_op_cycles(const Arch& a, TileOp op, int phases, double bytes = 0,
+                                std::string_view sfpu_call = {}, bool fp32_dst = false) {
   switch (op) {
   case TileOp::Matmul:
     return a.matmul_tile[phases - 1].value;
@@ -57,10 +90,8 @@ constexpr double tile_op_cycles(const Arch& a, TileOp op, int phases, double byt
     return a.reduce_tile.value * phases;
   case TileOp::Copy:
     return a.copy_tile.value;
-  case TileOp::SfpuSimple:
-    return a.sfpu_simple_tile.value;
-  case TileOp::SfpuFunction:
-    return a.sfpu_function_tile.value;
+  case TileOp::Sfpu:
+    return sfpu_tile_cycles(a, sfpu_call, fp32_dst);
   case TileOp::Pack:
     return bytes / a.pack_bytes_per_cycle.value;
   }
@@ -260,17 +291,6 @@ inline double matmul_call_cycles(const Arch& a, int phases, double rt_d, double 
   const double cycles = steady + a.matmul_call.value;
   cache.emplace_back(key, cycles);
   return cycles;
-}
-
-/// The SFPU calls that cost `sfpu_function_tile` (transcendental functions, several instructions
-/// per element), named as the SDK's call without `_tile` (`exp` for exp_tile); every other SFPU
-/// call costs `sfpu_simple_tile`. An assumption, like those two figures.
-inline constexpr std::string_view kSfpuFunctions[] = {
-    "exp",  "gelu", "recip", "sqrt",  "rsqrt", "log", "sigmoid",  "tanh",
-    "silu", "erf",  "exp2",  "log1p", "sin",   "cos", "softplus", "elu"};
-constexpr bool is_sfpu_function(std::string_view call) {
-  return std::find(std::begin(kSfpuFunctions), std::end(kSfpuFunctions), call) !=
-         std::end(kSfpuFunctions);
 }
 
 } // namespace tk::rt::emu::timing
