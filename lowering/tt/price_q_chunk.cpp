@@ -3,6 +3,7 @@
 #include "lowering/ir/fold.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/call_cost.hpp"
+#include "lowering/tt/chunk_keys.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -196,7 +197,8 @@ std::optional<double> key_step_cycles(const Program& p, std::int64_t Dt) {
   const std::optional<double> step = price(p, find.step->body, env, phases);
   if (!step)
     return std::nullopt;
-  return *step / static_cast<double>(rows);
+  // chunk-keys' loop covers k key tiles an iteration: a key tile's step is its k-th part.
+  return *step / static_cast<double>(rows * keys_per_step(*find.step));
 }
 
 } // namespace tt
