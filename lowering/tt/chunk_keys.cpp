@@ -2,6 +2,7 @@
 
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
+#include "lowering/tt/assign_cbs.hpp"
 #include "lowering/tt/call_match.hpp"
 #include "lowering/tt/target.hpp"
 
@@ -240,11 +241,11 @@ private:
       auto has = [&](auto pred) { return std::any_of(calls.begin(), calls.end(), pred); };
       if (as<Decl>(x))
         return std::nullopt;
-      if (c && (c->fn == Intrinsic::df_read_block || c->fn == Intrinsic::cb_wait_front ||
-                c->fn == Intrinsic::cb_pop_front) &&
+      if (c &&
+          (c->fn == Intrinsic::df_read_block || c->fn == Intrinsic::cb_wait_front ||
+           c->fn == Intrinsic::cb_pop_front) &&
           (cb_name(c->args[0]) == st.k_win || cb_name(c->args[0]) == st.v_win)) {
-        st.stmts.push_back(
-            {cb_name(c->args[0]) == st.k_win ? Part::k_window : Part::v_window, x});
+        st.stmts.push_back({cb_name(c->args[0]) == st.k_win ? Part::k_window : Part::v_window, x});
         continue;
       }
       if (c && c->fn == Intrinsic::cb_wait_front) {
@@ -384,10 +385,10 @@ private:
     const Stmt pop_mn =
         as<IntImm>(st.m_count)
             ? evaluate(call(Intrinsic::cb_pop_front, {cb_ref(st.mn), st.m_count}), f.loc.range)
-            : for_loop(names_.fresh("r"), int_imm(0), st.m_count, ForRole::serial,
-                       evaluate(call(Intrinsic::cb_pop_front, {cb_ref(st.mn), int_imm(1)}),
-                                f.loc.range),
-                       f.loc.range);
+            : for_loop(
+                  names_.fresh("r"), int_imm(0), st.m_count, ForRole::serial,
+                  evaluate(call(Intrinsic::cb_pop_front, {cb_ref(st.mn), int_imm(1)}), f.loc.range),
+                  f.loc.range);
     more.push_back(pop_mn);
     body.push_back(for_loop(kk, int_imm(1), int_imm(k - 1), ForRole::reduction,
                             block(std::move(more)), f.loc.range));
@@ -430,24 +431,47 @@ std::int64_t keys_per_step(const For& f) {
   return std::max<std::int64_t>(literal(b->b, 1), 1);
 }
 
-std::int64_t key_chunk(const Program& p) {
-  (void)p;
-  return 4;
-}
 } // namespace tt
+
+namespace {
+
+// The chunks tried, largest first: by the timing model a key tile's step costs less the more key
+// tiles share c, its exp, m = mn and the rescale of l and o (docs/lowering.md, "Key chunks": at
+// 8x4096x128, 2908.5 / 2673.0 / 2615.6 us at k = 2 / 4 / 8), so the largest whose CBs fit.
+constexpr std::int64_t kKeyChunks[] = {8, 4, 2};
+
+// Whether the CBs of `p` fit in L1: assign-cbs's own check, the stage the chain runs next.
+bool fits(const ir::Module& m, const Program& p) {
+  ir::Module one;
+  one.attrs = m.attrs;
+  one.programs = {p};
+  Diagnostics scratch;
+  (void)assign_cbs(one, scratch);
+  return !scratch.has_errors();
+}
+
+} // namespace
 
 ir::Module chunk_keys(const ir::Module& m, Diagnostics&) {
   ir::Module out = m;
-  for (Program& p : out.programs) {
-    const std::int64_t k = tt::key_chunk(p);
-    if (k < 2)
-      continue;
-    for (Function& f : p.functions)
-      if (f.kind == FuncKind::kernel) {
-        Chunker c(p, f, k);
-        f.body = c.walk(f.body);
+  for (Program& p : out.programs)
+    for (std::int64_t k : kKeyChunks) {
+      Program c = p;
+      bool changed = false;
+      for (Function& f : c.functions)
+        if (f.kind == FuncKind::kernel) {
+          Chunker ch(c, f, k);
+          Stmt body = ch.walk(f.body);
+          changed = changed || body != f.body;
+          f.body = body;
+        }
+      if (!changed)
+        break; // no key loop to chunk
+      if (fits(m, c)) {
+        p = std::move(c);
+        break;
       }
-  }
+    }
   return out;
 }
 

@@ -15,6 +15,7 @@
 // the rescale by c only for the first (l = l + rowsum(p), o[d] = o[d] + p @ V[d] for the others),
 // and m = mn once. Over k tiles M = max(m, max_kk rowmax(s_kk)), C = exp(m − M),
 // l' = l·C + Σ rowsum(exp(s_kk − M)), o' = o·C + Σ exp(s_kk − M) @ V_kk: exact in real arithmetic.
+// k is the largest of 8, 4, 2 whose CBs fit in L1 (S and P hold k key tiles of the chunk's rows).
 // Legal when the loop's index is read only by the reader's streams, and S, P, C, MN and T are
 // touched only by the sections named above (docs/lowering.md, "Key chunks").
 #pragma once
@@ -29,8 +30,6 @@ namespace tk::lower {
 ir::Module chunk_keys(const ir::Module& m, Diagnostics& diags);
 
 namespace tt {
-/// The key tiles a chunk of chunk-keys holds (the timing model's choice; docs/lowering.md).
-std::int64_t key_chunk(const ir::Program& p);
 /// The key tiles one iteration of the key loop `f` covers: k for chunk-keys' loop over chunks
 /// (`for jc in 0 .. n / k`), else 1 (price-q-chunk prices a key tile's step).
 std::int64_t keys_per_step(const ir::For& f);
