@@ -217,7 +217,10 @@ ir::Module price_q_chunk(const ir::Module& m, Diagnostics& diags) {
                           "' calls the Q chunk rule but its compute kernel has no key step over "
                           "the chunk's rows to price");
     const auto per_tile = static_cast<std::int64_t>((*d128 - *d64) / 2 + 0.5);
-    const std::int64_t fixed = static_cast<std::int64_t>(*d64 + 0.5) - 2 * per_tile;
+    // The fixed cost centred between the two prices: each is then within a cycle of the integer
+    // line (half a cycle from rounding per_tile, twice over half the width, plus half from this).
+    const std::int64_t fixed =
+        static_cast<std::int64_t>((*d64 + *d128) / 2 - 3 * static_cast<double>(per_tile) + 0.5);
     std::vector<Stmt> stmts = as<Block>(host->body)->stmts;
     for (Stmt& s : stmts)
       if (const Decl* d = as<Decl>(s))

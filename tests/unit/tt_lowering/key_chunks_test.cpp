@@ -55,9 +55,10 @@ TEST(ChunkKeys, RunsTheOnlineSoftmaxOverChunksOfKeyTiles) {
   const std::string more = between(chunk, "        for jk in 1 .. +7 reduction {\n",
                                    "        cb_wait_front(cb_mn, q)\n        for qrb_4");
   ASSERT_FALSE(more.empty()) << chunk;
-  EXPECT_NE(more.find("          df.read_block(cb_K_win, K, (h * St + (jc * 8 + jk)) * Dt, 1, 32, 1, "
-                      "1, 1, stream_kept, 32)\n"),
-            std::string::npos)
+  EXPECT_NE(
+      more.find("          df.read_block(cb_K_win, K, (h * St + (jc * 8 + jk)) * Dt, 1, 32, 1, "
+                "1, 1, stream_kept, 32)\n"),
+      std::string::npos)
       << more;
   EXPECT_EQ(count(more, "cb_pop_front(cb_K_win, 32)"), 1) << more;
   // The folded row max: mn where m was, waited for, the old mn popped a page at a time.
@@ -86,9 +87,10 @@ TEST(ChunkKeys, RunsTheOnlineSoftmaxOverChunksOfKeyTiles) {
   const std::string rest = between(chunk, "        for jk_2 in 1 .. +7 reduction {\n",
                                    "        for qrb_7 in 0 .. q / 4 serial {\n");
   ASSERT_FALSE(rest.empty()) << chunk;
-  EXPECT_NE(rest.find("          df.read_block(cb_V_win, V, (h * St + (jc * 8 + jk_2)) * Dt, 1, 32, "
-                      "1, 1, 1, stream_kept, 32)\n"),
-            std::string::npos)
+  EXPECT_NE(
+      rest.find("          df.read_block(cb_V_win, V, (h * St + (jc * 8 + jk_2)) * Dt, 1, 32, "
+                "1, 1, 1, stream_kept, 32)\n"),
+      std::string::npos)
       << rest;
   EXPECT_EQ(rest.find("cb_c"), std::string::npos) << rest;
   EXPECT_EQ(rest.find("mul_binary_tile"), std::string::npos) << rest;
@@ -115,8 +117,9 @@ TEST(ChunkKeys, TakesTheLargestChunkWhoseCircularBuffersFit) {
 // The key index read by the compute kernel (here by c's copy of m) is not the recurrence over
 // the key tiles alone: the loop stays as it was.
 TEST(ChunkKeys, LeavesAKeyLoopWhoseIndexTheComputeKernelReads) {
-  const std::string in = replaced(after_batch_sections(), "          copy_tile(cb_m, qrb_4 * 2, 0)\n",
-                                  "          copy_tile(cb_m, qrb_4 * 2 + j - j, 0)\n");
+  const std::string in =
+      replaced(after_batch_sections(), "          copy_tile(cb_m, qrb_4 * 2, 0)\n",
+               "          copy_tile(cb_m, qrb_4 * 2 + j - j, 0)\n");
   ASSERT_FALSE(in.empty());
   const std::string out = run_stage("chunk-keys", in);
   EXPECT_EQ(out.find("for jc in"), std::string::npos) << out;
@@ -125,8 +128,9 @@ TEST(ChunkKeys, LeavesAKeyLoopWhoseIndexTheComputeKernelReads) {
 
 // C read by a section other than c, l and o (m's section copies it): not chunked.
 TEST(ChunkKeys, LeavesAKeyLoopThatReadsCElsewhere) {
-  const std::string in = replaced(after_batch_sections(), "          copy_tile(cb_mn, 0, 0)\n",
-                                  "          copy_tile(cb_mn, 0, 0)\n          copy_tile(cb_c, 0, 5)\n");
+  const std::string in =
+      replaced(after_batch_sections(), "          copy_tile(cb_mn, 0, 0)\n",
+               "          copy_tile(cb_mn, 0, 0)\n          copy_tile(cb_c, 0, 5)\n");
   ASSERT_FALSE(in.empty());
   const std::string out = run_stage("chunk-keys", in);
   EXPECT_EQ(out.find("for jc in"), std::string::npos) << out;
