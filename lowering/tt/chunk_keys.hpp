@@ -1,6 +1,6 @@
-// chunk-keys (tt, after batch-sections): FlashAttention's online softmax over a chunk of k key
-// tiles at a time. A key loop `for j in lo .. +n` whose body is the recurrence's sections, in
-// this order (recognised from the CBs they hand each other, not from names):
+// chunk-keys (tt, after batch-rows, before batch-sections): FlashAttention's online softmax over a
+// chunk of k key tiles at a time. A key loop `for j in lo .. +n` whose body is the recurrence's
+// sections, in this order (recognised from the CBs they hand each other, not from names):
 //   score    s_j = Q·K_jᵀ (and its copy T for the row max), packed into S and T;
 //   row max  mn = max(m, rowmax(T)), packed into MN, with m read from M;
 //   c        c = exp(m − mn), packed into C;
@@ -16,6 +16,8 @@
 // and m = mn once. Over k tiles M = max(m, max_kk rowmax(s_kk)), C = exp(m − M),
 // l' = l·C + Σ rowsum(exp(s_kk − M)), o' = o·C + Σ exp(s_kk − M) @ V_kk: exact in real arithmetic.
 // k is the largest of 8, 4, 2 whose CBs fit in L1 (S and P hold k key tiles of the chunk's rows).
+// Before batch-sections, so the output row's update of key tiles 1 .. k-1, without c's slot,
+// is batched four tiles of D a section, not three.
 // Legal when the loop's index is read only by the reader's streams, and S, P, C, MN and T are
 // touched only by the sections named above (docs/lowering.md, "Key chunks").
 #pragma once

@@ -803,52 +803,56 @@ void kernel_main() {
         cb_wait_front(cb_V_win, 32);
         reconfig_data_format_srcb(cb_p);
         for (int32_t qr = 0; qr < q; ++qr) {
-          const int32_t d_batched = stream_kept * (1 - std::min(64 % Dt, 1));
-          for (int32_t db = 0; db < d_batched / 3; ++db) {
-            cb_wait_front(cb_o, 3);
+          const int32_t d_batched_1 = stream_kept * (1 - std::min(64 % Dt, 1));
+          for (int32_t db_2 = 0; db_2 < d_batched_1 / 4; ++db_2) {
+            cb_wait_front(cb_o, 4);
             reconfig_data_format_srca(cb_o);
             copy_tile_to_dst_init_short(cb_o);
             tile_regs_acquire();
-            copy_tile(cb_o, 0, 1);
-            copy_tile(cb_o, 1, 2);
-            copy_tile(cb_o, 2, 3);
+            copy_tile(cb_o, 0, 0);
+            copy_tile(cb_o, 1, 1);
+            copy_tile(cb_o, 2, 2);
+            copy_tile(cb_o, 3, 3);
             reconfig_data_format_srca(cb_V_win);
             mm_init_short(cb_p, cb_V_win);
-            matmul_tiles(cb_p, cb_V_win, 0, db * 3, 1);
-            matmul_tiles(cb_p, cb_V_win, 0, db * 3 + 1, 2);
-            matmul_tiles(cb_p, cb_V_win, 0, db * 3 + 2, 3);
-            cb_pop_front(cb_o, 3);
+            matmul_tiles(cb_p, cb_V_win, 0, db_2 * 4, 0);
+            matmul_tiles(cb_p, cb_V_win, 0, db_2 * 4 + 1, 1);
+            matmul_tiles(cb_p, cb_V_win, 0, db_2 * 4 + 2, 2);
+            matmul_tiles(cb_p, cb_V_win, 0, db_2 * 4 + 3, 3);
+            cb_pop_front(cb_o, 4);
             tile_regs_commit();
             tile_regs_wait();
-            cb_reserve_back(cb_o, 3);
+            cb_reserve_back(cb_o, 4);
+            pack_tile(0, cb_o);
             pack_tile(1, cb_o);
             pack_tile(2, cb_o);
             pack_tile(3, cb_o);
-            cb_push_back(cb_o, 3);
+            cb_push_back(cb_o, 4);
             tile_regs_release();
           }
-          for (int32_t db_1 = 0; db_1 < d_batched % 3 / 2; ++db_1) {
+          for (int32_t db_3 = 0; db_3 < d_batched_1 % 4 / 2; ++db_3) {
             cb_wait_front(cb_o, 2);
             reconfig_data_format_srca(cb_o);
             copy_tile_to_dst_init_short(cb_o);
             tile_regs_acquire();
-            copy_tile(cb_o, 0, 1);
-            copy_tile(cb_o, 1, 2);
+            copy_tile(cb_o, 0, 0);
+            copy_tile(cb_o, 1, 1);
             reconfig_data_format_srca(cb_V_win);
             mm_init_short(cb_p, cb_V_win);
-            matmul_tiles(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2, 1);
-            matmul_tiles(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2 + 1, 2);
+            matmul_tiles(cb_p, cb_V_win, 0, d_batched_1 - d_batched_1 % 4 + db_3 * 2, 0);
+            matmul_tiles(cb_p, cb_V_win, 0, d_batched_1 - d_batched_1 % 4 + db_3 * 2 + 1, 1);
             cb_pop_front(cb_o, 2);
             tile_regs_commit();
             tile_regs_wait();
             cb_reserve_back(cb_o, 2);
+            pack_tile(0, cb_o);
             pack_tile(1, cb_o);
-            pack_tile(2, cb_o);
             cb_push_back(cb_o, 2);
             tile_regs_release();
           }
-          for (int32_t d = d_batched - d_batched % 3 % 2;
-               d < d_batched - d_batched % 3 % 2 + (stream_kept - d_batched + d_batched % 3 % 2);
+          for (int32_t d = d_batched_1 - d_batched_1 % 4 % 2;
+               d < d_batched_1 - d_batched_1 % 4 % 2 +
+                       (stream_kept - d_batched_1 + d_batched_1 % 4 % 2);
                ++d) {
             cb_wait_front(cb_o, 1);
             reconfig_data_format_srca(cb_o);
@@ -1287,8 +1291,8 @@ void kernel_main() {
       }
       reconfig_data_format_srcb(cb_c);
       for (int32_t qr = 0; qr < q; ++qr) {
-        const int32_t d_batched = stream_kept * (1 - std::min(64 % Dt, 1));
-        for (int32_t db = 0; db < d_batched / 3; ++db) {
+        const int32_t d_batched_2 = stream_kept * (1 - std::min(64 % Dt, 1));
+        for (int32_t db_4 = 0; db_4 < d_batched_2 / 3; ++db_4) {
           cb_wait_front(cb_o, 3);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -1303,9 +1307,9 @@ void kernel_main() {
           mul_binary_tile(3, 0, 3);
           reconfig_data_format_srca(cb_V_win);
           mm_init_short(cb_p, cb_V_win);
-          matmul_tiles(cb_p, cb_V_win, 0, db * 3, 1);
-          matmul_tiles(cb_p, cb_V_win, 0, db * 3 + 1, 2);
-          matmul_tiles(cb_p, cb_V_win, 0, db * 3 + 2, 3);
+          matmul_tiles(cb_p, cb_V_win, 0, db_4 * 3, 1);
+          matmul_tiles(cb_p, cb_V_win, 0, db_4 * 3 + 1, 2);
+          matmul_tiles(cb_p, cb_V_win, 0, db_4 * 3 + 2, 3);
           cb_pop_front(cb_o, 3);
           tile_regs_commit();
           tile_regs_wait();
@@ -1316,7 +1320,7 @@ void kernel_main() {
           cb_push_back(cb_o, 3);
           tile_regs_release();
         }
-        for (int32_t db_1 = 0; db_1 < d_batched % 3 / 2; ++db_1) {
+        for (int32_t db_5 = 0; db_5 < d_batched_2 % 3 / 2; ++db_5) {
           cb_wait_front(cb_o, 2);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -1329,8 +1333,8 @@ void kernel_main() {
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
           mm_init_short(cb_p, cb_V_win);
-          matmul_tiles(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2, 1);
-          matmul_tiles(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2 + 1, 2);
+          matmul_tiles(cb_p, cb_V_win, 0, d_batched_2 - d_batched_2 % 3 + db_5 * 2, 1);
+          matmul_tiles(cb_p, cb_V_win, 0, d_batched_2 - d_batched_2 % 3 + db_5 * 2 + 1, 2);
           cb_pop_front(cb_o, 2);
           tile_regs_commit();
           tile_regs_wait();
@@ -1340,8 +1344,9 @@ void kernel_main() {
           cb_push_back(cb_o, 2);
           tile_regs_release();
         }
-        for (int32_t d = d_batched - d_batched % 3 % 2;
-             d < d_batched - d_batched % 3 % 2 + (stream_kept - d_batched + d_batched % 3 % 2);
+        for (int32_t d = d_batched_2 - d_batched_2 % 3 % 2;
+             d <
+             d_batched_2 - d_batched_2 % 3 % 2 + (stream_kept - d_batched_2 + d_batched_2 % 3 % 2);
              ++d) {
           cb_wait_front(cb_o, 1);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
@@ -1675,8 +1680,8 @@ void kernel_main() {
       }
       reconfig_data_format_srcb(cb_c);
       for (int32_t qr = 0; qr < q; ++qr) {
-        const int32_t d_batched_1 = stream_kept * (1 - std::min(64 % Dt, 1));
-        for (int32_t db_2 = 0; db_2 < d_batched_1 / 3; ++db_2) {
+        const int32_t d_batched_3 = stream_kept * (1 - std::min(64 % Dt, 1));
+        for (int32_t db_6 = 0; db_6 < d_batched_3 / 3; ++db_6) {
           cb_wait_front(cb_o, 3);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -1691,9 +1696,9 @@ void kernel_main() {
           mul_binary_tile(3, 0, 3);
           reconfig_data_format_srca(cb_V_win);
           mm_init_short(cb_p, cb_V_win);
-          matmul_tiles(cb_p, cb_V_win, 0, db_2 * 3, 1);
-          matmul_tiles(cb_p, cb_V_win, 0, db_2 * 3 + 1, 2);
-          matmul_tiles(cb_p, cb_V_win, 0, db_2 * 3 + 2, 3);
+          matmul_tiles(cb_p, cb_V_win, 0, db_6 * 3, 1);
+          matmul_tiles(cb_p, cb_V_win, 0, db_6 * 3 + 1, 2);
+          matmul_tiles(cb_p, cb_V_win, 0, db_6 * 3 + 2, 3);
           cb_pop_front(cb_o, 3);
           tile_regs_commit();
           tile_regs_wait();
@@ -1704,7 +1709,7 @@ void kernel_main() {
           cb_push_back(cb_o, 3);
           tile_regs_release();
         }
-        for (int32_t db_3 = 0; db_3 < d_batched_1 % 3 / 2; ++db_3) {
+        for (int32_t db_7 = 0; db_7 < d_batched_3 % 3 / 2; ++db_7) {
           cb_wait_front(cb_o, 2);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -1717,8 +1722,8 @@ void kernel_main() {
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
           mm_init_short(cb_p, cb_V_win);
-          matmul_tiles(cb_p, cb_V_win, 0, d_batched_1 - d_batched_1 % 3 + db_3 * 2, 1);
-          matmul_tiles(cb_p, cb_V_win, 0, d_batched_1 - d_batched_1 % 3 + db_3 * 2 + 1, 2);
+          matmul_tiles(cb_p, cb_V_win, 0, d_batched_3 - d_batched_3 % 3 + db_7 * 2, 1);
+          matmul_tiles(cb_p, cb_V_win, 0, d_batched_3 - d_batched_3 % 3 + db_7 * 2 + 1, 2);
           cb_pop_front(cb_o, 2);
           tile_regs_commit();
           tile_regs_wait();
@@ -1728,9 +1733,9 @@ void kernel_main() {
           cb_push_back(cb_o, 2);
           tile_regs_release();
         }
-        for (int32_t d = d_batched_1 - d_batched_1 % 3 % 2;
+        for (int32_t d = d_batched_3 - d_batched_3 % 3 % 2;
              d <
-             d_batched_1 - d_batched_1 % 3 % 2 + (stream_kept - d_batched_1 + d_batched_1 % 3 % 2);
+             d_batched_3 - d_batched_3 % 3 % 2 + (stream_kept - d_batched_3 + d_batched_3 % 3 % 2);
              ++d) {
           cb_wait_front(cb_o, 1);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
