@@ -19,6 +19,7 @@
 #include "lowering/tt/block_matmul.hpp"
 #include "lowering/tt/block_products.hpp"
 #include "lowering/tt/choose_blocks.hpp"
+#include "lowering/tt/chunk_keys.hpp"
 #include "lowering/tt/chunk_rows.hpp"
 #include "lowering/tt/finalize_signature.hpp"
 #include "lowering/tt/fission_rows.hpp"
@@ -122,6 +123,11 @@ constexpr Stage kTT[] = {
      "a loop over a chunk's rows whose body is one DST section: the rows in batches of as many "
      "as DST holds, each statement for the batch's rows in turn, each init once per batch",
      batch_rows},
+    {"chunk-keys",
+     "a key loop of the online softmax over chunks of k key tiles: the scores and the row max "
+     "of the chunk's tiles, c = exp(m - mn) once, p against the chunk's max, l and o with the "
+     "rescale by c only for the chunk's first tile, m = mn once",
+     chunk_keys},
     {"batch-sections",
      "a loop over a row of tiles whose body is one DST section of one tile: batches of as many "
      "tiles as DST holds in one section, each operation's init once per batch",

@@ -3,6 +3,7 @@
 #include "lowering/ir/fold.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/call_cost.hpp"
+#include "lowering/tt/chunk_keys.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -199,7 +200,8 @@ std::optional<double> key_step_cycles(const Program& p, std::int64_t Dt) {
   const std::optional<double> step = price(p, find.step->body, env, phases);
   if (!step)
     return std::nullopt;
-  return *step / static_cast<double>(rows);
+  // chunk-keys' loop covers k key tiles an iteration: a key tile's step is its k-th part.
+  return *step / static_cast<double>(rows * keys_per_step(*find.step));
 }
 
 } // namespace tt
@@ -218,7 +220,10 @@ ir::Module price_q_chunk(const ir::Module& m, Diagnostics& diags) {
                           "' calls the Q chunk rule but its compute kernel has no key step over "
                           "the chunk's rows to price");
     const auto per_tile = static_cast<std::int64_t>((*d128 - *d64) / 2 + 0.5);
-    const std::int64_t fixed = static_cast<std::int64_t>(*d64 + 0.5) - 2 * per_tile;
+    // The fixed cost centred between the two prices: each is then within a cycle of the integer
+    // line (half a cycle from rounding per_tile, twice over half the width, plus half from this).
+    const std::int64_t fixed =
+        static_cast<std::int64_t>((*d64 + *d128) / 2 - 3 * static_cast<double>(per_tile) + 0.5);
     std::vector<Stmt> stmts = as<Block>(host->body)->stmts;
     for (Stmt& s : stmts)
       if (const Decl* d = as<Decl>(s))

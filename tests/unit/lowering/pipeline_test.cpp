@@ -41,6 +41,7 @@ TEST(Pipeline, StageTables) {
                         "peel-mask",
                         "fission-rows",
                         "batch-rows",
+                        "chunk-keys",
                         "batch-sections",
                         "assign-cbs",
                         "split-kernels",

@@ -96,13 +96,221 @@ void kernel_main() {
     noc_async_read_barrier();
     cb_push_back(cb_Q_win, 32);
     const int32_t j_below = std::max(std::min(std::min(qc * q, St - 1), qend), 0);
-    for (int32_t j = 0; j < j_below; ++j) {
+    for (int32_t jc = 0; jc < j_below / 8; ++jc) {
       cb_reserve_back(cb_K_win, 32);
       for (int32_t cb_K_win_r = 0; cb_K_win_r < 1; ++cb_K_win_r) {
         for (int32_t cb_K_win_c = 0; cb_K_win_c < stream_kept; ++cb_K_win_c) {
           const uint32_t cb_K_win_offset = (cb_K_win_r * 32 + cb_K_win_c) * get_tile_size(cb_K_win);
-          noc_async_read_page((h / 2 * St + j) * Dt + cb_K_win_r + cb_K_win_c, K_accessor,
+          noc_async_read_page((h / 2 * St + jc * 8) * Dt + cb_K_win_r + cb_K_win_c, K_accessor,
                               get_write_ptr(cb_K_win) + cb_K_win_offset);
+        }
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_K_win, 32);
+      for (int32_t qrb = 0; qrb < q / 4; ++qrb) {
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + std::min(qc * q + qrb * 4, St - 1)) * Dt + e, Q_accessor,
+                              get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + jc * 8) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + std::min(qc * q + (qrb * 4 + 1), St - 1)) * Dt + e,
+                              Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + jc * 8) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + std::min(qc * q + (qrb * 4 + 2), St - 1)) * Dt + e,
+                              Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + jc * 8) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + std::min(qc * q + (qrb * 4 + 3), St - 1)) * Dt + e,
+                              Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + jc * 8) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+      }
+      for (int32_t qrb_1 = 0; qrb_1 < q % 4 / 2; ++qrb_1) {
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + std::min(qc * q + (q - q % 4 + qrb_1 * 2), St - 1)) * Dt +
+                                  e,
+                              Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + jc * 8) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page(
+              (h * St + std::min(qc * q + (q - q % 4 + qrb_1 * 2 + 1), St - 1)) * Dt + e,
+              Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + jc * 8) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+      }
+      for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
+        const int32_t i = std::min(qc * q + qr, St - 1);
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_reserve_back(cb_Q, 1);
+          cb_reserve_back(cb_K, 1);
+          noc_async_read_page((h * St + i) * Dt + e, Q_accessor, get_write_ptr(cb_Q));
+          noc_async_read_page((h / 2 * St + jc * 8) * Dt + e, K_accessor, get_write_ptr(cb_K));
+          noc_async_read_barrier();
+          cb_push_back(cb_Q, 1);
+          cb_push_back(cb_K, 1);
+        }
+      }
+      for (int32_t jk = 1; jk < 1 + 7; ++jk) {
+        cb_reserve_back(cb_K_win, 32);
+        for (int32_t cb_K_win_r_1 = 0; cb_K_win_r_1 < 1; ++cb_K_win_r_1) {
+          for (int32_t cb_K_win_c_1 = 0; cb_K_win_c_1 < stream_kept; ++cb_K_win_c_1) {
+            const uint32_t cb_K_win_offset_1 =
+                (cb_K_win_r_1 * 32 + cb_K_win_c_1) * get_tile_size(cb_K_win);
+            noc_async_read_page((h / 2 * St + (jc * 8 + jk)) * Dt + cb_K_win_r_1 + cb_K_win_c_1,
+                                K_accessor, get_write_ptr(cb_K_win) + cb_K_win_offset_1);
+          }
+        }
+        noc_async_read_barrier();
+        cb_push_back(cb_K_win, 32);
+        for (int32_t qrb = 0; qrb < q / 4; ++qrb) {
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_reserve_back(cb_Q, 1);
+            cb_reserve_back(cb_K, 1);
+            noc_async_read_page((h * St + std::min(qc * q + qrb * 4, St - 1)) * Dt + e, Q_accessor,
+                                get_write_ptr(cb_Q));
+            noc_async_read_page((h / 2 * St + (jc * 8 + jk)) * Dt + e, K_accessor,
+                                get_write_ptr(cb_K));
+            noc_async_read_barrier();
+            cb_push_back(cb_Q, 1);
+            cb_push_back(cb_K, 1);
+          }
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_reserve_back(cb_Q, 1);
+            cb_reserve_back(cb_K, 1);
+            noc_async_read_page((h * St + std::min(qc * q + (qrb * 4 + 1), St - 1)) * Dt + e,
+                                Q_accessor, get_write_ptr(cb_Q));
+            noc_async_read_page((h / 2 * St + (jc * 8 + jk)) * Dt + e, K_accessor,
+                                get_write_ptr(cb_K));
+            noc_async_read_barrier();
+            cb_push_back(cb_Q, 1);
+            cb_push_back(cb_K, 1);
+          }
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_reserve_back(cb_Q, 1);
+            cb_reserve_back(cb_K, 1);
+            noc_async_read_page((h * St + std::min(qc * q + (qrb * 4 + 2), St - 1)) * Dt + e,
+                                Q_accessor, get_write_ptr(cb_Q));
+            noc_async_read_page((h / 2 * St + (jc * 8 + jk)) * Dt + e, K_accessor,
+                                get_write_ptr(cb_K));
+            noc_async_read_barrier();
+            cb_push_back(cb_Q, 1);
+            cb_push_back(cb_K, 1);
+          }
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_reserve_back(cb_Q, 1);
+            cb_reserve_back(cb_K, 1);
+            noc_async_read_page((h * St + std::min(qc * q + (qrb * 4 + 3), St - 1)) * Dt + e,
+                                Q_accessor, get_write_ptr(cb_Q));
+            noc_async_read_page((h / 2 * St + (jc * 8 + jk)) * Dt + e, K_accessor,
+                                get_write_ptr(cb_K));
+            noc_async_read_barrier();
+            cb_push_back(cb_Q, 1);
+            cb_push_back(cb_K, 1);
+          }
+        }
+        for (int32_t qrb_1 = 0; qrb_1 < q % 4 / 2; ++qrb_1) {
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_reserve_back(cb_Q, 1);
+            cb_reserve_back(cb_K, 1);
+            noc_async_read_page((h * St + std::min(qc * q + (q - q % 4 + qrb_1 * 2), St - 1)) * Dt +
+                                    e,
+                                Q_accessor, get_write_ptr(cb_Q));
+            noc_async_read_page((h / 2 * St + (jc * 8 + jk)) * Dt + e, K_accessor,
+                                get_write_ptr(cb_K));
+            noc_async_read_barrier();
+            cb_push_back(cb_Q, 1);
+            cb_push_back(cb_K, 1);
+          }
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_reserve_back(cb_Q, 1);
+            cb_reserve_back(cb_K, 1);
+            noc_async_read_page(
+                (h * St + std::min(qc * q + (q - q % 4 + qrb_1 * 2 + 1), St - 1)) * Dt + e,
+                Q_accessor, get_write_ptr(cb_Q));
+            noc_async_read_page((h / 2 * St + (jc * 8 + jk)) * Dt + e, K_accessor,
+                                get_write_ptr(cb_K));
+            noc_async_read_barrier();
+            cb_push_back(cb_Q, 1);
+            cb_push_back(cb_K, 1);
+          }
+        }
+        for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
+          const int32_t i = std::min(qc * q + qr, St - 1);
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_reserve_back(cb_Q, 1);
+            cb_reserve_back(cb_K, 1);
+            noc_async_read_page((h * St + i) * Dt + e, Q_accessor, get_write_ptr(cb_Q));
+            noc_async_read_page((h / 2 * St + (jc * 8 + jk)) * Dt + e, K_accessor,
+                                get_write_ptr(cb_K));
+            noc_async_read_barrier();
+            cb_push_back(cb_Q, 1);
+            cb_push_back(cb_K, 1);
+          }
+        }
+      }
+      for (int32_t qr = 0; qr < q; ++qr) {
+        for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
+          cb_reserve_back(cb_V, 1);
+          noc_async_read_page((h / 2 * St + jc * 8) * Dt + d, V_accessor, get_write_ptr(cb_V));
+          noc_async_read_barrier();
+          cb_push_back(cb_V, 1);
+        }
+      }
+      for (int32_t jk_2 = 1; jk_2 < 1 + 7; ++jk_2) {
+        for (int32_t qr = 0; qr < q; ++qr) {
+          for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
+            cb_reserve_back(cb_V, 1);
+            noc_async_read_page((h / 2 * St + (jc * 8 + jk_2)) * Dt + d, V_accessor,
+                                get_write_ptr(cb_V));
+            noc_async_read_barrier();
+            cb_push_back(cb_V, 1);
+          }
+        }
+      }
+    }
+    for (int32_t j = j_below / 8 * 8; j < j_below / 8 * 8 + j_below % 8; ++j) {
+      cb_reserve_back(cb_K_win, 32);
+      for (int32_t cb_K_win_r_2 = 0; cb_K_win_r_2 < 1; ++cb_K_win_r_2) {
+        for (int32_t cb_K_win_c_2 = 0; cb_K_win_c_2 < stream_kept; ++cb_K_win_c_2) {
+          const uint32_t cb_K_win_offset_2 =
+              (cb_K_win_r_2 * 32 + cb_K_win_c_2) * get_tile_size(cb_K_win);
+          noc_async_read_page((h / 2 * St + j) * Dt + cb_K_win_r_2 + cb_K_win_c_2, K_accessor,
+                              get_write_ptr(cb_K_win) + cb_K_win_offset_2);
         }
       }
       noc_async_read_barrier();
@@ -196,12 +404,12 @@ void kernel_main() {
     }
     for (int32_t j = j_below; j < j_below + (qend - j_below); ++j) {
       cb_reserve_back(cb_K_win, 32);
-      for (int32_t cb_K_win_r_1 = 0; cb_K_win_r_1 < 1; ++cb_K_win_r_1) {
-        for (int32_t cb_K_win_c_1 = 0; cb_K_win_c_1 < stream_kept; ++cb_K_win_c_1) {
-          const uint32_t cb_K_win_offset_1 =
-              (cb_K_win_r_1 * 32 + cb_K_win_c_1) * get_tile_size(cb_K_win);
-          noc_async_read_page((h / 2 * St + j) * Dt + cb_K_win_r_1 + cb_K_win_c_1, K_accessor,
-                              get_write_ptr(cb_K_win) + cb_K_win_offset_1);
+      for (int32_t cb_K_win_r_3 = 0; cb_K_win_r_3 < 1; ++cb_K_win_r_3) {
+        for (int32_t cb_K_win_c_3 = 0; cb_K_win_c_3 < stream_kept; ++cb_K_win_c_3) {
+          const uint32_t cb_K_win_offset_3 =
+              (cb_K_win_r_3 * 32 + cb_K_win_c_3) * get_tile_size(cb_K_win);
+          noc_async_read_page((h / 2 * St + j) * Dt + cb_K_win_r_3 + cb_K_win_c_3, K_accessor,
+                              get_write_ptr(cb_K_win) + cb_K_win_offset_3);
         }
       }
       noc_async_read_barrier();

@@ -27,13 +27,39 @@ void kernel_main() {
     const int32_t qc = w % chunks / 2 + w % chunks % 2 * (chunks - 1 - 2 * (w % chunks / 2));
     const int32_t qend = std::min(qc * q + q, St);
     const int32_t j_below = std::max(std::min(std::min(qc * q, St - 1), qend), 0);
-    for (int32_t j = 0; j < j_below; ++j) {
+    for (int32_t jc = 0; jc < j_below / 8; ++jc) {
       cb_reserve_back(cb_V_win, 32);
       for (int32_t cb_V_win_r = 0; cb_V_win_r < 1; ++cb_V_win_r) {
         for (int32_t cb_V_win_c = 0; cb_V_win_c < stream_kept; ++cb_V_win_c) {
           const uint32_t cb_V_win_offset = (cb_V_win_r * 32 + cb_V_win_c) * get_tile_size(cb_V_win);
-          noc_async_read_page((h / 2 * St + j) * Dt + cb_V_win_r + cb_V_win_c, V_accessor,
+          noc_async_read_page((h / 2 * St + jc * 8) * Dt + cb_V_win_r + cb_V_win_c, V_accessor,
                               get_write_ptr(cb_V_win) + cb_V_win_offset);
+        }
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_V_win, 32);
+      for (int32_t jk_2 = 1; jk_2 < 1 + 7; ++jk_2) {
+        cb_reserve_back(cb_V_win, 32);
+        for (int32_t cb_V_win_r_1 = 0; cb_V_win_r_1 < 1; ++cb_V_win_r_1) {
+          for (int32_t cb_V_win_c_1 = 0; cb_V_win_c_1 < stream_kept; ++cb_V_win_c_1) {
+            const uint32_t cb_V_win_offset_1 =
+                (cb_V_win_r_1 * 32 + cb_V_win_c_1) * get_tile_size(cb_V_win);
+            noc_async_read_page((h / 2 * St + (jc * 8 + jk_2)) * Dt + cb_V_win_r_1 + cb_V_win_c_1,
+                                V_accessor, get_write_ptr(cb_V_win) + cb_V_win_offset_1);
+          }
+        }
+        noc_async_read_barrier();
+        cb_push_back(cb_V_win, 32);
+      }
+    }
+    for (int32_t j = j_below / 8 * 8; j < j_below / 8 * 8 + j_below % 8; ++j) {
+      cb_reserve_back(cb_V_win, 32);
+      for (int32_t cb_V_win_r_2 = 0; cb_V_win_r_2 < 1; ++cb_V_win_r_2) {
+        for (int32_t cb_V_win_c_2 = 0; cb_V_win_c_2 < stream_kept; ++cb_V_win_c_2) {
+          const uint32_t cb_V_win_offset_2 =
+              (cb_V_win_r_2 * 32 + cb_V_win_c_2) * get_tile_size(cb_V_win);
+          noc_async_read_page((h / 2 * St + j) * Dt + cb_V_win_r_2 + cb_V_win_c_2, V_accessor,
+                              get_write_ptr(cb_V_win) + cb_V_win_offset_2);
         }
       }
       noc_async_read_barrier();
@@ -41,12 +67,12 @@ void kernel_main() {
     }
     for (int32_t j = j_below; j < j_below + (qend - j_below); ++j) {
       cb_reserve_back(cb_V_win, 32);
-      for (int32_t cb_V_win_r_1 = 0; cb_V_win_r_1 < 1; ++cb_V_win_r_1) {
-        for (int32_t cb_V_win_c_1 = 0; cb_V_win_c_1 < stream_kept; ++cb_V_win_c_1) {
-          const uint32_t cb_V_win_offset_1 =
-              (cb_V_win_r_1 * 32 + cb_V_win_c_1) * get_tile_size(cb_V_win);
-          noc_async_read_page((h / 2 * St + j) * Dt + cb_V_win_r_1 + cb_V_win_c_1, V_accessor,
-                              get_write_ptr(cb_V_win) + cb_V_win_offset_1);
+      for (int32_t cb_V_win_r_3 = 0; cb_V_win_r_3 < 1; ++cb_V_win_r_3) {
+        for (int32_t cb_V_win_c_3 = 0; cb_V_win_c_3 < stream_kept; ++cb_V_win_c_3) {
+          const uint32_t cb_V_win_offset_3 =
+              (cb_V_win_r_3 * 32 + cb_V_win_c_3) * get_tile_size(cb_V_win);
+          noc_async_read_page((h / 2 * St + j) * Dt + cb_V_win_r_3 + cb_V_win_c_3, V_accessor,
+                              get_write_ptr(cb_V_win) + cb_V_win_offset_3);
         }
       }
       noc_async_read_barrier();

@@ -1,0 +1,478 @@
+#include "lowering/tt/chunk_keys.hpp"
+
+#include "lowering/ir/util.hpp"
+#include "lowering/ir/visitor.hpp"
+#include "lowering/tt/assign_cbs.hpp"
+#include "lowering/tt/call_match.hpp"
+#include "lowering/tt/target.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace tk::lower {
+
+namespace {
+
+using namespace tk::ir;
+using tt::call_of;
+using tt::cb_name;
+
+// Every call under `s`, at any depth, in order.
+struct Calls : Visitor {
+  std::vector<const Call*> out;
+  void visit_node(const Call& c) override {
+    out.push_back(&c);
+    Visitor::visit_node(c);
+  }
+};
+std::vector<const Call*> calls_under(const Stmt& s) {
+  Calls c;
+  c.visit(s);
+  return c.out;
+}
+
+// Whether `v` is read anywhere under `s` outside the reader's and writer's streams (df.*).
+struct ReadOutsideStreams : Visitor {
+  const std::string& v;
+  int in_stream = 0;
+  bool found = false;
+  explicit ReadOutsideStreams(const std::string& x) : v(x) {}
+  void visit_node(const Call& c) override {
+    const bool stream = to_string(c.fn).substr(0, 3) == "df.";
+    in_stream += stream;
+    Visitor::visit_node(c);
+    in_stream -= stream;
+  }
+  void visit_node(const Var& x) override { found = found || (x.name == v && !in_stream); }
+};
+
+bool is_pool(const Call& c, EnumConst pool) {
+  if (c.fn != Intrinsic::reduce_tile)
+    return false;
+  const EnumImm* e = as<EnumImm>(c.args[0]);
+  return e && e->value == pool;
+}
+
+bool packs_into(const Stmt& s, const std::string& cb) {
+  for (const Call* c : calls_under(s))
+    if (c->fn == Intrinsic::pack_tile && cb_name(c->args[1]) == cb)
+      return true;
+  return false;
+}
+
+// The CBs named under `s`, by any call.
+std::set<std::string> cbs_under(const Stmt& s) {
+  std::set<std::string> out;
+  for (const Call* c : calls_under(s))
+    for (const Expr& a : c->args)
+      if (std::string n = cb_name(a); !n.empty())
+        out.insert(n);
+  return out;
+}
+
+std::int64_t literal(const Expr& e, std::int64_t otherwise = -1) {
+  const IntImm* i = as<IntImm>(e);
+  return i ? i->value : otherwise;
+}
+
+struct Subst : Mutator {
+  std::string v;
+  Expr by;
+  Expr mutate_node(const Var& x, const Expr& self) override { return x.name == v ? by : self; }
+};
+
+// A statement of the key step, by the section it belongs to.
+enum class Part { k_window, v_window, score, rowmax, c, p, l, o, m };
+
+struct Step {
+  std::vector<std::pair<Part, Stmt>> stmts;
+  std::string k_win, v_win, t, s, mn, m, c, p; // the CBs the sections hand each other
+  Expr m_count;                                // the tiles of M the row max waits for
+};
+
+// The row max of key tile kk > 0: max(mn, rowmax(T)), reading MN where the first reads M.
+struct FoldMax : Mutator {
+  const Step* step = nullptr;
+  bool other = false; // M touched otherwise than by a wait or a copy
+  Expr mutate_node(const Call& c, const Expr& self) override {
+    std::vector<Expr> args = c.args;
+    if (!args.empty() && cb_name(args[0]) == step->m) {
+      if (c.fn != Intrinsic::copy_tile && c.fn != Intrinsic::cb_wait_front)
+        other = true;
+      args[0] = cb_ref(step->mn);
+      return call(c.fn, std::move(args), c.loc.range);
+    }
+    return self;
+  }
+};
+
+// l and o of key tile kk > 0: the rescale by c taken out (its loads of c into DST, the products
+// with them, and C's waits and pops), so l = l + rowsum(p) and o[d] = o[d] + p @ V[d].
+struct DropRescale : Mutator {
+  const std::string* c_cb = nullptr;
+  bool failed = false;
+  Stmt mutate_node(const Block& b, const Stmt&) override {
+    std::set<std::int64_t> c_slots;
+    for (const Stmt& x : b.stmts)
+      if (const Call* c = call_of(x)) {
+        if (c->fn == Intrinsic::copy_tile && cb_name(c->args[0]) == *c_cb)
+          c_slots.insert(literal(c->args[2]));
+        if (c->fn == Intrinsic::unary_bcast && cb_name(c->args[1]) == *c_cb)
+          c_slots.insert(literal(c->args[3]));
+      }
+    std::vector<Stmt> out;
+    for (const Stmt& x : b.stmts) {
+      const Call* c = call_of(x);
+      if (c && (c->fn == Intrinsic::copy_tile || c->fn == Intrinsic::unary_bcast ||
+                c->fn == Intrinsic::cb_wait_front || c->fn == Intrinsic::cb_pop_front)) {
+        const std::size_t at = c->fn == Intrinsic::unary_bcast ? 1 : 0;
+        if (cb_name(c->args[at]) == *c_cb)
+          continue;
+      }
+      if (c && c->fn == Intrinsic::mul_binary_tile) {
+        const std::int64_t a = literal(c->args[0]), bb = literal(c->args[1]),
+                           o = literal(c->args[2]);
+        if ((c_slots.count(bb) && o == a) || (c_slots.count(a) && o == bb))
+          continue; // x = x * c
+      }
+      if (c)
+        for (std::size_t s : tt::slot_args(c->fn))
+          if (c_slots.count(literal(c->args[s])))
+            failed = true; // c read by anything but the rescale
+      if (!c && cbs_under(x).count(*c_cb))
+        failed = failed || as<For>(x) == nullptr;
+      out.push_back(c ? x : mutate(x));
+    }
+    return block(std::move(out));
+  }
+};
+
+class Chunker {
+public:
+  Chunker(const Program& p, const Function& f, std::int64_t k) : k_(k), names_(p) {
+    for (const Function& g : p.functions)
+      names_.add(g);
+    (void)f;
+  }
+
+  Stmt walk(const Stmt& s) {
+    if (const Block* b = as<Block>(s)) {
+      std::vector<Stmt> out;
+      bool changed = false;
+      for (const Stmt& x : b->stmts) {
+        out.push_back(walk(x));
+        changed = changed || out.back() != x;
+      }
+      return changed ? block(std::move(out)) : s;
+    }
+    if (const For* f = as<For>(s)) {
+      if (f->role == ForRole::reduction)
+        if (std::optional<Step> step = analyse(*f))
+          return chunk(*f, *step);
+      Stmt body = walk(f->body);
+      return body == f->body ? s : for_loop(f->var, f->min, f->extent, f->role, body, f->loc.range);
+    }
+    return s;
+  }
+
+private:
+  std::int64_t k_;
+  NameSet names_;
+
+  // The sections of the key step `f`, or nothing when its body is not the recurrence.
+  std::optional<Step> analyse(const For& f) const {
+    const Block* body = as<Block>(f.body);
+    if (!body)
+      return std::nullopt;
+    Step st;
+    // The CBs, from the calls that define them: T is reduced by MAX into MN, P by SUM; the o
+    // section's products read P and the V window; its broadcast reads C; the scores are products
+    // with the K window (matmul_tiles.bt).
+    std::set<std::string> windows; // the CBs a block read fills in the body
+    for (const Call* c : calls_under(f.body)) {
+      if (c->fn == Intrinsic::df_read_block)
+        windows.insert(cb_name(c->args[0]));
+      if (c->fn == Intrinsic::df_tril_tile)
+        return std::nullopt; // the masked steps stay one key tile at a time
+    }
+    for (const Call* c : calls_under(f.body)) {
+      if (is_pool(*c, EnumConst::pool_max))
+        st.t = cb_name(c->args[2]);
+      if (is_pool(*c, EnumConst::pool_sum))
+        st.p = cb_name(c->args[2]);
+      if (c->fn == Intrinsic::matmul_tiles_bt && windows.count(cb_name(c->args[1])))
+        st.k_win = cb_name(c->args[1]);
+      if (c->fn == Intrinsic::matmul_tiles && windows.count(cb_name(c->args[1])))
+        st.v_win = cb_name(c->args[1]);
+    }
+    // MN is what the row max packs; C what the o section broadcasts.
+    for (const Stmt& x : body->stmts) {
+      const std::vector<const Call*> calls = calls_under(x);
+      const bool max = std::any_of(calls.begin(), calls.end(),
+                                   [](const Call* c) { return is_pool(*c, EnumConst::pool_max); });
+      const bool o = std::any_of(calls.begin(), calls.end(), [&](const Call* c) {
+        return c->fn == Intrinsic::matmul_tiles && cb_name(c->args[0]) == st.p;
+      });
+      for (const Call* c : calls) {
+        if (max && c->fn == Intrinsic::pack_tile)
+          st.mn = cb_name(c->args[1]);
+        if (o && c->fn == Intrinsic::unary_bcast)
+          st.c = cb_name(c->args[1]);
+      }
+    }
+    if (st.t.empty() || st.p.empty() || st.k_win.empty() || st.v_win.empty() || st.mn.empty() ||
+        st.c.empty() || st.k_win == st.v_win)
+      return std::nullopt;
+    // Each statement's section.
+    Part at = Part::k_window;
+    std::vector<Stmt> waits; // bare waits, given to the section after them
+    auto add = [&](Part p, const Stmt& x) {
+      for (const Stmt& w : waits)
+        st.stmts.push_back({p, w});
+      waits.clear();
+      st.stmts.push_back({p, x});
+    };
+    for (const Stmt& x : body->stmts) {
+      const Call* c = call_of(x);
+      const std::set<std::string> cbs = cbs_under(x);
+      std::vector<const Call*> calls = calls_under(x);
+      auto has = [&](auto pred) { return std::any_of(calls.begin(), calls.end(), pred); };
+      if (as<Decl>(x))
+        return std::nullopt;
+      if (c &&
+          (c->fn == Intrinsic::df_read_block || c->fn == Intrinsic::cb_wait_front ||
+           c->fn == Intrinsic::cb_pop_front) &&
+          (cb_name(c->args[0]) == st.k_win || cb_name(c->args[0]) == st.v_win)) {
+        st.stmts.push_back({cb_name(c->args[0]) == st.k_win ? Part::k_window : Part::v_window, x});
+        continue;
+      }
+      if (c && c->fn == Intrinsic::cb_wait_front) {
+        waits.push_back(x);
+        continue;
+      }
+      Part p;
+      if (packs_into(x, st.t))
+        p = Part::score;
+      else if (has([](const Call* y) { return is_pool(*y, EnumConst::pool_max); }))
+        p = Part::rowmax;
+      else if (packs_into(x, st.p))
+        p = Part::p;
+      else if (has([](const Call* y) { return is_pool(*y, EnumConst::pool_sum); }))
+        p = Part::l;
+      else if (has([&](const Call* y) {
+                 return y->fn == Intrinsic::matmul_tiles && cb_name(y->args[0]) == st.p;
+               }))
+        p = Part::o;
+      else if (at == Part::rowmax || at == Part::c)
+        p = Part::c;
+      else if (at == Part::o || at == Part::m)
+        p = Part::m;
+      else
+        return std::nullopt;
+      if (p < at)
+        return std::nullopt; // the sections out of order
+      at = p;
+      add(p, x);
+    }
+    if (!waits.empty() || at != Part::m)
+      return std::nullopt;
+    // The CBs each section may touch; M is the one the row max reads besides T.
+    std::map<std::string, std::set<Part>> touched;
+    for (auto& [p, x] : st.stmts)
+      for (const std::string& cb : cbs_under(x))
+        touched[cb].insert(p);
+    for (auto& [p, x] : st.stmts)
+      if (p == Part::score)
+        for (const Call* c : calls_under(x))
+          if (c->fn == Intrinsic::pack_tile && cb_name(c->args[1]) != st.t)
+            st.s = cb_name(c->args[1]);
+    for (auto& [p, x] : st.stmts)
+      if (p == Part::rowmax) {
+        for (const Call* c : calls_under(x)) {
+          if (c->fn == Intrinsic::copy_tile)
+            st.m = cb_name(c->args[0]);
+          else if (c->fn == Intrinsic::cb_wait_front && cb_name(c->args[0]) != st.t)
+            st.m_count = c->args[1];
+        }
+      }
+    if (st.s.empty() || st.m.empty() || !st.m_count)
+      return std::nullopt;
+    auto only = [&](const std::string& cb, std::set<Part> allowed) {
+      for (Part p : touched[cb])
+        if (!allowed.count(p))
+          return false;
+      return true;
+    };
+    if (!only(st.t, {Part::score, Part::rowmax}) || !only(st.s, {Part::score, Part::p}) ||
+        !only(st.p, {Part::p, Part::l, Part::o}) || !only(st.c, {Part::c, Part::l, Part::o}) ||
+        !only(st.mn, {Part::rowmax, Part::c, Part::p, Part::m}) ||
+        !only(st.k_win, {Part::k_window, Part::score}) ||
+        !only(st.v_win, {Part::v_window, Part::o}))
+      return std::nullopt;
+    // The key index only in the streams (the reads of K and V), nothing else per key tile.
+    ReadOutsideStreams r(f.var);
+    r.visit(f.body);
+    if (r.found)
+      return std::nullopt;
+    return st;
+  }
+
+  std::vector<Stmt> part(const Step& st, std::initializer_list<Part> ps, const std::string& j,
+                         const Expr& key) const {
+    Subst s;
+    s.v = j;
+    s.by = key;
+    std::vector<Stmt> out;
+    for (auto& [p, x] : st.stmts)
+      if (std::find(ps.begin(), ps.end(), p) != ps.end())
+        out.push_back(s.mutate(x));
+    return out;
+  }
+
+  // The k window's and the scores' statements, the window's pop moved after the scores.
+  std::vector<Stmt> scores(const Step& st, const std::string& j, const Expr& key) const {
+    std::vector<Stmt> out, pops;
+    for (const Stmt& x : part(st, {Part::k_window, Part::score}, j, key)) {
+      const Call* c = call_of(x);
+      (c && c->fn == Intrinsic::cb_pop_front ? pops : out).push_back(x);
+    }
+    out.insert(out.end(), pops.begin(), pops.end());
+    return out;
+  }
+
+  // Key tile kk's l and o with the V window around o; kk > 0 without the rescale.
+  std::optional<std::vector<Stmt>> l_and_o(const Step& st, const std::string& j, const Expr& key,
+                                           bool first) const {
+    std::vector<Stmt> out = part(st, {Part::l}, j, key);
+    std::vector<Stmt> v = part(st, {Part::v_window}, j, key), pops;
+    for (const Stmt& x : v) {
+      const Call* c = call_of(x);
+      (c && c->fn == Intrinsic::cb_pop_front ? pops : out).push_back(x);
+    }
+    for (const Stmt& x : part(st, {Part::o}, j, key))
+      out.push_back(x);
+    out.insert(out.end(), pops.begin(), pops.end());
+    if (first)
+      return out;
+    DropRescale d;
+    d.c_cb = &st.c;
+    Stmt b = d.mutate(block(out));
+    if (d.failed)
+      return std::nullopt;
+    return as<Block>(b)->stmts;
+  }
+
+  Stmt chunk(const For& f, const Step& st) {
+    const std::int64_t k = k_;
+    const std::string jc = names_.fresh(f.var + "c"), kk = names_.fresh(f.var + "k");
+    const Expr first = ir::add(f.min, ir::mul(var(jc, Type::i32()), int_imm(k)));
+    const Expr key = ir::add(first, var(kk, Type::i32()));
+    std::vector<Stmt> body = scores(st, f.var, first);
+    for (const Stmt& x : part(st, {Part::rowmax}, f.var, first))
+      body.push_back(x);
+    // Key tiles 1 .. k - 1: scores, and the row max folded into MN, the old MN popped after.
+    std::vector<Stmt> more = scores(st, f.var, key);
+    FoldMax fold;
+    fold.step = &st;
+    for (const Stmt& x : part(st, {Part::rowmax}, f.var, key))
+      more.push_back(fold.mutate(x));
+    if (fold.other)
+      return for_loop(f.var, f.min, f.extent, f.role, f.body, f.loc.range);
+    // The old MN: a page at a time when its count is the rule's q (the CB protocol's counts are
+    // literals to assign-cbs and verify-kernels).
+    const Stmt pop_mn =
+        as<IntImm>(st.m_count)
+            ? evaluate(call(Intrinsic::cb_pop_front, {cb_ref(st.mn), st.m_count}), f.loc.range)
+            : for_loop(
+                  names_.fresh("r"), int_imm(0), st.m_count, ForRole::serial,
+                  evaluate(call(Intrinsic::cb_pop_front, {cb_ref(st.mn), int_imm(1)}), f.loc.range),
+                  f.loc.range);
+    more.push_back(pop_mn);
+    body.push_back(for_loop(kk, int_imm(1), int_imm(k - 1), ForRole::reduction,
+                            block(std::move(more)), f.loc.range));
+    for (const Stmt& x : part(st, {Part::c}, f.var, first))
+      body.push_back(x);
+    // p of each key tile against the chunk's max: S's tiles, q a key tile, in order.
+    const std::string kp = names_.fresh(f.var + "k");
+    body.push_back(for_loop(kp, int_imm(0), int_imm(k), ForRole::reduction,
+                            block(part(st, {Part::p}, f.var, first)), f.loc.range));
+    std::optional<std::vector<Stmt>> lo0 = l_and_o(st, f.var, first, true);
+    std::optional<std::vector<Stmt>> lo = l_and_o(st, f.var, key, false);
+    if (!lo0 || !lo)
+      return for_loop(f.var, f.min, f.extent, f.role, f.body, f.loc.range);
+    body.insert(body.end(), lo0->begin(), lo0->end());
+    const std::string ko = names_.fresh(f.var + "k");
+    Subst rename;
+    rename.v = kk;
+    rename.by = var(ko, Type::i32());
+    body.push_back(for_loop(ko, int_imm(1), int_imm(k - 1), ForRole::reduction,
+                            rename.mutate(block(std::move(*lo))), f.loc.range));
+    for (const Stmt& x : part(st, {Part::m}, f.var, first))
+      body.push_back(x);
+    const Expr chunks = binary(BinaryOp::div, f.extent, int_imm(k));
+    std::vector<Stmt> loops;
+    loops.push_back(for_loop(jc, int_imm(0), chunks, f.role, block(std::move(body)), f.loc.range));
+    loops.push_back(for_loop(f.var, ir::add(f.min, ir::mul(chunks, int_imm(k))),
+                             binary(BinaryOp::mod, f.extent, int_imm(k)), f.role, f.body,
+                             f.loc.range));
+    return block(std::move(loops));
+  }
+};
+
+} // namespace
+
+namespace tt {
+std::int64_t keys_per_step(const For& f) {
+  const Binary* b = as<Binary>(f.extent);
+  if (!b || b->op != BinaryOp::div || literal(f.min) != 0)
+    return 1;
+  return std::max<std::int64_t>(literal(b->b, 1), 1);
+}
+
+} // namespace tt
+
+namespace {
+
+// The chunks tried, largest first: by the timing model a key tile's step costs less the more key
+// tiles share c, its exp, m = mn and the rescale of l and o (docs/lowering.md, "Key chunks": at
+// 8x4096x128, 2908.5 / 2673.0 / 2615.6 us at k = 2 / 4 / 8), so the largest whose CBs fit.
+constexpr std::int64_t kKeyChunks[] = {8, 4, 2};
+
+// Whether the CBs of `p` fit in L1: assign-cbs's own check, the stage the chain runs next.
+bool fits(const ir::Module& m, const Program& p) {
+  ir::Module one;
+  one.attrs = m.attrs;
+  one.programs = {p};
+  Diagnostics scratch;
+  (void)assign_cbs(one, scratch);
+  return !scratch.has_errors();
+}
+
+} // namespace
+
+ir::Module chunk_keys(const ir::Module& m, Diagnostics&) {
+  ir::Module out = m;
+  for (Program& p : out.programs)
+    for (std::int64_t k : kKeyChunks) {
+      Program c = p;
+      bool changed = false;
+      for (Function& f : c.functions)
+        if (f.kind == FuncKind::kernel) {
+          Chunker ch(c, f, k);
+          Stmt body = ch.walk(f.body);
+          changed = changed || body != f.body;
+          f.body = body;
+        }
+      if (!changed)
+        break; // no key loop to chunk
+      if (fits(m, c)) {
+        p = std::move(c);
+        break;
+      }
+    }
+  return out;
+}
+
+} // namespace tk::lower
