@@ -53,7 +53,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   // The Q chunk rule: its inputs fixed at compile time (chunk-rows, price-q-chunk), in
   // tt.q_chunk's order (tk::tt_host::q_chunk_limits).
   const tk::tt_host::QChunkLimits tk_q_chunk_limits =
-      tk::tt_host::q_chunk_limits(64, 32, 8, 1310, 380, 2048, 66100);
+      tk::tt_host::q_chunk_limits(64, 32, 8, 3764, 189, 2048, 66100);
   const std::uint32_t St = S / 32u;
   const std::uint32_t Dt = D / 32u;
   const std::uint32_t q = tk::tt_host::q_chunk(H, St, Dt, tk_q_chunk_limits);
@@ -166,7 +166,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
           .set_page_size(tt::CBIndex::c_8, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(32768, {{tt::CBIndex::c_26, tt::DataFormat::Float32}})
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_26, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_26, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
@@ -174,7 +174,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
           .set_page_size(tt::CBIndex::c_27, 2048));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(32768, {{tt::CBIndex::c_28, tt::DataFormat::Float32}})
+      tt::tt_metal::CircularBufferConfig(65536, {{tt::CBIndex::c_28, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_28, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
@@ -182,7 +182,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
           .set_page_size(tt::CBIndex::c_29, 4096));
   tt::tt_metal::CreateCircularBuffer(
       tk_program, tk_all_cores,
-      tt::tt_metal::CircularBufferConfig(32768, {{tt::CBIndex::c_30, tt::DataFormat::Float32}})
+      tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_30, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_30, 4096));
 
   std::vector<std::uint32_t> tk_reader_compile_args;

@@ -52,18 +52,21 @@ TEST(BlockProducts, RunsABatchsScoresAsOneBlockOfRows) {
       std::string::npos)
       << out;
   // The batch of 2 likewise, 2×1; the last row alone and the diagonal's rows (one a section)
-  // stay matmul_tiles.
-  EXPECT_EQ(count(out, ", e, 0, 1, 1, 4, q_cols)"), 1) << out;
-  EXPECT_EQ(count(out, ", e, 0, 1, 1, 2, q_cols)"), 1) << out;
-  EXPECT_EQ(count(out, "matmul_tiles.bt(cb_Q_win, cb_K_win, (i - qc * q) * q_cols + e, e, 0)"), 2)
+  // stay matmul_tiles. Below the diagonal the score is there three times (chunk-keys: a chunk's
+  // first key tile, its other key tiles, the key tiles after the last whole chunk), on it once.
+  EXPECT_EQ(count(out, ", e, 0, 1, 1, 4, q_cols)"), 3) << out;
+  EXPECT_EQ(count(out, ", e, 0, 1, 1, 2, q_cols)"), 3) << out;
+  EXPECT_EQ(count(out, "matmul_tiles.bt(cb_Q_win, cb_K_win, (i - qc * q) * q_cols + e, e, 0)"), 4)
       << out;
-  // The streamed products (one CB page each, popped) are not a block: 4 + 2 + 1 rows below the
-  // diagonal, 1 on it.
-  EXPECT_EQ(count(out, "matmul_tiles.bt(cb_Q, cb_K, 0, 0, "), 8) << out;
+  // The streamed products (one CB page each, popped) are not a block: 4 + 2 + 1 rows in each of
+  // the three copies below the diagonal, 1 on it.
+  EXPECT_EQ(count(out, "matmul_tiles.bt(cb_Q, cb_K, 0, 0, "), 22) << out;
 }
 
 // The output row's update: p's tile times 3 consecutive V tiles into slots 1, 2, 3 is one 1×3
-// block (p unpacked once); 2 tiles one 1×2 block; a lone product stays matmul_tiles.
+// block (p unpacked once); 2 tiles one 1×2 block; a lone product stays matmul_tiles (in the
+// chunk's first key tile, after the last whole chunk and on the diagonal: those rescale o by c, a
+// DST slot; the chunk's other key tiles only add, 4 V tiles a section, another form).
 TEST(BlockProducts, RunsTheOutputRowsProductsAsOneBlockOfColumns) {
   const std::string out = run_stage("block-products", after_insert_cb_protocol());
   EXPECT_EQ(count(out, "matmul_block(cb_p, cb_V_win, 0, db * 3, 1, 0, 3, 1, 1)\n"), 1) << out;
@@ -71,7 +74,7 @@ TEST(BlockProducts, RunsTheOutputRowsProductsAsOneBlockOfColumns) {
                        "0, 2, 1, 1)\n"),
             1)
       << out;
-  EXPECT_EQ(count(out, "matmul_tiles(cb_p, cb_V_win, 0, d, 1)\n"), 2) << out;
+  EXPECT_EQ(count(out, "matmul_tiles(cb_p, cb_V_win, 0, d, 1)\n"), 4) << out;
   EXPECT_EQ(count(out, "matmul_tiles(cb_p, cb_V_win, 0, db"), 0) << out;
 }
 
@@ -84,12 +87,13 @@ TEST(BlockProducts, LeavesRowsNotAStrideApart) {
                "matmul_tiles.bt(cb_Q_win, cb_K_win, (min(qc * q + (qrb * 4 + 2), St - 1) - qc * "
                "q) * q_cols + e + 1, e, 2)");
   const std::string out = run_stage("block-products", in);
-  // Rows 0 and 1 are a block of 2; row 2 breaks the run; row 3 alone is left.
+  // Rows 0 and 1 are a block of 2; row 2 breaks the run; row 3 alone is left (in the copy of the
+  // score changed; chunk-keys' two other copies keep their block of 4).
   EXPECT_NE(out.find("          if qc * q + (qrb * 4 + 1) <= St - 1 && q_cols >= 1 {\n"),
             std::string::npos)
       << out;
-  EXPECT_EQ(count(out, ", e, 0, 1, 1, 4, q_cols)"), 0) << out;
-  EXPECT_EQ(count(out, ", e, 0, 1, 1, 2, q_cols)"), 2) << out;
+  EXPECT_EQ(count(out, ", e, 0, 1, 1, 4, q_cols)"), 2) << out;
+  EXPECT_EQ(count(out, ", e, 0, 1, 1, 2, q_cols)"), 4) << out;
   EXPECT_NE(out.find("q_cols + e + 1, e, 2)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("(min(qc * q + (qrb * 4 + 3), St - 1) - qc * q) * q_cols + e, e, 3)\n"),
             std::string::npos)

@@ -86,7 +86,900 @@ void kernel_main() {
     }
     cb_wait_front(cb_Q_win, 32);
     const int32_t j_below = std::max(std::min(std::min(qc * q, St - 1), qend), 0);
-    for (int32_t j = 0; j < j_below; ++j) {
+    for (int32_t jc = 0; jc < j_below / 8; ++jc) {
+      cb_wait_front(cb_K_win, 32);
+      reconfig_data_format_srcb(cb_Q_win);
+      reconfig_data_format_srca(cb_K_win);
+      for (int32_t qrb = 0; qrb < q / 4; ++qrb) {
+        tile_regs_acquire();
+        // DST[0] is zero: nothing wrote it since tile_regs_acquire
+        // DST[1] is zero: nothing wrote it since tile_regs_acquire
+        // DST[2] is zero: nothing wrote it since tile_regs_acquire
+        // DST[3] is zero: nothing wrote it since tile_regs_acquire
+        if (qc * q + (qrb * 4 + 3) <= St - 1 && q_cols >= 1) {
+          mm_block_init_short(cb_Q_win, cb_K_win, 1, 1, 4, q_cols);
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_block(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + qrb * 4, St - 1) - qc * q) * q_cols + e, e, 0, 1, 1, 4,
+                         q_cols);
+          }
+        } else {
+          mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + qrb * 4, St - 1) - qc * q) * q_cols + e, e, 0);
+          }
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + (qrb * 4 + 1), St - 1) - qc * q) * q_cols + e, e, 1);
+          }
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + (qrb * 4 + 2), St - 1) - qc * q) * q_cols + e, e, 2);
+          }
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + (qrb * 4 + 3), St - 1) - qc * q) * q_cols + e, e, 3);
+          }
+        }
+        mm_init_short(cb_Q, cb_K, /*transpose=*/1);
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 0);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 1);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 2);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 3);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        binop_with_scalar_tile_init();
+        mul_unary_tile(0, scale_bits);
+        mul_unary_tile(1, scale_bits);
+        mul_unary_tile(2, scale_bits);
+        mul_unary_tile(3, scale_bits);
+        pack_reconfig_data_format(cb_tmp0);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_tmp0, 4);
+        pack_tile(0, cb_tmp0);
+        pack_tile(1, cb_tmp0);
+        pack_tile(2, cb_tmp0);
+        pack_tile(3, cb_tmp0);
+        cb_push_back(cb_tmp0, 4);
+        pack_reconfig_data_format(cb_s);
+        cb_reserve_back(cb_s, 4);
+        pack_tile(0, cb_s);
+        pack_tile(1, cb_s);
+        pack_tile(2, cb_s);
+        pack_tile(3, cb_s);
+        cb_push_back(cb_s, 4);
+        tile_regs_release();
+      }
+      for (int32_t qrb_1 = 0; qrb_1 < q % 4 / 2; ++qrb_1) {
+        tile_regs_acquire();
+        // DST[0] is zero: nothing wrote it since tile_regs_acquire
+        // DST[1] is zero: nothing wrote it since tile_regs_acquire
+        if (qc * q + (q - q % 4 + qrb_1 * 2 + 1) <= St - 1 && q_cols >= 1) {
+          mm_block_init_short(cb_Q_win, cb_K_win, 1, 1, 2, q_cols);
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_block(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + (q - q % 4 + qrb_1 * 2), St - 1) - qc * q) * q_cols + e,
+                         e, 0, 1, 1, 2, q_cols);
+          }
+        } else {
+          mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(cb_Q_win, cb_K_win,
+                         (std::min(qc * q + (q - q % 4 + qrb_1 * 2), St - 1) - qc * q) * q_cols + e,
+                         e, 0);
+          }
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(
+                cb_Q_win, cb_K_win,
+                (std::min(qc * q + (q - q % 4 + qrb_1 * 2 + 1), St - 1) - qc * q) * q_cols + e, e,
+                1);
+          }
+        }
+        mm_init_short(cb_Q, cb_K, /*transpose=*/1);
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 0);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 1);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        binop_with_scalar_tile_init();
+        mul_unary_tile(0, scale_bits);
+        mul_unary_tile(1, scale_bits);
+        pack_reconfig_data_format(cb_tmp0);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_tmp0, 2);
+        pack_tile(0, cb_tmp0);
+        pack_tile(1, cb_tmp0);
+        cb_push_back(cb_tmp0, 2);
+        pack_reconfig_data_format(cb_s);
+        cb_reserve_back(cb_s, 2);
+        pack_tile(0, cb_s);
+        pack_tile(1, cb_s);
+        cb_push_back(cb_s, 2);
+        tile_regs_release();
+      }
+      for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
+        const int32_t i = std::min(qc * q + qr, St - 1);
+        mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
+        tile_regs_acquire();
+        // DST[0] is zero: nothing wrote it since tile_regs_acquire
+        for (int32_t e = 0; e < stream_kept; ++e) {
+          matmul_tiles(cb_Q_win, cb_K_win, (i - qc * q) * q_cols + e, e, 0);
+        }
+        for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+          cb_wait_front(cb_Q, 1);
+          cb_wait_front(cb_K, 1);
+          matmul_tiles(cb_Q, cb_K, 0, 0, 0);
+          cb_pop_front(cb_Q, 1);
+          cb_pop_front(cb_K, 1);
+        }
+        binop_with_scalar_tile_init();
+        mul_unary_tile(0, scale_bits);
+        pack_reconfig_data_format(cb_tmp0);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_tmp0, 1);
+        pack_tile(0, cb_tmp0);
+        cb_push_back(cb_tmp0, 1);
+        pack_reconfig_data_format(cb_s);
+        cb_reserve_back(cb_s, 1);
+        pack_tile(0, cb_s);
+        cb_push_back(cb_s, 1);
+        tile_regs_release();
+      }
+      cb_pop_front(cb_K_win, 32);
+      cb_wait_front(cb_m, q);
+      cb_wait_front(cb_tmp0, q);
+      for (int32_t qrb_2 = 0; qrb_2 < q / 4; ++qrb_2) {
+        reconfig_data_format_srca(cb_m);
+        copy_tile_to_dst_init_short(cb_m);
+        tile_regs_acquire();
+        copy_tile(cb_m, qrb_2 * 4, 0);
+        copy_tile(cb_m, qrb_2 * 4 + 1, 1);
+        copy_tile(cb_m, qrb_2 * 4 + 2, 2);
+        copy_tile(cb_m, qrb_2 * 4 + 3, 3);
+        reconfig_data_format_srca(cb_tmp0);
+        reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 1, 0, 1);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 2, 0, 2);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 3, 0, 3);
+        cb_pop_front(cb_tmp0, 4);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_mn, 4);
+        pack_tile(0, cb_mn);
+        pack_tile(1, cb_mn);
+        pack_tile(2, cb_mn);
+        pack_tile(3, cb_mn);
+        cb_push_back(cb_mn, 4);
+        tile_regs_release();
+        reduce_uninit();
+      }
+      for (int32_t qrb_3 = 0; qrb_3 < q % 4 / 2; ++qrb_3) {
+        reconfig_data_format_srca(cb_m);
+        copy_tile_to_dst_init_short(cb_m);
+        tile_regs_acquire();
+        copy_tile(cb_m, q - q % 4 + qrb_3 * 2, 0);
+        copy_tile(cb_m, q - q % 4 + qrb_3 * 2 + 1, 1);
+        reconfig_data_format_srca(cb_tmp0);
+        reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 1, 0, 1);
+        cb_pop_front(cb_tmp0, 2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_mn, 2);
+        pack_tile(0, cb_mn);
+        pack_tile(1, cb_mn);
+        cb_push_back(cb_mn, 2);
+        tile_regs_release();
+        reduce_uninit();
+      }
+      for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
+        reconfig_data_format_srca(cb_m);
+        copy_tile_to_dst_init_short(cb_m);
+        tile_regs_acquire();
+        copy_tile(cb_m, qr, 0);
+        reconfig_data_format_srca(cb_tmp0);
+        reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
+        reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+        cb_pop_front(cb_tmp0, 1);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_mn, 1);
+        pack_tile(0, cb_mn);
+        cb_push_back(cb_mn, 1);
+        tile_regs_release();
+        reduce_uninit();
+      }
+      for (int32_t jk = 1; jk < 1 + 7; ++jk) {
+        cb_wait_front(cb_K_win, 32);
+        for (int32_t qrb = 0; qrb < q / 4; ++qrb) {
+          tile_regs_acquire();
+          // DST[0] is zero: nothing wrote it since tile_regs_acquire
+          // DST[1] is zero: nothing wrote it since tile_regs_acquire
+          // DST[2] is zero: nothing wrote it since tile_regs_acquire
+          // DST[3] is zero: nothing wrote it since tile_regs_acquire
+          if (qc * q + (qrb * 4 + 3) <= St - 1 && q_cols >= 1) {
+            mm_block_init_short(cb_Q_win, cb_K_win, 1, 1, 4, q_cols);
+            for (int32_t e = 0; e < stream_kept; ++e) {
+              matmul_block(cb_Q_win, cb_K_win,
+                           (std::min(qc * q + qrb * 4, St - 1) - qc * q) * q_cols + e, e, 0, 1, 1,
+                           4, q_cols);
+            }
+          } else {
+            mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
+            for (int32_t e = 0; e < stream_kept; ++e) {
+              matmul_tiles(cb_Q_win, cb_K_win,
+                           (std::min(qc * q + qrb * 4, St - 1) - qc * q) * q_cols + e, e, 0);
+            }
+            for (int32_t e = 0; e < stream_kept; ++e) {
+              matmul_tiles(cb_Q_win, cb_K_win,
+                           (std::min(qc * q + (qrb * 4 + 1), St - 1) - qc * q) * q_cols + e, e, 1);
+            }
+            for (int32_t e = 0; e < stream_kept; ++e) {
+              matmul_tiles(cb_Q_win, cb_K_win,
+                           (std::min(qc * q + (qrb * 4 + 2), St - 1) - qc * q) * q_cols + e, e, 2);
+            }
+            for (int32_t e = 0; e < stream_kept; ++e) {
+              matmul_tiles(cb_Q_win, cb_K_win,
+                           (std::min(qc * q + (qrb * 4 + 3), St - 1) - qc * q) * q_cols + e, e, 3);
+            }
+          }
+          mm_init_short(cb_Q, cb_K, /*transpose=*/1);
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_wait_front(cb_Q, 1);
+            cb_wait_front(cb_K, 1);
+            matmul_tiles(cb_Q, cb_K, 0, 0, 0);
+            cb_pop_front(cb_Q, 1);
+            cb_pop_front(cb_K, 1);
+          }
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_wait_front(cb_Q, 1);
+            cb_wait_front(cb_K, 1);
+            matmul_tiles(cb_Q, cb_K, 0, 0, 1);
+            cb_pop_front(cb_Q, 1);
+            cb_pop_front(cb_K, 1);
+          }
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_wait_front(cb_Q, 1);
+            cb_wait_front(cb_K, 1);
+            matmul_tiles(cb_Q, cb_K, 0, 0, 2);
+            cb_pop_front(cb_Q, 1);
+            cb_pop_front(cb_K, 1);
+          }
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_wait_front(cb_Q, 1);
+            cb_wait_front(cb_K, 1);
+            matmul_tiles(cb_Q, cb_K, 0, 0, 3);
+            cb_pop_front(cb_Q, 1);
+            cb_pop_front(cb_K, 1);
+          }
+          binop_with_scalar_tile_init();
+          mul_unary_tile(0, scale_bits);
+          mul_unary_tile(1, scale_bits);
+          mul_unary_tile(2, scale_bits);
+          mul_unary_tile(3, scale_bits);
+          pack_reconfig_data_format(cb_tmp0);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_tmp0, 4);
+          pack_tile(0, cb_tmp0);
+          pack_tile(1, cb_tmp0);
+          pack_tile(2, cb_tmp0);
+          pack_tile(3, cb_tmp0);
+          cb_push_back(cb_tmp0, 4);
+          pack_reconfig_data_format(cb_s);
+          cb_reserve_back(cb_s, 4);
+          pack_tile(0, cb_s);
+          pack_tile(1, cb_s);
+          pack_tile(2, cb_s);
+          pack_tile(3, cb_s);
+          cb_push_back(cb_s, 4);
+          tile_regs_release();
+        }
+        for (int32_t qrb_1 = 0; qrb_1 < q % 4 / 2; ++qrb_1) {
+          tile_regs_acquire();
+          // DST[0] is zero: nothing wrote it since tile_regs_acquire
+          // DST[1] is zero: nothing wrote it since tile_regs_acquire
+          if (qc * q + (q - q % 4 + qrb_1 * 2 + 1) <= St - 1 && q_cols >= 1) {
+            mm_block_init_short(cb_Q_win, cb_K_win, 1, 1, 2, q_cols);
+            for (int32_t e = 0; e < stream_kept; ++e) {
+              matmul_block(cb_Q_win, cb_K_win,
+                           (std::min(qc * q + (q - q % 4 + qrb_1 * 2), St - 1) - qc * q) * q_cols +
+                               e,
+                           e, 0, 1, 1, 2, q_cols);
+            }
+          } else {
+            mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
+            for (int32_t e = 0; e < stream_kept; ++e) {
+              matmul_tiles(
+                  cb_Q_win, cb_K_win,
+                  (std::min(qc * q + (q - q % 4 + qrb_1 * 2), St - 1) - qc * q) * q_cols + e, e, 0);
+            }
+            for (int32_t e = 0; e < stream_kept; ++e) {
+              matmul_tiles(
+                  cb_Q_win, cb_K_win,
+                  (std::min(qc * q + (q - q % 4 + qrb_1 * 2 + 1), St - 1) - qc * q) * q_cols + e, e,
+                  1);
+            }
+          }
+          mm_init_short(cb_Q, cb_K, /*transpose=*/1);
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_wait_front(cb_Q, 1);
+            cb_wait_front(cb_K, 1);
+            matmul_tiles(cb_Q, cb_K, 0, 0, 0);
+            cb_pop_front(cb_Q, 1);
+            cb_pop_front(cb_K, 1);
+          }
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_wait_front(cb_Q, 1);
+            cb_wait_front(cb_K, 1);
+            matmul_tiles(cb_Q, cb_K, 0, 0, 1);
+            cb_pop_front(cb_Q, 1);
+            cb_pop_front(cb_K, 1);
+          }
+          binop_with_scalar_tile_init();
+          mul_unary_tile(0, scale_bits);
+          mul_unary_tile(1, scale_bits);
+          pack_reconfig_data_format(cb_tmp0);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_tmp0, 2);
+          pack_tile(0, cb_tmp0);
+          pack_tile(1, cb_tmp0);
+          cb_push_back(cb_tmp0, 2);
+          pack_reconfig_data_format(cb_s);
+          cb_reserve_back(cb_s, 2);
+          pack_tile(0, cb_s);
+          pack_tile(1, cb_s);
+          cb_push_back(cb_s, 2);
+          tile_regs_release();
+        }
+        for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
+          const int32_t i = std::min(qc * q + qr, St - 1);
+          mm_init_short(cb_Q_win, cb_K_win, /*transpose=*/1);
+          tile_regs_acquire();
+          // DST[0] is zero: nothing wrote it since tile_regs_acquire
+          for (int32_t e = 0; e < stream_kept; ++e) {
+            matmul_tiles(cb_Q_win, cb_K_win, (i - qc * q) * q_cols + e, e, 0);
+          }
+          for (int32_t e = stream_kept; e < stream_kept + (Dt - stream_kept); ++e) {
+            cb_wait_front(cb_Q, 1);
+            cb_wait_front(cb_K, 1);
+            matmul_tiles(cb_Q, cb_K, 0, 0, 0);
+            cb_pop_front(cb_Q, 1);
+            cb_pop_front(cb_K, 1);
+          }
+          binop_with_scalar_tile_init();
+          mul_unary_tile(0, scale_bits);
+          pack_reconfig_data_format(cb_tmp0);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_tmp0, 1);
+          pack_tile(0, cb_tmp0);
+          cb_push_back(cb_tmp0, 1);
+          pack_reconfig_data_format(cb_s);
+          cb_reserve_back(cb_s, 1);
+          pack_tile(0, cb_s);
+          cb_push_back(cb_s, 1);
+          tile_regs_release();
+        }
+        cb_pop_front(cb_K_win, 32);
+        cb_wait_front(cb_mn, q);
+        cb_wait_front(cb_tmp0, q);
+        for (int32_t qrb_2 = 0; qrb_2 < q / 4; ++qrb_2) {
+          reconfig_data_format_srca(cb_mn);
+          copy_tile_to_dst_init_short(cb_mn);
+          tile_regs_acquire();
+          copy_tile(cb_mn, qrb_2 * 4, 0);
+          copy_tile(cb_mn, qrb_2 * 4 + 1, 1);
+          copy_tile(cb_mn, qrb_2 * 4 + 2, 2);
+          copy_tile(cb_mn, qrb_2 * 4 + 3, 3);
+          reconfig_data_format_srca(cb_tmp0);
+          reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
+          reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+          reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 1, 0, 1);
+          reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 2, 0, 2);
+          reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 3, 0, 3);
+          cb_pop_front(cb_tmp0, 4);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_mn, 4);
+          pack_tile(0, cb_mn);
+          pack_tile(1, cb_mn);
+          pack_tile(2, cb_mn);
+          pack_tile(3, cb_mn);
+          cb_push_back(cb_mn, 4);
+          tile_regs_release();
+          reduce_uninit();
+        }
+        for (int32_t qrb_3 = 0; qrb_3 < q % 4 / 2; ++qrb_3) {
+          reconfig_data_format_srca(cb_mn);
+          copy_tile_to_dst_init_short(cb_mn);
+          tile_regs_acquire();
+          copy_tile(cb_mn, q - q % 4 + qrb_3 * 2, 0);
+          copy_tile(cb_mn, q - q % 4 + qrb_3 * 2 + 1, 1);
+          reconfig_data_format_srca(cb_tmp0);
+          reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
+          reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+          reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 1, 0, 1);
+          cb_pop_front(cb_tmp0, 2);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_mn, 2);
+          pack_tile(0, cb_mn);
+          pack_tile(1, cb_mn);
+          cb_push_back(cb_mn, 2);
+          tile_regs_release();
+          reduce_uninit();
+        }
+        for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
+          reconfig_data_format_srca(cb_mn);
+          copy_tile_to_dst_init_short(cb_mn);
+          tile_regs_acquire();
+          copy_tile(cb_mn, qr, 0);
+          reconfig_data_format_srca(cb_tmp0);
+          reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, cb_mn);
+          reduce_tile<PoolType::MAX, ReduceDim::REDUCE_ROW>(cb_tmp0, cb_scaler, 0, 0, 0);
+          cb_pop_front(cb_tmp0, 1);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_mn, 1);
+          pack_tile(0, cb_mn);
+          cb_push_back(cb_mn, 1);
+          tile_regs_release();
+          reduce_uninit();
+        }
+        for (int32_t r = 0; r < q; ++r) {
+          cb_pop_front(cb_mn, 1);
+        }
+      }
+      reconfig_data_format_srca(cb_m);
+      cb_wait_front(cb_mn, q);
+      for (int32_t qrb_4 = 0; qrb_4 < q / 2; ++qrb_4) {
+        copy_tile_to_dst_init_short(cb_m);
+        tile_regs_acquire();
+        copy_tile(cb_m, qrb_4 * 2, 0);
+        copy_tile(cb_m, qrb_4 * 2 + 1, 2);
+        copy_tile(cb_mn, qrb_4 * 2, 1);
+        copy_tile(cb_mn, qrb_4 * 2 + 1, 3);
+        sub_binary_tile_init();
+        sub_binary_tile(0, 1, 0);
+        sub_binary_tile(2, 3, 2);
+        exp_tile_init();
+        exp_tile(0);
+        exp_tile(2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_c, 2);
+        pack_tile(0, cb_c);
+        pack_tile(2, cb_c);
+        cb_push_back(cb_c, 2);
+        tile_regs_release();
+      }
+      for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
+        copy_tile_to_dst_init_short(cb_m);
+        tile_regs_acquire();
+        copy_tile(cb_m, qr, 0);
+        copy_tile(cb_mn, qr, 1);
+        sub_binary_tile_init();
+        sub_binary_tile(0, 1, 0);
+        exp_tile_init();
+        exp_tile(0);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_c, 1);
+        pack_tile(0, cb_c);
+        cb_push_back(cb_c, 1);
+        tile_regs_release();
+      }
+      reconfig_data_format_srcb(cb_mn);
+      for (int32_t jk_1 = 0; jk_1 < 8; ++jk_1) {
+        cb_wait_front(cb_s, q);
+        for (int32_t qrb_5 = 0; qrb_5 < q / 2; ++qrb_5) {
+          unary_bcast_init<BroadcastType::COL>(cb_mn, cb_p);
+          tile_regs_acquire();
+          unary_bcast<BroadcastType::COL>(cb_mn, qrb_5 * 2, 0);
+          unary_bcast<BroadcastType::COL>(cb_mn, qrb_5 * 2 + 1, 2);
+          copy_tile_to_dst_init_short(cb_s);
+          copy_tile(cb_s, 0, 1);
+          copy_tile(cb_s, 1, 3);
+          sub_binary_tile_init();
+          sub_binary_tile(1, 0, 1);
+          sub_binary_tile(3, 2, 3);
+          exp_tile_init();
+          exp_tile(1);
+          exp_tile(3);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_p, 2);
+          pack_tile(1, cb_p);
+          pack_tile(3, cb_p);
+          cb_push_back(cb_p, 2);
+          tile_regs_release();
+          cb_pop_front(cb_s, 2);
+        }
+        for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
+          unary_bcast_init<BroadcastType::COL>(cb_mn, cb_p);
+          tile_regs_acquire();
+          unary_bcast<BroadcastType::COL>(cb_mn, qr, 0);
+          copy_tile_to_dst_init_short(cb_s);
+          copy_tile(cb_s, 0, 1);
+          sub_binary_tile_init();
+          sub_binary_tile(1, 0, 1);
+          exp_tile_init();
+          exp_tile(1);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_p, 1);
+          pack_tile(1, cb_p);
+          cb_push_back(cb_p, 1);
+          tile_regs_release();
+          cb_pop_front(cb_s, 1);
+        }
+      }
+      reconfig_data_format_srcb(cb_scaler);
+      cb_wait_front(cb_c, q);
+      cb_wait_front(cb_p, q);
+      for (int32_t qrb_6 = 0; qrb_6 < q / 2; ++qrb_6) {
+        cb_wait_front(cb_l, 2);
+        copy_tile_to_dst_init_short(cb_l);
+        tile_regs_acquire();
+        copy_tile(cb_l, 0, 0);
+        copy_tile(cb_l, 1, 2);
+        copy_tile(cb_c, qrb_6 * 2, 1);
+        copy_tile(cb_c, qrb_6 * 2 + 1, 3);
+        mul_binary_tile_init();
+        mul_binary_tile(0, 1, 0);
+        mul_binary_tile(2, 3, 2);
+        reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
+        reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_6 * 2, 0, 0);
+        reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_6 * 2 + 1, 0, 2);
+        cb_pop_front(cb_l, 2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_l, 2);
+        pack_tile(0, cb_l);
+        pack_tile(2, cb_l);
+        cb_push_back(cb_l, 2);
+        tile_regs_release();
+        reduce_uninit();
+      }
+      for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
+        copy_tile_to_dst_init_short(cb_l);
+        tile_regs_acquire();
+        copy_tile(cb_l, 0, 0);
+        copy_tile(cb_c, qr, 1);
+        mul_binary_tile_init();
+        mul_binary_tile(0, 1, 0);
+        reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
+        reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
+        cb_pop_front(cb_l, 1);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_l, 1);
+        pack_tile(0, cb_l);
+        cb_push_back(cb_l, 1);
+        tile_regs_release();
+        reduce_uninit();
+        cb_wait_front(cb_l, 1);
+      }
+      cb_wait_front(cb_V_win, 32);
+      reconfig_data_format_srcb(cb_c);
+      for (int32_t qr = 0; qr < q; ++qr) {
+        const int32_t d_batched = stream_kept * (1 - std::min(64 % Dt, 1));
+        for (int32_t db = 0; db < d_batched / 3; ++db) {
+          cb_wait_front(cb_o, 3);
+          unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
+          tile_regs_acquire();
+          unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
+          copy_tile_to_dst_init_short(cb_o);
+          copy_tile(cb_o, 0, 1);
+          copy_tile(cb_o, 1, 2);
+          copy_tile(cb_o, 2, 3);
+          mul_binary_tile_init();
+          mul_binary_tile(1, 0, 1);
+          mul_binary_tile(2, 0, 2);
+          mul_binary_tile(3, 0, 3);
+          reconfig_data_format_srca(cb_V_win);
+          mm_block_init_short(cb_p, cb_V_win, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, db * 3, 1, 0, 3, 1, 1);
+          cb_pop_front(cb_o, 3);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_o, 3);
+          pack_tile(1, cb_o);
+          pack_tile(2, cb_o);
+          pack_tile(3, cb_o);
+          cb_push_back(cb_o, 3);
+          tile_regs_release();
+        }
+        for (int32_t db_1 = 0; db_1 < d_batched % 3 / 2; ++db_1) {
+          cb_wait_front(cb_o, 2);
+          unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
+          tile_regs_acquire();
+          unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
+          copy_tile_to_dst_init_short(cb_o);
+          copy_tile(cb_o, 0, 1);
+          copy_tile(cb_o, 1, 2);
+          mul_binary_tile_init();
+          mul_binary_tile(1, 0, 1);
+          mul_binary_tile(2, 0, 2);
+          reconfig_data_format_srca(cb_V_win);
+          mm_block_init_short(cb_p, cb_V_win, 0, 2, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2, 1, 0, 2, 1, 1);
+          cb_pop_front(cb_o, 2);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_o, 2);
+          pack_tile(1, cb_o);
+          pack_tile(2, cb_o);
+          cb_push_back(cb_o, 2);
+          tile_regs_release();
+        }
+        for (int32_t d = d_batched - d_batched % 3 % 2;
+             d < d_batched - d_batched % 3 % 2 + (stream_kept - d_batched + d_batched % 3 % 2);
+             ++d) {
+          cb_wait_front(cb_o, 1);
+          unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
+          tile_regs_acquire();
+          unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
+          copy_tile_to_dst_init_short(cb_o);
+          copy_tile(cb_o, 0, 1);
+          mul_binary_tile_init();
+          mul_binary_tile(1, 0, 1);
+          reconfig_data_format_srca(cb_V_win);
+          mm_init_short(cb_p, cb_V_win);
+          matmul_tiles(cb_p, cb_V_win, 0, d, 1);
+          cb_pop_front(cb_o, 1);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_o, 1);
+          pack_tile(1, cb_o);
+          cb_push_back(cb_o, 1);
+          tile_regs_release();
+        }
+        for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
+          cb_wait_front(cb_o, 1);
+          unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
+          tile_regs_acquire();
+          unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
+          copy_tile_to_dst_init_short(cb_o);
+          copy_tile(cb_o, 0, 1);
+          mul_binary_tile_init();
+          mul_binary_tile(1, 0, 1);
+          cb_wait_front(cb_V, 1);
+          reconfig_data_format_srca(cb_V);
+          mm_init_short(cb_p, cb_V);
+          matmul_tiles(cb_p, cb_V, 0, 0, 1);
+          cb_pop_front(cb_V, 1);
+          cb_pop_front(cb_o, 1);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_o, 1);
+          pack_tile(1, cb_o);
+          cb_push_back(cb_o, 1);
+          tile_regs_release();
+        }
+        cb_pop_front(cb_c, 1);
+        cb_pop_front(cb_p, 1);
+      }
+      cb_pop_front(cb_V_win, 32);
+      for (int32_t jk_2 = 1; jk_2 < 1 + 7; ++jk_2) {
+        reconfig_data_format_srcb(cb_scaler);
+        reconfig_data_format_srca(cb_l);
+        cb_wait_front(cb_p, q);
+        for (int32_t qrb_6 = 0; qrb_6 < q / 2; ++qrb_6) {
+          cb_wait_front(cb_l, 2);
+          copy_tile_to_dst_init_short(cb_l);
+          tile_regs_acquire();
+          copy_tile(cb_l, 0, 0);
+          copy_tile(cb_l, 1, 2);
+          reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
+          reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_6 * 2, 0, 0);
+          reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_6 * 2 + 1, 0, 2);
+          cb_pop_front(cb_l, 2);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_l, 2);
+          pack_tile(0, cb_l);
+          pack_tile(2, cb_l);
+          cb_push_back(cb_l, 2);
+          tile_regs_release();
+          reduce_uninit();
+        }
+        for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
+          copy_tile_to_dst_init_short(cb_l);
+          tile_regs_acquire();
+          copy_tile(cb_l, 0, 0);
+          reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
+          reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
+          cb_pop_front(cb_l, 1);
+          tile_regs_commit();
+          tile_regs_wait();
+          cb_reserve_back(cb_l, 1);
+          pack_tile(0, cb_l);
+          cb_push_back(cb_l, 1);
+          tile_regs_release();
+          reduce_uninit();
+          cb_wait_front(cb_l, 1);
+        }
+        cb_wait_front(cb_V_win, 32);
+        reconfig_data_format_srcb(cb_p);
+        for (int32_t qr = 0; qr < q; ++qr) {
+          const int32_t d_batched_1 = stream_kept * (1 - std::min(64 % Dt, 1));
+          for (int32_t db_2 = 0; db_2 < d_batched_1 / 4; ++db_2) {
+            cb_wait_front(cb_o, 4);
+            reconfig_data_format_srca(cb_o);
+            copy_tile_to_dst_init_short(cb_o);
+            tile_regs_acquire();
+            copy_tile(cb_o, 0, 0);
+            copy_tile(cb_o, 1, 1);
+            copy_tile(cb_o, 2, 2);
+            copy_tile(cb_o, 3, 3);
+            reconfig_data_format_srca(cb_V_win);
+            mm_block_init_short(cb_p, cb_V_win, 0, 4, 1, 1);
+            matmul_block(cb_p, cb_V_win, 0, db_2 * 4, 0, 0, 4, 1, 1);
+            cb_pop_front(cb_o, 4);
+            tile_regs_commit();
+            tile_regs_wait();
+            cb_reserve_back(cb_o, 4);
+            pack_tile(0, cb_o);
+            pack_tile(1, cb_o);
+            pack_tile(2, cb_o);
+            pack_tile(3, cb_o);
+            cb_push_back(cb_o, 4);
+            tile_regs_release();
+          }
+          for (int32_t db_3 = 0; db_3 < d_batched_1 % 4 / 2; ++db_3) {
+            cb_wait_front(cb_o, 2);
+            reconfig_data_format_srca(cb_o);
+            copy_tile_to_dst_init_short(cb_o);
+            tile_regs_acquire();
+            copy_tile(cb_o, 0, 0);
+            copy_tile(cb_o, 1, 1);
+            reconfig_data_format_srca(cb_V_win);
+            mm_block_init_short(cb_p, cb_V_win, 0, 2, 1, 1);
+            matmul_block(cb_p, cb_V_win, 0, d_batched_1 - d_batched_1 % 4 + db_3 * 2, 0, 0, 2, 1,
+                         1);
+            cb_pop_front(cb_o, 2);
+            tile_regs_commit();
+            tile_regs_wait();
+            cb_reserve_back(cb_o, 2);
+            pack_tile(0, cb_o);
+            pack_tile(1, cb_o);
+            cb_push_back(cb_o, 2);
+            tile_regs_release();
+          }
+          for (int32_t d = d_batched_1 - d_batched_1 % 4 % 2;
+               d < d_batched_1 - d_batched_1 % 4 % 2 +
+                       (stream_kept - d_batched_1 + d_batched_1 % 4 % 2);
+               ++d) {
+            cb_wait_front(cb_o, 1);
+            reconfig_data_format_srca(cb_o);
+            copy_tile_to_dst_init_short(cb_o);
+            tile_regs_acquire();
+            copy_tile(cb_o, 0, 1);
+            reconfig_data_format_srca(cb_V_win);
+            mm_init_short(cb_p, cb_V_win);
+            matmul_tiles(cb_p, cb_V_win, 0, d, 1);
+            cb_pop_front(cb_o, 1);
+            tile_regs_commit();
+            tile_regs_wait();
+            cb_reserve_back(cb_o, 1);
+            pack_tile(1, cb_o);
+            cb_push_back(cb_o, 1);
+            tile_regs_release();
+          }
+          for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
+            cb_wait_front(cb_o, 1);
+            reconfig_data_format_srca(cb_o);
+            copy_tile_to_dst_init_short(cb_o);
+            tile_regs_acquire();
+            copy_tile(cb_o, 0, 1);
+            cb_wait_front(cb_V, 1);
+            reconfig_data_format_srca(cb_V);
+            mm_init_short(cb_p, cb_V);
+            matmul_tiles(cb_p, cb_V, 0, 0, 1);
+            cb_pop_front(cb_V, 1);
+            cb_pop_front(cb_o, 1);
+            tile_regs_commit();
+            tile_regs_wait();
+            cb_reserve_back(cb_o, 1);
+            pack_tile(1, cb_o);
+            cb_push_back(cb_o, 1);
+            tile_regs_release();
+          }
+          cb_pop_front(cb_p, 1);
+        }
+        cb_pop_front(cb_V_win, 32);
+      }
+      reconfig_data_format_srca(cb_mn);
+      copy_tile_to_dst_init_short(cb_mn);
+      for (int32_t qrb_7 = 0; qrb_7 < q / 4; ++qrb_7) {
+        tile_regs_acquire();
+        cb_wait_front(cb_mn, 4);
+        copy_tile(cb_mn, 0, 0);
+        copy_tile(cb_mn, 1, 1);
+        copy_tile(cb_mn, 2, 2);
+        copy_tile(cb_mn, 3, 3);
+        cb_pop_front(cb_m, 4);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_m, 4);
+        pack_tile(0, cb_m);
+        pack_tile(1, cb_m);
+        pack_tile(2, cb_m);
+        pack_tile(3, cb_m);
+        cb_push_back(cb_m, 4);
+        tile_regs_release();
+        cb_pop_front(cb_mn, 4);
+      }
+      for (int32_t qrb_8 = 0; qrb_8 < q % 4 / 2; ++qrb_8) {
+        tile_regs_acquire();
+        cb_wait_front(cb_mn, 2);
+        copy_tile(cb_mn, 0, 0);
+        copy_tile(cb_mn, 1, 1);
+        cb_pop_front(cb_m, 2);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_m, 2);
+        pack_tile(0, cb_m);
+        pack_tile(1, cb_m);
+        cb_push_back(cb_m, 2);
+        tile_regs_release();
+        cb_pop_front(cb_mn, 2);
+      }
+      for (int32_t qr = q - q % 4 % 2; qr < q - q % 4 % 2 + q % 4 % 2; ++qr) {
+        tile_regs_acquire();
+        copy_tile(cb_mn, 0, 0);
+        cb_pop_front(cb_m, 1);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_m, 1);
+        pack_tile(0, cb_m);
+        cb_push_back(cb_m, 1);
+        tile_regs_release();
+        cb_pop_front(cb_mn, 1);
+        cb_wait_front(cb_m, 1);
+      }
+    }
+    for (int32_t j = j_below / 8 * 8; j < j_below / 8 * 8 + j_below % 8; ++j) {
       cb_wait_front(cb_K_win, 32);
       cb_wait_front(cb_V_win, 32);
       reconfig_data_format_srcb(cb_Q_win);
@@ -455,8 +1348,8 @@ void kernel_main() {
       }
       reconfig_data_format_srcb(cb_c);
       for (int32_t qr = 0; qr < q; ++qr) {
-        const int32_t d_batched = stream_kept * (1 - std::min(64 % Dt, 1));
-        for (int32_t db = 0; db < d_batched / 3; ++db) {
+        const int32_t d_batched_2 = stream_kept * (1 - std::min(64 % Dt, 1));
+        for (int32_t db_4 = 0; db_4 < d_batched_2 / 3; ++db_4) {
           cb_wait_front(cb_o, 3);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -471,7 +1364,7 @@ void kernel_main() {
           mul_binary_tile(3, 0, 3);
           reconfig_data_format_srca(cb_V_win);
           mm_block_init_short(cb_p, cb_V_win, 0, 3, 1, 1);
-          matmul_block(cb_p, cb_V_win, 0, db * 3, 1, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, db_4 * 3, 1, 0, 3, 1, 1);
           cb_pop_front(cb_o, 3);
           tile_regs_commit();
           tile_regs_wait();
@@ -482,7 +1375,7 @@ void kernel_main() {
           cb_push_back(cb_o, 3);
           tile_regs_release();
         }
-        for (int32_t db_1 = 0; db_1 < d_batched % 3 / 2; ++db_1) {
+        for (int32_t db_5 = 0; db_5 < d_batched_2 % 3 / 2; ++db_5) {
           cb_wait_front(cb_o, 2);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -495,7 +1388,7 @@ void kernel_main() {
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
           mm_block_init_short(cb_p, cb_V_win, 0, 2, 1, 1);
-          matmul_block(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2, 1, 0, 2, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, d_batched_2 - d_batched_2 % 3 + db_5 * 2, 1, 0, 2, 1, 1);
           cb_pop_front(cb_o, 2);
           tile_regs_commit();
           tile_regs_wait();
@@ -505,8 +1398,9 @@ void kernel_main() {
           cb_push_back(cb_o, 2);
           tile_regs_release();
         }
-        for (int32_t d = d_batched - d_batched % 3 % 2;
-             d < d_batched - d_batched % 3 % 2 + (stream_kept - d_batched + d_batched % 3 % 2);
+        for (int32_t d = d_batched_2 - d_batched_2 % 3 % 2;
+             d <
+             d_batched_2 - d_batched_2 % 3 % 2 + (stream_kept - d_batched_2 + d_batched_2 % 3 % 2);
              ++d) {
           cb_wait_front(cb_o, 1);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
@@ -840,8 +1734,8 @@ void kernel_main() {
       }
       reconfig_data_format_srcb(cb_c);
       for (int32_t qr = 0; qr < q; ++qr) {
-        const int32_t d_batched_1 = stream_kept * (1 - std::min(64 % Dt, 1));
-        for (int32_t db_2 = 0; db_2 < d_batched_1 / 3; ++db_2) {
+        const int32_t d_batched_3 = stream_kept * (1 - std::min(64 % Dt, 1));
+        for (int32_t db_6 = 0; db_6 < d_batched_3 / 3; ++db_6) {
           cb_wait_front(cb_o, 3);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -856,7 +1750,7 @@ void kernel_main() {
           mul_binary_tile(3, 0, 3);
           reconfig_data_format_srca(cb_V_win);
           mm_block_init_short(cb_p, cb_V_win, 0, 3, 1, 1);
-          matmul_block(cb_p, cb_V_win, 0, db_2 * 3, 1, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, db_6 * 3, 1, 0, 3, 1, 1);
           cb_pop_front(cb_o, 3);
           tile_regs_commit();
           tile_regs_wait();
@@ -867,7 +1761,7 @@ void kernel_main() {
           cb_push_back(cb_o, 3);
           tile_regs_release();
         }
-        for (int32_t db_3 = 0; db_3 < d_batched_1 % 3 / 2; ++db_3) {
+        for (int32_t db_7 = 0; db_7 < d_batched_3 % 3 / 2; ++db_7) {
           cb_wait_front(cb_o, 2);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -880,7 +1774,7 @@ void kernel_main() {
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
           mm_block_init_short(cb_p, cb_V_win, 0, 2, 1, 1);
-          matmul_block(cb_p, cb_V_win, 0, d_batched_1 - d_batched_1 % 3 + db_3 * 2, 1, 0, 2, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, d_batched_3 - d_batched_3 % 3 + db_7 * 2, 1, 0, 2, 1, 1);
           cb_pop_front(cb_o, 2);
           tile_regs_commit();
           tile_regs_wait();
@@ -890,9 +1784,9 @@ void kernel_main() {
           cb_push_back(cb_o, 2);
           tile_regs_release();
         }
-        for (int32_t d = d_batched_1 - d_batched_1 % 3 % 2;
+        for (int32_t d = d_batched_3 - d_batched_3 % 3 % 2;
              d <
-             d_batched_1 - d_batched_1 % 3 % 2 + (stream_kept - d_batched_1 + d_batched_1 % 3 % 2);
+             d_batched_3 - d_batched_3 % 3 % 2 + (stream_kept - d_batched_3 + d_batched_3 % 3 % 2);
              ++d) {
           cb_wait_front(cb_o, 1);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
