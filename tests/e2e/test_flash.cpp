@@ -151,9 +151,9 @@ tk::tt_host::QChunkLimits compiled_q_chunk_limits() {
 // docs/lowering.md, "The compiler applies the rule at run time") on TT, at shapes where the rule
 // chooses more than one row: 16 x 224 x 128 (seven rows per head: a last chunk shorter than the
 // others) and 64 x 128 x 128 (chunks of four rows: batch-rows' batches of four; 32 x 256 x 128,
-// the same work, chose four until the other FPU calls' unpack was priced, and two since). The rule's choice
-// is worked out with the inputs the compiler gives it (compiled_q_chunk_limits), so that the test
-// runs the chunked path it names.
+// the same work, chose four until the other FPU calls' unpack was priced, and two since). The
+// rule's choice is worked out with the inputs the compiler gives it (compiled_q_chunk_limits), so
+// that the test runs the chunked path it names.
 class FlashRule
     : public ::testing::TestWithParam<std::tuple<std::int64_t, std::int64_t, std::int64_t>> {
 }; // H, S, D

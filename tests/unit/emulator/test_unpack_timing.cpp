@@ -6,9 +6,9 @@
 #include <cstring>
 #include <optional>
 
-#include <tt-metalium/circular_buffer_constants.h>
 #include <tk_emulator/emulator.hpp>
 #include <tk_emulator/timing_params.hpp>
+#include <tt-metalium/circular_buffer_constants.h>
 
 #include "arch/wormhole_b0.hpp"
 
@@ -47,9 +47,9 @@ double busy(const std::string& kind) {
 // ISA, UNPACR_Regular.md "Performance": 64 B/cycle alone, 32 each while both fetch, 2 cycles per
 // UNPACR (one per face).
 TEST(UnpackTiming, OneUnpackerFetchesAtSixtyFourBytesPerCycle) {
-  EXPECT_DOUBLE_EQ(ut::unpack_call_cycles(wh(), {Fetch::Tile, kBf16}), 2048 / 64.0);  // 32
-  EXPECT_DOUBLE_EQ(ut::unpack_call_cycles(wh(), {Fetch::Tile, kFp32}), 4096 / 64.0);  // 64
-  EXPECT_DOUBLE_EQ(ut::unpack_call_cycles(wh(), {Fetch::Tile, kBfp8}), 1088 / 64.0);  // 17
+  EXPECT_DOUBLE_EQ(ut::unpack_call_cycles(wh(), {Fetch::Tile, kBf16}), 2048 / 64.0); // 32
+  EXPECT_DOUBLE_EQ(ut::unpack_call_cycles(wh(), {Fetch::Tile, kFp32}), 4096 / 64.0); // 64
+  EXPECT_DOUBLE_EQ(ut::unpack_call_cycles(wh(), {Fetch::Tile, kBfp8}), 1088 / 64.0); // 17
   // A COL broadcast fetches faces 0 and 2, a SCALAR one face 0 (tt-llk's MOPs).
   EXPECT_DOUBLE_EQ(ut::unpack_call_cycles(wh(), {Fetch::Col, kBf16}), 1024 / 64.0);
   EXPECT_DOUBLE_EQ(ut::unpack_call_cycles(wh(), {Fetch::Scalar, kBf16}), 512 / 64.0);
@@ -88,15 +88,15 @@ TEST(UnpackTiming, CallCostsTheSlowerOfUnpackAndMath) {
   EXPECT_DOUBLE_EQ(
       ut::fpu_call_cycles(wh(), TileOp::Mul, 2, {Fetch::Tile, kBfp8}, {Fetch::Tile, kBfp8}), 34);
   // reduce sum at HiFi4: 16 of math, the tile and the scaler's face 40.
-  EXPECT_DOUBLE_EQ(ut::fpu_call_cycles(wh(), TileOp::ReduceSum, 4, {Fetch::Tile, kBf16},
-                                       {Fetch::Scalar, kBf16}),
-                   40);
+  EXPECT_DOUBLE_EQ(
+      ut::fpu_call_cycles(wh(), TileOp::ReduceSum, 4, {Fetch::Tile, kBf16}, {Fetch::Scalar, kBf16}),
+      40);
   // copy: 8 of math, 32 of unpack; an fp32 tile to DST: its 64 cycles of unpack.
   EXPECT_DOUBLE_EQ(ut::fpu_call_cycles(wh(), TileOp::Copy, 4, {Fetch::Tile, kBf16}), 32);
   EXPECT_DOUBLE_EQ(ut::fpu_call_cycles(wh(), TileOp::Copy, 4, {Fetch::Tile, kFp32}, {}, true), 64);
   // Math slower than the unpack: a 64 B page's mul at HiFi4 is its 32 cycles of math.
-  EXPECT_DOUBLE_EQ(
-      ut::fpu_call_cycles(wh(), TileOp::Mul, 4, {Fetch::Tile, 64}, {Fetch::Tile, 64}), 32);
+  EXPECT_DOUBLE_EQ(ut::fpu_call_cycles(wh(), TileOp::Mul, 4, {Fetch::Tile, 64}, {Fetch::Tile, 64}),
+                   32);
 }
 
 // The emulator charges each call kind this formula: n calls of each in a run.
@@ -108,7 +108,8 @@ TEST(UnpackTiming, EmulatorChargesBroadcastCallsTheirUnpack) {
   };
   const std::vector<Case> cases = {
       {"add_tiles_bcast_rows", "add_bcast_rows_init_short", "add_bcast_row", 64},
-      {"sub_tiles_bcast_cols", "sub_bcast_cols_init_short", "sub_bcast_col", 1024 / 32.0 + 1024 / 64.0},
+      {"sub_tiles_bcast_cols", "sub_bcast_cols_init_short", "sub_bcast_col",
+       1024 / 32.0 + 1024 / 64.0},
       {"mul_tiles_bcast_scalar", "mul_tiles_bcast_scalar_init_short", "mul_bcast_scalar", 40},
   };
   constexpr uint32_t n = 3;
