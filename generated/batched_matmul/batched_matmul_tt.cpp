@@ -57,7 +57,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   tk_block_limits.cap_b = 128;
   tk_block_limits.cap_partials = 128;
   tk_block_limits.product = 70;
-  tk_block_limits.round_trip = 68;
+  tk_block_limits.round_trip = 124;
   tk_block_limits.sender_bytes = 28;
   tk_block_limits.dram_bytes = 66;
   tk_block_limits.page_a = 2048;

@@ -50,7 +50,72 @@ double page_of(const Program& p, const Expr& cb) {
     throw InternalError("internal error: a compute call on an unknown CB");
   return static_cast<double>(b->page_size);
 }
+
+// Whether a compute kernel of `p` unpacks CB `cb` straight to DST (UnpackToDestFp32): its
+// ComputeConfig's list once bind-runtime-args set it, before that the rule that list comes from
+// (tt::unpack_to_dest_fp32), on the compute function or the kernel not yet split.
+bool to_dest(const Program& p, const Expr& cb) {
+  const Ref* r = as<Ref>(cb);
+  if (!r)
+    return false;
+  for (const Function& f : p.functions) {
+    if (f.kind != FuncKind::compute && f.kind != FuncKind::kernel)
+      continue;
+    const std::vector<std::string> list = f.config && f.config->compute
+                                              ? f.config->compute->unpack_to_dest_fp32
+                                              : unpack_to_dest_fp32(p, f);
+    for (const std::string& name : list)
+      if (name == r->name)
+        return true;
+  }
+  return false;
+}
+
+timing::Unpacked tile_of(const Program& p, const Expr& cb, timing::Fetch fetch) {
+  return {fetch, page_of(p, cb)};
+}
+
+timing::Fetch fetch_of(const Expr& bcast) {
+  const EnumImm* b = as<EnumImm>(bcast);
+  if (!b)
+    throw InternalError("internal error: a broadcast without a literal BroadcastType");
+  return b->value == EnumConst::bcast_row      ? timing::Fetch::Row
+         : b->value == EnumConst::bcast_col    ? timing::Fetch::Col
+         : b->value == EnumConst::bcast_scalar ? timing::Fetch::Scalar
+                                               : timing::Fetch::Tile;
+}
 } // namespace
+
+double fpu_call_cycles(const Program& p, const Call& c, int phases) {
+  const timing::Arch& a = arch_of(p);
+  const timing::TileOp op = tile_op_class(c);
+  using timing::Fetch;
+  switch (c.fn) {
+  case Intrinsic::copy_tile: // (cb, tile, slot): unpacker 0, to srcA or DST
+    return timing::fpu_call_cycles(a, op, phases, tile_of(p, c.args[0], Fetch::Tile), {},
+                                   to_dest(p, c.args[0]));
+  case Intrinsic::transpose_wh_tile:
+    return timing::fpu_call_cycles(a, op, phases, tile_of(p, c.args[0], Fetch::Tile));
+  case Intrinsic::unary_bcast: // (bcast, cb, tile, slot): srcB, or DST for an fp32 CB
+    return timing::fpu_call_cycles(a, op, phases, tile_of(p, c.args[1], fetch_of(c.args[0])), {},
+                                   to_dest(p, c.args[1]));
+  case Intrinsic::add_tiles:
+  case Intrinsic::sub_tiles:
+  case Intrinsic::mul_tiles: // (cb0, cb1, ...)
+    return timing::fpu_call_cycles(a, op, phases, tile_of(p, c.args[0], Fetch::Tile),
+                                   tile_of(p, c.args[1], Fetch::Tile));
+  case Intrinsic::add_tiles_bcast:
+  case Intrinsic::sub_tiles_bcast:
+  case Intrinsic::mul_tiles_bcast: // (bcast, cb0, cb1, ...)
+    return timing::fpu_call_cycles(a, op, phases, tile_of(p, c.args[1], Fetch::Tile),
+                                   tile_of(p, c.args[2], fetch_of(c.args[0])));
+  case Intrinsic::reduce_tile: // (pool, dim, cb, scaler, ...)
+    return timing::fpu_call_cycles(a, op, phases, tile_of(p, c.args[2], Fetch::Tile),
+                                   tile_of(p, c.args[3], Fetch::Scalar));
+  default:
+    return -1;
+  }
+}
 
 double math_thread_cycles(const Program& p, const Call& c, int phases) {
   const timing::Arch& a = arch_of(p);
@@ -89,8 +154,12 @@ double math_thread_cycles(const Program& p, const Call& c, int phases) {
   }
   if (is_compute_init(c.fn)) // an SFPU op's `*_tile_init` configures nothing the model prices
     return std::string_view(to_string(c.fn)).ends_with("_tile_init") ? 0 : a.init_call.value;
-  if (writes_dst(c.fn))
-    return timing::tile_op_cycles(a, tile_op_class(c), phases, 0, to_string(c.fn), dst_fp32(p));
+  if (writes_dst(c.fn)) {
+    const double fpu = fpu_call_cycles(p, c, phases);
+    return fpu >= 0 ? fpu
+                    : timing::tile_op_cycles(a, tile_op_class(c), phases, 0, to_string(c.fn),
+                                             dst_fp32(p));
+  }
   return 0;
 }
 

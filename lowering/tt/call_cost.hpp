@@ -19,12 +19,18 @@ rt::emu::timing::TileOp tile_op_class(const ir::Call& c);
 /// The cycles `c` adds to the compute kernel's unpack/math thread in `p` at `phases` fidelity
 /// passes (LoFi 1 ... HiFi4 4), as the emulator charges them (docs/timing.md, "The model"): a
 /// matmul_tiles (matmul_block) call matmul_call_cycles at its CBs' page sizes, another DST write
-/// its class's tile_op_cycles (an SFPU call its own, with the program's DST format: dst_fp32), an
-/// init `init_call` (mm_init and unary_bcast_init two, an SFPU op's
+/// fpu_call_cycles below, an SFPU call its own tile_op_cycles (with the program's DST format:
+/// dst_fp32), an init `init_call` (mm_init and unary_bcast_init two, an SFPU op's
 /// `*_tile_init` none, as the emulator's SDK charges them: runtime/tt/include/api/compute/),
 /// tile_regs_acquire and tile_regs_commit `dst_handoff`, cb_wait_front and cb_pop_front
 /// `sync_call`. The pack thread's calls (pack_tile, cb_reserve_back, cb_push_back,
 /// tile_regs_wait, tile_regs_release) and anything else cost it nothing: 0. Waiting is not priced.
 double math_thread_cycles(const ir::Program& p, const ir::Call& c, int phases);
+
+/// A non-matmul FPU call that unpacks CB tiles (copy_tile, transpose_wh_tile, unary_bcast,
+/// add/sub/mul_tiles and their broadcasts, reduce_tile): timing::fpu_call_cycles with its CBs'
+/// page sizes, what its broadcast fetches, and whether a compute kernel of `p` unpacks its CB to
+/// DST, as the emulator charges it; -1 for any other call.
+double fpu_call_cycles(const ir::Program& p, const ir::Call& c, int phases);
 
 } // namespace tk::lower::tt

@@ -246,11 +246,14 @@ ir::Module choose_blocks(const ir::Module& m, Diagnostics& diags) {
     // tile_regs_* hand-overs, the partials CB's wait and pop). Its pack, and the pack thread's
     // hand-overs and CB calls, overlap the next sub-block's products (docs/timing.md, "The pack
     // thread"): a sub-block's pack-thread work (4 packs of a Float32 page and 4 calls) is shorter
-    // than its products for any depth.
-    const std::int64_t round_trip =
-        cycles(timing::tile_op_cycles(arch, timing::TileOp::Copy, phases) +
-               (4 * arch.init_call.value + 2 * arch.dst_handoff.value + 2 * arch.sync_call.value) /
-                   static_cast<double>(sub_rows * sub_cols));
+    // than its products for any depth. The copy back is priced with its unpack: the partials CB
+    // is Float32 and read by copy_tile alone in an fp32 DST, so it is unpacked to DST
+    // (tt::unpack_to_dest_fp32; timing::fpu_call_cycles, as the emulator charges it).
+    const std::int64_t round_trip = cycles(
+        timing::fpu_call_cycles(arch, timing::TileOp::Copy, phases,
+                                {timing::Fetch::Tile, static_cast<double>(page_p)}, {}, true) +
+        (4 * arch.init_call.value + 2 * arch.dst_handoff.value + 2 * arch.sync_call.value) /
+            static_cast<double>(sub_rows * sub_cols));
     const std::int64_t sender = cycles(arch.mcast_bytes_per_cycle.value);
     const std::int64_t dram = cycles(arch.dram_read_total_bytes_per_cycle.value);
     // A sender's K step: its reads arrive through its port, and it multicasts them once their

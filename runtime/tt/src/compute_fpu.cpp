@@ -115,6 +115,17 @@ Tile load(const Compute& c, std::uint32_t cb, const std::uint8_t* page) {
   }
   return t;
 }
+
+// What the unpacker fetches for a call's operand (timing_params.hpp, fetched_faces).
+timing::Unpacked whole(const Compute& c, std::uint32_t cb) {
+  return {timing::Fetch::Tile, static_cast<double>(c.core.cbs[cb].page_size)};
+}
+timing::Fetch fetch_of(Bcast b) {
+  return b == Bcast::Row      ? timing::Fetch::Row
+         : b == Bcast::Col    ? timing::Fetch::Col
+         : b == Bcast::Scalar ? timing::Fetch::Scalar
+                              : timing::Fetch::Tile;
+}
 } // namespace
 
 void transpose_wh_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
@@ -129,7 +140,7 @@ void transpose_wh_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst)
         d[fi[r * 32 + col]] = a[fi[col * 32 + r]];
     store(c, d);
   }
-  timing::tile_op(c.f, timing::TileOp::Copy, "transpose");
+  timing::fpu_call(c.f, timing::TileOp::Copy, "transpose", whole(c, cb));
 }
 
 void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
@@ -140,7 +151,8 @@ void copy_tile(std::uint32_t cb, std::uint32_t tile, std::uint32_t idst) {
     d = load(c, cb, page);
     store(c, d);
   }
-  timing::tile_op(c.f, timing::TileOp::Copy, "copy");
+  timing::fpu_call(c.f, timing::TileOp::Copy, "copy", whole(c, cb), {},
+                   unpacks_to_dest_fp32(c, cb));
 }
 
 // The SDK's unary_bcast (bcast.h) takes a 32-bit format through unpack-to-dest (A2D), since "SrcB
@@ -162,7 +174,10 @@ void unary_bcast(Bcast bcast, std::uint32_t cb, std::uint32_t tile, std::uint32_
     store(c, d);
   }
   static constexpr const char* kCounters[4] = {"copy", "bcast_row", "bcast_col", "bcast_scalar"};
-  timing::tile_op(c.f, timing::TileOp::Copy, kCounters[static_cast<int>(bcast)]);
+  // Through SrcB (unpacker 1) or to DST (unpacker 0): one unpacker either way.
+  timing::fpu_call(c.f, timing::TileOp::Copy, kCounters[static_cast<int>(bcast)],
+                   {fetch_of(bcast), static_cast<double>(c.core.cbs[cb].page_size)}, {},
+                   path == Path::ToDest);
 }
 
 void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, std::uint32_t tile0,
@@ -197,8 +212,9 @@ void binary_tiles(Binary op, Bcast bcast, std::uint32_t cb0, std::uint32_t cb1, 
       {"add", "add_bcast_row", "add_bcast_col", "add_bcast_scalar"},
       {"sub", "sub_bcast_row", "sub_bcast_col", "sub_bcast_scalar"},
       {"mul", "mul_bcast_row", "mul_bcast_col", "mul_bcast_scalar"}};
-  timing::tile_op(c.f, op == Binary::Mul ? timing::TileOp::Mul : timing::TileOp::AddSub,
-                  kCounters[static_cast<int>(op)][static_cast<int>(bcast)]);
+  timing::fpu_call(c.f, op == Binary::Mul ? timing::TileOp::Mul : timing::TileOp::AddSub,
+                   kCounters[static_cast<int>(op)][static_cast<int>(bcast)], whole(c, cb0),
+                   {fetch_of(bcast), static_cast<double>(c.core.cbs[cb1].page_size)});
 }
 
 namespace {
@@ -332,8 +348,9 @@ void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, s
   }
   const bool is_max = pool == 2, is_min = pool == 3;
   static constexpr const char* kNames[] = {"reduce_sum", "reduce_avg", "reduce_max", "reduce_min"};
-  timing::tile_op(c.f, is_max || is_min ? timing::TileOp::ReduceMax : timing::TileOp::ReduceSum,
-                  kNames[pool & 3]);
+  timing::fpu_call(c.f, is_max || is_min ? timing::TileOp::ReduceMax : timing::TileOp::ReduceSum,
+                   kNames[pool & 3], whole(c, cb),
+                   {timing::Fetch::Scalar, static_cast<double>(c.core.cbs[cb_scaler].page_size)});
 }
 
 } // namespace tk::rt::emu

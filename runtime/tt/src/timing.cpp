@@ -406,6 +406,17 @@ void tile_op(Fiber& f, TileOp op, const char* name, std::uint32_t bytes) {
   work(f, cycles, name);
 }
 
+void fpu_call(Fiber& f, TileOp op, const char* name, Unpacked u0, Unpacked u1, bool to_dest) {
+  if (!on())
+    return;
+  const Arch& a = arch();
+  const MathFidelity fid = f.kernel->cc.math_fidelity;
+  const int p = phases(fid);
+  f.time.compute += tile_op_cycles(a, op, p);
+  ++f.time.tile_ops[by_fidelity(op) ? std::string(name) + " " + fidelity_name(fid) : name];
+  work(f, fpu_call_cycles(a, op, p, u0, u1, to_dest), name);
+}
+
 void end(const std::vector<Fiber*>& fibers, const DeviceState& device) {
   if (!on())
     return;

@@ -111,6 +111,77 @@ constexpr double matmul_unpacked_tiles(const Arch& a, double rt, double ct) {
   return reused + longer * passes;
 }
 
+/// What one unpacker fetches from L1 for one operand tile of a non-matmul FPU call.
+enum class Fetch {
+  Tile,   // the whole tile: copy_tile, transpose_wh_tile, the binary ops' first operand, ...
+  Row,    // a ROW broadcast's operand
+  Col,    // a COL broadcast's operand
+  Scalar, // a SCALAR broadcast's operand, and reduce_tile's scaler
+  None    // nothing (no second operand)
+};
+
+/// The faces (16x16 quarters of a 32x32 tile) fetched, one UNPACR each, by tt-llk's MOPs
+/// (tenstorrent/tt-llk 36b092e, tt_llk_wormhole_b0/llk_lib/): a tile's 4 (llk_unpack_A.h,
+/// llk_unpack_AB.h: one UNPACR per face); a ROW broadcast's srcB faces 0 and 1, each twice
+/// (llk_unpack_AB.h and llk_unpack_A.h, `unpack_srcb` per inner loop with the face counter
+/// cleared after each outer one); a COL broadcast's faces 0 and 2 (`srcb_set_z_2`); a SCALAR
+/// broadcast's face 0 (one `unpack_srcb` start op); reduce_tile's scaler face 0
+/// (llk_unpack_reduce.h: `unpack_srcb` as the MOP's start op). One table for the emulator and
+/// lowering's pricer (lowering/tt/call_cost.cpp).
+constexpr int fetched_faces(Fetch f) {
+  switch (f) {
+  case Fetch::Tile:
+  case Fetch::Row:
+    return 4;
+  case Fetch::Col:
+    return 2;
+  case Fetch::Scalar:
+    return 1;
+  case Fetch::None:
+    return 0;
+  }
+  return 0;
+}
+
+/// One unpacker's share of a call: what it fetches of a tile whose CB page is `page_bytes` (the
+/// CB's data format: bf16 2,048, fp32 4,096, bfp8_b 1,088).
+struct Unpacked {
+  Fetch fetch = Fetch::None;
+  double page_bytes = 0;
+  constexpr double bytes() const { return page_bytes * fetched_faces(fetch) / 4.0; }
+};
+
+/// The unpack thread's cycles for one non-matmul FPU call in a stream of them, unpacker 0's
+/// fetch `u0` (srcA, or DST) and unpacker 1's `u1` (srcB), by the same ISA figures as
+/// matmul_call_cycles (UNPACR_Regular.md, "Performance"): while both fetch each gets
+/// `unpack_shared_bytes_per_cycle`, alone `unpack_bytes_per_cycle`, so the shorter fetch runs
+/// shared and the rest of the longer alone; each UNPACR holds the thread `unpack_address` cycles
+/// (one per face fetched), which overlap the fetches unless there are more of them.
+constexpr double unpack_call_cycles(const Arch& a, Unpacked u0, Unpacked u1 = {}) {
+  const double b0 = u0.bytes(), b1 = u1.bytes();
+  const double shared = std::min(b0, b1), alone = std::max(b0, b1) - shared;
+  const double fetch =
+      shared / a.unpack_shared_bytes_per_cycle.value + alone / a.unpack_bytes_per_cycle.value;
+  const double issue = (fetched_faces(u0.fetch) + fetched_faces(u1.fetch)) * a.unpack_address.value;
+  return std::max(fetch, issue);
+}
+
+/// A non-matmul FPU call that unpacks its operands from CBs (copy_tile, transpose_wh_tile,
+/// unary_bcast, add/sub/mul_tiles and their broadcasts, reduce_tile), in a stream of them: the
+/// unpack thread fills the next call's srcA / srcB bank while the math thread runs this call's op
+/// on the other (two banks each: SrcASrcB.md), so a call costs the slower of the two threads,
+/// max(unpack_call_cycles, tile_op_cycles): the steady state matmul_call_cycles measures for
+/// matmul, without matmul's per-call `matmul_call` (pinned by GEMM's rows; nothing publishes one
+/// for these calls). `to_dest`: unpacker 0 writes DST itself (a Float32 CB in
+/// UnpackToDestMode::UnpackToDestFp32): no bank to run ahead into, and the math thread only hands
+/// DST over and waits (tt-llk llk_math_eltwise_unary_datacopy.h, math_unpack_to_dest_math_ready,
+/// math_unpack_to_dest_tile_ready), so the call costs its unpack.
+constexpr double fpu_call_cycles(const Arch& a, TileOp op, int phases, Unpacked u0,
+                                 Unpacked u1 = {}, bool to_dest = false) {
+  const double unpack = unpack_call_cycles(a, u0, u1);
+  return to_dest ? unpack : std::max(unpack, tile_op_cycles(a, op, phases));
+}
+
 /// The unpack and math threads' cycles for one matmul call in a stream of them (a compute
 /// kernel's k loop), the srcA / srcB banks followed one by one (docs/timing.md, "Operand
 /// delivery"). The unpack thread issues tt-llk's UNPACRs in order (llk_unpack_AB_matmul.h): per
