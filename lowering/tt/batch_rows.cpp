@@ -1,5 +1,6 @@
 #include "lowering/tt/batch_rows.hpp"
 
+#include "lowering/ir/substitute.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
 #include "lowering/tt/call_match.hpp"
@@ -39,14 +40,6 @@ void calls_in(const Stmt& s, std::vector<const Call*>& out, bool& other) {
     other = true; // a branch, an assignment, a store
   }
 }
-
-struct Subst : Mutator {
-  std::map<std::string, Expr> by;
-  Expr mutate_node(const Var& x, const Expr& self) override {
-    auto it = by.find(x.name);
-    return it == by.end() ? self : it->second;
-  }
-};
 
 // Row k of a batch: its slots after the rows before it, its front reads k tiles on.
 struct Remap : Mutator {
@@ -122,7 +115,7 @@ private:
 
   std::optional<Body> analyse(const For& f, const std::set<std::string>& waited) const {
     Body body;
-    Subst lets;
+    Substitute lets;
     for (const Stmt& x : as<Block>(f.body)->stmts) {
       if (const Decl* d = as<Decl>(x)) {
         lets.by[d->name] = lets.mutate(d->value);
@@ -256,7 +249,7 @@ private:
         continue;
       }
       for (std::int64_t k = 0; k < size; ++k) {
-        Subst row;
+        Substitute row;
         row.by[f.var] = ir::add(first, int_imm(k));
         Remap remap;
         remap.ordinal = &body.ordinal;

@@ -1,6 +1,7 @@
 #include "lowering/tt/batch_sections.hpp"
 
 #include "lowering/ir/printer.hpp"
+#include "lowering/ir/substitute.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/call_match.hpp"
 #include "lowering/tt/cb_tile_args.hpp"
@@ -281,15 +282,8 @@ private:
         for (auto [at, index] : tt::cb_tile_args(c->fn))
           if (body.rotated.count(cb_name(args[at])))
             args[index] = int_imm(k);
-        struct Subst : Mutator {
-          std::string v;
-          Expr by;
-          Expr mutate_node(const Var& x, const Expr& self) override {
-            return x.name == v ? by : self;
-          }
-        } subst;
-        subst.v = f.var;
-        subst.by = ir::add(first, int_imm(k));
+        Substitute subst;
+        subst.by[f.var] = ir::add(first, int_imm(k));
         for (Expr& a : args)
           a = subst.mutate(a);
         out.push_back(evaluate(call(c->fn, std::move(args), c->loc.range), loc));

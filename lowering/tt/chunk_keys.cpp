@@ -1,5 +1,6 @@
 #include "lowering/tt/chunk_keys.hpp"
 
+#include "lowering/ir/substitute.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
 #include "lowering/tt/assign_cbs.hpp"
@@ -76,12 +77,6 @@ std::int64_t literal(const Expr& e, std::int64_t otherwise = -1) {
   const IntImm* i = as<IntImm>(e);
   return i ? i->value : otherwise;
 }
-
-struct Subst : Mutator {
-  std::string v;
-  Expr by;
-  Expr mutate_node(const Var& x, const Expr& self) override { return x.name == v ? by : self; }
-};
 
 // A statement of the key step, by the section it belongs to.
 enum class Part { k_window, v_window, score, rowmax, c, p, l, o, m };
@@ -321,9 +316,8 @@ private:
 
   std::vector<Stmt> part(const Step& st, std::initializer_list<Part> ps, const std::string& j,
                          const Expr& key) const {
-    Subst s;
-    s.v = j;
-    s.by = key;
+    Substitute s;
+    s.by[j] = key;
     std::vector<Stmt> out;
     for (auto& [p, x] : st.stmts)
       if (std::find(ps.begin(), ps.end(), p) != ps.end())
@@ -404,9 +398,8 @@ private:
       return for_loop(f.var, f.min, f.extent, f.role, f.body, f.loc.range);
     body.insert(body.end(), lo0->begin(), lo0->end());
     const std::string ko = names_.fresh(f.var + "k");
-    Subst rename;
-    rename.v = kk;
-    rename.by = var(ko, Type::i32());
+    Substitute rename;
+    rename.by[kk] = var(ko, Type::i32());
     body.push_back(for_loop(ko, int_imm(1), int_imm(k - 1), ForRole::reduction,
                             rename.mutate(block(std::move(*lo))), f.loc.range));
     for (const Stmt& x : part(st, {Part::m}, f.var, first))

@@ -1,5 +1,6 @@
 #include "lowering/tt/chunk_rows.hpp"
 
+#include "lowering/ir/substitute.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/cb_tile_args.hpp"
 #include "lowering/tt/target.hpp"
@@ -13,18 +14,9 @@ namespace {
 
 using namespace tk::ir;
 
-// Every read of a variable replaced by an expression.
-struct Subst : Mutator {
-  std::map<std::string, Expr> to;
-  Expr mutate_node(const Var& v, const Expr& self) override {
-    auto it = to.find(v.name);
-    return it == to.end() ? self : it->second;
-  }
-};
-
 Expr subst(const Expr& e, const std::string& v, const Expr& by) {
-  Subst s;
-  s.to[v] = by;
+  Substitute s;
+  s.by[v] = by;
   return s.mutate(e);
 }
 
@@ -288,8 +280,8 @@ public:
         std::string name = row;
         if (rename) {
           name = names_.fresh(row);
-          Subst to;
-          to.to[row] = i32(name);
+          Substitute to;
+          to.by[row] = i32(name);
           loop = to.mutate(loop);
         }
         loop = block({decl(name, Type::i32(), own, at), loop});

@@ -1,6 +1,7 @@
 #include "lowering/tt/keep_rows.hpp"
 
 #include "lowering/ir/printer.hpp"
+#include "lowering/ir/substitute.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/row_cbs.hpp"
 #include "lowering/tt/row_walks.hpp"
@@ -68,12 +69,6 @@ struct FromCb : Mutator {
 };
 
 // Every read of a variable replaced by an expression.
-struct Subst : Mutator {
-  std::string name;
-  Expr by;
-  Expr mutate_node(const Var& v, const Expr& self) override { return v.name == name ? by : self; }
-};
-
 // Every output tensor a statement stores.
 struct Stores : Visitor {
   std::set<std::string> tensors;
@@ -406,10 +401,9 @@ private:
           head.push_back(once(x.twice, chunks(cb, window, offset, end, k.row)));
           return;
         }
-        Subst first, next;
-        first.name = next.name = core.var;
-        first.by = core.min;
-        next.by = var(core.var, Type::i32()) + int_imm(1);
+        Substitute first, next;
+        first.by[core.var] = core.min;
+        next.by[core.var] = var(core.var, Type::i32()) + int_imm(1);
         prologue.push_back(once(x.twice, chunks(cb, window, offset, end, first.mutate(k.row))));
         head.push_back(once(x.twice, chunks(cb, window, offset, end * var(row_next, Type::i32()),
                                             next.mutate(k.row))));
