@@ -158,8 +158,8 @@ void exp_approx_tile(std::uint32_t idst, bool clamp, int iterations, int vector_
   const DstState::ExpApprox want =
       clamp ? DstState::ExpApprox::Clamp : DstState::ExpApprox::NoClamp;
   if (c.dst.exp_approx != want)
-    fail(std::string("exp_tile<true, ..., ") + clamping + ">: the SFPU is not set up for it; call " +
-         "exp_tile_init<true, scale, " + clamping +
+    fail(std::string("exp_tile<true, ..., ") + clamping +
+         ">: the SFPU is not set up for it; call " + "exp_tile_init<true, scale, " + clamping +
          ">() first (the kernel runs the macro program and the constants its init loads; " +
          (c.dst.exp_approx == DstState::ExpApprox::None ? "no approximate exp init since the last "
                                                           "exp_tile_init<false>, if any"
@@ -167,11 +167,12 @@ void exp_approx_tile(std::uint32_t idst, bool clamp, int iterations, int vector_
                                                           "clamping") +
          ")");
   if (scale_bf16 >= 0 && static_cast<std::uint32_t>(scale_bf16) != c.dst.exp_approx_scale >> 16)
-    violation("exp_tile<true> scale",
-              "exp_tile<true, true>(..., scale = " + hex(static_cast<std::uint32_t>(scale_bf16), 4) +
-                  "): tt-llk's approximate exp ignores the scale argument and multiplies by the "
-                  "scale of exp_tile_init<true, scale> (" + hex(c.dst.exp_approx_scale, 8) +
-                  "); pass the scale to the init");
+    violation(
+        "exp_tile<true> scale",
+        "exp_tile<true, true>(..., scale = " + hex(static_cast<std::uint32_t>(scale_bf16), 4) +
+            "): tt-llk's approximate exp ignores the scale argument and multiplies by the "
+            "scale of exp_tile_init<true, scale> (" +
+            hex(c.dst.exp_approx_scale, 8) + "); pass the scale to the init");
   // The faces the call covers (tt-llk's _llk_math_eltwise_unary_sfpu_params_): RC all four, R
   // faces 0 and 1, C faces 0 and 2, None one call: face 0, or with 32 unclamped rows the tile.
   bool faces[4] = {true, false, false, false};
@@ -192,8 +193,8 @@ void exp_approx_tile(std::uint32_t idst, bool clamp, int iterations, int vector_
     for (int f = 0; f < 4; ++f)
       if (faces[f])
         for (int e = f * 256; e < f * 256 + 256; ++e)
-          d[e] = bits_float(
-              exp_element(float_bits(d[e]), a, threshold, clamp, c.cc.fp32_dest_acc_en));
+          d[e] =
+              bits_float(exp_element(float_bits(d[e]), a, threshold, clamp, c.cc.fp32_dest_acc_en));
   }
   store(c, d);
   timing::tile_op(c.f, timing::TileOp::Sfpu, name);

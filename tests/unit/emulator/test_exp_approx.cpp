@@ -150,9 +150,10 @@ TEST(ExpApprox, ErrorAndBiasOverTheSweep) {
       EXPECT_GT(s.worst, 0.029); // the construction's error, not a tighter exp
       EXPECT_GE(s.bias, bias_lo);
       EXPECT_LE(s.bias, bias_hi);
-      std::printf("exp_tile<true> %s %s DST: worst |rel err| %.4f%%, mean rel err %+.4f%% (%ld x)\n",
-                  clamp ? "ClampToNegative" : "InputClamping::None", fp32 ? "fp32" : "16-bit",
-                  100 * s.worst, 100 * s.bias, s.n);
+      std::printf(
+          "exp_tile<true> %s %s DST: worst |rel err| %.4f%%, mean rel err %+.4f%% (%ld x)\n",
+          clamp ? "ClampToNegative" : "InputClamping::None", fp32 ? "fp32" : "16-bit",
+          100 * s.worst, 100 * s.bias, s.n);
     }
   }
   // The scale 1/sqrt(128) as SDPA passes it (fp32 bits 0x3DB504F3): the same bounds in x·scale.
@@ -224,9 +225,9 @@ TEST(ExpApprox, KernelStoresTheKernelsValues) {
     const auto a = run_tile(in, fp32, "exp_tile_init<true>", "exp_tile<true>");
     const auto b = run_tile(in, fp32, "exp_tile_init<true, 0x3F800000u, InputClamping::None>",
                             "exp_tile<true, false, InputClamping::None>");
-    const auto c = run_tile(in, fp32, "exp_tile_init<true, 0x3F800000u, InputClamping::None>",
-                            "exp_tile<true, false, InputClamping::None, 32>",
-                            ", (int)VectorMode::None");
+    const auto c =
+        run_tile(in, fp32, "exp_tile_init<true, 0x3F800000u, InputClamping::None>",
+                 "exp_tile<true, false, InputClamping::None, 32>", ", (int)VectorMode::None");
     for (int i = 0; i < 1024; ++i) {
       const std::uint32_t x = bits(in[i].to_float());
       ASSERT_EQ(a[i], packed(emu::exp_approx_bits(x, kOne, true, fp32))) << i;
