@@ -1,8 +1,9 @@
 // The FlashAttention baseline (baselines/flash_ttnn.cpp: ttnn's causal SDPA prefill program, docs/
 // baselines.md) on the emulator with its arithmetic on, against a double-precision causal softmax
-// attention: every element within the end-to-end bf16 bound |err| <= 1.6e-2 * (1 + |ref|), PCC >=
-// 0.999 and a mean signed error within an eighth of the mean bound (harness.hpp); the plans the
-// program factory's rules give; the message for chunks that do not divide S.
+// attention: every element within the end-to-end bf16 bound 1.6e-2 * (1 + |ref|) plus what the
+// approximate exp's error can move a softmax-weighted mean (kExpSpread below), PCC >= 0.999 and a
+// mean signed error within an eighth of the mean bf16 bound (harness.hpp); the plans the program
+// factory's rules give; the message for chunks that do not divide S.
 #include "baselines/flash_ttnn.hpp"
 #include "baselines/matmul.hpp"
 #include "tests/e2e/harness.hpp"
@@ -33,11 +34,23 @@ const auto* const g_cache_env = ::testing::AddGlobalTestEnvironment(new KernelCa
 using baselines::FlashOptions;
 using baselines::FlashShape;
 
-// softmax(Q K^T * scale, causal) V per head, in double.
+// The kernel's exp is tt-llk's approximate one (exp_tile<true, false, InputClamping::None, 32>,
+// 16-bit DST): each weight w_j comes out as w_j (1 + e_j) with e_j in [-3.492%, +3.1227%]
+// (docs/emulator.md, "The approximate exp"; test_exp_approx.cpp asserts the range). The output
+// O = sum w_j v_j / sum w_j then moves by sum w_j e_j (v_j - O) / sum w_j (1 + e_j): with e_j - c
+// within half the range around its middle c, at most (3.1227% + 3.492%) / 2 / (1 - 3.492%) =
+// 3.4268% of the weighted mean |v_j - O| (the weights are the reference's, the packer's ReLU zeroes
+// the few below exp(-88), whose weight is below 1e-38 of the row's largest).
+constexpr double kExpSpread = 0.03427;
+
+// softmax(Q K^T * scale, causal) V per head, in double; `spread` gets, per element, the
+// softmax-weighted mean of |v_j - O|.
 std::vector<double> reference(const std::vector<float>& q, const std::vector<float>& k,
-                              const std::vector<float>& v, FlashShape s, double scale) {
+                              const std::vector<float>& v, FlashShape s, double scale,
+                              std::vector<double>& spread) {
   const std::size_t S = s.S, D = s.D;
   std::vector<double> out(std::size_t{s.H} * S * D);
+  spread.assign(out.size(), 0.0);
   for (std::size_t h = 0; h < s.H; ++h) {
     for (std::size_t i = 0; i < S; ++i) {
       const float* qr = &q[(h * S + i) * D];
@@ -57,7 +70,11 @@ std::vector<double> reference(const std::vector<float>& q, const std::vector<flo
         double acc = 0;
         for (std::size_t j = 0; j <= i; ++j)
           acc += w[j] * v[(h * S + j) * D + e];
-        out[(h * S + i) * D + e] = acc / sum;
+        const double o = out[(h * S + i) * D + e] = acc / sum;
+        double dev = 0;
+        for (std::size_t j = 0; j <= i; ++j)
+          dev += w[j] * std::abs(v[(h * S + j) * D + e] - o);
+        spread[(h * S + i) * D + e] = dev / sum;
       }
     }
   }
@@ -118,14 +135,17 @@ TEST_P(FlashBaseline, MatchesDoubleReference) {
   const auto in = [&](const std::vector<bfloat16>& m) {
     return bfp8 ? bfp8_values(m, static_cast<std::uint32_t>(rows), s.D) : floats(m);
   };
-  const std::vector<double> ref = reference(in(q), in(k), in(v), s, scale);
+  std::vector<double> spread;
+  const std::vector<double> ref = reference(in(q), in(k), in(v), s, scale, spread);
   ASSERT_EQ(got.size(), ref.size());
   std::size_t bad = 0;
-  double max_err = 0, bound_sum = 0, signed_sum = 0;
+  double max_err = 0, bound_sum = 0, signed_sum = 0, worst_ratio = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
-    const double err = double(got[i]) - ref[i], bound = kBf16Tol * (1 + std::abs(ref[i]));
+    const double err = double(got[i]) - ref[i], bf16 = kBf16Tol * (1 + std::abs(ref[i]));
+    const double bound = bf16 + kExpSpread * spread[i];
     max_err = std::max(max_err, std::abs(err));
-    bound_sum += bound;
+    worst_ratio = std::max(worst_ratio, std::abs(err) / bound);
+    bound_sum += bf16;
     signed_sum += err;
     if (!(std::abs(err) <= bound) && bad++ < 5)
       ADD_FAILURE() << "O(" << i / s.D << ", " << i % s.D << ") = " << got[i] << ", reference "
@@ -136,8 +156,9 @@ TEST_P(FlashBaseline, MatchesDoubleReference) {
   EXPECT_GE(pcc, kMinPcc);
   const auto n = static_cast<double>(got.size());
   EXPECT_LE(std::abs(signed_sum / n), kBiasFraction * bound_sum / n);
-  std::printf("flash_ttnn %s: max|err| %.3e, PCC %.6f, mean signed error %.3e (%s)\n",
-              name(c).c_str(), max_err, pcc, signed_sum / n,
+  std::printf("flash_ttnn %s: max|err| %.3e (%.2f of its bound), PCC %.6f, mean signed error "
+              "%.3e (%s)\n",
+              name(c).c_str(), max_err, worst_ratio, pcc, signed_sum / n,
               baselines::describe_flash_plan(plan).c_str());
 }
 

@@ -11,20 +11,19 @@
 // then the row sums are finished by a matmul with a column of ones, inverted, and OUT scaled by
 // them into the output CB. The statistics and the running output ping-pong between A and B CBs.
 // Differences from ttnn's kernel, all of them calls the emulator does not model: the max reduce is
-// reduce_c's reduce_tile form (not reduce_block_max_row); exp(x * scale) is exp_tile with scale_en
-// (ttnn bakes the scale into exp_tile_init's template); the small exps and reciprocals of the
-// statistics are exp_tile / recip_tile on VectorMode::C (ttnn's custom first-column SFPI
-// functions); the packer's ReLU after the approximate exp is not set (it clamps what InputClamping
-// ::None leaves below -88 to 0); the reconfig_data_format calls are made only with Bfp8_b Q, K, V
-// and O (every other CB holds Float16_b), where the formats differ. Where ttnn packs onto a full CB
-// in place (its add_block_inplace, recip_block_inplace, the L1-accumulated OUT) without reserving,
-// this kernel pops and re-reserves the same pages first (as ttnn's lightweight mask path does): the
-// same L1 pages and the same calls to the hardware, in the order the emulator's CB checks accept.
-// Compile-time args: St (K tile rows), DHt, Sq_chunk_t, q_num_chunks, Sk_chunk_t, qk_subblock_h,
-// qk_subblock_w, out_subblock_h, out_subblock_w, scale (fp32 bits), balanced (1: each core's Q
-// chunks are a low and a high half), stats, sub_exp, dht and reduce granularities (ttnn's
-// STATS_/SUB_EXP_/DHT_/REDUCE_GRANULARITY defines), bfp8 (1: Q, K, V and O are Bfp8_b).
-// Runtime args: first head, end head, first Q chunk (local_q_start), Q chunks per core.
+// reduce_c's reduce_tile form (not reduce_block_max_row); the small exps and reciprocals of the
+// statistics are exp_tile<true> (clamped) / recip_tile on VectorMode::C (ttnn's custom
+// first-column SFPI functions, whose exp is the accurate one); the reconfig_data_format calls are
+// made only with Bfp8_b Q, K, V and O (every other CB holds Float16_b), where the formats differ.
+// Where ttnn packs onto a full CB in place (its add_block_inplace, recip_block_inplace, the
+// L1-accumulated OUT) without reserving, this kernel pops and re-reserves the same pages first (as
+// ttnn's lightweight mask path does): the same L1 pages and the same calls to the hardware, in the
+// order the emulator's CB checks accept. Compile-time args: St (K tile rows), DHt, Sq_chunk_t,
+// q_num_chunks, Sk_chunk_t, qk_subblock_h, qk_subblock_w, out_subblock_h, out_subblock_w, scale
+// (fp32 bits), balanced (1: each core's Q chunks are a low and a high half), stats, sub_exp, dht
+// and reduce granularities (ttnn's STATS_/SUB_EXP_/DHT_/REDUCE_GRANULARITY defines), bfp8 (1: Q, K,
+// V and O are Bfp8_b). Runtime args: first head, end head, first Q chunk (local_q_start), Q chunks
+// per core.
 #include <cstdint>
 #include <utility>
 
@@ -60,7 +59,6 @@ constexpr uint32_t dht_granularity = get_compile_time_arg_val(13);
 // Q, K, V and O in Bfp8_b (the intermediates stay Float16_b): the unpacker and packer switch
 // formats where ttnn's kernel reconfigures them.
 constexpr bool bfp8 = get_compile_time_arg_val(14) == 1;
-constexpr uint16_t scale_bf16 = scale_fp32 >> 16;
 
 constexpr uint32_t cb_q_in = tt::CBIndex::c_0;
 constexpr uint32_t cb_k_in = tt::CBIndex::c_1;
@@ -162,10 +160,12 @@ void reduce_max_c(uint32_t out_cb, uint32_t prev_cb, uint32_t cols, bool do_eltw
 
 // QK = exp((QK - max) * scale) in place, row by row, sub_exp_granularity tiles at a time; the
 // tiles of each row are also packed onto one tile of sum_cb with L1 accumulation (the partial
-// row sums, finished by matmul_reduce after the last K chunk).
+// row sums, finished by matmul_reduce after the last K chunk). The unclamped exp leaves negative
+// values below about -88 (the mask's -inf among them): the packer's ReLU zeroes them, as ttnn's.
 void sub_exp_block_bcast_cols_inplace(uint32_t max_cb, uint32_t sum_cb, uint32_t cols) {
   sub_bcast_cols_init_short(cb_qk_im, max_cb);
   exp_tile_init<true, scale_fp32, InputClamping::None>();
+  PACK((llk_pack_relu_config(ReluType::ZERO_RELU)));
   cb_wait_front(cb_qk_im, Sq_chunk_t * cols);
   cb_wait_front(max_cb, Sq_chunk_t);
   cb_reserve_back(sum_cb, Sq_chunk_t);
@@ -176,8 +176,7 @@ void sub_exp_block_bcast_cols_inplace(uint32_t max_cb, uint32_t sum_cb, uint32_t
       tile_regs_acquire();
       for (uint32_t j = 0; j < dst_tiles; ++j) {
         sub_tiles_bcast_cols(cb_qk_im, max_cb, j, i, j);
-        exp_tile<true, true, InputClamping::None, 32>(j, static_cast<int>(VectorMode::None),
-                                                      scale_bf16);
+        exp_tile<true, false, InputClamping::None, 32>(j, static_cast<int>(VectorMode::None));
       }
       tile_regs_commit();
       cb_pop_front(cb_qk_im, dst_tiles);
@@ -198,19 +197,23 @@ void sub_exp_block_bcast_cols_inplace(uint32_t max_cb, uint32_t sum_cb, uint32_t
     }
   }
   cb_push_back(sum_cb, Sq_chunk_t);
+  PACK((llk_pack_relu_config(ReluType::NO_RELU)));
 }
 
-// out = exp((in0 - in1) * scale) on the statistics' column (in0 and in1 stay).
+// out = exp((in0 - in1) * scale) on the statistics' column (in0 and in1 stay); ttnn's
+// exp_tile_first_column is the accurate exp on columns 0:8, this the clamped approximate one on
+// the column's faces (the approximate exp takes its scale from the init). Its error cancels: the
+// running output and the running sum are both scaled by it.
 void sub_exp_block(uint32_t in0_cb, uint32_t in1_cb, uint32_t out_cb, uint32_t num_tiles) {
   sub_tiles_init(in0_cb, in1_cb);
-  exp_tile_init<true>();
+  exp_tile_init<true, scale_fp32>();
   cb_wait_front(in0_cb, num_tiles);
   cb_wait_front(in1_cb, num_tiles);
   cb_reserve_back(out_cb, num_tiles);
   for (uint32_t i = 0; i < num_tiles; ++i) {
     tile_regs_acquire();
     sub_tiles(in0_cb, in1_cb, i, i, 0);
-    exp_tile<true, true>(0, static_cast<int>(VectorMode::C), scale_bf16);
+    exp_tile<true>(0, static_cast<int>(VectorMode::C));
     tile_regs_commit();
     tile_regs_wait();
     pack_tile(0, out_cb);

@@ -221,9 +221,22 @@ void pack_l1_acc(std::uint32_t enable) {
   timing::pack_init_call(c.f);
 }
 
+void pack_relu(std::uint32_t config) {
+  Compute c = ctx("llk_pack_relu_config");
+  if ((config & 0xfu) > 1 || (config >> 16) != 0)
+    not_modelled("llk_pack_relu_config with a threshold (only NO_RELU and ZERO_RELU)");
+  c.dst.pack_relu = (config & 0xfu) == 1;
+  timing::pack_init_call(c.f);
+}
+
 namespace {
-// Writes DST tile `t` into `page` in `format`, through the packer's reduce mask.
+// Writes DST tile `t` into `page` in `format`, through the packer's reduce mask and ReLU.
 void pack_math(const Compute& c, Tile t, tt::DataFormat format, std::uint8_t* page) {
+  // ZERO_RELU (a MIN_THRESHOLD_RELU at 0 in tt-llk): each packed value, before the L1
+  // accumulation (TTNN's SDPA packs its exp row sums with both and relies on that order).
+  if (c.dst.pack_relu)
+    for (float& v : t)
+      v = v > 0.0f ? v : 0.0f;
   if (c.dst.pack_mask >= 0) { // reduce_init's edge mask: zeros outside the reduction's result
     const auto& fi = face_index();
     for (int r = 0; r < 32; ++r)

@@ -9,7 +9,6 @@
 #include "compute_ctx.hpp"
 #include "state.hpp"
 #include "timing.hpp"
-#include "tk_emulator/exp_approx.hpp"
 #include "tk_emulator/timing_params.hpp"
 
 namespace tk::rt::emu {
@@ -149,27 +148,6 @@ void unary_tile(Unary op, std::uint32_t idst, float p, float p1, float p2) {
       "cos",       "sign",      "floor",      "softplus",    "elu",        "add_unary", "sub_unary",
       "mul_unary", "div_unary", "rsub_unary", "fill"};
   timing::tile_op(c.f, timing::TileOp::Sfpu, kNames[static_cast<int>(op)]);
-}
-
-void exp_approx_tile(std::uint32_t idst, float scale, bool clamp, int iterations, int vector_mode) {
-  // tt-llk's _calculate_exponential_ (ckernel_sfpu_exp.h): the clamped kernel is unrolled for 8
-  // rows a face whatever ITERATIONS says; the unclamped one has an 8-row and a 32-row form.
-  const char* name = "exp_approx";
-  if (!clamp) {
-    if (iterations == 8)
-      name = "exp_approx_noclamp";
-    else if (iterations == 32 && vector_mode == 0) // VectorMode::None: the whole tile at once
-      name = "exp_approx_noclamp_32";
-    else
-      not_modelled("exp_tile<true> without clamping: only 8 rows a face, or 32 with "
-                   "VectorMode::None");
-  }
-  Compute c = ctx("SFPU op");
-  Tile& d = dst_tile(c, "SFPU op", idst);
-  if (math_on())
-    sfpu_math(Unary::Exp, d, scale, 0.0f, 0.0f);
-  store(c, d);
-  timing::tile_op(c.f, timing::TileOp::Sfpu, name);
 }
 
 void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std::uint32_t odst) {

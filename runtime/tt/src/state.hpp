@@ -172,6 +172,12 @@ struct DstState {
   int pack_mask = -1;
   // pack_reconfig_l1_acc(1): pack_tile adds DST to the tile already in L1 instead of overwriting.
   bool l1_acc = false;
+  // llk_pack_relu_config(ReluType::ZERO_RELU): pack_tile writes max(value, 0) (NO_RELU: off).
+  bool pack_relu = false;
+  // The approximate exp's setup, by the last exp_tile_init<true, scale, clamping> (None before one
+  // and after exp_tile_init<false>, which reloads the constants), and its scale's fp32 bits.
+  enum class ExpApprox : std::uint8_t { None, Clamp, NoClamp } exp_approx = ExpApprox::None;
+  std::uint32_t exp_approx_scale = 0x3f800000u;
   // The formats configured for the unpacker's srcA and srcB and for the packer, and the CBs they
   // were taken from (for the messages); Invalid until a hardware init configures them.
   tt::DataFormat srca = tt::DataFormat::Invalid, srcb = tt::DataFormat::Invalid,

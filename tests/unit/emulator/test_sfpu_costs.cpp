@@ -34,9 +34,18 @@ const tk::arch::SfpuCost& entry(std::string_view call) {
   throw std::logic_error("no SFPU cost entry for " + std::string(call));
 }
 
+std::string init_templ(const std::string& templ) {
+  if (templ.empty())
+    return "";
+  return templ.find("InputClamping::None") == std::string::npos
+             ? "<true>"
+             : "<true, 0x3F800000u, InputClamping::None>";
+}
+
 // The compute kernel's unpack/math cycles charged to `call` when `op` (its call with the template
-// arguments `templ`, its init with <true> when there are any) runs on `n` tiles through
-// eltwise_sfpu.cpp (copy_tile, the op, pack_tile) with an fp32 DST or a 16-bit one.
+// arguments `templ`, its init with <true> when there are any, and the clamping they name) runs on
+// `n` tiles through eltwise_sfpu.cpp (copy_tile, the op, pack_tile) with an fp32 DST or a 16-bit
+// one.
 double unary_cycles(const std::string& op, const std::string& args, bool fp32, std::uint32_t n,
                     const std::string& call, const std::string& templ = "") {
   Timed timed;
@@ -50,8 +59,7 @@ double unary_cycles(const std::string& op, const std::string& args, bool fp32, s
   auto k =
       p.compute("compute/eltwise_sfpu.cpp",
                 ComputeConfig{.fp32_dest_acc_en = fp32,
-                              .defines = {{"SFPU_OP_INIT",
-                                           op + "_tile_init" + (templ.empty() ? "" : "<true>")},
+                              .defines = {{"SFPU_OP_INIT", op + "_tile_init" + init_templ(templ)},
                                           {"SFPU_OP", op + "_tile" + templ},
                                           {"SFPU_OP_ARGS", args}}});
   SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), n});
@@ -156,8 +164,9 @@ TEST(SfpuCosts, EmulatorChargesTheEntryForTheKernelsDst) {
 }
 
 // exp_tile<true> is timed as the approximate kernel its template arguments select (the values are
-// the accurate exp's): clamped, unclamped over 8 rows a face, unclamped over the whole tile with
-// VectorMode::None as ttnn's SDPA calls it; an unclamped 32-row call on VectorMode::RC is refused.
+// its own: test_exp_approx.cpp): clamped, unclamped over 8 rows a face, unclamped over the whole
+// tile with VectorMode::None as ttnn's SDPA calls it; an unclamped 32-row call on VectorMode::RC is
+// refused.
 TEST(SfpuCosts, ApproximateExpIsTimedAsItsKernel) {
   EXPECT_NEAR(unary_cycles("exp", "", true, 2, "exp"), 2 * 2350.0, 1e-9);
   EXPECT_NEAR(unary_cycles("exp", "", true, 2, "exp_approx", "<true>"), 2 * 311.5, 1e-9);

@@ -171,6 +171,9 @@ void reduce_tile(int pool, int dim, std::uint32_t cb, std::uint32_t cb_scaler, s
 void reduce_pack_mask(int dim);
 /// pack_reconfig_l1_acc: whether the packer accumulates into L1 (1) or overwrites it (0).
 void pack_l1_acc(std::uint32_t enable);
+/// llk_pack_relu_config: the packer's ReLU (tt-llk's _llk_pack_relu_config_: the low 4 bits 0 off,
+/// 1 ZERO_RELU; a threshold in the high 16 bits or the MAX_THRESHOLD mode is not modelled).
+void pack_relu(std::uint32_t config);
 void pack_tile(std::uint32_t dst, std::uint32_t cb, std::uint32_t out_tile, bool out_of_order);
 
 /// The data formats the unpacker (srcA, srcB) and the packer are configured for, each taken from

@@ -21,6 +21,7 @@
 #define UNPACK(x) x
 
 #include "llk_defs.h"
+#include "llk_pack_api.h"
 
 namespace ckernel {
 enum class InputClamping : std::uint8_t { ClampToNegative = 1, None = 0 };

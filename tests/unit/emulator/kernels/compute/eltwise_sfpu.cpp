@@ -1,6 +1,7 @@
 // SFPU unary (SDK style, programming_examples/eltwise_sfpu/kernels/compute/eltwise_sfpu.cpp); the
 // op is chosen with -DSFPU_OP_INIT / -DSFPU_OP (default exp), like the SDK's defines-driven unary
-// kernels; -DSFPU_OP_ARGS gives an op's arguments after the DST index.
+// kernels; -DSFPU_OP_ARGS gives an op's arguments after the DST index; -DPACK_RELU turns on the
+// packer's ReLU.
 #include <cstdint>
 
 #include "api/compute/compute_kernel_api.h"
@@ -33,6 +34,9 @@ void kernel_main() {
   constexpr auto cb_out0 = tt::CBIndex::c_16;
 
   init_sfpu(cb_in0, cb_out0);
+#ifdef PACK_RELU // the packer writes max(value, 0) (as TTNN's SDPA packs its unclamped exp)
+  PACK((llk_pack_relu_config(ReluType::ZERO_RELU)));
+#endif
   SFPU_OP_INIT();
   for (uint32_t i = 0; i < n_tiles; i++) {
     tile_regs_acquire();
