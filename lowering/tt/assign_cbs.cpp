@@ -49,11 +49,15 @@ public:
     } else if (const Evaluate* e = as<Evaluate>(s)) {
       const Call* c = as<Call>(e->call);
       bool pack = c->fn == Intrinsic::pack_tile && is_cb(c->args[1]);
+      // Pages pushed unwritten (chunk-keys' pad of a key step's slot in P), counted at the bound.
+      bool push = c->fn == Intrinsic::cb_push_back && is_cb(c->args[0]);
       bool pop = c->fn == Intrinsic::cb_pop_front && is_cb(c->args[0]);
       if (pack)
         now_ += 1;
+      if (push)
+        now_ += pages(*c);
       if (pop)
-        now_ -= as<IntImm>(c->args[1])->value;
+        now_ -= pages(*c);
       peak_ = std::max(peak_, now_);
     }
   }
@@ -61,6 +65,12 @@ public:
 private:
   std::string cb_;
   const std::map<std::string, std::int64_t>& bounds_;
+  std::int64_t pages(const Call& c) const {
+    if (std::optional<std::int64_t> n = ir::fold_int(c.args[1], bounds_))
+      return *n;
+    throw InternalError("internal error: assign-cbs: " + std::string(to_string(c.fn)) + " of '" +
+                        cb_ + "' with a page count that is neither a literal nor the rule's");
+  }
   std::int64_t now_ = 0, peak_ = 0;
   bool is_cb(const Expr& e) const {
     const Ref* r = as<Ref>(e);

@@ -1,5 +1,6 @@
 #include "lowering/tt/chunk_keys.hpp"
 
+#include "lowering/ir/equal.hpp"
 #include "lowering/ir/substitute.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
@@ -85,6 +86,7 @@ struct Step {
   std::vector<std::pair<Part, Stmt>> stmts;
   std::string k_win, v_win, t, s, mn, m, c, p; // the CBs the sections hand each other
   Expr m_count;                                // the tiles of M the row max waits for
+  Expr p_count;                                // the tiles of P the l section waits for
 };
 
 // The row max of key tile kk > 0: max(mn, rowmax(T)), reading MN where the first reads M.
@@ -144,6 +146,34 @@ struct DropRescale : Mutator {
   }
 };
 
+// l of the chunk's first key tile, carried in DST over the whole chunk: after each row sum of P's
+// tile i (into l's slot), the row sums of the other key tiles' tiles i + kk·n, kk in 1 .. k − 1
+// (n: P's tiles a key tile, in key-tile order), so l is loaded and packed once a chunk, not once a
+// key tile. The same additions in the same order (l·c + Σ_kk rowsum(p_kk), left to right), in
+// DST instead of through l's fp32 CB: the round trip they no longer take is exact.
+struct SumOverChunk : Mutator {
+  const std::string* p_cb = nullptr;
+  Expr n;
+  std::int64_t k = 1;
+  NameSet* names = nullptr;
+  SourceRange loc;
+  Stmt mutate_node(const Block& b, const Stmt&) override {
+    std::vector<Stmt> out;
+    for (const Stmt& x : b.stmts) {
+      const Call* c = call_of(x);
+      out.push_back(c ? x : mutate(x));
+      if (!c || !is_pool(*c, EnumConst::pool_sum) || cb_name(c->args[2]) != *p_cb)
+        continue;
+      const std::string kk = names->fresh("kl");
+      std::vector<Expr> args = c->args;
+      args[4] = ir::add(args[4], ir::mul(var(kk, Type::i32()), n));
+      out.push_back(for_loop(kk, int_imm(1), int_imm(k - 1), ForRole::reduction,
+                             evaluate(call(c->fn, std::move(args), c->loc.range), loc), loc));
+    }
+    return block(std::move(out));
+  }
+};
+
 class Chunker {
 public:
   Chunker(const Program& p, const Function& f, std::int64_t k) : k_(k), names_(p) {
@@ -156,9 +186,22 @@ public:
     if (const Block* b = as<Block>(s)) {
       std::vector<Stmt> out;
       bool changed = false;
+      std::optional<Pad> pad;
       for (const Stmt& x : b->stmts) {
         out.push_back(walk(x));
         changed = changed || out.back() != x;
+        if (pad_) {
+          pad = pad_;
+          pad_.reset();
+          continue;
+        }
+        // A key step after the chunks (the diagonal's): padded like the steps left.
+        if (pad && cbs_under(x).count(pad->p)) {
+          std::optional<Stmt> padded = padded_step(x, *pad);
+          if (!padded)
+            return s; // P used otherwise: its chunks would not start at a whole slot
+          out.back() = *padded;
+        }
       }
       return changed ? block(std::move(out)) : s;
     }
@@ -175,6 +218,47 @@ public:
 private:
   std::int64_t k_;
   NameSet names_;
+
+  // The chunk's l reads P's tiles up to q·k − 1 past the front, and a CB is read where it lies in
+  // L1, not wrapped past its end (the unpacker's address is the read pointer plus the index
+  // times the page): a chunk must find P's front at a whole slot of q·k pages (P holds k·max_q,
+  // and q divides max_q). A chunk takes a slot; a key step one at a time (the steps left after the
+  // chunks, the diagonal's) uses q pages, so it pads its slot with q·(k − 1) pages pushed and
+  // popped unwritten.
+  struct Pad {
+    std::string p;
+    Expr n; // P's tiles a key tile
+  };
+  std::optional<Pad> pad_; // set by chunk() for the block walking it
+
+  std::vector<Stmt> pad_stmts(const Pad& pad, SourceRange loc) const {
+    const Expr n = ir::mul(pad.n, int_imm(k_ - 1));
+    std::vector<Stmt> out;
+    for (Intrinsic fn : {Intrinsic::cb_reserve_back, Intrinsic::cb_push_back,
+                         Intrinsic::cb_wait_front, Intrinsic::cb_pop_front})
+      out.push_back(evaluate(call(fn, {cb_ref(pad.p), n}, loc), loc));
+    return out;
+  }
+
+  // The key step loop `x` with its slot padded, or nothing when it is not one: a loop whose body
+  // waits for P's q tiles at its top level.
+  std::optional<Stmt> padded_step(const Stmt& x, const Pad& pad) const {
+    const For* f = as<For>(x);
+    const Block* b = f ? as<Block>(f->body) : nullptr;
+    if (!b)
+      return std::nullopt;
+    bool waits = false;
+    for (const Stmt& y : b->stmts)
+      if (const Call* c = call_of(y); c && c->fn == Intrinsic::cb_wait_front &&
+                                      cb_name(c->args[0]) == pad.p && ir::equal(c->args[1], pad.n))
+        waits = true;
+    if (!waits)
+      return std::nullopt;
+    std::vector<Stmt> body = b->stmts;
+    for (Stmt& y : pad_stmts(pad, f->loc.range))
+      body.push_back(std::move(y));
+    return for_loop(f->var, f->min, f->extent, f->role, block(std::move(body)), f->loc.range);
+  }
 
   // The sections of the key step `f`, or nothing when its body is not the recurrence.
   std::optional<Step> analyse(const For& f) const {
@@ -292,6 +376,10 @@ private:
             st.m_count = c->args[1];
         }
       }
+    for (auto& [p, x] : st.stmts)
+      if (const Call* c = call_of(x);
+          p == Part::l && c && c->fn == Intrinsic::cb_wait_front && cb_name(c->args[0]) == st.p)
+        st.p_count = c->args[1];
     if (st.s.empty() || st.m.empty() || !st.m_count)
       return std::nullopt;
     auto only = [&](const std::string& cb, std::set<Part> allowed) {
@@ -336,10 +424,39 @@ private:
     return out;
   }
 
-  // Key tile kk's l and o with the V window around o; kk > 0 without the rescale.
+  // Key tile kk's l and o with the V window around o; kk > 0 without the rescale. l is the
+  // chunk's sum, in the first key tile's section (SumOverChunk): its wait for P covers the chunk's
+  // k key tiles; the others keep only their wait for P, which o reads.
   std::optional<std::vector<Stmt>> l_and_o(const Step& st, const std::string& j, const Expr& key,
-                                           bool first) const {
-    std::vector<Stmt> out = part(st, {Part::l}, j, key);
+                                           bool first, SourceRange loc) {
+    std::vector<Stmt> out;
+    for (const Stmt& x : part(st, {Part::l}, j, key)) {
+      const Call* c = call_of(x);
+      const bool p_wait = c && c->fn == Intrinsic::cb_wait_front && cb_name(c->args[0]) == st.p;
+      if (!first) {
+        if (p_wait)
+          out.push_back(x);
+        continue;
+      }
+      if (p_wait) {
+        out.push_back(evaluate(call(Intrinsic::cb_wait_front,
+                                    {c->args[0], ir::mul(c->args[1], int_imm(k_))}, c->loc.range),
+                               loc));
+        continue;
+      }
+      out.push_back(x);
+    }
+    if (first) {
+      if (!st.p_count)
+        return std::nullopt;
+      SumOverChunk sum;
+      sum.p_cb = &st.p;
+      sum.n = st.p_count;
+      sum.k = k_;
+      sum.names = &names_;
+      sum.loc = loc;
+      out = as<Block>(sum.mutate(block(std::move(out))))->stmts;
+    }
     std::vector<Stmt> v = part(st, {Part::v_window}, j, key), pops;
     for (const Stmt& x : v) {
       const Call* c = call_of(x);
@@ -392,8 +509,8 @@ private:
     const std::string kp = names_.fresh(f.var + "k");
     body.push_back(for_loop(kp, int_imm(0), int_imm(k), ForRole::reduction,
                             block(part(st, {Part::p}, f.var, first)), f.loc.range));
-    std::optional<std::vector<Stmt>> lo0 = l_and_o(st, f.var, first, true);
-    std::optional<std::vector<Stmt>> lo = l_and_o(st, f.var, key, false);
+    std::optional<std::vector<Stmt>> lo0 = l_and_o(st, f.var, first, true, f.loc.range);
+    std::optional<std::vector<Stmt>> lo = l_and_o(st, f.var, key, false, f.loc.range);
     if (!lo0 || !lo)
       return for_loop(f.var, f.min, f.extent, f.role, f.body, f.loc.range);
     body.insert(body.end(), lo0->begin(), lo0->end());
@@ -407,9 +524,15 @@ private:
     const Expr chunks = binary(BinaryOp::div, f.extent, int_imm(k));
     std::vector<Stmt> loops;
     loops.push_back(for_loop(jc, int_imm(0), chunks, f.role, block(std::move(body)), f.loc.range));
-    loops.push_back(for_loop(f.var, ir::add(f.min, ir::mul(chunks, int_imm(k))),
-                             binary(BinaryOp::mod, f.extent, int_imm(k)), f.role, f.body,
-                             f.loc.range));
+    const Pad pad{st.p, st.p_count};
+    std::optional<Stmt> rest = padded_step(
+        for_loop(f.var, ir::add(f.min, ir::mul(chunks, int_imm(k))),
+                 binary(BinaryOp::mod, f.extent, int_imm(k)), f.role, f.body, f.loc.range),
+        pad);
+    if (!rest)
+      return for_loop(f.var, f.min, f.extent, f.role, f.body, f.loc.range);
+    loops.push_back(*rest);
+    pad_ = pad;
     return block(std::move(loops));
   }
 };

@@ -223,30 +223,25 @@ public:
         what.pop_back();
       switch (c->fn) {
       case Intrinsic::cb_push_back:
-        if ((held += pages(*c)) > d->second)
+        if ((held += count(*c)) > d->second)
           error = what + " holds " + std::to_string(held) + " tiles in '" + cb + "' of depth " +
                   std::to_string(d->second);
         break;
       case Intrinsic::cb_reserve_back:
-        if (held + pages(*c) > d->second)
+        if (held + count(*c) > d->second)
           error = what + " waits forever: '" + cb + "' holds " + std::to_string(held) + " of its " +
                   std::to_string(d->second) + " pages and only compute pops it";
         break;
       case Intrinsic::cb_wait_front:
         // fission-rows waits for all the chunk's rows' tiles at once: `cb_wait_front(cb, q)`,
-        // q at most the rule's largest chunk, as many as the rows' loops before it pushed.
-        if (const Var* v = as<Var>(c->args[1]); v && bound_.count(v->name)) {
-          if (held < bound_.at(v->name))
-            error = what + " waits forever: '" + cb + "' holds " + std::to_string(held) +
-                    " tiles and only compute pushes it";
-          break;
-        }
-        if (held < pages(*c))
+        // q at most the rule's largest chunk, as many as the rows' loops before it pushed;
+        // chunk-keys' l for all k key tiles' rows, `cb_wait_front(cb, q * k)`: at the bound.
+        if (held < count(*c))
           error = what + " waits forever: '" + cb + "' holds " + std::to_string(held) +
                   " tiles and only compute pushes it";
         break;
       case Intrinsic::cb_pop_front:
-        if ((held -= pages(*c)) < 0)
+        if ((held -= count(*c)) < 0)
           error = what + " pops a tile '" + cb + "' does not hold";
         break;
       default:
@@ -262,6 +257,12 @@ public:
 
 private:
   std::map<std::string, std::int64_t> depth_, held_, bound_;
+  // A literal count, or one made of the rule's counts (chunk-keys' pad, q * 7) at their bound.
+  std::int64_t count(const Call& c) const {
+    if (std::optional<std::int64_t> n = ir::fold_int(c.args[1], bound_))
+      return *n;
+    return pages(c);
+  }
 };
 
 } // namespace

@@ -81,10 +81,15 @@ private:
     const std::string_view fn = ir::to_string(c->fn);
     if (fn == "cb_push_back") {
       std::int64_t n = 1;
-      if (c->args.size() > 1)
-        if (const auto* imm = ir::as<ir::IntImm>(c->args[1]))
-          n = imm->value;
       std::vector<std::string> product = loops_;
+      if (c->args.size() > 1) {
+        if (const auto* imm = ir::as<ir::IntImm>(c->args[1])) {
+          n = imm->value;
+        } else { // a count of the rule's (chunk-keys' pad, q * 7): a factor like a loop's
+          std::string count = ir::print(c->args[1]);
+          product.push_back(count.find(' ') == std::string::npos ? count : "(" + count + ")");
+        }
+      }
       f_.pushed[ref(c->args[0])][product] += n;
       f_.conditional = f_.conditional || ifs_ > 0;
     } else if (fn == "cb_wait_front" || fn == "cb_pop_front") {

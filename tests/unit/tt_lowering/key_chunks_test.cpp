@@ -36,11 +36,19 @@ std::string replaced(std::string text, const std::string& what, const std::strin
   return at == std::string::npos ? "" : text.replace(at, what.size(), by);
 }
 
+// The pad of a key step's slot in P (8 key tiles a chunk, q pages a key tile).
+std::string pad() {
+  return "        cb_reserve_back(cb_p, q * 7)\n"
+         "        cb_push_back(cb_p, q * 7)\n"
+         "        cb_wait_front(cb_p, q * 7)\n"
+         "        cb_pop_front(cb_p, q * 7)\n";
+}
+
 // Chunks of 8 key tiles (the largest that fits in L1 here), then the key tiles left one at a time
 // as before. In a chunk: the scores and the row max of key tile 0 as before; key tiles 1 .. 7
 // read K at jc * 8 + jk and fold their row max into mn (read where m was, the old mn popped
-// after); c once; p for each key tile; l and o for key tile 0 as before, for 1 .. 7 without the
-// rescale by c (no load of c, no product with it); m = mn once.
+// after); c once; p for each key tile; l once for the chunk; o for key tile 0 as before, for
+// 1 .. 7 without the rescale by c (no load of c, no product with it); m = mn once.
 TEST(ChunkKeys, RunsTheOnlineSoftmaxOverChunksOfKeyTiles) {
   const std::string in = after_batch_rows();
   const std::string out = run_stage("chunk-keys", in);
@@ -94,13 +102,74 @@ TEST(ChunkKeys, RunsTheOnlineSoftmaxOverChunksOfKeyTiles) {
       << rest;
   EXPECT_EQ(rest.find("cb_c"), std::string::npos) << rest;
   EXPECT_EQ(rest.find("mul_binary_tile"), std::string::npos) << rest;
-  EXPECT_EQ(count(rest, "reduce_tile(PoolType::SUM"), 3) << rest;
+  // l is the first key tile's (CarriesTheRowSumInDstOverTheChunk): here only P's wait, for o.
+  EXPECT_EQ(count(rest, "reduce_tile(PoolType::SUM"), 0) << rest;
+  EXPECT_EQ(rest.find("cb_l"), std::string::npos) << rest;
+  EXPECT_EQ(count(rest, "cb_wait_front(cb_p, q)\n"), 1) << rest;
   EXPECT_EQ(count(rest, "matmul_tiles(cb_p, cb_V_win, 0, d, 1)"), 1) << rest;
   EXPECT_EQ(count(rest, "matmul_tiles(cb_p, cb_V, 0, 0, 1)"), 1) << rest;
-  // The masked steps on the diagonal keep one key tile at a time, as they were.
+  // The masked steps on the diagonal keep one key tile at a time, as they were, but for the pad
+  // of P's slot (PadsTheKeyStepsOneTileAtATime).
   const std::string diagonal = "      for j in j_below .. +qend - j_below reduction {\n";
-  EXPECT_EQ(between(out, diagonal, "      cb_pop_front(cb_Q_win, 32)\n"),
+  EXPECT_EQ(replaced(between(out, diagonal, "      cb_pop_front(cb_Q_win, 32)\n"), pad(), ""),
             between(in, diagonal, "      cb_pop_front(cb_Q_win, 32)\n"));
+}
+
+// A key step one tile at a time (the j_below % 8 after the chunks, the diagonal's) uses q of
+// P's pages and pads the rest of its slot of 8q, pushed and popped unwritten, so each chunk finds
+// P's front at a whole slot: its l reads up to 8q - 1 tiles past the front, which must not run
+// past P's end. The chunk itself has no pad.
+TEST(ChunkKeys, PadsTheKeyStepsOneTileAtATime) {
+  const std::string out = run_stage("chunk-keys", after_batch_rows());
+  const std::string rest =
+      between(out, "      for j in j_below / 8 * 8 .. +j_below % 8 reduction {\n",
+              "      for j in j_below .. +qend - j_below reduction {\n");
+  ASSERT_FALSE(rest.empty()) << out;
+  EXPECT_EQ(count(rest, pad()), 1) << rest;
+  EXPECT_EQ(rest.substr(rest.size() - pad().size() - 8), pad() + "      }\n") << rest;
+  const std::string diagonal =
+      between(out, "      for j in j_below .. +qend - j_below reduction {\n",
+              "      cb_pop_front(cb_Q_win, 32)\n");
+  EXPECT_EQ(count(diagonal, pad()), 1) << diagonal;
+  const std::string chunk = between(out, "      for jc in 0 .. j_below / 8 reduction {\n",
+                                    "      for j in j_below / 8 * 8 .. +j_below % 8 reduction {\n");
+  EXPECT_EQ(chunk.find("q * 7"), std::string::npos) << chunk;
+  EXPECT_EQ(count(out, "q * 7"), 8) << out;
+}
+
+// l = l·c + Σ_kk rowsum(p_kk) in DST: the first key tile's l section waits for the chunk's 8·q
+// tiles of P and, after each row sum of P's tile i into l's slot, sums the other key tiles' tiles
+// i + kl·q into the same slot; l is loaded and packed once a row and chunk (its batch of 2 rows
+// and its lone row: 3 loads, 3 packs), not once a row and key tile.
+TEST(ChunkKeys, CarriesTheRowSumInDstOverTheChunk) {
+  const std::string out = run_stage("chunk-keys", after_batch_rows());
+  const std::string chunk = between(out, "      for jc in 0 .. j_below / 8 reduction {\n",
+                                    "      for j in j_below / 8 * 8 .. +j_below % 8 reduction {\n");
+  ASSERT_FALSE(chunk.empty()) << out;
+  EXPECT_EQ(count(chunk, "copy_tile(cb_l,"), 3) << chunk;
+  EXPECT_EQ(count(chunk, ", cb_l)\n"), 3) << chunk;
+  const std::string l = between(chunk, "        cb_wait_front(cb_c, q)\n",
+                                "        df.read_block(cb_V_win, V, (h * St + jc * 8) * Dt");
+  ASSERT_FALSE(l.empty()) << chunk;
+  EXPECT_NE(l.find("        cb_wait_front(cb_p, q * 8)\n"), std::string::npos) << l;
+  EXPECT_NE(l.find("          reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_p, cb_scaler, "
+                   "qrb_6 * 2, 0, 0)\n"
+                   "          for kl in 1 .. +7 reduction {\n"
+                   "            reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_p, cb_scaler, "
+                   "qrb_6 * 2 + kl * q, 0, 0)\n"
+                   "          }\n"),
+            std::string::npos)
+      << l;
+  EXPECT_NE(l.find("          reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_p, cb_scaler, "
+                   "qrb_6 * 2 + 1 + kl_1 * q, 0, 2)\n"),
+            std::string::npos)
+      << l;
+  EXPECT_NE(l.find("            reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_p, cb_scaler, "
+                   "qr + kl_2 * q, 0, 0)\n"),
+            std::string::npos)
+      << l;
+  EXPECT_EQ(count(l, "reduce_tile(PoolType::SUM"), 6) << l;
+  EXPECT_EQ(count(l, "for kl"), 3) << l;
 }
 
 // The CBs do not fit in L1 with chunks of 8 (the output row's CB made 4 pages deeper, 16 KiB

@@ -655,7 +655,7 @@ void kernel_main() {
       }
       reconfig_data_format_srcb(cb_scaler);
       cb_wait_front(cb_c, q);
-      cb_wait_front(cb_p, q);
+      cb_wait_front(cb_p, q * 8);
       for (int32_t qrb_6 = 0; qrb_6 < q / 2; ++qrb_6) {
         cb_wait_front(cb_l, 2);
         copy_tile_to_dst_init_short(cb_l);
@@ -669,7 +669,15 @@ void kernel_main() {
         mul_binary_tile(2, 3, 2);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
         reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_6 * 2, 0, 0);
+        for (int32_t kl = 1; kl < 1 + 7; ++kl) {
+          reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_6 * 2 + kl * q, 0,
+                                                            0);
+        }
         reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_6 * 2 + 1, 0, 2);
+        for (int32_t kl_1 = 1; kl_1 < 1 + 7; ++kl_1) {
+          reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler,
+                                                            qrb_6 * 2 + 1 + kl_1 * q, 0, 2);
+        }
         cb_pop_front(cb_l, 2);
         tile_regs_commit();
         tile_regs_wait();
@@ -689,6 +697,9 @@ void kernel_main() {
         mul_binary_tile(0, 1, 0);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
         reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
+        for (int32_t kl_2 = 1; kl_2 < 1 + 7; ++kl_2) {
+          reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr + kl_2 * q, 0, 0);
+        }
         cb_pop_front(cb_l, 1);
         tile_regs_commit();
         tile_regs_wait();
@@ -801,46 +812,8 @@ void kernel_main() {
       }
       cb_pop_front(cb_V_win, 32);
       for (int32_t jk_2 = 1; jk_2 < 1 + 7; ++jk_2) {
-        reconfig_data_format_srcb(cb_scaler);
-        reconfig_data_format_srca(cb_l);
-        cb_wait_front(cb_p, q);
-        for (int32_t qrb_6 = 0; qrb_6 < q / 2; ++qrb_6) {
-          cb_wait_front(cb_l, 2);
-          copy_tile_to_dst_init_short(cb_l);
-          tile_regs_acquire();
-          copy_tile(cb_l, 0, 0);
-          copy_tile(cb_l, 1, 2);
-          reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
-          reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_6 * 2, 0, 0);
-          reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qrb_6 * 2 + 1, 0, 2);
-          cb_pop_front(cb_l, 2);
-          tile_regs_commit();
-          tile_regs_wait();
-          cb_reserve_back(cb_l, 2);
-          pack_tile(0, cb_l);
-          pack_tile(2, cb_l);
-          cb_push_back(cb_l, 2);
-          tile_regs_release();
-          reduce_uninit();
-        }
-        for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
-          copy_tile_to_dst_init_short(cb_l);
-          tile_regs_acquire();
-          copy_tile(cb_l, 0, 0);
-          reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
-          reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
-          cb_pop_front(cb_l, 1);
-          tile_regs_commit();
-          tile_regs_wait();
-          cb_reserve_back(cb_l, 1);
-          pack_tile(0, cb_l);
-          cb_push_back(cb_l, 1);
-          tile_regs_release();
-          reduce_uninit();
-          cb_wait_front(cb_l, 1);
-        }
         cb_wait_front(cb_V_win, 32);
-        reconfig_data_format_srcb(cb_p);
+        cb_wait_front(cb_p, q);
         for (int32_t qr = 0; qr < q; ++qr) {
           const int32_t d_batched_1 = stream_kept * (1 - std::min(64 % Dt, 1));
           for (int32_t db_2 = 0; db_2 < d_batched_1 / 4; ++db_2) {
@@ -1497,6 +1470,10 @@ void kernel_main() {
       }
       cb_pop_front(cb_K_win, 32);
       cb_pop_front(cb_V_win, 32);
+      cb_reserve_back(cb_p, q * 7);
+      cb_push_back(cb_p, q * 7);
+      cb_wait_front(cb_p, q * 7);
+      cb_pop_front(cb_p, q * 7);
     }
     for (int32_t j = j_below; j < j_below + (qend - j_below); ++j) {
       cb_wait_front(cb_K_win, 32);
@@ -1883,6 +1860,10 @@ void kernel_main() {
       }
       cb_pop_front(cb_K_win, 32);
       cb_pop_front(cb_V_win, 32);
+      cb_reserve_back(cb_p, q * 7);
+      cb_push_back(cb_p, q * 7);
+      cb_wait_front(cb_p, q * 7);
+      cb_pop_front(cb_p, q * 7);
     }
     reconfig_data_format_srcb(cb_tmp0);
     pack_reconfig_data_format(cb_tmp0);
