@@ -17,6 +17,6 @@ ALWI void exp_tile(uint32_t idst, int vector_mode = (int)VectorMode::RC,
     ::tk::rt::emu::exp_approx_tile(idst, s, clamping == InputClamping::ClampToNegative, iterations,
                                    vector_mode);
   else
-    ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Exp, idst, s);
+    ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Exp, idst, s, 0.0f, 0.0f, vector_mode);
 }
 } // namespace ckernel
