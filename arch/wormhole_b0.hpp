@@ -156,8 +156,8 @@ inline constexpr SfpuCost kWormholeB0SfpuCosts[] = {
     // gelu_tile<false>: calculate_gelu_piecewise (exp_21f tail, degree-4 and degree-8 x^2
     // polynomials, three nested predicates; both regions run, predicated).
     {"gelu",
-     {3150, "count (coarse): calculate_gelu_piecewise 98 a row; x 32 + 14 (BH, issue #52407: "
-            "2849 a tile)"},
+     {3150, "count (coarse): calculate_gelu_piecewise 98 a row; x 32 + 14 (BH, PR #45920's later "
+            "kernel, issue #52407: 2849 a tile)"},
      {3438, "count (coarse): 98 a row + float_to_fp16b 9; x 32 + 14"}},
     // log_tile: calculate_log_body (16-bit DST: degree-5 polynomial, exponent, three guards) or
     // calculate_log_f32_body (fp32 DST: reciprocal<2>, degree-5 polynomial in z^2).
