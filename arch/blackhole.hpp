@@ -117,7 +117,6 @@ inline constexpr ArchSpec kBlackhole{
     // SFPU, and tt-llk's Blackhole kernels were not counted).
     .sfpu_tile = kWormholeB0SfpuCosts,
     .sfpu_simple_tile = {64, "assumption: 32 rows of 32 lanes, 2 instructions each"},
-    .sfpu_function_tile = {256, "assumption: 32 rows of 32 lanes, 8 instructions each"},
     .pack_bytes_per_cycle = {64, "assumption: the packer writes 64 B per cycle to L1"},
     .sync_call = {10, "assumption: a few RISC-V loads, compares and stores"},
     // The unpackers: tenstorrent/tt-isa-documentation (ec91668) BlackholeA0/TensixTile/

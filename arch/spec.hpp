@@ -26,6 +26,9 @@ struct SfpuCost {
   std::string_view call;
   Param fp32_dst;
   Param bf16_dst;
+  /// The kernel passes the figures cover: 4 (tt-llk's default VectorMode::RC, the kernel once per
+  /// face), or 1 (a kernel that runs the whole tile in one pass on VectorMode::None).
+  int passes = 4;
 };
 
 /// A set of NoCs (bit n: NoC n) and where the fact comes from.
@@ -116,8 +119,7 @@ struct ArchSpec {
   /// The SFPU calls whose cost comes from a source (a measurement or tt-llk's instructions
   /// counted), one entry per call; timing_params.hpp, sfpu_tile_cycles, reads it.
   std::span<const SfpuCost> sfpu_tile;
-  Param sfpu_simple_tile;     // an SFPU call without an sfpu_tile entry: a few instructions a row
-  Param sfpu_function_tile;   // ... a transcendental function without an entry (kSfpuFunctions)
+  Param sfpu_simple_tile;     // an SFPU call without an sfpu_tile entry (none that is emitted)
   Param pack_bytes_per_cycle; // DST to L1, on the pack thread (overlaps the math thread)
   Param sync_call;            // a CB call on a RISC (and its loop's control)
   // Operand delivery and call overheads of the compute kernel (the unpack and math threads).

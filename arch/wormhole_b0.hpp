@@ -72,7 +72,8 @@ inline constexpr SfpuCost kWormholeB0SfpuCosts[] = {
     // comment, "~68 cycles for 32 elements"; + the start and done, 6.
     {"exp_approx_noclamp_32",
      {74, "count: tt-llk's comment on its 32-row unclamped kernel, ~68 cycles a tile; + 6"},
-     {74, "count: the same kernel; + 6"}},
+     {74, "count: the same kernel; + 6"},
+     1},
     // ckernel_sfpu_binary.h, _calculate_sfpu_binary_: SFPLOAD x 2, SFPADD, SFPNOP, SFPSTORE,
     // INCRWC.
     {"add_binary",
@@ -109,6 +110,145 @@ inline constexpr SfpuCost kWormholeB0SfpuCosts[] = {
     {"rsub_unary",
      {182, "count: calculate_binop_with_scalar 5 a row; x 32 + 14 + 4 faces x 2 SFPLOADI"},
      {182, "count: the same kernel; x 32 + 14 + 8"}},
+    // recip_tile (legacy_compat = true, the SDK's default): ckernel_sfpu_rsqrt_compat.h,
+    // _calculate_reciprocal_compat_: three Newton steps (two with APPROX), the sign restored under
+    // a v_if, and with a 16-bit DST (and not APPROX) rounded to bf16 by float_to_fp16b (9, as for
+    // mul_binary). PR #54938 measured the kernel on Wormhole (MATH_ISOLATE, Float16_b, 8 tiles x
+    // 16 loops, 32 rows a tile): 139707 cycles, 1091 a tile. The fp32 DST's kernel is the same
+    // without the rounding; APPROX's, without the rounding and one Newton step (MAD, SFPNOP, MUL,
+    // SFPNOP).
+    {"recip",
+     {803, "PR #54938 (1091 a tile, bf16) less float_to_fp16b's 9 a row (count); x 32"},
+     {1091, "PR #54938: reciprocal_compat 139707 cycles for 8 tiles x 16 loops, Float16_b"}},
+    {"recip_approx",
+     {675, "PR #54938 (1091) less the rounding (9 a row) and a Newton step (4 a row); x 32"},
+     {675, "PR #54938 (1091) less the rounding (9 a row) and a Newton step (4 a row); x 32"}},
+    // rsqrt_tile (legacy_compat = false, the SDK's default) and sqrt_tile: ckernel_sfpu_sqrt.h,
+    // _calculate_sqrt_internal_ (SQRT_23-bits, RECIPROCAL for rsqrt), with its inf and negative
+    // guards. PR #54317 counted the compiled kernel's issue slots a row (the pinned sfpi toolchain,
+    // ITERATIONS = 8, NOPs included): rsqrt 31 with an fp32 DST, 32 with a 16-bit one; sqrt 27
+    // and 28.
+    {"rsqrt",
+     {1006, "PR #54317: rsqrt accurate 31 issue slots a row (compiled, dest_acc Yes); x 32 + 14"},
+     {1038, "PR #54317: rsqrt accurate 32 issue slots a row (compiled, dest_acc No); x 32 + 14"}},
+    {"sqrt",
+     {878, "PR #54317: sqrt accurate 27 issue slots a row (compiled, dest_acc Yes); x 32 + 14"},
+     {910, "PR #54317: sqrt accurate 28 issue slots a row (compiled, dest_acc No); x 32 + 14"}},
+    // tt-metal's llk_sfpu/ckernel_sfpu_binary_max_min.h, calculate_binary_max_min: SFPLOADMACRO
+    // pipelined at 3 instructions a row (its comment: "a throughput of 3 cycles per input row")
+    // and 3 SFPNOPs after each face's 8 rows: 27 a face.
+    {"binary_max",
+     {122, "count: calculate_binary_max_min 3 a row (SFPLOADMACRO) + 3 SFPNOP a face; 4 x 27 + "
+           "14"},
+     {122, "count: the same kernel; 4 x 27 + 14"}},
+    {"binary_min",
+     {122, "count: calculate_binary_max_min 3 a row (SFPLOADMACRO) + 3 SFPNOP a face; 4 x 27 + "
+           "14"},
+     {122, "count: the same kernel; 4 x 27 + 14"}},
+    // The other calls ttgen emits (ops/ops.hpp), with tt-metal's kernels (llk_sfpu/ and tt-llk's
+    // sfpu/, a8c5af0f5a26). "PR #48925" is the Wormhole per-tile cycles of the tt-llk perf suite
+    // ("main cyc", Float16_b, dest_acc No) in that PR's comment of 2026-07-10; "PR #54938" its
+    // MATH_ISOLATE cycles for 8 tiles x 16 loops (Float16_b) before the change. Both measure
+    // tt-metal main of mid 2026, a few months past a8c5af0f5a26. "count (coarse)" counts the SFPI
+    // as written (each operation one instruction, an SFPNOP after each MAD, MUL or ADD the next
+    // reads, two SFPLOADIs for a constant bf16 cannot hold, a v_if SFPPUSHC + compare + SFPPOPC,
+    // float_to_fp16b 9): against the measured kernels (recip, tanh) such counts run 25-35% high.
+    // gelu_tile<false>: calculate_gelu_piecewise (exp_21f tail, degree-4 and degree-8 x^2
+    // polynomials, three nested predicates; both regions run, predicated).
+    {"gelu",
+     {3150, "count (coarse): calculate_gelu_piecewise 98 a row; x 32 + 14 (BH, PR #45920's later "
+            "kernel, issue #52407: 2849 a tile)"},
+     {3438, "count (coarse): 98 a row + float_to_fp16b 9; x 32 + 14"}},
+    // log_tile: calculate_log_body (16-bit DST: degree-5 polynomial, exponent, three guards) or
+    // calculate_log_f32_body (fp32 DST: reciprocal<2>, degree-5 polynomial in z^2).
+    {"log",
+     {3086, "count (coarse): calculate_log_f32_body 96 a row; x 32 + 14"},
+     {1902, "count (coarse): calculate_log_body 59 a row (with float_to_fp16b); x 32 + 14"}},
+    // sigmoid_tile, silu_tile: _sfpu_sigmoid_, exp (fp32: _sfpu_exp_accurate_; 16-bit:
+    // exp_21f) then _sfpu_reciprocal_<2> or <1>; silu multiplies by x.
+    {"sigmoid",
+     {3182,
+      "count: exp accurate 73 a row (PR #45642) + reciprocal<2> 21 + add 2 + load/store/INCRWC "
+      "3; x 32 + 14"},
+     {1368, "PR #48925: silu 1432.0 a tile, less its multiply (SFPMUL, SFPNOP) x 32"}},
+    {"silu",
+     {3246, "count: sigmoid's 99 a row + SFPMUL, SFPNOP; x 32 + 14"},
+     {1432, "PR #48925: Silu 1432.0 cycles a tile (Float16_b)"}},
+    // tanh_tile<false>: 16-bit DST _sfpu_tanh_polynomial_ (degree 6); fp32 DST
+    // _sfpu_tanh_fp32_accurate_, both branches of its v_if run (predicated): the degree-4
+    // polynomial and 2 sigmoid(2x) - 1.
+    {"tanh",
+     {4238, "count: sigmoid's 96 a row (PR #45642's exp) + polynomial 18 + the rest 18; x 32 + 14"},
+     {792, "PR #48925: Tanh 791.9 cycles a tile (Float16_b)"}},
+    // abs_tile, negative_tile: SFPLOAD, SFPABS (SFPMOV negating), SFPSTORE, INCRWC.
+    {"abs",
+     {142, "count: _calculate_abs_ 4 a row; x 32 + 14"},
+     {142, "count: the same; x 32 + 14"}},
+    {"negative",
+     {142, "count: _calculate_negative_ 4 a row; x 32 + 14"},
+     {142, "count: the same; x 32 + 14"}},
+    // sign_tile: _calculate_sign_, two v_ifs storing 1, -1 or 0.
+    {"sign",
+     {398, "count (coarse): _calculate_sign_ 12 a row; x 32 + 14"},
+     {398, "count (coarse): the same; x 32 + 14"}},
+    // erf_tile<false>: calculate_erf, an n8/d8 rational in x^2 (bf16 inputs; INP_FLOAT32 selects
+    // n16/d16 by the input format, which ttgen does not emit) through _sfpu_reciprocal_<2>,
+    // clamped.
+    {"erf",
+     {2350, "count (coarse): calculate_erf 73 a row (reciprocal<2> 21); x 32 + 14"},
+     {2350, "count (coarse): the same kernel; x 32 + 14"}},
+    // hardsigmoid_tile: _calculate_activation_<Hardsigmoid>, a MAD and _relu_max_body_'s two v_ifs.
+    {"hardsigmoid",
+     {483.5, "PR #54938: Hardsigmoid 61883 cycles for 8 tiles x 16 loops; no DST-format code"},
+     {483.5, "PR #54938: Hardsigmoid 61883 cycles for 8 tiles x 16 loops (Float16_b)"}},
+    // exp2_tile: _calculate_exp2_, x ln 2 then exp (fp32: _sfpu_exp_fp32_accurate_).
+    {"exp2",
+     {2414, "exp's 2350 (PR #45642) + the multiply by ln 2 (SFPMUL, SFPNOP) x 32"},
+     {860.1, "PR #48925: Exp2 860.1 cycles a tile (Float16_b)"}},
+    // log1p_tile: calculate_log1p_fp32 (the fp32 DST's polynomial has 5 more terms).
+    {"log1p",
+     {2062, "count (coarse): calculate_log1p_fp32 64 a row (fp32 terms); x 32 + 14"},
+     {1550, "count (coarse): 48 a row (with float_to_fp16b); x 32 + 14"}},
+    // sin_tile, cos_tile: Cody-Waite reduction and an odd polynomial; the fp32 DST's has one more
+    // term (SFPMAD, SFPNOP) and no float_to_fp16b (9).
+    {"sin",
+     {670, "PR #48925 (894.0, Float16_b) + one term 2 a row - float_to_fp16b 9 a row (count)"},
+     {894, "PR #48925: Sin 894.0 cycles a tile (Float16_b)"}},
+    {"cos",
+     {797.7, "PR #48925 (1021.7, Float16_b) + one term 2 a row - float_to_fp16b 9 a row (count)"},
+     {1021.7, "PR #48925: Cos 1021.7 cycles a tile (Float16_b)"}},
+    // floor_tile: _calculate_floor_ (TTI code, no DST-format dependence).
+    {"floor",
+     {567.8, "PR #48925: Floor 567.8 cycles a tile; the kernel has no DST-format code"},
+     {567.8, "PR #48925: Floor 567.8 cycles a tile (Float16_b)"}},
+    // softplus_tile: calculate_softplus_body (degree-8 residual, exp_21f tail).
+    {"softplus",
+     {1260.7, "PR #54938 (1548.7, Float16_b) less float_to_fp16b 9 a row (count) x 32"},
+     {1548.7, "PR #54938: softplus 198231 cycles for 8 tiles x 16 loops (Float16_b)"}},
+    // elu_tile: _calculate_elu_, exp_21f (29 a row of sfpu13's 32) under v_if(v < 0).
+    {"elu",
+     {1262, "count (coarse): _calculate_elu_ 39 a row; x 32 + 14"},
+     {1550, "count (coarse): 39 + float_to_fp16b 9 a row; x 32 + 14"}},
+    // lt/gt/le/ge/eq/ne_binary_tile: calculate_binary_comp_fp32, the compare and the +-0, inf and
+    // NaN guards (four v_ifs on integer views).
+    {"lt_binary",
+     {1230, "count (coarse): calculate_binary_comp_fp32 38 a row; x 32 + 14"},
+     {1230, "count (coarse): the same; x 32 + 14"}},
+    {"gt_binary",
+     {1230, "count (coarse): calculate_binary_comp_fp32 38 a row; x 32 + 14"},
+     {1230, "count (coarse): the same; x 32 + 14"}},
+    {"le_binary",
+     {1230, "count (coarse): calculate_binary_comp_fp32 38 a row; x 32 + 14"},
+     {1230, "count (coarse): the same; x 32 + 14"}},
+    {"ge_binary",
+     {1230, "count (coarse): calculate_binary_comp_fp32 38 a row; x 32 + 14"},
+     {1230, "count (coarse): the same; x 32 + 14"}},
+    {"eq_binary",
+     {1230, "count (coarse): calculate_binary_comp_fp32 38 a row; x 32 + 14"},
+     {1230, "count (coarse): the same; x 32 + 14"}},
+    {"ne_binary",
+     {1230, "count (coarse): calculate_binary_comp_fp32 38 a row; x 32 + 14"},
+     {1230, "count (coarse): the same; x 32 + 14"}},
     // ckernel_sfpu_fill.h, _calculate_fill_: the value's two SFPLOADIs each face, then SFPSTORE,
     // INCRWC a row.
     {"fill",
@@ -218,9 +358,9 @@ inline constexpr ArchSpec kWormholeB0{
     .reduce_tile = {4, "ME: 16x16 reduce per cycle (1024 / 256); sum, avg x fidelity phases"},
     .copy_tile = {8, "assumption: a datacopy moves 8x16 per cycle, like an element-wise op"},
     .sfpu_tile = kWormholeB0SfpuCosts,
-    // The SFPU calls without an entry in kWormholeB0SfpuCosts (log, sqrt, recip, gelu, ...).
+    // The SFPU calls without an entry in kWormholeB0SfpuCosts: none that ttgen or the baselines
+    // emit (tests/unit/emulator/test_sfpu_costs.cpp checks it); relu_max, leaky_relu, ...
     .sfpu_simple_tile = {64, "assumption: 32 rows of 32 lanes, 2 instructions each"},
-    .sfpu_function_tile = {256, "assumption: 32 rows of 32 lanes, 8 instructions each"},
     .pack_bytes_per_cycle = {64, "assumption: the packer writes 64 B per cycle to L1"},
     .sync_call = {10, "assumption: a few RISC-V loads, compares and stores, and the loop's branch"},
     // tenstorrent/tt-isa-documentation (3930471) WormholeB0/TensixTile/TensixCoprocessor/

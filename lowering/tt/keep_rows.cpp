@@ -22,6 +22,13 @@ using namespace tk::ir;
 constexpr std::int64_t kRowShare = 1024 * 1024;
 constexpr std::int64_t kOtherShare = 256 * 1024;
 
+// The chunk rule's cycles of the first walk's work per tile of a kept row (below): an
+// assumption, 256 (32 rows of 8 instructions; the timing model's assumed figure for an SFPU
+// function until every SFPU call had its own table entry). Pricing the walk's own calls needs the
+// SDK calls select-tile-ops chooses after this stage (a walk's max is binary_max_tile at 122
+// cycles, its sum an FPU add at 8, softmax's exp at 1161 or 2350: docs/timing.md); not done.
+constexpr double kWalkTileCycles = 256;
+
 bool is_zero(const Expr& e) {
   const IntImm* i = as<IntImm>(e);
   return i && i->value == 0;
@@ -223,15 +230,15 @@ private:
     // in a read barrier, and as every core reads alike their barriers drain the chip's DRAM
     // queue together: about a read latency lost per chunk, cap / chunk of them for a row of cap
     // tiles. Against that, the first walk's work on the last chunk is left after the row has
-    // landed: chunk tiles at about an SFPU function's cycles each. Their sum is least near
-    // chunk = sqrt(cap x latency / cycles): the power of two at or below it, from the arch table
-    // (Wormhole: 397 cycles, 256 per tile; softmax's cap of 256 tiles: 16 pages, layernorm's
-    // 128: 8). cap is then a whole number of chunks.
+    // landed: chunk tiles at kWalkTileCycles each. Their sum is least near
+    // chunk = sqrt(cap x latency / cycles): the power of two at or below it, the latency from the
+    // arch table (Wormhole: 397 cycles; softmax's cap of 256 tiles: 16 pages, layernorm's 128:
+    // 8). cap is then a whole number of chunks.
     std::int64_t chunk = 1;
     if (std::any_of(kept.begin(), kept.end(), [](const Kept& k) { return !k.shared; })) {
       const arch::ArchSpec& a = tt::arch_of(p_);
-      const double best = std::sqrt(static_cast<double>(cap) * a.dram_read_latency.value /
-                                    a.sfpu_function_tile.value);
+      const double best =
+          std::sqrt(static_cast<double>(cap) * a.dram_read_latency.value / kWalkTileCycles);
       while (2 * chunk <= best && 2 * chunk <= cap)
         chunk *= 2;
       // In halves each half window is whole chunks.

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "state.hpp"
+#include "timing.hpp"
 
 namespace tk::rt::emu::compute_detail {
 
@@ -68,5 +69,9 @@ inline const std::array<std::uint16_t, 1024>& face_index() {
 
 /// "Float16_b", ...: a CB's data format in a diagnostic.
 const char* format_name(tt::DataFormat f);
+
+/// The faces an SFPU call on tt-llk's VectorMode `vector_mode` (llk_defs.h: None 0, R 1, C 2,
+/// RC 4) runs, for timing::sfpu_call; RC_custom and the others are not modelled.
+timing::SfpuMode sfpu_mode(int vector_mode);
 
 } // namespace tk::rt::emu::compute_detail

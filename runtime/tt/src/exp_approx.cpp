@@ -197,7 +197,7 @@ void exp_approx_tile(std::uint32_t idst, bool clamp, int iterations, int vector_
               bits_float(exp_element(float_bits(d[e]), a, threshold, clamp, c.cc.fp32_dest_acc_en));
   }
   store(c, d);
-  timing::tile_op(c.f, timing::TileOp::Sfpu, name);
+  timing::sfpu_call(c.f, name, sfpu_mode(vector_mode));
 }
 
 } // namespace tk::rt::emu

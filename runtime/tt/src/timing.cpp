@@ -406,6 +406,15 @@ void tile_op(Fiber& f, TileOp op, const char* name, std::uint32_t bytes) {
   work(f, cycles, name);
 }
 
+void sfpu_call(Fiber& f, const char* name, SfpuMode mode) {
+  if (!on())
+    return;
+  const double cycles = sfpu_call_cycles(arch(), name, f.kernel->cc.fp32_dest_acc_en, mode);
+  f.time.compute += cycles;
+  ++f.time.tile_ops[name];
+  work(f, cycles, name);
+}
+
 void fpu_call(Fiber& f, TileOp op, const char* name, Unpacked u0, Unpacked u1, bool to_dest) {
   if (!on())
     return;

@@ -110,6 +110,9 @@ void semaphore_waited(Fiber& f, std::uint32_t id);
 /// A compute call on one tile; `name` is its counter ("add", "exp", ...), `bytes` the page size
 /// for Pack. Fidelity-dependent ops read the kernel's math_fidelity.
 void tile_op(Fiber& f, TileOp op, const char* name, std::uint32_t bytes = 0);
+/// An SFPU call on one tile on VectorMode `mode` (sfpu_call_cycles): `name` is its entry in the
+/// architecture's sfpu_tile table and its counter.
+void sfpu_call(Fiber& f, const char* name, SfpuMode mode);
 /// A non-matmul FPU call that unpacks its operands from CBs (unpacker 0's `u0`, unpacker 1's
 /// `u1`; `to_dest`: unpacker 0 writes DST): counted as tile_op, charged fpu_call_cycles.
 void fpu_call(Fiber& f, TileOp op, const char* name, Unpacked u0, Unpacked u1 = {},

@@ -270,7 +270,6 @@ TEST(EmulatorTiming, ParameterTableStatesItsSources) {
                                    &a.reduce_tile,
                                    &a.copy_tile,
                                    &a.sfpu_simple_tile,
-                                   &a.sfpu_function_tile,
                                    &a.pack_bytes_per_cycle,
                                    &a.sync_call,
                                    &a.unpack_bytes_per_cycle,

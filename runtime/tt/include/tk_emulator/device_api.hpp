@@ -159,8 +159,11 @@ void math_matmul(std::uint32_t dst, std::uint32_t ct, std::uint32_t rt);
 void init_call();
 void unary_tile(Unary op, std::uint32_t dst, float param);
 /// An SFPU op of three parameters (softplus: beta, 1/beta, threshold).
-void unary_tile(Unary op, std::uint32_t dst, float param0, float param1, float param2);
-void dst_binary_tile(DstBinary op, std::uint32_t dst0, std::uint32_t dst1, std::uint32_t odst);
+/// `vector_mode`: tt-llk's VectorMode (llk_defs.h), the faces the call runs and is timed for.
+void unary_tile(Unary op, std::uint32_t dst, float param0, float param1, float param2,
+                int vector_mode = 4);
+void dst_binary_tile(DstBinary op, std::uint32_t dst0, std::uint32_t dst1, std::uint32_t odst,
+                     int vector_mode = 4);
 /// where_tile: DST[odst] = DST[c] != 0 ? DST[a] : DST[b], element by element (float formats).
 void where_tile(bool float_format, std::uint32_t c, std::uint32_t a, std::uint32_t b,
                 std::uint32_t odst);

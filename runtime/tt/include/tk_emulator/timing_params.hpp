@@ -40,18 +40,6 @@ constexpr bool by_fidelity(TileOp op) {
   return op == TileOp::Matmul || op == TileOp::Mul || op == TileOp::ReduceSum;
 }
 
-/// The SFPU calls without an entry in the architecture's `sfpu_tile` table that cost
-/// `sfpu_function_tile` (transcendental functions, several instructions per element), named as the
-/// SDK's call without `_tile` (`log` for log_tile); every other call without an entry costs
-/// `sfpu_simple_tile`. An assumption, like those two figures.
-inline constexpr std::string_view kSfpuFunctions[] = {
-    "exp",  "gelu", "recip", "sqrt",  "rsqrt", "log", "sigmoid",  "tanh",
-    "silu", "erf",  "exp2",  "log1p", "sin",   "cos", "softplus", "elu"};
-constexpr bool is_sfpu_function(std::string_view call) {
-  return std::find(std::begin(kSfpuFunctions), std::end(kSfpuFunctions), call) !=
-         std::end(kSfpuFunctions);
-}
-
 /// An SFPU call's name in the `sfpu_tile` table: the SDK's call without `_tile`
 /// (`mul_binary_tile` is `mul_binary`; `exp` stays `exp`).
 constexpr std::string_view sfpu_call_name(std::string_view call) {
@@ -63,13 +51,49 @@ constexpr std::string_view sfpu_call_name(std::string_view call) {
 /// The cycles of SFPU call `call` (the SDK's name, with or without `_tile`) on one tile, with an
 /// fp32 DST (ComputeConfig::fp32_dest_acc_en) or a 16-bit one: its entry in the architecture's
 /// `sfpu_tile` table (each figure with its source: arch/wormhole_b0.hpp), or for a call without
-/// one `sfpu_function_tile` (kSfpuFunctions) or `sfpu_simple_tile`, both assumptions.
+/// one `sfpu_simple_tile`, an assumption (every call ttgen and the baselines emit has an entry:
+/// tests/unit/emulator/test_sfpu_costs.cpp).
 constexpr double sfpu_tile_cycles(const Arch& a, std::string_view call, bool fp32_dst) {
   call = sfpu_call_name(call);
   for (const ::tk::arch::SfpuCost& c : a.sfpu_tile)
     if (c.call == call)
       return (fp32_dst ? c.fp32_dst : c.bf16_dst).value;
-  return is_sfpu_function(call) ? a.sfpu_function_tile.value : a.sfpu_simple_tile.value;
+  return a.sfpu_simple_tile.value;
+}
+
+/// tt-llk's VectorMode (llk_defs.h), the faces an SFPU call runs: `_llk_math_eltwise_{unary,
+/// binary}_sfpu_params_` (tt_llk_wormhole_b0/llk_lib/) runs the kernel once on each of faces 0-3
+/// on RC, on faces 0 and 1 on R, on faces 0 and 2 on C (each time its ITERATIONS rows: the whole
+/// face), and once on None (its ITERATIONS rows from face 0).
+enum class SfpuMode { None = 0, R = 1, C = 2, RC = 4 };
+
+/// The cycles around an SFPU call's kernel passes, on top of the passes themselves: the start (two
+/// SETC16, a STALLWAIT) and the done (SETRWC, STALLWAIT, SETC16), 6; on RC two SETRWCs after each
+/// face (8), on R two after each of its 2 faces and 4 to skip faces 2 and 3 (8), on C four after
+/// each of its 2 faces (8), on None none.
+constexpr double sfpu_frame_cycles(SfpuMode m) {
+  return m == SfpuMode::None ? 6 : 6 + 8;
+}
+/// The kernel passes of a call on mode `m`.
+constexpr int sfpu_passes(SfpuMode m) {
+  return m == SfpuMode::RC ? 4 : m == SfpuMode::None ? 1 : 2;
+}
+
+/// The cycles of one call of SFPU call `call` on VectorMode `m`: its table figure
+/// (sfpu_tile_cycles, for the mode the entry was measured or counted on: RC, or None for an entry
+/// of one pass) split into the frame and the kernel passes, and charged for the passes `m` runs.
+constexpr double sfpu_call_cycles(const Arch& a, std::string_view call, bool fp32_dst, SfpuMode m) {
+  call = sfpu_call_name(call);
+  int passes = 4;
+  for (const ::tk::arch::SfpuCost& c : a.sfpu_tile)
+    if (c.call == call)
+      passes = c.passes;
+  const SfpuMode entry_mode = passes == 1 ? SfpuMode::None : SfpuMode::RC;
+  const double figure = sfpu_tile_cycles(a, call, fp32_dst);
+  if (m == entry_mode)
+    return figure;
+  const double pass = (figure - sfpu_frame_cycles(entry_mode)) / passes;
+  return sfpu_frame_cycles(m) + pass * sfpu_passes(m);
 }
 
 /// Cycles of one call of class `op` at a fidelity of `phases` passes (LoFi 1 ... HiFi4 4);

@@ -11,7 +11,7 @@ template <bool fast_and_approx = false>
 ALWI void sigmoid_tile_init() {}
 template <int vec_mode = VectorMode::RC, bool fast_and_approx = false>
 ALWI void sigmoid_tile(uint32_t idst) {
-  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sigmoid, idst, 0.0f);
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sigmoid, idst, 0.0f, 0.0f, 0.0f, vec_mode);
 }
 template <bool fast_and_approx = false>
 ALWI void log_tile_init() {}

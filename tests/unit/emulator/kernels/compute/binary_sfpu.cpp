@@ -3,9 +3,14 @@
 // by define.
 #include <cstdint>
 
+#include "api/compute/binary_max_min.h"
 #include "api/compute/eltwise_binary_sfpu.h"
 #include "api/compute/eltwise_unary/eltwise_unary.h"
 #include "api/compute/tile_move_copy.h"
+
+#ifndef SFPU_BINARY_ARGS
+#define SFPU_BINARY_ARGS // the op's arguments after the output index (", (int)VectorMode::C")
+#endif
 
 void kernel_main() {
   const uint32_t n_tiles = get_arg_val<uint32_t>(0);
@@ -23,7 +28,7 @@ void kernel_main() {
     copy_tile_to_dst_init_short(cb_in1);
     copy_tile(cb_in1, 0, 1);
     SFPU_BINARY_INIT();
-    SFPU_BINARY_OP(0, 1, 0);
+    SFPU_BINARY_OP(0, 1, 0 SFPU_BINARY_ARGS);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_out0, 1);

@@ -15,6 +15,7 @@
 #include "api/compute/eltwise_unary/recip.h"
 #include "api/compute/eltwise_unary/relu.h"
 #include "api/compute/eltwise_unary/rounding.h"
+#include "api/compute/eltwise_unary/rsqrt.h"
 #include "api/compute/eltwise_unary/softplus.h"
 #include "api/compute/eltwise_unary/sqrt.h"
 #include "api/compute/eltwise_unary/trigonometry.h"

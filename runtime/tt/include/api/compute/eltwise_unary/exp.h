@@ -26,7 +26,7 @@ ALWI void exp_tile(uint32_t idst, int vector_mode = (int)VectorMode::RC,
   } else {
     const float s =
         scale_en ? tk_emu_detail::bits_to_float(static_cast<uint32_t>(scale) << 16) : 1.0f;
-    ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Exp, idst, s);
+    ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Exp, idst, s, 0.0f, 0.0f, vector_mode);
   }
 }
 } // namespace ckernel

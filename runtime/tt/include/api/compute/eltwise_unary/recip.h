@@ -6,7 +6,7 @@ namespace ckernel {
 template <bool legacy_compat = true>
 ALWI void recip_tile_init() {}
 template <bool legacy_compat = true>
-ALWI void recip_tile(uint32_t idst, int /*vector_mode*/ = (int)VectorMode::RC) {
-  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Recip, idst, 0.0f);
+ALWI void recip_tile(uint32_t idst, int vector_mode = (int)VectorMode::RC) {
+  ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Recip, idst, 0.0f, 0.0f, 0.0f, vector_mode);
 }
 } // namespace ckernel

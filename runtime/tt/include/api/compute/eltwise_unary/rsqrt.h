@@ -3,9 +3,9 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-template <bool legacy_compat = true>
+template <bool legacy_compat = false>
 ALWI void rsqrt_tile_init() {}
-template <bool legacy_compat = true, bool fast_and_approx = false>
+template <bool legacy_compat = false, bool FAST_APPROX = false>
 ALWI void rsqrt_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Rsqrt, idst, 0.0f);
 }
