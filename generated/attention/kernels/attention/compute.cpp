@@ -90,6 +90,7 @@ void kernel_main() {
       cb_wait_front(cb_K_win, 32);
       reconfig_data_format_srcb(cb_Q_win);
       reconfig_data_format_srca(cb_K_win);
+      binop_with_scalar_tile_init();
       for (int32_t qrb = 0; qrb < q / 4; ++qrb) {
         tile_regs_acquire();
         // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -151,7 +152,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         mul_unary_tile(1, scale_bits);
         mul_unary_tile(2, scale_bits);
@@ -214,7 +214,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         mul_unary_tile(1, scale_bits);
         pack_reconfig_data_format(cb_tmp0);
@@ -246,7 +245,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         pack_reconfig_data_format(cb_tmp0);
         tile_regs_commit();
@@ -389,7 +387,6 @@ void kernel_main() {
             cb_pop_front(cb_Q, 1);
             cb_pop_front(cb_K, 1);
           }
-          binop_with_scalar_tile_init();
           mul_unary_tile(0, scale_bits);
           mul_unary_tile(1, scale_bits);
           mul_unary_tile(2, scale_bits);
@@ -453,7 +450,6 @@ void kernel_main() {
             cb_pop_front(cb_Q, 1);
             cb_pop_front(cb_K, 1);
           }
-          binop_with_scalar_tile_init();
           mul_unary_tile(0, scale_bits);
           mul_unary_tile(1, scale_bits);
           pack_reconfig_data_format(cb_tmp0);
@@ -485,7 +481,6 @@ void kernel_main() {
             cb_pop_front(cb_Q, 1);
             cb_pop_front(cb_K, 1);
           }
-          binop_with_scalar_tile_init();
           mul_unary_tile(0, scale_bits);
           pack_reconfig_data_format(cb_tmp0);
           tile_regs_commit();
@@ -571,8 +566,8 @@ void kernel_main() {
       }
       reconfig_data_format_srca(cb_m);
       cb_wait_front(cb_mn, q);
+      copy_tile_to_dst_init_short(cb_m);
       for (int32_t qrb_4 = 0; qrb_4 < q / 2; ++qrb_4) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qrb_4 * 2, 0);
         copy_tile(cb_m, qrb_4 * 2 + 1, 2);
@@ -593,7 +588,6 @@ void kernel_main() {
         tile_regs_release();
       }
       for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qr, 0);
         copy_tile(cb_mn, qr, 1);
@@ -656,6 +650,7 @@ void kernel_main() {
       reconfig_data_format_srcb(cb_scaler);
       cb_wait_front(cb_c, q);
       cb_wait_front(cb_p, q);
+      mul_binary_tile_init();
       for (int32_t qrb_6 = 0; qrb_6 < q / 2; ++qrb_6) {
         cb_wait_front(cb_l, 2);
         copy_tile_to_dst_init_short(cb_l);
@@ -664,7 +659,6 @@ void kernel_main() {
         copy_tile(cb_l, 1, 2);
         copy_tile(cb_c, qrb_6 * 2, 1);
         copy_tile(cb_c, qrb_6 * 2 + 1, 3);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         mul_binary_tile(2, 3, 2);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
@@ -685,7 +679,6 @@ void kernel_main() {
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
         copy_tile(cb_c, qr, 1);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
         reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
@@ -712,7 +705,6 @@ void kernel_main() {
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
           copy_tile(cb_o, 2, 3);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           mul_binary_tile(3, 0, 3);
@@ -737,7 +729,6 @@ void kernel_main() {
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
@@ -761,7 +752,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_V_win);
           mm_init_short(cb_p, cb_V_win);
@@ -781,7 +771,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           cb_wait_front(cb_V, 1);
           reconfig_data_format_srca(cb_V);
@@ -984,6 +973,7 @@ void kernel_main() {
       cb_wait_front(cb_V_win, 32);
       reconfig_data_format_srcb(cb_Q_win);
       reconfig_data_format_srca(cb_K_win);
+      binop_with_scalar_tile_init();
       for (int32_t qrb = 0; qrb < q / 4; ++qrb) {
         tile_regs_acquire();
         // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -1045,7 +1035,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         mul_unary_tile(1, scale_bits);
         mul_unary_tile(2, scale_bits);
@@ -1108,7 +1097,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         mul_unary_tile(1, scale_bits);
         pack_reconfig_data_format(cb_tmp0);
@@ -1140,7 +1128,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         pack_reconfig_data_format(cb_tmp0);
         tile_regs_commit();
@@ -1221,8 +1208,8 @@ void kernel_main() {
       }
       reconfig_data_format_srca(cb_m);
       cb_wait_front(cb_mn, q);
+      copy_tile_to_dst_init_short(cb_m);
       for (int32_t qrb_4 = 0; qrb_4 < q / 2; ++qrb_4) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qrb_4 * 2, 0);
         copy_tile(cb_m, qrb_4 * 2 + 1, 2);
@@ -1243,7 +1230,6 @@ void kernel_main() {
         tile_regs_release();
       }
       for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qr, 0);
         copy_tile(cb_mn, qr, 1);
@@ -1303,6 +1289,7 @@ void kernel_main() {
       reconfig_data_format_srcb(cb_scaler);
       cb_wait_front(cb_c, q);
       cb_wait_front(cb_p, q);
+      mul_binary_tile_init();
       for (int32_t qrb_6 = 0; qrb_6 < q / 2; ++qrb_6) {
         cb_wait_front(cb_l, 2);
         copy_tile_to_dst_init_short(cb_l);
@@ -1311,7 +1298,6 @@ void kernel_main() {
         copy_tile(cb_l, 1, 2);
         copy_tile(cb_c, qrb_6 * 2, 1);
         copy_tile(cb_c, qrb_6 * 2 + 1, 3);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         mul_binary_tile(2, 3, 2);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
@@ -1332,7 +1318,6 @@ void kernel_main() {
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
         copy_tile(cb_c, qr, 1);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
         reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
@@ -1358,7 +1343,6 @@ void kernel_main() {
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
           copy_tile(cb_o, 2, 3);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           mul_binary_tile(3, 0, 3);
@@ -1383,7 +1367,6 @@ void kernel_main() {
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
@@ -1408,7 +1391,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_V_win);
           mm_init_short(cb_p, cb_V_win);
@@ -1428,7 +1410,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           cb_wait_front(cb_V, 1);
           reconfig_data_format_srca(cb_V);
@@ -1607,8 +1588,8 @@ void kernel_main() {
       }
       reconfig_data_format_srca(cb_m);
       cb_wait_front(cb_mn, q);
+      copy_tile_to_dst_init_short(cb_m);
       for (int32_t qrb_11 = 0; qrb_11 < q / 2; ++qrb_11) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qrb_11 * 2, 0);
         copy_tile(cb_m, qrb_11 * 2 + 1, 2);
@@ -1629,7 +1610,6 @@ void kernel_main() {
         tile_regs_release();
       }
       for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qr, 0);
         copy_tile(cb_mn, qr, 1);
@@ -1689,6 +1669,7 @@ void kernel_main() {
       reconfig_data_format_srcb(cb_scaler);
       cb_wait_front(cb_c, q);
       cb_wait_front(cb_p, q);
+      mul_binary_tile_init();
       for (int32_t qrb_13 = 0; qrb_13 < q / 2; ++qrb_13) {
         cb_wait_front(cb_l, 2);
         copy_tile_to_dst_init_short(cb_l);
@@ -1697,7 +1678,6 @@ void kernel_main() {
         copy_tile(cb_l, 1, 2);
         copy_tile(cb_c, qrb_13 * 2, 1);
         copy_tile(cb_c, qrb_13 * 2 + 1, 3);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         mul_binary_tile(2, 3, 2);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
@@ -1718,7 +1698,6 @@ void kernel_main() {
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
         copy_tile(cb_c, qr, 1);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
         reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
@@ -1744,7 +1723,6 @@ void kernel_main() {
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
           copy_tile(cb_o, 2, 3);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           mul_binary_tile(3, 0, 3);
@@ -1769,7 +1747,6 @@ void kernel_main() {
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
@@ -1794,7 +1771,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_V_win);
           mm_init_short(cb_p, cb_V_win);
@@ -1814,7 +1790,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           cb_wait_front(cb_V, 1);
           reconfig_data_format_srca(cb_V);
@@ -1886,13 +1861,13 @@ void kernel_main() {
     }
     reconfig_data_format_srcb(cb_tmp0);
     pack_reconfig_data_format(cb_tmp0);
+    reconfig_data_format_srca(cb_l);
     for (int32_t qr = 0; qr < q; ++qr) {
       cb_wait_front(cb_m, 1);
       cb_pop_front(cb_m, 1);
       cb_wait_front(cb_l, 1);
       for (int32_t d = 0; d < Dt; ++d) {
         cb_wait_front(cb_o, 1);
-        reconfig_data_format_srca(cb_l);
         copy_tile_to_dst_init_short(cb_l);
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
