@@ -25,9 +25,9 @@ std::string cb_name(const Expr& e) {
   return as<Ref>(e)->name;
 }
 
-// ---- what sets the data formats ------------------------------------------------------------------
-// The unpacker's srcA and srcB and the packer each hold the formats of the CB they were last
-// configured from.
+// ---- what sets the data formats
+// ------------------------------------------------------------------ The unpacker's srcA and srcB
+// and the packer each hold the formats of the CB they were last configured from.
 enum Unit { kSrcA, kSrcB, kPack };
 constexpr int kKeep = -1;    // leaves the unit as it is
 constexpr int kClobber = -2; // configures it in a way this stage does not follow
@@ -38,7 +38,8 @@ constexpr Intrinsic kReconfig[3] = {Intrinsic::reconfig_data_format_srca,
 
 struct FormatWriter {
   Intrinsic fn;
-  std::array<int, 3> from; // per unit: the argument whose CB it is configured from, or kKeep/kClobber
+  std::array<int, 3>
+      from; // per unit: the argument whose CB it is configured from, or kKeep/kClobber
 };
 
 // The calls that configure formats, as tt-metal a8c5af0f5a26 tt_metal/hw/inc/api/compute/ writes
@@ -89,12 +90,12 @@ bool configures_no_format(Intrinsic fn) {
   return init_parts(fn) != 0 || fn == Intrinsic::reduce_uninit;
 }
 
-// ---- a forward dataflow over a structured body ---------------------------------------------------
-// `Rules` gives the State (with meet and ==), the transfer of one call, and whether a call is
-// redundant in a state. A branch's successor state is the meet of both; a loop's head is the fixed
-// point of its entry and its back edge (the loop may run no iteration, so the state after it is
-// the head's). Each statement's verdict is taken in one final pass that visits it once, from its
-// loop heads' fixed points.
+// ---- a forward dataflow over a structured body
+// --------------------------------------------------- `Rules` gives the State (with meet and ==),
+// the transfer of one call, and whether a call is redundant in a state. A branch's successor state
+// is the meet of both; a loop's head is the fixed point of its entry and its back edge (the loop
+// may run no iteration, so the state after it is the head's). Each statement's verdict is taken in
+// one final pass that visits it once, from its loop heads' fixed points.
 template <class Rules>
 class Dataflow {
 public:
@@ -336,7 +337,8 @@ struct InitRules {
   }
 };
 
-// ---- rewriting ------------------------------------------------------------------------------------
+// ---- rewriting
+// ------------------------------------------------------------------------------------
 Stmt drop(const Stmt& s, const std::set<const StmtNode*>& gone) {
   if (const Block* b = as<Block>(s)) {
     std::vector<Stmt> out;
@@ -511,8 +513,7 @@ std::vector<Stmt> hoisted_inits(const InitRules& rules, const Stmt& body) {
 
 Stmt elide(const Program& p, const Function& f) {
   FormatRules formats(p, f);
-  Stmt body =
-      hoist(f.body, [&](const Stmt& b) { return hoisted_reconfigs(formats, b); });
+  Stmt body = hoist(f.body, [&](const Stmt& b) { return hoisted_reconfigs(formats, b); });
   body = drop(body, Dataflow<FormatRules>(formats).redundant(body, FormatRules::State{}));
   InitRules inits;
   body = hoist(body, [&](const Stmt& b) { return hoisted_inits(inits, b); });

@@ -23,7 +23,8 @@ program ec {
   func compute ec_compute() runtime_args [count] compile_args [] {
     let count: u32 = get_arg_val(0)
     compute_kernel_hw_startup(cb_a, cb_a, cb_y)
-)" + body + R"(  }
+)" + body +
+         R"(  }
 }
 )";
 }
@@ -36,7 +37,8 @@ std::string expected(const std::string& body) {
   return R"(  func compute ec_compute() runtime_args [count] compile_args [] {
     let count: u32 = get_arg_val(0)
     compute_kernel_hw_startup(cb_a, cb_a, cb_y)
-)" + body + "  }\n";
+)" + body +
+         "  }\n";
 }
 
 // srcA holds cb_a's Float16_b at the loop head on both edges (the startup, the body's last
