@@ -226,7 +226,10 @@ private:
 //   ("this kernel is typically used in conjunction with A2D, which is using ADDR_MOD_0 and
 //   ADDR_MOD_2, so use one that doesn't conflict!", llk_math_eltwise_unary_sfpu.h) and the op's
 //   constants; no FPU init sets ADDR_MOD_7 or the SFPU's registers. The SDK's eltwise_sfpu example
-//   (programming_examples/eltwise_sfpu) runs copy_tile and exp_tile in a loop after one init each.
+//   (programming_examples/eltwise_sfpu) runs copy_tile and exp_tile in a loop after one init each,
+//   and bmm_large_block_zm_fused_bias_activation (tests/tt_metal/.../1_compute_mm) runs the next
+//   subblock's matmul_tiles after SFPU_OP_INIT_ACTIVATION without a matmul init, re-initialising
+//   the matmul only after the bias's FPU add ("reconfigure init for matmul").
 //   binary_max/min_tile_init and where_tile_init also set ADDR_MOD_6, which mm_init's
 //   llk_math_matmul_init sets too: they write the FPU's part as well.
 // - the FPU inits (copy, matmul, element-wise and broadcast *_init_short, transpose) are UNPACK and
