@@ -21,6 +21,7 @@
 #include "lowering/tt/choose_blocks.hpp"
 #include "lowering/tt/chunk_keys.hpp"
 #include "lowering/tt/chunk_rows.hpp"
+#include "lowering/tt/elide_configs.hpp"
 #include "lowering/tt/finalize_signature.hpp"
 #include "lowering/tt/fission_rows.hpp"
 #include "lowering/tt/insert_cb_protocol.hpp"
@@ -160,6 +161,10 @@ constexpr Stage kTT[] = {
      "tile_regs_acquire/commit/wait/release around each DST section, "
      "packs into reserved pages",
      insert_dst_management},
+    {"elide-configs",
+     "the format reconfigurations and inits that set what every path reaching them already set "
+     "left out; a reconfiguration every iteration of a loop repeats set once before it",
+     elide_configs},
     {"price-q-chunk",
      "the Q chunk rule's step costs: one query row's key step of the compute kernel priced by "
      "the timing model's table at D = 64 and 128",

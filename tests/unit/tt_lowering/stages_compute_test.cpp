@@ -378,10 +378,10 @@ TEST(TTStages, FinalizeSignatureCompletesTheHostPlan) {
     let alpha_bits: u32 = get_arg_val(0)
     let count: u32 = get_arg_val(1)
     compute_kernel_hw_startup(cb_x, cb_b, cb_y)
+    add_bcast_rows_init_short(cb_x, cb_b)
     for w in 0 .. count per_core {
       cb_wait_front(cb_x, 1)
       cb_wait_front(cb_b, 1)
-      add_bcast_rows_init_short(cb_x, cb_b)
       tile_regs_acquire()
       add_tiles_bcast(BroadcastType::ROW, cb_x, cb_b, 0, 0, 0)
       cb_pop_front(cb_x, 1)

@@ -32,7 +32,6 @@ void kernel_main() {
     copy_tile_to_dst_init_short(cb_y);
     copy_tile(cb_y, 0, 1);
     cb_pop_front(cb_y, 1);
-    binop_with_scalar_tile_init();
     mul_unary_tile(1, beta_bits);
     add_binary_tile_init();
     add_binary_tile(0, 1, 0);

@@ -110,8 +110,8 @@ void kernel_main() {
     // DST[0] is zero: nothing wrote it since tile_regs_acquire
     unary_bcast<BroadcastType::COL>(cb_mean, 0, 1);
     reconfig_data_format_srca(cb_x_row);
+    copy_tile_to_dst_init_short(cb_x_row);
     for (int32_t j = 0; j < row_mid; ++j) {
-      copy_tile_to_dst_init_short(cb_x_row);
       copy_tile(cb_x_row, j, 2);
       sub_binary_tile_init();
       sub_binary_tile(2, 1, 2);
@@ -240,7 +240,6 @@ void kernel_main() {
       unary_bcast_init<BroadcastType::ROW>(cb_gamma_row, cb_y_by_reader);
       unary_bcast<BroadcastType::ROW>(cb_gamma_row, jb * 2, 0);
       unary_bcast<BroadcastType::ROW>(cb_gamma_row, jb * 2 + 1, 2);
-      mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
       mul_binary_tile(3, 2, 3);
       unary_bcast_init<BroadcastType::ROW>(cb_beta_row, cb_y_by_reader);
@@ -275,7 +274,6 @@ void kernel_main() {
       mul_binary_tile(1, 0, 1);
       unary_bcast_init<BroadcastType::ROW>(cb_gamma_row, cb_y_by_reader);
       unary_bcast<BroadcastType::ROW>(cb_gamma_row, j, 0);
-      mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
       unary_bcast_init<BroadcastType::ROW>(cb_beta_row, cb_y_by_reader);
       unary_bcast<BroadcastType::ROW>(cb_beta_row, j, 0);
@@ -310,7 +308,6 @@ void kernel_main() {
       unary_bcast_init<BroadcastType::ROW>(cb_gamma_row, cb_y);
       unary_bcast<BroadcastType::ROW>(cb_gamma_row, row_mid_1 + jb_1 * 2, 0);
       unary_bcast<BroadcastType::ROW>(cb_gamma_row, row_mid_1 + jb_1 * 2 + 1, 2);
-      mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
       mul_binary_tile(3, 2, 3);
       unary_bcast_init<BroadcastType::ROW>(cb_beta_row, cb_y);
@@ -347,7 +344,6 @@ void kernel_main() {
       mul_binary_tile(1, 0, 1);
       unary_bcast_init<BroadcastType::ROW>(cb_gamma_row, cb_y);
       unary_bcast<BroadcastType::ROW>(cb_gamma_row, j, 0);
-      mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
       unary_bcast_init<BroadcastType::ROW>(cb_beta_row, cb_y);
       unary_bcast<BroadcastType::ROW>(cb_beta_row, j, 0);
@@ -377,7 +373,6 @@ void kernel_main() {
       unary_bcast_init<BroadcastType::ROW>(cb_gamma, cb_y_by_reader);
       unary_bcast<BroadcastType::ROW>(cb_gamma, 0, 0);
       cb_pop_front(cb_gamma, 1);
-      mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
       cb_wait_front(cb_beta, 1);
       unary_bcast_init<BroadcastType::ROW>(cb_beta, cb_y_by_reader);
@@ -409,7 +404,6 @@ void kernel_main() {
       unary_bcast_init<BroadcastType::ROW>(cb_gamma, cb_y);
       unary_bcast<BroadcastType::ROW>(cb_gamma, 0, 0);
       cb_pop_front(cb_gamma, 1);
-      mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
       cb_wait_front(cb_beta, 1);
       unary_bcast_init<BroadcastType::ROW>(cb_beta, cb_y);
@@ -443,7 +437,6 @@ void kernel_main() {
       unary_bcast_init<BroadcastType::ROW>(cb_gamma, cb_y);
       unary_bcast<BroadcastType::ROW>(cb_gamma, 0, 0);
       cb_pop_front(cb_gamma, 1);
-      mul_binary_tile_init();
       mul_binary_tile(1, 0, 1);
       cb_wait_front(cb_beta, 1);
       unary_bcast_init<BroadcastType::ROW>(cb_beta, cb_y);

@@ -101,6 +101,7 @@ void kernel_main() {
       cb_wait_front(cb_A, 64);
       cb_wait_front(cb_B, 64);
       pack_reconfig_data_format(cb_C);
+      relu_tile_init();
       for (int32_t sr_2 = 0; sr_2 < sub_down; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < sub_across; ++sc_2) {
           cb_wait_front(cb_partials, 4);
@@ -117,7 +118,6 @@ void kernel_main() {
           for (int32_t k_2 = 0; k_2 < bk; ++k_2) {
             matmul_block(cb_A, cb_B, sr_2 * 2 * bk + k_2, k_2 * bn + sc_2 * 2, 0, 0, 2, 2, bk);
           }
-          relu_tile_init();
           relu_tile(0);
           relu_tile(1);
           relu_tile(2);

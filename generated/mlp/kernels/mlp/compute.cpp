@@ -100,6 +100,7 @@ void kernel_main() {
       cb_wait_front(cb_X, 64);
       cb_wait_front(cb_W1, 64);
       pack_reconfig_data_format(cb_mlp_h);
+      gelu_tile_init<false>();
       for (int32_t sr_2 = 0; sr_2 < sub_down; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < sub_across; ++sc_2) {
           cb_wait_front(cb_partials, 4);
@@ -116,7 +117,6 @@ void kernel_main() {
           for (int32_t k_1 = 0; k_1 < bk; ++k_1) {
             matmul_block(cb_X, cb_W1, sr_2 * 2 * bk + k_1, k_1 * bn + sc_2 * 2, 0, 0, 2, 2, bk);
           }
-          gelu_tile_init<false>();
           gelu_tile<false>(0);
           gelu_tile<false>(1);
           gelu_tile<false>(2);

@@ -107,6 +107,7 @@ void kernel_main() {
       }
       cb_wait_front(cb_b2, 64);
       pack_reconfig_data_format(cb_Y);
+      add_binary_tile_init();
       for (int32_t sr_2 = 0; sr_2 < sub_down; ++sr_2) {
         for (int32_t sc_2 = 0; sc_2 < sub_across; ++sc_2) {
           cb_wait_front(cb_X, 4);
@@ -117,12 +118,10 @@ void kernel_main() {
           reconfig_data_format_srca(cb_partials);
           copy_tile_to_dst_init_short(cb_partials);
           copy_tile(cb_partials, 0, 1);
-          add_binary_tile_init();
           add_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_X);
           copy_tile_to_dst_init_short(cb_X);
           copy_tile(cb_X, 0, 0);
-          add_binary_tile_init();
           add_binary_tile(1, 0, 1);
           tile_regs_commit();
           tile_regs_wait();
@@ -136,12 +135,10 @@ void kernel_main() {
           reconfig_data_format_srca(cb_partials);
           copy_tile_to_dst_init_short(cb_partials);
           copy_tile(cb_partials, 1, 1);
-          add_binary_tile_init();
           add_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_X);
           copy_tile_to_dst_init_short(cb_X);
           copy_tile(cb_X, 1, 0);
-          add_binary_tile_init();
           add_binary_tile(1, 0, 1);
           tile_regs_commit();
           tile_regs_wait();
@@ -155,12 +152,10 @@ void kernel_main() {
           reconfig_data_format_srca(cb_partials);
           copy_tile_to_dst_init_short(cb_partials);
           copy_tile(cb_partials, 2, 1);
-          add_binary_tile_init();
           add_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_X);
           copy_tile_to_dst_init_short(cb_X);
           copy_tile(cb_X, 2, 0);
-          add_binary_tile_init();
           add_binary_tile(1, 0, 1);
           tile_regs_commit();
           tile_regs_wait();
@@ -174,12 +169,10 @@ void kernel_main() {
           reconfig_data_format_srca(cb_partials);
           copy_tile_to_dst_init_short(cb_partials);
           copy_tile(cb_partials, 3, 1);
-          add_binary_tile_init();
           add_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_X);
           copy_tile_to_dst_init_short(cb_X);
           copy_tile(cb_X, 3, 0);
-          add_binary_tile_init();
           add_binary_tile(1, 0, 1);
           tile_regs_commit();
           tile_regs_wait();

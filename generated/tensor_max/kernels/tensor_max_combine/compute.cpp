@@ -23,8 +23,8 @@ void kernel_main() {
   compute_kernel_hw_startup(cb_m, cb_m, cb_m);
   cb_wait_front(cb_scaler, 1);
   reconfig_data_format_srcb(cb_scaler);
+  fill_tile_init();
   for (uint32_t z = 0; z < count; ++z) {
-    fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
     pack_reconfig_data_format(cb_m);
@@ -76,7 +76,6 @@ void kernel_main() {
     cb_push_back(cb_tmp0, 1);
     tile_regs_release();
     reduce_uninit();
-    fill_tile_init();
     tile_regs_acquire();
     fill_tile(0, -std::numeric_limits<float>::infinity());
     cb_wait_front(cb_tmp0, 1);

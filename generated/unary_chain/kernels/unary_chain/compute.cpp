@@ -18,9 +18,9 @@ void kernel_main() {
   constexpr uint32_t cb_y = tt::CBIndex::c_16;
   const uint32_t count = get_arg_val<uint32_t>(0);
   compute_kernel_hw_startup(cb_x, cb_x, cb_y);
+  copy_tile_to_dst_init_short(cb_x);
   for (uint32_t w = 0; w < count; ++w) {
     cb_wait_front(cb_x, 1);
-    copy_tile_to_dst_init_short(cb_x);
     tile_regs_acquire();
     copy_tile(cb_x, 0, 0);
     cb_pop_front(cb_x, 1);
