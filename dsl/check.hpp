@@ -30,6 +30,9 @@ struct KernelOptions {
   // q_chunk = N: query tile rows per work item of a row-of-tiles kernel on TT (1 = one row);
   // 0, without the option: the host's rule chooses at run time (docs/lowering.md, "The Q chunk").
   std::int64_t q_chunk = 0;
+  // exp_approx_mode = true: TT's exp is tt-llk's approximate kernel where its error cannot
+  // compound (docs/language.md, "Precision"); the CPU ignores it.
+  bool exp_approx_mode = false;
 };
 
 /// Reads the options of a kernel that passed check() (invalid entries are ignored). `arch`, when

@@ -72,8 +72,9 @@ std::string LoopInfo::range_str() const {
 
 namespace {
 
-constexpr std::array<const char*, 7> kOptionKeys = {
-    "grid", "cb_depth", "fp32_acc", "math_fidelity", "matmul_block", "arch", "q_chunk"};
+constexpr std::array<const char*, 8> kOptionKeys = {"grid",          "cb_depth",       "fp32_acc",
+                                                    "math_fidelity", "matmul_block",   "arch",
+                                                    "q_chunk",       "exp_approx_mode"};
 constexpr std::array<const char*, 4> kFidelities = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
 constexpr std::int64_t kMaxCbDepth = 8;
 // A chunk's rows of tiles share one row CB of 64 pages (docs/lowering.md, "Rows of tiles"), so
@@ -111,7 +112,7 @@ void Checker::check_options() {
       std::string hint = closest(key, {kOptionKeys.begin(), kOptionKeys.end()});
       error(kr, "unknown option '" + key + "'; " +
                     (hint.empty() ? "the options are grid, cb_depth, fp32_acc, math_fidelity, "
-                                    "matmul_block, arch and q_chunk"
+                                    "matmul_block, arch, q_chunk and exp_approx_mode"
                                   : "did you mean '" + hint + "'?"));
       continue;
     }
@@ -165,9 +166,9 @@ void Checker::check_options() {
         error(vr, "option 'arch' takes an architecture (" + arch::names() + "), not " + kind_of(o));
       else if (arch::find(*s) == nullptr)
         error(vr, "unknown architecture '" + *s + "'; the known ones are " + arch::names());
-    } else if (key == "fp32_acc") {
+    } else if (key == "fp32_acc" || key == "exp_approx_mode") {
       if (!std::holds_alternative<bool>(o.value))
-        error(vr, "option 'fp32_acc' takes true or false, not " + kind_of(o));
+        error(vr, "option '" + key + "' takes true or false, not " + kind_of(o));
     } else { // math_fidelity
       const auto* s = std::get_if<std::string>(&o.value);
       if (!s) {
@@ -351,6 +352,9 @@ KernelOptions options_of(const Kernel& k, std::string_view arch_override) {
     if (o.key.name == "math_fidelity")
       if (const auto* v = std::get_if<std::string>(&o.value))
         r.math_fidelity = *v;
+    if (o.key.name == "exp_approx_mode")
+      if (const auto* v = std::get_if<bool>(&o.value))
+        r.exp_approx_mode = *v;
     if (o.key.name == "matmul_block")
       if (const auto* g = std::get_if<GridValue>(&o.value)) {
         r.matmul_rows = g->x;

@@ -287,7 +287,7 @@ void apply_overrides(ir::Module& m, const OptionOverrides& o) {
   for (ir::Program& p : m.programs) {
     if (o.materialise) // materialise's own request (ttgen report prices the other alternative)
       p.attrs["materialise"] = {*o.materialise};
-    if (!o.arch && !o.grid && !o.cb_depth && !o.fp32_acc && !o.math_fidelity)
+    if (!o.arch && !o.grid && !o.cb_depth && !o.fp32_acc && !o.math_fidelity && !o.exp_approx_mode)
       continue;
     ir::Options& opts = p.options ? *p.options : p.options.emplace();
     if (o.arch)
@@ -300,6 +300,8 @@ void apply_overrides(ir::Module& m, const OptionOverrides& o) {
       opts.fp32_acc = *o.fp32_acc;
     if (o.math_fidelity)
       opts.math_fidelity = *o.math_fidelity;
+    if (o.exp_approx_mode)
+      opts.exp_approx_mode = *o.exp_approx_mode;
   }
 }
 

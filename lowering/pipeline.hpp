@@ -43,6 +43,7 @@ struct OptionOverrides {
   std::optional<std::int64_t> cb_depth;
   std::optional<bool> fp32_acc;
   std::optional<std::string> math_fidelity;
+  std::optional<bool> exp_approx_mode;
   /// "recompute" or "dram": the materialise stage's choice, asked for (ttgen report lowers the
   /// alternative the stage did not choose to price it).
   std::optional<std::string> materialise;

@@ -112,6 +112,8 @@ struct Counts {
 /// The SDK spelling of a call (`matmul_tiles.bt` is matmul_tiles after mm_init_short(a, b, 1)),
 /// with the pool type of a reduction, whose cost depends on it: `reduce_tile<MAX>`.
 std::string sdk_name(const Call& c) {
+  if (c.fn == Intrinsic::exp_tile_approx)
+    return "exp_tile<true>";
   std::string name(to_string(c.fn));
   name = name.substr(0, name.find('.'));
   if (c.fn == Intrinsic::reduce_tile)
@@ -226,9 +228,9 @@ private:
     const std::int64_t tiles = c.fn == Intrinsic::matmul_block
                                    ? as<IntImm>(c.args[6])->value * as<IntImm>(c.args[7])->value
                                    : 1;
-    const double cycles =
-        timing::tile_op_cycles(arch_, cls, phases_, bytes, to_string(c.fn), fp32_dst_) *
-        static_cast<double>(tiles);
+    const double cycles = timing::tile_op_cycles(arch_, cls, phases_, bytes,
+                                                 lower::tt::sfpu_cost_name(c.fn), fp32_dst_) *
+                          static_cast<double>(tiles);
     Counts::Op& op = out.ops.try_emplace(sdk_name(c), Counts::Op{cls}).first->second;
     op.count += tiles;
     op.cycles += cycles;

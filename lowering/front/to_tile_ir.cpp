@@ -40,6 +40,7 @@ public:
     opts.fp32_acc = o.fp32_acc;
     opts.math_fidelity = o.math_fidelity;
     opts.q_chunk = o.q_chunk;
+    opts.exp_approx_mode = o.exp_approx_mode;
     // Grouped indices `K[h / 2, ...]` (dsl::Kernel::grouped): [outer, ratio, inner], each checked
     // by the host (outer = ratio * inner) before the kernel runs.
     for (const dsl::GroupedDim& g : k_.grouped)

@@ -200,6 +200,10 @@ namespace tk::ir {
   X(ge_binary_tile, "ge_binary_tile", "slot slot slot", void, writes,                              \
     "api/compute/eltwise_binary_sfpu.h")                                                           \
   X(where_tile_init, "where_tile_init", "", void, init, "api/compute/eltwise_unary/where.h")       \
+  /* exp_tile<true>: tt-llk's approximate exp (ClampToNegative), @options(exp_approx_mode) */      \
+  X(exp_tile_approx, "exp_tile.approx", "slot", void, writes, "api/compute/eltwise_unary/exp.h")   \
+  X(exp_tile_init_approx, "exp_tile_init.approx", "", void, init,                                  \
+    "api/compute/eltwise_unary/exp.h")                                                             \
   X(where_tile, "where_tile", "dformat slot slot slot slot", void, writes,                         \
     "api/compute/eltwise_unary/where.h")                                                           \
   /* CPU element forms of the masks: 1.0 where the comparison holds, else 0.0; a select */         \

@@ -96,8 +96,8 @@ struct Function {
 /// to-tile-ir and overridden by ttgen (lower::apply_overrides); every stage reads them here
 /// (lower::tt::options). Printed on the program's first line of body (docs/ir.md, "Programs"):
 /// `options arch "blackhole" grid 8x8 cb_depth 2 fp32_acc false math_fidelity "HiFi4"
-/// matmul_block 4x4 q_chunk 4`, the arch, grid, matmul_block and q_chunk only when set (q_chunk:
-/// not 0).
+/// matmul_block 4x4 q_chunk 4 exp_approx_mode`, the arch, grid, matmul_block, q_chunk and
+/// exp_approx_mode only when set (q_chunk: not 0; exp_approx_mode: true).
 struct Options {
   std::string arch;                    // an arch::find name; empty: arch::default_arch()
   std::optional<Grid> grid;            // cores (x columns, y rows); absent: the architecture's grid
@@ -110,6 +110,10 @@ struct Options {
   /// docs/lowering.md, "The Q chunk"); 0: the host's rule at run time (tt.q_chunk), where the
   /// kernel has the shape chunk-rows chunks, else one row per item.
   std::int64_t q_chunk = 0;
+  /// @options(exp_approx_mode = true): select-tile-ops lowers `exp` to tt-llk's approximate
+  /// exp_tile<true> except where its value rescales a carried value (docs/language.md,
+  /// "Precision").
+  bool exp_approx_mode = false;
   friend bool operator==(const Options&, const Options&) = default;
 };
 

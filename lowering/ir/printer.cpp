@@ -323,6 +323,8 @@ public:
       os << " matmul_block " << o.matmul_rows << 'x' << o.matmul_cols;
     if (o.q_chunk != 0)
       os << " q_chunk " << o.q_chunk;
+    if (o.exp_approx_mode)
+      os << " exp_approx_mode";
     os << '\n';
   }
   void blocking(const Blocking& b) {

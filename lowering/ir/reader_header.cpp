@@ -267,6 +267,7 @@ Options HeaderReader::options() {
   }
   if (accept_word("q_chunk"))
     o.q_chunk = integer("a Q chunk in tile rows");
+  o.exp_approx_mode = accept_word("exp_approx_mode");
   return o;
 }
 

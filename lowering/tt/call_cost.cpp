@@ -117,6 +117,13 @@ double fpu_call_cycles(const Program& p, const Call& c, int phases) {
   }
 }
 
+std::string_view sfpu_cost_name(Intrinsic fn) {
+  // exp_tile<true> as ttgen emits it (ClampToNegative, 8 rows a face) is the emulator's
+  // "exp_approx" (runtime/tt/src/compute_sfpu.cpp, exp_approx_tile); every other SFPU call is
+  // charged by its SDK name.
+  return fn == Intrinsic::exp_tile_approx ? "exp_approx" : to_string(fn);
+}
+
 double math_thread_cycles(const Program& p, const Call& c, int phases) {
   const timing::Arch& a = arch_of(p);
   switch (c.fn) {
@@ -153,11 +160,14 @@ double math_thread_cycles(const Program& p, const Call& c, int phases) {
     break;
   }
   if (is_compute_init(c.fn)) // an SFPU op's `*_tile_init` configures nothing the model prices
-    return std::string_view(to_string(c.fn)).ends_with("_tile_init") ? 0 : a.init_call.value;
+    return std::string_view(to_string(c.fn)).ends_with("_tile_init") ||
+                   c.fn == Intrinsic::exp_tile_init_approx
+               ? 0
+               : a.init_call.value;
   if (writes_dst(c.fn)) {
     const double fpu = fpu_call_cycles(p, c, phases);
     return fpu >= 0 ? fpu
-                    : timing::tile_op_cycles(a, tile_op_class(c), phases, 0, to_string(c.fn),
+                    : timing::tile_op_cycles(a, tile_op_class(c), phases, 0, sfpu_cost_name(c.fn),
                                              dst_fp32(p));
   }
   return 0;

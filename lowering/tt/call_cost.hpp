@@ -27,6 +27,10 @@ rt::emu::timing::TileOp tile_op_class(const ir::Call& c);
 /// tile_regs_wait, tile_regs_release) and anything else cost it nothing: 0. Waiting is not priced.
 double math_thread_cycles(const ir::Program& p, const ir::Call& c, int phases);
 
+/// The name the timing model's SFPU table charges SFPU call `fn` under (timing::sfpu_tile_cycles):
+/// its SDK name, but "exp_approx" for exp_tile<true> (exp_tile.approx).
+std::string_view sfpu_cost_name(ir::Intrinsic fn);
+
 /// A non-matmul FPU call that unpacks CB tiles (copy_tile, transpose_wh_tile, unary_bcast,
 /// add/sub/mul_tiles and their broadcasts, reduce_tile): timing::fpu_call_cycles with its CBs'
 /// page sizes, what its broadcast fetches, and whether a compute kernel of `p` unpacks its CB to

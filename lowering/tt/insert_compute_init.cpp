@@ -75,6 +75,8 @@ Stmt init_for(const Call& c, const std::string& ocb) {
     return mk(Intrinsic::binary_min_tile_init, {});
   case Intrinsic::where_tile:
     return mk(Intrinsic::where_tile_init, {});
+  case Intrinsic::exp_tile_approx:
+    return mk(Intrinsic::exp_tile_init_approx, {});
   default:
     break;
   }

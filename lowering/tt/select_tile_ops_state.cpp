@@ -35,6 +35,9 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
   // the unpacker and packer as compute_kernel_hw_startup configured them.
   inter_f32_ = intermediates_f32(p);
   sfpu_arith_ = fp32_acc_;
+  exp_approx_ = options(p).exp_approx_mode;
+  if (exp_approx_)
+    accurate_exps_ = exps_rescaling_carried(kernel);
   split_sums_ = fp32_acc_ && !economy_;
   std::map<std::string, std::string> counts = tile_count_vars(kernel);
   for (const Tensor& t : p.tensors) {

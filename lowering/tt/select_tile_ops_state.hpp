@@ -60,6 +60,11 @@ struct TileValue {
 };
 using Val = std::shared_ptr<TileValue>;
 
+/// The tile.exp calls of `kernel` that rescale a carried value (a factor b of `x = ... a * b ...`
+/// where a reads x, or what such a factor is computed from): with @options(exp_approx_mode) they
+/// stay accurate, since their error would compound once per iteration (select_tile_ops_exp.cpp).
+std::set<const ir::Call*> exps_rescaling_carried(const ir::Function& kernel);
+
 class TileSelector {
 public:
   /// `economy`: without the exact-sum rules that take CBs of their own (splits, dest-only
@@ -173,6 +178,9 @@ private:
   std::map<std::string, std::string> fpu_copies_; // variable -> the temporary of pack_fpu_copy
   std::vector<std::string> free_split_temps_; // bf16 hi and lo CBs of a kernel with Float32 ones
   std::set<std::string> carried_, fpu_only_;
+  // @options(exp_approx_mode): tile.exp is exp_tile<true> but for these (exps_rescaling_carried).
+  bool exp_approx_ = false;
+  std::set<const ir::Call*> accurate_exps_;
   std::set<std::string> exact_;      // variables whose values bf16 holds (analyze_precision)
   int next_slot_ = 0, capacity_ = 8, // next_slot_: the slots [0, next_slot_) written this section
       temps_ = 0, dest_temps_ = 0;

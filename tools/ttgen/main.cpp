@@ -184,6 +184,10 @@ int main(int argc, char** argv) {
                  "LoFi, HiFi2, HiFi3 or HiFi4 (overrides @options math_fidelity; default HiFi4)")
       ->check(CLI::IsMember({"LoFi", "HiFi2", "HiFi3", "HiFi4"}))
       ->type_name("NAME");
+  app.add_option("--exp-approx-mode", options.overrides.exp_approx_mode,
+                 "exp as tt-llk's approximate exp_tile<true> where its error cannot compound: "
+                 "true or false (overrides @options exp_approx_mode; default false)")
+      ->type_name("BOOL");
   std::string clang_format = "auto";
   app.add_option("--clang-format", clang_format,
                  "Which generated files clang-format formats: auto = only those the templates "
@@ -211,7 +215,8 @@ int main(int argc, char** argv) {
       "Print the static estimate of each kernel of INPUT at one shape, without running it: DRAM "
       "bytes per tensor, compute calls, and the compute and DRAM bounds of the timing model "
       "(docs/timing.md). ttgen's kernel options apply too: --grid, --cb-depth, --fp32-acc, "
-      "--math-fidelity, and --kernel=NAME reports one kernel of the file (see ttgen --help)");
+      "--math-fidelity, --exp-approx-mode, and --kernel=NAME reports one kernel of the file (see "
+      "ttgen --help)");
   report_cmd->add_option("input", report.input, "A .tk file, a TT IR dump, or - for standard input")
       ->required();
   report_cmd

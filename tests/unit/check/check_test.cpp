@@ -146,7 +146,8 @@ TEST(Check, NegativeOffsetInsideShiftedLoopIsFine) {
 TEST(Check, OptionsWithinRangeAreAcceptedAndRead) {
   Kernel k = matmul();
   k.options = {opt("grid", GridValue{4, 2}), opt("cb_depth", std::int64_t{3}),
-               opt("fp32_acc", true), opt("math_fidelity", std::string("HiFi2"))};
+               opt("fp32_acc", true), opt("math_fidelity", std::string("HiFi2")),
+               opt("exp_approx_mode", true)};
   Module m{{k}};
   EXPECT_EQ(run(m), "");
   KernelOptions o = options_of(m.kernels[0]);
@@ -155,12 +156,14 @@ TEST(Check, OptionsWithinRangeAreAcceptedAndRead) {
   EXPECT_EQ(o.cb_depth, 3);
   EXPECT_TRUE(o.fp32_acc);
   EXPECT_EQ(o.math_fidelity, "HiFi2");
+  EXPECT_TRUE(o.exp_approx_mode);
   KernelOptions d = options_of(matmul());
   EXPECT_EQ(d.grid_x, 8);
   EXPECT_EQ(d.grid_y, 8);
   EXPECT_EQ(d.cb_depth, 2);
   EXPECT_FALSE(d.fp32_acc);
   EXPECT_EQ(d.math_fidelity, "HiFi4");
+  EXPECT_FALSE(d.exp_approx_mode);
 }
 
 } // namespace

@@ -377,6 +377,14 @@ TEST(RoundTrip, OptionsAndBlockingReadBackTyped) {
   EXPECT_EQ(test::read_text(chunked).programs[0].options->q_chunk, 4);
   EXPECT_TRUE(equal(test::read_text(chunked), changed));
   EXPECT_FALSE(equal(changed, m));
+  // exp_approx_mode prints only when true, last, and reads back.
+  changed.programs[0].options->exp_approx_mode = true;
+  const std::string approx = print(changed);
+  EXPECT_NE(approx.find("matmul_block 4x6 q_chunk 4 exp_approx_mode\n"), std::string::npos)
+      << approx;
+  EXPECT_TRUE(test::read_text(approx).programs[0].options->exp_approx_mode);
+  EXPECT_TRUE(equal(test::read_text(approx), changed));
+  EXPECT_FALSE(test::read_text(chunked).programs[0].options->exp_approx_mode);
 }
 
 TEST(RoundTrip, CommentsAndStageHeaderAreSkipped) {

@@ -56,7 +56,7 @@ TEST(TtgenCli, HelpNamesOnlyRealOptions) {
                        "--list-stages", "--print-after", "--print-before", "--print-after-all",
                        "--print-changed", "--time-stages", "--kernel", "--diagnostics-format",
                        "--stop-after", "--verify-each", "--grid", "--cb-depth", "--fp32-acc",
-                       "--math-fidelity", "--arch", "--clang-format",
+                       "--math-fidelity", "--exp-approx-mode", "--arch", "--clang-format",
                        // the footer: -W<name>, -Wno-<name>, -Werror,
                        // -Werror=<name>, -Wno-error=<name>
                        "-W", "-Wno-", "-Werror", "-Wno-error"}))

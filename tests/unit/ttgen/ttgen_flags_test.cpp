@@ -468,6 +468,28 @@ TEST(TtgenArch, RecordedOnTheProgramAndNamingTheDefaultChangesNothingElse) {
                          "'grayskull'; the known ones are wormhole_b0, blackhole\n");
 }
 
+// --exp-approx-mode true|false overrides @options(exp_approx_mode): the options line ends in
+// `exp_approx_mode` only when it is on, and the compute kernel calls exp_tile<true> (the softmax
+// example's exps scale no carried value); anything but a boolean is a usage error.
+TEST(TtgenFlags, ExpApproxModeOverridesTheOption) {
+  Result on =
+      ttgen("--exp-approx-mode=true --stop-after=to-tile-ir --emit=ir " + example("softmax"));
+  ASSERT_EQ(on.code, 0) << on.err;
+  EXPECT_NE(on.out.find("math_fidelity \"HiFi4\" exp_approx_mode\n"), std::string::npos) << on.out;
+  Result off = ttgen("--exp-approx-mode=false --stop-after=to-tile-ir --emit=ir -",
+                     "@options(exp_approx_mode = true)\n" + std::string(kShift));
+  ASSERT_EQ(off.code, 0) << off.err;
+  EXPECT_EQ(off.out.find("exp_approx_mode"), std::string::npos) << off.out;
+  Result selected =
+      ttgen("--exp-approx-mode=true --stop-after=select-tile-ops --emit=ir " + example("softmax"));
+  ASSERT_EQ(selected.code, 0) << selected.err;
+  EXPECT_NE(selected.out.find("exp_tile.approx("), std::string::npos) << selected.out;
+  EXPECT_EQ(selected.out.find(" exp_tile("), std::string::npos) << selected.out;
+  Result bad = ttgen("--exp-approx-mode=maybe -", kShift);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--exp-approx-mode"), std::string::npos) << bad.err;
+}
+
 // --arch=blackhole and @options(arch = blackhole) target the P150: a kernel without a grid gets
 // its whole 13x10 grid (the host caps the device's grid at it), and --grid is bounded by it. A
 // grid given for another chip that does not fit is an error, not a silent clamp.
