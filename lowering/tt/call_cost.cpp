@@ -159,11 +159,8 @@ double math_thread_cycles(const Program& p, const Call& c, int phases) {
   default:
     break;
   }
-  if (is_compute_init(c.fn)) // an SFPU op's `*_tile_init` configures nothing the model prices
-    return std::string_view(to_string(c.fn)).ends_with("_tile_init") ||
-                   c.fn == Intrinsic::exp_tile_init_approx
-               ? 0
-               : a.init_call.value;
+  if (is_compute_init(c.fn)) // an FPU or SFPU op's init: configuration writes, `init_call`
+    return a.init_call.value;
   if (writes_dst(c.fn)) {
     const double fpu = fpu_call_cycles(p, c, phases);
     return fpu >= 0 ? fpu

@@ -90,6 +90,7 @@ void kernel_main() {
       cb_wait_front(cb_K_win, 32);
       reconfig_data_format_srcb(cb_Q_win);
       reconfig_data_format_srca(cb_K_win);
+      binop_with_scalar_tile_init();
       for (int32_t qrb = 0; qrb < q / 4; ++qrb) {
         tile_regs_acquire();
         // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -151,7 +152,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         mul_unary_tile(1, scale_bits);
         mul_unary_tile(2, scale_bits);
@@ -214,7 +214,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         mul_unary_tile(1, scale_bits);
         pack_reconfig_data_format(cb_tmp0);
@@ -246,7 +245,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         pack_reconfig_data_format(cb_tmp0);
         tile_regs_commit();
@@ -389,7 +387,6 @@ void kernel_main() {
             cb_pop_front(cb_Q, 1);
             cb_pop_front(cb_K, 1);
           }
-          binop_with_scalar_tile_init();
           mul_unary_tile(0, scale_bits);
           mul_unary_tile(1, scale_bits);
           mul_unary_tile(2, scale_bits);
@@ -453,7 +450,6 @@ void kernel_main() {
             cb_pop_front(cb_Q, 1);
             cb_pop_front(cb_K, 1);
           }
-          binop_with_scalar_tile_init();
           mul_unary_tile(0, scale_bits);
           mul_unary_tile(1, scale_bits);
           pack_reconfig_data_format(cb_tmp0);
@@ -485,7 +481,6 @@ void kernel_main() {
             cb_pop_front(cb_Q, 1);
             cb_pop_front(cb_K, 1);
           }
-          binop_with_scalar_tile_init();
           mul_unary_tile(0, scale_bits);
           pack_reconfig_data_format(cb_tmp0);
           tile_regs_commit();
@@ -571,8 +566,8 @@ void kernel_main() {
       }
       reconfig_data_format_srca(cb_m);
       cb_wait_front(cb_mn, q);
+      copy_tile_to_dst_init_short(cb_m);
       for (int32_t qrb_4 = 0; qrb_4 < q / 2; ++qrb_4) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qrb_4 * 2, 0);
         copy_tile(cb_m, qrb_4 * 2 + 1, 2);
@@ -593,7 +588,6 @@ void kernel_main() {
         tile_regs_release();
       }
       for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qr, 0);
         copy_tile(cb_mn, qr, 1);
@@ -656,6 +650,7 @@ void kernel_main() {
       reconfig_data_format_srcb(cb_scaler);
       cb_wait_front(cb_c, q);
       cb_wait_front(cb_p, q * 8);
+      mul_binary_tile_init();
       for (int32_t qrb_6 = 0; qrb_6 < q / 2; ++qrb_6) {
         cb_wait_front(cb_l, 2);
         copy_tile_to_dst_init_short(cb_l);
@@ -664,7 +659,6 @@ void kernel_main() {
         copy_tile(cb_l, 1, 2);
         copy_tile(cb_c, qrb_6 * 2, 1);
         copy_tile(cb_c, qrb_6 * 2 + 1, 3);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         mul_binary_tile(2, 3, 2);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
@@ -693,7 +687,6 @@ void kernel_main() {
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
         copy_tile(cb_c, qr, 1);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
         reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
@@ -723,7 +716,6 @@ void kernel_main() {
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
           copy_tile(cb_o, 2, 3);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           mul_binary_tile(3, 0, 3);
@@ -748,7 +740,6 @@ void kernel_main() {
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
@@ -772,7 +763,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_V_win);
           mm_init_short(cb_p, cb_V_win);
@@ -792,7 +782,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           cb_wait_front(cb_V, 1);
           reconfig_data_format_srca(cb_V);
@@ -957,6 +946,7 @@ void kernel_main() {
       cb_wait_front(cb_V_win, 32);
       reconfig_data_format_srcb(cb_Q_win);
       reconfig_data_format_srca(cb_K_win);
+      binop_with_scalar_tile_init();
       for (int32_t qrb = 0; qrb < q / 4; ++qrb) {
         tile_regs_acquire();
         // DST[0] is zero: nothing wrote it since tile_regs_acquire
@@ -1018,7 +1008,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         mul_unary_tile(1, scale_bits);
         mul_unary_tile(2, scale_bits);
@@ -1081,7 +1070,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         mul_unary_tile(1, scale_bits);
         pack_reconfig_data_format(cb_tmp0);
@@ -1113,7 +1101,6 @@ void kernel_main() {
           cb_pop_front(cb_Q, 1);
           cb_pop_front(cb_K, 1);
         }
-        binop_with_scalar_tile_init();
         mul_unary_tile(0, scale_bits);
         pack_reconfig_data_format(cb_tmp0);
         tile_regs_commit();
@@ -1194,8 +1181,8 @@ void kernel_main() {
       }
       reconfig_data_format_srca(cb_m);
       cb_wait_front(cb_mn, q);
+      copy_tile_to_dst_init_short(cb_m);
       for (int32_t qrb_4 = 0; qrb_4 < q / 2; ++qrb_4) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qrb_4 * 2, 0);
         copy_tile(cb_m, qrb_4 * 2 + 1, 2);
@@ -1216,7 +1203,6 @@ void kernel_main() {
         tile_regs_release();
       }
       for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qr, 0);
         copy_tile(cb_mn, qr, 1);
@@ -1276,6 +1262,7 @@ void kernel_main() {
       reconfig_data_format_srcb(cb_scaler);
       cb_wait_front(cb_c, q);
       cb_wait_front(cb_p, q);
+      mul_binary_tile_init();
       for (int32_t qrb_6 = 0; qrb_6 < q / 2; ++qrb_6) {
         cb_wait_front(cb_l, 2);
         copy_tile_to_dst_init_short(cb_l);
@@ -1284,7 +1271,6 @@ void kernel_main() {
         copy_tile(cb_l, 1, 2);
         copy_tile(cb_c, qrb_6 * 2, 1);
         copy_tile(cb_c, qrb_6 * 2 + 1, 3);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         mul_binary_tile(2, 3, 2);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
@@ -1305,7 +1291,6 @@ void kernel_main() {
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
         copy_tile(cb_c, qr, 1);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
         reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
@@ -1331,7 +1316,6 @@ void kernel_main() {
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
           copy_tile(cb_o, 2, 3);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           mul_binary_tile(3, 0, 3);
@@ -1356,7 +1340,6 @@ void kernel_main() {
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
@@ -1381,7 +1364,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_V_win);
           mm_init_short(cb_p, cb_V_win);
@@ -1401,7 +1383,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           cb_wait_front(cb_V, 1);
           reconfig_data_format_srca(cb_V);
@@ -1584,8 +1565,8 @@ void kernel_main() {
       }
       reconfig_data_format_srca(cb_m);
       cb_wait_front(cb_mn, q);
+      copy_tile_to_dst_init_short(cb_m);
       for (int32_t qrb_11 = 0; qrb_11 < q / 2; ++qrb_11) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qrb_11 * 2, 0);
         copy_tile(cb_m, qrb_11 * 2 + 1, 2);
@@ -1606,7 +1587,6 @@ void kernel_main() {
         tile_regs_release();
       }
       for (int32_t qr = q - q % 2; qr < q - q % 2 + q % 2; ++qr) {
-        copy_tile_to_dst_init_short(cb_m);
         tile_regs_acquire();
         copy_tile(cb_m, qr, 0);
         copy_tile(cb_mn, qr, 1);
@@ -1666,6 +1646,7 @@ void kernel_main() {
       reconfig_data_format_srcb(cb_scaler);
       cb_wait_front(cb_c, q);
       cb_wait_front(cb_p, q);
+      mul_binary_tile_init();
       for (int32_t qrb_13 = 0; qrb_13 < q / 2; ++qrb_13) {
         cb_wait_front(cb_l, 2);
         copy_tile_to_dst_init_short(cb_l);
@@ -1674,7 +1655,6 @@ void kernel_main() {
         copy_tile(cb_l, 1, 2);
         copy_tile(cb_c, qrb_13 * 2, 1);
         copy_tile(cb_c, qrb_13 * 2 + 1, 3);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         mul_binary_tile(2, 3, 2);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
@@ -1695,7 +1675,6 @@ void kernel_main() {
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
         copy_tile(cb_c, qr, 1);
-        mul_binary_tile_init();
         mul_binary_tile(0, 1, 0);
         reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, cb_l);
         reduce_tile<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_p, cb_scaler, qr, 0, 0);
@@ -1721,7 +1700,6 @@ void kernel_main() {
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
           copy_tile(cb_o, 2, 3);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           mul_binary_tile(3, 0, 3);
@@ -1746,7 +1724,6 @@ void kernel_main() {
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
           copy_tile(cb_o, 1, 2);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
@@ -1771,7 +1748,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           reconfig_data_format_srca(cb_V_win);
           mm_init_short(cb_p, cb_V_win);
@@ -1791,7 +1767,6 @@ void kernel_main() {
           unary_bcast<BroadcastType::COL>(cb_c, 0, 0);
           copy_tile_to_dst_init_short(cb_o);
           copy_tile(cb_o, 0, 1);
-          mul_binary_tile_init();
           mul_binary_tile(1, 0, 1);
           cb_wait_front(cb_V, 1);
           reconfig_data_format_srca(cb_V);
@@ -1867,13 +1842,13 @@ void kernel_main() {
     }
     reconfig_data_format_srcb(cb_tmp0);
     pack_reconfig_data_format(cb_tmp0);
+    reconfig_data_format_srca(cb_l);
     for (int32_t qr = 0; qr < q; ++qr) {
       cb_wait_front(cb_m, 1);
       cb_pop_front(cb_m, 1);
       cb_wait_front(cb_l, 1);
       for (int32_t d = 0; d < Dt; ++d) {
         cb_wait_front(cb_o, 1);
-        reconfig_data_format_srca(cb_l);
         copy_tile_to_dst_init_short(cb_l);
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);

@@ -8,42 +8,58 @@
 
 namespace ckernel {
 template <bool fast_and_approx = false>
-ALWI void sigmoid_tile_init() {}
+ALWI void sigmoid_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 template <int vec_mode = VectorMode::RC, bool fast_and_approx = false>
 ALWI void sigmoid_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sigmoid, idst, 0.0f, 0.0f, 0.0f, vec_mode);
 }
 template <bool fast_and_approx = false>
-ALWI void log_tile_init() {}
+ALWI void log_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 template <bool fast_and_approx = false>
 ALWI void log_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Log, idst, 0.0f);
 }
 template <bool fast_and_approx = false>
-ALWI void tanh_tile_init() {}
+ALWI void tanh_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 template <bool fast_and_approx = false>
 ALWI void tanh_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Tanh, idst, 0.0f);
 }
-ALWI void abs_tile_init() {}
+ALWI void abs_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void abs_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Abs, idst, 0.0f);
 }
-ALWI void square_tile_init() {}
+ALWI void square_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void square_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Square, idst, 0.0f);
 }
-ALWI void silu_tile_init() {}
+ALWI void silu_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void silu_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Silu, idst, 0.0f);
 }
 // 2^x; the SDK computes exp(x * ln 2).
-ALWI void exp2_tile_init() {}
+ALWI void exp2_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void exp2_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Exp2, idst, 0.0f);
 }
 // -1, 0 or 1: 0 for +-0, -1 when the sign bit is set (a NaN too), else 1.
-ALWI void sign_tile_init() {}
+ALWI void sign_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void sign_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sign, idst, 0.0f);
 }

@@ -7,9 +7,15 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void add_binary_tile_init() {}
-ALWI void sub_binary_tile_init() {}
-ALWI void mul_binary_tile_init() {}
+ALWI void add_binary_tile_init() {
+  ::tk::rt::emu::init_call();
+}
+ALWI void sub_binary_tile_init() {
+  ::tk::rt::emu::init_call();
+}
+ALWI void mul_binary_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void add_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {
   ::tk::rt::emu::dst_binary_tile(::tk::rt::emu::DstBinary::Add, idst0, idst1, odst);
 }
@@ -20,12 +26,24 @@ ALWI void mul_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {
   ::tk::rt::emu::dst_binary_tile(::tk::rt::emu::DstBinary::Mul, idst0, idst1, odst);
 }
 // Comparisons: odst = 1.0 where idst0 OP idst1 holds, else 0.0.
-ALWI void eq_binary_tile_init() {}
-ALWI void ne_binary_tile_init() {}
-ALWI void lt_binary_tile_init() {}
-ALWI void gt_binary_tile_init() {}
-ALWI void le_binary_tile_init() {}
-ALWI void ge_binary_tile_init() {}
+ALWI void eq_binary_tile_init() {
+  ::tk::rt::emu::init_call();
+}
+ALWI void ne_binary_tile_init() {
+  ::tk::rt::emu::init_call();
+}
+ALWI void lt_binary_tile_init() {
+  ::tk::rt::emu::init_call();
+}
+ALWI void gt_binary_tile_init() {
+  ::tk::rt::emu::init_call();
+}
+ALWI void le_binary_tile_init() {
+  ::tk::rt::emu::init_call();
+}
+ALWI void ge_binary_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void eq_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {
   ::tk::rt::emu::dst_binary_tile(::tk::rt::emu::DstBinary::Eq, idst0, idst1, odst);
 }

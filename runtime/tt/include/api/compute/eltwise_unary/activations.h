@@ -5,7 +5,9 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void hardsigmoid_tile_init() {}
+ALWI void hardsigmoid_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void hardsigmoid_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Hardsigmoid, idst, 0.0f);
 }

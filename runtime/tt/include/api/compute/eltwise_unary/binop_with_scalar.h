@@ -4,7 +4,9 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void binop_with_scalar_tile_init() {}
+ALWI void binop_with_scalar_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void add_unary_tile(uint32_t idst, uint32_t param0) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::AddScalar, idst,
                             tk_emu_detail::bits_to_float(param0));

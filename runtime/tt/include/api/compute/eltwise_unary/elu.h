@@ -6,7 +6,9 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void elu_tile_init() {}
+ALWI void elu_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void elu_tile(uint32_t idst, uint32_t param0) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Elu, idst, tk_emu_detail::bits_to_float(param0));
 }

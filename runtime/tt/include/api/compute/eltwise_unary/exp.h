@@ -9,6 +9,7 @@ namespace ckernel {
 template <bool approx = false, uint32_t scale = 0x3F800000,
           InputClamping clamping = InputClamping::ClampToNegative>
 ALWI void exp_tile_init() {
+  ::tk::rt::emu::init_call();
   if constexpr (approx)
     ::tk::rt::emu::exp_approx_init(scale, clamping == InputClamping::ClampToNegative);
   else

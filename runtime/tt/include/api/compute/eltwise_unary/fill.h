@@ -3,7 +3,9 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void fill_tile_init() {}
+ALWI void fill_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void fill_tile(uint32_t idst, float param0) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Fill, idst, param0);
 }

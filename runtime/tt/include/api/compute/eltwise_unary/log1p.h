@@ -6,7 +6,9 @@
 
 namespace ckernel {
 template <bool fast_and_approx = false>
-ALWI void log1p_tile_init() {}
+ALWI void log1p_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 template <bool fast_and_approx = false>
 ALWI void log1p_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Log1p, idst, 0.0f);

@@ -7,7 +7,9 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void rounding_op_tile_init() {}
+ALWI void rounding_op_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void floor_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Floor, idst, 0.0f);
 }

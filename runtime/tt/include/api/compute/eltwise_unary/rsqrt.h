@@ -4,7 +4,9 @@
 
 namespace ckernel {
 template <bool legacy_compat = false>
-ALWI void rsqrt_tile_init() {}
+ALWI void rsqrt_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 template <bool legacy_compat = false, bool FAST_APPROX = false>
 ALWI void rsqrt_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Rsqrt, idst, 0.0f);

@@ -6,7 +6,9 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void softplus_tile_init() {}
+ALWI void softplus_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void softplus_tile(uint32_t idst, uint32_t beta, uint32_t beta_reciprocal,
                         uint32_t threshold) {
   ::tk::rt::emu::unary_tile(

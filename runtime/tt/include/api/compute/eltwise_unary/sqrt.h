@@ -3,7 +3,9 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void sqrt_tile_init() {}
+ALWI void sqrt_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 template <bool fast_and_approx = false>
 ALWI void sqrt_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sqrt, idst, 0.0f);

@@ -7,11 +7,15 @@
 #include "api/compute/common.h"
 
 namespace ckernel {
-ALWI void sin_tile_init() {}
+ALWI void sin_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void sin_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sin, idst, 0.0f);
 }
-ALWI void cos_tile_init() {}
+ALWI void cos_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 ALWI void cos_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Cos, idst, 0.0f);
 }

@@ -11,5 +11,7 @@ ALWI void where_tile(uint32_t idst0, uint32_t idst1, uint32_t idst2, uint32_t od
                                 data_format == DataFormat::Float16_b,
                             idst0, idst1, idst2, odst);
 }
-ALWI void where_tile_init() {}
+ALWI void where_tile_init() {
+  ::tk::rt::emu::init_call();
+}
 } // namespace ckernel
