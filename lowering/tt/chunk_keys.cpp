@@ -174,9 +174,82 @@ struct SumOverChunk : Mutator {
   }
 };
 
+// o's section of the chunk's first key tile, made the chunk's sum (Chunker::o_over_chunk): after
+// each product of P with V's window or a streamed tile of V, the other key tiles' products into
+// the same slot.
+struct OverChunk : Mutator {
+  std::string v_win, p, j;
+  Expr n;
+  std::int64_t k = 1, row = 1; // row: a key tile's pages in V's window
+  NameSet* names = nullptr;
+  SourceRange loc;
+  bool failed = false, changed = false;
+
+  Stmt mutate_node(const Block& b, const Stmt&) override {
+    std::vector<Stmt> out;
+    for (std::size_t i = 0; i < b.stmts.size(); ++i) {
+      const Stmt& x = b.stmts[i];
+      const Call* c = call_of(x);
+      if (!c) {
+        out.push_back(mutate(x));
+        continue;
+      }
+      out.push_back(x);
+      const bool product = c->fn == Intrinsic::matmul_tiles && cb_name(c->args[0]) == p;
+      if (product && cb_name(c->args[1]) == v_win) {
+        // Unrolled, each a call of its own: batch-sections batches the section's tiles of D
+        // (a loop in a section stops it) and block-products makes each key tile's products a
+        // 1 x ct matmul_block.
+        for (std::int64_t kk = 1; kk < k; ++kk) {
+          std::vector<Expr> a = c->args;
+          a[2] = ir::add(a[2], ir::mul(int_imm(kk), n));
+          a[3] = ir::add(a[3], int_imm(kk * row));
+          out.push_back(evaluate(call(c->fn, std::move(a), c->loc.range), loc));
+        }
+        changed = true;
+        continue;
+      }
+      // A streamed tile: df.read_tile(cb, V, page), its wait, the product, its pop.
+      if (c->fn == Intrinsic::df_read_tile && i + 3 < b.stmts.size()) {
+        const std::string cb = cb_name(c->args[0]);
+        const Call* w = call_of(b.stmts[i + 1]);
+        const Call* m = call_of(b.stmts[i + 2]);
+        const Call* q = call_of(b.stmts[i + 3]);
+        if (!w || !m || !q || w->fn != Intrinsic::cb_wait_front || cb_name(w->args[0]) != cb ||
+            m->fn != Intrinsic::matmul_tiles || cb_name(m->args[0]) != p ||
+            cb_name(m->args[1]) != cb || q->fn != Intrinsic::cb_pop_front ||
+            cb_name(q->args[0]) != cb) {
+          failed = true;
+          continue;
+        }
+        const std::string kk = names->fresh("ko");
+        const Expr kv = var(kk, Type::i32());
+        Substitute next;
+        next.by[j] = ir::add(var(j, Type::i32()), kv);
+        std::vector<Expr> a = m->args;
+        a[2] = ir::add(a[2], ir::mul(kv, n));
+        std::vector<Stmt> each{next.mutate(x), b.stmts[i + 1],
+                               evaluate(call(m->fn, std::move(a), m->loc.range), loc),
+                               b.stmts[i + 3]};
+        out.push_back(b.stmts[i + 1]);
+        out.push_back(b.stmts[i + 2]);
+        out.push_back(b.stmts[i + 3]);
+        out.push_back(for_loop(kk, int_imm(1), int_imm(k - 1), ForRole::reduction,
+                               block(std::move(each)), loc));
+        i += 3;
+        changed = true;
+        continue;
+      }
+      if (product)
+        failed = true; // a product of P with something else
+    }
+    return block(std::move(out));
+  }
+};
+
 class Chunker {
 public:
-  Chunker(const Program& p, const Function& f, std::int64_t k) : k_(k), names_(p) {
+  Chunker(const Program& p, const Function& f, std::int64_t k) : k_(k), names_(p), prog_(p) {
     for (const Function& g : p.functions)
       names_.add(g);
     (void)f;
@@ -218,6 +291,7 @@ public:
 private:
   std::int64_t k_;
   NameSet names_;
+  const Program& prog_;
 
   // The chunk's l reads P's tiles up to q·k − 1 past the front, and a CB is read where it lies in
   // L1, not wrapped past its end (the unpacker's address is the read pointer plus the index
@@ -227,9 +301,13 @@ private:
   // popped unwritten.
   struct Pad {
     std::string p;
-    Expr n; // P's tiles a key tile
+    Expr n;                   // P's tiles a key tile
+    std::string v;            // V's window, when o is summed over the chunk (o_over_chunk)
+    std::int64_t v_pages = 0; // its CB's pages, which a chunk takes (0: o is not)
+    std::int64_t v_slots = 1; // the key steps' windows the CB holds
   };
-  std::optional<Pad> pad_; // set by chunk() for the block walking it
+  std::optional<Pad> pad_;                 // set by chunk() for the block walking it
+  std::int64_t v_pages_ = 0, v_slots_ = 1; // set by o_over_chunk (Pad)
 
   std::vector<Stmt> pad_stmts(const Pad& pad, SourceRange loc) const {
     const Expr n = ir::mul(pad.n, int_imm(k_ - 1));
@@ -240,9 +318,42 @@ private:
     return out;
   }
 
+  // V's window likewise, but once a loop of key steps, not once a step: a chunk takes all of the
+  // window CB's pages (o_over_chunk), a key step one window, so after a loop of n steps the
+  // window is padded by windows of no pages read (the writer reserves and pushes them, the compute
+  // waits for and pops them) until the steps and the pad fill whole CBs: with the window half the
+  // CB, `for pv in 0 .. n % 2`. The steps themselves keep the window double-buffered.
+  std::optional<Stmt> v_pad(const For& f, const Pad& pad) {
+    const Call* read = nullptr;
+    for (const Stmt& y : as<Block>(f.body)->stmts)
+      if (const Call* c = call_of(y);
+          c && c->fn == Intrinsic::df_read_block && cb_name(c->args[0]) == pad.v)
+        read = c;
+    if (!read || literal(read->args[9]) * pad.v_slots != pad.v_pages)
+      return std::nullopt;
+    const std::int64_t window = literal(read->args[9]);
+    Substitute at; // any page of V: none is read
+    at.by[f.var] = f.min;
+    std::vector<Expr> a = read->args;
+    for (Expr& e : a)
+      e = at.mutate(e);
+    a[8] = int_imm(0);
+    const SourceRange loc = f.loc.range;
+    std::vector<Stmt> each{
+        evaluate(call(Intrinsic::df_read_block, std::move(a), loc), loc),
+        evaluate(call(Intrinsic::cb_wait_front, {cb_ref(pad.v), int_imm(window)}, loc), loc),
+        evaluate(call(Intrinsic::cb_pop_front, {cb_ref(pad.v), int_imm(window)}, loc), loc)};
+    const Expr m = int_imm(pad.v_slots);
+    const Expr left = binary(BinaryOp::mod, f.extent, m);
+    const Expr count =
+        pad.v_slots == 2 ? left : binary(BinaryOp::mod, binary(BinaryOp::sub, m, left), m);
+    return for_loop(names_.fresh("pv"), int_imm(0), count, ForRole::serial, block(std::move(each)),
+                    loc);
+  }
+
   // The key step loop `x` with its slot padded, or nothing when it is not one: a loop whose body
   // waits for P's q tiles at its top level.
-  std::optional<Stmt> padded_step(const Stmt& x, const Pad& pad) const {
+  std::optional<Stmt> padded_step(const Stmt& x, const Pad& pad) {
     const For* f = as<For>(x);
     const Block* b = f ? as<Block>(f->body) : nullptr;
     if (!b)
@@ -257,7 +368,14 @@ private:
     std::vector<Stmt> body = b->stmts;
     for (Stmt& y : pad_stmts(pad, f->loc.range))
       body.push_back(std::move(y));
-    return for_loop(f->var, f->min, f->extent, f->role, block(std::move(body)), f->loc.range);
+    Stmt padded =
+        for_loop(f->var, f->min, f->extent, f->role, block(std::move(body)), f->loc.range);
+    if (pad.v_pages == 0)
+      return padded;
+    std::optional<Stmt> v = v_pad(*f, pad);
+    if (!v)
+      return std::nullopt;
+    return block({padded, *v});
   }
 
   // The sections of the key step `f`, or nothing when its body is not the recurrence.
@@ -475,8 +593,95 @@ private:
     return as<Block>(b)->stmts;
   }
 
+  // o = o·c + Σ_kk p_kk @ V_kk for the whole chunk, each tile of o loaded and packed once: V's
+  // window holds the chunk's k key tiles' first v_kept = min(kept, W / k) tiles of D (row kk at
+  // kk·v_kept, one read of k rows), and each product of the first key tile's o section is
+  // followed by the other key tiles' into the same DST slot (P's tile i + kk·q against V's window
+  // tile d + kk·v_kept; a streamed tile of V read, waited for, multiplied and popped per key
+  // tile). Then the other key tiles' P is popped. Nothing when o's section is not of that form.
+  std::optional<std::vector<Stmt>> o_over_chunk(const Step& st, const std::string& j,
+                                                const Expr& first, SourceRange loc) {
+    std::vector<Stmt> v = part(st, {Part::v_window}, j, var(j, Type::i32()));
+    std::vector<Stmt> o = part(st, {Part::o}, j, var(j, Type::i32()));
+    const Call* read = nullptr;
+    for (const Stmt& x : v)
+      if (const Call* c = call_of(x); c && c->fn == Intrinsic::df_read_block)
+        read = c;
+    if (!read || literal(read->args[3]) != 1 || literal(read->args[7]) != 1 || !st.p_count)
+      return std::nullopt;
+    const std::int64_t window = literal(read->args[9]);
+    const Var* kept = as<Var>(read->args[8]);
+    const CircularBuffer* vcb = prog_.find_cb(cb_name(read->args[0]));
+    // The chunk's V takes all of the window CB's pages (the reader fills a key tile's row at a
+    // time, so it still runs ahead: the next chunk's rows go in as this chunk's are popped, while
+    // the compute works on its scores), a key tile's row each: at a window of 32 double-buffered,
+    // 8 pages a row at k = 8, all of D up to 256.
+    const std::int64_t total = vcb ? vcb->depth : window;
+    if (window < 1 || total < window || total % k_ != 0 || total % window != 0 || !kept)
+      return std::nullopt;
+    const std::int64_t row = total / k_; // a key tile's pages in the window
+    const std::string vk = names_.fresh("v_kept");
+    const Expr v_kept = var(vk, Type::i32());
+    std::vector<Stmt> out;
+    out.push_back(decl(vk, Type::i32(), binary(BinaryOp::min, read->args[8], int_imm(row)), loc));
+    for (const Stmt& x : v) {
+      const Call* c = call_of(x);
+      if (c && c->fn == Intrinsic::cb_pop_front)
+        continue;
+      if (c && c->fn == Intrinsic::cb_wait_front) {
+        out.push_back(evaluate(call(c->fn, {c->args[0], int_imm(total)}, c->loc.range), loc));
+        continue;
+      }
+      if (c == read) {
+        // One read per key tile, each its own reservation of `row` pages, barrier and push: the
+        // reader's requests go out a key tile at a time (as before the chunk), not as one burst
+        // of the chunk's k rows, and the pages land in the window key tile by key tile.
+        const std::string kv = names_.fresh(j + "v");
+        Substitute next;
+        next.by[j] = ir::add(var(j, Type::i32()), var(kv, Type::i32()));
+        std::vector<Expr> a = read->args;
+        a[2] = next.mutate(a[2]);
+        a[4] = int_imm(row);
+        a[8] = v_kept;
+        a[9] = int_imm(row);
+        out.push_back(for_loop(kv, int_imm(0), int_imm(k_), ForRole::serial,
+                               evaluate(call(read->fn, std::move(a), read->loc.range), loc), loc));
+        continue;
+      }
+      out.push_back(x);
+    }
+    Substitute narrow;
+    narrow.by[kept->name] = v_kept;
+    OverChunk over;
+    over.v_win = cb_name(read->args[0]);
+    over.p = st.p;
+    over.j = j;
+    over.n = st.p_count;
+    over.row = row;
+    over.k = k_;
+    over.names = &names_;
+    over.loc = loc;
+    Stmt ob = over.mutate(narrow.mutate(block(std::move(o))));
+    if (over.failed || !over.changed)
+      return std::nullopt;
+    for (const Stmt& x : as<Block>(ob)->stmts)
+      out.push_back(x);
+    out.push_back(evaluate(
+        call(Intrinsic::cb_pop_front, {cb_ref(st.p), ir::mul(st.p_count, int_imm(k_ - 1))}), loc));
+    for (const Stmt& x : v)
+      if (const Call* c = call_of(x); c && c->fn == Intrinsic::cb_pop_front)
+        out.push_back(evaluate(call(c->fn, {c->args[0], int_imm(total)}, c->loc.range), loc));
+    v_pages_ = total;
+    v_slots_ = total / window;
+    Substitute at;
+    at.by[j] = first;
+    return as<Block>(at.mutate(block(std::move(out))))->stmts;
+  }
+
   Stmt chunk(const For& f, const Step& st) {
     const std::int64_t k = k_;
+    v_pages_ = 0;
+    v_slots_ = 1;
     const std::string jc = names_.fresh(f.var + "c"), kk = names_.fresh(f.var + "k");
     const Expr first = ir::add(f.min, ir::mul(var(jc, Type::i32()), int_imm(k)));
     const Expr key = ir::add(first, var(kk, Type::i32()));
@@ -513,18 +718,30 @@ private:
     std::optional<std::vector<Stmt>> lo = l_and_o(st, f.var, key, false, f.loc.range);
     if (!lo0 || !lo)
       return for_loop(f.var, f.min, f.extent, f.role, f.body, f.loc.range);
-    body.insert(body.end(), lo0->begin(), lo0->end());
-    const std::string ko = names_.fresh(f.var + "k");
-    Substitute rename;
-    rename.by[kk] = var(ko, Type::i32());
-    body.push_back(for_loop(ko, int_imm(1), int_imm(k - 1), ForRole::reduction,
-                            rename.mutate(block(std::move(*lo))), f.loc.range));
+    if (std::optional<std::vector<Stmt>> o = o_over_chunk(st, f.var, first, f.loc.range)) {
+      // l as in lo0 (its statements before the V window's), then o over the chunk.
+      for (const Stmt& x : *lo0) {
+        const Call* c = call_of(x);
+        if (c && (c->fn == Intrinsic::df_read_block ||
+                  (c->fn == Intrinsic::cb_wait_front && cb_name(c->args[0]) == st.v_win)))
+          break;
+        body.push_back(x);
+      }
+      body.insert(body.end(), o->begin(), o->end());
+    } else {
+      body.insert(body.end(), lo0->begin(), lo0->end());
+      const std::string ko = names_.fresh(f.var + "k");
+      Substitute rename;
+      rename.by[kk] = var(ko, Type::i32());
+      body.push_back(for_loop(ko, int_imm(1), int_imm(k - 1), ForRole::reduction,
+                              rename.mutate(block(std::move(*lo))), f.loc.range));
+    }
     for (const Stmt& x : part(st, {Part::m}, f.var, first))
       body.push_back(x);
     const Expr chunks = binary(BinaryOp::div, f.extent, int_imm(k));
     std::vector<Stmt> loops;
     loops.push_back(for_loop(jc, int_imm(0), chunks, f.role, block(std::move(body)), f.loc.range));
-    const Pad pad{st.p, st.p_count};
+    const Pad pad{st.p, st.p_count, st.v_win, v_pages_, v_slots_};
     std::optional<Stmt> rest = padded_step(
         for_loop(f.var, ir::add(f.min, ir::mul(chunks, int_imm(k))),
                  binary(BinaryOp::mod, f.extent, int_imm(k)), f.role, f.body, f.loc.range),

@@ -65,16 +65,24 @@ TEST(BlockProducts, RunsABatchsScoresAsOneBlockOfRows) {
 
 // The output row's update: p's tile times 3 consecutive V tiles into slots 1, 2, 3 is one 1×3
 // block (p unpacked once); 2 tiles one 1×2 block; a lone product stays matmul_tiles (in the
-// chunk's first key tile, after the last whole chunk and on the diagonal: those rescale o by c, a
-// DST slot; the chunk's other key tiles only add, 4 V tiles a section, another form).
+// chunk, after the last whole chunk and on the diagonal: those rescale o by c, a DST slot). In the
+// chunk each of its 8 key tiles' products is its own block (P's tile kk·q, V's window at 8·kk).
 TEST(BlockProducts, RunsTheOutputRowsProductsAsOneBlockOfColumns) {
   const std::string out = run_stage("block-products", after_insert_cb_protocol());
   EXPECT_EQ(count(out, "matmul_block(cb_p, cb_V_win, 0, db * 3, 1, 0, 3, 1, 1)\n"), 1) << out;
+  EXPECT_EQ(count(out, "matmul_block(cb_p, cb_V_win, 7 * q, db * 3 + 56, 1, 0, 3, 1, 1)\n"), 1)
+      << out;
   EXPECT_EQ(count(out, "matmul_block(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2, 1, "
                        "0, 2, 1, 1)\n"),
             1)
       << out;
-  EXPECT_EQ(count(out, "matmul_tiles(cb_p, cb_V_win, 0, d, 1)\n"), 4) << out;
+  EXPECT_EQ(count(out, "matmul_block(cb_p, cb_V_win, 7 * q, d_batched - d_batched % 3 + db_1 * 2 "
+                       "+ 56, 1, 0, 2, 1, 1)\n"),
+            1)
+      << out;
+  EXPECT_EQ(count(out, "matmul_block(cb_p, cb_V_win, "), 20) << out;
+  EXPECT_EQ(count(out, "matmul_tiles(cb_p, cb_V_win, 0, d, 1)\n"), 3) << out;
+  EXPECT_EQ(count(out, "matmul_tiles(cb_p, cb_V_win, 7 * q, d + 56, 1)\n"), 1) << out;
   EXPECT_EQ(count(out, "matmul_tiles(cb_p, cb_V_win, 0, db"), 0) << out;
 }
 

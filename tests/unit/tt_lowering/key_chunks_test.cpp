@@ -44,6 +44,19 @@ std::string pad() {
          "        cb_pop_front(cb_p, q * 7)\n";
 }
 
+// The pad of V's window after a loop of `n` key steps from `first` (a chunk takes the CB's 64
+// pages, a key step 32): a window of no pages read when n is odd.
+std::string v_pad(const std::string& pv, const std::string& n, const std::string& first) {
+  return "      for " + pv + " in 0 .. " + n +
+         " % 2 serial {\n"
+         "        df.read_block(cb_V_win, V, (h * St + " +
+         first +
+         ") * Dt, 1, 32, 1, 1, 1, 0, 32)\n"
+         "        cb_wait_front(cb_V_win, 32)\n"
+         "        cb_pop_front(cb_V_win, 32)\n"
+         "      }\n";
+}
+
 // Chunks of 8 key tiles (the largest that fits in L1 here), then the key tiles left one at a time
 // as before. In a chunk: the scores and the row max of key tile 0 as before; key tiles 1 .. 7
 // read K at jc * 8 + jk and fold their row max into mn (read where m was, the old mn popped
@@ -91,39 +104,28 @@ TEST(ChunkKeys, RunsTheOnlineSoftmaxOverChunksOfKeyTiles) {
   const std::string p_part = between(chunk, "        for jk_1 in 0 .. 8 reduction {\n",
                                      "        cb_wait_front(cb_c, q)\n");
   EXPECT_EQ(count(p_part, "cb_pop_front(cb_s, 2)"), 1) << p_part;
-  // l and o of key tiles 1 .. 7: V's block at jc * 8 + jk_2, no rescale.
-  const std::string rest = between(chunk, "        for jk_2 in 1 .. +7 reduction {\n",
-                                   "        for qrb_7 in 0 .. q / 4 serial {\n");
-  ASSERT_FALSE(rest.empty()) << chunk;
-  EXPECT_NE(
-      rest.find("          df.read_block(cb_V_win, V, (h * St + (jc * 8 + jk_2)) * Dt, 1, 32, "
-                "1, 1, 1, stream_kept, 32)\n"),
-      std::string::npos)
-      << rest;
-  EXPECT_EQ(rest.find("cb_c"), std::string::npos) << rest;
-  EXPECT_EQ(rest.find("mul_binary_tile"), std::string::npos) << rest;
-  // l is the first key tile's (CarriesTheRowSumInDstOverTheChunk): here only P's wait, for o.
-  EXPECT_EQ(count(rest, "reduce_tile(PoolType::SUM"), 0) << rest;
-  EXPECT_EQ(rest.find("cb_l"), std::string::npos) << rest;
-  EXPECT_EQ(count(rest, "cb_wait_front(cb_p, q)\n"), 1) << rest;
-  EXPECT_EQ(count(rest, "matmul_tiles(cb_p, cb_V_win, 0, d, 1)"), 1) << rest;
-  EXPECT_EQ(count(rest, "matmul_tiles(cb_p, cb_V, 0, 0, 1)"), 1) << rest;
+  // l and o once for the chunk (CarriesTheRowSumInDstOverTheChunk,
+  // CarriesTheOutputInDstOverTheChunk): no loop over key tiles 1 .. 7 after them.
+  EXPECT_EQ(chunk.find("jk_2"), std::string::npos) << chunk;
   // The masked steps on the diagonal keep one key tile at a time, as they were, but for the pad
   // of P's slot (PadsTheKeyStepsOneTileAtATime).
   const std::string diagonal = "      for j in j_below .. +qend - j_below reduction {\n";
-  EXPECT_EQ(replaced(between(out, diagonal, "      cb_pop_front(cb_Q_win, 32)\n"), pad(), ""),
-            between(in, diagonal, "      cb_pop_front(cb_Q_win, 32)\n"));
+  EXPECT_EQ(
+      replaced(replaced(between(out, diagonal, "      cb_pop_front(cb_Q_win, 32)\n"), pad(), ""),
+               v_pad("pv_1", "(qend - j_below)", "j_below"), ""),
+      between(in, diagonal, "      cb_pop_front(cb_Q_win, 32)\n"));
 }
 
 // A key step one tile at a time (the j_below % 8 after the chunks, the diagonal's) uses q of
 // P's pages and pads the rest of its slot of 8q, pushed and popped unwritten, so each chunk finds
 // P's front at a whole slot: its l reads up to 8q - 1 tiles past the front, which must not run
-// past P's end. The chunk itself has no pad.
+// past P's end. The chunk itself has no pad. V's window is padded once after each loop of key
+// steps (CarriesTheOutputInDstOverTheChunk).
 TEST(ChunkKeys, PadsTheKeyStepsOneTileAtATime) {
   const std::string out = run_stage("chunk-keys", after_batch_rows());
   const std::string rest =
       between(out, "      for j in j_below / 8 * 8 .. +j_below % 8 reduction {\n",
-              "      for j in j_below .. +qend - j_below reduction {\n");
+              "      for pv in 0 .. j_below % 8 % 2 serial {\n");
   ASSERT_FALSE(rest.empty()) << out;
   EXPECT_EQ(count(rest, pad()), 1) << rest;
   EXPECT_EQ(rest.substr(rest.size() - pad().size() - 8), pad() + "      }\n") << rest;
@@ -133,8 +135,20 @@ TEST(ChunkKeys, PadsTheKeyStepsOneTileAtATime) {
   EXPECT_EQ(count(diagonal, pad()), 1) << diagonal;
   const std::string chunk = between(out, "      for jc in 0 .. j_below / 8 reduction {\n",
                                     "      for j in j_below / 8 * 8 .. +j_below % 8 reduction {\n");
-  EXPECT_EQ(chunk.find("q * 7"), std::string::npos) << chunk;
-  EXPECT_EQ(count(out, "q * 7"), 8) << out;
+  EXPECT_EQ(count(chunk, "q * 7"), 1) << chunk; // o's pop of the other key tiles' P
+  EXPECT_EQ(count(chunk, pad()), 0) << chunk;
+  EXPECT_EQ(count(out, "q * 7"), 9) << out;
+  // V's window: once after each loop of key steps, so that the next chunk finds it at its CB's
+  // first page; none in the chunk.
+  EXPECT_EQ(count(out, v_pad("pv", "j_below % 8", "j_below / 8 * 8") +
+                           "      for j in j_below .. +qend - j_below reduction {\n"),
+            1)
+      << out;
+  EXPECT_EQ(count(out, v_pad("pv_1", "(qend - j_below)", "j_below") +
+                           "      for qr in 0 .. q serial {\n"),
+            1)
+      << out;
+  EXPECT_EQ(count(out, "0, 32)\n"), 2) << out;
 }
 
 // l = l·c + Σ_kk rowsum(p_kk) in DST: the first key tile's l section waits for the chunk's 8·q
@@ -148,8 +162,7 @@ TEST(ChunkKeys, CarriesTheRowSumInDstOverTheChunk) {
   ASSERT_FALSE(chunk.empty()) << out;
   EXPECT_EQ(count(chunk, "copy_tile(cb_l,"), 3) << chunk;
   EXPECT_EQ(count(chunk, ", cb_l)\n"), 3) << chunk;
-  const std::string l = between(chunk, "        cb_wait_front(cb_c, q)\n",
-                                "        df.read_block(cb_V_win, V, (h * St + jc * 8) * Dt");
+  const std::string l = between(chunk, "        cb_wait_front(cb_c, q)\n", "        let v_kept");
   ASSERT_FALSE(l.empty()) << chunk;
   EXPECT_NE(l.find("        cb_wait_front(cb_p, q * 8)\n"), std::string::npos) << l;
   EXPECT_NE(l.find("          reduce_tile(PoolType::SUM, ReduceDim::REDUCE_ROW, cb_p, cb_scaler, "
@@ -170,6 +183,51 @@ TEST(ChunkKeys, CarriesTheRowSumInDstOverTheChunk) {
       << l;
   EXPECT_EQ(count(l, "reduce_tile(PoolType::SUM"), 6) << l;
   EXPECT_EQ(count(l, "for kl"), 3) << l;
+}
+
+// o = o·c + Σ_kk p_kk @ V_kk in DST: V's window takes the chunk's 8 key tiles, a row of 8 of its
+// 64 pages each, read a key tile at a time (its own reservation, barrier and push); each product
+// of the first key tile's o section (after the rescale by c) is followed by the other key tiles'
+// into the same slot, unrolled so that batch-sections and block-products make each a 1 x ct
+// matmul_block; a tile of D past the window's row is streamed per key tile. Then the other key
+// tiles' P is popped, and the window's 64 pages. o is loaded and packed once a row and chunk.
+TEST(ChunkKeys, CarriesTheOutputInDstOverTheChunk) {
+  const std::string out = run_stage("chunk-keys", after_batch_rows());
+  const std::string chunk = between(out, "      for jc in 0 .. j_below / 8 reduction {\n",
+                                    "      for j in j_below / 8 * 8 .. +j_below % 8 reduction {\n");
+  ASSERT_FALSE(chunk.empty()) << out;
+  EXPECT_NE(
+      chunk.find("        let v_kept: i32 = min(stream_kept, 8)\n"
+                 "        for jv in 0 .. 8 serial {\n"
+                 "          df.read_block(cb_V_win, V, (h * St + (jc * 8 + jv)) * Dt, 1, 8, 1, "
+                 "1, 1, v_kept, 8)\n"
+                 "        }\n"
+                 "        cb_wait_front(cb_V_win, 64)\n"),
+      std::string::npos)
+      << chunk;
+  std::string products = "            matmul_tiles(cb_p, cb_V_win, 0, d, 1)\n";
+  for (int kk = 1; kk < 8; ++kk)
+    products += "            matmul_tiles(cb_p, cb_V_win, " +
+                (kk == 1 ? std::string("q") : std::to_string(kk) + " * q") + ", d + " +
+                std::to_string(8 * kk) + ", 1)\n";
+  EXPECT_EQ(count(chunk, products), 1) << chunk;
+  EXPECT_EQ(count(chunk, "matmul_tiles(cb_p, cb_V_win"), 8) << chunk;
+  EXPECT_NE(chunk.find("            for ko in 1 .. +7 reduction {\n"
+                       "              df.read_tile(cb_V, V, (h * St + (jc * 8 + ko)) * Dt + d)\n"
+                       "              cb_wait_front(cb_V, 1)\n"
+                       "              matmul_tiles(cb_p, cb_V, ko * q, 0, 1)\n"
+                       "              cb_pop_front(cb_V, 1)\n"
+                       "            }\n"),
+            std::string::npos)
+      << chunk;
+  EXPECT_NE(chunk.find("        cb_pop_front(cb_p, q * 7)\n"
+                       "        cb_pop_front(cb_V_win, 64)\n"),
+            std::string::npos)
+      << chunk;
+  // o's tiles loaded and packed once a chunk: two loops over D (the window's and the streamed).
+  EXPECT_EQ(count(chunk, "copy_tile(cb_o,"), 2) << chunk;
+  EXPECT_EQ(count(chunk, ", cb_o)\n"), 2) << chunk;
+  EXPECT_EQ(count(chunk, "cb_V_win, 32"), 0) << chunk;
 }
 
 // The CBs do not fit in L1 with chunks of 8 (the output row's CB made 4 pages deeper, 16 KiB

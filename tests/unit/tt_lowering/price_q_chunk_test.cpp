@@ -83,15 +83,13 @@ TEST(PriceQChunk, TheFidelityMovesOnlyTheMatmulsAndTheRowSum) {
     };
     // A row's share (of the chunk's 4, priced together) of a key tile (chunk-keys: the chunk's 8
     // key tiles priced together, over 8): the score one 4 x 1 block (the batch's 4 rows, bf16 Q x
-    // bf16 K) per tile of D; the output row p (fp32) x V (block-products): for the chunk's first
-    // key tile, which rescales o by c (a DST slot), in batches of 3 and 2 V tiles (Dt = 2 one
-    // 1 x 2 block, Dt = 4 a 1 x 3 block and a lone product); for the other 7, which only add, in
-    // batches of 4 (Dt = 2 one 1 x 2 block, Dt = 4 one 1 x 4 block).
+    // bf16 K) per tile of D; the output row p (fp32) x V (block-products): o carried in DST over
+    // the chunk, every key tile's products in the first key tile's section, which rescales o by
+    // c (a DST slot), in batches of 3 and 2 V tiles (Dt = 2 one 1 x 2 block, Dt = 4 a 1 x 3 block
+    // and a lone product), each key tile its own block.
     const double qk = static_cast<double>(Dt) * moved(4, 1, 2048, 2048) / 4;
-    const double pv_first =
+    const double pv =
         Dt == 2 ? moved(1, 2, 4096, 2048) : moved(1, 3, 4096, 2048) + moved(1, 1, 4096, 2048);
-    const double pv_rest = Dt == 2 ? moved(1, 2, 4096, 2048) : moved(1, 4, 4096, 2048);
-    const double pv = (pv_first + 7 * pv_rest) / 8;
     const std::optional<double> c4 = tt::key_step_cycles(hifi4.programs[0], Dt);
     const std::optional<double> c2 = tt::key_step_cycles(hifi2.programs[0], Dt);
     ASSERT_TRUE(c4 && c2);

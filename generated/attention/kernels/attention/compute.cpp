@@ -703,10 +703,11 @@ void kernel_main() {
         reduce_uninit();
         cb_wait_front(cb_l, 1);
       }
-      cb_wait_front(cb_V_win, 32);
+      const int32_t v_kept = std::min(stream_kept, 8);
+      cb_wait_front(cb_V_win, 64);
       reconfig_data_format_srcb(cb_c);
       for (int32_t qr = 0; qr < q; ++qr) {
-        const int32_t d_batched = stream_kept * (1 - std::min(64 % Dt, 1));
+        const int32_t d_batched = v_kept * (1 - std::min(64 % Dt, 1));
         for (int32_t db = 0; db < d_batched / 3; ++db) {
           cb_wait_front(cb_o, 3);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
@@ -722,6 +723,13 @@ void kernel_main() {
           reconfig_data_format_srca(cb_V_win);
           mm_block_init_short(cb_p, cb_V_win, 0, 3, 1, 1);
           matmul_block(cb_p, cb_V_win, 0, db * 3, 1, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, q, db * 3 + 8, 1, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 2 * q, db * 3 + 16, 1, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 3 * q, db * 3 + 24, 1, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 4 * q, db * 3 + 32, 1, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 5 * q, db * 3 + 40, 1, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 6 * q, db * 3 + 48, 1, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 7 * q, db * 3 + 56, 1, 0, 3, 1, 1);
           cb_pop_front(cb_o, 3);
           tile_regs_commit();
           tile_regs_wait();
@@ -745,6 +753,19 @@ void kernel_main() {
           reconfig_data_format_srca(cb_V_win);
           mm_block_init_short(cb_p, cb_V_win, 0, 2, 1, 1);
           matmul_block(cb_p, cb_V_win, 0, d_batched - d_batched % 3 + db_1 * 2, 1, 0, 2, 1, 1);
+          matmul_block(cb_p, cb_V_win, q, d_batched - d_batched % 3 + db_1 * 2 + 8, 1, 0, 2, 1, 1);
+          matmul_block(cb_p, cb_V_win, 2 * q, d_batched - d_batched % 3 + db_1 * 2 + 16, 1, 0, 2, 1,
+                       1);
+          matmul_block(cb_p, cb_V_win, 3 * q, d_batched - d_batched % 3 + db_1 * 2 + 24, 1, 0, 2, 1,
+                       1);
+          matmul_block(cb_p, cb_V_win, 4 * q, d_batched - d_batched % 3 + db_1 * 2 + 32, 1, 0, 2, 1,
+                       1);
+          matmul_block(cb_p, cb_V_win, 5 * q, d_batched - d_batched % 3 + db_1 * 2 + 40, 1, 0, 2, 1,
+                       1);
+          matmul_block(cb_p, cb_V_win, 6 * q, d_batched - d_batched % 3 + db_1 * 2 + 48, 1, 0, 2, 1,
+                       1);
+          matmul_block(cb_p, cb_V_win, 7 * q, d_batched - d_batched % 3 + db_1 * 2 + 56, 1, 0, 2, 1,
+                       1);
           cb_pop_front(cb_o, 2);
           tile_regs_commit();
           tile_regs_wait();
@@ -755,8 +776,7 @@ void kernel_main() {
           tile_regs_release();
         }
         for (int32_t d = d_batched - d_batched % 3 % 2;
-             d < d_batched - d_batched % 3 % 2 + (stream_kept - d_batched + d_batched % 3 % 2);
-             ++d) {
+             d < d_batched - d_batched % 3 % 2 + (v_kept - d_batched + d_batched % 3 % 2); ++d) {
           cb_wait_front(cb_o, 1);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -767,6 +787,13 @@ void kernel_main() {
           reconfig_data_format_srca(cb_V_win);
           mm_init_short(cb_p, cb_V_win);
           matmul_tiles(cb_p, cb_V_win, 0, d, 1);
+          matmul_tiles(cb_p, cb_V_win, q, d + 8, 1);
+          matmul_tiles(cb_p, cb_V_win, 2 * q, d + 16, 1);
+          matmul_tiles(cb_p, cb_V_win, 3 * q, d + 24, 1);
+          matmul_tiles(cb_p, cb_V_win, 4 * q, d + 32, 1);
+          matmul_tiles(cb_p, cb_V_win, 5 * q, d + 40, 1);
+          matmul_tiles(cb_p, cb_V_win, 6 * q, d + 48, 1);
+          matmul_tiles(cb_p, cb_V_win, 7 * q, d + 56, 1);
           cb_pop_front(cb_o, 1);
           tile_regs_commit();
           tile_regs_wait();
@@ -775,7 +802,7 @@ void kernel_main() {
           cb_push_back(cb_o, 1);
           tile_regs_release();
         }
-        for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
+        for (int32_t d = v_kept; d < v_kept + (Dt - v_kept); ++d) {
           cb_wait_front(cb_o, 1);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -788,6 +815,11 @@ void kernel_main() {
           mm_init_short(cb_p, cb_V);
           matmul_tiles(cb_p, cb_V, 0, 0, 1);
           cb_pop_front(cb_V, 1);
+          for (int32_t ko = 1; ko < 1 + 7; ++ko) {
+            cb_wait_front(cb_V, 1);
+            matmul_tiles(cb_p, cb_V, ko * q, 0, 1);
+            cb_pop_front(cb_V, 1);
+          }
           cb_pop_front(cb_o, 1);
           tile_regs_commit();
           tile_regs_wait();
@@ -799,98 +831,8 @@ void kernel_main() {
         cb_pop_front(cb_c, 1);
         cb_pop_front(cb_p, 1);
       }
-      cb_pop_front(cb_V_win, 32);
-      for (int32_t jk_2 = 1; jk_2 < 1 + 7; ++jk_2) {
-        cb_wait_front(cb_V_win, 32);
-        cb_wait_front(cb_p, q);
-        for (int32_t qr = 0; qr < q; ++qr) {
-          const int32_t d_batched_1 = stream_kept * (1 - std::min(64 % Dt, 1));
-          for (int32_t db_2 = 0; db_2 < d_batched_1 / 4; ++db_2) {
-            cb_wait_front(cb_o, 4);
-            reconfig_data_format_srca(cb_o);
-            copy_tile_to_dst_init_short(cb_o);
-            tile_regs_acquire();
-            copy_tile(cb_o, 0, 0);
-            copy_tile(cb_o, 1, 1);
-            copy_tile(cb_o, 2, 2);
-            copy_tile(cb_o, 3, 3);
-            reconfig_data_format_srca(cb_V_win);
-            mm_block_init_short(cb_p, cb_V_win, 0, 4, 1, 1);
-            matmul_block(cb_p, cb_V_win, 0, db_2 * 4, 0, 0, 4, 1, 1);
-            cb_pop_front(cb_o, 4);
-            tile_regs_commit();
-            tile_regs_wait();
-            cb_reserve_back(cb_o, 4);
-            pack_tile(0, cb_o);
-            pack_tile(1, cb_o);
-            pack_tile(2, cb_o);
-            pack_tile(3, cb_o);
-            cb_push_back(cb_o, 4);
-            tile_regs_release();
-          }
-          for (int32_t db_3 = 0; db_3 < d_batched_1 % 4 / 2; ++db_3) {
-            cb_wait_front(cb_o, 2);
-            reconfig_data_format_srca(cb_o);
-            copy_tile_to_dst_init_short(cb_o);
-            tile_regs_acquire();
-            copy_tile(cb_o, 0, 0);
-            copy_tile(cb_o, 1, 1);
-            reconfig_data_format_srca(cb_V_win);
-            mm_block_init_short(cb_p, cb_V_win, 0, 2, 1, 1);
-            matmul_block(cb_p, cb_V_win, 0, d_batched_1 - d_batched_1 % 4 + db_3 * 2, 0, 0, 2, 1,
-                         1);
-            cb_pop_front(cb_o, 2);
-            tile_regs_commit();
-            tile_regs_wait();
-            cb_reserve_back(cb_o, 2);
-            pack_tile(0, cb_o);
-            pack_tile(1, cb_o);
-            cb_push_back(cb_o, 2);
-            tile_regs_release();
-          }
-          for (int32_t d = d_batched_1 - d_batched_1 % 4 % 2;
-               d < d_batched_1 - d_batched_1 % 4 % 2 +
-                       (stream_kept - d_batched_1 + d_batched_1 % 4 % 2);
-               ++d) {
-            cb_wait_front(cb_o, 1);
-            reconfig_data_format_srca(cb_o);
-            copy_tile_to_dst_init_short(cb_o);
-            tile_regs_acquire();
-            copy_tile(cb_o, 0, 1);
-            reconfig_data_format_srca(cb_V_win);
-            mm_init_short(cb_p, cb_V_win);
-            matmul_tiles(cb_p, cb_V_win, 0, d, 1);
-            cb_pop_front(cb_o, 1);
-            tile_regs_commit();
-            tile_regs_wait();
-            cb_reserve_back(cb_o, 1);
-            pack_tile(1, cb_o);
-            cb_push_back(cb_o, 1);
-            tile_regs_release();
-          }
-          for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
-            cb_wait_front(cb_o, 1);
-            reconfig_data_format_srca(cb_o);
-            copy_tile_to_dst_init_short(cb_o);
-            tile_regs_acquire();
-            copy_tile(cb_o, 0, 1);
-            cb_wait_front(cb_V, 1);
-            reconfig_data_format_srca(cb_V);
-            mm_init_short(cb_p, cb_V);
-            matmul_tiles(cb_p, cb_V, 0, 0, 1);
-            cb_pop_front(cb_V, 1);
-            cb_pop_front(cb_o, 1);
-            tile_regs_commit();
-            tile_regs_wait();
-            cb_reserve_back(cb_o, 1);
-            pack_tile(1, cb_o);
-            cb_push_back(cb_o, 1);
-            tile_regs_release();
-          }
-          cb_pop_front(cb_p, 1);
-        }
-        cb_pop_front(cb_V_win, 32);
-      }
+      cb_pop_front(cb_p, q * 7);
+      cb_pop_front(cb_V_win, 64);
       reconfig_data_format_srca(cb_mn);
       copy_tile_to_dst_init_short(cb_mn);
       for (int32_t qrb_7 = 0; qrb_7 < q / 4; ++qrb_7) {
@@ -1306,8 +1248,8 @@ void kernel_main() {
       }
       reconfig_data_format_srcb(cb_c);
       for (int32_t qr = 0; qr < q; ++qr) {
-        const int32_t d_batched_2 = stream_kept * (1 - std::min(64 % Dt, 1));
-        for (int32_t db_4 = 0; db_4 < d_batched_2 / 3; ++db_4) {
+        const int32_t d_batched_1 = stream_kept * (1 - std::min(64 % Dt, 1));
+        for (int32_t db_2 = 0; db_2 < d_batched_1 / 3; ++db_2) {
           cb_wait_front(cb_o, 3);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -1321,7 +1263,7 @@ void kernel_main() {
           mul_binary_tile(3, 0, 3);
           reconfig_data_format_srca(cb_V_win);
           mm_block_init_short(cb_p, cb_V_win, 0, 3, 1, 1);
-          matmul_block(cb_p, cb_V_win, 0, db_4 * 3, 1, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, db_2 * 3, 1, 0, 3, 1, 1);
           cb_pop_front(cb_o, 3);
           tile_regs_commit();
           tile_regs_wait();
@@ -1332,7 +1274,7 @@ void kernel_main() {
           cb_push_back(cb_o, 3);
           tile_regs_release();
         }
-        for (int32_t db_5 = 0; db_5 < d_batched_2 % 3 / 2; ++db_5) {
+        for (int32_t db_3 = 0; db_3 < d_batched_1 % 3 / 2; ++db_3) {
           cb_wait_front(cb_o, 2);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -1344,7 +1286,7 @@ void kernel_main() {
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
           mm_block_init_short(cb_p, cb_V_win, 0, 2, 1, 1);
-          matmul_block(cb_p, cb_V_win, 0, d_batched_2 - d_batched_2 % 3 + db_5 * 2, 1, 0, 2, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, d_batched_1 - d_batched_1 % 3 + db_3 * 2, 1, 0, 2, 1, 1);
           cb_pop_front(cb_o, 2);
           tile_regs_commit();
           tile_regs_wait();
@@ -1354,9 +1296,9 @@ void kernel_main() {
           cb_push_back(cb_o, 2);
           tile_regs_release();
         }
-        for (int32_t d = d_batched_2 - d_batched_2 % 3 % 2;
+        for (int32_t d = d_batched_1 - d_batched_1 % 3 % 2;
              d <
-             d_batched_2 - d_batched_2 % 3 % 2 + (stream_kept - d_batched_2 + d_batched_2 % 3 % 2);
+             d_batched_1 - d_batched_1 % 3 % 2 + (stream_kept - d_batched_1 + d_batched_1 % 3 % 2);
              ++d) {
           cb_wait_front(cb_o, 1);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
@@ -1455,6 +1397,10 @@ void kernel_main() {
       cb_push_back(cb_p, q * 7);
       cb_wait_front(cb_p, q * 7);
       cb_pop_front(cb_p, q * 7);
+    }
+    for (int32_t pv = 0; pv < j_below % 8 % 2; ++pv) {
+      cb_wait_front(cb_V_win, 32);
+      cb_pop_front(cb_V_win, 32);
     }
     for (int32_t j = j_below; j < j_below + (qend - j_below); ++j) {
       cb_wait_front(cb_K_win, 32);
@@ -1690,8 +1636,8 @@ void kernel_main() {
       }
       reconfig_data_format_srcb(cb_c);
       for (int32_t qr = 0; qr < q; ++qr) {
-        const int32_t d_batched_3 = stream_kept * (1 - std::min(64 % Dt, 1));
-        for (int32_t db_6 = 0; db_6 < d_batched_3 / 3; ++db_6) {
+        const int32_t d_batched_2 = stream_kept * (1 - std::min(64 % Dt, 1));
+        for (int32_t db_4 = 0; db_4 < d_batched_2 / 3; ++db_4) {
           cb_wait_front(cb_o, 3);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -1705,7 +1651,7 @@ void kernel_main() {
           mul_binary_tile(3, 0, 3);
           reconfig_data_format_srca(cb_V_win);
           mm_block_init_short(cb_p, cb_V_win, 0, 3, 1, 1);
-          matmul_block(cb_p, cb_V_win, 0, db_6 * 3, 1, 0, 3, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, db_4 * 3, 1, 0, 3, 1, 1);
           cb_pop_front(cb_o, 3);
           tile_regs_commit();
           tile_regs_wait();
@@ -1716,7 +1662,7 @@ void kernel_main() {
           cb_push_back(cb_o, 3);
           tile_regs_release();
         }
-        for (int32_t db_7 = 0; db_7 < d_batched_3 % 3 / 2; ++db_7) {
+        for (int32_t db_5 = 0; db_5 < d_batched_2 % 3 / 2; ++db_5) {
           cb_wait_front(cb_o, 2);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
           tile_regs_acquire();
@@ -1728,7 +1674,7 @@ void kernel_main() {
           mul_binary_tile(2, 0, 2);
           reconfig_data_format_srca(cb_V_win);
           mm_block_init_short(cb_p, cb_V_win, 0, 2, 1, 1);
-          matmul_block(cb_p, cb_V_win, 0, d_batched_3 - d_batched_3 % 3 + db_7 * 2, 1, 0, 2, 1, 1);
+          matmul_block(cb_p, cb_V_win, 0, d_batched_2 - d_batched_2 % 3 + db_5 * 2, 1, 0, 2, 1, 1);
           cb_pop_front(cb_o, 2);
           tile_regs_commit();
           tile_regs_wait();
@@ -1738,9 +1684,9 @@ void kernel_main() {
           cb_push_back(cb_o, 2);
           tile_regs_release();
         }
-        for (int32_t d = d_batched_3 - d_batched_3 % 3 % 2;
+        for (int32_t d = d_batched_2 - d_batched_2 % 3 % 2;
              d <
-             d_batched_3 - d_batched_3 % 3 % 2 + (stream_kept - d_batched_3 + d_batched_3 % 3 % 2);
+             d_batched_2 - d_batched_2 % 3 % 2 + (stream_kept - d_batched_2 + d_batched_2 % 3 % 2);
              ++d) {
           cb_wait_front(cb_o, 1);
           unary_bcast_init<BroadcastType::COL>(cb_c, cb_o);
@@ -1839,6 +1785,10 @@ void kernel_main() {
       cb_push_back(cb_p, q * 7);
       cb_wait_front(cb_p, q * 7);
       cb_pop_front(cb_p, q * 7);
+    }
+    for (int32_t pv_1 = 0; pv_1 < (qend - j_below) % 2; ++pv_1) {
+      cb_wait_front(cb_V_win, 32);
+      cb_pop_front(cb_V_win, 32);
     }
     reconfig_data_format_srcb(cb_tmp0);
     pack_reconfig_data_format(cb_tmp0);

@@ -276,20 +276,16 @@ void kernel_main() {
           }
         }
       }
+      const int32_t v_kept = std::min(stream_kept, 8);
       for (int32_t qr = 0; qr < q; ++qr) {
-        for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
+        for (int32_t d = v_kept; d < v_kept + (Dt - v_kept); ++d) {
           cb_reserve_back(cb_V, 1);
           noc_async_read_page((h * St + jc * 8) * Dt + d, V_accessor, get_write_ptr(cb_V));
           noc_async_read_barrier();
           cb_push_back(cb_V, 1);
-        }
-      }
-      for (int32_t jk_2 = 1; jk_2 < 1 + 7; ++jk_2) {
-        for (int32_t qr = 0; qr < q; ++qr) {
-          for (int32_t d = stream_kept; d < stream_kept + (Dt - stream_kept); ++d) {
+          for (int32_t ko = 1; ko < 1 + 7; ++ko) {
             cb_reserve_back(cb_V, 1);
-            noc_async_read_page((h * St + (jc * 8 + jk_2)) * Dt + d, V_accessor,
-                                get_write_ptr(cb_V));
+            noc_async_read_page((h * St + (jc * 8 + ko)) * Dt + d, V_accessor, get_write_ptr(cb_V));
             noc_async_read_barrier();
             cb_push_back(cb_V, 1);
           }

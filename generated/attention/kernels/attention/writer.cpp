@@ -27,38 +27,42 @@ void kernel_main() {
     const int32_t qend = std::min(qc * q + q, St);
     const int32_t j_below = std::max(std::min(std::min(qc * q, St - 1), qend), 0);
     for (int32_t jc = 0; jc < j_below / 8; ++jc) {
-      cb_reserve_back(cb_V_win, 32);
-      for (int32_t cb_V_win_r = 0; cb_V_win_r < 1; ++cb_V_win_r) {
-        for (int32_t cb_V_win_c = 0; cb_V_win_c < stream_kept; ++cb_V_win_c) {
-          const uint32_t cb_V_win_offset = (cb_V_win_r * 32 + cb_V_win_c) * get_tile_size(cb_V_win);
-          noc_async_read_page((h * St + jc * 8) * Dt + cb_V_win_r + cb_V_win_c, V_accessor,
-                              get_write_ptr(cb_V_win) + cb_V_win_offset);
-        }
-      }
-      noc_async_read_barrier();
-      cb_push_back(cb_V_win, 32);
-      for (int32_t jk_2 = 1; jk_2 < 1 + 7; ++jk_2) {
-        cb_reserve_back(cb_V_win, 32);
-        for (int32_t cb_V_win_r_1 = 0; cb_V_win_r_1 < 1; ++cb_V_win_r_1) {
-          for (int32_t cb_V_win_c_1 = 0; cb_V_win_c_1 < stream_kept; ++cb_V_win_c_1) {
-            const uint32_t cb_V_win_offset_1 =
-                (cb_V_win_r_1 * 32 + cb_V_win_c_1) * get_tile_size(cb_V_win);
-            noc_async_read_page((h * St + (jc * 8 + jk_2)) * Dt + cb_V_win_r_1 + cb_V_win_c_1,
-                                V_accessor, get_write_ptr(cb_V_win) + cb_V_win_offset_1);
+      const int32_t v_kept = std::min(stream_kept, 8);
+      for (int32_t jv = 0; jv < 8; ++jv) {
+        cb_reserve_back(cb_V_win, 8);
+        for (int32_t cb_V_win_r = 0; cb_V_win_r < 1; ++cb_V_win_r) {
+          for (int32_t cb_V_win_c = 0; cb_V_win_c < v_kept; ++cb_V_win_c) {
+            const uint32_t cb_V_win_offset =
+                (cb_V_win_r * 8 + cb_V_win_c) * get_tile_size(cb_V_win);
+            noc_async_read_page((h * St + (jc * 8 + jv)) * Dt + cb_V_win_r + cb_V_win_c, V_accessor,
+                                get_write_ptr(cb_V_win) + cb_V_win_offset);
           }
         }
         noc_async_read_barrier();
-        cb_push_back(cb_V_win, 32);
+        cb_push_back(cb_V_win, 8);
       }
     }
     for (int32_t j = j_below / 8 * 8; j < j_below / 8 * 8 + j_below % 8; ++j) {
       cb_reserve_back(cb_V_win, 32);
+      for (int32_t cb_V_win_r_1 = 0; cb_V_win_r_1 < 1; ++cb_V_win_r_1) {
+        for (int32_t cb_V_win_c_1 = 0; cb_V_win_c_1 < stream_kept; ++cb_V_win_c_1) {
+          const uint32_t cb_V_win_offset_1 =
+              (cb_V_win_r_1 * 32 + cb_V_win_c_1) * get_tile_size(cb_V_win);
+          noc_async_read_page((h * St + j) * Dt + cb_V_win_r_1 + cb_V_win_c_1, V_accessor,
+                              get_write_ptr(cb_V_win) + cb_V_win_offset_1);
+        }
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_V_win, 32);
+    }
+    for (int32_t pv = 0; pv < j_below % 8 % 2; ++pv) {
+      cb_reserve_back(cb_V_win, 32);
       for (int32_t cb_V_win_r_2 = 0; cb_V_win_r_2 < 1; ++cb_V_win_r_2) {
-        for (int32_t cb_V_win_c_2 = 0; cb_V_win_c_2 < stream_kept; ++cb_V_win_c_2) {
+        for (int32_t cb_V_win_c_2 = 0; cb_V_win_c_2 < 0; ++cb_V_win_c_2) {
           const uint32_t cb_V_win_offset_2 =
               (cb_V_win_r_2 * 32 + cb_V_win_c_2) * get_tile_size(cb_V_win);
-          noc_async_read_page((h * St + j) * Dt + cb_V_win_r_2 + cb_V_win_c_2, V_accessor,
-                              get_write_ptr(cb_V_win) + cb_V_win_offset_2);
+          noc_async_read_page((h * St + j_below / 8 * 8) * Dt + cb_V_win_r_2 + cb_V_win_c_2,
+                              V_accessor, get_write_ptr(cb_V_win) + cb_V_win_offset_2);
         }
       }
       noc_async_read_barrier();
@@ -72,6 +76,19 @@ void kernel_main() {
               (cb_V_win_r_3 * 32 + cb_V_win_c_3) * get_tile_size(cb_V_win);
           noc_async_read_page((h * St + j) * Dt + cb_V_win_r_3 + cb_V_win_c_3, V_accessor,
                               get_write_ptr(cb_V_win) + cb_V_win_offset_3);
+        }
+      }
+      noc_async_read_barrier();
+      cb_push_back(cb_V_win, 32);
+    }
+    for (int32_t pv_1 = 0; pv_1 < (qend - j_below) % 2; ++pv_1) {
+      cb_reserve_back(cb_V_win, 32);
+      for (int32_t cb_V_win_r_4 = 0; cb_V_win_r_4 < 1; ++cb_V_win_r_4) {
+        for (int32_t cb_V_win_c_4 = 0; cb_V_win_c_4 < 0; ++cb_V_win_c_4) {
+          const uint32_t cb_V_win_offset_4 =
+              (cb_V_win_r_4 * 32 + cb_V_win_c_4) * get_tile_size(cb_V_win);
+          noc_async_read_page((h * St + j_below) * Dt + cb_V_win_r_4 + cb_V_win_c_4, V_accessor,
+                              get_write_ptr(cb_V_win) + cb_V_win_offset_4);
         }
       }
       noc_async_read_barrier();
