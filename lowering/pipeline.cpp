@@ -24,6 +24,7 @@
 #include "lowering/tt/elide_configs.hpp"
 #include "lowering/tt/finalize_signature.hpp"
 #include "lowering/tt/fission_rows.hpp"
+#include "lowering/tt/guard_fast_exp.hpp"
 #include "lowering/tt/insert_cb_protocol.hpp"
 #include "lowering/tt/insert_compute_init.hpp"
 #include "lowering/tt/insert_dst_management.hpp"
@@ -161,6 +162,10 @@ constexpr Stage kTT[] = {
      "tile_regs_acquire/commit/wait/release around each DST section, "
      "packs into reserved pages",
      insert_dst_management},
+    {"guard-fast-exp",
+     "the unclamped approximate exp's packs with the packer's ReLU on, off before any other pack; "
+     "where anything but a pack reads its DST slot, the clamped exp instead",
+     guard_fast_exp},
     {"elide-configs",
      "the format reconfigurations and inits that set what every path reaching them already set "
      "left out; a reconfiguration every iteration of a loop repeats set once before it",

@@ -114,6 +114,8 @@ struct Counts {
 std::string sdk_name(const Call& c) {
   if (c.fn == Intrinsic::exp_tile_approx)
     return "exp_tile<true>";
+  if (c.fn == Intrinsic::exp_tile_approx_noclamp)
+    return "exp_tile<true, false, InputClamping::None, 32>";
   std::string name(to_string(c.fn));
   name = name.substr(0, name.find('.'));
   if (c.fn == Intrinsic::reduce_tile)

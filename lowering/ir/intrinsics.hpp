@@ -204,6 +204,16 @@ namespace tk::ir {
   X(exp_tile_approx, "exp_tile.approx", "slot", void, writes, "api/compute/eltwise_unary/exp.h")   \
   X(exp_tile_init_approx, "exp_tile_init.approx", "", void, init,                                  \
     "api/compute/eltwise_unary/exp.h")                                                             \
+  /* exp_tile<true, false, InputClamping::None, 32>(i, VectorMode::None): tt-llk's unclamped */    \
+  /* approximate exp over the tile's 32 rows at once, for an argument proved <= 0 */               \
+  /* (prove_nonpositive.cpp); its packs run with the packer's ReLU (guard_fast_exp.cpp) */         \
+  X(exp_tile_approx_noclamp, "exp_tile.approx_noclamp", "slot", void, writes,                      \
+    "api/compute/eltwise_unary/exp.h")                                                             \
+  X(exp_tile_init_approx_noclamp, "exp_tile_init.approx_noclamp", "", void, init,                  \
+    "api/compute/eltwise_unary/exp.h")                                                             \
+  /* pack.h pack_relu_config(ReluType::ZERO_RELU) / (ReluType::NO_RELU): the packer's ReLU */      \
+  X(pack_relu_on, "pack_relu_config.zero_relu", "", void, init, "")                                \
+  X(pack_relu_off, "pack_relu_config.no_relu", "", void, init, "")                                 \
   X(where_tile, "where_tile", "dformat slot slot slot slot", void, writes,                         \
     "api/compute/eltwise_unary/where.h")                                                           \
   /* CPU element forms of the masks: 1.0 where the comparison holds, else 0.0; a select */         \

@@ -119,8 +119,11 @@ double fpu_call_cycles(const Program& p, const Call& c, int phases) {
 
 std::string_view sfpu_cost_name(Intrinsic fn) {
   // exp_tile<true> as ttgen emits it (ClampToNegative, 8 rows a face) is the emulator's
-  // "exp_approx" (runtime/tt/src/compute_sfpu.cpp, exp_approx_tile); every other SFPU call is
-  // charged by its SDK name.
+  // "exp_approx" (runtime/tt/src/exp_approx.cpp, exp_approx_tile), the unclamped 32-row form
+  // (exp_tile.approx_noclamp) its "exp_approx_noclamp_32"; every other SFPU call is charged by its
+  // SDK name.
+  if (fn == Intrinsic::exp_tile_approx_noclamp)
+    return "exp_approx_noclamp_32";
   return fn == Intrinsic::exp_tile_approx ? "exp_approx" : to_string(fn);
 }
 

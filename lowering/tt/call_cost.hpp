@@ -28,7 +28,9 @@ rt::emu::timing::TileOp tile_op_class(const ir::Call& c);
 double math_thread_cycles(const ir::Program& p, const ir::Call& c, int phases);
 
 /// The name the timing model's SFPU table charges SFPU call `fn` under (timing::sfpu_tile_cycles):
-/// its SDK name, but "exp_approx" for exp_tile<true> (exp_tile.approx).
+/// its SDK name, but "exp_approx" for exp_tile<true> (exp_tile.approx) and
+/// "exp_approx_noclamp_32" for exp_tile<true, false, InputClamping::None, 32>
+/// (exp_tile.approx_noclamp).
 std::string_view sfpu_cost_name(ir::Intrinsic fn);
 
 /// A non-matmul FPU call that unpacks CB tiles (copy_tile, transpose_wh_tile, unary_bcast,

@@ -86,8 +86,14 @@ int init_parts(Intrinsic fn);
 // llk_math_hw_configure, llk_pack_hw_configure or a llk_*_reconfig_data_format (their MOPs read a
 // CB's formats from its descriptor, not from the unpacker). Any other init leaves every unit
 // unknown.
+// pack.h's pack_relu_config (guard-fast-exp): llk_pack_relu_config writes the packer's ReLU mode
+// only, no format and nothing an init below configures.
+bool packer_relu(Intrinsic fn) {
+  return fn == Intrinsic::pack_relu_on || fn == Intrinsic::pack_relu_off;
+}
+
 bool configures_no_format(Intrinsic fn) {
-  return init_parts(fn) != 0 || fn == Intrinsic::reduce_uninit;
+  return init_parts(fn) != 0 || fn == Intrinsic::reduce_uninit || packer_relu(fn);
 }
 
 // ---- a forward dataflow over a structured body
@@ -291,6 +297,9 @@ int clobbered_parts(Intrinsic fn) {
     return kPacker;
   case Intrinsic::reduce_uninit:
     return kFpu | kPacker;
+  case Intrinsic::pack_relu_on:
+  case Intrinsic::pack_relu_off:
+    return 0;
   default:
     return kAll;
   }

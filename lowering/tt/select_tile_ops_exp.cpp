@@ -7,6 +7,13 @@
 // exp_tile<false>; every other exp (FlashAttention's p, whose error enters the sums once) is
 // exp_tile<true>. TTNN's SDPA draws the same line: its correction exp is the accurate one
 // (compute_common.hpp's calculate_fused_max_sub_exp_add_tile), its P the approximate one.
+//
+// Of the approximate ones, an exp whose argument is proved at most 0 (prove_nonpositive.hpp: p =
+// exp(s - bcast_col(mn)) with mn = max(m, rowmax(s))) is tt-llk's unclamped 32-row kernel, as
+// TTNN's SDPA calls it (exp_tile<true, false, InputClamping::None, 32>(i, VectorMode::None): 74
+// cycles a tile against the clamped one's 311.5 with an fp32 DST); below about -88 it leaves a
+// negative value, which the packer's ReLU writes as 0 (guard-fast-exp, which also falls back to
+// the clamped exp where anything but a pack would read the value in DST).
 #include "lowering/tt/select_tile_ops_state.hpp"
 
 #include "lowering/ir/visitor.hpp"
@@ -101,6 +108,11 @@ std::set<const Call*> exps_rescaling_carried(const Function& kernel) {
     }
   }
   return keep;
+}
+
+Intrinsic TileSelector::approx_exp(const Call& c) const {
+  return nonpositive_exps_.count(&c) ? Intrinsic::exp_tile_approx_noclamp
+                                     : Intrinsic::exp_tile_approx;
 }
 
 } // namespace tk::lower::tt

@@ -222,7 +222,7 @@ Val TileSelector::select(const Expr& e) {
   if (!op)
     throw InternalError("internal error: select-tile-ops: no TT primitive for " + print(e));
   if (c->fn == Intrinsic::tile_exp && exp_approx_ && !accurate_exps_.count(c))
-    op = Intrinsic::exp_tile_approx; // exp_tile<true> (select_tile_ops_exp.cpp)
+    op = approx_exp(*c); // exp_tile<true>, unclamped where proved (select_tile_ops_exp.cpp)
   Val v = select(c->args[0]);
   to_dst(v);
   if (is_scalar_op(c->fn))

@@ -4,6 +4,7 @@
 
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
+#include "lowering/tt/prove_nonpositive.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -36,8 +37,10 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
   inter_f32_ = intermediates_f32(p);
   sfpu_arith_ = fp32_acc_;
   exp_approx_ = options(p).exp_approx_mode;
-  if (exp_approx_)
+  if (exp_approx_) {
     accurate_exps_ = exps_rescaling_carried(kernel);
+    nonpositive_exps_ = exps_of_nonpositive(kernel);
+  }
   split_sums_ = fp32_acc_ && !economy_;
   std::map<std::string, std::string> counts = tile_count_vars(kernel);
   for (const Tensor& t : p.tensors) {

@@ -181,6 +181,11 @@ private:
   // @options(exp_approx_mode): tile.exp is exp_tile<true> but for these (exps_rescaling_carried).
   bool exp_approx_ = false;
   std::set<const ir::Call*> accurate_exps_;
+  // Of the others, those whose argument is proved at most 0 (prove_nonpositive.hpp).
+  std::set<const ir::Call*> nonpositive_exps_;
+  /// The approximate exp `c` selects: exp_tile.approx_noclamp where its argument is proved at
+  /// most 0, else exp_tile.approx (select_tile_ops_exp.cpp).
+  ir::Intrinsic approx_exp(const ir::Call& c) const;
   std::set<std::string> exact_;      // variables whose values bf16 holds (analyze_precision)
   int next_slot_ = 0, capacity_ = 8, // next_slot_: the slots [0, next_slot_) written this section
       temps_ = 0, dest_temps_ = 0;

@@ -112,7 +112,9 @@ void check_self(const Function& f, const std::set<std::string>& cbs, bool totals
 // tile_regs_acquire -> commit -> wait -> release, math in the first phase, packs in the last;
 // `dst.assume_zero(k)` only on a slot nothing touched since the section's tile_regs_acquire; the
 // packer's reduce mask (reduce_init to reduce_uninit) on for the packs of reductions and only
-// for them.
+// for them; the packer's ReLU (pack_relu_config) on for the packs of the unclamped approximate
+// exp's values and only for them, and nothing but a pack reading such a value in DST
+// (guard-fast-exp).
 class DstCheck {
 public:
   DstCheck(const Function& f, std::int64_t cap, bool fp32) : f_(f), cap_(cap), fp32_(fp32) {}
@@ -171,6 +173,10 @@ public:
     case Intrinsic::reduce_uninit:
       mask_ = -1;
       return;
+    case Intrinsic::pack_relu_on:
+    case Intrinsic::pack_relu_off:
+      relu_ = c->fn == Intrinsic::pack_relu_on;
+      return;
     case Intrinsic::tile_regs_commit:
       step(Phase::math, Phase::committed);
       return;
@@ -196,10 +202,13 @@ public:
     for (std::size_t k : slots)
       if (const IntImm* i = as<IntImm>(c->args[k]); i && !touched_.count(i->value))
         touched_.emplace(i->value, &s); // the first use, printed only in a message
-    if (pack)
+    if (pack) {
       check_mask(*c, s);
-    else
+      check_relu(*c, s);
+    } else {
+      check_unclamped_read(*c, s);
       track(*c);
+    }
     if (pack && ph != Phase::pack)
       fail("in '" + f_.name + "', " + one_line(s) + " reads DST " + name(ph) +
            ", not between tile_regs_wait and tile_regs_release");
@@ -225,11 +234,13 @@ private:
   // an axis (only its row / column 0 defined), or a value computed in DST from a reduction.
   struct Held {
     enum Kind { zero, value, reduction, from_reduction } kind = zero;
-    int dim = -1; // reduction: its ReduceDim (0 row, 1 column)
+    int dim = -1;           // reduction: its ReduceDim (0 row, 1 column)
+    bool unclamped = false; // exp_tile.approx_noclamp's value: negative below -88
     friend bool operator==(const Held&, const Held&) = default;
   };
   std::map<std::int64_t, Held> held_;
-  int mask_ = -1; // the ReduceDim of the last reduce_init, until reduce_uninit
+  int mask_ = -1;     // the ReduceDim of the last reduce_init, until reduce_uninit
+  bool relu_ = false; // the packer's ReLU, pack_relu_config.zero_relu until .no_relu
 
   static int dim_of(const Expr& e) {
     const EnumImm* d = as<EnumImm>(e);
@@ -281,7 +292,37 @@ private:
     if (!overwrites) // SFPU, in place or on two slots
       for (std::size_t k : slots)
         from_reduction |= reduced(held(c.args[k]));
-    set(out, {from_reduction ? Held::from_reduction : Held::value});
+    set(out, {from_reduction ? Held::from_reduction : Held::value, -1,
+              c.fn == Intrinsic::exp_tile_approx_noclamp});
+  }
+
+  // An operation reading the unclamped exp's value in DST would see its negative values below
+  // -88 (the packer's ReLU zeroes them only on the way to L1).
+  void check_unclamped_read(const Call& c, const Stmt& s) {
+    const std::vector<std::size_t> slots = tt::dst_slot_args(c.fn);
+    bool overwrites = c.fn == Intrinsic::fill_tile || c.fn == Intrinsic::dst_assume_zero;
+    for (ArgKind k : ir::info(c.fn).args)
+      overwrites |= k == ArgKind::cb;
+    overwrites &= c.fn != Intrinsic::matmul_tiles && c.fn != Intrinsic::matmul_tiles_bt &&
+                  c.fn != Intrinsic::matmul_block && c.fn != Intrinsic::reduce_tile; // accumulate
+    for (std::size_t n = 0; n < slots.size(); ++n) {
+      const bool out = n + 1 == slots.size();
+      if (held(c.args[slots[n]]).unclamped && !(out && overwrites))
+        fail("in '" + f_.name + "', " + one_line(s) + " reads DST slot " + print(c.args[slots[n]]) +
+             " holding the unclamped approximate exp's value, negative below -88 until the "
+             "packer's ReLU writes it");
+    }
+  }
+
+  void check_relu(const Call& c, const Stmt& s) {
+    const bool unclamped = held(c.args[0]).unclamped;
+    if (unclamped && !relu_)
+      fail("in '" + f_.name + "', " + one_line(s) +
+           " packs the unclamped approximate exp's value without the packer's ReLU "
+           "(pack_relu_config(ReluType::ZERO_RELU))");
+    if (!unclamped && relu_)
+      fail("in '" + f_.name + "', " + one_line(s) +
+           " packs a value with the packer's ReLU on, which only the unclamped exp's may have");
   }
 
   void block_footprint(const Call& c, const Stmt& s) {
@@ -325,10 +366,11 @@ private:
     std::map<std::int64_t, const Stmt*> touched;
     std::map<std::int64_t, Held> held;
     int mask;
+    bool relu;
     // The first uses compare by their text (what a message would print), as when they were kept
     // printed: two statements that print alike leave the same state.
     friend bool operator==(const State& a, const State& b) {
-      return a.ph == b.ph && a.held == b.held && a.mask == b.mask &&
+      return a.ph == b.ph && a.held == b.held && a.mask == b.mask && a.relu == b.relu &&
              std::equal(a.touched.begin(), a.touched.end(), b.touched.begin(), b.touched.end(),
                         [](const auto& x, const auto& y) {
                           return x.first == y.first && (x.second == y.second ||
@@ -336,7 +378,7 @@ private:
                         });
     }
   };
-  State state(Phase ph) const { return {ph, touched_, held_, mask_}; }
+  State state(Phase ph) const { return {ph, touched_, held_, mask_, relu_}; }
   static std::string name(Phase p) {
     switch (p) {
     case Phase::idle:

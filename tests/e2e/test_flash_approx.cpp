@@ -6,10 +6,13 @@
 //
 // The bound. tt-llk's approximate exp (exp_tile<true>, ClampToNegative: Schraudolph's method,
 // ckernel_sfpu_exp.h) is exp(x) * (1 + e) with |e| <= kExpApproxError for x in [-88.5, 0] (3.12%
-// rounding the 16-bit integer to nearest, 3.24% rounding it down; exp(-inf) is exactly 0). The
-// compiler keeps the rescale c = exp(m - mn) accurate (select_tile_ops_exp.cpp), so only the
-// weights p_j = exp(s_j - mn) err, each once: O' = sum_j p_j (1 + e_j) v_j / sum_j p_j (1 + e_j),
-// and since sum_j p_j (v_j - O) = 0,
+// rounding the 16-bit integer to nearest, 3.24% rounding it down; exp(-inf) is exactly 0). p's
+// argument s - bcast_col(mn) is proved at most 0, so the compiler calls the unclamped 32-row form
+// (InputClamping::None), which gives the same values down to -88 and a negative one below (the
+// causal mask's -inf: -1.996), packed as 0 by the packer's ReLU (guard-fast-exp): the shapes below
+// have masked scores in every diagonal tile, so a wrong ReLU shows. The compiler keeps the rescale
+// c = exp(m - mn) accurate (select_tile_ops_exp.cpp), so only the weights p_j = exp(s_j - mn) err,
+// each once: O' = sum_j p_j (1 + e_j) v_j / sum_j p_j (1 + e_j), and since sum_j p_j (v_j - O) = 0,
 //   |O' - O| = |sum_j p_j e_j (v_j - O)| / sum_j p_j (1 + e_j) <= d / (1 - d) * sum_j w_j |v_j - O|
 // with w_j the exact softmax weights and d = kExpApproxError: element by element, on top of the
 // bf16 bound of the other tests (harness.hpp). The PCC follows from the element bounds b:
@@ -155,12 +158,15 @@ struct Calls : ir::Visitor {
   }
 };
 
-// The compute kernel calls exp_tile<true> for p and the accurate exp_tile for the rescale c, and
-// lowering prices each as the emulator charges it (tt::math_thread_cycles, which the Q chunk rule's
-// step costs and ttgen report use): the compute kernels' busy cycles of the kind over its count.
+// The compute kernel calls tt-llk's unclamped 32-row approximate exp for p (its argument s -
+// bcast_col(mn) is proved at most 0: prove_nonpositive.hpp), its packs under the packer's ReLU,
+// and the accurate exp_tile for the rescale c, and lowering prices each as the emulator charges it
+// (tt::math_thread_cycles, which the Q chunk rule's step costs and ttgen report use): the compute
+// kernels' busy cycles of the kind over its count.
 TEST(FlashApprox, ExpPricesAreTheEmulatorsCharges) {
   const ir::Program p = lowered_hifi2();
   std::map<std::string, std::set<double>> priced; // by the emulator's kind
+  int relu_on = 0, relu_off = 0, clamped = 0;
   for (const ir::Function& f : p.functions) {
     if (!f.config || !f.config->compute)
       continue;
@@ -168,16 +174,23 @@ TEST(FlashApprox, ExpPricesAreTheEmulatorsCharges) {
     Calls calls;
     calls.visit(f.body);
     for (const ir::Call* c : calls.found) {
-      if (c->fn == ir::Intrinsic::exp_tile_approx)
-        priced["exp_approx"].insert(lower::tt::math_thread_cycles(p, *c, phases));
+      relu_on += c->fn == ir::Intrinsic::pack_relu_on ? 1 : 0;
+      relu_off += c->fn == ir::Intrinsic::pack_relu_off ? 1 : 0;
+      clamped += c->fn == ir::Intrinsic::exp_tile_approx ? 1 : 0;
+      if (c->fn == ir::Intrinsic::exp_tile_approx_noclamp)
+        priced["exp_approx_noclamp_32"].insert(lower::tt::math_thread_cycles(p, *c, phases));
       if (c->fn == ir::Intrinsic::exp_tile)
         priced["exp"].insert(lower::tt::math_thread_cycles(p, *c, phases));
     }
   }
-  ASSERT_EQ(priced["exp_approx"].size(), 1u) << "p = exp(s - bcast_col(mn)): exp_tile<true>";
+  ASSERT_EQ(priced["exp_approx_noclamp_32"].size(), 1u)
+      << "p = exp(s - bcast_col(mn)): exp_tile<true, false, InputClamping::None, 32>";
   ASSERT_EQ(priced["exp"].size(), 1u) << "c = exp(m - mn): the accurate exp_tile";
-  // The fp32 DST's figures (arch/wormhole_b0.hpp: PR #32968's 311.5, PR #45642's 2350).
-  EXPECT_EQ(*priced["exp_approx"].begin(), 311.5);
+  EXPECT_EQ(clamped, 0);
+  EXPECT_GT(relu_on, 0);
+  EXPECT_EQ(relu_on, relu_off);
+  // The fp32 DST's figures (arch/wormhole_b0.hpp: tt-llk's count 74, PR #45642's 2350).
+  EXPECT_EQ(*priced["exp_approx_noclamp_32"].begin(), 74);
   EXPECT_EQ(*priced["exp"].begin(), 2350);
 
   rt::emu::set_timing(true);

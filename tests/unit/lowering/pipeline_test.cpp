@@ -34,7 +34,8 @@ TEST(Pipeline, StageTables) {
         "fission-rows",       "batch-rows",      "chunk-keys",          "batch-sections",
         "assign-cbs",         "split-kernels",   "multicast-reads",     "bind-runtime-args",
         "insert-cb-protocol", "block-products",  "insert-compute-init", "insert-dst-management",
-        "elide-configs",      "price-q-chunk",   "finalize-signature",  "verify-kernels"})
+        "guard-fast-exp",     "elide-configs",   "price-q-chunk",       "finalize-signature",
+        "verify-kernels"})
     tt.emplace_back(s);
   EXPECT_EQ(names(Target::tt), tt);
   EXPECT_EQ(names(Target::cpu), (std::vector<std::string>{

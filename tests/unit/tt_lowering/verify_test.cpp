@@ -215,6 +215,37 @@ TEST(Verify, ValueComputedInDstFromAReduction) {
       "the reduction under its mask first after verify-kernels");
 }
 
+// tt-llk's unclamped approximate exp leaves negative values in DST below -88: only a pack may read
+// it, with the packer's ReLU on (guard-fast-exp), and no other pack may run with the ReLU on.
+TEST(Verify, UnclampedExpReadInDst) {
+  std::string broken =
+      edit(final_ir("unary_chain"), "      exp_tile(0)\n", "      exp_tile.approx_noclamp(0)\n");
+  EXPECT_EQ(verify_error(broken),
+            "internal error: in 'unary_chain_compute', mul_unary_tile(0, 1056964608u) reads DST "
+            "slot 0 holding the unclamped approximate exp's value, negative below -88 until the "
+            "packer's ReLU writes it after verify-kernels");
+}
+
+TEST(Verify, UnclampedExpPackedWithoutTheRelu) {
+  const std::string unclamped =
+      edit(final_ir("unary_chain"), "      gelu_tile(0)\n", "      exp_tile.approx_noclamp(0)\n");
+  EXPECT_EQ(verify_error(unclamped),
+            "internal error: in 'unary_chain_compute', pack_tile(0, cb_y) packs the unclamped "
+            "approximate exp's value without the packer's ReLU "
+            "(pack_relu_config(ReluType::ZERO_RELU)) after verify-kernels");
+  EXPECT_EQ(verify_error(edit(unclamped, "      pack_tile(0, cb_y)\n",
+                              "      pack_relu_config.zero_relu()\n"
+                              "      pack_tile(0, cb_y)\n"
+                              "      pack_relu_config.no_relu()\n")),
+            "");
+  // Any other value packed under the ReLU.
+  EXPECT_EQ(verify_error(edit(final_ir("unary_chain"), "      pack_tile(0, cb_y)\n",
+                              "      pack_relu_config.zero_relu()\n"
+                              "      pack_tile(0, cb_y)\n")),
+            "internal error: in 'unary_chain_compute', pack_tile(0, cb_y) packs a value with the "
+            "packer's ReLU on, which only the unclamped exp's may have after verify-kernels");
+}
+
 TEST(Verify, PackOutsideWaitRelease) {
   std::string broken = edit(final_ir("matmul"), "      tile_regs_wait()\n", "");
   EXPECT_EQ(

@@ -434,5 +434,19 @@ TEST(TtgenCodegen, FromAnIrDumpOfEitherChain) {
             read_file(source_dir() / "generated/softmax/kernels/softmax/compute.cpp"));
 }
 
+// bench/attention_hifi2.tk's compute kernel (TTNN's configuration: HiFi2, exp_approx_mode), byte
+// for byte: p = exp(s - bcast_col(mn)) is tt-llk's unclamped 32-row approximate exp, its packs
+// between pack_relu_config(ReluType::ZERO_RELU) and (ReluType::NO_RELU); the rescale c the
+// accurate exp_tile (docs/lowering.md, "Approximate exp").
+TEST(TtgenCodegen, AttentionHifi2ComputeKernel) {
+  fs::path out = scratch_dir() / "gen_hifi2";
+  fs::remove_all(out);
+  Result r = ttgen("--target=tt -o " + quote(out.string()) + " " +
+                   quote((source_dir() / "bench/attention_hifi2.tk").string()));
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_golden(source_dir() / "tests/golden/kernels/attention_hifi2/compute.cpp.txt",
+                read_file(out / "kernels/attention_hifi2/compute.cpp"));
+}
+
 } // namespace
 } // namespace tk::test

@@ -17,6 +17,11 @@ ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles) {
 ALWI void pack_reconfig_l1_acc(const uint32_t l1_acc_en) {
   ::tk::rt::emu::pack_l1_acc(l1_acc_en);
 }
+// The packer's ReLU (pack.h's pack_relu_config on Wormhole: llk_pack_relu_config(config), the low
+// 4 bits a ReluType): ZERO_RELU writes max(value, 0) until NO_RELU.
+ALWI void pack_relu_config(const uint32_t config) {
+  ::tk::rt::emu::pack_relu(config);
+}
 // The packer takes the new CB's data format.
 template <bool is_tile_dim_reconfig_en = false>
 ALWI void pack_reconfig_data_format(const uint32_t new_cb_id) {
