@@ -172,8 +172,7 @@ Val TileSelector::fpu_exp(const Call& exp) {
   pre(vy);
   emit(Intrinsic::sub_tiles_bcast,
        {enum_imm(EnumConst::bcast_col), cb_ref(vx->cb), cb_ref(vy->cb),
-        vx->index ? vx->index : int_imm(0), vy->index ? vy->index : int_imm(0),
-        int_imm(d->slot)});
+        vx->index ? vx->index : int_imm(0), vy->index ? vy->index : int_imm(0), int_imm(d->slot)});
   post(vx);
   post(vy);
   fpu_read_cbs_.insert(vx->cb);
