@@ -108,8 +108,7 @@ TEST(FlashFpuSub, TheFpusArgumentAgainstTheSfpusOnLargeScores) {
   Matrix<bf16> fpu(H * S, D), sfpu(H * S, D), accurate(H * S, D);
   gen::attention_hifi2::run_tt(device(), q, k, v, scale, {fpu.data.data(), H, S, D});
   gen::attention_hifi2_sfpu::run_tt(device(), q, k, v, scale, {sfpu.data.data(), H, S, D});
-  gen::attention_hifi2_accurate::run_tt(device(), q, k, v, scale,
-                                        {accurate.data.data(), H, S, D});
+  gen::attention_hifi2_accurate::run_tt(device(), q, k, v, scale, {accurate.data.data(), H, S, D});
   double smax = 0;
   const Reference ref = widened(Q, K, V, S, D, static_cast<double>(scale), smax);
   const Measured a = measure(fpu, ref), b = measure(sfpu, ref), c = measure(accurate, ref);
