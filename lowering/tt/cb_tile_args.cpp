@@ -12,6 +12,10 @@ std::vector<std::pair<std::size_t, std::size_t>> cb_tile_args(ir::Intrinsic fn) 
     return {{0, 1}};
   case ir::Intrinsic::unary_bcast: // the broadcast type is argument 0
     return {{1, 2}};
+  case ir::Intrinsic::add_tiles_bcast: // the broadcast type is argument 0
+  case ir::Intrinsic::sub_tiles_bcast:
+  case ir::Intrinsic::mul_tiles_bcast:
+    return {{1, 3}, {2, 4}};
   case ir::Intrinsic::reduce_tile: // the pool type and dimension are arguments 0 and 1
     return {{2, 4}, {3, 5}};
   default:

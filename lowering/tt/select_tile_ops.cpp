@@ -112,6 +112,7 @@ public:
 
   Stmt run(const Stmt& body) {
     Stmt out = walk(*as<Block>(body));
+    sel_.check_fpu_exp_args(out);
     if (!sel_.used_reduction())
       return out;
     // The scaler tile arrives once per core and stays at the front of its CB until the end.

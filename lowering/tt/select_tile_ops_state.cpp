@@ -79,6 +79,7 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
     }
   }
   analyze_precision(kernel, defs.defs);
+  analyze_fpu_exp_args(defs.defs);
 }
 
 // ---- what a value holds outside row / column 0 --------------------------------------------------

@@ -249,6 +249,20 @@ private:
   void reduce_tile(bool is_max, bool row, const Val& v, int slot);
   const std::string& scaler() const;
   ir::Expr bits(const ir::Expr& scalar) const;
+
+  // ---- an approximate exp's argument `x - bcast_col(y)` on the FPU (select_tile_ops_fpu_exp.cpp)
+public:
+  /// Throws an internal error when a CB the FPU subtraction read as `x` is also copied into DST
+  /// (it would then reach copy_tile through SrcA, truncated to TF32).
+  void check_fpu_exp_args(const ir::Stmt& body) const;
+
+private:
+  void analyze_fpu_exp_args(const std::vector<std::pair<std::string, ir::Expr>>& defs);
+  /// exp(x - bcast_col(y)) for one of fpu_exps_: sub_tiles_bcast<COL> from x's CB and y's into
+  /// DST, then exp_tile<true> there; null when x or y is not in its CB.
+  Val fpu_exp(const ir::Call& exp);
+  std::set<const ir::Call*> fpu_exps_;
+  std::set<std::string> fpu_read_cbs_; // the x's CBs the subtraction read
 };
 
 } // namespace tk::lower::tt
