@@ -222,7 +222,7 @@ Val TileSelector::select(const Expr& e) {
   if (!op)
     throw InternalError("internal error: select-tile-ops: no TT primitive for " + print(e));
   if (c->fn == Intrinsic::tile_exp && exp_approx_ && !accurate_exps_.count(c))
-    op = approx_exp(*c); // exp_tile<true>, unclamped where proved (select_tile_ops_exp.cpp)
+    op = approx_exp(*c);  // exp_tile<true>, unclamped where proved (select_tile_ops_exp.cpp)
   if (fpu_exps_.count(c)) // its argument subtracted on the FPU (select_tile_ops_fpu_exp.cpp)
     if (Val v = fpu_exp(*c))
       return v;
