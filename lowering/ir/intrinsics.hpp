@@ -204,6 +204,10 @@ namespace tk::ir {
   X(exp_tile_approx, "exp_tile.approx", "slot", void, writes, "api/compute/eltwise_unary/exp.h")   \
   X(exp_tile_init_approx, "exp_tile_init.approx", "", void, init,                                  \
     "api/compute/eltwise_unary/exp.h")                                                             \
+  /* exp_tile / recip_tile on VectorMode::C (faces 0 and 2): a value read only in column 0         \
+     (lowering/tt/column_zero_reads.hpp) */                                                        \
+  X(exp_tile_col, "exp_tile.col", "slot", void, writes, "api/compute/eltwise_unary/exp.h")         \
+  X(recip_tile_col, "recip_tile.col", "slot", void, writes, "api/compute/eltwise_unary/recip.h")   \
   X(where_tile, "where_tile", "dformat slot slot slot slot", void, writes,                         \
     "api/compute/eltwise_unary/where.h")                                                           \
   /* CPU element forms of the masks: 1.0 where the comparison holds, else 0.0; a select */         \

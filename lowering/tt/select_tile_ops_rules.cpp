@@ -4,6 +4,7 @@
 
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
+#include "lowering/tt/column_zero_reads.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -223,6 +224,8 @@ Val TileSelector::select(const Expr& e) {
     throw InternalError("internal error: select-tile-ops: no TT primitive for " + print(e));
   if (c->fn == Intrinsic::tile_exp && exp_approx_ && !accurate_exps_.count(c))
     op = Intrinsic::exp_tile_approx; // exp_tile<true> (select_tile_ops_exp.cpp)
+  if (column_only_.count(c))         // read only in column 0: faces 0 and 2 (column_zero_reads.hpp)
+    op = column_call(*op).value_or(*op);
   Val v = select(c->args[0]);
   to_dst(v);
   if (is_scalar_op(c->fn))

@@ -4,6 +4,7 @@
 
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
+#include "lowering/tt/column_zero_reads.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -38,6 +39,7 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
   exp_approx_ = options(p).exp_approx_mode;
   if (exp_approx_)
     accurate_exps_ = exps_rescaling_carried(kernel);
+  column_only_ = column_zero_reads(kernel).calls;
   split_sums_ = fp32_acc_ && !economy_;
   std::map<std::string, std::string> counts = tile_count_vars(kernel);
   for (const Tensor& t : p.tensors) {

@@ -181,6 +181,9 @@ private:
   // @options(exp_approx_mode): tile.exp is exp_tile<true> but for these (exps_rescaling_carried).
   bool exp_approx_ = false;
   std::set<const ir::Call*> accurate_exps_;
+  // The calls whose result is read only in column 0 (column_zero_reads): their SFPU call, where
+  // it takes a vector_mode (column_call), runs on VectorMode::C.
+  std::set<const ir::Call*> column_only_;
   std::set<std::string> exact_;      // variables whose values bf16 holds (analyze_precision)
   int next_slot_ = 0, capacity_ = 8, // next_slot_: the slots [0, next_slot_) written this section
       temps_ = 0, dest_temps_ = 0;
