@@ -230,9 +230,10 @@ private:
     const std::int64_t tiles = c.fn == Intrinsic::matmul_block
                                    ? as<IntImm>(c.args[6])->value * as<IntImm>(c.args[7])->value
                                    : 1;
-    const double cycles = timing::tile_op_cycles(arch_, cls, phases_, bytes,
-                                                 lower::tt::sfpu_cost_name(c.fn), fp32_dst_) *
-                          static_cast<double>(tiles);
+    const double cycles =
+        (cls == timing::TileOp::Sfpu ? lower::tt::sfpu_cycles(arch_, c.fn, fp32_dst_)
+                                     : timing::tile_op_cycles(arch_, cls, phases_, bytes)) *
+        static_cast<double>(tiles);
     Counts::Op& op = out.ops.try_emplace(sdk_name(c), Counts::Op{cls}).first->second;
     op.count += tiles;
     op.cycles += cycles;

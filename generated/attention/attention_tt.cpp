@@ -53,7 +53,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   // The Q chunk rule: its inputs fixed at compile time (chunk-rows, price-q-chunk), in
   // tt.q_chunk's order (tk::tt_host::q_chunk_limits).
   const tk::tt_host::QChunkLimits tk_q_chunk_limits =
-      tk::tt_host::q_chunk_limits(64, 32, 8, 3692, 213, 2048, 66100);
+      tk::tt_host::q_chunk_limits(64, 32, 8, 3546, 213, 2048, 66100);
   const std::uint32_t St = S / 32u;
   const std::uint32_t Dt = D / 32u;
   const std::uint32_t q = tk::tt_host::q_chunk(H, St, Dt, tk_q_chunk_limits);

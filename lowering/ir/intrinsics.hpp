@@ -214,6 +214,10 @@ namespace tk::ir {
   /* pack.h pack_relu_config(ReluType::ZERO_RELU) / (ReluType::NO_RELU): the packer's ReLU */      \
   X(pack_relu_on, "pack_relu_config.zero_relu", "", void, init, "")                                \
   X(pack_relu_off, "pack_relu_config.no_relu", "", void, init, "")                                 \
+  /* exp_tile / recip_tile on VectorMode::C (faces 0 and 2): a value read only in column 0         \
+     (lowering/tt/column_zero_reads.hpp) */                                                        \
+  X(exp_tile_col, "exp_tile.col", "slot", void, writes, "api/compute/eltwise_unary/exp.h")         \
+  X(recip_tile_col, "recip_tile.col", "slot", void, writes, "api/compute/eltwise_unary/recip.h")   \
   X(where_tile, "where_tile", "dformat slot slot slot slot", void, writes,                         \
     "api/compute/eltwise_unary/where.h")                                                           \
   /* CPU element forms of the masks: 1.0 where the comparison holds, else 0.0; a select */         \

@@ -1,5 +1,6 @@
 #include "lowering/tt/call_cost.hpp"
 
+#include "lowering/tt/column_zero_reads.hpp"
 #include "lowering/tt/target.hpp"
 #include "support/diagnostics.hpp"
 
@@ -120,11 +121,19 @@ double fpu_call_cycles(const Program& p, const Call& c, int phases) {
 std::string_view sfpu_cost_name(Intrinsic fn) {
   // exp_tile<true> as ttgen emits it (ClampToNegative, 8 rows a face) is the emulator's
   // "exp_approx" (runtime/tt/src/exp_approx.cpp, exp_approx_tile), the unclamped 32-row form
-  // (exp_tile.approx_noclamp) its "exp_approx_noclamp_32"; every other SFPU call is charged by its
-  // SDK name.
+  // (exp_tile.approx_noclamp) its "exp_approx_noclamp_32", a call on VectorMode::C its RC call's
+  // name; every other SFPU call is charged by its SDK name.
   if (fn == Intrinsic::exp_tile_approx_noclamp)
     return "exp_approx_noclamp_32";
+  if (const std::optional<Intrinsic> rc = rc_call(fn))
+    return to_string(*rc);
   return fn == Intrinsic::exp_tile_approx ? "exp_approx" : to_string(fn);
+}
+
+double sfpu_cycles(const timing::Arch& a, Intrinsic fn, bool fp32_dst) {
+  if (rc_call(fn))
+    return timing::sfpu_call_cycles(a, sfpu_cost_name(fn), fp32_dst, timing::SfpuMode::C);
+  return timing::sfpu_tile_cycles(a, sfpu_cost_name(fn), fp32_dst); // its table figure
 }
 
 double math_thread_cycles(const Program& p, const Call& c, int phases) {
@@ -166,9 +175,7 @@ double math_thread_cycles(const Program& p, const Call& c, int phases) {
     return a.init_call.value;
   if (writes_dst(c.fn)) {
     const double fpu = fpu_call_cycles(p, c, phases);
-    return fpu >= 0 ? fpu
-                    : timing::tile_op_cycles(a, tile_op_class(c), phases, 0, sfpu_cost_name(c.fn),
-                                             dst_fp32(p));
+    return fpu >= 0 ? fpu : sfpu_cycles(a, c.fn, dst_fp32(p));
   }
   return 0;
 }

@@ -28,10 +28,16 @@ rt::emu::timing::TileOp tile_op_class(const ir::Call& c);
 double math_thread_cycles(const ir::Program& p, const ir::Call& c, int phases);
 
 /// The name the timing model's SFPU table charges SFPU call `fn` under (timing::sfpu_tile_cycles):
-/// its SDK name, but "exp_approx" for exp_tile<true> (exp_tile.approx) and
+/// its SDK name, but "exp_approx" for exp_tile<true> (exp_tile.approx),
 /// "exp_approx_noclamp_32" for exp_tile<true, false, InputClamping::None, 32>
-/// (exp_tile.approx_noclamp).
+/// (exp_tile.approx_noclamp) and the RC call's for a call on VectorMode::C (exp_tile.col is
+/// exp_tile).
 std::string_view sfpu_cost_name(ir::Intrinsic fn);
+
+/// The cycles of SFPU call `fn` on one tile (timing::sfpu_call_cycles), as the emulator charges
+/// it: a call on VectorMode::C (column_zero_reads.hpp's column_call) runs faces 0 and 2
+/// (timing::sfpu_call_cycles), every other call costs its table figure (sfpu_tile_cycles).
+double sfpu_cycles(const rt::emu::timing::Arch& a, ir::Intrinsic fn, bool fp32_dst);
 
 /// A non-matmul FPU call that unpacks CB tiles (copy_tile, transpose_wh_tile, unary_bcast,
 /// add/sub/mul_tiles and their broadcasts, reduce_tile): timing::fpu_call_cycles with its CBs'

@@ -79,6 +79,10 @@ Stmt init_for(const Call& c, const std::string& ocb) {
     return mk(Intrinsic::exp_tile_init_approx, {});
   case Intrinsic::exp_tile_approx_noclamp:
     return mk(Intrinsic::exp_tile_init_approx_noclamp, {});
+  case Intrinsic::exp_tile_col: // the call's init, whatever the vector mode
+    return mk(Intrinsic::exp_tile_init, {});
+  case Intrinsic::recip_tile_col:
+    return mk(Intrinsic::recip_tile_init, {});
   default:
     break;
   }

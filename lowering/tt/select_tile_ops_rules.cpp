@@ -4,6 +4,7 @@
 
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
+#include "lowering/tt/column_zero_reads.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -226,6 +227,8 @@ Val TileSelector::select(const Expr& e) {
   if (fpu_exps_.count(c)) // its argument subtracted on the FPU (select_tile_ops_fpu_exp.cpp)
     if (Val v = fpu_exp(*c))
       return v;
+  if (column_only_.count(c))         // read only in column 0: faces 0 and 2 (column_zero_reads.hpp)
+    op = column_call(*op).value_or(*op);
   Val v = select(c->args[0]);
   to_dst(v);
   if (is_scalar_op(c->fn))

@@ -5,6 +5,7 @@
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/tt/prove_nonpositive.hpp"
+#include "lowering/tt/column_zero_reads.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>
@@ -41,6 +42,7 @@ TileSelector::TileSelector(Program& p, const Function& kernel, Diagnostics& diag
     accurate_exps_ = exps_rescaling_carried(kernel);
     nonpositive_exps_ = exps_of_nonpositive(kernel);
   }
+  column_only_ = column_zero_reads(kernel).calls;
   split_sums_ = fp32_acc_ && !economy_;
   std::map<std::string, std::string> counts = tile_count_vars(kernel);
   for (const Tensor& t : p.tensors) {

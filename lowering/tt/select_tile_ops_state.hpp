@@ -186,6 +186,9 @@ private:
   /// The approximate exp `c` selects: exp_tile.approx_noclamp where its argument is proved at
   /// most 0, else exp_tile.approx (select_tile_ops_exp.cpp).
   ir::Intrinsic approx_exp(const ir::Call& c) const;
+  // The calls whose result is read only in column 0 (column_zero_reads): their SFPU call, where
+  // it takes a vector_mode (column_call), runs on VectorMode::C.
+  std::set<const ir::Call*> column_only_;
   std::set<std::string> exact_;      // variables whose values bf16 holds (analyze_precision)
   int next_slot_ = 0, capacity_ = 8, // next_slot_: the slots [0, next_slot_) written this section
       temps_ = 0, dest_temps_ = 0;

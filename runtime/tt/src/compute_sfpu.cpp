@@ -4,6 +4,7 @@
 // sfpu_tile_cycles: the architecture's sfpu_tile table). Without the arithmetic
 // (TK_EMULATOR_MATH=off) only the checks and the timing run.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -16,9 +17,30 @@ namespace tk::rt::emu {
 using namespace compute_detail;
 
 namespace {
-// The SFPU op `op` on every element of `d`.
-void sfpu_math(Unary op, Tile& d, float p, float p1, float p2) {
-  for (float& v : d) {
+// The faces (16x16, in the tile's face order) an SFPU call on VectorMode `m` writes: tt-llk's
+// _llk_math_eltwise_{unary,binary}_sfpu_params_ runs the kernel (its ITERATIONS rows: one face)
+// on faces 0-3 on RC, on 0 and 1 on R, on 0 and 2 on C (the tile's left 16 columns) and once, on
+// face 0, on None; the faces it skips keep what DST held, as on the chip.
+std::array<bool, 4> sfpu_faces(timing::SfpuMode m) {
+  switch (m) {
+  case timing::SfpuMode::RC:
+    return {true, true, true, true};
+  case timing::SfpuMode::R:
+    return {true, true, false, false};
+  case timing::SfpuMode::C:
+    return {true, false, true, false};
+  case timing::SfpuMode::None:
+    break;
+  }
+  return {true, false, false, false};
+}
+
+// The SFPU op `op` on every element of the faces `faces` of `d`.
+void sfpu_math(Unary op, Tile& d, float p, float p1, float p2, const std::array<bool, 4>& faces) {
+  for (int e = 0; e < 1024; ++e) {
+    if (!faces[e / 256])
+      continue;
+    float& v = d[e];
     const float x = v;
     switch (op) {
     case Unary::Exp:
@@ -159,7 +181,7 @@ void unary_tile(Unary op, std::uint32_t idst, float p, float p1, float p2, int v
   Compute c = ctx("SFPU op");
   Tile& d = dst_tile(c, "SFPU op", idst);
   if (math_on())
-    sfpu_math(op, d, p, p1, p2);
+    sfpu_math(op, d, p, p1, p2, sfpu_faces(mode));
   store(c, d);
   // The counter names are the SDK's calls without "_tile", the names of the cost table
   // (timing::sfpu_tile_cycles).
@@ -189,8 +211,11 @@ void dst_binary_tile(DstBinary op, std::uint32_t idst0, std::uint32_t idst1, std
   const Tile& a = dst_tile(c, name, idst0);
   const Tile& b = dst_tile(c, name, idst1);
   Tile& o = dst_tile(c, name, odst);
-  // Element by element: o may be a or b.
+  // Element by element over the mode's faces (o may be a or b); the others keep o's values.
+  const std::array<bool, 4> faces = sfpu_faces(mode);
   for (int i = 0; i < 1024 && math_on(); ++i) {
+    if (!faces[i / 256])
+      continue;
     switch (op) {
     case DstBinary::Max:
       o[i] = std::max(a[i], b[i]);

@@ -577,8 +577,8 @@ void kernel_main() {
         sub_binary_tile(0, 1, 0);
         sub_binary_tile(2, 3, 2);
         exp_tile_init();
-        exp_tile(0);
-        exp_tile(2);
+        exp_tile(0, (int)VectorMode::C);
+        exp_tile(2, (int)VectorMode::C);
         tile_regs_commit();
         tile_regs_wait();
         cb_reserve_back(cb_c, 2);
@@ -594,7 +594,7 @@ void kernel_main() {
         sub_binary_tile_init();
         sub_binary_tile(0, 1, 0);
         exp_tile_init();
-        exp_tile(0);
+        exp_tile(0, (int)VectorMode::C);
         tile_regs_commit();
         tile_regs_wait();
         cb_reserve_back(cb_c, 1);
@@ -1134,8 +1134,8 @@ void kernel_main() {
         sub_binary_tile(0, 1, 0);
         sub_binary_tile(2, 3, 2);
         exp_tile_init();
-        exp_tile(0);
-        exp_tile(2);
+        exp_tile(0, (int)VectorMode::C);
+        exp_tile(2, (int)VectorMode::C);
         tile_regs_commit();
         tile_regs_wait();
         cb_reserve_back(cb_c, 2);
@@ -1151,7 +1151,7 @@ void kernel_main() {
         sub_binary_tile_init();
         sub_binary_tile(0, 1, 0);
         exp_tile_init();
-        exp_tile(0);
+        exp_tile(0, (int)VectorMode::C);
         tile_regs_commit();
         tile_regs_wait();
         cb_reserve_back(cb_c, 1);
@@ -1522,8 +1522,8 @@ void kernel_main() {
         sub_binary_tile(0, 1, 0);
         sub_binary_tile(2, 3, 2);
         exp_tile_init();
-        exp_tile(0);
-        exp_tile(2);
+        exp_tile(0, (int)VectorMode::C);
+        exp_tile(2, (int)VectorMode::C);
         tile_regs_commit();
         tile_regs_wait();
         cb_reserve_back(cb_c, 2);
@@ -1539,7 +1539,7 @@ void kernel_main() {
         sub_binary_tile_init();
         sub_binary_tile(0, 1, 0);
         exp_tile_init();
-        exp_tile(0);
+        exp_tile(0, (int)VectorMode::C);
         tile_regs_commit();
         tile_regs_wait();
         cb_reserve_back(cb_c, 1);
@@ -1803,7 +1803,7 @@ void kernel_main() {
         tile_regs_acquire();
         copy_tile(cb_l, 0, 0);
         recip_tile_init();
-        recip_tile(0);
+        recip_tile(0, (int)VectorMode::C);
         tile_regs_commit();
         tile_regs_wait();
         cb_reserve_back(cb_tmp0, 1);

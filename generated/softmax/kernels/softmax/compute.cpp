@@ -210,7 +210,7 @@ void kernel_main() {
     copy_tile(cb_sum0, 0, 0);
     cb_pop_front(cb_sum0, 1);
     recip_tile_init();
-    recip_tile(0);
+    recip_tile(0, (int)VectorMode::C);
     tile_regs_commit();
     tile_regs_wait();
     cb_reserve_back(cb_r, 1);
