@@ -14,7 +14,7 @@
 // charges), `dst_handoff` per tile_regs_acquire / commit, `sync_call` per cb_wait_front /
 // cb_pop_front (the pack thread's calls are not the math thread's). Each piece's two prices give
 // its line, within a cycle at D = 64 and D = 128: per_tile = (c(4) - c(2)) / 2, fixed = (c(2) +
-// c(4)) / 2 - 3 per_tile. docs/lowering.md, "The step costs from the timing model's table".
+// c(4)) / 2 - 3 per_tile. docs/lowering.md, "Single key steps in the rule".
 #pragma once
 
 #include "lowering/ir/module.hpp"
