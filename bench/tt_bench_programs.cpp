@@ -9,6 +9,10 @@
 #include "attention_bfp8.hpp"
 #include "attention_flash.hpp"
 #include "attention_hifi2.hpp"
+#include "attention_hifi2_q1.hpp"
+#include "attention_hifi2_q2.hpp"
+#include "attention_hifi2_q4.hpp"
+#include "attention_hifi2_q8.hpp"
 #include "attention_q1.hpp"
 #include "attention_q2.hpp"
 #include "attention_q4.hpp"
@@ -83,6 +87,11 @@ const Program kProgramTable[] = {
     // bench/attention_hifi2.tk: the rule's q at HiFi2, the fidelity of TTNN's published
     // FlashAttention figures (docs/bench.md, "Like for like").
     {"attention_hifi2", true, Family::attention, "bf16", "fp32", "2HSSD", "HiFi2"},
+    // bench/attention_hifi2_q1.tk ... q8.tk: attention_hifi2 with the Q chunk fixed at 1, 2, 4, 8.
+    {"attention_hifi2_q1", true, Family::attention, "bf16", "fp32", "2HSSD", "HiFi2"},
+    {"attention_hifi2_q2", true, Family::attention, "bf16", "fp32", "2HSSD", "HiFi2"},
+    {"attention_hifi2_q4", true, Family::attention, "bf16", "fp32", "2HSSD", "HiFi2"},
+    {"attention_hifi2_q8", true, Family::attention, "bf16", "fp32", "2HSSD", "HiFi2"},
     // baselines/flash_ttnn.cpp: ttnn's causal SDPA prefill program (docs/baselines.md,
     // "FlashAttention"), HiFi2 and a bf16 DST as the published figures; --chunks q,k.
     {"flash_ttnn", false, Family::attention, "bf16", "bf16", "2HSSD", "HiFi2"},
@@ -444,6 +453,14 @@ RunResult run_attention(Device& device, const Program& p, std::int64_t H, std::i
     tk::gen::attention_q8::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "attention_hifi2")
     tk::gen::attention_hifi2::run_tt(device, qv, kv, vv, scale, ov);
+  else if (name == "attention_hifi2_q1")
+    tk::gen::attention_hifi2_q1::run_tt(device, qv, kv, vv, scale, ov);
+  else if (name == "attention_hifi2_q2")
+    tk::gen::attention_hifi2_q2::run_tt(device, qv, kv, vv, scale, ov);
+  else if (name == "attention_hifi2_q4")
+    tk::gen::attention_hifi2_q4::run_tt(device, qv, kv, vv, scale, ov);
+  else if (name == "attention_hifi2_q8")
+    tk::gen::attention_hifi2_q8::run_tt(device, qv, kv, vv, scale, ov);
   else if (name == "flash_ttnn" || name == "flash_ttnn_bfp8") {
     const tk::baselines::FlashShape fs{static_cast<std::uint32_t>(H), static_cast<std::uint32_t>(S),
                                        static_cast<std::uint32_t>(D)};

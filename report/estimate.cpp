@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
 
 namespace tk::report {
@@ -61,15 +62,16 @@ std::optional<double> eval(const Expr& e, const Env& env,
           a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22]));
     }
     if (c->fn == Intrinsic::tt_q_chunk) { // the Q chunk rule, as the host calls it
-      std::int64_t a[10];
-      for (std::size_t k = 0; k < 10; ++k) {
+      std::int64_t a[3 + tk::tt_host::kQChunkArgs];
+      if (c->args.size() != std::size(a))
+        return std::nullopt;
+      for (std::size_t k = 0; k < std::size(a); ++k) {
         std::optional<double> x = eval(c->args[k], env, args);
         if (!x)
           return std::nullopt;
         a[k] = static_cast<std::int64_t>(*x);
       }
-      const tk::tt_host::QChunkLimits l =
-          tk::tt_host::q_chunk_limits(a[3], a[4], a[5], a[6], a[7], a[8], a[9]);
+      const tk::tt_host::QChunkLimits l = tk::tt_host::q_chunk_limits(a + 3);
       return static_cast<double>(tk::tt_host::choose_q_chunk(a[0], a[1], a[2], l));
     }
     if (c->fn == Intrinsic::get_arg_val && args) {

@@ -276,11 +276,15 @@ namespace tk::ir {
     "const int int int const const const const const const const const const const const const "   \
     "const const const const const const const",                                                   \
     i32, pure, "")                                                                                 \
-  /* the Q chunk rule (include/tilekit/q_chunk.hpp), on the host: H, St, Dt, then its limits:      \
-     the cores, the Q window's pages, the largest chunk, a key step's compute cycles (fixed, per   \
-     tile of D), a page's bytes, one NoC's DRAM bytes per 1000 cycles */                           \
-  X(tt_q_chunk, "tt.q_chunk", "int int int const const const const const const const", i32, pure,  \
-    "")                                                                                            \
+  /* the Q chunk rule (include/tilekit/q_chunk.hpp), on the host: H, St, Dt, then its limits       \
+     (tk::tt_host::q_chunk_limits): the cores, the Q window's pages, the largest chunk, a page's   \
+     bytes, one NoC's DRAM bytes per 1000 cycles, the key tiles of a chunk step, then for q = 1,   \
+     2, 4, 8 the cycles (fixed, per tile of D) of the item, a chunk, a single, a diagonal step */  \
+  X(tt_q_chunk, "tt.q_chunk",                                                                      \
+    "int int int const const const const const const const const const const const const const "   \
+    "const const const const const const const const const const const const const const const "   \
+    "const const const const const const const const const const",                                 \
+    i32, pure, "")                                                                                 \
   /* the reduce scaler tile at an L1 address: a packed bf16 pair in row 0 of each face */          \
   X(fill_scaler_tile, "fill_scaler_tile", "int int", void, writes, "")                             \
   /* a tril / triu tile at an L1 address (reader template): 1.0 where row - column >= (<=) the     \

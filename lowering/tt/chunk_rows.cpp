@@ -5,6 +5,8 @@
 #include "lowering/tt/cb_tile_args.hpp"
 #include "lowering/tt/target.hpp"
 
+#include "include/tilekit/q_chunk.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -91,10 +93,11 @@ Expr retype(const Expr& e, Type t) {
   return nullptr;
 }
 
-// The largest chunk the Q chunk rule considers (the row state's CBs hold that many rows). The
-// rule's step costs (include/tilekit/q_chunk.hpp, QChunkLimits::step_fixed, step_per_tile) are
-// left 0 here: price-q-chunk prices the compute kernel's key step once the later stages have
-// written it (docs/lowering.md, "The rule for q").
+// The largest chunk the Q chunk rule considers (the row state's CBs hold that many rows; the
+// rule's costs are given for q = 1, 2, 4, 8, its divisors). The rule's compute costs
+// (include/tilekit/q_chunk.hpp, QChunkLimits::keys and costs) are left 0 here: price-q-chunk
+// prices the compute kernel's pieces once the later stages have written them (docs/lowering.md,
+// "The rule for q").
 constexpr std::int64_t kMaxQ = 8;
 
 // The window of the row index holds the chunk's rows one after the other: every tile index a
@@ -392,11 +395,18 @@ private:
     const Grid g = tt::option_grid(p_);
     const arch::ArchSpec& a = tt::arch_of(p_);
     const auto k = [](std::int64_t v) { return int_imm(v); };
-    return call(
-        Intrinsic::tt_q_chunk,
-        {heads, var(extent, t), var(dt, t), k(g.x * g.y), k(window_), k(kMaxQ), k(0), k(0),
-         k(page_),
-         k(static_cast<std::int64_t>(a.dram_read_total_bytes_per_cycle.value * 1000 + 0.5))});
+    // The key tiles of a chunk step and the compute costs are price-q-chunk's (0 until then).
+    std::vector<Expr> args{
+        heads,
+        var(extent, t),
+        var(dt, t),
+        k(g.x * g.y),
+        k(window_),
+        k(kMaxQ),
+        k(page_),
+        k(static_cast<std::int64_t>(a.dram_read_total_bytes_per_cycle.value * 1000 + 0.5))};
+    args.resize(3 + tk::tt_host::kQChunkArgs, k(0));
+    return call(Intrinsic::tt_q_chunk, std::move(args));
   }
 
   // The row window's read for the chunk: q rows of W / q pages, row r at the page of row

@@ -2,11 +2,15 @@
 
 #include "lowering/ir/fold.hpp"
 #include "lowering/ir/util.hpp"
+#include "lowering/ir/visitor.hpp"
 #include "lowering/tt/call_cost.hpp"
 #include "lowering/tt/chunk_keys.hpp"
 #include "lowering/tt/target.hpp"
 
+#include "include/tilekit/q_chunk.hpp"
+
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -16,9 +20,10 @@ namespace {
 
 using namespace tk::ir;
 
-// The argument positions of tt.q_chunk (lowering/ir/intrinsics.hpp): H, St, Dt, cores, W, max q,
-// the step's fixed cycles, its cycles per tile of D, a page, the DRAM rate.
-constexpr std::size_t kStepFixedArg = 6, kStepPerTileArg = 7;
+// The argument positions of tt.q_chunk (lowering/ir/intrinsics.hpp): H, St, Dt, then
+// tk::tt_host::q_chunk_limits' order: cores, W, max q, a page, the DRAM rate, the key tiles of a
+// chunk step, then the costs of q = 1, 2, 4, 8.
+constexpr std::size_t kKeysArg = 3 + 5;
 
 // Integer values of the names in scope; nullopt for a value the price does not need (a loop
 // variable, a float's bits, an address).
@@ -73,46 +78,31 @@ Env host_values(const Function& host, const Decl& q, std::int64_t Dt, std::int64
   return env;
 }
 
-// The compute kernel's first key loop over the chunk's rows (peel-mask's loop below the
-// diagonal): a loop of role reduction with, right in its body, a loop whose count is made of the
-// host's q (chunk-rows' `for qr in 0 .. q`, fission-rows' pieces, batch-rows' batches `.. q / 4`),
-// with the lets in scope before it, taken in order.
-struct FindStep {
-  const std::string& q;
+// The compute kernel's loop over its work items (role per_core), with the lets in scope before it,
+// taken in order (a runtime arg takes the host's let of its name).
+struct FindItems {
   const Env& host;
   Env env;
-  const For* step = nullptr;
-
-  static bool over_rows(const For& key, const std::string& q) {
-    const Block* b = as<Block>(key.body);
-    return b && std::any_of(b->stmts.begin(), b->stmts.end(), [&](const Stmt& s) {
-             const For* f = as<For>(s);
-             return f && ir::mentions(f->extent, q);
-           });
-  }
+  const For* items = nullptr;
 
   void walk(const Stmt& s) {
-    if (step)
+    if (items)
       return;
     if (const Block* b = as<Block>(s)) {
       for (const Stmt& x : b->stmts)
         walk(x);
     } else if (const Decl* d = as<Decl>(s)) {
-      // a runtime arg takes the host's let of its name
       const Call* c = as<Call>(d->value);
       if (c && c->fn == Intrinsic::get_arg_val && host.count(d->name))
         env[d->name] = host.at(d->name);
       else
         env[d->name] = eval(d->value, env);
     } else if (const For* f = as<For>(s)) {
-      if (f->role == ForRole::reduction && over_rows(*f, q)) {
-        step = f;
+      if (f->role == ForRole::per_core) {
+        items = f;
         return;
       }
-      // The work items' loop at its first item: a chunk whose rows all lie below S, so a guard
-      // of block-products' (the batch's last row not clamped) holds, as on every chunk but S's
-      // last; any other loop's index is unknown.
-      env[f->var] = f->role == ForRole::per_core ? std::optional<std::int64_t>(0) : std::nullopt;
+      env[f->var] = std::nullopt; // any other loop's index is unknown
       walk(f->body);
     } else if (const IfThenElse* i = as<IfThenElse>(s)) {
       walk(i->then_case);
@@ -121,6 +111,20 @@ struct FindStep {
     }
   }
 };
+
+// Whether `s` refers to one of the CBs named in `names` (a CB is a Ref, not a Var).
+bool reads_cb(const Stmt& s, const std::vector<std::string>& names) {
+  struct Finder : Visitor {
+    const std::vector<std::string>& names;
+    bool found = false;
+    explicit Finder(const std::vector<std::string>& n) : names(n) {}
+    void visit_node(const Ref& r) override {
+      found = found || std::find(names.begin(), names.end(), r.name) != names.end();
+    }
+  } finder{names};
+  finder.visit(s);
+  return finder.found;
+}
 
 // The unpack/math thread's cycles of `s`, its loops' counts evaluated in `env`; nullopt when a
 // count or a condition is not known.
@@ -177,31 +181,108 @@ std::optional<double> price(const Program& p, const Stmt& s, Env& env, int phase
 
 namespace tt {
 
-std::optional<double> key_step_cycles(const Program& p, std::int64_t Dt) {
+namespace {
+
+// The compute kernel's work item at the host's lets for q and Dt (St 64): its body, the lets in
+// scope before it, the item's index set to `w`, and the fidelity's phases.
+struct ItemContext {
+  const Stmt* stmt = nullptr; // the body, as a statement
+  const Block* body = nullptr;
+  Env env;
+  int phases = 0;
+};
+
+std::optional<ItemContext> item_context(const Program& p, std::int64_t q, std::int64_t Dt,
+                                        std::int64_t w) {
   const Function* host = ir::find_function(p, FuncKind::host);
   const Function* compute = ir::find_function(p, FuncKind::compute);
-  const Decl* q = host ? rule_let(*host) : nullptr;
-  if (!q || !compute)
+  const Decl* rule = host ? rule_let(*host) : nullptr;
+  if (!rule || !compute)
     return std::nullopt;
   const std::optional<MathFidelity> fidelity = math_fidelity_option(p);
   if (!fidelity)
     return std::nullopt;
-  const int phases = static_cast<int>(*fidelity) + 1; // LoFi 1 ... HiFi4 4
-  // A chunk of as many rows as DST holds tiles: batch-rows' largest batch, where a row's share of
-  // the sections' inits, reconfigurations and waits stops falling.
-  const std::int64_t rows = dst_capacity(p, dst_fp32(p));
-  const Env host_env = host_values(*host, *q, Dt, rows);
-  FindStep find{q->name, host_env, {}};
+  const Env host_env = host_values(*host, *rule, Dt, q);
+  FindItems find{host_env, {}};
   find.walk(compute->body);
-  if (!find.step)
+  const Block* body = find.items ? as<Block>(find.items->body) : nullptr;
+  if (!body)
     return std::nullopt;
-  Env env = find.env;
-  env[find.step->var] = 0;
-  const std::optional<double> step = price(p, find.step->body, env, phases);
-  if (!step)
+  ItemContext out{&find.items->body, body, find.env,
+                  static_cast<int>(*fidelity) + 1}; // LoFi 1 ... HiFi4 4
+  out.env[find.items->var] = w;
+  return out;
+}
+
+} // namespace
+
+std::optional<double> q_work_item_cycles(const Program& p, std::int64_t q, std::int64_t Dt,
+                                         std::int64_t w) {
+  std::optional<ItemContext> item = item_context(p, q, Dt, w);
+  if (!item)
+    return std::nullopt;
+  return price(p, *item->stmt, item->env, item->phases);
+}
+
+std::optional<QItemPrices> q_item_prices(const Program& p, std::int64_t q, std::int64_t Dt) {
+  // The first item: chunk 0 of head 0, whose rows all lie below S (St is 64), so a guard of
+  // block-products' (the batch's last row not clamped) holds, as on every chunk but S's last.
+  std::optional<ItemContext> item = item_context(p, q, Dt, 0);
+  if (!item)
+    return std::nullopt;
+  const Block* body = item->body;
+  Env& env = item->env;
+  const int phases = item->phases;
+  std::vector<std::string> masks;
+  for (const CircularBuffer& cb : p.cbs)
+    if (cb.role == CBRole::mask)
+      masks.push_back(cb.name);
+  QItemPrices out;
+  std::optional<double> chunk, single, diagonal;
+  for (const Stmt& s : body->stmts) {
+    const For* f = as<For>(s);
+    if (f && f->role == ForRole::reduction) { // a key loop: one step, at its first key
+      Env it = env;
+      it[f->var] = eval(f->min, env).value_or(0);
+      const std::optional<double> step = price(p, f->body, it, phases);
+      if (!step)
+        return std::nullopt;
+      const std::int64_t k = keys_per_step(*f);
+      if (k > 1) {
+        chunk = step;
+        out.keys = k;
+      } else if (reads_cb(f->body, masks)) {
+        diagonal = step;
+      } else {
+        single = step;
+      }
+      continue;
+    }
+    const std::optional<double> c = price(p, s, env, phases); // the item's own work
+    if (!c)
+      return std::nullopt;
+    out.item += *c;
+  }
+  // Without key chunks a chunk step is a single step; without peel-mask's diagonal loop a
+  // diagonal step is one like the others.
+  if (!single)
+    single = chunk ? std::nullopt : diagonal;
+  if (!single)
+    return std::nullopt;
+  out.single = *single;
+  out.chunk = chunk.value_or(*single);
+  out.diagonal = diagonal.value_or(*single);
+  return out;
+}
+
+std::optional<double> key_step_cycles(const Program& p, std::int64_t Dt) {
+  // A chunk of as many rows as DST holds tiles: batch-rows' largest batch.
+  const std::int64_t rows = dst_capacity(p, dst_fp32(p));
+  const std::optional<QItemPrices> prices = q_item_prices(p, rows, Dt);
+  if (!prices)
     return std::nullopt;
   // chunk-keys' loop covers k key tiles an iteration: a key tile's step is its k-th part.
-  return *step / static_cast<double>(rows * keys_per_step(*find.step));
+  return prices->chunk / static_cast<double>(rows * prices->keys);
 }
 
 } // namespace tt
@@ -214,23 +295,39 @@ ir::Module price_q_chunk(const ir::Module& m, Diagnostics& diags) {
     const Decl* q = host ? rule_let(*host) : nullptr;
     if (!q)
       continue;
-    const std::optional<double> d64 = tt::key_step_cycles(p, 2), d128 = tt::key_step_cycles(p, 4);
-    if (!d64 || !d128)
-      throw InternalError("internal error: price-q-chunk: program '" + p.name +
-                          "' calls the Q chunk rule but its compute kernel has no key step over "
-                          "the chunk's rows to price");
-    const auto per_tile = static_cast<std::int64_t>((*d128 - *d64) / 2 + 0.5);
-    // The fixed cost centred between the two prices: each is then within a cycle of the integer
-    // line (half a cycle from rounding per_tile, twice over half the width, plus half from this).
-    const std::int64_t fixed =
-        static_cast<std::int64_t>((*d64 + *d128) / 2 - 3 * static_cast<double>(per_tile) + 0.5);
+    // For each q the rule can choose (1, 2, 4, 8), each piece's line through its prices at D = 64
+    // and D = 128: per_tile = (c(4) - c(2)) / 2, fixed centred between the two prices (each is
+    // then within a cycle of the integer line: half a cycle from rounding per_tile, twice over
+    // half the width, plus half from this).
+    std::vector<std::int64_t> costs;
+    std::int64_t keys = 1;
+    for (std::int64_t i = 0; i < tk::tt_host::kQChunkPriced; ++i) {
+      const std::int64_t qi = std::int64_t{1} << i;
+      const std::optional<tt::QItemPrices> d64 = tt::q_item_prices(p, qi, 2),
+                                           d128 = tt::q_item_prices(p, qi, 4);
+      if (!d64 || !d128)
+        throw InternalError("internal error: price-q-chunk: program '" + p.name +
+                            "' calls the Q chunk rule but its compute kernel has no key step over "
+                            "the chunk's rows to price");
+      keys = d64->keys;
+      for (double tt::QItemPrices::* piece :
+           {&tt::QItemPrices::item, &tt::QItemPrices::chunk, &tt::QItemPrices::single,
+            &tt::QItemPrices::diagonal}) {
+        const double c2 = (*d64).*piece, c4 = (*d128).*piece;
+        const auto per_tile = static_cast<std::int64_t>(std::floor((c4 - c2) / 2 + 0.5));
+        costs.push_back(static_cast<std::int64_t>(
+            std::floor((c2 + c4) / 2 - 3 * static_cast<double>(per_tile) + 0.5)));
+        costs.push_back(per_tile);
+      }
+    }
     std::vector<Stmt> stmts = as<Block>(host->body)->stmts;
     for (Stmt& s : stmts)
       if (const Decl* d = as<Decl>(s))
         if (const Call* c = as<Call>(d->value); c && c->fn == Intrinsic::tt_q_chunk) {
           std::vector<Expr> args = c->args;
-          args[kStepFixedArg] = int_imm(fixed);
-          args[kStepPerTileArg] = int_imm(per_tile);
+          args[kKeysArg] = int_imm(keys);
+          for (std::size_t i = 0; i < costs.size(); ++i)
+            args[kKeysArg + 1 + i] = int_imm(costs[i]);
           s = decl(d->name, d->type, call(c->fn, std::move(args), c->loc.range), s->loc.range);
         }
     host->body = block(std::move(stmts));

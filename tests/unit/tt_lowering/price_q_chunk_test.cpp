@@ -1,7 +1,7 @@
-// price-q-chunk (lowering/tt/price_q_chunk.hpp): the Q chunk rule's step costs are the timing
-// model's price of examples/attention.tk's compute kernel, one query row's key step below the
-// diagonal, not constants. The expectations are worked out from the table the emulator charges
-// (tk_emulator/timing_params.hpp, arch/wormhole_b0.hpp).
+// price-q-chunk (lowering/tt/price_q_chunk.hpp): the Q chunk rule's costs are the timing model's
+// price of the pieces of examples/attention.tk's compute kernel's work item, not constants. The
+// expectations are worked out from the table the emulator charges (tk_emulator/timing_params.hpp,
+// arch/wormhole_b0.hpp).
 #include "dsl/check.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/pipeline.hpp"
@@ -48,20 +48,62 @@ std::int64_t arg(const ir::Call& c, std::size_t i) {
   return ir::as<ir::IntImm>(c.args[i])->value;
 }
 
-// The host's step costs are the line through the priced key step at D = 64 and D = 128.
-TEST(PriceQChunk, TheRulesStepCostsAreTheKeyStepsPriceAtD64AndD128) {
+// The host's costs are, for q = 1, 2, 4, 8 and each piece of the work item (its own work, a chunk
+// step of 8 key tiles, a single and a diagonal key step, each for the chunk's q rows), the line
+// through the piece's prices at D = 64 and D = 128, within a cycle of each.
+TEST(PriceQChunk, TheRulesCostsAreThePiecesPricesAtD64AndD128) {
   const ir::Module m = attention();
   ASSERT_EQ(m.programs.size(), 1u);
   const ir::Program& p = m.programs[0];
   const ir::Call* c = rule(p);
   ASSERT_NE(c, nullptr);
-  const std::optional<double> d64 = tt::key_step_cycles(p, 2), d128 = tt::key_step_cycles(p, 4);
-  ASSERT_TRUE(d64 && d128);
-  const std::int64_t fixed = arg(*c, 6), per_tile = arg(*c, 7);
-  EXPECT_NEAR(static_cast<double>(fixed + 2 * per_tile), *d64, 1.0);
-  EXPECT_NEAR(static_cast<double>(fixed + 4 * per_tile), *d128, 1.0);
-  EXPECT_GT(fixed, 0);
-  EXPECT_GT(per_tile, 0);
+  ASSERT_EQ(c->args.size(), 41u);
+  EXPECT_EQ(arg(*c, 8), 8); // chunk-keys' k
+  for (std::int64_t i = 0; i < 4; ++i) {
+    const std::int64_t q = std::int64_t{1} << i;
+    const std::optional<tt::QItemPrices> d64 = tt::q_item_prices(p, q, 2),
+                                         d128 = tt::q_item_prices(p, q, 4);
+    ASSERT_TRUE(d64 && d128) << q;
+    EXPECT_EQ(d64->keys, 8);
+    const double prices[4][2] = {{d64->item, d128->item},
+                                 {d64->chunk, d128->chunk},
+                                 {d64->single, d128->single},
+                                 {d64->diagonal, d128->diagonal}};
+    for (std::size_t piece = 0; piece < 4; ++piece) {
+      const std::int64_t fixed = arg(*c, 9 + 8 * i + 2 * piece),
+                         per_tile = arg(*c, 10 + 8 * i + 2 * piece);
+      EXPECT_NEAR(static_cast<double>(fixed + 2 * per_tile), prices[piece][0], 1.0) << q << piece;
+      EXPECT_NEAR(static_cast<double>(fixed + 4 * per_tile), prices[piece][1], 1.0) << q << piece;
+      EXPECT_GT(per_tile, 0) << q << piece;
+    }
+  }
+}
+
+// The pieces add up to the whole work item, every loop of it run to its count: chunk 5 of 4 rows
+// at St = 64 (item w = 10: the fold's r = 10 is chunk 10 / 2 = 5) has 20 key tiles below its
+// diagonal, 2 chunk steps of 8 and 4 single steps, and 4 diagonal steps; chunk 3 of 2 rows (w =
+// 6) 6 single steps and 2 diagonal ones; chunk 1 of 8 rows (w = 2), 1 chunk step and 8 diagonal.
+// (Chosen so that the reader's V windows, read in pairs, leave no odd one for the compute kernel
+// to pop after a key loop: those pops are not among the pieces.)
+TEST(PriceQChunk, ThePiecesAddUpToTheWorkItem) {
+  const ir::Module m = attention();
+  ASSERT_EQ(m.programs.size(), 1u);
+  const ir::Program& p = m.programs[0];
+  struct Case {
+    std::int64_t q, w, chunks, singles, diagonals;
+  };
+  for (const Case& k : {Case{4, 10, 2, 4, 4}, Case{2, 6, 0, 6, 2}, Case{8, 2, 1, 0, 8}})
+    for (std::int64_t Dt : {2, 4}) {
+      const std::optional<tt::QItemPrices> pieces = tt::q_item_prices(p, k.q, Dt);
+      const std::optional<double> whole = tt::q_work_item_cycles(p, k.q, Dt, k.w);
+      ASSERT_TRUE(pieces && whole);
+      EXPECT_NEAR(*whole,
+                  pieces->item + static_cast<double>(k.chunks) * pieces->chunk +
+                      static_cast<double>(k.singles) * pieces->single +
+                      static_cast<double>(k.diagonals) * pieces->diagonal,
+                  1e-6)
+          << "q = " << k.q << ", Dt = " << Dt;
+    }
 }
 
 // The fidelity changes only what the matrix engine's passes change: per key step, Dt products of

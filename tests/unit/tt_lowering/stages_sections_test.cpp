@@ -271,30 +271,39 @@ TEST(TTStages, PeelMaskRunsTheStepsBelowTheDiagonalWithoutTheMask) {
 
 // chunk-rows without @options(q_chunk): the host's rule chooses q at run time. The kernel lets q
 // = tt.q_chunk(H, St, Dt, the rule's constant inputs: the 8x8 grid's 64 cores, Q's window of 32
-// pages, chunks of at most 8 rows, a key step's cycles fixed and per tile of D (0 and 0 here:
-// price-q-chunk prices them from the final compute kernel, price_q_chunk_test.cpp), a 2048-byte
-// page, wormhole_b0's 66.1 DRAM bytes per cycle as 66100 per 1000 cycles), the window's pages per
+// pages, chunks of at most 8 rows, a 2048-byte page, wormhole_b0's 66.1 DRAM bytes per cycle as
+// 66100 per 1000 cycles, then the key tiles of a chunk step and the 32 compute costs of q = 1, 2,
+// 4, 8, all 0 here: price-q-chunk prices them from the final compute kernel,
+// price_q_chunk_test.cpp), the window's pages per
 // row W / q and the chunks per head; the host computes the same q before its work items (H *
 // chunks); every loop over the chunk's rows runs to q; the row's state CBs hold the largest chunk's
 // rows. A kernel without a row-bounded key loop is left as it is (no error, unlike a fixed q > 1).
 TEST(TTStages, ChunkRowsLetsTheHostsRuleChooseQ) {
+  std::string no_costs = "0"; // keys, then 32 costs
+  for (int i = 0; i < 32; ++i)
+    no_costs += ", 0";
   const std::string tk = tk::test::read_file(tk::test::source_dir() / "examples" / "attention.tk");
   const std::string after = after_tk(tk, "chunk-rows");
-  for (const char* line :
-       {"    let Dt: i32 = D / 32\n"
-        "    let q: i32 = tt.q_chunk(H, St, Dt, 64, 32, 8, 0, 0, 2048, 66100)\n"
-        "    let q_cols: i32 = 32 / q\n"
-        "    let chunks: i32 = (St + q - 1) / q\n",
-        "      let qend: i32 = min(qc * q + q, St)\n"
-        "      for qr in 0 .. q serial {\n",
-        "      df.read_block(cb_Q_win, Q, (h * St + qc * q) * Dt, q, q_cols, Dt, 1, qend - qc * q, "
-        "stream_kept, 32)\n",
-        "            matmul_tiles.bt(cb_Q_win, cb_K_win, (i - qc * q) * q_cols + e, e, 0)\n",
-        "    let St: u32 = S / 32u\n"
-        "    let Dt: u32 = D / 32u\n"
-        "    let q: u32 = tt.q_chunk(H, St, Dt, 64, 32, 8, 0, 0, 2048, 66100)\n"
-        "    let chunks: u32 = (St + q - 1u) / q\n"
-        "    let work_items: u32 = H * chunks\n"})
+  for (const std::string& line : std::vector<std::string>{
+           "    let Dt: i32 = D / 32\n"
+           "    let q: i32 = tt.q_chunk(H, St, Dt, 64, 32, 8, 2048, 66100, " +
+               no_costs +
+               ")\n"
+               "    let q_cols: i32 = 32 / q\n"
+               "    let chunks: i32 = (St + q - 1) / q\n",
+           "      let qend: i32 = min(qc * q + q, St)\n"
+           "      for qr in 0 .. q serial {\n",
+           "      df.read_block(cb_Q_win, Q, (h * St + qc * q) * Dt, q, q_cols, Dt, 1, qend - qc * "
+           "q, "
+           "stream_kept, 32)\n",
+           "            matmul_tiles.bt(cb_Q_win, cb_K_win, (i - qc * q) * q_cols + e, e, 0)\n",
+           "    let St: u32 = S / 32u\n"
+           "    let Dt: u32 = D / 32u\n"
+           "    let q: u32 = tt.q_chunk(H, St, Dt, 64, 32, 8, 2048, 66100, " +
+               no_costs +
+               ")\n"
+               "    let chunks: u32 = (St + q - 1u) / q\n"
+               "    let work_items: u32 = H * chunks\n"})
     EXPECT_NE(after.find(line), std::string::npos) << line << "\n" << after;
   const std::string cbs = after_tk(tk, "assign-cbs");
   EXPECT_NE(cbs.find("  cb cb_m index 24 format Float32 page 4096 depth 8 role intermediate\n"),
