@@ -121,7 +121,10 @@ std::string_view sfpu_cost_name(Intrinsic fn) {
   // exp_tile<true> as ttgen emits it (ClampToNegative, 8 rows a face) is the emulator's
   // "exp_approx" (runtime/tt/src/compute_sfpu.cpp, exp_approx_tile); every other SFPU call is
   // charged by its SDK name.
-  return fn == Intrinsic::exp_tile_approx ? "exp_approx" : to_string(fn);
+  // The scale folded into the init's constants (fold-scale) costs nothing in the call.
+  return fn == Intrinsic::exp_tile_approx || fn == Intrinsic::exp_tile_approx_scaled
+             ? "exp_approx"
+             : to_string(fn);
 }
 
 double math_thread_cycles(const Program& p, const Call& c, int phases) {

@@ -77,6 +77,8 @@ Stmt init_for(const Call& c, const std::string& ocb) {
     return mk(Intrinsic::where_tile_init, {});
   case Intrinsic::exp_tile_approx:
     return mk(Intrinsic::exp_tile_init_approx, {});
+  case Intrinsic::exp_tile_approx_scaled: // the scale: a compile-time value (fold-scale-args)
+    return mk(Intrinsic::exp_tile_init_approx_scaled, {a[1]});
   default:
     break;
   }

@@ -215,6 +215,12 @@ Val TileSelector::select(const Expr& e) {
       return bcast_in_dst(*c);
     // On its own (not an operand of + - *): 0 + bcast(v), the FPU's broadcast against a zero tile.
     return bcast(Intrinsic::tile_add, call(Intrinsic::tile_zeros, {}), *c, at);
+  case Intrinsic::tile_exp_scaled: { // exp_tile<true> with the scale in its init (fold_scale.cpp)
+    Val v = select(c->args[0]);
+    to_dst(v);
+    emit(Intrinsic::exp_tile_approx_scaled, {i(v->slot), bits(c->args[1])});
+    return v;
+  }
   default:
     break;
   }
@@ -262,6 +268,8 @@ int TileSelector::dst_need(const Expr& e) const {
       return -1;
     return std::max(na, 1 + nb); // a's value stays while b is computed
   }
+  if (c->fn == Intrinsic::tile_exp_scaled) // in place on its operand's slot
+    return dst_need(c->args[0]);
   // One SFPU call in place on its operand's slot: the ops select() leaves to its last rule (one
   // tile operand, a scalar maybe), not those with rules of their own.
   if (as_call(e, {Intrinsic::tile_zeros, Intrinsic::tile_fill, Intrinsic::tile_where,
