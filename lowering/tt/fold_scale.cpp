@@ -205,8 +205,8 @@ Plan plan(const Function& fn, const Candidate& cand) {
     auto [lo, hi] = defs.of.equal_range(v);
     for (auto d = lo; d != hi; ++d)
       if (mentions(d->second.second, cand.x) && !after.count(d->second.first)) {
-        out.refusal = "'" + v + "' is computed from '" + cand.x + "' before its multiply by '" +
-                      cand.f + "'";
+        out.refusal =
+            "'" + v + "' is computed from '" + cand.x + "' before its multiply by '" + cand.f + "'";
         return out;
       }
   }
@@ -262,9 +262,9 @@ Plan plan(const Function& fn, const Candidate& cand) {
     void visit_node(const Var& v) override {
       if (!refusal.empty() || !scaled.count(v.name))
         return;
-      if (v.name == x && before.count(at.get()))
-        return; // the unscaled x, before its multiply
-      std::string text = print(at); // its first line
+      if (v.name == x && before.count(at.get())) // the unscaled x, before its multiply
+        return;
+      std::string text = print(at); // the statement's first line
       while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
         text.pop_back();
       if (std::size_t nl = text.find('\n'); nl != std::string::npos)

@@ -67,16 +67,18 @@ Module fold_scale_args(const Module& m, Diagnostics&) {
           throw InternalError("internal error: fold-scale-args: '" + b + "' is not a runtime arg");
         const std::string& hv = f.config->runtime_args.at(static_cast<std::size_t>(n->second));
         auto h = host_let.find(hv);
-        const Call* bits = h == host_let.end() ? nullptr : as_call_of(h->second, Intrinsic::float_bits);
+        const Call* bits =
+            h == host_let.end() ? nullptr : as_call_of(h->second, Intrinsic::float_bits);
         if (!bits)
           throw InternalError("internal error: fold-scale-args: host value '" + hv +
                               "' is not float_bits of a scalar");
         const std::string ct = names.fresh(b + "_ct");
-        host_lets.push_back(decl(ct, Type::u32(), call(Intrinsic::tt_exp_scale_bits, {bits->args[0]})));
-        lets.push_back(decl(ct, Type::u32(),
-                            call(Intrinsic::get_compile_time_arg_val,
-                                 {int_imm(words + static_cast<std::int64_t>(
-                                                      f.config->compile_values.size()))})));
+        host_lets.push_back(
+            decl(ct, Type::u32(), call(Intrinsic::tt_exp_scale_bits, {bits->args[0]})));
+        lets.push_back(decl(
+            ct, Type::u32(),
+            call(Intrinsic::get_compile_time_arg_val,
+                 {int_imm(words + static_cast<std::int64_t>(f.config->compile_values.size()))})));
         f.config->compile_values.push_back(ct);
         ct_of[b] = ct;
         return ct;

@@ -168,7 +168,8 @@ TEST(FlashApprox, ExpPricesAreTheEmulatorsCharges) {
     Calls calls;
     calls.visit(f.body);
     for (const ir::Call* c : calls.found) {
-      if (c->fn == ir::Intrinsic::exp_tile_approx)
+      if (c->fn == ir::Intrinsic::exp_tile_approx ||
+          c->fn == ir::Intrinsic::exp_tile_approx_scaled) // the scale folded in (fold-scale)
         priced["exp_approx"].insert(lower::tt::math_thread_cycles(p, *c, phases));
       if (c->fn == ir::Intrinsic::exp_tile)
         priced["exp"].insert(lower::tt::math_thread_cycles(p, *c, phases));

@@ -1,9 +1,9 @@
-// fold-scale (lowering/tt/fold_scale.cpp): with @options(exp_approx_mode), bench/attention_hifi2.tk's
-// `s = where(tril(i, j), s * scale, -inf)` loses its multiply and each exp reading the scaled
-// family (s, mn, m) gets the scale instead: p's approximate exp as tile.exp_scaled (the scale in
-// the init's constants), c's accurate exp as exp(x * scale); and every case the rule refuses,
-// with its reason. The end of the chain: the compute kernel's init takes the scale as a
-// compile-time arg the host sets through tt.exp_scale_bits (golden).
+// fold-scale (lowering/tt/fold_scale.cpp): with @options(exp_approx_mode),
+// bench/attention_hifi2.tk's `s = where(tril(i, j), s * scale, -inf)` loses its multiply and each
+// exp reading the scaled family (s, mn, m) gets the scale instead: p's approximate exp as
+// tile.exp_scaled (the scale in the init's constants), c's accurate exp as exp(x * scale); and
+// every case the rule refuses, with its reason. The end of the chain: the compute kernel's init
+// takes the scale as a compile-time arg the host sets through tt.exp_scale_bits (golden).
 #include "tests/unit/tt_lowering/tt_test_util.hpp"
 
 #include "dsl/check.hpp"
@@ -129,16 +129,17 @@ TEST(FoldScale, AttentionsScaleMovesIntoItsExps) {
   EXPECT_NE(out.find("let c: tile<f32> = tile.exp(tile.mul_scalar(tile.sub(m, mn), scale))\n"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("let p: tile<f32> = tile.exp_scaled(tile.sub(s, tile.bcast_col(mn)), scale)\n"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find("let p: tile<f32> = tile.exp_scaled(tile.sub(s, tile.bcast_col(mn)), scale)\n"),
+      std::string::npos)
       << out;
   EXPECT_EQ(out.find("tile.mul_scalar(s, scale)"), std::string::npos) << out;
 }
 
 TEST(FoldScale, APlainMultiplyGoes) {
-  const std::string in =
-      with(kAttention, "s = tile.where(tile.tril(i, j), tile.mul_scalar(s, scale), tile.fill(-inf))",
-           "s = tile.mul_scalar(s, scale)");
+  const std::string in = with(
+      kAttention, "s = tile.where(tile.tril(i, j), tile.mul_scalar(s, scale), tile.fill(-inf))",
+      "s = tile.mul_scalar(s, scale)");
   EXPECT_EQ(refusal(in), "");
   const std::string out = test::run_stage("fold-scale", in);
   EXPECT_EQ(out.find("s = tile.mul_scalar(s, scale)"), std::string::npos) << out;
@@ -167,7 +168,8 @@ TEST(FoldScale, RefusesAScoreReadOutsideAnExp) {
 }
 
 TEST(FoldScale, RefusesAStoredStatistic) {
-  expect_refused(with(kAttention, "store O[h, i, d] = tile.mul(row.get(o, d), tile.bcast_col(tile.recip(l)))",
+  expect_refused(with(kAttention,
+                      "store O[h, i, d] = tile.mul(row.get(o, d), tile.bcast_col(tile.recip(l)))",
                       "store O[h, i, d] = tile.mul(row.get(o, d), tile.bcast_col(tile.recip(m)))"),
                  "'m', a multiple of the scale, is read by `store O[h, i, d] = tile.mul(row.get(o, "
                  "d), tile.bcast_col(tile.recip(m)))`");
@@ -196,7 +198,8 @@ TEST(FoldScale, RefusesALiteralScaleAndAMaskThatIsNotAConstant) {
 TEST(FoldScale, RefusesAStatisticComputedBeforeTheMultiply) {
   expect_refused(
       with(with(kAttention, "        let mn: tile<f32> = tile.max(m, tile.rowmax(s))\n", ""),
-           "        s = tile.where(", "        let mn: tile<f32> = tile.max(m, tile.rowmax(s))\n        s = tile.where("),
+           "        s = tile.where(",
+           "        let mn: tile<f32> = tile.max(m, tile.rowmax(s))\n        s = tile.where("),
       "'mn' is computed from 's' before its multiply by 'scale'");
 }
 
