@@ -3,7 +3,6 @@
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
 #include "lowering/ir/visitor.hpp"
-#include "lowering/tt/select_tile_ops_state.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <cmath>
@@ -330,9 +329,7 @@ Choice choose(const Program& p, const Function& fn) {
 
 class Rewrite : public Mutator {
 public:
-  Rewrite(const Candidate& c, const std::set<const Call*>& exps,
-          const std::set<const Call*>& accurate)
-      : c_(c), exps_(exps), accurate_(accurate) {}
+  Rewrite(const Candidate& c, const std::set<const Call*>& exps) : c_(c), exps_(exps) {}
 
 protected:
   Expr mutate_node(const Call& c, const Expr& self) override {
@@ -340,11 +337,7 @@ protected:
     if (!exps_.count(&c))
       return e;
     const Call* r = as<Call>(e);
-    Expr f = var(c_.f, Type::f32());
-    if (accurate_.count(&c)) // the accurate exp's input multiplied on the SFPU, in fp32
-      return call(Intrinsic::tile_exp, {call(Intrinsic::tile_mul_scalar, {r->args[0], f})},
-                  c.loc.range);
-    return call(Intrinsic::tile_exp_scaled, {r->args[0], f}, c.loc.range);
+    return call(Intrinsic::tile_exp_scaled, {r->args[0], var(c_.f, Type::f32())}, c.loc.range);
   }
   Stmt mutate_node(const Block& b, const Stmt& self) override {
     if (&b != c_.block)
@@ -365,7 +358,6 @@ protected:
 private:
   const Candidate& c_;
   const std::set<const Call*>& exps_;
-  const std::set<const Call*>& accurate_;
 };
 
 } // namespace
@@ -387,8 +379,7 @@ Module fold_scale(const Module& m, Diagnostics&) {
     Choice ch = choose(p, *kernel);
     if (!ch.cand)
       continue;
-    const std::set<const Call*> accurate = tt::exps_rescaling_carried(*kernel);
-    kernel->body = Rewrite(*ch.cand, ch.plan.exps, accurate).mutate(kernel->body);
+    kernel->body = Rewrite(*ch.cand, ch.plan.exps).mutate(kernel->body);
   }
   return out;
 }

@@ -6,10 +6,10 @@
 // colmax, + and -, broadcasts and where(mask, ., .) with fill(-inf) or zeros (the online
 // softmax's mn and m), is either such a computation or the argument of an exp. For f > 0 each of
 // those values is f times the same computation on the unscaled s (max(f a, f b) = f max(a, b),
-// f (-inf) = -inf), so the multiply can be dropped and each exp(x) becomes exp(x * f): the
-// approximate ones tile.exp_scaled(x, f) (exp_tile<true> with f in its init's constants: free),
-// the accurate ones, which rescale a carried value (select_tile_ops_exp.cpp), tile.exp(x * f) (one
-// mul_unary_tile on a column of statistics per key step instead of one on every score tile). The
+// f (-inf) = -inf), so the multiply can be dropped and each exp(x) becomes tile.exp_scaled(x, f):
+// select-tile-ops gives an approximate one exp_tile<true> with f in its init's constants (free),
+// an accurate one, which rescales a carried value (select_tile_ops_exp.cpp), mul_unary_tile then
+// exp_tile (on one statistics tile per row and key step instead of on every score tile). The
 // host checks f > 0 at run time (tt.exp_scale_bits: an error otherwise). Anything else that reads
 // one of those values (a store, a sum, a product, a loop bound) leaves the kernel as it was.
 #pragma once

@@ -39,7 +39,7 @@ struct Uses : Visitor {
   std::vector<const Call*> exps;
   void visit_node(const Var& v) override { vars.insert(v.name); }
   void visit_node(const Call& c) override {
-    if (c.fn == Intrinsic::tile_exp)
+    if (c.fn == Intrinsic::tile_exp || c.fn == Intrinsic::tile_exp_scaled)
       exps.push_back(&c);
     Visitor::visit_node(c);
   }

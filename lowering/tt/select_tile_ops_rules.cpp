@@ -215,10 +215,15 @@ Val TileSelector::select(const Expr& e) {
       return bcast_in_dst(*c);
     // On its own (not an operand of + - *): 0 + bcast(v), the FPU's broadcast against a zero tile.
     return bcast(Intrinsic::tile_add, call(Intrinsic::tile_zeros, {}), *c, at);
-  case Intrinsic::tile_exp_scaled: { // exp_tile<true> with the scale in its init (fold_scale.cpp)
+  case Intrinsic::tile_exp_scaled: { // exp(x * f), f > 0 (fold_scale.cpp)
     Val v = select(c->args[0]);
     to_dst(v);
-    emit(Intrinsic::exp_tile_approx_scaled, {i(v->slot), bits(c->args[1])});
+    if (exp_approx_ && !accurate_exps_.count(c)) { // exp_tile<true>, the scale in its init
+      emit(Intrinsic::exp_tile_approx_scaled, {i(v->slot), bits(c->args[1])});
+    } else { // the input multiplied in the fp32 DST first
+      emit(Intrinsic::mul_unary_tile, {i(v->slot), bits(c->args[1])});
+      emit(Intrinsic::exp_tile, {i(v->slot)});
+    }
     return v;
   }
   default:

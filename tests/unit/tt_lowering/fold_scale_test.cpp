@@ -1,7 +1,7 @@
 // fold-scale (lowering/tt/fold_scale.cpp): with @options(exp_approx_mode),
 // bench/attention_hifi2.tk's `s = where(tril(i, j), s * scale, -inf)` loses its multiply and each
-// exp reading the scaled family (s, mn, m) gets the scale instead: p's approximate exp as
-// tile.exp_scaled (the scale in the init's constants), c's accurate exp as exp(x * scale); and
+// exp reading the scaled family (s, mn, m) gets the scale instead, as tile.exp_scaled (p's
+// approximate exp takes it in its init's constants, c's accurate one multiplies first); and
 // every case the rule refuses, with its reason. The end of the chain: the compute kernel's init
 // takes the scale as a compile-time arg the host sets through tt.exp_scale_bits (golden).
 #include "tests/unit/tt_lowering/tt_test_util.hpp"
@@ -126,7 +126,7 @@ TEST(FoldScale, AttentionsScaleMovesIntoItsExps) {
   EXPECT_NE(out.find("        s = tile.where(tile.tril(i, j), s, tile.fill(-inf))\n"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("let c: tile<f32> = tile.exp(tile.mul_scalar(tile.sub(m, mn), scale))\n"),
+  EXPECT_NE(out.find("let c: tile<f32> = tile.exp_scaled(tile.sub(m, mn), scale)\n"),
             std::string::npos)
       << out;
   EXPECT_NE(
