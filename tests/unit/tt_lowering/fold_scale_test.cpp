@@ -8,6 +8,7 @@
 
 #include "dsl/check.hpp"
 #include "lowering/tt/fold_scale.hpp"
+#include "lowering/tt/verify_kernels.hpp"
 #include "parser/parse.hpp"
 
 #include <gtest/gtest.h>
@@ -221,6 +222,33 @@ TEST(FoldScale, AttentionHifi2EndToEndIR) {
   EXPECT_NE(text.find("compile_values [scale_bits_ct]"), std::string::npos);
   tk::test::expect_golden(tk::test::source_dir() / "tests/golden/ir/fold_scale/attention_hifi2.txt",
                           text);
+}
+
+// verify-kernels checks the compile-time values: set by the host, read by name at their word.
+std::string verify_error(const std::string& text) {
+  ir::Module m = test::read_ir(text);
+  Diagnostics diags;
+  try {
+    verify_kernels(m, diags);
+  } catch (const InternalError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(FoldScale, VerifyChecksTheCompileTimeValues) {
+  const std::string lowered = tk::test::read_file(tk::test::source_dir() /
+                                                  "tests/golden/ir/fold_scale/attention_hifi2.txt");
+  ASSERT_FALSE(lowered.empty());
+  EXPECT_EQ(verify_error(lowered), "");
+  EXPECT_EQ(
+      verify_error(with(lowered, "compile_values [scale_bits_ct]", "compile_values [nowhere]")),
+      "internal error: compile-time value 'nowhere' of 'attention_hifi2_compute' is never set "
+      "by the host plan after verify-kernels");
+  EXPECT_EQ(
+      verify_error(with(lowered, "compile_values [scale_bits_ct]", "compile_values [scale_bits]")),
+      "internal error: 'attention_hifi2_compute' reads compile-time arg 0 as 'scale_bits_ct', "
+      "which its compile_values do not put there after verify-kernels");
 }
 
 } // namespace
