@@ -111,6 +111,10 @@ Value kernel_data(const Program& p, const Function& f) {
   for (const CompileArg& a : c.compile_args)
     compile_args.push_back(val(a.tensor));
   k.put("compile_args", Value::list(std::move(compile_args)));
+  jinja::List compile_values;
+  for (const std::string& v : c.compile_values)
+    compile_values.push_back(val(v));
+  k.put("compile_values", Value::list(std::move(compile_values)));
   if (c.data_movement) {
     k.set("processor", str(c.data_movement->processor));
     k.set("noc", str(c.data_movement->noc));

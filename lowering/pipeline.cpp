@@ -25,6 +25,8 @@
 #include "lowering/tt/finalize_signature.hpp"
 #include "lowering/tt/fission_rows.hpp"
 #include "lowering/tt/guard_fast_exp.hpp"
+#include "lowering/tt/fold_scale.hpp"
+#include "lowering/tt/fold_scale_args.hpp"
 #include "lowering/tt/insert_cb_protocol.hpp"
 #include "lowering/tt/insert_compute_init.hpp"
 #include "lowering/tt/insert_dst_management.hpp"
@@ -103,6 +105,11 @@ constexpr Stage kTT[] = {
      "a row of tiles a loop walks, fixed for the loop, read as one block with one barrier into a "
      "double-buffered window, before the outermost loop in which it is fixed",
      stream_rows},
+    {"fold-scale",
+     "with @options(exp_approx_mode), a score's `s * f` (f an f32 parameter > 0) that only max, "
+     "+, -, broadcasts and masks carry into exps: the multiply dropped, each exp(x) as exp(x * f), "
+     "the approximate ones with f in the exp's init",
+     fold_scale},
     {"select-tile-ops",
      "TT compute primitives on CBs and DST slots, packs, waits and pops; "
      "abstract tile streams to and from DRAM; intermediate CBs",
@@ -146,6 +153,10 @@ constexpr Stage kTT[] = {
      "runtime args read with get_arg_val, tensor accessors from compile-time "
      "args, size lets moved to the host plan",
      bind_runtime_args},
+    {"fold-scale-args",
+     "the scale an approximate exp's init folds in: a compile-time arg of the compute kernel, "
+     "its bits set by the host, which checks it is > 0",
+     fold_scale_args},
     {"insert-cb-protocol",
      "reader: reserve, NoC read, barrier, push; writer: wait, NoC write, "
      "barrier, pop",

@@ -114,9 +114,9 @@ struct Counts {
 /// The SDK spelling of a call (`matmul_tiles.bt` is matmul_tiles after mm_init_short(a, b, 1)),
 /// with the pool type of a reduction, whose cost depends on it: `reduce_tile<MAX>`.
 std::string sdk_name(const Call& c) {
-  if (c.fn == Intrinsic::exp_tile_approx)
+  if (c.fn == Intrinsic::exp_tile_approx || c.fn == Intrinsic::exp_tile_approx_scaled)
     return "exp_tile<true>";
-  if (c.fn == Intrinsic::exp_tile_approx_noclamp)
+  if (c.fn == Intrinsic::exp_tile_approx_noclamp || c.fn == Intrinsic::exp_tile_approx_noclamp_scaled)
     return "exp_tile<true, false, InputClamping::None, 32>";
   std::string name(to_string(c.fn));
   name = name.substr(0, name.find('.'));

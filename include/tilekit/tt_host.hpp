@@ -11,8 +11,11 @@
 #include <tt-metalium/bfloat8.hpp>
 #include <tt-metalium/tilize_utils.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace tk::tt_host {
@@ -37,6 +40,18 @@ inline std::uint32_t matmul_block(std::int64_t field, std::int64_t Mt, std::int6
 inline std::uint32_t q_chunk(std::int64_t H, std::int64_t St, std::int64_t Dt,
                              const QChunkLimits& limits) {
   return static_cast<std::uint32_t>(choose_q_chunk(H, St, Dt, limits));
+}
+
+/// A scale folded into the approximate exp's init (exp_tile_init<true, scale>, ttgen's fold-scale
+/// under @options(exp_approx_mode)) as the compute kernel's compile-time arg: its fp32 bits. The
+/// fold computes the softmax's max over the unscaled scores, which is the max of the scaled ones
+/// only for a scale > 0 (docs/lowering.md, "Scale folding"): any other scale is an error.
+inline std::uint32_t exp_scale_bits(float scale) {
+  if (!(scale > 0.0f))
+    throw std::invalid_argument(
+        "exp_approx_mode folds the score's scale into exp, which needs a scale > 0, but it is " +
+        std::to_string(scale));
+  return std::bit_cast<std::uint32_t>(scale);
 }
 
 /// A tensor in the device's layout: converted to the element type D of its pages, zero-padded to

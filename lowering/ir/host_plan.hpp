@@ -100,6 +100,10 @@ struct KernelConfig {
   std::vector<std::string> runtime_args;
   /// The TensorAccessorArgs the host appends, in order; the body binds them in the same order.
   std::vector<CompileArg> compile_args;
+  /// Host u32 values appended to the compile-time args after the accessors' words, in order
+  /// (fold-scale's folded scale). Printed ` compile_values [scale_ct]` after compile_args, only
+  /// when not empty.
+  std::vector<std::string> compile_values;
   /// Exactly one of these once finalize-signature ran: data_movement for a reader or writer,
   /// compute for a compute kernel.
   std::optional<DataMovementConfig> data_movement;

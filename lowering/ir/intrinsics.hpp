@@ -218,6 +218,19 @@ namespace tk::ir {
      (lowering/tt/column_zero_reads.hpp) */                                                        \
   X(exp_tile_col, "exp_tile.col", "slot", void, writes, "api/compute/eltwise_unary/exp.h")         \
   X(recip_tile_col, "recip_tile.col", "slot", void, writes, "api/compute/eltwise_unary/recip.h")   \
+  /* the same with the input's scale folded into the init's constants (fold-scale): the call's int \
+     and the init's are the scale's fp32 bits as a compile-time value: exp_tile_init<true, bits>   \
+   */                                                                                              \
+  X(exp_tile_approx_scaled, "exp_tile.approx_scaled", "slot int", void, writes,                    \
+    "api/compute/eltwise_unary/exp.h")                                                             \
+  X(exp_tile_init_approx_scaled, "exp_tile_init.approx_scaled", "int", void, init,                 \
+    "api/compute/eltwise_unary/exp.h")                                                             \
+  /* the unclamped 32-row form with the scale folded into its init (fold-scale and            */    \
+  /* prove_nonpositive together): exp_tile_init<true, bits, InputClamping::None>             */    \
+  X(exp_tile_approx_noclamp_scaled, "exp_tile.approx_noclamp_scaled", "slot int", void, writes,    \
+    "api/compute/eltwise_unary/exp.h")                                                             \
+  X(exp_tile_init_approx_noclamp_scaled, "exp_tile_init.approx_noclamp_scaled", "int", void, init, \
+    "api/compute/eltwise_unary/exp.h")                                                             \
   X(where_tile, "where_tile", "dformat slot slot slot slot", void, writes,                         \
     "api/compute/eltwise_unary/where.h")                                                           \
   /* CPU element forms of the masks: 1.0 where the comparison holds, else 0.0; a select */         \
@@ -285,12 +298,18 @@ namespace tk::ir {
     "const const const const const const const const const const const const const const const "   \
     "const const const const const const const const const const",                                 \
     i32, pure, "")                                                                                 \
+  /* a scale folded into exp_tile_init<true, scale> (fold-scale), on the host: its fp32 bits, or a \
+     run-time error when it is not > 0 (include/tilekit/tt_host.hpp, exp_scale_bits) */            \
+  X(tt_exp_scale_bits, "tt.exp_scale_bits", "f32", u32, pure, "")                                  \
   /* the reduce scaler tile at an L1 address: a packed bf16 pair in row 0 of each face */          \
   X(fill_scaler_tile, "fill_scaler_tile", "int int", void, writes, "")                             \
   /* a tril / triu tile at an L1 address (reader template): 1.0 where row - column >= (<=) the     \
      int, 0.0 elsewhere, in the face layout */                                                     \
   X(fill_tril_tile, "fill_tril_tile", "dformat int int", void, writes, "")                         \
   X(fill_triu_tile, "fill_triu_tile", "dformat int int", void, writes, "")                         \
+  /* exp(x * f) for a run-time f > 0 (TT, fold-scale, exp_approx_mode): exp_tile<true> with f in   \
+     its init's constants (select-tile-ops: exp_tile.approx_scaled) */                             \
+  X(tile_exp_scaled, "tile.exp_scaled", "tile f32", tile, pure, "")                                \
   /* ---- rows of tiles (both chains): a row of n tiles; tile d of it; the row with tile d         \
      replaced, only as `o = row.set(o, d, t)` (an update in place: the verifier checks it) ---- */ \
   X(row_alloc, "row.alloc", "int", row, pure, "")                                                  \

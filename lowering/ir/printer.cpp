@@ -297,6 +297,10 @@ public:
     for (std::size_t i = 0; i < c.compile_args.size(); ++i)
       os << (i ? ", " : "") << c.compile_args[i].tensor << " at " << c.compile_args[i].offset;
     os << ']';
+    if (!c.compile_values.empty()) {
+      os << " compile_values ";
+      names(c.compile_values);
+    }
     if (c.data_movement)
       os << " processor " << to_string(c.data_movement->processor) << " noc "
          << to_string(c.data_movement->noc);

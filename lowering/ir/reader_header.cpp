@@ -320,6 +320,8 @@ KernelConfig HeaderReader::kernel_config() {
     } while (accept(","));
     expect("]");
   }
+  if (accept_word("compile_values"))
+    c.compile_values = names("a compile-time value's name");
   if (accept_word("processor")) {
     DataMovementConfig d;
     d.processor = word_of(processor_from_string, "processor");

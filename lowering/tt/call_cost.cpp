@@ -122,12 +122,15 @@ std::string_view sfpu_cost_name(Intrinsic fn) {
   // exp_tile<true> as ttgen emits it (ClampToNegative, 8 rows a face) is the emulator's
   // "exp_approx" (runtime/tt/src/exp_approx.cpp, exp_approx_tile), the unclamped 32-row form
   // (exp_tile.approx_noclamp) its "exp_approx_noclamp_32", a call on VectorMode::C its RC call's
-  // name; every other SFPU call is charged by its SDK name.
-  if (fn == Intrinsic::exp_tile_approx_noclamp)
+  // name; every other SFPU call is charged by its SDK name. The scale folded into the init's
+  // constants (fold-scale) costs nothing in the call.
+  if (fn == Intrinsic::exp_tile_approx_noclamp || fn == Intrinsic::exp_tile_approx_noclamp_scaled)
     return "exp_approx_noclamp_32";
   if (const std::optional<Intrinsic> rc = rc_call(fn))
     return to_string(*rc);
-  return fn == Intrinsic::exp_tile_approx ? "exp_approx" : to_string(fn);
+  return fn == Intrinsic::exp_tile_approx || fn == Intrinsic::exp_tile_approx_scaled
+             ? "exp_approx"
+             : to_string(fn);
 }
 
 double sfpu_cycles(const timing::Arch& a, Intrinsic fn, bool fp32_dst) {

@@ -21,6 +21,8 @@ bool is_tile_like(const Type& t) {
 
 // Whether `fn` computes each element of its result from the same element of its tile operands.
 bool elementwise(Intrinsic fn) {
+  if (fn == Intrinsic::tile_exp_scaled) // exp(x * f), fold-scale's
+    return true;
   const std::optional<ops::Op> op = op_of(fn);
   if (!op)
     return false;

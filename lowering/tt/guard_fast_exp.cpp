@@ -16,6 +16,11 @@ namespace {
 
 using namespace tk::ir;
 
+// tt-llk's unclamped 32-row exp, the scale folded into its init or not.
+bool unclamped(Intrinsic fn) {
+  return fn == Intrinsic::exp_tile_approx_noclamp || fn == Intrinsic::exp_tile_approx_noclamp_scaled;
+}
+
 const Call* call_of(const Stmt& s) {
   const Evaluate* e = as<Evaluate>(s);
   return e ? as<Call>(e->call) : nullptr;
@@ -60,7 +65,7 @@ bool has_fast_exp(const Stmt& s) {
   struct Find : Visitor {
     bool found = false;
     void visit_node(const Call& c) override {
-      found |= c.fn == Intrinsic::exp_tile_approx_noclamp;
+      found |= unclamped(c.fn);
       Visitor::visit_node(c);
     }
   } f;
@@ -106,7 +111,7 @@ struct Guard {
         out.push_back(y);
         continue;
       }
-      if (c->fn == Intrinsic::exp_tile_approx_noclamp) {
+      if (unclamped(c->fn)) {
         const std::int64_t slot = literal(c->args[0]);
         if (slot < 0 || live.count(slot)) // not followable, or an exp of the exp's garbage
           ok = false;
@@ -138,6 +143,10 @@ struct Clamp : Mutator {
       return call(Intrinsic::exp_tile_approx, c.args, c.loc.range);
     if (c.fn == Intrinsic::exp_tile_init_approx_noclamp)
       return call(Intrinsic::exp_tile_init_approx, c.args, c.loc.range);
+    if (c.fn == Intrinsic::exp_tile_approx_noclamp_scaled)
+      return call(Intrinsic::exp_tile_approx_scaled, c.args, c.loc.range);
+    if (c.fn == Intrinsic::exp_tile_init_approx_noclamp_scaled)
+      return call(Intrinsic::exp_tile_init_approx_scaled, c.args, c.loc.range);
     return Mutator::mutate_node(c, self);
   }
 };

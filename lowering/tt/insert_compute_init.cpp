@@ -83,6 +83,10 @@ Stmt init_for(const Call& c, const std::string& ocb) {
     return mk(Intrinsic::exp_tile_init, {});
   case Intrinsic::recip_tile_col:
     return mk(Intrinsic::recip_tile_init, {});
+  case Intrinsic::exp_tile_approx_scaled: // the scale: a compile-time value (fold-scale-args)
+    return mk(Intrinsic::exp_tile_init_approx_scaled, {a[1]});
+  case Intrinsic::exp_tile_approx_noclamp_scaled:
+    return mk(Intrinsic::exp_tile_init_approx_noclamp_scaled, {a[1]});
   default:
     break;
   }

@@ -121,6 +121,8 @@ struct Prover {
 
   void define(const std::string& name, const Expr& value, Defs& defs) {
     const Call* c = call_of(value, Intrinsic::tile_exp);
+    if (!c) // exp(a * f): f > 0, fold-scale's host rejects any other scale, so a * f has a's sign
+      c = call_of(value, Intrinsic::tile_exp_scaled);
     if (c && nonpositive(c->args[0], defs, 0))
       proved.insert(c);
     kill(defs, name);

@@ -46,7 +46,7 @@ struct Uses : Visitor {
   std::vector<const Call*> exps;
   void visit_node(const Var& v) override { vars.insert(v.name); }
   void visit_node(const Call& c) override {
-    if (c.fn == Intrinsic::tile_exp)
+    if (c.fn == Intrinsic::tile_exp || c.fn == Intrinsic::tile_exp_scaled)
       exps.push_back(&c);
     Visitor::visit_node(c);
   }
@@ -111,8 +111,10 @@ std::set<const Call*> exps_rescaling_carried(const Function& kernel) {
 }
 
 Intrinsic TileSelector::approx_exp(const Call& c) const {
-  return nonpositive_exps_.count(&c) ? Intrinsic::exp_tile_approx_noclamp
-                                     : Intrinsic::exp_tile_approx;
+  const bool noclamp = nonpositive_exps_.count(&c) > 0;
+  if (c.fn == Intrinsic::tile_exp_scaled) // the scale in the init (fold-scale)
+    return noclamp ? Intrinsic::exp_tile_approx_noclamp_scaled : Intrinsic::exp_tile_approx_scaled;
+  return noclamp ? Intrinsic::exp_tile_approx_noclamp : Intrinsic::exp_tile_approx;
 }
 
 } // namespace tk::lower::tt

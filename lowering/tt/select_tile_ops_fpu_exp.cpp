@@ -51,7 +51,7 @@ bool tf32_holds(double v) {
 struct Exps : Visitor {
   std::vector<const Call*> found;
   void visit_node(const Call& c) override {
-    if (c.fn == Intrinsic::tile_exp)
+    if (c.fn == Intrinsic::tile_exp || c.fn == Intrinsic::tile_exp_scaled) // exp(x * f) alike
       found.push_back(&c);
     Visitor::visit_node(c);
   }
@@ -176,7 +176,10 @@ Val TileSelector::fpu_exp(const Call& exp) {
   post(vx);
   post(vy);
   fpu_read_cbs_.insert(vx->cb);
-  emit(approx_exp(exp), {int_imm(d->slot)}); // unclamped where proved (select_tile_ops_exp.cpp)
+  if (exp.fn == Intrinsic::tile_exp_scaled) // the scale in the init's constants (fold-scale)
+    emit(approx_exp(exp), {int_imm(d->slot), bits(exp.args[1])});
+  else // unclamped where proved (select_tile_ops_exp.cpp)
+    emit(approx_exp(exp), {int_imm(d->slot)});
   return d;
 }
 

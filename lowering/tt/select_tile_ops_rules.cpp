@@ -216,6 +216,21 @@ Val TileSelector::select(const Expr& e) {
       return bcast_in_dst(*c);
     // On its own (not an operand of + - *): 0 + bcast(v), the FPU's broadcast against a zero tile.
     return bcast(Intrinsic::tile_add, call(Intrinsic::tile_zeros, {}), *c, at);
+  case Intrinsic::tile_exp_scaled: { // exp(x * f), f > 0 (fold_scale.cpp)
+    const bool approx = exp_approx_ && !accurate_exps_.count(c);
+    if (approx && fpu_exps_.count(c)) // its argument subtracted on the FPU (select_tile_ops_fpu_exp)
+      if (Val v = fpu_exp(*c))
+        return v;
+    Val v = select(c->args[0]);
+    to_dst(v);
+    if (approx) { // exp_tile<true>, the scale in its init; unclamped where proved
+      emit(approx_exp(*c), {i(v->slot), bits(c->args[1])});
+    } else { // the input multiplied in the fp32 DST first; on C where read only in column 0
+      emit(Intrinsic::mul_unary_tile, {i(v->slot), bits(c->args[1])});
+      emit(column_only_.count(c) ? Intrinsic::exp_tile_col : Intrinsic::exp_tile, {i(v->slot)});
+    }
+    return v;
+  }
   default:
     break;
   }
@@ -268,6 +283,8 @@ int TileSelector::dst_need(const Expr& e) const {
       return -1;
     return std::max(na, 1 + nb); // a's value stays while b is computed
   }
+  if (c->fn == Intrinsic::tile_exp_scaled) // in place on its operand's slot
+    return dst_need(c->args[0]);
   // One SFPU call in place on its operand's slot: the ops select() leaves to its last rule (one
   // tile operand, a scalar maybe), not those with rules of their own.
   if (as_call(e, {Intrinsic::tile_zeros, Intrinsic::tile_fill, Intrinsic::tile_where,

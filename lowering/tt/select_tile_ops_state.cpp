@@ -139,7 +139,8 @@ OutsideFacts TileSelector::outside(const Expr& e) const {
         return (a == Z || a == U) && (b == Z || b == U) ? Z : A;
       return a == U && b == U ? U : A;
     });
-  case Intrinsic::tile_exp: // exp(x <= 0) is in [0, 1]
+  case Intrinsic::tile_exp:        // exp(x <= 0) is in [0, 1]
+  case Intrinsic::tile_exp_scaled: // exp(x * f), f > 0 (fold_scale.cpp): the same
     return unary([](Outside a) { return a == A || a == U ? A : U; });
   case Intrinsic::tile_max: // max(0, x <= 0) = 0, max([0, 1], x <= 0) is in [0, 1]
     return per_axis(arg(0), arg(1), [](Outside a, Outside b) {

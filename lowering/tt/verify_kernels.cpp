@@ -293,7 +293,8 @@ private:
       for (std::size_t k : slots)
         from_reduction |= reduced(held(c.args[k]));
     set(out, {from_reduction ? Held::from_reduction : Held::value, -1,
-              c.fn == Intrinsic::exp_tile_approx_noclamp});
+              c.fn == Intrinsic::exp_tile_approx_noclamp ||
+                  c.fn == Intrinsic::exp_tile_approx_noclamp_scaled});
   }
 
   // An operation reading the unclamped exp's value in DST would see its negative values below
@@ -404,6 +405,9 @@ void check_args(const Program& p, const Function& f, const std::set<std::string>
     if (!host_names.count(rt[k]))
       fail("runtime arg " + std::to_string(k) + " '" + rt[k] + "' of '" + f.name +
            "' is never set by the host plan");
+  for (const std::string& v : c.compile_values)
+    if (!host_names.count(v))
+      fail("compile-time value '" + v + "' of '" + f.name + "' is never set by the host plan");
   if (f.kind == FuncKind::compute ? !c.compute : !c.data_movement)
     fail("'" + f.name + "' has no " +
          (f.kind == FuncKind::compute ? "compute config" : "data-movement config"));
@@ -432,6 +436,21 @@ void check_args(const Program& p, const Function& f, const std::set<std::string>
     if (rt[static_cast<std::size_t>(n)] != d->name)
       fail("'" + f.name + "' reads runtime arg " + std::to_string(n) + " as '" + d->name +
            "', but the host plan sets it to '" + rt[static_cast<std::size_t>(n)] + "'");
+  }
+  // A compile-time value (fold-scale-args) is read at its word after the accessors', by its name.
+  std::int64_t accessor_words = 0;
+  for (const CompileArg& a : c.compile_args)
+    if (const Accessor* acc = p.find_accessor(a.tensor))
+      accessor_words += acc->arg_count();
+  for (const Decl* d : r.lets) {
+    const Call* call = as<Call>(d->value);
+    if (!call || call->fn != Intrinsic::get_compile_time_arg_val)
+      continue;
+    const std::int64_t k = as<IntImm>(call->args[0])->value - accessor_words;
+    if (k < 0 || k >= static_cast<std::int64_t>(c.compile_values.size()) ||
+        c.compile_values[static_cast<std::size_t>(k)] != d->name)
+      fail("'" + f.name + "' reads compile-time arg " + print(call->args[0]) + " as '" + d->name +
+           "', which its compile_values do not put there");
   }
   const std::vector<CompileArg>& ct = c.compile_args;
   if (r.accessors.size() != ct.size())

@@ -155,6 +155,7 @@ Module everything_module() {
                   {},
                   KernelConfig{{"start", "n"},
                                {{"X", 0}, {"Y", 2}},
+                               {},
                                DataMovementConfig{Processor::riscv_1, Noc::noc_1},
                                std::nullopt}};
   Function writer{
@@ -167,7 +168,7 @@ Module everything_module() {
           block({if_then_else(binary(BinaryOp::eq, var("w", Type::i32()), int_imm(0)),
                               block({evaluate(call(Intrinsic::noc_async_write_barrier, {}))}))}))}),
       {},
-      KernelConfig{{}, {}, DataMovementConfig{Processor::riscv_0, Noc::noc_0}, std::nullopt}};
+      KernelConfig{{}, {}, {}, DataMovementConfig{Processor::riscv_0, Noc::noc_0}, std::nullopt}};
   Function cpu{
       "all_cpu",
       FuncKind::cpu,
@@ -184,15 +185,17 @@ Module everything_module() {
                 block({decl("items", Type::u32(), var("M", Type::u32()) / int_imm(32, Type::u32())),
                        decl("X_bytes", Type::u32(), int_imm(4096, Type::u32()))}),
                 {}};
-  Function compute{
-      "all_compute",
-      FuncKind::compute,
-      {},
-      {},
-      block({}),
-      {},
-      KernelConfig{
-          {"items"}, {}, std::nullopt, ComputeConfig{MathFidelity::hifi3, true, true, {}, true}}};
+  Function compute{"all_compute",
+                   FuncKind::compute,
+                   {},
+                   {},
+                   block({}),
+                   {},
+                   KernelConfig{{"items"},
+                                {},
+                                {"X_bytes"}, // a compile-time value (fold-scale-args)
+                                std::nullopt,
+                                ComputeConfig{MathFidelity::hifi3, true, true, {}, true}}};
   p.functions = {kernel, reader, compute, writer, cpu, host};
   p.accessors = {{"X", {2, 2048}}, {"Y", {0, 4096, 7}}};
   p.host_plan = HostPlan{WorkSplit::split_work_to_cores,
@@ -264,7 +267,8 @@ TEST(RoundTrip, EveryHostPlanPartPrintsOnce) {
        {"  accessor X args [2, 2048]\n", "  accessor Y args [0, 4096, 7]\n",
         "func reader all_reader(start: u32, n: u32) attributes {args = [\"start\", \"n\"]} "
         "runtime_args [start, n] compile_args [X at 0, Y at 2] processor riscv_1 noc noc_1 {\n",
-        "func compute all_compute() runtime_args [items] compile_args [] math_fidelity hifi3 "
+        "func compute all_compute() runtime_args [items] compile_args [] compile_values [X_bytes] "
+        "math_fidelity hifi3 "
         "fp32_dest_acc_en true math_approx_mode true bfp8_pack_precise {\n",
         "func writer all_writer(count: i32) runtime_args [] compile_args [] processor riscv_0 noc "
         "noc_0 {\n",

@@ -68,7 +68,7 @@ class TTGolden : public ::testing::TestWithParam<std::string> {};
 TEST_P(TTGolden, DumpAfterEveryStage) {
   auto dumps = split_dumps(all_dumps(GetParam()));
   std::vector<std::string> names = tt_stages();
-  ASSERT_EQ(names.size(), 29u);
+  ASSERT_EQ(names.size(), 31u);
   ASSERT_EQ(dumps.size(), names.size() + 3); // + to-tile-ir, lower-reductions, infer-layout
   for (std::size_t k = 0; k < names.size(); ++k) {
     const auto& [stage, text] = dumps[k + 3];
