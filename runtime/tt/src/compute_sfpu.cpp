@@ -10,19 +10,20 @@
 #include "compute_ctx.hpp"
 #include "state.hpp"
 #include "timing.hpp"
+#include "tk_emulator/exp_21f.hpp"
 #include "tk_emulator/timing_params.hpp"
 
 namespace tk::rt::emu {
 using namespace compute_detail;
 
 namespace {
-// The SFPU op `op` on every element of `d`.
-void sfpu_math(Unary op, Tile& d, float p, float p1, float p2) {
+// The SFPU op `op` on every element of `d`; `fp32_dest` selects the kernels' DST-width paths.
+void sfpu_math(Unary op, Tile& d, float p, float p1, float p2, bool fp32_dest) {
   for (float& v : d) {
     const float x = v;
     switch (op) {
-    case Unary::Exp:
-      v = std::exp(x * p);
+    case Unary::Exp: // fp32 DST: Cody-Waite + Taylor, < 1 ulp; 16-bit: exp_21f (exp_21f.cpp)
+      v = fp32_dest ? std::exp(x * p) : exp_21f_tile_value(x, p);
       break;
     case Unary::Relu:
       v = x > 0 ? x : 0.0f;
@@ -95,9 +96,8 @@ void sfpu_math(Unary op, Tile& d, float p, float p1, float p2) {
     case Unary::Floor:
       v = std::floor(x);
       break;
-    case Unary::Elu: // the SDK's _calculate_elu_: slope * (exp(x) - 1) below 0, else x unchanged
-      if (x < 0.0f)
-        v = p * (std::exp(x) - 1.0f);
+    case Unary::Elu: // the SDK's _calculate_elu_: slope * (exp_21f(x) - 1) below 0, else x
+      v = elu_21f_value(x, p, fp32_dest);
       break;
     case Unary::Softplus: {
       // The SDK's calculate_softplus: t = beta * x; below the threshold (p2)
@@ -159,7 +159,7 @@ void unary_tile(Unary op, std::uint32_t idst, float p, float p1, float p2, int v
   Compute c = ctx("SFPU op");
   Tile& d = dst_tile(c, "SFPU op", idst);
   if (math_on())
-    sfpu_math(op, d, p, p1, p2);
+    sfpu_math(op, d, p, p1, p2, c.cc.fp32_dest_acc_en);
   store(c, d);
   // The counter names are the SDK's calls without "_tile", the names of the cost table
   // (timing::sfpu_tile_cycles).
