@@ -1,8 +1,8 @@
 // exp_21f: the values tt-llk's _sfpu_exp_21f_bf16_ computes, instruction by instruction. Followed:
 // tt-llk as vendored in tt-metal a8c5af0f5a26 (tt_metal/tt-llk/tt_llk_wormhole_b0/common/inc/sfpu/
-// ckernel_sfpu_exp.h: _float_to_int32_for_exp_21f_, _sfpu_exp_21f_bf16_, _sfpu_exp_accurate_<false>;
-// ckernel_sfpu_polyval.h: PolynomialEvaluator, Horner from the highest coefficient;
-// ckernel_sfpu_elu.h: _calculate_elu_). The instructions' arithmetic is the ISA's
+// ckernel_sfpu_exp.h: _float_to_int32_for_exp_21f_, _sfpu_exp_21f_bf16_,
+// _sfpu_exp_accurate_<false>; ckernel_sfpu_polyval.h: PolynomialEvaluator, Horner from the highest
+// coefficient; ckernel_sfpu_elu.h: _calculate_elu_). The instructions' arithmetic is the ISA's
 // (tt-isa-documentation, WormholeB0/TensixTile/TensixCoprocessor: SFPMAD, SFPSWAP, SFPEXEXP,
 // SFPEXMAN, SFPSHFT, SFPCAST, SFPSETEXP, SFPSTOCHRND_FloatFloat, SFPSTORE).
 //
@@ -39,9 +39,8 @@ bool denormal_or_zero(std::uint32_t b) {
 
 // SFPSWAP's VEC_MIN_MAX order: fp32 bits compared as sign-magnitude integers.
 std::int32_t sign_mag_key(std::uint32_t b) {
-  return static_cast<std::int32_t>(b ^ (static_cast<std::uint32_t>(
-                                            static_cast<std::int32_t>(b) >> 30) >>
-                                        1));
+  return static_cast<std::int32_t>(
+      b ^ (static_cast<std::uint32_t>(static_cast<std::int32_t>(b) >> 30) >> 1));
 }
 std::uint32_t sfpu_max(std::uint32_t a, std::uint32_t b) {
   return sign_mag_key(a) < sign_mag_key(b) ? b : a;

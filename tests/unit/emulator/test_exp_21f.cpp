@@ -128,7 +128,8 @@ TEST(Exp21f, ErrorAndBiasOverEveryBf16Input) {
 // elu below 0: slope · (exp_21f(x) - 1) with exp_21f unrounded, two more MADs, then
 // float_to_fp16b in a 16-bit DST. x = -1, slope 1: y = 0x3EBC89CE = 0.36824, minus 1 =
 // -0.63176 = 0xBF21BB19; 16-bit: 0xBF22 (0xBB19 >= 0x8000 rounds the magnitude up) = -0.6328125.
-// -0 has its sign bit set: SFPSETCC's LT0 takes it as negative, exp_21f(-0) = c0: 0.0017248 · slope.
+// -0 has its sign bit set: SFPSETCC's LT0 takes it as negative, exp_21f(-0) = c0: 0.0017248 ·
+// slope.
 TEST(Exp21f, Elu) {
   EXPECT_EQ(bits(emu::elu_21f_value(-1.0f, 1.0f, true)), 0xBF21BB19u);
   EXPECT_EQ(bits(emu::elu_21f_value(-1.0f, 1.0f, false)), 0xBF220000u);
@@ -179,8 +180,8 @@ TEST(Exp21f, KernelStoresTheKernelsValues) {
   EXPECT_GT(differ, 100); // the 16-bit DST's exp is not the fp32 one's
   // x = 1 in a 16-bit DST: 2.71875 (0x402E), where std::exp rounded to bf16 is 2.71875 too; x = 2:
   // 7.40625 (0x40ED) where bf16(exp(2)) = 7.375 (0x40EC).
-  const auto two = run_tile(std::vector<bfloat16>(1024, bfloat16(2.0f)), false, "exp_tile_init",
-                            "exp_tile");
+  const auto two =
+      run_tile(std::vector<bfloat16>(1024, bfloat16(2.0f)), false, "exp_tile_init", "exp_tile");
   EXPECT_EQ(two[7], 7.40625f);
 }
 } // namespace
