@@ -183,6 +183,9 @@ struct DstState {
   tt::DataFormat srca = tt::DataFormat::Invalid, srcb = tt::DataFormat::Invalid,
                  pack_format = tt::DataFormat::Invalid;
   std::uint32_t srca_cb = 0, srcb_cb = 0, pack_cb = 0;
+  // What the last inits configured the unpacker and the math thread for, and the init that did
+  // (tk_emulator/op_inits.hpp); empty before any.
+  std::string unpack_for, unpack_by, math_for, math_by;
 };
 
 struct CoreState {
