@@ -7,7 +7,10 @@
 namespace tk::rt::emu::op_keys {
 
 inline constexpr int bcast_index(BroadcastType t) {
-  return t == BroadcastType::COL ? 1 : t == BroadcastType::ROW ? 2 : t == BroadcastType::SCALAR ? 3 : 0;
+  return t == BroadcastType::COL      ? 1
+         : t == BroadcastType::ROW    ? 2
+         : t == BroadcastType::SCALAR ? 3
+                                      : 0;
 }
 inline constexpr int binary_index(EltwiseBinaryType t) {
   return t == ELWADD ? 0 : t == ELWSUB ? 1 : 2;
@@ -63,19 +66,18 @@ inline constexpr const char* reduce(PoolType p, ReduceDim d) {
   return k[static_cast<int>(p)][static_cast<int>(d)];
 }
 inline constexpr const char* reduce_init(PoolType p, ReduceDim d) {
-  constexpr const char* k[4][3] = {
-      {"reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>",
-       "reduce_init<PoolType::SUM, ReduceDim::REDUCE_COL>",
-       "reduce_init<PoolType::SUM, ReduceDim::REDUCE_SCALAR>"},
-      {"reduce_init<PoolType::AVG, ReduceDim::REDUCE_ROW>",
-       "reduce_init<PoolType::AVG, ReduceDim::REDUCE_COL>",
-       "reduce_init<PoolType::AVG, ReduceDim::REDUCE_SCALAR>"},
-      {"reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>",
-       "reduce_init<PoolType::MAX, ReduceDim::REDUCE_COL>",
-       "reduce_init<PoolType::MAX, ReduceDim::REDUCE_SCALAR>"},
-      {"reduce_init<PoolType::MIN, ReduceDim::REDUCE_ROW>",
-       "reduce_init<PoolType::MIN, ReduceDim::REDUCE_COL>",
-       "reduce_init<PoolType::MIN, ReduceDim::REDUCE_SCALAR>"}};
+  constexpr const char* k[4][3] = {{"reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>",
+                                    "reduce_init<PoolType::SUM, ReduceDim::REDUCE_COL>",
+                                    "reduce_init<PoolType::SUM, ReduceDim::REDUCE_SCALAR>"},
+                                   {"reduce_init<PoolType::AVG, ReduceDim::REDUCE_ROW>",
+                                    "reduce_init<PoolType::AVG, ReduceDim::REDUCE_COL>",
+                                    "reduce_init<PoolType::AVG, ReduceDim::REDUCE_SCALAR>"},
+                                   {"reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>",
+                                    "reduce_init<PoolType::MAX, ReduceDim::REDUCE_COL>",
+                                    "reduce_init<PoolType::MAX, ReduceDim::REDUCE_SCALAR>"},
+                                   {"reduce_init<PoolType::MIN, ReduceDim::REDUCE_ROW>",
+                                    "reduce_init<PoolType::MIN, ReduceDim::REDUCE_COL>",
+                                    "reduce_init<PoolType::MIN, ReduceDim::REDUCE_SCALAR>"}};
   return k[static_cast<int>(p)][static_cast<int>(d)];
 }
 /// unary_bcast_init<bcast>'s name.
