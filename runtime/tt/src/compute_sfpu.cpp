@@ -52,8 +52,8 @@ void sfpu_math(Unary op, Tile& d, float p, float p1, float p2, bool fp32_dest) {
     case Unary::Log:
       v = std::log(x);
       break;
-    case Unary::Sigmoid:
-      v = 1.0f / (1.0f + std::exp(-x));
+    case Unary::Sigmoid: // 16-bit: exp_21f and _sfpu_reciprocal_<1> (exp_21f.cpp)
+      v = fp32_dest ? 1.0f / (1.0f + std::exp(-x)) : sigmoid_21f_value(x);
       break;
     case Unary::Tanh:
       v = std::tanh(x);
@@ -65,7 +65,7 @@ void sfpu_math(Unary op, Tile& d, float p, float p1, float p2, bool fp32_dest) {
       v = -x;
       break;
     case Unary::Silu:
-      v = x / (1.0f + std::exp(-x));
+      v = fp32_dest ? x / (1.0f + std::exp(-x)) : silu_21f_value(x);
       break;
     case Unary::Erf:
       v = std::erf(x);

@@ -130,4 +130,42 @@ float elu_21f_value(float x, float slope, bool fp32_dest) {
   return bits_float(r);
 }
 
+// _sfpu_reciprocal_<1> (ckernel_sfpu_recip.h), its constants from _init_sfpu_reciprocal_.
+// SFPSETMAN keeps the sign and exponent of one operand and takes the mantissa of the other;
+// SFPNOT inverts every bit; SFPSETSGN takes the sign of the other operand.
+std::uint32_t sfpu_reciprocal_1_bits(std::uint32_t in) {
+  constexpr float kP0 = 0.3232325017452239990234375f, kP1 = 1.4545459747314453125f,
+                  kP2 = 2.121212482452392578125f;
+  // negative_x = setman(-1.0, in): -(1.m) in [-2, -1).
+  const std::uint32_t nx = 0xBF800000u | (in & 0x7fffffu);
+  std::uint32_t y = sfpu_mad(float_bits(kP0), nx, float_bits(kP1));
+  const std::uint32_t scale_bits = ~in;
+  y = sfpu_mad(y, nx, float_bits(kP2));
+  // scale = setman(~in, 0): the sign and exponent of ~in (255 - e), mantissa 0; then * 0.5.
+  std::uint32_t scale = scale_bits & 0xff800000u;
+  const std::uint32_t t = sfpu_mad(nx, y, float_bits(1.0f));
+  scale = sfpu_mad(scale, float_bits(0.5f), 0u);
+  y = sfpu_mad(y, t, y); // y + y * t
+  y = sfpu_mad(y, scale, 0u);
+  return (y & 0x7fffffffu) | (in & 0x80000000u); // setsgn(y, in)
+}
+
+namespace {
+// _sfpu_sigmoid_<false>: exp_21f<true>(-x) (SFPMOV negating: the sign bit flipped), 1 + that
+// (SFPADD), _sfpu_reciprocal_<1>.
+std::uint32_t sigmoid_21f_bits(float x) {
+  const std::uint32_t e = exp_21f_bits(float_bits(x) ^ 0x80000000u, false);
+  const std::uint32_t den = sfpu_mad(float_bits(1.0f), e, float_bits(1.0f));
+  return sfpu_reciprocal_1_bits(den);
+}
+} // namespace
+
+float sigmoid_21f_value(float x) {
+  return bits_float(sfpu_float_to_fp16b(sigmoid_21f_bits(x)));
+}
+
+float silu_21f_value(float x) {
+  return bits_float(sfpu_float_to_fp16b(sfpu_mad(float_bits(x), sigmoid_21f_bits(x), 0u)));
+}
+
 } // namespace tk::rt::emu

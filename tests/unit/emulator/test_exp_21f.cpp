@@ -137,8 +137,50 @@ TEST(Exp21f, Elu) {
   EXPECT_EQ(emu::elu_21f_value(-0.0f, 1.0f, true), value(0x3F803885u) - 1.0f);
 }
 
-// The kernel path: copy_tile, exp_tile<false> (or elu_tile), pack_tile to a bf16 CB, 16-bit DST:
-// the kernel's values; with an fp32 DST exp stays the Cody-Waite kernel's (< 1 ulp: std::exp).
+// sigmoid and silu with a 16-bit DST: 1 / (1 + exp_21f(-x)) through _sfpu_reciprocal_<1> (a
+// quadratic first guess with _init_sfpu_reciprocal_'s constants 0.32323250, 1.4545460,
+// 2.1212125 and one Newton step), rounded half up to bf16. By hand (exact rationals, each
+// instruction rounded once): x = 0: exp_21f(-0) = c0 = 1.0017248, 1 + c0 = 2.0017248, its
+// reciprocal 0.4995198 rounds up to 0x3F000000 = 0.5; x = 1: 0.7308281 -> 0x3F3B0000 =
+// 0.73046875; x = -1: 0.2689591 -> 0x3E8A0000; x = -5: 0.0067039 -> 0x3BDC0000.
+TEST(Exp21f, SigmoidValues) {
+  EXPECT_EQ(bits(emu::sigmoid_21f_value(0.0f)), 0x3F000000u);
+  EXPECT_EQ(bits(emu::sigmoid_21f_value(1.0f)), 0x3F3B0000u);
+  EXPECT_EQ(bits(emu::sigmoid_21f_value(-1.0f)), 0x3E8A0000u);
+  EXPECT_EQ(bits(emu::sigmoid_21f_value(-5.0f)), 0x3BDC0000u);
+  // The reciprocal's sign comes from the input (SETSGN); 1/2 exactly: the guess for a mantissa
+  // of 1.0 is 0.98990, one Newton step 0.99990, times 2^-1.
+  EXPECT_EQ(emu::sfpu_reciprocal_1_bits(bits(-2.0f)) & 0x80000000u, 0x80000000u);
+}
+
+// Over every bf16 input in [-87, 88.5]: the exp's LReg error (0.1730%) shrinks in 1 + e, the
+// reciprocal's one Newton step leaves at most 0.0103% (its first guess 1.0101%, squared; checked
+// over the mantissas on a grid of 4093 in exact arithmetic), and float_to_fp16b adds half a bf16
+// ulp (0.39%): |rel| <= 0.576% for sigmoid and, with one more fp32 multiply, silu (whose
+// denormal outputs are flushed to 0). Measured, 2026-11-29: sigmoid 0.4984%, silu printed below.
+TEST(Exp21f, SigmoidAndSiluErrorOverEveryBf16Input) {
+  double worst_s = 0, worst_l = 0;
+  for (std::uint32_t h = 0; h < 0x10000u; ++h) {
+    const float x = value(h << 16);
+    if (!(x >= -87.0f && x <= 88.5f) || x == 0.0f)
+      continue;
+    const double sig = 1 / (1 + std::exp(-static_cast<double>(x)));
+    worst_s = std::max(worst_s, std::fabs(emu::sigmoid_21f_value(x) / sig - 1));
+    // x·sigmoid(x) below 2^-126 is a denormal, which SFPMAD flushes to 0 (at x = 2^-125 too: the
+    // unrounded sigmoid there is 0.49952).
+    if (std::fabs(x * sig) >= 0x1p-125)
+      worst_l = std::max(worst_l, std::fabs(emu::silu_21f_value(x) / (x * sig) - 1));
+  }
+  std::printf("sigmoid (16-bit DST): worst |rel err| %.4f%%; silu %.4f%%\n", 100 * worst_s,
+              100 * worst_l);
+  EXPECT_LE(worst_s, 0.00576);
+  EXPECT_LE(worst_l, 0.00576);
+  EXPECT_GT(worst_s, 0.0039); // more than bf16 rounding of the exact value
+}
+
+// The kernel path: copy_tile, exp_tile<false> (or elu_tile, sigmoid_tile, silu_tile), pack_tile to
+// a bf16 CB, 16-bit DST: the kernel's values; with an fp32 DST exp stays the Cody-Waite kernel's (<
+// 1 ulp: std::exp).
 std::vector<float> run_tile(const std::vector<bfloat16>& in, bool fp32, const std::string& init,
                             const std::string& op, const std::string& args = "") {
   ProgramBuilder p;
@@ -169,12 +211,16 @@ TEST(Exp21f, KernelStoresTheKernelsValues) {
   const auto e16 = run_tile(in, false, "exp_tile_init", "exp_tile");
   const auto e32 = run_tile(in, true, "exp_tile_init", "exp_tile");
   const auto elu = run_tile(in, false, "elu_tile_init", "elu_tile", ", 0x3F800000u");
+  const auto sig = run_tile(in, false, "sigmoid_tile_init", "sigmoid_tile");
+  const auto silu = run_tile(in, false, "silu_tile_init", "silu_tile");
   int differ = 0;
   for (int i = 0; i < 1024; ++i) {
     const float x = in[i].to_float();
     ASSERT_EQ(e16[i], value(exp21f(x))) << i;
     ASSERT_EQ(e32[i], bfloat16(std::exp(x)).to_float()) << i;
     ASSERT_EQ(elu[i], x < 0 ? emu::elu_21f_value(x, 1.0f, false) : x) << i;
+    ASSERT_EQ(sig[i], emu::sigmoid_21f_value(x)) << i;
+    ASSERT_EQ(silu[i], emu::silu_21f_value(x)) << i;
     differ += e16[i] != e32[i];
   }
   EXPECT_GT(differ, 100); // the 16-bit DST's exp is not the fp32 one's

@@ -27,4 +27,12 @@ float exp_21f_tile_value(float x, float scale);
 /// by float_to_fp16b when DST is 16-bit; x itself from 0 up.
 float elu_21f_value(float x, float slope, bool fp32_dest);
 
+/// tt-llk's _sfpu_reciprocal_<1> (the 16-bit DST's: a quadratic first guess from the constants
+/// _init_sfpu_reciprocal_ loads, one Newton step), the LReg's fp32 bits, before any rounding.
+std::uint32_t sfpu_reciprocal_1_bits(std::uint32_t x);
+/// sigmoid_tile and silu_tile with a 16-bit DST (calculate_sigmoid, calculate_silu): 1 / (1 +
+/// exp_21f(-x)) through _sfpu_reciprocal_<1>, silu times x, rounded by float_to_fp16b.
+float sigmoid_21f_value(float x);
+float silu_21f_value(float x);
+
 } // namespace tk::rt::emu
