@@ -24,6 +24,12 @@ void op_init(const char* init, const char* unpack, const char* math) {
   }
 }
 
+void sfpu_constants_loaded(const char* init) {
+  Compute c = ctx(init);
+  c.dst.exp_approx = DstState::ExpApprox::None;
+  c.dst.exp_approx_cleared_by = init;
+}
+
 namespace {
 void check_side(const char* call, const char* side, const std::string& have, const std::string& by,
                 const char* want, const char* init) {

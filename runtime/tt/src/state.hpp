@@ -178,6 +178,9 @@ struct DstState {
   // and after exp_tile_init<false>, which reloads the constants), and its scale's fp32 bits.
   enum class ExpApprox : std::uint8_t { None, Clamp, NoClamp } exp_approx = ExpApprox::None;
   std::uint32_t exp_approx_scale = 0x3f800000u;
+  // The init that last reloaded the programmable constants the approximate exp reads (empty:
+  // none since the kernel started).
+  std::string exp_approx_cleared_by;
   // The formats configured for the unpacker's srcA and srcB and for the packer, and the CBs they
   // were taken from (for the messages); Invalid until a hardware init configures them.
   tt::DataFormat srca = tt::DataFormat::Invalid, srcb = tt::DataFormat::Invalid,

@@ -90,4 +90,38 @@ TEST(EmulatorOpInits, HardwareStartupsConfigureNoMathOp) {
                      "since the kernel started), not for ELWADD; call add_tiles_init(icb0, icb1) "
                      "first");
 }
+// An SFPU init that loads the programmable constants (silu_tile_init: _init_sfpu_reciprocal_,
+// vConstFloatPrgm0..2) overwrites the approximate exp's A, B - C and threshold: exp_tile<true>
+// after it needs exp_tile_init<true> again. recip_tile_init's default (legacy_compat) loads none.
+std::string run_sfpu(const std::string& init, const std::string& op) {
+  ProgramBuilder p;
+  auto src = p.dram(std::vector<bfloat16>(1024, bfloat16(0.5f)));
+  auto dst = p.dram(1);
+  p.cb(tt::CBIndex::c_0, 2);
+  p.cb(tt::CBIndex::c_16, 2);
+  auto r = p.reader("dataflow/read_tile.cpp", {src});
+  auto w = p.writer("dataflow/write_tile.cpp", {dst});
+  auto k = p.compute("compute/eltwise_sfpu.cpp",
+                     ComputeConfig{.defines = {{"SFPU_OP_INIT", init}, {"SFPU_OP", op}}});
+  SetRuntimeArgs(p.program, r, CoreCoord{0, 0}, {p.addr(src), 1u});
+  SetRuntimeArgs(p.program, w, CoreCoord{0, 0}, {p.addr(dst), 1u, 0u});
+  SetRuntimeArgs(p.program, k, CoreCoord{0, 0}, {1u});
+  try {
+    p.run();
+  } catch (const tk::rt::emu::EmulatorError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(EmulatorOpInits, SfpuInitsThatReloadTheConstantsClearTheApproximateExp) {
+  EXPECT_EQ(run_sfpu("exp_tile_init<true>(); recip_tile_init", "exp_tile<true>"), "");
+  EXPECT_EQ(run_sfpu("exp_tile_init<true>(); silu_tile_init", "exp_tile<true>"),
+            kernel("compute/eltwise_sfpu.cpp") +
+                ": core (0,0): exp_tile<true, ..., InputClamping::ClampToNegative>: the SFPU is "
+                "not set up for it; call exp_tile_init<true, scale, "
+                "InputClamping::ClampToNegative>() first (the kernel runs the macro program and "
+                "the constants its init loads; no approximate exp init since silu_tile_init, "
+                "which reloads the programmable constants it reads)");
+}
 } // namespace

@@ -17,4 +17,8 @@ void op_init(const char* init, const char* unpack, const char* math);
 /// an error unless the last inits configured them so; `init` names an init that does.
 void op_call(const char* call, const char* unpack, const char* math, const char* init);
 
+/// An SFPU init named `init` loads the SFPU's programmable constants (vConstFloatPrgm0..2, the
+/// registers the approximate exp's init fills): an exp_tile<true> after it needs its init again.
+void sfpu_constants_loaded(const char* init);
+
 } // namespace tk::rt::emu
