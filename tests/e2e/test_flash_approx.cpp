@@ -96,16 +96,39 @@ double pcc_bound(const Reference& ref) {
   return std::sqrt(std::max(0.0, 1 - err / spread));
 }
 
-class FlashApprox
-    : public ::testing::TestWithParam<std::tuple<std::int64_t, std::int64_t, std::int64_t>> {
-}; // H, S, D
+// True when every line of verify_kernel's `detail` is a failure of the fixed PCC rule, against
+// the reference or the interpreter, and nothing else failed.
+bool only_pcc_failures(const std::string& detail) {
+  std::istringstream lines(detail);
+  std::string line;
+  bool any = false;
+  while (std::getline(lines, line)) {
+    if (line.empty())
+      continue;
+    if (line.rfind("PCC ", 0) != 0 && line.rfind("against the interpreter: PCC ", 0) != 0)
+      return false;
+    any = true;
+  }
+  return any;
+}
 
+// H, S, D and the centre of V's values (V in [c - 1, c + 1]).
+using Shape = std::tuple<std::int64_t, std::int64_t, std::int64_t, double>;
+class FlashApprox : public ::testing::TestWithParam<Shape> {};
+
+// V centred on c != 0 makes a bias of the weights visible: the approximate exp's mean error
+// (+0.96%, docs/emulator.md) cancels between O's numerator sum_j p_j v_j and its row sum l only if
+// both see the same p_j; a p that reaches l and P·V differently (rounded, clamped or computed
+// apart) shifts every O by about c times the difference, while the bound above depends on
+// |v_j - O| only (about 1 whatever c is), and the bias bound (kBiasFraction of the mean element
+// bound) is about 0.02 here: a 1% inconsistency at c = 8 (0.08) fails it. A long S (2048 keys a
+// row at most) sums many weights, so a drift of l or O along the key loop shows too.
 TEST_P(FlashApprox, MatchesTheReferenceWithinTheApproximateExpsBound) {
-  const auto [H, S, D] = GetParam();
+  const auto [H, S, D, c] = GetParam();
   Rng rng(0xa9e + static_cast<std::uint64_t>(H * 1000 + S * 10 + D));
   const auto Q = random_bf16(H * S, D, -1, 1, rng);
   const auto K = random_bf16(H * S, D, -1, 1, rng);
-  const auto V = random_bf16(H * S, D, -1, 1, rng);
+  const auto V = random_bf16(H * S, D, c - 1, c + 1, rng);
   const float scale = 2.0f / std::sqrt(static_cast<float>(D));
   Matrix<bf16> O(H * S, D);
   const TensorView<const bf16> q{Q.data.data(), H, S, D}, k{K.data.data(), H, S, D},
@@ -119,20 +142,33 @@ TEST_P(FlashApprox, MatchesTheReferenceWithinTheApproximateExpsBound) {
                      {{"scale", static_cast<double>(scale)}},
                      {}},
                     "O", O, ref);
-  EXPECT_TRUE(out.ok) << out.detail;
-  EXPECT_LE(std::abs(out.bias), out.bias_bound);
   const double min_pcc = pcc_bound(ref);
+  if (c == 0) {
+    EXPECT_TRUE(out.ok) << out.detail;
+  } else {
+    // O ~ 8 varies over its elements by little more than its own bf16 rounding (half an ulp at 8
+    // is 0.031; a row averaging 2048 values in [7, 9] spreads by about 0.58 / sqrt(2048) = 0.013):
+    // the harness's fixed PCC >= 0.999 cannot hold for any kernel, and the bound the element
+    // bounds give (pcc_bound) is 0. Every other check of verify_kernel must pass:
+    // each element within its bound, the bias, the interpreter's agreement.
+    EXPECT_TRUE(out.ok || only_pcc_failures(out.detail)) << out.detail;
+  }
+  EXPECT_LE(std::abs(out.bias), out.bias_bound);
   EXPECT_GE(out.pcc, min_pcc);
-  std::printf("attention_hifi2 (exp_approx_mode) tt H = %lld, S = %lld, D = %lld: max |err| %.3g, "
-              "PCC %.6f (bound %.4f), bias %.3g (bound %.3g)\n",
+  double worst_bound = 0;
+  for (double b : ref.bound)
+    worst_bound = std::max(worst_bound, b);
+  std::printf("attention_hifi2 (exp_approx_mode) tt H = %lld, S = %lld, D = %lld, V in [%g, %g]: "
+              "max |err| %.3g (largest element bound %.3g), PCC %.6f (bound %.4f), mean signed "
+              "err %.3g (bound %.3g)\n",
               static_cast<long long>(H), static_cast<long long>(S), static_cast<long long>(D),
-              out.max_abs_err, out.pcc, min_pcc, out.bias, out.bias_bound);
+              c - 1, c + 1, out.max_abs_err, worst_bound, out.pcc, min_pcc, out.bias,
+              out.bias_bound);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Shapes, FlashApprox,
-    ::testing::Values(std::tuple<std::int64_t, std::int64_t, std::int64_t>{2, 256, 128},
-                      std::tuple<std::int64_t, std::int64_t, std::int64_t>{3, 224, 64}));
+INSTANTIATE_TEST_SUITE_P(Shapes, FlashApprox,
+                         ::testing::Values(Shape{2, 256, 128, 0.0}, Shape{3, 224, 64, 0.0},
+                                           Shape{2, 256, 128, 8.0}, Shape{1, 2048, 64, 8.0}));
 
 // bench/attention_hifi2.tk lowered for TT.
 ir::Program lowered_hifi2() {

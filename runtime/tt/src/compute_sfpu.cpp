@@ -11,6 +11,7 @@
 #include "compute_ctx.hpp"
 #include "state.hpp"
 #include "timing.hpp"
+#include "tk_emulator/exp_21f.hpp"
 #include "tk_emulator/timing_params.hpp"
 
 namespace tk::rt::emu {
@@ -35,16 +36,18 @@ std::array<bool, 4> sfpu_faces(timing::SfpuMode m) {
   return {true, false, false, false};
 }
 
-// The SFPU op `op` on every element of the faces `faces` of `d`.
-void sfpu_math(Unary op, Tile& d, float p, float p1, float p2, const std::array<bool, 4>& faces) {
+// The SFPU op `op` on every element of the faces `faces` of `d`; `fp32_dest` selects the kernels'
+// DST-width paths.
+void sfpu_math(Unary op, Tile& d, float p, float p1, float p2, bool fp32_dest,
+               const std::array<bool, 4>& faces) {
   for (int e = 0; e < 1024; ++e) {
     if (!faces[e / 256])
       continue;
     float& v = d[e];
     const float x = v;
     switch (op) {
-    case Unary::Exp:
-      v = std::exp(x * p);
+    case Unary::Exp: // fp32 DST: Cody-Waite + Taylor, < 1 ulp; 16-bit: exp_21f (exp_21f.cpp)
+      v = fp32_dest ? std::exp(x * p) : exp_21f_tile_value(x, p);
       break;
     case Unary::Relu:
       v = x > 0 ? x : 0.0f;
@@ -73,8 +76,8 @@ void sfpu_math(Unary op, Tile& d, float p, float p1, float p2, const std::array<
     case Unary::Log:
       v = std::log(x);
       break;
-    case Unary::Sigmoid:
-      v = 1.0f / (1.0f + std::exp(-x));
+    case Unary::Sigmoid: // 16-bit: exp_21f and _sfpu_reciprocal_<1> (exp_21f.cpp)
+      v = fp32_dest ? 1.0f / (1.0f + std::exp(-x)) : sigmoid_21f_value(x);
       break;
     case Unary::Tanh:
       v = std::tanh(x);
@@ -86,7 +89,7 @@ void sfpu_math(Unary op, Tile& d, float p, float p1, float p2, const std::array<
       v = -x;
       break;
     case Unary::Silu:
-      v = x / (1.0f + std::exp(-x));
+      v = fp32_dest ? x / (1.0f + std::exp(-x)) : silu_21f_value(x);
       break;
     case Unary::Erf:
       v = std::erf(x);
@@ -117,9 +120,8 @@ void sfpu_math(Unary op, Tile& d, float p, float p1, float p2, const std::array<
     case Unary::Floor:
       v = std::floor(x);
       break;
-    case Unary::Elu: // the SDK's _calculate_elu_: slope * (exp(x) - 1) below 0, else x unchanged
-      if (x < 0.0f)
-        v = p * (std::exp(x) - 1.0f);
+    case Unary::Elu: // the SDK's _calculate_elu_: slope * (exp_21f(x) - 1) below 0, else x
+      v = elu_21f_value(x, p, fp32_dest);
       break;
     case Unary::Softplus: {
       // The SDK's calculate_softplus: t = beta * x; below the threshold (p2)
@@ -181,7 +183,7 @@ void unary_tile(Unary op, std::uint32_t idst, float p, float p1, float p2, int v
   Compute c = ctx("SFPU op");
   Tile& d = dst_tile(c, "SFPU op", idst);
   if (math_on())
-    sfpu_math(op, d, p, p1, p2, sfpu_faces(mode));
+    sfpu_math(op, d, p, p1, p2, c.cc.fp32_dest_acc_en, sfpu_faces(mode));
   store(c, d);
   // The counter names are the SDK's calls without "_tile", the names of the cost table
   // (timing::sfpu_tile_cycles).

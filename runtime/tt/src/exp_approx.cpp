@@ -137,6 +137,7 @@ void exp_approx_init(std::uint32_t scale_bits, bool clamp) {
 void exp_approx_forget() {
   Compute c = ctx("exp_tile_init");
   c.dst.exp_approx = DstState::ExpApprox::None;
+  c.dst.exp_approx_cleared_by = "exp_tile_init<false>";
 }
 
 void exp_approx_tile(std::uint32_t idst, bool clamp, int iterations, int vector_mode,
@@ -161,10 +162,12 @@ void exp_approx_tile(std::uint32_t idst, bool clamp, int iterations, int vector_
     fail(std::string("exp_tile<true, ..., ") + clamping +
          ">: the SFPU is not set up for it; call " + "exp_tile_init<true, scale, " + clamping +
          ">() first (the kernel runs the macro program and the constants its init loads; " +
-         (c.dst.exp_approx == DstState::ExpApprox::None ? "no approximate exp init since the last "
-                                                          "exp_tile_init<false>, if any"
-                                                        : "the last init was for the other "
-                                                          "clamping") +
+         (c.dst.exp_approx != DstState::ExpApprox::None
+              ? std::string("the last init was for the other clamping")
+          : c.dst.exp_approx_cleared_by.empty()
+              ? std::string("no approximate exp init since the kernel started")
+              : "no approximate exp init since " + c.dst.exp_approx_cleared_by +
+                    ", which reloads the programmable constants it reads") +
          ")");
   if (scale_bf16 >= 0 && static_cast<std::uint32_t>(scale_bf16) != c.dst.exp_approx_scale >> 16)
     violation(

@@ -178,11 +178,17 @@ struct DstState {
   // and after exp_tile_init<false>, which reloads the constants), and its scale's fp32 bits.
   enum class ExpApprox : std::uint8_t { None, Clamp, NoClamp } exp_approx = ExpApprox::None;
   std::uint32_t exp_approx_scale = 0x3f800000u;
+  // The init that last reloaded the programmable constants the approximate exp reads (empty:
+  // none since the kernel started).
+  std::string exp_approx_cleared_by;
   // The formats configured for the unpacker's srcA and srcB and for the packer, and the CBs they
   // were taken from (for the messages); Invalid until a hardware init configures them.
   tt::DataFormat srca = tt::DataFormat::Invalid, srcb = tt::DataFormat::Invalid,
                  pack_format = tt::DataFormat::Invalid;
   std::uint32_t srca_cb = 0, srcb_cb = 0, pack_cb = 0;
+  // What the last inits configured the unpacker and the math thread for, and the init that did
+  // (tk_emulator/op_inits.hpp); empty before any.
+  std::string unpack_for, unpack_by, math_for, math_by;
 };
 
 struct CoreState {

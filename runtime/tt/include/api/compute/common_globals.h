@@ -11,6 +11,7 @@
 #include "hostdevcommon/kernel_structs.h"
 #include "internal/tt-1xx/tensix_types.h"
 #include "tk_emulator/device_api.hpp"
+#include "tk_emulator/op_inits.hpp"
 
 #define ALWI inline __attribute__((always_inline))
 #ifndef FORCE_INLINE

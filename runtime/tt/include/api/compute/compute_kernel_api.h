@@ -10,6 +10,10 @@ namespace ckernel {
 template <bool fast_and_approx = false>
 ALWI void sigmoid_tile_init() {
   ::tk::rt::emu::init_call();
+  // sigmoid_init<false>: _init_reciprocal_<false, false> -> _init_sfpu_reciprocal_ loads
+  // vConstFloatPrgm0..2.
+  if constexpr (!fast_and_approx)
+    ::tk::rt::emu::sfpu_constants_loaded("sigmoid_tile_init");
 }
 template <int vec_mode = VectorMode::RC, bool fast_and_approx = false>
 ALWI void sigmoid_tile(uint32_t idst) {
@@ -45,6 +49,7 @@ ALWI void square_tile(uint32_t idst) {
 }
 ALWI void silu_tile_init() {
   ::tk::rt::emu::init_call();
+  ::tk::rt::emu::sfpu_constants_loaded("silu_tile_init"); // silu_init: _init_sfpu_reciprocal_
 }
 ALWI void silu_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Silu, idst, 0.0f);
@@ -52,6 +57,7 @@ ALWI void silu_tile(uint32_t idst) {
 // 2^x; the SDK computes exp(x * ln 2).
 ALWI void exp2_tile_init() {
   ::tk::rt::emu::init_call();
+  ::tk::rt::emu::sfpu_constants_loaded("exp2_tile_init"); // _init_exp2_: vConstFloatPrgm0 = ln 2
 }
 ALWI void exp2_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Exp2, idst, 0.0f);

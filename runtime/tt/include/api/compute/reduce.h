@@ -8,12 +8,17 @@
 #include "api/compute/sentinel/compute_kernel_sentinel.h"
 #include "llk_math_reduce_api.h"
 #include "llk_unpack_AB_reduce_api.h"
+#include "tk_emulator/op_keys.hpp"
 
 namespace ckernel {
 template <PoolType reduce_type, ReduceDim reduce_dim, bool enforce_fp32_accumulation = false>
 ALWI void reduce_init(uint32_t /*icb*/, uint32_t /*icb_scaler*/, uint32_t /*ocb*/,
                       uint32_t /*call_line*/ = __builtin_LINE()) {
   ::tk::rt::emu::reduce_pack_mask(static_cast<int>(reduce_dim));
+  // llk_unpack_AB_reduce_init<reduce_type, reduce_dim> and llk_math_reduce_init<reduce_type,
+  // reduce_dim>.
+  ::tk::rt::emu::op_init("reduce_init", ::tk::rt::emu::op_keys::unpack_reduce(reduce_dim),
+                         ::tk::rt::emu::op_keys::reduce(reduce_type, reduce_dim));
 }
 template <bool enforce_fp32_accumulation = false>
 ALWI void reduce_uninit(uint32_t /*icb*/ = 0) {
@@ -22,6 +27,9 @@ ALWI void reduce_uninit(uint32_t /*icb*/ = 0) {
 template <PoolType reduce_type, ReduceDim reduce_dim, bool enforce_fp32_accumulation = false>
 ALWI void reduce_tile(uint32_t icb, uint32_t icb_scaler, uint32_t itile, uint32_t itile_scaler,
                       uint32_t idst) {
+  ::tk::rt::emu::op_call("reduce_tile", ::tk::rt::emu::op_keys::unpack_reduce(reduce_dim),
+                         ::tk::rt::emu::op_keys::reduce(reduce_type, reduce_dim),
+                         ::tk::rt::emu::op_keys::reduce_init(reduce_type, reduce_dim));
   ::tk::rt::emu::reduce_tile(static_cast<int>(reduce_type), static_cast<int>(reduce_dim), icb,
                              icb_scaler, itile, itile_scaler, idst);
 }

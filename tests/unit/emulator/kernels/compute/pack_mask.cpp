@@ -12,13 +12,15 @@ void kernel_main() {
   compute_kernel_hw_startup(cb_in, cb_in, cb_out);
   cb_wait_front(cb_in, 1);
   for (uint32_t k = 0; k < 3; ++k) {
-    copy_tile_to_dst_init_short(cb_in);
     if (k == 0)
       reduce_init<PoolType::SUM, ReduceDim::REDUCE_ROW>(cb_in, cb_in, cb_out);
     if (k == 1)
       reduce_init<PoolType::SUM, ReduceDim::REDUCE_COL>(cb_in, cb_in, cb_out);
     if (k == 2)
       reduce_uninit();
+    // After reduce_init: its unpacker and math programs are the reduction's, so copy_tile needs
+    // its own init; that init touches neither the packer nor its mask.
+    copy_tile_to_dst_init_short(cb_in);
     tile_regs_acquire();
     copy_tile(cb_in, 0, 0);
     tile_regs_commit();

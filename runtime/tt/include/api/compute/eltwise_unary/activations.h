@@ -7,6 +7,8 @@
 namespace ckernel {
 ALWI void hardsigmoid_tile_init() {
   ::tk::rt::emu::init_call();
+  // _init_hardsigmoid_: vConstFloatPrgm0 = 1/6, vConstFloatPrgm1 = 0.5.
+  ::tk::rt::emu::sfpu_constants_loaded("hardsigmoid_tile_init");
 }
 ALWI void hardsigmoid_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Hardsigmoid, idst, 0.0f);

@@ -9,12 +9,14 @@
 namespace ckernel {
 ALWI void sin_tile_init() {
   ::tk::rt::emu::init_call();
+  ::tk::rt::emu::sfpu_constants_loaded("sin_tile_init"); // sine_init: vConstFloatPrgm0..2
 }
 ALWI void sin_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Sin, idst, 0.0f);
 }
 ALWI void cos_tile_init() {
   ::tk::rt::emu::init_call();
+  ::tk::rt::emu::sfpu_constants_loaded("cos_tile_init"); // cosine_init: vConstFloatPrgm0..2
 }
 ALWI void cos_tile(uint32_t idst) {
   ::tk::rt::emu::unary_tile(::tk::rt::emu::Unary::Cos, idst, 0.0f);
