@@ -116,7 +116,8 @@ struct Counts {
 std::string sdk_name(const Call& c) {
   if (c.fn == Intrinsic::exp_tile_approx || c.fn == Intrinsic::exp_tile_approx_scaled)
     return "exp_tile<true>";
-  if (c.fn == Intrinsic::exp_tile_approx_noclamp || c.fn == Intrinsic::exp_tile_approx_noclamp_scaled)
+  if (c.fn == Intrinsic::exp_tile_approx_noclamp ||
+      c.fn == Intrinsic::exp_tile_approx_noclamp_scaled)
     return "exp_tile<true, false, InputClamping::None, 32>";
   std::string name(to_string(c.fn));
   name = name.substr(0, name.find('.'));

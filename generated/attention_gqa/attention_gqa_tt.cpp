@@ -59,9 +59,9 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   // The Q chunk rule: its inputs fixed at compile time (chunk-rows, price-q-chunk), in
   // tt.q_chunk's order (tk::tt_host::q_chunk_limits).
   const std::int64_t tk_q_chunk_args[] = {
-      64,    32,   8,     2048,  66100, 8,     476,    1603,  34206, 1823, 7790,  605,    8204,
-      605,   642,  3206,  61602, 3486,  13920, 1190,   14918, 1210,  1014, 6412,  118144, 6812,
-      26670, 2360, 28936, 2420,  1758,  12824, 235278, 13624, 52720, 4720, 57302, 4840};
+      64,    32,   8,     2048,  66100, 8,     475,    1209,  33038, 1823, 6622,  605,    7036,
+      605,   642,  2417,  59266, 3486,  11584, 1190,   12582, 1210,  1014, 4834,  113472, 6812,
+      21998, 2360, 24264, 2420,  1758,  9668,  225934, 13624, 43376, 4720, 47958, 4840};
   const tk::tt_host::QChunkLimits tk_q_chunk_limits = tk::tt_host::q_chunk_limits(tk_q_chunk_args);
   const std::uint32_t St = S / 32u;
   const std::uint32_t Dt = D / 32u;

@@ -225,7 +225,7 @@ namespace tk::ir {
     "api/compute/eltwise_unary/exp.h")                                                             \
   X(exp_tile_init_approx_scaled, "exp_tile_init.approx_scaled", "int", void, init,                 \
     "api/compute/eltwise_unary/exp.h")                                                             \
-  /* the unclamped 32-row form with the scale folded into its init (fold-scale and            */    \
+  /* the unclamped 32-row form with the scale folded into its init (fold-scale and            */   \
   /* prove_nonpositive together): exp_tile_init<true, bits, InputClamping::None>             */    \
   X(exp_tile_approx_noclamp_scaled, "exp_tile.approx_noclamp_scaled", "slot int", void, writes,    \
     "api/compute/eltwise_unary/exp.h")                                                             \

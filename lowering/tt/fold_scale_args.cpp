@@ -27,7 +27,8 @@ Module fold_scale_args(const Module& m, Diagnostics&) {
     Function* host = find_function(p, FuncKind::host);
     for (Function& f : p.functions) {
       if (f.kind != FuncKind::compute || !f.config || !host ||
-          calls_of(f.body, Intrinsic::exp_tile_approx_scaled).empty())
+          (calls_of(f.body, Intrinsic::exp_tile_approx_scaled).empty() &&
+           calls_of(f.body, Intrinsic::exp_tile_approx_noclamp_scaled).empty()))
         continue;
       // The compute kernel's runtime lets (`let b: u32 = get_arg_val(n)`) and the host's lets.
       std::map<std::string, std::int64_t> arg_of;
@@ -50,7 +51,10 @@ Module fold_scale_args(const Module& m, Diagnostics&) {
         std::function<std::string(const std::string&)> bind;
         explicit Swap(std::map<std::string, std::string>& c) : ct_of(c) {}
         Expr mutate_node(const Call& c, const Expr& self) override {
-          const Var* b = c.fn == Intrinsic::exp_tile_approx_scaled ? as<Var>(c.args[1]) : nullptr;
+          const bool scaled =
+              c.fn == Intrinsic::exp_tile_approx_scaled ||
+              c.fn == Intrinsic::exp_tile_approx_noclamp_scaled; // the unclamped form
+          const Var* b = scaled ? as<Var>(c.args[1]) : nullptr;
           if (!b)
             return Mutator::mutate_node(c, self);
           const std::string ct = bind(b->name);

@@ -18,7 +18,8 @@ using namespace tk::ir;
 
 // tt-llk's unclamped 32-row exp, the scale folded into its init or not.
 bool unclamped(Intrinsic fn) {
-  return fn == Intrinsic::exp_tile_approx_noclamp || fn == Intrinsic::exp_tile_approx_noclamp_scaled;
+  return fn == Intrinsic::exp_tile_approx_noclamp ||
+         fn == Intrinsic::exp_tile_approx_noclamp_scaled;
 }
 
 const Call* call_of(const Stmt& s) {

@@ -218,7 +218,8 @@ Val TileSelector::select(const Expr& e) {
     return bcast(Intrinsic::tile_add, call(Intrinsic::tile_zeros, {}), *c, at);
   case Intrinsic::tile_exp_scaled: { // exp(x * f), f > 0 (fold_scale.cpp)
     const bool approx = exp_approx_ && !accurate_exps_.count(c);
-    if (approx && fpu_exps_.count(c)) // its argument subtracted on the FPU (select_tile_ops_fpu_exp)
+    if (approx &&
+        fpu_exps_.count(c)) // its argument subtracted on the FPU (select_tile_ops_fpu_exp)
       if (Val v = fpu_exp(*c))
         return v;
     Val v = select(c->args[0]);
@@ -242,7 +243,7 @@ Val TileSelector::select(const Expr& e) {
   if (fpu_exps_.count(c)) // its argument subtracted on the FPU (select_tile_ops_fpu_exp.cpp)
     if (Val v = fpu_exp(*c))
       return v;
-  if (column_only_.count(c))         // read only in column 0: faces 0 and 2 (column_zero_reads.hpp)
+  if (column_only_.count(c)) // read only in column 0: faces 0 and 2 (column_zero_reads.hpp)
     op = column_call(*op).value_or(*op);
   Val v = select(c->args[0]);
   to_dst(v);

@@ -4,8 +4,8 @@
 
 #include "lowering/ir/printer.hpp"
 #include "lowering/ir/util.hpp"
-#include "lowering/tt/prove_nonpositive.hpp"
 #include "lowering/tt/column_zero_reads.hpp"
+#include "lowering/tt/prove_nonpositive.hpp"
 #include "lowering/tt/target.hpp"
 
 #include <algorithm>

@@ -216,7 +216,8 @@ TEST(FlashApprox, ExpPricesAreTheEmulatorsCharges) {
       clamped += c->fn == ir::Intrinsic::exp_tile_approx ? 1 : 0;
       clamped += c->fn == ir::Intrinsic::exp_tile_approx_scaled ? 1 : 0;
       if (c->fn == ir::Intrinsic::exp_tile_approx_noclamp ||
-          c->fn == ir::Intrinsic::exp_tile_approx_noclamp_scaled) // the scale folded in (fold-scale)
+          c->fn ==
+              ir::Intrinsic::exp_tile_approx_noclamp_scaled) // the scale folded in (fold-scale)
         priced["exp_approx_noclamp_32"].insert(lower::tt::math_thread_cycles(p, *c, phases));
       if (c->fn == ir::Intrinsic::exp_tile || c->fn == ir::Intrinsic::exp_tile_col)
         priced["exp"].insert(lower::tt::math_thread_cycles(p, *c, phases));

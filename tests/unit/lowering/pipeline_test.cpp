@@ -27,15 +27,22 @@ std::vector<std::string> names(Target t) {
 TEST(Pipeline, StageTables) {
   // The front stages, then the TT chain's own.
   std::vector<std::string> tt = {"to-tile-ir", "lower-reductions", "infer-layout"};
-  for (const char* s :
-       {"materialise",         "plan-buffers",    "attach-accessors",      "choose-blocks",
-        "block-matmul",        "partition-work",  "to-core-loop",          "keep-rows",
-        "stream-rows",         "fold-scale",      "select-tile-ops",       "chunk-rows",
-        "peel-mask",           "fission-rows",    "batch-rows",            "chunk-keys",
-        "batch-sections",      "assign-cbs",      "split-kernels",         "multicast-reads",
-        "bind-runtime-args",   "fold-scale-args", "insert-cb-protocol",    "block-products",
-        "insert-compute-init", "insert-dst-management", "guard-fast-exp",  "elide-configs",
-        "price-q-chunk",       "finalize-signature",    "verify-kernels"})
+  for (const char* s : {"materialise",         "plan-buffers",
+                        "attach-accessors",    "choose-blocks",
+                        "block-matmul",        "partition-work",
+                        "to-core-loop",        "keep-rows",
+                        "stream-rows",         "fold-scale",
+                        "select-tile-ops",     "chunk-rows",
+                        "peel-mask",           "fission-rows",
+                        "batch-rows",          "chunk-keys",
+                        "batch-sections",      "assign-cbs",
+                        "split-kernels",       "multicast-reads",
+                        "bind-runtime-args",   "fold-scale-args",
+                        "insert-cb-protocol",  "block-products",
+                        "insert-compute-init", "insert-dst-management",
+                        "guard-fast-exp",      "elide-configs",
+                        "price-q-chunk",       "finalize-signature",
+                        "verify-kernels"})
     tt.emplace_back(s);
   EXPECT_EQ(names(Target::tt), tt);
   EXPECT_EQ(names(Target::cpu), (std::vector<std::string>{

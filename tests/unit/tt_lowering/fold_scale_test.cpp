@@ -204,9 +204,9 @@ TEST(FoldScale, RefusesAStatisticComputedBeforeTheMultiply) {
       "'mn' is computed from 's' before its multiply by 'scale'");
 }
 
-// The whole chain on bench/attention_hifi2.tk: the compute kernel's p calls exp_tile.approx_scaled
-// after exp_tile_init.approx_scaled on a compile-time arg, the host sets it from
-// tt.exp_scale_bits(scale) (golden: the IR after the last stage).
+// The whole chain on bench/attention_hifi2.tk: the compute kernel's p calls
+// exp_tile.approx_noclamp_scaled after exp_tile_init.approx_noclamp_scaled on a compile-time arg,
+// the host sets it from tt.exp_scale_bits(scale) (golden: the IR after the last stage).
 TEST(FoldScale, AttentionHifi2EndToEndIR) {
   const std::string path = (tk::test::source_dir() / "bench" / "attention_hifi2.tk").string();
   SourceFile file(path, tk::test::read_file(path));
@@ -216,7 +216,8 @@ TEST(FoldScale, AttentionHifi2EndToEndIR) {
   std::optional<ir::Module> m = run_pipeline(*ast, Target::tt, {}, diags);
   ASSERT_TRUE(m) << diags.str();
   const std::string text = ir::print(*m);
-  EXPECT_NE(text.find("exp_tile_init.approx_scaled(scale_bits_ct)"), std::string::npos);
+  // p's argument is proved <= 0 (prove_nonpositive.hpp): the unclamped form
+  EXPECT_NE(text.find("exp_tile_init.approx_noclamp_scaled(scale_bits_ct)"), std::string::npos);
   EXPECT_NE(text.find("let scale_bits_ct: u32 = get_compile_time_arg_val(0)"), std::string::npos);
   EXPECT_NE(text.find("let scale_bits_ct: u32 = tt.exp_scale_bits(scale)"), std::string::npos);
   EXPECT_NE(text.find("compile_values [scale_bits_ct]"), std::string::npos);
