@@ -137,6 +137,10 @@ Precision tt_precision(const dsl::Kernel& k) {
   // DST (copy_tile, unary_bcast), so no broadcast splits a value into hi and lo; named values live
   // in dest-only Float32 CBs, and the FPU reads a copy of one, or of any computed value, packed
   // into an intermediate of the tensors' format and unpacked through SrcA/SrcB (TF32).
+  // The SFPU's exp_21f (docs/emulator.md, "The 16-bit DST's exp"): elu at both widths, exp,
+  // sigmoid and silu with a 16-bit DST; the bf16 rounding after it is `op`'s.
+  p.exp21f = 0.001730;
+  p.exp21f_recip = 0.000103;
   if (p.fp32_names) {
     p.sfpu_arith = true;
     p.fpu_inter = f32 ? 0.0 : kBf16;

@@ -25,6 +25,13 @@ struct Precision {
   /// absolute error per unit of |argument| (the cancellation in gelu and silu near -inf).
   double fn = 0;
   double fn_arg = 0;
+  /// Relative error of tt-llk's exp_21f (the polynomial's, before any rounding), which TT's SFPU
+  /// computes for `elu` at either DST width and for `exp`, `sigmoid` and `silu` with a 16-bit DST
+  /// (docs/emulator.md): 0.1730% (emulator_tests Exp21f.*: its quadratic's +0.1725% at f = 0); 0
+  /// on the CPU. `sigmoid` and `silu` add the one-Newton-step reciprocal's 0.0103%
+  /// (`exp21f_recip`).
+  double exp21f = 0;
+  double exp21f_recip = 0;
   /// Relative rounding of each scalar operation (scalar expressions such as 1.0 / N are computed
   /// once, in f32, by the host code of both targets): 2^-24.
   double scalar = 0;

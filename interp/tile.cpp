@@ -190,7 +190,9 @@ Tile apply(Builtin f, const Tile& a, const Precision& p) {
     out[i] = unary(f, a[i]);
     // At an infinite argument the functions take their limits (exp(-inf) = 0): no argument term.
     const double arg_term = std::isinf(a[i]) ? 0.0 : p.fn_arg * std::abs(a[i]);
-    const double e = propagate(f, a[i], read(a, i, p, false)) + p.fn * std::abs(out[i]) + arg_term;
+    double e = propagate(f, a[i], read(a, i, p, false)) + p.fn * std::abs(out[i]) + arg_term;
+    if (!p.fp32_names && (f == Builtin::exp || f == Builtin::sigmoid || f == Builtin::silu))
+      e += (p.exp21f + (f == Builtin::exp ? 0.0 : p.exp21f_recip)) * std::abs(out[i]); // exp_21f
     out.err(i) = rounded(out[i], e, p.op, p);
   }
   return out;
@@ -212,6 +214,9 @@ Tile elu(const Tile& a, Scalar alpha, const Precision& p) {
     double e = slope * ex + p.fn * std::abs(out[i]) + arg_term;
     if (x - ex < 0)
       e += es * (std::abs(em1) + ex) + p.fn * std::abs(s);
+    if (x <
+        0) // TT's e^x is exp_21f's at either DST width, before the - 1 (no cancellation saves it)
+      e += p.exp21f * std::abs(s) * (em1 + 1.0);
     if (std::isnan(x) || std::isnan(ex))
       e = kInf;
     out.err(i) = rounded(out[i], e, p.op, p);
