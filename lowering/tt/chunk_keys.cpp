@@ -771,6 +771,9 @@ namespace {
 // The chunks tried, largest first: by the timing model a key tile's step costs less the more key
 // tiles share c, its exp, m = mn and the rescale of l and o (docs/lowering.md, "Key chunks": at
 // 8x4096x128, 2908.5 / 2673.0 / 2615.6 us at k = 2 / 4 / 8), so the largest whose CBs fit.
+// Not 16: at the rule's 8 rows S and P need 1,906,688 bytes of L1, and where the rows are
+// fewer (q <= 4, where it fits) the key tiles left after the chunks, run as single steps, pay
+// the per-step work as often as at k = 8 or more (docs/lowering.md, "Why k stops at 8").
 constexpr std::int64_t kKeyChunks[] = {8, 4, 2};
 
 // Whether the CBs of `p` fit in L1: assign-cbs's own check, the stage the chain runs next.
