@@ -59,9 +59,9 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   // The Q chunk rule: its inputs fixed at compile time (chunk-rows, price-q-chunk), in
   // tt.q_chunk's order (tk::tt_host::q_chunk_limits).
   const std::int64_t tk_q_chunk_args[] = {
-      64,    32,   8,     2048,  66100, 8,     475,    1209,  33038, 1823, 6622,  605,    7036,
-      605,   642,  2417,  59266, 3486,  11584, 1190,   12582, 1210,  1014, 4834,  113472, 6812,
-      21998, 2360, 24264, 2420,  1758,  9668,  225934, 13624, 43376, 4720, 47958, 4840};
+      64,    32,   8,     2048,  66100, 8,     1139,   512,   33038, 1823, 6622,  605,    7036,
+      605,   2017, 1024,  59266, 3486,  11584, 1190,   12582, 1210,  3814, 2048,  113472, 6812,
+      21998, 2360, 24264, 2420,  7408,  4096,  225934, 13624, 43376, 4720, 47958, 4840};
   const tk::tt_host::QChunkLimits tk_q_chunk_limits = tk::tt_host::q_chunk_limits(tk_q_chunk_args);
   const std::uint32_t St = S / 32u;
   const std::uint32_t Dt = D / 32u;
@@ -193,6 +193,10 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
       tk_program, tk_all_cores,
       tt::tt_metal::CircularBufferConfig(262144, {{tt::CBIndex::c_30, tt::DataFormat::Float32}})
           .set_page_size(tt::CBIndex::c_30, 4096));
+  tt::tt_metal::CreateCircularBuffer(
+      tk_program, tk_all_cores,
+      tt::tt_metal::CircularBufferConfig(4096, {{tt::CBIndex::c_31, tt::DataFormat::Float32}})
+          .set_page_size(tt::CBIndex::c_31, 4096));
 
   std::vector<std::uint32_t> tk_reader_compile_args;
   tt::tt_metal::TensorAccessorArgs(*Q_buffer).append_to(tk_reader_compile_args);
@@ -214,6 +218,7 @@ void run_tt(tt::tt_metal::distributed::MeshDevice& device, tk::TensorView<const 
   tk_unpack_to_dest_mode[tt::CBIndex::c_26] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   tk_unpack_to_dest_mode[tt::CBIndex::c_28] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   tk_unpack_to_dest_mode[tt::CBIndex::c_29] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
+  tk_unpack_to_dest_mode[tt::CBIndex::c_31] = tt::tt_metal::UnpackToDestMode::UnpackToDestFp32;
   const tt::tt_metal::KernelHandle tk_compute = tt::tt_metal::CreateKernel(
       tk_program, TILEKIT_KERNEL_DIR "/attention_gqa/compute.cpp", tk_all_cores,
       tt::tt_metal::ComputeConfig{.math_fidelity = tt::tt_metal::MathFidelity::HiFi4,

@@ -547,13 +547,29 @@ ir::Module select_tile_ops(const ir::Module& m, Diagnostics& diags) {
       // (economy): its carried sums stay exact, but its split values and spilled sums are read as
       // any f32 operand (docs/lowering.md, "Sums that stay exact").
       const Program before = p;
-      Diagnostics trial(diags.file());
       Stmt body;
-      try {
-        body = KernelSelection(p, copy, trial, /*economy=*/false).run(copy.body);
-      } catch (const UserErrorReported&) {
+      // Loop-invariant broadcast operands are hoisted before their loop
+      // (select_tile_ops_hoist.cpp) where the CB that takes fits: tried hoisted, then not, each
+      // first with the exact-sum rules and then in economy.
+      Function hoisted = copy;
+      hoisted.body = tt::hoist_invariant_broadcasts(p, copy.body);
+      const bool same = hoisted.body == copy.body; // nothing hoisted: two tries, not four
+      const Function* tries[] = {&hoisted, &copy, &hoisted, &copy};
+      for (int t = 0; t < 4; ++t) {
+        const Function& f = *tries[t];
+        if (same && t % 2 == 1)
+          continue;
         p = before;
-        body = KernelSelection(p, copy, diags, /*economy=*/true).run(copy.body);
+        if (t == (same ? 2 : 3)) { // the last: its errors are the kernel's
+          body = KernelSelection(p, f, diags, /*economy=*/true).run(f.body);
+          break;
+        }
+        Diagnostics attempt(diags.file());
+        try {
+          body = KernelSelection(p, f, attempt, /*economy=*/t >= 2).run(f.body);
+          break;
+        } catch (const UserErrorReported&) {
+        }
       }
       ir::find_function(p, FuncKind::kernel)->body = body;
     }

@@ -60,6 +60,11 @@ struct TileValue {
 };
 using Val = std::shared_ptr<TileValue>;
 
+/// `body` with each broadcast operand that a serial loop computes from values it does not change
+/// (`bcast_col(recip(l))` in a loop over D) declared once before that loop
+/// (select_tile_ops_hoist.cpp).
+ir::Stmt hoist_invariant_broadcasts(const ir::Program& p, const ir::Stmt& body);
+
 /// The tile.exp calls of `kernel` that rescale a carried value (a factor b of `x = ... a * b ...`
 /// where a reads x, or what such a factor is computed from): with @options(exp_approx_mode) they
 /// stay accurate, since their error would compound once per iteration (select_tile_ops_exp.cpp).

@@ -38,6 +38,7 @@ void kernel_main() {
   constexpr uint32_t cb_mn = tt::CBIndex::c_28;
   constexpr uint32_t cb_c = tt::CBIndex::c_29;
   constexpr uint32_t cb_p = tt::CBIndex::c_30;
+  constexpr uint32_t cb_bc = tt::CBIndex::c_31;
   const int32_t St = get_arg_val<uint32_t>(0);
   const int32_t Dt = get_arg_val<uint32_t>(1);
   const int32_t q = get_arg_val<uint32_t>(2);
@@ -1790,35 +1791,34 @@ void kernel_main() {
       cb_wait_front(cb_V_win, 32);
       cb_pop_front(cb_V_win, 32);
     }
-    reconfig_data_format_srcb(cb_tmp0);
-    pack_reconfig_data_format(cb_tmp0);
+    reconfig_data_format_srcb(cb_bc);
     reconfig_data_format_srca(cb_l);
     for (int32_t qr = 0; qr < q; ++qr) {
       cb_wait_front(cb_m, 1);
       cb_pop_front(cb_m, 1);
       cb_wait_front(cb_l, 1);
+      copy_tile_to_dst_init_short(cb_l);
+      tile_regs_acquire();
+      copy_tile(cb_l, 0, 0);
+      recip_tile_init();
+      recip_tile(0, (int)VectorMode::C);
+      pack_reconfig_data_format(cb_bc);
+      tile_regs_commit();
+      tile_regs_wait();
+      cb_reserve_back(cb_bc, 1);
+      pack_tile(0, cb_bc);
+      cb_push_back(cb_bc, 1);
+      tile_regs_release();
+      cb_pop_front(cb_l, 1);
+      cb_wait_front(cb_bc, 1);
+      mul_binary_tile_init();
       for (int32_t d = 0; d < Dt; ++d) {
         cb_wait_front(cb_o, 1);
-        copy_tile_to_dst_init_short(cb_l);
+        unary_bcast_init<BroadcastType::COL>(cb_bc, cb_O);
         tile_regs_acquire();
-        copy_tile(cb_l, 0, 0);
-        recip_tile_init();
-        recip_tile(0, (int)VectorMode::C);
-        tile_regs_commit();
-        tile_regs_wait();
-        cb_reserve_back(cb_tmp0, 1);
-        pack_tile(0, cb_tmp0);
-        cb_push_back(cb_tmp0, 1);
-        tile_regs_release();
-        cb_wait_front(cb_tmp0, 1);
-        unary_bcast_init<BroadcastType::COL>(cb_tmp0, cb_O);
-        tile_regs_acquire();
-        unary_bcast<BroadcastType::COL>(cb_tmp0, 0, 0);
-        cb_pop_front(cb_tmp0, 1);
-        reconfig_data_format_srca(cb_o);
+        unary_bcast<BroadcastType::COL>(cb_bc, 0, 0);
         copy_tile_to_dst_init_short(cb_o);
         copy_tile(cb_o, 0, 1);
-        mul_binary_tile_init();
         mul_binary_tile(1, 0, 1);
         tile_regs_commit();
         tile_regs_wait();
@@ -1828,7 +1828,7 @@ void kernel_main() {
         tile_regs_release();
         cb_pop_front(cb_o, 1);
       }
-      cb_pop_front(cb_l, 1);
+      cb_pop_front(cb_bc, 1);
     }
     cb_pop_front(cb_Q_win, 32);
   }
